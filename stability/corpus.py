@@ -1,0 +1,105 @@
+"""Documents: the unit of work of the harness."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .exceptions import InvalidTypeError, InvalidParameterError
+from .segmentation import Segmentation, check_boundaries
+
+__all__ = ["Document", "as_document", "as_documents"]
+
+
+@dataclass(frozen=True)
+class Document:
+    """A document: an id, its units, and optionally reference segmentations and unit times.
+
+    Parameters
+    ----------
+    id : str
+        Unique identifier; it also keys the document's random streams.
+    units : tuple of str
+        The units (sentences, paragraphs, utterances...), at least one.
+    references : tuple of Segmentation
+        Zero, one or several reference segmentations (one per annotator).
+    times : tuple of (float, float), optional
+        Start and end time of every unit, for duration-weighted metrics.
+    """
+
+    id: str
+    units: tuple[str, ...]
+    references: tuple[Segmentation, ...] = ()
+    times: tuple[tuple[float, float], ...] | None = None
+    meta: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.id, str):
+            raise InvalidTypeError.make("Document.id", "a string", self.id)
+        units = tuple(self.units)
+        for i, unit in enumerate(units):
+            if not isinstance(unit, str):
+                raise InvalidTypeError.make(f"document {self.id!r} units[{i}]", "a string", unit)
+        if not units:
+            raise InvalidParameterError(f"document {self.id!r} must have at least one unit; it has none")
+        object.__setattr__(self, "units", units)
+        refs = []
+        for j, ref in enumerate(self.references):
+            name = f"document {self.id!r} references[{j}]"
+            if isinstance(ref, Segmentation):
+                if ref.n_units != len(units):
+                    raise InvalidParameterError(
+                        f"{name} must cover the document's {len(units)} units; it covers {ref.n_units}"
+                    )
+                refs.append(ref)
+            else:
+                refs.append(Segmentation(check_boundaries(ref, len(units), name), len(units)))
+        object.__setattr__(self, "references", tuple(refs))
+        if self.times is not None:
+            times = tuple((float(a), float(b)) for a, b in self.times)
+            if len(times) != len(units):
+                raise InvalidParameterError(
+                    f"document {self.id!r} times must have one (start, end) pair per unit "
+                    f"({len(units)}); received {len(times)}"
+                )
+            object.__setattr__(self, "times", times)
+
+    @property
+    def n_units(self) -> int:
+        return len(self.units)
+
+
+def as_document(value: Any, index: int = 0) -> Document:
+    """Accept a :class:`Document`, a mapping with ``id``/``units`` keys, or a bare list of units."""
+    if isinstance(value, Document):
+        return value
+    if isinstance(value, Mapping):
+        unknown = set(value) - {"id", "units", "references", "times", "meta"}
+        if unknown:
+            raise InvalidParameterError(
+                f"document {index}: unknown keys {sorted(unknown)}; expected id, units, references, times, meta"
+            )
+        if "units" not in value:
+            raise InvalidParameterError(f"document {index} has no 'units'")
+        return Document(
+            id=str(value.get("id", index)),
+            units=tuple(value["units"]),
+            references=tuple(value.get("references", ())),
+            times=value.get("times"),
+            meta=dict(value.get("meta", {})),
+        )
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+        return Document(id=str(index), units=tuple(value))
+    raise InvalidTypeError.make(f"documents[{index}]", "a Document, a mapping or a list of units", value)
+
+
+def as_documents(values: Iterable[Any]) -> Iterable[Document]:
+    """Lazily validate a stream of documents; duplicate ids are an error."""
+    seen: set[str] = set()
+    for index, value in enumerate(values):
+        doc = as_document(value, index)
+        if doc.id in seen:
+            raise InvalidParameterError(f"document id {doc.id!r} appears twice; ids must be unique")
+        seen.add(doc.id)
+        yield doc

@@ -1,0 +1,107 @@
+"""Errors raised by the stability toolkit.
+
+Every error is a subclass of :class:`StabilityError` and of the built-in exception a caller would
+naturally catch (``ValueError`` for bad values, ``TypeError`` for bad types, ``LookupError`` for an
+unknown name), so ``except ValueError`` keeps working for code that does not know this package.
+
+Messages follow one pattern: they name the parameter (or the segmenter, document and restart), say
+what was expected, and show what was received.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "StabilityError",
+    "InvalidSegmentationError",
+    "InvalidParameterError",
+    "InvalidTypeError",
+    "UnknownSegmenterError",
+    "SegmenterError",
+    "SegmenterOutputError",
+    "CorpusFormatError",
+]
+
+
+def _short_repr(value: Any, limit: int = 80) -> str:
+    """``repr`` of ``value`` cut to ``limit`` characters, for error messages."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class StabilityError(Exception):
+    """Base class of every error raised on purpose by this package."""
+
+
+class InvalidSegmentationError(StabilityError, ValueError):
+    """A segmentation (boundaries, masses, gap string or labels) is malformed."""
+
+
+class InvalidParameterError(StabilityError, ValueError):
+    """A parameter has a value outside what the function accepts."""
+
+    @classmethod
+    def make(cls, name: str, expected: str, received: Any) -> "InvalidParameterError":
+        """Build the standard message ``name must be <expected>; received <value>``."""
+        return cls(f"{name} must be {expected}; received {_short_repr(received)}")
+
+
+class InvalidTypeError(StabilityError, TypeError):
+    """A parameter has the wrong type."""
+
+    @classmethod
+    def make(cls, name: str, expected: str, received: Any) -> "InvalidTypeError":
+        """Build the standard message ``name must be <expected>; received <type> <value>``."""
+        return cls(
+            f"{name} must be {expected}; received {type(received).__name__} {_short_repr(received)}"
+        )
+
+
+class UnknownSegmenterError(StabilityError, LookupError):
+    """A segmenter name that is neither registered nor an importable ``module:attribute``."""
+
+
+class SegmenterError(StabilityError, RuntimeError):
+    """A segmenter raised while segmenting a document.
+
+    The message names the segmenter, the document, the restart (``None`` for the initial
+    segmentation) and the seed, so the failing call can be reproduced alone.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        segmenter: str = "",
+        document: str | None = None,
+        restart: int | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.segmenter = segmenter
+        self.document = document
+        self.restart = restart
+        self.seed = seed
+        where = [f"segmenter {segmenter!r}"]
+        if document is not None:
+            where.append(f"document {document!r}")
+        where.append("initial segmentation" if restart is None else f"restart {restart}")
+        if seed is not None:
+            where.append(f"seed {seed}")
+        super().__init__(f"{', '.join(where)}: {message}")
+
+
+class SegmenterOutputError(SegmenterError, ValueError):
+    """A segmenter returned something that is not a valid list of boundaries."""
+
+
+class CorpusFormatError(StabilityError, ValueError):
+    """A corpus file does not follow its format; the message names the file and the line."""
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
+        self.path = path
+        self.line = line
+        where = ""
+        if path is not None:
+            where = f"{path}:{line}: " if line is not None else f"{path}: "
+        super().__init__(where + message)

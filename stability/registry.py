@@ -1,0 +1,200 @@
+"""Finding segmenters by name: registered names, entry-point plugins and ``module:attribute``.
+
+Resolution order for :func:`get_segmenter`:
+
+1. a callable is used as is (keyword parameters bind to it, see below);
+2. a name registered at run time with :func:`register`;
+3. a name published under the entry-point group ``stability.segmenters`` by an installed
+   distribution (the built-ins are published this way by this package's ``pyproject.toml``);
+4. a ``"module:attribute"`` string, imported on demand.
+
+Whatever is found is a *factory*: a class is instantiated with the parameters; any other callable
+is the segmenter itself, and parameters, if any, are bound with :func:`functools.partial`.
+Entry points are only scanned, never imported, until a name is asked for, so a plugin that fails
+to import breaks nothing but itself.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import importlib
+import inspect
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any, Callable
+
+from .exceptions import InvalidParameterError, InvalidTypeError, UnknownSegmenterError
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "SegmenterInfo",
+    "available_segmenters",
+    "get_segmenter",
+    "register",
+    "unregister",
+]
+
+ENTRY_POINT_GROUP = "stability.segmenters"
+DISTRIBUTION = "stability-harness"
+
+_REGISTERED: dict[str, Callable[..., Any]] = {}
+
+
+@dataclass(frozen=True)
+class SegmenterInfo:
+    """Where a segmenter name comes from (found without importing it)."""
+
+    name: str
+    target: str
+    origin: str  # "built-in", "plugin" or "registered"
+    distribution: str | None = None
+    version: str | None = None
+
+
+def register(name: str, factory: Callable[..., Any], *, overwrite: bool = False) -> None:
+    """Register ``factory`` (a segmenter class or function) under ``name`` for this process."""
+    if not isinstance(name, str) or not name or ":" in name:
+        raise InvalidParameterError.make("name", "a non-empty string without ':'", name)
+    if not callable(factory):
+        raise InvalidTypeError.make("factory", "a callable (segmenter class or function)", factory)
+    if name in _REGISTERED and not overwrite:
+        raise InvalidParameterError(
+            f"name {name!r} is already registered; pass overwrite=True to replace it"
+        )
+    _REGISTERED[name] = factory
+
+
+def unregister(name: str) -> None:
+    """Remove a name registered with :func:`register` (no error if absent)."""
+    _REGISTERED.pop(name, None)
+
+
+def _entry_points() -> dict[str, metadata.EntryPoint]:
+    found: dict[str, metadata.EntryPoint] = {}
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(ep.name, ep)
+    return found
+
+
+def _origin(ep: metadata.EntryPoint) -> tuple[str, str | None, str | None]:
+    dist = getattr(ep, "dist", None)
+    dist_name = dist.metadata["Name"] if dist is not None else None
+    version = dist.version if dist is not None else None
+    origin = "built-in" if dist_name == DISTRIBUTION else "plugin"
+    return origin, dist_name, version
+
+
+def available_segmenters() -> dict[str, SegmenterInfo]:
+    """Every segmenter name that can be resolved, without importing any of them."""
+    infos: dict[str, SegmenterInfo] = {}
+    for name, ep in sorted(_entry_points().items()):
+        origin, dist_name, version = _origin(ep)
+        infos[name] = SegmenterInfo(name, ep.value, origin, dist_name, version)
+    for name, factory in sorted(_REGISTERED.items()):
+        target = f"{getattr(factory, '__module__', '?')}:{getattr(factory, '__qualname__', repr(factory))}"
+        infos[name] = SegmenterInfo(name, target, "registered")
+    return infos
+
+
+def _resolve_target(target: str) -> Any:
+    module_name, _, attribute = target.partition(":")
+    if not module_name or not attribute:
+        raise UnknownSegmenterError(
+            f"segmenter {target!r} must look like 'module:attribute'"
+        )
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise UnknownSegmenterError(
+            f"segmenter {target!r}: cannot import module {module_name!r} ({exc})"
+        ) from exc
+    for part in attribute.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise UnknownSegmenterError(
+                f"segmenter {target!r}: module {module_name!r} has no attribute {attribute!r}"
+            ) from None
+    return obj
+
+
+def _find_factory(spec: str) -> Callable[..., Any]:
+    if spec in _REGISTERED:
+        return _REGISTERED[spec]
+    entry_points = _entry_points()
+    if spec in entry_points:
+        try:
+            return entry_points[spec].load()
+        except Exception as exc:  # a broken plugin: say which one and why
+            raise UnknownSegmenterError(
+                f"segmenter {spec!r} is registered by {entry_points[spec].value!r} but failed "
+                f"to load: {type(exc).__name__}: {exc}"
+            ) from exc
+    if ":" in spec:
+        return _resolve_target(spec)
+    known = sorted(set(entry_points) | set(_REGISTERED))
+    close = difflib.get_close_matches(spec, known, n=1)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    raise UnknownSegmenterError(
+        f"unknown segmenter {spec!r}.{hint} Known segmenters: {', '.join(known) or '(none)'}; "
+        "or give a 'module:attribute' string."
+    )
+
+
+def _instantiate(factory: Callable[..., Any], params: dict[str, Any], label: str) -> Any:
+    if inspect.isclass(factory):
+        try:
+            return factory(**params)
+        except TypeError as exc:
+            raise InvalidParameterError(f"segmenter {label!r}: bad parameters {params!r}: {exc}") from exc
+    if not params:
+        return factory
+    try:
+        inspect.signature(factory).bind_partial(None, **params)
+    except TypeError as exc:
+        raise InvalidParameterError(f"segmenter {label!r}: bad parameters {params!r}: {exc}") from exc
+    except ValueError:  # no signature available (builtins): let the call decide
+        pass
+    return functools.partial(factory, **params)
+
+
+def get_segmenter(spec: Any, **params: Any) -> Callable[..., Any]:
+    """Turn a callable, a registered name or a ``"module:attribute"`` string into a segmenter.
+
+    Parameters
+    ----------
+    spec : callable or str
+        The segmenter, its registered name (see :func:`available_segmenters`), or an importable
+        ``"module:attribute"``.
+    **params
+        Keyword parameters: passed to a segmenter class, or bound to a function.
+
+    Returns
+    -------
+    callable
+        A segmenter: ``units -> boundaries``.
+
+    Raises
+    ------
+    UnknownSegmenterError
+        If the name is unknown (the message lists the known names) or fails to import.
+    InvalidParameterError
+        If the parameters do not fit the segmenter.
+
+    Examples
+    --------
+    >>> seg = get_segmenter("even", n_segments=3)
+    >>> list(seg(["u"] * 9))
+    [3, 6]
+    """
+    if isinstance(spec, str):
+        factory = _find_factory(spec)
+        return _instantiate(factory, params, spec)
+    if callable(spec):
+        if inspect.isclass(spec):
+            return _instantiate(spec, params, spec.__name__)
+        return _instantiate(spec, params, getattr(spec, "__name__", type(spec).__name__))
+    raise InvalidTypeError.make(
+        "segmenter", "a callable, a registered name or a 'module:attribute' string", spec
+    )

@@ -1,0 +1,346 @@
+"""One convention for segmentations, and every conversion to and from it.
+
+A document has ``n`` units ``0 .. n-1``. A segmentation is the sorted set of **boundaries** ``b``
+with ``1 <= b <= n-1``; ``b`` means "a new segment starts at unit ``b``" (a Python slice cut
+point, equal to Lamprier et al.'s ``b`` with 1-based units).
+
+The other encodings met in the field convert losslessly:
+
+============  =====================================  =========================
+encoding      example for boundaries ``(3, 7)``       who uses it
+============  =====================================  =========================
+masses        ``(3, 4, 2)`` (segment sizes, sum n)    segeval's default
+gap string    ``"00100010"`` (one char per gap)       nltk, segeval ``'nltk'``
+labels        ``(0, 0, 0, 1, 1, 1, 1, 2, 2)``         per-unit segment ids
+============  =====================================  =========================
+
+:func:`as_segmentation` is the single validation entry point used by every public function that
+accepts a segmentation; :func:`check_boundaries` validates a bare boundary list against a known
+number of units (the harness uses it on every segmenter output).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable, Sequence
+from typing import Any, Union
+
+import numpy as np
+
+from .exceptions import InvalidParameterError, InvalidSegmentationError, InvalidTypeError, _short_repr
+
+__all__ = [
+    "Segmentation",
+    "SegmentationLike",
+    "as_segmentation",
+    "check_boundaries",
+    "check_n_units",
+]
+
+
+def _as_int(value: Any, name: str) -> int:
+    """Return ``value`` as a Python int; bools, floats and strings are refused."""
+    if isinstance(value, (bool, np.bool_)):
+        raise InvalidTypeError.make(name, "an integer", value)
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise InvalidTypeError.make(name, "an integer", value) from None
+
+
+def check_n_units(n_units: Any, name: str = "n_units") -> int:
+    """Validate a number of units (an integer >= 1) and return it as an int."""
+    n = _as_int(n_units, name)
+    if n < 1:
+        raise InvalidParameterError.make(name, "an integer >= 1", n_units)
+    return n
+
+
+def check_boundaries(
+    boundaries: Any, n_units: int, name: str = "boundaries", *, sort: bool = False
+) -> tuple[int, ...]:
+    """Validate boundaries for a document of ``n_units`` units and return them as a tuple.
+
+    Parameters
+    ----------
+    boundaries : iterable of int
+        Segment starts, each in ``1 .. n_units-1``, without duplicates.
+    n_units : int
+        Number of units in the document.
+    name : str
+        Name used in error messages.
+    sort : bool, default False
+        If true, unsorted input is sorted silently; otherwise it is an error.
+
+    Returns
+    -------
+    tuple of int
+        The boundaries, sorted.
+
+    Raises
+    ------
+    InvalidTypeError
+        If an element is not an integer (bools and floats are refused).
+    InvalidSegmentationError
+        If an element is out of range, repeated, or (with ``sort=False``) out of order.
+
+    Examples
+    --------
+    >>> check_boundaries([3, 7], 9)
+    (3, 7)
+    >>> check_boundaries(np.array([7, 3]), 9, sort=True)
+    (3, 7)
+    """
+    if isinstance(boundaries, (str, bytes)):
+        raise InvalidTypeError.make(name, "a sequence of integers", boundaries)
+    if isinstance(boundaries, np.ndarray):
+        if boundaries.ndim != 1:
+            raise InvalidTypeError.make(name, "a one-dimensional sequence of integers", boundaries)
+        if boundaries.size and not np.issubdtype(boundaries.dtype, np.integer):
+            raise InvalidTypeError.make(name, "a sequence of integers", boundaries)
+        values = [int(v) for v in boundaries.tolist()]
+    else:
+        if not isinstance(boundaries, Iterable):
+            raise InvalidTypeError.make(name, "a sequence of integers", boundaries)
+        values = [_as_int(v, f"{name}[{i}]") for i, v in enumerate(boundaries)]
+    if not values:
+        return ()
+    if sort:
+        values.sort()
+    lo, hi = values[0], values[-1]
+    for previous, current in zip(values, values[1:]):
+        if current <= previous:
+            problem = "repeated" if current == previous else "not sorted"
+            raise InvalidSegmentationError(
+                f"{name} must be sorted, distinct integers in 1..{n_units - 1}; "
+                f"{current} is {problem} in {_short_repr(values)}"
+            )
+    if lo < 1 or hi > n_units - 1:
+        bad = lo if lo < 1 else hi
+        raise InvalidSegmentationError(
+            f"{name} must lie in 1..{n_units - 1} for a document of {n_units} units "
+            f"(a boundary b starts a segment at unit b); received {bad} in {_short_repr(values)}"
+        )
+    return tuple(values)
+
+
+class Segmentation:
+    """An immutable segmentation of ``n_units`` units.
+
+    Parameters
+    ----------
+    boundaries : iterable of int
+        Sorted, distinct segment starts in ``1 .. n_units-1``.
+    n_units : int
+        Number of units (``>= 1``).
+
+    Examples
+    --------
+    >>> s = Segmentation([3, 7], 9)
+    >>> s.masses
+    (3, 4, 2)
+    >>> s.gaps
+    '00100010'
+    >>> Segmentation.from_masses([3, 4, 2]) == s
+    True
+    >>> s.labels
+    (0, 0, 0, 1, 1, 1, 1, 2, 2)
+    """
+
+    __slots__ = ("_boundaries", "_n_units")
+
+    def __init__(self, boundaries: Iterable[int], n_units: int) -> None:
+        n = check_n_units(n_units)
+        object.__setattr__(self, "_n_units", n)
+        object.__setattr__(self, "_boundaries", check_boundaries(boundaries, n))
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    # -- constructors -------------------------------------------------------------------------
+    @classmethod
+    def from_boundaries(cls, boundaries: Iterable[int], n_units: int) -> "Segmentation":
+        """Build from boundaries (segment starts); same as the constructor."""
+        return cls(boundaries, n_units)
+
+    @classmethod
+    def from_masses(cls, masses: Iterable[int], name: str = "masses") -> "Segmentation":
+        """Build from segment sizes (positive integers summing to the number of units)."""
+        if isinstance(masses, (str, bytes)) or not isinstance(masses, Iterable):
+            raise InvalidTypeError.make(name, "a sequence of positive integers", masses)
+        sizes = [_as_int(m, f"{name}[{i}]") for i, m in enumerate(masses)]
+        if not sizes:
+            raise InvalidSegmentationError(f"{name} must hold at least one segment size; received []")
+        for i, m in enumerate(sizes):
+            if m < 1:
+                raise InvalidSegmentationError(
+                    f"{name} must be positive segment sizes; {name}[{i}] is {m} in {_short_repr(sizes)}"
+                )
+        starts = np.cumsum(sizes)
+        return cls(starts[:-1].tolist(), int(starts[-1]))
+
+    @classmethod
+    def from_gaps(
+        cls, gaps: Union[str, Sequence[Any]], boundary: Any = "1", name: str = "gaps"
+    ) -> "Segmentation":
+        """Build from an nltk/segeval boundary string: one element per **gap** (length ``n-1``).
+
+        ``gaps[g] == boundary`` marks a boundary between units ``g`` and ``g+1``, i.e. ``b = g+1``.
+        Every element must be either ``boundary`` or the matching "no boundary" symbol (``"0"``
+        for strings, ``0`` for integer sequences), so a per-unit string or a stray character is
+        caught rather than silently misread.
+        """
+        if isinstance(gaps, str):
+            items: Sequence[Any] = gaps
+            blank: Any = "0"
+            boundary = str(boundary)
+        elif isinstance(gaps, (Sequence, np.ndarray)):
+            items = list(np.asarray(gaps).tolist()) if isinstance(gaps, np.ndarray) else list(gaps)
+            blank = 0 if not isinstance(boundary, str) else "0"
+        else:
+            raise InvalidTypeError.make(name, "a string or sequence with one element per gap", gaps)
+        found = []
+        for g, item in enumerate(items):
+            if item == boundary:
+                found.append(g + 1)
+            elif item != blank:
+                raise InvalidSegmentationError(
+                    f"{name} must contain only {boundary!r} (boundary) and {blank!r} (no boundary), "
+                    f"one element per gap between units; element {g} is {item!r}"
+                )
+        return cls(found, len(items) + 1)
+
+    @classmethod
+    def from_labels(cls, labels: Iterable[Any], name: str = "labels") -> "Segmentation":
+        """Build from per-unit segment labels: a change of label starts a new segment.
+
+        Labels may be any comparable values; ``(0, 0, 1, 1, 0)`` has three segments.
+        """
+        if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+            raise InvalidTypeError.make(name, "a sequence with one label per unit", labels)
+        values = list(labels)
+        if not values:
+            raise InvalidSegmentationError(f"{name} must hold one label per unit; received []")
+        found = [i for i in range(1, len(values)) if values[i] != values[i - 1]]
+        return cls(found, len(values))
+
+    # -- views --------------------------------------------------------------------------------
+    @property
+    def n_units(self) -> int:
+        """Number of units in the document."""
+        return self._n_units
+
+    @property
+    def boundaries(self) -> tuple[int, ...]:
+        """Sorted segment starts, each in ``1 .. n_units-1``."""
+        return self._boundaries
+
+    @property
+    def n_boundaries(self) -> int:
+        """Number of boundaries."""
+        return len(self._boundaries)
+
+    @property
+    def n_segments(self) -> int:
+        """Number of segments (boundaries + 1)."""
+        return len(self._boundaries) + 1
+
+    @property
+    def masses(self) -> tuple[int, ...]:
+        """Segment sizes, in order; they sum to ``n_units``."""
+        cuts = (0, *self._boundaries, self._n_units)
+        return tuple(b - a for a, b in zip(cuts, cuts[1:]))
+
+    @property
+    def gaps(self) -> str:
+        """nltk/segeval boundary string: ``'1'`` at each gap that is a boundary, length ``n-1``."""
+        chars = ["0"] * (self._n_units - 1)
+        for b in self._boundaries:
+            chars[b - 1] = "1"
+        return "".join(chars)
+
+    @property
+    def labels(self) -> tuple[int, ...]:
+        """Segment index of each unit (``0`` for the first segment)."""
+        return tuple(self.label_array().tolist())
+
+    @property
+    def segments(self) -> tuple[tuple[int, int], ...]:
+        """``(start, stop)`` slice bounds of every segment."""
+        cuts = (0, *self._boundaries, self._n_units)
+        return tuple(zip(cuts, cuts[1:]))
+
+    def label_array(self) -> np.ndarray:
+        """Segment index of each unit as an ``int64`` array (vectorised)."""
+        labels = np.zeros(self._n_units, dtype=np.int64)
+        if self._boundaries:
+            labels[list(self._boundaries)] = 1
+            np.cumsum(labels, out=labels)
+        return labels
+
+    def boundary_array(self) -> np.ndarray:
+        """Boundaries as an ``int64`` array."""
+        return np.asarray(self._boundaries, dtype=np.int64)
+
+    # -- protocol -----------------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Segmentation):
+            return NotImplemented
+        return self._n_units == other._n_units and self._boundaries == other._boundaries
+
+    def __hash__(self) -> int:
+        return hash((self._n_units, self._boundaries))
+
+    def __repr__(self) -> str:
+        return f"Segmentation(boundaries={list(self._boundaries)}, n_units={self._n_units})"
+
+    def __len__(self) -> int:
+        return len(self._boundaries)
+
+    def __iter__(self):
+        return iter(self._boundaries)
+
+    def __contains__(self, item: object) -> bool:
+        return item in self._boundaries
+
+    def __reduce__(self):
+        return (Segmentation, (self._boundaries, self._n_units))
+
+
+SegmentationLike = Union[Segmentation, Sequence[int], np.ndarray]
+
+
+def as_segmentation(value: Any, name: str = "segmentation", n_units: int | None = None) -> Segmentation:
+    """Validate and convert ``value`` to a :class:`Segmentation`: the one entry point for public APIs.
+
+    Parameters
+    ----------
+    value : Segmentation or sequence of int
+        A :class:`Segmentation` is returned as is. A sequence of integers is read as **segment
+        masses** (sizes summing to the number of units), segeval's default encoding.
+    name : str
+        Parameter name used in error messages (``"reference"``, ``"hypothesis"``...).
+    n_units : int, optional
+        If given, the segmentation must cover exactly this many units.
+
+    Examples
+    --------
+    >>> as_segmentation([3, 4, 2]).boundaries
+    (3, 7)
+    """
+    if isinstance(value, Segmentation):
+        seg = value
+    elif isinstance(value, str):
+        raise InvalidTypeError(
+            f"{name} must be a Segmentation or a sequence of segment masses; received the string "
+            f"{_short_repr(value)} (use Segmentation.from_gaps for nltk/segeval boundary strings)"
+        )
+    elif isinstance(value, (Sequence, np.ndarray)):
+        seg = Segmentation.from_masses(value, name=name)
+    else:
+        raise InvalidTypeError.make(name, "a Segmentation or a sequence of segment masses", value)
+    if n_units is not None and seg.n_units != n_units:
+        raise InvalidSegmentationError(
+            f"{name} must cover {n_units} units; received a segmentation of {seg.n_units} units"
+        )
+    return seg

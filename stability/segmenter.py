@@ -1,0 +1,138 @@
+"""The segmenter contract.
+
+A segmenter is any callable ``segment(units: Sequence[str]) -> Sequence[int]`` returning the
+boundaries of the document (segment starts in ``1 .. len(units)-1``; see
+:mod:`stability.segmentation`). Nothing else is required: a plain function is a segmenter.
+
+Two optional extras are understood by the harness:
+
+* **Parameters.** ``get_params()`` returns the keyword arguments the segmenter was built with, so
+  reports can print them. :class:`Segmenter` provides it from the ``__init__`` signature.
+* **Fast restart path.** The stability test segments the same units many times in different
+  orders. A segmenter may expose ``prepare(units) -> state`` (per-unit work done once per
+  document, e.g. tokenizing) and ``segment_prepared(state, order) -> boundaries``, where ``order``
+  is an integer array and the call must return exactly what ``segment([units[i] for i in order])``
+  returns. The harness then calls ``prepare`` once per chunk of restarts.
+
+Output order: boundaries may be returned in any order; the harness sorts them (documented, no
+warning). Repeated or out-of-range boundaries and non-integers are errors.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+__all__ = [
+    "Segmenter",
+    "SegmenterFunction",
+    "FastRestartSegmenter",
+    "has_fast_path",
+    "segmenter_name",
+    "segmenter_params",
+    "apply_order",
+]
+
+
+@runtime_checkable
+class SegmenterFunction(Protocol):
+    """Structural type of a segmenter: ``units -> boundaries``."""
+
+    def __call__(self, units: Sequence[str]) -> Sequence[int]: ...
+
+
+@runtime_checkable
+class FastRestartSegmenter(Protocol):
+    """Structural type of a segmenter offering the "prepare once, segment many orders" path."""
+
+    def __call__(self, units: Sequence[str]) -> Sequence[int]: ...
+
+    def prepare(self, units: Sequence[str]) -> Any: ...
+
+    def segment_prepared(self, prepared: Any, order: np.ndarray) -> Sequence[int]: ...
+
+
+class Segmenter:
+    """Optional base class for segmenters with parameters.
+
+    Subclasses implement :meth:`segment`; calling the object calls it. Keyword arguments of
+    ``__init__`` must be stored under attributes of the same name (as in scikit-learn), which
+    gives :meth:`get_params` and a readable ``repr`` for free.
+
+    Examples
+    --------
+    >>> class EveryK(Segmenter):
+    ...     def __init__(self, k=3):
+    ...         self.k = k
+    ...     def segment(self, units):
+    ...         return list(range(self.k, len(units), self.k))
+    >>> EveryK(k=2)(["a", "b", "c", "d", "e"])
+    [2, 4]
+    >>> EveryK(k=2).get_params()
+    {'k': 2}
+    """
+
+    #: Whether repeated calls on the same units give the same boundaries.
+    deterministic: bool = True
+
+    def segment(self, units: Sequence[str]) -> Sequence[int]:
+        """Return the boundaries of ``units``."""
+        raise NotImplementedError(f"{type(self).__name__} must implement segment(units)")
+
+    def __call__(self, units: Sequence[str]) -> Sequence[int]:
+        return self.segment(units)
+
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        signature = inspect.signature(cls.__init__)
+        return [
+            p.name
+            for p in signature.parameters.values()
+            if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        ]
+
+    def get_params(self) -> dict[str, Any]:
+        """Keyword arguments this segmenter was built with, by name."""
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
+
+
+def has_fast_path(segmenter: Any) -> bool:
+    """Whether ``segmenter`` offers ``prepare`` and ``segment_prepared``."""
+    return callable(getattr(segmenter, "prepare", None)) and callable(
+        getattr(segmenter, "segment_prepared", None)
+    )
+
+
+def segmenter_name(segmenter: Any) -> str:
+    """A short human-readable name for any segmenter callable."""
+    name = getattr(segmenter, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    if isinstance(segmenter, functools.partial):
+        return segmenter_name(segmenter.func)
+    if inspect.isfunction(segmenter) or inspect.isbuiltin(segmenter) or inspect.ismethod(segmenter):
+        return segmenter.__qualname__
+    return type(segmenter).__name__
+
+
+def segmenter_params(segmenter: Any) -> dict[str, Any]:
+    """Parameters of a segmenter: ``get_params()`` if offered, partial keywords, else ``{}``."""
+    get_params = getattr(segmenter, "get_params", None)
+    if callable(get_params):
+        return dict(get_params())
+    if isinstance(segmenter, functools.partial):
+        return dict(segmenter.keywords)
+    return {}
+
+
+def apply_order(units: Sequence[str], order: np.ndarray) -> list[str]:
+    """The document ``units`` reordered by ``order`` (``[units[i] for i in order]``)."""
+    return [units[i] for i in order.tolist()]
