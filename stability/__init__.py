@@ -43,3 +43,17 @@ __all__ = [
     "get_segmenter",
     "register",
 ]
+
+from .results import CorpusResult, Failure, RestartScores, SegmenterSummary, StabilityResult, Stat  # noqa: E402
+from .runner import evaluate, stability_test  # noqa: E402
+
+__all__ += [
+    "CorpusResult",
+    "Failure",
+    "RestartScores",
+    "SegmenterSummary",
+    "StabilityResult",
+    "Stat",
+    "evaluate",
+    "stability_test",
+]

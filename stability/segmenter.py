@@ -119,7 +119,7 @@ def segmenter_name(segmenter: Any) -> str:
     if isinstance(segmenter, functools.partial):
         return segmenter_name(segmenter.func)
     if inspect.isfunction(segmenter) or inspect.isbuiltin(segmenter) or inspect.ismethod(segmenter):
-        return segmenter.__qualname__
+        return segmenter.__name__
     return type(segmenter).__name__
 
 

@@ -1,0 +1,135 @@
+"""A built-in demo corpus with known topic boundaries that needs no download and no data files.
+
+Choi (2000) built his benchmark by concatenating the first sentences of randomly chosen Brown
+corpus excerpts. :func:`demo_corpus` does the same with prose every Python installation carries:
+the docstrings of standard-library modules. Each *topic* is one module (its module docstring and
+the docstrings of its public classes and functions, split into sentences); each document
+concatenates ``n_segments`` runs of 3 to 11 consecutive sentences from distinct modules, and the
+junctions are the reference boundaries.
+
+The corpus is a pure function of ``seed`` and the parameters **for a given Python version**:
+docstrings change between Python releases, so the text (not the procedure) may differ across
+versions. Modules that cannot be imported on a platform are skipped.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+import re
+import warnings
+
+import numpy as np
+
+from .corpus import Document
+from .exceptions import InvalidParameterError
+
+__all__ = ["TOPIC_MODULES", "demo_corpus", "topic_sentences"]
+
+#: Standard-library modules whose docstrings give at least a dozen prose sentences.
+TOPIC_MODULES = (
+    "argparse", "calendar", "codecs", "collections", "configparser", "contextlib", "csv",
+    "dataclasses", "difflib", "doctest", "filecmp", "fnmatch", "ftplib", "functools", "getopt",
+    "gzip", "hashlib", "http.client", "imaplib", "inspect", "io", "ipaddress", "itertools", "json",
+    "linecache", "locale", "logging", "mimetypes", "numbers", "optparse", "os", "pathlib",
+    "plistlib", "pydoc", "quopri", "re", "sched", "shelve", "shutil", "signal", "smtplib",
+    "socket", "statistics", "subprocess", "tarfile", "tempfile", "textwrap", "threading", "time",
+    "timeit", "tokenize", "traceback", "typing", "urllib.parse", "uuid", "wave", "weakref",
+    "xml.dom.minidom", "zipfile",
+)
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+_MIN_WORDS, _MAX_WORDS = 6, 60
+
+
+@functools.lru_cache(maxsize=None)
+def topic_sentences(module_name: str) -> tuple[str, ...]:
+    """Prose sentences from a module's docstrings (code examples and fragments left out)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        module = importlib.import_module(module_name)
+    docs = [inspect.getdoc(module) or ""]
+    for name, obj in sorted(vars(module).items()):
+        if name.startswith("_") or getattr(obj, "__module__", None) != module.__name__:
+            continue
+        if inspect.isclass(obj) or inspect.isfunction(obj):
+            docs.append(inspect.getdoc(obj) or "")
+    text = re.sub(r"\s+", " ", " ".join(docs))
+    return tuple(
+        s for s in _SENTENCE_END.split(text)
+        if _MIN_WORDS <= len(s.split()) <= _MAX_WORDS and ">>>" not in s
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def _topics() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    topics = []
+    for name in TOPIC_MODULES:
+        try:
+            sentences = topic_sentences(name)
+        except ImportError:  # e.g. a Python built without a module: the corpus uses the others
+            continue
+        if len(sentences) >= 11:
+            topics.append((name, sentences))
+    return tuple(topics)
+
+
+def demo_corpus(
+    n_documents: int = 12,
+    n_segments: int = 6,
+    min_length: int = 3,
+    max_length: int = 11,
+    seed: int = 0,
+) -> list[Document]:
+    """Choi-style documents built from standard-library docstrings, with reference boundaries.
+
+    Parameters
+    ----------
+    n_documents : int, default 12
+        Number of documents.
+    n_segments : int, default 6
+        Topics per document (each from a different module).
+    min_length, max_length : int, default 3 and 11
+        Segment lengths in sentences, drawn uniformly (Choi's 3-11 set).
+    seed : int, default 0
+        Seed of the generator.
+
+    Returns
+    -------
+    list of Document
+        Ids ``demo-00``, ``demo-01``...; one reference each; ``meta["topics"]`` names the modules.
+
+    Examples
+    --------
+    >>> docs = demo_corpus(n_documents=2, n_segments=3)
+    >>> [len(d.references[0].boundaries) for d in docs]
+    [2, 2]
+    """
+    for name, value, low in (("n_documents", n_documents, 1), ("n_segments", n_segments, 1), ("min_length", min_length, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise InvalidParameterError.make(name, f"an integer >= {low}", value)
+    if isinstance(max_length, bool) or not isinstance(max_length, int) or not min_length <= max_length <= 11:
+        raise InvalidParameterError.make("max_length", f"an integer in {min_length}..11", max_length)
+    topics = _topics()
+    if n_segments > len(topics):
+        raise InvalidParameterError.make("n_segments", f"at most {len(topics)} (available topics)", n_segments)
+    rng = np.random.default_rng(seed)
+    documents = []
+    for d in range(n_documents):
+        chosen = rng.choice(len(topics), size=n_segments, replace=False)
+        units: list[str] = []
+        boundaries: list[int] = []
+        names = []
+        for t in chosen.tolist():
+            name, sentences = topics[t]
+            length = int(rng.integers(min_length, max_length + 1))
+            start = int(rng.integers(0, len(sentences) - length + 1))
+            if units:
+                boundaries.append(len(units))
+            units.extend(sentences[start : start + length])
+            names.append(name)
+        documents.append(
+            Document(id=f"demo-{d:02d}", units=tuple(units), references=(tuple(boundaries),), meta={"topics": names})
+        )
+    return documents

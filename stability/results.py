@@ -1,0 +1,398 @@
+"""Result objects of the stability test and of corpus runs, with lossless JSON round-trips."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .segmentation import Segmentation
+
+__all__ = ["RestartScores", "StabilityResult", "Stat", "SegmenterSummary", "Failure", "CorpusResult"]
+
+
+def _json_float(x: float | None) -> float | None:
+    if x is None:
+        return None
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
+def _from_json_float(x: Any) -> float:
+    return float("nan") if x is None else float(x)
+
+
+@dataclass(frozen=True)
+class RestartScores:
+    """Scores of one permutation scope (within segments, or the shuffle control).
+
+    Attributes
+    ----------
+    scope : str
+        ``"within"`` (the stability test) or ``"shuffle"`` (the shuffle control).
+    n_restarts : int
+        Restarts actually run.
+    restart_precision, restart_recall : numpy.ndarray
+        Per-restart precision ``|B0 ∩ Br| / |Br|`` and recall ``|B0 ∩ Br| / |B0|``.
+    restart_boundaries : tuple of tuple of int
+        ``Br`` for every restart, in restart order.
+    precision, recall : float
+        STP and STR: the means over restarts.
+    f1 : float
+        Eq. 11 applied to STP and STR.
+    f1_ci : (float, float)
+        Percentile bootstrap confidence interval of ``f1`` over restarts.
+    precision_std, recall_std, f1_std : float
+        Spread (standard deviation, ddof=0) over restarts of per-restart P, R and F1.
+    boundary_confidence : dict
+        Initial boundary -> share of restarts in which it reappears.
+    spurious_boundaries : dict
+        Position found in restarts but absent from ``B0`` -> share of restarts.
+    chance_precision, chance_recall, chance_f1 : float
+        Expected STP, STR and F1 of randomly placed boundaries with the same counts.
+    corrected_f1 : float
+        ``(f1 - chance_f1) / (1 - chance_f1)``; NaN when the chance level is 1 (the counts
+        alone force agreement: no boundaries, or boundaries everywhere).
+    """
+
+    scope: str
+    n_restarts: int
+    restart_precision: np.ndarray
+    restart_recall: np.ndarray
+    restart_boundaries: tuple[tuple[int, ...], ...]
+    precision: float
+    recall: float
+    f1: float
+    f1_ci: tuple[float, float]
+    precision_std: float
+    recall_std: float
+    f1_std: float
+    boundary_confidence: dict[int, float]
+    spurious_boundaries: dict[int, float]
+    chance_precision: float
+    chance_recall: float
+    chance_f1: float
+    corrected_f1: float
+
+    @property
+    def restart_f1(self) -> np.ndarray:
+        """Per-restart F1 (eq. 11 on each restart's P and R)."""
+        p, r = self.restart_precision, self.restart_recall
+        total = p + r
+        return np.divide(2 * p * r, total, out=np.zeros_like(total), where=total > 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dictionary (NaN becomes ``None``)."""
+        return {
+            "scope": self.scope,
+            "n_restarts": self.n_restarts,
+            "restart_precision": [float(x) for x in self.restart_precision],
+            "restart_recall": [float(x) for x in self.restart_recall],
+            "restart_boundaries": [list(b) for b in self.restart_boundaries],
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "f1_ci": [_json_float(x) for x in self.f1_ci],
+            "precision_std": self.precision_std,
+            "recall_std": self.recall_std,
+            "f1_std": self.f1_std,
+            "boundary_confidence": {str(k): _json_float(v) for k, v in self.boundary_confidence.items()},
+            "spurious_boundaries": {str(k): v for k, v in self.spurious_boundaries.items()},
+            "chance_precision": self.chance_precision,
+            "chance_recall": self.chance_recall,
+            "chance_f1": self.chance_f1,
+            "corrected_f1": _json_float(self.corrected_f1),
+        }
+
+    @staticmethod
+    def _common_from_dict(data: Mapping[str, Any]) -> dict[str, Any]:
+        return {
+            "scope": data["scope"],
+            "n_restarts": int(data["n_restarts"]),
+            "restart_precision": np.asarray(data["restart_precision"], dtype=float),
+            "restart_recall": np.asarray(data["restart_recall"], dtype=float),
+            "restart_boundaries": tuple(tuple(int(x) for x in b) for b in data["restart_boundaries"]),
+            "precision": float(data["precision"]),
+            "recall": float(data["recall"]),
+            "f1": float(data["f1"]),
+            "f1_ci": tuple(_from_json_float(x) for x in data["f1_ci"]),
+            "precision_std": float(data["precision_std"]),
+            "recall_std": float(data["recall_std"]),
+            "f1_std": float(data["f1_std"]),
+            "boundary_confidence": {int(k): _from_json_float(v) for k, v in data["boundary_confidence"].items()},
+            "spurious_boundaries": {int(k): float(v) for k, v in data["spurious_boundaries"].items()},
+            "chance_precision": float(data["chance_precision"]),
+            "chance_recall": float(data["chance_recall"]),
+            "chance_f1": float(data["chance_f1"]),
+            "corrected_f1": _from_json_float(data["corrected_f1"]),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "RestartScores":
+        """Inverse of :meth:`to_dict`."""
+        return cls(**cls._common_from_dict(data))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RestartScores) or type(self) is not type(other):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, eq=False)
+class StabilityResult(RestartScores):
+    """The stability test of one segmenter on one document (Lamprier et al. 2007, Algorithm 1).
+
+    Besides the :class:`RestartScores` fields of the test itself (``precision`` is STP,
+    ``recall`` is STR, ``f1`` is eq. 11), it carries the controls:
+
+    Attributes
+    ----------
+    segmenter : str
+        Segmenter label.
+    params : dict
+        The segmenter's parameters, as reported by it.
+    document : str or None
+        Document id.
+    segmentation : Segmentation
+        The initial segmentation ``B0``.
+    seed, tolerance : int
+        Run seed and matching tolerance (0: exact match, as in the paper).
+    deterministic : bool or None
+        Whether a second call on the unpermuted document reproduced ``B0`` (``None`` when the
+        check was not run). The paper warns the test is not valid otherwise.
+    self_agreement_f1 : float
+        F1 of the second call against ``B0`` (1.0 when deterministic).
+    shuffle : RestartScores or None
+        The shuffle control: the same test with units permuted across the whole document.
+    content_blind : bool or None
+        True when ``shuffle.f1 >= f1 - content_margin``: destroying the document's arrangement
+        does not make the boundaries less stable than within-segment permutations do, so the
+        stability score carries no evidence about the content (even spacing, no boundaries,
+        all boundaries, content-independent random boundaries...).
+    content_margin : float
+        Margin used for ``content_blind``.
+    stopped_early : bool
+        Whether adaptive stopping ended the test before the maximum number of restarts.
+    """
+
+    segmenter: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+    document: str | None = None
+    segmentation: Segmentation = field(default_factory=lambda: Segmentation((), 1))
+    seed: int = 0
+    tolerance: int = 0
+    deterministic: bool | None = None
+    self_agreement_f1: float = float("nan")
+    shuffle: RestartScores | None = None
+    content_blind: bool | None = None
+    content_margin: float = 0.05
+    stopped_early: bool = False
+
+    @property
+    def n_boundaries(self) -> int:
+        """Number of initial boundaries."""
+        return self.segmentation.n_boundaries
+
+    @property
+    def shuffle_f1(self) -> float:
+        """F1 of the shuffle control (NaN when it was not run)."""
+        return self.shuffle.f1 if self.shuffle is not None else float("nan")
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        data.update(
+            {
+                "segmenter": self.segmenter,
+                "params": _jsonable(self.params),
+                "document": self.document,
+                "n_units": self.segmentation.n_units,
+                "boundaries": list(self.segmentation.boundaries),
+                "seed": self.seed,
+                "tolerance": self.tolerance,
+                "deterministic": self.deterministic,
+                "self_agreement_f1": _json_float(self.self_agreement_f1),
+                "shuffle": None if self.shuffle is None else self.shuffle.to_dict(),
+                "content_blind": self.content_blind,
+                "content_margin": self.content_margin,
+                "stopped_early": self.stopped_early,
+            }
+        )
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "StabilityResult":
+        shuffle = data.get("shuffle")
+        return cls(
+            **cls._common_from_dict(data),
+            segmenter=data["segmenter"],
+            params=dict(data.get("params", {})),
+            document=data.get("document"),
+            segmentation=Segmentation(data["boundaries"], data["n_units"]),
+            seed=int(data["seed"]),
+            tolerance=int(data["tolerance"]),
+            deterministic=data.get("deterministic"),
+            self_agreement_f1=_from_json_float(data.get("self_agreement_f1")),
+            shuffle=None if shuffle is None else RestartScores.from_dict(shuffle),
+            content_blind=data.get("content_blind"),
+            content_margin=float(data.get("content_margin", 0.05)),
+            stopped_early=bool(data.get("stopped_early", False)),
+        )
+
+
+def _jsonable(value: Any) -> Any:
+    """Parameters as JSON-friendly values (tuples/sets to lists, other objects to repr)."""
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = sorted(value) if isinstance(value, (set, frozenset)) else value
+        return [_jsonable(v) for v in items]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    return repr(value)
+
+
+@dataclass(frozen=True)
+class Stat:
+    """Mean, standard deviation (ddof=1) and confidence interval of a score over documents."""
+
+    mean: float
+    std: float
+    ci: tuple[float, float]
+    n: int
+
+    @classmethod
+    def of(cls, values: Any, rng: np.random.Generator, confidence: float = 0.95, n_resamples: int = 1000) -> "Stat":
+        """Summarise ``values`` (NaNs are left out); the interval is a percentile bootstrap."""
+        x = np.asarray(list(values), dtype=float)
+        x = x[~np.isnan(x)]
+        n = int(x.size)
+        if n == 0:
+            nan = float("nan")
+            return cls(nan, nan, (nan, nan), 0)
+        mean = float(x.mean())
+        std = float(x.std(ddof=1)) if n > 1 else 0.0
+        if n == 1 or std == 0.0:
+            return cls(mean, std, (mean, mean), n)
+        means = x[rng.integers(0, n, size=(n_resamples, n))].mean(axis=1)
+        alpha = (1.0 - confidence) / 2.0
+        low, high = np.quantile(means, [alpha, 1.0 - alpha])
+        return cls(mean, std, (float(low), float(high)), n)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "mean": _json_float(self.mean),
+            "std": _json_float(self.std),
+            "ci": [_json_float(x) for x in self.ci],
+            "n": self.n,
+        }
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A segmenter that failed on one document; the other documents are unaffected.
+
+    ``kind`` is ``"exception"`` (the segmenter raised) or ``"output"`` (it returned invalid
+    boundaries); ``restart`` is ``None`` for the initial segmentation.
+    """
+
+    segmenter: str
+    document: str
+    error: str
+    restart: int | None = None
+    seed: int | None = None
+    kind: str = "exception"
+    traceback: str = ""
+
+    def message(self) -> str:
+        """One line naming the segmenter, document, restart and seed, then the error."""
+        where = "initial segmentation" if self.restart is None else f"restart {self.restart}"
+        return f"segmenter {self.segmenter!r}, document {self.document!r}, {where}, seed {self.seed}: {self.error}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "segmenter": self.segmenter,
+            "document": self.document,
+            "error": self.error,
+            "restart": self.restart,
+            "seed": self.seed,
+            "kind": self.kind,
+            "traceback": self.traceback,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Failure":
+        return cls(**{k: data.get(k) for k in ("segmenter", "document", "error", "restart", "seed")},
+                   kind=data.get("kind", "exception"), traceback=data.get("traceback", ""))
+
+
+@dataclass(frozen=True)
+class SegmenterSummary:
+    """Corpus-level scores of one segmenter (the paper's Table 3 layout: mean and std).
+
+    ``macro`` maps a score name to its :class:`Stat` over documents: ``precision`` (STP),
+    ``recall`` (STR), ``f1``, ``chance_f1``, ``corrected_f1``, ``shuffle_f1``, ``n_boundaries``
+    and ``self_agreement_f1``. ``micro`` pools the matched/predicted/initial counts of every
+    restart of every document: ``precision``, ``recall`` and ``f1``.
+    """
+
+    segmenter: str
+    params: dict[str, Any]
+    n_documents: int
+    n_failed: int
+    macro: dict[str, Stat]
+    micro: dict[str, float]
+    content_blind_share: float
+    nondeterministic_share: float
+    content_blind: bool | None
+    deterministic: bool | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "segmenter": self.segmenter,
+            "params": _jsonable(self.params),
+            "n_documents": self.n_documents,
+            "n_failed": self.n_failed,
+            "macro": {k: v.to_dict() for k, v in self.macro.items()},
+            "micro": {k: _json_float(v) for k, v in self.micro.items()},
+            "content_blind_share": _json_float(self.content_blind_share),
+            "nondeterministic_share": _json_float(self.nondeterministic_share),
+            "content_blind": self.content_blind,
+            "deterministic": self.deterministic,
+        }
+
+
+@dataclass(frozen=True)
+class CorpusResult:
+    """Results of :func:`stability.evaluate`.
+
+    Attributes
+    ----------
+    documents : dict
+        Segmenter label -> list of :class:`StabilityResult`, in corpus order.
+    summary : dict
+        Segmenter label -> :class:`SegmenterSummary`.
+    failures : list of Failure
+        Segmenter/document pairs that raised or returned invalid boundaries.
+    settings : dict
+        The run's settings (seed, restarts, tolerance...).
+    """
+
+    documents: dict[str, list[StabilityResult]]
+    summary: dict[str, SegmenterSummary]
+    failures: list[Failure]
+    settings: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "settings": _jsonable(self.settings),
+            "summary": {k: v.to_dict() for k, v in self.summary.items()},
+            "documents": {k: [r.to_dict() for r in v] for k, v in self.documents.items()},
+            "failures": [f.to_dict() for f in self.failures],
+        }

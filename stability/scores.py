@@ -1,0 +1,205 @@
+"""Stability scores of Lamprier et al. (2007), section 5, Algorithm 1, eq. 11, and their controls.
+
+Notation: ``B0`` is the initial segmentation, ``Br`` the segmentation of restart ``r``,
+``m0 = |B0|``, ``mr = |Br|``, ``G = n - 1`` the number of gaps, ``xr`` the number of matched
+boundaries (``|B0 ∩ Br|`` with no tolerance).
+
+* Per restart: ``P_r = xr / mr`` and ``R_r = xr / m0``. **Zero division** follows one rule:
+  when both sets are empty the score is 1.0 (nothing to find, nothing found); otherwise a zero
+  denominator gives 0.0.
+* ``STP = mean_r P_r``, ``STR = mean_r R_r``; ``F1 = 2 STP STR / (STP + STR)`` (eq. 11, the F1 of
+  the averages, exactly as the paper defines it; 0.0 when ``STP + STR = 0``).
+* Chance level: see :func:`chance_scores`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .matching import match_boundaries
+
+__all__ = [
+    "f1_score",
+    "restart_precision_recall",
+    "chance_scores",
+    "bootstrap_f1_interval",
+    "boundary_confidence",
+    "spurious_boundaries",
+    "RestartCounts",
+]
+
+
+def f1_score(precision: float, recall: float) -> float:
+    """Harmonic mean of precision and recall (Lamprier et al. 2007, eq. 11); 0.0 if both are 0."""
+    total = precision + recall
+    return 0.0 if total <= 0 else float(2.0 * precision * recall / total)
+
+
+def _ratio(matched: np.ndarray, denominator: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """``matched / denominator`` with the zero rule: 1.0 if both sets empty, else 0.0."""
+    out = np.zeros(matched.shape, dtype=float)
+    positive = denominator > 0
+    out[positive] = matched[positive] / denominator[positive]
+    out[~positive & (other == 0)] = 1.0
+    return out
+
+
+@dataclass(frozen=True)
+class RestartCounts:
+    """Matched and predicted boundary counts of every restart against ``B0``."""
+
+    matched: np.ndarray  #: ``xr`` per restart
+    predicted: np.ndarray  #: ``mr`` per restart
+    initial: int  #: ``m0``
+
+    @property
+    def precision(self) -> np.ndarray:
+        return _ratio(self.matched, self.predicted, np.full_like(self.predicted, self.initial))
+
+    @property
+    def recall(self) -> np.ndarray:
+        initial = np.full_like(self.predicted, self.initial)
+        return _ratio(self.matched, initial, self.predicted)
+
+
+def restart_precision_recall(
+    initial: Sequence[int], restarts: Sequence[Sequence[int]], tolerance: int = 0
+) -> RestartCounts:
+    """Match every restart's boundaries against ``initial`` (one-to-one, within ``tolerance``)."""
+    if tolerance == 0:
+        base = set(initial)
+        matched = [len(base.intersection(b)) for b in restarts]
+    else:
+        matched = [len(match_boundaries(initial, b, tolerance)) for b in restarts]
+    return RestartCounts(
+        matched=np.asarray(matched, dtype=np.int64),
+        predicted=np.asarray([len(b) for b in restarts], dtype=np.int64),
+        initial=len(initial),
+    )
+
+
+def chance_scores(
+    initial: Sequence[int],
+    predicted_counts: np.ndarray,
+    n_units: int,
+    tolerance: int = 0,
+    rng: np.random.Generator | None = None,
+    n_samples: int = 200,
+) -> tuple[float, float, float]:
+    """Expected STP, STR and F1 of boundaries placed at random with the observed counts.
+
+    For each restart ``r``, ``Br`` is replaced by ``mr`` gaps drawn uniformly without
+    replacement from the ``G = n - 1`` gaps; ``B0`` (``m0`` boundaries) is kept. With no
+    tolerance the overlap ``Xr`` is hypergeometric, ``E[Xr] = m0 mr / G``, hence
+
+    * ``E[P_r] = m0 / G`` if ``mr > 0``; if ``mr = 0``, ``P_r`` is 1 when ``m0 = 0`` else 0;
+    * ``E[R_r] = mr / G`` if ``m0 > 0``; if ``m0 = 0``, ``R_r`` is 1 when ``mr = 0`` else 0;
+
+    and the chance level is ``chance_F1 = F1(mean_r E[P_r], mean_r E[R_r])`` (eq. 11 applied to
+    the expected averages, as the observed F1 is eq. 11 applied to the observed averages). With a
+    document of one unit (``G = 0``) every set is empty and the chance level is 1.
+
+    With ``tolerance > 0`` the expectation depends on where ``B0``'s boundaries lie, so it is
+    estimated by Monte-Carlo: ``n_samples`` random draws per distinct count ``mr``, matched
+    one-to-one against ``B0`` as the real restarts are, from the seeded ``rng``.
+
+    Returns
+    -------
+    (float, float, float)
+        Expected STP, expected STR, chance F1.
+    """
+    gaps = n_units - 1
+    m0 = len(initial)
+    counts = np.asarray(predicted_counts, dtype=np.int64)
+    if counts.size == 0:
+        return 1.0, 1.0, 1.0
+    if gaps == 0:
+        return 1.0, 1.0, 1.0
+    if tolerance == 0:
+        exp_p = np.where(counts > 0, m0 / gaps, 1.0 if m0 == 0 else 0.0)
+        exp_r = (counts / gaps) if m0 > 0 else np.where(counts == 0, 1.0, 0.0)
+    else:
+        if rng is None:
+            raise ValueError("rng is required to estimate the chance level with a tolerance")
+        exp_p = np.empty(counts.size)
+        exp_r = np.empty(counts.size)
+        for m in np.unique(counts):
+            m = int(m)
+            if m == 0:
+                p_m, r_m = (1.0 if m0 == 0 else 0.0), (1.0 if m0 == 0 else 0.0)
+            else:
+                draws = [np.sort(rng.choice(gaps, size=m, replace=False) + 1).tolist() for _ in range(n_samples)]
+                x = np.array([len(match_boundaries(list(initial), d, tolerance)) for d in draws], dtype=float)
+                p_m = float(np.mean(x / m))
+                r_m = float(np.mean(x / m0)) if m0 > 0 else 0.0
+            exp_p[counts == m] = p_m
+            exp_r[counts == m] = r_m
+    stp, st_r = float(np.mean(exp_p)), float(np.mean(exp_r))
+    return stp, st_r, f1_score(stp, st_r)
+
+
+def bootstrap_f1_interval(
+    precision: np.ndarray,
+    recall: np.ndarray,
+    rng: np.random.Generator,
+    confidence: float = 0.95,
+    n_resamples: int = 1000,
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of eq. 11's F1 over restarts.
+
+    Restarts are resampled with replacement ``n_resamples`` times (vectorised); each resample's
+    F1 is computed from its averaged precision and recall, as the point estimate is.
+    """
+    n = precision.shape[0]
+    if n == 0:
+        return (float("nan"), float("nan"))
+    if n == 1 or (np.all(precision == precision[0]) and np.all(recall == recall[0])):
+        value = f1_score(float(precision.mean()), float(recall.mean()))
+        return (value, value)
+    idx = rng.integers(0, n, size=(n_resamples, n))
+    p = precision[idx].mean(axis=1)
+    r = recall[idx].mean(axis=1)
+    total = p + r
+    f1 = np.divide(2.0 * p * r, total, out=np.zeros_like(total), where=total > 0)
+    alpha = (1.0 - confidence) / 2.0
+    low, high = np.quantile(f1, [alpha, 1.0 - alpha])
+    return (float(low), float(high))
+
+
+def boundary_confidence(
+    initial: Sequence[int], restarts: Sequence[Sequence[int]], tolerance: int = 0
+) -> dict[int, float]:
+    """Share of restarts in which each initial boundary reappears (matched within ``tolerance``)."""
+    if not restarts:
+        return {b: float("nan") for b in initial}
+    hits: Counter[int] = Counter()
+    for b in restarts:
+        if tolerance == 0:
+            hits.update(set(initial).intersection(b))
+        else:
+            hits.update(r for r, _ in match_boundaries(initial, b, tolerance))
+    return {b: hits[b] / len(restarts) for b in initial}
+
+
+def spurious_boundaries(
+    initial: Sequence[int], restarts: Sequence[Sequence[int]], tolerance: int = 0
+) -> dict[int, float]:
+    """Positions found in restarts but not matched to an initial boundary, with their frequency.
+
+    The frequency is the share of restarts in which the position appears unmatched.
+    """
+    if not restarts:
+        return {}
+    counts: Counter[int] = Counter()
+    base = set(initial)
+    for b in restarts:
+        if tolerance == 0:
+            counts.update(x for x in b if x not in base)
+        else:
+            used = {h for _, h in match_boundaries(initial, b, tolerance)}
+            counts.update(x for x in b if x not in used)
+    return {pos: counts[pos] / len(restarts) for pos in sorted(counts)}

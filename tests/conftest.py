@@ -1,0 +1,72 @@
+"""Shared fixtures and helpers for the test suite."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("_TYPER_FORCE_DISABLE_TERMINAL", "1")
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+@pytest.fixture
+def shared_dir() -> Path:
+    """``../shared`` beside the checkout; tests using it skip cleanly when it is absent."""
+    if not SHARED.is_dir():
+        pytest.skip("../shared is not available")
+    return SHARED
+
+
+def topical_document(seed: int, n_topics: int = 5, vocab: int = 25, words: int = 8, lengths=(5, 10)):
+    """A clean topical document: every topic draws its words from its own vocabulary.
+
+    Returns ``(units, boundaries)``.
+    """
+    rng = np.random.default_rng(seed)
+    units, boundaries = [], []
+    topics = rng.choice(40, size=n_topics, replace=False)
+    for t in topics.tolist():
+        length = int(rng.integers(lengths[0], lengths[1] + 1))
+        if units:
+            boundaries.append(len(units))
+        for _ in range(length):
+            ids = rng.integers(0, vocab, size=words)
+            units.append(" ".join(f"t{t}w{i}" for i in ids.tolist()))
+    return units, boundaries
+
+
+def cohesion_segmenter(units, window: int = 3):
+    """A small lexical-cohesion segmenter (TextTiling-like), written for the tests.
+
+    For every gap, the cosine similarity of the word counts of the ``window`` units before and
+    after it; a gap is a boundary when its similarity is a strict local minimum below
+    ``mean - std / 2`` of all similarities.
+    """
+    n = len(units)
+    if n < 2:
+        return []
+    vocabulary: dict[str, int] = {}
+    rows = [[vocabulary.setdefault(w, len(vocabulary)) for w in u.lower().split()] for u in units]
+    counts = np.zeros((n, max(len(vocabulary), 1)))
+    for i, row in enumerate(rows):
+        np.add.at(counts[i], row, 1)
+    prefix = np.vstack([np.zeros(counts.shape[1]), np.cumsum(counts, axis=0)])
+    sims = np.empty(n - 1)
+    for g in range(1, n):
+        left = prefix[g] - prefix[max(0, g - window)]
+        right = prefix[min(n, g + window)] - prefix[g]
+        norm = np.linalg.norm(left) * np.linalg.norm(right)
+        sims[g - 1] = left @ right / norm if norm > 0 else 0.0
+    cutoff = sims.mean() - sims.std() / 2
+    out = []
+    for g in range(1, n):
+        s = sims[g - 1]
+        left_ok = g == 1 or s < sims[g - 2]
+        right_ok = g == n - 1 or s < sims[g]
+        if s < cutoff and left_ok and right_ok:
+            out.append(g)
+    return out

@@ -1,0 +1,285 @@
+"""The stability test on one document: scores, controls, reproducibility, stopping, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import cohesion_segmenter, topical_document
+from stability import (
+    InvalidParameterError,
+    SegmenterError,
+    SegmenterOutputError,
+    get_segmenter,
+    stability_test,
+)
+from stability.permutations import Stream, doc_key, restart_order, within_segment_order
+from stability.scores import chance_scores, f1_score, restart_precision_recall
+from stability.segmentation import Segmentation
+
+
+def even(units):
+    return list(range(4, len(units), 4))
+
+
+# --------------------------------------------------------------------------------------------
+# scores
+# --------------------------------------------------------------------------------------------
+def test_precision_recall_by_hand():
+    # B0 = {3, 7}; restarts {3, 7}, {3}, {3, 5, 8}, {}:
+    # P = 2/2, 1/1, 1/3, 0 (empty vs non-empty) ; R = 2/2, 1/2, 1/2, 0/2
+    counts = restart_precision_recall([3, 7], [(3, 7), (3,), (3, 5, 8), ()])
+    assert counts.precision.tolist() == [1.0, 1.0, 1 / 3, 0.0]
+    assert counts.recall.tolist() == [1.0, 0.5, 0.5, 0.0]
+    stp, st_r = np.mean([1, 1, 1 / 3, 0]), np.mean([1, 0.5, 0.5, 0])
+    # eq. 11: F1 of the averages, not the average of per-restart F1
+    assert f1_score(stp, st_r) == pytest.approx(2 * stp * st_r / (stp + st_r))
+
+
+def test_zero_division_rule():
+    # both empty -> 1.0 ; one empty -> 0.0
+    both = restart_precision_recall([], [()])
+    assert both.precision.tolist() == [1.0] and both.recall.tolist() == [1.0]
+    extra = restart_precision_recall([], [(2,)])
+    assert extra.precision.tolist() == [0.0] and extra.recall.tolist() == [0.0]
+    assert f1_score(0.0, 0.0) == 0.0
+
+
+def test_tolerance_matching_is_one_to_one():
+    # B0 = {5}; restart {4, 6}: with tolerance 1 only one of them matches.
+    counts = restart_precision_recall([5], [(4, 6)], tolerance=1)
+    assert counts.matched.tolist() == [1]
+    assert counts.precision.tolist() == [0.5] and counts.recall.tolist() == [1.0]
+
+
+@pytest.mark.parametrize("n_units, initial, counts", [(30, [4, 9, 17, 25], [4, 2, 6, 0]), (12, [], [0, 3]), (20, [1, 2, 3], [19])])
+def test_chance_level_matches_simulation(n_units, initial, counts):
+    """The closed form of chance_scores against Monte-Carlo draws of random boundaries."""
+    exp_p, exp_r, chance = chance_scores(initial, np.array(counts), n_units)
+    rng = np.random.default_rng(123)
+    sims_p, sims_r = [], []
+    for _ in range(4000):
+        restarts = [tuple(sorted((rng.choice(n_units - 1, size=m, replace=False) + 1).tolist())) for m in counts]
+        c = restart_precision_recall(initial, restarts)
+        sims_p.append(c.precision.mean())
+        sims_r.append(c.recall.mean())
+    assert exp_p == pytest.approx(np.mean(sims_p), abs=0.01)
+    assert exp_r == pytest.approx(np.mean(sims_r), abs=0.01)
+    assert chance == pytest.approx(f1_score(np.mean(sims_p), np.mean(sims_r)), abs=0.01)
+
+
+def test_chance_level_with_tolerance_is_higher():
+    rng = np.random.default_rng(0)
+    exact = chance_scores([5, 10, 15], np.array([3, 3]), 20)[2]
+    tolerant = chance_scores([5, 10, 15], np.array([3, 3]), 20, tolerance=1, rng=rng)[2]
+    assert tolerant > exact + 0.1
+
+
+# --------------------------------------------------------------------------------------------
+# permutations
+# --------------------------------------------------------------------------------------------
+def test_within_segment_permutations_keep_segments_and_cover_all_orders():
+    labels = Segmentation([3], 5).label_array()
+    seen = set()
+    for r in range(300):
+        order = restart_order(0, 7, Stream.WITHIN, r, labels)
+        assert sorted(order[:3].tolist()) == [0, 1, 2] and sorted(order[3:].tolist()) == [3, 4]
+        seen.add(tuple(order.tolist()))
+    assert len(seen) == 3 * 2 * 1 * 2  # every within-segment order occurs
+
+
+def test_permutations_are_keyed_not_sequential():
+    labels = np.zeros(20, dtype=np.int64)
+    a = restart_order(5, doc_key("d1"), Stream.WITHIN, 17, labels)
+    b = restart_order(5, doc_key("d1"), Stream.WITHIN, 17, labels)
+    c = restart_order(5, doc_key("d2"), Stream.WITHIN, 17, labels)
+    d = restart_order(5, doc_key("d1"), Stream.SHUFFLE, 17, labels)
+    assert a.tolist() == b.tolist() and a.tolist() != c.tolist() and a.tolist() != d.tolist()
+    assert within_segment_order(labels, np.random.default_rng(0)).shape == (20,)
+
+
+# --------------------------------------------------------------------------------------------
+# the test and its controls
+# --------------------------------------------------------------------------------------------
+def test_even_spacing_is_perfectly_stable_and_flagged_content_blind():
+    units, _ = topical_document(0)
+    result = stability_test(even, units, n_restarts=30)
+    assert result.f1 == 1.0 and result.precision == 1.0 and result.recall == 1.0
+    assert result.f1_ci == (1.0, 1.0)
+    assert result.shuffle.f1 == 1.0
+    assert result.content_blind is True
+    assert result.deterministic is True
+    assert all(v == 1.0 for v in result.boundary_confidence.values())
+    assert result.spurious_boundaries == {}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_lexical_cohesion_is_stable_on_topical_documents_and_not_flagged(seed):
+    units, reference = topical_document(seed)
+    result = stability_test(cohesion_segmenter, units, n_restarts=40, seed=seed)
+    assert result.f1 >= 0.85
+    assert result.shuffle.f1 <= result.f1 - 0.5  # much less stable once the topics are destroyed
+    assert result.content_blind is False
+    assert result.corrected_f1 > 0.8
+    assert result.chance_f1 < 0.2
+    assert result.deterministic is True
+    assert set(reference) <= set(result.segmentation.boundaries) | {1}
+
+
+def test_unseeded_random_segmenter_is_flagged_nondeterministic():
+    units, _ = topical_document(0)
+    result = stability_test(get_segmenter("random", seed=None, rate=0.3), units, n_restarts=10)
+    assert result.deterministic is False
+    assert result.self_agreement_f1 < 1.0
+    seeded = stability_test(get_segmenter("random", seed=3, rate=0.3), units, n_restarts=10)
+    assert seeded.deterministic is True and seeded.content_blind is True
+
+
+def test_per_restart_arrays_and_spread():
+    units, _ = topical_document(4)
+    result = stability_test(cohesion_segmenter, units, n_restarts=25)
+    assert result.n_restarts == 25 == len(result.restart_precision) == len(result.restart_boundaries)
+    assert result.precision == pytest.approx(result.restart_precision.mean())
+    assert result.recall == pytest.approx(result.restart_recall.mean())
+    assert result.f1 == pytest.approx(f1_score(result.precision, result.recall))
+    assert result.precision_std == pytest.approx(result.restart_precision.std())
+    low, high = result.f1_ci
+    assert low <= result.f1 <= high
+
+
+def test_boundary_confidence_and_spurious_boundaries_count_restarts():
+    # A segmenter whose second boundary depends on which unit comes first: under within-segment
+    # permutations of the first segment (5 units), "u0" stays first in 1/5 of the orders.
+    def picky(units):
+        return [5, 8] if units[0] == "u0" else [5, 9]
+
+    units = [f"u{i}" for i in range(12)]
+    result = stability_test(picky, units, n_restarts=200, shuffle_control=False)
+    labels = Segmentation([5, 8], 12).label_array()
+    firsts = [restart_order(0, doc_key(None), Stream.WITHIN, r, labels)[0] for r in range(200)]
+    expected = np.mean([f == 0 for f in firsts])  # computed from the same keyed permutations
+    assert result.boundary_confidence == {5: 1.0, 8: pytest.approx(expected)}
+    assert result.spurious_boundaries == {9: pytest.approx(1 - expected)}
+    assert 0.1 < expected < 0.3
+
+
+def test_tolerance_forgives_near_misses():
+    def jittery(units):  # boundary at 10, or 11 when the unit at 0 is not the original first
+        return [10] if units[0] == "u0" else [11]
+
+    units = [f"u{i}" for i in range(20)]
+    exact = stability_test(jittery, units, n_restarts=50, shuffle_control=False)
+    tolerant = stability_test(jittery, units, n_restarts=50, tolerance=1, shuffle_control=False)
+    assert exact.f1 < 0.5
+    assert tolerant.f1 == 1.0
+
+
+def test_adaptive_stopping_is_deterministic_and_stops_early():
+    units, _ = topical_document(1)
+    fixed = stability_test(even, units, n_restarts=100, ci_width=0.05, min_restarts=20, check_every=10)
+    assert fixed.n_restarts == 20 and fixed.stopped_early
+
+    def noisy(units):  # content-dependent but unstable
+        return sorted({(len(units[0]) * 7) % (len(units) - 1) + 1, 3})
+
+    a = stability_test(noisy, units, n_restarts=80, ci_width=0.05, min_restarts=20, check_every=10, seed=2)
+    b = stability_test(noisy, units, n_restarts=80, ci_width=0.05, min_restarts=20, check_every=10, seed=2, n_jobs=2)
+    assert a.n_restarts > 20
+    assert a.to_dict() == b.to_dict()
+
+
+def test_results_identical_for_any_jobs_backend_and_chunking():
+    units, _ = topical_document(3)
+    reference = stability_test(cohesion_segmenter, units, n_restarts=30, seed=11, doc_id="doc").to_dict()
+    for n_jobs, backend in [(2, "loky"), (2, "threading"), (1, "sequential"), (-1, None)]:
+        other = stability_test(cohesion_segmenter, units, n_restarts=30, seed=11, doc_id="doc", n_jobs=n_jobs, backend=backend)
+        assert other.to_dict() == reference, (n_jobs, backend)
+    different_seed = stability_test(cohesion_segmenter, units, n_restarts=30, seed=12, doc_id="doc")
+    assert different_seed.to_dict()["restart_boundaries"] != reference["restart_boundaries"] or different_seed.f1 == 1.0
+
+
+def test_unsorted_output_is_sorted_silently():
+    result = stability_test(lambda u: [6, 2], ["x"] * 8, n_restarts=3)
+    assert result.segmentation.boundaries == (2, 6)
+
+
+@pytest.mark.parametrize(
+    "bad, fragment",
+    [([0], "must lie in 1..7"), ([2, 2], "repeated"), (["2"], "must be an integer"), ([1.0], "must be an integer")],
+)
+def test_invalid_output_names_segmenter_document_and_seed(bad, fragment):
+    def broken(units):
+        return bad
+
+    with pytest.raises(SegmenterOutputError, match=fragment) as info:
+        stability_test(broken, ["x"] * 8, n_restarts=3, seed=4, doc_id="d7")
+    message = str(info.value)
+    assert "segmenter 'broken'" in message and "document 'd7'" in message and "seed 4" in message
+    assert "initial segmentation" in message
+
+
+def test_failure_in_a_restart_names_the_restart():
+    def fragile(units):
+        if units[0] != "u0":
+            raise RuntimeError("cannot cope")
+        return [3]
+
+    with pytest.raises(SegmenterError, match="cannot cope") as info:
+        stability_test(fragile, [f"u{i}" for i in range(8)], n_restarts=50, seed=9)
+    assert info.value.restart is not None and info.value.seed == 9
+    assert f"restart {info.value.restart}" in str(info.value)
+
+
+def test_fast_path_is_used_and_agrees_with_plain_calls():
+    class Counting:
+        def __init__(self):
+            self.prepared = 0
+
+        def __call__(self, units):
+            return cohesion_segmenter(units)
+
+        def prepare(self, units):
+            self.prepared += 1
+            return list(units)
+
+        def segment_prepared(self, state, order):
+            return cohesion_segmenter([state[i] for i in order])
+
+    units, _ = topical_document(2)
+    fast = Counting()
+    a = stability_test(fast, units, n_restarts=20)
+    b = stability_test(cohesion_segmenter, units, n_restarts=20)
+    assert fast.prepared >= 1
+    assert a.restart_boundaries == b.restart_boundaries and a.f1 == b.f1
+
+
+@pytest.mark.parametrize(
+    "kwargs, fragment",
+    [
+        ({"n_restarts": 0}, "n_restarts must be an integer >= 1; received 0"),
+        ({"seed": -1}, "seed must be a non-negative integer; received -1"),
+        ({"tolerance": -2}, "tolerance must be an integer >= 0"),
+        ({"ci_width": 2.0}, "ci_width must be None or a width in"),
+        ({"n_jobs": 0}, "n_jobs must be a non-zero integer"),
+    ],
+)
+def test_parameter_errors(kwargs, fragment):
+    with pytest.raises(InvalidParameterError, match=fragment):
+        stability_test(even, ["a"] * 10, **kwargs)
+
+
+def test_single_unit_document():
+    result = stability_test(lambda u: [], ["only"], n_restarts=5)
+    assert result.f1 == 1.0 and result.chance_f1 == 1.0 and np.isnan(result.corrected_f1)
+
+
+def test_result_round_trips_through_json():
+    import json
+
+    from stability import StabilityResult
+
+    units, _ = topical_document(5)
+    result = stability_test(cohesion_segmenter, units, n_restarts=10, tolerance=1, doc_id="x")
+    again = StabilityResult.from_dict(json.loads(json.dumps(result.to_dict())))
+    assert again == result
+    assert again.segmentation == result.segmentation and again.shuffle == result.shuffle

@@ -1,0 +1,96 @@
+"""The segmentation model: conversions, validation and their round trips."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from stability import InvalidSegmentationError, InvalidTypeError, Segmentation, as_segmentation
+from stability.segmentation import check_boundaries
+
+masses_strategy = st.lists(st.integers(min_value=1, max_value=12), min_size=1, max_size=30)
+
+
+@st.composite
+def segmentations(draw):
+    n = draw(st.integers(min_value=1, max_value=80))
+    chosen = draw(st.sets(st.integers(min_value=1, max_value=max(1, n - 1)), max_size=n - 1)) if n > 1 else set()
+    return Segmentation(sorted(chosen), n)
+
+
+def test_design_example():
+    # DESIGN.md: masses [3, 4, 2] <-> boundaries [3, 7], n = 9, gap string "00100010"
+    s = Segmentation.from_masses([3, 4, 2])
+    assert s.boundaries == (3, 7) and s.n_units == 9
+    assert s.gaps == "00100010"
+    assert s.labels == (0, 0, 0, 1, 1, 1, 1, 2, 2)
+    assert s.segments == ((0, 3), (3, 7), (7, 9))
+    assert Segmentation.from_gaps("00100010") == s
+    assert Segmentation.from_labels([0, 0, 0, 1, 1, 1, 1, 2, 2]) == s
+    assert Segmentation.from_labels(list("aaabbbbcc")) == s
+
+
+@given(segmentations())
+def test_round_trips(seg):
+    assert Segmentation.from_masses(seg.masses) == seg
+    assert Segmentation.from_gaps(seg.gaps) == seg
+    assert Segmentation.from_labels(seg.labels) == seg
+    assert Segmentation.from_gaps([int(c) for c in seg.gaps], boundary=1) == seg
+    assert sum(seg.masses) == seg.n_units and len(seg.gaps) == seg.n_units - 1
+    assert pickle.loads(pickle.dumps(seg)) == seg
+    assert hash(Segmentation(seg.boundaries, seg.n_units)) == hash(seg)
+    assert seg.label_array().tolist() == list(seg.labels)
+
+
+@given(masses_strategy)
+def test_masses_round_trip(masses):
+    assert list(Segmentation.from_masses(masses).masses) == masses
+    assert as_segmentation(masses) == Segmentation.from_masses(masses)
+
+
+def test_immutable():
+    s = Segmentation([2], 4)
+    with pytest.raises(AttributeError):
+        s.n_units = 5  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "boundaries, n, fragment",
+    [
+        ([0, 3], 9, "must lie in 1..8"),
+        ([3, 9], 9, "received 9"),
+        ([3, 3], 9, "3 is repeated"),
+        ([5, 3], 9, "not sorted"),
+    ],
+)
+def test_boundary_errors_name_expectation_and_value(boundaries, n, fragment):
+    with pytest.raises(InvalidSegmentationError, match=fragment):
+        Segmentation(boundaries, n)
+
+
+def test_type_errors():
+    with pytest.raises(InvalidTypeError, match=r"boundaries\[0\] must be an integer; received float 1.5"):
+        Segmentation([1.5], 4)
+    with pytest.raises(InvalidTypeError, match="received bool"):
+        Segmentation([True], 4)
+    with pytest.raises(InvalidTypeError, match="string"):
+        as_segmentation("00100", name="reference")
+    with pytest.raises(InvalidSegmentationError, match=r"reference\[1\] is 0"):
+        as_segmentation([3, 0, 2], name="reference")
+    with pytest.raises(InvalidSegmentationError, match="element 2 is '2'"):
+        Segmentation.from_gaps("0020")
+
+
+def test_check_boundaries_sorts_on_request():
+    assert check_boundaries(np.array([7, 3]), 9, sort=True) == (3, 7)
+    assert check_boundaries([], 1) == ()
+    with pytest.raises(InvalidTypeError):
+        check_boundaries(np.array([1.0, 2.0]), 9)
+
+
+def test_as_segmentation_checks_length():
+    with pytest.raises(InvalidSegmentationError, match="must cover 10 units; received a segmentation of 9"):
+        as_segmentation([3, 4, 2], "hypothesis", n_units=10)
