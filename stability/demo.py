@@ -46,15 +46,15 @@ _MIN_WORDS, _MAX_WORDS = 6, 60
 @functools.lru_cache(maxsize=None)
 def topic_sentences(module_name: str) -> tuple[str, ...]:
     """Prose sentences from a module's docstrings (code examples and fragments left out)."""
-    with warnings.catch_warnings():
+    with warnings.catch_warnings():  # importing and reading docstrings may emit deprecations
         warnings.simplefilter("ignore")
         module = importlib.import_module(module_name)
-    docs = [inspect.getdoc(module) or ""]
-    for name, obj in sorted(vars(module).items()):
-        if name.startswith("_") or getattr(obj, "__module__", None) != module.__name__:
-            continue
-        if inspect.isclass(obj) or inspect.isfunction(obj):
-            docs.append(inspect.getdoc(obj) or "")
+        docs = [inspect.getdoc(module) or ""]
+        for name, obj in sorted(vars(module).items()):
+            if name.startswith("_") or getattr(obj, "__module__", None) != module.__name__:
+                continue
+            if inspect.isclass(obj) or inspect.isfunction(obj):
+                docs.append(inspect.getdoc(obj) or "")
     text = re.sub(r"\s+", " ", " ".join(docs))
     return tuple(
         s for s in _SENTENCE_END.split(text)

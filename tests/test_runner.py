@@ -1,0 +1,146 @@
+"""The corpus runner: summaries, failures kept apart, JSON-lines streaming and resume."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from conftest import cohesion_segmenter, topical_document
+from stability import Document, InvalidParameterError, SegmenterError, evaluate, stability_test
+from stability.demo import demo_corpus
+
+
+def corpus(n=4):
+    docs = []
+    for i in range(n):
+        units, reference = topical_document(100 + i)
+        docs.append(Document(f"doc{i}", tuple(units), references=(tuple(reference),)))
+    return docs
+
+
+def test_summary_is_mean_and_std_over_documents():
+    docs = corpus(4)
+    res = evaluate({"lex": cohesion_segmenter, "even": "even", "none": "none"}, docs, n_restarts=15, progress=False)
+    assert list(res.documents) == ["lex", "even", "none"]
+    lex = res.documents["lex"]
+    assert [r.document for r in lex] == ["doc0", "doc1", "doc2", "doc3"]
+    f1 = np.array([r.f1 for r in lex])
+    stat = res.summary["lex"].macro["f1"]
+    assert stat.mean == pytest.approx(f1.mean()) and stat.std == pytest.approx(f1.std(ddof=1)) and stat.n == 4
+    assert stat.ci[0] <= stat.mean <= stat.ci[1]
+    assert res.summary["lex"].content_blind is False and res.summary["even"].content_blind is True
+    assert res.summary["none"].content_blind is True and res.summary["lex"].deterministic is True
+    assert np.isnan(res.summary["none"].macro["corrected_f1"].mean)  # chance level 1: undefined
+    # micro average pools every restart's counts
+    matched = sum(int(np.round(r.restart_recall * r.n_boundaries).sum()) for r in lex)
+    initial = sum(r.n_boundaries * r.n_restarts for r in lex)
+    assert res.summary["lex"].micro["recall"] == pytest.approx(matched / initial)
+
+
+def test_corpus_results_equal_single_document_results():
+    docs = corpus(2)
+    res = evaluate([cohesion_segmenter], docs, n_restarts=10, seed=3, progress=False)
+    alone = stability_test(cohesion_segmenter, docs[1], n_restarts=10, seed=3)
+    assert res.documents["cohesion_segmenter"][1].to_dict() == alone.to_dict()
+
+
+def test_parallel_corpus_run_is_identical_to_sequential():
+    docs = corpus(3)
+    a = evaluate({"lex": cohesion_segmenter}, docs, n_restarts=12, progress=False)
+    b = evaluate({"lex": cohesion_segmenter}, docs, n_restarts=12, n_jobs=2, block_size=2, progress=False)
+    assert a.to_dict()["documents"] == b.to_dict()["documents"]
+    assert a.to_dict()["summary"] == b.to_dict()["summary"]
+
+
+def flaky(units):
+    if units[0].startswith("BAD"):
+        raise ValueError("this document breaks me")
+    return cohesion_segmenter(units)
+
+
+def test_a_failing_document_does_not_lose_the_others(tmp_path):
+    docs = corpus(3)
+    docs.insert(1, Document("broken", ("BAD unit",) + docs[0].units[1:]))
+    out = tmp_path / "run.jsonl"
+    res = evaluate({"flaky": flaky}, docs, n_restarts=5, output=out, progress=False)
+    assert [r.document for r in res.documents["flaky"]] == ["doc0", "doc1", "doc2"]
+    assert len(res.failures) == 1 and res.failures[0].document == "broken"
+    assert "this document breaks me" in res.failures[0].message() and res.failures[0].restart is None
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["type"] for r in records] == ["run", "result", "failure", "result", "result"]
+    assert res.summary["flaky"].n_failed == 1 and res.summary["flaky"].n_documents == 3
+
+    with pytest.raises(SegmenterError, match="this document breaks me"):
+        evaluate({"flaky": flaky}, docs, n_restarts=5, output=out, overwrite=True, on_error="raise", progress=False)
+    # every result was written before raising
+    assert sum(1 for line in out.read_text().splitlines() if '"result"' in line) == 3
+
+
+class CountingSegmenter:
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, units):
+        self.calls += 1
+        return cohesion_segmenter(units)
+
+
+def test_resume_completes_an_interrupted_run(tmp_path):
+    docs = corpus(4)
+    out = tmp_path / "run.jsonl"
+    full = evaluate({"lex": cohesion_segmenter}, docs, n_restarts=8, output=out, progress=False)
+    lines = out.read_text().splitlines()
+    # simulate an interruption after two documents, with a half-written third line
+    out.write_text("\n".join(lines[:3]) + "\n" + lines[3][:40])
+    counter = CountingSegmenter()
+    with pytest.raises(InvalidParameterError, match="already exists"):
+        evaluate({"lex": counter}, docs, n_restarts=8, output=out, progress=False)
+    resumed = evaluate({"lex": counter}, docs, n_restarts=8, output=out, resume=True, progress=False)
+    per_doc = 2 + 8 * 2  # initial + determinism check + restarts of both streams
+    assert counter.calls == 2 * per_doc  # only the two missing documents were run
+    assert resumed.to_dict()["documents"] == full.to_dict()["documents"]
+    with pytest.raises(InvalidParameterError, match="different settings.*n_restarts"):
+        evaluate({"lex": counter}, docs, n_restarts=9, output=out, resume=True, progress=False)
+
+
+def test_documents_are_consumed_lazily_in_blocks():
+    seen = []
+
+    def stream():
+        for i, doc in enumerate(corpus(5)):
+            seen.append(i)
+            yield doc
+
+    results = []
+    evaluate({"even": "even"}, stream(), n_restarts=2, block_size=2, progress=False,
+             on_result=lambda r: results.append((r.document, len(seen))))
+    # the first block's results are delivered before the last documents are read
+    assert results[0] == ("doc0", 2) and results[-1][0] == "doc4"
+
+
+def test_bad_inputs_are_named():
+    with pytest.raises(InvalidParameterError, match="appears twice"):
+        evaluate("even", [Document("a", ("x",)), Document("a", ("y",))], n_restarts=2, progress=False)
+    with pytest.raises(InvalidParameterError, match="used twice"):
+        evaluate(["even", "even"], [["x", "y"]], n_restarts=2, progress=False)
+    with pytest.raises(InvalidParameterError, match="on_error must be"):
+        evaluate("even", [["x"]], on_error="ignore")
+
+
+def test_demo_corpus_is_seeded_and_has_references():
+    a, b = demo_corpus(n_documents=3, seed=1), demo_corpus(n_documents=3, seed=1)
+    assert a == b and a != demo_corpus(n_documents=3, seed=2)
+    for doc in a:
+        assert len(doc.references) == 1 and doc.references[0].n_segments == 6
+        assert len(set(doc.meta["topics"])) == 6
+        assert min(doc.references[0].masses) >= 3 and max(doc.references[0].masses) <= 11
+
+
+def test_progress_bar_does_not_disturb_results(capsys):
+    docs = corpus(2)
+    a = evaluate({"lex": cohesion_segmenter}, docs, n_restarts=4, progress=True)
+    b = evaluate({"lex": cohesion_segmenter}, docs, n_restarts=4, progress=False)
+    assert a.to_dict()["documents"] == b.to_dict()["documents"]
+    assert capsys.readouterr().out == ""
