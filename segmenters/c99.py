@@ -1,0 +1,332 @@
+"""C99 (Choi 2000): divisive clustering of a rank-transformed similarity matrix.
+
+The algorithm follows ``shared/specs/segmenters.md`` section 2:
+
+1. each unit becomes a vector of term counts (see :mod:`segmenters.preprocessing`);
+2. cosine similarity between every pair of units (0 when a unit has no term; the diagonal is 1,
+   or 0 for a unit without terms);
+3. rank transform with an ``s x s`` mask (``s = mask_size``, Choi: 11): the share of the other
+   cells of the mask, clipped at the matrix edges, whose similarity is *strictly* lower;
+4. divisive clustering: repeatedly split one region at its best *local* split (the point that
+   maximises the inside density of the two halves); among regions, split the one whose split gives
+   the highest global inside density;
+5. automatic stop (Choi's gradient rule: smooth the density gains with ``[1,2,4,8,4,2,1]``,
+   keep the leading run of gains above ``mean + std_coeff * std``) or a known number of segments.
+
+**Tie rule** (ties are frequent: equal ranks give equal densities). Two candidate values within a
+relative tolerance of ``1e-9`` of the best are equal; among equal local splits the *largest* split
+point wins, among equal regions the *last* region in the text wins. This is what Choi's Java does
+under exact ties (it scans from high to low with a strict ``>``).
+
+Numerics: term counts are integers, so the dot products of the similarity matrix are computed
+exactly (float64 sums of integers), which makes every similarity value independent of the order of
+the units. The fast restart path (:meth:`C99.prepare` / :meth:`C99.segment_prepared`) therefore
+only re-indexes the similarity matrix computed once per document, with results identical to the
+plain call on the permuted units. Rank counts use ``s*s - 1`` vectorized shifted comparisons, inside
+sums use 2-D prefix sums; memory is ``O(n^2)`` (three ``n x n`` float64 arrays at the peak).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from stability.exceptions import InvalidParameterError
+from stability.segmenter import Segmenter
+
+from .preprocessing import EncodedUnits, Preprocessor
+
+__all__ = ["C99", "cosine_similarity_matrix", "rank_matrix", "c99_split_sequence", "choi_stop"]
+
+#: Relative tolerance under which two densities are considered equal (tie rule).
+TIE_TOLERANCE = 1e-9
+#: Choi's smoothing kernel for the density gains.
+GAIN_KERNEL = np.array([1.0, 2.0, 4.0, 8.0, 4.0, 2.0, 1.0])
+_MAX_DENSE_CELLS = 1 << 23  # elements of one dense count block used for the Gram matrix
+
+
+def cosine_similarity_matrix(encoded: EncodedUnits) -> np.ndarray:
+    """Cosine similarity of the units' term-count vectors (``n x n`` float64).
+
+    Dot products are sums of products of integer counts, computed in float64 (exact below 2**53),
+    so each value depends only on the two units involved, never on their positions.
+    """
+    n = encoded.n_units
+    sim = np.zeros((n, n), dtype=np.float64)
+    if n == 0 or encoded.ids.size == 0:
+        return sim
+    unit_of = np.repeat(np.arange(n, dtype=np.intp), encoded.lengths)
+    pair = unit_of.astype(np.int64) * encoded.n_types + encoded.ids
+    keys, counts = np.unique(pair, return_counts=True)
+    key_unit = keys // encoded.n_types
+    key_type = keys % encoded.n_types
+    counts_f = counts.astype(np.float64)
+    sq_norm = np.bincount(key_unit, weights=counts_f * counts_f, minlength=n)
+    # Only terms present in at least two units contribute off the diagonal.
+    doc_freq = np.bincount(key_type, minlength=encoded.n_types)
+    shared = np.flatnonzero(doc_freq >= 2)
+    gram = np.zeros((n, n), dtype=np.float64)
+    if shared.size:
+        remap = np.full(encoded.n_types, -1, dtype=np.intp)
+        remap[shared] = np.arange(shared.size)
+        sel = remap[key_type] >= 0
+        s_unit, s_col, s_cnt = key_unit[sel], remap[key_type[sel]], counts_f[sel]
+        width = max(1, _MAX_DENSE_CELLS // max(n, 1))
+        for lo in range(0, shared.size, width):
+            hi = min(lo + width, shared.size)
+            in_block = (s_col >= lo) & (s_col < hi)
+            block = np.zeros((n, hi - lo), dtype=np.float64)
+            block[s_unit[in_block], s_col[in_block] - lo] = s_cnt[in_block]
+            gram += block @ block.T
+    nonempty = sq_norm > 0
+    denominator = np.sqrt(np.outer(sq_norm, sq_norm))
+    np.divide(gram, denominator, out=sim, where=denominator > 0)
+    diagonal = np.where(nonempty, 1.0, 0.0)
+    np.fill_diagonal(sim, diagonal)
+    return sim
+
+
+def rank_matrix(sim: np.ndarray, mask_size: int = 11) -> np.ndarray:
+    """Choi's rank transform: share of the other mask cells with a strictly lower value.
+
+    The mask is ``mask_size x mask_size`` centred on the cell, clipped at the matrix edges; the
+    denominator is the number of cells of the clipped mask minus one (the centre), and the rank is
+    0 where that is 0.
+    """
+    n = sim.shape[0]
+    r = mask_size // 2
+    if n == 0:
+        return np.zeros((0, 0))
+    padded = np.full((n + 2 * r, n + 2 * r), np.inf)
+    padded[r : r + n, r : r + n] = sim
+    count = np.zeros((n, n), dtype=np.uint16)
+    centre = padded[r : r + n, r : r + n]
+    scratch = np.empty((n, n), dtype=bool)
+    for dy in range(-r, r + 1):
+        for dx in range(-r, r + 1):
+            if dy == 0 and dx == 0:
+                continue
+            np.less(padded[r + dy : r + dy + n, r + dx : r + dx + n], centre, out=scratch)
+            count += scratch
+    del padded, scratch
+    idx = np.arange(n)
+    span = np.minimum(n - 1, idx + r) - np.maximum(0, idx - r) + 1
+    denominator = np.outer(span, span).astype(np.float64) - 1.0
+    rank = np.zeros((n, n), dtype=np.float64)
+    np.divide(count, denominator, out=rank, where=denominator > 0)
+    return rank
+
+
+def _prefix_sums(rank: np.ndarray) -> np.ndarray:
+    """``P[i, j] = rank[:i, :j].sum()`` with a leading zero row and column."""
+    n = rank.shape[0]
+    prefix = np.zeros((n + 1, n + 1), dtype=np.float64)
+    prefix[1:, 1:] = rank
+    np.cumsum(prefix, axis=0, out=prefix)
+    np.cumsum(prefix, axis=1, out=prefix)
+    return prefix
+
+
+def _is_best(values: np.ndarray) -> np.ndarray:
+    """Mask of the values equal to the maximum within the tie tolerance."""
+    best = values.max()
+    return values >= best - TIE_TOLERANCE * abs(best)
+
+
+@dataclass
+class _Split:
+    point: int  # last unit of the left half
+    inside_left: float
+    inside_right: float
+
+
+def _best_local_split(prefix: np.ndarray, a: int, b: int) -> _Split:
+    """Best split of region ``a..b`` (inclusive, ``b > a``) by its own inside density."""
+    j = np.arange(a + 1, b + 1)  # j = i + 1, first unit of the right half
+    diag = prefix[j, j]
+    left = diag - prefix[a, j] - prefix[j, a] + prefix[a, a]
+    right = prefix[b + 1, b + 1] - prefix[j, b + 1] - prefix[b + 1, j] + diag
+    i = j - 1
+    area = (i - a + 1) ** 2 + (b - i) ** 2
+    density = (left + right) / area
+    if density.max() <= 0.0:
+        k = 0  # Choi: nothing beats the initial 0, the split stays at the region start
+    else:
+        k = int(np.flatnonzero(_is_best(density))[-1])  # ties: the largest split point
+    return _Split(int(i[k]), float(left[k]), float(right[k]))
+
+
+def c99_split_sequence(rank: np.ndarray, n_splits: int) -> tuple[list[int], list[float]]:
+    """Run ``n_splits`` steps of Choi's divisive clustering on a rank matrix.
+
+    Returns the boundaries in the order they were found and the density gain of each step.
+    """
+    n = rank.shape[0]
+    n_splits = max(0, min(n_splits, n - 1))
+    if n_splits == 0:
+        return [], []
+    prefix = _prefix_sums(rank)
+
+    def inside(a: int, b: int) -> float:
+        return float(prefix[b + 1, b + 1] - prefix[a, b + 1] - prefix[b + 1, a] + prefix[a, a])
+
+    # Per region, indexed by its first unit: end, inside sum, and the cached split's gains.
+    end = np.full(n, -1, dtype=np.intp)
+    region_sum = np.zeros(n)
+    gain_sum = np.zeros(n)
+    gain_area = np.zeros(n)
+    splittable = np.zeros(n, dtype=bool)
+    splits: dict[int, _Split] = {}
+
+    def add_region(a: int, b: int, s: float) -> None:
+        end[a] = b
+        region_sum[a] = s
+        if b > a:
+            sp = _best_local_split(prefix, a, b)
+            splits[a] = sp
+            i = sp.point
+            gain_sum[a] = sp.inside_left + sp.inside_right - s
+            gain_area[a] = float((i - a + 1) ** 2 + (b - i) ** 2 - (b - a + 1) ** 2)
+            splittable[a] = True
+        else:
+            splittable[a] = False
+
+    total_sum = inside(0, n - 1)
+    total_area = float(n * n)
+    add_region(0, n - 1, total_sum)
+    boundaries: list[int] = []
+    gains: list[float] = []
+    for _ in range(n_splits):
+        starts = np.flatnonzero(splittable)
+        new_density = (total_sum + gain_sum[starts]) / (total_area + gain_area[starts])
+        positive = new_density > 1e-12
+        if positive.any():
+            candidates = np.flatnonzero(positive)
+            best = _is_best(new_density[candidates])
+            pick = candidates[np.flatnonzero(best)[-1]]  # ties: the last region
+        else:
+            pick = 0  # nothing beats the floor: the first splittable region
+        a = int(starts[pick])
+        b = int(end[a])
+        sp = splits.pop(a)
+        old_density = total_sum / total_area
+        total_sum += gain_sum[a]
+        total_area += gain_area[a]
+        gains.append(total_sum / total_area - old_density)
+        boundaries.append(sp.point + 1)
+        add_region(a, sp.point, sp.inside_left)
+        add_region(sp.point + 1, b, sp.inside_right)
+    return boundaries, gains
+
+
+def choi_stop(gains: Sequence[float], std_coeff: float = 1.2) -> int:
+    """Number of leading splits kept by Choi's automatic stop.
+
+    The gains are smoothed with ``[1, 2, 4, 8, 4, 2, 1]`` (weights renormalised where the kernel
+    overhangs the ends); the threshold is ``mean + std_coeff * std`` (population std) of the
+    smoothed gains; the result is the length of the leading run strictly above it.
+    """
+    values = np.asarray(gains, dtype=np.float64)
+    if values.size == 0:
+        return 0
+    smoothed = np.convolve(values, GAIN_KERNEL, mode="full")[3 : 3 + values.size]
+    weights = np.convolve(np.ones(values.size), GAIN_KERNEL, mode="full")[3 : 3 + values.size]
+    smoothed = smoothed / weights
+    threshold = smoothed.mean() + std_coeff * smoothed.std()
+    above = smoothed > threshold
+    if above.all():
+        return int(values.size)
+    return int(np.argmin(above))
+
+
+@dataclass(frozen=True)
+class C99State:
+    """Per-document work of the fast path: the similarity matrix in the original order."""
+
+    similarity: np.ndarray
+
+
+def _check_odd_positive(value, name: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1 or value % 2 == 0:
+        raise InvalidParameterError.make(name, "an odd integer >= 1", value)
+
+
+class C99(Segmenter):
+    """C99 (Choi 2000), automatic stop or a known number of segments.
+
+    Parameters
+    ----------
+    n_segments : int, optional
+        Known number of segments ``K`` (clamped to ``1 .. n``): exactly ``K-1`` splits. By default
+        the number is chosen by Choi's automatic stop.
+    mask_size : int, default 11
+        Side of the rank mask (odd). Choi: 11.
+    std_coeff : float, default 1.2
+        ``c`` of the automatic stop threshold ``mean + c * std``.
+    tokenizer, stopwords, stem :
+        Preprocessing (:class:`segmenters.preprocessing.Preprocessor`). ``stopwords=None`` is the
+        project's English list. Use ``tokenizer="choi"`` on pre-tokenized corpora such as Choi's.
+
+    Examples
+    --------
+    >>> units = ["the cat sat on the mat", "a cat and a mat", "cats like mats",
+    ...          "stock markets fell", "markets and stocks", "the stock market crashed"]
+    >>> C99(n_segments=2)(units)
+    [3]
+    """
+
+    name = "c99"
+
+    def __init__(
+        self,
+        n_segments: int | None = None,
+        mask_size: int = 11,
+        std_coeff: float = 1.2,
+        tokenizer: str = "words",
+        stopwords: Iterable[str] | None = None,
+        stem: bool = True,
+    ) -> None:
+        if n_segments is not None and (
+            isinstance(n_segments, bool) or not isinstance(n_segments, (int, np.integer)) or n_segments < 1
+        ):
+            raise InvalidParameterError.make("n_segments", "None or an integer >= 1", n_segments)
+        _check_odd_positive(mask_size, "mask_size")
+        if isinstance(std_coeff, bool) or not isinstance(std_coeff, (int, float)) or not np.isfinite(std_coeff):
+            raise InvalidParameterError.make("std_coeff", "a finite number", std_coeff)
+        self.n_segments = n_segments
+        self.mask_size = mask_size
+        self.std_coeff = std_coeff
+        self.tokenizer = tokenizer
+        self.stopwords = None if stopwords is None else list(stopwords)
+        self.stem = stem
+        self._preprocessor = Preprocessor(tokenizer=tokenizer, stopwords=stopwords, stem=stem)
+
+    def prepare(self, units: Sequence[str]) -> C99State:
+        """Similarity matrix of the units (computed once per document)."""
+        return C99State(cosine_similarity_matrix(self._preprocessor.encode(units)))
+
+    def segment_prepared(self, prepared: C99State, order: np.ndarray) -> list[int]:
+        """Boundaries of the units reordered by ``order`` (same as the plain call)."""
+        order = np.asarray(order, dtype=np.intp)
+        sim = prepared.similarity[np.ix_(order, order)]
+        return self._segment_similarity(sim)
+
+    def segment(self, units: Sequence[str]) -> list[int]:
+        return self._segment_similarity(self.prepare(units).similarity)
+
+    def _segment_similarity(self, sim: np.ndarray) -> list[int]:
+        n = sim.shape[0]
+        if n <= 1:
+            return []
+        if self.n_segments is None and n <= 2:
+            return []
+        rank = rank_matrix(sim, self.mask_size)
+        if self.n_segments is not None:
+            k = min(int(self.n_segments), n)
+            boundaries, _ = c99_split_sequence(rank, k - 1)
+            return sorted(boundaries)
+        boundaries, gains = c99_split_sequence(rank, n - 1)
+        m = choi_stop(gains, self.std_coeff)
+        return sorted(boundaries[:m])
