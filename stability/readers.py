@@ -1136,7 +1136,11 @@ def _parse_csv(
     if rows:
         yield build(current_id, rows)
     elif not finished:
-        raise CorpusFormatError("expected at least one data row after the header; found none", path=str(path))
+        raise CorpusFormatError(
+            "expected at least one data row after the header; found none",
+            path=str(path),
+            line=reader.line_num + 1,
+        )
 
 
 def write_csv(
@@ -1176,7 +1180,7 @@ def write_csv(
     label_names = ["label"] if n_refs == 1 else [f"label_{k + 1}" for k in range(n_refs)]
     header = ["document", "text"] + (["start", "end"] if with_times else []) + label_names
     with open(target, "w", encoding=encoding, newline="") as handle:
-        writer = csv.writer(handle, delimiter=delimiter, lineterminator="\n")
+        writer = csv.writer(handle, delimiter=delimiter)  # "\r\n" ends: cells with \r get quoted
         writer.writerow(header)
         for doc in docs:
             labels = [ref.labels for ref in doc.references]

@@ -1,0 +1,668 @@
+"""Corpus readers: every format, its errors, encodings, detection, streaming, and round trips."""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from stability import CorpusFormatError, Document, InvalidParameterError, Segmentation
+from stability.readers import (
+    FORMATS,
+    CorpusWarning,
+    detect_format,
+    read_choi,
+    read_corpus,
+    read_csv,
+    read_jsonl,
+    read_text,
+    read_wiki,
+    write_choi,
+    write_csv,
+    write_jsonl,
+)
+
+CHOI = Path(__file__).resolve().parents[2] / "shared" / "data" / "choi"
+SEP = "=========="
+
+
+def write(path: Path, text: str, encoding: str = "utf-8") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode(encoding))
+    return path
+
+
+def bounds(doc: Document) -> list[tuple[int, ...]]:
+    return [ref.boundaries for ref in doc.references]
+
+
+# ---------------------------------------------------------------------------------------------
+# Choi
+# ---------------------------------------------------------------------------------------------
+def test_choi_single_file(tmp_path):
+    file = write(tmp_path / "0.ref", f"{SEP}\na . \nb .\n{SEP}\nc .\n{SEP}\nd .\ne .\n{SEP}\n")
+    (doc,) = list(read_choi(file))
+    assert doc.id == "0.ref"
+    assert doc.units == ("a .", "b .", "c .", "d .", "e .")  # surrounding whitespace stripped
+    assert bounds(doc) == [(2, 3)]
+    assert doc.meta["notes"] == [] and doc.meta["format"] == "choi"
+    assert doc.meta["source"] == str(file)
+
+
+def test_choi_without_framing_separators_and_with_crlf_and_bom(tmp_path):
+    file = tmp_path / "x.ref"
+    file.write_bytes(b"\xef\xbb\xbfa\r\nb\r\n==========\r\nc\r\n")
+    (doc,) = read_choi(file)
+    assert doc.units == ("a", "b", "c")
+    assert bounds(doc) == [(2,)]
+
+
+def test_choi_directory_ids_natural_order_and_pattern(tmp_path):
+    for name in ["10.ref", "2.ref", "1.ref", "sub/0.ref", "notes.txt", ".hidden.ref", ".git/3.ref"]:
+        write(tmp_path / name, f"{SEP}\n{name}\n{SEP}\n")
+    docs = list(read_choi(tmp_path))
+    assert [d.id for d in docs] == ["1.ref", "2.ref", "10.ref", "sub/0.ref"]
+    assert docs[2].units == ("10.ref",)
+    assert [d.id for d in read_choi(tmp_path, pattern="*.txt")] == ["notes.txt"]
+    assert [d.id for d in read_choi(tmp_path / "sub")] == ["0.ref"]
+    assert [d.id for d in read_choi(tmp_path, limit=2)] == ["1.ref", "2.ref"]
+
+
+def test_choi_empty_segment_dropped_with_note_and_warning(tmp_path):
+    file = write(tmp_path / "6.ref", f"{SEP}\na\nb\n{SEP}\n{SEP}\nc\n{SEP}\n")
+    with pytest.warns(CorpusWarning, match=r"6\.ref: line 5: empty segment dropped"):
+        (doc,) = list(read_choi(file))
+    assert doc.units == ("a", "b", "c")
+    assert bounds(doc) == [(2,)]
+    assert len(doc.meta["notes"]) == 1 and "line 5" in doc.meta["notes"][0]
+    assert "line 4" in doc.meta["notes"][0]  # names the previous separator too
+
+
+def test_choi_blank_lines_kept_or_dropped(tmp_path):
+    file = write(tmp_path / "b.ref", f"{SEP}\na\n \nb\n{SEP}\nc\n{SEP}\n")
+    with pytest.warns(CorpusWarning, match="line 3: blank line kept as an empty unit"):
+        (kept,) = read_choi(file)
+    assert kept.units == ("a", "", "b", "c") and bounds(kept) == [(3,)]
+    with pytest.warns(CorpusWarning, match="line 3: blank line dropped"):
+        (dropped,) = read_choi(file, blank_lines="drop")
+    assert dropped.units == ("a", "b", "c") and bounds(dropped) == [(2,)]
+    with pytest.raises(InvalidParameterError, match="blank_lines"):
+        read_choi(file, blank_lines="skip")
+
+
+@pytest.mark.parametrize(
+    "bad, expected",
+    [("=========", "exactly ten '='"), ("========,1,Intro.", "use format='wiki'"), ("===========", "exactly ten")],
+)
+def test_choi_malformed_separator_names_file_and_line(tmp_path, bad, expected):
+    file = write(tmp_path / "bad.ref", f"{SEP}\na\nb\n{bad}\nc\n")
+    with pytest.raises(CorpusFormatError, match=expected) as info:
+        list(read_choi(file))
+    assert str(info.value).startswith(f"{file}:4: ")
+    assert info.value.path == str(file) and info.value.line == 4
+
+
+def test_choi_empty_document_is_an_error(tmp_path):
+    file = write(tmp_path / "empty.ref", f"{SEP}\n{SEP}\n")
+    with pytest.raises(CorpusFormatError, match="at least one unit") as info:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", CorpusWarning)
+            list(read_choi(file))
+    assert str(info.value).startswith(f"{file}: ")
+
+
+def test_missing_path_and_empty_directory(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nope"):
+        read_choi(tmp_path / "nope")
+    with pytest.raises(CorpusFormatError, match=r"'\*\.ref'.*found none") as info:
+        read_choi(tmp_path)
+    assert str(tmp_path) in str(info.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Wiki-727K / Wiki-50
+# ---------------------------------------------------------------------------------------------
+WIKI = """========,1,preface.
+Alan was a mathematician.
+He was born in London.
+========,2,Early life.
+========,3,Childhood.
+He went to school.
+***LIST***.
+***LIST***
+========,3,University.
+He studied at King's.
+
+========,2,Career, later years.
+He worked on machines.
+"""
+
+
+def test_wiki_all_levels(tmp_path):
+    file = write(tmp_path / "300", WIKI)
+    (doc,) = read_wiki(file)
+    assert doc.units == (
+        "Alan was a mathematician.",
+        "He was born in London.",
+        "He went to school.",
+        "He studied at King's.",
+        "He worked on machines.",
+    )
+    # the empty "Early life" section (header followed by a header) is not a segment
+    assert bounds(doc) == [(2, 3, 4)]
+    assert doc.meta["titles"] == ("preface", "Childhood", "University", "Career, later years")
+    assert doc.meta["list_lines_dropped"] == 2
+    assert doc.meta["levels"] is None
+
+
+@pytest.mark.parametrize("levels", [[1, 2], (2, 1), "1,2", "1-2", {1, 2}])
+def test_wiki_levels_choose_boundaries(tmp_path, levels):
+    file = write(tmp_path / "300", WIKI)
+    (doc,) = read_wiki(file, levels=levels)
+    assert bounds(doc) == [(2, 4)]
+    assert doc.meta["titles"] == ("preface", "Early life", "Career, later years")
+    assert doc.meta["levels"] == (1, 2)
+
+
+def test_wiki_level_one_only_gives_no_boundary(tmp_path):
+    file = write(tmp_path / "300", WIKI)
+    (doc,) = read_wiki(file, levels=1)
+    assert bounds(doc) == [()] and doc.n_units == 5
+
+
+@pytest.mark.parametrize("levels", [0, "a", "3-1", [1, "2"], True, [], 2.0])
+def test_wiki_bad_levels(tmp_path, levels):
+    file = write(tmp_path / "300", WIKI)
+    with pytest.raises(InvalidParameterError, match="levels"):
+        read_wiki(file, levels=levels)
+
+
+def test_wiki_malformed_header_and_empty_document(tmp_path):
+    file = write(tmp_path / "bad", "========,1,preface.\nA.\n========,one,Life.\nB.\n")
+    with pytest.raises(CorpusFormatError, match=r"'========,<level>,<title>\.'") as info:
+        list(read_wiki(file))
+    assert str(info.value).startswith(f"{file}:3: ")
+    empty = write(tmp_path / "empty", "========,1,preface.\n***LIST***.\n")
+    with pytest.raises(CorpusFormatError, match="at least one sentence") as info:
+        list(read_wiki(empty))
+    assert str(empty) in str(info.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON lines
+# ---------------------------------------------------------------------------------------------
+def test_jsonl_fields_defaults_and_meta(tmp_path):
+    lines = [
+        {"id": "a", "units": ["x", "y", "z"], "references": [[1], [1, 2]], "times": [[0, 1], [1, 2.5], [2.5, 3]]},
+        {"units": ["only"], "title": "kept in meta"},
+        {"id": 7, "units": ["p", "q"], "meta": {"lang": "fr"}},
+    ]
+    file = write(tmp_path / "c.jsonl", "\n".join(json.dumps(x) for x in lines[:2]) + "\n\n" + json.dumps(lines[2]) + "\n")
+    a, b, c = read_jsonl(file)
+    assert a.id == "a" and bounds(a) == [(1,), (1, 2)] and a.times == ((0.0, 1.0), (1.0, 2.5), (2.5, 3.0))
+    assert b.id == "2" and b.references == () and b.times is None and b.meta["title"] == "kept in meta"
+    assert c.id == "7" and c.meta["lang"] == "fr" and c.meta["line"] == 4  # the blank line 3 is skipped
+    assert a.meta["source"] == str(file) and a.meta["line"] == 1
+
+
+def test_jsonl_directory_default_ids_are_prefixed(tmp_path):
+    write(tmp_path / "b" / "2.jsonl", '{"units": ["u"]}\n')
+    write(tmp_path / "b" / "10.jsonl", '{"units": ["v"]}\n')
+    write(tmp_path / "a.json", '{"units": ["w"]}\n{"units": ["w2"]}\n')
+    assert [d.id for d in read_jsonl(tmp_path)] == ["a.json:1", "a.json:2", "b/2.jsonl:1", "b/10.jsonl:1"]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ('{"id": "a", "units": ["x", "y"]', "invalid JSON at column"),
+        ('["x", "y"]', "expected a JSON object"),
+        ('{"id": "a"}', "'units' list of strings; the key is missing"),
+        ('{"id": "a", "units": "x y"}', "'units' must be a list of strings"),
+        ('{"id": "a", "units": ["x", 3]}', "'units' must be a list of strings"),
+        ('{"id": "a", "units": ["x", "y"], "references": [1]}', r"list of boundary lists.*\[\[3, 7\]\]"),
+        ('{"id": "a", "units": ["x", "y"], "references": [[1.0]]}', "integer boundaries"),
+        ('{"id": "a", "units": ["x", "y"], "references": [[2]]}', "must lie in 1..1"),
+        ('{"id": "a", "units": ["x", "y"], "reference": [[1]]}', "did you mean 'references'"),
+        ('{"id": "a", "units": ["x", "y"], "times": [[0, 1]]}', "one \\(start, end\\) pair per unit"),
+        ('{"id": "a", "units": ["x", "y"], "times": [[0, 1], [1]]}', r"times\[1\] must be a \[start, end\]"),
+        ('{"id": "a", "units": []}', "at least one unit"),
+        ('{"id": null, "units": ["x"]}', "'id' must be a string or an integer"),
+        ('{"id": "a", "units": ["x"], "meta": []}', "'meta' must be an object"),
+        ("[", "pretty-printed JSON"),
+    ],
+)
+def test_jsonl_errors_name_file_and_line(tmp_path, line, expected):
+    file = write(tmp_path / "bad.jsonl", '{"id": "ok", "units": ["fine"]}\n' + line + "\n")
+    with pytest.raises(CorpusFormatError, match=expected) as info:
+        list(read_jsonl(file))
+    assert str(info.value).startswith(f"{file}:2: ")
+
+
+def test_duplicate_ids_name_both_places(tmp_path):
+    file = write(tmp_path / "d.jsonl", '{"id": "a", "units": ["x"]}\n{"id": "b", "units": ["y"]}\n{"id": "a", "units": ["z"]}\n')
+    with pytest.raises(CorpusFormatError, match=rf"id 'a' was already used by the document at .*d\.jsonl:1") as info:
+        list(read_jsonl(file))
+    assert str(info.value).startswith(f"{file}:3: ")
+
+
+# ---------------------------------------------------------------------------------------------
+# CSV / TSV
+# ---------------------------------------------------------------------------------------------
+# The layout of the DevZen podcast transcript in shared/papers/003 (pandas' unnamed index first).
+PODCAST = """,size,episode,start,end,sentence,sentence_length,topic_num,ground_truth,ground_truth_title
+0,medium,415,0.00,5.80,Всем привет.,12,1,1,Интервью с гостем
+1,medium,415,0.00,5.80,Вы слушаете подкаст DevZen.,27,1,1,Интервью с гостем
+2,medium,415,0.00,11.80,"Выпуск номер 415, записанный 6 марта 2023 года.",47,2,1,Интервью с гостем
+3,medium,415,5.80,20.20,Записываемся полным составом.,80,2,2,Новости
+4,medium,415,15.32,24.92,"Света непредсказуемая,
+может ворвется.",49,2,2,Новости
+5,medium,416,0.00,3.00,Привет.,7,1,1,Интро
+6,medium,416,3.00,6.00,Начинаем.,9,1,2,Тема
+"""
+
+
+def test_csv_podcast_layout(tmp_path):
+    file = write(tmp_path / "devzen.csv", PODCAST)
+    e415, e416 = read_csv(file, document_column="episode", label_columns=["ground_truth", "topic_num"])
+    assert e415.id == "415" and e416.id == "416"
+    assert e415.units[2] == "Выпуск номер 415, записанный 6 марта 2023 года."
+    assert e415.units[4] == "Света непредсказуемая,\nможет ворвется."  # a quoted cell over two lines
+    assert bounds(e415) == [(3,), (2,)]  # ground_truth 1,1,1,2,2 then topic_num 1,1,2,2,2
+    assert e415.times[3] == (5.8, 20.2)
+    assert e415.meta["label_columns"] == ("ground_truth", "topic_num")
+    assert e416.meta["line"] == 8  # physical line of its first row (row 5 spans lines 6-7)
+    assert bounds(e416) == [(1,), ()]
+    # defaults: text 'sentence', labels 'ground_truth', times start/end; no document column
+    (whole,) = read_csv(file)
+    assert whole.id == "devzen" and whole.n_units == 7
+    assert bounds(whole) == [(3, 5, 6)]  # 1,1,1,2,2 | 1 | 2: a change of label starts a segment
+    assert whole.times is not None
+
+
+def test_csv_tsv_several_annotators_and_missing_references(tmp_path):
+    text = "doc_id\ttext\tlabel_a\tlabel_b\nd1\tu1\t0\tx\nd1\tu2\t1\tx\nd2\tv1\t\t\nd2\tv2\t\t\n"
+    d1, d2 = read_corpus(write(tmp_path / "t.tsv", text))
+    assert d1.id == "d1" and bounds(d1) == [(1,), ()]
+    assert d2.references == ()  # empty label columns: no reference for this document
+
+
+@pytest.mark.parametrize(
+    "text, kwargs, line, expected",
+    [
+        ("sentence,label\n", {}, 2, "at least one data row"),
+        ("words,label\na,1\n", {}, 1, "expected a text column"),
+        ("text,label\na,1\n", {"label_columns": ["annotator"]}, 1, "label column named 'annotator'"),
+        ("text,label\na,1\n", {"text_column": "body"}, 1, "text column named 'body'"),
+        ("text,label,text\na,1,b\n", {}, 1, "distinct column names"),
+        ("text,start,end\na,0,1\nb,1\n", {}, 3, "expected 3 fields"),
+        ('text,label\na,1\n"b\nc",\n', {}, 3, "expected a label in column 'label'"),
+        ("text,start,end\na,0,1\nb,x,2\n", {}, 3, "number of seconds in column 'start' .*; received 'x'"),
+        ("text,start,end\na,0,1\nb,,\n", {}, 3, "number of seconds"),
+        ("text,start,end\na,2,1\n", {}, 2, "start <= end"),
+        ("text,begin,end\na,0,1\n", {"start_column": "begin"}, 1, None),
+        ("text,document\na,x\nb,y\nc,x\n", {}, 4, "resume after other documents"),
+        ("text,document\na,\n", {}, 2, "document id in column 'document'"),
+        ("text,stop\na,1\n", {"start_column": "from", "end_column": "stop"}, 1, "start time column named 'from'"),
+        ("text,start\na,1\n", {"start_column": "start"}, 1, "pass end_column="),
+    ],
+)
+def test_csv_errors_name_file_and_line(tmp_path, text, kwargs, line, expected):
+    file = write(tmp_path / "bad.csv", text)
+    if expected is None:  # a valid case: start given explicitly, end found by name
+        (doc,) = read_csv(file, **kwargs)
+        assert doc.times == ((0.0, 1.0),)
+        return
+    with pytest.raises(CorpusFormatError, match=expected) as info:
+        list(read_csv(file, **kwargs))
+    assert str(info.value).startswith(f"{file}:{line}: ")
+
+
+def test_csv_delimiter_option_and_directory_ids(tmp_path):
+    write(tmp_path / "a" / "ep1.csv", "text;label\nx;1\ny;2\n")
+    write(tmp_path / "ep2.csv", "text;label\nz;1\n")
+    docs = list(read_csv(tmp_path, delimiter=";"))
+    assert [(d.id, bounds(d)) for d in docs] == [("a/ep1", [(1,)]), ("ep2", [()])]
+    with pytest.raises(InvalidParameterError, match="delimiter"):
+        read_csv(tmp_path, delimiter=";;")
+
+
+# ---------------------------------------------------------------------------------------------
+# plain text
+# ---------------------------------------------------------------------------------------------
+TEXT = "Dr. Smith went to Washington. He arrived\nat noon!\n\n  \nWas it late? Yes.\nA last line\n"
+
+
+def test_text_units(tmp_path):
+    file = write(tmp_path / "a.txt", TEXT)
+    (doc,) = read_text(file)
+    # untrained Punkt splits after "Dr." (no abbreviation list), never across the paragraph break
+    assert doc.units == ("Dr.", "Smith went to Washington.", "He arrived at noon!", "Was it late?", "Yes.", "A last line")
+    assert doc.references == () and doc.id == "a.txt"
+    (doc,) = read_text(file, unit="paragraph")
+    assert doc.units == ("Dr. Smith went to Washington. He arrived at noon!", "Was it late? Yes. A last line")
+    (doc,) = read_text(file, unit="line")
+    assert doc.units == ("Dr. Smith went to Washington. He arrived", "at noon!", "Was it late? Yes.", "A last line")
+    with pytest.raises(InvalidParameterError, match="unit must be one of"):
+        read_text(file, unit="word")
+
+
+def test_text_sentences_match_punkt_directly(tmp_path):
+    from nltk.tokenize.punkt import PunktSentenceTokenizer
+
+    paragraph = "The U.S. economy grew 3.2 percent. Mr. Jones said so. It was 5 p.m. on Monday."
+    (doc,) = read_text(write(tmp_path / "p.txt", paragraph))
+    assert list(doc.units) == PunktSentenceTokenizer().tokenize(paragraph)
+
+
+def test_text_blank_file_is_an_error(tmp_path):
+    file = write(tmp_path / "blank.txt", "\n  \n")
+    with pytest.raises(CorpusFormatError, match="empty or blank") as info:
+        list(read_text(file))
+    assert str(file) in str(info.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# encodings
+# ---------------------------------------------------------------------------------------------
+def test_non_utf8_file_is_a_clear_error_and_reads_with_encoding(tmp_path):
+    file = write(tmp_path / "fr.ref", f"{SEP}\nabc\nun café noir\n{SEP}\n", encoding="latin-1")
+    with pytest.raises(CorpusFormatError, match="cannot decode the file as 'utf-8") as info:
+        list(read_choi(file))
+    message = str(info.value)
+    assert message.startswith(f"{file}:3: ")
+    # byte offset of the 'é': 11 bytes of separator line, 4 of 'abc\n', then 'un caf'
+    assert "at byte offset 21" in message and "b'\\xe9'" in message
+    assert "encoding='latin-1'" in message
+    (doc,) = read_choi(file, encoding="latin-1")
+    assert doc.units[1] == "un café noir"
+    (doc,) = read_choi(file, encoding_errors="replace")
+    assert doc.units[1] == "un caf\ufffd noir"
+
+
+def test_decoding_error_far_into_a_file_is_located(tmp_path):
+    # 3000 lines of 60 bytes, more than two 64 KiB chunks, then a bad byte on line 3001
+    body = "".join(f'{{"units": ["{i:044d}"]}}\n' for i in range(3000)).encode()
+    assert len(body) == 3000 * 60
+    file = tmp_path / "big.jsonl"
+    file.write_bytes(body + b'{"units": ["caf\xe9"]}\n')
+    reader = read_jsonl(file)
+    assert next(reader).units == ("0" * 44,)  # the first document is read before the bad byte
+    with pytest.raises(CorpusFormatError) as info:
+        list(reader)
+    assert str(info.value).startswith(f"{file}:3001: ")
+    assert f"at byte offset {len(body) + 15}" in str(info.value)
+
+
+def test_utf16_and_unknown_encoding(tmp_path):
+    file = write(tmp_path / "u.jsonl", '{"units": ["żółw"]}\n', encoding="utf-16")
+    assert next(read_jsonl(file, encoding="utf-16")).units == ("żółw",)
+    with pytest.raises(CorpusFormatError, match="cannot decode"):
+        list(read_jsonl(file))
+    with pytest.raises(InvalidParameterError, match="encoding must be a codec name"):
+        read_jsonl(file, encoding="klingon-8")
+    with pytest.raises(InvalidParameterError, match="encoding_errors"):
+        read_jsonl(file, encoding_errors="shrug")
+
+
+# ---------------------------------------------------------------------------------------------
+# detection and the entry point
+# ---------------------------------------------------------------------------------------------
+def test_detect_format(tmp_path):
+    cases = {
+        "a.ref": f"{SEP}\nx\n",
+        "a.jsonl": '{"units": ["x"]}\n',
+        "a.json": '{"units": ["x"]}\n',
+        "a.csv": "text\nx\n",
+        "a.tsv": "text\nx\n",
+        "wiki_article": "\n========,1,preface.\nx\n",
+        "choi_noext": f"{SEP}\nx\n{SEP}\n",
+        "notes.md": "Just text. Nothing else.\n",
+    }
+    expected = ["choi", "jsonl", "jsonl", "csv", "csv", "wiki", "choi", "text"]
+    for (name, text), fmt in zip(cases.items(), expected):
+        file = write(tmp_path / name, text)
+        assert detect_format(file) == fmt, name
+        assert [d.units for d in read_corpus(file)] == [("x",)] if fmt != "text" else True
+    assert set(expected) == set(FORMATS)
+
+
+def test_detect_directories(tmp_path):
+    write(tmp_path / "choi" / "README", "not a document\n")
+    write(tmp_path / "choi" / "1" / "0.ref", f"{SEP}\nx\n{SEP}\n")
+    assert detect_format(tmp_path / "choi") == "choi"
+    assert [d.id for d in read_corpus(tmp_path / "choi")] == ["1/0.ref"]  # README is not read
+    write(tmp_path / "wiki" / "00" / "12", "========,1,preface.\nx\n")
+    write(tmp_path / "wiki" / "00" / "9", "========,1,preface.\ny\n")
+    assert detect_format(tmp_path / "wiki") == "wiki"
+    assert [d.id for d in read_corpus(tmp_path / "wiki")] == ["00/9", "00/12"]
+    write(tmp_path / "mixed" / "a.txt", "Hello there.\n")
+    assert detect_format(tmp_path / "mixed") == "text"
+    write(tmp_path / "unknown" / "data.bin", "nothing recognisable\n")
+    with pytest.raises(CorpusFormatError, match="cannot detect the corpus format.*pass format="):
+        detect_format(tmp_path / "unknown")
+
+
+def test_read_corpus_options_and_format_in_errors(tmp_path):
+    file = write(tmp_path / "a.jsonl", '{"units": ["x"]}\n{"units": 3}\n')
+    with pytest.raises(InvalidParameterError, match=r"levels applies only to format 'wiki'.*'jsonl' detected"):
+        read_corpus(file, levels=[1])
+    with pytest.raises(InvalidParameterError, match="format must be None"):
+        read_corpus(file, "xml")
+    reader = read_corpus(file)
+    next(reader)
+    with pytest.raises(CorpusFormatError, match=r"\[format 'jsonl' detected from the file extension") as info:
+        next(reader)
+    assert str(info.value).startswith(f"{file}:2: ")
+    # told a wrong format: the error says it was given, not detected
+    with pytest.raises(CorpusFormatError, match=r"expected a text column.*\[format 'csv' given") as info:
+        list(read_corpus(file, "csv"))
+    assert str(info.value).startswith(f"{file}:1: ")
+    # every format-specific option reaches its reader
+    wiki = write(tmp_path / "w", WIKI)
+    assert bounds(next(read_corpus(wiki, levels="1-2"))) == [(2, 4)]
+    text = write(tmp_path / "t.txt", "One. Two.\n")
+    assert next(read_corpus(text, unit="paragraph")).units == ("One. Two.",)
+    csv_file = write(tmp_path / "c.csv", "body,who\nx,1\ny,2\n")
+    assert bounds(next(read_corpus(csv_file, text_column="body", label_columns="who"))) == [(1,)]
+    choi = write(tmp_path / "c.ref", f"{SEP}\nx\n \n{SEP}\n")
+    with pytest.warns(CorpusWarning):
+        assert next(read_corpus(choi, blank_lines="drop")).units == ("x",)
+
+
+# ---------------------------------------------------------------------------------------------
+# streaming
+# ---------------------------------------------------------------------------------------------
+def test_readers_are_lazy_generators(tmp_path):
+    file = write(tmp_path / "c.jsonl", '{"id": "old", "units": ["x"]}\n')
+    reader = read_corpus(file)
+    assert inspect.isgenerator(reader)
+    # nothing has been read yet: the content at iteration time is what counts
+    file.write_text('{"id": "new", "units": ["y"]}\n')
+    assert [d.id for d in reader] == ["new"]
+
+
+def test_first_documents_come_before_a_broken_end(tmp_path):
+    n = 20000
+    file = tmp_path / "big.jsonl"
+    with open(file, "w") as handle:
+        for i in range(n):
+            handle.write(json.dumps({"id": f"d{i}", "units": ["a", "b"], "references": [[1]]}) + "\n")
+        handle.write("this is not json\n")
+    first = list(itertools.islice(read_jsonl(file), 3))
+    assert [d.id for d in first] == ["d0", "d1", "d2"]
+    with pytest.raises(CorpusFormatError, match=f":{n + 1}: invalid JSON"):
+        for _ in read_jsonl(file):
+            pass
+    # CSV and Choi directories stream the same way
+    csv_file = write(tmp_path / "s.csv", "document,text\na,x\nb,y\nb\n")
+    reader = read_csv(csv_file)
+    assert next(reader).id == "a"
+    with pytest.raises(CorpusFormatError, match=":4: expected 2 fields"):
+        next(reader)
+    write(tmp_path / "choi" / "1.ref", f"{SEP}\nx\n{SEP}\n")
+    write(tmp_path / "choi" / "2.ref", f"{SEP}\n=====\n{SEP}\n")
+    reader = read_choi(tmp_path / "choi")
+    assert next(reader).id == "1.ref"
+    with pytest.raises(CorpusFormatError, match=r"2\.ref:2:"):
+        next(reader)
+
+
+def test_limit(tmp_path):
+    file = write(tmp_path / "l.jsonl", "".join(f'{{"units": ["{i}"]}}\n' for i in range(5)) + "broken\n")
+    assert [d.id for d in read_corpus(file, limit=3)] == ["1", "2", "3"]
+    assert list(read_corpus(file, limit=0)) == []
+    with pytest.raises(InvalidParameterError, match="limit"):
+        read_corpus(file, limit=-1)
+
+
+# ---------------------------------------------------------------------------------------------
+# the real Choi data (../shared/data/choi)
+# ---------------------------------------------------------------------------------------------
+needs_choi = pytest.mark.skipif(not CHOI.is_dir(), reason="../shared/data/choi is not available")
+
+
+@needs_choi
+def test_real_choi_set_1_3_11():
+    docs = list(read_corpus(CHOI / "1" / "3-11"))
+    assert [d.id for d in docs] == [f"{i}.ref" for i in range(50)]
+    for doc in docs:
+        (ref,) = doc.references
+        assert ref.n_segments == 10 and ref.n_boundaries == 9
+        assert all(3 <= m <= 11 for m in ref.masses)
+        assert doc.meta["notes"] == []
+    # 0.ref checked against the raw file: units are its non-separator lines, in order
+    raw = (CHOI / "1" / "3-11" / "0.ref").read_text(encoding="ascii").splitlines()
+    assert raw[0] == raw[-1] == SEP
+    assert list(docs[0].units) == [line.strip() for line in raw if line != SEP]
+    assert docs[0].units[0].startswith("Santa Barbara -- ``")
+    assert docs[0].references[0].masses[:3] == (5, 3, 6)  # separators on lines 1, 7, 11, 18
+
+
+@needs_choi
+def test_real_choi_set_4_double_separator_and_blank_lines():
+    with pytest.warns(CorpusWarning, match=r"6\.ref: line 8: empty segment dropped"):
+        (doc,) = read_choi(CHOI / "4" / "3-5" / "6.ref")
+    assert doc.references[0].masses == (5, 5, 4, 5, 5, 3, 4, 3, 5)  # 9 segments, not 10
+    with pytest.warns(CorpusWarning, match="line 16: blank line kept"):
+        (doc,) = read_choi(CHOI / "4" / "3-5" / "16.ref")
+    assert doc.units[11] == ""
+    assert all(3 <= m <= 5 for m in doc.references[0].masses)
+    # dropping the blank line instead leaves a 2-unit segment in the 3-5 set: why "keep" is the default
+    with pytest.warns(CorpusWarning):
+        (dropped,) = read_choi(CHOI / "4" / "3-5" / "16.ref", blank_lines="drop")
+    assert min(dropped.references[0].masses) == 2
+
+
+@needs_choi
+def test_real_choi_whole_benchmark():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        docs = list(read_corpus(CHOI))  # README, Table.txt etc. are not .ref files: skipped
+    assert len(docs) == 920
+    notes = [n for d in docs for n in d.meta["notes"]]
+    assert sum("empty segment dropped" in n for n in notes) == 14
+    assert sum("blank line kept" in n for n in notes) == 7
+    assert len(caught) == 21 and all(issubclass(w.category, CorpusWarning) for w in caught)
+    # every segment has the size range of its directory, except one short Brown excerpt that has
+    # only 6 sentences in total (Choi's sampler took all of it), in the 9-11 sets
+    short = set()
+    for doc in docs:
+        lo, hi = map(int, doc.id.split("/")[1].split("-"))
+        for start, stop in doc.references[0].segments:
+            if not lo <= stop - start <= hi:
+                short.add((doc.units[start], stop - start))
+    assert short == {("6.4 .", 6)}
+
+
+# ---------------------------------------------------------------------------------------------
+# round trips (property tests)
+# ---------------------------------------------------------------------------------------------
+@st.composite
+def corpora(draw, unit_text, ids, with_times=True):
+    n_docs = draw(st.integers(min_value=1, max_value=4))
+    doc_ids = draw(st.lists(ids, min_size=n_docs, max_size=n_docs, unique=True))
+    docs = []
+    for doc_id in doc_ids:
+        n = draw(st.integers(min_value=1, max_value=8))
+        units = tuple(draw(st.lists(unit_text, min_size=n, max_size=n)))
+        n_refs = draw(st.integers(min_value=0, max_value=3))
+        refs = [
+            sorted(draw(st.sets(st.integers(min_value=1, max_value=n - 1), max_size=n - 1))) if n > 1 else []
+            for _ in range(n_refs)
+        ]
+        times = None
+        if with_times and draw(st.booleans()):
+            starts = draw(st.lists(st.floats(0, 1e6), min_size=n, max_size=n))
+            durations = draw(st.lists(st.floats(0, 1e3), min_size=n, max_size=n))
+            times = [(a, a + d) for a, d in zip(starts, durations)]
+        docs.append(Document(doc_id, units, references=tuple(refs), times=times))
+    return docs
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(corpora(st.text(max_size=20), st.text(min_size=1, max_size=8)))
+def test_jsonl_round_trip(tmp_path, docs):
+    file = tmp_path / "rt.jsonl"
+    assert write_jsonl(docs, file) == len(docs)
+    back = list(read_jsonl(file))
+    assert back == docs
+    assert [d.times for d in back] == [d.times for d in docs]
+
+
+csv_text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=20)
+csv_ids = st.text(st.characters(categories=("L", "N", "P")), min_size=1, max_size=8)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(corpora(csv_text, csv_ids), st.sampled_from(["rt.csv", "rt.tsv"]))
+def test_csv_round_trip(tmp_path, docs, name):
+    file = tmp_path / name
+    assert write_csv(docs, file) == len(docs)
+    back = list(read_csv(file))
+    # Document equality ignores times; compare them too. A document written without references
+    # next to others with references reads back without references (empty label cells).
+    assert back == docs
+    assert [d.times for d in back] == [d.times for d in docs]
+
+
+choi_text = st.text(st.characters(categories=("L", "N", "P")), min_size=1, max_size=12).map(
+    lambda s: s + " ." if s.isdigit() else s
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(corpora(choi_text, st.integers(0, 30).map(lambda i: f"{i}.ref"), with_times=False))
+def test_choi_round_trip(tmp_path_factory, docs):
+    folder = tmp_path_factory.mktemp("choi")
+    single = [Document(d.id, d.units, references=d.references[:1] or [()]) for d in docs]
+    assert write_choi(single, folder) == len(single)
+    back = list(read_choi(folder))
+    by_id = sorted(single, key=lambda d: int(d.id.split(".")[0]))
+    assert back == by_id
+    assert all(d.meta["notes"] == [] for d in back)
+
+
+def test_writers_refuse_what_would_not_read_back(tmp_path):
+    with pytest.raises(InvalidParameterError, match="single line"):
+        write_choi([Document("a", ("two\nlines",))], tmp_path)
+    with pytest.raises(InvalidParameterError, match="relative path"):
+        write_choi([Document("../escape", ("x",))], tmp_path)
+    doc = Document("a", ("x", "y"), references=([1], []))
+    write_choi([doc], tmp_path, reference=1)
+    assert bounds(next(read_choi(tmp_path / "a.ref"))) == [()]
+    with pytest.raises(InvalidParameterError, match="reference"):
+        write_choi([doc], tmp_path, reference=2)
+    # a corpus read from disk goes back out to JSON lines unchanged
+    write(tmp_path / "c" / "5.ref", f"{SEP}\na\nb\n{SEP}\nc\n{SEP}\n")
+    write_jsonl(read_choi(tmp_path / "c"), tmp_path / "out.jsonl")
+    assert json.loads((tmp_path / "out.jsonl").read_text()) == {
+        "id": "5.ref",
+        "units": ["a", "b", "c"],
+        "references": [[2]],
+    }
