@@ -1,0 +1,186 @@
+"""Shared helpers of :mod:`stability.metrics`: validation, gap arrays, window policies, results.
+
+Nothing here is public API; the public names are re-exported by :mod:`stability.metrics`.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any, Union
+
+import numpy as np
+
+from ..exceptions import InvalidParameterError, InvalidSegmentationError, InvalidTypeError
+from ..segmentation import Segmentation, as_segmentation
+
+__all__ = [
+    "WindowPolicy",
+    "WINDOW_POLICIES",
+    "pair",
+    "gap_indicator",
+    "gap_prefix_counts",
+    "check_k",
+    "resolve_k",
+    "window_size",
+    "check_real",
+    "check_int",
+    "safe_ratio",
+    "harmonic",
+]
+
+WindowPolicy = Union[None, int, str]
+
+#: Names accepted for the window-size policy (``k="..."``) of the window metrics.
+WINDOW_POLICIES = ("lamprier", "nltk", "segeval")
+
+
+def pair(reference: Any, hypothesis: Any) -> tuple[Segmentation, Segmentation]:
+    """Validate a (reference, hypothesis) pair once and check they cover the same units.
+
+    Each side may be a :class:`~stability.segmentation.Segmentation` or a sequence of segment
+    masses (read by :func:`~stability.segmentation.as_segmentation`).
+    """
+    ref = as_segmentation(reference, "reference")
+    hyp = as_segmentation(hypothesis, "hypothesis")
+    if ref.n_units != hyp.n_units:
+        raise InvalidSegmentationError(
+            "reference and hypothesis must cover the same number of units; received "
+            f"{ref.n_units} units (reference) and {hyp.n_units} units (hypothesis)"
+        )
+    return ref, hyp
+
+
+def gap_indicator(seg: Segmentation) -> np.ndarray:
+    """0/1 ``int64`` array over the ``n-1`` gaps: ``1`` at gap ``b-1`` for every boundary ``b``.
+
+    Gap ``g`` lies between units ``g`` and ``g+1`` (0-based): the nltk / segeval string index.
+    """
+    ind = np.zeros(seg.n_units - 1, dtype=np.int64)
+    if seg.n_boundaries:
+        ind[seg.boundary_array() - 1] = 1
+    return ind
+
+
+def gap_prefix_counts(seg: Segmentation) -> np.ndarray:
+    """``C`` of length ``n`` with ``C[g]`` = number of boundaries among gaps ``0 .. g-1``.
+
+    The number of boundaries in gaps ``[a, b)`` is ``C[b] - C[a]``. O(n) time and memory.
+    """
+    counts = np.zeros(seg.n_units, dtype=np.int64)
+    if seg.n_boundaries:
+        counts[seg.boundary_array()] = 1  # boundary b sits at gap b-1, counted from C[b] on
+        np.cumsum(counts, out=counts)
+    return counts
+
+
+def check_int(value: Any, name: str) -> int:
+    """Return ``value`` as an int; bools, floats and strings are refused."""
+    if isinstance(value, (bool, np.bool_)):
+        raise InvalidTypeError.make(name, "an integer", value)
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise InvalidTypeError.make(name, "an integer", value) from None
+
+
+def check_real(value: Any, name: str, *, low: float | None = None, high: float | None = None,
+               low_open: bool = False) -> float:
+    """Return ``value`` as a finite float within ``[low, high]`` (``(low, high]`` if ``low_open``)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InvalidTypeError.make(name, "a real number", value)
+    x = float(value)
+    if not math.isfinite(x):
+        raise InvalidParameterError.make(name, "a finite number", value)
+    if low is not None and (x < low or (low_open and x == low)):
+        bound = f"> {low}" if low_open else f">= {low}"
+        raise InvalidParameterError.make(name, f"a number {bound}" + (f" and <= {high}" if high is not None else ""), value)
+    if high is not None and x > high:
+        raise InvalidParameterError.make(name, f"a number <= {high}", value)
+    return x
+
+
+def check_k(k: Any, n_units: int, name: str = "k") -> int:
+    """Validate an explicit window size: an integer in ``1 .. n_units-1``."""
+    kk = check_int(k, name)
+    if n_units < 2:
+        raise InvalidSegmentationError(
+            f"window metrics need at least 2 units (one gap); received a document of {n_units} unit"
+        )
+    if not 1 <= kk <= n_units - 1:
+        raise InvalidParameterError.make(
+            name, f"an integer in 1..{n_units - 1} (the number of gaps of a {n_units}-unit document)", k
+        )
+    return kk
+
+
+def window_size(reference: Any, policy: str = "lamprier") -> int:
+    """Default window size ``k`` (in gaps) derived from the reference, by a named policy.
+
+    Parameters
+    ----------
+    reference : Segmentation or sequence of int
+        The reference segmentation (or its masses).
+    policy : {"lamprier", "nltk", "segeval"}
+        * ``"lamprier"`` (default): ``k = round(n / (2 (m + 1)))``, half the mean reference segment
+          length, Lamprier et al. (2007) eq. 5 (also Pevzner & Hearst's advice);
+        * ``"nltk"``: nltk 3.10 ``pk``'s rule ``k = round((n - 1) / (2 max(m, 1)))`` (gap-string
+          length over twice the boundary count);
+        * ``"segeval"``: segeval 2.0.11's rule ``k = max(2, round(n / (2 (m + 1))))``.
+
+        ``n`` is the number of units, ``m`` the number of reference boundaries, and ``round`` is
+        Python's half-to-even rounding, as all three sources use. The result is finally clamped
+        into the valid range ``1 .. n-1`` (nltk's rule can give 0 for dense references and
+        segeval's 2 can exceed ``n-1`` on a 2-unit document; both peers then misbehave).
+
+    Returns
+    -------
+    int
+        The window size, in ``1 .. n-1``.
+
+    Examples
+    --------
+    >>> window_size([3, 4, 2])                      # 9 / (2 * 3) = 1.5 -> 2
+    2
+    >>> window_size([3, 4, 2], "nltk")              # 8 / (2 * 2) = 2
+    2
+    >>> window_size([5, 5, 5, 5], "segeval")        # max(2, round(2.5)) = 2
+    2
+    """
+    ref = as_segmentation(reference, "reference")
+    n, m = ref.n_units, ref.n_boundaries
+    if n < 2:
+        raise InvalidSegmentationError(
+            f"window metrics need at least 2 units (one gap); received a document of {n} unit"
+        )
+    if policy == "lamprier":
+        k = round(n / (2 * (m + 1)))
+    elif policy == "nltk":
+        k = int(round((n - 1) / (max(m, 1) * 2.0)))
+    elif policy == "segeval":
+        k = max(2, round(n / (2 * (m + 1))))
+    else:
+        raise InvalidParameterError.make("k", f"an integer or one of {WINDOW_POLICIES}", policy)
+    return min(max(int(k), 1), n - 1)
+
+
+def resolve_k(k: WindowPolicy, reference: Segmentation) -> int:
+    """``k=None`` -> Lamprier eq. 5; a policy name -> :func:`window_size`; an int is validated."""
+    if k is None:
+        return window_size(reference, "lamprier")
+    if isinstance(k, str):
+        return window_size(reference, k)
+    return check_k(k, reference.n_units)
+
+
+def safe_ratio(numerator: float, denominator: float, *, both_empty: float = 1.0) -> float:
+    """``numerator / denominator``; ``0/0`` gives ``both_empty`` (the project's rule: 1.0)."""
+    if denominator == 0:
+        return float(both_empty) if numerator == 0 else 0.0
+    return numerator / denominator
+
+
+def harmonic(a: float, b: float) -> float:
+    """Harmonic mean of two rates in [0, 1]; 0.0 when both are 0."""
+    return 0.0 if a + b == 0 else 2.0 * a * b / (a + b)
+

@@ -1,0 +1,546 @@
+"""Window metrics: Pk, WindowDiff, Lamprier's corrected and normalized WindowDiff, Pr_error.
+
+Windows are counted in **gaps**. A document of ``n`` units has ``n-1`` gaps; gap ``g`` lies
+between units ``g`` and ``g+1`` and holds the boundary ``b = g+1`` when there is one. A window
+of size ``k`` starting at gap ``i`` covers gaps ``i .. i+k-1`` and there are ``n-k`` of them,
+``i = 0 .. n-k-1``. This is Lamprier et al. (2007) eq. 3 with ``#bound(S, i, i+k)`` (1-based
+``i``), Pevzner & Hearst's WindowDiff, Beeferman's Pk probe at distance ``k``, nltk's windows on
+a gap string and segeval's windows on masses: with the same ``k`` all of them agree exactly (see
+``shared/specs/metrics-peers.md`` section 2).
+
+Every function validates its inputs once (``reference`` and ``hypothesis`` may each be a
+:class:`~stability.segmentation.Segmentation` or a sequence of segment masses), returns a Python
+float, and with ``return_parts=True`` returns a frozen dataclass holding the value and its parts
+(counts, numerator, denominator, the window used).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Union
+
+import numpy as np
+
+from ..exceptions import InvalidParameterError, InvalidSegmentationError
+from ._common import (
+    WindowPolicy,
+    check_int,
+    check_k,
+    check_real,
+    gap_prefix_counts,
+    pair,
+    resolve_k,
+)
+
+__all__ = [
+    "WindowResult",
+    "NWinResult",
+    "PrErrorResult",
+    "pk",
+    "windowdiff",
+    "windowdiff_corrected",
+    "expected_windowdiff",
+    "nwin",
+    "tnwin",
+    "pr_error",
+]
+
+
+@dataclass(frozen=True)
+class WindowResult:
+    """Parts of a window metric: ``value = numerator / denominator`` with window ``k`` (gaps).
+
+    ``numerator`` counts the differing windows (for the weighted variants: the sum of the
+    absolute differences of boundary counts); ``denominator`` is the number of windows (``n-k``,
+    or ``n+k-2`` for the corrected WindowDiff).
+    """
+
+    value: float
+    k: int
+    numerator: int
+    denominator: int
+
+
+@dataclass(frozen=True)
+class NWinResult:
+    """Parts of NWin / TNWin (Lamprier et al. 2007 eq. 6, 9, 10).
+
+    ``value`` is NWin (or TNWin), ``windowdiff`` the observed WindowDiff, ``expected`` its
+    expectation ``E`` (eq. 7 or 8), ``optimum`` the term ``O`` of eq. 9 (0 for NWin) and ``t`` the
+    tolerance of eq. 10 (0 for NWin).
+    """
+
+    value: float
+    k: int
+    windowdiff: float
+    expected: float
+    optimum: float
+    t: float
+
+
+@dataclass(frozen=True)
+class PrErrorResult:
+    """Parts of Pr_error (Georgescul et al. 2006, section 4.3).
+
+    ``k`` is the window in **units** (each window holds ``k-1`` gaps). ``misses`` counts windows
+    where the hypothesis has fewer boundaries than the reference, out of ``reference_windows``
+    windows where the reference has at least one; ``false_alarms`` counts windows where it has
+    more, out of all ``windows``.
+    """
+
+    value: float
+    k: int
+    pr_miss: float
+    pr_fa: float
+    misses: int
+    reference_windows: int
+    false_alarms: int
+    windows: int
+    c_miss: float
+    c_fa: float
+
+
+def _window_counts(prefix: np.ndarray, k: int) -> np.ndarray:
+    """Boundary count of every full window of ``k`` gaps: ``C[i+k] - C[i]``, ``i = 0..n-k-1``."""
+    return prefix[k:] - prefix[:-k]
+
+
+def _with_parts(result: Any, return_parts: bool) -> Any:
+    return result if return_parts else result.value
+
+
+def pk(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, return_parts: bool = False
+       ) -> Union[float, WindowResult]:
+    """Beeferman et al.'s (1999) Pk: share of windows where exactly one side sees a boundary.
+
+    ``Pk = (1 / (n-k)) * sum_{i=0}^{n-k-1} [ (r_i > 0) != (h_i > 0) ]`` where ``r_i`` and
+    ``h_i`` count the reference and hypothesis boundaries in gaps ``i .. i+k-1``, i.e. whether
+    units ``i`` and ``i+k`` lie in the same segment (the probe of Beeferman et al.; the Pk of
+    Georgescul et al. 2006, section 4.1).
+
+    Parameters
+    ----------
+    reference, hypothesis : Segmentation or sequence of int
+        The two segmentations (or their masses), over the same number of units ``n >= 2``.
+    k : int or {"lamprier", "nltk", "segeval"}, optional
+        Window size in gaps, ``1 <= k <= n-1``. By default half the mean reference segment
+        length, Lamprier et al. (2007) eq. 5; a policy name selects nltk's or segeval's default
+        (see :func:`stability.metrics.window_size`). The window used is in the parts.
+    return_parts : bool, default False
+        Return a :class:`WindowResult` instead of the float.
+
+    Returns
+    -------
+    float
+        Pk in ``[0, 1]``; 0 means identical at this window. Equal to nltk's
+        ``pk(ref.gaps, hyp.gaps, k)`` and segeval's ``pk(hyp_masses, ref_masses, window_size=k)``.
+
+    Notes
+    -----
+    O(n) time and memory (prefix sums over the gaps, vectorized).
+
+    Examples
+    --------
+    >>> pk([3, 4, 2], [2, 6, 1], k=2)   # 7 windows, 3 disagree (nltk and segeval agree)
+    0.42857142857142855
+    >>> pk([3, 4, 2], [2, 6, 1], return_parts=True)
+    WindowResult(value=0.42857142857142855, k=2, numerator=3, denominator=7)
+    """
+    ref, hyp = pair(reference, hypothesis)
+    kk = resolve_k(k, ref)
+    r = _window_counts(gap_prefix_counts(ref), kk) > 0
+    h = _window_counts(gap_prefix_counts(hyp), kk) > 0
+    num = int(np.count_nonzero(r != h))
+    den = ref.n_units - kk
+    return _with_parts(WindowResult(num / den, kk, num, den), return_parts)
+
+
+def windowdiff(reference: Any, hypothesis: Any, k: WindowPolicy = None, weighted: bool = False, *,
+               return_parts: bool = False) -> Union[float, WindowResult]:
+    """Pevzner & Hearst's (2002) WindowDiff: share of windows whose boundary counts differ.
+
+    ``WD = (1 / (n-k)) * sum_{i=0}^{n-k-1} [ r_i != h_i ]`` with ``r_i``, ``h_i`` the numbers of
+    reference and hypothesis boundaries in gaps ``i .. i+k-1`` (Lamprier et al. 2007 eq. 3 with
+    the P&H indicator). With ``weighted=True`` the sum is of ``|r_i - h_i|`` (eq. 3 as Lamprier
+    et al. print it; nltk's ``weighted=True``), which can exceed 1.
+
+    Parameters
+    ----------
+    reference, hypothesis : Segmentation or sequence of int
+        The two segmentations (or their masses), over the same number of units ``n >= 2``.
+    k : int or {"lamprier", "nltk", "segeval"}, optional
+        Window size in gaps, ``1 <= k <= n-1``; default Lamprier et al. (2007) eq. 5.
+    weighted : bool, default False
+        Sum absolute count differences instead of counting differing windows.
+    return_parts : bool, default False
+        Return a :class:`WindowResult` instead of the float.
+
+    Returns
+    -------
+    float
+        WindowDiff (``[0, 1]`` unweighted, ``[0, k]`` weighted). Equal to nltk's
+        ``windowdiff(ref.gaps, hyp.gaps, k, weighted=...)`` and (unweighted) to segeval's
+        ``window_diff(hyp_masses, ref_masses, window_size=k)``. Symmetric in its arguments for a
+        fixed ``k``.
+
+    Notes
+    -----
+    O(n) time and memory.
+
+    Examples
+    --------
+    >>> windowdiff([3, 4, 2], [2, 6, 1], k=2)
+    0.42857142857142855
+    >>> from stability.segmentation import Segmentation
+    >>> ref = Segmentation.from_gaps("0110")
+    >>> windowdiff(ref, [5], k=2, weighted=True)   # windows 01, 11, 10 vs 00: (1 + 2 + 1) / 3
+    1.3333333333333333
+    """
+    ref, hyp = pair(reference, hypothesis)
+    kk = resolve_k(k, ref)
+    diff = np.abs(_window_counts(gap_prefix_counts(ref), kk) - _window_counts(gap_prefix_counts(hyp), kk))
+    num = int(diff.sum()) if weighted else int(np.count_nonzero(diff))
+    den = ref.n_units - kk
+    return _with_parts(WindowResult(num / den, kk, num, den), return_parts)
+
+
+def windowdiff_corrected(reference: Any, hypothesis: Any, k: WindowPolicy = None, weighted: bool = False,
+                         *, return_parts: bool = False) -> Union[float, WindowResult]:
+    """WindowDiff with Lamprier et al.'s (2007) edge correction, eq. 4.
+
+    Besides the ``n-k`` full windows, eq. 4 adds the ``k-1`` windows anchored at the start of
+    the text (``#bound(S, 1, i)``, ``i = 2..k``: the first ``1 .. k-1`` gaps) and the ``k-1``
+    anchored at its end (``#bound(S, i, n)``, ``i = n-k+1 .. n-1``: the last ``k-1 .. 1`` gaps),
+    so that every gap lies in exactly ``k`` windows, and divides by ``n+k-2``::
+
+        WD_c = ( sum_{j=1}^{k-1} d(first j gaps) + sum_{i=0}^{n-k-1} d(gaps i..i+k-1)
+                 + sum_{j=1}^{k-1} d(last j gaps) ) / (n + k - 2)
+
+    where ``d`` is ``[r != h]`` (default, the P&H WindowDiff indicator) or ``|r - h|`` with
+    ``weighted=True`` (eq. 4 exactly as printed, which sums absolute differences).
+
+    segeval's ``lamprier_et_al_2007_fix=True`` computes the same numerator (unweighted) but
+    divides by ``n+k+1``; this function follows the paper's ``n+k-2``.
+
+    Parameters
+    ----------
+    reference, hypothesis : Segmentation or sequence of int
+        The two segmentations (or their masses), over the same number of units ``n >= 2``.
+    k : int or {"lamprier", "nltk", "segeval"}, optional
+        Window size in gaps, ``1 <= k <= n-1``; default eq. 5.
+    weighted : bool, default False
+        Use ``|r - h|`` (eq. 4 as printed) instead of ``[r != h]``.
+    return_parts : bool, default False
+        Return a :class:`WindowResult` instead of the float.
+
+    Returns
+    -------
+    float
+        Corrected WindowDiff (``[0, 1]`` unweighted, ``[0, k]`` weighted).
+
+    Notes
+    -----
+    O(n) time and memory.
+
+    Examples
+    --------
+    >>> # boundary at the very first gap missed: eq. 3 sees it in 1 of 7 windows,
+    >>> # eq. 4 in k = 2 of n + k - 2 = 9 windows
+    >>> windowdiff([1, 8], [9], k=2)
+    0.14285714285714285
+    >>> windowdiff_corrected([1, 8], [9], k=2)
+    0.2222222222222222
+    """
+    ref, hyp = pair(reference, hypothesis)
+    kk = resolve_k(k, ref)
+    n = ref.n_units
+    cr, ch = gap_prefix_counts(ref), gap_prefix_counts(hyp)
+    full = np.abs(_window_counts(cr, kk) - _window_counts(ch, kk))
+    lengths = np.arange(1, kk)
+    head = np.abs(cr[lengths] - ch[lengths])
+    tail = np.abs((cr[n - 1] - cr[n - 1 - lengths]) - (ch[n - 1] - ch[n - 1 - lengths]))
+    if weighted:
+        num = int(full.sum() + head.sum() + tail.sum())
+    else:
+        num = int(np.count_nonzero(full) + np.count_nonzero(head) + np.count_nonzero(tail))
+    den = n + kk - 2
+    return _with_parts(WindowResult(num / den, kk, num, den), return_parts)
+
+
+def _hypergeometric_pmf(n_gaps: int, m: int, k: int) -> np.ndarray:
+    """P(a window of ``k`` gaps holds ``i`` of ``m`` boundaries placed uniformly), ``i = 0..k``.
+
+    ``C(k, i) C(N-k, m-i) / C(N, m)`` with ``N = n_gaps`` (Lamprier et al. 2007, section 4). The
+    log-probabilities are built from the ratio of consecutive terms
+    ``p(i+1)/p(i) = (k-i)(m-i) / ((i+1)(N-k-m+i+1))`` and normalized to sum to one, so nothing
+    overflows at any size; the cost is O(min(k, m)).
+    """
+    pmf = np.zeros(k + 1)
+    lo, hi = max(0, m - (n_gaps - k)), min(k, m)
+    i = np.arange(lo, hi, dtype=np.float64)
+    log_ratio = np.log(k - i) + np.log(m - i) - np.log(i + 1) - np.log(n_gaps - k - m + i + 1)
+    log_p = np.concatenate(([0.0], np.cumsum(log_ratio)))
+    p = np.exp(log_p - log_p.max())
+    pmf[lo:hi + 1] = p / p.sum()
+    return pmf
+
+
+def expected_windowdiff(n: int, n_ref_boundaries: int, n_hyp_boundaries: int, k: int,
+                        weighted: bool = True) -> float:
+    """Expectation of WindowDiff per window when boundaries are placed at random (eq. 7-8).
+
+    Lamprier et al. (2007), section 4: with ``m_R`` and ``m_H`` boundaries placed uniformly at
+    random among the ``n-1`` gaps, the number ``i`` (resp. ``j``) of them falling in a window of
+    ``k`` gaps is hypergeometric, ``P(i) = C(k, i) C(n-1-k, m_R-i) / C(n-1, m_R)``. Then
+
+    * ``weighted=True`` (eq. 8, the ``E`` of eq. 6): ``E = sum_i sum_j P_R(i) P_H(j) |i - j|``,
+      computed as ``sum_t [F_R(t)(1 - F_H(t)) + F_H(t)(1 - F_R(t))]`` from the two CDFs;
+    * ``weighted=False`` (eq. 7): ``P(i != j) = 1 - sum_i P_R(i) P_H(i)``, the expectation of
+      the unweighted WindowDiff.
+
+    Parameters
+    ----------
+    n : int
+        Number of units (``>= 2``).
+    n_ref_boundaries, n_hyp_boundaries : int
+        Numbers of boundaries, each in ``0 .. n-1``.
+    k : int
+        Window size in gaps, ``1 <= k <= n-1``.
+    weighted : bool, default True
+        Expectation of ``|i - j|`` (eq. 8) or of ``[i != j]`` (eq. 7).
+
+    Returns
+    -------
+    float
+        The expectation (``>= 0``; ``<= 1`` unweighted).
+
+    Notes
+    -----
+    O(k) time and memory; the probabilities are computed in log space (no overflow at
+    n = 100,000 or beyond). Every window has the same expectation, so this is also the
+    expectation of the whole eq. 3 score.
+
+    Examples
+    --------
+    >>> # Lamprier et al. (2007), Figure 3: n = 12, k = 6, one reference boundary
+    >>> round(expected_windowdiff(12, 1, 1, 6), 2), round(expected_windowdiff(12, 1, 3, 6), 2)
+    (0.5, 1.16)
+    """
+    nn = check_int(n, "n")
+    if nn < 2:
+        raise InvalidParameterError.make("n", "an integer >= 2 (at least one gap)", n)
+    mr = check_int(n_ref_boundaries, "n_ref_boundaries")
+    mh = check_int(n_hyp_boundaries, "n_hyp_boundaries")
+    for name, m, raw in (("n_ref_boundaries", mr, n_ref_boundaries), ("n_hyp_boundaries", mh, n_hyp_boundaries)):
+        if not 0 <= m <= nn - 1:
+            raise InvalidParameterError.make(name, f"an integer in 0..{nn - 1}", raw)
+    kk = check_k(k, nn)
+    p = _hypergeometric_pmf(nn - 1, mr, kk)
+    q = _hypergeometric_pmf(nn - 1, mh, kk)
+    if not weighted:
+        return float(max(0.0, 1.0 - float(np.dot(p, q))))
+    fp, fq = np.cumsum(p)[:-1], np.cumsum(q)[:-1]
+    return float(np.dot(fp, 1.0 - fq) + np.dot(fq, 1.0 - fp))
+
+
+def _nwin_parts(reference: Any, hypothesis: Any, k: WindowPolicy, t: float, weighted: bool,
+                corrected: bool) -> NWinResult:
+    ref, hyp = pair(reference, hypothesis)
+    kk = resolve_k(k, ref)
+    n = ref.n_units
+    metric = windowdiff_corrected if corrected else windowdiff
+    wd = metric(ref, hyp, kk, weighted=weighted)
+    expected = expected_windowdiff(n, ref.n_boundaries, hyp.n_boundaries, kk, weighted=weighted)
+    if expected == 0.0:
+        # Only when both boundary counts are forced (0 or n-1 each, or k = n-1 and equal counts).
+        # Then the two counts are equal, so the optimum O of eq. 9 is 0.
+        nw = 0.0 if wd == 0.0 else math.inf
+        opt = 0.0
+    else:
+        nw = wd / expected
+        opt = kk * abs(ref.n_boundaries - hyp.n_boundaries) / ((n + kk - 2) * expected)
+    value = nw - t * opt if t else nw
+    return NWinResult(value, kk, wd, expected, opt if t else 0.0, t)
+
+
+def nwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, weighted: bool = True,
+         corrected: bool = True, return_parts: bool = False) -> Union[float, NWinResult]:
+    """Normalized WindowDiff, Lamprier et al. (2007) eq. 6: ``NWin = WindowDiff / E``.
+
+    ``E`` is the expectation of WindowDiff for random segmentations with the same numbers of
+    boundaries (:func:`expected_windowdiff`, eq. 8 when ``weighted``, eq. 7 otherwise), so NWin
+    is about 1 for a hypothesis no better than chance and 0 for a perfect one, whatever the
+    number of boundaries it places.
+
+    The paper's WindowDiff sums absolute count differences (its eq. 3 and 4) and its worked
+    example (Figure 3: n = 12, k = 6, WindowDiff 2/3, E ~ 0.5 and 1.16, NWin ~ 1.33 and 0.57) uses
+    eq. 3 with that weighting; section 3.1 states eq. 4 is used afterwards. Hence the defaults
+    ``weighted=True`` and ``corrected=True`` (eq. 4); ``corrected=False`` reproduces Figure 3.
+
+    Parameters
+    ----------
+    reference, hypothesis : Segmentation or sequence of int
+        The two segmentations (or their masses), over the same number of units ``n >= 2``.
+    k : int or {"lamprier", "nltk", "segeval"}, optional
+        Window size in gaps; default eq. 5.
+    weighted : bool, default True
+        ``|r - h|`` windows with eq. 8, or ``[r != h]`` windows with eq. 7.
+    corrected : bool, default True
+        Numerator from eq. 4 (:func:`windowdiff_corrected`) or eq. 3 (:func:`windowdiff`).
+    return_parts : bool, default False
+        Return an :class:`NWinResult`.
+
+    Returns
+    -------
+    float
+        NWin ``>= 0``; ``inf`` in the one degenerate case where ``E = 0`` but the observed
+        WindowDiff is not 0 (``k = n-1`` with the corrected numerator).
+
+    Notes
+    -----
+    O(n) time (the WindowDiff) plus O(k) for the expectation.
+
+    Examples
+    --------
+    >>> from stability.segmentation import Segmentation
+    >>> ref, h1, h2 = Segmentation([6], 12), Segmentation([2], 12), Segmentation([1, 3, 6], 12)
+    >>> # Figure 3 of the paper: WindowDiff 2/3 for both, E = 60/121 and 140/121, which the
+    >>> # paper rounds to 0.5 and 1.16 before dividing (giving 1.33 and 0.57)
+    >>> round(nwin(ref, h1, 6, corrected=False), 3), round(nwin(ref, h2, 6, corrected=False), 3)
+    (1.344, 0.576)
+    """
+    return _with_parts(_nwin_parts(reference, hypothesis, k, 0.0, weighted, corrected), return_parts)
+
+
+def tnwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, t: float = 0.5, *,
+          weighted: bool = True, corrected: bool = True, return_parts: bool = False
+          ) -> Union[float, NWinResult]:
+    """Tolerant normalized WindowDiff, Lamprier et al. (2007) eq. 9-10: ``NWin - t * O``.
+
+    ``O = k |m_R - m_H| / ((n + k - 2) E)`` (eq. 9) is the best NWin a hypothesis with ``m_H``
+    boundaries can reach against ``m_R`` reference boundaries (each gap lies in ``k`` windows of
+    eq. 4, so each missing or extra boundary costs at least ``k``); ``t`` is the probability
+    that such missing or extra boundaries are justified, 0.5 in the paper.
+
+    Parameters
+    ----------
+    reference, hypothesis : Segmentation or sequence of int
+        The two segmentations (or their masses), over the same number of units ``n >= 2``.
+    k : int or {"lamprier", "nltk", "segeval"}, optional
+        Window size in gaps; default eq. 5.
+    t : float, default 0.5
+        Tolerance coefficient in ``[0, 1]``.
+    weighted, corrected : bool, default True
+        As in :func:`nwin`.
+    return_parts : bool, default False
+        Return an :class:`NWinResult` (with ``optimum`` = O).
+
+    Returns
+    -------
+    float
+        TNWin; ``NWin - t O`` (may be slightly negative with ``corrected=False``).
+
+    Notes
+    -----
+    O(n) time plus O(k).
+
+    Examples
+    --------
+    >>> from stability.segmentation import Segmentation
+    >>> ref, hyp = Segmentation([6], 12), Segmentation([1, 3, 6], 12)
+    >>> parts = tnwin(ref, hyp, 6, return_parts=True)
+    >>> parts.value == parts.windowdiff / parts.expected - 0.5 * parts.optimum
+    True
+    """
+    tt = check_real(t, "t", low=0.0, high=1.0)
+    return _with_parts(_nwin_parts(reference, hypothesis, k, tt, weighted, corrected), return_parts)
+
+
+def pr_error(reference: Any, hypothesis: Any, k: WindowPolicy = None, c_miss: float = 0.5,
+             c_fa: float = 0.5, *, return_parts: bool = False) -> Union[float, PrErrorResult]:
+    """Georgescul, Clark & Armstrong's (2006) Pr_error, section 4.3.
+
+    ``Pr_error = C_miss * Pr_miss + C_fa * Pr_fa`` where, over windows of ``k`` consecutive
+    units (so ``k-1`` gaps; ``n-k+1`` windows, the first starting at unit 0)::
+
+        Pr_miss = #{windows: h < r} / #{windows: r > 0}
+        Pr_fa   = #{windows: h > r} / #{windows}
+
+    with ``r``, ``h`` the numbers of reference and hypothesis boundaries inside the window. The
+    paper's prose (its formula images are lost) defines Pr_miss as the probability that the
+    hypothesis has fewer boundaries than the reference in a window, **conditioned on the
+    reference having a boundary there**, and Pr_fa as the probability that it has more, over
+    **all** windows (its argument: there are N-k equiprobable places for a false alarm).
+
+    Window convention (settled here): ``k`` counts **units**, as in the paper's "interval of k
+    units", so a window holds ``k-1`` gaps. This is the only reading under which the paper's
+    stated property holds: at ``k = 2`` each window is one gap, and the hypothesis with
+    boundaries everywhere except at the reference boundaries misses every reference boundary
+    (Pr_miss = 1) and false-alarms at every other gap (Pr_fa = 1 - m/(n-1)), the worst score,
+    ``1 - m / (2(n-1))`` ~ 1.0. With balanced costs no boundaries scores exactly 0.5 and
+    boundaries everywhere about 0.5. The windows of ``pr_error(k)`` are exactly those of
+    ``windowdiff(k-1)``. When the reference has no boundary, Pr_miss is 0 (no miss is possible).
+
+    Parameters
+    ----------
+    reference, hypothesis : Segmentation or sequence of int
+        The two segmentations (or their masses), over the same number of units ``n >= 2``.
+    k : int or {"lamprier", "nltk", "segeval"}, optional
+        Window length in units, ``2 <= k <= n``. By default one more than the WindowDiff default
+        (Lamprier et al. eq. 5), so the windows have the same number of gaps as those of
+        :func:`windowdiff`; a policy name is converted the same way.
+    c_miss, c_fa : float, default 0.5
+        Costs of misses and false alarms, each in ``[0, 1]``; the paper suggests
+        ``c_miss + c_fa = 1``, which keeps the score in ``[0, 1]``.
+    return_parts : bool, default False
+        Return a :class:`PrErrorResult`.
+
+    Returns
+    -------
+    float
+        Pr_error in ``[0, c_miss + c_fa]``.
+
+    Notes
+    -----
+    O(n) time and memory.
+
+    Examples
+    --------
+    >>> pr_error([3, 4, 2], [9], k=2)      # no boundaries: Pr_miss = 1, Pr_fa = 0
+    0.5
+    >>> # complement of the reference (boundaries at every gap but 3 and 7) at k = 2:
+    >>> # Pr_miss = 2/2, Pr_fa = 6/8 -> 0.5 + 0.375
+    >>> pr_error([3, 4, 2], [1, 1, 2, 1, 1, 2, 1], k=2)
+    0.875
+    """
+    ref, hyp = pair(reference, hypothesis)
+    n = ref.n_units
+    if n < 2:
+        raise InvalidSegmentationError(
+            f"window metrics need at least 2 units (one gap); received a document of {n} unit"
+        )
+    if k is None or isinstance(k, str):
+        kk = min(resolve_k(k, ref) + 1, n)
+    else:
+        kk = check_int(k, "k")
+        if not 2 <= kk <= n:
+            raise InvalidParameterError.make(
+                "k", f"an integer in 2..{n} (a window length in units; it holds k-1 gaps)", k
+            )
+    cm = check_real(c_miss, "c_miss", low=0.0, high=1.0)
+    cf = check_real(c_fa, "c_fa", low=0.0, high=1.0)
+    g = kk - 1  # gaps per window
+    r = _window_counts(gap_prefix_counts(ref), g)
+    h = _window_counts(gap_prefix_counts(hyp), g)
+    windows = int(r.size)
+    misses = int(np.count_nonzero(h < r))
+    reference_windows = int(np.count_nonzero(r))
+    false_alarms = int(np.count_nonzero(h > r))
+    pr_miss = misses / reference_windows if reference_windows else 0.0
+    pr_fa = false_alarms / windows
+    value = cm * pr_miss + cf * pr_fa
+    return _with_parts(
+        PrErrorResult(value, kk, pr_miss, pr_fa, misses, reference_windows, false_alarms, windows, cm, cf),
+        return_parts,
+    )
