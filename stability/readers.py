@@ -214,14 +214,13 @@ def _decode_error(path: Path, encoding: str, exc: UnicodeDecodeError) -> CorpusF
         with open(path, "rb") as handle:
             while True:
                 chunk = handle.read(1 << 16)
-                pending = len(decoder.getstate()[0])
+                pending = len(decoder.getstate()[0])  # bytes held back from the previous chunk
                 try:
                     text = decoder.decode(chunk, final=not chunk)
                 except UnicodeDecodeError as err:
                     offset = fed - pending + err.start
                     bad = err.object[err.start : err.end]
                     text = err.object[: err.start].decode(encoding, "replace")
-                    text = text[len(text) - len(text.lstrip("\ufeff")) :] if fed == 0 else text
                     newlines += _count_newlines(text, previous_cr)
                     line = newlines + 1
                     break
@@ -233,8 +232,9 @@ def _decode_error(path: Path, encoding: str, exc: UnicodeDecodeError) -> CorpusF
     except OSError:  # pragma: no cover - the file vanished between the two reads
         pass
     where = f" at byte offset {offset}" if offset is not None else ""
+    shown = "utf-8" if encoding == "utf-8-sig" else encoding
     return CorpusFormatError(
-        f"cannot decode the file as {encoding!r}{where} (bytes {bad!r}: {exc.reason}); "
+        f"cannot decode the file as {shown!r}{where} (bytes {bad!r}: {exc.reason}); "
         f"pass encoding= with the file's encoding (for example encoding='latin-1' or 'cp1252'), "
         f"or encoding_errors='replace' to substitute undecodable bytes",
         path=str(path),
@@ -282,8 +282,16 @@ def _make_document(path: Path, line: int | None, **fields: Any) -> Document:
 
 def _stream(documents: Iterator[Document], limit: int | None) -> Iterator[Document]:
     """Check that ids are unique and stop after ``limit`` documents."""
-    if limit == 0:
-        return
+    try:
+        if limit != 0:
+            yield from _unique(documents, limit)
+    finally:
+        close = getattr(documents, "close", None)
+        if close is not None:
+            close()  # closes the file being read when the consumer stops early
+
+
+def _unique(documents: Iterator[Document], limit: int | None) -> Iterator[Document]:
     seen: dict[str, str] = {}
     count = 0
     for doc in documents:

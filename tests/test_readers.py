@@ -45,7 +45,7 @@ def bounds(doc: Document) -> list[tuple[int, ...]]:
 # Choi
 # ---------------------------------------------------------------------------------------------
 def test_choi_single_file(tmp_path):
-    file = write(tmp_path / "0.ref", f"{SEP}\na . \nb .\n{SEP}\nc .\n{SEP}\nd .\ne .\n{SEP}\n")
+    file = write(tmp_path / "0.ref", f"{SEP}\na . \nb .\n{SEP} \nc .\n{SEP}\nd .\ne .\n{SEP}\n")
     (doc,) = list(read_choi(file))
     assert doc.id == "0.ref"
     assert doc.units == ("a .", "b .", "c .", "d .", "e .")  # surrounding whitespace stripped
@@ -372,7 +372,7 @@ def test_text_blank_file_is_an_error(tmp_path):
 # ---------------------------------------------------------------------------------------------
 def test_non_utf8_file_is_a_clear_error_and_reads_with_encoding(tmp_path):
     file = write(tmp_path / "fr.ref", f"{SEP}\nabc\nun café noir\n{SEP}\n", encoding="latin-1")
-    with pytest.raises(CorpusFormatError, match="cannot decode the file as 'utf-8") as info:
+    with pytest.raises(CorpusFormatError, match="cannot decode the file as 'utf-8' at byte offset") as info:
         list(read_choi(file))
     message = str(info.value)
     assert message.startswith(f"{file}:3: ")
@@ -397,6 +397,18 @@ def test_decoding_error_far_into_a_file_is_located(tmp_path):
         list(reader)
     assert str(info.value).startswith(f"{file}:3001: ")
     assert f"at byte offset {len(body) + 15}" in str(info.value)
+
+
+def test_decoding_error_after_a_character_split_between_read_chunks(tmp_path):
+    # 'é' (2 bytes) straddles the 64 KiB read boundary; the bad byte comes 4 bytes later
+    body = b"a" * 65535 + "é".encode() + b"\nxx\xff\n"
+    file = tmp_path / "split.txt"
+    file.write_bytes(body)
+    offset = body.index(b"\xff")
+    assert offset == 65540
+    with pytest.raises(CorpusFormatError, match=f"at byte offset {offset} ") as info:
+        list(read_text(file))
+    assert str(info.value).startswith(f"{file}:2: ")
 
 
 def test_utf16_and_unknown_encoding(tmp_path):
@@ -428,7 +440,9 @@ def test_detect_format(tmp_path):
     for (name, text), fmt in zip(cases.items(), expected):
         file = write(tmp_path / name, text)
         assert detect_format(file) == fmt, name
-        assert [d.units for d in read_corpus(file)] == [("x",)] if fmt != "text" else True
+        if fmt != "text":
+            assert [d.units for d in read_corpus(file)] == [("x",)], name
+    assert next(read_corpus(tmp_path / "notes.md")).units == ("Just text.", "Nothing else.")
     assert set(expected) == set(FORMATS)
 
 
