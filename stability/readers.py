@@ -405,7 +405,8 @@ def _parse_choi(path: Path, doc_id: str, lines: Iterable[str], blank_lines: str)
             last_separator = lineno
             continue
         if text.startswith("========,") or (len(text) >= 3 and set(text) == {"="}):
-            hint = " (this is a Wiki-727K section header: use format='wiki')" if text.startswith("========,") else ""
+            wiki = text.startswith("========,")
+            hint = " (this is a Wiki-727K section header: use format='wiki')" if wiki else ""
             raise CorpusFormatError(
                 f"expected a unit or a separator line of exactly ten '=' ({CHOI_SEPARATOR!r}); "
                 f"received {_short_repr(text)}{hint}",
@@ -969,7 +970,7 @@ def read_csv(
 
     def generate() -> Iterator[Document]:
         for relative, file in files:
-            default_id = file.stem if single else relative.rsplit(".", 1)[0] if "." in Path(relative).name else relative
+            default_id = file.stem if single else Path(relative).with_suffix("").as_posix()
             sep = delimiter or ("\t" if file.suffix.lower() in (".tsv", ".tab") else ",")
             yield from _parse_csv(file, default_id, codec, encoding_errors, sep, options)
 
@@ -1000,7 +1001,9 @@ def _parse_csv(
     try:
         header = next(reader)
     except StopIteration:
-        raise CorpusFormatError("expected a header row naming the columns; the file is empty", path=str(path), line=1) from None
+        raise CorpusFormatError(
+            "expected a header row naming the columns; the file is empty", path=str(path), line=1
+        ) from None
     except csv.Error as exc:
         raise CorpusFormatError(f"malformed CSV: {exc}", path=str(path), line=reader.line_num) from None
     duplicates = sorted({h for h in header if header.count(h) > 1})
@@ -1103,7 +1106,13 @@ def _parse_csv(
             units=units,
             references=tuple(references),
             times=times,
-            meta={"format": "csv", "source": str(path), "line": first_line, "label_columns": tuple(used), "notes": []},
+            meta={
+                "format": "csv",
+                "source": str(path),
+                "line": first_line,
+                "label_columns": tuple(used),
+                "notes": [],
+            },
         )
 
     while True:
@@ -1335,7 +1344,7 @@ def _detect(path: PathLike, codec: str, errors: str) -> tuple[str, str, tuple[st
         return "text", "no unit markup found (no separator, header, or known extension)", None
     _, files = _list_files(root, ("*",))
     suffixes = {file.suffix.lower() for _, file in files}
-    for suffix, fmt in (".ref", "choi"), (".jsonl", "jsonl"), (".json", "jsonl"), (".csv", "csv"), (".tsv", "csv"):
+    for suffix, fmt in _EXTENSIONS.items():  # in order of preference
         if suffix in suffixes:
             return fmt, f"from the {suffix!r} files in the directory", None
     relative, first = files[0]

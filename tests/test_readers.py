@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from stability import CorpusFormatError, Document, InvalidParameterError, Segmentation
+from stability import CorpusFormatError, Document, InvalidParameterError
 from stability.readers import (
     FORMATS,
     CorpusWarning,
