@@ -627,9 +627,10 @@ def read_jsonl(
 
     ``units`` (a list of strings) is required. ``references`` is a list of boundary lists (one per
     annotator; boundary ``b`` starts a segment at unit ``b``, ``1 <= b <= n-1``), ``times`` a list
-    of ``[start, end]`` pairs, one per unit, ``meta`` an object; all optional. ``id`` may be a
-    string or an integer (turned into a string); when it is missing the id is the 1-based line
-    number, prefixed by ``<relative file>:`` when a directory is read. Other keys are kept in
+    of ``[start, end]`` pairs of finite numbers with ``start <= end``, one per unit, ``meta`` an
+    object; all optional. ``id`` may be a string or an integer (turned into a string); when it is
+    missing the id is the 1-based line number, prefixed by ``<relative file>:`` when a directory
+    is read. Other keys are kept in
     ``meta``, except near-misses of the known keys (``reference``, ``boundaries``, ``sentences``,
     ``text``, ``time``...), which are errors so that a misspelt reference is never silently
     lost. Blank lines are skipped.
@@ -725,10 +726,15 @@ def _parse_jsonl_line(path: Path, lineno: int, line: str, prefix: str) -> Docume
                 not isinstance(pair, list)
                 or len(pair) != 2
                 or not all(isinstance(t, (int, float)) and not isinstance(t, bool) for t in pair)
+                or not all(math.isfinite(t) for t in pair)
             ):
                 raise fail(
-                    f"document {doc_id!r}: times[{k}] must be a [start, end] pair of numbers; "
+                    f"document {doc_id!r}: times[{k}] must be a [start, end] pair of finite numbers; "
                     f"received {_short_repr(pair)}"
+                )
+            if pair[1] < pair[0]:
+                raise fail(
+                    f"document {doc_id!r}: times[{k}] must have start <= end; received {_short_repr(pair)}"
                 )
     meta = record.get("meta", {})
     if not isinstance(meta, dict):

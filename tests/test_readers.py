@@ -231,6 +231,8 @@ def test_jsonl_directory_default_ids_are_prefixed(tmp_path):
         ('{"id": "a", "units": ["x", "y"], "reference": [[1]]}', "did you mean 'references'"),
         ('{"id": "a", "units": ["x", "y"], "times": [[0, 1]]}', "one \\(start, end\\) pair per unit"),
         ('{"id": "a", "units": ["x", "y"], "times": [[0, 1], [1]]}', r"times\[1\] must be a \[start, end\]"),
+        ('{"id": "a", "units": ["x", "y"], "times": [[0, 1], [1, NaN]]}', r"times\[1\] must be .* finite"),
+        ('{"id": "a", "units": ["x", "y"], "times": [[0, 1], [2, 1.5]]}', r"times\[1\] must have start <= end"),
         ('{"id": "a", "units": []}', "at least one unit"),
         ('{"id": null, "units": ["x"]}', "'id' must be a string or an integer"),
         ('{"id": "a", "units": ["x"], "meta": []}', "'meta' must be an object"),
