@@ -1,0 +1,469 @@
+"""TextTiling (Hearst 1997) at the unit level, with the boundaries of nltk's ``TextTilingTokenizer``.
+
+Two segmenters:
+
+``texttiling`` (:class:`TextTiling`)
+    A numpy re-implementation that returns **the same boundaries** as nltk's tokenizer (3.10)
+    for the same parameters and stopword list, much faster: nltk's block comparison loops over
+    the whole vocabulary for every gap; here block sums come from prefix sums over a
+    pseudosentence x term count matrix built for a few hundred gaps at a time.
+``texttiling_nltk`` (:class:`TextTilingNLTK`)
+    A thin wrapper around nltk's tokenizer itself, kept as the reference.
+
+**From units to text and back** (both segmenters, ``shared/specs/segmenters.md`` section 1).
+Each unit is stripped and every whitespace run containing a newline becomes one space; units that
+are then empty take no part (a boundary is placed at the first non-empty unit of the new segment,
+so empty units stay with the segment before them). The remaining units are joined with exactly
+``"\\n\\n"``, so every separator is a paragraph break for nltk, and each piece nltk returns ends at a
+separator: a piece ending after unit ``i`` is a boundary at unit ``i+1``. As in nltk, only
+separators at least 100 characters after the previously kept break can become boundaries.
+
+**Documents too short for TextTiling get no boundaries** instead of an exception: fewer than two
+non-empty units, no paragraph break 100 characters into the (punctuation-free) text, or fewer
+gap scores than the smoothing window (with ``w=20``: about 60 ``[a-z]`` tokens). nltk raises
+``ValueError`` in these cases; :class:`TextTilingNLTK` turns them into no boundaries too.
+
+nltk's pipeline, reproduced step by step (lower-case; drop every character but ``a-z``, ``-``,
+``'``, space, tab and newline; tokens are runs of ``a-z``; pseudosentences of ``w`` tokens, stopwords
+removed after chunking; block-comparison or vocabulary-introduction gap scores; one smoothing pass;
+depth scores; cutoff ``mean - std/2`` (HC) or ``mean - std`` (LC); boundaries mapped to the
+nearest paragraph break through nltk's whitespace-word count). No stemming, as in nltk.
+
+**Fast restart path.** Tokens, whitespace words and cleaned text of each unit do not depend on
+the order of the units; :meth:`TextTiling.prepare` computes them once and
+:meth:`TextTiling.segment_prepared` only concatenates them in the new order, with results identical
+to the plain call.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from stability.exceptions import InvalidParameterError
+from stability.segmenter import Segmenter
+
+from .preprocessing import ragged_take, resolve_stopwords
+
+__all__ = ["TextTiling", "TextTilingNLTK", "normalize_units", "join_units"]
+
+SIMILARITY_METHODS = ("block_comparison", "vocabulary_introduction")
+CUTOFF_POLICIES = ("HC", "LC")
+MIN_PARAGRAPH = 100  # nltk: a paragraph break is kept only this many characters after the last one
+SEPARATOR = "\n\n"
+
+_NEWLINE_RUN = re.compile(r"\s*\n\s*")
+_NOT_KEPT = re.compile(r"[^a-z\-' \n\t]")
+_TOKEN = re.compile(r"[a-z]+")
+_WORD_END = re.compile(r"(?<=[^ \t\n])[ \t\n]")  # nltk's whitespace-word counter ticks here
+_PARAGRAPH_BREAK = re.compile(r"(?:(?<![ \t\r\f\v])[ \t\r\f\v]*)?\n[ \t\r\f\v]*\n[ \t\r\f\v]*")
+_GAP_CHUNK = 256  # gaps scored per dense block
+
+
+def normalize_units(units: Sequence[str]) -> tuple[list[int], list[str]]:
+    """Indices and normalized text of the units that are not empty once normalized.
+
+    Normalizing strips a unit and turns every whitespace run that contains a newline into one
+    space, so that the only blank lines of the joined text are the separators.
+    """
+    indices: list[int] = []
+    texts: list[str] = []
+    for i, unit in enumerate(units):
+        text = _NEWLINE_RUN.sub(" ", unit.strip())
+        if text:
+            indices.append(i)
+            texts.append(text)
+    return indices, texts
+
+
+def join_units(texts: Sequence[str]) -> str:
+    """The text given to nltk: normalized units joined with ``"\\n\\n"``."""
+    return SEPARATOR.join(texts)
+
+
+def _check_params(w, k, similarity_method, smoothing_width, smoothing_rounds, cutoff_policy) -> None:
+    for name, value, low in (("w", w, 1), ("k", k, 1), ("smoothing_width", smoothing_width, 0),
+                             ("smoothing_rounds", smoothing_rounds, 1)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+            raise InvalidParameterError.make(name, f"an integer >= {low}", value)
+    if similarity_method not in SIMILARITY_METHODS:
+        raise InvalidParameterError.make("similarity_method", f"one of {SIMILARITY_METHODS}", similarity_method)
+    if cutoff_policy not in CUTOFF_POLICIES:
+        raise InvalidParameterError.make("cutoff_policy", f"one of {CUTOFF_POLICIES}", cutoff_policy)
+
+
+class _TextTilingParams(Segmenter):
+    """Parameters shared by both TextTiling segmenters (nltk's names and defaults)."""
+
+    def __init__(
+        self,
+        w: int = 20,
+        k: int = 10,
+        similarity_method: str = "block_comparison",
+        stopwords: Iterable[str] | None = None,
+        smoothing_width: int = 2,
+        smoothing_rounds: int = 1,
+        cutoff_policy: str = "HC",
+    ) -> None:
+        _check_params(w, k, similarity_method, smoothing_width, smoothing_rounds, cutoff_policy)
+        self.w = int(w)
+        self.k = int(k)
+        self.similarity_method = similarity_method
+        self.stopwords = None if stopwords is None else list(stopwords)
+        self.smoothing_width = int(smoothing_width)
+        self.smoothing_rounds = int(smoothing_rounds)
+        self.cutoff_policy = cutoff_policy
+        self._stopset = resolve_stopwords(stopwords)
+
+
+# --------------------------------------------------------------------------------------------
+# nltk reference
+# --------------------------------------------------------------------------------------------
+
+
+class TextTilingNLTK(_TextTilingParams):
+    """nltk's ``TextTilingTokenizer`` on the units joined as paragraphs (the reference).
+
+    Parameters are nltk's (``similarity_method`` and ``cutoff_policy`` by name); ``stopwords=None``
+    means the project's list, never nltk's corpus (which may not be installed). nltk's
+    ``smoothing_rounds`` is accepted and, as in nltk, ignored (always one pass). nltk's cap on the
+    text length (``MAX_TEXT_LEN``) is lifted. ``ValueError``/``ZeroDivisionError`` raised by nltk on
+    too-short documents, and the ``UnboundLocalError`` nltk raises when its first boundary maps to
+    the very end of the text, give no boundaries.
+
+    Examples
+    --------
+    >>> TextTilingNLTK()(["one short unit", "another"])
+    []
+    """
+
+    name = "texttiling_nltk"
+
+    def segment(self, units: Sequence[str]) -> list[int]:
+        from nltk.tokenize import texttiling as tt
+
+        indices, texts = normalize_units(units)
+        if len(texts) < 2:
+            return []
+        text = join_units(texts)
+        methods = {"block_comparison": tt.BLOCK_COMPARISON}
+        if hasattr(tt, "VOCABULARY_INTRODUCTION"):
+            methods["vocabulary_introduction"] = tt.VOCABULARY_INTRODUCTION
+        if self.similarity_method not in methods:
+            raise InvalidParameterError(
+                f"similarity_method {self.similarity_method!r} needs nltk >= 3.10"
+            )
+        tokenizer = tt.TextTilingTokenizer(
+            w=self.w,
+            k=self.k,
+            similarity_method=methods[self.similarity_method],
+            stopwords=self._stopset,
+            smoothing_width=self.smoothing_width,
+            smoothing_rounds=self.smoothing_rounds,
+            cutoff_policy=tt.HC if self.cutoff_policy == "HC" else tt.LC,
+        )
+        tokenizer.MAX_TEXT_LEN = sys.maxsize
+        try:
+            pieces = tokenizer.tokenize(text)
+        except (ValueError, ZeroDivisionError, UnboundLocalError):
+            return []
+        # Offset where the separator after unit i starts -> boundary at unit i+1.
+        starts = {}
+        offset = 0
+        for i, unit_text in enumerate(texts[:-1]):
+            offset += len(unit_text)
+            starts[offset] = i + 1
+            offset += len(SEPARATOR)
+        boundaries = []
+        offset = 0
+        for piece in pieces[:-1]:
+            offset += len(piece)
+            if offset not in starts:
+                raise RuntimeError(f"nltk cut the text at offset {offset}, which is not a separator")
+            boundaries.append(indices[starts[offset]])
+        return boundaries
+
+
+# --------------------------------------------------------------------------------------------
+# numpy implementation
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TextTilingState:
+    """Order-free per-unit features of a document (fast restart path)."""
+
+    n_units: int
+    nonempty: np.ndarray  # bool per unit
+    lengths: np.ndarray  # characters of each normalized unit (0 if empty)
+    cleaned: list[str]  # nltk's punctuation-free lower-case text of each unit ("" if empty)
+    token_ids: np.ndarray  # flat [a-z]+ token type ids, unit after unit
+    token_offsets: np.ndarray
+    is_stop: np.ndarray  # per type: is a stopword
+    word_ends: np.ndarray  # flat positions (inside the unit) where nltk's word counter ticks
+    word_offsets: np.ndarray
+
+
+def _smooth(x: np.ndarray, window_len: int) -> np.ndarray:
+    """nltk's (SciPy cookbook) flat moving average with reflected ends. Needs ``x.size >= window_len``."""
+    if window_len < 3:
+        return x
+    left = 2 * x[0] - x[window_len:1:-1]
+    right = 2 * x[-1] - x[-1:-window_len:-1]
+    padded = np.concatenate([left, x, right])
+    kernel = np.ones(window_len, "d")
+    smoothed = np.convolve(kernel / kernel.sum(), padded, mode="same")
+    return smoothed[window_len - 1 : -window_len + 1]
+
+
+def _depth_scores(scores: np.ndarray) -> np.ndarray:
+    """Depth of every gap: climb to the peak on each side (plateaus continue)."""
+    n = scores.size
+    depth = np.zeros(n)
+    clip = min(max(n // 10, 2), 5)
+    if n <= 2 * clip:
+        return depth
+    idx = np.arange(n)
+    # left peak: value at the last j <= i where the climb stops (j == 0 or s[j-1] < s[j])
+    left_stop = np.ones(n, dtype=bool)
+    left_stop[1:] = scores[:-1] < scores[1:]
+    left_peak = scores[np.maximum.accumulate(np.where(left_stop, idx, 0))]
+    right_stop = np.ones(n, dtype=bool)
+    right_stop[:-1] = scores[1:] < scores[:-1]
+    last = np.where(right_stop, idx, n - 1)
+    right_peak = scores[np.minimum.accumulate(last[::-1])[::-1]]
+    inner = slice(clip, n - clip)
+    depth[inner] = left_peak[inner] + right_peak[inner] - 2 * scores[inner]
+    return depth
+
+
+def _identify_boundaries(depth: np.ndarray, policy: str) -> np.ndarray:
+    """nltk's greedy choice: deepest first (ties: larger index), none within 3 of an accepted one."""
+    flags = np.zeros(depth.size, dtype=bool)
+    mean = np.cumsum(depth)[-1] / depth.size  # sequential sum, as Python's sum() in nltk
+    std = np.std(depth)
+    cutoff = mean - std if policy == "LC" else mean - std / 2.0
+    candidates = np.flatnonzero(depth > cutoff)
+    if candidates.size == 0:
+        return flags
+    order = np.lexsort((candidates, depth[candidates]))[::-1]
+    for gap in candidates[order].tolist():
+        if not flags[max(0, gap - 3) : gap + 4].any():
+            flags[gap] = True
+    return flags
+
+
+def _block_comparison(ps: np.ndarray, types: np.ndarray, n_ps: int, k: int) -> np.ndarray:
+    """Cosine of the summed term counts of the ``ws`` pseudosentences each side of every gap."""
+    n_gaps = n_ps - 1
+    gap = np.arange(n_gaps)
+    ws = np.where(gap < k - 1, gap + 1, np.where(gap > n_gaps - k, n_gaps - gap, k))
+    lo = gap - ws + 1
+    hi = np.minimum(gap + ws, n_ps - 1)
+    scores = np.zeros(n_gaps)
+    for c0 in range(0, n_gaps, _GAP_CHUNK):
+        c1 = min(c0 + _GAP_CHUNK, n_gaps)
+        r0, r1 = int(lo[c0]), int(hi[c1 - 1])
+        t0, t1 = np.searchsorted(ps, [r0, r1 + 1])
+        if t1 <= t0:
+            continue
+        local_types, local_ids = np.unique(types[t0:t1], return_inverse=True)
+        width = local_types.size
+        rows = r1 - r0 + 1
+        counts = np.bincount((ps[t0:t1] - r0) * width + local_ids, minlength=rows * width)
+        prefix = np.zeros((rows + 1, width), dtype=np.int64)
+        np.cumsum(counts.reshape(rows, width), axis=0, out=prefix[1:])
+        g = gap[c0:c1]
+        mid = prefix[g + 1 - r0]
+        left = mid - prefix[lo[c0:c1] - r0]
+        right = prefix[hi[c0:c1] + 1 - r0] - mid
+        dot = np.einsum("ij,ij->i", left, right)
+        norm_left = np.einsum("ij,ij->i", left, left)
+        norm_right = np.einsum("ij,ij->i", right, right)
+        product = norm_left * norm_right
+        ok = product > 0
+        scores[c0:c1][ok] = dot[ok] / np.sqrt(product[ok].astype(np.float64))
+    return scores
+
+
+def _vocabulary_introduction(ps: np.ndarray, types: np.ndarray, n_ps: int, w: int) -> np.ndarray:
+    """New types in pseudosentence g (left to right) plus in g+1 (right to left), over 2w."""
+    if n_ps < 2:
+        return np.zeros(0)
+    new_left = np.zeros(n_ps, dtype=np.int64)
+    new_right = np.zeros(n_ps, dtype=np.int64)
+    if types.size:
+        _, first = np.unique(types, return_index=True)
+        _, last_rev = np.unique(types[::-1], return_index=True)
+        last = types.size - 1 - last_rev
+        new_left += np.bincount(ps[first], minlength=n_ps)
+        new_right += np.bincount(ps[last], minlength=n_ps)
+    return (new_left[:-1] + new_right[1:]) / (w * 2)
+
+
+def _has_nopunct_break(cleaned: list[str]) -> bool:
+    """Whether nltk finds a paragraph break >= 100 characters into the punctuation-free text."""
+    text = SEPARATOR.join(cleaned)
+    for match in _PARAGRAPH_BREAK.finditer(text):
+        if match.start() >= MIN_PARAGRAPH:
+            return True
+    return False
+
+
+class TextTiling(_TextTilingParams):
+    """TextTiling with nltk's boundaries, vectorized (see the module docstring).
+
+    Parameters
+    ----------
+    w : int, default 20
+        Pseudosentence size (tokens).
+    k : int, default 10
+        Block size (pseudosentences) of the block comparison.
+    similarity_method : {"block_comparison", "vocabulary_introduction"}
+        Gap scores (nltk's ``BLOCK_COMPARISON`` / ``VOCABULARY_INTRODUCTION``).
+    stopwords : list of str, optional
+        Removed after chunking. ``None`` is the project's list (:mod:`segmenters.stopwords`), not
+        nltk's: pass nltk's list explicitly to compare with nltk's default.
+    smoothing_width : int, default 2
+        Moving-average window minus one.
+    smoothing_rounds : int, default 1
+        Accepted for nltk compatibility and ignored, as in nltk (always one pass).
+    cutoff_policy : {"HC", "LC"}
+        Depth cutoff ``mean - std/2`` (HC) or ``mean - std`` (LC).
+    """
+
+    name = "texttiling"
+
+    def prepare(self, units: Sequence[str]) -> TextTilingState:
+        """Per-unit tokens, whitespace-word ends and cleaned text (independent of the order)."""
+        n = len(units)
+        indices, texts = normalize_units(units)
+        nonempty = np.zeros(n, dtype=bool)
+        nonempty[indices] = True
+        lengths = np.zeros(n, dtype=np.intp)
+        cleaned = [""] * n
+        vocabulary: dict[str, int] = {}
+        token_lists: list[list[int]] = [[] for _ in range(n)]
+        word_lists: list[list[int]] = [[] for _ in range(n)]
+        for i, text in zip(indices, texts):
+            lengths[i] = len(text)
+            clean = _NOT_KEPT.sub("", text.lower())
+            cleaned[i] = clean
+            token_lists[i] = [vocabulary.setdefault(t, len(vocabulary)) for t in _TOKEN.findall(clean)]
+            word_lists[i] = [m.start() for m in _WORD_END.finditer(text)]
+        token_ids, token_offsets = _flatten(token_lists)
+        word_ends, word_offsets = _flatten(word_lists)
+        stop = self._stopset
+        is_stop = np.zeros(len(vocabulary), dtype=bool)
+        for word, tid in vocabulary.items():
+            if word in stop:
+                is_stop[tid] = True
+        return TextTilingState(
+            n, nonempty, lengths, cleaned, token_ids, token_offsets, is_stop, word_ends, word_offsets
+        )
+
+    def segment(self, units: Sequence[str]) -> list[int]:
+        return self.segment_prepared(self.prepare(units), np.arange(len(units)))
+
+    def segment_prepared(self, prepared: TextTilingState, order: np.ndarray) -> list[int]:
+        """Boundaries of the units reordered by ``order`` (same as the plain call)."""
+        st = prepared
+        order = np.asarray(order, dtype=np.intp)
+        positions = np.flatnonzero(st.nonempty[order])  # where the non-empty units sit
+        if positions.size < 2:
+            return []
+        units = order[positions]
+        m = units.size
+        lengths = st.lengths[units]
+        # 1. Kept paragraph breaks of the joined text: separator starts, 100-character rule.
+        unit_start = np.zeros(m, dtype=np.intp)
+        unit_start[1:] = np.cumsum(lengths[:-1] + len(SEPARATOR))
+        separators = unit_start[1:] - len(SEPARATOR)
+        text_length = int(unit_start[-1] + lengths[-1])
+        kept = [0]
+        j = 0
+        while True:
+            j = int(np.searchsorted(separators, kept[-1] + MIN_PARAGRAPH, side="left"))
+            if j >= separators.size:
+                break
+            kept.append(int(separators[j]))
+        kept_breaks = np.asarray(kept, dtype=np.intp)
+        # 2. nltk raises unless its punctuation-free text has a break 100 characters in.
+        if not _has_nopunct_break([st.cleaned[u] for u in units.tolist()]):
+            return []
+        # 3. Pseudosentences of w tokens, stopwords removed after chunking.
+        tokens, _ = ragged_take(st.token_ids, st.token_offsets, units)
+        n_ps = -(-tokens.size // self.w)
+        ps = np.arange(tokens.size) // self.w
+        keep = ~st.is_stop[tokens]
+        ps, tokens = ps[keep], tokens[keep]
+        if self.similarity_method == "block_comparison":
+            gap_scores = _block_comparison(ps, tokens, n_ps, self.k) if n_ps >= 2 else np.zeros(0)
+        else:
+            gap_scores = _vocabulary_introduction(ps, tokens, n_ps, self.w)
+        window = self.smoothing_width + 1
+        if gap_scores.size < window or gap_scores.size == 0:
+            return []  # nltk: ValueError from smoothing, or ZeroDivisionError on no gaps
+        smoothed = _smooth(gap_scores, window)
+        if smoothed.size == 0:
+            return []
+        depth = _depth_scores(smoothed)
+        flags = _identify_boundaries(depth, self.cutoff_policy)
+        # 4. Where nltk's whitespace-word counter makes each gap fire, and the nearest break.
+        rel, _ = ragged_take(st.word_ends, st.word_offsets, units)
+        counts = np.diff(ragged_offsets(st.word_offsets, units))
+        ticks = rel + np.repeat(unit_start, counts)
+        ticks = np.concatenate([ticks, separators])  # the separator's first newline ends a word
+        ticks.sort()
+        n_gaps = flags.size
+        g = np.arange(n_gaps)
+        needed = np.maximum(g * self.w, self.w) + 1  # the word count that makes gap g fire
+        reachable = needed <= ticks.size
+        fire = np.full(n_gaps, np.iinfo(np.intp).max // 2, dtype=np.intp)
+        fire[reachable] = ticks[needed[reachable] - 1]
+        # one gap per character at most: fire_g = max(tick, fire_{g-1} + 1)
+        fire = np.maximum.accumulate(fire - g) + g
+        fired = fire < text_length
+        boundaries: list[int] = []
+        seen_boundary = False
+        for gap in np.flatnonzero(flags & fired).tolist():
+            char_count = int(fire[gap]) + 1
+            if char_count >= text_length:
+                if not seen_boundary:
+                    return []  # nltk: UnboundLocalError (no break examined yet)
+                continue  # nltk reuses the previous break, already taken
+            seen_boundary = True
+            jb = int(np.searchsorted(kept_breaks, char_count, side="left"))
+            if jb >= kept_breaks.size:
+                best = int(kept_breaks[-1])
+            else:
+                below = int(kept_breaks[jb - 1])
+                above = int(kept_breaks[jb])
+                best = above if above - char_count < char_count - below else below
+            if best == 0:
+                continue
+            # separator starting at `best` follows the non-empty unit at index p
+            p = int(np.searchsorted(separators, best))
+            boundary = int(positions[p + 1])
+            if not boundaries or boundaries[-1] != boundary:
+                boundaries.append(boundary)
+        return sorted(set(boundaries))
+
+
+def ragged_offsets(offsets: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """Offsets of the rows ``order`` of a ragged array once concatenated."""
+    lengths = (offsets[1:] - offsets[:-1])[order]
+    out = np.zeros(len(order) + 1, dtype=np.intp)
+    np.cumsum(lengths, out=out[1:])
+    return out
+
+
+def _flatten(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    offsets = np.zeros(len(lists) + 1, dtype=np.intp)
+    np.cumsum([len(x) for x in lists], out=offsets[1:])
+    flat = np.fromiter((v for x in lists for v in x), dtype=np.intp, count=int(offsets[-1]))
+    return flat, offsets
