@@ -1397,7 +1397,15 @@ _FORMAT_OPTIONS = {
     "csv": {"text_column", "label_columns", "start_column", "end_column", "document_column", "delimiter"},
     "text": {"unit"},
 }
-_READERS: dict[str, Callable[..., Iterator[Document]]] = {}
+_FORMAT_ALIASES = {
+    "json": "jsonl",
+    "tsv": "csv",
+    "txt": "text",
+    "wiki727k": "wiki",
+    "wiki-727k": "wiki",
+    "wiki50": "wiki",
+    "wiki-50": "wiki",
+}
 
 
 def read_corpus(
@@ -1430,7 +1438,8 @@ def read_corpus(
     path : str or path-like
         A file or a directory.
     format : {"choi", "wiki", "jsonl", "csv", "text"}, optional
-        The format; detected when omitted (see :func:`detect_format`).
+        The format; detected when omitted (see :func:`detect_format`). Case is ignored, and
+        ``"json"``, ``"tsv"``, ``"txt"``, ``"wiki727k"``, ``"wiki50"`` are accepted as aliases.
     encoding, encoding_errors : str
         Text encoding (default UTF-8) and error handler (default strict).
     pattern : str or sequence of str, optional
@@ -1468,9 +1477,10 @@ def read_corpus(
         if pattern is None and sniffed_pattern is not None:
             pattern = sniffed_pattern
     else:
-        if format not in FORMATS:
+        fmt = _FORMAT_ALIASES.get(format.lower(), format.lower()) if isinstance(format, str) else format
+        if fmt not in FORMATS:
             raise InvalidParameterError.make("format", f"None (detect) or one of {', '.join(FORMATS)}", format)
-        fmt, how = format, f"format {format!r} given"
+        how = f"format {fmt!r} given"
     options = {
         "levels": levels,
         "unit": unit,

@@ -470,6 +470,7 @@ def test_read_corpus_options_and_format_in_errors(tmp_path):
         read_corpus(file, levels=[1])
     with pytest.raises(InvalidParameterError, match="format must be None"):
         read_corpus(file, "xml")
+    assert [d.units for d in read_corpus(file, "JSON", limit=1)] == [("x",)]  # aliases, any case
     reader = read_corpus(file)
     next(reader)
     with pytest.raises(CorpusFormatError, match=r"\[format 'jsonl' detected from the file extension") as info:
