@@ -1315,6 +1315,7 @@ def read_text(
 # ---------------------------------------------------------------------------------------------
 # detection and the entry point
 # ---------------------------------------------------------------------------------------------
+_SNIFF_FILES = 10  # files of a directory looked at when extensions do not decide
 _EXTENSIONS = {".ref": "choi", ".jsonl": "jsonl", ".json": "jsonl", ".csv": "csv", ".tsv": "csv"}
 
 
@@ -1353,16 +1354,18 @@ def _detect(path: PathLike, codec: str, errors: str) -> tuple[str, str, tuple[st
     for suffix, fmt in _EXTENSIONS.items():  # in order of preference
         if suffix in suffixes:
             return fmt, f"from the {suffix!r} files in the directory", None
-    relative, first = files[0]
-    found = _sniff(first, codec, errors)
-    if found is not None:
-        what = "a '========,<level>,<title>.' header" if found == "wiki" else f"a {CHOI_SEPARATOR!r} separator"
-        return found, f"from {what} in {relative!r}", ("*",)
+    sniffed = files[:_SNIFF_FILES]
+    for relative, file in sniffed:
+        found = _sniff(file, codec, errors)
+        if found is not None:
+            what = "a '========,<level>,<title>.' header" if found == "wiki" else f"a {CHOI_SEPARATOR!r} separator"
+            return found, f"from {what} in {relative!r}", ("*",)
     if ".txt" in suffixes:
         return "text", "from the '.txt' files in the directory", None
+    names = ", ".join(repr(relative) for relative, _ in sniffed)
     raise CorpusFormatError(
         f"cannot detect the corpus format: no .ref, .jsonl, .json, .csv, .tsv or .txt files, and "
-        f"{relative!r} has neither '{CHOI_SEPARATOR}' separators nor '========,<level>,<title>.' "
+        f"none of {names} has '{CHOI_SEPARATOR}' separators or '========,<level>,<title>.' "
         f"headers; pass format= (one of {', '.join(FORMATS)})",
         path=str(root),
     )
@@ -1375,8 +1378,10 @@ def detect_format(path: PathLike, *, encoding: str = "utf-8", encoding_errors: s
     ``.csv``/``.tsv`` csv); otherwise its first non-blank lines (a ``========,<level>,<title>.``
     header: wiki; a ``==========`` line: choi); otherwise text. A directory (searched
     recursively): the first of ``.ref``, ``.jsonl``, ``.json``, ``.csv``, ``.tsv`` files present;
-    otherwise the content of its first file (then every file is read, whatever its name); otherwise
-    ``.txt`` files: text; otherwise a :class:`CorpusFormatError`.
+    otherwise the content of its first ten files in natural order, as for a file (when one of
+    them decides, every non-hidden file of the directory is read, whatever its name: pass
+    ``pattern=`` to narrow it); otherwise ``.txt`` files: text; otherwise a
+    :class:`CorpusFormatError`.
 
     Examples
     --------
