@@ -99,6 +99,8 @@ def check_boundaries(
         if boundaries.size and not np.issubdtype(boundaries.dtype, np.integer):
             raise InvalidTypeError.make(name, "a sequence of integers", boundaries)
         values = [int(v) for v in boundaries.tolist()]
+    elif isinstance(boundaries, (list, tuple)) and all(type(v) is int for v in boundaries):
+        values = list(boundaries)  # the common case, checked without per-element calls
     else:
         if not isinstance(boundaries, Iterable):
             raise InvalidTypeError.make(name, "a sequence of integers", boundaries)
@@ -108,13 +110,14 @@ def check_boundaries(
     if sort:
         values.sort()
     lo, hi = values[0], values[-1]
-    for previous, current in zip(values, values[1:]):
-        if current <= previous:
-            problem = "repeated" if current == previous else "not sorted"
-            raise InvalidSegmentationError(
-                f"{name} must be sorted, distinct integers in 1..{n_units - 1}; "
-                f"{current} is {problem} in {_short_repr(values)}"
-            )
+    if any(b <= a for a, b in zip(values, values[1:])):
+        for previous, current in zip(values, values[1:]):
+            if current <= previous:
+                problem = "repeated" if current == previous else "not sorted"
+                raise InvalidSegmentationError(
+                    f"{name} must be sorted, distinct integers in 1..{n_units - 1}; "
+                    f"{current} is {problem} in {_short_repr(values)}"
+                )
     if lo < 1 or hi > n_units - 1:
         bad = lo if lo < 1 else hi
         raise InvalidSegmentationError(
