@@ -453,11 +453,11 @@ def test_detect_directories(tmp_path):
     write(tmp_path / "choi" / "1" / "0.ref", f"{SEP}\nx\n{SEP}\n")
     assert detect_format(tmp_path / "choi") == "choi"
     assert [d.id for d in read_corpus(tmp_path / "choi")] == ["1/0.ref"]  # README is not read
-    write(tmp_path / "wiki" / "00" / "0_readme", "About this corpus.\n")  # sniffed first, decides nothing
+    write(tmp_path / "wiki" / "00" / "0.txt", "About this corpus.\n")  # sniffed first, decides nothing
     write(tmp_path / "wiki" / "00" / "12", "========,1,preface.\nx\n")
     write(tmp_path / "wiki" / "00" / "9", "========,1,preface.\ny\n")
-    assert detect_format(tmp_path / "wiki") == "wiki"
-    assert [d.id for d in read_corpus(tmp_path / "wiki", pattern="[0-9]*")] == ["00/9", "00/12"]
+    assert detect_format(tmp_path / "wiki") == "wiki"  # content beats the '.txt' extension
+    assert [d.id for d in read_corpus(tmp_path / "wiki", pattern="[1-9]*")] == ["00/9", "00/12"]
     write(tmp_path / "mixed" / "a.txt", "Hello there.\n")
     assert detect_format(tmp_path / "mixed") == "text"
     write(tmp_path / "unknown" / "data.bin", "nothing recognisable\n")
