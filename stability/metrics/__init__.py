@@ -1,4 +1,116 @@
-"""Reference-based segmentation metrics (temporary stub while the package is built)."""
+"""Reference-based segmentation metrics: every metric of the field, exact and vectorized.
+
+Conventions shared by every function of this package:
+
+* **Inputs.** ``reference`` and ``hypothesis`` are each a
+  :class:`~stability.segmentation.Segmentation` or a sequence of segment masses (positive ints
+  summing to the number of units ``n``, segeval's default encoding); they are validated once by
+  :func:`~stability.segmentation.as_segmentation` and must cover the same ``n``. nltk-style gap
+  strings go through :meth:`Segmentation.from_gaps <stability.segmentation.Segmentation.from_gaps>`.
+  Multi-reference functions take a sequence of such segmentations.
+* **Results.** Every metric returns a Python ``float``. Passing ``return_parts=True`` returns a
+  small frozen dataclass instead, whose ``value`` is that float and whose other fields are the
+  parts (counts, numerator, denominator, the window used...). The exception is
+  :func:`boundary_prf`, whose natural result is a triple: it always returns a
+  :class:`BoundaryPRF` (iterable as ``precision, recall, f1``).
+* **Windows** (:func:`pk`, :func:`windowdiff` and relatives) are counted in gaps; ``k=None``
+  takes half the mean reference segment length (Lamprier et al. 2007 eq. 5), ``k="nltk"`` or
+  ``k="segeval"`` those libraries' defaults, and an explicit ``k`` must lie in ``1 .. n-1``
+  (anything else is refused, never silently mapped to 0 or -0.0). The window used is reported
+  in the parts. :func:`pr_error` counts its window in units (see its docstring).
+* **Zero divisions** follow the project's rule: 0/0 is 1.0 when both sides are empty, 0.0
+  otherwise.
+* Each docstring cites the equation it implements and states its complexity.
+
+=================================  =====================================================  ==========
+function                           what                                                   source
+=================================  =====================================================  ==========
+:func:`boundary_prf`               precision / recall / F1, maximum matching, tolerance   Lamprier §3
+:func:`pk`                         Beeferman's Pk (= nltk, segeval)                       Georgescul §4.1
+:func:`windowdiff`                 Pevzner & Hearst's WindowDiff (= nltk, segeval)        Lamprier eq. 3
+:func:`windowdiff_corrected`       WindowDiff with edge windows, denominator n+k-2        Lamprier eq. 4
+:func:`expected_windowdiff`        expectation under random boundaries                    Lamprier eq. 7-8
+:func:`nwin`, :func:`tnwin`        normalized / tolerant normalized WindowDiff            Lamprier eq. 6, 9-10
+:func:`pr_error`                   C_miss Pr_miss + C_fa Pr_fa                            Georgescul §4.3
+:func:`ghd`                        generalized Hamming distance (= nltk)                  blog seed 003
+:func:`boundary_similarity`        Fournier's B (= segeval)                               segeval 2.0.11
+:func:`segmentation_similarity`    Fournier & Inkpen's S (= segeval)                      segeval 2.0.11
+:func:`cov_n`, :func:`cov_d`       segment coverage, by count / by duration               Bouchekif eq. 1-3
+:func:`wisebe`                     multi-reference window F1 x agreement ratio            WiSeBE eq. 3-13
+:func:`fleiss_kappa`               boundary agreement among references                   Fleiss 1971
+:func:`compute_all`                the single-reference report set (dict)
+:func:`multi_reference_metrics`    WiSeBE and agreement (dict)
+=================================  =====================================================  ==========
+
+Examples
+--------
+>>> from stability.metrics import pk, windowdiff, boundary_prf
+>>> pk([3, 4, 2], [2, 6, 1], k=2)
+0.42857142857142855
+>>> windowdiff([3, 4, 2], [2, 6, 1], k=2, return_parts=True)
+WindowResult(value=0.42857142857142855, k=2, numerator=3, denominator=7)
+>>> p, r, f = boundary_prf([3, 4, 2], [2, 6, 1], tolerance=1)
+>>> f
+1.0
+"""
+
 from ._common import WINDOW_POLICIES, window_size
-from .windows import (NWinResult, PrErrorResult, WindowResult, expected_windowdiff, nwin, pk, pr_error,
-                      tnwin, windowdiff, windowdiff_corrected)
+from .boundary import BoundaryPRF, GHDResult, boundary_prf, ghd
+from .coverage import CoverageResult, cov_d, cov_n
+from .multi import KappaResult, WiSeBEResult, fleiss_kappa, general_reference, wisebe
+from .report import (
+    MULTI_REFERENCE_METRIC_KEYS,
+    REFERENCE_METRIC_KEYS,
+    compute_all,
+    multi_reference_metrics,
+    reference_metrics,
+)
+from .similarity import EditCounts, boundary_edit_counts, boundary_similarity, segmentation_similarity
+from .windows import (
+    NWinResult,
+    PrErrorResult,
+    WindowResult,
+    expected_windowdiff,
+    nwin,
+    pk,
+    pr_error,
+    tnwin,
+    windowdiff,
+    windowdiff_corrected,
+)
+
+__all__ = [
+    "BoundaryPRF",
+    "CoverageResult",
+    "EditCounts",
+    "GHDResult",
+    "KappaResult",
+    "MULTI_REFERENCE_METRIC_KEYS",
+    "NWinResult",
+    "PrErrorResult",
+    "REFERENCE_METRIC_KEYS",
+    "WINDOW_POLICIES",
+    "WiSeBEResult",
+    "WindowResult",
+    "boundary_edit_counts",
+    "boundary_prf",
+    "boundary_similarity",
+    "compute_all",
+    "cov_d",
+    "cov_n",
+    "expected_windowdiff",
+    "fleiss_kappa",
+    "general_reference",
+    "ghd",
+    "multi_reference_metrics",
+    "nwin",
+    "pk",
+    "pr_error",
+    "reference_metrics",
+    "segmentation_similarity",
+    "tnwin",
+    "wisebe",
+    "window_size",
+    "windowdiff",
+    "windowdiff_corrected",
+]
