@@ -45,6 +45,7 @@ TIE_TOLERANCE = 1e-9
 #: Choi's smoothing kernel for the density gains.
 GAIN_KERNEL = np.array([1.0, 2.0, 4.0, 8.0, 4.0, 2.0, 1.0])
 _MAX_DENSE_CELLS = 1 << 23  # elements of one dense count block used for the Gram matrix
+_RARE_DOC_FREQ = 48  # terms in at most this many units: pairs added one by one
 
 
 def cosine_similarity_matrix(encoded: EncodedUnits) -> np.ndarray:
@@ -64,10 +65,31 @@ def cosine_similarity_matrix(encoded: EncodedUnits) -> np.ndarray:
     key_type = keys % encoded.n_types
     counts_f = counts.astype(np.float64)
     sq_norm = np.bincount(key_unit, weights=counts_f * counts_f, minlength=n)
-    # Only terms present in at least two units contribute off the diagonal.
+    # Only terms present in at least two units contribute off the diagonal. Terms in few units
+    # add their pairs directly; frequent terms go through a dense matrix product.
     doc_freq = np.bincount(key_type, minlength=encoded.n_types)
-    shared = np.flatnonzero(doc_freq >= 2)
     gram = np.zeros((n, n), dtype=np.float64)
+    rare = (doc_freq >= 2) & (doc_freq <= _RARE_DOC_FREQ)
+    if rare.any():
+        sel = rare[key_type]
+        r_type, r_unit, r_cnt = key_type[sel], key_unit[sel], counts_f[sel]
+        order = np.argsort(r_type, kind="stable")
+        r_type, r_unit, r_cnt = r_type[order], r_unit[order], r_cnt[order]
+        group_start = np.r_[0, np.flatnonzero(np.diff(r_type)) + 1]
+        group_size = np.diff(np.r_[group_start, r_type.size])
+        # every ordered pair (p, q) of entries of the same term
+        pair_group = np.repeat(np.arange(group_start.size), group_size * group_size)
+        first = np.repeat(group_start, group_size * group_size)
+        local = np.arange(pair_group.size) - np.repeat(
+            np.cumsum(group_size * group_size) - group_size * group_size, group_size * group_size
+        )
+        size = group_size[pair_group]
+        p = first + local // size
+        q = first + local % size
+        off_diagonal = p != q
+        p, q = p[off_diagonal], q[off_diagonal]
+        np.add.at(gram.ravel(), r_unit[p] * n + r_unit[q], r_cnt[p] * r_cnt[q])
+    shared = np.flatnonzero(doc_freq > _RARE_DOC_FREQ)
     if shared.size:
         remap = np.full(encoded.n_types, -1, dtype=np.intp)
         remap[shared] = np.arange(shared.size)

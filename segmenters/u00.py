@@ -37,6 +37,8 @@ from .preprocessing import EncodedUnits, Preprocessor
 
 __all__ = ["U00", "segment_costs", "u00_boundaries"]
 
+_COLUMN_BLOCK = 256  # columns of the cost matrix per step of the known-count dynamic program
+
 
 def _running_counts(ids: np.ndarray) -> np.ndarray:
     """For every token, how many tokens of its term occur up to and including it."""
@@ -119,9 +121,18 @@ def u00_boundaries(encoded: EncodedUnits, n_segments: int | None = None) -> list
     best = costs[0].copy()  # one segment: 0 -> h
     pointers = []
     for _ in range(segments - 1):
-        total = best[:n, None] + costs  # total[g, h] = best path to g, then edge g -> h
-        arg = np.argmin(total, axis=0)  # first minimum: the smallest g on ties
-        best = total[arg, np.arange(n + 1)]
+        arg = np.zeros(n + 1, dtype=np.intp)
+        new_best = np.empty(n + 1)
+        # total[g, h] = best path to g, then edge g -> h; only g < h can be finite, so columns
+        # are taken in blocks with the rows above them (same values, half the work, less memory)
+        for h0 in range(0, n + 1, _COLUMN_BLOCK):
+            h1 = min(h0 + _COLUMN_BLOCK, n + 1)
+            rows = max(1, min(h1 - 1, n))
+            total = best[:rows, None] + costs[:rows, h0:h1]
+            block_arg = np.argmin(total, axis=0)  # first minimum: the smallest g on ties
+            arg[h0:h1] = block_arg
+            new_best[h0:h1] = total[block_arg, np.arange(h1 - h0)]
+        best = new_best
         pointers.append(arg)
     boundaries = []
     node = n
