@@ -178,6 +178,9 @@ class StabilityResult(RestartScores):
         Margin used for ``content_blind``.
     stopped_early : bool
         Whether adaptive stopping ended the test before the maximum number of restarts.
+    reference_metrics : dict
+        When the document has references: reference-based metrics of ``B0`` (name -> value; see
+        :func:`stability.metrics.reference_metrics`), beside the stability scores.
     """
 
     segmenter: str = ""
@@ -192,6 +195,7 @@ class StabilityResult(RestartScores):
     content_blind: bool | None = None
     content_margin: float = 0.05
     stopped_early: bool = False
+    reference_metrics: dict[str, float] = field(default_factory=dict)
 
     @property
     def n_boundaries(self) -> int:
@@ -202,6 +206,14 @@ class StabilityResult(RestartScores):
     def shuffle_f1(self) -> float:
         """F1 of the shuffle control (NaN when it was not run)."""
         return self.shuffle.f1 if self.shuffle is not None else float("nan")
+
+    @property
+    def shuffle_gap(self) -> float:
+        """``f1 - shuffle_f1``: how much more stable the boundaries are under within-segment
+        permutations than once the document's arrangement is destroyed. Near 0 for segmenters
+        whose output does not depend on the content (even spacing, none, all), whatever their
+        raw F1; NaN when the shuffle control was not run."""
+        return self.f1 - self.shuffle_f1
 
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()
@@ -220,6 +232,7 @@ class StabilityResult(RestartScores):
                 "content_blind": self.content_blind,
                 "content_margin": self.content_margin,
                 "stopped_early": self.stopped_early,
+                "reference_metrics": {k: _json_float(v) for k, v in self.reference_metrics.items()},
             }
         )
         return data
@@ -241,6 +254,7 @@ class StabilityResult(RestartScores):
             content_blind=data.get("content_blind"),
             content_margin=float(data.get("content_margin", 0.05)),
             stopped_early=bool(data.get("stopped_early", False)),
+            reference_metrics={k: _from_json_float(v) for k, v in data.get("reference_metrics", {}).items()},
         )
 
 
@@ -339,7 +353,8 @@ class SegmenterSummary:
     ``macro`` maps a score name to its :class:`Stat` over documents: ``precision`` (STP),
     ``recall`` (STR), ``f1``, ``chance_f1``, ``corrected_f1``, ``shuffle_f1``, ``n_boundaries``
     and ``self_agreement_f1``. ``micro`` pools the matched/predicted/initial counts of every
-    restart of every document: ``precision``, ``recall`` and ``f1``.
+    restart of every document: ``precision``, ``recall`` and ``f1``. ``reference`` maps each
+    reference metric (when documents have references) to its :class:`Stat`.
     """
 
     segmenter: str
@@ -352,9 +367,11 @@ class SegmenterSummary:
     nondeterministic_share: float
     content_blind: bool | None
     deterministic: bool | None
+    reference: dict[str, Stat] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "reference": {k: v.to_dict() for k, v in self.reference.items()},
             "segmenter": self.segmenter,
             "params": _jsonable(self.params),
             "n_documents": self.n_documents,

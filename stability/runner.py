@@ -47,7 +47,7 @@ from .exceptions import (
 )
 from .permutations import Stream, check_seed, doc_key, restart_order, stream_rng
 from .registry import get_segmenter
-from .results import CorpusResult, Failure, RestartScores, SegmenterSummary, Stat, StabilityResult
+from .results import CorpusResult, Failure, RestartScores, StabilityResult
 from .scores import (
     boundary_confidence,
     bootstrap_f1_interval,
@@ -58,6 +58,7 @@ from .scores import (
 )
 from .segmentation import Segmentation, check_boundaries
 from .segmenter import apply_order, has_fast_path, segmenter_name, segmenter_params
+from .summary import summarize
 
 __all__ = ["stability_test", "evaluate", "resolve_segmenters", "RunSettings"]
 
@@ -292,12 +293,35 @@ class _Progress:
 # ----------------------------------------------------------------------------------------------
 # the engine
 # ----------------------------------------------------------------------------------------------
+def _reference_metrics(doc: Document, boundaries: tuple[int, ...], options: Mapping[str, Any] | None) -> dict[str, float]:
+    """Reference metrics of ``B0`` when the document has references (``options=None``: none)."""
+    if options is None or not doc.references:
+        return {}
+    from .metrics import compute_all, multi_reference_metrics
+
+    hypothesis = Segmentation(boundaries, doc.n_units)
+    single = {k: v for k, v in options.items() if k in ("k", "tolerance", "gamma")}
+    values = compute_all(doc.references[0], hypothesis, times=doc.times, **single)
+    if len(doc.references) >= 2:
+        multi = {k: v for k, v in options.items() if k in ("window_limit", "tolerance")}
+        values.update(multi_reference_metrics(doc.references, hypothesis, **multi))
+    return {k: float(v) for k, v in values.items()}
+
+
 class _Engine:
-    def __init__(self, settings: RunSettings, n_jobs: int, backend: str | None, progress: _Progress) -> None:
+    def __init__(
+        self,
+        settings: RunSettings,
+        n_jobs: int,
+        backend: str | None,
+        progress: _Progress,
+        metric_options: Mapping[str, Any] | None = None,
+    ) -> None:
         self.settings = settings
         self.n_jobs = _effective_jobs(n_jobs)
         self.backend = backend
         self.progress = progress
+        self.metric_options = metric_options
 
     def run(self, pairs: list[_Pair]) -> None:
         self._initial(pairs)
@@ -432,6 +456,7 @@ class _Engine:
             content_blind=content_blind,
             content_margin=s.content_margin,
             stopped_early=pair.streams[Stream.WITHIN].stopped_early,
+            reference_metrics=_reference_metrics(pair.doc, pair.initial, self.metric_options),
         )
 
 
@@ -485,6 +510,7 @@ def stability_test(
     confidence: float = 0.95,
     n_bootstrap: int = 1000,
     progress: bool | None = False,
+    metrics: bool | Mapping[str, Any] = True,
 ) -> StabilityResult:
     """Run the stability test (Lamprier et al. 2007, section 5, Algorithm 1) on one document.
 
@@ -529,6 +555,9 @@ def stability_test(
         Bootstrap resamples.
     progress : bool or None, default False
         Progress bar on stderr (``None``: only on a terminal).
+    metrics : bool or mapping, default True
+        When ``units`` is a Document with references, also compute the reference metrics of
+        ``B0`` (see :func:`evaluate`).
 
     Returns
     -------
@@ -565,7 +594,7 @@ def stability_test(
     bar = _Progress(progress, label)
     bar.add_total(settings.n_restarts * len(settings.streams))
     try:
-        engine = _Engine(settings, n_jobs, backend, bar)
+        engine = _Engine(settings, n_jobs, backend, bar, _metric_options(metrics))
         engine.run([pair])
     finally:
         bar.close()
@@ -577,6 +606,22 @@ def stability_test(
             segmenter=label, document=failure.document or None, restart=failure.restart, seed=failure.seed,
         )
     return engine.result(pair)
+
+
+def _metric_options(metrics: Any) -> dict[str, Any] | None:
+    """Validate the ``metrics`` argument: True (defaults), False/None (skip) or options."""
+    if metrics is True:
+        return {}
+    if metrics is False or metrics is None:
+        return None
+    if isinstance(metrics, Mapping):
+        unknown = set(metrics) - {"k", "tolerance", "gamma", "window_limit"}
+        if unknown:
+            raise InvalidParameterError.make(
+                "metrics", "True, False or a mapping with keys k, tolerance, gamma, window_limit", dict(metrics)
+            )
+        return dict(metrics)
+    raise InvalidParameterError.make("metrics", "True, False or a mapping of metric options", metrics)
 
 
 def _read_completed(path: Path, settings: dict[str, Any]) -> dict[tuple[str, str], StabilityResult]:
@@ -606,54 +651,6 @@ def _read_completed(path: Path, settings: dict[str, Any]) -> dict[tuple[str, str
     return done
 
 
-def _summaries(
-    labels: list[str],
-    segmenters: Mapping[str, Callable],
-    results: Mapping[str, list[StabilityResult]],
-    failures: list[Failure],
-    settings: RunSettings,
-) -> dict[str, SegmenterSummary]:
-    out = {}
-    for label in labels:
-        docs = results.get(label, [])
-        rng = np.random.default_rng(np.random.SeedSequence(settings.seed, spawn_key=(doc_key(label), int(Stream.BOOTSTRAP))))
-        columns = {
-            "precision": [r.precision for r in docs],
-            "recall": [r.recall for r in docs],
-            "f1": [r.f1 for r in docs],
-            "chance_f1": [r.chance_f1 for r in docs],
-            "corrected_f1": [r.corrected_f1 for r in docs],
-            "shuffle_f1": [r.shuffle_f1 for r in docs],
-            "n_boundaries": [r.n_boundaries for r in docs],
-            "self_agreement_f1": [r.self_agreement_f1 for r in docs],
-        }
-        macro = {name: Stat.of(values, rng, settings.confidence, settings.n_bootstrap) for name, values in columns.items()}
-        matched = predicted = initial = 0
-        for r in docs:
-            counts = restart_precision_recall(r.segmentation.boundaries, r.restart_boundaries, r.tolerance)
-            matched += int(counts.matched.sum())
-            predicted += int(counts.predicted.sum())
-            initial += counts.initial * len(r.restart_boundaries)
-        micro_p = matched / predicted if predicted else (1.0 if initial == 0 else 0.0)
-        micro_r = matched / initial if initial else (1.0 if predicted == 0 else 0.0)
-        blind = [r.content_blind for r in docs if r.content_blind is not None]
-        determ = [r.deterministic for r in docs if r.deterministic is not None]
-        shuffle_mean = macro["shuffle_f1"].mean
-        out[label] = SegmenterSummary(
-            segmenter=label,
-            params=segmenter_params(segmenters[label]),
-            n_documents=len(docs),
-            n_failed=sum(1 for f in failures if f.segmenter == label),
-            macro=macro,
-            micro={"precision": micro_p, "recall": micro_r, "f1": f1_score(micro_p, micro_r)},
-            content_blind_share=float(np.mean(blind)) if blind else float("nan"),
-            nondeterministic_share=float(1 - np.mean(determ)) if determ else float("nan"),
-            content_blind=None if not blind else bool(shuffle_mean >= macro["f1"].mean - settings.content_margin),
-            deterministic=None if not determ else bool(all(determ)),
-        )
-    return out
-
-
 def evaluate(
     segmenters: Any,
     documents: Iterable[Any],
@@ -678,6 +675,7 @@ def evaluate(
     on_error: str = "record",
     block_size: int = 64,
     on_result: Callable[[StabilityResult], None] | None = None,
+    metrics: bool | Mapping[str, Any] = True,
 ) -> CorpusResult:
     """Run the stability test of several segmenters over a corpus.
 
@@ -701,6 +699,12 @@ def evaluate(
         the run goes on; ``"raise"`` raises at the end of the run, after writing every result.
     on_result : callable, optional
         Called with each :class:`StabilityResult` as it completes (in corpus order per block).
+    metrics : bool or mapping, default True
+        For documents with references, compute the reference metrics of every initial
+        segmentation (:func:`stability.metrics.compute_all` against the first reference, plus
+        :func:`stability.metrics.multi_reference_metrics` when there are several) into
+        ``StabilityResult.reference_metrics``. A mapping gives their options (``k``,
+        ``tolerance``, ``gamma``, ``window_limit``); ``False`` skips them.
 
     The other parameters are those of :func:`stability_test`.
 
@@ -727,9 +731,11 @@ def evaluate(
         raise InvalidParameterError.make("on_error", "'record' or 'raise'", on_error)
     if isinstance(block_size, bool) or not isinstance(block_size, int) or block_size < 1:
         raise InvalidParameterError.make("block_size", "an integer >= 1", block_size)
+    metric_options = _metric_options(metrics)
     resolved = resolve_segmenters(segmenters)
     labels = list(resolved)
-    settings_record = {**settings.to_dict(), "segmenters": labels, "format_version": _FORMAT_VERSION}
+    settings_record = {**settings.to_dict(), "segmenters": labels, "format_version": _FORMAT_VERSION,
+                       "metrics": metric_options}
 
     completed: dict[tuple[str, str], StabilityResult] = {}
     handle = None
@@ -767,7 +773,7 @@ def evaluate(
                 for label in labels
                 if (label, doc.id) not in completed
             ]
-            engine = _Engine(settings, n_jobs, backend, bar)
+            engine = _Engine(settings, n_jobs, backend, bar, metric_options)
             bar.add_total(len(pairs) * engine._restart_budget())
             engine.run(pairs)
             by_key = {(p.label, p.doc.id): p for p in pairs}
@@ -795,7 +801,8 @@ def evaluate(
         bar.close()
         if handle is not None:
             handle.close()
-    summary = _summaries(labels, resolved, results, failures, settings)
+    summary = summarize(results, failures, seed=settings.seed, confidence=settings.confidence,
+                        n_bootstrap=settings.n_bootstrap, content_margin=settings.content_margin)
     run_settings = {**settings_record, "n_jobs": n_jobs, "backend": backend, "n_documents": n_docs,
                     "elapsed_seconds": round(time.perf_counter() - started, 3)}
     corpus = CorpusResult(results, summary, failures, run_settings)

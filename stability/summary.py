@@ -1,0 +1,248 @@
+"""Corpus summaries, rank correlations, and loading saved results.
+
+:func:`summarize` turns per-document :class:`~stability.results.StabilityResult` lists into
+per-segmenter summaries (mean, standard deviation and bootstrap confidence interval over
+documents, as in Lamprier et al.'s Table 3, plus micro averages). :func:`correlations` measures
+whether the stability scores rank documents and segmenters the way reference metrics do (Kendall's
+tau-b), the evidence a user needs before trusting the stability score on their data.
+:func:`load_results` reads a run back from its JSON-lines stream or its JSON report.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .exceptions import CorpusFormatError, InvalidParameterError
+from .permutations import Stream, doc_key
+from .results import CorpusResult, Failure, SegmenterSummary, StabilityResult, Stat
+from .scores import f1_score, restart_precision_recall
+
+__all__ = [
+    "STABILITY_SCORES",
+    "LOWER_IS_BETTER",
+    "summarize",
+    "kendall_tau",
+    "correlations",
+    "load_results",
+]
+
+#: Per-document stability scores summarised over documents (name -> StabilityResult attribute).
+STABILITY_SCORES = (
+    "precision",
+    "recall",
+    "f1",
+    "chance_f1",
+    "corrected_f1",
+    "shuffle_f1",
+    "shuffle_gap",
+    "n_boundaries",
+    "self_agreement_f1",
+)
+
+#: Reference metrics that are errors or costs (lower is better); the others are similarities.
+LOWER_IS_BETTER = frozenset(
+    {"pk", "windowdiff", "windowdiff_corrected", "nwin", "tnwin", "pr_error", "ghd", "ghd_normalized"}
+)
+
+
+def _stat_rng(seed: int, label: str, what: str) -> np.random.Generator:
+    return np.random.default_rng(
+        np.random.SeedSequence(seed, spawn_key=(doc_key(label), int(Stream.BOOTSTRAP), doc_key(what)))
+    )
+
+
+def summarize(
+    documents: Mapping[str, Sequence[StabilityResult]],
+    failures: Sequence[Failure] = (),
+    *,
+    seed: int = 0,
+    confidence: float = 0.95,
+    n_bootstrap: int = 1000,
+    content_margin: float = 0.05,
+) -> dict[str, SegmenterSummary]:
+    """Per-segmenter corpus summaries.
+
+    Macro scores are means over documents with their sample standard deviation (ddof=1) and a
+    percentile bootstrap confidence interval of the mean (NaNs, e.g. an undefined
+    chance-corrected score, are left out and ``n`` says how many values remain). Micro scores pool
+    the matched, predicted and initial boundary counts of every restart of every document. A
+    segmenter is ``content_blind`` at corpus level when its mean shuffle-control F1 is at least its
+    mean F1 minus ``content_margin``.
+    """
+    out: dict[str, SegmenterSummary] = {}
+    for label, docs in documents.items():
+        macro = {
+            name: Stat.of([getattr(r, name) for r in docs], _stat_rng(seed, label, name), confidence, n_bootstrap)
+            for name in STABILITY_SCORES
+        }
+        metric_names = sorted({k for r in docs for k in r.reference_metrics})
+        reference = {
+            name: Stat.of([r.reference_metrics.get(name, float("nan")) for r in docs],
+                          _stat_rng(seed, label, name), confidence, n_bootstrap)
+            for name in metric_names
+        }
+        matched = predicted = initial = 0
+        for r in docs:
+            counts = restart_precision_recall(r.segmentation.boundaries, r.restart_boundaries, r.tolerance)
+            matched += int(counts.matched.sum())
+            predicted += int(counts.predicted.sum())
+            initial += counts.initial * len(r.restart_boundaries)
+        micro_p = matched / predicted if predicted else (1.0 if initial == 0 else 0.0)
+        micro_r = matched / initial if initial else (1.0 if predicted == 0 else 0.0)
+        blind = [r.content_blind for r in docs if r.content_blind is not None]
+        determ = [r.deterministic for r in docs if r.deterministic is not None]
+        out[label] = SegmenterSummary(
+            segmenter=label,
+            params=dict(docs[0].params) if docs else {},
+            n_documents=len(docs),
+            n_failed=sum(1 for f in failures if f.segmenter == label),
+            macro=macro,
+            micro={"precision": micro_p, "recall": micro_r, "f1": f1_score(micro_p, micro_r)},
+            content_blind_share=float(np.mean(blind)) if blind else float("nan"),
+            nondeterministic_share=float(1 - np.mean(determ)) if determ else float("nan"),
+            content_blind=None if not blind else bool(macro["shuffle_f1"].mean >= macro["f1"].mean - content_margin),
+            deterministic=None if not determ else bool(all(determ)),
+            reference=reference,
+        )
+    return out
+
+
+def _nanmean(values: Sequence[float]) -> float:
+    x = np.asarray(values, dtype=float)
+    x = x[~np.isnan(x)]
+    return float(x.mean()) if x.size else float("nan")
+
+
+def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
+    """Kendall's tau-b rank correlation of two paired samples (ties handled as tau-b does).
+
+    ``tau_b = (C - D) / sqrt((n0 - n1) (n0 - n2))`` with ``C``/``D`` the concordant/discordant pairs,
+    ``n0 = n(n-1)/2`` and ``n1``, ``n2`` the pairs tied in ``x`` and in ``y``. Pairs with a NaN are
+    dropped first. Returns NaN with fewer than two pairs or when one side is constant.
+    O(n^2) pairwise comparison, vectorised; intended for documents and segmenters (thousands).
+
+    Examples
+    --------
+    >>> kendall_tau([1, 2, 3, 4], [10, 20, 30, 40])
+    1.0
+    >>> kendall_tau([1, 2, 3], [3, 2, 1])
+    -1.0
+    """
+    a = np.asarray(x, dtype=float)
+    b = np.asarray(y, dtype=float)
+    if a.shape != b.shape:
+        raise InvalidParameterError(f"x and y must have the same length; received {a.size} and {b.size}")
+    keep = ~(np.isnan(a) | np.isnan(b))
+    a, b = a[keep], b[keep]
+    n = a.size
+    if n < 2:
+        return float("nan")
+    i, j = np.triu_indices(n, k=1)
+    sa = np.sign(a[i] - a[j])
+    sb = np.sign(b[i] - b[j])
+    n0 = i.size
+    n1 = int(np.sum(sa == 0))
+    n2 = int(np.sum(sb == 0))
+    denominator = math.sqrt((n0 - n1) * (n0 - n2))
+    if denominator == 0:
+        return float("nan")
+    return float(np.sum(sa * sb) / denominator)
+
+
+def correlations(
+    documents: Mapping[str, Sequence[StabilityResult]],
+    scores: Sequence[str] = ("f1", "corrected_f1", "shuffle_gap"),
+) -> dict[str, Any]:
+    """Kendall's tau between stability scores and reference metrics, oriented so that **positive
+    means agreement** (metrics where lower is better are negated first).
+
+    Returns a dictionary with ``"documents"``: ``{score: {metric: tau}}`` over every
+    (segmenter, document) pair, and ``"segmenters"``: the same over the segmenters' mean scores
+    (needs at least two segmenters). Empty when no document has reference metrics.
+    """
+    rows = [r for docs in documents.values() for r in docs if r.reference_metrics]
+    if not rows:
+        return {}
+    metrics = sorted({k for r in rows for k in r.reference_metrics})
+
+    def oriented(name: str, values: list[float]) -> list[float]:
+        return [-v for v in values] if name in LOWER_IS_BETTER else values
+
+    per_doc: dict[str, dict[str, float]] = {}
+    per_seg: dict[str, dict[str, float]] = {}
+    labels = [label for label, docs in documents.items() if docs]
+    for score in scores:
+        x = [float(getattr(r, score)) for r in rows]
+        per_doc[score] = {
+            m: kendall_tau(x, oriented(m, [r.reference_metrics.get(m, float("nan")) for r in rows])) for m in metrics
+        }
+        if len(labels) >= 2:
+            xs = [_nanmean([getattr(r, score) for r in documents[label]]) for label in labels]
+            per_seg[score] = {}
+            for m in metrics:
+                ys = [_nanmean([r.reference_metrics.get(m, float("nan")) for r in documents[label]]) for label in labels]
+                per_seg[score][m] = kendall_tau(xs, oriented(m, ys))
+    return {"documents": per_doc, "segmenters": per_seg}
+
+
+def load_results(path: str | os.PathLike) -> CorpusResult:
+    """Read a run back: its JSON-lines stream (``results.jsonl``) or its JSON report.
+
+    Summaries are recomputed from the per-document results with the run's settings, so a stream
+    cut by an interruption gives the summary of what was completed.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise InvalidParameterError(f"results file {str(path)!r} does not exist")
+    text = path.read_text(encoding="utf-8")
+    documents: dict[str, list[StabilityResult]] = {}
+    failures: list[Failure] = []
+    settings: dict[str, Any] = {}
+    stripped = text.lstrip()
+    if stripped.startswith("{") and '"summary"' in stripped[:2000] and "\n{" not in stripped.strip():
+        data = json.loads(text)
+        settings = data.get("settings", {})
+        for label, rows in data.get("documents", {}).items():
+            documents[label] = [StabilityResult.from_dict(r) for r in rows]
+        failures = [Failure.from_dict(f) for f in data.get("failures", [])]
+    else:
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                if number == len(text.splitlines()):
+                    break  # a last line cut by an interruption
+                raise CorpusFormatError(f"not a JSON record ({exc.msg})", path=str(path), line=number) from None
+            kind = record.get("type")
+            if kind == "run":
+                settings = record.get("settings", {})
+                for label in settings.get("segmenters", []):
+                    documents.setdefault(label, [])
+            elif kind == "result":
+                result = StabilityResult.from_dict(record["result"])
+                documents.setdefault(result.segmenter, []).append(result)
+            elif kind == "failure":
+                failures.append(Failure.from_dict(record["failure"]))
+            else:
+                raise CorpusFormatError(
+                    f"expected a record with type 'run', 'result' or 'failure'; received {kind!r}",
+                    path=str(path), line=number,
+                )
+    summary = summarize(
+        documents,
+        failures,
+        seed=int(settings.get("seed", 0)),
+        confidence=float(settings.get("confidence", 0.95)),
+        n_bootstrap=int(settings.get("n_bootstrap", 1000)),
+        content_margin=float(settings.get("content_margin", 0.05)),
+    )
+    return CorpusResult(documents, summary, failures, settings)
