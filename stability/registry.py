@@ -11,7 +11,10 @@ Resolution order for :func:`get_segmenter`:
 Whatever is found is a *factory*: a class is instantiated with the parameters; any other callable
 is the segmenter itself, and parameters, if any, are bound with :func:`functools.partial`.
 Entry points are only scanned, never imported, until a name is asked for, so a plugin that fails
-to import breaks nothing but itself.
+to import breaks nothing but itself. :func:`describe_segmenters` loads every available name and
+reports, per name, its origin (built-in / plugin / registered), distribution and version, default
+parameters, and the error if it failed to load, without ever raising: this is what
+``stability segmenters`` prints.
 """
 
 from __future__ import annotations
@@ -29,8 +32,12 @@ from .exceptions import InvalidParameterError, InvalidTypeError, UnknownSegmente
 __all__ = [
     "ENTRY_POINT_GROUP",
     "SegmenterInfo",
+    "SegmenterStatus",
     "available_segmenters",
+    "describe_segmenters",
+    "factory_params",
     "get_segmenter",
+    "load_segmenter_factory",
     "register",
     "unregister",
 ]
@@ -198,3 +205,104 @@ def get_segmenter(spec: Any, **params: Any) -> Callable[..., Any]:
     raise InvalidTypeError.make(
         "segmenter", "a callable, a registered name or a 'module:attribute' string", spec
     )
+
+
+@dataclass(frozen=True)
+class SegmenterStatus:
+    """One available segmenter after trying to load it (see :func:`describe_segmenters`)."""
+
+    info: SegmenterInfo
+    params: dict[str, Any] | None = None  # default parameters; None if it failed to load
+    error: str | None = None  # "ExceptionType: message" if it failed to load
+    fast_path: bool = False  # offers prepare / segment_prepared
+    deterministic: bool | None = None
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def load_segmenter_factory(name: str) -> Callable[..., Any]:
+    """The factory (class or function) behind a registered or entry-point name."""
+    if not isinstance(name, str):
+        raise InvalidTypeError.make("name", "a segmenter name", name)
+    return _find_factory(name)
+
+
+def factory_params(factory: Any) -> dict[str, Any]:
+    """Default keyword parameters of a segmenter factory.
+
+    A class is instantiated with no arguments and asked for ``get_params()`` (falling back on its
+    ``__init__`` defaults); a function reports the defaults of its keyword parameters (everything
+    after the units); an object with ``get_params`` reports them.
+    """
+    from .segmenter import segmenter_params
+
+    if inspect.isclass(factory):
+        try:
+            instance = factory()
+        except TypeError:
+            instance = None
+        if instance is not None:
+            return segmenter_params(instance)
+        target = factory.__init__
+        skip = 1  # self
+    else:
+        get_params = getattr(factory, "get_params", None)
+        if callable(get_params):
+            return dict(get_params())
+        if isinstance(factory, functools.partial):
+            return dict(factory.keywords)
+        target = factory
+        skip = 1  # the units
+    try:
+        parameters = list(inspect.signature(target).parameters.values())[skip:]
+    except (TypeError, ValueError):
+        return {}
+    return {
+        p.name: (None if p.default is inspect.Parameter.empty else p.default)
+        for p in parameters
+        if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    }
+
+
+def describe_segmenters(names: Any = None) -> dict[str, SegmenterStatus]:
+    """Load every available segmenter (or those named) and report on each; never raises.
+
+    A plugin that fails to import, or whose default construction fails, is reported with its
+    error and does not hide the others.
+
+    Examples
+    --------
+    >>> status = describe_segmenters(["even"])["even"]
+    >>> status.info.origin, status.params
+    ('built-in', {'n_segments': None, 'segment_length': 10})
+    """
+    from .segmenter import has_fast_path
+
+    infos = available_segmenters()
+    wanted = list(infos) if names is None else list(names)
+    report: dict[str, SegmenterStatus] = {}
+    for name in wanted:
+        info = infos.get(name) or SegmenterInfo(str(name), str(name), "unknown")
+        try:
+            factory = load_segmenter_factory(name)
+            params = factory_params(factory)
+            instance = factory() if inspect.isclass(factory) else factory
+        except Exception as exc:  # report, never raise: one broken plugin must not hide the rest
+            cause = exc.__cause__ if isinstance(exc, UnknownSegmenterError) and exc.__cause__ else exc
+            report[name] = SegmenterStatus(info, None, f"{type(cause).__name__}: {cause}")
+            continue
+        deterministic = getattr(instance, "deterministic", None)
+        report[name] = SegmenterStatus(
+            info,
+            params,
+            None,
+            has_fast_path(instance),
+            deterministic if isinstance(deterministic, bool) else None,
+        )
+    return report
