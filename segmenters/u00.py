@@ -19,7 +19,8 @@ the count of its term before unit ``g``; the cost increment of an occurrence ``f
 end ``h`` at once. ``O(n N)`` time; the automatic mode keeps ``O(N)`` memory (the dynamic program
 runs alongside), the known-count mode stores the ``n x (n+1)`` cost matrix.
 
-Documents without any term (``N = 0``) get no boundaries. The fast restart path reuses the terms of
+Documents without any term (``N = 0``) get no boundaries in the automatic mode, and boundaries
+``1 .. K-1`` with a known count (all segmentations cost the same; the tie rule decides). The fast restart path reuses the terms of
 each unit (computed once per document); the costs depend only on term counts, so the results are
 identical to the plain call on the permuted units.
 """
@@ -101,8 +102,14 @@ def _backtrack(previous: np.ndarray, n: int) -> list[int]:
 def u00_boundaries(encoded: EncodedUnits, n_segments: int | None = None) -> list[int]:
     """Minimum-cost segmentation of encoded units (automatic or exactly ``n_segments``)."""
     n = encoded.n_units
-    if n < 2 or encoded.ids.size == 0:
+    if n < 2:
         return []
+    if encoded.ids.size == 0:
+        if n_segments is None:
+            return []
+        # No term at all: every segmentation costs the same, and the tie rule (smallest start
+        # at every layer) puts the K-1 boundaries at 1 .. K-1.
+        return list(range(1, min(max(int(n_segments), 1), n)))
     if n_segments is None:
         best = np.full(n + 1, np.inf)
         best[0] = 0.0

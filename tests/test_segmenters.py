@@ -330,6 +330,7 @@ def test_u00_finds_clean_topics():
 def test_u00_edge_cases():
     assert U00()([]) == [] and U00()(["only"]) == []
     assert U00()(["", "", ""]) == []  # N = 0: no boundaries
+    assert U00(n_segments=3)(["", "", "", "12"]) == [1, 2]  # N = 0, known count: the tie rule
     assert U00(n_segments=5)(["a b", "c d"]) == [1]  # K clamped to n
     with pytest.raises(InvalidParameterError):
         U00(n_segments=0)

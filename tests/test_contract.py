@@ -1,0 +1,109 @@
+"""Contract test over every registered segmenter (built-ins and whatever plugins are installed).
+
+For every name in :func:`stability.available_segmenters`: valid output on random documents
+(1 and 2 units, empty strings, whitespace, non-ASCII text, a long document), determinism, exposed
+parameters, ``n_segments`` honoured where it applies, and the fast restart path identical to the
+plain call on permuted units.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+
+from stability import available_segmenters, get_segmenter
+from stability.segmentation import check_boundaries
+from stability.segmenter import has_fast_path, segmenter_params
+
+NAMES = sorted(available_segmenters())
+
+WORDS = (
+    "river bank water fish boat stream money loan credit market stock price music band guitar "
+    "song drum stage caf\u00e9 na\u00efve \u00fcber stra\u00dfe \u65e5\u672c\u8a9e \u4e2d\u6587 "
+    "\u0645\u0631\u062d\u0628\u0627 \U0001f600 the of and a to in is"
+).split()
+
+
+def random_document(seed: int) -> list[str]:
+    rng = np.random.default_rng(seed)
+    n = int(rng.choice([1, 2, 3, 5, 12, 40, 90]))
+    units = []
+    for i in range(n):
+        r = rng.random()
+        if r < 0.08:
+            units.append("")
+        elif r < 0.12:
+            units.append(" \n\t ")
+        else:
+            topic = (i // 7) % 3
+            pool = WORDS[topic * 6 : topic * 6 + 6] + WORDS[18:]
+            units.append(" ".join(pool[int(rng.integers(0, len(pool)))] for _ in range(int(rng.integers(1, 25)))))
+    return units
+
+
+FIXED_DOCUMENTS = [
+    [""],
+    ["   "],
+    ["one single unit about rivers and banks"],
+    ["", ""],
+    ["first unit", "second unit"],
+    ["\u65e5\u672c\u8a9e\u306e\u6587", "\u0627\u0644\u0639\u0631\u0628\u064a\u0629", "caf\u00e9 \u00fcber na\u00efve"],
+    ["same same same"] * 8,
+]
+DOCUMENTS = FIXED_DOCUMENTS + [random_document(seed) for seed in range(14)]
+
+
+def test_there_are_registered_segmenters():
+    assert {"none", "all", "even", "random", "texttiling", "texttiling_nltk", "c99", "u00"} <= set(NAMES)
+
+
+@pytest.fixture(params=NAMES)
+def segmenter(request):
+    return get_segmenter(request.param)
+
+
+def test_valid_output_on_every_document(segmenter):
+    for units in DOCUMENTS:
+        out = segmenter(units)
+        check_boundaries(list(out), len(units), sort=True)
+
+
+def test_deterministic(segmenter):
+    if getattr(segmenter, "deterministic", True) is False:
+        pytest.skip("declares itself non-deterministic")
+    for units in DOCUMENTS[-6:]:
+        assert sorted(segmenter(units)) == sorted(segmenter(list(units)))
+
+
+def test_parameters_exposed(segmenter):
+    params = segmenter_params(segmenter)
+    assert isinstance(params, dict)
+    assert all(isinstance(k, str) for k in params)
+    init = getattr(type(segmenter), "__init__", None)
+    if hasattr(segmenter, "get_params") and init is not object.__init__:
+        names = [p for p in inspect.signature(init).parameters if p != "self"]
+        assert list(params) == names
+    assert repr(segmenter)
+
+
+def test_n_segments_is_honoured_where_it_applies(request, segmenter):
+    if "n_segments" not in segmenter_params(segmenter):
+        pytest.skip("no n_segments parameter")
+    factory = type(segmenter)
+    for units in DOCUMENTS:
+        for k in (1, 2, 3, 7):
+            out = factory(n_segments=k)(units)
+            assert len(out) == min(k, len(units)) - 1, (units, k, out)
+
+
+def test_fast_path_identical_to_plain_call(segmenter):
+    if not has_fast_path(segmenter):
+        pytest.skip("no fast restart path")
+    rng = np.random.default_rng(99)
+    for units in DOCUMENTS:
+        state = segmenter.prepare(units)
+        for _ in range(4):
+            order = rng.permutation(len(units))
+            assert list(segmenter.segment_prepared(state, order)) == list(segmenter([units[i] for i in order]))

@@ -1,0 +1,128 @@
+"""Plugin discovery: entry points (from a throwaway ``*.dist-info`` on ``sys.path``, no install),
+``module:attribute`` strings, plain callables, and failures reported by name."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import textwrap
+
+import pytest
+
+from stability import available_segmenters, get_segmenter, register
+from stability.exceptions import InvalidParameterError, UnknownSegmenterError
+from stability.registry import describe_segmenters, factory_params, unregister
+
+PLUGIN_MODULE = "stability_fake_plugin_mod"
+
+
+@pytest.fixture
+def fake_plugin(tmp_path, monkeypatch):
+    """A distribution 'fake-stability-plugin' 1.2 with a working and a broken entry point."""
+    (tmp_path / f"{PLUGIN_MODULE}.py").write_text(textwrap.dedent(
+        """
+        from stability.segmenter import Segmenter
+
+        IMPORTED = True
+
+        class EveryOther(Segmenter):
+            name = "every_other"
+
+            def __init__(self, step=2):
+                self.step = step
+
+            def segment(self, units):
+                return list(range(self.step, len(units), self.step))
+
+        def halves(units, minimum=2):
+            return [len(units) // 2] if len(units) >= minimum else []
+        """
+    ))
+    dist = tmp_path / "fake_stability_plugin-1.2.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: fake-stability-plugin\nVersion: 1.2\n")
+    (dist / "entry_points.txt").write_text(textwrap.dedent(
+        f"""
+        [stability.segmenters]
+        fake_every_other = {PLUGIN_MODULE}:EveryOther
+        fake_halves = {PLUGIN_MODULE}:halves
+        fake_broken = stability_fake_missing_module:Nope
+        fake_bad_attribute = {PLUGIN_MODULE}:DoesNotExist
+        """
+    ))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+    yield tmp_path
+    sys.modules.pop(PLUGIN_MODULE, None)
+
+
+def test_plugin_is_discovered_lazily_with_its_provenance(fake_plugin):
+    infos = available_segmenters()
+    info = infos["fake_every_other"]
+    assert info.origin == "plugin"
+    assert info.distribution == "fake-stability-plugin"
+    assert info.version == "1.2"
+    assert info.target == f"{PLUGIN_MODULE}:EveryOther"
+    assert infos["c99"].origin == "built-in"
+    # listing did not import anything
+    assert PLUGIN_MODULE not in sys.modules
+
+
+def test_plugin_segmenter_loads_and_takes_parameters(fake_plugin):
+    seg = get_segmenter("fake_every_other", step=3)
+    assert seg(["u"] * 10) == [3, 6, 9]
+    assert seg.get_params() == {"step": 3}
+    halves = get_segmenter("fake_halves", minimum=5)
+    assert halves(["u"] * 4) == [] and halves(["u"] * 6) == [3]
+
+
+def test_broken_plugin_is_reported_by_name_and_breaks_nothing_else(fake_plugin):
+    with pytest.raises(UnknownSegmenterError, match="fake_broken"):
+        get_segmenter("fake_broken")
+    with pytest.raises(UnknownSegmenterError, match="fake_bad_attribute"):
+        get_segmenter("fake_bad_attribute")
+    report = describe_segmenters()
+    assert not report["fake_broken"].ok
+    assert "ModuleNotFoundError" in report["fake_broken"].error
+    assert "stability_fake_missing_module" in report["fake_broken"].error
+    assert not report["fake_bad_attribute"].ok
+    assert report["fake_every_other"].ok and report["fake_every_other"].params == {"step": 2}
+    assert report["fake_halves"].params == {"minimum": 2}
+    for name in ("c99", "u00", "texttiling", "texttiling_nltk", "none", "all", "even", "random"):
+        assert report[name].ok, report[name].error
+        assert report[name].info.origin == "built-in"
+    assert report["c99"].fast_path and report["c99"].params["mask_size"] == 11
+    assert get_segmenter("c99", n_segments=2)(["a b", "c d", "e f"])  # still works
+
+
+def test_module_attribute_strings():
+    seg = get_segmenter("segmenters.c99:C99", n_segments=2)
+    assert seg.get_params()["n_segments"] == 2
+    with pytest.raises(UnknownSegmenterError, match="cannot import"):
+        get_segmenter("stability_no_such_module:thing")
+    with pytest.raises(UnknownSegmenterError, match="no attribute"):
+        get_segmenter("segmenters.c99:NoSuchClass")
+
+
+def test_plain_callables_and_bound_parameters():
+    def every(units, step=2):
+        return list(range(step, len(units), step))
+
+    assert get_segmenter(every)(["u"] * 5) == [2, 4]
+    assert get_segmenter(every, step=4)(["u"] * 9) == [4, 8]
+    with pytest.raises(InvalidParameterError):
+        get_segmenter(every, stride=4)
+    assert factory_params(every) == {"step": 2}
+
+
+def test_registered_names_and_unknown_names():
+    register("test_plugin_third", lambda units: [1] if len(units) > 1 else [])
+    try:
+        assert available_segmenters()["test_plugin_third"].origin == "registered"
+        assert get_segmenter("test_plugin_third")(["a", "b"]) == [1]
+        assert describe_segmenters(["test_plugin_third"])["test_plugin_third"].ok
+    finally:
+        unregister("test_plugin_third")
+    with pytest.raises(UnknownSegmenterError, match="Did you mean 'c99'"):
+        get_segmenter("c98")
+    assert not describe_segmenters(["c98"])["c98"].ok
