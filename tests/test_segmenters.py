@@ -343,3 +343,38 @@ def test_nltk_stopword_list_is_accepted_by_lexical_segmenters():
     units, bounds = topical_units(31, n_topics=3, per_topic=(6, 8))
     assert C99(n_segments=3, stopwords=words)(units) == bounds
     assert U00(n_segments=3, stopwords=words)(units) == bounds
+
+
+# --------------------------------------------------------------------------- fast restart path
+
+
+def _long_messy_units(seed: int) -> list[str]:
+    rng = np.random.default_rng(seed)
+    units, _ = topical_units(seed, n_topics=int(rng.integers(3, 7)), per_topic=(3, 12), words=(3, 25))
+    filler = ["the", "of", "and", "caf\u00e9", "\u65e5\u672c", "42", "don't", "well-known", ",", ""]
+    for i in range(len(units)):
+        if rng.random() < 0.3:
+            units[i] += " " + " ".join(filler[int(rng.integers(0, len(filler)))] for _ in range(5))
+        if rng.random() < 0.05:
+            units[i] = ""
+    return units
+
+
+@pytest.mark.parametrize(
+    "segmenter",
+    [C99(), C99(n_segments=4), C99(mask_size=3), U00(), U00(n_segments=4)]
+    + [__import__("segmenters.texttiling", fromlist=["TextTiling"]).TextTiling(**p) for p in ({}, {"w": 5, "k": 3})],
+    ids=repr,
+)
+def test_fast_path_identical_to_plain_call_on_random_documents(segmenter):
+    rng = np.random.default_rng(7)
+    non_empty = 0
+    for seed in range(10):
+        units = _long_messy_units(seed)
+        state = segmenter.prepare(units)
+        for _ in range(5):
+            order = rng.permutation(len(units))
+            fast = segmenter.segment_prepared(state, order)
+            assert fast == segmenter([units[i] for i in order])
+            non_empty += bool(fast)
+    assert non_empty >= 10  # the comparison is not between empty outputs only
