@@ -439,7 +439,9 @@ def tnwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, t: float = 0.
     Returns
     -------
     float
-        TNWin; ``NWin - t O`` (may be slightly negative with ``corrected=False``).
+        TNWin, ``NWin - t O``. With the defaults it is never negative for ``t <= 1`` (``O`` is
+        then a lower bound of NWin); with ``corrected=False`` or ``weighted=False`` ``O`` is no
+        longer a bound and TNWin can drop below 0.
 
     Notes
     -----
