@@ -109,24 +109,33 @@ def _ghd_dp(hyp: np.ndarray, ref: np.ndarray, ins_cost: float, del_cost: float, 
     ``np.minimum.accumulate``.
     """
     nr = ref.size
-    cols = np.arange(nr + 1, dtype=np.float64)
-    ins_steps = ins_cost * cols
+    ins_steps = ins_cost * np.arange(nr + 1, dtype=np.float64)
     prev = ins_steps.copy()  # mat[0, :]
     cur = np.empty(nr + 1)
-    for i, h in enumerate(hyp.tolist()):
+    shift = np.empty(nr)
+    splits = np.searchsorted(ref, hyp, side="right").tolist()  # r_j <= h_i for j < split
+    ref_list = ref.tolist()
+    for i, (h, split) in enumerate(zip(hyp.tolist(), splits)):
         cur[0] = del_cost * (i + 1)
-        shift = coeff * np.abs(h - ref) + prev[:-1]
-        split = int(np.searchsorted(ref, h, side="right"))  # r_j <= h for j < split
+        np.subtract(ref, h, out=shift)
+        np.abs(shift, out=shift)
+        if coeff != 1.0:
+            shift *= coeff
+        shift += prev[:-1]
         if split:
-            left = np.where(ref[:split] == h, prev[:split], del_cost + prev[1 : split + 1])
-            cur[1 : split + 1] = np.minimum(left, shift[:split])
+            # deletion from the cell above, except where the positions coincide (only j = split-1)
+            left = cur[1 : split + 1]
+            np.add(prev[1 : split + 1], del_cost, out=left)
+            if ref_list[split - 1] == h:
+                left[-1] = prev[split - 1]
+            np.minimum(left, shift[:split], out=left)
         if split < nr:
             # x[j+1] = min(ins + x[j], c[j]) for j >= split, starting from x[split]
-            c = shift[split:]
             offset = ins_steps[split + 1 :]
-            candidates = c - offset
+            candidates = shift[split:] - offset
             candidates[0] = min(candidates[0], cur[split] + ins_cost - offset[0])
-            cur[split + 1 :] = np.minimum.accumulate(candidates) + offset
+            np.minimum.accumulate(candidates, out=candidates)
+            np.add(candidates, offset, out=cur[split + 1 :])
         prev, cur = cur, prev
     return float(prev[-1])
 
