@@ -1,0 +1,244 @@
+"""The ``stability`` command line: parse, call one library function, render.
+
+Data goes to stdout, messages to stderr. Exit codes: 0 success, 1 an error of ours (one line,
+no traceback unless ``--debug``), 2 a usage error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Iterator, Optional
+
+import typer
+
+from . import __version__
+
+app = typer.Typer(
+    name="stability",
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+    pretty_exceptions_show_locals=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help="Evaluate text segmenters without references (stability test), beside the reference metrics.",
+)
+
+
+class ReportFormat(str, Enum):
+    table = "table"
+    md = "md"
+    csv = "csv"
+    json = "json"
+    html = "html"
+
+
+class Backend(str, Enum):
+    loky = "loky"
+    threading = "threading"
+    sequential = "sequential"
+    dask = "dask"
+
+
+def _err(message: str) -> None:
+    typer.echo(message, err=True)
+
+
+@contextlib.contextmanager
+def _errors(debug: bool) -> Iterator[None]:
+    """Our errors become one line on stderr and exit code 1 (a traceback with --debug)."""
+    from .exceptions import StabilityError
+
+    try:
+        yield
+    except (StabilityError, OSError) as exc:
+        if debug:
+            raise
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        _err(f"error: {message}")
+        raise typer.Exit(code=1) from None
+    except KeyboardInterrupt:
+        _err("interrupted: completed documents are in the output file; rerun with --resume to continue")
+        raise typer.Exit(code=130) from None
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"stability {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_callback(
+    version: Annotated[
+        Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+    ] = None,
+) -> None:
+    """Evaluate text segmenters without references, beside the reference metrics."""
+
+
+Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks.")]
+
+
+@app.command()
+def run(
+    config: Annotated[Optional[Path], typer.Argument(help="TOML experiment file (default: the built-in demo).", exists=True, dir_okay=False)] = None,
+    segmenter: Annotated[Optional[list[str]], typer.Option("--segmenter", "-s", help="Segmenter name or module:attribute (repeatable); replaces the config's.")] = None,
+    corpus: Annotated[Optional[str], typer.Option("--corpus", "-c", help="Corpus path (file or directory).")] = None,
+    format: Annotated[Optional[str], typer.Option("--format", "-f", help="Corpus format: choi, wiki, jsonl, csv, text (default: detected).")] = None,
+    restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Restarts per document (maximum with --ci-width).")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", min=0, help="Run seed.")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (-1: all cores).")] = None,
+    backend: Annotated[Optional[Backend], typer.Option("--backend", help="joblib backend.")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (with --backend dask).")] = None,
+    tolerance: Annotated[Optional[int], typer.Option("--tolerance", min=0, help="Near-miss window (units).")] = None,
+    ci_width: Annotated[Optional[float], typer.Option("--ci-width", help="Adaptive stopping: stop when the F1 interval is this narrow.")] = None,
+    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Output directory (results.jsonl + reports).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run in --out.")] = False,
+    progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on a terminal).")] = None,
+    report_format: Annotated[ReportFormat, typer.Option("--report", help="What to print on stdout.")] = ReportFormat.table,
+    debug: Debug = False,
+) -> None:
+    """Run the stability test (and reference metrics when references exist); print a report."""
+    from .config import default_experiment, load_config, run_experiment, with_overrides
+    from .report import render
+
+    with _errors(debug):
+        experiment = load_config(config) if config is not None else default_experiment()
+        experiment = with_overrides(
+            experiment, segmenters=segmenter, corpus=corpus, format=format, out=out,
+            n_restarts=restarts, seed=seed, n_jobs=jobs, backend=backend.value if backend else None,
+            scheduler=scheduler, tolerance=tolerance, ci_width=ci_width, resume=resume or None,
+        )
+        if resume and "dir" not in experiment.output:
+            raise typer.BadParameter("--resume needs an output directory (--out or [output] dir)")
+        result = run_experiment(experiment, progress=progress)
+        typer.echo(render(result, report_format.value))
+        for failure in result.failures:
+            _err(f"warning: {failure.message().splitlines()[0]}")
+        if "dir" in experiment.output:
+            _err(f"results written to {experiment.output['dir']}")
+
+
+@app.command()
+def score(
+    reference: Annotated[Path, typer.Option("--reference", "-R", exists=True, help="Reference segmentations (file or directory).")],
+    hypothesis: Annotated[Path, typer.Option("--hypothesis", "-H", exists=True, help="Hypothesis segmentations.")],
+    k: Annotated[Optional[str], typer.Option("--k", help="Window: an integer or lamprier / nltk / segeval.")] = None,
+    tolerance: Annotated[int, typer.Option("--tolerance", min=0, help="Boundary-matching tolerance for P/R/F1.")] = 0,
+    output_format: Annotated[ReportFormat, typer.Option("--report", help="table, md, csv or json.")] = ReportFormat.table,
+    debug: Debug = False,
+) -> None:
+    """Reference metrics of existing segmentations (no segmenter involved), paired by document id."""
+    from .score import score_files
+
+    with _errors(debug):
+        window = int(k) if k is not None and k.lstrip("-").isdigit() else k
+        result = score_files(reference, hypothesis, k=window, tolerance=tolerance)
+        typer.echo(_render_scores(result, output_format.value))
+
+
+def _render_scores(result, fmt: str) -> str:
+    import csv
+    import io
+    import json
+
+    keys = list(result.mean)
+    if fmt == "json":
+        return json.dumps(result.to_dict(), indent=1)
+    rows = [[doc] + [f"{v.get(k, float('nan')):.4f}" for k in keys] for doc, v in result.documents.items()]
+    rows.append(["mean"] + [f"{result.mean[k]:.4f}" for k in keys])
+    rows.append(["std"] + [f"{result.std[k]:.4f}" for k in keys])
+    header = ["document"] + keys
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
+        return buffer.getvalue()
+    if fmt == "md":
+        lines = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] + ["---:"] * len(keys)) + "|"]
+        lines += ["| " + " | ".join(r) + " |" for r in rows]
+        return "\n".join(lines)
+    if fmt == "html":
+        raise typer.BadParameter("score renders table, md, csv or json", param_hint="--report")
+    from rich.console import Console
+    from rich.table import Table
+    import io as _io
+
+    console = Console(record=True, width=200, file=_io.StringIO(), color_system=None)
+    table = Table()
+    for i, name in enumerate(header):
+        table.add_column(name, justify="left" if i == 0 else "right")
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+    return console.export_text()
+
+
+def _short(value: object, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else f"<{type(value).__name__} of {len(value)}>" if hasattr(value, "__len__") else text[:limit]
+
+
+@app.command()
+def segmenters(debug: Debug = False) -> None:
+    """List the available segmenters with their parameters and origin."""
+    import io
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from .registry import describe_segmenters
+
+    with _errors(debug):
+        statuses = describe_segmenters()
+        table = Table(title="Segmenters (use with --segmenter NAME, or module:attribute)", title_justify="left")
+        for name in ("name", "origin", "parameters (defaults)", "fast path", "status"):
+            table.add_column(name, overflow="fold")
+        for name, status in statuses.items():
+            params = ", ".join(f"{k}={_short(v)}" for k, v in (status.params or {}).items())
+            origin = status.info.origin if not status.info.distribution or status.info.origin == "built-in" \
+                else f"{status.info.origin} ({status.info.distribution} {status.info.version})"
+            table.add_row(name, origin, params, "yes" if status.fast_path else "no",
+                          "ok" if status.ok else f"failed to load: {status.error}")
+        console = Console(record=True, width=160, file=io.StringIO(), color_system=None)
+        console.print(table)
+        typer.echo(console.export_text())
+        for name, status in statuses.items():
+            if not status.ok:
+                _err(f"warning: segmenter {name!r} failed to load: {status.error}")
+
+
+@app.command()
+def report(
+    results: Annotated[Path, typer.Argument(exists=True, dir_okay=True, help="results.jsonl, report.json, or an output directory.")],
+    format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Output format.")] = ReportFormat.table,
+    documents: Annotated[bool, typer.Option("--documents", help="Include the per-document table (table, csv).")] = False,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+    debug: Debug = False,
+) -> None:
+    """Render a saved run in another format."""
+    from .report import render
+    from .summary import load_results
+
+    with _errors(debug):
+        path = results / "results.jsonl" if results.is_dir() else results
+        result = load_results(path)
+        options = {"documents": True} if documents and format.value in ("table", "csv", "md") else {}
+        text = render(result, format.value, **options)
+        if output is not None:
+            output.write_text(text, encoding="utf-8")
+            _err(f"report written to {output}")
+        else:
+            typer.echo(text)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

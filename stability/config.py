@@ -1,0 +1,320 @@
+"""TOML experiment files: their keys are the keyword arguments they feed.
+
+An experiment file has five tables::
+
+    [corpus]                 # read_corpus(path, **options), or the built-in demo corpus
+    path = "../data/choi/1/3-11"     # a path or a list of paths (relative to this file)
+    format = "choi"
+    # demo = { n_documents = 12 }    # instead of path: demo_corpus(**demo)
+
+    [segmenters.c99]         # label -> get_segmenter(segmenter or label, **params)
+    [segmenters.even6]
+    segmenter = "even"
+    n_segments = 6
+
+    [run]                    # evaluate(**run), plus "scheduler" for a Dask cluster
+    n_restarts = 100
+    seed = 0
+
+    [metrics]                # options of the reference metrics; enabled = false skips them
+    k = "lamprier"
+
+    [output]                 # where the results and reports go
+    dir = "results/demo"
+    formats = ["md", "json", "html"]
+
+Unknown keys are errors that suggest the closest valid key. A relative ``[corpus] path`` is
+resolved against the directory of the config file; ``[output] dir`` against the current
+directory (where the user runs the command).
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+import os
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .corpus import Document
+from .exceptions import InvalidParameterError
+from .report import FORMATS as REPORT_FORMATS
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+__all__ = ["Experiment", "load_config", "default_experiment", "with_overrides", "run_experiment"]
+
+
+def _keywords(function: Any, exclude: tuple[str, ...] = ()) -> tuple[str, ...]:
+    return tuple(
+        p.name
+        for p in inspect.signature(function).parameters.values()
+        if p.kind is p.KEYWORD_ONLY or (p.default is not p.empty and p.kind is p.POSITIONAL_OR_KEYWORD)
+        if p.name not in exclude
+    )
+
+
+def _run_keys() -> tuple[str, ...]:
+    from .runner import evaluate
+
+    return _keywords(evaluate, exclude=("output", "on_result", "metrics")) + ("scheduler",)
+
+
+def _corpus_keys() -> tuple[str, ...]:
+    from .readers import read_corpus
+
+    return ("path", "demo") + _keywords(read_corpus)
+
+
+def _demo_keys() -> tuple[str, ...]:
+    from .demo import demo_corpus
+
+    return _keywords(demo_corpus)
+
+
+METRIC_KEYS = ("enabled", "k", "tolerance", "gamma", "window_limit")
+OUTPUT_KEYS = ("dir", "formats", "documents")
+TOP_KEYS = ("corpus", "segmenters", "run", "metrics", "output")
+
+#: What ``stability run`` does with no config: the built-in demo corpus and these segmenters.
+DEFAULT_SEGMENTERS = ("c99", "u00", "texttiling", "even", "none")
+
+
+def _check_keys(table: Mapping[str, Any], valid: tuple[str, ...], where: str, source: str) -> None:
+    for key in table:
+        if key not in valid:
+            close = difflib.get_close_matches(key, valid, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise InvalidParameterError(
+                f"{source}: unknown key {key!r} in {where}{hint} Valid keys: {', '.join(valid)}"
+            )
+
+
+def _table(data: Mapping[str, Any], key: str, source: str) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, Mapping):
+        raise InvalidParameterError(f"{source}: [{key}] must be a table; received {type(value).__name__} {value!r}")
+    return dict(value)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A validated experiment: what to read, which segmenters, how to run, where to write."""
+
+    corpus: dict[str, Any]
+    segmenters: dict[str, dict[str, Any]]
+    run: dict[str, Any] = field(default_factory=dict)
+    metrics: dict[str, Any] = field(default_factory=dict)
+    output: dict[str, Any] = field(default_factory=dict)
+    source: str = "<defaults>"
+
+    def documents(self) -> Iterator[Document]:
+        """The corpus as a lazy stream of documents."""
+        if "demo" in self.corpus:
+            from .demo import demo_corpus
+
+            demo = self.corpus["demo"]
+            return iter(demo_corpus(**(demo if isinstance(demo, Mapping) else {})))
+        from .readers import read_corpus
+
+        options = {k: v for k, v in self.corpus.items() if k != "path"}
+        paths = self.corpus["path"]
+        if isinstance(paths, (str, os.PathLike)):
+            return read_corpus(paths, **options)
+        roots = [Path(p) for p in paths]
+        parent = Path(os.path.commonpath([str(p.resolve()) for p in roots]))
+
+        def chained() -> Iterator[Document]:
+            for root in roots:
+                prefix = os.path.relpath(root.resolve(), parent).replace(os.sep, "/")
+                for doc in read_corpus(root, **options):
+                    doc_id = doc.id if prefix in ("", ".") or root.is_file() else f"{prefix}/{doc.id}"
+                    yield replace(doc, id=doc_id)
+
+        return chained()
+
+    def build_segmenters(self) -> dict[str, Any]:
+        """``label -> segmenter`` for :func:`stability.evaluate`."""
+        from .registry import get_segmenter
+
+        built = {}
+        for label, spec in self.segmenters.items():
+            params = {k: v for k, v in spec.items() if k != "segmenter"}
+            built[label] = get_segmenter(spec.get("segmenter", label), **params)
+        return built
+
+    def metric_options(self) -> dict[str, Any] | bool:
+        if self.metrics.get("enabled", True) is False:
+            return False
+        return {k: v for k, v in self.metrics.items() if k != "enabled"}
+
+
+def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experiment:
+    _check_keys(data, TOP_KEYS, "the file (top level)", source)
+    corpus = _table(data, "corpus", source)
+    _check_keys(corpus, _corpus_keys(), "[corpus]", source)
+    if "demo" in corpus and "path" in corpus:
+        raise InvalidParameterError(f"{source}: [corpus] takes either 'path' or 'demo', not both")
+    if "demo" not in corpus and "path" not in corpus:
+        corpus["demo"] = {}
+    if "demo" in corpus:
+        demo = corpus["demo"]
+        if demo is True:
+            corpus["demo"] = {}
+        elif isinstance(demo, Mapping):
+            _check_keys(demo, _demo_keys(), "[corpus.demo]", source)
+        else:
+            raise InvalidParameterError(f"{source}: [corpus] demo must be true or a table; received {demo!r}")
+        extra = set(corpus) - {"demo"}
+        if extra:
+            raise InvalidParameterError(f"{source}: [corpus] reader options {sorted(extra)} need 'path', not 'demo'")
+    else:
+        paths = corpus["path"]
+        listed = [paths] if isinstance(paths, str) else paths
+        if not isinstance(listed, list) or not listed or not all(isinstance(p, str) for p in listed):
+            raise InvalidParameterError(f"{source}: [corpus] path must be a string or a list of strings; received {paths!r}")
+        resolved = [str((base / p) if base is not None and not Path(p).is_absolute() else Path(p)) for p in listed]
+        corpus["path"] = resolved[0] if isinstance(paths, str) else resolved
+    segmenters_table = _table(data, "segmenters", source)
+    segmenters: dict[str, dict[str, Any]] = {}
+    for label, spec in segmenters_table.items():
+        if not isinstance(spec, Mapping):
+            raise InvalidParameterError(
+                f"{source}: [segmenters.{label}] must be a table of parameters; received {spec!r}"
+            )
+        segmenters[label] = dict(spec)
+    if not segmenters:
+        segmenters = {name: {} for name in DEFAULT_SEGMENTERS}
+    run = _table(data, "run", source)
+    _check_keys(run, _run_keys(), "[run]", source)
+    metrics = _table(data, "metrics", source)
+    _check_keys(metrics, METRIC_KEYS, "[metrics]", source)
+    output = _table(data, "output", source)
+    _check_keys(output, OUTPUT_KEYS, "[output]", source)
+    formats = output.get("formats", ["md", "json"])
+    if isinstance(formats, str):
+        formats = [formats]
+    for fmt in formats:
+        if fmt not in REPORT_FORMATS:
+            raise InvalidParameterError(
+                f"{source}: [output] formats must be among {', '.join(REPORT_FORMATS)}; received {fmt!r}"
+            )
+    output["formats"] = list(formats)
+    return Experiment(corpus, segmenters, run, metrics, output, source)
+
+
+def load_config(path: str | os.PathLike) -> Experiment:
+    """Read and validate an experiment file (see the module docstring for its tables).
+
+    Relative paths in ``[corpus] path`` are resolved against the file's directory;
+    ``[output] dir`` against the current directory.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidParameterError(f"cannot read config {str(path)!r}: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidParameterError(f"{path}: not valid TOML: {exc}") from None
+    return _validate(data, str(path), path.resolve().parent)
+
+
+def default_experiment() -> Experiment:
+    """The built-in experiment: the demo corpus and :data:`DEFAULT_SEGMENTERS`."""
+    return _validate({}, "<defaults>", None)
+
+
+def with_overrides(
+    experiment: Experiment,
+    *,
+    segmenters: list[str] | None = None,
+    corpus: str | None = None,
+    format: str | None = None,
+    out: str | None = None,
+    **run: Any,
+) -> Experiment:
+    """A copy of ``experiment`` with command-line overrides (``None`` keeps the file's value)."""
+    updated = experiment
+    if segmenters:
+        updated = replace(updated, segmenters={name: {} for name in segmenters})
+    if corpus is not None:
+        options = {} if "demo" in updated.corpus else {k: v for k, v in updated.corpus.items() if k != "path"}
+        options["path"] = corpus
+        updated = replace(updated, corpus=options)
+    if format is not None:
+        if "demo" in updated.corpus:
+            raise InvalidParameterError("format applies to a corpus path; give --corpus too")
+        updated = replace(updated, corpus={**updated.corpus, "format": format})
+    if out is not None:
+        updated = replace(updated, output={**updated.output, "dir": out})
+    given = {k: v for k, v in run.items() if v is not None}
+    _check_keys(given, _run_keys(), "run overrides", updated.source)
+    if given:
+        updated = replace(updated, run={**updated.run, **given})
+    return updated
+
+
+def run_experiment(experiment: Experiment, *, progress: bool | None = None) -> Any:
+    """Run an experiment: read the corpus, evaluate, write the outputs; returns the CorpusResult.
+
+    With ``[output] dir``, the run streams ``results.jsonl`` there (resumable with
+    ``resume = true``) and writes ``report.<format>`` for each requested format.
+    """
+    from .report import render
+    from .runner import evaluate
+
+    run = dict(experiment.run)
+    scheduler = run.pop("scheduler", None)
+    if progress is not None:
+        run["progress"] = progress
+    out_dir = experiment.output.get("dir")
+    output = None
+    if out_dir is not None:
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+        output = Path(out_dir) / "results.jsonl"
+        if not run.get("resume"):
+            run.setdefault("overwrite", True)
+    segmenters = experiment.build_segmenters()
+    documents = experiment.documents()
+
+    def call() -> Any:
+        return evaluate(segmenters, documents, output=output, metrics=experiment.metric_options(), **run)
+
+    if run.get("backend") == "dask":
+        result = _with_dask(call, scheduler)
+    else:
+        if scheduler is not None:
+            raise InvalidParameterError("scheduler is only used with backend = 'dask'")
+        result = call()
+    if out_dir is not None:
+        for fmt in experiment.output.get("formats", []):
+            extension = {"table": "txt"}.get(fmt, fmt)
+            options = {"documents": True} if fmt in ("table",) and experiment.output.get("documents") else {}
+            (Path(out_dir) / f"report.{extension}").write_text(render(result, fmt, **options), encoding="utf-8")
+            if fmt == "csv":
+                (Path(out_dir) / "documents.csv").write_text(render(result, "csv", documents=True), encoding="utf-8")
+    return result
+
+
+def _with_dask(call: Any, scheduler: str | None) -> Any:
+    """Run ``call`` with joblib's dask backend on a cluster (``scheduler``) or a local one."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise InvalidParameterError(
+            "backend 'dask' needs the optional dependency: pip install 'stability-harness[dask]'"
+        ) from None
+    if scheduler:
+        with Client(scheduler):
+            return call()
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster, Client(cluster):
+        return call()

@@ -1,0 +1,415 @@
+"""Reports of a run: terminal table, Markdown, CSV, JSON and a self-contained HTML page.
+
+Every format is rendered from one :class:`~stability.results.CorpusResult`; the JSON report is
+complete (every per-document result, summaries, correlations, failures) and is the source the
+others can be rebuilt from (``stability report results.json --format md``).
+
+Layout follows Lamprier et al. (2007), Tables 1-3: one row per segmenter, each score as
+"mean (std)" over documents; reference metrics sit beside the stability scores when the
+documents have references.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from .exceptions import InvalidParameterError
+from .results import CorpusResult, Stat, StabilityResult
+from .summary import LOWER_IS_BETTER, correlations
+
+__all__ = [
+    "FORMATS",
+    "STABILITY_COLUMNS",
+    "REFERENCE_COLUMNS",
+    "summary_rows",
+    "document_rows",
+    "render",
+    "to_table",
+    "to_markdown",
+    "to_csv",
+    "to_json",
+    "to_html",
+]
+
+FORMATS = ("table", "md", "csv", "json", "html")
+
+#: (key in SegmenterSummary.macro, column title) of the stability part, in report order.
+STABILITY_COLUMNS = (
+    ("n_boundaries", "bounds"),
+    ("precision", "STP"),
+    ("recall", "STR"),
+    ("f1", "F1"),
+    ("chance_f1", "chance"),
+    ("corrected_f1", "corrected"),
+    ("shuffle_f1", "shuffle F1"),
+    ("shuffle_gap", "gap"),
+)
+
+#: (reference metric key, column title); shown when present.
+REFERENCE_COLUMNS = (
+    ("precision", "P"),
+    ("recall", "R"),
+    ("f1", "F1(ref)"),
+    ("pk", "Pk"),
+    ("windowdiff", "WD"),
+    ("nwin", "NWin"),
+    ("tnwin", "TNWin"),
+    ("pr_error", "Pr_err"),
+    ("boundary_similarity", "B"),
+    ("cov_n", "CovN"),
+    ("cov_d", "CovD"),
+    ("wisebe", "WiSeBE"),
+    ("fleiss_kappa", "kappa"),
+)
+
+
+def _num(x: Any, digits: int = 3) -> str:
+    if x is None:
+        return "n/a"
+    x = float(x)
+    return "n/a" if math.isnan(x) else f"{x:.{digits}f}"
+
+
+def _mean_std(stat: Stat | None, digits: int = 2) -> str:
+    if stat is None or stat.n == 0:
+        return "n/a"
+    return f"{_num(stat.mean, digits)} ({_num(stat.std, digits)})"
+
+
+def _flags(content_blind: bool | None, deterministic: bool | None, failed: int = 0) -> str:
+    flags = []
+    if content_blind:
+        flags.append("content-blind")
+    if deterministic is False:
+        flags.append("non-deterministic")
+    if failed:
+        flags.append(f"{failed} failed")
+    return ", ".join(flags)
+
+
+def _params(params: dict[str, Any]) -> str:
+    shown = {k: v for k, v in params.items() if not isinstance(v, (list, tuple, set, frozenset, dict))}
+    return ", ".join(f"{k}={v}" for k, v in shown.items())
+
+
+#: The narrower selection used by the terminal table.
+COMPACT_STABILITY = ("n_boundaries", "precision", "recall", "f1", "shuffle_f1", "shuffle_gap", "corrected_f1")
+COMPACT_REFERENCE = ("f1", "pk", "windowdiff", "boundary_similarity", "wisebe")
+
+
+def _reference_keys(result: CorpusResult, compact: bool = False) -> list[tuple[str, str]]:
+    present = {k for s in result.summary.values() for k in s.reference}
+    return [(k, title) for k, title in REFERENCE_COLUMNS if k in present and (not compact or k in COMPACT_REFERENCE)]
+
+
+def summary_rows(result: CorpusResult, digits: int = 2, compact: bool = False) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the per-segmenter summary, every score as "mean (std)"."""
+    ref_keys = _reference_keys(result, compact)
+    columns = [(k, t) for k, t in STABILITY_COLUMNS if not compact or k in COMPACT_STABILITY]
+    header = ["segmenter", "docs"] + [t for _, t in columns] + ["F1 95% CI", "flags"]
+    header += [t for _, t in ref_keys]
+    rows = []
+    for label, s in result.summary.items():
+        f1 = s.macro.get("f1")
+        ci = f"[{_num(f1.ci[0], digits)}, {_num(f1.ci[1], digits)}]" if f1 and f1.n else "n/a"
+        row = [label, str(s.n_documents)]
+        row += [_mean_std(s.macro.get(k), 1 if k == "n_boundaries" else digits) for k, _ in columns]
+        row += [ci, _flags(s.content_blind, s.deterministic, s.n_failed)]
+        row += [_mean_std(s.reference.get(k), digits) for k, _ in ref_keys]
+        rows.append(row)
+    return header, rows
+
+
+def _boundary_list(r: StabilityResult) -> str:
+    return " ".join(f"{b}:{_num(c, 2)}" for b, c in r.boundary_confidence.items())
+
+
+def document_rows(result: CorpusResult, digits: int = 3) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the per-document table, with each boundary and its confidence."""
+    ref_keys = _reference_keys(result)
+    header = ["segmenter", "document", "units", "bounds", "STP", "STR", "F1", "F1 low", "F1 high",
+              "chance", "corrected", "shuffle F1", "flags"] + [t for _, t in ref_keys] + ["boundary:confidence"]
+    rows = []
+    for label, docs in result.documents.items():
+        for r in docs:
+            row = [label, str(r.document), str(r.segmentation.n_units), str(r.n_boundaries),
+                   _num(r.precision, digits), _num(r.recall, digits), _num(r.f1, digits),
+                   _num(r.f1_ci[0], digits), _num(r.f1_ci[1], digits), _num(r.chance_f1, digits),
+                   _num(r.corrected_f1, digits), _num(r.shuffle_f1, digits),
+                   _flags(r.content_blind, r.deterministic)]
+            row += [_num(r.reference_metrics.get(k), digits) for k, _ in ref_keys]
+            row.append(_boundary_list(r))
+            rows.append(row)
+    return header, rows
+
+
+def _correlation_rows(result: CorpusResult, compact: bool = False) -> tuple[list[str], list[list[str]]]:
+    corr = correlations(result.documents)
+    if not corr:
+        return [], []
+    ref_keys = _reference_keys(result, compact)
+    header = ["stability score", "over"] + [t for _, t in ref_keys]
+    rows = []
+    for over in ("segmenters", "documents"):
+        for score, taus in corr.get(over, {}).items():
+            rows.append([score, over] + [_num(taus.get(k), 2) for k, _ in ref_keys])
+    return header, rows
+
+
+# ---------------------------------------------------------------------------------------------
+def to_table(result: CorpusResult, *, documents: bool = False, width: int | None = None) -> str:
+    """The summary (and optionally per-document) table as rich renders it for a terminal."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(record=True, width=width or 160, file=io.StringIO(), force_terminal=False, color_system=None)
+    for title, (header, rows) in _sections(result, documents, compact=True):
+        table = Table(title=title, show_lines=False, title_justify="left")
+        for i, name in enumerate(header):
+            table.add_column(name, justify="left" if i < 2 or name == "flags" else "right", no_wrap=i == 0 or name in ("flags", "F1 95% CI"))
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+    return console.export_text()
+
+
+def _sections(result: CorpusResult, documents: bool, compact: bool = False) -> list[tuple[str, tuple[list[str], list[list[str]]]]]:
+    n_docs = result.settings.get("n_documents", max((s.n_documents for s in result.summary.values()), default=0))
+    restarts = result.settings.get("n_restarts", "?")
+    sections = [(f"Stability test: {n_docs} documents, {restarts} restarts, seed {result.settings.get('seed', '?')} "
+                 f"- mean (std) over documents", summary_rows(result, compact=compact))]
+    corr = _correlation_rows(result, compact)
+    if corr[0]:
+        sections.append(("Kendall tau between stability and reference metrics (positive = agreement)", corr))
+    if documents:
+        sections.append(("Per document", document_rows(result)))
+    if result.failures:
+        sections.append(("Failures", (["segmenter", "document", "restart", "error"],
+                                      [[f.segmenter, f.document, str(f.restart), f.error] for f in result.failures])))
+    return sections
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def to_markdown(result: CorpusResult, *, documents: bool = True) -> str:
+    """GitHub-flavoured Markdown tables."""
+    out = []
+    for title, (header, rows) in _sections(result, documents):
+        out.append(f"### {title}\n")
+        out.append("| " + " | ".join(_md_escape(h) for h in header) + " |")
+        out.append("|" + "|".join("---" if i < 2 else "---:" for i in range(len(header))) + "|")
+        for row in rows:
+            out.append("| " + " | ".join(_md_escape(c) for c in row) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
+def to_csv(result: CorpusResult, *, documents: bool = False) -> str:
+    """CSV of the summary with raw numbers (mean, std, CI bounds per score), or per document."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    if documents:
+        header, rows = document_rows(result, digits=6)
+        writer.writerow(header)
+        writer.writerows(rows)
+        return buffer.getvalue()
+    score_keys = [k for k, _ in STABILITY_COLUMNS]
+    ref_keys = [k for k, _ in _reference_keys(result)]
+    header = ["segmenter", "params", "n_documents", "n_failed", "content_blind", "deterministic"]
+    for key in score_keys + ["self_agreement_f1"]:
+        header += [f"{key}_mean", f"{key}_std", f"{key}_ci_low", f"{key}_ci_high"]
+    header += ["micro_precision", "micro_recall", "micro_f1"]
+    for key in ref_keys:
+        header += [f"ref_{key}_mean", f"ref_{key}_std"]
+    writer.writerow(header)
+    for label, s in result.summary.items():
+        row: list[Any] = [label, json.dumps(_jsonable(s.params), sort_keys=True), s.n_documents, s.n_failed,
+                          s.content_blind, s.deterministic]
+        for key in score_keys + ["self_agreement_f1"]:
+            st = s.macro[key]
+            row += [_raw(st.mean), _raw(st.std), _raw(st.ci[0]), _raw(st.ci[1])]
+        row += [_raw(s.micro["precision"]), _raw(s.micro["recall"]), _raw(s.micro["f1"])]
+        for key in ref_keys:
+            st = s.reference.get(key)
+            row += [_raw(st.mean), _raw(st.std)] if st else ["", ""]
+        writer.writerow(row)
+    return buffer.getvalue()
+
+
+def _raw(x: float) -> str:
+    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else repr(float(x))
+
+
+def _jsonable(value: Any) -> Any:
+    from .results import _jsonable as convert
+
+    return convert(value)
+
+
+def to_json(result: CorpusResult) -> str:
+    """The complete run as JSON: settings, summaries, correlations, every document, failures."""
+    data = result.to_dict()
+    data["correlations"] = _clean(correlations(result.documents))
+    data["report_version"] = 1
+    return json.dumps(data, indent=1, sort_keys=False, allow_nan=False)
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# HTML with inline SVG plots (no plotting dependency)
+# ---------------------------------------------------------------------------------------------
+_PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22")
+
+
+def _svg_scatter(points: Sequence[tuple[float, float, str, str]], x_label: str, y_label: str, title: str) -> str:
+    """A scatter plot as inline SVG: points are (x, y, series, tooltip)."""
+    w, h, m = 420, 300, 45
+    pts = [(x, y, s, t) for x, y, s, t in points if not (math.isnan(x) or math.isnan(y))]
+    if not pts:
+        return ""
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    x0, x1 = min(xs), max(xs)
+    y0, y1 = min(0.0, min(ys)), max(1.0, max(ys))
+    if x1 == x0:
+        x0, x1 = x0 - 0.5, x1 + 0.5
+    series = list(dict.fromkeys(p[2] for p in pts))
+
+    def sx(x: float) -> float:
+        return m + (x - x0) / (x1 - x0) * (w - 2 * m)
+
+    def sy(y: float) -> float:
+        return h - m - (y - y0) / (y1 - y0) * (h - 2 * m)
+
+    parts = [f'<svg class="plot scatter" xmlns="http://www.w3.org/2000/svg" width="{w + 140}" height="{h}" role="img">',
+             f'<title>{html.escape(title)}</title>',
+             f'<text x="{w / 2}" y="16" text-anchor="middle" font-size="13">{html.escape(title)}</text>',
+             f'<line x1="{m}" y1="{h - m}" x2="{w - m}" y2="{h - m}" stroke="#444"/>',
+             f'<line x1="{m}" y1="{m}" x2="{m}" y2="{h - m}" stroke="#444"/>',
+             f'<text x="{w / 2}" y="{h - 8}" text-anchor="middle" font-size="12">{html.escape(x_label)}</text>',
+             f'<text x="12" y="{h / 2}" text-anchor="middle" font-size="12" transform="rotate(-90 12 {h / 2})">{html.escape(y_label)}</text>']
+    for value in (x0, (x0 + x1) / 2, x1):
+        parts.append(f'<text x="{sx(value):.1f}" y="{h - m + 14}" text-anchor="middle" font-size="10">{value:.2f}</text>')
+    for value in (y0, (y0 + y1) / 2, y1):
+        parts.append(f'<text x="{m - 4}" y="{sy(value) + 3:.1f}" text-anchor="end" font-size="10">{value:.2f}</text>')
+    for x, y, s, tip in pts:
+        color = _PALETTE[series.index(s) % len(_PALETTE)]
+        parts.append(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="4" fill="{color}" fill-opacity="0.75">'
+                     f'<title>{html.escape(tip)}</title></circle>')
+    for i, s in enumerate(series):
+        color = _PALETTE[i % len(_PALETTE)]
+        parts.append(f'<circle cx="{w + 10}" cy="{m + 16 * i}" r="4" fill="{color}"/>'
+                     f'<text x="{w + 18}" y="{m + 16 * i + 4}" font-size="11">{html.escape(s)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _svg_strip(r: StabilityResult, reference: Sequence[int] | None) -> str:
+    """One document: the initial boundaries as bars whose height is their confidence, spurious
+    restart boundaries in grey, reference boundaries as red ticks below the axis."""
+    n = r.segmentation.n_units
+    w, h, m = 640, 70, 10
+    scale = (w - 2 * m) / max(n, 1)
+    parts = [f'<svg class="plot strip" xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" role="img">',
+             f'<title>{html.escape(str(r.document))}: boundary confidence</title>',
+             f'<line x1="{m}" y1="{h - 20}" x2="{w - m}" y2="{h - 20}" stroke="#999"/>']
+    top = 8
+    span = h - 20 - top
+    for pos, freq in r.spurious_boundaries.items():
+        x = m + pos * scale
+        parts.append(f'<rect x="{x - 1:.1f}" y="{h - 20 - span * freq:.1f}" width="2" height="{span * freq:.1f}" fill="#bbb">'
+                     f'<title>spurious {pos}: {freq:.2f}</title></rect>')
+    for b, conf in r.boundary_confidence.items():
+        x = m + b * scale
+        c = 0.0 if math.isnan(conf) else conf
+        parts.append(f'<rect x="{x - 2:.1f}" y="{h - 20 - span * c:.1f}" width="4" height="{max(span * c, 1):.1f}" fill="#1f77b4">'
+                     f'<title>boundary {b}: confidence {c:.2f}</title></rect>')
+    for b in reference or ():
+        x = m + b * scale
+        parts.append(f'<line x1="{x:.1f}" y1="{h - 18}" x2="{x:.1f}" y2="{h - 6}" stroke="#d62728" stroke-width="2">'
+                     f'<title>reference {b}</title></line>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _html_table(header: list[str], rows: list[list[str]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def to_html(result: CorpusResult, *, references: dict[str, Sequence[int]] | None = None, max_strips: int = 20) -> str:
+    """A single self-contained HTML page: tables, and SVG plots drawn without any plotting library.
+
+    Plots: per-segmenter summary (stability F1 vs shuffle-control F1), stability vs each of the
+    main reference metrics per document, and per-document boundary-confidence strips against the
+    reference (``references`` maps document id to reference boundaries; when omitted they are not
+    drawn).
+    """
+    sections = []
+    for title, (header, rows) in _sections(result, documents=False):
+        sections.append(f"<h2>{html.escape(title)}</h2>{_html_table(header, rows)}")
+    plots = []
+    summary_points = [(s.macro["shuffle_f1"].mean, s.macro["f1"].mean, label, f"{label}: F1 {s.macro['f1'].mean:.3f}")
+                      for label, s in result.summary.items()]
+    plots.append(_svg_scatter(summary_points, "shuffle-control F1", "stability F1",
+                              "Per segmenter: real test vs shuffle control"))
+    for key, title in (("pk", "Pk"), ("windowdiff", "WindowDiff"), ("f1", "boundary F1 (ref)")):
+        pts = [(r.reference_metrics.get(key, float("nan")), r.f1, label, f"{label} / {r.document}")
+               for label, docs in result.documents.items() for r in docs if r.reference_metrics]
+        if pts:
+            arrow = " (lower is better)" if key in LOWER_IS_BETTER else ""
+            plots.append(_svg_scatter(pts, title + arrow, "stability F1", f"Per document: stability F1 vs {title}"))
+    plot_html = "".join(f'<div class="figure">{p}</div>' for p in plots if p)
+    strips = []
+    for label, docs in result.documents.items():
+        for r in docs[:max_strips]:
+            ref = (references or {}).get(str(r.document))
+            strips.append(f"<div class='strip'><div class='caption'>{html.escape(label)} - {html.escape(str(r.document))} "
+                          f"(F1 {_num(r.f1, 2)})</div>{_svg_strip(r, ref)}</div>")
+    doc_header, doc_rows = document_rows(result)
+    settings = html.escape(json.dumps(_clean(result.settings), indent=1, default=str))
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>stability report</title>
+<style>
+body{{font-family:system-ui,sans-serif;margin:2em;color:#222}} table{{border-collapse:collapse;margin:1em 0;font-size:13px}}
+th,td{{border:1px solid #ccc;padding:3px 6px;text-align:right}} th:first-child,td:first-child,td:nth-child(2){{text-align:left}}
+.figure{{display:inline-block;margin:0.5em}} .strip .caption{{font-size:12px}} pre{{background:#f6f6f6;padding:1em}}
+</style></head><body>
+<h1>Stability report</h1>
+<p>Stability test of Lamprier et al. (2007): units are permuted within the segments a segmenter found, the
+document is segmented again, and the boundaries found again are counted. Scores are "mean (std)" over documents.
+<b>content-blind</b>: the shuffle control (units permuted across the whole document) is as stable as the real
+test, so the score carries no evidence about the content.</p>
+{''.join(sections)}
+<h2>Plots</h2>{plot_html}
+<h2>Boundary confidence per document</h2>
+<p>Blue bars: initial boundaries, height = share of restarts that found them again; grey: boundaries that appeared
+only after permutation; red ticks: reference boundaries.</p>
+{''.join(strips)}
+<h2>Per document</h2>{_html_table(doc_header, doc_rows)}
+<h2>Settings</h2><pre>{settings}</pre>
+</body></html>
+"""
+
+
+def render(result: CorpusResult, format: str, **options: Any) -> str:
+    """Render ``result`` in one of :data:`FORMATS`."""
+    renderers = {"table": to_table, "md": to_markdown, "csv": to_csv, "json": to_json, "html": to_html}
+    if format not in renderers:
+        raise InvalidParameterError.make("format", f"one of {', '.join(FORMATS)}", format)
+    return renderers[format](result, **options)

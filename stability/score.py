@@ -1,0 +1,161 @@
+"""Reference metrics on existing segmentations, with no segmenter involved (``stability score``).
+
+Segmentations are read from files, paired by document id, and scored with
+:func:`stability.metrics.compute_all` (plus :func:`~stability.metrics.multi_reference_metrics`
+when a document has several references).
+
+A segmentation file is either
+
+* JSON lines of bare segmentations: ``{"id": ..., "boundaries": [...], "n_units": N}`` or
+  ``{"id": ..., "masses": [...]}`` (several annotators: ``"references": [[...], ...]`` with
+  ``n_units``), or
+* any corpus :func:`stability.readers.read_corpus` reads (Choi files, JSON lines with units, CSV
+  label columns...), whose reference segmentations are used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .exceptions import CorpusFormatError, InvalidParameterError, StabilityError
+from .segmentation import Segmentation
+
+__all__ = ["read_segmentations", "score_files", "ScoreResult"]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    id: str
+    segmentations: tuple[Segmentation, ...]
+    times: Any = None
+
+
+def _bare_jsonl(path: Path) -> bool:
+    if path.suffix.lower() not in (".jsonl", ".json") or not path.is_file():
+        return False
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError:
+                    return False
+                return isinstance(record, dict) and "units" not in record
+    return False
+
+
+def _parse_bare(path: Path) -> Iterator[_Entry]:
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise CorpusFormatError(f"expected a JSON object ({exc.msg})", path=str(path), line=number) from None
+            doc_id = str(record.get("id", number))
+            try:
+                if "masses" in record:
+                    segs = (Segmentation.from_masses(record["masses"]),)
+                elif "boundaries" in record or "references" in record:
+                    if "n_units" not in record:
+                        raise CorpusFormatError("'boundaries' needs 'n_units' (the number of units)", path=str(path), line=number)
+                    lists = [record["boundaries"]] if "boundaries" in record else record["references"]
+                    segs = tuple(Segmentation(b, record["n_units"]) for b in lists)
+                else:
+                    raise CorpusFormatError(
+                        "expected 'boundaries' with 'n_units', 'masses', or 'references' with 'n_units'",
+                        path=str(path), line=number,
+                    )
+            except CorpusFormatError:
+                raise
+            except StabilityError as exc:
+                raise CorpusFormatError(f"document {doc_id!r}: {exc}", path=str(path), line=number) from None
+            yield _Entry(doc_id, segs, record.get("times"))
+
+
+def read_segmentations(path: str | os.PathLike, **reader_options: Any) -> Iterator[_Entry]:
+    """Segmentations in a file, by document id (see the module docstring for the formats)."""
+    path = Path(path)
+    if _bare_jsonl(path):
+        yield from _parse_bare(path)
+        return
+    from .readers import read_corpus
+
+    for doc in read_corpus(path, **reader_options):
+        if not doc.references:
+            raise CorpusFormatError(f"document {doc.id!r} has no segmentation to score", path=str(path))
+        yield _Entry(doc.id, doc.references, doc.times)
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """Metrics per document (paired by id) and their mean and standard deviation."""
+
+    documents: dict[str, dict[str, float]]
+    mean: dict[str, float] = field(default_factory=dict)
+    std: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        def clean(d: dict[str, float]) -> dict[str, float | None]:
+            return {k: (None if np.isnan(v) else v) for k, v in d.items()}
+
+        return {"mean": clean(self.mean), "std": clean(self.std),
+                "documents": {k: clean(v) for k, v in self.documents.items()}}
+
+
+def score_files(
+    reference: str | os.PathLike,
+    hypothesis: str | os.PathLike,
+    *,
+    k: Any = None,
+    tolerance: int = 0,
+    gamma: float = 0.85,
+    window_limit: int = 3,
+    **reader_options: Any,
+) -> ScoreResult:
+    """Score every hypothesis segmentation against the reference(s) of the same document id.
+
+    Every hypothesis must have a reference (an error names the missing ids); references without
+    a hypothesis are an error too, so a partial file is never scored silently.
+    """
+    from .metrics import compute_all, multi_reference_metrics
+
+    references = {e.id: e for e in read_segmentations(reference, **reader_options)}
+    hypotheses = {e.id: e for e in read_segmentations(hypothesis, **reader_options)}
+    missing = sorted(set(hypotheses) - set(references))
+    unmatched = sorted(set(references) - set(hypotheses))
+    if missing or unmatched:
+        parts = []
+        if missing:
+            parts.append(f"hypotheses without a reference: {missing[:5]}")
+        if unmatched:
+            parts.append(f"references without a hypothesis: {unmatched[:5]}")
+        raise InvalidParameterError(f"documents must pair up by id; {'; '.join(parts)}")
+    documents: dict[str, dict[str, float]] = {}
+    for doc_id, hyp in hypotheses.items():
+        ref = references[doc_id]
+        h = hyp.segmentations[0]
+        if h.n_units != ref.segmentations[0].n_units:
+            raise InvalidParameterError(
+                f"document {doc_id!r}: the hypothesis covers {h.n_units} units, the reference {ref.segmentations[0].n_units}"
+            )
+        values = compute_all(ref.segmentations[0], h, k=k, tolerance=tolerance, gamma=gamma, times=ref.times)
+        if len(ref.segmentations) >= 2:
+            values.update(multi_reference_metrics(ref.segmentations, h, window_limit=window_limit, tolerance=tolerance))
+        documents[doc_id] = {key: float(v) for key, v in values.items()}
+    keys = list(dict.fromkeys(k for d in documents.values() for k in d))
+    mean, std = {}, {}
+    for key in keys:
+        x = np.array([d.get(key, np.nan) for d in documents.values()], dtype=float)
+        x = x[~np.isnan(x)]
+        mean[key] = float(x.mean()) if x.size else float("nan")
+        std[key] = float(x.std(ddof=1)) if x.size > 1 else (0.0 if x.size else float("nan"))
+    return ScoreResult(documents, mean, std)
