@@ -47,6 +47,8 @@ __all__ = [
 TOKENIZERS = ("words", "choi")
 
 _WORD_RE = re.compile(r"[^\W\d_]+(?:['\u2019\-][^\W\d_]+)*")
+# Choi: a whitespace-delimited token made only of letters and hyphens
+_CHOI_TOKEN_RE = re.compile(r"(?<!\S)(?:[^\W\d_]|-)+(?!\S)")
 
 _STEMMER = None
 _STEM_CACHE: dict[str, str] = {}
@@ -148,7 +150,7 @@ class Preprocessor:
         text = unit.lower() if self.lowercase else unit
         if self.tokenizer == "words":
             return _WORD_RE.findall(text)
-        return [t for t in text.split() if all(c.isalpha() or c == "-" for c in t)]
+        return _CHOI_TOKEN_RE.findall(text)
 
     def terms(self, unit: str) -> list[str]:
         """The terms of one unit: tokens without stopwords, stemmed if asked."""
