@@ -218,7 +218,7 @@ def test_expected_windowdiff_lamprier_figure_3():
 def test_expected_windowdiff_large_n_no_overflow():
     # n = 100,000: compare with exact big-integer arithmetic (the double sum, restricted to the
     # terms that are not zero) on a moderately sized window.
-    n, mr, mh, k = 100_000, 200, 2_000, 250
+    n, mr, mh, k = 100_000, 200, 2_000, 60
     value = expected_windowdiff(n, mr, mh, k)
     exact = _exact_expectation(n, mr, mh, k, True)
     assert math.isfinite(value) and value == pytest.approx(float(exact), rel=1e-9)
@@ -391,3 +391,23 @@ def test_input_forms_are_equivalent():
         pk("00100010", "01000001", 2)
     with pytest.raises(InvalidSegmentationError, match="positive"):
         pk([3, 0, 6], [9], 2)
+
+
+def test_window_metrics_equal_nltk_on_long_documents():
+    """The piecewise (sparse) window counts against nltk's dense sweep at n = 5,000."""
+    rng = random.Random(17)
+    for density in (0.002, 0.02, 0.3):
+        n = 5_000
+        ref, hyp = random_segmentation(rng, n, density), random_segmentation(rng, n, density)
+        rg = np.array([int(c) for c in ref.gaps])
+        hg = np.array([int(c) for c in hyp.gaps])
+        for k in (1, 2, 7, 250, n // 2, n - 2, n - 1):
+            assert pk(ref, hyp, k) == nltk_pk(ref.gaps, hyp.gaps, k)
+            assert windowdiff(ref, hyp, k) == nltk_windowdiff(ref.gaps, hyp.gaps, k)
+            assert windowdiff(ref, hyp, k, weighted=True) == nltk_windowdiff(ref.gaps, hyp.gaps, k, weighted=True)
+            # eq. 4 = full windows + edge windows counted densely here
+            j = np.arange(1, k)
+            head = np.abs(np.cumsum(rg)[j - 1] - np.cumsum(hg)[j - 1])
+            tail = np.abs(np.cumsum(rg[::-1])[j - 1] - np.cumsum(hg[::-1])[j - 1])
+            full = nltk_windowdiff(ref.gaps, hyp.gaps, k, weighted=True) * (n - k)
+            assert windowdiff_corrected(ref, hyp, k, weighted=True, return_parts=True).numerator == round(full) + head.sum() + tail.sum()

@@ -18,8 +18,6 @@ __all__ = [
     "WindowPolicy",
     "WINDOW_POLICIES",
     "pair",
-    "gap_indicator",
-    "gap_prefix_counts",
     "check_k",
     "resolve_k",
     "window_size",
@@ -49,29 +47,6 @@ def pair(reference: Any, hypothesis: Any) -> tuple[Segmentation, Segmentation]:
             f"{ref.n_units} units (reference) and {hyp.n_units} units (hypothesis)"
         )
     return ref, hyp
-
-
-def gap_indicator(seg: Segmentation) -> np.ndarray:
-    """0/1 ``int64`` array over the ``n-1`` gaps: ``1`` at gap ``b-1`` for every boundary ``b``.
-
-    Gap ``g`` lies between units ``g`` and ``g+1`` (0-based): the nltk / segeval string index.
-    """
-    ind = np.zeros(seg.n_units - 1, dtype=np.int64)
-    if seg.n_boundaries:
-        ind[seg.boundary_array() - 1] = 1
-    return ind
-
-
-def gap_prefix_counts(seg: Segmentation) -> np.ndarray:
-    """``C`` of length ``n`` with ``C[g]`` = number of boundaries among gaps ``0 .. g-1``.
-
-    The number of boundaries in gaps ``[a, b)`` is ``C[b] - C[a]``. O(n) time and memory.
-    """
-    counts = np.zeros(seg.n_units, dtype=np.int64)
-    if seg.n_boundaries:
-        counts[seg.boundary_array()] = 1  # boundary b sits at gap b-1, counted from C[b] on
-        np.cumsum(counts, out=counts)
-    return counts
 
 
 def check_int(value: Any, name: str) -> int:

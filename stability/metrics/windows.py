@@ -23,12 +23,12 @@ from typing import Any, Union
 import numpy as np
 
 from ..exceptions import InvalidParameterError, InvalidSegmentationError
+from ..segmentation import Segmentation
 from ._common import (
     WindowPolicy,
     check_int,
     check_k,
     check_real,
-    gap_prefix_counts,
     pair,
     resolve_k,
 )
@@ -101,9 +101,32 @@ class PrErrorResult:
     c_fa: float
 
 
-def _window_counts(prefix: np.ndarray, k: int) -> np.ndarray:
-    """Boundary count of every full window of ``k`` gaps: ``C[i+k] - C[i]``, ``i = 0..n-k-1``."""
-    return prefix[k:] - prefix[:-k]
+def _window_pieces(ref: Segmentation, hyp: Segmentation, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Boundary counts of the ``n-k`` windows of ``k`` gaps, as constant pieces.
+
+    Window ``i`` (gaps ``i .. i+k-1``) holds the boundary at gap ``g`` iff
+    ``g-k+1 <= i <= g``, so each boundary adds 1 to an interval of window indices. Sorting the
+    interval ends splits ``0 .. n-k-1`` into pieces on which both counts are constant.
+
+    Returns
+    -------
+    lengths, r, h : numpy.ndarray
+        Number of windows in each piece and the reference and hypothesis counts on it; the
+        pieces cover all ``n-k`` windows. O(b log b) for ``b`` boundaries, whatever ``n`` is.
+    """
+    n_windows = ref.n_units - k
+    gr, gh = ref.boundary_array() - 1, hyp.boundary_array() - 1  # gap indices
+    starts_r, ends_r = np.maximum(gr - k + 1, 0), np.minimum(gr, n_windows - 1) + 1
+    starts_h, ends_h = np.maximum(gh - k + 1, 0), np.minimum(gh, n_windows - 1) + 1
+    cuts = np.concatenate(([0, n_windows], starts_r, ends_r, starts_h, ends_h))
+    edges, where = np.unique(cuts, return_inverse=True)
+    nr, nh = gr.size, gh.size
+    ones_r, ones_h = np.ones(nr), np.ones(nh)
+    delta_r = np.bincount(where[2:2 + 2 * nr], np.concatenate((ones_r, -ones_r)), minlength=edges.size)
+    delta_h = np.bincount(where[2 + 2 * nr:], np.concatenate((ones_h, -ones_h)), minlength=edges.size)
+    r = np.cumsum(delta_r)[:-1].astype(np.int64)
+    h = np.cumsum(delta_h)[:-1].astype(np.int64)
+    return np.diff(edges), r, h
 
 
 def _with_parts(result: Any, return_parts: bool) -> Any:
@@ -138,7 +161,8 @@ def pk(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, return_parts:
 
     Notes
     -----
-    O(n) time and memory (prefix sums over the gaps, vectorized).
+    O(b log b) time and O(b) memory for b boundaries (the window counts are constant between
+    the ends of the intervals of windows each boundary lies in), so independent of ``n``.
 
     Examples
     --------
@@ -149,9 +173,8 @@ def pk(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, return_parts:
     """
     ref, hyp = pair(reference, hypothesis)
     kk = resolve_k(k, ref)
-    r = _window_counts(gap_prefix_counts(ref), kk) > 0
-    h = _window_counts(gap_prefix_counts(hyp), kk) > 0
-    num = int(np.count_nonzero(r != h))
+    lengths, r, h = _window_pieces(ref, hyp, kk)
+    num = int(lengths[(r > 0) != (h > 0)].sum())
     den = ref.n_units - kk
     return _with_parts(WindowResult(num / den, kk, num, den), return_parts)
 
@@ -186,7 +209,7 @@ def windowdiff(reference: Any, hypothesis: Any, k: WindowPolicy = None, weighted
 
     Notes
     -----
-    O(n) time and memory.
+    O(b log b) time and O(b) memory for b boundaries (see :func:`pk`), independent of ``n``.
 
     Examples
     --------
@@ -199,8 +222,9 @@ def windowdiff(reference: Any, hypothesis: Any, k: WindowPolicy = None, weighted
     """
     ref, hyp = pair(reference, hypothesis)
     kk = resolve_k(k, ref)
-    diff = np.abs(_window_counts(gap_prefix_counts(ref), kk) - _window_counts(gap_prefix_counts(hyp), kk))
-    num = int(diff.sum()) if weighted else int(np.count_nonzero(diff))
+    lengths, r, h = _window_pieces(ref, hyp, kk)
+    diff = np.abs(r - h)
+    num = int((lengths * diff).sum()) if weighted else int(lengths[diff != 0].sum())
     den = ref.n_units - kk
     return _with_parts(WindowResult(num / den, kk, num, den), return_parts)
 
@@ -241,7 +265,8 @@ def windowdiff_corrected(reference: Any, hypothesis: Any, k: WindowPolicy = None
 
     Notes
     -----
-    O(n) time and memory.
+    O(b log b + k log b) time: the full windows as in :func:`pk`, the 2(k-1) edge windows by
+    binary search.
 
     Examples
     --------
@@ -255,15 +280,17 @@ def windowdiff_corrected(reference: Any, hypothesis: Any, k: WindowPolicy = None
     ref, hyp = pair(reference, hypothesis)
     kk = resolve_k(k, ref)
     n = ref.n_units
-    cr, ch = gap_prefix_counts(ref), gap_prefix_counts(hyp)
-    full = np.abs(_window_counts(cr, kk) - _window_counts(ch, kk))
-    lengths = np.arange(1, kk)
-    head = np.abs(cr[lengths] - ch[lengths])
-    tail = np.abs((cr[n - 1] - cr[n - 1 - lengths]) - (ch[n - 1] - ch[n - 1 - lengths]))
+    lengths, r, h = _window_pieces(ref, hyp, kk)
+    full = np.abs(r - h)
+    # edge windows: the first j gaps and the last j gaps, j = 1 .. k-1
+    gr, gh = ref.boundary_array() - 1, hyp.boundary_array() - 1
+    j = np.arange(1, kk)
+    head = np.abs(np.searchsorted(gr, j) - np.searchsorted(gh, j))
+    tail = np.abs((gr.size - np.searchsorted(gr, n - 1 - j)) - (gh.size - np.searchsorted(gh, n - 1 - j)))
     if weighted:
-        num = int(full.sum() + head.sum() + tail.sum())
+        num = int((lengths * full).sum() + head.sum() + tail.sum())
     else:
-        num = int(np.count_nonzero(full) + np.count_nonzero(head) + np.count_nonzero(tail))
+        num = int(lengths[full != 0].sum() + np.count_nonzero(head) + np.count_nonzero(tail))
     den = n + kk - 2
     return _with_parts(WindowResult(num / den, kk, num, den), return_parts)
 
@@ -399,7 +426,7 @@ def nwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, weighted: b
 
     Notes
     -----
-    O(n) time (the WindowDiff) plus O(k) for the expectation.
+    O(b log b + k) time: the WindowDiff (see :func:`windowdiff_corrected`) and the expectation.
 
     Examples
     --------
@@ -445,7 +472,7 @@ def tnwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, t: float = 0.
 
     Notes
     -----
-    O(n) time plus O(k).
+    O(b log b + k) time.
 
     Examples
     --------
@@ -505,7 +532,7 @@ def pr_error(reference: Any, hypothesis: Any, k: WindowPolicy = None, c_miss: fl
 
     Notes
     -----
-    O(n) time and memory.
+    O(b log b) time and O(b) memory for b boundaries (see :func:`pk`).
 
     Examples
     --------
@@ -533,12 +560,11 @@ def pr_error(reference: Any, hypothesis: Any, k: WindowPolicy = None, c_miss: fl
     cm = check_real(c_miss, "c_miss", low=0.0, high=1.0)
     cf = check_real(c_fa, "c_fa", low=0.0, high=1.0)
     g = kk - 1  # gaps per window
-    r = _window_counts(gap_prefix_counts(ref), g)
-    h = _window_counts(gap_prefix_counts(hyp), g)
-    windows = int(r.size)
-    misses = int(np.count_nonzero(h < r))
-    reference_windows = int(np.count_nonzero(r))
-    false_alarms = int(np.count_nonzero(h > r))
+    lengths, r, h = _window_pieces(ref, hyp, g)
+    windows = n - g
+    misses = int(lengths[h < r].sum())
+    reference_windows = int(lengths[r > 0].sum())
+    false_alarms = int(lengths[h > r].sum())
     pr_miss = misses / reference_windows if reference_windows else 0.0
     pr_fa = false_alarms / windows
     value = cm * pr_miss + cf * pr_fa
