@@ -352,13 +352,12 @@ def _html_table(header: list[str], rows: list[list[str]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def to_html(result: CorpusResult, *, references: dict[str, Sequence[int]] | None = None, max_strips: int = 20) -> str:
+def to_html(result: CorpusResult, *, max_strips: int = 20) -> str:
     """A single self-contained HTML page: tables, and SVG plots drawn without any plotting library.
 
     Plots: per-segmenter summary (stability F1 vs shuffle-control F1), stability vs each of the
     main reference metrics per document, and per-document boundary-confidence strips against the
-    reference (``references`` maps document id to reference boundaries; when omitted they are not
-    drawn).
+    first reference (when the documents have one); ``max_strips`` strips per segmenter.
     """
     sections = []
     for title, (header, rows) in _sections(result, documents=False):
@@ -378,7 +377,7 @@ def to_html(result: CorpusResult, *, references: dict[str, Sequence[int]] | None
     strips = []
     for label, docs in result.documents.items():
         for r in docs[:max_strips]:
-            ref = (references or {}).get(str(r.document))
+            ref = r.references[0] if r.references else None
             strips.append(f"<div class='strip'><div class='caption'>{html.escape(label)} - {html.escape(str(r.document))} "
                           f"(F1 {_num(r.f1, 2)})</div>{_svg_strip(r, ref)}</div>")
     doc_header, doc_rows = document_rows(result)

@@ -181,6 +181,8 @@ class StabilityResult(RestartScores):
     reference_metrics : dict
         When the document has references: reference-based metrics of ``B0`` (name -> value; see
         :func:`stability.metrics.reference_metrics`), beside the stability scores.
+    references : tuple of tuple of int
+        The document's reference boundaries (one tuple per annotator), kept for reports.
     """
 
     segmenter: str = ""
@@ -196,6 +198,7 @@ class StabilityResult(RestartScores):
     content_margin: float = 0.05
     stopped_early: bool = False
     reference_metrics: dict[str, float] = field(default_factory=dict)
+    references: tuple[tuple[int, ...], ...] = ()
 
     @property
     def n_boundaries(self) -> int:
@@ -233,6 +236,7 @@ class StabilityResult(RestartScores):
                 "content_margin": self.content_margin,
                 "stopped_early": self.stopped_early,
                 "reference_metrics": {k: _json_float(v) for k, v in self.reference_metrics.items()},
+                "references": [list(r) for r in self.references],
             }
         )
         return data
@@ -255,6 +259,7 @@ class StabilityResult(RestartScores):
             content_margin=float(data.get("content_margin", 0.05)),
             stopped_early=bool(data.get("stopped_early", False)),
             reference_metrics={k: _from_json_float(v) for k, v in data.get("reference_metrics", {}).items()},
+            references=tuple(tuple(int(b) for b in r) for r in data.get("references", [])),
         )
 
 

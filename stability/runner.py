@@ -27,7 +27,6 @@ import json
 import math
 import os
 import sys
-import time
 import traceback
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -457,6 +456,7 @@ class _Engine:
             content_margin=s.content_margin,
             stopped_early=pair.streams[Stream.WITHIN].stopped_early,
             reference_metrics=_reference_metrics(pair.doc, pair.initial, self.metric_options),
+            references=tuple(ref.boundaries for ref in pair.doc.references),
         )
 
 
@@ -759,7 +759,6 @@ def evaluate(
     results: dict[str, list[StabilityResult]] = {label: [] for label in labels}
     failures: list[Failure] = []
     bar = _Progress(progress)
-    started = time.perf_counter()
     n_docs = 0
     try:
         stream = iter(as_documents(documents))
@@ -803,8 +802,7 @@ def evaluate(
             handle.close()
     summary = summarize(results, failures, seed=settings.seed, confidence=settings.confidence,
                         n_bootstrap=settings.n_bootstrap, content_margin=settings.content_margin)
-    run_settings = {**settings_record, "n_jobs": n_jobs, "backend": backend, "n_documents": n_docs,
-                    "elapsed_seconds": round(time.perf_counter() - started, 3)}
+    run_settings = {**settings_record, "n_jobs": n_jobs, "backend": backend, "n_documents": n_docs}
     corpus = CorpusResult(results, summary, failures, run_settings)
     if failures and on_error == "raise":
         first = failures[0]

@@ -21,6 +21,17 @@ def shared_dir() -> Path:
     return SHARED
 
 
+def _word(topic: int, index: int) -> str:
+    """A pseudo-word made of letters only (tokenizers that keep alphabetic words see it)."""
+    value, letters = topic * 1000 + index, []
+    while True:
+        value, digit = divmod(value, 26)
+        letters.append(chr(97 + digit))
+        if value == 0:
+            break
+    return "zq" + "".join(letters) + "x"
+
+
 def topical_document(seed: int, n_topics: int = 5, vocab: int = 25, words: int = 8, lengths=(5, 10)):
     """A clean topical document: every topic draws its words from its own vocabulary.
 
@@ -35,7 +46,7 @@ def topical_document(seed: int, n_topics: int = 5, vocab: int = 25, words: int =
             boundaries.append(len(units))
         for _ in range(length):
             ids = rng.integers(0, vocab, size=words)
-            units.append(" ".join(f"t{t}w{i}" for i in ids.tolist()))
+            units.append(" ".join(_word(t, i) for i in ids.tolist()))
     return units, boundaries
 
 

@@ -180,12 +180,15 @@ def test_adaptive_stopping_is_deterministic_and_stops_early():
     assert fixed.n_restarts == 20 and fixed.stopped_early
 
     def noisy(units):  # content-dependent but unstable
-        return sorted({(len(units[0]) * 7) % (len(units) - 1) + 1, 3})
+        return sorted({sum(map(ord, units[0])) % (len(units) - 1) + 1, 3})
 
     a = stability_test(noisy, units, n_restarts=80, ci_width=0.05, min_restarts=20, check_every=10, seed=2)
     b = stability_test(noisy, units, n_restarts=80, ci_width=0.05, min_restarts=20, check_every=10, seed=2, n_jobs=2)
-    assert a.n_restarts > 20
+    assert a.n_restarts == 80 and not a.stopped_early  # the interval never gets 0.05 narrow
     assert a.to_dict() == b.to_dict()
+    c = stability_test(noisy, units, n_restarts=80, ci_width=0.15, min_restarts=20, check_every=10, seed=2)
+    assert 20 < c.n_restarts < 80 and c.stopped_early
+    assert c.f1_ci[1] - c.f1_ci[0] <= 0.15 + 1e-9
 
 
 def test_results_identical_for_any_jobs_backend_and_chunking():

@@ -1,0 +1,145 @@
+"""The command line, through typer's CliRunner: exit codes, streams, golden reports."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import topical_document
+from stability import Document
+from stability.cli import app
+from stability.readers import write_jsonl
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("STABILITY_UPDATE_GOLDEN") == "1"
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner(env={"COLUMNS": "200", "_TYPER_FORCE_DISABLE_TERMINAL": "1"})
+
+
+@pytest.fixture
+def corpus_file(tmp_path) -> Path:
+    docs = []
+    for i in range(3):
+        units, reference = topical_document(200 + i, n_topics=4)
+        docs.append(Document(f"d{i}", tuple(units), references=(tuple(reference),)))
+    path = tmp_path / "corpus.jsonl"
+    write_jsonl(docs, path)
+    return path
+
+
+def test_version(runner):
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.stdout.strip().startswith("stability ")
+
+
+def test_segmenters_lists_builtins_with_parameters(runner):
+    result = runner.invoke(app, ["segmenters"])
+    assert result.exit_code == 0, result.output
+    for name in ("c99", "u00", "texttiling", "texttiling_nltk", "even", "none", "all", "random"):
+        assert name in result.stdout
+    assert "n_segments=None" in result.stdout and "built-in" in result.stdout
+
+
+def test_run_default_demo_prints_table_on_stdout(runner):
+    result = runner.invoke(app, ["run", "-s", "even", "-s", "none", "--restarts", "3", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "Stability test: 12 documents, 3 restarts" in result.stdout
+    assert "content-blind" in result.stdout and "Pk" in result.stdout
+    assert result.stderr == ""
+
+
+def test_unknown_segmenter_is_one_line_and_exit_1(runner):
+    result = runner.invoke(app, ["run", "-s", "c98", "--restarts", "2"])
+    assert result.exit_code == 1
+    assert result.stderr.strip().splitlines() == [
+        result.stderr.strip().splitlines()[0]
+    ] and "error: unknown segmenter 'c98'. Did you mean 'c99'?" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_debug_shows_the_exception(runner):
+    result = runner.invoke(app, ["run", "-s", "c98", "--restarts", "2", "--debug"])
+    assert result.exit_code == 1 and result.exception is not None
+
+
+def test_usage_errors_exit_2(runner):
+    assert runner.invoke(app, ["run", "--restarts", "0"]).exit_code == 2
+    assert runner.invoke(app, ["run", "--nope"]).exit_code == 2
+    assert runner.invoke(app, ["report", "does-not-exist.jsonl"]).exit_code == 2
+
+
+def test_config_with_unknown_key_suggests(runner, tmp_path):
+    config = tmp_path / "x.toml"
+    config.write_text("[run]\nn_restart = 5\n")
+    result = runner.invoke(app, ["run", str(config)])
+    assert result.exit_code == 1
+    assert "unknown key 'n_restart' in [run]; did you mean 'n_restarts'?" in result.stderr
+
+
+def _run_to(runner, corpus_file, out, *extra):
+    args = ["run", "-s", "c99", "-s", "even", "--corpus", str(corpus_file), "--restarts", "4",
+            "--out", str(out), "--no-progress", *extra]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+@pytest.mark.parametrize("fmt", ["table", "md", "csv", "json", "html"])
+def test_report_formats_match_golden_files(runner, corpus_file, tmp_path, fmt):
+    out = tmp_path / "out"
+    _run_to(runner, corpus_file, out)
+    result = runner.invoke(app, ["report", str(out), "--format", fmt])
+    assert result.exit_code == 0, result.output
+    text = result.stdout.replace(str(tmp_path), "<tmp>")
+    golden = GOLDEN / f"report.{fmt}"
+    if UPDATE or not golden.exists():
+        golden.write_text(text, encoding="utf-8")
+        if not UPDATE:
+            pytest.fail(f"golden file {golden.name} was missing and has been written; rerun")
+    assert text == golden.read_text(encoding="utf-8")
+
+
+def test_run_writes_outputs_and_resume_reuses_them(runner, corpus_file, tmp_path):
+    out = tmp_path / "out"
+    first = _run_to(runner, corpus_file, out)
+    assert "results written to" in first.stderr
+    lines = (out / "results.jsonl").read_text().splitlines()
+    assert len(lines) == 1 + 3 * 2
+    (out / "results.jsonl").write_text("\n".join(lines[:4]) + "\n")
+    again = _run_to(runner, corpus_file, out, "--resume")
+    assert again.stdout == first.stdout
+    assert len((out / "results.jsonl").read_text().splitlines()) == 7
+
+
+def test_run_report_json_to_stdout_is_machine_readable(runner, corpus_file):
+    result = runner.invoke(app, ["run", "-s", "even", "--corpus", str(corpus_file), "--restarts", "2",
+                                 "--report", "json", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data) >= {"settings", "summary", "documents", "failures", "correlations"}
+    assert data["summary"]["even"]["content_blind"] is True
+
+
+def test_score_reference_metrics_without_segmenter(runner, tmp_path):
+    ref = tmp_path / "ref.jsonl"
+    hyp = tmp_path / "hyp.jsonl"
+    ref.write_text('{"id": "a", "masses": [3, 4, 2]}\n{"id": "b", "boundaries": [5], "n_units": 10}\n')
+    hyp.write_text('{"id": "a", "masses": [2, 6, 1]}\n{"id": "b", "boundaries": [5], "n_units": 10}\n')
+    result = runner.invoke(app, ["score", "--reference", str(ref), "--hypothesis", str(hyp), "--k", "2", "--report", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    # metrics-peers.md section 2.3: masses [3,4,2] vs [2,6,1] at k=2 -> pk = 3/7
+    assert data["documents"]["a"]["pk"] == pytest.approx(3 / 7)
+    assert data["documents"]["b"]["pk"] == 0.0
+    assert data["mean"]["pk"] == pytest.approx(3 / 14)
+    missing = tmp_path / "hyp2.jsonl"
+    missing.write_text('{"id": "a", "masses": [2, 6, 1]}\n')
+    bad = runner.invoke(app, ["score", "--reference", str(ref), "--hypothesis", str(missing)])
+    assert bad.exit_code == 1 and "references without a hypothesis: ['b']" in bad.stderr
