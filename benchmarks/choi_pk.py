@@ -36,13 +36,17 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
+# benchmarks/segmenters.py would shadow the ``segmenters`` package: keep this folder off the path.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from segmenters.baselines import AllBoundaries, Even, NoBoundaries
-from segmenters.c99 import C99
-from segmenters.texttiling import TextTiling, TextTilingNLTK
-from segmenters.u00 import U00
-from stability.segmentation import Segmentation
+import numpy as np  # noqa: E402
+
+from segmenters.baselines import AllBoundaries, Even, NoBoundaries  # noqa: E402
+from segmenters.c99 import C99  # noqa: E402
+from segmenters.texttiling import TextTiling, TextTilingNLTK  # noqa: E402
+from segmenters.u00 import U00  # noqa: E402
+from stability.segmentation import Segmentation  # noqa: E402
 
 try:
     from stability.metrics import pk as _project_pk

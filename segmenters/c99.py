@@ -23,7 +23,8 @@ exactly (float64 sums of integers), which makes every similarity value independe
 the units. The fast restart path (:meth:`C99.prepare` / :meth:`C99.segment_prepared`) therefore
 only re-indexes the similarity matrix computed once per document, with results identical to the
 plain call on the permuted units. Rank counts use ``s*s - 1`` vectorized shifted comparisons, inside
-sums use 2-D prefix sums; memory is ``O(n^2)`` (three ``n x n`` float64 arrays at the peak).
+sums use 2-D prefix sums built in place; memory is ``O(n^2)``: the similarity matrix and the prefix
+sums (two ``n x n`` float64 arrays) plus one ``uint16`` count matrix at the peak.
 """
 
 from __future__ import annotations
@@ -110,6 +111,29 @@ def cosine_similarity_matrix(encoded: EncodedUnits) -> np.ndarray:
     return sim
 
 
+def _rank_counts(sim: np.ndarray, mask_size: int) -> np.ndarray:
+    """Number of cells of each cell's clipped mask whose value is strictly lower (uint16)."""
+    n = sim.shape[0]
+    r = mask_size // 2
+    count = np.zeros((n, n), dtype=np.uint16)
+    for dy in range(-r, r + 1):
+        ys, yd = slice(max(0, -dy), n - max(0, dy)), slice(max(0, dy), n - max(0, -dy))
+        for dx in range(-r, r + 1):
+            if (dy == 0 and dx == 0) or abs(dy) >= n or abs(dx) >= n:
+                continue
+            xs, xd = slice(max(0, -dx), n - max(0, dx)), slice(max(0, dx), n - max(0, -dx))
+            # cell (i, j) of the block `ys, xs` compared with its neighbour (i+dy, j+dx)
+            count[ys, xs] += sim[yd, xd] < sim[ys, xs]
+    return count
+
+
+def _rank_denominator(n: int, mask_size: int) -> np.ndarray:
+    r = mask_size // 2
+    idx = np.arange(n)
+    span = np.minimum(n - 1, idx + r) - np.maximum(0, idx - r) + 1
+    return np.outer(span, span).astype(np.float64) - 1.0
+
+
 def rank_matrix(sim: np.ndarray, mask_size: int = 11) -> np.ndarray:
     """Choi's rank transform: share of the other mask cells with a strictly lower value.
 
@@ -118,26 +142,11 @@ def rank_matrix(sim: np.ndarray, mask_size: int = 11) -> np.ndarray:
     0 where that is 0.
     """
     n = sim.shape[0]
-    r = mask_size // 2
-    if n == 0:
-        return np.zeros((0, 0))
-    padded = np.full((n + 2 * r, n + 2 * r), np.inf)
-    padded[r : r + n, r : r + n] = sim
-    count = np.zeros((n, n), dtype=np.uint16)
-    centre = padded[r : r + n, r : r + n]
-    scratch = np.empty((n, n), dtype=bool)
-    for dy in range(-r, r + 1):
-        for dx in range(-r, r + 1):
-            if dy == 0 and dx == 0:
-                continue
-            np.less(padded[r + dy : r + dy + n, r + dx : r + dx + n], centre, out=scratch)
-            count += scratch
-    del padded, scratch
-    idx = np.arange(n)
-    span = np.minimum(n - 1, idx + r) - np.maximum(0, idx - r) + 1
-    denominator = np.outer(span, span).astype(np.float64) - 1.0
     rank = np.zeros((n, n), dtype=np.float64)
-    np.divide(count, denominator, out=rank, where=denominator > 0)
+    if n == 0:
+        return rank
+    denominator = _rank_denominator(n, mask_size)
+    np.divide(_rank_counts(sim, mask_size), denominator, out=rank, where=denominator > 0)
     return rank
 
 
@@ -146,8 +155,24 @@ def _prefix_sums(rank: np.ndarray) -> np.ndarray:
     n = rank.shape[0]
     prefix = np.zeros((n + 1, n + 1), dtype=np.float64)
     prefix[1:, 1:] = rank
+    _accumulate_2d(prefix)
+    return prefix
+
+
+def _accumulate_2d(prefix: np.ndarray) -> None:
     np.cumsum(prefix, axis=0, out=prefix)
     np.cumsum(prefix, axis=1, out=prefix)
+
+
+def _rank_prefix_sums(sim: np.ndarray, mask_size: int) -> np.ndarray:
+    """Prefix sums of the rank matrix, built in place (no separate rank matrix in memory)."""
+    n = sim.shape[0]
+    prefix = np.zeros((n + 1, n + 1), dtype=np.float64)
+    denominator = _rank_denominator(n, mask_size)
+    counts = _rank_counts(sim, mask_size)
+    np.divide(counts, denominator, out=prefix[1:, 1:], where=denominator > 0)
+    del counts, denominator
+    _accumulate_2d(prefix)
     return prefix
 
 
@@ -185,11 +210,15 @@ def c99_split_sequence(rank: np.ndarray, n_splits: int) -> tuple[list[int], list
 
     Returns the boundaries in the order they were found and the density gain of each step.
     """
-    n = rank.shape[0]
+    return _split_sequence(_prefix_sums(rank), n_splits)
+
+
+def _split_sequence(prefix: np.ndarray, n_splits: int) -> tuple[list[int], list[float]]:
+    """:func:`c99_split_sequence` from the rank matrix's prefix sums."""
+    n = prefix.shape[0] - 1
     n_splits = max(0, min(n_splits, n - 1))
     if n_splits == 0:
         return [], []
-    prefix = _prefix_sums(rank)
 
     def inside(a: int, b: int) -> float:
         return float(prefix[b + 1, b + 1] - prefix[a, b + 1] - prefix[b + 1, a] + prefix[a, a])
@@ -344,11 +373,11 @@ class C99(Segmenter):
             return []
         if self.n_segments is None and n <= 2:
             return []
-        rank = rank_matrix(sim, self.mask_size)
+        prefix = _rank_prefix_sums(sim, self.mask_size)
         if self.n_segments is not None:
             k = min(int(self.n_segments), n)
-            boundaries, _ = c99_split_sequence(rank, k - 1)
+            boundaries, _ = _split_sequence(prefix, k - 1)
             return sorted(boundaries)
-        boundaries, gains = c99_split_sequence(rank, n - 1)
+        boundaries, gains = _split_sequence(prefix, n - 1)
         m = choi_stop(gains, self.std_coeff)
         return sorted(boundaries[:m])
