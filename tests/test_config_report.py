@@ -1,0 +1,161 @@
+"""TOML experiments, report rendering, rank correlations, and the HTML report in a real browser."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from conftest import cohesion_segmenter, topical_document
+from stability import Document, InvalidParameterError, evaluate
+from stability.config import default_experiment, load_config, run_experiment, with_overrides
+from stability.readers import write_choi
+from stability.report import render, to_csv, to_html, to_json, to_markdown
+from stability.summary import correlations, kendall_tau, load_results
+
+
+def small_corpus(n=3):
+    docs = []
+    for i in range(n):
+        units, reference = topical_document(300 + i, n_topics=4)
+        docs.append(Document(f"d{i}", tuple(units), references=(tuple(reference),)))
+    return docs
+
+
+@pytest.fixture(scope="module")
+def result():
+    return evaluate({"lex": cohesion_segmenter, "even": "even", "none": "none"}, small_corpus(), n_restarts=6, progress=False)
+
+
+# -- configs ---------------------------------------------------------------------------------
+def test_default_experiment_is_the_demo():
+    exp = default_experiment()
+    assert "demo" in exp.corpus and list(exp.segmenters) == ["c99", "u00", "texttiling", "even", "none"]
+    assert len(list(exp.documents())) == 12
+
+
+def test_config_keys_feed_keyword_arguments(tmp_path):
+    write_choi(small_corpus(), tmp_path / "data")
+    config = tmp_path / "exp.toml"
+    config.write_text(
+        '[corpus]\npath = "data"\nformat = "choi"\n'
+        '[segmenters.lex]\nsegmenter = "conftest:cohesion_segmenter"\nwindow = 2\n'
+        '[segmenters.even3]\nsegmenter = "even"\nn_segments = 3\n'
+        '[run]\nn_restarts = 3\nseed = 5\n'
+        '[metrics]\nk = "segeval"\n'
+        f'[output]\ndir = "{tmp_path / "out"}"\nformats = ["md", "csv"]\n'
+    )
+    exp = load_config(config)
+    assert exp.corpus["path"] == str(tmp_path / "data")  # relative to the config file
+    segs = exp.build_segmenters()
+    assert segs["even3"].n_segments == 3 and segs["lex"].keywords == {"window": 2}
+    res = run_experiment(exp, progress=False)
+    assert res.settings["seed"] == 5 and res.settings["metrics"] == {"k": "segeval"}
+    assert {p.name for p in (tmp_path / "out").iterdir()} == {"results.jsonl", "report.md", "report.csv", "documents.csv"}
+    assert len(res.documents["lex"]) == 3
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("[run]\nn_restart = 3\n", "unknown key 'n_restart' in [run]; did you mean 'n_restarts'?"),
+        ("[corpus]\npaht = 'x'\n", "unknown key 'paht' in [corpus]; did you mean 'path'?"),
+        ("[segmenter.c99]\n", "unknown key 'segmenter' in the file (top level); did you mean 'segmenters'?"),
+        ("[output]\nformats = ['pdf']\n", "formats must be among table, md, csv, json, html; received 'pdf'"),
+        ("[corpus]\npath = 'x'\ndemo = true\n", "either 'path' or 'demo'"),
+        ("[corpus\n", "not valid TOML"),
+    ],
+)
+def test_config_errors_name_the_file_and_suggest(tmp_path, text, fragment):
+    config = tmp_path / "bad.toml"
+    config.write_text(text)
+    with pytest.raises(InvalidParameterError) as info:
+        load_config(config)
+    assert fragment in str(info.value) and "bad.toml" in str(info.value)
+
+
+def test_several_corpus_paths_get_distinct_ids(tmp_path):
+    write_choi(small_corpus(2), tmp_path / "a" / "set")
+    write_choi(small_corpus(2), tmp_path / "b" / "set")
+    exp = with_overrides(default_experiment(), segmenters=["even"])
+    exp = type(exp)(corpus={"path": [str(tmp_path / "a" / "set"), str(tmp_path / "b" / "set")]},
+                    segmenters=exp.segmenters)
+    ids = [d.id for d in exp.documents()]
+    assert len(ids) == 4 and len(set(ids)) == 4 and ids[0].startswith("a/set/")
+
+
+def test_overrides_win_over_the_file():
+    exp = with_overrides(default_experiment(), segmenters=["even"], n_restarts=7, seed=None)
+    assert exp.segmenters == {"even": {}} and exp.run == {"n_restarts": 7}
+    with pytest.raises(InvalidParameterError, match="give --corpus"):
+        with_overrides(default_experiment(), format="choi")
+
+
+# -- reports ---------------------------------------------------------------------------------
+def test_every_format_renders_and_json_is_complete(result):
+    data = json.loads(to_json(result))
+    assert set(data["documents"]) == {"lex", "even", "none"} and len(data["documents"]["lex"]) == 3
+    assert data["documents"]["lex"][0]["reference_metrics"]["pk"] >= 0
+    assert data["summary"]["even"]["content_blind"] is True
+    md = to_markdown(result)
+    assert md.count("### ") == 3 and "| lex | 3 |" in md
+    for fmt in ("table", "md", "csv", "json", "html"):
+        assert render(result, fmt)
+    with pytest.raises(InvalidParameterError, match="format must be one of"):
+        render(result, "pdf")
+
+
+def test_csv_carries_raw_numbers(result):
+    rows = list(csv.DictReader(io.StringIO(to_csv(result))))
+    lex = next(r for r in rows if r["segmenter"] == "lex")
+    assert float(lex["f1_mean"]) == pytest.approx(result.summary["lex"].macro["f1"].mean)
+    assert float(lex["ref_pk_mean"]) == pytest.approx(np.mean([r.reference_metrics["pk"] for r in result.documents["lex"]]))
+    per_doc = list(csv.DictReader(io.StringIO(to_csv(result, documents=True))))
+    assert len(per_doc) == 9 and "boundary:confidence" in per_doc[0]
+
+
+def test_load_results_rebuilds_the_same_summary(result, tmp_path):
+    path = tmp_path / "report.json"
+    path.write_text(to_json(result))
+    again = load_results(path)
+    assert again.to_dict()["summary"] == result.to_dict()["summary"]
+
+
+def test_kendall_tau_by_hand_and_with_ties():
+    # x = 1,2,3,4 ; y = 1,3,2,4: pairs (12 C)(13 C)(14 C)(23 D)(24 C)(34 C) -> (5-1)/6
+    assert kendall_tau([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(4 / 6)
+    # tau-b with a tie in y: x = 1,2,3 ; y = 1,1,2 -> C=2, D=0, n0=3, n1=0, n2=1 -> 2/sqrt(3*2)
+    assert kendall_tau([1, 2, 3], [1, 1, 2]) == pytest.approx(2 / np.sqrt(6))
+    assert np.isnan(kendall_tau([1, 1], [1, 2])) and np.isnan(kendall_tau([1], [2]))
+
+
+def test_correlations_orient_error_metrics(result):
+    corr = correlations(result.documents)
+    # over segmenters: lex is less stable than the blind baselines but better on the reference,
+    # so raw F1 disagrees with Pk while the shuffle gap agrees
+    assert corr["segmenters"]["shuffle_gap"]["pk"] > 0
+    assert corr["segmenters"]["f1"]["pk"] < 0
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
+def test_html_report_renders_tables_and_plots_in_headless_chromium(result, tmp_path):
+    page = tmp_path / "report.html"
+    probe = ("<script>window.addEventListener('load',()=>{const s=[...document.querySelectorAll('svg.plot')];"
+             "document.title=JSON.stringify({tables:document.querySelectorAll('table').length,"
+             "plots:s.length,drawn:s.filter(e=>e.getBoundingClientRect().width>100).length,points:document.querySelectorAll('svg.scatter circle').length,bars:document.querySelectorAll('svg.strip rect').length,"
+             "scatter:document.querySelectorAll('svg.scatter').length,strips:document.querySelectorAll('svg.strip').length})});</script>")
+    page.write_text(to_html(result).replace("</body>", probe + "</body>"), encoding="utf-8")
+    command = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync",
+               f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000", "--dump-dom", page.as_uri()]
+    dom = subprocess.run(command, capture_output=True, text=True, timeout=120).stdout
+    title = dom.split("<title>", 1)[1].split("</title>", 1)[0]
+    seen = json.loads(title.replace("&quot;", '"'))
+    assert seen["tables"] >= 3
+    assert seen["scatter"] >= 2 and seen["strips"] == 9 and seen["drawn"] == seen["plots"]
+    assert seen["points"] >= 9 and seen["bars"] > 0  # every document is a point; lex/even have bars
