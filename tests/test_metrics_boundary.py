@@ -227,3 +227,21 @@ def test_b_on_greedy_transposition_chain():
     assert e.transpositions == ((0, 1),) and e.additions == 1
     assert boundary_similarity(ref, hyp) == float(segeval.boundary_similarity(hyp.masses, ref.masses))
     assert np.isclose(boundary_similarity(ref, hyp), (1 - 0.5) / 2)
+
+
+def test_boundary_prf_with_a_time_tolerance():
+    # units of 2 s each: a tolerance of 2 s is a tolerance of 1 unit
+    n = 30
+    times = [(2.0 * i, 2.0 * i + 1.8) for i in range(n)]
+    for ref, hyp in random_pairs(seed=18, count=100, n_max=n, n_min=n):
+        assert boundary_prf(ref, hyp, 2.0, times=times).matches == boundary_prf(ref, hyp, 1).matches
+        assert boundary_prf(ref, hyp, 0.0, times=times).matches == boundary_prf(ref, hyp).matches
+    # uneven units: starts 0, 1, 2, 12, 13 (unit 2 lasts 10 s). Reference boundary 3 (t = 12),
+    # hypothesis boundary 2 (t = 2): 1 unit apart but 10 s apart -> no match within 5 s.
+    times = [(0, 1), (1, 2), (2, 12), (12, 13), (13, 14)]
+    ref, hyp = Segmentation([3], 5), Segmentation([2], 5)
+    assert boundary_prf(ref, hyp, 1).f1 == 1.0
+    assert boundary_prf(ref, hyp, 5.0, times=times).f1 == 0.0
+    assert boundary_prf(ref, hyp, 10.0, times=times).f1 == 1.0
+    with pytest.raises(InvalidParameterError, match="shape"):
+        boundary_prf(ref, hyp, 1.0, times=times[:4])

@@ -11,8 +11,8 @@ from typing import Any, Iterator, Union
 
 import numpy as np
 
-from ..exceptions import InvalidParameterError
-from ..matching import count_matches
+from ..exceptions import InvalidParameterError, InvalidTypeError
+from ..matching import count_matches, match_boundaries
 from ._common import check_int, check_real, harmonic, pair, safe_ratio
 
 __all__ = ["BoundaryPRF", "GHDResult", "boundary_prf", "ghd"]
@@ -31,7 +31,7 @@ class BoundaryPRF:
     matches: int
     n_reference: int
     n_hypothesis: int
-    tolerance: int
+    tolerance: float
 
     def __iter__(self) -> Iterator[float]:
         return iter((self.precision, self.recall, self.f1))
@@ -46,7 +46,7 @@ class GHDResult:
     n_hypothesis: int
 
 
-def boundary_prf(reference: Any, hypothesis: Any, tolerance: int = 0) -> BoundaryPRF:
+def boundary_prf(reference: Any, hypothesis: Any, tolerance: float = 0, *, times: Any = None) -> BoundaryPRF:
     """Boundary precision, recall and F1 with one-to-one matching within a tolerance.
 
     A reference boundary ``r`` and a hypothesis boundary ``h`` may be paired when
@@ -66,8 +66,13 @@ def boundary_prf(reference: Any, hypothesis: Any, tolerance: int = 0) -> Boundar
     ----------
     reference, hypothesis : Segmentation or sequence of int
         The two segmentations (or their masses), over the same number of units.
-    tolerance : int, default 0
-        Largest distance in units between matched boundaries (``>= 0``; 0 = exact match).
+    tolerance : int or float, default 0
+        Largest distance between matched boundaries (``>= 0``; 0 = exact match): an integer
+        number of units, or seconds when ``times`` is given.
+    times : array-like of shape (n_units, 2), optional
+        Per-unit ``(start, end)`` times. Boundary ``b`` is then placed at the start time of unit
+        ``b`` (the start of the segment it opens) and ``tolerance`` is in seconds, as in
+        Bouchekif et al.'s evaluation (10 s tolerance).
 
     Returns
     -------
@@ -76,7 +81,8 @@ def boundary_prf(reference: Any, hypothesis: Any, tolerance: int = 0) -> Boundar
 
     Notes
     -----
-    O(|R| + |H|) time (two-pointer sweep over the sorted boundaries).
+    O(|R| + |H|) time (two-pointer sweep over the sorted boundaries; a sort when ``times`` are
+    given).
 
     Examples
     --------
@@ -87,15 +93,50 @@ def boundary_prf(reference: Any, hypothesis: Any, tolerance: int = 0) -> Boundar
     1.0
     """
     ref, hyp = pair(reference, hypothesis)
-    tol = check_int(tolerance, "tolerance")
-    if tol < 0:
-        raise InvalidParameterError.make("tolerance", "an integer >= 0", tolerance)
-    m = count_matches(ref.boundaries, hyp.boundaries, tol)
+    if times is None:
+        tol: float = check_int(tolerance, "tolerance")
+        if tol < 0:
+            raise InvalidParameterError.make("tolerance", "an integer >= 0", tolerance)
+        m = count_matches(ref.boundaries, hyp.boundaries, tol)
+    else:
+        tol = check_real(tolerance, "tolerance", low=0.0)
+        starts = _unit_starts(times, ref.n_units)
+        rt = np.sort(starts[ref.boundary_array()]).tolist()
+        ht = np.sort(starts[hyp.boundary_array()]).tolist()
+        m = len(match_boundaries(rt, ht, tol)) if tol > 0 else _count_equal(rt, ht)
     nr, nh = ref.n_boundaries, hyp.n_boundaries
     both_empty = 1.0 if nr == 0 and nh == 0 else 0.0
     precision = safe_ratio(m, nh, both_empty=both_empty)
     recall = safe_ratio(m, nr, both_empty=both_empty)
     return BoundaryPRF(precision, recall, harmonic(precision, recall), m, nr, nh, tol)
+
+
+def _unit_starts(times: Any, n_units: int) -> np.ndarray:
+    """Start time of every unit from per-unit ``(start, end)`` times (validated)."""
+    try:
+        arr = np.asarray(times, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidTypeError.make("times", "an (n_units, 2) array of (start, end) times", times) from None
+    if arr.shape != (n_units, 2):
+        raise InvalidParameterError(
+            f"times must have one (start, end) row per unit, shape ({n_units}, 2); received shape {arr.shape}"
+        )
+    if not np.all(np.isfinite(arr)):
+        raise InvalidParameterError("times must be finite numbers")
+    return arr[:, 0]
+
+
+def _count_equal(a: list[float], b: list[float]) -> int:
+    """Size of the one-to-one matching of equal values in two sorted lists (multiset intersection)."""
+    i = j = m = 0
+    while i < len(a) and j < len(b):
+        if a[i] == b[j]:
+            m, i, j = m + 1, i + 1, j + 1
+        elif a[i] < b[j]:
+            i += 1
+        else:
+            j += 1
+    return m
 
 
 def _ghd_dp(hyp: np.ndarray, ref: np.ndarray, ins_cost: float, del_cost: float, coeff: float) -> float:
