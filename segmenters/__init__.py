@@ -5,18 +5,11 @@ Each module holds one family of segmenters. They depend on :mod:`stability`'s pr
 ``stability.segmenters`` entry-point group declared in ``pyproject.toml``, exactly as it finds
 third-party plugins.
 
-=================  ==========================================  =================================
-name               class                                       module
-=================  ==========================================  =================================
-``none``, ``all``  :class:`~segmenters.baselines.NoBoundaries`,  :mod:`segmenters.baselines`
-                   :class:`~segmenters.baselines.AllBoundaries`
-``even``           :class:`~segmenters.baselines.Even`           :mod:`segmenters.baselines`
-``random``         :class:`~segmenters.baselines.RandomBoundaries` :mod:`segmenters.baselines`
-``texttiling``     :class:`~segmenters.texttiling.TextTiling`    :mod:`segmenters.texttiling`
-``texttiling_nltk`` :class:`~segmenters.texttiling.TextTilingNLTK` :mod:`segmenters.texttiling`
-``c99``            :class:`~segmenters.c99.C99`                  :mod:`segmenters.c99`
-``u00``            :class:`~segmenters.u00.U00`                  :mod:`segmenters.u00`
-=================  ==========================================  =================================
+* ``none``, ``all``, ``even``, ``random``: :mod:`segmenters.baselines` (content-blind baselines);
+* ``texttiling`` (numpy, nltk's boundaries) and ``texttiling_nltk`` (nltk's tokenizer itself):
+  :mod:`segmenters.texttiling`;
+* ``c99``: :mod:`segmenters.c99` (Choi 2000);
+* ``u00``: :mod:`segmenters.u00` (Utiyama & Isahara 2001, TextSeg).
 
 Shared text preprocessing (tokenization, lower-casing, the project's stopword list, Porter
 stemming) is in :mod:`segmenters.preprocessing` and :mod:`segmenters.stopwords`. ``texttiling``,
