@@ -106,6 +106,10 @@ def test_default_window_cases_from_the_peer_survey():
     ref, hyp = Segmentation(range(1, 10), 10), Segmentation([], 10)
     assert pk(ref, hyp, "nltk", return_parts=True) == (pk(ref, hyp, 1, return_parts=True))
     assert pk(ref, hyp, "nltk") == 1.0
+    # segeval's floor of 2 exceeds n-1 on a 2-unit document (segeval then divides 0 by 0): clamped to 1
+    assert window_size([1, 1], "segeval") == 1 and window_size([2], "segeval") == 1
+    # eq. 5 gives round(3 / 6) = 0 for n = 3 with 2 boundaries: clamped to 1
+    assert window_size([1, 1, 1]) == 1 and pk([1, 1, 1], [3], return_parts=True).k == 1
 
 
 def test_windowdiff_corrected_numerator_equals_segeval_lamprier_fix():
