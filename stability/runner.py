@@ -242,8 +242,19 @@ def _run(function: Callable, tasks: list[tuple], n_jobs: int, backend: str | Non
         return (function(*task) for task in tasks)
     from joblib import Parallel, delayed
 
+    if backend == "dask":
+        # joblib registers its dask backend only through parallel_config; the distributed
+        # Client must already be active (see stability.config.run_experiment).
+        return _drain_dask(function, tasks, n_jobs)
     parallel = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered", batch_size=1)
     return parallel(delayed(function)(*task) for task in tasks)
+
+
+def _drain_dask(function: Callable, tasks: list[tuple], n_jobs: int) -> Iterator[Any]:
+    from joblib import Parallel, delayed, parallel_config
+
+    with parallel_config(backend="dask", n_jobs=n_jobs):
+        yield from Parallel(return_as="generator_unordered", batch_size=1)(delayed(function)(*task) for task in tasks)
 
 
 def _chunks(restarts: range, n_chunks: int) -> list[range]:
