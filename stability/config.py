@@ -18,6 +18,7 @@ An experiment file has five tables::
 
     [metrics]                # options of the reference metrics; enabled = false skips them
     k = "lamprier"
+    names = ["pk", "windowdiff", "f1"]   # which metrics to compute (default: all)
 
     [output]                 # where the results and reports go
     dir = "results/demo"
@@ -78,7 +79,7 @@ def _demo_keys() -> tuple[str, ...]:
     return _keywords(demo_corpus)
 
 
-METRIC_KEYS = ("enabled", "k", "tolerance", "gamma", "window_limit")
+METRIC_KEYS = ("enabled", "k", "tolerance", "gamma", "window_limit", "names")
 OUTPUT_KEYS = ("dir", "formats", "documents")
 TOP_KEYS = ("corpus", "segmenters", "run", "metrics", "output")
 

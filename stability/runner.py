@@ -315,7 +315,8 @@ def _reference_metrics(doc: Document, boundaries: tuple[int, ...], options: Mapp
     if len(doc.references) >= 2:
         multi = {k: v for k, v in options.items() if k in ("window_limit", "tolerance")}
         values.update(multi_reference_metrics(doc.references, hypothesis, **multi))
-    return {k: float(v) for k, v in values.items()}
+    names = options.get("names")
+    return {k: float(v) for k, v in values.items() if names is None or k in names}
 
 
 class _Engine:
@@ -626,12 +627,21 @@ def _metric_options(metrics: Any) -> dict[str, Any] | None:
     if metrics is False or metrics is None:
         return None
     if isinstance(metrics, Mapping):
-        unknown = set(metrics) - {"k", "tolerance", "gamma", "window_limit"}
+        unknown = set(metrics) - {"k", "tolerance", "gamma", "window_limit", "names"}
         if unknown:
             raise InvalidParameterError.make(
-                "metrics", "True, False or a mapping with keys k, tolerance, gamma, window_limit", dict(metrics)
+                "metrics", "True, False or a mapping with keys k, tolerance, gamma, window_limit, names", dict(metrics)
             )
-        return dict(metrics)
+        options = dict(metrics)
+        if "names" in options:
+            from .metrics import MULTI_REFERENCE_METRIC_KEYS, REFERENCE_METRIC_KEYS
+
+            known = set(REFERENCE_METRIC_KEYS) | set(MULTI_REFERENCE_METRIC_KEYS)
+            names = options["names"]
+            if isinstance(names, str) or not all(isinstance(n, str) and n in known for n in names):
+                raise InvalidParameterError.make("metrics names", f"a list drawn from {', '.join(sorted(known))}", names)
+            options["names"] = list(names)
+        return options
     raise InvalidParameterError.make("metrics", "True, False or a mapping of metric options", metrics)
 
 
@@ -715,7 +725,8 @@ def evaluate(
         segmentation (:func:`stability.metrics.compute_all` against the first reference, plus
         :func:`stability.metrics.multi_reference_metrics` when there are several) into
         ``StabilityResult.reference_metrics``. A mapping gives their options (``k``,
-        ``tolerance``, ``gamma``, ``window_limit``); ``False`` skips them.
+        ``tolerance``, ``gamma``, ``window_limit``) and optionally ``names``, the metrics to
+        keep (default: all); ``False`` skips them.
 
     The other parameters are those of :func:`stability_test`.
 

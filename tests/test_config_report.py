@@ -159,3 +159,12 @@ def test_html_report_renders_tables_and_plots_in_headless_chromium(result, tmp_p
     assert seen["tables"] >= 3
     assert seen["scatter"] >= 2 and seen["strips"] == 9 and seen["drawn"] == seen["plots"]
     assert seen["points"] >= 9 and seen["bars"] > 0  # every document is a point; lex/even have bars
+
+
+def test_metrics_to_compute_are_chosen_by_name():
+    res = evaluate("even", small_corpus(1), n_restarts=2, progress=False, metrics={"names": ["pk", "windowdiff"]})
+    assert set(res.documents["even"][0].reference_metrics) == {"pk", "windowdiff"}
+    with pytest.raises(InvalidParameterError, match="metrics names must be a list drawn from"):
+        evaluate("even", small_corpus(1), n_restarts=2, progress=False, metrics={"names": ["pkk"]})
+    none = evaluate("even", small_corpus(1), n_restarts=2, progress=False, metrics=False)
+    assert none.documents["even"][0].reference_metrics == {}
