@@ -46,7 +46,7 @@ from .exceptions import (
 )
 from .permutations import Stream, check_seed, doc_key, restart_order, stream_rng
 from .registry import get_segmenter
-from .results import CorpusResult, Failure, RestartScores, StabilityResult
+from .results import CorpusResult, Failure, RestartScores, StabilityResult, iter_records
 from .scores import (
     boundary_confidence,
     bootstrap_f1_interval,
@@ -648,27 +648,18 @@ def _metric_options(metrics: Any) -> dict[str, Any] | None:
 def _read_completed(path: Path, settings: dict[str, Any]) -> dict[tuple[str, str], StabilityResult]:
     """Results already in a JSON-lines output file (for ``resume``), checking its settings."""
     done: dict[tuple[str, str], StabilityResult] = {}
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                # a line cut by an interruption: everything before it is kept
-                break
-            kind = record.get("type")
-            if kind == "run":
-                previous = record.get("settings", {})
-                if previous != settings:
-                    changed = sorted(k for k in set(previous) | set(settings) if previous.get(k) != settings.get(k))
-                    raise InvalidParameterError(
-                        f"cannot resume {path}: it was written with different settings ({', '.join(changed)}); "
-                        "use another output file or the same settings"
-                    )
-            elif kind == "result":
-                result = StabilityResult.from_dict(record["result"])
-                done[(result.segmenter, result.document or "")] = result
+    for _, record in iter_records(path):
+        if record["type"] == "run":
+            previous = record.get("settings", {})
+            if previous != settings:
+                changed = sorted(k for k in set(previous) | set(settings) if previous.get(k) != settings.get(k))
+                raise InvalidParameterError(
+                    f"cannot resume {path}: it was written with different settings ({', '.join(changed)}); "
+                    "use another output file or the same settings"
+                )
+        elif record["type"] == "result":
+            result = StabilityResult.from_dict(record["result"])
+            done[(result.segmenter, result.document or "")] = result
     return done
 
 

@@ -34,12 +34,13 @@ __all__ = [
     "SegmentationLike",
     "as_segmentation",
     "check_boundaries",
+    "check_int",
     "check_n_units",
 ]
 
 
-def _as_int(value: Any, name: str) -> int:
-    """Return ``value`` as a Python int; bools, floats and strings are refused."""
+def check_int(value: Any, name: str) -> int:
+    """Return ``value`` as a Python int; bools, floats and strings are refused (error names ``name``)."""
     if isinstance(value, (bool, np.bool_)):
         raise InvalidTypeError.make(name, "an integer", value)
     try:
@@ -50,7 +51,7 @@ def _as_int(value: Any, name: str) -> int:
 
 def check_n_units(n_units: Any, name: str = "n_units") -> int:
     """Validate a number of units (an integer >= 1) and return it as an int."""
-    n = _as_int(n_units, name)
+    n = check_int(n_units, name)
     if n < 1:
         raise InvalidParameterError.make(name, "an integer >= 1", n_units)
     return n
@@ -104,7 +105,7 @@ def check_boundaries(
     else:
         if not isinstance(boundaries, Iterable):
             raise InvalidTypeError.make(name, "a sequence of integers", boundaries)
-        values = [_as_int(v, f"{name}[{i}]") for i, v in enumerate(boundaries)]
+        values = [check_int(v, f"{name}[{i}]") for i, v in enumerate(boundaries)]
     if not values:
         return ()
     if sort:
@@ -171,7 +172,7 @@ class Segmentation:
         """Build from segment sizes (positive integers summing to the number of units)."""
         if isinstance(masses, (str, bytes)) or not isinstance(masses, Iterable):
             raise InvalidTypeError.make(name, "a sequence of positive integers", masses)
-        sizes = [_as_int(m, f"{name}[{i}]") for i, m in enumerate(masses)]
+        sizes = [check_int(m, f"{name}[{i}]") for i, m in enumerate(masses)]
         if not sizes:
             raise InvalidSegmentationError(f"{name} must hold at least one segment size; received []")
         for i, m in enumerate(sizes):

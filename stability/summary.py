@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from .exceptions import CorpusFormatError, InvalidParameterError
+from .exceptions import InvalidParameterError
 from .permutations import Stream, doc_key
-from .results import CorpusResult, Failure, SegmenterSummary, StabilityResult, Stat
+from .results import CorpusResult, Failure, SegmenterSummary, StabilityResult, Stat, iter_records
 from .scores import f1_score, restart_precision_recall
 
 __all__ = [
@@ -213,30 +213,16 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
             documents[label] = [StabilityResult.from_dict(r) for r in rows]
         failures = [Failure.from_dict(f) for f in data.get("failures", [])]
     else:
-        for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                if number == len(text.splitlines()):
-                    break  # a last line cut by an interruption
-                raise CorpusFormatError(f"not a JSON record ({exc.msg})", path=str(path), line=number) from None
-            kind = record.get("type")
-            if kind == "run":
+        for _, record in iter_records(path):
+            if record["type"] == "run":
                 settings = record.get("settings", {})
                 for label in settings.get("segmenters", []):
                     documents.setdefault(label, [])
-            elif kind == "result":
+            elif record["type"] == "result":
                 result = StabilityResult.from_dict(record["result"])
                 documents.setdefault(result.segmenter, []).append(result)
-            elif kind == "failure":
-                failures.append(Failure.from_dict(record["failure"]))
             else:
-                raise CorpusFormatError(
-                    f"expected a record with type 'run', 'result' or 'failure'; received {kind!r}",
-                    path=str(path), line=number,
-                )
+                failures.append(Failure.from_dict(record["failure"]))
     summary = summarize(
         documents,
         failures,

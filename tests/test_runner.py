@@ -144,3 +144,19 @@ def test_progress_bar_does_not_disturb_results(capsys):
     b = evaluate({"lex": cohesion_segmenter}, docs, n_restarts=4, progress=False)
     assert a.to_dict()["documents"] == b.to_dict()["documents"]
     assert capsys.readouterr().out == ""
+
+
+def test_load_results_from_an_interrupted_stream(tmp_path):
+    from stability import CorpusFormatError
+    from stability.summary import load_results
+
+    out = tmp_path / "run.jsonl"
+    full = evaluate({"lex": cohesion_segmenter}, corpus(3), n_restarts=4, output=out, progress=False)
+    lines = out.read_text().splitlines()
+    out.write_text("\n".join(lines[:3]) + "\n" + lines[3][:25])  # the third result was cut
+    partial = load_results(out)
+    assert [r.document for r in partial.documents["lex"]] == ["doc0", "doc1"]
+    assert partial.documents["lex"][1].to_dict() == full.documents["lex"][1].to_dict()
+    out.write_text("\n".join([lines[0], "{oops", lines[1]]) + "\n")
+    with pytest.raises(CorpusFormatError, match=r"run.jsonl:2: not a JSON record"):
+        load_results(out)

@@ -6,13 +6,12 @@ Nothing here is public API; the public names are re-exported by :mod:`stability.
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any, Union
 
 import numpy as np
 
 from ..exceptions import InvalidParameterError, InvalidSegmentationError, InvalidTypeError
-from ..segmentation import Segmentation, as_segmentation
+from ..segmentation import Segmentation, as_segmentation, check_int
 
 __all__ = [
     "WindowPolicy",
@@ -47,16 +46,6 @@ def pair(reference: Any, hypothesis: Any) -> tuple[Segmentation, Segmentation]:
             f"{ref.n_units} units (reference) and {hyp.n_units} units (hypothesis)"
         )
     return ref, hyp
-
-
-def check_int(value: Any, name: str) -> int:
-    """Return ``value`` as an int; bools, floats and strings are refused."""
-    if isinstance(value, (bool, np.bool_)):
-        raise InvalidTypeError.make(name, "an integer", value)
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise InvalidTypeError.make(name, "an integer", value) from None
 
 
 def check_real(value: Any, name: str, *, low: float | None = None, high: float | None = None,
