@@ -172,16 +172,30 @@ class Segmentation:
         """Build from segment sizes (positive integers summing to the number of units)."""
         if isinstance(masses, (str, bytes)) or not isinstance(masses, Iterable):
             raise InvalidTypeError.make(name, "a sequence of positive integers", masses)
-        sizes = [check_int(m, f"{name}[{i}]") for i, m in enumerate(masses)]
-        if not sizes:
+        if isinstance(masses, np.ndarray) and masses.ndim == 1 and np.issubdtype(masses.dtype, np.integer):
+            sizes = masses.astype(np.int64, copy=False)
+        elif isinstance(masses, (list, tuple)) and all(type(m) is int for m in masses):
+            sizes = np.asarray(masses, dtype=np.int64)  # the common case, checked vectorised
+        else:
+            sizes = np.asarray([check_int(m, f"{name}[{i}]") for i, m in enumerate(masses)], dtype=np.int64)
+        if sizes.size == 0:
             raise InvalidSegmentationError(f"{name} must hold at least one segment size; received []")
-        for i, m in enumerate(sizes):
-            if m < 1:
-                raise InvalidSegmentationError(
-                    f"{name} must be positive segment sizes; {name}[{i}] is {m} in {_short_repr(sizes)}"
-                )
+        bad = np.flatnonzero(sizes < 1)
+        if bad.size:
+            i = int(bad[0])
+            raise InvalidSegmentationError(
+                f"{name} must be positive segment sizes; {name}[{i}] is {int(sizes[i])} in {_short_repr(sizes.tolist())}"
+            )
         starts = np.cumsum(sizes)
-        return cls(starts[:-1].tolist(), int(starts[-1]))
+        return cls._trusted(tuple(starts[:-1].tolist()), int(starts[-1]))
+
+    @classmethod
+    def _trusted(cls, boundaries: tuple[int, ...], n_units: int) -> "Segmentation":
+        """Build without validation, from values already known to be valid."""
+        seg = object.__new__(cls)
+        object.__setattr__(seg, "_n_units", n_units)
+        object.__setattr__(seg, "_boundaries", boundaries)
+        return seg
 
     @classmethod
     def from_gaps(
