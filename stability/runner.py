@@ -212,7 +212,6 @@ class _StreamState:
 class _Pair:
     """One (segmenter, document) pair being evaluated."""
 
-    position: int  # document position in the corpus
     label: str
     segmenter: Callable
     doc: Document
@@ -602,7 +601,7 @@ def stability_test(
     )
     resolved = get_segmenter(segmenter)
     label = segmenter if isinstance(segmenter, str) else segmenter_name(resolved)
-    pair = _Pair(0, label, resolved, doc, key)
+    pair = _Pair(label, resolved, doc, key)
     bar = _Progress(progress, label)
     bar.add_total(settings.n_restarts * len(settings.streams))
     try:
@@ -780,8 +779,8 @@ def evaluate(
             if not block:
                 break
             pairs = [
-                _Pair(n_docs + offset, label, resolved[label], doc, doc_key(doc.id))
-                for offset, doc in enumerate(block)
+                _Pair(label, resolved[label], doc, doc_key(doc.id))
+                for doc in block
                 for label in labels
                 if (label, doc.id) not in completed
             ]
