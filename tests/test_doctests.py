@@ -1,0 +1,28 @@
+"""The Examples sections of the harness modules' docstrings run and give what they show."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = [
+    "stability.segmentation",
+    "stability.segmenter",
+    "stability.registry",
+    "stability.matching",
+    "stability.permutations",
+    "stability.runner",
+    "stability.demo",
+    "stability.summary",
+    "stability.readers",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0
+    assert result.attempted > 0
