@@ -182,7 +182,7 @@ def to_table(result: CorpusResult, *, documents: bool = False, width: int | None
 def _sections(result: CorpusResult, documents: bool, compact: bool = False) -> list[tuple[str, tuple[list[str], list[list[str]]]]]:
     n_docs = result.settings.get("n_documents", max((s.n_documents for s in result.summary.values()), default=0))
     restarts = result.settings.get("n_restarts", "?")
-    sections = [(f"Stability test: {n_docs} documents, {restarts} restarts, seed {result.settings.get('seed', '?')} "
+    sections = [(f"Stability test: {n_docs} document{'' if n_docs == 1 else 's'}, {restarts} restarts, seed {result.settings.get('seed', '?')} "
                  f"- mean (std) over documents", summary_rows(result, compact=compact))]
     corr = _correlation_rows(result, compact)
     if corr[0]:
