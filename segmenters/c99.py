@@ -47,6 +47,7 @@ TIE_TOLERANCE = 1e-9
 GAIN_KERNEL = np.array([1.0, 2.0, 4.0, 8.0, 4.0, 2.0, 1.0])
 _MAX_DENSE_CELLS = 1 << 23  # elements of one dense count block used for the Gram matrix
 _RARE_DOC_FREQ = 48  # terms in at most this many units: pairs added one by one
+_PAIR_BATCH = 1 << 20  # unit pairs generated at once for those terms
 
 
 def cosine_similarity_matrix(encoded: EncodedUnits) -> np.ndarray:
@@ -56,9 +57,8 @@ def cosine_similarity_matrix(encoded: EncodedUnits) -> np.ndarray:
     so each value depends only on the two units involved, never on their positions.
     """
     n = encoded.n_units
-    sim = np.zeros((n, n), dtype=np.float64)
     if n == 0 or encoded.ids.size == 0:
-        return sim
+        return np.zeros((n, n), dtype=np.float64)
     unit_of = np.repeat(np.arange(n, dtype=np.intp), encoded.lengths)
     pair = unit_of.astype(np.int64) * encoded.n_types + encoded.ids
     keys, counts = np.unique(pair, return_counts=True)
@@ -69,7 +69,27 @@ def cosine_similarity_matrix(encoded: EncodedUnits) -> np.ndarray:
     # Only terms present in at least two units contribute off the diagonal. Terms in few units
     # add their pairs directly; frequent terms go through a dense matrix product.
     doc_freq = np.bincount(key_type, minlength=encoded.n_types)
-    gram = np.zeros((n, n), dtype=np.float64)
+    gram = None
+    shared = np.flatnonzero(doc_freq > _RARE_DOC_FREQ)
+    if shared.size:
+        remap = np.full(encoded.n_types, -1, dtype=np.intp)
+        remap[shared] = np.arange(shared.size)
+        sel = remap[key_type] >= 0
+        s_unit, s_col, s_cnt = key_unit[sel], remap[key_type[sel]], counts_f[sel]
+        width = max(1, _MAX_DENSE_CELLS // max(n, 1))
+        rows = width
+        for lo in range(0, shared.size, width):
+            hi = min(lo + width, shared.size)
+            in_block = (s_col >= lo) & (s_col < hi)
+            block = np.zeros((n, hi - lo), dtype=np.float64)
+            block[s_unit[in_block], s_col[in_block] - lo] = s_cnt[in_block]
+            if gram is None:
+                gram = block @ block.T
+            else:  # accumulate a band of rows at a time (no second n x n temporary)
+                for r0 in range(0, n, rows):
+                    gram[r0 : r0 + rows] += block[r0 : r0 + rows] @ block.T
+    if gram is None:
+        gram = np.zeros((n, n), dtype=np.float64)
     rare = (doc_freq >= 2) & (doc_freq <= _RARE_DOC_FREQ)
     if rare.any():
         sel = rare[key_type]
@@ -78,37 +98,33 @@ def cosine_similarity_matrix(encoded: EncodedUnits) -> np.ndarray:
         r_type, r_unit, r_cnt = r_type[order], r_unit[order], r_cnt[order]
         group_start = np.r_[0, np.flatnonzero(np.diff(r_type)) + 1]
         group_size = np.diff(np.r_[group_start, r_type.size])
-        # every ordered pair (p, q) of entries of the same term
-        pair_group = np.repeat(np.arange(group_start.size), group_size * group_size)
-        first = np.repeat(group_start, group_size * group_size)
-        local = np.arange(pair_group.size) - np.repeat(
-            np.cumsum(group_size * group_size) - group_size * group_size, group_size * group_size
-        )
-        size = group_size[pair_group]
-        p = first + local // size
-        q = first + local % size
-        off_diagonal = p != q
-        p, q = p[off_diagonal], q[off_diagonal]
-        np.add.at(gram.ravel(), r_unit[p] * n + r_unit[q], r_cnt[p] * r_cnt[q])
-    shared = np.flatnonzero(doc_freq > _RARE_DOC_FREQ)
-    if shared.size:
-        remap = np.full(encoded.n_types, -1, dtype=np.intp)
-        remap[shared] = np.arange(shared.size)
-        sel = remap[key_type] >= 0
-        s_unit, s_col, s_cnt = key_unit[sel], remap[key_type[sel]], counts_f[sel]
-        width = max(1, _MAX_DENSE_CELLS // max(n, 1))
-        for lo in range(0, shared.size, width):
-            hi = min(lo + width, shared.size)
-            in_block = (s_col >= lo) & (s_col < hi)
-            block = np.zeros((n, hi - lo), dtype=np.float64)
-            block[s_unit[in_block], s_col[in_block] - lo] = s_cnt[in_block]
-            gram += block @ block.T
-    nonempty = sq_norm > 0
-    denominator = np.sqrt(np.outer(sq_norm, sq_norm))
-    np.divide(gram, denominator, out=sim, where=denominator > 0)
-    diagonal = np.where(nonempty, 1.0, 0.0)
-    np.fill_diagonal(sim, diagonal)
-    return sim
+        pairs = group_size * group_size
+        # every ordered pair (p, q) of entries of the same term, a batch of terms at a time
+        cumulative = np.cumsum(pairs)
+        g0 = 0
+        while g0 < group_start.size:
+            done = int(cumulative[g0 - 1]) if g0 else 0
+            g1 = max(g0 + 1, int(np.searchsorted(cumulative, done + _PAIR_BATCH, side="right")))
+            sizes, starts, counts_ = group_size[g0:g1], group_start[g0:g1], pairs[g0:g1]
+            first = np.repeat(starts, counts_)
+            size = np.repeat(sizes, counts_)
+            local = np.arange(first.size) - np.repeat(np.cumsum(counts_) - counts_, counts_)
+            p = first + local // size
+            q = first + local % size
+            keep = p != q
+            p, q = p[keep], q[keep]
+            np.add.at(gram, (r_unit[p], r_unit[q]), r_cnt[p] * r_cnt[q])
+            g0 = g1
+    # cosine, in place, a block of rows at a time (no n x n denominator in memory)
+    rows = max(1, _MAX_DENSE_CELLS // max(n, 1))
+    for r0 in range(0, n, rows):
+        r1 = min(r0 + rows, n)
+        denominator = np.sqrt(np.outer(sq_norm[r0:r1], sq_norm))
+        block = gram[r0:r1]
+        np.divide(block, denominator, out=block, where=denominator > 0)
+        block[denominator <= 0] = 0.0
+    np.fill_diagonal(gram, np.where(sq_norm > 0, 1.0, 0.0))
+    return gram
 
 
 def _rank_counts(sim: np.ndarray, mask_size: int) -> np.ndarray:
@@ -167,11 +183,17 @@ def _accumulate_2d(prefix: np.ndarray) -> None:
 def _rank_prefix_sums(sim: np.ndarray, mask_size: int) -> np.ndarray:
     """Prefix sums of the rank matrix, built in place (no separate rank matrix in memory)."""
     n = sim.shape[0]
-    prefix = np.zeros((n + 1, n + 1), dtype=np.float64)
-    denominator = _rank_denominator(n, mask_size)
+    r = mask_size // 2
+    idx = np.arange(n)
+    span = (np.minimum(n - 1, idx + r) - np.maximum(0, idx - r) + 1).astype(np.float64)
     counts = _rank_counts(sim, mask_size)
-    np.divide(counts, denominator, out=prefix[1:, 1:], where=denominator > 0)
-    del counts, denominator
+    prefix = np.zeros((n + 1, n + 1), dtype=np.float64)
+    rows = max(1, _MAX_DENSE_CELLS // max(n, 1))
+    for r0 in range(0, n, rows):  # rank = counts / (cells - 1), a band of rows at a time
+        r1 = min(r0 + rows, n)
+        denominator = np.outer(span[r0:r1], span) - 1.0
+        np.divide(counts[r0:r1], denominator, out=prefix[1 + r0 : 1 + r1, 1:], where=denominator > 0)
+    del counts
     _accumulate_2d(prefix)
     return prefix
 

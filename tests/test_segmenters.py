@@ -127,6 +127,31 @@ def test_similarity_matrix_values_do_not_depend_on_unit_order():
     assert np.array_equal(permuted, sim[np.ix_(order, order)])
 
 
+def test_similarity_matrix_same_through_every_computation_path(monkeypatch):
+    # Frequent terms go through dense blocks, rare ones through pair lists in batches; with exact
+    # integer sums every split of the work must give the same matrix, bit for bit.
+    import segmenters.c99 as c99_module
+
+    units, _ = topical_units(8, n_topics=5, per_topic=(8, 12))
+    encoded = Preprocessor().encode(units)
+    reference = cosine_similarity_matrix(encoded)
+    for dense_cells, rare_limit, batch in ((10**9, 10**9, 1 << 20), (40, 1, 5), (300, 3, 2), (1 << 23, 1, 1)):
+        monkeypatch.setattr(c99_module, "_MAX_DENSE_CELLS", dense_cells)
+        monkeypatch.setattr(c99_module, "_RARE_DOC_FREQ", rare_limit)
+        monkeypatch.setattr(c99_module, "_PAIR_BATCH", batch)
+        assert np.array_equal(cosine_similarity_matrix(encoded), reference)
+
+
+def test_rank_prefix_sums_equal_prefix_sums_of_the_rank_matrix(monkeypatch):
+    import segmenters.c99 as c99_module
+
+    units, _ = topical_units(9, n_topics=5)
+    sim = cosine_similarity_matrix(Preprocessor().encode(units))
+    expected = _prefix_sums(rank_matrix(sim, 11))
+    monkeypatch.setattr(c99_module, "_MAX_DENSE_CELLS", 50)  # several row bands
+    assert np.array_equal(c99_module._rank_prefix_sums(sim, 11), expected)
+
+
 def test_rank_matrix_matches_the_definition():
     # Spec section 2.3: strictly lower cells of the clipped mask / (cells - 1). Ties are frequent
     # here (values from a set of 4), which is the point.
