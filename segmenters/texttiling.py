@@ -251,20 +251,42 @@ def _identify_boundaries(depth: np.ndarray, policy: str) -> np.ndarray:
     if candidates.size == 0:
         return flags
     order = np.lexsort((candidates, depth[candidates]))[::-1]
+    accepted: set[int] = set()
     for gap in candidates[order].tolist():
-        if not flags[max(0, gap - 3) : gap + 4].any():
-            flags[gap] = True
+        if not any(g in accepted for g in range(gap - 3, gap + 4)):
+            accepted.add(gap)
+    flags[list(accepted)] = True
     return flags
 
 
 def _block_comparison(ps: np.ndarray, types: np.ndarray, n_ps: int, k: int) -> np.ndarray:
-    """Cosine of the summed term counts of the ``ws`` pseudosentences each side of every gap."""
+    """Cosine of the summed term counts of the ``ws`` pseudosentences each side of every gap.
+
+    All sums are integer counts, so the scores are exactly nltk's. A term found in a single
+    pseudosentence never contributes to a dot product, only to the norm of the block holding it:
+    those terms are summed per pseudosentence once; the others go through dense per-chunk count
+    matrices with prefix sums.
+    """
     n_gaps = n_ps - 1
     gap = np.arange(n_gaps)
     ws = np.where(gap < k - 1, gap + 1, np.where(gap > n_gaps - k, n_gaps - gap, k))
     lo = gap - ws + 1
     hi = np.minimum(gap + ws, n_ps - 1)
-    scores = np.zeros(n_gaps)
+    single_prefix = np.zeros(n_ps + 1, dtype=np.int64)
+    if types.size:
+        cells, cell_count = np.unique(types.astype(np.int64) * n_ps + ps, return_counts=True)
+        cell_type = cells // n_ps
+        spread = np.bincount(cell_type)  # pseudosentences holding each term
+        single_cell = spread[cell_type] == 1
+        squares = np.bincount(
+            (cells % n_ps)[single_cell], weights=(cell_count[single_cell] ** 2).astype(np.float64), minlength=n_ps
+        ).astype(np.int64)
+        np.cumsum(squares, out=single_prefix[1:])
+        shared = spread[types] > 1
+        ps, types = ps[shared], types[shared]
+    norm_left = single_prefix[gap + 1] - single_prefix[lo]
+    norm_right = single_prefix[hi + 1] - single_prefix[gap + 1]
+    dot = np.zeros(n_gaps, dtype=np.int64)
     for c0 in range(0, n_gaps, _GAP_CHUNK):
         c1 = min(c0 + _GAP_CHUNK, n_gaps)
         r0, r1 = int(lo[c0]), int(hi[c1 - 1])
@@ -277,16 +299,16 @@ def _block_comparison(ps: np.ndarray, types: np.ndarray, n_ps: int, k: int) -> n
         counts = np.bincount((ps[t0:t1] - r0) * width + local_ids, minlength=rows * width)
         prefix = np.zeros((rows + 1, width), dtype=np.int64)
         np.cumsum(counts.reshape(rows, width), axis=0, out=prefix[1:])
-        g = gap[c0:c1]
-        mid = prefix[g + 1 - r0]
+        mid = prefix[gap[c0:c1] + 1 - r0]
         left = mid - prefix[lo[c0:c1] - r0]
         right = prefix[hi[c0:c1] + 1 - r0] - mid
-        dot = np.einsum("ij,ij->i", left, right)
-        norm_left = np.einsum("ij,ij->i", left, left)
-        norm_right = np.einsum("ij,ij->i", right, right)
-        product = norm_left * norm_right
-        ok = product > 0
-        scores[c0:c1][ok] = dot[ok] / np.sqrt(product[ok].astype(np.float64))
+        dot[c0:c1] = np.einsum("ij,ij->i", left, right)
+        norm_left[c0:c1] += np.einsum("ij,ij->i", left, left)
+        norm_right[c0:c1] += np.einsum("ij,ij->i", right, right)
+    product = norm_left * norm_right
+    scores = np.zeros(n_gaps)
+    ok = product > 0
+    scores[ok] = dot[ok] / np.sqrt(product[ok].astype(np.float64))
     return scores
 
 
@@ -342,28 +364,42 @@ class TextTiling(_TextTilingParams):
         """Per-unit tokens, whitespace-word ends and cleaned text (independent of the order)."""
         n = len(units)
         indices, texts = normalize_units(units)
+        m = len(texts)
         nonempty = np.zeros(n, dtype=bool)
         nonempty[indices] = True
         lengths = np.zeros(n, dtype=np.intp)
         cleaned = [""] * n
+        token_counts = np.zeros(n, dtype=np.intp)
+        word_counts = np.zeros(n, dtype=np.intp)
+        if m == 0:
+            empty = np.zeros(0, dtype=np.intp)
+            offsets = np.zeros(n + 1, dtype=np.intp)
+            return TextTilingState(n, nonempty, lengths, cleaned, empty, offsets, np.zeros(0, dtype=bool), empty, offsets)
+        index = np.asarray(indices, dtype=np.intp)
+        text_lengths = np.fromiter(map(len, texts), dtype=np.intp, count=m)
+        lengths[index] = text_lengths
+        # The whole text in the original order, processed once; units never share a token or a
+        # word (they are separated by a blank line), so the results split cleanly per unit.
+        joined = join_units(texts)
+        word_ends, word_unit = _word_ends(joined, text_lengths)
+        word_counts[index] = np.bincount(word_unit, minlength=m)
+        clean_joined = _NOT_KEPT.sub("", joined.lower())
+        pieces = clean_joined.split(SEPARATOR)  # units hold no newline: exactly one piece each
+        for i, piece in zip(indices, pieces):
+            cleaned[i] = piece
         vocabulary: dict[str, int] = {}
-        token_lists: list[list[int]] = [[] for _ in range(n)]
-        word_lists: list[list[int]] = [[] for _ in range(n)]
-        for i, text in zip(indices, texts):
-            lengths[i] = len(text)
-            clean = _NOT_KEPT.sub("", text.lower())
-            cleaned[i] = clean
-            token_lists[i] = [vocabulary.setdefault(t, len(vocabulary)) for t in _TOKEN.findall(clean)]
-            word_lists[i] = [m.start() for m in _WORD_END.finditer(text)]
-        token_ids, token_offsets = _flatten(token_lists)
-        word_ends, word_offsets = _flatten(word_lists)
+        tokens = _TOKEN.findall(clean_joined)
+        token_ids = np.fromiter(
+            (vocabulary.setdefault(t, len(vocabulary)) for t in tokens), dtype=np.intp, count=len(tokens)
+        )
+        piece_lengths = np.fromiter(map(len, pieces), dtype=np.intp, count=m)
+        token_counts[index] = np.bincount(_run_unit(clean_joined, piece_lengths), minlength=m)
         stop = self._stopset
-        is_stop = np.zeros(len(vocabulary), dtype=bool)
-        for word, tid in vocabulary.items():
-            if word in stop:
-                is_stop[tid] = True
+        is_stop = np.fromiter((word in stop for word in vocabulary), dtype=bool, count=len(vocabulary))
         return TextTilingState(
-            n, nonempty, lengths, cleaned, token_ids, token_offsets, is_stop, word_ends, word_offsets
+            n, nonempty, lengths, cleaned,
+            token_ids, _offsets(token_counts), is_stop,
+            word_ends, _offsets(word_counts),
         )
 
     def segment(self, units: Sequence[str]) -> list[int]:
@@ -385,12 +421,9 @@ class TextTiling(_TextTilingParams):
         separators = unit_start[1:] - len(SEPARATOR)
         text_length = int(unit_start[-1] + lengths[-1])
         kept = [0]
-        j = 0
-        while True:
-            j = int(np.searchsorted(separators, kept[-1] + MIN_PARAGRAPH, side="left"))
-            if j >= separators.size:
-                break
-            kept.append(int(separators[j]))
+        for offset in separators.tolist():
+            if offset - kept[-1] >= MIN_PARAGRAPH:
+                kept.append(offset)
         kept_breaks = np.asarray(kept, dtype=np.intp)
         # 2. nltk raises unless its punctuation-free text has a break 100 characters in.
         if not _has_nopunct_break([st.cleaned[u] for u in units.tolist()]):
@@ -454,16 +487,50 @@ class TextTiling(_TextTilingParams):
         return sorted(set(boundaries))
 
 
+def _codes(text: str) -> np.ndarray:
+    """Code points of ``text`` as an array."""
+    return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+
+
+def _unit_starts(lengths: np.ndarray) -> np.ndarray:
+    starts = np.zeros(lengths.size, dtype=np.intp)
+    np.cumsum(lengths[:-1] + len(SEPARATOR), out=starts[1:])
+    return starts
+
+
+def _word_ends(joined: str, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where nltk's whitespace-word counter ticks inside each unit (position in the unit, unit).
+
+    It ticks at a space, tab or newline that follows another character; the separators' ticks
+    are added back by :meth:`TextTiling.segment_prepared` for the order at hand.
+    """
+    codes = _codes(joined)
+    ws = (codes == 32) | (codes == 9) | (codes == 10)
+    ticks = np.flatnonzero(ws[1:] & ~ws[:-1]) + 1
+    starts = _unit_starts(lengths)
+    unit = np.searchsorted(starts, ticks, side="right") - 1
+    relative = ticks - starts[unit]
+    inside = relative < lengths[unit]
+    return relative[inside], unit[inside]
+
+
+def _run_unit(clean_joined: str, piece_lengths: np.ndarray) -> np.ndarray:
+    """Unit of every maximal ``[a-z]`` run of the cleaned text (nltk's tokens), in order."""
+    codes = _codes(clean_joined)
+    letter = (codes >= 97) & (codes <= 122)
+    first = np.flatnonzero(letter & ~np.r_[False, letter[:-1]])
+    return np.searchsorted(_unit_starts(piece_lengths), first, side="right") - 1
+
+
+def _offsets(counts: np.ndarray) -> np.ndarray:
+    offsets = np.zeros(counts.size + 1, dtype=np.intp)
+    np.cumsum(counts, out=offsets[1:])
+    return offsets
+
+
 def ragged_offsets(offsets: np.ndarray, order: np.ndarray) -> np.ndarray:
     """Offsets of the rows ``order`` of a ragged array once concatenated."""
     lengths = (offsets[1:] - offsets[:-1])[order]
     out = np.zeros(len(order) + 1, dtype=np.intp)
     np.cumsum(lengths, out=out[1:])
     return out
-
-
-def _flatten(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    offsets = np.zeros(len(lists) + 1, dtype=np.intp)
-    np.cumsum([len(x) for x in lists], out=offsets[1:])
-    flat = np.fromiter((v for x in lists for v in x), dtype=np.intp, count=int(offsets[-1]))
-    return flat, offsets
