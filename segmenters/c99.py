@@ -48,6 +48,8 @@ GAIN_KERNEL = np.array([1.0, 2.0, 4.0, 8.0, 4.0, 2.0, 1.0])
 _MAX_DENSE_CELLS = 1 << 23  # elements of one dense count block used for the Gram matrix
 _RARE_DOC_FREQ = 48  # terms in at most this many units: pairs added one by one
 _PAIR_BATCH = 1 << 20  # unit pairs generated at once for those terms
+_DENSITY_FLOOR = 1e-12  # "a tiny positive number" a new global density must beat
+_SMALL = 48  # regions / region counts up to this size use plain Python (same arithmetic, faster)
 
 
 def cosine_similarity_matrix(encoded: EncodedUnits) -> np.ndarray:
@@ -211,12 +213,14 @@ class _Split:
     inside_right: float
 
 
-def _best_local_split(prefix: np.ndarray, a: int, b: int) -> _Split:
+def _best_local_split(prefix: np.ndarray, a: int, b: int, diag: list[float]) -> _Split:
     """Best split of region ``a..b`` (inclusive, ``b > a``) by its own inside density."""
+    if b - a <= _SMALL:
+        return _best_local_split_small(prefix, a, b, diag)
     j = np.arange(a + 1, b + 1)  # j = i + 1, first unit of the right half
-    diag = prefix[j, j]
-    left = diag - prefix[a, j] - prefix[j, a] + prefix[a, a]
-    right = prefix[b + 1, b + 1] - prefix[j, b + 1] - prefix[b + 1, j] + diag
+    diag_j = prefix[j, j]
+    left = diag_j - prefix[a, j] - prefix[j, a] + prefix[a, a]
+    right = prefix[b + 1, b + 1] - prefix[j, b + 1] - prefix[b + 1, j] + diag_j
     i = j - 1
     area = (i - a + 1) ** 2 + (b - i) ** 2
     density = (left + right) / area
@@ -225,6 +229,43 @@ def _best_local_split(prefix: np.ndarray, a: int, b: int) -> _Split:
     else:
         k = int(np.flatnonzero(_is_best(density))[-1])  # ties: the largest split point
     return _Split(int(i[k]), float(left[k]), float(right[k]))
+
+
+def _best_local_split_small(prefix: np.ndarray, a: int, b: int, diag: list[float]) -> _Split:
+    """:func:`_best_local_split` in plain Python for small regions: the same operations in the
+    same order on the same float64 values, hence the same result, without numpy's per-call cost."""
+    row_a = prefix[a, a + 1 : b + 1].tolist()
+    col_a = prefix[a + 1 : b + 1, a].tolist()
+    row_b = prefix[b + 1, a + 1 : b + 1].tolist()
+    col_b = prefix[a + 1 : b + 1, b + 1].tolist()
+    p_aa, p_bb = diag[a], diag[b + 1]
+    span = b - a
+    lefts, rights, densities = [], [], []
+    for t in range(span):  # split point i = a + t, right half starts at j = i + 1
+        d = diag[a + 1 + t]
+        left = d - row_a[t] - col_a[t] + p_aa
+        right = p_bb - col_b[t] - row_b[t] + d
+        lefts.append(left)
+        rights.append(right)
+        densities.append((left + right) / ((t + 1) ** 2 + (span - t) ** 2))
+    best = max(densities)
+    k = 0
+    if best > 0.0:
+        floor = best - TIE_TOLERANCE * abs(best)
+        k = max(t for t in range(span) if densities[t] >= floor)
+    return _Split(a + k, lefts[k], rights[k])
+
+
+def _pick_region_small(open_regions: dict[int, tuple[float, float]], total_sum: float, total_area: float) -> int:
+    """The global choice of :func:`_split_sequence` in plain Python (same arithmetic)."""
+    starts = sorted(open_regions)
+    densities = [(total_sum + open_regions[a][0]) / (total_area + open_regions[a][1]) for a in starts]
+    positive = [d for d in densities if d > _DENSITY_FLOOR]
+    if not positive:
+        return starts[0]  # nothing beats the floor: the first splittable region
+    best = max(positive)
+    floor = best - TIE_TOLERANCE * abs(best)
+    return max(a for a, d in zip(starts, densities) if d > _DENSITY_FLOOR and d >= floor)
 
 
 def c99_split_sequence(rank: np.ndarray, n_splits: int) -> tuple[list[int], list[float]]:
@@ -242,6 +283,8 @@ def _split_sequence(prefix: np.ndarray, n_splits: int) -> tuple[list[int], list[
     if n_splits == 0:
         return [], []
 
+    diag = prefix.diagonal().tolist()
+
     def inside(a: int, b: int) -> float:
         return float(prefix[b + 1, b + 1] - prefix[a, b + 1] - prefix[b + 1, a] + prefix[a, a])
 
@@ -252,17 +295,19 @@ def _split_sequence(prefix: np.ndarray, n_splits: int) -> tuple[list[int], list[
     gain_area = np.zeros(n)
     splittable = np.zeros(n, dtype=bool)
     splits: dict[int, _Split] = {}
+    open_regions: dict[int, tuple[float, float]] = {}  # splittable regions: start -> gains
 
     def add_region(a: int, b: int, s: float) -> None:
         end[a] = b
         region_sum[a] = s
         if b > a:
-            sp = _best_local_split(prefix, a, b)
+            sp = _best_local_split(prefix, a, b, diag)
             splits[a] = sp
             i = sp.point
             gain_sum[a] = sp.inside_left + sp.inside_right - s
             gain_area[a] = float((i - a + 1) ** 2 + (b - i) ** 2 - (b - a + 1) ** 2)
             splittable[a] = True
+            open_regions[a] = (float(gain_sum[a]), float(gain_area[a]))
         else:
             splittable[a] = False
 
@@ -272,21 +317,25 @@ def _split_sequence(prefix: np.ndarray, n_splits: int) -> tuple[list[int], list[
     boundaries: list[int] = []
     gains: list[float] = []
     for _ in range(n_splits):
-        starts = np.flatnonzero(splittable)
-        new_density = (total_sum + gain_sum[starts]) / (total_area + gain_area[starts])
-        positive = new_density > 1e-12
-        if positive.any():
-            candidates = np.flatnonzero(positive)
-            best = _is_best(new_density[candidates])
-            pick = candidates[np.flatnonzero(best)[-1]]  # ties: the last region
+        if len(open_regions) <= _SMALL:
+            a = _pick_region_small(open_regions, total_sum, total_area)
         else:
-            pick = 0  # nothing beats the floor: the first splittable region
-        a = int(starts[pick])
+            starts = np.flatnonzero(splittable)
+            new_density = (total_sum + gain_sum[starts]) / (total_area + gain_area[starts])
+            positive = new_density > _DENSITY_FLOOR
+            if positive.any():
+                candidates = np.flatnonzero(positive)
+                best = _is_best(new_density[candidates])
+                pick = candidates[np.flatnonzero(best)[-1]]  # ties: the last region
+            else:
+                pick = 0  # nothing beats the floor: the first splittable region
+            a = int(starts[pick])
         b = int(end[a])
         sp = splits.pop(a)
+        del open_regions[a]
         old_density = total_sum / total_area
-        total_sum += gain_sum[a]
-        total_area += gain_area[a]
+        total_sum += float(gain_sum[a])
+        total_area += float(gain_area[a])
         gains.append(total_sum / total_area - old_density)
         boundaries.append(sp.point + 1)
         add_region(a, sp.point, sp.inside_left)

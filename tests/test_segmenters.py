@@ -225,6 +225,21 @@ def test_c99_split_sequence_matches_loop_reference(seed):
     assert len(gains) == n - 1
 
 
+def test_c99_small_region_python_path_equals_the_numpy_path(monkeypatch):
+    # Small regions and few open regions are handled in plain Python for speed; it must be the
+    # same arithmetic: identical boundaries *and* gains whichever path runs.
+    import segmenters.c99 as c99_module
+
+    for seed in range(5):
+        units, _ = topical_units(40 + seed, n_topics=7, per_topic=(4, 12))
+        rank = rank_matrix(cosine_similarity_matrix(Preprocessor().encode(units)))
+        results = []
+        for small in (-1, 4, 10**9):
+            monkeypatch.setattr(c99_module, "_SMALL", small)
+            results.append(c99_split_sequence(rank, len(units) - 1))
+        assert results[0] == results[1] == results[2]
+
+
 def test_c99_tie_rule_by_hand():
     # Rank matrix of ones (n=4): every split has density 1 -> tie -> the largest split point
     # (i=2, boundary 3); then only [0..2] is splittable -> boundary 2.
