@@ -292,7 +292,12 @@ def describe_segmenters(names: Any = None) -> dict[str, SegmenterStatus]:
         try:
             factory = load_segmenter_factory(name)
             params = factory_params(factory)
-            instance = factory() if inspect.isclass(factory) else factory
+            instance = factory
+            if inspect.isclass(factory):
+                try:
+                    instance = factory()
+                except TypeError:  # needs arguments: describe the class itself
+                    instance = factory
         except Exception as exc:  # report, never raise: one broken plugin must not hide the rest
             cause = exc.__cause__ if isinstance(exc, UnknownSegmenterError) and exc.__cause__ else exc
             report[name] = SegmenterStatus(info, None, f"{type(cause).__name__}: {cause}")

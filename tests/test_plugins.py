@@ -36,6 +36,18 @@ def fake_plugin(tmp_path, monkeypatch):
 
         def halves(units, minimum=2):
             return [len(units) // 2] if len(units) >= minimum else []
+
+        class NeedsArguments(Segmenter):
+            def __init__(self, width, depth=3):
+                self.width = width
+                self.depth = depth
+
+            def segment(self, units):
+                return []
+
+        class ExplodesOnConstruction(Segmenter):
+            def __init__(self):
+                raise RuntimeError("no model file")
         """
     ))
     dist = tmp_path / "fake_stability_plugin-1.2.dist-info"
@@ -48,6 +60,8 @@ def fake_plugin(tmp_path, monkeypatch):
         fake_halves = {PLUGIN_MODULE}:halves
         fake_broken = stability_fake_missing_module:Nope
         fake_bad_attribute = {PLUGIN_MODULE}:DoesNotExist
+        fake_needs_arguments = {PLUGIN_MODULE}:NeedsArguments
+        fake_explodes = {PLUGIN_MODULE}:ExplodesOnConstruction
         """
     ))
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -88,6 +102,10 @@ def test_broken_plugin_is_reported_by_name_and_breaks_nothing_else(fake_plugin):
     assert not report["fake_bad_attribute"].ok
     assert report["fake_every_other"].ok and report["fake_every_other"].params == {"step": 2}
     assert report["fake_halves"].params == {"minimum": 2}
+    # a class that needs arguments is fine (its signature is shown); one that raises is reported
+    assert report["fake_needs_arguments"].ok
+    assert report["fake_needs_arguments"].params == {"width": None, "depth": 3}
+    assert not report["fake_explodes"].ok and "no model file" in report["fake_explodes"].error
     for name in ("c99", "u00", "texttiling", "texttiling_nltk", "none", "all", "even", "random"):
         assert report[name].ok, report[name].error
         assert report[name].info.origin == "built-in"
