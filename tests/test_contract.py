@@ -107,3 +107,22 @@ def test_fast_path_identical_to_plain_call(segmenter):
         for _ in range(4):
             order = rng.permutation(len(units))
             assert list(segmenter.segment_prepared(state, order)) == list(segmenter([units[i] for i in order]))
+
+
+# Property test (hypothesis): any document, any order, for every segmenter with a fast path.
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_FAST = [name for name in NAMES if has_fast_path(get_segmenter(name))]
+_WORD = st.sampled_from(["bank", "river", "loan", "music", "band", "the", "caf\u00e9", "42", "-", "x'y", ""])
+_UNIT = st.lists(_WORD, max_size=30).map(" ".join)
+
+
+@settings(max_examples=40, deadline=None)
+@given(units=st.lists(_UNIT, min_size=1, max_size=40), seed=st.integers(0, 2**32 - 1))
+def test_fast_path_property(units, seed):
+    order = np.random.default_rng(seed).permutation(len(units))
+    for name in _FAST:
+        segmenter = get_segmenter(name)
+        expected = list(segmenter([units[i] for i in order]))
+        assert list(segmenter.segment_prepared(segmenter.prepare(units), order)) == expected, name
