@@ -20,6 +20,7 @@ from stability.validation import (
     document_correlations,
     quick_subset,
     resampled_kendall_tau,
+    resampled_spearman_rho,
     running_means,
     settling,
     spearman_rho,
@@ -82,6 +83,22 @@ def test_resampled_tau_equals_tau_of_the_explicit_resample():
     for b, d in enumerate(draws):
         rows = np.concatenate([np.flatnonzero(groups == g) for g in d])
         assert fast[b] == pytest.approx(kendall_tau(x[rows], y[rows]), abs=1e-12)
+
+
+def test_resampled_rho_equals_rho_of_the_explicit_resample():
+    rng = np.random.default_rng(4)
+    x = rng.integers(0, 5, 30).astype(float)
+    y = rng.integers(0, 3, 30) + 0.5 * x
+    y[7] = np.nan
+    groups = np.repeat(np.arange(10), 3)
+    draws = rng.integers(0, 10, size=(30, 10))
+    weights = np.zeros((30, 10))
+    np.add.at(weights, (np.arange(30)[:, None], draws), 1.0)
+    fast = resampled_spearman_rho(x, y, groups, weights, batch=7)
+    for b, d in enumerate(draws):
+        rows = np.concatenate([np.flatnonzero(groups == g) for g in d])
+        assert fast[b] == pytest.approx(spearman_rho(x[rows], y[rows]), abs=1e-12)
+    assert resampled_spearman_rho(x, y, groups, np.ones((1, 10)))[0] == pytest.approx(spearman_rho(x, y))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -189,6 +206,8 @@ def test_quick_subset_and_svg_helpers():
     svg = svg_scatter([(0.1, 0.5, "a", "p1"), (0.3, float("nan"), "a", "skip"), (0.2, 0.7, "b", "p2")],
                       title="t", x_label="x", y_label="y", labels=True)
     assert svg.startswith("<svg") and svg.count("<circle") == 2 + 2 and "skip" not in svg
+    many = svg_scatter([(i / 10, i / 20, "ab"[i % 2], "") for i in range(10)], title="t", x_label="x", y_label="y")
+    assert many.count("<path") == 2 and many.count("h0") == 10
     lines = svg_lines({"a": [1.0, 0.5, 0.25], "b": [0.0, 0.1, 0.2]}, title="t", x_label="x", y_label="y", marker=2)
     assert lines.count("<polyline") == 2 and "stroke-dasharray" in lines
 
