@@ -216,6 +216,7 @@ class SegmenterStatus:
     error: str | None = None  # "ExceptionType: message" if it failed to load
     fast_path: bool = False  # offers prepare / segment_prepared
     deterministic: bool | None = None
+    description: str | None = None  # first line of the factory's docstring
 
     @property
     def name(self) -> str:
@@ -303,11 +304,14 @@ def describe_segmenters(names: Any = None) -> dict[str, SegmenterStatus]:
             report[name] = SegmenterStatus(info, None, f"{type(cause).__name__}: {cause}")
             continue
         deterministic = getattr(instance, "deterministic", None)
+        own_doc = vars(factory).get("__doc__") if inspect.isclass(factory) else getattr(factory, "__doc__", None)
+        doc = inspect.cleandoc(own_doc) if isinstance(own_doc, str) else ""  # not a base class's
         report[name] = SegmenterStatus(
             info,
             params,
             None,
             has_fast_path(instance),
             deterministic if isinstance(deterministic, bool) else None,
+            doc.strip().splitlines()[0] if doc.strip() else None,
         )
     return report

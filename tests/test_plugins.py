@@ -110,6 +110,9 @@ def test_broken_plugin_is_reported_by_name_and_breaks_nothing_else(fake_plugin):
         assert report[name].ok, report[name].error
         assert report[name].info.origin == "built-in"
     assert report["c99"].fast_path and report["c99"].params["mask_size"] == 11
+    assert report["c99"].description.startswith("C99 (Choi 2000)")
+    assert report["fake_halves"].description is None  # no docstring
+    assert report["fake_every_other"].description is None  # not Segmenter's docstring
     assert get_segmenter("c99", n_segments=2)(["a b", "c d", "e f"])  # still works
 
 
