@@ -6,7 +6,9 @@ others can be rebuilt from (``stability report results.json --format md``).
 
 Layout follows Lamprier et al. (2007), Tables 1-3: one row per segmenter, each score as
 "mean (std)" over documents; reference metrics sit beside the stability scores when the
-documents have references.
+documents have references. The first stability column is the headline score (:data:`HEADLINE`),
+chosen by the validation study (``docs/validation.md``): the raw F1 of the paper rewards
+segmenters that ignore the content, so it is not the headline.
 """
 
 from __future__ import annotations
@@ -19,12 +21,19 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from .exceptions import InvalidParameterError
 from .results import CorpusResult, Stat, StabilityResult
-from .summary import LOWER_IS_BETTER, correlations
+from .summary import LOWER_IS_BETTER, correlations, kendall_tau
+from .validation import shuffle_corrected_f1
 
 __all__ = [
     "FORMATS",
+    "HEADLINE",
+    "HEADLINE_NOTE",
+    "headline_stat",
+    "headline_correlations",
     "STABILITY_COLUMNS",
     "REFERENCE_COLUMNS",
     "summary_rows",
@@ -38,6 +47,19 @@ __all__ = [
 ]
 
 FORMATS = ("table", "md", "csv", "json", "html")
+
+#: (score key, column title) of the headline stability score, the first stability column:
+#: ``(F1 - shuffle F1) / (1 - shuffle F1)`` (:func:`stability.validation.shuffle_corrected_f1`).
+HEADLINE = ("shuffle_corrected", "stability (shuffle-corrected)")
+
+#: Why that score is the headline, printed in every report.
+HEADLINE_NOTE = (
+    "Headline: stability (shuffle-corrected) = (F1 - shuffle F1) / (1 - shuffle F1): the stability F1 "
+    "corrected by the shuffle control, 0 for segmenters that ignore the content. In the validation study on "
+    "Choi's 3-11 set (docs/validation.md) it ranked segmenters closest to the reference metrics, while the raw "
+    "F1 ranked content-blind segmenters (no, all, evenly spaced or random boundaries: F1 = 1) first. Per "
+    "document it is unbounded below when the shuffle control is almost perfectly stable: read it with the gap."
+)
 
 #: (key in SegmenterSummary.macro, column title) of the stability part, in report order.
 STABILITY_COLUMNS = (
@@ -99,7 +121,9 @@ def _params(params: dict[str, Any]) -> str:
 
 
 #: The narrower selection used by the terminal table.
-COMPACT_STABILITY = ("n_boundaries", "precision", "recall", "f1", "shuffle_f1", "shuffle_gap", "corrected_f1")
+#: (The chance-corrected score is left out of the compact table: the validation study found it gives
+#: evenly spaced and random boundaries the maximum, see docs/validation.md.)
+COMPACT_STABILITY = ("n_boundaries", "precision", "recall", "f1", "shuffle_f1", "shuffle_gap")
 COMPACT_REFERENCE = ("f1", "pk", "windowdiff", "boundary_similarity", "wisebe")
 
 
@@ -108,17 +132,30 @@ def _reference_keys(result: CorpusResult, compact: bool = False) -> list[tuple[s
     return [(k, title) for k, title in REFERENCE_COLUMNS if k in present and (not compact or k in COMPACT_REFERENCE)]
 
 
+def _headline_values(docs: Sequence[StabilityResult]) -> list[float]:
+    return [shuffle_corrected_f1(r.f1, r.shuffle_f1) for r in docs]
+
+
+def headline_stat(result: CorpusResult, label: str) -> Stat:
+    """Mean, std and bootstrap interval over documents of the headline score of one segmenter
+    (NaN documents, run without the shuffle control, are left out)."""
+    rng = np.random.default_rng(np.random.SeedSequence(int(result.settings.get("seed", 0) or 0)))
+    return Stat.of(_headline_values(result.documents.get(label, [])), rng,
+                   float(result.settings.get("confidence", 0.95) or 0.95))
+
+
 def summary_rows(result: CorpusResult, digits: int = 2, compact: bool = False) -> tuple[list[str], list[list[str]]]:
-    """Header and rows of the per-segmenter summary, every score as "mean (std)"."""
+    """Header and rows of the per-segmenter summary, every score as "mean (std)"; the headline
+    score (:data:`HEADLINE`) is the first stability column."""
     ref_keys = _reference_keys(result, compact)
     columns = [(k, t) for k, t in STABILITY_COLUMNS if not compact or k in COMPACT_STABILITY]
-    header = ["segmenter", "docs"] + [t for _, t in columns] + ["F1 95% CI", "flags"]
+    header = ["segmenter", "docs", HEADLINE[1]] + [t for _, t in columns] + ["F1 95% CI", "flags"]
     header += [t for _, t in ref_keys]
     rows = []
     for label, s in result.summary.items():
         f1 = s.macro.get("f1")
         ci = f"[{_num(f1.ci[0], digits)}, {_num(f1.ci[1], digits)}]" if f1 and f1.n else "n/a"
-        row = [label, str(s.n_documents)]
+        row = [label, str(s.n_documents), _mean_std(headline_stat(result, label), digits)]
         row += [_mean_std(s.macro.get(k), 1 if k == "n_boundaries" else digits) for k, _ in columns]
         row += [ci, _flags(s.content_blind, s.deterministic, s.n_failed)]
         row += [_mean_std(s.reference.get(k), digits) for k, _ in ref_keys]
@@ -149,15 +186,42 @@ def document_rows(result: CorpusResult, digits: int = 3) -> tuple[list[str], lis
     return header, rows
 
 
+def headline_correlations(result: CorpusResult) -> dict[str, Any]:
+    """Kendall's tau between the headline score and each reference metric, oriented and laid out
+    as :func:`stability.summary.correlations` (``"documents"``: over every (segmenter, document)
+    pair; ``"segmenters"``: over the segmenters' mean scores)."""
+    pairs = [(label, r) for label, docs in result.documents.items() for r in docs if r.reference_metrics]
+    if not pairs:
+        return {}
+    metrics = sorted({k for _, r in pairs for k in r.reference_metrics})
+    sign = {m: -1.0 if m in LOWER_IS_BETTER else 1.0 for m in metrics}
+    x = _headline_values([r for _, r in pairs])
+    out: dict[str, Any] = {"documents": {HEADLINE[0]: {
+        m: kendall_tau(x, [sign[m] * r.reference_metrics.get(m, float("nan")) for _, r in pairs]) for m in metrics}}}
+    labels = [label for label, docs in result.documents.items() if docs]
+    if len(labels) >= 2:
+        def mean(values: list[float]) -> float:
+            v = np.asarray(values, dtype=float)
+            v = v[~np.isnan(v)]
+            return float(v.mean()) if v.size else float("nan")
+
+        xs = [mean(_headline_values(result.documents[label])) for label in labels]
+        out["segmenters"] = {HEADLINE[0]: {
+            m: kendall_tau(xs, [sign[m] * mean([r.reference_metrics.get(m, float("nan")) for r in result.documents[label]])
+                                for label in labels]) for m in metrics}}
+    return out
+
+
 def _correlation_rows(result: CorpusResult, compact: bool = False) -> tuple[list[str], list[list[str]]]:
     corr = correlations(result.documents)
     if not corr:
         return [], []
+    headline = headline_correlations(result)
     ref_keys = _reference_keys(result, compact)
     header = ["stability score", "over"] + [t for _, t in ref_keys]
     rows = []
     for over in ("segmenters", "documents"):
-        for score, taus in corr.get(over, {}).items():
+        for score, taus in {**headline.get(over, {}), **corr.get(over, {})}.items():
             rows.append([score, over] + [_num(taus.get(k), 2) for k, _ in ref_keys])
     return header, rows
 
@@ -169,13 +233,18 @@ def to_table(result: CorpusResult, *, documents: bool = False, width: int | None
     from rich.table import Table
 
     console = Console(record=True, width=width or 160, file=io.StringIO(), force_terminal=False, color_system=None)
-    for title, (header, rows) in _sections(result, documents, compact=True):
+    for number, (title, (header, rows)) in enumerate(_sections(result, documents, compact=True)):
         table = Table(title=title, show_lines=False, title_justify="left")
         for i, name in enumerate(header):
-            table.add_column(name, justify="left" if i < 2 or name == "flags" else "right", no_wrap=i == 0 or name in ("flags", "F1 95% CI"))
+            headline = name == HEADLINE[1]
+            table.add_column("stab.\n(shuf.-\ncorr.)" if headline else name,  # narrow: see the title and note
+                             justify="left" if i < 2 or name == "flags" else "right",
+                             no_wrap=i == 0 or name in ("flags", "F1 95% CI"))
         for row in rows:
             table.add_row(*row)
         console.print(table)
+        if number == 0:
+            console.print(HEADLINE_NOTE)
     return console.export_text()
 
 
@@ -183,7 +252,7 @@ def _sections(result: CorpusResult, documents: bool, compact: bool = False) -> l
     n_docs = result.settings.get("n_documents", max((s.n_documents for s in result.summary.values()), default=0))
     restarts = result.settings.get("n_restarts", "?")
     sections = [(f"Stability test: {n_docs} document{'' if n_docs == 1 else 's'}, {restarts} restarts, seed {result.settings.get('seed', '?')} "
-                 f"- mean (std) over documents", summary_rows(result, compact=compact))]
+                 f"- mean (std) over documents - headline: {HEADLINE[1]}", summary_rows(result, compact=compact))]
     corr = _correlation_rows(result, compact)
     if corr[0]:
         sections.append(("Kendall tau between stability and reference metrics (positive = agreement)", corr))
@@ -202,13 +271,16 @@ def _md_escape(text: str) -> str:
 def to_markdown(result: CorpusResult, *, documents: bool = True) -> str:
     """GitHub-flavoured Markdown tables."""
     out = []
-    for title, (header, rows) in _sections(result, documents):
+    for number, (title, (header, rows)) in enumerate(_sections(result, documents)):
         out.append(f"### {title}\n")
         out.append("| " + " | ".join(_md_escape(h) for h in header) + " |")
         out.append("|" + "|".join("---" if i < 2 else "---:" for i in range(len(header))) + "|")
         for row in rows:
             out.append("| " + " | ".join(_md_escape(c) for c in row) + " |")
         out.append("")
+        if number == 0:
+            out.append(f"*{HEADLINE_NOTE}*")
+            out.append("")
     return "\n".join(out)
 
 
@@ -224,6 +296,7 @@ def to_csv(result: CorpusResult, *, documents: bool = False) -> str:
     score_keys = [k for k, _ in STABILITY_COLUMNS]
     ref_keys = [k for k, _ in _reference_keys(result)]
     header = ["segmenter", "params", "n_documents", "n_failed", "content_blind", "deterministic"]
+    header += [f"{HEADLINE[0]}_mean", f"{HEADLINE[0]}_std", f"{HEADLINE[0]}_ci_low", f"{HEADLINE[0]}_ci_high"]
     for key in score_keys + ["self_agreement_f1"]:
         header += [f"{key}_mean", f"{key}_std", f"{key}_ci_low", f"{key}_ci_high"]
     header += ["micro_precision", "micro_recall", "micro_f1"]
@@ -233,6 +306,8 @@ def to_csv(result: CorpusResult, *, documents: bool = False) -> str:
     for label, s in result.summary.items():
         row: list[Any] = [label, json.dumps(_jsonable(s.params), sort_keys=True), s.n_documents, s.n_failed,
                           s.content_blind, s.deterministic]
+        headline = headline_stat(result, label)
+        row += [_raw(headline.mean), _raw(headline.std), _raw(headline.ci[0]), _raw(headline.ci[1])]
         for key in score_keys + ["self_agreement_f1"]:
             st = s.macro[key]
             row += [_raw(st.mean), _raw(st.std), _raw(st.ci[0]), _raw(st.ci[1])]
@@ -257,7 +332,11 @@ def _jsonable(value: Any) -> Any:
 def to_json(result: CorpusResult) -> str:
     """The complete run as JSON: settings, summaries, correlations, every document, failures."""
     data = result.to_dict()
-    data["correlations"] = _clean(correlations(result.documents))
+    data["headline"] = {"score": HEADLINE[0], "title": HEADLINE[1], "note": HEADLINE_NOTE,
+                        "summary": {label: headline_stat(result, label).to_dict() for label in result.summary}}
+    headline = headline_correlations(result)
+    data["correlations"] = _clean({over: {**headline.get(over, {}), **taus}
+                                   for over, taus in correlations(result.documents).items()})
     data["report_version"] = 1
     return json.dumps(data, indent=1, sort_keys=False, allow_nan=False)
 
@@ -390,6 +469,7 @@ th,td{{border:1px solid #ccc;padding:3px 6px;text-align:right}} th:first-child,t
 .figure{{display:inline-block;margin:0.5em}} .strip .caption{{font-size:12px}} pre{{background:#f6f6f6;padding:1em}}
 </style></head><body>
 <h1>Stability report</h1>
+<p><b>{html.escape(HEADLINE_NOTE)}</b></p>
 <p>Stability test of Lamprier et al. (2007): units are permuted within the segments a segmenter found, the
 document is segmented again, and the boundaries found again are counted. Scores are "mean (std)" over documents.
 <b>content-blind</b>: the shuffle control (units permuted across the whole document) is as stable as the real
