@@ -702,8 +702,8 @@ class Study:
     per_document : dict
         ``{score: {metric: document_correlations(...)}}`` over the content-aware configurations.
     running : dict
-        ``{score: {label: running mean array}}`` in corpus order (scores: f1, shuffle_gap,
-        shuffle_corrected, and the reference ``windowdiff`` as ``ref:windowdiff``).
+        ``{score: {label: running mean array}}`` in corpus order (scores: f1, corrected_f1,
+        shuffle_gap, shuffle_corrected, and the reference ``windowdiff`` as ``ref:windowdiff``).
     settle : dict
         ``{score: {label: settling(...)}}``.
     settings : dict
@@ -833,7 +833,8 @@ def analyze(result: CorpusResult, *, n_bootstrap: int = 1000, seed: int = 0, con
         }
     running: dict[str, Any] = {}
     settle: dict[str, Any] = {}
-    for key, is_ref in (("f1", False), ("shuffle_gap", False), ("shuffle_corrected", False), ("windowdiff", True)):
+    for key, is_ref in (("f1", False), ("corrected_f1", False), ("shuffle_gap", False), ("shuffle_corrected", False),
+                        ("windowdiff", True)):
         if is_ref and key not in metrics:
             continue
         matrix = score_matrix(result, key, reference=is_ref, labels=labels)[1]
@@ -1313,10 +1314,11 @@ def render_markdown(study: Study, *, plots: Mapping[str, str] | None = None, dis
                 f"{st['n_orders']} seeded random orders of the documents; `dev@{at}`: the 90th percentile over random orders of "
                 f"|running mean after {at} documents - final mean|. WindowDiff is shown for comparison "
                 "(the paper says the stability score settles faster than other criteria).", ""]
-        names = {"f1": "raw F1", "shuffle_gap": "gap", "shuffle_corrected": "shuffle-corrected",
-                 "ref:windowdiff": "WindowDiff"}
+        names = {"f1": "raw F1", "corrected_f1": "chance-corrected", "shuffle_gap": "gap",
+                 "shuffle_corrected": "shuffle-corrected", "ref:windowdiff": "WindowDiff"}
         header = ["configuration"]
-        keys = [k for k in ("f1", "shuffle_gap", "shuffle_corrected", "ref:windowdiff") if k in study.settle]
+        keys = [k for k in ("f1", "corrected_f1", "shuffle_gap", "shuffle_corrected", "ref:windowdiff")
+                if k in study.settle]
         for k in keys:
             header += [f"{names[k]} n", f"{names[k]} dev@{at}"]
         rows = []
@@ -1461,7 +1463,7 @@ def write_report(study: Study, directory: str | os.PathLike, *, discussion: str 
                                                  y_label=study.settings["scores"][s], radius=2.0, opacity=0.35),
                                      encoding="utf-8")
         plots[f"validation/{name}"] = title + " (content-aware configurations)"
-    titles = {"f1": "raw stability F1", "shuffle_gap": "gap (F1 - shuffle F1)",
+    titles = {"f1": "raw stability F1", "corrected_f1": "chance-corrected F1", "shuffle_gap": "gap (F1 - shuffle F1)",
               "shuffle_corrected": "shuffle-corrected F1", "ref:windowdiff": "WindowDiff"}
     for key, series in study.running.items():
         name = f"running_{key.replace('ref:', '')}.svg"
