@@ -21,19 +21,16 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 
 from .exceptions import InvalidParameterError
 from .results import CorpusResult, Stat, StabilityResult
-from .summary import LOWER_IS_BETTER, correlations, kendall_tau
-from .validation import shuffle_corrected_f1
+from .summary import LOWER_IS_BETTER, correlations
 
 __all__ = [
     "FORMATS",
     "HEADLINE",
     "HEADLINE_NOTE",
     "headline_stat",
-    "headline_correlations",
     "STABILITY_COLUMNS",
     "REFERENCE_COLUMNS",
     "summary_rows",
@@ -49,7 +46,7 @@ __all__ = [
 FORMATS = ("table", "md", "csv", "json", "html")
 
 #: (score key, column title) of the headline stability score, the first stability column:
-#: ``(F1 - shuffle F1) / (1 - shuffle F1)`` (:func:`stability.validation.shuffle_corrected_f1`).
+#: ``(F1 - shuffle F1) / (1 - shuffle F1)`` (:func:`stability.scores.shuffle_corrected_f1`).
 HEADLINE = ("shuffle_corrected", "stability (shuffle-corrected)")
 
 #: Why that score is the headline, printed in every report.
@@ -132,16 +129,10 @@ def _reference_keys(result: CorpusResult, compact: bool = False) -> list[tuple[s
     return [(k, title) for k, title in REFERENCE_COLUMNS if k in present and (not compact or k in COMPACT_REFERENCE)]
 
 
-def _headline_values(docs: Sequence[StabilityResult]) -> list[float]:
-    return [shuffle_corrected_f1(r.f1, r.shuffle_f1) for r in docs]
-
-
 def headline_stat(result: CorpusResult, label: str) -> Stat:
     """Mean, std and bootstrap interval over documents of the headline score of one segmenter
-    (NaN documents, run without the shuffle control, are left out)."""
-    rng = np.random.default_rng(np.random.SeedSequence(int(result.settings.get("seed", 0) or 0)))
-    return Stat.of(_headline_values(result.documents.get(label, [])), rng,
-                   float(result.settings.get("confidence", 0.95) or 0.95))
+    (documents run without the shuffle control are left out)."""
+    return result.summary[label].macro[HEADLINE[0]]
 
 
 def summary_rows(result: CorpusResult, digits: int = 2, compact: bool = False) -> tuple[list[str], list[list[str]]]:
@@ -186,42 +177,15 @@ def document_rows(result: CorpusResult, digits: int = 3) -> tuple[list[str], lis
     return header, rows
 
 
-def headline_correlations(result: CorpusResult) -> dict[str, Any]:
-    """Kendall's tau between the headline score and each reference metric, oriented and laid out
-    as :func:`stability.summary.correlations` (``"documents"``: over every (segmenter, document)
-    pair; ``"segmenters"``: over the segmenters' mean scores)."""
-    pairs = [(label, r) for label, docs in result.documents.items() for r in docs if r.reference_metrics]
-    if not pairs:
-        return {}
-    metrics = sorted({k for _, r in pairs for k in r.reference_metrics})
-    sign = {m: -1.0 if m in LOWER_IS_BETTER else 1.0 for m in metrics}
-    x = _headline_values([r for _, r in pairs])
-    out: dict[str, Any] = {"documents": {HEADLINE[0]: {
-        m: kendall_tau(x, [sign[m] * r.reference_metrics.get(m, float("nan")) for _, r in pairs]) for m in metrics}}}
-    labels = [label for label, docs in result.documents.items() if docs]
-    if len(labels) >= 2:
-        def mean(values: list[float]) -> float:
-            v = np.asarray(values, dtype=float)
-            v = v[~np.isnan(v)]
-            return float(v.mean()) if v.size else float("nan")
-
-        xs = [mean(_headline_values(result.documents[label])) for label in labels]
-        out["segmenters"] = {HEADLINE[0]: {
-            m: kendall_tau(xs, [sign[m] * mean([r.reference_metrics.get(m, float("nan")) for r in result.documents[label]])
-                                for label in labels]) for m in metrics}}
-    return out
-
-
 def _correlation_rows(result: CorpusResult, compact: bool = False) -> tuple[list[str], list[list[str]]]:
     corr = correlations(result.documents)
     if not corr:
         return [], []
-    headline = headline_correlations(result)
     ref_keys = _reference_keys(result, compact)
     header = ["stability score", "over"] + [t for _, t in ref_keys]
     rows = []
     for over in ("segmenters", "documents"):
-        for score, taus in {**headline.get(over, {}), **corr.get(over, {})}.items():
+        for score, taus in corr.get(over, {}).items():
             rows.append([score, over] + [_num(taus.get(k), 2) for k, _ in ref_keys])
     return header, rows
 
@@ -334,9 +298,7 @@ def to_json(result: CorpusResult) -> str:
     data = result.to_dict()
     data["headline"] = {"score": HEADLINE[0], "title": HEADLINE[1], "note": HEADLINE_NOTE,
                         "summary": {label: headline_stat(result, label).to_dict() for label in result.summary}}
-    headline = headline_correlations(result)
-    data["correlations"] = _clean({over: {**headline.get(over, {}), **taus}
-                                   for over, taus in correlations(result.documents).items()})
+    data["correlations"] = _clean(correlations(result.documents))
     data["report_version"] = 1
     return json.dumps(data, indent=1, sort_keys=False, allow_nan=False)
 

@@ -219,6 +219,14 @@ class StabilityResult(RestartScores):
         raw F1; NaN when the shuffle control was not run."""
         return self.f1 - self.shuffle_f1
 
+    @property
+    def shuffle_corrected(self) -> float:
+        """``(f1 - shuffle_f1) / (1 - shuffle_f1)``, the reports' headline score (see
+        :func:`stability.scores.shuffle_corrected_f1`)."""
+        from .scores import shuffle_corrected_f1
+
+        return shuffle_corrected_f1(self.f1, self.shuffle_f1)
+
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()
         data.update(

@@ -14,6 +14,7 @@ boundaries (``|B0 ∩ Br|`` with no tolerance).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from .matching import match_boundaries
 
 __all__ = [
     "f1_score",
+    "shuffle_corrected_f1",
     "restart_precision_recall",
     "chance_scores",
     "bootstrap_f1_interval",
@@ -37,6 +39,28 @@ def f1_score(precision: float, recall: float) -> float:
     """Harmonic mean of precision and recall (Lamprier et al. 2007, eq. 11); 0.0 if both are 0."""
     total = precision + recall
     return 0.0 if total <= 0 else float(2.0 * precision * recall / total)
+
+
+def shuffle_corrected_f1(f1: float, shuffle_f1: float) -> float:
+    """Stability F1 corrected by the shuffle control: ``(F1 - S) / (1 - S)``.
+
+    The form of a chance correction with the shuffle control's F1 ``S`` as the chance model: the
+    share of the stability that the shuffle control leaves unexplained which the real test
+    recovers. 0 when the shuffle control is perfectly stable (``S = 1``: the output does not depend
+    on the content); NaN when the shuffle control was not run. It can be negative (less stable
+    than the shuffle control). The validation study (``docs/validation.md``) found it the stability
+    score that ranks segmenters closest to the reference metrics, hence the reports' headline.
+
+    Examples
+    --------
+    >>> shuffle_corrected_f1(0.8, 0.2)
+    0.75
+    >>> shuffle_corrected_f1(1.0, 1.0)
+    0.0
+    """
+    if math.isnan(shuffle_f1) or math.isnan(f1):
+        return float("nan")
+    return 0.0 if shuffle_f1 >= 1.0 else (f1 - shuffle_f1) / (1.0 - shuffle_f1)
 
 
 def _ratio(matched: np.ndarray, denominator: np.ndarray, other: np.ndarray) -> np.ndarray:

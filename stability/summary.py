@@ -35,6 +35,7 @@ __all__ = [
 
 #: Per-document stability scores summarised over documents (name -> StabilityResult attribute).
 STABILITY_SCORES = (
+    "shuffle_corrected",
     "precision",
     "recall",
     "f1",
@@ -158,7 +159,7 @@ def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
 
 def correlations(
     documents: Mapping[str, Sequence[StabilityResult]],
-    scores: Sequence[str] = ("f1", "corrected_f1", "shuffle_gap"),
+    scores: Sequence[str] = ("shuffle_corrected", "f1", "corrected_f1", "shuffle_gap"),
 ) -> dict[str, Any]:
     """Kendall's tau between stability scores and reference metrics, oriented so that **positive
     means agreement** (metrics where lower is better are negated first).

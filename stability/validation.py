@@ -41,6 +41,7 @@ import numpy as np
 
 from .exceptions import InvalidParameterError
 from .results import CorpusResult, StabilityResult, _jsonable
+from .scores import shuffle_corrected_f1
 from .summary import LOWER_IS_BETTER, kendall_tau
 
 __all__ = [
@@ -101,31 +102,7 @@ _EXTRA_SCORES = ("precision", "recall", "chance_f1", "shuffle_f1", "n_boundaries
 # ----------------------------------------------------------------------------------------------
 # per-document values
 # ----------------------------------------------------------------------------------------------
-def shuffle_corrected_f1(f1: float, shuffle_f1: float) -> float:
-    """Stability F1 corrected by the shuffle control: ``(F1 - S) / (1 - S)``.
-
-    The form of a chance correction (``corrected`` uses the expected F1 of randomly placed
-    boundaries) with the shuffle control's F1 ``S`` as the chance model: the share of the
-    stability that the shuffle control leaves unexplained which the real test recovers. 0 when
-    the shuffle control is perfectly stable (``S = 1``: content-blind, nothing left to explain);
-    NaN when the shuffle control was not run. Never undefined otherwise, unlike the
-    chance-corrected score (undefined for "no boundaries" and "every boundary").
-
-    Examples
-    --------
-    >>> shuffle_corrected_f1(0.8, 0.2)
-    0.75
-    >>> shuffle_corrected_f1(1.0, 1.0)
-    0.0
-    """
-    if math.isnan(shuffle_f1) or math.isnan(f1):
-        return float("nan")
-    return 0.0 if shuffle_f1 >= 1.0 else (f1 - shuffle_f1) / (1.0 - shuffle_f1)
-
-
 def _stability_value(r: StabilityResult, name: str) -> float:
-    if name == "shuffle_corrected":
-        return shuffle_corrected_f1(r.f1, r.shuffle_f1)
     return float(getattr(r, name))
 
 
