@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -273,7 +274,8 @@ class StabilityResult(RestartScores):
 
 
 def _jsonable(value: Any) -> Any:
-    """Parameters as JSON-friendly values (tuples/sets to lists, other objects to repr)."""
+    """Parameters as JSON-friendly values (tuples/sets to lists, other objects to their repr,
+    without the memory address of a default repr, so the value is the same in every run)."""
     if isinstance(value, Mapping):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
@@ -283,7 +285,8 @@ def _jsonable(value: Any) -> Any:
         return value
     if isinstance(value, np.generic):
         return value.item()
-    return repr(value)
+    text = repr(value)
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", text)
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ from .exceptions import (
 )
 from .permutations import Stream, check_seed, doc_key, restart_order, stream_rng
 from .registry import get_segmenter
-from .results import CorpusResult, Failure, RestartScores, StabilityResult, iter_records
+from .results import CorpusResult, Failure, RestartScores, StabilityResult, _jsonable, iter_records
 from .scores import (
     boundary_confidence,
     bootstrap_f1_interval,
@@ -644,20 +644,30 @@ def _metric_options(metrics: Any) -> dict[str, Any] | None:
     raise InvalidParameterError.make("metrics", "True, False or a mapping of metric options", metrics)
 
 
-def _read_completed(path: Path, settings: dict[str, Any]) -> dict[tuple[str, str], StabilityResult]:
-    """Results already in a JSON-lines output file (for ``resume``), checking its settings."""
+def _read_completed(
+    path: Path, settings: dict[str, Any], params: Mapping[str, Any]
+) -> dict[tuple[str, str], StabilityResult]:
+    """Results already in a JSON-lines output file (for ``resume``), checking that they were
+    computed with the same settings and, result by result, the same segmenter parameters."""
     done: dict[tuple[str, str], StabilityResult] = {}
     for _, record in iter_records(path):
         if record["type"] == "run":
-            previous = record.get("settings", {})
-            if previous != settings:
-                changed = sorted(k for k in set(previous) | set(settings) if previous.get(k) != settings.get(k))
+            previous = {k: v for k, v in record.get("settings", {}).items() if k != "segmenter_params"}
+            current = {k: v for k, v in settings.items() if k != "segmenter_params"}
+            if previous != current:
+                changed = sorted(k for k in set(previous) | set(current) if previous.get(k) != current.get(k))
                 raise InvalidParameterError(
                     f"cannot resume {path}: it was written with different settings ({', '.join(changed)}); "
                     "use another output file or the same settings"
                 )
         elif record["type"] == "result":
             result = StabilityResult.from_dict(record["result"])
+            if result.segmenter in params and _jsonable(result.params) != params[result.segmenter]:
+                raise InvalidParameterError(
+                    f"cannot resume {path}: results of segmenter {result.segmenter!r} were computed with "
+                    f"parameters {_jsonable(result.params)}, now {params[result.segmenter]}; "
+                    "use another output file or the same parameters"
+                )
             done[(result.segmenter, result.document or "")] = result
     return done
 
@@ -703,8 +713,8 @@ def evaluate(
         JSON-lines file receiving a ``run`` record, then one ``result`` (or ``failure``) record per
         (segmenter, document) as soon as it completes.
     resume : bool, default False
-        Reuse the results already in ``output`` (written with the same settings) and compute only
-        the missing ones. Without ``resume`` or ``overwrite``, an existing ``output`` is an error.
+        Reuse the results already in ``output`` (written with the same settings, segmenter labels
+        and segmenter parameters) and compute only the missing ones. Without ``resume`` or ``overwrite``, an existing ``output`` is an error.
     on_error : {"record", "raise"}, default "record"
         A segmenter failing on a document is recorded in ``failures`` (and the output file) and
         the run goes on; ``"raise"`` raises at the end of the run, after writing every result.
@@ -747,14 +757,15 @@ def evaluate(
     resolved = resolve_segmenters(segmenters)
     labels = list(resolved)
     settings_record = {**settings.to_dict(), "segmenters": labels, "format_version": _FORMAT_VERSION,
-                       "metrics": metric_options}
+                       "metrics": metric_options,
+                       "segmenter_params": {label: _jsonable(segmenter_params(resolved[label])) for label in labels}}
 
     completed: dict[tuple[str, str], StabilityResult] = {}
     handle = None
     if output is not None:
         path = Path(output)
         if path.exists() and resume:
-            completed = _read_completed(path, settings_record)
+            completed = _read_completed(path, settings_record, settings_record["segmenter_params"])
             handle = path.open("a", encoding="utf-8")
             if path.stat().st_size == 0:
                 handle.write(json.dumps({"type": "run", "settings": settings_record}) + "\n")

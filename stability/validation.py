@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from .exceptions import InvalidParameterError
-from .results import CorpusResult, StabilityResult, _jsonable
+from .results import CorpusResult, StabilityResult
 from .scores import shuffle_corrected_f1
 from .summary import LOWER_IS_BETTER, kendall_tau
 
@@ -878,7 +878,6 @@ def run_study(config: str | os.PathLike, *, quick: bool = False, out: str | os.P
     """
     from .config import load_config
     from .runner import evaluate
-    from .segmenter import segmenter_params
 
     experiment = load_config(config)
     if "demo" in experiment.corpus:
@@ -910,14 +909,6 @@ def run_study(config: str | os.PathLike, *, quick: bool = False, out: str | os.P
     segmenters = experiment.build_segmenters()
     result = evaluate(segmenters, documents, output=out_dir / "results.jsonl", resume=True,
                       metrics=experiment.metric_options(), progress=progress, **run)
-    for label, segmenter in segmenters.items():
-        expected = _jsonable(segmenter_params(segmenter))
-        for r in result.documents[label]:
-            if _jsonable(r.params) != expected:
-                raise InvalidParameterError(
-                    f"{out_dir / 'results.jsonl'}: cached results of {label!r} were computed with parameters "
-                    f"{_jsonable(r.params)}, the config now says {expected}; delete the cache or use another --out"
-                )
     study = analyze(result, n_bootstrap=n_bootstrap, seed=int(run.get("seed", 0)), n_orders=n_orders)
     study.settings.update({
         "config": Path(config).as_posix(),

@@ -170,3 +170,15 @@ def test_builtin_segmenters_are_reproducible_across_processes():
     a = evaluate(names, docs, n_restarts=6, progress=False)
     b = evaluate(names, docs, n_restarts=6, n_jobs=2, progress=False)
     assert a.to_dict()["documents"] == b.to_dict()["documents"]
+
+
+def test_resume_refuses_changed_segmenter_parameters(tmp_path):
+    from stability import get_segmenter
+
+    out = tmp_path / "run.jsonl"
+    docs = corpus(2)
+    evaluate({"ev": get_segmenter("even", n_segments=3)}, docs, n_restarts=2, output=out, progress=False)
+    with pytest.raises(InvalidParameterError, match="'ev' were computed with parameters .*'n_segments': 3.*now"):
+        evaluate({"ev": get_segmenter("even", n_segments=4)}, docs, n_restarts=2, output=out, resume=True, progress=False)
+    again = evaluate({"ev": get_segmenter("even", n_segments=3)}, docs, n_restarts=2, output=out, resume=True, progress=False)
+    assert len(again.documents["ev"]) == 2

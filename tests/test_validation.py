@@ -277,7 +277,7 @@ def test_changed_parameters_do_not_reuse_the_cache(tmp_path):
         return path
 
     run_study(config(11), out=tmp_path / "cache", n_bootstrap=10, n_orders=2)
-    with pytest.raises(InvalidParameterError, match="delete the cache"):
+    with pytest.raises(InvalidParameterError, match="computed with parameters .* use another output file"):
         run_study(config(5), out=tmp_path / "cache", n_bootstrap=10, n_orders=2)
 
 
