@@ -336,6 +336,30 @@ def test_pr_error_complement_is_the_worst_at_k2():
             assert pr_error(ref, Segmentation(hyp, 10), 2) <= worst
 
 
+def test_pr_error_conditioned_false_alarms_give_the_papers_values_exactly():
+    # fa_windows="no_reference": Pr_fa over the windows without a reference boundary. At k = 2
+    # (one gap per window) the complement misses every reference gap (Pr_miss = 1) and fires at
+    # every other gap (Pr_fa = 1): 0.5 + 0.5 = 1.0; none: Pr_miss = 1, Pr_fa = 0 -> 0.5;
+    # all: Pr_miss = 0, Pr_fa = 1 -> 0.5 (Georgescul et al. 2006, section 4.3).
+    rng = random.Random(11)
+    for _ in range(30):
+        n = rng.randint(20, 300)
+        ref = random_segmentation(rng, n, density=0.1)
+        if ref.n_boundaries == 0:
+            continue
+        complement = Segmentation([b for b in range(1, n) if b not in ref.boundaries], n)
+        assert pr_error(ref, complement, 2, fa_windows="no_reference") == 1.0
+        assert pr_error(ref, Segmentation([], n), 2, fa_windows="no_reference") == 0.5
+        assert pr_error(ref, Segmentation(range(1, n), n), 2, fa_windows="no_reference") == 0.5
+    # hand example of test_pr_error_hand_example_and_windows: windows with r = 0 are 0, 3, 4;
+    # h > 0 in window 0 only -> Pr_fa = 1/3
+    parts = pr_error([3, 4, 2], [2, 6, 1], 3, fa_windows="no_reference", return_parts=True)
+    assert (parts.false_alarms, parts.windows) == (1, 3)
+    assert parts.value == pytest.approx(0.5 * 2 / 4 + 0.5 * 1 / 3)
+    with pytest.raises(InvalidParameterError, match="fa_windows must be 'all' or 'no_reference'"):
+        pr_error([3, 4, 2], [2, 6, 1], 3, fa_windows="some")
+
+
 def test_pr_error_hand_example_and_windows():
     # n = 9, ref [3, 7] (gaps 2, 6), hyp [2, 8] (gaps 1, 7), k = 3 units = 2 gaps per window:
     # 8 gaps -> 7 windows (gaps 0-1 .. 6-7): r = 0,1,1,0,0,1,1 ; h = 1,1,0,0,0,0,1

@@ -487,7 +487,8 @@ def tnwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, t: float = 0.
 
 
 def pr_error(reference: Any, hypothesis: Any, k: WindowPolicy = None, c_miss: float = 0.5,
-             c_fa: float = 0.5, *, return_parts: bool = False) -> Union[float, PrErrorResult]:
+             c_fa: float = 0.5, *, fa_windows: str = "all",
+             return_parts: bool = False) -> Union[float, PrErrorResult]:
     """Georgescul, Clark & Armstrong's (2006) Pr_error, section 4.3.
 
     ``Pr_error = C_miss * Pr_miss + C_fa * Pr_fa`` where, over windows of ``k`` consecutive
@@ -522,8 +523,15 @@ def pr_error(reference: Any, hypothesis: Any, k: WindowPolicy = None, c_miss: fl
     c_miss, c_fa : float, default 0.5
         Costs of misses and false alarms, each in ``[0, 1]``; the paper suggests
         ``c_miss + c_fa = 1``, which keeps the score in ``[0, 1]``.
+    fa_windows : {"all", "no_reference"}, default "all"
+        Which windows Pr_fa is taken over. ``"all"`` follows the prose (all windows, the
+        paper's argument of N-k equiprobable places for a false alarm). ``"no_reference"``
+        conditions Pr_fa on the windows where the reference has no boundary, symmetric with
+        Pr_miss: ``Pr_fa = #{windows: r = 0, h > 0} / #{windows: r = 0}``. Under it the three
+        properties the paper states hold *exactly*: no boundaries and all boundaries score 0.5
+        with balanced costs, and the complement of the reference scores 1.0 at ``k = 2``.
     return_parts : bool, default False
-        Return a :class:`PrErrorResult`.
+        Return a :class:`PrErrorResult` (its ``windows`` is Pr_fa's denominator).
 
     Returns
     -------
@@ -564,9 +572,15 @@ def pr_error(reference: Any, hypothesis: Any, k: WindowPolicy = None, c_miss: fl
     windows = n - g
     misses = int(lengths[h < r].sum())
     reference_windows = int(lengths[r > 0].sum())
-    false_alarms = int(lengths[h > r].sum())
+    if fa_windows == "all":
+        false_alarms = int(lengths[h > r].sum())
+    elif fa_windows == "no_reference":
+        false_alarms = int(lengths[(r == 0) & (h > 0)].sum())
+        windows = int(lengths[r == 0].sum())
+    else:
+        raise InvalidParameterError.make("fa_windows", "'all' or 'no_reference'", fa_windows)
     pr_miss = misses / reference_windows if reference_windows else 0.0
-    pr_fa = false_alarms / windows
+    pr_fa = false_alarms / windows if windows else 0.0
     value = cm * pr_miss + cf * pr_fa
     return _with_parts(
         PrErrorResult(value, kk, pr_miss, pr_fa, misses, reference_windows, false_alarms, windows, cm, cf),
