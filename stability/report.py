@@ -24,6 +24,7 @@ from typing import Any
 
 from .exceptions import InvalidParameterError
 from .results import CorpusResult, Stat, StabilityResult
+from .plots import svg_scatter
 from .summary import LOWER_IS_BETTER, correlations
 
 __all__ = [
@@ -314,49 +315,12 @@ def _clean(value: Any) -> Any:
 # ---------------------------------------------------------------------------------------------
 # HTML with inline SVG plots (no plotting dependency)
 # ---------------------------------------------------------------------------------------------
-_PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22")
-
-
-def _svg_scatter(points: Sequence[tuple[float, float, str, str]], x_label: str, y_label: str, title: str) -> str:
-    """A scatter plot as inline SVG: points are (x, y, series, tooltip)."""
-    w, h, m = 420, 300, 45
-    pts = [(x, y, s, t) for x, y, s, t in points if not (math.isnan(x) or math.isnan(y))]
-    if not pts:
+def _scatter(points: list[tuple[float, float, str, str]], x_label: str, y_label: str, title: str) -> str:
+    """An inline scatter plot with a tooltip per point ("" when no point is defined)."""
+    if not any(not (math.isnan(x) or math.isnan(y)) for x, y, _, _ in points):
         return ""
-    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-    x0, x1 = min(xs), max(xs)
-    y0, y1 = min(0.0, min(ys)), max(1.0, max(ys))
-    if x1 == x0:
-        x0, x1 = x0 - 0.5, x1 + 0.5
-    series = list(dict.fromkeys(p[2] for p in pts))
-
-    def sx(x: float) -> float:
-        return m + (x - x0) / (x1 - x0) * (w - 2 * m)
-
-    def sy(y: float) -> float:
-        return h - m - (y - y0) / (y1 - y0) * (h - 2 * m)
-
-    parts = [f'<svg class="plot scatter" xmlns="http://www.w3.org/2000/svg" width="{w + 140}" height="{h}" role="img">',
-             f'<title>{html.escape(title)}</title>',
-             f'<text x="{w / 2}" y="16" text-anchor="middle" font-size="13">{html.escape(title)}</text>',
-             f'<line x1="{m}" y1="{h - m}" x2="{w - m}" y2="{h - m}" stroke="#444"/>',
-             f'<line x1="{m}" y1="{m}" x2="{m}" y2="{h - m}" stroke="#444"/>',
-             f'<text x="{w / 2}" y="{h - 8}" text-anchor="middle" font-size="12">{html.escape(x_label)}</text>',
-             f'<text x="12" y="{h / 2}" text-anchor="middle" font-size="12" transform="rotate(-90 12 {h / 2})">{html.escape(y_label)}</text>']
-    for value in (x0, (x0 + x1) / 2, x1):
-        parts.append(f'<text x="{sx(value):.1f}" y="{h - m + 14}" text-anchor="middle" font-size="10">{value:.2f}</text>')
-    for value in (y0, (y0 + y1) / 2, y1):
-        parts.append(f'<text x="{m - 4}" y="{sy(value) + 3:.1f}" text-anchor="end" font-size="10">{value:.2f}</text>')
-    for x, y, s, tip in pts:
-        color = _PALETTE[series.index(s) % len(_PALETTE)]
-        parts.append(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="4" fill="{color}" fill-opacity="0.75">'
-                     f'<title>{html.escape(tip)}</title></circle>')
-    for i, s in enumerate(series):
-        color = _PALETTE[i % len(_PALETTE)]
-        parts.append(f'<circle cx="{w + 10}" cy="{m + 16 * i}" r="4" fill="{color}"/>'
-                     f'<text x="{w + 18}" y="{m + 16 * i + 4}" font-size="11">{html.escape(s)}</text>')
-    parts.append("</svg>")
-    return "".join(parts)
+    return svg_scatter(points, title=title, x_label=x_label, y_label=y_label, tooltips=True,
+                       width=420, height=300, css_class="plot scatter")
 
 
 def _svg_strip(r: StabilityResult, reference: Sequence[int] | None) -> str:
@@ -406,14 +370,15 @@ def to_html(result: CorpusResult, *, max_strips: int = 20) -> str:
     plots = []
     summary_points = [(s.macro["shuffle_f1"].mean, s.macro["f1"].mean, label, f"{label}: F1 {s.macro['f1'].mean:.3f}")
                       for label, s in result.summary.items()]
-    plots.append(_svg_scatter(summary_points, "shuffle-control F1", "stability F1",
-                              "Per segmenter: real test vs shuffle control"))
+    plots.append(_scatter(summary_points, "shuffle-control F1", "stability F1",
+                          "Per segmenter: real test vs shuffle control"))
     for key, title in (("pk", "Pk"), ("windowdiff", "WindowDiff"), ("f1", "boundary F1 (ref)")):
-        pts = [(r.reference_metrics.get(key, float("nan")), r.f1, label, f"{label} / {r.document}")
+        pts = [(r.reference_metrics.get(key, float("nan")), getattr(r, HEADLINE[0]), label,
+                f"{label} / {r.document}: F1 {r.f1:.3f}, shuffle F1 {r.shuffle_f1:.3f}")
                for label, docs in result.documents.items() for r in docs if r.reference_metrics]
         if pts:
             arrow = " (lower is better)" if key in LOWER_IS_BETTER else ""
-            plots.append(_svg_scatter(pts, title + arrow, "stability F1", f"Per document: stability F1 vs {title}"))
+            plots.append(_scatter(pts, title + arrow, HEADLINE[1], f"Per document: {HEADLINE[1]} vs {title}"))
     plot_html = "".join(f'<div class="figure">{p}</div>' for p in plots if p)
     strips = []
     for label, docs in result.documents.items():
