@@ -53,8 +53,8 @@ def shuffle_corrected_f1(f1: float, shuffle_f1: float) -> float:
 
     Examples
     --------
-    >>> shuffle_corrected_f1(0.8, 0.2)
-    0.75
+    >>> shuffle_corrected_f1(0.6, 0.2)  # (0.6 - 0.2) / (1 - 0.2)
+    0.5
     >>> shuffle_corrected_f1(1.0, 1.0)
     0.0
     """

@@ -1,4 +1,4 @@
-"""The Examples sections of the harness modules' docstrings run and give what they show."""
+"""The Examples sections of the docstrings (numpydoc examples) run and give what they show."""
 
 from __future__ import annotations
 
@@ -17,6 +17,19 @@ MODULES = [
     "stability.demo",
     "stability.summary",
     "stability.readers",
+    "stability.scores",
+    "stability.validation",
+    "stability.metrics",
+    "stability.metrics._common",
+    "stability.metrics.windows",
+    "stability.metrics.boundary",
+    "stability.metrics.similarity",
+    "stability.metrics.coverage",
+    "stability.metrics.multi",
+    "stability.metrics.report",
+    "segmenters.c99",
+    "segmenters.u00",
+    "segmenters.texttiling",
 ]
 
 
