@@ -53,7 +53,7 @@ def shuffle_corrected_f1(f1: float, shuffle_f1: float) -> float:
 
     Examples
     --------
-    >>> shuffle_corrected_f1(0.6, 0.2)  # (0.6 - 0.2) / (1 - 0.2)
+    >>> shuffle_corrected_f1(0.75, 0.5)  # (0.75 - 0.5) / (1 - 0.5)
     0.5
     >>> shuffle_corrected_f1(1.0, 1.0)
     0.0
