@@ -240,9 +240,15 @@ def with_overrides(
     corpus: str | None = None,
     format: str | None = None,
     out: str | None = None,
+    reader: dict[str, Any] | None = None,
     **run: Any,
 ) -> Experiment:
-    """A copy of ``experiment`` with command-line overrides (``None`` keeps the file's value)."""
+    """A copy of ``experiment`` with command-line overrides (``None`` keeps the file's value).
+
+    ``format`` and ``reader`` (other :func:`stability.readers.read_corpus` options such as
+    ``encoding``, ``levels`` or ``unit``) apply to a corpus path; ``run`` keys are
+    :func:`stability.evaluate` arguments.
+    """
     updated = experiment
     if segmenters:
         updated = replace(updated, segmenters={name: {} for name in segmenters})
@@ -250,10 +256,14 @@ def with_overrides(
         options = {} if "demo" in updated.corpus else {k: v for k, v in updated.corpus.items() if k != "path"}
         options["path"] = corpus
         updated = replace(updated, corpus=options)
-    if format is not None:
+    corpus_options = {k: v for k, v in {"format": format, **(reader or {})}.items() if v is not None}
+    if corpus_options:
         if "demo" in updated.corpus:
-            raise InvalidParameterError("format applies to a corpus path; give --corpus too")
-        updated = replace(updated, corpus={**updated.corpus, "format": format})
+            raise InvalidParameterError(
+                f"{', '.join(sorted(corpus_options))} applies to a corpus path; give --corpus too"
+            )
+        _check_keys(corpus_options, _corpus_keys(), "corpus overrides", updated.source)
+        updated = replace(updated, corpus={**updated.corpus, **corpus_options})
     if out is not None:
         updated = replace(updated, output={**updated.output, "dir": out})
     given = {k: v for k, v in run.items() if v is not None}

@@ -143,3 +143,23 @@ def test_score_reference_metrics_without_segmenter(runner, tmp_path):
     missing.write_text('{"id": "a", "masses": [2, 6, 1]}\n')
     bad = runner.invoke(app, ["score", "--reference", str(ref), "--hypothesis", str(missing)])
     assert bad.exit_code == 1 and "references without a hypothesis: ['b']" in bad.stderr
+
+
+def test_reader_options_on_the_command_line(runner, tmp_path):
+    text = tmp_path / "notes.txt"
+    text.write_bytes("Caf\xe9 one. Caf\xe9 two.\n\nThird part here. And more.\n".encode("latin-1"))
+    bad = runner.invoke(app, ["run", "-s", "even", "--corpus", str(text), "--restarts", "2", "--no-progress"])
+    assert bad.exit_code == 1 and "encoding" in bad.stderr and "notes.txt" in bad.stderr
+    good = runner.invoke(app, ["run", "-s", "none", "--corpus", str(text), "--encoding", "latin-1", "--unit", "paragraph",
+                               "--restarts", "2", "--no-progress", "--report", "json"])
+    assert good.exit_code == 0, good.output
+    assert json.loads(good.stdout)["documents"]["none"][0]["n_units"] == 2
+    wiki = tmp_path / "article"
+    wiki.write_text("========,1,preface.\nIntro sentence.\n========,2,History.\nOld times.\nMore old.\n"
+                    "========,1,Now.\nNew times.\n", encoding="utf-8")
+    levels = runner.invoke(app, ["run", "-s", "none", "--corpus", str(wiki), "--format", "wiki", "--levels", "1",
+                                 "--restarts", "2", "--no-progress", "--report", "json"])
+    assert levels.exit_code == 0, levels.output
+    assert json.loads(levels.stdout)["documents"]["none"][0]["references"] == [[3]]
+    demo = runner.invoke(app, ["run", "--encoding", "latin-1"])
+    assert demo.exit_code == 1 and "encoding applies to a corpus path" in demo.stderr
