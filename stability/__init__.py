@@ -5,7 +5,11 @@ The core entry points:
 * :func:`stability_test`: the stability test of Lamprier et al. (2007) on one document;
 * :func:`evaluate`: several segmenters over a corpus, in parallel, with corpus summaries;
 * :func:`get_segmenter`: resolve a segmenter from a callable, a name or ``module:attribute``;
-* :class:`Segmentation`: the one segmentation type, with every conversion.
+* :class:`Segmentation`: the one segmentation type, with every conversion;
+* :func:`read_corpus`: documents from Choi, Wiki-727K, JSON lines, CSV/TSV or plain text files.
+
+Reference metrics live in :mod:`stability.metrics`, reports in :mod:`stability.report`, the
+validation study in :mod:`stability.validation`.
 """
 
 from .corpus import Document
@@ -19,7 +23,10 @@ from .exceptions import (
     StabilityError,
     UnknownSegmenterError,
 )
+from .readers import CorpusWarning, read_corpus
 from .registry import available_segmenters, get_segmenter, register
+from .results import CorpusResult, Failure, RestartScores, SegmenterSummary, StabilityResult, Stat
+from .runner import evaluate, stability_test
 from .segmentation import Segmentation, as_segmentation
 from .segmenter import Segmenter
 
@@ -27,33 +34,29 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CorpusFormatError",
+    "CorpusResult",
+    "CorpusWarning",
     "Document",
+    "Failure",
     "InvalidParameterError",
     "InvalidSegmentationError",
     "InvalidTypeError",
+    "RestartScores",
     "Segmentation",
     "Segmenter",
     "SegmenterError",
     "SegmenterOutputError",
+    "SegmenterSummary",
     "StabilityError",
+    "StabilityResult",
+    "Stat",
     "UnknownSegmenterError",
     "__version__",
     "as_segmentation",
     "available_segmenters",
-    "get_segmenter",
-    "register",
-]
-
-from .results import CorpusResult, Failure, RestartScores, SegmenterSummary, StabilityResult, Stat  # noqa: E402
-from .runner import evaluate, stability_test  # noqa: E402
-
-__all__ += [
-    "CorpusResult",
-    "Failure",
-    "RestartScores",
-    "SegmenterSummary",
-    "StabilityResult",
-    "Stat",
     "evaluate",
+    "get_segmenter",
+    "read_corpus",
+    "register",
     "stability_test",
 ]
