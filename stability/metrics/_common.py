@@ -21,6 +21,7 @@ __all__ = [
     "resolve_k",
     "window_size",
     "check_real",
+    "check_times",
     "check_int",
     "safe_ratio",
     "harmonic",
@@ -46,6 +47,19 @@ def pair(reference: Any, hypothesis: Any) -> tuple[Segmentation, Segmentation]:
             f"{ref.n_units} units (reference) and {hyp.n_units} units (hypothesis)"
         )
     return ref, hyp
+
+
+def check_times(times: Any, n_units: int) -> np.ndarray:
+    """Per-unit ``(start, end)`` times as a float array of shape ``(n_units, 2)``."""
+    try:
+        arr = np.asarray(times, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidTypeError.make("times", "an (n_units, 2) array of (start, end) times", times) from None
+    if arr.shape != (n_units, 2):
+        raise InvalidParameterError(
+            f"times must have one (start, end) row per unit, shape ({n_units}, 2); received shape {arr.shape}"
+        )
+    return arr
 
 
 def check_real(value: Any, name: str, *, low: float | None = None, high: float | None = None,

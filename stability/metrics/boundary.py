@@ -11,9 +11,9 @@ from typing import Any, Iterator, Union
 
 import numpy as np
 
-from ..exceptions import InvalidParameterError, InvalidTypeError
+from ..exceptions import InvalidParameterError
 from ..matching import count_matches, match_boundaries
-from ._common import check_int, check_real, harmonic, pair, safe_ratio
+from ._common import check_int, check_real, check_times, harmonic, pair, safe_ratio
 
 __all__ = ["BoundaryPRF", "GHDResult", "boundary_prf", "ghd"]
 
@@ -113,14 +113,7 @@ def boundary_prf(reference: Any, hypothesis: Any, tolerance: float = 0, *, times
 
 def _unit_starts(times: Any, n_units: int) -> np.ndarray:
     """Start time of every unit from per-unit ``(start, end)`` times (validated)."""
-    try:
-        arr = np.asarray(times, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InvalidTypeError.make("times", "an (n_units, 2) array of (start, end) times", times) from None
-    if arr.shape != (n_units, 2):
-        raise InvalidParameterError(
-            f"times must have one (start, end) row per unit, shape ({n_units}, 2); received shape {arr.shape}"
-        )
+    arr = check_times(times, n_units)
     if not np.all(np.isfinite(arr)):
         raise InvalidParameterError("times must be finite numbers")
     return arr[:, 0]

@@ -33,9 +33,9 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from ..exceptions import InvalidParameterError, InvalidTypeError
+from ..exceptions import InvalidParameterError
 from ..segmentation import Segmentation
-from ._common import check_real, harmonic, pair
+from ._common import check_real, check_times, harmonic, pair
 
 __all__ = ["CoverageResult", "cov_n", "cov_d"]
 
@@ -66,14 +66,7 @@ def _unit_weights(times: Any, n_units: int) -> Optional[np.ndarray]:
     """Cumulative duration ``W`` (length ``n+1``) from per-unit ``(start, end)`` times."""
     if times is None:
         return None
-    try:
-        arr = np.asarray(times, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InvalidTypeError.make("times", "an (n_units, 2) array of (start, end) times", times) from None
-    if arr.shape != (n_units, 2):
-        raise InvalidParameterError(
-            f"times must have one (start, end) row per unit, shape ({n_units}, 2); received shape {arr.shape}"
-        )
+    arr = check_times(times, n_units)
     durations = arr[:, 1] - arr[:, 0]
     if not np.all(np.isfinite(durations)) or np.any(durations < 0):
         bad = int(np.flatnonzero(~(durations >= 0))[0])
