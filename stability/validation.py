@@ -211,6 +211,22 @@ def spearman_rho(x: Sequence[float], y: Sequence[float]) -> float:
     return float(np.clip(float(ra @ rb) / denominator, -1.0, 1.0))
 
 
+def _resample_inputs(x: Sequence[float], y: Sequence[float], groups: Sequence[int],
+                     weights: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Validate the arguments of the resampled correlations; drop pairs with a NaN."""
+    a = np.asarray(x, dtype=float)
+    b = np.asarray(y, dtype=float)
+    g = np.asarray(groups, dtype=np.intp)
+    w = np.asarray(weights, dtype=float)
+    if not (a.shape == b.shape == g.shape) or a.ndim != 1:
+        raise InvalidParameterError("x, y and groups must be one-dimensional with the same length; received "
+                                    f"shapes {a.shape}, {b.shape}, {g.shape}")
+    if w.ndim != 2 or (g.size and (g.min() < 0 or g.max() >= w.shape[1])):
+        raise InvalidParameterError(f"weights must have shape (resamples, groups) covering every group; received {w.shape}")
+    keep = ~(np.isnan(a) | np.isnan(b))
+    return a[keep], b[keep], g[keep], w
+
+
 def resampled_kendall_tau(x: Sequence[float], y: Sequence[float], groups: Sequence[int],
                           weights: np.ndarray) -> np.ndarray:
     """Kendall's tau-b of many cluster-bootstrap resamples at once, without building them.
@@ -238,17 +254,7 @@ def resampled_kendall_tau(x: Sequence[float], y: Sequence[float], groups: Sequen
     numpy.ndarray of shape (B,)
         tau-b of each resample (NaN when a side is constant).
     """
-    a = np.asarray(x, dtype=float)
-    b = np.asarray(y, dtype=float)
-    g = np.asarray(groups, dtype=np.intp)
-    w = np.asarray(weights, dtype=float)
-    if not (a.shape == b.shape == g.shape) or a.ndim != 1:
-        raise InvalidParameterError("x, y and groups must be one-dimensional with the same length; received "
-                                    f"shapes {a.shape}, {b.shape}, {g.shape}")
-    if w.ndim != 2 or (g.size and (g.min() < 0 or g.max() >= w.shape[1])):
-        raise InvalidParameterError(f"weights must have shape (resamples, groups) covering every group; received {w.shape}")
-    keep = ~(np.isnan(a) | np.isnan(b))
-    a, b, g = a[keep], b[keep], g[keep]
+    a, b, g, w = _resample_inputs(x, y, groups, weights)
     n_groups = w.shape[1]
     if a.size < 2:
         return np.full(w.shape[0], np.nan)
@@ -321,17 +327,7 @@ def resampled_spearman_rho(x: Sequence[float], y: Sequence[float], groups: Seque
     weighted counts (:func:`_resampled_ranks`) and correlated with a weighted Pearson formula, which
     equals :func:`spearman_rho` on the explicit resample.
     """
-    a = np.asarray(x, dtype=float)
-    b = np.asarray(y, dtype=float)
-    g = np.asarray(groups, dtype=np.intp)
-    w = np.asarray(weights, dtype=float)
-    if not (a.shape == b.shape == g.shape) or a.ndim != 1:
-        raise InvalidParameterError("x, y and groups must be one-dimensional with the same length; received "
-                                    f"shapes {a.shape}, {b.shape}, {g.shape}")
-    if w.ndim != 2 or (g.size and (g.min() < 0 or g.max() >= w.shape[1])):
-        raise InvalidParameterError(f"weights must have shape (resamples, groups) covering every group; received {w.shape}")
-    keep = ~(np.isnan(a) | np.isnan(b))
-    a, b, g = a[keep], b[keep], g[keep]
+    a, b, g, w = _resample_inputs(x, y, groups, weights)
     out = np.full(w.shape[0], np.nan)
     if a.size < 2:
         return out
