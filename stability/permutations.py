@@ -17,7 +17,8 @@ from enum import IntEnum
 
 import numpy as np
 
-from .exceptions import InvalidParameterError, InvalidTypeError
+from .checks import check_int
+from .exceptions import InvalidParameterError
 
 __all__ = [
     "Stream",
@@ -41,11 +42,7 @@ class Stream(IntEnum):
 
 def check_seed(seed: object) -> int:
     """Validate a run seed: a non-negative integer."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise InvalidTypeError.make("seed", "a non-negative integer", seed)
-    if seed < 0:
-        raise InvalidParameterError.make("seed", "a non-negative integer", seed)
-    return int(seed)
+    return check_int(seed, "seed", low=0)
 
 
 def doc_key(doc_id: str | None) -> int:

@@ -21,13 +21,13 @@ number of units (the harness uses it on every segmenter output).
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable, Sequence
 from typing import Any, Union
 
 import numpy as np
 
-from .exceptions import InvalidParameterError, InvalidSegmentationError, InvalidTypeError, _short_repr
+from .checks import check_int
+from .exceptions import InvalidSegmentationError, InvalidTypeError, _short_repr
 
 __all__ = [
     "Segmentation",
@@ -39,22 +39,9 @@ __all__ = [
 ]
 
 
-def check_int(value: Any, name: str) -> int:
-    """Return ``value`` as a Python int; bools, floats and strings are refused (error names ``name``)."""
-    if isinstance(value, (bool, np.bool_)):
-        raise InvalidTypeError.make(name, "an integer", value)
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise InvalidTypeError.make(name, "an integer", value) from None
-
-
 def check_n_units(n_units: Any, name: str = "n_units") -> int:
     """Validate a number of units (an integer >= 1) and return it as an int."""
-    n = check_int(n_units, name)
-    if n < 1:
-        raise InvalidParameterError.make(name, "an integer >= 1", n_units)
-    return n
+    return check_int(n_units, name, low=1)
 
 
 def check_boundaries(
