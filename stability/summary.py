@@ -11,7 +11,6 @@ tau-b), the evidence a user needs before trusting the stability score on their d
 from __future__ import annotations
 
 import json
-import math
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -20,9 +19,11 @@ from typing import Any
 import numpy as np
 
 from .exceptions import InvalidParameterError
-from .permutations import Stream, doc_key
+from .permutations import Stream
+from .stats import derived_rng, kendall_tau
 from .results import CorpusResult, Failure, SegmenterSummary, StabilityResult, Stat, iter_records
-from .scores import f1_score, restart_precision_recall
+from .scores import restart_precision_recall
+from .stats import f1_score
 
 __all__ = [
     "STABILITY_SCORES",
@@ -54,9 +55,7 @@ LOWER_IS_BETTER = frozenset(
 
 
 def _stat_rng(seed: int, label: str, what: str) -> np.random.Generator:
-    return np.random.default_rng(
-        np.random.SeedSequence(seed, spawn_key=(doc_key(label), int(Stream.BOOTSTRAP), doc_key(what)))
-    )
+    return derived_rng(seed, label, int(Stream.BOOTSTRAP), what)
 
 
 def summarize(
@@ -119,42 +118,6 @@ def _nanmean(values: Sequence[float]) -> float:
     x = np.asarray(values, dtype=float)
     x = x[~np.isnan(x)]
     return float(x.mean()) if x.size else float("nan")
-
-
-def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
-    """Kendall's tau-b rank correlation of two paired samples (ties handled as tau-b does).
-
-    ``tau_b = (C - D) / sqrt((n0 - n1) (n0 - n2))`` with ``C``/``D`` the concordant/discordant pairs,
-    ``n0 = n(n-1)/2`` and ``n1``, ``n2`` the pairs tied in ``x`` and in ``y``. Pairs with a NaN are
-    dropped first. Returns NaN with fewer than two pairs or when one side is constant.
-    O(n^2) pairwise comparison, vectorised; intended for documents and segmenters (thousands).
-
-    Examples
-    --------
-    >>> kendall_tau([1, 2, 3, 4], [10, 20, 30, 40])
-    1.0
-    >>> kendall_tau([1, 2, 3], [3, 2, 1])
-    -1.0
-    """
-    a = np.asarray(x, dtype=float)
-    b = np.asarray(y, dtype=float)
-    if a.shape != b.shape:
-        raise InvalidParameterError(f"x and y must have the same length; received {a.size} and {b.size}")
-    keep = ~(np.isnan(a) | np.isnan(b))
-    a, b = a[keep], b[keep]
-    n = a.size
-    if n < 2:
-        return float("nan")
-    i, j = np.triu_indices(n, k=1)
-    sa = np.sign(a[i] - a[j])
-    sb = np.sign(b[i] - b[j])
-    n0 = i.size
-    n1 = int(np.sum(sa == 0))
-    n2 = int(np.sum(sb == 0))
-    denominator = math.sqrt((n0 - n1) * (n0 - n2))
-    if denominator == 0:
-        return float("nan")
-    return float(np.sum(sa * sb) / denominator)
 
 
 def correlations(

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..exceptions import InvalidParameterError, InvalidSegmentationError, InvalidTypeError
 from ..checks import check_int, check_real
+from ..stats import f1_score
 from ..segmentation import Segmentation, as_segmentation
 
 __all__ = [
@@ -142,7 +143,6 @@ def safe_ratio(numerator: float, denominator: float, *, both_empty: float = 1.0)
     return numerator / denominator
 
 
-def harmonic(a: float, b: float) -> float:
-    """Harmonic mean of two rates in [0, 1]; 0.0 when both are 0."""
-    return 0.0 if a + b == 0 else 2.0 * a * b / (a + b)
+#: Harmonic mean of two rates in [0, 1]; 0.0 when both are 0 (:func:`stability.stats.f1_score`).
+harmonic = f1_score
 
