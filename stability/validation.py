@@ -22,7 +22,7 @@ poor, and measures the agreement instead of eyeballing it:
 * ``docs/validation.md`` and SVG plots (:func:`write_report`), from :func:`run_study`.
 
 Every correlation is oriented so that **positive means agreement**: reference metrics where lower
-is better (:data:`stability.summary.LOWER_IS_BETTER`: WindowDiff, Pk, NWin, TNWin) are negated.
+is better (their direction in :mod:`stability.catalogue`: WindowDiff, Pk, NWin, TNWin) are negated.
 Every random choice (bootstrap resamples, document orders) comes from
 ``numpy.random.SeedSequence(seed)``, so the same results and seed give identical numbers.
 """
@@ -43,7 +43,7 @@ from .results import CorpusResult, StabilityResult
 from .scores import shuffle_corrected_f1
 from .plots import svg_lines, svg_scatter
 from .stats import average_ranks, kendall_tau, percentile_interval, spearman_rho
-from .summary import LOWER_IS_BETTER
+from .catalogue import oriented, reference_measure
 
 __all__ = [
     "QUICK_STRIDE",
@@ -154,8 +154,8 @@ def score_matrix(result: CorpusResult, name: str, *, reference: bool = False,
 
 
 def _oriented(metric: str, values: np.ndarray) -> np.ndarray:
-    """Reference values with the sign that makes "higher is better" (see LOWER_IS_BETTER)."""
-    return -values if metric in LOWER_IS_BETTER else values
+    """Reference values with the sign that makes "higher is better" (the catalogue's direction)."""
+    return oriented(reference_measure(metric), values)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -906,7 +906,7 @@ def _rank_table(study: Study) -> tuple[list[str], list[list[str]]]:
     labels = study.labels
     columns: list[tuple[str, dict[str, float], bool]] = []
     for m, title in study.settings["metrics"].items():
-        columns.append((title, study.means["reference"][m], m in LOWER_IS_BETTER))
+        columns.append((title, study.means["reference"][m], reference_measure(m).direction == "lower"))
     for s, title in study.settings["scores"].items():
         columns.append((title, study.means["stability"][s], False))
     ranks = []
@@ -1209,7 +1209,7 @@ def write_report(study: Study, directory: str | os.PathLike, *, discussion: str 
     plots: dict[str, str] = {}
     metric = "windowdiff" if "windowdiff" in study.settings["metrics"] else next(iter(study.settings["metrics"]))
     mtitle = study.settings["metrics"][metric]
-    arrow = " (lower is better)" if metric in LOWER_IS_BETTER else ""
+    arrow = " (lower is better)" if reference_measure(metric).direction == "lower" else ""
     for s in study.settings["scores"]:
         points = [(study.means["reference"][metric][label], study.means["stability"][s][label],
                    _family(label, result) + (" (content-blind)" if study.content_blind.get(label) else ""), label)
