@@ -95,16 +95,14 @@ def stability_test(
     segmenter : callable or str
         Any segmenter (see :func:`stability.get_segmenter`).
     units : sequence of str or Document
-        The document's units. With a Document that has references, the reference metrics of
-        ``B0`` are computed too (setting ``metrics``).
+        The document's units (a Document's references also get their metrics, see ``metrics``).
     settings : Settings, optional
         The run's settings (default: the defaults of :class:`~stability.settings.Settings`).
     doc_id : str, optional
         Document id; it keys the random streams (defaults to the Document's id, else ``None``).
     **keywords
-        Settings by name (``n_restarts=10``, ``seed=3``...), replacing those of ``settings``; see
-        :class:`~stability.settings.Settings` for each one. The corpus-run settings
-        (``on_error``, ``block_size``, ``resume``...) have no effect here.
+        Settings by name (``n_restarts=10``...), replacing those of ``settings``; see
+        :class:`~stability.settings.Settings` (corpus-run settings have no effect here).
 
     Returns
     -------
@@ -113,8 +111,8 @@ def stability_test(
     Raises
     ------
     SegmenterError
-        If the segmenter raises; :class:`SegmenterOutputError` if it returns invalid boundaries.
-        The message names the segmenter, document, restart and seed.
+        If the segmenter raises (:class:`SegmenterOutputError`: invalid boundaries), naming the
+        segmenter, document, restart and seed.
 
     Examples
     --------
@@ -128,8 +126,12 @@ def stability_test(
     doc, key = _one_document(units, doc_id)
     resolved = get_segmenter(segmenter)
     label = segmenter if isinstance(segmenter, str) else segmenter_name(resolved)
-    pair = Pair(label, resolved, doc, key)
-    bar = Progress(settings.progress, label)
+    return _test_pair(Pair(label, resolved, doc, key), settings)
+
+
+def _test_pair(pair: Pair, settings: Settings) -> StabilityResult:
+    """Run the engine on one pair; its failure is raised."""
+    bar = Progress(settings.progress, pair.label)
     bar.add_total(settings.restart_budget())
     try:
         engine = Engine(settings, bar)
@@ -235,27 +237,24 @@ def evaluate(
         :func:`resolve_segmenters`.
     documents : iterable
         :class:`~stability.Document` objects, mappings with ``id``/``units``/``references`` keys,
-        or bare lists of units (ids are then their positions). Consumed lazily, ``block_size``
-        documents at a time.
+        or bare lists of units (ids: their positions); read ``block_size`` at a time.
     settings : Settings, optional
         The run's settings (default: the defaults of :class:`~stability.settings.Settings`).
     output : path, optional
-        Results file (:mod:`stability.store`): a header, then one record per (segmenter,
-        document) as soon as it is finished. An existing file is an error unless ``resume`` (keep
-        its results, compute the missing ones; refused when it was written with other settings,
-        segmenter parameters or documents) or ``overwrite``.
+        Results file (:mod:`stability.store`), one record per (segmenter, document) as soon as
+        it is finished. If it exists: an error unless ``resume`` (compute only what is missing,
+        if it holds the same settings, segmenter parameters and documents) or ``overwrite``.
     on_result : callable, optional
         Called with each new :class:`StabilityResult`, in corpus order.
     **keywords
-        Settings by name (``n_restarts=10``, ``n_jobs=-1``, ``resume=True``...), replacing those
-        of ``settings``; see :class:`~stability.settings.Settings` for each one.
+        Settings by name (``n_restarts=10``, ``resume=True``...), replacing those of
+        ``settings``; see :class:`~stability.settings.Settings`.
 
     Returns
     -------
     CorpusResult
-        Per-document results, per-segmenter summaries (mean, std and bootstrap confidence interval
-        over documents, as in the paper's Table 3; micro-averaged STP/STR/F1 over all restarts),
-        and failures.
+        Per-document results, per-segmenter summaries (the paper's Table 3: mean, std and
+        bootstrap interval over documents; micro averages over all restarts), and failures.
 
     Examples
     --------
@@ -268,13 +267,28 @@ def evaluate(
     settings = Settings.build(settings, **keywords)
     resolved = resolve_segmenters(segmenters)
     header = run_header(settings, resolved)
+    run = _run_corpus(settings, resolved, documents, output, header, on_result)
+    s = settings
+    summary = summarize(run.results, run.failures, seed=s.seed, confidence=s.confidence,
+                        n_bootstrap=s.n_bootstrap, content_margin=s.content_margin)
+    if run.failures and s.on_error == "raise":
+        first = run.failures[0]
+        raise _segmenter_error(first, f"{first.error} ({len(run.failures)} failure(s) in the run)")
+    extra = {"n_jobs": s.n_jobs, "backend": s.backend, "n_documents": run.n_documents}
+    return CorpusResult(run.results, summary, run.failures, {**header, **extra})
+
+
+def _run_corpus(settings: Settings, segmenters: dict[str, Callable], documents: Iterable[Any],
+                output: str | os.PathLike | None, header: dict[str, Any],
+                on_result: Callable[[StabilityResult], None] | None) -> _CorpusRun:
+    """Evaluate the corpus block by block, keeping the results file when there is one."""
     docs, fingerprint = _documents(documents, output is not None)
     store = None
     if output is not None:
         store = ResultsStore(output, header, corpus=fingerprint, resume=settings.resume,
                              overwrite=settings.overwrite, retry_failed=settings.retry_failed)
     bar = Progress(settings.progress)
-    run = _CorpusRun(settings, resolved, store, on_result, bar)
+    run = _CorpusRun(settings, segmenters, store, on_result, bar)
     try:
         with store if store is not None else nullcontext():
             while block := list(islice(docs, settings.block_size)):
@@ -283,11 +297,4 @@ def evaluate(
                 store.finish()
     finally:
         bar.close()
-    s = settings
-    summary = summarize(run.results, run.failures, seed=s.seed, confidence=s.confidence,
-                        n_bootstrap=s.n_bootstrap, content_margin=s.content_margin)
-    run_settings = {**header, "n_jobs": s.n_jobs, "backend": s.backend, "n_documents": run.n_documents}
-    if run.failures and s.on_error == "raise":
-        first = run.failures[0]
-        raise _segmenter_error(first, f"{first.error} ({len(run.failures)} failure(s) in the run)")
-    return CorpusResult(run.results, summary, run.failures, run_settings)
+    return run

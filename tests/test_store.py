@@ -91,17 +91,6 @@ def test_a_malformed_record_is_one_line_naming_file_and_line(tmp_path):
         load_results(out)
 
 
-def test_load_results_warns_about_a_cut_last_line(tmp_path):
-    out = tmp_path / "run.jsonl"
-    full = run(out)
-    lines = out.read_text().splitlines()
-    out.write_text("\n".join(lines[:3]) + "\n" + lines[3][:25])
-    with pytest.warns(ResultsWarning, match=r"run.jsonl:4: incomplete last line left out"):
-        partial = load_results(out)
-    assert [r.document for r in partial.documents["lex"]] == ["doc0", "doc1"]
-    assert partial.documents["lex"][1].to_dict() == full.documents["lex"][1].to_dict()
-
-
 # ----------------------------------------------------------------------------------------------
 # versioning
 # ----------------------------------------------------------------------------------------------
