@@ -101,26 +101,28 @@ def _lookup(format: Any) -> CorpusFormat:
     raise InvalidParameterError.make("format", f"None (detect) or one of {', '.join(FORMAT_TABLE)}", format)
 
 
-def _format_options(row: CorpusFormat, options: dict[str, Any], how: str) -> dict[str, Any]:
-    """The options given (not None) that ``row`` takes; an option of another format is an error."""
-    known = {name: [r.name for r in FORMAT_TABLE.values() if name in r.options] for name in _all_options()}
-    given = {}
-    for name, value in options.items():
+def _check_option_names(options: dict[str, Any]) -> None:
+    """Every keyword must be an option of some format in the table."""
+    known = _all_options()
+    for name in options:
         if name not in known:
             close = difflib.get_close_matches(name, list(known) + list(COMMON_OPTIONS), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise InvalidParameterError(
                 f"read_corpus has no option {name!r}{hint} Options: {', '.join(COMMON_OPTIONS + tuple(known))}"
             )
-        if value is None:
-            continue
+
+
+def _format_options(row: CorpusFormat, options: dict[str, Any], how: str) -> dict[str, Any]:
+    """The options given (not None); each must be one that ``row`` takes."""
+    given = {name: value for name, value in options.items() if value is not None}
+    for name in given:
         if name not in row.options:
-            users = " or ".join(repr(u) for u in known[name])
+            users = " or ".join(repr(r.name) for r in FORMAT_TABLE.values() if name in r.options)
             raise InvalidParameterError(
                 f"{name} applies only to format {users}; the corpus is read as {how}; "
                 f"pass format= if the detection is wrong"
             )
-        given[name] = value
     return given
 
 
@@ -187,6 +189,7 @@ def read_corpus(
     [('One. Two.', 'Three.')]
     """
     codec = check_encoding(encoding, encoding_errors)
+    _check_option_names(options)
     if format is None:
         row, reason, sniffed_pattern = _detect(path, codec, encoding_errors)
         how = f"format {row.name!r} detected {reason}"
