@@ -145,7 +145,12 @@ def train_punkt(corpus: Iterable[str]) -> Splitter:
     params = trainer.get_params()
     params.abbrev_types.update(ABBREVIATIONS)
     tokenizer = PunktSentenceTokenizer(params)
-    return lambda text: join_lowercase_starts(tokenizer.tokenize(text))
+    return lambda text: join_lowercase_starts(_clean(tokenizer.tokenize(text)))
+
+
+def _clean(sentences: Iterable[str]) -> list[str]:
+    """The sentences stripped, blank ones dropped: what every splitter returns."""
+    return [s.strip() for s in sentences if s.strip()]
 
 
 def join_lowercase_starts(sentences: list[str]) -> list[str]:
@@ -182,7 +187,8 @@ def _build_punkt(corpus: Iterable[str] | None) -> Splitter:
 def _build_untrained(corpus: Iterable[str] | None) -> Splitter:
     from nltk.tokenize.punkt import PunktSentenceTokenizer
 
-    return PunktSentenceTokenizer().tokenize
+    tokenizer = PunktSentenceTokenizer()
+    return lambda text: _clean(tokenizer.tokenize(text))
 
 
 def _build_pysbd(corpus: Iterable[str] | None) -> Splitter:
@@ -194,7 +200,7 @@ def _build_pysbd(corpus: Iterable[str] | None) -> Splitter:
             "pip install 'stability-harness[sbd]'"
         ) from None
     segmenter = pysbd.Segmenter(language="en", clean=False)
-    return lambda text: [s.strip() for s in segmenter.segment(text) if s.strip()]
+    return lambda text: _clean(segmenter.segment(text))
 
 
 #: The registry: name -> :class:`SplitterSpec`. Add entries with :func:`register_splitter`.

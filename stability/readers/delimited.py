@@ -103,12 +103,9 @@ def read_csv(
         Column names (``label_columns`` may be a list); see above for defaults.
     delimiter : str, optional
         Field delimiter; default tab for ``.tsv``/``.tab`` files and comma otherwise.
-    encoding, encoding_errors : str
-        Text encoding and error handler (default UTF-8, strict).
-    pattern : str or sequence of str, optional
-        File-name glob(s) in a directory; default ``("*.csv", "*.tsv")``.
-    limit : int, optional
-        Stop after this many documents.
+    encoding, encoding_errors, pattern, limit :
+        The options of every reader (see :func:`~stability.readers.read_corpus`); ``pattern``
+        defaults to ``"*.csv"`` and ``"*.tsv"`` here.
 
     Returns
     -------
@@ -343,11 +340,11 @@ def write_csv(
     Returns
     -------
     int
-        Number of documents written.
+        Number of documents written (each as one row per unit).
 
     Examples
     --------
-    >>> import tempfile, pathlib
+    >>> import pathlib, tempfile
     >>> file = pathlib.Path(tempfile.mkdtemp()) / "out.csv"
     >>> write_csv([Document("a", ("x", "y"), references=([1],))], file)
     1

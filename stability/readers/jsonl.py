@@ -78,12 +78,9 @@ def read_jsonl(
     ----------
     path : str or path-like
         A file, or a directory searched recursively.
-    encoding, encoding_errors : str
-        Text encoding and error handler (default UTF-8, strict).
-    pattern : str or sequence of str, optional
-        File-name glob(s) in a directory; default ``("*.jsonl", "*.json")``.
-    limit : int, optional
-        Stop after this many documents.
+    encoding, encoding_errors, pattern, limit :
+        The options of every reader (see :func:`~stability.readers.read_corpus`); ``pattern``
+        defaults to ``"*.jsonl"`` and ``"*.json"`` here.
 
     Examples
     --------

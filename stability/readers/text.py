@@ -49,12 +49,9 @@ def read_text(
         Sentence splitter for ``unit="sentence"``: a name registered in
         :mod:`stability.splitters` (``"auto"``, ``"punkt"``, ``"rules"``, ``"pysbd"``...) or a
         callable ``text -> list[str]``. Default ``"auto"``.
-    encoding, encoding_errors : str
-        Text encoding and error handler (default UTF-8, strict).
-    pattern : str or sequence of str, optional
-        File-name glob(s) in a directory; default ``"*.txt"``.
-    limit : int, optional
-        Stop after this many documents.
+    encoding, encoding_errors, pattern, limit :
+        The options of every reader (see :func:`~stability.readers.read_corpus`); ``pattern``
+        defaults to ``"*.txt"`` here.
 
     Returns
     -------

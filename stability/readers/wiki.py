@@ -88,12 +88,9 @@ def read_wiki(
     levels : int, str or collection of int, optional
         Header levels that count as boundaries; default every level. ``"1,2"`` and ``"1-2"`` are
         accepted (for command lines).
-    encoding, encoding_errors : str
-        Text encoding and error handler (default UTF-8, strict).
-    pattern : str or sequence of str, optional
-        File-name glob(s) in a directory; default ``"*"`` (Wiki-727K files have no extension).
-    limit : int, optional
-        Stop after this many documents.
+    encoding, encoding_errors, pattern, limit :
+        The options of every reader (see :func:`~stability.readers.read_corpus`); ``pattern``
+        defaults to ``"*"`` (Wiki-727K files have no extension) here.
 
     Returns
     -------
