@@ -49,6 +49,9 @@ from .exceptions import InvalidParameterError, _short_repr
 
 __all__ = [
     "ABBREVIATIONS",
+    "NON_FINAL",
+    "NUMBER_PREFIXES",
+    "TITLES",
     "PUNKT_MIN_CHARACTERS",
     "SPLITTERS",
     "Splitter",
@@ -72,15 +75,19 @@ SplitterOption = Union[str, Splitter, None]
 PUNKT_MIN_CHARACTERS = 50_000
 
 #: Abbreviations that rarely end a sentence (lower case, without the final dot). Titles come
-#: before a name, the others before more of the sentence. ``punkt`` adds them to what it learns.
+#: before a name, the others before more of the sentence; number prefixes (``No. 5``, ``pp. 3``)
+#: before a number. ``punkt`` adds them all to the abbreviations it learns.
 TITLES = frozenset(
     "dr mr mrs ms mme mlle messrs prof rev hon gen col lt sgt capt cmdr adm gov sen rep pres st mt sr jr".split()
 )
-NON_FINAL = frozenset("e.g i.e cf viz vs approx ca fig figs eq no nos vol pp p.m a.m".split())
-ABBREVIATIONS = TITLES | NON_FINAL
+NON_FINAL = frozenset("e.g i.e cf viz vs approx ca a.m p.m".split())
+NUMBER_PREFIXES = frozenset("no nos vol pp fig figs eq ch sec art".split())
+ABBREVIATIONS = TITLES | NON_FINAL | NUMBER_PREFIXES
 
-_CANDIDATE = re.compile(r"[.!?]+[\"'\u201d\u2019)\]]*(?=\s+(\S))")
+_CLOSING = "\"'\u201d\u2019)]"
 _OPENING = "\"'\u201c\u2018(["
+# a word, its final '.', '!' or '?' run, closing quotes or brackets, then space and the next character
+_CANDIDATE = re.compile(rf"(?P<word>\S*?)(?P<end>[.!?]+)[{re.escape(_CLOSING)}]*(?=\s+(?P<next>\S))")
 
 
 @dataclass(frozen=True)
@@ -100,13 +107,13 @@ class SplitterSpec:
 # rules
 # ---------------------------------------------------------------------------------------------
 def _ends_sentence(word: str, terminator: str, following: str) -> bool:
-    """Whether ``word`` (which ends with ``terminator``) ends a sentence before ``following``."""
-    if following[0].islower():
+    """Whether ``word`` followed by ``terminator`` ends a sentence before the character ``following``."""
+    if following.islower():
         return False
-    if "." not in terminator or terminator.rstrip(".") or terminator.count(".") > 1:
+    if terminator != ".":
         return True  # '!', '?', an ellipsis
-    core = word.lstrip(_OPENING)[: -len(terminator)].lower()
-    if core in ABBREVIATIONS:
+    core = word.lstrip(_OPENING).lower()
+    if core in TITLES or core in NON_FINAL or (core in NUMBER_PREFIXES and following.isdigit()):
         return False
     return not (len(core) == 1 and core.isalpha())  # a capital initial: "J. Smith"
 
@@ -121,10 +128,7 @@ def split_rules(text: str) -> list[str]:
     """
     sentences, start = [], 0
     for match in _CANDIDATE.finditer(text):
-        word_start = max(text.rfind(" ", 0, match.start()), text.rfind("\n", 0, match.start())) + 1
-        word = text[word_start : match.start()] + match.group(0).rstrip("\"'\u201d\u2019)]")
-        terminator = match.group(0).rstrip("\"'\u201d\u2019)]")
-        if _ends_sentence(word, terminator, match.group(1)):
+        if _ends_sentence(match["word"], match["end"], match["next"]):
             sentences.append(text[start : match.end()].strip())
             start = match.end()
     sentences.append(text[start:].strip())

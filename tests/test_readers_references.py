@@ -86,11 +86,12 @@ def test_keys_that_look_like_references_warn_with_file_and_line(tmp_path, key, h
 
 
 def test_other_keys_stay_silently_in_meta(tmp_path):
-    file = jsonl(tmp_path, {"units": ["x"], "title": "t", "url": "u", "lang": "en"})
+    # a reference is a list: a 'topic' name or a 'segment_id' number is not one
+    file = jsonl(tmp_path, {"units": ["x"], "title": "t", "url": "u", "topic": "sports", "segment_id": 3})
     with warnings.catch_warnings():
         warnings.simplefilter("error", CorpusWarning)
         (doc,) = read_jsonl(file)
-    assert (doc.meta["title"], doc.meta["url"], doc.meta["lang"]) == ("t", "u", "en")
+    assert (doc.meta["title"], doc.meta["topic"], doc.meta["segment_id"]) == ("t", "sports", 3)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

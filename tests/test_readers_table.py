@@ -95,6 +95,8 @@ def test_unregistering_restores_the_table_and_the_signature(tmp_path, colon_form
         register_format(colon_format)  # the fixture removes it again
     with pytest.raises(InvalidParameterError, match="already in the table"):
         register_format(colon_format)
+    with pytest.raises(InvalidParameterError, match=r"\['json'\] are already in the table"):
+        register_format(CorpusFormat("other", read_colon, aliases=("json",)))
     with pytest.raises(InvalidParameterError, match="register_format"):
         unregister_format("choi")  # built-in rows stay
 

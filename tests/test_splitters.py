@@ -91,6 +91,8 @@ def test_below_the_threshold_auto_uses_the_rules():
         ('He said "Go." She went.', ['He said "Go."', "She went."]),
         ("Wait... What?", ["Wait...", "What?"]),
         ("He lives in the U.S. He likes it.", ["He lives in the U.S.", "He likes it."]),
+        ("See No. 5 and pp. 3. The answer was no. Then fig. 2.", ["See No. 5 and pp. 3.", "The answer was no.", "Then fig. 2."]),
+        ("Tabs\tend here.\tNext one.", ["Tabs\tend here.", "Next one."]),
         ("no final dot", ["no final dot"]),
         ("   ", []),
     ],

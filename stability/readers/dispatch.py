@@ -21,15 +21,23 @@ _SNIFF_FILES = 10  # files of a directory looked at when extensions do not decid
 Detection = tuple[CorpusFormat, str, "tuple[str, ...] | None"]
 
 
+def _sniff(file: Path, codec: str, errors: str) -> tuple[CorpusFormat, str] | None:
+    """The first row whose sniffer recognises ``file``, with what it saw."""
+    for row in FORMAT_TABLE.values():
+        found = row.sniff(file, codec, errors) if row.sniff is not None else None
+        if found:
+            return row, found
+    return None
+
+
 def _detect_file(file: Path, codec: str, errors: str) -> Detection:
     suffix = file.suffix.lower()
     for row in FORMAT_TABLE.values():
         if suffix in row.extensions:
             return row, f"from the file extension {suffix!r}", None
-    for row in FORMAT_TABLE.values():
-        found = row.sniff(file, codec, errors) if row.sniff is not None else None
-        if found:
-            return row, f"from {found}", None
+    sniffed = _sniff(file, codec, errors)
+    if sniffed is not None:
+        return sniffed[0], f"from {sniffed[1]}", None
     fallback = next(row for row in FORMAT_TABLE.values() if row.fallback)
     return fallback, "no unit markup found (no separator, header, or known extension)", None
 
@@ -43,10 +51,9 @@ def _detect_directory(root: Path, codec: str, errors: str) -> Detection:
                 return row, f"from the {suffix!r} files in the directory", None
     sniffed = files[:_SNIFF_FILES]
     for relative, file in sniffed:
-        for row in FORMAT_TABLE.values():
-            found = row.sniff(file, codec, errors) if row.sniff is not None else None
-            if found:
-                return row, f"from {found} in {relative!r}", ("*",)
+        found = _sniff(file, codec, errors)
+        if found is not None:
+            return found[0], f"from {found[1]} in {relative!r}", ("*",)
     for row in FORMAT_TABLE.values():
         for suffix in row.weak_extensions:
             if suffix in suffixes:
@@ -245,8 +252,10 @@ def register_format(row: CorpusFormat) -> None:
     """Add a row to the format table (after the built-in ones) and its options to :func:`read_corpus`."""
     if not isinstance(row, CorpusFormat):
         raise InvalidParameterError.make("row", "a CorpusFormat", row)
-    if row.name in FORMAT_TABLE:
-        raise InvalidParameterError(f"a corpus format named {row.name!r} is already in the table")
+    taken = {name for r in FORMAT_TABLE.values() for name in (r.name, *r.aliases)}
+    clash = sorted(taken & {row.name, *row.aliases})
+    if clash:
+        raise InvalidParameterError(f"corpus format name(s) {clash} are already in the table")
     FORMAT_TABLE[row.name] = row
     _refresh_signature()
 

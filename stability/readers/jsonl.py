@@ -69,9 +69,9 @@ def read_jsonl(
     unit, ``meta`` an object. ``id`` may be a string or an integer (turned into a string); when it
     is missing the id is the 1-based line number, prefixed by ``<relative file>:`` when a
     directory is read. Other keys are kept in ``meta``. Near-misses of ``units`` and ``times``
-    (``sentences``, ``text``, ``time``...) are errors; a key that looks like a reference
-    (``reference``, ``labels``, ``gold``, ``segmentation``, ``sizes``, ``boundary``...) is kept in
-    ``meta`` with a note and a :class:`CorpusWarning` naming the key and ``file:line``, so that a
+    (``sentences``, ``text``, ``time``...) are errors; a key that looks like a reference (a list
+    under a name such as ``reference``, ``labels``, ``gold``, ``segmentation``, ``sizes``,
+    ``boundary``, or close to a reference key) is kept in ``meta`` with a note and a :class:`CorpusWarning` naming the key and ``file:line``, so that a
     reference is never lost silently. Blank lines are skipped.
 
     Parameters
@@ -159,10 +159,12 @@ def _check_keys(record: dict[str, Any], where: str, notes: list[str], fail: Fail
     given = [key for key in record if key in REFERENCE_KEYS]
     if len(given) > 1:
         raise fail(f"expected references in one key; received {', '.join(map(repr, given))}")
-    for key in record:
+    for key, value in record.items():
+        if key in _KEYS or not isinstance(value, list):  # a reference is a list; ids, titles... are not
+            continue
         lowered = key.lower()
         close = difflib.get_close_matches(lowered, list(REFERENCE_KEYS), n=1, cutoff=0.75)
-        if key in _KEYS or (lowered not in _REFERENCE_LOOKALIKES and not close):
+        if lowered not in _REFERENCE_LOOKALIKES and not close:
             continue
         hint = f"did you mean {close[0]!r}? " if close else ""
         note(notes, where, f"key {key!r} looks like a reference but is not read as one (kept in meta); "
