@@ -138,18 +138,28 @@ def split_rules(text: str) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # Punkt
 # ---------------------------------------------------------------------------------------------
-def train_punkt(corpus: Iterable[str]) -> Splitter:
-    """Punkt trained on ``corpus`` (an iterable of texts), with :data:`ABBREVIATIONS` added."""
+def _trained(corpus: Iterable[str] | None) -> tuple[Splitter, int]:
+    """Punkt trained on ``corpus`` (read once, one text at a time) and the characters it read."""
     from nltk.tokenize.punkt import PunktSentenceTokenizer, PunktTrainer
 
     trainer = PunktTrainer()
-    for text in corpus:
+    total = 0
+    for text in corpus or ():
         trainer.train(text, finalize=False)
+        total += len(text)
     trainer.finalize_training()
     params = trainer.get_params()
     params.abbrev_types.update(ABBREVIATIONS)
     tokenizer = PunktSentenceTokenizer(params)
-    return lambda text: join_lowercase_starts(_clean(tokenizer.tokenize(text)))
+    return (lambda text: join_lowercase_starts(_clean(tokenizer.tokenize(text)))), total
+
+
+def train_punkt(corpus: Iterable[str]) -> Splitter:
+    """Punkt trained on ``corpus`` (an iterable of texts), with :data:`ABBREVIATIONS` added.
+
+    Pieces that start in lower case are joined to the one before (:func:`join_lowercase_starts`).
+    """
+    return _trained(corpus)[0]
 
 
 def _clean(sentences: Iterable[str]) -> list[str]:
@@ -178,10 +188,8 @@ def join_lowercase_starts(sentences: list[str]) -> list[str]:
 
 
 def _build_auto(corpus: Iterable[str] | None) -> Splitter:
-    texts = list(corpus or ())
-    if sum(len(t) for t in texts) >= PUNKT_MIN_CHARACTERS:
-        return train_punkt(texts)
-    return split_rules
+    split, total = _trained(corpus)  # streams the corpus: its text is never held in memory
+    return split if total >= PUNKT_MIN_CHARACTERS else split_rules
 
 
 def _build_punkt(corpus: Iterable[str] | None) -> Splitter:
