@@ -254,3 +254,18 @@ def test_reference_count_from_a_config(tmp_path):
     res = run_experiment(load_config(config), progress=False)
     assert [r.n_boundaries for r in res.documents["c99told"]] == [3, 3]
     assert res.summary["c99told"].params["n_segments"] == "reference"
+
+
+def test_every_segmenter_with_n_segments_takes_the_reference_count():
+    from stability import available_segmenters, get_segmenter
+    from stability.registry import describe_segmenters
+
+    doc = documents_with_different_counts()[1]  # 5 segments
+    takers = [name for name, status in describe_segmenters(sorted(available_segmenters())).items()
+              if status.ok and "n_segments" in (status.params or {})]
+    assert {"c99", "u00", "even", "random"} <= set(takers)
+    for name in takers:
+        per_document = get_segmenter(name, n_segments="reference")
+        assert per_document.get_params()["n_segments"] == "reference"
+        told = get_segmenter(name, n_segments=5)
+        assert list(per_document.for_document(doc)(list(doc.units))) == list(told(list(doc.units))), name
