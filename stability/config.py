@@ -11,10 +11,14 @@ An experiment file has five tables::
     [segmenters.even6]
     segmenter = "even"
     n_segments = 6
+    [segmenters.c99_told]    # told each document's count: its first reference's segments
+    segmenter = "c99"
+    n_segments = "reference"
 
     [run]                    # stability.Settings(**run), plus "scheduler" for a Dask cluster
     n_restarts = 100
     seed = 0
+    # resume = true          # continue the results in [output] dir (overwrite = true: replace them)
 
     [metrics]                # Settings(metrics=...): reference-metric options; enabled = false skips them
     k = "lamprier"

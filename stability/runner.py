@@ -22,11 +22,11 @@ from .permutations import doc_key
 from .registry import get_segmenter
 from .results import CorpusResult, Failure, StabilityResult
 from .segmenter import segmenter_name
-from .settings import RunSettings, Settings
+from .settings import Settings
 from .store import ResultsStore, corpus_fingerprint, document_hash, run_header
 from .summary import summarize
 
-__all__ = ["stability_test", "evaluate", "resolve_segmenters", "Settings", "RunSettings"]
+__all__ = ["stability_test", "evaluate", "resolve_segmenters", "Settings"]
 
 
 def resolve_segmenters(segmenters: Any) -> dict[str, Callable]:

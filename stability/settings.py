@@ -19,7 +19,7 @@ from .checks import check_bool, check_choice, check_int, check_real, did_you_mea
 from .exceptions import InvalidParameterError, InvalidTypeError
 from .permutations import Stream, check_seed
 
-__all__ = ["Settings", "RunSettings", "BACKENDS", "METRIC_OPTIONS"]
+__all__ = ["Settings", "BACKENDS", "METRIC_OPTIONS"]
 
 #: joblib backends a run accepts (``None``: loky when ``n_jobs != 1``, else in-process).
 BACKENDS = (None, "loky", "threading", "multiprocessing", "sequential", "dask")
@@ -232,7 +232,3 @@ class Settings:
     def to_dict(self) -> dict[str, Any]:
         """The recorded settings (those that change the results), in declaration order."""
         return {f.name: getattr(self, f.name) for f in fields(self) if f.metadata["recorded"]}
-
-
-#: The former name of :class:`Settings`.
-RunSettings = Settings

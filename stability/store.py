@@ -240,21 +240,22 @@ def _from_report(path: Path) -> CorpusResult | None:
         raise CorpusFormatError(f"not a JSON report ({exc.msg})", path=str(path), line=exc.lineno) from None
     documents = {label: [StabilityResult.from_dict(r) for r in rows] for label, rows in data.get("documents", {}).items()}
     failures = [Failure.from_dict(f) for f in data.get("failures", [])]
-    return _corpus_result(documents, failures, data.get("settings", {}))
+    return _corpus_result(documents, failures, data.get("settings", {}), path)
 
 
 def _corpus_result(documents: dict[str, list[StabilityResult]], failures: list[Failure],
-                   settings: Mapping[str, Any]) -> CorpusResult:
+                   settings: Mapping[str, Any], path: Path) -> CorpusResult:
+    """Summaries recomputed with the run's recorded settings, checked as any settings are."""
+    from .settings import Settings
     from .summary import summarize
 
-    summary = summarize(
-        documents,
-        failures,
-        seed=int(settings.get("seed", 0)),
-        confidence=float(settings.get("confidence", 0.95)),
-        n_bootstrap=int(settings.get("n_bootstrap", 1000)),
-        content_margin=float(settings.get("content_margin", 0.05)),
-    )
+    recorded = {k: settings[k] for k in Settings().to_dict() if k in settings}
+    try:
+        s = Settings(**recorded)
+    except StabilityError as exc:
+        raise CorpusFormatError(f"invalid run settings ({exc})", path=str(path)) from None
+    summary = summarize(documents, failures, seed=s.seed, confidence=s.confidence, n_bootstrap=s.n_bootstrap,
+                        content_margin=s.content_margin)
     return CorpusResult(documents, summary, failures, dict(settings))
 
 
@@ -278,7 +279,7 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
             documents.setdefault(entry.value.segmenter, []).append(entry.value)
         else:
             failures.append(entry.value)
-    return _corpus_result(documents, failures, run.settings)
+    return _corpus_result(documents, failures, run.settings, path)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -267,3 +267,14 @@ def test_the_cli_refuses_an_existing_results_folder_unless_resume_or_overwrite(t
     (out / "results.jsonl.lock").write_text(json.dumps({"pid": os.getpid(), "host": __import__("socket").gethostname()}))
     locked = cli.invoke(app, args + ["--overwrite"])
     assert locked.exit_code == 1 and "results.jsonl.lock exists: another run" in locked.stderr
+
+
+def test_settings_read_from_a_results_file_are_checked(tmp_path):
+    out = tmp_path / "run.jsonl"
+    run(out, corpus(1))
+    lines = out.read_text().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header["settings"]["n_bootstrap"] = "many"
+    out.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+    with pytest.raises(CorpusFormatError, match=r"run.jsonl: invalid run settings \(n_bootstrap must be an integer"):
+        load_results(out)
