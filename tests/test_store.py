@@ -278,3 +278,48 @@ def test_settings_read_from_a_results_file_are_checked(tmp_path):
     out.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
     with pytest.raises(CorpusFormatError, match=r"run.jsonl: invalid run settings \(n_bootstrap must be an integer"):
         load_results(out)
+
+
+KILLED_RUN = """
+import sys, time
+from stability import evaluate
+from stability.demo import demo_corpus
+
+def slow(units):
+    time.sleep(0.01)
+    return list(range(4, len(units), 4))
+
+evaluate({"slow": slow}, demo_corpus(n_documents=30), n_restarts=3, output=sys.argv[1], progress=False)
+"""
+
+
+def fast(units):
+    return list(range(4, len(units), 4))
+
+
+def test_a_run_killed_mid_write_resumes_to_the_same_bytes(tmp_path):
+    import signal
+    import time
+
+    from stability.demo import demo_corpus
+
+    docs = demo_corpus(n_documents=30)
+    whole = tmp_path / "whole.jsonl"
+    evaluate({"slow": fast}, docs, n_restarts=3, output=whole, progress=False)
+    out = tmp_path / "killed.jsonl"
+    process = subprocess.Popen([sys.executable, "-c", KILLED_RUN, str(out)])
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and process.poll() is None:
+            if out.exists() and out.read_bytes().count(b"\n") >= 4:
+                break
+            time.sleep(0.02)
+        process.send_signal(signal.SIGKILL)  # no clean-up: the lock stays, a line may be cut
+    finally:
+        process.wait()
+    written = out.read_bytes().count(b"\n") - 1
+    assert 3 <= written < 30 and (tmp_path / "killed.jsonl.lock").exists()
+    with pytest.warns(ResultsWarning, match="removed a lock left by process"):
+        resumed = evaluate({"slow": fast}, docs, n_restarts=3, output=out, resume=True, progress=False)
+    assert out.read_bytes() == whole.read_bytes()
+    assert len(resumed.documents["slow"]) == 30
