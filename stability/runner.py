@@ -131,7 +131,7 @@ def stability_test(
 
 def _test_pair(pair: Pair, settings: Settings) -> StabilityResult:
     """Run the engine on one pair; its failure is raised."""
-    bar = Progress(settings.progress, pair.label)
+    bar = Progress(settings.progress is True, pair.label)  # one document: no bar unless asked
     bar.add_total(settings.restart_budget())
     try:
         engine = Engine(settings, bar)
