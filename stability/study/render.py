@@ -37,7 +37,8 @@ def _f(x: float | None, digits: int = 3) -> str:
 
 
 def _signed(x: float, digits: int = 2) -> str:
-    return "n/a" if math.isnan(x) else f"{x:+.{digits}f}"
+    """``+0.12`` (``+0.00``, never ``-0.00``); ``n/a`` for NaN."""
+    return "n/a" if math.isnan(x) else f"{round(x, digits) + 0.0:+.{digits}f}"
 
 
 def _corr(c: Correlation, digits: int = 2) -> str:

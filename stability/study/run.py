@@ -185,20 +185,35 @@ def quick_subset(documents: Sequence[Any], stride: int = QUICK_STRIDE) -> list[A
     return list(documents)[::stride]
 
 
-def _documents(spec: CorpusSpec, options: StudyOptions) -> tuple[list[Document], int]:
-    """The documents of a corpus the study uses, and how many the corpus has."""
-    documents = list(spec.experiment.documents())
+@dataclass
+class _Prepared:
+    """A corpus ready to run: its documents (after --quick and --limit), how many it has, its
+    segmenters built."""
+
+    spec: CorpusSpec
+    documents: list[Document]
+    available: int
+    segmenters: dict[str, Any]
+
+
+def _prepare(spec: CorpusSpec, options: StudyOptions) -> _Prepared:
+    """Read the documents and build the segmenters of a corpus; an error names the corpus."""
+    where = f"{spec.config} (corpus {spec.name!r})"
+    try:
+        documents = list(spec.experiment.documents())
+        segmenters = spec.experiment.build_segmenters()
+    except InvalidParameterError as exc:
+        raise InvalidParameterError(f"{where}: {exc}") from exc
     available = len(documents)
     if options.quick:
         documents = quick_subset(documents)
     if options.limit is not None:
         documents = documents[:options.limit]
-    where = f"{spec.config} (corpus {spec.name!r})"
     if not documents:
         raise InvalidParameterError(f"{where}: the corpus has no documents")
     if not any(d.references for d in documents):
         raise InvalidParameterError(f"{where}: the documents have no references; the validation study compares with them")
-    return documents, available
+    return _Prepared(spec, documents, available, segmenters)
 
 
 def _run_settings(spec: CorpusSpec, options: StudyOptions) -> dict[str, Any]:
@@ -225,36 +240,34 @@ def _resolved(options: StudyOptions, specs: Sequence[CorpusSpec]) -> StudyOption
     return replace(options, out=Path(out).as_posix(), docs=Path(options.docs or out).as_posix())
 
 
-def _run_corpus(spec: CorpusSpec, documents: list[Document], cache: Path, options: StudyOptions) -> Study:
+def _run_corpus(corpus: _Prepared, cache: Path, options: StudyOptions) -> Study:
     from ..runner import evaluate
 
+    spec = corpus.spec
     run = _run_settings(spec, options)
     cache.mkdir(parents=True, exist_ok=True)
     experiment = spec.experiment
-    result = evaluate(experiment.build_segmenters(), documents, output=cache / "results.jsonl", resume=True,
+    result = evaluate(corpus.segmenters, corpus.documents, output=cache / "results.jsonl", resume=True,
                       metrics=experiment.metric_options(), progress=options.progress, **run)
     metrics = experiment.metrics.get("names")
     study = analyze(result, name=spec.name, specs=experiment.segmenters, metric_names=metrics,
                     n_bootstrap=options.bootstrap, seed=int(run.get("seed", 0)), n_orders=options.n_orders)
-    study.settings.update({"config": spec.config, "cache": cache.as_posix(), "n_documents": len(documents)})
+    study.settings.update({"config": spec.config, "cache": cache.as_posix(), "n_documents": len(corpus.documents),
+                           "n_available": corpus.available})
     return study
 
 
 def run_study(options: StudyOptions) -> StudyRun:
     """Run (or resume) the validation study of ``options.configs`` and analyse it.
 
-    Every corpus is read before any is run. The results of a corpus are cached in
+    Every corpus is read and its segmenters built before any is run. The results of a corpus are cached in
     ``<out>/results.jsonl`` when the study has one corpus, ``<out>/<name>/results.jsonl`` when it
     has several; a rerun resumes from them (only missing (configuration, document) pairs are
     computed), so with the same seed it reproduces the report exactly.
     """
     specs = _select(load_corpora(options.configs), options.corpora)
     options = _resolved(options, specs)
-    read = [(spec, *_documents(spec, options)) for spec in specs]
-    studies = []
-    for spec, documents, available in read:
-        cache = Path(options.out) if len(specs) == 1 else Path(options.out) / spec.name
-        study = _run_corpus(spec, documents, cache, options)
-        study.settings["n_available"] = available
-        studies.append(study)
+    prepared = [_prepare(spec, options) for spec in specs]
+    root = Path(options.out)
+    studies = [_run_corpus(p, root if len(specs) == 1 else root / p.spec.name, options) for p in prepared]
     return StudyRun(studies, decide(studies), options, specs)
