@@ -281,8 +281,8 @@ def ceiling(means: Sequence[float], blind: Sequence[bool], metric: str) -> float
 
     Examples
     --------
-    >>> ceiling([0.2, 0.6, 0.4, 0.1], [False, True, False, False], "boundary_similarity")  # 4/6 pairs agree
-    0.6666666666666666
+    >>> ceiling([0.2, 0.3, 0.4, 0.1], [False, True, False, False], "boundary_similarity")  # (4 - 2) / 6 pairs
+    0.3333333333333333
     """
     y = oriented(metric, means)
     flags = np.asarray(blind, dtype=bool)
@@ -489,7 +489,8 @@ def analyze(result: CorpusResult, *, name: str = "corpus", specs: Mapping[str, M
     settings = {**options, "settle_tolerance": settle_tolerance, "settle_at": settle_at, "n_orders": n_orders,
                 "run": {k: result.settings.get(k) for k in ("n_restarts", "seed", "tolerance", "shuffle_control",
                                                              "content_margin", "metrics")},
-                "segmenters": {label: dict(specs.get(label, {})) for label in labels}}
+                "segmenters": {label: dict(specs[label] if label in specs else result.documents[label][0].params)
+                               for label in labels}}
     return Study(name, result, labels, {label: family(label, specs) for label in labels}, blind, aware,
                  _document_rows(result, labels), scores, metrics, paper_tables(result, labels), means,
                  _across(stab, ref, labels, aware, options), _per_document(stab, ref, labels, aware, options),
