@@ -14,6 +14,7 @@ from typing import Annotated, Iterator, Optional
 import typer
 
 from . import __version__
+from .readers import FORMATS
 
 app = typer.Typer(
     name="stability",
@@ -85,7 +86,7 @@ def run(
     config: Annotated[Optional[Path], typer.Argument(help="TOML experiment file (default: the built-in demo).", exists=True, dir_okay=False)] = None,
     segmenter: Annotated[Optional[list[str]], typer.Option("--segmenter", "-s", help="Segmenter name or module:attribute (repeatable); replaces the config's.")] = None,
     corpus: Annotated[Optional[str], typer.Option("--corpus", "-c", help="Corpus path (file or directory).")] = None,
-    format: Annotated[Optional[str], typer.Option("--format", "-f", help="Corpus format: choi, wiki, jsonl, csv, text (default: detected).")] = None,
+    format: Annotated[Optional[str], typer.Option("--format", "-f", help=f"Corpus format: {', '.join(FORMATS)} (default: detected).")] = None,
     encoding: Annotated[Optional[str], typer.Option("--encoding", help="Text encoding of the corpus files (default utf-8, strict).")] = None,
     levels: Annotated[Optional[str], typer.Option("--levels", help="Wiki corpora: header levels that count as boundaries, e.g. '1,2' or '1-2'.")] = None,
     unit: Annotated[Optional[str], typer.Option("--unit", help="Plain-text corpora: sentence, paragraph or line.")] = None,

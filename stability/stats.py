@@ -133,13 +133,53 @@ def _paired(x: Sequence[float], y: Sequence[float]) -> tuple[np.ndarray, np.ndar
     return a[keep], b[keep]
 
 
+def _tied_pairs(*columns: np.ndarray) -> int:
+    """Pairs of items equal in every given column (sum of t(t-1)/2 over the tie groups)."""
+    if columns[0].size == 0:
+        return 0
+    _, counts = np.unique(np.stack(columns, axis=1), axis=0, return_counts=True)
+    return int(np.sum(counts * (counts - 1) // 2))
+
+
+def _inversions(values: np.ndarray) -> int:
+    """Pairs ``i < j`` with ``values[i] > values[j]`` (ties are not inversions).
+
+    Bottom-up merge sort done level by level with array operations: at each level the right half
+    of every block counts the elements of its left half greater than itself with one
+    ``searchsorted`` over all blocks at once (blocks are kept apart by an offset), then every
+    block is sorted by one global sort. ``O(n log^2 n)`` time, ``O(n)`` memory.
+    """
+    n = values.size
+    _, a = np.unique(values, return_inverse=True)
+    a = a.astype(np.int64).reshape(-1)
+    span = n + 1
+    index = np.arange(n)
+    total, width = 0, 1
+    while width < n:
+        block = index // (2 * width)
+        right = (index % (2 * width)) >= width
+        shifted = a + block * span
+        left_values = shifted[~right]
+        ends = np.searchsorted(left_values, (block[right] + 1) * span, side="left")
+        starts = np.searchsorted(left_values, shifted[right], side="right")
+        total += int(np.sum(ends - starts))
+        a = np.sort(shifted) - block * span
+        width *= 2
+    return total
+
+
 def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
     """Kendall's tau-b rank correlation of two paired samples (ties handled as tau-b does).
 
     ``tau_b = (C - D) / sqrt((n0 - n1) (n0 - n2))`` with ``C``/``D`` the concordant/discordant pairs,
     ``n0 = n(n-1)/2`` and ``n1``, ``n2`` the pairs tied in ``x`` and in ``y``. Pairs with a NaN are
     dropped first. Returns NaN with fewer than two pairs or when one side is constant.
-    O(n^2) pairwise comparison, vectorised; intended for documents and segmenters (thousands).
+
+    Computed without enumerating pairs (Knight's method): with the items sorted by ``x`` then
+    ``y``, the discordant pairs are the inversions of the ``y`` sequence, and
+    ``C - D = n0 - n1 - n2 + n3 - 2 D`` where ``n3`` counts the pairs tied in both. Time
+    ``O(n log^2 n)``, memory ``O(n)``, so a million pairs of (segmenter, document) scores cost
+    seconds, not the terabytes a pairwise matrix would.
 
     Examples
     --------
@@ -147,21 +187,21 @@ def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
     1.0
     >>> kendall_tau([1, 2, 3], [3, 2, 1])
     -1.0
+    >>> kendall_tau([1, 2, 2, 3], [1, 3, 2, 3])  # hand count: C=4, D=0, n1=1, n2=1: 4/5
+    0.8
     """
     a, b = _paired(x, y)
     n = a.size
     if n < 2:
         return float("nan")
-    i, j = np.triu_indices(n, k=1)
-    sa = np.sign(a[i] - a[j])
-    sb = np.sign(b[i] - b[j])
-    n0 = i.size
-    n1 = int(np.sum(sa == 0))
-    n2 = int(np.sum(sb == 0))
+    n0 = n * (n - 1) // 2
+    n1, n2, n3 = _tied_pairs(a), _tied_pairs(b), _tied_pairs(a, b)
     denominator = math.sqrt((n0 - n1) * (n0 - n2))
     if denominator == 0:
         return float("nan")
-    return float(np.sum(sa * sb) / denominator)
+    order = np.lexsort((b, a))
+    discordant = _inversions(b[order])
+    return float((n0 - n1 - n2 + n3 - 2 * discordant) / denominator)
 
 
 def average_ranks(values: Sequence[float]) -> np.ndarray:
