@@ -99,6 +99,7 @@ def run(
     ci_width: Annotated[Optional[float], typer.Option("--ci-width", help="Adaptive stopping: stop when the F1 interval is this narrow.")] = None,
     out: Annotated[Optional[str], typer.Option("--out", "-o", help="Output directory (results.jsonl + reports).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run in --out.")] = False,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the results already in --out (without it or --resume, existing results are an error).")] = False,
     progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on a terminal).")] = None,
     report_format: Annotated[ReportFormat, typer.Option("--report", help="What to print on stdout.")] = ReportFormat.table,
     debug: Debug = False,
@@ -114,6 +115,7 @@ def run(
             reader={"encoding": encoding, "levels": levels, "unit": unit},
             n_restarts=restarts, seed=seed, n_jobs=jobs, backend=backend.value if backend else None,
             scheduler=scheduler, tolerance=tolerance, ci_width=ci_width, resume=resume or None,
+            overwrite=overwrite or None,
         )
         if resume and "dir" not in experiment.output:
             raise typer.BadParameter("--resume needs an output directory (--out or [output] dir)")
