@@ -43,7 +43,7 @@ k = 3
 [segmenters.none]
 [segmenters.c99ish]
 segmenter = "even"
-n_segments = 4
+n_segments = "reference"
 
 [run]
 n_restarts = 3
@@ -201,7 +201,8 @@ def test_report_has_a_section_per_corpus_and_the_summary(two_corpora):
         assert (root / "docs" / "validation" / name / "running_shuffle_corrected.svg").is_file()
         assert f"](validation/{name}/configurations_f1.svg)" in report
     # families from the config: "c99ish" is the even baseline, "tt" TextTiling
-    assert "| c99ish | even | n_segments=4 | content-blind |" in report
+    # (told each document's count: beta's documents have 4 segments, alpha's 6)
+    assert "| c99ish | even | n_segments=reference | content-blind |" in report
     assert "| tt | texttiling | w=10, k=3 |" in report
 
 
@@ -236,6 +237,8 @@ def test_summary_numbers_match_each_corpus(two_corpora, tmp_path):
     assert study.across["all"]["f1"]["windowdiff"]["kendall"].estimate == pytest.approx(
         kendall_tau([study.means["stability"]["f1"][label] for label in study.labels], wd))
     assert study.families == {"c99": "c99", "tt": "texttiling", "none": "none", "c99ish": "even"}
+    # n_segments = "reference": alpha's demo documents have 6 segments, so 5 boundaries each
+    assert study.means["stability"]["n_boundaries"]["c99ish"] == 5.0
 
 
 def test_validation_alias_still_imports():
