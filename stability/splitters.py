@@ -34,17 +34,17 @@ Examples
 >>> get_splitter("rule")
 Traceback (most recent call last):
 ...
-stability.exceptions.InvalidParameterError: splitter must be a callable text -> list[str] or one of 'auto', 'punkt', 'rules', 'punkt_untrained', 'pysbd'; received 'rule' (did you mean 'rules'?)
+stability.exceptions.InvalidParameterError: splitter must be a callable text -> list[str] or one of 'auto', 'punkt', 'rules', 'punkt_untrained', 'pysbd'; received 'rule'; did you mean 'rules'?
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Callable, Union
 
+from .checks import did_you_mean
 from .exceptions import InvalidParameterError, _short_repr
 
 __all__ = [
@@ -251,8 +251,7 @@ def check_splitter(splitter: SplitterOption) -> SplitterSpec | Splitter:
     if isinstance(splitter, str) and splitter in SPLITTERS:
         return SPLITTERS[splitter]
     names = available_splitters()
-    close = difflib.get_close_matches(str(splitter), names, n=1, cutoff=0.6) if isinstance(splitter, str) else []
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    hint = did_you_mean(splitter, names) if isinstance(splitter, str) else ""
     expected = "a callable text -> list[str] or one of " + ", ".join(repr(n) for n in names)
     raise InvalidParameterError(f"splitter must be {expected}; received {_short_repr(splitter)}{hint}")
 

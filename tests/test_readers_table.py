@@ -7,15 +7,11 @@ change anywhere: that is what "a new format is one module plus one table row" me
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import inspect
-import pkgutil
 from pathlib import Path
 
 import pytest
 
-import stability.readers
 from stability import CorpusFormatError, Document, InvalidParameterError
 from stability.config import _corpus_keys
 from stability.readers import (
@@ -143,14 +139,3 @@ def test_formats_constant_and_writers_follow_the_table(tmp_path):
         (back,) = read_corpus(target if target.exists() else target.parent)
         assert back.units == doc.units and back.references == doc.references, row.name
 
-
-MODULES = sorted(
-    ["stability.readers", "stability.splitters"]
-    + [f"stability.readers.{m.name}" for m in pkgutil.iter_modules(stability.readers.__path__)]
-)
-
-
-@pytest.mark.parametrize("name", MODULES)
-def test_reader_module_examples(name):
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.failed == 0

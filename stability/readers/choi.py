@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
+from ..checks import check_choice
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
 from ..segmentation import Segmentation
 from .common import (
     PathLike,
-    check_choice,
     checked_documents,
     first_lines,
     make_document,
@@ -84,7 +84,7 @@ def read_choi(
     >>> doc.id, doc.units, doc.references[0].boundaries
     ('0.ref', ('a .', 'b .', 'c .'), (2,))
     """
-    check_choice("blank_lines", blank_lines, ("keep", "drop"))
+    check_choice(blank_lines, "blank_lines", ("keep", "drop"))
     source = open_source(
         path, encoding=encoding, encoding_errors=encoding_errors, pattern=pattern, limit=limit,
         default_patterns=PATTERNS,

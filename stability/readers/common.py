@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, TypeVar, Union
 
+from ..checks import check_int
 from ..corpus import Document
 from ..exceptions import (
     CorpusFormatError,
@@ -31,9 +32,7 @@ __all__ = [
     "CorpusWarning",
     "PathLike",
     "Source",
-    "check_choice",
     "check_encoding",
-    "check_limit",
     "checked_documents",
     "consecutive_groups",
     "first_lines",
@@ -59,22 +58,6 @@ class CorpusWarning(UserWarning):
 # ---------------------------------------------------------------------------------------------
 # option checks
 # ---------------------------------------------------------------------------------------------
-def check_limit(limit: Any) -> int | None:
-    """``None`` or an integer >= 0."""
-    if limit is None:
-        return None
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-        raise InvalidParameterError.make("limit", "None or an integer >= 0", limit)
-    return limit
-
-
-def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:
-    """``value`` must be one of ``choices``."""
-    if value not in choices:
-        raise InvalidParameterError.make(name, "one of " + ", ".join(repr(c) for c in choices), value)
-    return value
-
-
 def check_encoding(encoding: Any, errors: Any) -> str:
     """Validate ``encoding``/``errors``; return the codec actually used for reading."""
     if not isinstance(encoding, str):
@@ -184,7 +167,7 @@ def open_source(
     """Check the options shared by every reader and list the files to read."""
     codec = check_encoding(encoding, encoding_errors)
     patterns = _check_patterns(pattern, default_patterns)
-    checked_limit = check_limit(limit)
+    checked_limit = check_int(limit, "limit", low=0, none=True)
     root, files = list_files(path, patterns)
     return Source(root, files, codec, encoding_errors, checked_limit)
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 import inspect
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..checks import did_you_mean
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError
 from .common import PathLike, check_encoding, list_files
@@ -113,8 +113,7 @@ def _check_option_names(options: dict[str, Any]) -> None:
     known = _all_options()
     for name in options:
         if name not in known:
-            close = difflib.get_close_matches(name, list(known) + list(COMMON_OPTIONS), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = did_you_mean(name, list(known) + list(COMMON_OPTIONS))
             raise InvalidParameterError(
                 f"read_corpus has no option {name!r}{hint} Options: {', '.join(COMMON_OPTIONS + tuple(known))}"
             )

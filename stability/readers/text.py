@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
+from ..checks import check_choice
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, _short_repr
 from ..splitters import Splitter, SplitterOption, SplitterSpec, check_splitter
-from .common import PathLike, Source, check_choice, make_document, open_source, stream_files
+from .common import PathLike, Source, make_document, open_source, stream_files
 
 __all__ = ["read_text"]
 
@@ -69,7 +70,7 @@ def read_text(
     >>> next(read_text(file, unit="paragraph")).units
     ('Dr. Smith left. The sky is grey.', 'Tomorrow, sun.')
     """
-    check_choice("unit", unit, UNITS)
+    check_choice(unit, "unit", UNITS)
     if splitter is not None and unit != "sentence":
         raise InvalidParameterError(f"splitter applies only to unit='sentence'; received unit={unit!r}")
     resolved = check_splitter(splitter) if unit == "sentence" else None
