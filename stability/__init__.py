@@ -12,7 +12,7 @@ The core entry points:
 * :func:`read_corpus`: documents from Choi, Wiki-727K, JSON lines, CSV/TSV or plain text files.
 
 Reference metrics live in :mod:`stability.metrics`, reports in :mod:`stability.report`, the
-validation study in :mod:`stability.validation`.
+validation study in :mod:`stability.study`.
 """
 
 from .corpus import Document
