@@ -25,12 +25,23 @@ app = typer.Typer(
 )
 
 
-class ReportFormat(str, Enum):
-    table = "table"
-    md = "md"
-    csv = "csv"
-    json = "json"
-    html = "html"
+def _format_names() -> str:
+    from .reporting import formats_available
+
+    return ", ".join(formats_available())
+
+
+def _report_format(value: str) -> str:
+    """Check a report format against the formats the reporting package provides."""
+    from .reporting import formats_available
+
+    if value not in formats_available():
+        raise typer.BadParameter(f"expected one of {_format_names()}; received {value!r}")
+    return value
+
+
+#: Help of every option choosing a report format (the names come from stability.reporting).
+FORMAT_HELP = f"Report format: {_format_names()}."
 
 
 class Backend(str, Enum):
@@ -99,12 +110,12 @@ def run(
     out: Annotated[Optional[str], typer.Option("--out", "-o", help="Output directory (results.jsonl + reports).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run in --out.")] = False,
     progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on a terminal).")] = None,
-    report_format: Annotated[ReportFormat, typer.Option("--report", help="What to print on stdout.")] = ReportFormat.table,
+    report_format: Annotated[str, typer.Option("--report", callback=_report_format, help=FORMAT_HELP)] = "table",
     debug: Debug = False,
 ) -> None:
     """Run the stability test (and reference metrics when references exist); print a report."""
     from .config import default_experiment, load_config, run_experiment, with_overrides
-    from .report import render
+    from .reporting import render
 
     with _errors(debug):
         experiment = load_config(config) if config is not None else default_experiment()
@@ -117,7 +128,7 @@ def run(
         if resume and "dir" not in experiment.output:
             raise typer.BadParameter("--resume needs an output directory (--out or [output] dir)")
         result = run_experiment(experiment, progress=progress)
-        typer.echo(render(result, report_format.value))
+        typer.echo(render(result, report_format))
         for failure in result.failures:
             _err(f"warning: {failure.message().splitlines()[0]}")
         if "dir" in experiment.output:
@@ -130,85 +141,31 @@ def score(
     hypothesis: Annotated[Path, typer.Option("--hypothesis", "-H", exists=True, help="Hypothesis segmentations.")],
     k: Annotated[Optional[str], typer.Option("--k", help="Window: an integer or lamprier / nltk / segeval.")] = None,
     tolerance: Annotated[int, typer.Option("--tolerance", min=0, help="Boundary-matching tolerance for P/R/F1.")] = 0,
-    output_format: Annotated[ReportFormat, typer.Option("--report", help="table, md, csv or json.")] = ReportFormat.table,
+    output_format: Annotated[str, typer.Option("--report", callback=_report_format, help=FORMAT_HELP)] = "table",
     debug: Debug = False,
 ) -> None:
     """Reference metrics of existing segmentations (no segmenter involved), paired by document id."""
-    from .score import score_files
+    from .reporting import render
+    from .scoring import score_files
 
     with _errors(debug):
         window = int(k) if k is not None and k.lstrip("-").isdigit() else k
         result = score_files(reference, hypothesis, k=window, tolerance=tolerance)
-        typer.echo(_render_scores(result, output_format.value))
-
-
-def _render_scores(result, fmt: str) -> str:
-    import csv
-    import io
-    import json
-
-    keys = list(result.mean)
-    if fmt == "json":
-        return json.dumps(result.to_dict(), indent=1)
-    rows = [[doc] + [f"{v.get(k, float('nan')):.4f}" for k in keys] for doc, v in result.documents.items()]
-    rows.append(["mean"] + [f"{result.mean[k]:.4f}" for k in keys])
-    rows.append(["std"] + [f"{result.std[k]:.4f}" for k in keys])
-    header = ["document"] + keys
-    if fmt == "csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(rows)
-        return buffer.getvalue()
-    if fmt == "md":
-        lines = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] + ["---:"] * len(keys)) + "|"]
-        lines += ["| " + " | ".join(r) + " |" for r in rows]
-        return "\n".join(lines)
-    if fmt == "html":
-        raise typer.BadParameter("score renders table, md, csv or json", param_hint="--report")
-    from rich.console import Console
-    from rich.table import Table
-    import io as _io
-
-    console = Console(record=True, width=200, file=_io.StringIO(), color_system=None)
-    table = Table()
-    for i, name in enumerate(header):
-        table.add_column(name, justify="left" if i == 0 else "right")
-    for row in rows:
-        table.add_row(*row)
-    console.print(table)
-    return console.export_text()
-
-
-def _short(value: object, limit: int = 40) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else f"<{type(value).__name__} of {len(value)}>" if hasattr(value, "__len__") else text[:limit]
+        typer.echo(render(result, output_format))
 
 
 @app.command()
-def segmenters(debug: Debug = False) -> None:
+def segmenters(
+    report_format: Annotated[str, typer.Option("--report", callback=_report_format, help=FORMAT_HELP)] = "table",
+    debug: Debug = False,
+) -> None:
     """List the available segmenters with their parameters and origin."""
-    import io
-
-    from rich.console import Console
-    from rich.table import Table
-
     from .registry import describe_segmenters
+    from .reporting import render
 
     with _errors(debug):
         statuses = describe_segmenters()
-        table = Table(title="Segmenters (use with --segmenter NAME, or module:attribute)", title_justify="left")
-        for name in ("name", "origin", "parameters (defaults)", "fast path", "status"):
-            table.add_column(name, overflow="fold")
-        for name, status in statuses.items():
-            params = ", ".join(f"{k}={_short(v)}" for k, v in (status.params or {}).items())
-            origin = status.info.origin if not status.info.distribution or status.info.origin == "built-in" \
-                else f"{status.info.origin} ({status.info.distribution} {status.info.version})"
-            table.add_row(name, origin, params, "yes" if status.fast_path else "no",
-                          "ok" if status.ok else f"failed to load: {status.error}")
-        console = Console(record=True, width=160, file=io.StringIO(), color_system=None)
-        console.print(table)
-        typer.echo(console.export_text())
+        typer.echo(render(statuses, report_format))
         for name, status in statuses.items():
             if not status.ok:
                 _err(f"warning: segmenter {name!r} failed to load: {status.error}")
@@ -217,20 +174,19 @@ def segmenters(debug: Debug = False) -> None:
 @app.command()
 def report(
     results: Annotated[Path, typer.Argument(exists=True, dir_okay=True, help="results.jsonl, report.json, or an output directory.")],
-    format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Output format.")] = ReportFormat.table,
+    format: Annotated[str, typer.Option("--format", "-f", callback=_report_format, help=FORMAT_HELP)] = "table",
     documents: Annotated[bool, typer.Option("--documents", help="Include the per-document table (table, csv).")] = False,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
     debug: Debug = False,
 ) -> None:
     """Render a saved run in another format."""
-    from .report import render
+    from .reporting import render
     from .summary import load_results
 
     with _errors(debug):
         path = results / "results.jsonl" if results.is_dir() else results
         result = load_results(path)
-        options = {"documents": True} if documents and format.value in ("table", "csv", "md") else {}
-        text = render(result, format.value, **options)
+        text = render(result, format, documents=documents or None)
         if output is not None:
             output.write_text(text, encoding="utf-8")
             _err(f"report written to {output}")

@@ -42,7 +42,7 @@ from typing import Any
 
 from .corpus import Document
 from .exceptions import InvalidParameterError
-from .report import FORMATS as REPORT_FORMATS
+from .reporting import formats_available
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -201,10 +201,11 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
     formats = output.get("formats", ["md", "json"])
     if isinstance(formats, str):
         formats = [formats]
+    known = formats_available()
     for fmt in formats:
-        if fmt not in REPORT_FORMATS:
+        if fmt not in known:
             raise InvalidParameterError(
-                f"{source}: [output] formats must be among {', '.join(REPORT_FORMATS)}; received {fmt!r}"
+                f"{source}: [output] formats must be among {', '.join(known)}; received {fmt!r}"
             )
     output["formats"] = list(formats)
     return Experiment(corpus, segmenters, run, metrics, output, source)
@@ -279,7 +280,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None) -> A
     With ``[output] dir``, the run streams ``results.jsonl`` there (resumable with
     ``resume = true``) and writes ``report.<format>`` for each requested format.
     """
-    from .report import render
+    from .reporting import write_reports
     from .runner import evaluate
 
     run = dict(experiment.run)
@@ -306,12 +307,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None) -> A
             raise InvalidParameterError("scheduler is only used with backend = 'dask'")
         result = call()
     if out_dir is not None:
-        for fmt in experiment.output.get("formats", []):
-            extension = {"table": "txt"}.get(fmt, fmt)
-            options = {"documents": True} if fmt in ("table",) and experiment.output.get("documents") else {}
-            (Path(out_dir) / f"report.{extension}").write_text(render(result, fmt, **options), encoding="utf-8")
-            if fmt == "csv":
-                (Path(out_dir) / "documents.csv").write_text(render(result, "csv", documents=True), encoding="utf-8")
+        write_reports(result, out_dir, experiment.output.get("formats", []), experiment.output.get("documents") or None)
     return result
 
 

@@ -1,5 +1,5 @@
 """Plots as SVG, written by hand: no plotting dependency, text that diffs, pages that stay
-self-contained. Used by the HTML report (:mod:`stability.report`) and the validation study
+self-contained. Used by the HTML report (:mod:`stability.reporting`) and the validation study
 (:mod:`stability.validation`).
 """
 

@@ -15,7 +15,7 @@ from conftest import cohesion_segmenter, topical_document
 from stability import Document, InvalidParameterError, evaluate
 from stability.config import default_experiment, load_config, run_experiment, with_overrides
 from stability.readers import write_choi
-from stability.report import render, to_csv, to_html, to_json, to_markdown
+from stability.reporting import render
 from stability.stats import kendall_tau
 from stability.summary import correlations, load_results
 
@@ -99,11 +99,11 @@ def test_overrides_win_over_the_file():
 
 # -- reports ---------------------------------------------------------------------------------
 def test_every_format_renders_and_json_is_complete(result):
-    data = json.loads(to_json(result))
+    data = json.loads(render(result, "json"))
     assert set(data["documents"]) == {"lex", "even", "none"} and len(data["documents"]["lex"]) == 3
     assert data["documents"]["lex"][0]["reference_metrics"]["pk"] >= 0
     assert data["summary"]["even"]["content_blind"] is True
-    md = to_markdown(result)
+    md = render(result, "md")
     assert md.count("### ") == 3 and "| lex | 3 |" in md
     for fmt in ("table", "md", "csv", "json", "html"):
         assert render(result, fmt)
@@ -112,17 +112,17 @@ def test_every_format_renders_and_json_is_complete(result):
 
 
 def test_csv_carries_raw_numbers(result):
-    rows = list(csv.DictReader(io.StringIO(to_csv(result))))
+    rows = list(csv.DictReader(io.StringIO(render(result, "csv"))))
     lex = next(r for r in rows if r["segmenter"] == "lex")
     assert float(lex["f1_mean"]) == pytest.approx(result.summary["lex"].macro["f1"].mean)
     assert float(lex["ref_pk_mean"]) == pytest.approx(np.mean([r.reference_metrics["pk"] for r in result.documents["lex"]]))
-    per_doc = list(csv.DictReader(io.StringIO(to_csv(result, documents=True))))
+    per_doc = list(csv.DictReader(io.StringIO(render(result, "csv", documents=True))))
     assert len(per_doc) == 9 and "boundary:confidence" in per_doc[0]
 
 
 def test_load_results_rebuilds_the_same_summary(result, tmp_path):
     path = tmp_path / "report.json"
-    path.write_text(to_json(result))
+    path.write_text(render(result, "json"))
     again = load_results(path)
     assert again.to_dict()["summary"] == result.to_dict()["summary"]
 
@@ -150,7 +150,7 @@ def test_html_report_renders_tables_and_plots_in_headless_chromium(result, tmp_p
              "document.title=JSON.stringify({tables:document.querySelectorAll('table').length,"
              "plots:s.length,drawn:s.filter(e=>e.getBoundingClientRect().width>100).length,points:document.querySelectorAll('svg.scatter circle').length,bars:document.querySelectorAll('svg.strip rect').length,"
              "scatter:document.querySelectorAll('svg.scatter').length,strips:document.querySelectorAll('svg.strip').length})});</script>")
-    page.write_text(to_html(result).replace("</body>", probe + "</body>"), encoding="utf-8")
+    page.write_text(render(result, "html").replace("</body>", probe + "</body>"), encoding="utf-8")
     command = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync",
                f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000", "--dump-dom", page.as_uri()]
