@@ -25,13 +25,18 @@ from stability import Document
 BUILT_IN = ("table", "md", "csv", "json", "html")
 
 
+def topical_corpus(seed: int, n: int, n_topics: int = 4, prefix: str = "d") -> list[Document]:
+    """``n`` generated documents with one reference each (conftest.topical_document)."""
+    docs = []
+    for i in range(n):
+        units, reference = topical_document(seed + i, n_topics=n_topics)
+        docs.append(Document(f"{prefix}{i}", tuple(units), references=(tuple(reference),)))
+    return docs
+
+
 @pytest.fixture(scope="module")
 def corpus_result():
-    docs = []
-    for i in range(2):
-        units, reference = topical_document(400 + i, n_topics=3)
-        docs.append(Document(f"d{i}", tuple(units), references=(tuple(reference),)))
-    return evaluate({"even": "even", "none": "none"}, docs, n_restarts=3, progress=False)
+    return evaluate({"even": "even", "none": "none"}, topical_corpus(400, 2, 3), n_restarts=3, progress=False)
 
 
 @pytest.fixture(scope="module")
@@ -122,3 +127,29 @@ def test_per_document_table_has_the_headline_and_the_gap(corpus_result):
 def test_markdown_table_escapes_pipes_and_aligns():
     # hand-written expectation: one left and one right column, the pipe in a cell escaped
     assert markdown_table(["a", "b"], [["x|y", "1"]], align="lr") == "| a | b |\n|---|---:|\n| x\\|y | 1 |"
+
+
+def test_results_have_short_reprs_and_rows(corpus_result):
+    text = repr(corpus_result)
+    assert text.startswith("CorpusResult(2 segmenters x 2 documents, 0 failures; shuffle_corrected: even 0.000")
+    one = corpus_result.documents["even"][0]
+    assert len(repr(one)) < 300 and "array" not in repr(one) and "n_boundaries=" in repr(one)
+    assert repr(one.shuffle).startswith("RestartScores(scope='shuffle'")
+    rows = corpus_result.to_rows()
+    assert len(rows) == 4 and rows[0]["segmenter"] == "even" and rows[0]["document"] == "d0"
+    assert rows[0]["f1"] == one.f1 and rows[0]["ref_f1"] == one.reference_metrics["f1"]  # no name clash
+    assert set(STABILITY) <= set(rows[0])
+    means = {r["segmenter"]: r for r in corpus_result.to_rows("segmenters")}
+    assert means["even"]["ref_pk"] == pytest.approx(sum(r.reference_metrics["pk"] for r in corpus_result.documents["even"]) / 2)
+    with pytest.raises(InvalidParameterError, match="level must be one of"):
+        corpus_result.to_rows("documentz")
+
+
+def test_to_frame_needs_pandas_or_gives_a_frame(corpus_result):
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        with pytest.raises(ImportError, match="to_rows"):
+            corpus_result.to_frame()
+    else:
+        assert corpus_result.to_frame().shape[0] == 4

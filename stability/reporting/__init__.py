@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -61,10 +61,12 @@ def format_module(name: str) -> ModuleType:
     return modules[name]
 
 
-def report_of(result: Any, *, compact: bool = False, figures: bool = False, max_strips: int = 20) -> Report:
+def report_of(result: Any, *, compact: bool = False, figures: bool = False, max_strips: int = 20,
+              metrics: Sequence[str] | None = None) -> Report:
     """The :class:`Report` of a command's result: a :class:`~stability.results.CorpusResult`, a
     :class:`~stability.scoring.ScoreResult`, the mapping of
-    :func:`~stability.registry.describe_segmenters`, or a report (returned as is)."""
+    :func:`~stability.registry.describe_segmenters`, or a report (returned as is). ``metrics``
+    names the reference metrics to show (catalogue names or aliases)."""
     from ..registry import SegmenterStatus
     from ..results import CorpusResult
     from ..scoring import ScoreResult
@@ -74,9 +76,9 @@ def report_of(result: Any, *, compact: bool = False, figures: bool = False, max_
     if isinstance(result, Report):
         return result
     if isinstance(result, CorpusResult):
-        return corpus_report(result, compact=compact, figures=figures, max_strips=max_strips)
+        return corpus_report(result, compact=compact, figures=figures, max_strips=max_strips, metrics=metrics)
     if isinstance(result, ScoreResult):
-        return score_report(result)
+        return score_report(result, compact=compact, metrics=metrics)
     if isinstance(result, Mapping) and all(isinstance(v, SegmenterStatus) for v in result.values()):
         return segmenters_report(result)
     raise InvalidParameterError.make("result", "a CorpusResult, ScoreResult, segmenter statuses or a Report",
@@ -84,16 +86,18 @@ def report_of(result: Any, *, compact: bool = False, figures: bool = False, max_
 
 
 def render(result: Any, format: str = "table", *, documents: bool | None = None, compact: bool | None = None,
-           max_strips: int = 20, **options: Any) -> str:
+           metrics: Sequence[str] | None = None, max_strips: int = 20, **options: Any) -> str:
     """Render a command's result in one of :func:`formats_available`.
 
     ``documents`` asks for the per-document tables (default: the format's choice: Markdown and
     HTML show them, the terminal table and CSV do not); ``compact`` picks the narrow selection of
-    columns (default: the terminal table only); other ``options`` go to the format (``width``).
+    columns (default: the terminal table only); ``metrics`` names the reference metrics to show
+    (catalogue names or aliases, e.g. ``["pk", "wd", "b"]``); other ``options`` go to the format
+    (``width`` of the terminal table).
     """
     module = format_module(format)
     report = report_of(result, compact=getattr(module, "COMPACT", False) if compact is None else compact,
-                       figures=getattr(module, "FIGURES", False), max_strips=max_strips)
+                       figures=getattr(module, "FIGURES", False), max_strips=max_strips, metrics=metrics)
     details = getattr(module, "DETAILS", False) if documents is None else documents
     return module.render(report, details=details, **options)
 

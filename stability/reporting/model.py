@@ -18,7 +18,7 @@ Examples
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +52,10 @@ class Section:
         SVG fragments (rendered by formats that draw: HTML).
     text : str
         Preformatted text (settings), rendered by formats that carry it (HTML).
+    drop_order : sequence of int
+        Columns a narrow terminal may leave out, first to go first (the others always stay).
+    legend : mapping of str to str
+        Column title -> what it means, printed under the table for the columns shown.
     """
 
     title: str
@@ -63,6 +67,8 @@ class Section:
     detail: bool = False
     figures: Sequence[str] = ()
     text: str = ""
+    drop_order: Sequence[int] = ()
+    legend: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.align and (len(self.align) != len(self.header) or set(self.align) - set(ALIGNMENTS)):
@@ -73,6 +79,12 @@ class Section:
     def is_table(self) -> bool:
         return bool(self.header)
 
+    def legend_line(self, shown: Sequence[str] | None = None) -> str:
+        """``"A = meaning, B = meaning."`` for the columns ``shown`` (default: all) that have one."""
+        titles = self.header if shown is None else shown
+        parts = [f"{t} = {self.legend[t]}" for t in titles if t in self.legend]
+        return f"Columns: {', '.join(parts)}." if parts else ""
+
     def alignment(self) -> str:
         """The alignment letters, with the default filled in."""
         return self.align or ("L" + "r" * (len(self.header) - 1) if self.header else "")
@@ -80,8 +92,9 @@ class Section:
 
 @dataclass(frozen=True)
 class Report:
-    """A rendered command result: title, lead paragraphs, blocks, and the JSON payload.
+    """A rendered command result: title, result line, lead paragraphs, blocks, JSON payload.
 
+    ``result`` is the one-line answer shown above everything else (a run's ranked headline);
     ``payload`` is what the JSON format writes (the complete, machine-readable result); without one
     JSON carries the tables themselves.
     """
@@ -90,7 +103,7 @@ class Report:
     sections: Sequence[Section] = ()
     lead: Sequence[str] = ()
     payload: Any = None
-    settings: dict[str, Any] = field(default_factory=dict)
+    result: str = ""
 
     def tables(self, details: bool) -> list[Section]:
         """The table blocks to show: the per-item ones only when ``details`` is true."""

@@ -37,13 +37,14 @@ def _block(section: Section, details: bool) -> str:
     parts += [f for f in section.figures if not f.startswith("<svg")]
     if section.text:
         parts.append(f"<pre>{html.escape(section.text)}</pre>")
-    parts += [f"<p>{html.escape(note)}</p>" for note in section.notes]
+    parts += [f"<p>{html.escape(note)}</p>" for note in [section.legend_line(), *section.notes] if note]
     return "".join(parts)
 
 
 def render(report: Report, *, details: bool = True) -> str:
     """The page: title, lead paragraphs, then every block in order."""
-    lead = "".join(f"<p>{html.escape(p)}</p>" for p in report.lead)
+    lead = f'<p class="result"><b>{html.escape(report.result)}</b></p>' if report.result else ""
+    lead += "".join(f"<p>{html.escape(p)}</p>" for p in report.lead)
     blocks = "\n".join(b for b in (_block(s, details) for s in report.sections) if b)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(report.title.lower())}</title>

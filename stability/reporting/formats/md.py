@@ -12,10 +12,10 @@ DESCRIPTION = "Markdown tables"
 
 
 def render(report: Report, *, details: bool = True) -> str:
-    """One ``###`` heading per table, the table, then its notes in italics."""
-    out = []
+    """The result line in bold, then one ``###`` heading per table, the table, then its notes in italics."""
+    out = [f"**{report.result}**\n"] if report.result else []
     for section in report.tables(details):
         out += [f"### {section.title}\n", markdown_table(section.header, section.rows, section.alignment()), ""]
-        for note in section.notes:
-            out += [f"*{note}*", ""]
+        for note in [section.legend_line(), *section.notes]:
+            out += [f"*{note}*", ""] if note else []
     return "\n".join(out)
