@@ -5,15 +5,20 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import textwrap
 
+import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from stability import InvalidParameterError, evaluate
 from stability.catalogue import HEADLINE, STABILITY
 from stability.cli import app
 from stability.config import load_config
+from stability.plots import nice_ticks, svg_scatter
 from stability.registry import describe_segmenters
 from stability.reporting import formats as formats_package
 from stability.reporting import format_module, formats_available, markdown_table, render
@@ -153,3 +158,27 @@ def test_to_frame_needs_pandas_or_gives_a_frame(corpus_result):
             corpus_result.to_frame()
     else:
         assert corpus_result.to_frame().shape[0] == 4
+
+
+def _ticks(svg: str) -> list[float]:
+    return [float(v) for v in re.findall(r'font-size="10">(-?[\d.]+)</text>', svg)]
+
+
+@given(st.floats(-50, 50), st.floats(0.001, 100))
+def test_nice_ticks_are_round_and_cover_the_range(low, span):
+    ticks = nice_ticks(low, low + span)
+    step = ticks[1] - ticks[0]
+    mantissa = step / 10 ** np.floor(np.log10(step) + 1e-9)
+    assert round(mantissa, 6) in (1, 2, 2.5, 5)
+    assert ticks[0] <= low + 1e-9 * step and ticks[-1] >= low + span - 1e-9 * step and 2 <= len(ticks) <= 7
+    assert np.allclose(np.diff(ticks), step)
+
+
+def test_scatter_has_round_ticks_a_diagonal_and_shows_coincident_points():
+    points = [(0.03, 0.91, "c99", "c99"), (1.0, 1.0, "even", "even"), (1.0, 1.0, "none", "none")]
+    svg = svg_scatter(points, title="t", x_label="x", y_label="y", labels=True, tooltips=True, diagonal=True)
+    assert _ticks(svg) and all(round(v / 0.2, 9).is_integer() for v in _ticks(svg))  # 0, 0.2, ... 1
+    assert 'class="diagonal"' in svg
+    centres = re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="4.0"', svg)
+    assert len(centres) == 3 and len(set(centres)) == 3  # even and none no longer hide each other
+    assert ">even, none</text>" in svg  # one label naming both

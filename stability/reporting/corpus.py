@@ -98,16 +98,27 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     refs = _reference_measures(result, compact, metrics)
     if compact:
         return _compact_summary(result, refs, digits)
-    scores = _stability_measures(False)
-    header = ["segmenter", "docs"] + [HEADLINE.title if m is HEADLINE else m.short for m in scores]
-    header += ["F1 95% CI", "flags"] + [m.short for m in refs]
+    tests, controls = _split_controls(_stability_measures(False))
+    header = ["segmenter", "docs"] + [HEADLINE.title if m is HEADLINE else m.short for m in tests] + ["F1 95% CI"]
+    header += [m.short for m in controls] + ["flags"] + [m.short for m in refs]
     rows = []
     for label, s in result.summary.items():
-        row = [label, str(s.n_documents)] + [mean_std(s.macro.get(m.name), m.digits or digits) for m in scores]
-        row += [_interval(s.macro.get("f1"), digits), flags(s.content_blind, s.deterministic, s.n_failed)]
+        row = [label, str(s.n_documents)] + [mean_std(s.macro.get(m.name), m.digits or digits) for m in tests]
+        row += [_interval(s.macro.get("f1"), digits)] + [mean_std(s.macro.get(m.name), digits) for m in controls]
+        row += [flags(s.content_blind, s.deterministic, s.n_failed)]
         rows.append(row + [mean_std(s.reference.get(m.name), digits) for m in refs])
-    align = "LL" + "r" * len(scores) + "RL" + "r" * len(refs)
-    return Section(_title(result), header, rows, notes=(HEADLINE_NOTE,), align=align, data=_summary_data(result))
+    align = "LL" + "r" * len(tests) + "R" + "r" * len(controls) + "L" + "r" * len(refs)
+    groups = (("", 2), ("stability test", len(tests) + 1), ("controls", len(controls) + 1), ("reference", len(refs)))
+    return Section(_title(result), header, rows, notes=(HEADLINE_NOTE,), align=align, data=_summary_data(result),
+                   groups=groups)
+
+
+#: The stability scores that come from the controls (chance level, shuffle control), grouped apart.
+CONTROLS = ("chance_f1", "corrected_f1", "shuffle_f1", "shuffle_gap")
+
+
+def _split_controls(measures: list[Measure]) -> tuple[list[Measure], list[Measure]]:
+    return [m for m in measures if m.name not in CONTROLS], [m for m in measures if m.name in CONTROLS]
 
 
 def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int) -> Section:
@@ -181,7 +192,7 @@ COMPACT_DOCUMENT = ("shuffle_corrected", "shuffle_gap", "f1", "n_boundaries")
 
 def _document_table(result: CorpusResult, digits: int, compact: bool = False,
                     metrics: Sequence[str] | None = None) -> tuple[list[str], list[list[str]], str]:
-    scores = [STABILITY[n] for n in COMPACT_DOCUMENT] if compact else _stability_measures(False)
+    scores = [STABILITY[n] for n in COMPACT_DOCUMENT] if compact else sum(_split_controls(_stability_measures(False)), [])
     refs = _reference_measures(result, compact, metrics)
     header = ["segmenter", "document"] + ([] if compact else ["units"])
     for m in scores:
@@ -201,8 +212,12 @@ def document_section(result: CorpusResult, digits: int = 3, compact: bool = Fals
     n_refs = len(_reference_measures(result, compact, metrics))
     drop = (len(header) - 1,) + tuple(range(len(header) - 2, len(header) - 2 - n_refs, -1)) + (5, 4) if compact else ()
     shown = [STABILITY[n] for n in COMPACT_DOCUMENT] if compact else []
+    tests, controls = _split_controls(_stability_measures(False))
+    groups = () if compact else (("", 3), ("stability test", len(tests) + 2), ("controls", len(controls) + 1),
+                                 ("reference", n_refs), ("", 1))
     return Section("Per document", header, rows, align=align, data=(raw_header, raw_rows), detail=True,
-                   drop_order=drop, legend=legend(shown + _reference_measures(result, compact, metrics)) if compact else {})
+                   drop_order=drop, legend=legend(shown + _reference_measures(result, compact, metrics)) if compact else {},
+                   groups=groups)
 
 
 #: Fewer items than this and a rank correlation is flagged rather than read.

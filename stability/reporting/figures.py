@@ -20,12 +20,13 @@ __all__ = ["figure_sections", "svg_strip"]
 PLOTTED = ("pk", "windowdiff", "f1")
 
 
-def _scatter(points: list[tuple[float, float, str, str]], x_label: str, y_label: str, title: str) -> str:
+def _scatter(points: list[tuple[float, float, str, str]], x_label: str, y_label: str, title: str,
+             **options: bool) -> str:
     """An inline scatter plot with a tooltip per point ("" when no point is defined)."""
     if not any(not (math.isnan(x) or math.isnan(y)) for x, y, _, _ in points):
         return ""
     return svg_scatter(points, title=title, x_label=x_label, y_label=y_label, tooltips=True,
-                       width=420, height=300, css_class="plot scatter")
+                       width=420, height=300, css_class="plot scatter", **options)
 
 
 def svg_strip(r: StabilityResult, reference: Sequence[int] | None) -> str:
@@ -56,9 +57,9 @@ def svg_strip(r: StabilityResult, reference: Sequence[int] | None) -> str:
 
 
 def _plots(result: CorpusResult) -> list[str]:
-    plots = [_scatter([(s.macro["shuffle_f1"].mean, s.macro["f1"].mean, label, f"{label}: F1 {s.macro['f1'].mean:.3f}")
-                       for label, s in result.summary.items()],
-                      "shuffle-control F1", "stability F1", "Per segmenter: real test vs shuffle control")]
+    plots = [_scatter([(s.macro["shuffle_f1"].mean, s.macro["f1"].mean, label, label) for label, s in result.summary.items()],
+                      "shuffle-control F1 (on the diagonal: content-blind)", "stability F1",
+                      "Per segmenter: real test vs shuffle control", diagonal=True, labels=True)]
     for key in PLOTTED:
         m = REFERENCE[key]
         pts = [(r.reference_metrics.get(key, float("nan")), HEADLINE.value(r), label,
@@ -70,17 +71,19 @@ def _plots(result: CorpusResult) -> list[str]:
     return [p for p in plots if p]
 
 
-def _strips(result: CorpusResult, max_strips: int) -> list[str]:
+def _strips(docs: list[StabilityResult], max_strips: int) -> list[str]:
     strips = []
-    for label, docs in result.documents.items():
-        for r in docs[:max_strips]:
-            ref = r.references[0] if r.references else None
-            strips.append(f"<div class='strip'><div class='caption'>{html.escape(label)} - {html.escape(str(r.document))} "
-                          f"(F1 {number(r.f1, 2)})</div>{svg_strip(r, ref)}</div>")
+    for r in docs[:max_strips]:
+        ref = r.references[0] if r.references else None
+        strips.append(f"<div class='strip'><div class='caption'>{html.escape(r.segmenter)} - {html.escape(str(r.document))} "
+                      f"(F1 {number(r.f1, 2)})</div>{svg_strip(r, ref)}</div>")
     return strips
 
 
 def figure_sections(result: CorpusResult, max_strips: int, strips_note: str) -> list[Section]:
-    """The plots and the strips (``max_strips`` per segmenter) as figure blocks."""
-    return [Section("Plots", figures=_plots(result)),
-            Section("Boundary confidence per document", notes=(strips_note,), figures=_strips(result, max_strips))]
+    """The plots, then the strips (``max_strips`` per segmenter) in one folded block per segmenter."""
+    blocks = [Section("Plots", figures=_plots(result)), Section("Boundary confidence per document", notes=(strips_note,))]
+    blocks += [Section(f"{label}: {min(len(docs), max_strips)} of {len(docs)} documents",
+                       figures=_strips(docs, max_strips), collapsed=True)
+               for label, docs in result.documents.items() if docs]
+    return blocks

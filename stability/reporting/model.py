@@ -56,6 +56,11 @@ class Section:
         Columns a narrow terminal may leave out, first to go first (the others always stay).
     legend : mapping of str to str
         Column title -> what it means, printed under the table for the columns shown.
+    groups : sequence of (str, int)
+        Titles over runs of adjacent columns (title, number of columns), for formats that can
+        show grouped headers (HTML); the spans add up to the number of columns.
+    collapsed : bool
+        Shown folded (a block the reader opens), where the format can fold.
     """
 
     title: str
@@ -69,11 +74,16 @@ class Section:
     text: str = ""
     drop_order: Sequence[int] = ()
     legend: Mapping[str, str] = field(default_factory=dict)
+    groups: Sequence[tuple[str, int]] = ()
+    collapsed: bool = False
 
     def __post_init__(self) -> None:
         if self.align and (len(self.align) != len(self.header) or set(self.align) - set(ALIGNMENTS)):
             raise InvalidParameterError.make(
                 "align", f"one of the letters {ALIGNMENTS!r} per column ({len(self.header)})", self.align)
+        if self.groups and sum(span for _, span in self.groups) != len(self.header):
+            raise InvalidParameterError.make("groups", f"spans adding up to {len(self.header)} columns",
+                                             list(self.groups))
 
     @property
     def is_table(self) -> bool:
