@@ -60,6 +60,7 @@ def test_config_keys_feed_keyword_arguments(tmp_path):
     assert res.settings["seed"] == 5 and res.settings["metrics"] == {"k": "segeval"}
     assert {p.name for p in (tmp_path / "out").iterdir()} == {"results.jsonl", "report.md", "report.csv", "documents.csv"}
     assert len(res.documents["lex"]) == 3
+    assert "at k = segeval (segeval's convention)" in (tmp_path / "out" / "report.md").read_text()  # the k used
 
 
 @pytest.mark.parametrize(

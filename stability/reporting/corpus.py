@@ -109,8 +109,8 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
         rows.append(row + [mean_std(s.reference.get(m.name), digits) for m in refs])
     align = "LL" + "r" * len(tests) + "R" + "r" * len(controls) + "L" + "r" * len(refs)
     groups = (("", 2), ("stability test", len(tests) + 1), ("controls", len(controls) + 1), ("reference", len(refs)))
-    return Section(_title(result), header, rows, notes=(HEADLINE_NOTE,), align=align, data=_summary_data(result),
-                   groups=groups)
+    return Section(_title(result), header, rows, notes=(*_window_note(result, refs), HEADLINE_NOTE), align=align,
+                   data=_summary_data(result), groups=groups)
 
 
 #: The stability scores that come from the controls (chance level, shuffle control), grouped apart.
@@ -131,9 +131,24 @@ def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int) -> 
                number(s.macro[gap.name].mean, digits), flags(s.content_blind, s.deterministic, s.n_failed)]
         rows.append(row + [number(s.reference[m.name].mean, digits) if m.name in s.reference else "n/a" for m in refs])
     drop = (1,) + tuple(range(len(header) - 1, 4, -1)) + (3,)
-    return Section(_title(result, compact=True), header, rows, notes=("Means over documents.", HEADLINE_NOTE),
+    return Section(_title(result, compact=True), header, rows,
+                   notes=("Means over documents.", *_window_note(result, refs), HEADLINE_NOTE),
                    align="LRRrL" + "r" * len(refs), data=_summary_data(result), drop_order=drop,
                    legend=legend([STABILITY["shuffle_gap"], *refs]))
+
+
+#: How each window policy of the reports' window metrics chooses k.
+WINDOW_POLICIES = {"lamprier": "Lamprier et al. 2007, eq. 5, the default", "nltk": "nltk's convention",
+                   "segeval": "segeval's convention"}
+
+
+def _window_note(result: CorpusResult, refs: Sequence[Measure]) -> list[str]:
+    """Which window k the window metrics used (the run's [metrics] k), when a window was used."""
+    if not refs or not any("window_k" in s.reference for s in result.summary.values()):
+        return []
+    policy = (result.settings.get("metrics") or {}).get("k") or "lamprier"
+    how = f"{policy} ({WINDOW_POLICIES[policy]})" if policy in WINDOW_POLICIES else f"{policy} units"
+    return [f"Window metrics (Pk, WindowDiff and their variants) at k = {how}; each document's k is in the JSON report."]
 
 
 def legend(measures: Sequence[Measure]) -> dict[str, str]:
