@@ -13,6 +13,7 @@ spellings (``--format``/``-f``, ``--report``, ``--k``) still work, hidden from `
 from __future__ import annotations
 
 import contextlib
+import sys
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Iterator, Optional
@@ -43,7 +44,7 @@ def _format_names() -> str:
     return ", ".join(formats_available())
 
 
-def _report_format(value: str) -> str:  # noqa: D401 - a typer callback
+def _report_format(value: str) -> str:
     """Check a report format against the formats the reporting package provides."""
     from .reporting import formats_available
 
@@ -90,7 +91,8 @@ def _print_report(result: object, report_format: Optional[str], *, width: Option
     """Render ``result`` with the reporting package; print it, or write it to ``output``."""
     from .reporting import render
 
-    options = {"width": width} if (report_format or "table") == "table" else {}
+    terminal = output is None and sys.stdout.isatty()
+    options = {"width": width, "color": terminal} if (report_format or "table") == "table" else {}
     text = render(result, report_format or "table", documents=documents, metrics=metrics,
                   compact=None if columns is None else columns is Columns.compact, **options)
     if output is None:

@@ -98,3 +98,15 @@ def test_fit_drops_the_declared_columns_first():
     assert fit(section, 33) == ([0, 1, 2], ["c"])
     assert fit(section, 20) == ([0, 1], ["c", "b"])
     assert fit(section, 10) == ([0, 1], ["c", "b"])  # never below the columns that must stay
+
+
+def test_colour_only_when_asked(run_dir):
+    from stability.summary import load_results
+    from stability.reporting import render
+
+    result = load_results(run_dir / "out" / "results.jsonl")
+    plain = render(result, "table", width=120)
+    coloured = render(result, "table", width=120, color=True)
+    assert "\x1b[" not in plain  # piped: no escape codes
+    assert "\x1b[1m" in coloured and "\x1b[33mcontent-blind" in coloured  # bold result, yellow flag
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain  # the same text otherwise

@@ -64,6 +64,10 @@ def _reference_measures(result: CorpusResult, compact: bool = False,
     return selected_measures({k for s in result.summary.values() for k in s.reference}, compact, metrics)
 
 
+#: How flags are coloured in a terminal.
+FLAG_STYLES = {"content-blind": "yellow", "non-deterministic": "red", "failed": "red"}
+
+
 def flags(content_blind: bool | None, deterministic: bool | None, failed: int = 0) -> str:
     """The warnings of a segmenter or document, comma-separated."""
     words = ["content-blind"] if content_blind else []
@@ -110,7 +114,7 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     align = "LL" + "r" * len(tests) + "R" + "r" * len(controls) + "L" + "r" * len(refs)
     groups = (("", 2), ("stability test", len(tests) + 1), ("controls", len(controls) + 1), ("reference", len(refs)))
     return Section(_title(result), header, rows, notes=(*_window_note(result, refs), HEADLINE_NOTE), align=align,
-                   data=_summary_data(result), groups=groups)
+                   data=_summary_data(result), groups=groups, highlight=FLAG_STYLES)
 
 
 #: The stability scores that come from the controls (chance level, shuffle control), grouped apart.
@@ -133,7 +137,7 @@ def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int) -> 
     drop = (1,) + tuple(range(len(header) - 1, 4, -1)) + (3,)
     return Section(_title(result, compact=True), header, rows,
                    notes=("Means over documents.", *_window_note(result, refs), HEADLINE_NOTE),
-                   align="LRRrL" + "r" * len(refs), data=_summary_data(result), drop_order=drop,
+                   align="LRRrL" + "r" * len(refs), data=_summary_data(result), drop_order=drop, highlight=FLAG_STYLES,
                    legend=legend([STABILITY["shuffle_gap"], *refs]))
 
 
@@ -232,7 +236,7 @@ def document_section(result: CorpusResult, digits: int = 3, compact: bool = Fals
                                  ("reference", n_refs), ("", 1))
     return Section("Per document", header, rows, align=align, data=(raw_header, raw_rows), detail=True,
                    drop_order=drop, legend=legend(shown + _reference_measures(result, compact, metrics)) if compact else {},
-                   groups=groups)
+                   groups=groups, highlight=FLAG_STYLES)
 
 
 #: Fewer items than this and a rank correlation is flagged rather than read.

@@ -61,6 +61,9 @@ class Section:
         show grouped headers (HTML); the spans add up to the number of columns.
     collapsed : bool
         Shown folded (a block the reader opens), where the format can fold.
+    highlight : mapping of str to str
+        Words to colour in the cells (word -> rich style, e.g. ``{"content-blind": "yellow"}``),
+        where the output supports colour (a terminal).
     """
 
     title: str
@@ -76,6 +79,7 @@ class Section:
     legend: Mapping[str, str] = field(default_factory=dict)
     groups: Sequence[tuple[str, int]] = ()
     collapsed: bool = False
+    highlight: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.align and (len(self.align) != len(self.header) or set(self.align) - set(ALIGNMENTS)):

@@ -3,7 +3,9 @@
 Each table gets the width of the terminal (rich's own detection: the ``COLUMNS`` variable, else the
 terminal's size, else 80) or an explicit ``width``. A table never wraps a row nor truncates a
 number: when its cells do not fit, the columns its section allows to drop (``drop_order``) are left
-out, most dispensable first, and a note names them.
+out, most dispensable first, and a note names them. With ``color`` (the CLI sets it when stdout
+is a terminal) the result line is bold and the words a section highlights (flags) are coloured;
+piped output has no escape codes.
 """
 
 from __future__ import annotations
@@ -48,6 +50,18 @@ def fit(section: Section, width: int) -> tuple[list[int], list[str]]:
     return kept, dropped
 
 
+def _cell(value: object, section: Section):  # -> str or rich.text.Text
+    text = str(value)
+    if not section.highlight or not any(word in text for word in section.highlight):
+        return text
+    from rich.text import Text
+
+    styled = Text(text)
+    for word, style in section.highlight.items():
+        styled.highlight_words([word], style=style)
+    return styled
+
+
 def _table(section: Section, width: int):  # -> rich.table.Table, kept titles, dropped titles
     from rich.table import Table
 
@@ -59,17 +73,19 @@ def _table(section: Section, width: int):  # -> rich.table.Table, kept titles, d
         header = textwrap.fill(str(section.header[i]), widths[i], break_long_words=False)
         table.add_column(header, justify="left" if letters[i] in "lL" else "right", no_wrap=letters[i] in "R")
     for row in section.rows:
-        table.add_row(*(str(row[i]) for i in kept))
+        table.add_row(*(_cell(row[i], section) for i in kept))
     return table, [str(section.header[i]) for i in kept], dropped
 
 
-def render(report: Report, *, details: bool = False, width: int | None = None) -> str:
-    """The result line, then the report's tables and their notes, for a terminal ``width`` wide."""
+def render(report: Report, *, details: bool = False, width: int | None = None, color: bool = False) -> str:
+    """The result line, then the report's tables and their notes, for a terminal ``width`` wide
+    (``color``: with ANSI styles)."""
     from rich.console import Console
 
-    console = Console(record=True, width=width, file=io.StringIO(), force_terminal=False, color_system=None)
+    console = Console(record=True, width=width, file=io.StringIO(), force_terminal=color,
+                      color_system="standard" if color else None)
     if report.result:
-        console.print(report.result, highlight=False)
+        console.print(report.result, highlight=False, style="bold" if color else None)
         console.print()
     for section in report.tables(details):
         table, kept, dropped = _table(section, console.width)
@@ -80,4 +96,4 @@ def render(report: Report, *, details: bool = False, width: int | None = None) -
         if dropped:
             console.print(f"Left out for width {console.width}: {', '.join(dropped)} (wider terminal, --width, "
                           "or another report format).", highlight=False)
-    return console.export_text()
+    return console.export_text(styles=color)
