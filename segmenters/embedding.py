@@ -48,7 +48,7 @@ downloaded once by that library; not used in the tests)::
 
 **Fast restart path.** :meth:`Embedding.prepare` embeds the units once;
 :meth:`Embedding.segment_prepared` reorders the rows and scores them. :class:`LSAEncoder` is built to
-make this exact: it learns its space on the units sorted by text (and the vocabulary sorted), so the
+make this exact: it learns its space on the distinct texts, sorted (and the vocabulary sorted), so the
 vector of a unit depends on the set of units, never on their order, bit for bit; the plain call on
 permuted units therefore gives the same boundaries. For another encoder the fast path is exact when
 the encoder embeds each unit independently of the others and of its position, bit for bit (batched
@@ -59,7 +59,7 @@ boundaries of the unpermuted embeddings, which is what the stability test means 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -70,7 +70,7 @@ from stability.segmenter import Segmenter
 from .c99 import C99, GAIN_KERNEL, c99_split_sequence, rank_matrix
 from .preprocessing import Preprocessor
 
-__all__ = ["Embedding", "LSAEncoder", "unit_vectors", "gap_scores", "depth_scores", "pick_boundaries", "last_above"]
+__all__ = ["Embedding", "EmbeddedSegmenter", "LSAEncoder", "unit_vectors", "gap_scores", "depth_scores", "pick_boundaries", "last_above"]
 
 METHODS = ("c99", "depth")
 
@@ -266,7 +266,39 @@ class EmbeddingState:
     vectors: np.ndarray
 
 
-class Embedding(Segmenter):
+class EmbeddedSegmenter(Segmenter):
+    """Base of the segmenters working on normalised unit vectors from an encoder ``self.embed``.
+
+    Subclasses implement ``_segment_vectors(vectors)``; this class gives the plain call and the
+    fast restart path (the encoder runs once per document, restarts reorder the rows).
+    """
+
+    embed: Callable[[list[str]], object]
+
+    def prepare(self, units: Sequence[str]) -> EmbeddingState:
+        """Normalised unit vectors (the encoder is called once per document)."""
+        if len(units) == 0:
+            return EmbeddingState(np.zeros((0, 1)))
+        return EmbeddingState(unit_vectors(self.embed, units))
+
+    def segment_prepared(self, prepared: EmbeddingState, order: np.ndarray) -> list[int]:
+        """Boundaries of the units reordered by ``order`` (same as the plain call)."""
+        return self._segment_vectors(prepared.vectors[np.asarray(order, dtype=np.intp)])
+
+    def segment(self, units: Sequence[str]) -> list[int]:
+        return self._segment_vectors(self.prepare(units).vectors)
+
+    def _segment_vectors(self, vectors: np.ndarray) -> list[int]:
+        raise NotImplementedError
+
+
+def check_encoder(embed) -> None:
+    """``embed`` must be None or a callable."""
+    if embed is not None and not callable(embed):
+        raise InvalidTypeError.make("embed", "None or a callable list[str] -> array", embed)
+
+
+class Embedding(EmbeddedSegmenter):
     """Segmenter over unit embeddings (default: LSA learnt on the document), C99 or depth scoring.
 
     Parameters
@@ -308,8 +340,7 @@ class Embedding(Segmenter):
     ) -> None:
         if method not in METHODS:
             raise InvalidParameterError.make("method", f"one of {METHODS}", method)
-        if embed is not None and not callable(embed):
-            raise InvalidTypeError.make("embed", "None or a callable list[str] -> array", embed)
+        check_encoder(embed)
         _check_int(window, "window", 1)
         _check_int(smoothing_width, "smoothing_width", 0)
         _check_int(min_distance, "min_distance", 1)
@@ -322,19 +353,6 @@ class Embedding(Segmenter):
         self.window = window
         self.smoothing_width = smoothing_width
         self.min_distance = min_distance
-
-    def prepare(self, units: Sequence[str]) -> EmbeddingState:
-        """Normalised unit vectors (the encoder is called once per document)."""
-        if len(units) == 0:
-            return EmbeddingState(np.zeros((0, 1)))
-        return EmbeddingState(unit_vectors(self.embed, units))
-
-    def segment_prepared(self, prepared: EmbeddingState, order: np.ndarray) -> list[int]:
-        """Boundaries of the units reordered by ``order`` (same as the plain call)."""
-        return self._segment_vectors(prepared.vectors[np.asarray(order, dtype=np.intp)])
-
-    def segment(self, units: Sequence[str]) -> list[int]:
-        return self._segment_vectors(self.prepare(units).vectors)
 
     def _segment_vectors(self, vectors: np.ndarray) -> list[int]:
         n = vectors.shape[0]
