@@ -456,14 +456,10 @@ class ChonkieSentence(_ChonkieChunker):
 
     Parameters
     ----------
-    chunk_size : int, default 1000
-        Maximum tokens per chunk.
-    tokenizer : {"character", "word"}, default "character"
-        chonkie's built-in tokenizers (no download).
+    chunk_size, tokenizer, unit_separator :
+        As :class:`ChonkieRecursive`.
     chunk_overlap : int, default 0
         Tokens shared by consecutive chunks.
-    unit_separator : str, default "\\n"
-        Whitespace joining the units.
     """
 
     name = "chonkie_sentence"

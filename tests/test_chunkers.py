@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import sys
 
 import numpy as np
@@ -21,11 +20,6 @@ from segmenters.chunkers import (
 from stability import get_segmenter
 from stability.exceptions import InvalidParameterError, InvalidTypeError
 from stability.registry import describe_segmenters
-
-
-def test_docstring_examples():
-    result = doctest.testmod(chunkers_module, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0 and result.failed == 0
 
 
 # ---------------------------------------------------------------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 
 import numpy as np
 import pytest
@@ -15,11 +14,6 @@ from segmenters.embedding import LSAEncoder
 from stability.exceptions import InvalidParameterError, InvalidTypeError
 
 from conftest import topical_document
-
-
-def test_docstring_examples():
-    result = doctest.testmod(cluster_module, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_docstring_says_it_is_not_the_authors_code():

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import doctest
+import importlib
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import segmenters.embedding as embedding_module
 from segmenters.embedding import (
     Embedding,
     LSAEncoder,
@@ -23,8 +23,10 @@ from stability.exceptions import InvalidParameterError, InvalidTypeError
 from conftest import topical_document
 
 
-def test_docstring_examples():
-    result = doctest.testmod(embedding_module, optionflags=doctest.NORMALIZE_WHITESPACE)
+@pytest.mark.parametrize("name", ["segmenters.embedding", "segmenters.cluster", "segmenters.chunkers"])
+def test_docstring_examples(name):
+    """The Examples of the three new segmenter modules (tests/test_doctests.py lists the others)."""
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
 
 
