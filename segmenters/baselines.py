@@ -11,15 +11,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from stability.exceptions import InvalidParameterError
+from stability.checks import check_int, check_real
 from stability.segmenter import Segmenter
 
 __all__ = ["NoBoundaries", "AllBoundaries", "Even", "RandomBoundaries"]
 
 
 def _positive_int_or_none(value, name: str) -> None:
-    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1):
-        raise InvalidParameterError.make(name, "None or an integer >= 1", value)
+    check_int(value, name, low=1, none=True)
 
 
 class NoBoundaries(Segmenter):
@@ -88,8 +87,7 @@ class RandomBoundaries(Segmenter):
 
     def __init__(self, n_segments: int | None = None, rate: float = 0.1, seed: int | None = 0) -> None:
         _positive_int_or_none(n_segments, "n_segments")
-        if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0.0 <= rate <= 1.0:
-            raise InvalidParameterError.make("rate", "a probability in [0, 1]", rate)
+        check_real(rate, "rate", low=0.0, high=1.0)
         self.n_segments = n_segments
         self.rate = rate
         self.seed = seed

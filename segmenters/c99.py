@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from stability.checks import check_int, check_real
 from stability.exceptions import InvalidParameterError
 from stability.segmenter import Segmenter
 
@@ -377,7 +378,7 @@ class C99State:
 
 
 def _check_odd_positive(value, name: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1 or value % 2 == 0:
+    if check_int(value, name, low=1) % 2 == 0:
         raise InvalidParameterError.make(name, "an odd integer >= 1", value)
 
 
@@ -416,13 +417,9 @@ class C99(Segmenter):
         stopwords: Iterable[str] | None = None,
         stem: bool = True,
     ) -> None:
-        if n_segments is not None and (
-            isinstance(n_segments, bool) or not isinstance(n_segments, (int, np.integer)) or n_segments < 1
-        ):
-            raise InvalidParameterError.make("n_segments", "None or an integer >= 1", n_segments)
+        check_int(n_segments, "n_segments", low=1, none=True)
         _check_odd_positive(mask_size, "mask_size")
-        if isinstance(std_coeff, bool) or not isinstance(std_coeff, (int, float)) or not np.isfinite(std_coeff):
-            raise InvalidParameterError.make("std_coeff", "a finite number", std_coeff)
+        check_real(std_coeff, "std_coeff")
         self.n_segments = n_segments
         self.mask_size = mask_size
         self.std_coeff = std_coeff

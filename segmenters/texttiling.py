@@ -48,6 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from stability.checks import check_choice, check_int
 from stability.exceptions import InvalidParameterError
 from stability.segmenter import Segmenter
 
@@ -92,12 +93,9 @@ def join_units(texts: Sequence[str]) -> str:
 def _check_params(w, k, similarity_method, smoothing_width, smoothing_rounds, cutoff_policy) -> None:
     for name, value, low in (("w", w, 1), ("k", k, 1), ("smoothing_width", smoothing_width, 0),
                              ("smoothing_rounds", smoothing_rounds, 1)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-            raise InvalidParameterError.make(name, f"an integer >= {low}", value)
-    if similarity_method not in SIMILARITY_METHODS:
-        raise InvalidParameterError.make("similarity_method", f"one of {SIMILARITY_METHODS}", similarity_method)
-    if cutoff_policy not in CUTOFF_POLICIES:
-        raise InvalidParameterError.make("cutoff_policy", f"one of {CUTOFF_POLICIES}", cutoff_policy)
+        check_int(value, name, low=low)
+    check_choice(similarity_method, "similarity_method", SIMILARITY_METHODS)
+    check_choice(cutoff_policy, "cutoff_policy", CUTOFF_POLICIES)
 
 
 class _TextTilingParams(Segmenter):

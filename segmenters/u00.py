@@ -35,7 +35,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from stability.exceptions import InvalidParameterError
+from stability.checks import check_int
 from stability.segmenter import Segmenter
 
 from .preprocessing import EncodedUnits, Preprocessor
@@ -182,10 +182,7 @@ class U00(Segmenter):
         stopwords: Iterable[str] | None = None,
         stem: bool = True,
     ) -> None:
-        if n_segments is not None and (
-            isinstance(n_segments, bool) or not isinstance(n_segments, (int, np.integer)) or n_segments < 1
-        ):
-            raise InvalidParameterError.make("n_segments", "None or an integer >= 1", n_segments)
+        check_int(n_segments, "n_segments", low=1, none=True)
         self.n_segments = n_segments
         self.tokenizer = tokenizer
         self.stopwords = None if stopwords is None else list(stopwords)

@@ -7,7 +7,6 @@ no traceback unless ``--debug``), 2 a usage error.
 from __future__ import annotations
 
 import contextlib
-import sys
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Iterator, Optional

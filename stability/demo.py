@@ -23,6 +23,7 @@ import warnings
 import numpy as np
 
 from .corpus import Document
+from .checks import check_int
 from .exceptions import InvalidParameterError
 
 __all__ = ["TOPIC_MODULES", "demo_corpus", "topic_sentences"]
@@ -107,10 +108,8 @@ def demo_corpus(
     [2, 2]
     """
     for name, value, low in (("n_documents", n_documents, 1), ("n_segments", n_segments, 1), ("min_length", min_length, 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise InvalidParameterError.make(name, f"an integer >= {low}", value)
-    if isinstance(max_length, bool) or not isinstance(max_length, int) or not min_length <= max_length <= 11:
-        raise InvalidParameterError.make("max_length", f"an integer in {min_length}..11", max_length)
+        check_int(value, name, low=low)
+    check_int(max_length, "max_length", low=min_length, high=11)
     topics = _topics()
     if n_segments > len(topics):
         raise InvalidParameterError.make("n_segments", f"at most {len(topics)} (available topics)", n_segments)

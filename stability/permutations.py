@@ -12,12 +12,13 @@ worker, alone or in a chunk. ``doc_key`` is the first 8 bytes of the SHA-256 of 
 
 from __future__ import annotations
 
-import hashlib
 from enum import IntEnum
 
 import numpy as np
 
-from .exceptions import InvalidParameterError, InvalidTypeError
+from .checks import check_int
+from .exceptions import InvalidParameterError
+from .stats import derived_rng, doc_key
 
 __all__ = [
     "Stream",
@@ -41,24 +42,13 @@ class Stream(IntEnum):
 
 def check_seed(seed: object) -> int:
     """Validate a run seed: a non-negative integer."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise InvalidTypeError.make("seed", "a non-negative integer", seed)
-    if seed < 0:
-        raise InvalidParameterError.make("seed", "a non-negative integer", seed)
-    return int(seed)
-
-
-def doc_key(doc_id: str | None) -> int:
-    """64-bit key of a document id (``0`` for ``None``), stable across processes and runs."""
-    if doc_id is None:
-        return 0
-    digest = hashlib.sha256(str(doc_id).encode("utf-8")).digest()
-    return int.from_bytes(digest[:8], "little")
+    return check_int(seed, "seed", low=0)
 
 
 def stream_rng(seed: int, key: int, stream: Stream, index: int) -> np.random.Generator:
-    """The generator of item ``index`` (a restart, or 0) of ``stream`` for document ``key``."""
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(key, int(stream), index)))
+    """The generator of item ``index`` (a restart, or 0) of ``stream`` for document ``key``
+    (:func:`stability.stats.derived_rng`)."""
+    return derived_rng(seed, key, int(stream), index)
 
 
 def within_segment_order(labels: np.ndarray, rng: np.random.Generator) -> np.ndarray:

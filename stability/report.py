@@ -25,7 +25,9 @@ from typing import Any
 from .exceptions import InvalidParameterError
 from .results import CorpusResult, Stat, StabilityResult
 from .plots import svg_scatter
-from .summary import LOWER_IS_BETTER, correlations
+from .catalogue import HEADLINE as CATALOGUE_HEADLINE
+from .catalogue import MULTI_REFERENCE, REFERENCE, STABILITY
+from .summary import correlations
 
 __all__ = [
     "FORMATS",
@@ -46,9 +48,9 @@ __all__ = [
 
 FORMATS = ("table", "md", "csv", "json", "html")
 
-#: (score key, column title) of the headline stability score, the first stability column:
-#: ``(F1 - shuffle F1) / (1 - shuffle F1)`` (:func:`stability.scores.shuffle_corrected_f1`).
-HEADLINE = ("shuffle_corrected", "stability (shuffle-corrected)")
+#: (score key, column title) of the headline stability score, the first stability column
+#: (:data:`stability.catalogue.HEADLINE`).
+HEADLINE = (CATALOGUE_HEADLINE.name, CATALOGUE_HEADLINE.title)
 
 #: Why that score is the headline, printed in every report.
 HEADLINE_NOTE = (
@@ -59,34 +61,13 @@ HEADLINE_NOTE = (
     "document it is unbounded below when the shuffle control is almost perfectly stable: read it with the gap."
 )
 
-#: (key in SegmenterSummary.macro, column title) of the stability part, in report order.
-STABILITY_COLUMNS = (
-    ("n_boundaries", "bounds"),
-    ("precision", "STP"),
-    ("recall", "STR"),
-    ("f1", "F1"),
-    ("chance_f1", "chance"),
-    ("corrected_f1", "corrected"),
-    ("shuffle_f1", "shuffle F1"),
-    ("shuffle_gap", "gap"),
-)
+#: (key in SegmenterSummary.macro, column title) of the stability part, in report order (the
+#: catalogue's reported stability scores after the headline).
+STABILITY_COLUMNS = tuple((m.name, m.short) for m in STABILITY.values() if m.report and m is not CATALOGUE_HEADLINE)
 
 #: (reference metric key, column title); shown when present.
-REFERENCE_COLUMNS = (
-    ("precision", "P"),
-    ("recall", "R"),
-    ("f1", "F1(ref)"),
-    ("pk", "Pk"),
-    ("windowdiff", "WD"),
-    ("nwin", "NWin"),
-    ("tnwin", "TNWin"),
-    ("pr_error", "Pr_err"),
-    ("boundary_similarity", "B"),
-    ("cov_n", "CovN"),
-    ("cov_d", "CovD"),
-    ("wisebe", "WiSeBE"),
-    ("fleiss_kappa", "kappa"),
-)
+REFERENCE_COLUMNS = tuple((m.name, m.short) for table in (REFERENCE, MULTI_REFERENCE)
+                          for m in table.values() if m.report)
 
 
 def _num(x: Any, digits: int = 3) -> str:
@@ -118,11 +99,9 @@ def _params(params: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in shown.items())
 
 
-#: The narrower selection used by the terminal table.
-#: (The chance-corrected score is left out of the compact table: the validation study found it gives
-#: evenly spaced and random boundaries the maximum, see docs/validation.md.)
-COMPACT_STABILITY = ("n_boundaries", "precision", "recall", "f1", "shuffle_f1", "shuffle_gap")
-COMPACT_REFERENCE = ("f1", "pk", "windowdiff", "boundary_similarity", "wisebe")
+#: The narrower selection used by the terminal table (the catalogue's ``compact`` measures).
+COMPACT_STABILITY = tuple(m.name for m in STABILITY.values() if m.compact)
+COMPACT_REFERENCE = tuple(m.name for table in (REFERENCE, MULTI_REFERENCE) for m in table.values() if m.compact)
 
 
 def _reference_keys(result: CorpusResult, compact: bool = False) -> list[tuple[str, str]]:
@@ -148,7 +127,7 @@ def summary_rows(result: CorpusResult, digits: int = 2, compact: bool = False) -
         f1 = s.macro.get("f1")
         ci = f"[{_num(f1.ci[0], digits)}, {_num(f1.ci[1], digits)}]" if f1 and f1.n else "n/a"
         row = [label, str(s.n_documents), _mean_std(headline_stat(result, label), digits)]
-        row += [_mean_std(s.macro.get(k), 1 if k == "n_boundaries" else digits) for k, _ in columns]
+        row += [_mean_std(s.macro.get(k), STABILITY[k].digits or digits) for k, _ in columns]
         row += [ci, _flags(s.content_blind, s.deterministic, s.n_failed)]
         row += [_mean_std(s.reference.get(k), digits) for k, _ in ref_keys]
         rows.append(row)
@@ -377,7 +356,7 @@ def to_html(result: CorpusResult, *, max_strips: int = 20) -> str:
                 f"{label} / {r.document}: F1 {r.f1:.3f}, shuffle F1 {r.shuffle_f1:.3f}")
                for label, docs in result.documents.items() for r in docs if r.reference_metrics]
         if pts:
-            arrow = " (lower is better)" if key in LOWER_IS_BETTER else ""
+            arrow = " (lower is better)" if REFERENCE[key].direction == "lower" else ""
             plots.append(_scatter(pts, title + arrow, HEADLINE[1], f"Per document: {HEADLINE[1]} vs {title}"))
     plot_html = "".join(f'<div class="figure">{p}</div>' for p in plots if p)
     strips = []

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from .segmentation import Segmentation
+from .stats import bootstrap_mean, f1_array
 
 __all__ = ["RestartScores", "StabilityResult", "Stat", "SegmenterSummary", "Failure", "CorpusResult", "iter_records"]
 
@@ -82,9 +83,7 @@ class RestartScores:
     @property
     def restart_f1(self) -> np.ndarray:
         """Per-restart F1 (eq. 11 on each restart's P and R)."""
-        p, r = self.restart_precision, self.restart_recall
-        total = p + r
-        return np.divide(2 * p * r, total, out=np.zeros_like(total), where=total > 0)
+        return f1_array(self.restart_precision, self.restart_recall)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dictionary (NaN becomes ``None``)."""
@@ -311,10 +310,7 @@ class Stat:
         std = float(x.std(ddof=1)) if n > 1 else 0.0
         if n == 1 or std == 0.0:
             return cls(mean, std, (mean, mean), n)
-        means = x[rng.integers(0, n, size=(n_resamples, n))].mean(axis=1)
-        alpha = (1.0 - confidence) / 2.0
-        low, high = np.quantile(means, [alpha, 1.0 - alpha])
-        return cls(mean, std, (float(low), float(high)), n)
+        return cls(mean, std, bootstrap_mean(x, rng, confidence, n_resamples), n)
 
     def to_dict(self) -> dict[str, Any]:
         return {

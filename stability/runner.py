@@ -633,9 +633,9 @@ def _metric_options(metrics: Any) -> dict[str, Any] | None:
             )
         options = dict(metrics)
         if "names" in options:
-            from .metrics import MULTI_REFERENCE_METRIC_KEYS, REFERENCE_METRIC_KEYS
+            from .catalogue import MULTI_REFERENCE, REFERENCE
 
-            known = set(REFERENCE_METRIC_KEYS) | set(MULTI_REFERENCE_METRIC_KEYS)
+            known = set(REFERENCE) | set(MULTI_REFERENCE)
             names = options["names"]
             if isinstance(names, str) or not all(isinstance(n, str) and n in known for n in names):
                 raise InvalidParameterError.make("metrics names", f"a list drawn from {', '.join(sorted(known))}", names)

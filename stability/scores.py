@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .matching import match_boundaries
+from .stats import bootstrap_f1, f1_score
 
 __all__ = [
     "f1_score",
@@ -33,12 +34,6 @@ __all__ = [
     "spurious_boundaries",
     "RestartCounts",
 ]
-
-
-def f1_score(precision: float, recall: float) -> float:
-    """Harmonic mean of precision and recall (Lamprier et al. 2007, eq. 11); 0.0 if both are 0."""
-    total = precision + recall
-    return 0.0 if total <= 0 else float(2.0 * precision * recall / total)
 
 
 def shuffle_corrected_f1(f1: float, shuffle_f1: float) -> float:
@@ -166,32 +161,8 @@ def chance_scores(
     return stp, st_r, f1_score(stp, st_r)
 
 
-def bootstrap_f1_interval(
-    precision: np.ndarray,
-    recall: np.ndarray,
-    rng: np.random.Generator,
-    confidence: float = 0.95,
-    n_resamples: int = 1000,
-) -> tuple[float, float]:
-    """Percentile bootstrap interval of eq. 11's F1 over restarts.
-
-    Restarts are resampled with replacement ``n_resamples`` times (vectorised); each resample's
-    F1 is computed from its averaged precision and recall, as the point estimate is.
-    """
-    n = precision.shape[0]
-    if n == 0:
-        return (float("nan"), float("nan"))
-    if n == 1 or (np.all(precision == precision[0]) and np.all(recall == recall[0])):
-        value = f1_score(float(precision.mean()), float(recall.mean()))
-        return (value, value)
-    idx = rng.integers(0, n, size=(n_resamples, n))
-    p = precision[idx].mean(axis=1)
-    r = recall[idx].mean(axis=1)
-    total = p + r
-    f1 = np.divide(2.0 * p * r, total, out=np.zeros_like(total), where=total > 0)
-    alpha = (1.0 - confidence) / 2.0
-    low, high = np.quantile(f1, [alpha, 1.0 - alpha])
-    return (float(low), float(high))
+#: Percentile bootstrap interval of eq. 11's F1 over restarts (:func:`stability.stats.bootstrap_f1`).
+bootstrap_f1_interval = bootstrap_f1
 
 
 def boundary_confidence(

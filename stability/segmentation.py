@@ -21,13 +21,13 @@ number of units (the harness uses it on every segmenter output).
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable, Sequence
 from typing import Any, Union
 
 import numpy as np
 
-from .exceptions import InvalidParameterError, InvalidSegmentationError, InvalidTypeError, _short_repr
+from .checks import check_int
+from .exceptions import InvalidSegmentationError, InvalidTypeError, _short_repr
 
 __all__ = [
     "Segmentation",
@@ -39,22 +39,9 @@ __all__ = [
 ]
 
 
-def check_int(value: Any, name: str) -> int:
-    """Return ``value`` as a Python int; bools, floats and strings are refused (error names ``name``)."""
-    if isinstance(value, (bool, np.bool_)):
-        raise InvalidTypeError.make(name, "an integer", value)
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise InvalidTypeError.make(name, "an integer", value) from None
-
-
 def check_n_units(n_units: Any, name: str = "n_units") -> int:
     """Validate a number of units (an integer >= 1) and return it as an int."""
-    n = check_int(n_units, name)
-    if n < 1:
-        raise InvalidParameterError.make(name, "an integer >= 1", n_units)
-    return n
+    return check_int(n_units, name, low=1)
 
 
 def check_boundaries(
@@ -92,40 +79,50 @@ def check_boundaries(
     >>> check_boundaries(np.array([7, 3]), 9, sort=True)
     (3, 7)
     """
-    if isinstance(boundaries, (str, bytes)):
-        raise InvalidTypeError.make(name, "a sequence of integers", boundaries)
+    values = _int_list(boundaries, name)
+    if not values:
+        return ()
+    if sort:
+        values.sort()
+    _check_sorted_in_range(values, n_units, name)
+    return tuple(values)
+
+
+def _int_list(boundaries: Any, name: str) -> list[int]:
+    """The elements of a sequence (or 1-D integer array) as Python ints.
+
+    Unordered or one-shot containers (sets, dicts, generators) are refused: their order, or
+    whether they can be read twice, is not defined, so reading them would be a silent guess.
+    """
     if isinstance(boundaries, np.ndarray):
         if boundaries.ndim != 1:
             raise InvalidTypeError.make(name, "a one-dimensional sequence of integers", boundaries)
         if boundaries.size and not np.issubdtype(boundaries.dtype, np.integer):
             raise InvalidTypeError.make(name, "a sequence of integers", boundaries)
-        values = [int(v) for v in boundaries.tolist()]
-    elif isinstance(boundaries, (list, tuple)) and all(type(v) is int for v in boundaries):
-        values = list(boundaries)  # the common case, checked without per-element calls
-    else:
-        if not isinstance(boundaries, Iterable):
-            raise InvalidTypeError.make(name, "a sequence of integers", boundaries)
-        values = [check_int(v, f"{name}[{i}]") for i, v in enumerate(boundaries)]
-    if not values:
-        return ()
-    if sort:
-        values.sort()
+        return [int(v) for v in boundaries.tolist()]
+    if isinstance(boundaries, (str, bytes)) or not isinstance(boundaries, Sequence):
+        raise InvalidTypeError.make(name, "a sequence of integers (a list, tuple or array)", boundaries)
+    if isinstance(boundaries, (list, tuple)) and all(type(v) is int for v in boundaries):
+        return list(boundaries)  # the common case, checked without per-element calls
+    return [check_int(v, f"{name}[{i}]") for i, v in enumerate(boundaries)]
+
+
+def _check_sorted_in_range(values: list[int], n_units: int, name: str) -> None:
+    """Sorted, distinct and within ``1 .. n_units-1``, or an error naming the first offender."""
+    for previous, current in zip(values, values[1:]):
+        if current <= previous:
+            problem = "repeated" if current == previous else "not sorted"
+            raise InvalidSegmentationError(
+                f"{name} must be sorted, distinct integers in 1..{n_units - 1}; "
+                f"{current} is {problem} in {_short_repr(values)}"
+            )
     lo, hi = values[0], values[-1]
-    if any(b <= a for a, b in zip(values, values[1:])):
-        for previous, current in zip(values, values[1:]):
-            if current <= previous:
-                problem = "repeated" if current == previous else "not sorted"
-                raise InvalidSegmentationError(
-                    f"{name} must be sorted, distinct integers in 1..{n_units - 1}; "
-                    f"{current} is {problem} in {_short_repr(values)}"
-                )
     if lo < 1 or hi > n_units - 1:
         bad = lo if lo < 1 else hi
         raise InvalidSegmentationError(
             f"{name} must lie in 1..{n_units - 1} for a document of {n_units} units "
             f"(a boundary b starts a segment at unit b); received {bad} in {_short_repr(values)}"
         )
-    return tuple(values)
 
 
 class Segmentation:

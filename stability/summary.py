@@ -11,7 +11,6 @@ tau-b), the evidence a user needs before trusting the stability score on their d
 from __future__ import annotations
 
 import json
-import math
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -19,44 +18,18 @@ from typing import Any
 
 import numpy as np
 
+from .catalogue import MULTI_REFERENCE, REFERENCE, STABILITY, oriented, stability_measure
 from .exceptions import InvalidParameterError
-from .permutations import Stream, doc_key
+from .permutations import Stream
+from .stats import derived_rng, kendall_tau
 from .results import CorpusResult, Failure, SegmenterSummary, StabilityResult, Stat, iter_records
-from .scores import f1_score, restart_precision_recall
+from .scores import restart_precision_recall
+from .stats import f1_score
 
-__all__ = [
-    "STABILITY_SCORES",
-    "LOWER_IS_BETTER",
-    "summarize",
-    "kendall_tau",
-    "correlations",
-    "load_results",
-]
-
-#: Per-document stability scores summarised over documents (name -> StabilityResult attribute).
-STABILITY_SCORES = (
-    "shuffle_corrected",
-    "precision",
-    "recall",
-    "f1",
-    "chance_f1",
-    "corrected_f1",
-    "shuffle_f1",
-    "shuffle_gap",
-    "n_boundaries",
-    "self_agreement_f1",
-)
-
-#: Reference metrics that are errors or costs (lower is better); the others are similarities.
-LOWER_IS_BETTER = frozenset(
-    {"pk", "windowdiff", "windowdiff_corrected", "nwin", "tnwin", "pr_error", "ghd", "ghd_normalized"}
-)
-
+__all__ = ["summarize", "correlations", "load_results"]
 
 def _stat_rng(seed: int, label: str, what: str) -> np.random.Generator:
-    return np.random.default_rng(
-        np.random.SeedSequence(seed, spawn_key=(doc_key(label), int(Stream.BOOTSTRAP), doc_key(what)))
-    )
+    return derived_rng(seed, label, int(Stream.BOOTSTRAP), what)
 
 
 def summarize(
@@ -80,8 +53,8 @@ def summarize(
     out: dict[str, SegmenterSummary] = {}
     for label, docs in documents.items():
         macro = {
-            name: Stat.of([getattr(r, name) for r in docs], _stat_rng(seed, label, name), confidence, n_bootstrap)
-            for name in STABILITY_SCORES
+            name: Stat.of([m.value(r) for r in docs], _stat_rng(seed, label, name), confidence, n_bootstrap)
+            for name, m in STABILITY.items()
         }
         metric_names = sorted({k for r in docs for k in r.reference_metrics})
         reference = {
@@ -121,75 +94,47 @@ def _nanmean(values: Sequence[float]) -> float:
     return float(x.mean()) if x.size else float("nan")
 
 
-def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
-    """Kendall's tau-b rank correlation of two paired samples (ties handled as tau-b does).
-
-    ``tau_b = (C - D) / sqrt((n0 - n1) (n0 - n2))`` with ``C``/``D`` the concordant/discordant pairs,
-    ``n0 = n(n-1)/2`` and ``n1``, ``n2`` the pairs tied in ``x`` and in ``y``. Pairs with a NaN are
-    dropped first. Returns NaN with fewer than two pairs or when one side is constant.
-    O(n^2) pairwise comparison, vectorised; intended for documents and segmenters (thousands).
-
-    Examples
-    --------
-    >>> kendall_tau([1, 2, 3, 4], [10, 20, 30, 40])
-    1.0
-    >>> kendall_tau([1, 2, 3], [3, 2, 1])
-    -1.0
-    """
-    a = np.asarray(x, dtype=float)
-    b = np.asarray(y, dtype=float)
-    if a.shape != b.shape:
-        raise InvalidParameterError(f"x and y must have the same length; received {a.size} and {b.size}")
-    keep = ~(np.isnan(a) | np.isnan(b))
-    a, b = a[keep], b[keep]
-    n = a.size
-    if n < 2:
-        return float("nan")
-    i, j = np.triu_indices(n, k=1)
-    sa = np.sign(a[i] - a[j])
-    sb = np.sign(b[i] - b[j])
-    n0 = i.size
-    n1 = int(np.sum(sa == 0))
-    n2 = int(np.sum(sb == 0))
-    denominator = math.sqrt((n0 - n1) * (n0 - n2))
-    if denominator == 0:
-        return float("nan")
-    return float(np.sum(sa * sb) / denominator)
+def _correlated_metrics(rows: Sequence[StabilityResult]) -> list[str]:
+    """Reference metrics present in ``rows`` that rank quality (parameters and descriptions of the
+    references themselves are never correlated), in catalogue order."""
+    present = {k for r in rows for k in r.reference_metrics}
+    return [name for table in (REFERENCE, MULTI_REFERENCE) for name, m in table.items()
+            if name in present and m.ranked]
 
 
 def correlations(
     documents: Mapping[str, Sequence[StabilityResult]],
-    scores: Sequence[str] = ("shuffle_corrected", "f1", "corrected_f1", "shuffle_gap"),
+    scores: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Kendall's tau between stability scores and reference metrics, oriented so that **positive
-    means agreement** (metrics where lower is better are negated first).
+    means agreement** (metrics where lower is better are negated first, as the catalogue says).
 
     Returns a dictionary with ``"documents"``: ``{score: {metric: tau}}`` over every
     (segmenter, document) pair, and ``"segmenters"``: the same over the segmenters' mean scores
-    (needs at least two segmenters). Empty when no document has reference metrics.
+    (needs at least two segmenters). Empty when no document has reference metrics. ``scores``
+    defaults to the catalogue's stability scores marked ``correlate``; only the reference metrics
+    with a direction are correlated.
     """
     rows = [r for docs in documents.values() for r in docs if r.reference_metrics]
     if not rows:
         return {}
-    metrics = sorted({k for r in rows for k in r.reference_metrics})
+    names = [n for n, m in STABILITY.items() if m.correlate] if scores is None else list(scores)
+    metrics = _correlated_metrics(rows)
+    labels = [label for label, docs in documents.items() if docs]
 
-    def oriented(name: str, values: list[float]) -> list[float]:
-        return [-v for v in values] if name in LOWER_IS_BETTER else values
+    def metric_values(m: str, results: Sequence[StabilityResult]) -> np.ndarray:
+        return oriented(m, [r.reference_metrics.get(m, float("nan")) for r in results])
 
     per_doc: dict[str, dict[str, float]] = {}
     per_seg: dict[str, dict[str, float]] = {}
-    labels = [label for label, docs in documents.items() if docs]
-    for score in scores:
-        x = [float(getattr(r, score)) for r in rows]
-        per_doc[score] = {
-            m: kendall_tau(x, oriented(m, [r.reference_metrics.get(m, float("nan")) for r in rows])) for m in metrics
-        }
+    for score in names:
+        value = stability_measure(score).value
+        x = [value(r) for r in rows]
+        per_doc[score] = {m: kendall_tau(x, metric_values(m, rows)) for m in metrics}
         if len(labels) >= 2:
-            xs = [_nanmean([getattr(r, score) for r in documents[label]]) for label in labels]
-            per_seg[score] = {}
-            for m in metrics:
-                ys = [_nanmean([r.reference_metrics.get(m, float("nan")) for r in documents[label]]) for label in labels]
-                per_seg[score][m] = kendall_tau(xs, oriented(m, ys))
+            xs = [_nanmean([value(r) for r in documents[label]]) for label in labels]
+            per_seg[score] = {m: kendall_tau(xs, [_nanmean(metric_values(m, documents[label])) for label in labels])
+                              for m in metrics}
     return {"documents": per_doc, "segmenters": per_seg}
 
 

@@ -22,7 +22,7 @@ poor, and measures the agreement instead of eyeballing it:
 * ``docs/validation.md`` and SVG plots (:func:`write_report`), from :func:`run_study`.
 
 Every correlation is oriented so that **positive means agreement**: reference metrics where lower
-is better (:data:`stability.summary.LOWER_IS_BETTER`: WindowDiff, Pk, NWin, TNWin) are negated.
+is better (their direction in :mod:`stability.catalogue`: WindowDiff, Pk, NWin, TNWin) are negated.
 Every random choice (bootstrap resamples, document orders) comes from
 ``numpy.random.SeedSequence(seed)``, so the same results and seed give identical numbers.
 """
@@ -42,7 +42,8 @@ from .exceptions import InvalidParameterError
 from .results import CorpusResult, StabilityResult
 from .scores import shuffle_corrected_f1
 from .plots import svg_lines, svg_scatter
-from .summary import LOWER_IS_BETTER, kendall_tau
+from .stats import average_ranks, kendall_tau, percentile_interval, spearman_rho
+from .catalogue import oriented, reference_measure
 
 __all__ = [
     "QUICK_STRIDE",
@@ -153,64 +154,13 @@ def score_matrix(result: CorpusResult, name: str, *, reference: bool = False,
 
 
 def _oriented(metric: str, values: np.ndarray) -> np.ndarray:
-    """Reference values with the sign that makes "higher is better" (see LOWER_IS_BETTER)."""
-    return -values if metric in LOWER_IS_BETTER else values
+    """Reference values with the sign that makes "higher is better" (the catalogue's direction)."""
+    return oriented(reference_measure(metric), values)
 
 
 # ----------------------------------------------------------------------------------------------
 # rank correlations
 # ----------------------------------------------------------------------------------------------
-def average_ranks(values: Sequence[float]) -> np.ndarray:
-    """Ranks 1..n of ``values``, ties sharing the average of the ranks they span.
-
-    Examples
-    --------
-    >>> average_ranks([10, 20, 20, 5]).tolist()
-    [2.0, 3.5, 3.5, 1.0]
-    """
-    a = np.asarray(values, dtype=float)
-    if a.ndim != 1:
-        raise InvalidParameterError.make("values", "a one-dimensional sequence", a.shape)
-    sorter = np.argsort(a, kind="mergesort")
-    inverse = np.empty(a.size, dtype=np.intp)
-    inverse[sorter] = np.arange(a.size)
-    ordered = a[sorter]
-    first = np.r_[True, ordered[1:] != ordered[:-1]]
-    dense = np.cumsum(first)[inverse]
-    ends = np.r_[np.flatnonzero(first), a.size]
-    # a tie group occupying sorted positions start..end-1 gets ranks start+1..end: average below
-    return 0.5 * (ends[dense] + ends[dense - 1] + 1)
-
-
-def spearman_rho(x: Sequence[float], y: Sequence[float]) -> float:
-    """Spearman's rank correlation: Pearson's correlation of the average ranks.
-
-    Pairs with a NaN are dropped first. Returns NaN with fewer than two pairs or when one side is
-    constant (no ranking to compare).
-
-    Examples
-    --------
-    >>> spearman_rho([1, 2, 3, 4], [1, 3, 2, 4])
-    0.8
-    >>> spearman_rho([1, 2, 3], [3, 2, 1])
-    -1.0
-    """
-    a = np.asarray(x, dtype=float)
-    b = np.asarray(y, dtype=float)
-    if a.shape != b.shape or a.ndim != 1:
-        raise InvalidParameterError(f"x and y must be one-dimensional with the same length; received shapes {a.shape} and {b.shape}")
-    keep = ~(np.isnan(a) | np.isnan(b))
-    a, b = a[keep], b[keep]
-    if a.size < 2:
-        return float("nan")
-    ra = average_ranks(a) - (a.size + 1) / 2.0
-    rb = average_ranks(b) - (b.size + 1) / 2.0
-    denominator = math.sqrt(float(ra @ ra) * float(rb @ rb))
-    if denominator == 0.0:
-        return float("nan")
-    return float(np.clip(float(ra @ rb) / denominator, -1.0, 1.0))
-
-
 def _resample_inputs(x: Sequence[float], y: Sequence[float], groups: Sequence[int],
                      weights: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Validate the arguments of the resampled correlations; drop pairs with a NaN."""
@@ -346,15 +296,6 @@ def resampled_spearman_rho(x: Sequence[float], y: Sequence[float], groups: Seque
     return out
 
 
-def _interval(values: np.ndarray, confidence: float) -> tuple[float, float]:
-    v = values[~np.isnan(values)]
-    if v.size == 0:
-        return float("nan"), float("nan")
-    alpha = (1.0 - confidence) / 2.0
-    low, high = np.quantile(v, [alpha, 1.0 - alpha])
-    return float(low), float(high)
-
-
 @dataclass(frozen=True)
 class Correlation:
     """A rank correlation with its percentile bootstrap confidence interval.
@@ -434,8 +375,8 @@ def configuration_correlations(stability: np.ndarray, reference: np.ndarray, *, 
     taus = np.array([kendall_tau(bx[i], by[i]) for i in range(n_bootstrap)])
     rhos = np.array([spearman_rho(bx[i], by[i]) for i in range(n_bootstrap)])
     return {
-        "kendall": Correlation(kendall_tau(mx, my), _interval(taus, confidence), n, taus),
-        "spearman": Correlation(spearman_rho(mx, my), _interval(rhos, confidence), n, rhos),
+        "kendall": Correlation(kendall_tau(mx, my), percentile_interval(taus, confidence), n, taus),
+        "spearman": Correlation(spearman_rho(mx, my), percentile_interval(rhos, confidence), n, rhos),
     }
 
 
@@ -494,8 +435,8 @@ def document_correlations(stability: np.ndarray, reference: np.ndarray, *, n_boo
     rho_boot = resampled_spearman_rho(flat_x, flat_y, groups, weights)
     n_pooled = pair_count(flat_x, flat_y)
     pooled = {
-        "kendall": Correlation(tau_hat, _interval(tau_boot, confidence), n_pooled),
-        "spearman": Correlation(rho_hat, _interval(rho_boot, confidence), n_pooled),
+        "kendall": Correlation(tau_hat, percentile_interval(tau_boot, confidence), n_pooled),
+        "spearman": Correlation(rho_hat, percentile_interval(rho_boot, confidence), n_pooled),
     }
     # within each configuration
     own = np.arange(n_docs)
@@ -509,8 +450,8 @@ def document_correlations(stability: np.ndarray, reference: np.ndarray, *, n_boo
         r_hat = spearman_rho(xs, ys)
         r_boot = resampled_spearman_rho(xs, ys, own, weights)
         n = pair_count(xs, ys)
-        per_tau.append(Correlation(t_hat, _interval(t_boot, confidence), n))
-        per_rho.append(Correlation(r_hat, _interval(r_boot, confidence), n))
+        per_tau.append(Correlation(t_hat, percentile_interval(t_boot, confidence), n))
+        per_rho.append(Correlation(r_hat, percentile_interval(r_boot, confidence), n))
         tau_hats.append(t_hat)
         rho_hats.append(r_hat)
         tau_cols.append(t_boot)
@@ -526,7 +467,7 @@ def document_correlations(stability: np.ndarray, reference: np.ndarray, *, n_boo
         counts = np.sum(~np.isnan(stacked), axis=1)
         totals = np.nansum(stacked, axis=1)
         boot_mean = np.where(counts > 0, totals / np.maximum(counts, 1), np.nan)
-        return Correlation(float(np.mean([hats[i] for i in defined])), _interval(boot_mean, confidence), len(defined))
+        return Correlation(float(np.mean([hats[i] for i in defined])), percentile_interval(boot_mean, confidence), len(defined))
 
     within = {
         "kendall": {"mean": mean_of(tau_hats, tau_cols), "per_configuration": per_tau},
@@ -714,7 +655,7 @@ class Study:
         """Bootstrap interval of :meth:`agreement` (the resamples are shared by every score and
         metric of a subset, so the mean over metrics is taken resample by resample)."""
         confidence = self.settings["confidence"]
-        return {score: _interval(self._agreement_samples(subset, statistic, score), confidence)
+        return {score: percentile_interval(self._agreement_samples(subset, statistic, score), confidence)
                 for score in self.across[subset]}
 
     def difference_interval(self, first: str, second: str, subset: str = "all",
@@ -722,7 +663,7 @@ class Study:
         """Paired bootstrap interval of ``agreement[first] - agreement[second]``."""
         diff = (self._agreement_samples(subset, statistic, first)
                 - self._agreement_samples(subset, statistic, second))
-        return _interval(diff, self.settings["confidence"])
+        return percentile_interval(diff, self.settings["confidence"])
 
     def headline(self) -> str:
         """The candidate score with the highest mean Kendall tau across all configurations (ties:
@@ -965,7 +906,7 @@ def _rank_table(study: Study) -> tuple[list[str], list[list[str]]]:
     labels = study.labels
     columns: list[tuple[str, dict[str, float], bool]] = []
     for m, title in study.settings["metrics"].items():
-        columns.append((title, study.means["reference"][m], m in LOWER_IS_BETTER))
+        columns.append((title, study.means["reference"][m], reference_measure(m).direction == "lower"))
     for s, title in study.settings["scores"].items():
         columns.append((title, study.means["stability"][s], False))
     ranks = []
@@ -1268,7 +1209,7 @@ def write_report(study: Study, directory: str | os.PathLike, *, discussion: str 
     plots: dict[str, str] = {}
     metric = "windowdiff" if "windowdiff" in study.settings["metrics"] else next(iter(study.settings["metrics"]))
     mtitle = study.settings["metrics"][metric]
-    arrow = " (lower is better)" if metric in LOWER_IS_BETTER else ""
+    arrow = " (lower is better)" if reference_measure(metric).direction == "lower" else ""
     for s in study.settings["scores"]:
         points = [(study.means["reference"][metric][label], study.means["stability"][s][label],
                    _family(label, result) + (" (content-blind)" if study.content_blind.get(label) else ""), label)

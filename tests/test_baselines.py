@@ -38,7 +38,7 @@ def test_random_with_a_count_or_a_rate():
     [
         ("even", {"n_segments": 0}, "n_segments must be None or an integer >= 1; received 0"),
         ("even", {"segment_length": -3}, "segment_length must be None or an integer >= 1"),
-        ("random", {"rate": 1.5}, "rate must be a probability in [0, 1]; received 1.5"),
+        ("random", {"rate": 1.5}, "rate must be a number >= 0.0 and <= 1.0; received 1.5"),
     ],
 )
 def test_parameters_are_validated(name, params, fragment):

@@ -16,7 +16,8 @@ from stability import Document, InvalidParameterError, evaluate
 from stability.config import default_experiment, load_config, run_experiment, with_overrides
 from stability.readers import write_choi
 from stability.report import render, to_csv, to_html, to_json, to_markdown
-from stability.summary import correlations, kendall_tau, load_results
+from stability.stats import kendall_tau
+from stability.summary import correlations, load_results
 
 
 def small_corpus(n=3):

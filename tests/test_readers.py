@@ -248,7 +248,7 @@ def test_jsonl_errors_name_file_and_line(tmp_path, line, expected):
 
 def test_duplicate_ids_name_both_places(tmp_path):
     file = write(tmp_path / "d.jsonl", '{"id": "a", "units": ["x"]}\n{"id": "b", "units": ["y"]}\n{"id": "a", "units": ["z"]}\n')
-    with pytest.raises(CorpusFormatError, match=rf"id 'a' was already used by the document at .*d\.jsonl:1") as info:
+    with pytest.raises(CorpusFormatError, match=r"id 'a' was already used by the document at .*d\.jsonl:1") as info:
         list(read_jsonl(file))
     assert str(info.value).startswith(f"{file}:3: ")
 

@@ -94,3 +94,12 @@ def test_check_boundaries_sorts_on_request():
 def test_as_segmentation_checks_length():
     with pytest.raises(InvalidSegmentationError, match="must cover 10 units; received a segmentation of 9"):
         as_segmentation([3, 4, 2], "hypothesis", n_units=10)
+
+
+@pytest.mark.parametrize("output", [{3, 7}, {3: 1, 7: 1}, (b for b in (3, 7)), "37"],
+                         ids=["set", "dict", "generator", "string"])
+def test_unordered_or_one_shot_containers_are_refused(output):
+    # a set or dict has no defined order and a generator can be read once: reading them as
+    # boundaries would be a silent guess (issue 12), so they are refused with the expected type
+    with pytest.raises(InvalidTypeError, match="a sequence of integers"):
+        check_boundaries(output, 10, sort=True)

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from stability.cli import app
 from stability.exceptions import InvalidParameterError
-from stability.summary import kendall_tau
+from stability.stats import kendall_tau
 from stability.validation import (
     QUICK_STRIDE,
     average_ranks,

@@ -58,9 +58,7 @@ from ._common import WINDOW_POLICIES, window_size
 from .boundary import BoundaryPRF, GHDResult, boundary_prf, ghd
 from .coverage import CoverageResult, cov_d, cov_n
 from .multi import KappaResult, WiSeBEResult, fleiss_kappa, general_reference, wisebe
-from .report import (
-    MULTI_REFERENCE_METRIC_KEYS,
-    REFERENCE_METRIC_KEYS,
+from .standard import (
     compute_all,
     multi_reference_metrics,
     reference_metrics,
@@ -85,10 +83,8 @@ __all__ = [
     "EditCounts",
     "GHDResult",
     "KappaResult",
-    "MULTI_REFERENCE_METRIC_KEYS",
     "NWinResult",
     "PrErrorResult",
-    "REFERENCE_METRIC_KEYS",
     "WINDOW_POLICIES",
     "WiSeBEResult",
     "WindowResult",

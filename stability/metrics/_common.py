@@ -5,13 +5,14 @@ Nothing here is public API; the public names are re-exported by :mod:`stability.
 
 from __future__ import annotations
 
-import math
 from typing import Any, Union
 
 import numpy as np
 
 from ..exceptions import InvalidParameterError, InvalidSegmentationError, InvalidTypeError
-from ..segmentation import Segmentation, as_segmentation, check_int
+from ..checks import check_int, check_real
+from ..stats import f1_score
+from ..segmentation import Segmentation, as_segmentation
 
 __all__ = [
     "WindowPolicy",
@@ -60,22 +61,6 @@ def check_times(times: Any, n_units: int) -> np.ndarray:
             f"times must have one (start, end) row per unit, shape ({n_units}, 2); received shape {arr.shape}"
         )
     return arr
-
-
-def check_real(value: Any, name: str, *, low: float | None = None, high: float | None = None,
-               low_open: bool = False) -> float:
-    """Return ``value`` as a finite float within ``[low, high]`` (``(low, high]`` if ``low_open``)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise InvalidTypeError.make(name, "a real number", value)
-    x = float(value)
-    if not math.isfinite(x):
-        raise InvalidParameterError.make(name, "a finite number", value)
-    if low is not None and (x < low or (low_open and x == low)):
-        bound = f"> {low}" if low_open else f">= {low}"
-        raise InvalidParameterError.make(name, f"a number {bound}" + (f" and <= {high}" if high is not None else ""), value)
-    if high is not None and x > high:
-        raise InvalidParameterError.make(name, f"a number <= {high}", value)
-    return x
 
 
 def check_k(k: Any, n_units: int, name: str = "k") -> int:
@@ -158,7 +143,6 @@ def safe_ratio(numerator: float, denominator: float, *, both_empty: float = 1.0)
     return numerator / denominator
 
 
-def harmonic(a: float, b: float) -> float:
-    """Harmonic mean of two rates in [0, 1]; 0.0 when both are 0."""
-    return 0.0 if a + b == 0 else 2.0 * a * b / (a + b)
+#: Harmonic mean of two rates in [0, 1]; 0.0 when both are 0 (:func:`stability.stats.f1_score`).
+harmonic = f1_score
 

@@ -1,32 +1,18 @@
-"""The standard metric sets used in reports: one reference, and several references."""
+"""The standard metric sets of reports: every catalogued metric against one reference, and
+against several references.
+
+Both functions are loops over :mod:`stability.catalogue` (:data:`~stability.catalogue.REFERENCE`
+and :data:`~stability.catalogue.MULTI_REFERENCE`): a metric declared there is computed here.
+"""
 
 from __future__ import annotations
 
 from typing import Any, Optional
 
-import numpy as np
-
 from ._common import WindowPolicy, pair, resolve_k
-from .boundary import boundary_prf, ghd
-from .coverage import cov_d, cov_n
-from .multi import _references, fleiss_kappa, wisebe
-from .similarity import boundary_similarity, segmentation_similarity
-from .windows import nwin, pk, pr_error, tnwin, windowdiff, windowdiff_corrected
+from .multi import _references
 
-__all__ = ["REFERENCE_METRIC_KEYS", "MULTI_REFERENCE_METRIC_KEYS", "compute_all", "reference_metrics",
-           "multi_reference_metrics"]
-
-#: Keys of :func:`compute_all`, in report order.
-REFERENCE_METRIC_KEYS = (
-    "precision", "recall", "f1", "pk", "windowdiff", "windowdiff_corrected", "nwin", "tnwin",
-    "pr_error", "ghd", "boundary_similarity", "segmentation_similarity", "cov_n", "cov_d", "window_k",
-)
-
-#: Keys of :func:`multi_reference_metrics`, in report order.
-MULTI_REFERENCE_METRIC_KEYS = (
-    "wisebe", "wisebe_f1", "wisebe_precision", "wisebe_recall", "agreement_ratio", "fleiss_kappa",
-    "fleiss_kappa_boundaries", "mean_f1", "n_references",
-)
+__all__ = ["compute_all", "reference_metrics", "multi_reference_metrics"]
 
 
 def compute_all(reference: Any, hypothesis: Any, *, k: WindowPolicy = None, tolerance: int = 0,
@@ -50,7 +36,7 @@ def compute_all(reference: Any, hypothesis: Any, *, k: WindowPolicy = None, tole
     Returns
     -------
     dict of str to float
-        Keys (:data:`REFERENCE_METRIC_KEYS`):
+        Keys (:data:`stability.catalogue.REFERENCE`, in its order):
 
         * ``precision``, ``recall``, ``f1``: :func:`boundary_prf` with ``tolerance``;
         * ``pk``, ``windowdiff``: :func:`pk`, :func:`windowdiff` (unweighted) at ``window_k``;
@@ -70,32 +56,12 @@ def compute_all(reference: Any, hypothesis: Any, *, k: WindowPolicy = None, tole
     >>> scores["pk"], scores["window_k"], scores["boundary_similarity"]
     (0.42857142857142855, 2, 0.5)
     """
+    from ..catalogue import REFERENCE, MetricContext
+
     ref, hyp = pair(reference, hypothesis)
-    prf = boundary_prf(ref, hyp, tolerance)
-    out: dict[str, float] = {"precision": prf.precision, "recall": prf.recall, "f1": prf.f1}
-    if ref.n_units >= 2:
-        kk = resolve_k(k, ref)
-        out.update(
-            pk=pk(ref, hyp, kk),
-            windowdiff=windowdiff(ref, hyp, kk),
-            windowdiff_corrected=windowdiff_corrected(ref, hyp, kk),
-            nwin=nwin(ref, hyp, kk),
-            tnwin=tnwin(ref, hyp, kk),
-            pr_error=pr_error(ref, hyp, kk + 1),
-        )
-    else:
-        kk = 0
-        out.update({key: float("nan") for key in
-                    ("pk", "windowdiff", "windowdiff_corrected", "nwin", "tnwin", "pr_error")})
-    out.update(
-        ghd=ghd(ref, hyp),
-        boundary_similarity=boundary_similarity(ref, hyp),
-        segmentation_similarity=segmentation_similarity(ref, hyp),
-        cov_n=cov_n(ref, hyp, gamma, times=times),
-        cov_d=cov_d(ref, hyp, gamma, times=times),
-        window_k=kk,
-    )
-    return {key: out[key] for key in REFERENCE_METRIC_KEYS}
+    k_used = resolve_k(k, ref) if ref.n_units >= 2 else 0
+    context = MetricContext(ref, hyp, k=k_used, tolerance=tolerance, gamma=gamma, times=times)
+    return {name: m.value(context) for name, m in REFERENCE.items()}
 
 
 #: Alias of :func:`compute_all`.
@@ -120,7 +86,7 @@ def multi_reference_metrics(references: Any, hypothesis: Any, *, window_limit: i
     Returns
     -------
     dict of str to float
-        Keys (:data:`MULTI_REFERENCE_METRIC_KEYS`):
+        Keys (:data:`stability.catalogue.MULTI_REFERENCE`, in its order):
 
         * ``wisebe``: WiSeBE (eq. 10); ``wisebe_f1``, ``wisebe_precision``, ``wisebe_recall``:
           the hypothesis against the window-boundaries reference (eq. 11-13);
@@ -136,17 +102,9 @@ def multi_reference_metrics(references: Any, hypothesis: Any, *, window_limit: i
     >>> round(scores["wisebe"], 4), round(scores["mean_f1"], 4)
     (0.3333, 0.6667)
     """
+    from ..catalogue import MULTI_REFERENCE, MetricContext
+
     refs = _references(references)
-    parts = wisebe(refs, hypothesis, window_limit, return_parts=True)
-    f1s = [boundary_prf(r, hypothesis, tolerance).f1 for r in refs]
-    return {
-        "wisebe": parts.value,
-        "wisebe_f1": parts.f1,
-        "wisebe_precision": parts.precision,
-        "wisebe_recall": parts.recall,
-        "agreement_ratio": parts.agreement_ratio,
-        "fleiss_kappa": fleiss_kappa(refs),
-        "fleiss_kappa_boundaries": fleiss_kappa(refs, positions="boundaries"),
-        "mean_f1": float(np.mean(f1s)),
-        "n_references": len(refs),
-    }
+    context = MetricContext(refs[0], hypothesis, tolerance=tolerance, references=tuple(refs),
+                            window_limit=window_limit)
+    return {name: m.value(context) for name, m in MULTI_REFERENCE.items()}

@@ -1,0 +1,366 @@
+"""The catalogue: every stability score and every reference metric, declared once.
+
+Each :class:`Measure` says what a number is (name, short and long title), which way is better
+(``direction``), what kind of number it is (a stability score of the harness, a reference metric of
+a hypothesis, a description of the references themselves, or a parameter that merely records how a
+metric was computed) and how to compute it. Summaries, correlations, reports, the CLI and the
+validation study read these declarations; nothing else lists scores or metrics.
+
+* :data:`STABILITY` -- per-document stability scores, computed from a
+  :class:`~stability.results.StabilityResult` (``measure.value(result)``).
+* :data:`REFERENCE` -- metrics of a hypothesis against one reference, computed by
+  ``measure.value(context)`` from a :class:`MetricContext` (reference, hypothesis and options);
+  :func:`stability.metrics.compute_all` is nothing but a loop over them.
+* :data:`MULTI_REFERENCE` -- metrics against several references
+  (:func:`stability.metrics.multi_reference_metrics`).
+
+Adding a stability score is one function of a result plus one :class:`Measure` in
+:data:`STABILITY`; adding a reference metric is one metric function plus one :class:`Measure` in
+:data:`REFERENCE` (tests/test_catalogue.py checks that the catalogue covers every metric function
+and every score a result carries).
+
+Examples
+--------
+>>> HEADLINE.name, HEADLINE.short
+('shuffle_corrected', 'stab. (shuf.-corr.)')
+>>> measure("wd").name, measure("wd").direction
+('windowdiff', 'lower')
+>>> measure("window_k").kind
+'parameter'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from .checks import did_you_mean
+from .exceptions import InvalidParameterError
+from .scores import shuffle_corrected_f1
+
+__all__ = [
+    "Measure",
+    "MetricContext",
+    "STABILITY",
+    "REFERENCE",
+    "MULTI_REFERENCE",
+    "HEADLINE",
+    "measure",
+    "stability_measure",
+    "reference_measure",
+    "oriented",
+]
+
+#: Kinds of measure.
+KINDS = ("stability", "reference", "agreement", "parameter")
+#: Directions: which way is better (None: not a quality, e.g. a count or a parameter).
+DIRECTIONS = ("higher", "lower", None)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One declared number.
+
+    Attributes
+    ----------
+    name : str
+        Key in results (``StabilityResult`` attribute or ``reference_metrics`` key), JSON and CSV.
+    short, title : str
+        Column title in tables, and the long title used in prose and HTML.
+    kind : {"stability", "reference", "agreement", "parameter"}
+        ``stability``: a score of the stability test; ``reference``: a metric of the hypothesis
+        against references; ``agreement``: a property of the references alone (the same for
+        every hypothesis of a document); ``parameter``: how a metric was computed (the window k).
+    direction : {"higher", "lower", None}
+        Which way is better; ``None`` for counts, controls and parameters (never correlated).
+    value : callable
+        ``value(result)`` for stability scores, ``value(context)`` for reference metrics.
+    description : str
+        One sentence for legends and ``--help``.
+    aliases : tuple of str
+        Other names users may type (``wd`` for ``windowdiff``).
+    report : bool
+        Shown in the human-readable reports by default.
+    compact : bool
+        Shown in the compact terminal table.
+    correlate : bool
+        Stability scores only: correlated with the reference metrics in reports and the study.
+    digits : int or None
+        Decimals in tables when they differ from the report's default (counts).
+    function : str
+        Reference metrics: the :mod:`stability.metrics` function the value comes from.
+    """
+
+    name: str
+    short: str
+    title: str
+    kind: str
+    direction: str | None
+    value: Callable[[Any], float]
+    description: str = ""
+    aliases: tuple[str, ...] = ()
+    report: bool = True
+    compact: bool = False
+    correlate: bool = False
+    digits: int | None = None
+    function: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise InvalidParameterError.make(f"kind of {self.name!r}", f"one of {KINDS}", self.kind)
+        if self.direction not in DIRECTIONS:
+            raise InvalidParameterError.make(f"direction of {self.name!r}", f"one of {DIRECTIONS}", self.direction)
+
+    @property
+    def sign(self) -> int:
+        """+1 when higher is better, -1 when lower is better, 0 when neither."""
+        return {"higher": 1, "lower": -1, None: 0}[self.direction]
+
+    @property
+    def ranked(self) -> bool:
+        """Whether the measure orders quality (it has a direction), hence can be correlated."""
+        return self.direction is not None
+
+
+def oriented(measure_or_name: Measure | str, values: Any) -> np.ndarray:
+    """``values`` with the sign that makes higher better (lower-is-better metrics negated).
+
+    Examples
+    --------
+    >>> oriented("pk", [0.1, 0.3]).tolist()
+    [-0.1, -0.3]
+    """
+    m = measure_or_name if isinstance(measure_or_name, Measure) else measure(measure_or_name)
+    if not m.ranked:
+        raise InvalidParameterError(f"{m.name!r} is a {m.kind} with no direction; it cannot be ranked")
+    return m.sign * np.asarray(values, dtype=float)
+
+
+# ----------------------------------------------------------------------------------------------
+# stability scores (functions of a StabilityResult)
+# ----------------------------------------------------------------------------------------------
+def _attribute(name: str) -> Callable[[Any], float]:
+    def value(result: Any) -> float:
+        return float(getattr(result, name))
+
+    value.__name__ = name
+    return value
+
+
+def _shuffle_corrected(result: Any) -> float:
+    return shuffle_corrected_f1(result.f1, result.shuffle_f1)
+
+
+def _stability(name: str, short: str, title: str, direction: str | None, description: str,
+               value: Callable[[Any], float] | None = None, **options: Any) -> Measure:
+    return Measure(name, short, title, "stability", direction, value or _attribute(name), description, **options)
+
+
+_STABILITY_LIST = (
+    _stability("shuffle_corrected", "stab. (shuf.-corr.)", "stability (shuffle-corrected)", "higher",
+               "(F1 - shuffle F1) / (1 - shuffle F1): the stability F1 corrected by the shuffle control, "
+               "0 for segmenters that ignore the content", _shuffle_corrected, compact=True, correlate=True),
+    _stability("n_boundaries", "bounds", "boundaries", None, "number of boundaries of the initial segmentation",
+               compact=True, digits=1),
+    _stability("precision", "STP", "stability precision", "higher", "mean over restarts of |B0 ∩ Br| / |Br|",
+               compact=True),
+    _stability("recall", "STR", "stability recall", "higher", "mean over restarts of |B0 ∩ Br| / |B0|",
+               compact=True),
+    _stability("f1", "F1", "stability F1", "higher", "eq. 11: harmonic mean of STP and STR", compact=True,
+               correlate=True),
+    _stability("chance_f1", "chance", "chance F1", None,
+               "F1 of boundaries placed at random with the same counts"),
+    _stability("corrected_f1", "corrected", "chance-corrected F1", "higher",
+               "(F1 - chance) / (1 - chance)", correlate=True),
+    _stability("shuffle_f1", "shuffle F1", "shuffle-control F1", None,
+               "the same test with units permuted across the whole document", compact=True),
+    _stability("shuffle_gap", "gap", "gap (F1 - shuffle F1)", "higher",
+               "how much of the stability is due to the document's content", compact=True, correlate=True),
+    _stability("self_agreement_f1", "self-agr.", "self-agreement F1", "higher",
+               "F1 of a second call on the unpermuted document against the first", report=False),
+)
+
+
+# ----------------------------------------------------------------------------------------------
+# reference metrics (functions of a MetricContext)
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class MetricContext:
+    """What a reference metric needs: the validated pair and the report's options.
+
+    ``k`` is the resolved window (0 on a one-unit document, where window metrics are NaN);
+    intermediate results shared by several measures (boundary P/R/F1, WiSeBE parts) are computed
+    once per context.
+    """
+
+    reference: Any
+    hypothesis: Any
+    k: int = 0
+    tolerance: int = 0
+    gamma: float = 0.85
+    times: Any = None
+    references: tuple = ()
+    window_limit: int = 3
+
+    @cached_property
+    def prf(self) -> Any:
+        from .metrics import boundary_prf
+
+        return boundary_prf(self.reference, self.hypothesis, self.tolerance)
+
+    @cached_property
+    def wisebe(self) -> Any:
+        from .metrics import wisebe
+
+        return wisebe(self.references, self.hypothesis, self.window_limit, return_parts=True)
+
+
+def _windowed(function_name: str, shift: int = 0) -> Callable[[MetricContext], float]:
+    """A window metric at the context's window (``k + shift``); NaN on a one-unit document."""
+    def value(c: MetricContext) -> float:
+        from . import metrics
+
+        if c.k == 0:
+            return float("nan")
+        return float(getattr(metrics, function_name)(c.reference, c.hypothesis, c.k + shift))
+
+    value.__name__ = function_name
+    return value
+
+
+def _plain(function_name: str, **options: Any) -> Callable[[MetricContext], float]:
+    def value(c: MetricContext) -> float:
+        from . import metrics
+
+        extra = {key: getattr(c, attr) for key, attr in options.items()}
+        return float(getattr(metrics, function_name)(c.reference, c.hypothesis, **extra))
+
+    value.__name__ = function_name
+    return value
+
+
+def _reference(name: str, short: str, title: str, direction: str | None, value: Callable, description: str,
+               kind: str = "reference", **options: Any) -> Measure:
+    options.setdefault("function", value.__name__)
+    return Measure(name, short, title, kind, direction, value, description, **options)
+
+
+_REFERENCE_LIST = (
+    _reference("precision", "P", "boundary precision", "higher", lambda c: c.prf.precision,
+               "share of hypothesis boundaries matching a reference boundary (within the tolerance)",
+               function="boundary_prf"),
+    _reference("recall", "R", "boundary recall", "higher", lambda c: c.prf.recall,
+               "share of reference boundaries found (within the tolerance)", function="boundary_prf"),
+    _reference("f1", "F1(ref)", "boundary F1", "higher", lambda c: c.prf.f1,
+               "harmonic mean of boundary precision and recall", compact=True, function="boundary_prf"),
+    _reference("pk", "Pk", "Pk", "lower", _windowed("pk"), "Beeferman's Pk at window k", compact=True),
+    _reference("windowdiff", "WD", "WindowDiff", "lower", _windowed("windowdiff"),
+               "Pevzner & Hearst's WindowDiff at window k", aliases=("wd",), compact=True),
+    _reference("windowdiff_corrected", "WD corr.", "corrected WindowDiff", "lower",
+               _windowed("windowdiff_corrected"), "WindowDiff with edge windows (Lamprier et al. eq. 4)",
+               aliases=("wd_corrected",), report=False),
+    _reference("nwin", "NWin", "normalized WindowDiff", "lower", _windowed("nwin"),
+               "WindowDiff over its expectation under random boundaries (eq. 6)"),
+    _reference("tnwin", "TNWin", "tolerant normalized WindowDiff", "lower", _windowed("tnwin"),
+               "NWin with a tolerance t = 0.5 (eq. 9-10)"),
+    _reference("pr_error", "Pr_err", "Pr_error", "lower", _windowed("pr_error", shift=1),
+               "Georgescul et al.'s C_miss Pr_miss + C_fa Pr_fa, balanced costs"),
+    _reference("ghd", "GHD", "generalized Hamming distance", "lower", _plain("ghd"),
+               "nltk's generalized Hamming distance (unnormalized)", report=False),
+    _reference("boundary_similarity", "B", "boundary similarity", "higher", _plain("boundary_similarity"),
+               "Fournier's B (segeval)", aliases=("b",), compact=True),
+    _reference("segmentation_similarity", "S", "segmentation similarity", "higher",
+               _plain("segmentation_similarity"), "Fournier & Inkpen's S (segeval)", aliases=("s",), report=False),
+    _reference("cov_n", "CovN", "segment coverage (count)", "higher", _plain("cov_n", gamma="gamma", times="times"),
+               "Bouchekif et al.'s CovN at threshold gamma"),
+    _reference("cov_d", "CovD", "segment coverage (duration)", "higher", _plain("cov_d", gamma="gamma", times="times"),
+               "Bouchekif et al.'s CovD at threshold gamma"),
+    _reference("window_k", "k", "window k", None, lambda c: c.k, "the window used by the window metrics",
+               kind="parameter", report=False, function="window_size"),
+)
+
+_MULTI_LIST = (
+    _reference("wisebe", "WiSeBE", "WiSeBE", "higher", lambda c: c.wisebe.value,
+               "window F1 against the general reference times the agreement ratio", compact=True,
+               function="wisebe"),
+    _reference("wisebe_f1", "WiSeBE F1", "WiSeBE F1", "higher", lambda c: c.wisebe.f1,
+               "F1 against the window-boundaries reference", report=False, function="wisebe"),
+    _reference("wisebe_precision", "WiSeBE P", "WiSeBE precision", "higher", lambda c: c.wisebe.precision,
+               "precision against the window-boundaries reference", report=False, function="wisebe"),
+    _reference("wisebe_recall", "WiSeBE R", "WiSeBE recall", "higher", lambda c: c.wisebe.recall,
+               "recall against the window-boundaries reference", report=False, function="wisebe"),
+    _reference("agreement_ratio", "R_G_AR", "agreement ratio", None, lambda c: c.wisebe.agreement_ratio,
+               "WiSeBE's agreement ratio among the references", kind="agreement", report=False,
+               function="wisebe"),
+    _reference("fleiss_kappa", "kappa", "Fleiss' kappa", None, lambda c: _kappa(c, "all"),
+               "agreement among the references over all gaps", kind="agreement", function="fleiss_kappa"),
+    _reference("fleiss_kappa_boundaries", "kappa(b)", "Fleiss' kappa (boundaries)", None,
+               lambda c: _kappa(c, "boundaries"), "agreement over the gaps marked by a reference",
+               kind="agreement", report=False, function="fleiss_kappa"),
+    _reference("mean_f1", "mean F1", "mean F1 over references", "higher", lambda c: _mean_f1(c),
+               "mean boundary F1 against each reference", report=False, function="boundary_prf"),
+    _reference("n_references", "refs", "references", None, lambda c: len(c.references),
+               "number of references", kind="parameter", report=False, function=""),
+)
+
+
+def _kappa(c: MetricContext, positions: str) -> float:
+    from .metrics import fleiss_kappa
+
+    return fleiss_kappa(c.references, positions=positions)
+
+
+def _mean_f1(c: MetricContext) -> float:
+    from .metrics import boundary_prf
+
+    return float(np.mean([boundary_prf(r, c.hypothesis, c.tolerance).f1 for r in c.references]))
+
+
+def _by_name(measures: Iterable[Measure]) -> dict[str, Measure]:
+    return {m.name: m for m in measures}
+
+
+#: Stability scores, in report order (the headline first).
+STABILITY: Mapping[str, Measure] = _by_name(_STABILITY_LIST)
+#: Single-reference metrics, in report order.
+REFERENCE: Mapping[str, Measure] = _by_name(_REFERENCE_LIST)
+#: Multi-reference metrics, in report order.
+MULTI_REFERENCE: Mapping[str, Measure] = _by_name(_MULTI_LIST)
+#: The reports' headline score.
+HEADLINE: Measure = STABILITY["shuffle_corrected"]
+
+
+def _lookup(name: str, tables: tuple[Mapping[str, Measure], ...], what: str) -> Measure:
+    for table in tables:
+        if name in table:
+            return table[name]
+        for m in table.values():
+            if name in m.aliases:
+                return m
+    names = [n for t in tables for n in t] + [a for t in tables for m in t.values() for a in m.aliases]
+    raise InvalidParameterError(
+        f"unknown {what} {name!r}{did_you_mean(name, names)} Known: {', '.join(n for t in tables for n in t)}"
+    )
+
+
+def reference_measure(name: str) -> Measure:
+    """The reference metric called ``name`` (or one of its aliases, e.g. ``wd``)."""
+    return _lookup(name, (REFERENCE, MULTI_REFERENCE), "reference metric")
+
+
+def stability_measure(name: str) -> Measure:
+    """The stability score called ``name``."""
+    return _lookup(name, (STABILITY,), "stability score")
+
+
+def measure(name: str) -> Measure:
+    """A reference metric or, failing that, a stability score (reference metrics win a shared
+    name such as ``f1``; use :func:`stability_measure` for the stability one)."""
+    try:
+        return reference_measure(name)
+    except InvalidParameterError:
+        return _lookup(name, (REFERENCE, MULTI_REFERENCE, STABILITY), "metric or score")

@@ -1,0 +1,110 @@
+"""One validation template for parameters: integers, reals, booleans and choices.
+
+Every public function of the project validates its input once, at the boundary, and says what it
+expected and what it received (``name must be <expected>; received <value>``). These helpers are
+that template; modules, segmenters and readers use them instead of writing their own checks, so a
+boolean is never read as an integer, a string ``"no"`` never as ``True``, and every message has the
+same shape.
+
+Examples
+--------
+>>> check_int(3, "n_restarts", low=1)
+3
+>>> check_int(True, "n_restarts")
+Traceback (most recent call last):
+...
+stability.exceptions.InvalidTypeError: n_restarts must be an integer; received bool True
+>>> check_real(0.5, "ci_width", low=0, high=1, low_open=True)
+0.5
+>>> check_choice("raise", "on_error", ("record", "raise"))
+'raise'
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import operator
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from .exceptions import InvalidParameterError, InvalidTypeError
+
+__all__ = ["check_int", "check_real", "check_bool", "check_choice", "did_you_mean"]
+
+
+def _bounds(low: float | None, high: float | None, low_open: bool = False, high_open: bool = False) -> str:
+    parts = []
+    if low is not None:
+        parts.append(f"{'>' if low_open else '>='} {low}")
+    if high is not None:
+        parts.append(f"{'<' if high_open else '<='} {high}")
+    return " and ".join(parts)
+
+
+def check_int(value: Any, name: str, *, low: int | None = None, high: int | None = None,
+              none: bool = False) -> Any:
+    """Return ``value`` as a Python int within ``[low, high]`` (``None`` too when ``none``).
+
+    Booleans, floats and strings are refused with :class:`~stability.exceptions.InvalidTypeError`;
+    an integer out of range with :class:`~stability.exceptions.InvalidParameterError`.
+    """
+    prefix = "None or " if none else ""
+    if value is None and none:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        raise InvalidTypeError.make(name, f"{prefix}an integer", value)
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise InvalidTypeError.make(name, f"{prefix}an integer", value) from None
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise InvalidParameterError.make(name, f"{prefix}an integer {_bounds(low, high)}", value)
+    return number
+
+
+def check_real(value: Any, name: str, *, low: float | None = None, high: float | None = None,
+               low_open: bool = False, high_open: bool = False, none: bool = False) -> Any:
+    """Return ``value`` as a finite float within its bounds (open bounds with ``low_open`` /
+    ``high_open``; ``None`` too when ``none``); booleans and strings are refused."""
+    prefix = "None or " if none else ""
+    if value is None and none:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InvalidTypeError.make(name, f"{prefix}a real number", value)
+    x = float(value)
+    if not math.isfinite(x):
+        raise InvalidParameterError.make(name, f"{prefix}a finite number", value)
+    too_low = low is not None and (x < low or (low_open and x == low))
+    too_high = high is not None and (x > high or (high_open and x == high))
+    if too_low or too_high:
+        raise InvalidParameterError.make(name, f"{prefix}a number {_bounds(low, high, low_open, high_open)}", value)
+    return x
+
+
+def check_bool(value: Any, name: str) -> bool:
+    """Return ``value`` if it is a boolean (``numpy.bool_`` included); anything else, the strings
+    ``"no"`` or ``"false"`` and the integers 0 and 1 included, is refused."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise InvalidTypeError.make(name, "true or false", value)
+
+
+def did_you_mean(value: Any, choices: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the closest choice, or ``""``."""
+    close = difflib.get_close_matches(str(value), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def check_choice(value: Any, name: str, choices: Iterable[Any]) -> Any:
+    """Return ``value`` if it is one of ``choices``; otherwise an error listing them, with the
+    closest one suggested."""
+    options = tuple(choices)
+    if isinstance(value, str) or not isinstance(value, (list, dict, set)):
+        if value in options:
+            return value
+    listed = ", ".join(repr(c) for c in options)
+    error = InvalidParameterError.make(name, f"one of {listed}", value)
+    raise InvalidParameterError(str(error) + did_you_mean(value, [c for c in options if isinstance(c, str)]))

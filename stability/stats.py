@@ -1,0 +1,282 @@
+"""The statistics every part of the project shares: F1, bootstrap intervals, rank correlations
+and derived random generators.
+
+One definition each, read by the scores, the runner, the summaries, the reports and the study:
+
+* :func:`f1_score` / :func:`f1_array`: the harmonic mean of precision and recall (Lamprier et al.
+  2007, eq. 11), 0 when both are 0;
+* :func:`percentile_interval`, :func:`bootstrap_mean`, :func:`bootstrap_f1`: percentile bootstrap
+  confidence intervals;
+* :func:`kendall_tau`, :func:`spearman_rho`, :func:`average_ranks`: rank correlations;
+* :func:`derived_rng`, :func:`doc_key`: the one seed scheme, ``numpy.random.SeedSequence(seed,
+  spawn_key=...)`` keyed by names and numbers, so a random stream never depends on scheduling,
+  process or Python's salted ``hash``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .exceptions import InvalidParameterError
+
+__all__ = [
+    "f1_score",
+    "f1_array",
+    "percentile_interval",
+    "bootstrap_mean",
+    "bootstrap_f1",
+    "kendall_tau",
+    "average_ranks",
+    "spearman_rho",
+    "doc_key",
+    "derived_rng",
+]
+
+
+# ----------------------------------------------------------------------------------------------
+# F1
+# ----------------------------------------------------------------------------------------------
+def f1_score(precision: float, recall: float) -> float:
+    """Harmonic mean of precision and recall (Lamprier et al. 2007, eq. 11); 0.0 if both are 0.
+
+    Examples
+    --------
+    >>> f1_score(0.5, 1.0)  # 2 * 0.5 * 1 / 1.5
+    0.6666666666666666
+    >>> f1_score(0.0, 0.0)
+    0.0
+    """
+    total = precision + recall
+    return 0.0 if total <= 0 else float(2.0 * precision * recall / total)
+
+
+def f1_array(precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
+    """:func:`f1_score` element by element on arrays (0 where both are 0)."""
+    p = np.asarray(precision, dtype=float)
+    r = np.asarray(recall, dtype=float)
+    total = p + r
+    return np.divide(2.0 * p * r, total, out=np.zeros_like(total), where=total > 0)
+
+
+# ----------------------------------------------------------------------------------------------
+# bootstrap intervals
+# ----------------------------------------------------------------------------------------------
+def percentile_interval(samples: Any, confidence: float = 0.95) -> tuple[float, float]:
+    """The central ``confidence`` percentile interval of bootstrap replicates (NaNs left out;
+    ``(nan, nan)`` when none is defined).
+
+    Examples
+    --------
+    >>> percentile_interval(np.arange(101.0), 0.5)  # the 25th and 75th of 0..100
+    (25.0, 75.0)
+    """
+    v = np.asarray(samples, dtype=float)
+    v = v[~np.isnan(v)]
+    if v.size == 0:
+        return float("nan"), float("nan")
+    alpha = (1.0 - confidence) / 2.0
+    low, high = np.quantile(v, [alpha, 1.0 - alpha])
+    return float(low), float(high)
+
+
+def bootstrap_mean(values: np.ndarray, rng: np.random.Generator, confidence: float = 0.95,
+                   n_resamples: int = 1000) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean of ``values`` (already free of NaNs).
+
+    With one value, or all values equal, the interval is the point itself (no resampling).
+    """
+    x = np.asarray(values, dtype=float)
+    if x.size == 0:
+        return float("nan"), float("nan")
+    mean = float(x.mean())
+    if x.size == 1 or np.all(x == x[0]):
+        return mean, mean
+    means = x[rng.integers(0, x.size, size=(n_resamples, x.size))].mean(axis=1)
+    return percentile_interval(means, confidence)
+
+
+def bootstrap_f1(precision: np.ndarray, recall: np.ndarray, rng: np.random.Generator,
+                 confidence: float = 0.95, n_resamples: int = 1000) -> tuple[float, float]:
+    """Percentile bootstrap interval of eq. 11's F1 over restarts.
+
+    Restarts are resampled with replacement ``n_resamples`` times (vectorised); each resample's
+    F1 is computed from its averaged precision and recall, as the point estimate is.
+    """
+    n = precision.shape[0]
+    if n == 0:
+        return (float("nan"), float("nan"))
+    if n == 1 or (np.all(precision == precision[0]) and np.all(recall == recall[0])):
+        value = f1_score(float(precision.mean()), float(recall.mean()))
+        return (value, value)
+    idx = rng.integers(0, n, size=(n_resamples, n))
+    f1 = f1_array(precision[idx].mean(axis=1), recall[idx].mean(axis=1))
+    return percentile_interval(f1, confidence)
+
+
+# ----------------------------------------------------------------------------------------------
+# rank correlations
+# ----------------------------------------------------------------------------------------------
+def _paired(x: Sequence[float], y: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    """Two one-dimensional float arrays of the same length, pairs with a NaN dropped."""
+    a = np.asarray(x, dtype=float)
+    b = np.asarray(y, dtype=float)
+    if a.shape != b.shape or a.ndim != 1:
+        raise InvalidParameterError(
+            f"x and y must be one-dimensional with the same length; received shapes {a.shape} and {b.shape}"
+        )
+    keep = ~(np.isnan(a) | np.isnan(b))
+    return a[keep], b[keep]
+
+
+def _tied_pairs(*columns: np.ndarray) -> int:
+    """Pairs of items equal in every given column (sum of t(t-1)/2 over the tie groups)."""
+    if columns[0].size == 0:
+        return 0
+    _, counts = np.unique(np.stack(columns, axis=1), axis=0, return_counts=True)
+    return int(np.sum(counts * (counts - 1) // 2))
+
+
+def _inversions(values: np.ndarray) -> int:
+    """Pairs ``i < j`` with ``values[i] > values[j]`` (ties are not inversions).
+
+    Bottom-up merge sort done level by level with array operations: at each level the right half
+    of every block counts the elements of its left half greater than itself with one
+    ``searchsorted`` over all blocks at once (blocks are kept apart by an offset), then every
+    block is sorted by one global sort. ``O(n log^2 n)`` time, ``O(n)`` memory.
+    """
+    n = values.size
+    _, a = np.unique(values, return_inverse=True)
+    a = a.astype(np.int64).reshape(-1)
+    span = n + 1
+    index = np.arange(n)
+    total, width = 0, 1
+    while width < n:
+        block = index // (2 * width)
+        right = (index % (2 * width)) >= width
+        shifted = a + block * span
+        left_values = shifted[~right]
+        ends = np.searchsorted(left_values, (block[right] + 1) * span, side="left")
+        starts = np.searchsorted(left_values, shifted[right], side="right")
+        total += int(np.sum(ends - starts))
+        a = np.sort(shifted) - block * span
+        width *= 2
+    return total
+
+
+def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
+    """Kendall's tau-b rank correlation of two paired samples (ties handled as tau-b does).
+
+    ``tau_b = (C - D) / sqrt((n0 - n1) (n0 - n2))`` with ``C``/``D`` the concordant/discordant pairs,
+    ``n0 = n(n-1)/2`` and ``n1``, ``n2`` the pairs tied in ``x`` and in ``y``. Pairs with a NaN are
+    dropped first. Returns NaN with fewer than two pairs or when one side is constant.
+
+    Computed without enumerating pairs (Knight's method): with the items sorted by ``x`` then
+    ``y``, the discordant pairs are the inversions of the ``y`` sequence, and
+    ``C - D = n0 - n1 - n2 + n3 - 2 D`` where ``n3`` counts the pairs tied in both. Time
+    ``O(n log^2 n)``, memory ``O(n)``, so a million pairs of (segmenter, document) scores cost
+    seconds, not the terabytes a pairwise matrix would.
+
+    Examples
+    --------
+    >>> kendall_tau([1, 2, 3, 4], [10, 20, 30, 40])
+    1.0
+    >>> kendall_tau([1, 2, 3], [3, 2, 1])
+    -1.0
+    >>> kendall_tau([1, 2, 2, 3], [1, 3, 2, 3])  # hand count: C=4, D=0, n1=1, n2=1: 4/5
+    0.8
+    """
+    a, b = _paired(x, y)
+    n = a.size
+    if n < 2:
+        return float("nan")
+    n0 = n * (n - 1) // 2
+    n1, n2, n3 = _tied_pairs(a), _tied_pairs(b), _tied_pairs(a, b)
+    denominator = math.sqrt((n0 - n1) * (n0 - n2))
+    if denominator == 0:
+        return float("nan")
+    order = np.lexsort((b, a))
+    discordant = _inversions(b[order])
+    return float((n0 - n1 - n2 + n3 - 2 * discordant) / denominator)
+
+
+def average_ranks(values: Sequence[float]) -> np.ndarray:
+    """Ranks 1..n of ``values``, ties sharing the average of the ranks they span.
+
+    Examples
+    --------
+    >>> average_ranks([10, 20, 20, 5]).tolist()
+    [2.0, 3.5, 3.5, 1.0]
+    """
+    a = np.asarray(values, dtype=float)
+    if a.ndim != 1:
+        raise InvalidParameterError.make("values", "a one-dimensional sequence", a.shape)
+    sorter = np.argsort(a, kind="mergesort")
+    inverse = np.empty(a.size, dtype=np.intp)
+    inverse[sorter] = np.arange(a.size)
+    ordered = a[sorter]
+    first = np.r_[True, ordered[1:] != ordered[:-1]]
+    dense = np.cumsum(first)[inverse]
+    ends = np.r_[np.flatnonzero(first), a.size]
+    # a tie group occupying sorted positions start..end-1 gets ranks start+1..end: average below
+    return 0.5 * (ends[dense] + ends[dense - 1] + 1)
+
+
+def spearman_rho(x: Sequence[float], y: Sequence[float]) -> float:
+    """Spearman's rank correlation: Pearson's correlation of the average ranks.
+
+    Pairs with a NaN are dropped first. Returns NaN with fewer than two pairs or when one side is
+    constant (no ranking to compare).
+
+    Examples
+    --------
+    >>> spearman_rho([1, 2, 3, 4], [1, 3, 2, 4])
+    0.8
+    >>> spearman_rho([1, 2, 3], [3, 2, 1])
+    -1.0
+    """
+    a, b = _paired(x, y)
+    if a.size < 2:
+        return float("nan")
+    ra = average_ranks(a) - (a.size + 1) / 2.0
+    rb = average_ranks(b) - (b.size + 1) / 2.0
+    denominator = math.sqrt(float(ra @ ra) * float(rb @ rb))
+    if denominator == 0.0:
+        return float("nan")
+    return float(np.clip(float(ra @ rb) / denominator, -1.0, 1.0))
+
+
+# ----------------------------------------------------------------------------------------------
+# the seed scheme
+# ----------------------------------------------------------------------------------------------
+def doc_key(name: str | None) -> int:
+    """64-bit key of a name (a document id, a label; ``0`` for ``None``), stable across processes
+    and runs: the first 8 bytes of its SHA-256."""
+    if name is None:
+        return 0
+    digest = hashlib.sha256(str(name).encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+def derived_rng(seed: int, *parts: int | str | None) -> np.random.Generator:
+    """The generator of the stream named by ``parts`` under run seed ``seed``.
+
+    ``numpy.random.default_rng(SeedSequence(seed, spawn_key=keys))`` where each part is an int
+    (kept) or a name (its :func:`doc_key`). Every random draw of the project comes from such a
+    generator: restart permutations use ``(document, stream, restart)``, summaries
+    ``(label, BOOTSTRAP, score)``, the study its own named streams.
+
+    Examples
+    --------
+    >>> a = derived_rng(0, "doc-1", 0, 5).integers(1000)
+    >>> b = derived_rng(0, "doc-1", 0, 5).integers(1000)
+    >>> bool(a == b)
+    True
+    """
+    keys = tuple(int(p) if isinstance(p, (int, np.integer)) and not isinstance(p, bool) else doc_key(p)
+                 for p in parts)
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=keys))

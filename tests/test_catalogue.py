@@ -1,0 +1,119 @@
+"""The catalogue covers every metric function and every score a result carries, and everything
+that lists scores or metrics reads it (in the spirit of scikit-learn's registry-driven tests)."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+
+import numpy as np
+import pytest
+
+from stability import catalogue, metrics
+from stability.catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, Measure, measure, oriented
+from stability.exceptions import InvalidParameterError
+from stability.results import StabilityResult
+from stability.segmentation import Segmentation
+
+#: Public functions of stability.metrics that are not metrics of a hypothesis (helpers, sets).
+NOT_METRICS = {
+    "compute_all", "reference_metrics", "multi_reference_metrics",  # loops over the catalogue
+    "expected_windowdiff",  # the expectation NWin divides by, not a score of a hypothesis
+    "general_reference",  # WiSeBE's merged reference, a segmentation
+    "boundary_edit_counts",  # the edit operations behind B and S
+}
+
+#: Numbers a StabilityResult carries that are not scores of their own (and why).
+NOT_SCORES = {
+    "precision_std", "recall_std", "f1_std",  # spread over restarts of STP, STR, F1
+    "chance_precision", "chance_recall",  # components of chance_f1
+    "content_margin",  # a setting
+    "n_restarts", "seed", "tolerance",  # settings
+}
+
+
+def _metric_functions() -> set[str]:
+    return {name for name in metrics.__all__
+            if inspect.isfunction(getattr(metrics, name)) and not name.startswith("_")} - NOT_METRICS
+
+
+def test_every_metric_function_is_catalogued():
+    catalogued = {m.function for table in (REFERENCE, MULTI_REFERENCE) for m in table.values()}
+    missing = _metric_functions() - catalogued
+    assert not missing, f"metric functions with no catalogue entry: {sorted(missing)}"
+
+
+def _numeric_members(cls: type) -> set[str]:
+    fields = {f.name for f in dataclasses.fields(cls) if f.type in ("float", "int")}
+    properties = {name for name, member in inspect.getmembers(cls) if isinstance(member, property)
+                  and inspect.signature(member.fget).return_annotation in ("float", "int")}
+    return fields | properties
+
+
+def test_every_score_a_result_carries_is_catalogued():
+    carried = _numeric_members(StabilityResult) - NOT_SCORES
+    assert carried, "the introspection found nothing: the test would pass vacuously"
+    assert carried <= set(STABILITY), f"scores with no catalogue entry: {sorted(carried - set(STABILITY))}"
+
+
+def test_compute_all_returns_every_catalogued_metric():
+    ref, hyp = Segmentation.from_masses([3, 4, 2]), Segmentation.from_masses([2, 6, 1])
+    assert list(metrics.compute_all(ref, hyp)) == list(REFERENCE)
+    refs = [Segmentation.from_masses(m) for m in ([3, 4, 2], [3, 5, 1])]
+    assert list(metrics.multi_reference_metrics(refs, hyp)) == list(MULTI_REFERENCE)
+
+
+def test_compute_all_equals_the_metric_functions():
+    # each catalogued value equals a direct call of the function it names, with the same options
+    ref, hyp = Segmentation.from_masses([3, 4, 2]), Segmentation.from_masses([2, 6, 1])
+    values = metrics.compute_all(ref, hyp, k=2)
+    assert values["pk"] == metrics.pk(ref, hyp, 2)
+    assert values["pr_error"] == metrics.pr_error(ref, hyp, 3)  # window of k+1 units
+    assert values["boundary_similarity"] == metrics.boundary_similarity(ref, hyp)
+    assert values["f1"] == metrics.boundary_prf(ref, hyp, 0).f1
+    assert values["window_k"] == 2
+
+
+@pytest.mark.parametrize("m", [*STABILITY.values(), *REFERENCE.values(), *MULTI_REFERENCE.values()],
+                         ids=lambda m: f"{m.kind}:{m.name}")
+def test_measures_are_complete(m: Measure):
+    assert m.short and m.title and m.description
+    assert m.kind in catalogue.KINDS and m.direction in catalogue.DIRECTIONS
+    if m.kind in ("parameter", "agreement"):
+        assert m.direction is None, "parameters and descriptions of the references are never ranked"
+    if m.correlate:
+        assert m.kind == "stability" and m.ranked
+
+
+def test_error_metrics_are_lower_is_better():
+    for name in ("pk", "windowdiff", "windowdiff_corrected", "nwin", "tnwin", "pr_error", "ghd"):
+        assert REFERENCE[name].direction == "lower"
+    assert oriented("pk", [0.25]).tolist() == [-0.25]
+    assert oriented("boundary_similarity", [0.25]).tolist() == [0.25]
+    with pytest.raises(InvalidParameterError, match="window_k"):
+        oriented("window_k", [2])
+
+
+def test_names_aliases_and_suggestions():
+    assert measure("wd") is REFERENCE["windowdiff"]
+    assert measure("b") is REFERENCE["boundary_similarity"]
+    assert catalogue.stability_measure("f1") is STABILITY["f1"]
+    assert measure("f1") is REFERENCE["f1"]
+    with pytest.raises(InvalidParameterError, match="did you mean 'windowdiff'"):
+        measure("windowdif")
+
+
+def test_headline_is_a_correlated_stability_score():
+    assert HEADLINE.kind == "stability" and HEADLINE.correlate and HEADLINE.direction == "higher"
+    assert list(STABILITY)[0] == HEADLINE.name
+
+
+def test_stability_values_read_the_result():
+    even = lambda units: list(range(3, len(units), 3))  # noqa: E731
+    from stability import stability_test
+
+    result = stability_test(even, ["w"] * 12, n_restarts=5)
+    values = {name: m.value(result) for name, m in STABILITY.items()}
+    assert values["f1"] == 1.0 and values["n_boundaries"] == 3
+    assert values["shuffle_corrected"] == 0.0  # content-blind: the shuffle control is as stable
+    assert np.isfinite(values["shuffle_gap"])

@@ -1,0 +1,91 @@
+"""stability.stats: F1, bootstrap intervals, rank correlations and the seed scheme."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from stability.stats import (
+    average_ranks,
+    bootstrap_mean,
+    derived_rng,
+    doc_key,
+    f1_array,
+    f1_score,
+    kendall_tau,
+    percentile_interval,
+    spearman_rho,
+)
+
+
+def pairwise_tau_b(x, y) -> float:
+    """tau-b by its definition, pair by pair (the reference for the fast implementation)."""
+    concordant = discordant = tied_x = tied_y = 0
+    n = len(x)
+    for i in range(n):
+        for j in range(i + 1, n):
+            dx, dy = np.sign(x[i] - x[j]), np.sign(y[i] - y[j])
+            tied_x += dx == 0
+            tied_y += dy == 0
+            concordant += dx * dy > 0
+            discordant += dx * dy < 0
+    n0 = n * (n - 1) // 2
+    denominator = math.sqrt((n0 - tied_x) * (n0 - tied_y))
+    return float("nan") if denominator == 0 else (concordant - discordant) / denominator
+
+
+small_ints = st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), min_size=0, max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(small_ints)
+def test_kendall_tau_equals_the_pairwise_definition(pairs):
+    x = [float(a) for a, _ in pairs]
+    y = [float(b) for _, b in pairs]
+    expected = pairwise_tau_b(x, y) if len(pairs) >= 2 else float("nan")
+    got = kendall_tau(x, y)
+    assert (math.isnan(got) and math.isnan(expected)) or got == pytest.approx(expected, abs=1e-12)
+
+
+def test_kendall_tau_hand_values_and_nans():
+    # x = 1,2,2,3 ; y = 1,3,2,3: pairs (1,2) C, (1,3) C, (1,4) C, (2,3) tied x, (2,4) tied y,
+    # (3,4) C -> C=4, D=0, n0=6, n1=1, n2=1: 4 / sqrt(5 * 5) = 0.8
+    assert kendall_tau([1, 2, 2, 3], [1, 3, 2, 3]) == pytest.approx(0.8)
+    assert kendall_tau([1, float("nan"), 3], [1, 5, 3]) == 1.0  # the NaN pair is dropped
+    assert math.isnan(kendall_tau([1, 1, 1], [1, 2, 3]))  # one side constant
+    assert math.isnan(kendall_tau([1], [2]))
+
+
+def test_spearman_and_ranks_by_hand():
+    assert average_ranks([10, 20, 20, 5]).tolist() == [2.0, 3.5, 3.5, 1.0]
+    # ranks 1,2,3,4 vs 1,3,2,4: d^2 = 0+1+1+0 = 2, rho = 1 - 6*2/(4*15) = 0.8
+    assert spearman_rho([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(0.8)
+
+
+def test_f1_forms_agree():
+    p = np.array([0.0, 0.5, 1.0, 0.25])
+    r = np.array([0.0, 1.0, 1.0, 0.75])
+    assert f1_array(p, r).tolist() == [f1_score(a, b) for a, b in zip(p, r)]
+    assert f1_score(0.5, 1.0) == pytest.approx(2 / 3)
+
+
+def test_bootstrap_mean_interval_contains_the_mean_and_is_seeded():
+    x = np.arange(20.0)
+    low, high = bootstrap_mean(x, derived_rng(0, "test"), 0.95, 500)
+    assert low < x.mean() < high
+    assert (low, high) == bootstrap_mean(x, derived_rng(0, "test"), 0.95, 500)
+    assert bootstrap_mean(np.array([2.0, 2.0]), derived_rng(0), 0.95, 10) == (2.0, 2.0)
+    assert percentile_interval([np.nan, np.nan]) != percentile_interval([1.0])
+
+
+def test_derived_rng_is_the_restart_scheme():
+    # the restart permutations of the harness use (document key, stream, restart)
+    from stability.permutations import Stream, stream_rng
+
+    a = stream_rng(7, doc_key("doc"), Stream.SHUFFLE, 3).random(4)
+    b = derived_rng(7, "doc", int(Stream.SHUFFLE), 3).random(4)
+    assert a.tolist() == b.tolist()
+    assert derived_rng(7, "doc").random() != derived_rng(7, "other").random()
