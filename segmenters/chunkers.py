@@ -77,6 +77,7 @@ from typing import Any
 
 import numpy as np
 
+from stability.checks import check_choice, check_int
 from stability.exceptions import InvalidParameterError, InvalidTypeError
 from stability.segmenter import Segmenter
 
@@ -104,11 +105,6 @@ def _compact(text: str) -> str:
 def word_count(text: str) -> int:
     """Number of whitespace-separated words (the token counter given to ``semchunk``)."""
     return len(text.split())
-
-
-def _check_int(value: Any, name: str, low: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise InvalidParameterError.make(name, f"an integer >= {low}", value)
 
 
 def _check_separator(value: Any) -> None:
@@ -173,9 +169,7 @@ def offsets_to_compact(text: str, offsets: Sequence[int]) -> list[int]:
     total = int(before[-1])
     positions = []
     for offset in offsets:
-        if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)) or not 0 <= offset <= len(text):
-            raise InvalidParameterError.make("chunk offset", f"an integer in 0 .. {len(text)}", offset)
-        position = int(before[offset])
+        position = int(before[check_int(offset, "chunk offset", low=0, high=len(text))])
         if position < total:  # a chunk starting in trailing whitespace holds no character
             positions.append(position)
     return positions
@@ -257,9 +251,8 @@ class _SizedChunker(ChunkerSegmenter):
     """Shared set-up of the adapters: a chunk size and the unit separator."""
 
     def __init__(self, chunk_size: int, unit_separator: str) -> None:
-        _check_int(chunk_size, "chunk_size", 1)
+        self.chunk_size = check_int(chunk_size, "chunk_size", low=1)
         _check_separator(unit_separator)
-        self.chunk_size = int(chunk_size)
         self.unit_separator = unit_separator
 
     def chunker(self, text: str) -> list[str]:  # type: ignore[override]
@@ -295,10 +288,7 @@ class _LangchainSplitter(_SizedChunker):
 
     def __init__(self, chunk_size: int, chunk_overlap: int, unit_separator: str) -> None:
         super().__init__(chunk_size, unit_separator)
-        _check_int(chunk_overlap, "chunk_overlap", 0)
-        if chunk_overlap >= chunk_size:
-            raise InvalidParameterError.make("chunk_overlap", f"smaller than chunk_size ({chunk_size})", chunk_overlap)
-        self.chunk_overlap = int(chunk_overlap)
+        self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0, high=self.chunk_size - 1)
         _require("langchain_text_splitters", "langchain", self.name)
 
     def chunker(self, text: str) -> list[str]:  # type: ignore[override]
@@ -358,7 +348,7 @@ class LangchainCharacter(_LangchainSplitter):
         self, chunk_size: int = 1000, chunk_overlap: int = 0, separator: str = " ", unit_separator: str = "\n"
     ) -> None:
         if not isinstance(separator, str):
-            raise InvalidParameterError.make("separator", "a string", separator)
+            raise InvalidTypeError.make("separator", "a string", separator)
         super().__init__(chunk_size, chunk_overlap, unit_separator)
         self.separator = separator
 
@@ -404,10 +394,8 @@ class _ChonkieChunker(_SizedChunker):
     """Shared set-up of the chonkie adapters (offline tokenizers only)."""
 
     def __init__(self, chunk_size: int, tokenizer: str, unit_separator: str) -> None:
-        if tokenizer not in CHONKIE_TOKENIZERS:
-            raise InvalidParameterError.make("tokenizer", f"one of {CHONKIE_TOKENIZERS} (offline)", tokenizer)
         super().__init__(chunk_size, unit_separator)
-        self.tokenizer = tokenizer
+        self.tokenizer = check_choice(tokenizer, "tokenizer", CHONKIE_TOKENIZERS)
         _require("chonkie", "chonkie", self.name)
 
     def _chunks(self, text: str) -> list[Any]:
@@ -467,9 +455,8 @@ class ChonkieSentence(_ChonkieChunker):
     def __init__(
         self, chunk_size: int = 1000, tokenizer: str = "character", chunk_overlap: int = 0, unit_separator: str = "\n"
     ) -> None:
-        _check_int(chunk_overlap, "chunk_overlap", 0)
         super().__init__(chunk_size, tokenizer, unit_separator)
-        self.chunk_overlap = int(chunk_overlap)
+        self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0)
 
     def _make(self, module: Any) -> Any:
         return module.SentenceChunker(

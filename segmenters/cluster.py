@@ -47,7 +47,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from stability.exceptions import InvalidParameterError
+from stability.checks import check_int, check_real
 
 from .embedding import EmbeddedSegmenter, LSAEncoder, check_encoder
 
@@ -132,15 +132,6 @@ def _adjust_count(boundaries: list[int], cohesion: np.ndarray, wanted: int) -> l
     return sorted(chosen)
 
 
-def _check_number(value, name: str, low: float, integer: bool, allow_none: bool = False) -> None:
-    if value is None and allow_none:
-        return
-    kinds = (int, np.integer) if integer else (int, float, np.integer, np.floating)
-    if isinstance(value, bool) or not isinstance(value, kinds) or not value >= low or not np.isfinite(value):
-        kind = "an integer" if integer else "a number"
-        raise InvalidParameterError.make(name, f"{'None or ' if allow_none else ''}{kind} >= {low}", value)
-
-
 class Cluster(EmbeddedSegmenter):
     """Clustering-based segmenter after ClassStruggle's outline (our design, not the authors' code).
 
@@ -196,12 +187,12 @@ class Cluster(EmbeddedSegmenter):
         max_iter: int = 30,
         embed: Callable[[list[str]], object] | None = None,
     ) -> None:
-        _check_number(n_segments, "n_segments", 1, True, allow_none=True)
-        _check_number(n_classes, "n_classes", 1, True, allow_none=True)
-        _check_number(segment_length, "segment_length", 1, False)
-        _check_number(proximity, "proximity", 0.1, False)
-        _check_number(layout, "layout", 0, False)
-        _check_number(max_iter, "max_iter", 0, True)
+        check_int(n_segments, "n_segments", low=1, none=True)
+        check_int(n_classes, "n_classes", low=1, none=True)
+        check_real(segment_length, "segment_length", low=1)
+        check_real(proximity, "proximity", low=0.1)
+        check_real(layout, "layout", low=0)
+        check_int(max_iter, "max_iter", low=0)
         check_encoder(embed)
         self.n_segments = n_segments
         self.n_classes = n_classes

@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from stability.checks import check_choice, check_int
 from stability.exceptions import InvalidParameterError, InvalidTypeError
 from stability.segmenter import Segmenter
 
@@ -73,14 +74,6 @@ from .preprocessing import Preprocessor
 __all__ = ["Embedding", "EmbeddedSegmenter", "LSAEncoder", "unit_vectors", "gap_scores", "depth_scores", "pick_boundaries", "last_above"]
 
 METHODS = ("c99", "depth")
-
-
-def _check_int(value, name: str, low: int, allow_none: bool = False) -> None:
-    if value is None and allow_none:
-        return
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        expected = f"{'None or ' if allow_none else ''}an integer >= {low}"
-        raise InvalidParameterError.make(name, expected, value)
 
 
 @dataclass(frozen=True)
@@ -113,8 +106,8 @@ class LSAEncoder:
     _preprocessor: Preprocessor = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        _check_int(self.n_components, "n_components", 1)
-        _check_int(self.max_terms, "max_terms", 1)
+        check_int(self.n_components, "n_components", low=1)
+        check_int(self.max_terms, "max_terms", low=1)
         if self.stopwords is not None:
             object.__setattr__(self, "stopwords", tuple(self.stopwords))
         preprocessor = Preprocessor(tokenizer=self.tokenizer, stopwords=self.stopwords, stem=self.stem)
@@ -350,12 +343,11 @@ class Embedding(EmbeddedSegmenter):
         smoothing_width: int = 1,
         min_distance: int = 2,
     ) -> None:
-        if method not in METHODS:
-            raise InvalidParameterError.make("method", f"one of {METHODS}", method)
+        check_choice(method, "method", METHODS)
         check_encoder(embed)
-        _check_int(window, "window", 1)
-        _check_int(smoothing_width, "smoothing_width", 0)
-        _check_int(min_distance, "min_distance", 1)
+        check_int(window, "window", low=1)
+        check_int(smoothing_width, "smoothing_width", low=0)
+        check_int(min_distance, "min_distance", low=1)
         C99(n_segments=n_segments, mask_size=mask_size, std_coeff=std_coeff)  # checks these three
         self.n_segments = n_segments
         self.method = method

@@ -18,7 +18,7 @@ from segmenters.chunkers import (
     snap_to_units,
 )
 from stability import get_segmenter
-from stability.exceptions import InvalidParameterError, InvalidTypeError
+from stability.exceptions import InvalidParameterError, InvalidTypeError, StabilityError
 from stability.registry import describe_segmenters
 
 
@@ -97,7 +97,7 @@ def test_fixed_chars_by_hand():
     ],
 )
 def test_fixed_chars_bad_parameters(params, name):
-    with pytest.raises(InvalidParameterError, match=name):
+    with pytest.raises(StabilityError, match=name):
         FixedChars(**params)
 
 
@@ -208,6 +208,8 @@ def test_chonkie_word_tokenizer(name):
 def test_chonkie_refuses_tokenizers_that_need_a_download():
     with pytest.raises(InvalidParameterError, match="tokenizer"):
         chunkers_module.ChonkieRecursive(tokenizer="gpt2")
+    with pytest.raises(InvalidParameterError, match="chunk_overlap"):
+        chunkers_module.LangchainRecursive(chunk_size=10, chunk_overlap=10)
 
 
 def test_missing_extra_is_reported_not_raised(monkeypatch):

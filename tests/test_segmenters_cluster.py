@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import segmenters.cluster as cluster_module
 from segmenters.cluster import Cluster, _adjust_count, _pairs, evolve_classes, gap_cohesion, initial_classes
 from segmenters.embedding import LSAEncoder
-from stability.exceptions import InvalidParameterError, InvalidTypeError
+from stability.exceptions import InvalidTypeError, StabilityError
 
 from conftest import topical_document
 
@@ -117,7 +117,7 @@ def test_custom_encoder_and_parameters_exposed():
     ],
 )
 def test_bad_parameters(params, name):
-    with pytest.raises(InvalidParameterError, match=name):
+    with pytest.raises(StabilityError, match=name):
         Cluster(**params)
     with pytest.raises(InvalidTypeError, match="embed"):
         Cluster(embed=3)
