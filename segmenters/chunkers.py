@@ -118,8 +118,8 @@ def _require(module: str, extra: str, segmenter: str) -> Any:
         return importlib.import_module(module)
     except ImportError as exc:
         raise ImportError(
-            f"segmenter {segmenter!r} needs the {module!r} package: "
-            f"pip install 'stability-harness[{extra}]' (or '[chunkers]' for every chunker)"
+            f"segmenter {segmenter!r} needs the {module!r} package, installed by the extra "
+            f"{extra!r} (or 'chunkers' for every chunker): pip install 'stability-harness[{extra}]'"
         ) from exc
 
 
