@@ -228,15 +228,15 @@ def main(argv=None) -> int:
         outputs[label] = hyps
         rows.append((label, float(np.mean(sentence)), float(np.mean(word)), elapsed))
 
-    print(f"{'segmenter':<18} {'published':>9}  {'Pk word':>8} {'diff':>6}  {'Pk sent':>8} {'diff':>6}  {'target':>7}  {'s/doc':>7}  source")
+    print(f"{'segmenter':<20} {'published':>9}  {'Pk word':>8} {'diff':>6}  {'Pk sent':>8} {'diff':>6}  {'target':>7}  {'s/doc':>7}  source")
     for label, p_sent, p_word, elapsed in rows:
         pub, source = PUBLISHED[label]
         if pub is None:
-            print(f"{label:<18} {'-':>9}  {p_word:>8.4f} {'-':>6}  {p_sent:>8.4f} {'-':>6}  {'':>7}  {elapsed:>7.4f}  {source}")
+            print(f"{label:<20} {'-':>9}  {p_word:>8.4f} {'-':>6}  {p_sent:>8.4f} {'-':>6}  {'':>7}  {elapsed:>7.4f}  {source}")
             continue
         tol = TOLERANCE.get(label)
         verdict = "" if tol is None else ("ok" if abs(p_word - pub) <= tol else "MISSED") + f" {tol}"
-        print(f"{label:<18} {pub:>9.2f}  {p_word:>8.4f} {p_word - pub:>+6.3f}  {p_sent:>8.4f} {p_sent - pub:>+6.3f}  {verdict:>7}  {elapsed:>7.4f}  {source}")
+        print(f"{label:<20} {pub:>9.2f}  {p_word:>8.4f} {p_word - pub:>+6.3f}  {p_sent:>8.4f} {p_sent - pub:>+6.3f}  {verdict:>7}  {elapsed:>7.4f}  {source}")
     if "texttiling_nltk" in outputs:
         same = sum(a == b for a, b in zip(outputs["texttiling"], outputs["texttiling_nltk"]))
         t_ours = next(r[3] for r in rows if r[0] == "texttiling")
