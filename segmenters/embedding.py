@@ -30,7 +30,8 @@ Every unit becomes a vector through a pluggable encoder ``embed(units: list[str]
 terms from :class:`segmenters.preprocessing.Preprocessor`, TF-IDF weights (``1 + ln tf`` times
 ``ln((1 + n) / (1 + df)) + 1``, units as documents, rows L2-normalised) over the terms found in at
 least two units, then a truncated SVD: unit ``i`` is row ``i`` of ``U_k S_k`` (``k`` at most the
-numerical rank). Choi et al. learnt
+numerical rank; exact up to 500 distinct units or kept terms, randomized and seeded beyond, see
+:func:`top_singular`). Choi et al. learnt
 their space on a large corpus; here each document is its own training corpus, so nothing is
 downloaded and nothing leaks from other documents.
 
@@ -71,9 +72,11 @@ from stability.segmenter import Segmenter
 from .c99 import C99, GAIN_KERNEL, c99_split_sequence, rank_matrix
 from .preprocessing import Preprocessor
 
-__all__ = ["Embedding", "EmbeddedSegmenter", "LSAEncoder", "unit_vectors", "gap_scores", "depth_scores", "pick_boundaries", "last_above"]
+__all__ = ["Embedding", "EmbeddedSegmenter", "LSAEncoder", "unit_vectors", "gap_scores", "depth_scores", "pick_boundaries", "last_above", "top_singular"]
 
 METHODS = ("c99", "depth")
+#: Largest smaller side of the TF-IDF matrix decomposed exactly (see :func:`top_singular`).
+EXACT_SVD_MAX = 500
 
 
 @dataclass(frozen=True)
@@ -151,10 +154,30 @@ class LSAEncoder:
         matrix = self._tfidf(texts, multiplicity)
         if matrix.size == 0:
             return np.zeros((len(units), 1))
-        _, singular, basis = np.linalg.svd(matrix * np.sqrt(multiplicity)[:, None], full_matrices=False)
+        singular, basis = top_singular(matrix * np.sqrt(multiplicity)[:, None], self.n_components)
         rank = int(np.count_nonzero(singular > singular[0] * max(matrix.shape) * np.finfo(float).eps))
         k = max(1, min(self.n_components, rank))
         return (matrix @ basis[:k].T)[rows]  # projection on the first k axes: rows of U_k S_k
+
+
+def top_singular(matrix: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Singular values and right singular vectors (rows) of ``matrix``, at least the top ``k``.
+
+    Exact (``numpy.linalg.svd``) when the smaller side is at most ``EXACT_SVD_MAX``; otherwise
+    the randomized range finder of Halko, Martinsson & Tropp (2011) with ``k + 10`` probes, 4
+    power iterations and a fixed seed, which costs ``O(m V k)`` instead of ``O(m V min(m, V))``
+    and is deterministic for a given matrix.
+    """
+    if min(matrix.shape) <= EXACT_SVD_MAX:
+        _, singular, basis = np.linalg.svd(matrix, full_matrices=False)
+        return singular, basis
+    probes = np.random.default_rng(0).standard_normal((matrix.shape[1], k + 10))
+    sample, _ = np.linalg.qr(matrix @ probes)
+    for _ in range(4):
+        back, _ = np.linalg.qr(matrix.T @ sample)
+        sample, _ = np.linalg.qr(matrix @ back)
+    _, singular, basis = np.linalg.svd(sample.T @ matrix, full_matrices=False)
+    return singular, basis
 
 
 def _normalise_rows(matrix: np.ndarray) -> np.ndarray:

@@ -15,6 +15,7 @@ from segmenters.embedding import (
     gap_scores,
     last_above,
     pick_boundaries,
+    top_singular,
 )
 from stability.exceptions import InvalidParameterError, InvalidTypeError, StabilityError
 
@@ -67,6 +68,31 @@ def test_fast_path_identical_for_both_methods(units, seed, method, k):
     segmenter = Embedding(method=method, n_segments=k, window=2)
     expected = segmenter([units[i] for i in order])
     assert segmenter.segment_prepared(segmenter.prepare(units), order) == expected
+
+
+def test_randomized_svd_finds_the_top_singular_triplets():
+    # A 600 x 700 matrix with known singular values 2^-i: the randomized path (smaller side above
+    # EXACT_SVD_MAX = 500) must give the top ones and their right singular vectors (up to sign).
+    rng = np.random.default_rng(5)
+    left, _ = np.linalg.qr(rng.standard_normal((600, 40)))
+    right, _ = np.linalg.qr(rng.standard_normal((700, 40)))
+    values = 2.0 ** -np.arange(40)
+    matrix = (left * values) @ right.T
+    singular, basis = top_singular(matrix, 10)
+    np.testing.assert_allclose(singular[:10], values[:10], rtol=1e-9)
+    np.testing.assert_allclose(np.abs(np.einsum("ij,ji->i", basis[:10], right[:, :10])), 1.0, atol=1e-9)
+    again, _ = top_singular(matrix.copy(), 10)
+    assert np.array_equal(singular, again)  # seeded: the same matrix gives the same bits
+
+
+def test_lsa_on_a_long_document_does_not_depend_on_the_order():
+    # 700 distinct units: the randomized decomposition, learnt on the sorted distinct texts
+    rng = np.random.default_rng(2)
+    words = [f"w{i}" for i in range(900)]
+    units = [" ".join(rng.choice(words, size=12).tolist()) for _ in range(700)]
+    order = rng.permutation(700)
+    encoder = LSAEncoder(stem=False, stopwords=[])
+    assert np.array_equal(encoder([units[i] for i in order]), encoder(units)[order])
 
 
 def test_depth_scores_by_hand():
