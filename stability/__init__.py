@@ -4,12 +4,15 @@ The core entry points:
 
 * :func:`stability_test`: the stability test of Lamprier et al. (2007) on one document;
 * :func:`evaluate`: several segmenters over a corpus, in parallel, with corpus summaries;
+* :class:`Settings`: every setting of a run, declared and checked once (``evaluate`` and
+  ``stability_test`` take one, or the keywords that build one);
+* :func:`load_results`: a run read back from its results file (:mod:`stability.store`);
 * :func:`get_segmenter`: resolve a segmenter from a callable, a name or ``module:attribute``;
 * :class:`Segmentation`: the one segmentation type, with every conversion;
 * :func:`read_corpus`: documents from Choi, Wiki-727K, JSON lines, CSV/TSV or plain text files.
 
 Reference metrics live in :mod:`stability.metrics`, reports in :mod:`stability.report`, the
-validation study in :mod:`stability.validation`.
+validation study in :mod:`stability.study`.
 """
 
 from .corpus import Document
@@ -29,6 +32,8 @@ from .results import CorpusResult, Failure, RestartScores, SegmenterSummary, Sta
 from .runner import evaluate, stability_test
 from .segmentation import Segmentation, as_segmentation
 from .segmenter import Segmenter
+from .settings import Settings
+from .store import ResultsWarning, load_results
 
 __version__ = "0.1.0"
 
@@ -47,6 +52,8 @@ __all__ = [
     "SegmenterError",
     "SegmenterOutputError",
     "SegmenterSummary",
+    "Settings",
+    "ResultsWarning",
     "StabilityError",
     "StabilityResult",
     "Stat",
@@ -56,6 +63,7 @@ __all__ = [
     "available_segmenters",
     "evaluate",
     "get_segmenter",
+    "load_results",
     "read_corpus",
     "register",
     "stability_test",

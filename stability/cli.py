@@ -14,6 +14,7 @@ from typing import Annotated, Iterator, Optional
 import typer
 
 from . import __version__
+from .readers import FORMATS
 
 app = typer.Typer(
     name="stability",
@@ -85,7 +86,7 @@ def run(
     config: Annotated[Optional[Path], typer.Argument(help="TOML experiment file (default: the built-in demo).", exists=True, dir_okay=False)] = None,
     segmenter: Annotated[Optional[list[str]], typer.Option("--segmenter", "-s", help="Segmenter name or module:attribute (repeatable); replaces the config's.")] = None,
     corpus: Annotated[Optional[str], typer.Option("--corpus", "-c", help="Corpus path (file or directory).")] = None,
-    format: Annotated[Optional[str], typer.Option("--format", "-f", help="Corpus format: choi, wiki, jsonl, csv, text (default: detected).")] = None,
+    format: Annotated[Optional[str], typer.Option("--format", "-f", help=f"Corpus format: {', '.join(FORMATS)} (default: detected).")] = None,
     encoding: Annotated[Optional[str], typer.Option("--encoding", help="Text encoding of the corpus files (default utf-8, strict).")] = None,
     levels: Annotated[Optional[str], typer.Option("--levels", help="Wiki corpora: header levels that count as boundaries, e.g. '1,2' or '1-2'.")] = None,
     unit: Annotated[Optional[str], typer.Option("--unit", help="Plain-text corpora: sentence, paragraph or line.")] = None,
@@ -98,6 +99,7 @@ def run(
     ci_width: Annotated[Optional[float], typer.Option("--ci-width", help="Adaptive stopping: stop when the F1 interval is this narrow.")] = None,
     out: Annotated[Optional[str], typer.Option("--out", "-o", help="Output directory (results.jsonl + reports).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run in --out.")] = False,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the results already in --out (without it or --resume, existing results are an error).")] = False,
     progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on a terminal).")] = None,
     report_format: Annotated[ReportFormat, typer.Option("--report", help="What to print on stdout.")] = ReportFormat.table,
     debug: Debug = False,
@@ -113,6 +115,7 @@ def run(
             reader={"encoding": encoding, "levels": levels, "unit": unit},
             n_restarts=restarts, seed=seed, n_jobs=jobs, backend=backend.value if backend else None,
             scheduler=scheduler, tolerance=tolerance, ci_width=ci_width, resume=resume or None,
+            overwrite=overwrite or None,
         )
         if resume and "dir" not in experiment.output:
             raise typer.BadParameter("--resume needs an output directory (--out or [output] dir)")
@@ -240,34 +243,38 @@ def report(
 
 @app.command()
 def validate(
-    config: Annotated[Path, typer.Argument(help="TOML experiment over documents with references (e.g. configs/choi-validation.toml).", exists=True, dir_okay=False)],
-    quick: Annotated[bool, typer.Option("--quick", help="The documented 100-document subset: every 4th document in corpus order.")] = False,
-    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Results cache directory (default: the config's [output] dir, '-quick' appended with --quick); the run resumes from it.")] = None,
+    config: Annotated[list[Path], typer.Argument(help="TOML experiment file(s) over documents with references: one [corpus] or several [corpus.NAME] tables each (e.g. configs/validation.toml).", exists=True, dir_okay=False)],
+    quick: Annotated[bool, typer.Option("--quick", help="Every 4th document of each corpus, in corpus order.")] = False,
+    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Results cache directory (default: the first config's [output] dir, '-quick' appended with --quick; one folder per corpus when there are several); the run resumes from it.")] = None,
     docs: Annotated[Optional[Path], typer.Option("--docs", help="Where validation.md and validation/*.svg go (default: the results directory).")] = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (default: the config's n_jobs).")] = None,
-    limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Only the first N documents (after --quick).")] = None,
-    restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Override the config's restarts.")] = None,
+    limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Only the first N documents of each corpus (after --quick).")] = None,
+    restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Override the configs' restarts.")] = None,
     bootstrap: Annotated[int, typer.Option("--bootstrap", min=1, help="Bootstrap resamples of documents per interval.")] = 1000,
+    corpus: Annotated[Optional[list[str]], typer.Option("--corpus", "-c", help="Only this corpus of the config files (repeatable; default: all).")] = None,
     progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on a terminal).")] = None,
     debug: Debug = False,
 ) -> None:
-    """Validation study: rank agreement between stability scores and reference metrics over a family of segmenters."""
+    """Validation study: rank agreement between stability scores and reference metrics over a family of segmenters, on one corpus or several."""
     import time
 
-    from .validation import run_study, write_report
+    from .study import StudyOptions, run_study, write_report
 
     with _errors(debug):
         started = time.perf_counter()
-        study = run_study(config, quick=quick, out=out, n_jobs=jobs, limit=limit, n_restarts=restarts,
-                          progress=progress, n_bootstrap=bootstrap)
-        target = docs if docs is not None else Path(study.settings["out"])
+        options = StudyOptions(tuple(str(c) for c in config), quick=quick, out=out,
+                               docs=None if docs is None else str(docs), jobs=jobs, limit=limit, restarts=restarts,
+                               bootstrap=bootstrap, corpora=tuple(corpus or ()), progress=progress)
+        run = run_study(options)
+        target = Path(run.options.docs)
         discussion = target / "validation-discussion.md"
-        path = write_report(study, target, discussion=discussion if discussion.is_file() else None)
-        for failure in study.result.failures:
-            _err(f"warning: {failure.message().splitlines()[0]}")
-        _err(f"results cached in {study.settings['out']}; report written to {path} "
+        path = write_report(run, target, discussion=discussion if discussion.is_file() else None)
+        for study in run.studies:
+            for failure in study.result.failures:
+                _err(f"warning: {study.name}: {failure.message().splitlines()[0]}")
+        _err(f"results cached in {run.options.out}; report written to {path} "
              f"(plots in {path.parent / 'validation'}); {time.perf_counter() - started:.0f} s")
-        typer.echo(f"headline score: {study.headline()}")
+        typer.echo(f"headline score: {run.decision.headline}")
 
 
 def main() -> None:

@@ -11,12 +11,16 @@ An experiment file has five tables::
     [segmenters.even6]
     segmenter = "even"
     n_segments = 6
+    [segmenters.c99_told]    # told each document's count: its first reference's segments
+    segmenter = "c99"
+    n_segments = "reference"
 
-    [run]                    # evaluate(**run), plus "scheduler" for a Dask cluster
+    [run]                    # stability.Settings(**run), plus "scheduler" for a Dask cluster
     n_restarts = 100
     seed = 0
+    # resume = true          # continue the results in [output] dir (overwrite = true: replace them)
 
-    [metrics]                # options of the reference metrics; enabled = false skips them
+    [metrics]                # Settings(metrics=...): reference-metric options; enabled = false skips them
     k = "lamprier"
     names = ["pk", "windowdiff", "f1"]   # which metrics to compute (default: all)
 
@@ -62,9 +66,11 @@ def _keywords(function: Any, exclude: tuple[str, ...] = ()) -> tuple[str, ...]:
 
 
 def _run_keys() -> tuple[str, ...]:
-    from .runner import evaluate
+    """The ``[run]`` keys: the fields of :class:`~stability.settings.Settings` read from that
+    table, plus the Dask scheduler address."""
+    from .settings import Settings
 
-    return _keywords(evaluate, exclude=("output", "on_result", "metrics")) + ("scheduler",)
+    return Settings.names(table="run") + ("scheduler",)
 
 
 def _corpus_keys() -> tuple[str, ...]:
@@ -276,11 +282,12 @@ def with_overrides(
 def run_experiment(experiment: Experiment, *, progress: bool | None = None) -> Any:
     """Run an experiment: read the corpus, evaluate, write the outputs; returns the CorpusResult.
 
-    With ``[output] dir``, the run streams ``results.jsonl`` there (resumable with
-    ``resume = true``) and writes ``report.<format>`` for each requested format.
+    With ``[output] dir``, the run streams ``results.jsonl`` there and writes ``report.<format>``
+    for each requested format. A folder that already holds results is an error unless the run
+    says ``resume = true`` (continue it) or ``overwrite = true`` (replace it).
     """
-    from .report import render
     from .runner import evaluate
+    from .store import RESULTS_FILE
 
     run = dict(experiment.run)
     scheduler = run.pop("scheduler", None)
@@ -289,10 +296,9 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None) -> A
     out_dir = experiment.output.get("dir")
     output = None
     if out_dir is not None:
-        Path(out_dir).mkdir(parents=True, exist_ok=True)
-        output = Path(out_dir) / "results.jsonl"
-        if not run.get("resume"):
-            run.setdefault("overwrite", True)
+        if str(out_dir).strip() == "":
+            raise InvalidParameterError.make("[output] dir", "a folder path", out_dir)
+        output = Path(out_dir) / RESULTS_FILE
     segmenters = experiment.build_segmenters()
     documents = experiment.documents()
 
@@ -306,13 +312,20 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None) -> A
             raise InvalidParameterError("scheduler is only used with backend = 'dask'")
         result = call()
     if out_dir is not None:
-        for fmt in experiment.output.get("formats", []):
-            extension = {"table": "txt"}.get(fmt, fmt)
-            options = {"documents": True} if fmt in ("table",) and experiment.output.get("documents") else {}
-            (Path(out_dir) / f"report.{extension}").write_text(render(result, fmt, **options), encoding="utf-8")
-            if fmt == "csv":
-                (Path(out_dir) / "documents.csv").write_text(render(result, "csv", documents=True), encoding="utf-8")
+        _write_reports(result, Path(out_dir), experiment.output)
     return result
+
+
+def _write_reports(result: Any, out_dir: Path, output: Mapping[str, Any]) -> None:
+    """``report.<format>`` (and ``documents.csv`` with csv) for every format of ``[output]``."""
+    from .report import render
+
+    for fmt in output.get("formats", []):
+        extension = {"table": "txt"}.get(fmt, fmt)
+        options = {"documents": True} if fmt in ("table",) and output.get("documents") else {}
+        (out_dir / f"report.{extension}").write_text(render(result, fmt, **options), encoding="utf-8")
+        if fmt == "csv":
+            (out_dir / "documents.csv").write_text(render(result, "csv", documents=True), encoding="utf-8")
 
 
 def _with_dask(call: Any, scheduler: str | None) -> Any:

@@ -1,6 +1,6 @@
 """Plots as SVG, written by hand: no plotting dependency, text that diffs, pages that stay
 self-contained. Used by the HTML report (:mod:`stability.report`) and the validation study
-(:mod:`stability.validation`).
+(:mod:`stability.study`).
 """
 
 from __future__ import annotations

@@ -31,6 +31,8 @@ from .exceptions import InvalidParameterError, InvalidTypeError, UnknownSegmente
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "REFERENCE_COUNT",
+    "ReferenceCountSegmenter",
     "SegmenterInfo",
     "SegmenterStatus",
     "available_segmenters",
@@ -166,6 +168,67 @@ def _instantiate(factory: Callable[..., Any], params: dict[str, Any], label: str
     return functools.partial(factory, **params)
 
 
+#: The value of ``n_segments`` meaning "the number of segments of each document's first reference".
+REFERENCE_COUNT = "reference"
+
+
+class ReferenceCountSegmenter:
+    """A segmenter built with ``n_segments="reference"``: on every document, the segmenter built
+    with ``n_segments`` = the number of segments of that document's first reference.
+
+    The harness resolves it per document (:func:`stability.segmenter.for_document`); its
+    parameters, recorded in the results, keep ``n_segments="reference"``. A document without
+    references is a failure of that document, with a message saying why.
+    """
+
+    def __init__(self, factory: Callable[..., Any], params: dict[str, Any], label: str) -> None:
+        self._factory = factory
+        self._params = dict(params)
+        self._label = label
+        try:
+            self._probe = _instantiate(factory, {**self._params, "n_segments": 1}, label)
+        except InvalidParameterError as exc:
+            raise InvalidParameterError(
+                f"{exc} (n_segments={REFERENCE_COUNT!r} needs a segmenter with an n_segments parameter)"
+            ) from exc
+
+    @property
+    def name(self) -> str:
+        from .segmenter import segmenter_name
+
+        return segmenter_name(self._probe)
+
+    @property
+    def deterministic(self) -> Any:
+        return getattr(self._probe, "deterministic", None)
+
+    def get_params(self) -> dict[str, Any]:
+        """The segmenter's parameters, with ``n_segments="reference"``."""
+        from .segmenter import segmenter_params
+
+        return {**segmenter_params(self._probe), "n_segments": REFERENCE_COUNT}
+
+    def for_document(self, document: Any) -> Callable[..., Any]:
+        """The segmenter told the number of segments of ``document``'s first reference."""
+        references = getattr(document, "references", ())
+        if not references:
+            raise InvalidParameterError(
+                f"document {getattr(document, 'id', None)!r} has no reference segmentation, and segmenter "
+                f"{self._label!r} takes n_segments={REFERENCE_COUNT!r} from the document's first reference"
+            )
+        return _instantiate(self._factory, {**self._params, "n_segments": references[0].n_segments}, self._label)
+
+    def __call__(self, units: Any) -> Any:
+        raise InvalidParameterError(
+            f"segmenter {self._label!r} has n_segments={REFERENCE_COUNT!r}, which is resolved per document: "
+            "run it with stability_test or evaluate on Documents with references, or call .for_document(document)"
+        )
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{self.name}({args})"
+
+
 def get_segmenter(spec: Any, **params: Any) -> Callable[..., Any]:
     """Turn a callable, a registered name or a ``"module:attribute"`` string into a segmenter.
 
@@ -176,6 +239,8 @@ def get_segmenter(spec: Any, **params: Any) -> Callable[..., Any]:
         ``"module:attribute"``.
     **params
         Keyword parameters: passed to a segmenter class, or bound to a function.
+        ``n_segments="reference"`` (:data:`REFERENCE_COUNT`) gives every document the number of
+        segments of its first reference (see :class:`ReferenceCountSegmenter`).
 
     Returns
     -------
@@ -194,17 +259,21 @@ def get_segmenter(spec: Any, **params: Any) -> Callable[..., Any]:
     >>> seg = get_segmenter("even", n_segments=3)
     >>> list(seg(["u"] * 9))
     [3, 6]
+    >>> get_segmenter("even", n_segments="reference").get_params()
+    {'n_segments': 'reference', 'segment_length': 10}
     """
     if isinstance(spec, str):
-        factory = _find_factory(spec)
-        return _instantiate(factory, params, spec)
-    if callable(spec):
-        if inspect.isclass(spec):
-            return _instantiate(spec, params, spec.__name__)
-        return _instantiate(spec, params, getattr(spec, "__name__", type(spec).__name__))
-    raise InvalidTypeError.make(
-        "segmenter", "a callable, a registered name or a 'module:attribute' string", spec
-    )
+        factory, label = _find_factory(spec), spec
+    elif callable(spec):
+        factory = spec
+        label = spec.__name__ if inspect.isclass(spec) else getattr(spec, "__name__", type(spec).__name__)
+    else:
+        raise InvalidTypeError.make(
+            "segmenter", "a callable, a registered name or a 'module:attribute' string", spec
+        )
+    if isinstance(params.get("n_segments"), str) and params["n_segments"] == REFERENCE_COUNT:
+        return ReferenceCountSegmenter(factory, params, label)
+    return _instantiate(factory, params, label)
 
 
 @dataclass(frozen=True)

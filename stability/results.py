@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,7 +13,7 @@ import numpy as np
 from .segmentation import Segmentation
 from .stats import bootstrap_mean, f1_array
 
-__all__ = ["RestartScores", "StabilityResult", "Stat", "SegmenterSummary", "Failure", "CorpusResult", "iter_records"]
+__all__ = ["RestartScores", "StabilityResult", "Stat", "SegmenterSummary", "Failure", "CorpusResult"]
 
 
 def _json_float(x: float | None) -> float | None:
@@ -426,33 +425,3 @@ class CorpusResult:
             "documents": {k: [r.to_dict() for r in v] for k, v in self.documents.items()},
             "failures": [f.to_dict() for f in self.failures],
         }
-
-
-def iter_records(path: Any) -> Iterator[tuple[int, dict[str, Any]]]:
-    """``(line number, record)`` of a run's JSON-lines stream, each with a ``type``: ``run``,
-    ``result`` or ``failure``.
-
-    A last line cut by an interruption is ignored (everything before it is kept); any other
-    malformed line is a :class:`~stability.exceptions.CorpusFormatError` naming the file and line.
-    """
-    from .exceptions import CorpusFormatError
-
-    with open(path, encoding="utf-8") as handle:
-        lines = handle.read().splitlines()
-    last = max((i for i, line in enumerate(lines, 1) if line.strip()), default=0)
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            if number == last:
-                return
-            raise CorpusFormatError(f"not a JSON record ({exc.msg})", path=str(path), line=number) from None
-        if not isinstance(record, dict) or record.get("type") not in ("run", "result", "failure"):
-            kind = record.get("type") if isinstance(record, dict) else type(record).__name__
-            raise CorpusFormatError(
-                f"expected a record with type 'run', 'result' or 'failure'; received {kind!r}",
-                path=str(path), line=number,
-            )
-        yield number, record

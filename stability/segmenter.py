@@ -13,6 +13,11 @@ Two optional extras are understood by the harness:
   document, e.g. tokenizing) and ``segment_prepared(state, order) -> boundaries``, where ``order``
   is an integer array and the call must return exactly what ``segment([units[i] for i in order])``
   returns. The harness then calls ``prepare`` once per chunk of restarts.
+* **Per-document parameters.** ``for_document(document) -> segmenter`` returns the segmenter to
+  run on one :class:`~stability.corpus.Document` (it may read the document's references). The
+  harness calls it once per document before anything else (see :func:`for_document`); its
+  parameters (``get_params``) are those recorded in the results. This is how
+  ``get_segmenter("c99", n_segments="reference")`` gives every document its reference's count.
 
 Output order: boundaries may be returned in any order; the harness sorts them (documented, no
 warning). Repeated or out-of-range boundaries and non-integers are errors.
@@ -35,6 +40,7 @@ __all__ = [
     "segmenter_name",
     "segmenter_params",
     "apply_order",
+    "for_document",
 ]
 
 
@@ -136,3 +142,10 @@ def segmenter_params(segmenter: Any) -> dict[str, Any]:
 def apply_order(units: Sequence[str], order: np.ndarray) -> list[str]:
     """The document ``units`` reordered by ``order`` (``[units[i] for i in order]``)."""
     return [units[i] for i in order.tolist()]
+
+
+def for_document(segmenter: Any, document: Any) -> Any:
+    """The segmenter to run on ``document``: ``segmenter.for_document(document)`` when it offers
+    that method (per-document parameters), else ``segmenter`` itself."""
+    resolve = getattr(segmenter, "for_document", None)
+    return resolve(document) if callable(resolve) else segmenter

@@ -5,26 +5,23 @@ per-segmenter summaries (mean, standard deviation and bootstrap confidence inter
 documents, as in Lamprier et al.'s Table 3, plus micro averages). :func:`correlations` measures
 whether the stability scores rank documents and segmenters the way reference metrics do (Kendall's
 tau-b), the evidence a user needs before trusting the stability score on their data.
-:func:`load_results` reads a run back from its JSON-lines stream or its JSON report.
+:func:`load_results` (from :mod:`stability.store`) reads a run back.
 """
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .catalogue import MULTI_REFERENCE, REFERENCE, STABILITY, oriented, stability_measure
-from .exceptions import InvalidParameterError
 from .permutations import Stream
 from .stats import derived_rng, kendall_tau
-from .results import CorpusResult, Failure, SegmenterSummary, StabilityResult, Stat, iter_records
+from .results import Failure, SegmenterSummary, StabilityResult, Stat
 from .scores import restart_precision_recall
 from .stats import f1_score
+from .store import load_results  # noqa: F401  (kept importable from here)
 
 __all__ = ["summarize", "correlations", "load_results"]
 
@@ -136,45 +133,3 @@ def correlations(
             per_seg[score] = {m: kendall_tau(xs, [_nanmean(metric_values(m, documents[label])) for label in labels])
                               for m in metrics}
     return {"documents": per_doc, "segmenters": per_seg}
-
-
-def load_results(path: str | os.PathLike) -> CorpusResult:
-    """Read a run back: its JSON-lines stream (``results.jsonl``) or its JSON report.
-
-    Summaries are recomputed from the per-document results with the run's settings, so a stream
-    cut by an interruption gives the summary of what was completed.
-    """
-    path = Path(path)
-    if not path.is_file():
-        raise InvalidParameterError(f"results file {str(path)!r} does not exist")
-    text = path.read_text(encoding="utf-8")
-    documents: dict[str, list[StabilityResult]] = {}
-    failures: list[Failure] = []
-    settings: dict[str, Any] = {}
-    stripped = text.lstrip()
-    if stripped.startswith("{") and '"summary"' in stripped[:2000] and "\n{" not in stripped.strip():
-        data = json.loads(text)
-        settings = data.get("settings", {})
-        for label, rows in data.get("documents", {}).items():
-            documents[label] = [StabilityResult.from_dict(r) for r in rows]
-        failures = [Failure.from_dict(f) for f in data.get("failures", [])]
-    else:
-        for _, record in iter_records(path):
-            if record["type"] == "run":
-                settings = record.get("settings", {})
-                for label in settings.get("segmenters", []):
-                    documents.setdefault(label, [])
-            elif record["type"] == "result":
-                result = StabilityResult.from_dict(record["result"])
-                documents.setdefault(result.segmenter, []).append(result)
-            else:
-                failures.append(Failure.from_dict(record["failure"]))
-    summary = summarize(
-        documents,
-        failures,
-        seed=int(settings.get("seed", 0)),
-        confidence=float(settings.get("confidence", 0.95)),
-        n_bootstrap=int(settings.get("n_bootstrap", 1000)),
-        content_margin=float(settings.get("content_margin", 0.05)),
-    )
-    return CorpusResult(documents, summary, failures, settings)

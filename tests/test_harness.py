@@ -262,7 +262,7 @@ def test_fast_path_is_used_and_agrees_with_plain_calls():
         ({"n_restarts": 0}, "n_restarts must be an integer >= 1; received 0"),
         ({"seed": -1}, "seed must be an integer >= 0; received -1"),
         ({"tolerance": -2}, "tolerance must be an integer >= 0"),
-        ({"ci_width": 2.0}, "ci_width must be None or a width in"),
+        ({"ci_width": 2.0}, "ci_width must be None or a number > 0 and <= 1"),
         ({"n_jobs": 0}, "n_jobs must be a non-zero integer"),
     ],
 )

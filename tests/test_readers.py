@@ -228,7 +228,7 @@ def test_jsonl_directory_default_ids_are_prefixed(tmp_path):
         ('{"id": "a", "units": ["x", "y"], "references": [1]}', r"list of boundary lists.*\[\[3, 7\]\]"),
         ('{"id": "a", "units": ["x", "y"], "references": [[1.0]]}', "integer boundaries"),
         ('{"id": "a", "units": ["x", "y"], "references": [[2]]}', "must lie in 1..1"),
-        ('{"id": "a", "units": ["x", "y"], "reference": [[1]]}', "did you mean 'references'"),
+        ('{"id": "a", "units": ["x", "y"], "text": "x y"}', "did you mean 'units'"),
         ('{"id": "a", "units": ["x", "y"], "times": [[0, 1]]}', "one \\(start, end\\) pair per unit"),
         ('{"id": "a", "units": ["x", "y"], "times": [[0, 1], [1]]}', r"times\[1\] must be a \[start, end\]"),
         ('{"id": "a", "units": ["x", "y"], "times": [[0, 1], [1, NaN]]}', r"times\[1\] must be .* finite"),
@@ -343,8 +343,11 @@ TEXT = "Dr. Smith went to Washington. He arrived\nat noon!\n\n  \nWas it late? Y
 def test_text_units(tmp_path):
     file = write(tmp_path / "a.txt", TEXT)
     (doc,) = read_text(file)
-    # untrained Punkt splits after "Dr." (no abbreviation list), never across the paragraph break
-    assert doc.units == ("Dr.", "Smith went to Washington.", "He arrived at noon!", "Was it late?", "Yes.", "A last line")
+    # the default splitter knows "Dr." is a title; a sentence never crosses the paragraph break
+    assert doc.units == ("Dr. Smith went to Washington.", "He arrived at noon!", "Was it late?", "Yes.", "A last line")
+    # untrained Punkt (the former default) splits after "Dr."
+    (doc,) = read_text(file, splitter="punkt_untrained")
+    assert doc.units[:2] == ("Dr.", "Smith went to Washington.")
     assert doc.references == () and doc.id == "a.txt"
     (doc,) = read_text(file, unit="paragraph")
     assert doc.units == ("Dr. Smith went to Washington. He arrived at noon!", "Was it late? Yes. A last line")
@@ -358,7 +361,7 @@ def test_text_sentences_match_punkt_directly(tmp_path):
     from nltk.tokenize.punkt import PunktSentenceTokenizer
 
     paragraph = "The U.S. economy grew 3.2 percent. Mr. Jones said so. It was 5 p.m. on Monday."
-    (doc,) = read_text(write(tmp_path / "p.txt", paragraph))
+    (doc,) = read_text(write(tmp_path / "p.txt", paragraph), splitter="punkt_untrained")
     assert list(doc.units) == PunktSentenceTokenizer().tokenize(paragraph)
 
 
@@ -437,14 +440,20 @@ def test_detect_format(tmp_path):
         "wiki_article": "\n========,1,preface.\nx\n",
         "choi_noext": f"{SEP}\nx\n{SEP}\n",
         "notes.md": "Just text. Nothing else.\n",
+        "pair.segmenttitles": "d,1,Title\n",
+        "other.text": "x\n",
     }
-    expected = ["choi", "jsonl", "jsonl", "csv", "csv", "wiki", "choi", "text"]
+    expected = ["choi", "jsonl", "jsonl", "csv", "csv", "wiki", "choi", "text", "chen", "text"]
+    write(tmp_path / "pair.text", "x\n")  # the other half of the Chen pair
     for (name, text), fmt in zip(cases.items(), expected):
         file = write(tmp_path / name, text)
         assert detect_format(file) == fmt, name
         if fmt != "text":
             assert [d.units for d in read_corpus(file)] == [("x",)], name
     assert next(read_corpus(tmp_path / "notes.md")).units == ("Just text.", "Nothing else.")
+    # the .text half of a Chen pair is recognised by the .segmenttitles file beside it
+    assert detect_format(tmp_path / "pair.text") == "chen"
+    assert [d.units for d in read_corpus(tmp_path / "pair.text")] == [("x",)]
     assert set(expected) == set(FORMATS)
 
 

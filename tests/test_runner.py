@@ -10,6 +10,7 @@ import pytest
 from conftest import cohesion_segmenter, topical_document
 from stability import Document, InvalidParameterError, SegmenterError, evaluate, stability_test
 from stability.demo import demo_corpus
+from stability.store import ResultsWarning
 
 
 def corpus(n=4):
@@ -97,7 +98,8 @@ def test_resume_completes_an_interrupted_run(tmp_path):
     counter = CountingSegmenter()
     with pytest.raises(InvalidParameterError, match="already exists"):
         evaluate({"lex": counter}, docs, n_restarts=8, output=out, progress=False)
-    resumed = evaluate({"lex": counter}, docs, n_restarts=8, output=out, resume=True, progress=False)
+    with pytest.warns(ResultsWarning, match="run.jsonl:4: incomplete last line left out"):
+        resumed = evaluate({"lex": counter}, docs, n_restarts=8, output=out, resume=True, progress=False)
     per_doc = 2 + 8 * 2  # initial + determinism check + restarts of both streams
     assert counter.calls == 2 * per_doc  # only the two missing documents were run
     assert resumed.to_dict()["documents"] == full.to_dict()["documents"]
@@ -148,13 +150,14 @@ def test_progress_bar_does_not_disturb_results(capsys):
 
 def test_load_results_from_an_interrupted_stream(tmp_path):
     from stability import CorpusFormatError
-    from stability.summary import load_results
+    from stability.summary import load_results  # still importable from its former home
 
     out = tmp_path / "run.jsonl"
     full = evaluate({"lex": cohesion_segmenter}, corpus(3), n_restarts=4, output=out, progress=False)
     lines = out.read_text().splitlines()
     out.write_text("\n".join(lines[:3]) + "\n" + lines[3][:25])  # the third result was cut
-    partial = load_results(out)
+    with pytest.warns(ResultsWarning, match=r"run.jsonl:4: incomplete last line left out"):
+        partial = load_results(out)
     assert [r.document for r in partial.documents["lex"]] == ["doc0", "doc1"]
     assert partial.documents["lex"][1].to_dict() == full.documents["lex"][1].to_dict()
     out.write_text("\n".join([lines[0], "{oops", lines[1]]) + "\n")
@@ -182,3 +185,87 @@ def test_resume_refuses_changed_segmenter_parameters(tmp_path):
         evaluate({"ev": get_segmenter("even", n_segments=4)}, docs, n_restarts=2, output=out, resume=True, progress=False)
     again = evaluate({"ev": get_segmenter("even", n_segments=3)}, docs, n_restarts=2, output=out, resume=True, progress=False)
     assert len(again.documents["ev"]) == 2
+
+
+# ----------------------------------------------------------------------------------------------
+# n_segments = "reference": each document's own known count (issue 11, item 2)
+# ----------------------------------------------------------------------------------------------
+def documents_with_different_counts():
+    """Demo documents whose references have 3, 5 and 7 segments."""
+    docs = []
+    for count in (3, 5, 7):
+        doc = demo_corpus(n_documents=1, n_segments=count, seed=count)[0]
+        docs.append(Document(f"k{count}", doc.units, doc.references))
+    return docs
+
+
+@pytest.mark.parametrize("name", ["c99", "u00", "even"])
+def test_reference_count_is_resolved_per_document(name):
+    from stability import get_segmenter
+
+    docs = documents_with_different_counts()
+    res = evaluate({name: get_segmenter(name, n_segments="reference")}, docs, n_restarts=3, progress=False)
+    for doc, result in zip(docs, res.documents[name]):
+        told = get_segmenter(name, n_segments=doc.references[0].n_segments)
+        # the same boundaries as the segmenter told this document's count by hand
+        assert result.segmentation.boundaries == tuple(told(list(doc.units)))
+        assert result.params["n_segments"] == "reference"
+    # told 3, 5 and 7 segments: a single fixed count could not give these
+    assert [r.n_boundaries for r in res.documents[name]] == [2, 4, 6]
+    assert res.settings["segmenter_params"][name]["n_segments"] == "reference"
+
+
+def test_reference_count_without_a_reference_is_a_failure_of_that_document(tmp_path):
+    from stability import get_segmenter
+
+    docs = documents_with_different_counts()
+    docs.insert(1, Document("plain", docs[0].units))
+    out = tmp_path / "run.jsonl"
+    res = evaluate({"c99": get_segmenter("c99", n_segments="reference")}, docs, n_restarts=2, output=out, progress=False)
+    assert [r.document for r in res.documents["c99"]] == ["k3", "k5", "k7"]
+    (failure,) = res.failures
+    assert failure.document == "plain" and failure.restart is None
+    assert "document 'plain' has no reference segmentation" in failure.message()
+    # resuming checks the recorded parameters ("reference") against the same segmenter: accepted
+    again = evaluate({"c99": get_segmenter("c99", n_segments="reference")}, docs, n_restarts=2, output=out,
+                     resume=True, progress=False)
+    assert again.to_dict()["documents"] == res.to_dict()["documents"]
+    with pytest.raises(SegmenterError, match="has no reference segmentation"):
+        stability_test(get_segmenter("u00", n_segments="reference"), list(docs[0].units), n_restarts=2)
+
+
+def test_reference_count_needs_an_n_segments_parameter_and_a_document():
+    from stability import get_segmenter
+
+    with pytest.raises(InvalidParameterError, match="texttiling.*n_segments='reference' needs a segmenter with an n_segments"):
+        get_segmenter("texttiling", n_segments="reference")
+    with pytest.raises(InvalidParameterError, match="resolved per document"):
+        get_segmenter("c99", n_segments="reference")(["a", "b", "c"])
+    with pytest.raises(InvalidParameterError, match="n_segments"):
+        get_segmenter("c99", n_segments="references")  # any other string is still refused by the segmenter
+
+
+def test_reference_count_from_a_config(tmp_path):
+    from stability.config import load_config, run_experiment
+
+    config = tmp_path / "exp.toml"
+    config.write_text('[corpus]\ndemo = { n_documents = 2, n_segments = 4 }\n'
+                      '[segmenters.c99told]\nsegmenter = "c99"\nn_segments = "reference"\n[run]\nn_restarts = 2\n')
+    res = run_experiment(load_config(config), progress=False)
+    assert [r.n_boundaries for r in res.documents["c99told"]] == [3, 3]
+    assert res.summary["c99told"].params["n_segments"] == "reference"
+
+
+def test_every_segmenter_with_n_segments_takes_the_reference_count():
+    from stability import available_segmenters, get_segmenter
+    from stability.registry import describe_segmenters
+
+    doc = documents_with_different_counts()[1]  # 5 segments
+    takers = [name for name, status in describe_segmenters(sorted(available_segmenters())).items()
+              if status.ok and "n_segments" in (status.params or {})]
+    assert {"c99", "u00", "even", "random"} <= set(takers)
+    for name in takers:
+        per_document = get_segmenter(name, n_segments="reference")
+        assert per_document.get_params()["n_segments"] == "reference"
+        told = get_segmenter(name, n_segments=5)
+        assert list(per_document.for_document(doc)(list(doc.units))) == list(told(list(doc.units))), name

@@ -1,0 +1,417 @@
+"""The engine of the stability test: tasks, parallel execution, stopping, progress.
+
+:func:`stability.stability_test` and :func:`stability.evaluate` (in :mod:`stability.runner`) hand
+the engine a list of (segmenter, document) pairs:
+
+1. **Initial phase.** For every pair: the segmenter is resolved for the document (see
+   :func:`stability.segmenter.for_document`, e.g. ``n_segments="reference"``), then
+   ``B0 = segmenter(units)`` and, for the determinism check, a second call on the same,
+   unpermuted units.
+2. **Restart rounds.** For every pair and stream (within-segment permutations; shuffle control),
+   the restarts of the round are cut into *chunks* (never one task per restart: a joblib task costs
+   about 0.3 ms of IPC here), each chunk ships the document once, builds its permutations from
+   keyed seeds (:mod:`stability.permutations`), runs the segmenter (through its fast path when it
+   has one) and returns the raw boundaries. Results come back with
+   ``return_as="generator_unordered"`` and are put back in place by their keys, so the outcome is
+   bit-identical for any ``n_jobs``, backend, chunking and completion order.
+3. **Stopping.** A fixed number of restarts is one round. With ``ci_width`` set, rounds of
+   ``check_every`` restarts continue (after ``min_restarts``) until the bootstrap interval of F1
+   is at most ``ci_width`` wide, or ``n_restarts`` is reached; the decision depends only on the
+   restarts' results, hence only on the seed.
+
+A pair is *finished* as soon as its last chunk is back and its streams need no more restarts (or
+it failed); the engine says so at once through ``on_done``, so a corpus run can store it without
+waiting for the other pairs. Failures of one pair never lose the results of the others.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import traceback
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .corpus import Document
+from .exceptions import InvalidSegmentationError, InvalidTypeError
+from .permutations import Stream, restart_order, stream_rng
+from .results import Failure, RestartScores, StabilityResult
+from .scores import boundary_confidence, chance_scores, restart_precision_recall, spurious_boundaries
+from .segmentation import Segmentation, check_boundaries
+from .segmenter import apply_order, for_document, has_fast_path, segmenter_params
+from .settings import Settings
+from .stats import bootstrap_f1, f1_array, f1_score
+
+__all__ = ["Pair", "Engine", "Progress"]
+
+# ----------------------------------------------------------------------------------------------
+# worker-side functions (module level: picklable for every joblib backend)
+# ----------------------------------------------------------------------------------------------
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+class _InvalidOutput(Exception):
+    """Raised inside a task when a segmenter's output is not a valid boundary list."""
+
+
+def _checked(raw: Any, n_units: int) -> tuple[int, ...]:
+    """Validate a segmenter's output; unsorted output is sorted silently (documented)."""
+    try:
+        return check_boundaries(raw, n_units, "boundaries", sort=True)
+    except (InvalidSegmentationError, InvalidTypeError) as exc:
+        raise _InvalidOutput(f"returned invalid boundaries: {exc}") from None
+
+
+def _call(segmenter: Callable, units: Sequence[str], n_units: int) -> tuple[int, ...]:
+    return _checked(segmenter(units), n_units)
+
+
+def _problem(restart: int | None, exc: BaseException) -> dict[str, Any]:
+    """A task failure as plain data (user exceptions may not pickle)."""
+    invalid = isinstance(exc, _InvalidOutput)
+    return {
+        "restart": restart,
+        "kind": "output" if invalid else "exception",
+        "error": str(exc) if invalid else _describe(exc),
+        "traceback": "" if invalid else traceback.format_exc(),
+    }
+
+
+def _initial_task(
+    index: int, segmenter: Callable, units: tuple[str, ...], twice: bool
+) -> tuple[int, Any, Any, dict[str, Any] | None]:
+    """``B0`` (and a second unpermuted call for the determinism check) of one pair."""
+    try:
+        first = _call(segmenter, list(units), len(units))
+        second = _call(segmenter, list(units), len(units)) if twice else None
+    except Exception as exc:
+        return index, None, None, _problem(None, exc)
+    return index, first, second, None
+
+
+def _restart_task(
+    index: int,
+    stream: Stream,
+    segmenter: Callable,
+    units: tuple[str, ...],
+    initial: tuple[int, ...],
+    seed: int,
+    key: int,
+    restarts: range,
+) -> tuple[int, Stream, range, list[tuple[int, ...]], dict[str, Any] | None]:
+    """Run one chunk of restarts of one stream; returns the raw boundaries, keyed."""
+    n = len(units)
+    labels = Segmentation(initial, n).label_array()
+    out: list[tuple[int, ...]] = []
+    restart = restarts.start
+    try:
+        if has_fast_path(segmenter):
+            prepared = segmenter.prepare(units)
+            for restart in restarts:
+                order = restart_order(seed, key, stream, restart, labels)
+                out.append(_checked(segmenter.segment_prepared(prepared, order), n))
+        else:
+            for restart in restarts:
+                order = restart_order(seed, key, stream, restart, labels)
+                out.append(_call(segmenter, apply_order(units, order), n))
+    except Exception as exc:
+        return index, stream, restarts, out, _problem(restart, exc)
+    return index, stream, restarts, out, None
+
+
+
+# ----------------------------------------------------------------------------------------------
+# parent-side state
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class _StreamState:
+    boundaries: list[tuple[int, ...] | None]
+    target: int  # restarts scheduled so far
+    done: bool = False
+    stopped_early: bool = False
+
+
+@dataclass
+class Pair:
+    """One (segmenter, document) pair being evaluated.
+
+    ``segmenter`` is the segmenter as given (its parameters are recorded); ``resolved`` the one
+    run on this document (see :func:`stability.segmenter.for_document`).
+    """
+
+    label: str
+    segmenter: Callable
+    doc: Document
+    key: int
+    resolved: Callable | None = None
+    initial: tuple[int, ...] | None = None
+    second: tuple[int, ...] | None = None
+    error: Failure | None = None
+    streams: dict[Stream, _StreamState] = field(default_factory=dict)
+    outstanding: int = 0  # chunks of the current round not yet back
+
+
+def _run(function: Callable, tasks: list[tuple], n_jobs: int, backend: str | None) -> Iterator[Any]:
+    """Run ``function(*task)`` for every task; results in completion order."""
+    if not tasks:
+        return iter(())
+    if backend == "sequential" or (n_jobs == 1 and backend is None):
+        return (function(*task) for task in tasks)
+    from joblib import Parallel, delayed
+
+    if backend == "dask":
+        # joblib registers its dask backend only through parallel_config; the distributed
+        # Client must already be active (see stability.config.run_experiment).
+        return _drain_dask(function, tasks, n_jobs)
+    parallel = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered", batch_size=1)
+    return parallel(delayed(function)(*task) for task in tasks)
+
+
+def _drain_dask(function: Callable, tasks: list[tuple], n_jobs: int) -> Iterator[Any]:
+    from joblib import Parallel, delayed, parallel_config
+
+    with parallel_config(backend="dask", n_jobs=n_jobs):
+        yield from Parallel(return_as="generator_unordered", batch_size=1)(delayed(function)(*task) for task in tasks)
+
+
+def _chunks(restarts: range, n_chunks: int) -> list[range]:
+    n_chunks = max(1, min(n_chunks, len(restarts)))
+    edges = np.linspace(restarts.start, restarts.stop, n_chunks + 1).round().astype(int)
+    return [range(int(a), int(b)) for a, b in zip(edges, edges[1:]) if b > a]
+
+
+class Progress:
+    """A rich progress bar of restarts on stderr; by default only when stderr is a terminal."""
+
+    def __init__(self, show: bool | None, description: str = "restarts") -> None:
+        if show is None:
+            show = sys.stderr.isatty()
+        self._bar = None
+        if show:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self._bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            self._bar.start()
+            self._task = self._bar.add_task(description, total=0)
+            self._total = 0
+
+    def add_total(self, amount: int) -> None:
+        if self._bar is not None:
+            self._total += amount
+            self._bar.update(self._task, total=self._total)
+
+    def advance(self, amount: int) -> None:
+        if self._bar is not None and amount:
+            self._bar.advance(self._task, amount)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+def _reference_metrics(doc: Document, boundaries: tuple[int, ...], options: Mapping[str, Any] | None) -> dict[str, float]:
+    """Reference metrics of ``B0`` when the document has references (``options=None``: none)."""
+    if options is None or not doc.references:
+        return {}
+    from .metrics import compute_all, multi_reference_metrics
+
+    hypothesis = Segmentation(boundaries, doc.n_units)
+    single = {k: v for k, v in options.items() if k in ("k", "tolerance", "gamma")}
+    values = compute_all(doc.references[0], hypothesis, times=doc.times, **single)
+    if len(doc.references) >= 2:
+        multi = {k: v for k, v in options.items() if k in ("window_limit", "tolerance")}
+        values.update(multi_reference_metrics(doc.references, hypothesis, **multi))
+    names = options.get("names")
+    return {k: float(v) for k, v in values.items() if names is None or k in names}
+
+
+# ----------------------------------------------------------------------------------------------
+# the engine
+# ----------------------------------------------------------------------------------------------
+_Work = tuple[int, Stream, range]  # (pair index, stream, restarts)
+
+
+def _no_op(index: int) -> None:
+    return None
+
+
+class Engine:
+    """Runs pairs to completion with one :class:`~stability.settings.Settings`."""
+
+    def __init__(self, settings: Settings, progress: Progress) -> None:
+        self.settings = settings
+        self.n_jobs = settings.effective_jobs()
+        self.progress = progress
+
+    def run(self, pairs: list[Pair], on_done: Callable[[int], None] = _no_op) -> None:
+        """Evaluate ``pairs``; ``on_done(i)`` is called as soon as ``pairs[i]`` is finished."""
+        self._initial(pairs, on_done)
+        first = self.settings.first_round()
+        todo: list[_Work] = []
+        for i, pair in enumerate(pairs):
+            if pair.error is None:
+                pair.streams = {s: _StreamState([None] * first, first) for s in self.settings.streams}
+                todo.extend((i, s, range(0, first)) for s in pair.streams)
+        while todo:
+            todo = self._round(pairs, todo, on_done)
+
+    def _fail(self, pair: Pair, problem: dict[str, Any]) -> None:
+        if pair.error is None:
+            pair.error = Failure(pair.label, pair.doc.id, seed=self.settings.seed, **problem)
+
+    def _initial(self, pairs: list[Pair], on_done: Callable[[int], None]) -> None:
+        s = self.settings
+        tasks = []
+        for i, pair in enumerate(pairs):
+            try:
+                pair.resolved = for_document(pair.segmenter, pair.doc)
+            except Exception as exc:
+                self._fail(pair, {"restart": None, "kind": "exception", "error": _describe(exc)})
+                self.progress.advance(s.restart_budget())
+                on_done(i)
+                continue
+            tasks.append((i, pair.resolved, pair.doc.units, s.determinism_check))
+        for i, first, second, problem in _run(_initial_task, tasks, self.n_jobs, s.backend):
+            pair = pairs[i]
+            if problem is not None:
+                self._fail(pair, problem)
+                self.progress.advance(s.restart_budget())
+                on_done(i)
+            else:
+                pair.initial, pair.second = first, second
+
+    def _round(self, pairs: list[Pair], todo: list[_Work], on_done: Callable[[int], None]) -> list[_Work]:
+        """Run one round of restarts; returns the next round's work, in pair order."""
+        s = self.settings
+        per_item = 1 if self.n_jobs == 1 else max(1, math.ceil(4 * self.n_jobs / len(todo)))
+        tasks = []
+        for i, stream, restarts in todo:
+            pair = pairs[i]
+            for chunk in _chunks(restarts, min(per_item, max(1, len(restarts) // 5))):
+                tasks.append((i, stream, pair.resolved, pair.doc.units, pair.initial, s.seed, pair.key, chunk))
+                pair.outstanding += 1
+        following: list[_Work] = []
+        for i, stream, chunk, boundaries, problem in _run(_restart_task, tasks, self.n_jobs, s.backend):
+            pair = pairs[i]
+            state = pair.streams[stream]
+            for r, b in zip(chunk, boundaries):
+                state.boundaries[r] = b
+            self.progress.advance(len(boundaries))
+            if problem is not None:
+                self._fail(pair, problem)
+            pair.outstanding -= 1
+            if pair.outstanding == 0:
+                more = self._advance(pair)
+                following.extend((i, stream, restarts) for stream, restarts in more)
+                if not more:
+                    on_done(i)
+        return sorted(following, key=lambda work: (work[0], int(work[1])))
+
+    def _advance(self, pair: Pair) -> list[tuple[Stream, range]]:
+        """The restarts ``pair`` still needs once its round is back (none: it is finished)."""
+        if pair.error is not None:
+            return []
+        s = self.settings
+        more = []
+        for stream, state in pair.streams.items():
+            if state.done:
+                continue
+            if state.target >= s.n_restarts:
+                state.done = True
+                continue
+            if s.ci_width is not None:
+                low, high = self._interval(pair, stream, state.boundaries, check=True)
+                if high - low <= s.ci_width:
+                    state.done = state.stopped_early = True
+                    self.progress.advance(s.n_restarts - state.target)
+                    continue
+            step = min(s.check_every, s.n_restarts - state.target)
+            more.append((stream, range(state.target, state.target + step)))
+            state.boundaries.extend([None] * step)
+            state.target += step
+        return more
+
+    def _interval(self, pair: Pair, stream: Stream, restarts: list, check: bool = False) -> tuple[float, float]:
+        s = self.settings
+        counts = restart_precision_recall(pair.initial, restarts, s.tolerance)
+        index = (1 + len(restarts)) * 2 + int(stream) if check else int(stream)
+        rng = stream_rng(s.seed, pair.key, Stream.BOOTSTRAP, index)
+        return bootstrap_f1(counts.precision, counts.recall, rng, s.confidence, s.n_bootstrap)
+
+    # -- assembling results -------------------------------------------------------------------
+    def scores(self, pair: Pair, stream: Stream) -> RestartScores:
+        """The scores of one stream of a finished pair."""
+        s = self.settings
+        restarts = pair.streams[stream].boundaries
+        initial = pair.initial
+        counts = restart_precision_recall(initial, restarts, s.tolerance)
+        p, r = counts.precision, counts.recall
+        stp, st_r = float(p.mean()), float(r.mean())
+        f1 = f1_score(stp, st_r)
+        chance_rng = stream_rng(s.seed, pair.key, Stream.CHANCE, int(stream))
+        c_p, c_r, c_f1 = chance_scores(initial, counts.predicted, pair.doc.n_units, s.tolerance, chance_rng)
+        corrected = (f1 - c_f1) / (1.0 - c_f1) if c_f1 < 1.0 else float("nan")
+        return RestartScores(
+            scope="within" if stream == Stream.WITHIN else "shuffle",
+            n_restarts=len(restarts),
+            restart_precision=p,
+            restart_recall=r,
+            restart_boundaries=tuple(restarts),
+            precision=stp,
+            recall=st_r,
+            f1=f1,
+            f1_ci=self._interval(pair, stream, restarts),
+            precision_std=float(p.std()),
+            recall_std=float(r.std()),
+            f1_std=float(f1_array(p, r).std()),
+            boundary_confidence=boundary_confidence(initial, restarts, s.tolerance),
+            spurious_boundaries=spurious_boundaries(initial, restarts, s.tolerance),
+            chance_precision=c_p,
+            chance_recall=c_r,
+            chance_f1=c_f1,
+            corrected_f1=float(corrected),
+        )
+
+    def _self_agreement(self, pair: Pair) -> tuple[bool | None, float]:
+        if pair.second is None:
+            return None, float("nan")
+        counts = restart_precision_recall(pair.initial, [pair.second], self.settings.tolerance)
+        return pair.second == pair.initial, f1_score(float(counts.precision[0]), float(counts.recall[0]))
+
+    def result(self, pair: Pair) -> StabilityResult:
+        """The :class:`~stability.results.StabilityResult` of a finished pair without error."""
+        s = self.settings
+        within = self.scores(pair, Stream.WITHIN)
+        shuffle = self.scores(pair, Stream.SHUFFLE) if Stream.SHUFFLE in pair.streams else None
+        deterministic, self_f1 = self._self_agreement(pair)
+        content_blind = None if shuffle is None else bool(shuffle.f1 >= within.f1 - s.content_margin)
+        fields = {name: getattr(within, name) for name in RestartScores.__dataclass_fields__}
+        return StabilityResult(
+            **fields,
+            segmenter=pair.label,
+            params=segmenter_params(pair.segmenter),
+            document=pair.doc.id,
+            segmentation=Segmentation(pair.initial, pair.doc.n_units),
+            seed=s.seed,
+            tolerance=s.tolerance,
+            deterministic=deterministic,
+            self_agreement_f1=self_f1,
+            shuffle=shuffle,
+            content_blind=content_blind,
+            content_margin=s.content_margin,
+            stopped_early=pair.streams[Stream.WITHIN].stopped_early,
+            reference_metrics=_reference_metrics(pair.doc, pair.initial, s.metrics),
+            references=tuple(ref.boundaries for ref in pair.doc.references),
+        )

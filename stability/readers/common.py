@@ -1,0 +1,355 @@
+"""What every corpus reader shares: option checks, file listing, decoding, notes, the stream.
+
+A reader validates its options and lists its files when it is called (:func:`open_source`), then
+returns the lazy stream built by :func:`stream_files`: files are opened one at a time, only the
+document being built is held in memory, ids are checked for uniqueness and ``limit`` is applied.
+Every format error is a :class:`~stability.exceptions.CorpusFormatError` naming ``path:line``.
+"""
+
+from __future__ import annotations
+
+import codecs
+import errno
+import fnmatch
+import os
+import re
+import warnings
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, TypeVar, Union
+
+from ..checks import check_int
+from ..corpus import Document
+from ..exceptions import (
+    CorpusFormatError,
+    InvalidParameterError,
+    InvalidSegmentationError,
+    InvalidTypeError,
+)
+
+__all__ = [
+    "CorpusWarning",
+    "PathLike",
+    "Source",
+    "check_encoding",
+    "checked_documents",
+    "consecutive_groups",
+    "first_lines",
+    "iter_lines",
+    "list_files",
+    "make_document",
+    "note",
+    "open_source",
+    "stream_files",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+T = TypeVar("T")
+
+_VALIDATION_ERRORS = (InvalidParameterError, InvalidSegmentationError, InvalidTypeError)
+
+
+class CorpusWarning(UserWarning):
+    """Something in a corpus file was repaired, dropped or ignored; the same text is in ``meta["notes"]``."""
+
+
+# ---------------------------------------------------------------------------------------------
+# option checks
+# ---------------------------------------------------------------------------------------------
+def check_encoding(encoding: Any, errors: Any) -> str:
+    """Validate ``encoding``/``errors``; return the codec actually used for reading."""
+    if not isinstance(encoding, str):
+        raise InvalidTypeError.make("encoding", "a codec name such as 'utf-8' or 'latin-1'", encoding)
+    try:
+        info = codecs.lookup(encoding)
+    except LookupError:
+        raise InvalidParameterError.make(
+            "encoding", "a codec name known to Python, such as 'utf-8' or 'latin-1'", encoding
+        ) from None
+    if not isinstance(errors, str):
+        raise InvalidTypeError.make("encoding_errors", "an error handler name such as 'strict'", errors)
+    try:
+        codecs.lookup_error(errors)
+    except LookupError:
+        raise InvalidParameterError.make(
+            "encoding_errors", "an error handler name: 'strict', 'replace', 'ignore'...", errors
+        ) from None
+    # utf-8-sig decodes exactly like utf-8 but drops a byte-order mark at the start of the file.
+    return "utf-8-sig" if info.name == "utf-8" else encoding
+
+
+def _check_patterns(pattern: Any, default: tuple[str, ...]) -> tuple[str, ...]:
+    if pattern is None:
+        return default
+    if isinstance(pattern, str):
+        patterns: tuple = (pattern,)
+    elif isinstance(pattern, Iterable):
+        patterns = tuple(pattern)
+    else:
+        raise InvalidTypeError.make("pattern", "a glob string or a sequence of glob strings", pattern)
+    if not patterns or not all(isinstance(p, str) and p for p in patterns):
+        raise InvalidParameterError.make("pattern", "a non-empty glob string such as '*.ref'", pattern)
+    return patterns
+
+
+# ---------------------------------------------------------------------------------------------
+# files
+# ---------------------------------------------------------------------------------------------
+def _natural_key(relative: str) -> tuple:
+    """Sort key putting ``2`` before ``10`` in every path component."""
+    parts = []
+    for component in relative.split("/"):
+        pieces = re.split(r"(\d+)", component)
+        parts.append(tuple(int(p) if i % 2 else p.lower() for i, p in enumerate(pieces)))
+    return (tuple(parts), relative)
+
+
+def list_files(path: PathLike, patterns: tuple[str, ...]) -> tuple[Path, list[tuple[str, Path]]]:
+    """Return ``(root, [(relative id, file)])``; a single file is returned alone, named by its name.
+
+    Directories are walked recursively, hidden entries are skipped, files are sorted in natural
+    order (``2.ref`` before ``10.ref``).
+    """
+    root = Path(path)
+    if root.is_file():
+        return root, [(root.name, root)]
+    if not root.is_dir():
+        raise FileNotFoundError(errno.ENOENT, "no such corpus file or directory", str(root))
+    found = []
+    for directory, subdirs, names in os.walk(root):
+        subdirs[:] = [d for d in subdirs if not d.startswith(".")]
+        for name in names:
+            if name.startswith(".") or not any(fnmatch.fnmatch(name, p) for p in patterns):
+                continue
+            full = Path(directory) / name
+            found.append((full.relative_to(root).as_posix(), full))
+    if not found:
+        raise CorpusFormatError(
+            f"expected files matching {' or '.join(repr(p) for p in patterns)} in this directory "
+            f"(searched recursively); found none (pass pattern= to choose other files)",
+            path=str(root),
+        )
+    found.sort(key=lambda item: _natural_key(item[0]))
+    return root, found
+
+
+@dataclass(frozen=True)
+class Source:
+    """The checked options and the listed files of one reader call."""
+
+    root: Path
+    files: list[tuple[str, Path]]
+    codec: str
+    errors: str
+    limit: int | None
+
+    @property
+    def single(self) -> bool:
+        """True when one file was given rather than a directory."""
+        return self.root.is_file()
+
+    def lines(self, file: Path, *, raw: bool = False) -> Iterator[str]:
+        """The lines of ``file`` (see :func:`iter_lines`)."""
+        return iter_lines(file, self.codec, self.errors, raw=raw)
+
+
+def open_source(
+    path: PathLike,
+    *,
+    encoding: str,
+    encoding_errors: str,
+    pattern: str | Sequence[str] | None,
+    limit: int | None,
+    default_patterns: tuple[str, ...],
+) -> Source:
+    """Check the options shared by every reader and list the files to read."""
+    codec = check_encoding(encoding, encoding_errors)
+    patterns = _check_patterns(pattern, default_patterns)
+    checked_limit = check_int(limit, "limit", low=0, none=True)
+    root, files = list_files(path, patterns)
+    return Source(root, files, codec, encoding_errors, checked_limit)
+
+
+# ---------------------------------------------------------------------------------------------
+# lines and decoding errors
+# ---------------------------------------------------------------------------------------------
+def _count_newlines(text: str, previous_cr: bool) -> int:
+    """Count line ends (``\\n``, ``\\r\\n``, lone ``\\r``) as text-mode reading does."""
+    count = text.count("\n") + text.count("\r") - text.count("\r\n")
+    if previous_cr and text.startswith("\n"):
+        count -= 1
+    return count
+
+
+def _locate_decode_error(path: Path, encoding: str) -> tuple[int | None, int | None, bytes | None]:
+    """Rescan ``path`` to find ``(line, byte offset, bad bytes)`` of its first decoding error."""
+    decoder = codecs.getincrementaldecoder(encoding)("strict")
+    fed = newlines = 0
+    previous_cr = False
+    with open(path, "rb") as handle:
+        while True:
+            chunk = handle.read(1 << 16)
+            pending = len(decoder.getstate()[0])  # bytes held back from the previous chunk
+            try:
+                text = decoder.decode(chunk, final=not chunk)
+            except UnicodeDecodeError as err:
+                text = err.object[: err.start].decode(encoding, "replace")
+                line = newlines + _count_newlines(text, previous_cr) + 1
+                return line, fed - pending + err.start, err.object[err.start : err.end]
+            if not chunk:
+                return None, None, None
+            newlines += _count_newlines(text, previous_cr)
+            previous_cr = text.endswith("\r")
+            fed += len(chunk)
+
+
+def _decode_error(path: Path, encoding: str, exc: UnicodeDecodeError) -> CorpusFormatError:
+    """Describe a decoding error with its line and byte offset."""
+    bad = exc.object[exc.start : exc.end] if exc.object else b""
+    try:
+        line, offset, found = _locate_decode_error(path, encoding)
+    except OSError:  # pragma: no cover - the file vanished between the two reads
+        line, offset, found = None, None, None
+    where = f" at byte offset {offset}" if offset is not None else ""
+    shown = "utf-8" if encoding == "utf-8-sig" else encoding
+    return CorpusFormatError(
+        f"cannot decode the file as {shown!r}{where} (bytes {found or bad!r}: {exc.reason}); "
+        f"pass encoding= with the file's encoding (for example encoding='latin-1' or 'cp1252'), "
+        f"or encoding_errors='replace' to substitute undecodable bytes",
+        path=str(path),
+        line=line,
+    )
+
+
+def iter_lines(path: Path, encoding: str, errors: str, *, raw: bool = False) -> Iterator[str]:
+    """Yield the lines of ``path`` one at a time, turning decoding errors into format errors.
+
+    With ``raw=False`` line ends are normalised and removed; with ``raw=True`` the file is opened
+    with ``newline=""`` and lines keep their ends (what :mod:`csv` needs).
+    """
+    try:
+        with open(path, encoding=encoding, errors=errors, newline="" if raw else None) as handle:
+            if raw:
+                yield from handle
+            else:
+                for line in handle:
+                    yield line[:-1] if line.endswith("\n") else line
+    except UnicodeDecodeError as exc:
+        raise _decode_error(path, encoding, exc) from None
+
+
+# ---------------------------------------------------------------------------------------------
+# documents and the stream
+# ---------------------------------------------------------------------------------------------
+def note(notes: list[str], where: Path | str, text: str) -> None:
+    """Record ``text`` in a document's notes and emit it as a :class:`CorpusWarning`.
+
+    The warning reads ``<where>: <text>``; ``where`` is the file, or ``file:line`` for a note about
+    one line of a file holding several documents.
+    """
+    notes.append(text)
+    warnings.warn(f"{where}: {text}", CorpusWarning, stacklevel=4)
+
+
+def make_document(path: Path, line: int | None, **fields: Any) -> Document:
+    """Build a Document, turning validation errors into format errors that name the place."""
+    try:
+        return Document(**fields)
+    except _VALIDATION_ERRORS as exc:
+        raise CorpusFormatError(f"document {fields.get('id')!r}: {exc}", path=str(path), line=line) from None
+
+
+def stream_files(
+    source: Source, parse: Callable[[str, Path], Iterable[Document]]
+) -> Iterator[Document]:
+    """The lazy stream of a reader: ``parse(relative id, file)`` for every file, in order.
+
+    Ids are checked for uniqueness over the whole stream, and it stops after ``source.limit``
+    documents, closing the file being read.
+    """
+
+    def generate() -> Iterator[Document]:
+        for relative, file in source.files:
+            yield from parse(relative, file)
+
+    return _stream(generate(), source.limit)
+
+
+def _stream(documents: Iterator[Document], limit: int | None) -> Iterator[Document]:
+    try:
+        if limit != 0:
+            yield from _unique(documents, limit)
+    finally:
+        documents.close()  # closes the file being read when the consumer stops early
+
+
+def _unique(documents: Iterator[Document], limit: int | None) -> Iterator[Document]:
+    seen: dict[str, str] = {}
+    count = 0
+    for doc in documents:
+        source = str(doc.meta.get("source", "")) or None
+        line = doc.meta.get("line")
+        where = f"{source}:{line}" if line is not None else str(source)
+        if doc.id in seen:
+            raise CorpusFormatError(
+                f"document id {doc.id!r} was already used by the document at {seen[doc.id]}; "
+                f"expected unique document ids",
+                path=source,
+                line=line,
+            )
+        seen[doc.id] = where
+        yield doc
+        count += 1
+        if limit is not None and count >= limit:
+            return
+
+
+def first_lines(file: Path, codec: str, errors: str, max_lines: int = 200) -> Iterator[str]:
+    """The first ``max_lines`` non-blank lines of ``file``, stripped: what content sniffers look at."""
+    seen = 0
+    for line in iter_lines(file, codec, errors):
+        text = line.strip()
+        if text:
+            yield text
+            seen += 1
+            if seen >= max_lines:
+                return
+
+
+def checked_documents(documents: Iterable[Any]) -> Iterator[Document]:
+    """Yield ``documents`` one at a time, refusing anything that is not a Document (for writers)."""
+    for i, doc in enumerate(documents):
+        if not isinstance(doc, Document):
+            raise InvalidTypeError.make(f"documents[{i}]", "a Document", doc)
+        yield doc
+
+
+def consecutive_groups(
+    keyed: Iterable[tuple[str, int, T]], path: Path, what: str
+) -> Iterator[tuple[str, list[T]]]:
+    """Group ``(document id, line, item)`` triples by id, for formats with a document column.
+
+    The items of a document must be consecutive: an id that comes back after another document is
+    a format error at that line (``what`` names the items in the message: ``"rows"``, ``"lines"``).
+    """
+    finished: set[str] = set()
+    current: str | None = None
+    items: list[T] = []
+    for key, lineno, item in keyed:
+        if key != current:
+            if key in finished:
+                raise CorpusFormatError(
+                    f"{what} of document {key!r} resume after other documents; expected the {what} of "
+                    f"a document to be consecutive",
+                    path=str(path),
+                    line=lineno,
+                )
+            if items:
+                yield current, items
+                finished.add(current)
+            current, items = key, []
+        items.append(item)
+    if items:
+        yield current, items

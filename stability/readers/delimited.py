@@ -1,0 +1,372 @@
+"""CSV / TSV files: a header row, then one row per unit.
+
+Label columns (one per annotator) give references, a change of label starting a segment; optional
+start/end columns give unit times; an optional document column groups consecutive rows.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..corpus import Document
+from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, _short_repr
+from ..segmentation import Segmentation
+from .common import (
+    PathLike,
+    Source,
+    checked_documents,
+    consecutive_groups,
+    make_document,
+    open_source,
+    stream_files,
+)
+
+__all__ = ["read_csv", "write_csv"]
+
+PATTERNS = ("*.csv", "*.tsv")
+_TAB_SUFFIXES = (".tsv", ".tab")
+_TEXT_COLUMNS = ("text", "sentence", "unit", "utterance", "content")
+_DOCUMENT_COLUMNS = ("document", "doc_id", "document_id", "doc")
+_LABEL_COLUMNS = ("label", "labels", "segment", "topic", "reference", "ground_truth")
+_LABEL_PREFIXES = ("label_", "reference_", "ref_", "annotator_")
+
+Rows = list[tuple[int, list[str]]]  # (physical line of the row, cells)
+
+
+def _default_delimiter(path: Path) -> str:
+    return "\t" if path.suffix.lower() in _TAB_SUFFIXES else ","
+
+
+def _column_list(value: Any, name: str) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, Iterable):
+        columns = tuple(value)
+        if all(isinstance(c, str) for c in columns):
+            return columns
+    raise InvalidTypeError.make(name, "a column name or a sequence of column names", value)
+
+
+def _check_column(value: Any, name: str) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise InvalidTypeError.make(name, "a column name (str)", value)
+    return value
+
+
+def read_csv(
+    path: PathLike,
+    *,
+    text_column: str | None = None,
+    label_columns: str | Sequence[str] | None = None,
+    start_column: str | None = None,
+    end_column: str | None = None,
+    document_column: str | None = None,
+    delimiter: str | None = None,
+    encoding: str = "utf-8",
+    encoding_errors: str = "strict",
+    pattern: str | Sequence[str] | None = None,
+    limit: int | None = None,
+) -> Iterator[Document]:
+    """Read CSV/TSV files with a header row and one row per unit.
+
+    A document spans consecutive rows with the same value in the document column (the whole file
+    when there is none; its id is then the file stem, or the relative path without suffix when a
+    directory is read). Rows of one document must be consecutive. Each label column is one
+    annotator: a change of label from one row to the next starts a new segment (the
+    ``ground_truth`` topic numbers of a podcast transcript, for example). A label column left empty
+    for every row of a document means that annotator has no reference for it; partly empty is an
+    error. Times likewise: both cells filled on every row, or empty on every row. Text cells are
+    kept as they are (not stripped); labels, ids and times are stripped. Blank rows are skipped.
+
+    Columns are chosen by name; when an option is ``None`` the first header found (compared
+    without case) is used:
+
+    * ``text_column``: ``text``, ``sentence``, ``unit``, ``utterance``, ``content`` (required);
+    * ``label_columns``: every column named ``label``, ``labels``, ``segment``, ``topic``,
+      ``reference``, ``ground_truth`` or starting with ``label_``, ``reference_``, ``ref_``,
+      ``annotator_`` (none found: no references);
+    * ``start_column`` / ``end_column``: ``start`` and ``end`` (used only if both exist);
+    * ``document_column``: ``document``, ``doc_id``, ``document_id``, ``doc``.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A file, or a directory searched recursively.
+    text_column, label_columns, start_column, end_column, document_column : str, optional
+        Column names (``label_columns`` may be a list); see above for defaults.
+    delimiter : str, optional
+        Field delimiter; default tab for ``.tsv``/``.tab`` files and comma otherwise.
+    encoding, encoding_errors, pattern, limit :
+        The options of every reader (see :func:`~stability.readers.read_corpus`); ``pattern``
+        defaults to ``"*.csv"`` and ``"*.tsv"`` here.
+
+    Returns
+    -------
+    iterator of Document
+        ``meta`` holds ``format``, ``source``, ``line`` (first row), ``label_columns`` (the
+        columns of the references, in order) and ``notes``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> file = pathlib.Path(tempfile.mkdtemp()) / "ep.csv"
+    >>> _ = file.write_text("start,end,sentence,ground_truth\\n0,1.5,Hi.,1\\n1.5,3,Welcome.,1\\n3,4,News.,2\\n")
+    >>> doc = next(read_csv(file))
+    >>> doc.id, doc.references[0].boundaries, doc.times[2]
+    ('ep', (2,), (3.0, 4.0))
+    """
+    options = {
+        "text_column": _check_column(text_column, "text_column"),
+        "label_columns": _column_list(label_columns, "label_columns"),
+        "start_column": _check_column(start_column, "start_column"),
+        "end_column": _check_column(end_column, "end_column"),
+        "document_column": _check_column(document_column, "document_column"),
+    }
+    if delimiter is not None and (not isinstance(delimiter, str) or len(delimiter) != 1):
+        raise InvalidParameterError.make("delimiter", "a single character such as ',' or '\\t'", delimiter)
+    source = open_source(
+        path, encoding=encoding, encoding_errors=encoding_errors, pattern=pattern, limit=limit,
+        default_patterns=PATTERNS,
+    )
+
+    def parse_file(relative: str, file: Path) -> Iterator[Document]:
+        default_id = file.stem if source.single else Path(relative).with_suffix("").as_posix()
+        return _parse_csv(source, file, default_id, delimiter or _default_delimiter(file), options)
+
+    return stream_files(source, parse_file)
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """The columns of one file: names (for messages) and indices."""
+
+    header: list[str]
+    text: int
+    labels: tuple[tuple[str, int], ...]
+    times: tuple[tuple[str, int], tuple[str, int]] | None
+    document: tuple[str, int] | None
+
+
+def _pick(header: list[str], given: str | None, candidates: Sequence[str], path: Path, what: str) -> str | None:
+    """A column by its given name (which must exist) or the first matching candidate."""
+    if given is not None:
+        if given not in header:
+            raise CorpusFormatError(
+                f"expected a {what} column named {given!r}; the header has {_short_repr(header, 200)}",
+                path=str(path),
+                line=1,
+            )
+        return given
+    lowered = {h.strip().lower(): h for h in reversed(header)}
+    return next((lowered[c] for c in candidates if c in lowered), None)
+
+
+def _is_label_column(name: str) -> bool:
+    lowered = name.strip().lower()
+    return lowered in _LABEL_COLUMNS or lowered.startswith(_LABEL_PREFIXES)
+
+
+def _columns(header: list[str], options: dict[str, Any], path: Path) -> _Columns:
+    def fail(message: str) -> CorpusFormatError:
+        return CorpusFormatError(f"{message} (header {_short_repr(header, 200)})", path=str(path), line=1)
+
+    duplicates = sorted({h for h in header if header.count(h) > 1})
+    if duplicates:
+        raise fail(f"expected distinct column names in the header; {duplicates} repeat")
+    text = _pick(header, options["text_column"], _TEXT_COLUMNS, path, "text")
+    if text is None:
+        raise fail(f"expected a text column ({', '.join(_TEXT_COLUMNS)}, or pass text_column=)")
+    given_labels = options["label_columns"]
+    if given_labels is not None:
+        labels = [_pick(header, c, (), path, "label") for c in given_labels]
+    else:
+        labels = [h for h in header if _is_label_column(h)]
+    start = _pick(header, options["start_column"], ("start",), path, "start time")
+    end = _pick(header, options["end_column"], ("end",), path, "end time")
+    if (options["start_column"] is None) != (options["end_column"] is None) and (start is None or end is None):
+        raise fail(f"times need both a start and an end column; pass {'end' if start else 'start'}_column= too")
+    document = _pick(header, options["document_column"], _DOCUMENT_COLUMNS, path, "document")
+    index = {name: i for i, name in enumerate(header)}
+    return _Columns(
+        header=header,
+        text=index[text],
+        labels=tuple((c, index[c]) for c in labels),
+        times=((start, index[start]), (end, index[end])) if start is not None and end is not None else None,
+        document=(document, index[document]) if document is not None else None,
+    )
+
+
+def _parse_csv(
+    source: Source, path: Path, default_id: str, delimiter: str, options: dict[str, Any]
+) -> Iterator[Document]:
+    reader = csv.reader(source.lines(path, raw=True), delimiter=delimiter)
+    header = _next_row(reader, path)
+    if header is None:
+        raise CorpusFormatError("expected a header row naming the columns; the file is empty", path=str(path), line=1)
+    columns = _columns(header, options, path)
+    keyed = ((_row_id(row, lineno, columns, default_id, path), lineno, (lineno, row)) for lineno, row in
+             _data_rows(reader, columns, path))
+    empty = True
+    for doc_id, rows in consecutive_groups(keyed, path, "rows"):
+        empty = False
+        yield _build(path, doc_id, rows, columns)
+    if empty:
+        raise CorpusFormatError(
+            "expected at least one data row after the header; found none", path=str(path), line=reader.line_num + 1
+        )
+
+
+def _next_row(reader: Any, path: Path) -> list[str] | None:
+    try:
+        return next(reader)
+    except StopIteration:
+        return None
+    except csv.Error as exc:
+        raise CorpusFormatError(f"malformed CSV: {exc}", path=str(path), line=reader.line_num) from None
+
+
+def _data_rows(reader: Any, columns: _Columns, path: Path) -> Iterator[tuple[int, list[str]]]:
+    """``(physical line, cells)`` of every non-blank data row, each with as many cells as the header."""
+    width = len(columns.header)
+    while True:
+        lineno = reader.line_num + 1
+        row = _next_row(reader, path)
+        if row is None:
+            return
+        if not row or (len(row) == 1 and not row[0].strip() and width > 1):
+            continue
+        if len(row) != width:
+            raise CorpusFormatError(
+                f"expected {width} fields as in the header; received {len(row)}: {_short_repr(row)}",
+                path=str(path),
+                line=lineno,
+            )
+        yield lineno, row
+
+
+def _row_id(row: list[str], lineno: int, columns: _Columns, default_id: str, path: Path) -> str:
+    if columns.document is None:
+        return default_id
+    name, index = columns.document
+    doc_id = row[index].strip()
+    if not doc_id:
+        raise CorpusFormatError(
+            f"expected a document id in column {name!r}; the cell is empty", path=str(path), line=lineno
+        )
+    return doc_id
+
+
+def _build(path: Path, doc_id: str, rows: Rows, columns: _Columns) -> Document:
+    references, used = [], []
+    for name, index in columns.labels:
+        values = [row[index].strip() for _, row in rows]
+        if not any(values):
+            continue
+        if not all(values):
+            raise CorpusFormatError(
+                f"document {doc_id!r}: expected a label in column {name!r} on every row of the "
+                f"document (or on none); this row has none",
+                path=str(path),
+                line=rows[values.index("")][0],
+            )
+        references.append(Segmentation.from_labels(values))
+        used.append(name)
+    first_line = rows[0][0]
+    meta = {"format": "csv", "source": str(path), "line": first_line, "label_columns": tuple(used), "notes": []}
+    return make_document(
+        path,
+        first_line,
+        id=doc_id,
+        units=tuple(row[columns.text] for _, row in rows),
+        references=tuple(references),
+        times=_times(path, doc_id, rows, columns),
+        meta=meta,
+    )
+
+
+def _times(path: Path, doc_id: str, rows: Rows, columns: _Columns) -> list[tuple[float, float]] | None:
+    """Both time cells on every row of the document, or on none."""
+    if columns.times is None:
+        return None
+    cells = [[(name, row[index].strip()) for name, index in columns.times] for _, row in rows]
+    if not any(value for pair in cells for _, value in pair):
+        return None
+    times = []
+    for (lineno, _), pair in zip(rows, cells):
+        start, end = (_seconds(path, doc_id, lineno, name, value) for name, value in pair)
+        if end < start:
+            raise CorpusFormatError(
+                f"document {doc_id!r}: expected start <= end; received start {start} and end {end}",
+                path=str(path),
+                line=lineno,
+            )
+        times.append((start, end))
+    return times
+
+
+def _seconds(path: Path, doc_id: str, lineno: int, column: str, cell: str) -> float:
+    try:
+        value = float(cell)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise CorpusFormatError(
+            f"document {doc_id!r}: expected a number of seconds in column {column!r} (times must be "
+            f"given on every row of a document, or on none); received {cell!r}",
+            path=str(path),
+            line=lineno,
+        )
+    return value
+
+
+def write_csv(
+    documents: Iterable[Document], path: PathLike, *, delimiter: str | None = None, encoding: str = "utf-8"
+) -> int:
+    """Write documents as one CSV/TSV file that :func:`read_csv` reads back to equal documents.
+
+    Columns: ``document``, ``text``, then ``start`` and ``end`` if any document has times, then
+    one label column per reference (``label`` when no document has more than one reference,
+    otherwise ``label_1``, ``label_2``...), holding each unit's segment number. Cells of a
+    document that lacks a reference or times are left empty. The header depends on every
+    document, so a one-shot iterator is turned into a list first.
+
+    Returns
+    -------
+    int
+        Number of documents written (each as one row per unit).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> file = pathlib.Path(tempfile.mkdtemp()) / "out.csv"
+    >>> write_csv([Document("a", ("x", "y"), references=([1],))], file)
+    1
+    >>> file.read_text().splitlines()
+    ['document,text,label', 'a,x,0', 'a,y,1']
+    """
+    docs = list(checked_documents(documents))
+    target = Path(path)
+    n_refs = max((len(d.references) for d in docs), default=0)
+    with_times = any(d.times is not None for d in docs)
+    label_names = ["label"] if n_refs == 1 else [f"label_{k + 1}" for k in range(n_refs)]
+    header = ["document", "text"] + (["start", "end"] if with_times else []) + label_names
+    with open(target, "w", encoding=encoding, newline="") as handle:
+        # "\r\n" ends: cells with \r get quoted
+        writer = csv.writer(handle, delimiter=delimiter or _default_delimiter(target))
+        writer.writerow(header)
+        for doc in docs:
+            labels = [ref.labels for ref in doc.references]
+            for i, unit in enumerate(doc.units):
+                row = [doc.id, unit]
+                if with_times:
+                    row += [repr(doc.times[i][0]), repr(doc.times[i][1])] if doc.times is not None else ["", ""]
+                row += [str(labels[k][i]) if k < len(labels) else "" for k in range(n_refs)]
+                writer.writerow(row)
+    return len(docs)

@@ -1,0 +1,273 @@
+"""The entry points reading the format table: :func:`read_corpus`, :func:`detect_format`."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..checks import did_you_mean
+from ..corpus import Document
+from ..exceptions import CorpusFormatError, InvalidParameterError
+from .common import PathLike, check_encoding, list_files
+from .formats import COMMON_OPTIONS, FORMAT_TABLE, CorpusFormat
+
+__all__ = ["detect_format", "read_corpus", "register_format", "unregister_format"]
+
+_SNIFF_FILES = 10  # files of a directory looked at when extensions do not decide
+
+# (format, why it was chosen, the pattern that overrides the reader's default or None)
+Detection = tuple[CorpusFormat, str, "tuple[str, ...] | None"]
+
+
+def _sniff(file: Path, codec: str, errors: str) -> tuple[CorpusFormat, str] | None:
+    """The first row whose sniffer recognises ``file``, with what it saw."""
+    for row in FORMAT_TABLE.values():
+        found = row.sniff(file, codec, errors) if row.sniff is not None else None
+        if found:
+            return row, found
+    return None
+
+
+def _detect_file(file: Path, codec: str, errors: str) -> Detection:
+    suffix = file.suffix.lower()
+    for row in FORMAT_TABLE.values():
+        if suffix in row.extensions:
+            return row, f"from the file extension {suffix!r}", None
+    sniffed = _sniff(file, codec, errors)
+    if sniffed is not None:
+        return sniffed[0], f"from {sniffed[1]}", None
+    fallback = next(row for row in FORMAT_TABLE.values() if row.fallback)
+    return fallback, "no unit markup found (no separator, header, or known extension)", None
+
+
+def _detect_directory(root: Path, codec: str, errors: str) -> Detection:
+    _, files = list_files(root, ("*",))
+    suffixes = {file.suffix.lower() for _, file in files}
+    for row in FORMAT_TABLE.values():
+        for suffix in row.extensions:
+            if suffix in suffixes:
+                return row, f"from the {suffix!r} files in the directory", None
+    sniffed = files[:_SNIFF_FILES]
+    for relative, file in sniffed:
+        found = _sniff(file, codec, errors)
+        if found is not None:
+            return found[0], f"from {found[1]} in {relative!r}", ("*",)
+    for row in FORMAT_TABLE.values():
+        for suffix in row.weak_extensions:
+            if suffix in suffixes:
+                return row, f"from the {suffix!r} files in the directory", None
+    extensions = [s for row in FORMAT_TABLE.values() for s in row.extensions + row.weak_extensions]
+    markers = [row.marker for row in FORMAT_TABLE.values() if row.marker]
+    raise CorpusFormatError(
+        f"cannot detect the corpus format: no {', '.join(extensions)} files, and none of "
+        f"{', '.join(repr(relative) for relative, _ in sniffed)} has {' or '.join(markers)}; "
+        f"pass format= (one of {', '.join(FORMAT_TABLE)})",
+        path=str(root),
+    )
+
+
+def _detect(path: PathLike, codec: str, errors: str) -> Detection:
+    root = Path(path)
+    return _detect_file(root, codec, errors) if root.is_file() else _detect_directory(root, codec, errors)
+
+
+def detect_format(path: PathLike, *, encoding: str = "utf-8", encoding_errors: str = "strict") -> str:
+    """Name the format :func:`read_corpus` would use for ``path``.
+
+    Every rule reads the format table (:data:`~stability.readers.FORMAT_TABLE`), in its order.
+    A file: its extension (``.ref`` choi, ``.jsonl``/``.json`` jsonl, ``.csv``/``.tsv`` csv,
+    ``.segmenttitles`` chen); otherwise its content (a ``========,<level>,<title>.`` header among
+    its first non-blank lines: wiki; a ``==========`` line: choi; an ``X.text`` file with
+    ``X.segmenttitles`` beside it: chen); otherwise text. A directory (searched recursively): the
+    first of those extensions present; otherwise the content of its first ten files in natural
+    order, as for a file (when one of them decides, every non-hidden file of the directory is
+    read, whatever its name: pass ``pattern=`` to narrow it); otherwise ``.txt`` files: text;
+    otherwise a :class:`CorpusFormatError`.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> file = pathlib.Path(tempfile.mkdtemp()) / "article"
+    >>> _ = file.write_text("========,1,preface.\\nHello.\\n")
+    >>> detect_format(file)
+    'wiki'
+    """
+    codec = check_encoding(encoding, encoding_errors)
+    return _detect(path, codec, encoding_errors)[0].name
+
+
+def _lookup(format: Any) -> CorpusFormat:
+    """The table row named ``format`` or one of its aliases, case ignored."""
+    if isinstance(format, str):
+        wanted = format.lower()
+        for row in FORMAT_TABLE.values():
+            if wanted == row.name or wanted in row.aliases:
+                return row
+    raise InvalidParameterError.make("format", f"None (detect) or one of {', '.join(FORMAT_TABLE)}", format)
+
+
+def _check_option_names(options: dict[str, Any]) -> None:
+    """Every keyword must be an option of some format in the table."""
+    known = _all_options()
+    for name in options:
+        if name not in known:
+            hint = did_you_mean(name, list(known) + list(COMMON_OPTIONS))
+            raise InvalidParameterError(
+                f"read_corpus has no option {name!r}{hint} Options: {', '.join(COMMON_OPTIONS + tuple(known))}"
+            )
+
+
+def _format_options(row: CorpusFormat, options: dict[str, Any], how: str) -> dict[str, Any]:
+    """The options given (not None); each must be one that ``row`` takes."""
+    given = {name: value for name, value in options.items() if value is not None}
+    for name in given:
+        if name not in row.options:
+            users = " or ".join(repr(r.name) for r in FORMAT_TABLE.values() if name in r.options)
+            raise InvalidParameterError(
+                f"{name} applies only to format {users}; the corpus is read as {how}; "
+                f"pass format= if the detection is wrong"
+            )
+    return given
+
+
+def read_corpus(
+    path: PathLike,
+    format: str | None = None,
+    *,
+    encoding: str = "utf-8",
+    encoding_errors: str = "strict",
+    pattern: str | Sequence[str] | None = None,
+    limit: int | None = None,
+    **options: Any,
+) -> Iterator[Document]:
+    """Read a corpus in any supported format, detected or given, as a lazy stream of documents.
+
+    Options are checked and the format detected when this function is called; files are read
+    only as the returned iterator is consumed. An option that the format does not use (``levels``
+    for a CSV file, say) is an error, since it usually means the format was misdetected. Format
+    errors raised while reading say which format was used and whether it was detected or given.
+
+    The format options are the keyword arguments of the readers in the format table; they appear
+    in this function's signature (``inspect.signature(read_corpus)``, hence the ``[corpus]`` keys
+    of a config), each defaulting to ``None``, which leaves the reader's own default.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A file or a directory.
+    format : {"choi", "wiki", "jsonl", "csv", "chen", "text"}, optional
+        The format; detected when omitted (see :func:`detect_format`). Case is ignored, and
+        ``"json"``, ``"tsv"``, ``"txt"``, ``"wiki727k"``, ``"wiki50"`` are accepted as aliases.
+    encoding, encoding_errors : str
+        Text encoding (default UTF-8) and error handler (default strict).
+    pattern : str or sequence of str, optional
+        File-name glob(s) selecting files in a directory; defaults per format: ``*.ref`` (choi),
+        ``*`` (wiki), ``*.jsonl``/``*.json``, ``*.csv``/``*.tsv``, ``*.segmenttitles`` (chen),
+        ``*.txt`` (text).
+    limit : int, optional
+        Stop after this many documents.
+    levels :
+        Wiki only: header levels that are boundaries (default every level; the usual Wiki-50
+        setting is ``levels="1-2"``, see :func:`read_wiki`).
+    unit : {"sentence", "paragraph", "line"}
+        Text only (default ``"sentence"``).
+    splitter : str or callable
+        Text only: the sentence splitter (default ``"auto"``, see :mod:`stability.splitters`).
+    blank_lines : {"keep", "drop"}
+        Choi only (default ``"keep"``).
+    text_column, label_columns, start_column, end_column, document_column, delimiter :
+        CSV only (see :func:`read_csv`).
+
+    Returns
+    -------
+    iterator of Document
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> file = pathlib.Path(tempfile.mkdtemp()) / "doc.txt"
+    >>> _ = file.write_text("One. Two.\\n\\nThree.\\n")
+    >>> [d.units for d in read_corpus(file)]
+    [('One.', 'Two.', 'Three.')]
+    >>> [d.units for d in read_corpus(file, "text", unit="paragraph")]
+    [('One. Two.', 'Three.')]
+    """
+    codec = check_encoding(encoding, encoding_errors)
+    _check_option_names(options)
+    if format is None:
+        row, reason, sniffed_pattern = _detect(path, codec, encoding_errors)
+        how = f"format {row.name!r} detected {reason}"
+        pattern = sniffed_pattern if pattern is None and sniffed_pattern is not None else pattern
+    else:
+        row = _lookup(format)
+        how = f"format {row.name!r} given"
+    given = _format_options(row, options, how)
+    try:
+        documents = row.reader(
+            path, encoding=encoding, encoding_errors=encoding_errors, pattern=pattern, limit=limit, **given
+        )
+    except CorpusFormatError as exc:
+        raise _with_format(exc, how) from exc
+    return _explain(documents, how)
+
+
+def _with_format(exc: CorpusFormatError, how: str) -> CorpusFormatError:
+    message = str(exc)
+    prefix = f"{exc.path}:{exc.line}: " if exc.line is not None else f"{exc.path}: " if exc.path else ""
+    body = message[len(prefix) :] if message.startswith(prefix) else message
+    return CorpusFormatError(f"{body} [{how}; pass format= to override]", path=exc.path, line=exc.line)
+
+
+def _explain(documents: Iterator[Document], how: str) -> Iterator[Document]:
+    try:
+        yield from documents
+    except CorpusFormatError as exc:
+        raise _with_format(exc, how) from exc
+
+
+# ---------------------------------------------------------------------------------------------
+# the signature of read_corpus follows the table
+# ---------------------------------------------------------------------------------------------
+def _all_options() -> dict[str, inspect.Parameter]:
+    """Every format option, in table order, with the annotation of the first reader taking it."""
+    found: dict[str, inspect.Parameter] = {}
+    for row in FORMAT_TABLE.values():
+        for name in row.options:
+            parameter = row.parameter(name)
+            annotation = parameter.annotation
+            if parameter.default is not None and isinstance(annotation, str):
+                annotation = f"{annotation} | None"  # None leaves the reader's own default
+            found.setdefault(name, parameter.replace(default=None, annotation=annotation))
+    return found
+
+
+def _refresh_signature() -> None:
+    read_corpus.__signature__ = _SIGNATURE.replace(parameters=_FIXED + list(_all_options().values()))
+
+
+def register_format(row: CorpusFormat) -> None:
+    """Add a row to the format table (after the built-in ones) and its options to :func:`read_corpus`."""
+    if not isinstance(row, CorpusFormat):
+        raise InvalidParameterError.make("row", "a CorpusFormat", row)
+    taken = {name for r in FORMAT_TABLE.values() for name in (r.name, *r.aliases)}
+    clash = sorted(taken & {row.name, *row.aliases})
+    if clash:
+        raise InvalidParameterError(f"corpus format name(s) {clash} are already in the table")
+    FORMAT_TABLE[row.name] = row
+    _refresh_signature()
+
+
+def unregister_format(name: str) -> None:
+    """Remove a format added by :func:`register_format` (built-in formats cannot be removed)."""
+    if name not in FORMAT_TABLE or name in _BUILT_IN:
+        raise InvalidParameterError.make("name", "a format added with register_format", name)
+    del FORMAT_TABLE[name]
+    _refresh_signature()
+
+
+_BUILT_IN = frozenset(FORMAT_TABLE)
+_SIGNATURE = inspect.signature(read_corpus)
+_FIXED = [p for p in _SIGNATURE.parameters.values() if p.kind is not p.VAR_KEYWORD]
+_refresh_signature()

@@ -1,0 +1,110 @@
+"""The format table: every corpus format the readers know, declared once.
+
+One :class:`CorpusFormat` row per format names its reader, the file extensions that identify it,
+the function that recognises its files by content, its writer and its aliases; its options are the
+keyword arguments of its reader. :func:`~stability.readers.read_corpus`,
+:func:`~stability.readers.detect_format`, their error messages and the ``[corpus]`` keys of a
+config all read this table, so adding a format is one new module (a reader, and a sniffing
+function if its files have no telling extension) plus one row here.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from ..corpus import Document
+from .chen import read_chen, sniff_chen
+from .choi import CHOI_SEPARATOR, read_choi, sniff_choi, write_choi
+from .delimited import read_csv, write_csv
+from .jsonl import read_jsonl, write_jsonl
+from .text import read_text
+from .wiki import read_wiki, sniff_wiki
+
+__all__ = ["COMMON_OPTIONS", "CorpusFormat", "FORMAT_TABLE"]
+
+#: Options every reader takes; the others are the format's own.
+COMMON_OPTIONS = ("encoding", "encoding_errors", "pattern", "limit")
+
+Sniffer = Callable[[Path, str, str], "str | None"]
+
+
+@dataclass(frozen=True)
+class CorpusFormat:
+    """One row of the format table.
+
+    Attributes
+    ----------
+    name : str
+        What ``read_corpus(format=...)`` accepts (also any of ``aliases``, case ignored).
+    reader : callable
+        ``reader(path, *, encoding, encoding_errors, pattern, limit, **options)`` returning a lazy
+        iterator of documents; its other keyword-only arguments are the format's options.
+    extensions : tuple of str
+        File suffixes that decide the format (a file with one, or a directory holding one).
+    sniff : callable, optional
+        ``sniff(file, codec, errors)`` returning what in the file shows the format (a noun
+        phrase used in messages, e.g. ``"a '==========' separator line"``), or ``None``.
+    marker : str
+        What the sniffer looks for, for the message when nothing is recognised.
+    writer : callable, optional
+        ``writer(documents, path, ...)`` producing files the reader reads back to equal documents.
+    aliases : tuple of str
+        Other names accepted for ``format``.
+    weak_extensions : tuple of str
+        Suffixes that decide only after every sniffer found nothing (``.txt`` files may hold any
+        format).
+    fallback : bool
+        The format of a single file that nothing else recognises (one row only: ``text``).
+    """
+
+    name: str
+    reader: Callable[..., Iterator[Document]]
+    extensions: tuple[str, ...] = ()
+    sniff: Sniffer | None = None
+    marker: str = ""
+    writer: Callable[..., int] | None = None
+    aliases: tuple[str, ...] = ()
+    weak_extensions: tuple[str, ...] = ()
+    fallback: bool = False
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The reader's own keyword options (beyond :data:`COMMON_OPTIONS`)."""
+        return tuple(
+            p.name
+            for p in inspect.signature(self.reader).parameters.values()
+            if p.kind is p.KEYWORD_ONLY and p.name not in COMMON_OPTIONS
+        )
+
+    def parameter(self, option: str) -> inspect.Parameter:
+        """The reader's parameter ``option`` (its annotation and default, for documentation)."""
+        return inspect.signature(self.reader).parameters[option]
+
+
+def _rows(*rows: CorpusFormat) -> dict[str, CorpusFormat]:
+    return {row.name: row for row in rows}
+
+
+#: The format table, in order of preference: extensions and sniffers are tried in this order.
+FORMAT_TABLE: dict[str, CorpusFormat] = _rows(
+    CorpusFormat(
+        "choi", read_choi, extensions=(".ref",), sniff=sniff_choi,
+        marker=f"{CHOI_SEPARATOR!r} separators", writer=write_choi,
+    ),
+    CorpusFormat(
+        "wiki", read_wiki, sniff=sniff_wiki, marker="'========,<level>,<title>.' headers",
+        aliases=("wiki727k", "wiki-727k", "wiki50", "wiki-50"),
+    ),
+    CorpusFormat("jsonl", read_jsonl, extensions=(".jsonl", ".json"), writer=write_jsonl, aliases=("json",)),
+    CorpusFormat("csv", read_csv, extensions=(".csv", ".tsv"), writer=write_csv, aliases=("tsv",)),
+    CorpusFormat(
+        "chen", read_chen, extensions=(".segmenttitles",), sniff=sniff_chen,
+        marker="a '.segmenttitles' file beside a '.text' file",
+    ),
+    CorpusFormat("text", read_text, weak_extensions=(".txt",), fallback=True, aliases=("txt",)),
+)
+

@@ -1,0 +1,235 @@
+"""The settings of a stability run: one frozen object, every field declared and checked once.
+
+:class:`Settings` is what :func:`stability.stability_test` and :func:`stability.evaluate` read;
+both take one (``settings=``) or the keywords that build one, and the ``[run]`` table of an
+experiment file (:mod:`stability.config`) accepts exactly its fields. Each field declares its
+check (from :mod:`stability.checks`), whether it is *recorded* (it changes the results, so it is
+written in the results file and must match to resume), and which config table it comes from.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from functools import partial
+from typing import Any
+
+from .checks import check_bool, check_choice, check_int, check_real, did_you_mean
+from .exceptions import InvalidParameterError, InvalidTypeError
+from .permutations import Stream, check_seed
+
+__all__ = ["Settings", "BACKENDS", "METRIC_OPTIONS"]
+
+#: joblib backends a run accepts (``None``: loky when ``n_jobs != 1``, else in-process).
+BACKENDS = (None, "loky", "threading", "multiprocessing", "sequential", "dask")
+
+#: Keys of the ``metrics`` mapping (options of :func:`stability.metrics.compute_all`, plus ``names``).
+METRIC_OPTIONS = ("k", "tolerance", "gamma", "window_limit", "names")
+
+
+def _check_jobs(value: Any, name: str) -> int:
+    jobs = check_int(value, name)
+    if jobs == 0:
+        raise InvalidParameterError.make(name, "a non-zero integer (-1: all cores)", value)
+    return jobs
+
+
+def _check_seed(value: Any, name: str) -> int:
+    return check_seed(value)
+
+
+def _check_optional_bool(value: Any, name: str) -> bool | None:
+    return None if value is None else check_bool(value, name)
+
+
+def _check_metric_names(names: Any) -> list[str]:
+    from .catalogue import MULTI_REFERENCE, REFERENCE
+
+    known = set(REFERENCE) | set(MULTI_REFERENCE)
+    if isinstance(names, str) or not isinstance(names, (list, tuple)) or not all(
+        isinstance(n, str) and n in known for n in names
+    ):
+        raise InvalidParameterError.make("metrics names", f"a list drawn from {', '.join(sorted(known))}", names)
+    return list(names)
+
+
+def _check_metrics(value: Any, name: str) -> dict[str, Any] | None:
+    """``True`` (default options) -> ``{}``; ``False``/``None`` (skip) -> ``None``; a mapping of
+    :data:`METRIC_OPTIONS` -> a checked copy."""
+    if value is True:
+        return {}
+    if value is False or value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise InvalidParameterError.make(name, "True, False or a mapping of metric options", value)
+    unknown = sorted(set(value) - set(METRIC_OPTIONS))
+    if unknown:
+        raise InvalidParameterError.make(
+            name, f"True, False or a mapping with keys {', '.join(METRIC_OPTIONS)}", dict(value)
+        )
+    options = dict(value)
+    if "names" in options:
+        options["names"] = _check_metric_names(options["names"])
+    return options
+
+
+def _setting(default: Any, check: Callable[[Any, str], Any], *, recorded: bool = False, table: str = "run") -> Any:
+    """A settings field: its default, its check, whether it is recorded, its config table."""
+    return field(default=default, metadata={"check": check, "recorded": recorded, "table": table})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    """Settings of the stability test and of corpus runs, built by keyword and checked once.
+
+    Parameters
+    ----------
+    n_restarts : int, default 100
+        Restarts per document (the paper's 100); the maximum when ``ci_width`` is set.
+    seed : int, default 0
+        Run seed. Restart ``r`` of document ``doc_id`` always gets the same permutation.
+    tolerance : int, default 0
+        Near-miss window in units for matching ``Br`` to ``B0`` (one-to-one); 0 = exact, as in
+        the paper.
+    ci_width : float, optional
+        Adaptive stopping: after ``min_restarts``, every ``check_every`` restarts, stop once the
+        ``confidence`` bootstrap interval of F1 is at most this wide (in (0, 1]).
+    min_restarts : int, default 20
+        Restarts before the first adaptive-stopping check.
+    check_every : int, default 10
+        Restarts between two adaptive-stopping checks.
+    shuffle_control : bool, default True
+        Also run the shuffle control (restarts permute the whole document) and set
+        ``content_blind``.
+    determinism_check : bool, default True
+        Segment the unpermuted document a second time and set ``deterministic``.
+    content_margin : float, default 0.05
+        ``content_blind`` is set when the shuffle control's F1 is at least ``f1 - content_margin``.
+    confidence : float, default 0.95
+        Level of the bootstrap confidence intervals.
+    n_bootstrap : int, default 1000
+        Bootstrap resamples.
+    metrics : bool or mapping, default True
+        For documents with references, compute the reference metrics of every initial
+        segmentation (:func:`stability.metrics.compute_all` against the first reference, plus
+        :func:`stability.metrics.multi_reference_metrics` when there are several). A mapping
+        gives their options (``k``, ``tolerance``, ``gamma``, ``window_limit``) and optionally
+        ``names``, the metrics to keep (default: all); ``False`` skips them. Stored checked:
+        ``None`` (skipped) or the options (``{}`` for the defaults). In an experiment file this
+        is the ``[metrics]`` table.
+    n_jobs : int, default 1
+        Worker processes (joblib; -1 = all cores). Results do not depend on it.
+    backend : str, optional
+        joblib backend (``"loky"`` by default when ``n_jobs != 1``, ``"threading"`` for
+        segmenters that release the GIL, ``"dask"`` inside a ``distributed.Client``,
+        ``"sequential"``). Results do not depend on it.
+    progress : bool or None, default None
+        Progress bar of restarts on stderr (``None``: for corpus runs, only when stderr is a
+        terminal; for :func:`~stability.stability_test`, none).
+    on_error : {"record", "raise"}, default "record"
+        Corpus runs: a segmenter failing on a document is recorded in ``failures`` (and the
+        results file) and the run goes on; ``"raise"`` raises at the end of the run, after
+        writing every result.
+    block_size : int, default 64
+        Corpus runs: documents read from the corpus at a time (the corpus is consumed lazily).
+    resume : bool, default False
+        Corpus runs: reuse the results already in the results file (computed with the same
+        settings, segmenters, segmenter parameters and documents) and compute only the missing
+        ones.
+    overwrite : bool, default False
+        Corpus runs: replace an existing results file. Without ``resume`` or ``overwrite``, an
+        existing results file is an error.
+    retry_failed : bool, default False
+        With ``resume``: run again the (segmenter, document) pairs recorded as failures (by
+        default they are kept as failures and not retried).
+
+    Examples
+    --------
+    >>> s = Settings(n_restarts=10, seed=3)
+    >>> s.n_restarts, s.tolerance
+    (10, 0)
+    >>> Settings.build(s, seed=4).seed
+    4
+    >>> Settings(n_restart=10)
+    Traceback (most recent call last):
+    ...
+    TypeError: Settings.__init__() got an unexpected keyword argument 'n_restart'
+    >>> Settings.build(n_restart=10)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    stability.exceptions.InvalidParameterError: unknown setting 'n_restart'; did you mean 'n_restarts'? (valid settings: n_restarts, seed, ...)
+    """
+
+    n_restarts: int = _setting(100, partial(check_int, low=1), recorded=True)
+    seed: int = _setting(0, _check_seed, recorded=True)
+    tolerance: int = _setting(0, partial(check_int, low=0), recorded=True)
+    ci_width: float | None = _setting(None, partial(check_real, low=0, high=1, low_open=True, none=True), recorded=True)
+    min_restarts: int = _setting(20, partial(check_int, low=1), recorded=True)
+    check_every: int = _setting(10, partial(check_int, low=1), recorded=True)
+    shuffle_control: bool = _setting(True, check_bool, recorded=True)
+    determinism_check: bool = _setting(True, check_bool, recorded=True)
+    content_margin: float = _setting(0.05, partial(check_real, low=0, high=1, high_open=True), recorded=True)
+    confidence: float = _setting(0.95, partial(check_real, low=0, high=1, low_open=True, high_open=True), recorded=True)
+    n_bootstrap: int = _setting(1000, partial(check_int, low=1), recorded=True)
+    metrics: Any = _setting(True, _check_metrics, table="metrics")
+    n_jobs: int = _setting(1, _check_jobs)
+    backend: str | None = _setting(None, partial(check_choice, choices=BACKENDS))
+    progress: bool | None = _setting(None, _check_optional_bool)
+    on_error: str = _setting("record", partial(check_choice, choices=("record", "raise")))
+    block_size: int = _setting(64, partial(check_int, low=1))
+    resume: bool = _setting(False, check_bool)
+    overwrite: bool = _setting(False, check_bool)
+    retry_failed: bool = _setting(False, check_bool)
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            object.__setattr__(self, f.name, f.metadata["check"](getattr(self, f.name), f.name))
+        if self.resume and self.overwrite:
+            raise InvalidParameterError("resume and overwrite exclude each other; received both True")
+
+    # -- building --------------------------------------------------------------------------------
+    @classmethod
+    def names(cls, table: str | None = None) -> tuple[str, ...]:
+        """Field names, in declaration order (only those of config ``table`` when given)."""
+        return tuple(f.name for f in fields(cls) if table is None or f.metadata["table"] == table)
+
+    @classmethod
+    def build(cls, settings: "Settings | None" = None, **keywords: Any) -> "Settings":
+        """``settings`` (default: the defaults) with ``keywords`` replaced; an unknown keyword is
+        an error suggesting the closest setting and listing the valid ones."""
+        valid = cls.names()
+        for key in keywords:
+            if key not in valid:
+                raise InvalidParameterError(
+                    f"unknown setting {key!r}{did_you_mean(key, valid)} (valid settings: {', '.join(valid)})"
+                )
+        if settings is None:
+            return cls(**keywords)
+        if not isinstance(settings, cls):
+            raise InvalidTypeError.make("settings", "a stability.Settings (or None)", settings)
+        return replace(settings, **keywords) if keywords else settings
+
+    # -- what the engine reads -------------------------------------------------------------------
+    @property
+    def streams(self) -> tuple[Stream, ...]:
+        """Permutation streams run for every document."""
+        return (Stream.WITHIN, Stream.SHUFFLE) if self.shuffle_control else (Stream.WITHIN,)
+
+    def first_round(self) -> int:
+        """Restarts of the first round (all of them without adaptive stopping)."""
+        return self.n_restarts if self.ci_width is None else min(self.min_restarts, self.n_restarts)
+
+    def restart_budget(self) -> int:
+        """The most restarts one document can take, all streams together."""
+        return self.n_restarts * len(self.streams)
+
+    def effective_jobs(self) -> int:
+        """``n_jobs`` with negative values counted from the number of cores (-1: all)."""
+        if self.n_jobs < 0:
+            return max(1, (os.cpu_count() or 1) + 1 + self.n_jobs)
+        return self.n_jobs
+
+    def to_dict(self) -> dict[str, Any]:
+        """The recorded settings (those that change the results), in declaration order."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.metadata["recorded"]}

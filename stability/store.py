@@ -1,0 +1,507 @@
+"""The results file of a corpus run (``results.jsonl``): the one module that writes and reads it.
+
+Format (JSON lines, UTF-8, one complete record per line):
+
+* a header ``{"type": "run", "settings": {...}, "corpus": {...} | null}``. ``settings`` holds the
+  recorded :class:`~stability.settings.Settings`, the segmenter labels, ``format_version``
+  (:data:`FORMAT_VERSION`), the reference-metric options and every segmenter's parameters;
+  ``corpus`` is the corpus fingerprint (:func:`corpus_fingerprint`) when the corpus was known in
+  full before the run (a list of documents), else ``null``;
+* then one ``{"type": "result", "document_hash": ..., "result": {...}}`` or
+  ``{"type": "failure", "document_hash": ..., "failure": {...}}`` per finished (segmenter, document)
+  pair, written as soon as it is known (in corpus order), flushed at once and fsynced at least
+  once a second. ``document_hash`` is :func:`document_hash` of the document it was computed on.
+
+Reading (:func:`iter_records`, :func:`read_run`, :func:`load_results`): a damaged *last* line
+(a run killed while writing, a full disk) is reported with a :class:`ResultsWarning` naming the
+file and line and left out; a damaged line anywhere else is a
+:class:`~stability.exceptions.CorpusFormatError` naming the file and line. A file written by a
+newer format version is refused. When a pair has several records (a failure retried on resume),
+the last one counts.
+
+Writing (:class:`ResultsStore`): an existing file is an error unless ``resume`` or
+``overwrite``; a lock file (``results.jsonl.lock``) keeps a second run out; on resume, a damaged
+last line is dropped and the file truncated back to its last complete line before anything is
+appended, and the file must have been written with the same settings, segmenter parameters and
+documents.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import time
+import warnings
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .corpus import Document
+from .exceptions import CorpusFormatError, InvalidParameterError, StabilityError
+from .results import CorpusResult, Failure, StabilityResult, _jsonable
+
+__all__ = [
+    "FORMAT_VERSION",
+    "RESULTS_FILE",
+    "ResultsWarning",
+    "ResultsStore",
+    "ResultsLockedError",
+    "run_header",
+    "document_hash",
+    "corpus_fingerprint",
+    "iter_records",
+    "read_run",
+    "load_results",
+]
+
+#: Version of the results-file format written here; files of a newer version are refused.
+FORMAT_VERSION = 1
+
+#: Name of the results file in an output folder.
+RESULTS_FILE = "results.jsonl"
+
+_PAYLOAD = {"result": "result", "failure": "failure"}
+_SYNC_EVERY = 1.0  # seconds between two fsyncs of the results file
+
+
+class ResultsWarning(UserWarning):
+    """A results file had a damaged last line (left out, and cut off before a resume)."""
+
+
+# ----------------------------------------------------------------------------------------------
+# fingerprints
+# ----------------------------------------------------------------------------------------------
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def document_hash(doc: Document) -> str:
+    """Content hash of a document: its id, units, references and unit times."""
+    payload = [doc.id, list(doc.units), [list(r.boundaries) for r in doc.references],
+               None if doc.times is None else [list(t) for t in doc.times]]
+    return _sha(json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
+
+
+def corpus_fingerprint(docs: Iterable[Document]) -> dict[str, Any]:
+    """``{"n_documents", "ids", "content"}``: hashes of the ordered ids and of every document's
+    :func:`document_hash`."""
+    docs = list(docs)
+    return {
+        "n_documents": len(docs),
+        "ids": _sha(json.dumps([d.id for d in docs], ensure_ascii=False)),
+        "content": _sha("".join(document_hash(d) for d in docs)),
+    }
+
+
+# ----------------------------------------------------------------------------------------------
+# reading
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class _Scan:
+    """The records of a results file and where its last complete, valid line ends."""
+
+    records: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    end: int = 0  # byte offset just after the last good line
+    needs_newline: bool = False  # the last good line lacks its newline
+    dropped: str | None = None  # why the last line was left out
+
+
+def _parse(raw: bytes, path: Path, number: int) -> dict[str, Any]:
+    """One line as a record, or a CorpusFormatError naming the file and line."""
+    try:
+        record = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise CorpusFormatError("not UTF-8 text", path=str(path), line=number) from None
+    except json.JSONDecodeError as exc:
+        raise CorpusFormatError(f"not a JSON record ({exc.msg})", path=str(path), line=number) from None
+    kind = record.get("type") if isinstance(record, dict) else type(record).__name__
+    if kind not in ("run", "result", "failure"):
+        raise CorpusFormatError(
+            f"expected a record with type 'run', 'result' or 'failure'; received {kind!r}", path=str(path), line=number
+        )
+    payload = record.get("settings", {}) if kind == "run" else record.get(_PAYLOAD[kind])
+    if not isinstance(payload, dict):
+        raise CorpusFormatError(f"the {kind!r} record has no {_PAYLOAD.get(kind, 'settings')!r} object",
+                                path=str(path), line=number)
+    return record
+
+
+def _check_version(record: dict[str, Any], path: Path, number: int) -> None:
+    version = record.get("settings", {}).get("format_version", FORMAT_VERSION)
+    if not isinstance(version, int) or isinstance(version, bool) or version > FORMAT_VERSION:
+        raise CorpusFormatError(
+            f"written in results format {version!r}, newer than this version of stability reads "
+            f"(up to {FORMAT_VERSION}); upgrade stability to read it",
+            path=str(path), line=number,
+        )
+
+
+def _scan(path: Path) -> _Scan:
+    data = path.read_bytes()
+    scan = _Scan()
+    position = number = 0
+    while position < len(data):
+        newline = data.find(b"\n", position)
+        stop = len(data) if newline < 0 else newline + 1
+        raw, position, number = data[position:stop], stop, number + 1
+        if not raw.strip():
+            continue
+        try:
+            record = _parse(raw, path, number)
+        except CorpusFormatError as exc:
+            if stop < len(data):
+                raise
+            what = "incomplete" if newline < 0 else "invalid"
+            scan.dropped = f"{path}:{number}: {what} last line left out ({str(exc).split(': ', 2)[-1]})"
+            break
+        if record["type"] == "run":
+            _check_version(record, path, number)
+        scan.records.append((number, record))
+        scan.end, scan.needs_newline = stop, newline < 0
+    return scan
+
+
+def iter_records(path: Any) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, record)`` of a results file, each record with a ``type``: ``run``,
+    ``result`` or ``failure``.
+
+    A damaged last line (cut by an interruption) is left out with a :class:`ResultsWarning`
+    naming the file and line; any other malformed line is a
+    :class:`~stability.exceptions.CorpusFormatError` naming the file and line.
+    """
+    scan = _scan(Path(path))
+    if scan.dropped:
+        warnings.warn(scan.dropped, ResultsWarning, stacklevel=2)
+    yield from scan.records
+
+
+@dataclass
+class Entry:
+    """What a results file holds for one (segmenter, document) pair."""
+
+    value: StabilityResult | Failure
+    document_hash: str | None
+
+
+@dataclass
+class RunRecords:
+    """A results file read back: its header and, per (segmenter, document), the last record."""
+
+    settings: dict[str, Any]
+    corpus: dict[str, Any] | None
+    entries: dict[tuple[str, str], Entry]
+
+
+def _entry(record: dict[str, Any], path: Path, number: int) -> Entry:
+    try:
+        if record["type"] == "result":
+            value: StabilityResult | Failure = StabilityResult.from_dict(record["result"])
+        else:
+            value = Failure.from_dict(record["failure"])
+    except (KeyError, TypeError, ValueError, AttributeError, StabilityError) as exc:
+        kind = record["type"]
+        raise CorpusFormatError(f"malformed {kind} record ({type(exc).__name__}: {exc})",
+                                path=str(path), line=number) from None
+    return Entry(value, record.get("document_hash"))
+
+
+def _records(scan: _Scan, path: Path) -> RunRecords:
+    run = RunRecords({}, None, {})
+    for number, record in scan.records:
+        if record["type"] == "run":
+            run.settings, run.corpus = record.get("settings", {}), record.get("corpus")
+            continue
+        entry = _entry(record, path, number)
+        run.entries[(entry.value.segmenter, entry.value.document or "")] = entry
+    return run
+
+
+def read_run(path: str | os.PathLike) -> RunRecords:
+    """The header and the per-pair records of a results file (see :func:`iter_records`)."""
+    path = Path(path)
+    scan = _scan(path)
+    if scan.dropped:
+        warnings.warn(scan.dropped, ResultsWarning, stacklevel=2)
+    return _records(scan, path)
+
+
+def _from_report(path: Path) -> CorpusResult | None:
+    """A JSON report (``report.json``) read back, or ``None`` when ``path`` is a results file."""
+    text = path.read_text(encoding="utf-8")
+    stripped = text.lstrip()
+    if not (stripped.startswith("{") and '"summary"' in stripped[:2000] and "\n{" not in stripped.strip()):
+        return None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CorpusFormatError(f"not a JSON report ({exc.msg})", path=str(path), line=exc.lineno) from None
+    documents = {label: [StabilityResult.from_dict(r) for r in rows] for label, rows in data.get("documents", {}).items()}
+    failures = [Failure.from_dict(f) for f in data.get("failures", [])]
+    return _corpus_result(documents, failures, data.get("settings", {}), path)
+
+
+def _corpus_result(documents: dict[str, list[StabilityResult]], failures: list[Failure],
+                   settings: Mapping[str, Any], path: Path) -> CorpusResult:
+    """Summaries recomputed with the run's recorded settings, checked as any settings are."""
+    from .settings import Settings
+    from .summary import summarize
+
+    recorded = {k: settings[k] for k in Settings().to_dict() if k in settings}
+    try:
+        s = Settings(**recorded)
+    except StabilityError as exc:
+        raise CorpusFormatError(f"invalid run settings ({exc})", path=str(path)) from None
+    summary = summarize(documents, failures, seed=s.seed, confidence=s.confidence, n_bootstrap=s.n_bootstrap,
+                        content_margin=s.content_margin)
+    return CorpusResult(documents, summary, failures, dict(settings))
+
+
+def load_results(path: str | os.PathLike) -> CorpusResult:
+    """Read a run back: its results file (``results.jsonl``) or its JSON report.
+
+    Summaries are recomputed from the per-document results with the run's settings, so a file
+    cut by an interruption gives the summary of what was completed.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise InvalidParameterError(f"results file {str(path)!r} does not exist")
+    report = _from_report(path)
+    if report is not None:
+        return report
+    run = read_run(path)
+    documents: dict[str, list[StabilityResult]] = {label: [] for label in run.settings.get("segmenters", [])}
+    failures: list[Failure] = []
+    for entry in run.entries.values():
+        if isinstance(entry.value, StabilityResult):
+            documents.setdefault(entry.value.segmenter, []).append(entry.value)
+        else:
+            failures.append(entry.value)
+    return _corpus_result(documents, failures, run.settings, path)
+
+
+# ----------------------------------------------------------------------------------------------
+# writing
+# ----------------------------------------------------------------------------------------------
+class ResultsLockedError(StabilityError, RuntimeError):
+    """Another run holds the lock of a results file."""
+
+
+class _Lock:
+    """``<results file>.lock``, created exclusively; it names the process holding it, and a lock
+    left by a dead process of this host is taken over with a warning."""
+
+    def __init__(self, target: Path) -> None:
+        self.target = target
+        self.path = target.with_name(target.name + ".lock")
+        self.held = False
+
+    def acquire(self) -> None:
+        for attempt in (0, 1):
+            try:
+                descriptor = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                if attempt == 0 and self._stale():
+                    continue
+                raise ResultsLockedError(
+                    f"{self.path} exists: another run ({self._owner()}) is writing {self.target}; wait for it to "
+                    "end, or delete the lock file if no run is using that folder"
+                ) from None
+            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                handle.write(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))
+            self.held = True
+            return
+
+    def _info(self) -> dict[str, Any]:
+        try:
+            info = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return info if isinstance(info, dict) else {}
+
+    def _owner(self) -> str:
+        info = self._info()
+        return f"pid {info.get('pid', '?')} on {info.get('host', '?')}"
+
+    def _stale(self) -> bool:
+        info = self._info()
+        pid = info.get("pid")
+        if info.get("host") != socket.gethostname() or not isinstance(pid, int) or pid <= 0:
+            return False
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            warnings.warn(f"{self.path}: removed a lock left by process {pid}, which has ended", ResultsWarning,
+                          stacklevel=4)
+            self.path.unlink(missing_ok=True)
+            return True
+        except PermissionError:
+            return False
+        return False
+
+    def release(self) -> None:
+        if self.held:
+            self.path.unlink(missing_ok=True)
+            self.held = False
+
+
+class ResultsStore:
+    """The results file of one run, open for writing (a context manager).
+
+    Parameters
+    ----------
+    path : path
+        The results file.
+    settings : dict
+        The header's ``settings`` (see the module docstring).
+    corpus : dict, optional
+        :func:`corpus_fingerprint` of the corpus when it is known in full before the run.
+    resume, overwrite, retry_failed : bool
+        As in :class:`~stability.settings.Settings`.
+    """
+
+    def __init__(self, path: str | os.PathLike, settings: dict[str, Any], *, corpus: dict[str, Any] | None = None,
+                 resume: bool = False, overwrite: bool = False, retry_failed: bool = False) -> None:
+        self.path = Path(path)
+        self.settings = settings
+        self.corpus = corpus
+        self.resume, self.overwrite, self.retry_failed = resume, overwrite, retry_failed
+        self.completed: dict[tuple[str, str], Entry] = {}
+        self._seen: set[str] = set()
+        self._handle: Any = None
+        self._lock = _Lock(self.path)
+        self._synced = 0.0
+
+    def __enter__(self) -> "ResultsStore":
+        self.open()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # -- opening -----------------------------------------------------------------------------
+    def open(self) -> None:
+        """Create (or, with ``resume``, continue) the file, holding its lock."""
+        if str(self.path) in ("", ".") or self.path.is_dir():
+            raise InvalidParameterError.make("output", "a results file path (not a folder)", str(self.path))
+        if self.path.exists() and not (self.resume or self.overwrite):
+            raise InvalidParameterError(
+                f"results file {str(self.path)!r} already exists; resume it (resume=True, --resume) "
+                "or replace it (overwrite=True, --overwrite)"
+            )
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock.acquire()
+        try:
+            if self.resume and self.path.exists() and self.path.stat().st_size > 0:
+                self._continue()
+            else:
+                self._handle = self.path.open("w", encoding="utf-8")
+                self._write({"type": "run", "settings": self.settings, "corpus": self.corpus})
+        except BaseException:
+            self.close()
+            raise
+
+    def _continue(self) -> None:
+        scan = _scan(self.path)
+        if scan.dropped:
+            warnings.warn(f"{scan.dropped}; cut off before resuming", ResultsWarning, stacklevel=4)
+        run = _records(scan, self.path)
+        if scan.records:
+            self._check(run)
+        self.completed = run.entries
+        os.truncate(self.path, scan.end)
+        self._handle = self.path.open("a", encoding="utf-8")
+        if scan.needs_newline:
+            self._handle.write("\n")
+        if not any(record["type"] == "run" for _, record in scan.records):
+            self._write({"type": "run", "settings": self.settings, "corpus": self.corpus})
+
+    def _refuse(self, why: str, advice: str) -> InvalidParameterError:
+        return InvalidParameterError(f"cannot resume {self.path}: {why}; {advice}")
+
+    def _check(self, run: RunRecords) -> None:
+        """The file must come from the same settings, segmenter parameters and corpus."""
+        current = json.loads(json.dumps(self.settings))
+        params = current.pop("segmenter_params", {})
+        previous = {k: v for k, v in run.settings.items() if k != "segmenter_params"}
+        if previous != current:
+            changed = sorted(k for k in set(previous) | set(current) if previous.get(k) != current.get(k))
+            raise self._refuse(f"it was written with different settings ({', '.join(changed)})",
+                               "use another output file or the same settings")
+        if run.corpus and self.corpus and run.corpus != self.corpus:
+            raise self._refuse(
+                f"it was computed on another corpus ({run.corpus.get('n_documents')} documents, fingerprint "
+                f"{run.corpus.get('content')}; now {self.corpus['n_documents']} documents, {self.corpus['content']})",
+                "use another output folder or the same corpus")
+        for entry in run.entries.values():
+            value = entry.value
+            if isinstance(value, StabilityResult) and value.segmenter in params:
+                if _jsonable(value.params) != params[value.segmenter]:
+                    raise self._refuse(
+                        f"results of segmenter {value.segmenter!r} were computed with parameters "
+                        f"{_jsonable(value.params)}, now {params[value.segmenter]}",
+                        "use another output file or the same parameters")
+
+    # -- during the run ------------------------------------------------------------------------
+    def reuse(self, label: str, doc_id: str, doc_hash: str) -> StabilityResult | Failure | None:
+        """What the file already holds for (``label``, document), if it can be reused: a result,
+        or a recorded failure (unless ``retry_failed``). A record computed on a different
+        document with the same id is an error."""
+        self._seen.add(doc_id)
+        entry = self.completed.get((label, doc_id))
+        if entry is None:
+            return None
+        if entry.document_hash is not None and entry.document_hash != doc_hash:
+            raise self._refuse(
+                f"document {doc_id!r} differs from the one its results were computed on (another corpus, or the "
+                "document changed)", "use another output folder or the same corpus")
+        if isinstance(entry.value, Failure) and self.retry_failed:
+            return None
+        return entry.value
+
+    def add(self, value: StabilityResult | Failure, doc_hash: str) -> None:
+        """Append the record of one finished pair (flushed at once, fsynced about every second)."""
+        kind = "result" if isinstance(value, StabilityResult) else "failure"
+        self._write({"type": kind, "document_hash": doc_hash, kind: value.to_dict()})
+
+    def finish(self) -> None:
+        """At the end of the corpus: results of documents that were not in it are an error."""
+        stale = sorted({doc for _, doc in self.completed} - self._seen)
+        if stale:
+            raise self._refuse(
+                f"it holds results of {len(stale)} document(s) that are not in this corpus (e.g. {stale[0]!r}), "
+                "now mixed with this run's", "use another output folder for another corpus")
+
+    def _write(self, record: dict[str, Any]) -> None:
+        self._handle.write(json.dumps(record) + "\n")
+        self._handle.flush()
+        now = time.monotonic()
+        if now - self._synced >= _SYNC_EVERY:
+            os.fsync(self._handle.fileno())
+            self._synced = now
+
+    def close(self) -> None:
+        """Flush, fsync and close the file; release the lock."""
+        try:
+            if self._handle is not None and not self._handle.closed:
+                self._handle.flush()
+                os.fsync(self._handle.fileno())
+                self._handle.close()
+        finally:
+            self._lock.release()
+
+
+def run_header(settings: Any, segmenters: Mapping[str, Any]) -> dict[str, Any]:
+    """The header's ``settings`` of a run: the recorded settings, the segmenter labels, the format
+    version, the reference-metric options and every segmenter's parameters."""
+    from .segmenter import segmenter_params
+
+    return {
+        **settings.to_dict(),
+        "segmenters": list(segmenters),
+        "format_version": FORMAT_VERSION,
+        "metrics": settings.metrics,
+        "segmenter_params": {label: _jsonable(segmenter_params(s)) for label, s in segmenters.items()},
+    }

@@ -1,0 +1,66 @@
+"""The cross-corpus headline decision, by a rule written down before the numbers are seen.
+
+:data:`RULE` is printed in the report as it is applied by :func:`decide`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..exceptions import InvalidParameterError
+from .analysis import Study
+
+__all__ = ["RULE", "Decision", "decide"]
+
+#: The decision rule, as the report states it.
+RULE = (
+    "For each candidate stability score, take on each corpus the mean, over the reference metrics compared "
+    "there, of its Kendall tau-b across all configurations; average these per-corpus means over the corpora "
+    "(each corpus counts once, whatever its size). The headline is the candidate with the highest average; "
+    "a tie goes to the candidate listed first in the catalogue. The worst corpus of each candidate is shown "
+    "beside it, so a score that wins on average but fails on one kind of text is visible."
+)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The outcome of :data:`RULE`.
+
+    Attributes
+    ----------
+    headline : str
+        The chosen candidate score.
+    per_corpus : dict
+        ``{score: {corpus: mean tau-b over the reference metrics}}``.
+    average : dict
+        ``{score: mean over corpora}`` (NaN when undefined on every corpus).
+    worst : dict
+        ``{score: (corpus, value)}``: the corpus where the score agrees least with the references.
+    """
+
+    headline: str
+    per_corpus: dict[str, dict[str, float]]
+    average: dict[str, float]
+    worst: dict[str, tuple[str, float]]
+
+
+def decide(studies: Sequence[Study]) -> Decision:
+    """Apply :data:`RULE` to the studies of every corpus (same candidate scores on each)."""
+    if not studies:
+        raise InvalidParameterError.make("studies", "at least one corpus study", list(studies))
+    order = list(studies[0].scores)
+    per_corpus = {s: {st.name: st.agreement("all", "kendall")[s] for st in studies} for s in order}
+    average, worst = {}, {}
+    for s, by_corpus in per_corpus.items():
+        defined = {c: v for c, v in by_corpus.items() if not math.isnan(v)}
+        average[s] = float(np.mean(list(defined.values()))) if defined else float("nan")
+        worst[s] = min(defined.items(), key=lambda item: item[1]) if defined else ("", float("nan"))
+    candidates = {s: v for s, v in average.items() if not math.isnan(v)}
+    if not candidates:
+        raise InvalidParameterError("no stability score has a defined correlation with the references on any corpus")
+    headline = max(candidates, key=lambda s: (candidates[s], -order.index(s)))
+    return Decision(headline, per_corpus, average, worst)

@@ -1,0 +1,273 @@
+"""Running the study: the experiment files, the corpora, the cached runs and the analysis.
+
+A study reads one or several TOML experiment files (:mod:`stability.config`). A file describes
+one corpus (a ``[corpus]`` table, named after the file) or several (``[corpus.NAME]`` tables,
+each what a ``[corpus]`` table holds: a path with its format and reader options, or ``demo``);
+its ``[segmenters]``, ``[run]``, ``[metrics]`` and ``[output]`` tables apply to each of its
+corpora. Every corpus is read first (so a bad path fails before hours of computing), then run
+through :func:`stability.evaluate` with its results cached as JSON lines and resumed, then
+analysed (:func:`stability.study.analysis.analyze`); :func:`stability.study.decision.decide`
+chooses the headline across corpora.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..checks import check_int
+from ..config import Experiment, _corpus_keys, _validate
+from ..corpus import Document
+from ..exceptions import InvalidParameterError
+from .analysis import Study, analyze
+from .decision import Decision, decide
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+__all__ = ["QUICK_STRIDE", "StudyOptions", "CorpusSpec", "StudyRun", "load_corpora", "quick_subset", "run_study"]
+
+#: ``--quick`` keeps every ``QUICK_STRIDE``-th document of each corpus, in corpus order (indices
+#: 0, 4, 8, ...).
+QUICK_STRIDE = 4
+#: Cache directory when neither ``--out`` nor the first file's ``[output] dir`` says one.
+DEFAULT_OUT = "results/validation"
+
+
+@dataclass(frozen=True)
+class StudyOptions:
+    """Everything ``stability validate`` was told; :meth:`command` prints it back.
+
+    ``out`` and ``docs`` are filled in by :func:`run_study` when not given (the first file's
+    ``[output] dir``, ``-quick`` appended with ``quick``; the report goes beside the cache), so
+    the printed command names every option the report depends on.
+    """
+
+    configs: tuple[str, ...]
+    quick: bool = False
+    out: str | None = None
+    docs: str | None = None
+    jobs: int | None = None
+    limit: int | None = None
+    restarts: int | None = None
+    bootstrap: int = 1000
+    corpora: tuple[str, ...] = ()
+    progress: bool | None = None
+    n_orders: int = 200
+
+    def command(self) -> str:
+        """The ``stability validate`` command line that gives these options.
+
+        Examples
+        --------
+        >>> StudyOptions(("configs/validation.toml",), quick=True, out="r", docs="docs", restarts=5).command()
+        'stability validate configs/validation.toml --quick --out r --docs docs --restarts 5 --bootstrap 1000'
+        """
+        words = ["stability", "validate", *self.configs]
+        flags: list[tuple[str, Any]] = [("--quick", self.quick), ("--out", self.out), ("--docs", self.docs),
+                                        ("--jobs", self.jobs), ("--limit", self.limit),
+                                        ("--restarts", self.restarts), ("--bootstrap", self.bootstrap)]
+        for flag, value in flags:
+            if value is True:
+                words.append(flag)
+            elif value is not None and value is not False:
+                words += [flag, str(value)]
+        for name in self.corpora:
+            words += ["--corpus", name]
+        if self.progress is not None:
+            words.append("--progress" if self.progress else "--no-progress")
+        return " ".join(shlex.quote(w) for w in words)
+
+
+@dataclass(frozen=True)
+class CorpusSpec:
+    """One corpus of the study: its name, its validated experiment and the file it comes from."""
+
+    name: str
+    experiment: Experiment
+    config: str
+
+
+@dataclass
+class StudyRun:
+    """A finished study: one :class:`~stability.study.analysis.Study` per corpus, the headline
+    decision and the options that produced them."""
+
+    studies: list[Study]
+    decision: Decision
+    options: StudyOptions
+    corpora: list[CorpusSpec] = field(default_factory=list)
+
+
+# ----------------------------------------------------------------------------------------------
+# experiment files
+# ----------------------------------------------------------------------------------------------
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InvalidParameterError(f"cannot read config {str(path)!r}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidParameterError(f"{path}: not valid TOML: {exc}") from None
+
+
+def _named_corpora(corpus: Any, source: str) -> dict[str, Mapping[str, Any]] | None:
+    """The ``[corpus.NAME]`` tables of a file, or None when its ``[corpus]`` is one corpus."""
+    if not isinstance(corpus, Mapping) or not corpus:
+        return None
+    known = set(_corpus_keys())
+    if any(key in known for key in corpus):
+        return None
+    tables = {name: table for name, table in corpus.items() if isinstance(table, Mapping)}
+    if len(tables) != len(corpus):
+        loose = sorted(set(corpus) - set(tables))
+        raise InvalidParameterError(f"{source}: [corpus] must hold corpus options or [corpus.NAME] tables; "
+                                    f"received {loose} beside named corpora")
+    return tables
+
+
+def load_corpora(configs: Sequence[str | os.PathLike]) -> list[CorpusSpec]:
+    """The corpora of one or several experiment files, in file order.
+
+    A file with ``[corpus.NAME]`` tables gives one corpus per table, named ``NAME``; a file with a
+    plain ``[corpus]`` table gives one corpus named after the file (``choi-validation``). Names
+    must be unique across the files.
+    """
+    if not configs:
+        raise InvalidParameterError.make("configs", "at least one experiment file", list(configs))
+    specs: list[CorpusSpec] = []
+    for config in configs:
+        path = Path(config)
+        data = _read_toml(path)
+        named = _named_corpora(data.get("corpus"), str(path))
+        if named is None:
+            specs.append(CorpusSpec(path.stem, _validate(data, str(path), path.resolve().parent), str(config)))
+            continue
+        for name, table in named.items():
+            experiment = _validate({**data, "corpus": dict(table)}, f"{path} [corpus.{name}]", path.resolve().parent)
+            specs.append(CorpusSpec(str(name), experiment, str(config)))
+    names = [s.name for s in specs]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise InvalidParameterError.make("configs", "corpora with distinct names", repeated)
+    return specs
+
+
+def _select(specs: list[CorpusSpec], names: Sequence[str]) -> list[CorpusSpec]:
+    if not names:
+        return specs
+    known = [s.name for s in specs]
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise InvalidParameterError.make("corpus", f"corpora of the config files ({', '.join(known)})", unknown)
+    return [s for s in specs if s.name in names]
+
+
+# ----------------------------------------------------------------------------------------------
+# documents and runs
+# ----------------------------------------------------------------------------------------------
+def quick_subset(documents: Sequence[Any], stride: int = QUICK_STRIDE) -> list[Any]:
+    """Every ``stride``-th document in corpus order (indices 0, stride, 2 stride, ...).
+
+    Examples
+    --------
+    >>> quick_subset(list(range(10)))
+    [0, 4, 8]
+    """
+    check_int(stride, "stride", low=1)
+    return list(documents)[::stride]
+
+
+@dataclass
+class _Prepared:
+    """A corpus ready to run: its documents (after --quick and --limit), how many it has, its
+    segmenters built."""
+
+    spec: CorpusSpec
+    documents: list[Document]
+    available: int
+    segmenters: dict[str, Any]
+
+
+def _prepare(spec: CorpusSpec, options: StudyOptions) -> _Prepared:
+    """Read the documents and build the segmenters of a corpus; an error names the corpus."""
+    where = f"{spec.config} (corpus {spec.name!r})"
+    try:
+        documents = list(spec.experiment.documents())
+        segmenters = spec.experiment.build_segmenters()
+    except InvalidParameterError as exc:
+        raise InvalidParameterError(f"{where}: {exc}") from exc
+    available = len(documents)
+    if options.quick:
+        documents = quick_subset(documents)
+    if options.limit is not None:
+        documents = documents[:options.limit]
+    if not documents:
+        raise InvalidParameterError(f"{where}: the corpus has no documents")
+    if not any(d.references for d in documents):
+        raise InvalidParameterError(f"{where}: the documents have no references; the validation study compares with them")
+    return _Prepared(spec, documents, available, segmenters)
+
+
+def _run_settings(spec: CorpusSpec, options: StudyOptions) -> dict[str, Any]:
+    run = {k: v for k, v in spec.experiment.run.items() if k not in ("output", "resume", "overwrite", "progress")}
+    if run.get("backend") == "dask":
+        raise InvalidParameterError(f"{spec.config}: run the validation study with a local backend (loky, threading)")
+    run.pop("scheduler", None)
+    if options.jobs is not None:
+        run["n_jobs"] = options.jobs
+    if options.restarts is not None:
+        run["n_restarts"] = options.restarts
+    return run
+
+
+def _resolved(options: StudyOptions, specs: Sequence[CorpusSpec]) -> StudyOptions:
+    check_int(options.limit, "limit", low=1, none=True)
+    check_int(options.restarts, "restarts", low=1, none=True)
+    check_int(options.jobs, "jobs", none=True)
+    check_int(options.bootstrap, "bootstrap", low=1)
+    out = options.out
+    if out is None:
+        base = specs[0].experiment.output.get("dir", DEFAULT_OUT)
+        out = f"{base}-quick" if options.quick else base
+    return replace(options, out=Path(out).as_posix(), docs=Path(options.docs or out).as_posix())
+
+
+def _run_corpus(corpus: _Prepared, cache: Path, options: StudyOptions) -> Study:
+    from ..runner import evaluate
+
+    spec = corpus.spec
+    run = _run_settings(spec, options)
+    cache.mkdir(parents=True, exist_ok=True)
+    experiment = spec.experiment
+    result = evaluate(corpus.segmenters, corpus.documents, output=cache / "results.jsonl", resume=True,
+                      metrics=experiment.metric_options(), progress=options.progress, **run)
+    metrics = experiment.metrics.get("names")
+    study = analyze(result, name=spec.name, specs=experiment.segmenters, metric_names=metrics,
+                    n_bootstrap=options.bootstrap, seed=int(run.get("seed", 0)), n_orders=options.n_orders)
+    study.settings.update({"config": spec.config, "cache": cache.as_posix(), "n_documents": len(corpus.documents),
+                           "n_available": corpus.available})
+    return study
+
+
+def run_study(options: StudyOptions) -> StudyRun:
+    """Run (or resume) the validation study of ``options.configs`` and analyse it.
+
+    Every corpus is read and its segmenters built before any is run. The results of a corpus are cached in
+    ``<out>/results.jsonl`` when the study has one corpus, ``<out>/<name>/results.jsonl`` when it
+    has several; a rerun resumes from them (only missing (configuration, document) pairs are
+    computed), so with the same seed it reproduces the report exactly.
+    """
+    specs = _select(load_corpora(options.configs), options.corpora)
+    options = _resolved(options, specs)
+    prepared = [_prepare(spec, options) for spec in specs]
+    root = Path(options.out)
+    studies = [_run_corpus(p, root if len(specs) == 1 else root / p.spec.name, options) for p in prepared]
+    return StudyRun(studies, decide(studies), options, specs)

@@ -1,0 +1,114 @@
+"""JSON lines references: boundary lists, segment sizes, and keys that only look like references."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from stability import CorpusFormatError, CorpusWarning, Segmentation
+from stability.readers import read_corpus, read_jsonl
+
+
+def jsonl(tmp_path, *records, name="c.jsonl"):
+    file = tmp_path / name
+    file.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return file
+
+
+UNITS = [f"u{i}" for i in range(16)]
+
+
+@pytest.mark.parametrize(
+    "key, value, expected",
+    [
+        # sizes [4, 6, 6] -> segments start at units 0, 4, 10 -> boundaries (4, 10)
+        ("segments", [4, 6, 6], [(4, 10)]),
+        ("masses", [4, 6, 6], [(4, 10)]),
+        ("segments", [[4, 6, 6], [16]], [(4, 10), ()]),
+        ("boundaries", [4, 10], [(4, 10)]),
+        ("boundaries", [[4, 10], [8]], [(4, 10), (8,)]),
+        ("boundaries", [], [()]),
+        ("references", [[4, 10]], [(4, 10)]),
+        ("references", [], []),
+    ],
+)
+def test_reference_keys(tmp_path, key, value, expected):
+    (doc,) = read_jsonl(jsonl(tmp_path, {"id": "a", "units": UNITS, key: value}))
+    assert [r.boundaries for r in doc.references] == expected
+    assert key not in doc.meta and doc.meta["notes"] == []
+
+
+@pytest.mark.parametrize(
+    "record, expected",
+    [
+        ({"segments": [4, 6, 5]}, r"segments\[0\] must be segment sizes .* 16 units; received \[4, 6, 5\] \(sum 15\)"),
+        ({"segments": [4, 0, 12]}, r"segments\[0\] must be segment sizes \(integers >= 1\)"),
+        ({"segments": []}, r"segments\[0\] must be segment sizes"),
+        ({"masses": [[16], [8, 7]]}, r"masses\[1\] must be segment sizes"),
+        ({"segments": [4.0, 12]}, r"segments\[0\] must be a list of integer sizes"),
+        ({"segments": "4 6 6"}, r"'segments' must be a list of size lists"),
+        ({"boundaries": [4, [10]]}, r"boundaries\[0\] must be a list of integer boundaries"),
+        ({"boundaries": [16]}, "must lie in 1..15"),
+        ({"segments": [16], "references": [[3]]}, "expected references in one key; received 'segments', 'references'"),
+    ],
+)
+def test_reference_errors_name_file_line_and_key(tmp_path, record, expected):
+    file = jsonl(tmp_path, {"units": ["ok"]}, {"id": "a", "units": UNITS, **record})
+    with pytest.raises(CorpusFormatError, match=expected) as info:
+        list(read_corpus(file))
+    assert str(info.value).startswith(f"{file}:2: ")
+
+
+@pytest.mark.parametrize(
+    "key, hint",
+    [
+        ("labels", ""),
+        ("gold", ""),
+        ("reference", "did you mean 'references'"),
+        ("segmentation", ""),
+        ("sizes", ""),
+        ("boundary", "did you mean 'boundaries'"),
+        ("Segment", ""),
+        ("referencse", "did you mean 'references'"),
+    ],
+)
+def test_keys_that_look_like_references_warn_with_file_and_line(tmp_path, key, hint):
+    file = jsonl(tmp_path, {"units": ["x", "y"]}, {"id": "b", "units": ["x", "y"], key: [1]})
+    with pytest.warns(CorpusWarning, match=rf"c\.jsonl:2: key '{key}' looks like a reference") as caught:
+        docs = list(read_corpus(file))
+    assert len(caught) == 1 and hint in str(caught[0].message)
+    assert "'segments' or 'masses' (segment sizes)" in str(caught[0].message)
+    assert docs[1].references == () and docs[1].meta[key] == [1]  # kept, not lost
+    assert len(docs[1].meta["notes"]) == 1 and key in docs[1].meta["notes"][0]
+
+
+def test_other_keys_stay_silently_in_meta(tmp_path):
+    # a reference is a list: a 'topic' name or a 'segment_id' number is not one
+    file = jsonl(tmp_path, {"units": ["x"], "title": "t", "url": "u", "topic": "sports", "segment_id": 3})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CorpusWarning)
+        (doc,) = read_jsonl(file)
+    assert (doc.meta["title"], doc.meta["topic"], doc.meta["segment_id"]) == ("t", "sports", 3)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.lists(st.integers(1, 6), min_size=1, max_size=6), min_size=1, max_size=3).filter(
+    lambda refs: len({sum(r) for r in refs}) == 1
+))
+def test_sizes_and_boundaries_give_the_same_references(tmp_path, refs):
+    n = sum(refs[0])
+    units = [str(i) for i in range(n)]
+    expected = [Segmentation.from_masses(r) for r in refs]
+    as_boundaries = [list(s.boundaries) for s in expected]
+    file = jsonl(
+        tmp_path,
+        {"id": "sizes", "units": units, "segments": refs},
+        {"id": "boundaries", "units": units, "boundaries": as_boundaries},
+        {"id": "references", "units": units, "references": as_boundaries},
+        name="h.jsonl",
+    )
+    docs = list(read_jsonl(file))
+    assert all(list(d.references) == expected for d in docs)

@@ -1,0 +1,114 @@
+"""One Settings object, declared once: built by keyword, checked once, read by the API and configs."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings as hypothesis_settings, strategies as st
+
+from conftest import cohesion_segmenter, topical_document
+from stability import Document, InvalidParameterError, InvalidTypeError, evaluate, stability_test
+from stability.config import _run_keys, load_config, run_experiment
+from stability.settings import Settings
+
+
+def documented_parameters() -> list[str]:
+    """Names in the numpydoc ``Parameters`` section of Settings (``name : type`` lines)."""
+    section = Settings.__doc__.split("Parameters\n    ----------\n")[1].split("\n    Examples")[0]
+    return re.findall(r"^    (\w+) :", section, flags=re.M)
+
+
+def test_every_field_is_documented_once_in_declaration_order():
+    assert documented_parameters() == [f.name for f in dataclasses.fields(Settings)]
+
+
+def test_settings_are_keyword_only_and_frozen():
+    with pytest.raises(TypeError):
+        Settings(100, 0)  # positional: refused, so reordering fields can never swap two settings
+    s = Settings(n_restarts=7)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.n_restarts = 8
+
+
+@pytest.mark.parametrize("call", [
+    lambda: evaluate("even", [["a"] * 5], n_restart=3),
+    lambda: stability_test("even", ["a"] * 5, n_restart=3),
+])
+def test_unknown_keywords_suggest_the_closest_and_list_the_valid_ones(call):
+    with pytest.raises(InvalidParameterError, match=r"unknown setting 'n_restart'; did you mean 'n_restarts'\? "
+                                                    r"\(valid settings: n_restarts, seed, .*retry_failed\)"):
+        call()
+
+
+def test_a_settings_object_and_keywords_give_the_same_run():
+    docs = [Document(f"d{i}", tuple(topical_document(10 + i)[0])) for i in range(2)]
+    given_object = evaluate({"lex": cohesion_segmenter}, docs, Settings(n_restarts=5, seed=2), progress=False)
+    by_keyword = evaluate({"lex": cohesion_segmenter}, docs, n_restarts=5, seed=2, progress=False)
+    assert given_object.to_dict() == by_keyword.to_dict()
+    overridden = evaluate({"lex": cohesion_segmenter}, docs, Settings(n_restarts=5, seed=9), seed=2, progress=False)
+    assert overridden.to_dict() == by_keyword.to_dict()
+    alone = stability_test(cohesion_segmenter, docs[1], Settings(n_restarts=5, seed=2))
+    assert {**alone.to_dict(), "segmenter": "lex"} == by_keyword.documents["lex"][1].to_dict()
+    with pytest.raises(InvalidTypeError, match="settings must be a stability.Settings"):
+        stability_test(cohesion_segmenter, docs[1], {"n_restarts": 5})
+
+
+def test_config_run_keys_are_the_settings_fields():
+    assert _run_keys() == tuple(f.name for f in dataclasses.fields(Settings) if f.name != "metrics") + ("scheduler",)
+
+
+@pytest.mark.parametrize("text, error, fragment", [
+    ('[run]\nshuffle_control = "no"\n', InvalidTypeError, "shuffle_control must be true or false; received str 'no'"),
+    ("[run]\nn_jobs = 0\n", InvalidParameterError, "n_jobs must be a non-zero integer"),
+    ('[run]\nbackend = "lokky"\n', InvalidParameterError, "backend must be one of .*did you mean 'loky'"),
+    ("[run]\nmetrics = false\n", InvalidParameterError, r"unknown key 'metrics' in \[run\]"),
+])
+def test_config_values_go_through_the_same_checks(tmp_path, text, error, fragment):
+    config = tmp_path / "exp.toml"
+    config.write_text('[corpus]\ndemo = { n_documents = 2 }\n[segmenters.even]\n' + text)
+    with pytest.raises(error, match=fragment):
+        run_experiment(load_config(config), progress=False)
+
+
+INT_FIELDS = ("n_restarts", "min_restarts", "check_every", "n_bootstrap")
+
+
+@hypothesis_settings(max_examples=60, deadline=None)
+@given(name=st.sampled_from(INT_FIELDS), value=st.integers(min_value=1, max_value=10**6),
+       as_numpy=st.booleans())
+def test_integer_settings_are_stored_as_python_ints(name, value, as_numpy):
+    given_value = np.int64(value) if as_numpy else value
+    s = Settings(**{name: given_value})
+    assert type(s.to_dict()[name]) is int and s.to_dict()[name] == value
+
+
+@given(name=st.sampled_from(INT_FIELDS + ("seed", "tolerance")), value=st.booleans() | st.floats() | st.text())
+def test_integer_settings_refuse_booleans_floats_and_strings(name, value):
+    with pytest.raises(InvalidTypeError, match=rf"{name} must be an integer"):
+        Settings(**{name: value})
+
+
+@given(value=st.integers() | st.text() | st.none())
+def test_boolean_settings_take_only_booleans(value):
+    with pytest.raises(InvalidTypeError, match="determinism_check must be true or false"):
+        Settings(determinism_check=value)
+
+
+def test_recorded_settings_are_those_that_change_results():
+    recorded = Settings().to_dict()
+    assert list(recorded) == ["n_restarts", "seed", "tolerance", "ci_width", "min_restarts", "check_every",
+                              "shuffle_control", "determinism_check", "content_margin", "confidence", "n_bootstrap"]
+    # execution settings are not recorded: resuming with other n_jobs or backend is allowed
+    assert Settings(n_jobs=4, backend="threading").to_dict() == recorded
+
+
+def test_metric_options_are_checked_and_normalised():
+    assert Settings().metrics == {} and Settings(metrics=False).metrics is None
+    assert Settings(metrics={"names": ("pk",)}).metrics == {"names": ["pk"]}
+    with pytest.raises(InvalidParameterError, match="metrics must be True, False or a mapping with keys"):
+        Settings(metrics={"kk": 2})
+    with pytest.raises(InvalidParameterError, match="metrics names must be a list drawn from"):
+        Settings(metrics={"names": ["nope"]})

@@ -1,0 +1,190 @@
+"""Sentence splitters: the registry, the defaults that need no download, and the text reader's hook."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from stability import InvalidParameterError
+from stability.config import _corpus_keys
+from stability.readers import read_corpus, read_text
+from stability.splitters import (
+    ABBREVIATIONS,
+    PUNKT_MIN_CHARACTERS,
+    available_splitters,
+    get_splitter,
+    join_lowercase_starts,
+    register_splitter,
+    split_rules,
+    SPLITTERS,
+)
+
+# issue 14: untrained Punkt gives ['Dr.', 'Smith went to Washington D.C.', 'yesterday.',
+# 'He arrived at 5 p.m.', 'on Monday.']; the right answer is its two sentences.
+EXAMPLE = "Dr. Smith went to Washington D.C. yesterday. He arrived at 5 p.m. on Monday."
+SENTENCES = ["Dr. Smith went to Washington D.C. yesterday.", "He arrived at 5 p.m. on Monday."]
+
+
+WORDS = (
+    "river stone market garden window letter morning evening harbour village teacher doctor "
+    "bright quiet heavy small green early late open warm cold found carried watched painted "
+    "opened closed visited crossed"
+).split()
+
+
+def large_corpus(n_paragraphs: int = 300, seed: int = 0) -> list[str]:
+    """Paragraphs of random sentences over a small vocabulary, more than PUNKT_MIN_CHARACTERS in all.
+
+    Every word appears inside sentences as well as before their final period, as in real text
+    (a word seen only before periods is what Punkt takes for an abbreviation).
+    """
+    import random
+
+    rng = random.Random(seed)
+    paragraphs = []
+    for _ in range(n_paragraphs):
+        sentences = []
+        for _ in range(4):
+            words = [rng.choice(WORDS) for _ in range(rng.randint(6, 12))]
+            sentences.append(" ".join([words[0].capitalize()] + words[1:]) + ".")
+        paragraphs.append(" ".join(sentences))
+    return paragraphs
+
+
+def test_the_default_splits_the_abbreviation_example_into_its_two_sentences():
+    assert get_splitter()(EXAMPLE) == SENTENCES
+    assert get_splitter("auto")(EXAMPLE) == SENTENCES
+    assert split_rules(EXAMPLE) == SENTENCES
+
+
+def test_the_default_trains_punkt_on_a_large_corpus_and_still_splits_the_example(tmp_path):
+    corpus = large_corpus()
+    assert sum(map(len, corpus)) >= PUNKT_MIN_CHARACTERS
+    split = get_splitter("auto", corpus=corpus)
+    assert split is not split_rules  # trained Punkt, not the rules
+    assert split(EXAMPLE) == SENTENCES
+    assert all(len(split(paragraph)) == 4 for paragraph in corpus)
+    # the text reader trains on the files it reads, then splits each of them
+    (tmp_path / "big.txt").write_text("\n\n".join(corpus))
+    (tmp_path / "example.txt").write_text(EXAMPLE + "\n")
+    docs = {d.id: d for d in read_text(tmp_path)}
+    assert list(docs["example.txt"].units) == SENTENCES
+    assert docs["big.txt"].n_units == 4 * len(corpus)
+    assert docs["example.txt"].meta["splitter"] == "auto"
+
+
+def test_below_the_threshold_auto_uses_the_rules():
+    assert get_splitter("auto", corpus=["Short text. Very short."]) is split_rules
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("It rains. It pours.", ["It rains.", "It pours."]),
+        ("Is it? Yes! Good.", ["Is it?", "Yes!", "Good."]),
+        ("Mr. and Mrs. Lee met Prof. Ito.", ["Mr. and Mrs. Lee met Prof. Ito."]),
+        ("See e.g. Smith. Then stop.", ["See e.g. Smith.", "Then stop."]),
+        ("J. R. R. Tolkien wrote it. Yes.", ["J. R. R. Tolkien wrote it.", "Yes."]),
+        ("It cost 3.50 dollars. Cheap.", ["It cost 3.50 dollars.", "Cheap."]),
+        ('He said "Go." She went.', ['He said "Go."', "She went."]),
+        ("Wait... What?", ["Wait...", "What?"]),
+        ("He lives in the U.S. He likes it.", ["He lives in the U.S.", "He likes it."]),
+        ("See No. 5 and pp. 3. The answer was no. Then fig. 2.", ["See No. 5 and pp. 3.", "The answer was no.", "Then fig. 2."]),
+        ("Tabs\tend here.\tNext one.", ["Tabs\tend here.", "Next one."]),
+        ("no final dot", ["no final dot"]),
+        ("   ", []),
+    ],
+)
+def test_rules(text, expected):
+    assert split_rules(text) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab. !?\"'()DrM\n")), max_size=80))
+def test_splitters_lose_no_text(text):
+    # every character but whitespace comes back, in order, and no sentence is blank
+    for split in (split_rules, get_splitter("punkt_untrained"), get_splitter("punkt", corpus=[text])):
+        sentences = split(text)
+        assert "".join(sentences).replace(" ", "").replace("\n", "") == "".join(text.split())
+        assert all(s.strip() == s and s for s in sentences)
+
+
+def test_join_lowercase_starts():
+    assert join_lowercase_starts(["A.", "b c.", "D."]) == ["A. b c.", "D."]
+    assert join_lowercase_starts([]) == []
+
+
+def test_registry_and_unknown_names():
+    assert available_splitters()[:3] == ["auto", "punkt", "rules"]
+    assert {"dr", "mr", "e.g", "p.m"} <= ABBREVIATIONS
+    with pytest.raises(InvalidParameterError, match=r"one of 'auto'.*received 'punk'; did you mean 'punkt'\?"):
+        get_splitter("punk")
+    with pytest.raises(InvalidParameterError, match="splitter must be a callable"):
+        get_splitter(3)
+    with pytest.raises(InvalidParameterError, match="already registered"):
+        register_splitter("rules", lambda corpus: split_rules)
+
+
+def test_a_registered_splitter_is_selectable_by_name(tmp_path, monkeypatch):
+    monkeypatch.setitem(SPLITTERS, "semicolons", SPLITTERS["rules"].__class__(
+        "semicolons", lambda corpus: lambda text: text.split(";"), False, "test"
+    ))
+    (tmp_path / "a.txt").write_text("one;two;three\n")
+    assert next(read_corpus(tmp_path, splitter="semicolons")).units == ("one", "two", "three")
+
+
+def test_pysbd_missing_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pysbd", None)  # import pysbd now raises ImportError
+    with pytest.raises(ImportError, match=r"pip install 'stability-harness\[sbd\]'"):
+        get_splitter("pysbd")
+
+
+def test_pysbd_splits_the_example():
+    pytest.importorskip("pysbd")
+    assert get_splitter("pysbd")(EXAMPLE) == SENTENCES
+
+
+def test_read_corpus_takes_a_splitter_by_name_or_callable(tmp_path):
+    file = tmp_path / "t.txt"
+    file.write_text(EXAMPLE + "\n")
+    assert "splitter" in _corpus_keys()  # configs get [corpus] splitter = "..." from the signature
+    assert list(next(read_corpus(file, splitter="rules")).units) == SENTENCES
+    assert next(read_corpus(file, splitter="punkt_untrained")).n_units == 5
+
+    def by_comma(text):
+        return text.split(",")
+
+    doc = next(read_corpus(file, splitter=lambda text: text.split(" He ")))
+    assert doc.units == ("Dr. Smith went to Washington D.C. yesterday.", "arrived at 5 p.m. on Monday.")
+    assert next(read_corpus(file, splitter=by_comma)).meta["splitter"].endswith("by_comma")
+    with pytest.raises(InvalidParameterError, match="splitter applies only to unit='sentence'"):
+        read_corpus(file, unit="paragraph", splitter="rules")
+    with pytest.raises(InvalidParameterError, match="did you mean 'rules'"):
+        read_corpus(file, splitter="rulez")
+    csv_file = tmp_path / "c.csv"
+    csv_file.write_text("text\nx\n")
+    with pytest.raises(InvalidParameterError, match="splitter applies only to format 'text'"):
+        read_corpus(csv_file, splitter="rules")
+    with pytest.raises(TypeError, match="must return a list of strings"):
+        list(read_corpus(file, splitter=lambda text: text))
+
+
+def test_a_config_selects_the_splitter(tmp_path):
+    from stability.config import load_config
+
+    (tmp_path / "t.txt").write_text(EXAMPLE + "\n")
+    config = tmp_path / "c.toml"
+    config.write_text('[corpus]\npath = "t.txt"\nsplitter = "punkt_untrained"\n')
+    assert next(load_config(config).documents()).n_units == 5
+    config.write_text('[corpus]\npath = "t.txt"\n')
+    assert list(next(load_config(config).documents()).units) == SENTENCES
+
+
+def test_punkt_learns_the_corpus_own_abbreviations():
+    # 'Univ.' is in no list: the rules split after it, Punkt trained on a corpus that uses it does not
+    corpus = [p.replace(" ", " near the Univ. Paris ", 1) for p in large_corpus()]
+    text = "She studied at the Univ. Paris campus. Then she left."
+    assert split_rules(text) == ["She studied at the Univ.", "Paris campus.", "Then she left."]
+    assert get_splitter("auto", corpus=corpus)(text) == ["She studied at the Univ. Paris campus.", "Then she left."]

@@ -1,0 +1,325 @@
+"""The results file (stability.store): crash-safe writing, resume checks, reading, versioning."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import cohesion_segmenter, topical_document
+from stability import CorpusFormatError, Document, InvalidParameterError, evaluate
+from stability.store import ResultsLockedError, ResultsWarning, load_results, read_run
+
+
+def corpus(n=4, offset=0):
+    docs = []
+    for i in range(n):
+        units, reference = topical_document(100 + i + offset)
+        docs.append(Document(f"doc{i}", tuple(units), references=(tuple(reference),)))
+    return docs
+
+
+def run(out, docs=None, segmenters=None, **keywords):
+    keywords = {"n_restarts": 4, "progress": False, **keywords}
+    return evaluate(segmenters or {"lex": cohesion_segmenter}, corpus() if docs is None else docs, output=out, **keywords)
+
+
+class Counting:
+    """A segmenter counting the documents it is first called on (its initial segmentations)."""
+
+    def __init__(self):
+        self.documents = []
+
+    def __call__(self, units):
+        if units not in self.documents:
+            self.documents.append(list(units))
+        return cohesion_segmenter(units)
+
+
+# ----------------------------------------------------------------------------------------------
+# damaged last line (issue 12, defect 1)
+# ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("damage", ["cut", "invalid"])
+def test_resume_drops_a_damaged_last_line_and_never_appends_onto_it(tmp_path, damage):
+    full = tmp_path / "full.jsonl"
+    run(full)
+    intact = full.read_bytes()
+    lines = intact.decode().splitlines(keepends=True)
+    out = tmp_path / "run.jsonl"
+    # after the header and two results: the third cut mid-line, or a complete line that is not JSON
+    tail = lines[3][:50] if damage == "cut" else '{"type": "result", oops}\n'
+    out.write_text("".join(lines[:3]) + tail)
+    with pytest.warns(ResultsWarning, match=rf"run.jsonl:4: {'incomplete' if damage == 'cut' else 'invalid'} last line"):
+        run(out, resume=True)
+    # the damaged line was cut off before appending: the file is byte for byte the uninterrupted one
+    assert out.read_bytes() == intact
+
+
+def test_a_last_line_without_its_newline_is_kept_and_completed(tmp_path):
+    out = tmp_path / "run.jsonl"
+    run(out)
+    intact = out.read_bytes()
+    out.write_bytes(intact[:-1])  # the last record is complete but lost its newline
+    run(out, resume=True)
+    assert out.read_bytes() == intact
+
+
+def test_a_damaged_line_before_the_last_is_an_error_naming_file_and_line(tmp_path):
+    out = tmp_path / "run.jsonl"
+    run(out)
+    lines = out.read_text().splitlines(keepends=True)
+    lines[2] = "{oops\n"
+    out.write_text("".join(lines))
+    before = out.read_bytes()
+    with pytest.raises(CorpusFormatError, match=r"run.jsonl:3: not a JSON record"):
+        run(out, resume=True)
+    with pytest.raises(CorpusFormatError, match=r"run.jsonl:3: not a JSON record"):
+        load_results(out)
+    assert out.read_bytes() == before  # refused, untouched
+
+
+def test_a_malformed_record_is_one_line_naming_file_and_line(tmp_path):
+    out = tmp_path / "run.jsonl"
+    run(out)
+    lines = out.read_text().splitlines(keepends=True)
+    lines[1] = json.dumps({"type": "result", "result": {"segmenter": "lex"}}) + "\n"
+    out.write_text("".join(lines))
+    with pytest.raises(CorpusFormatError, match=r"run.jsonl:2: malformed result record \(KeyError"):
+        load_results(out)
+
+
+# ----------------------------------------------------------------------------------------------
+# versioning
+# ----------------------------------------------------------------------------------------------
+def test_a_newer_format_version_is_refused_with_a_clear_message(tmp_path):
+    out = tmp_path / "run.jsonl"
+    run(out)
+    lines = out.read_text().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    assert header["settings"]["format_version"] == 1
+    header["settings"]["format_version"] = 99
+    out.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+    with pytest.raises(CorpusFormatError, match=r"run.jsonl:1: written in results format 99, newer than .* \(up to 1\)"):
+        load_results(out)
+    with pytest.raises(CorpusFormatError, match="newer"):
+        run(out, resume=True)
+
+
+# ----------------------------------------------------------------------------------------------
+# written as soon as known, in corpus order
+# ----------------------------------------------------------------------------------------------
+def test_each_result_is_on_disk_before_the_next_one_is_delivered(tmp_path):
+    out = tmp_path / "run.jsonl"
+    on_disk = []
+
+    def seen(result):
+        records = [json.loads(line) for line in out.read_text().splitlines()[1:]]
+        on_disk.append((result.document, [r["result"]["document"] for r in records]))
+
+    run(out, on_result=seen, block_size=64)
+    # one block of 4 documents: every result was written (and flushed) before the next was known
+    assert on_disk == [("doc0", ["doc0"]), ("doc1", ["doc0", "doc1"]), ("doc2", ["doc0", "doc1", "doc2"]),
+                       ("doc3", ["doc0", "doc1", "doc2", "doc3"])]
+
+
+def test_results_file_is_byte_identical_for_any_jobs_and_backend(tmp_path):
+    docs = corpus(5)
+    run(tmp_path / "a.jsonl", docs, {"lex": cohesion_segmenter, "even": "even"})
+    run(tmp_path / "b.jsonl", docs, {"lex": cohesion_segmenter, "even": "even"}, n_jobs=3, backend="threading",
+        block_size=2)
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+
+
+# ----------------------------------------------------------------------------------------------
+# a different corpus (issue 12, defect 2)
+# ----------------------------------------------------------------------------------------------
+def test_resume_refuses_another_corpus_given_as_a_list(tmp_path):
+    out = tmp_path / "run.jsonl"
+    run(out, corpus(3))
+    header = json.loads(out.read_text().splitlines()[0])
+    assert header["corpus"]["n_documents"] == 3 and len(header["corpus"]["content"]) == 32
+    with pytest.raises(InvalidParameterError, match=r"cannot resume .*run.jsonl: it was computed on another corpus"):
+        run(out, corpus(3, offset=10), resume=True)
+
+
+def test_resume_refuses_a_changed_document_in_a_streamed_corpus(tmp_path):
+    out = tmp_path / "run.jsonl"
+    run(out, iter(corpus(3)))
+    assert json.loads(out.read_text().splitlines()[0])["corpus"] is None  # not known before the run
+    before = out.read_bytes()
+    with pytest.raises(InvalidParameterError, match=r"document 'doc0' differs from the one its results were computed on"):
+        run(out, iter(corpus(3, offset=10)), resume=True)
+    assert out.read_bytes() == before  # refused before anything was appended
+
+
+def test_resume_refuses_results_of_documents_absent_from_the_corpus(tmp_path):
+    out = tmp_path / "run.jsonl"
+    run(out, iter(corpus(3)))
+    with pytest.raises(InvalidParameterError, match=r"1 document\(s\) that are not in this corpus \(e.g. 'doc2'\)"):
+        run(out, iter(corpus(2)), resume=True)
+
+
+# ----------------------------------------------------------------------------------------------
+# failures: deduplicated, not retried unless asked (issue 12, defect 7)
+# ----------------------------------------------------------------------------------------------
+BROKEN = {"on": True}
+
+
+def sometimes(units):
+    if units[0].startswith("BAD") and BROKEN["on"]:
+        raise ValueError("broken today")
+    return cohesion_segmenter(units)
+
+
+def test_recorded_failures_are_kept_once_and_not_retried_unless_asked(tmp_path):
+    docs = corpus(3)
+    docs.insert(1, Document("bad", ("BAD unit",) + docs[0].units[1:]))
+    out = tmp_path / "run.jsonl"
+    BROKEN["on"] = True
+    first = run(out, docs, {"s": sometimes})
+    assert [f.document for f in first.failures] == ["bad"]
+    lines = out.read_text().splitlines()
+    out.write_text("\n".join(lines[:3]) + "\n")  # interrupted after the failure record
+    for _ in range(2):  # two resumes: the failure is reused, never appended again
+        again = run(out, docs, {"s": sometimes}, resume=True)
+        assert [f.document for f in again.failures] == ["bad"]
+        assert [r.document for r in again.documents["s"]] == ["doc0", "doc1", "doc2"]
+    kinds = [json.loads(line)["type"] for line in out.read_text().splitlines()]
+    assert kinds == ["run", "result", "failure", "result", "result"]
+    assert len(load_results(out).failures) == 1
+
+    BROKEN["on"] = False  # fixed: retry_failed runs the pair again and its result replaces the failure
+    retried = run(out, docs, {"s": sometimes}, resume=True, retry_failed=True)
+    assert retried.failures == [] and [r.document for r in retried.documents["s"]][1] == "bad"
+    loaded = load_results(out)
+    assert loaded.failures == [] and [r.document for r in loaded.documents["s"]] == ["doc0", "bad", "doc1", "doc2"]
+    BROKEN["on"] = True
+
+
+# ----------------------------------------------------------------------------------------------
+# existing results and concurrent runs (issue 12, defect 6)
+# ----------------------------------------------------------------------------------------------
+def test_an_existing_results_file_needs_resume_or_overwrite(tmp_path):
+    out = tmp_path / "run.jsonl"
+    run(out, corpus(2))
+    with pytest.raises(InvalidParameterError, match=r"already exists; resume it .* or replace it .*--overwrite"):
+        run(out, corpus(2))
+    with pytest.raises(InvalidParameterError, match="resume and overwrite exclude each other"):
+        run(out, corpus(2), resume=True, overwrite=True)
+    replaced = run(out, corpus(1), overwrite=True)
+    assert len(out.read_text().splitlines()) == 2 and len(replaced.documents["lex"]) == 1
+    with pytest.raises(InvalidParameterError, match="output must be a results file path"):
+        run(tmp_path, corpus(1), overwrite=True)
+
+
+def test_a_lock_file_keeps_a_second_run_out(tmp_path):
+    import socket
+
+    out = tmp_path / "run.jsonl"
+    lock = tmp_path / "run.jsonl.lock"
+    lock.write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))  # a live run holds it
+    with pytest.raises(ResultsLockedError, match=rf"run.jsonl.lock exists: another run \(pid {os.getpid()} on .*\)"):
+        run(out, corpus(1))
+    assert not out.exists()
+    # a lock left by a process that has ended is taken over, with a warning
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    lock.write_text(json.dumps({"pid": int(ended.stdout), "host": socket.gethostname()}))
+    with pytest.warns(ResultsWarning, match="removed a lock left by process"):
+        run(out, corpus(1))
+    assert not lock.exists() and out.exists()  # released at the end of the run
+
+
+def test_the_lock_is_released_when_the_run_fails(tmp_path):
+    out = tmp_path / "run.jsonl"
+
+    def interrupted(units):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run(out, corpus(2), {"k": interrupted})
+    assert not (tmp_path / "run.jsonl.lock").exists()
+    assert read_run(out).entries == {}  # the header is on disk, nothing else
+
+
+def test_the_cli_refuses_an_existing_results_folder_unless_resume_or_overwrite(tmp_path):
+    from typer.testing import CliRunner
+
+    from stability.cli import app
+    from stability.readers import write_jsonl
+
+    corpus_path = tmp_path / "corpus.jsonl"
+    write_jsonl(corpus(3), corpus_path)
+    cli = CliRunner(env={"COLUMNS": "200", "_TYPER_FORCE_DISABLE_TERMINAL": "1"})
+    out = tmp_path / "out"
+    args = ["run", "-s", "even", "--corpus", str(corpus_path), "--restarts", "2", "--out", str(out), "--no-progress"]
+    assert cli.invoke(app, args).exit_code == 0
+    first = (out / "results.jsonl").read_bytes()
+    again = cli.invoke(app, args)  # today's CLI silently replaced the results here
+    assert again.exit_code == 1
+    assert "already exists; resume it (resume=True, --resume) or replace it (overwrite=True, --overwrite)" in again.stderr
+    assert (out / "results.jsonl").read_bytes() == first
+    assert cli.invoke(app, args + ["--resume"]).exit_code == 0
+    assert (out / "results.jsonl").read_bytes() == first  # nothing was missing
+    assert cli.invoke(app, args + ["--overwrite"]).exit_code == 0
+    (out / "results.jsonl.lock").write_text(json.dumps({"pid": os.getpid(), "host": __import__("socket").gethostname()}))
+    locked = cli.invoke(app, args + ["--overwrite"])
+    assert locked.exit_code == 1 and "results.jsonl.lock exists: another run" in locked.stderr
+
+
+def test_settings_read_from_a_results_file_are_checked(tmp_path):
+    out = tmp_path / "run.jsonl"
+    run(out, corpus(1))
+    lines = out.read_text().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header["settings"]["n_bootstrap"] = "many"
+    out.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+    with pytest.raises(CorpusFormatError, match=r"run.jsonl: invalid run settings \(n_bootstrap must be an integer"):
+        load_results(out)
+
+
+KILLED_RUN = """
+import sys, time
+from stability import evaluate
+from stability.demo import demo_corpus
+
+def slow(units):
+    time.sleep(0.01)
+    return list(range(4, len(units), 4))
+
+evaluate({"slow": slow}, demo_corpus(n_documents=30), n_restarts=3, output=sys.argv[1], progress=False)
+"""
+
+
+def fast(units):
+    return list(range(4, len(units), 4))
+
+
+def test_a_run_killed_mid_write_resumes_to_the_same_bytes(tmp_path):
+    import signal
+    import time
+
+    from stability.demo import demo_corpus
+
+    docs = demo_corpus(n_documents=30)
+    whole = tmp_path / "whole.jsonl"
+    evaluate({"slow": fast}, docs, n_restarts=3, output=whole, progress=False)
+    out = tmp_path / "killed.jsonl"
+    process = subprocess.Popen([sys.executable, "-c", KILLED_RUN, str(out)])
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and process.poll() is None:
+            if out.exists() and out.read_bytes().count(b"\n") >= 4:
+                break
+            time.sleep(0.02)
+        process.send_signal(signal.SIGKILL)  # no clean-up: the lock stays, a line may be cut
+    finally:
+        process.wait()
+    written = out.read_bytes().count(b"\n") - 1
+    assert 3 <= written < 30 and (tmp_path / "killed.jsonl.lock").exists()
+    with pytest.warns(ResultsWarning, match="removed a lock left by process"):
+        resumed = evaluate({"slow": fast}, docs, n_restarts=3, output=out, resume=True, progress=False)
+    assert out.read_bytes() == whole.read_bytes()
+    assert len(resumed.documents["slow"]) == 30

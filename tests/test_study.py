@@ -1,0 +1,248 @@
+"""The study package (issues 10 and 11): the analysis functions on hand-checked cases, the
+cross-corpus decision, and the multi-corpus report on two tiny demo corpora."""
+
+from __future__ import annotations
+
+import math
+import shlex
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from stability.catalogue import STABILITY
+from stability.cli import app
+from stability.exceptions import InvalidParameterError
+from stability.stats import kendall_tau
+from stability.study import (
+    RULE,
+    StudyOptions,
+    analyze,
+    candidate_scores,
+    ceiling,
+    decide,
+    family,
+    load_corpora,
+    reference_agreement,
+    run_study,
+)
+
+TWO_CORPORA = """
+[corpus.alpha]
+demo = { n_documents = 5, seed = 0 }
+[corpus.beta]
+demo = { n_documents = 5, seed = 1, n_segments = 4 }
+
+[segmenters.c99]
+[segmenters.tt]
+segmenter = "texttiling"
+w = 10
+k = 3
+[segmenters.none]
+[segmenters.c99ish]
+segmenter = "even"
+n_segments = "reference"
+
+[run]
+n_restarts = 3
+seed = 0
+
+[metrics]
+names = ["f1", "windowdiff", "boundary_similarity", "n_references"]
+
+[output]
+dir = "ignored-because-out-is-given"
+"""
+
+
+# ---------------------------------------------------------------------------------------------
+# hand-checked analysis functions
+# ---------------------------------------------------------------------------------------------
+def test_candidates_are_the_catalogue_correlate_scores():
+    assert list(candidate_scores()) == [name for name, m in STABILITY.items() if m.correlate]
+
+
+def test_ceiling_by_hand():
+    # B = (0.2, 0.3, 0.4, 0.1), configuration 1 content-blind -> ideal (0.2, low, 0.4, 0.1).
+    # Pairs (i, j): (0,1) B says 1 better, ideal says 0: discordant; (0,2) concordant; (0,3)
+    # concordant; (1,2) concordant; (1,3) B says 1 better, ideal says 3: discordant; (2,3)
+    # concordant. tau-b = (4 - 2) / 6
+    b = [0.2, 0.3, 0.4, 0.1]
+    blind = [False, True, False, False]
+    assert ceiling(b, blind, "boundary_similarity") == pytest.approx(1 / 3)
+    # the same as "B with content-blind configurations set to 0" (no content-aware B is 0)
+    assert ceiling(b, blind, "boundary_similarity") == pytest.approx(kendall_tau(np.where(blind, 0.0, b), b))
+    # WindowDiff (lower is better) (0.3, 0.1, 0.2), configuration 1 blind: oriented (-0.3, -0.1, -0.2),
+    # ideal (-0.3, low, -0.2): (0,1) discordant, (0,2) concordant, (1,2) discordant -> (1 - 2) / 3
+    assert ceiling([0.3, 0.1, 0.2], [False, True, False], "windowdiff") == pytest.approx(-1 / 3)
+    # no content-blind configuration: the metric itself, tau 1
+    assert ceiling([0.3, 0.1, 0.2], [False, False, False], "wd") == pytest.approx(1.0)
+    assert math.isnan(ceiling([0.3, 0.1], [True, True], "windowdiff"))
+    with pytest.raises(InvalidParameterError, match="blind"):
+        ceiling([0.3, 0.1], [True], "windowdiff")
+
+
+def test_reference_agreement_by_hand():
+    # WD (0.1, 0.2, 0.3) oriented: configuration 0 best, then 1, then 2; B (0.9, 0.5, 0.7): 0, 2, 1.
+    # Pairs: (0,1) concordant, (0,2) concordant, (1,2) discordant -> (2 - 1) / 3
+    tau = reference_agreement({"windowdiff": [0.1, 0.2, 0.3], "boundary_similarity": [0.9, 0.5, 0.7],
+                               "pk": [0.1, 0.2, 0.3]})
+    assert tau[("windowdiff", "boundary_similarity")] == pytest.approx(1 / 3)
+    assert tau[("windowdiff", "pk")] == pytest.approx(1.0)
+    assert tau[("boundary_similarity", "pk")] == pytest.approx(1 / 3)
+    assert len(tau) == 3
+
+
+def test_family_comes_from_the_config_not_the_label():
+    specs = {"c99ish": {"segmenter": "even", "n_segments": 4}, "tt": {"segmenter": "texttiling"}, "none": {}}
+    assert family("c99ish", specs) == "even"
+    assert family("tt", specs) == "texttiling"
+    assert family("none", specs) == "none"
+    assert family("random", {}) == "random"
+
+
+def _stub(name: str, values: dict[str, float]) -> SimpleNamespace:
+    scores = dict.fromkeys(["shuffle_corrected", "f1", "gap"])
+    return SimpleNamespace(name=name, scores=scores, agreement=lambda subset, stat: values)
+
+
+def test_decision_rule_by_hand():
+    a = _stub("a", {"shuffle_corrected": 0.8, "f1": 0.9, "gap": 0.5})
+    b = _stub("b", {"shuffle_corrected": 0.4, "f1": 0.1, "gap": float("nan")})
+    d = decide([a, b])
+    # means over corpora: 0.6, 0.5 and 0.5 (gap: undefined on b, so its mean is a's value)
+    assert d.average == pytest.approx({"shuffle_corrected": 0.6, "f1": 0.5, "gap": 0.5})
+    assert d.headline == "shuffle_corrected"
+    assert d.worst["f1"] == ("b", pytest.approx(0.1)) and d.worst["gap"] == ("a", 0.5)
+    # a tie goes to the candidate listed first (catalogue order)
+    tie = decide([_stub("a", {"shuffle_corrected": 0.5, "f1": 0.5, "gap": 0.7}),
+                  _stub("b", {"shuffle_corrected": 0.5, "f1": 0.5, "gap": 0.3})])
+    assert tie.headline == "shuffle_corrected"
+    with pytest.raises(InvalidParameterError):
+        decide([_stub("a", dict.fromkeys(["shuffle_corrected", "f1", "gap"], float("nan")))])
+    assert "highest average" in RULE
+
+
+# ---------------------------------------------------------------------------------------------
+# config files
+# ---------------------------------------------------------------------------------------------
+def test_named_corpora_and_several_files(tmp_path):
+    multi = tmp_path / "multi.toml"
+    multi.write_text(TWO_CORPORA, encoding="utf-8")
+    single = tmp_path / "gamma.toml"
+    single.write_text("[corpus]\ndemo = { n_documents = 3 }\n", encoding="utf-8")
+    specs = load_corpora([multi, single])
+    assert [s.name for s in specs] == ["alpha", "beta", "gamma"]
+    assert specs[1].experiment.corpus == {"demo": {"n_documents": 5, "seed": 1, "n_segments": 4}}
+    assert specs[1].experiment.segmenters["tt"] == {"segmenter": "texttiling", "w": 10, "k": 3}
+    with pytest.raises(InvalidParameterError, match="distinct names"):
+        load_corpora([multi, multi])
+    mixed = tmp_path / "mixed.toml"
+    mixed.write_text('[corpus]\nx = 1\n[corpus.a]\ndemo = true\n', encoding="utf-8")
+    with pytest.raises(InvalidParameterError, match=r"\[corpus.NAME\] tables"):
+        load_corpora([mixed])
+    typo = tmp_path / "typo.toml"
+    typo.write_text('[corpus.a]\npaht = "x"\n', encoding="utf-8")
+    with pytest.raises(InvalidParameterError, match=r"typo.toml \[corpus.a\].*did you mean 'path'"):
+        load_corpora([typo])
+
+
+def test_unknown_corpus_and_corpus_without_references(tmp_path):
+    config = tmp_path / "multi.toml"
+    config.write_text(TWO_CORPORA, encoding="utf-8")
+    with pytest.raises(InvalidParameterError, match="corpus must be corpora of the config files"):
+        run_study(StudyOptions((str(config),), corpora=("gamma",), out=str(tmp_path / "o")))
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    (bare / "d.txt").write_text("One. Two. Three. Four.\n", encoding="utf-8")
+    plain = tmp_path / "plain.toml"
+    plain.write_text(f'[corpus]\npath = "{bare.as_posix()}"\n[segmenters.none]\n[segmenters.all]\n'
+                     '[segmenters.even]\nn_segments = 2\n', encoding="utf-8")
+    with pytest.raises(InvalidParameterError, match=r"corpus 'plain'.*no references"):
+        run_study(StudyOptions((str(plain),), out=str(tmp_path / "o2")))
+
+
+def test_reproduce_command_names_every_option():
+    options = StudyOptions(("a.toml", "b c.toml"), quick=True, out="r", docs="d", jobs=2, limit=5, restarts=7,
+                           bootstrap=30, corpora=("x", "y"), progress=False)
+    words = shlex.split(options.command())
+    assert words == ["stability", "validate", "a.toml", "b c.toml", "--quick", "--out", "r", "--docs", "d",
+                     "--jobs", "2", "--limit", "5", "--restarts", "7", "--bootstrap", "30", "--corpus", "x",
+                     "--corpus", "y", "--no-progress"]
+
+
+# ---------------------------------------------------------------------------------------------
+# the multi-corpus report on two tiny corpora
+# ---------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def two_corpora(tmp_path_factory):
+    root = tmp_path_factory.mktemp("study")
+    config = root / "multi.toml"
+    config.write_text(TWO_CORPORA, encoding="utf-8")
+    args = ["validate", str(config), "--out", str(root / "cache"), "--docs", str(root / "docs"), "--jobs", "1",
+            "--limit", "4", "--restarts", "2", "--bootstrap", "40", "--no-progress"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    return root, args, (root / "docs" / "validation.md").read_text(encoding="utf-8")
+
+
+def test_report_has_a_section_per_corpus_and_the_summary(two_corpora):
+    root, _, report = two_corpora
+    for heading in ("## Summary across corpora", "### Each candidate score against each reference metric",
+                    "### Agreement among the reference metrics", "### The ceiling of a reference-free score",
+                    "### Headline decision", "## Corpus `alpha`", "## Corpus `beta`", RULE):
+        assert heading in report, heading
+    assert "Choi" not in report  # no Choi-only sentence for other corpora
+    assert "4 of 5 documents" in report
+    for name in ("alpha", "beta"):
+        assert (root / "cache" / name / "results.jsonl").is_file()
+        assert (root / "docs" / "validation" / name / "running_shuffle_corrected.svg").is_file()
+        assert f"](validation/{name}/configurations_f1.svg)" in report
+    # families from the config: "c99ish" is the even baseline, "tt" TextTiling
+    # (told each document's count: beta's documents have 4 segments, alpha's 6)
+    assert "| c99ish | even | n_segments=reference | content-blind |" in report
+    assert "| tt | texttiling | w=10, k=3 |" in report
+
+
+def test_report_reproduce_block_is_the_command_and_reruns_identically(two_corpora):
+    root, args, report = two_corpora
+    block = report.split("```bash\n", 1)[1].split("\n```", 1)[0]
+    assert shlex.split(block) == ["stability"] + args[:1] + [Path(args[1]).as_posix()] + [
+        a if not a.startswith(str(root)) else Path(a).as_posix() for a in args[2:]]
+    again = CliRunner().invoke(app, args)  # resumed from the cache
+    assert again.exit_code == 0, again.output
+    assert (root / "docs" / "validation.md").read_text(encoding="utf-8") == report
+
+
+def test_summary_numbers_match_each_corpus(two_corpora, tmp_path):
+    root, _, _ = two_corpora
+    from stability.summary import load_results
+
+    result = load_results(root / "cache" / "alpha" / "results.jsonl")
+    specs = load_corpora([root / "multi.toml"])[0].experiment.segmenters
+    study = analyze(result, name="alpha", specs=specs, metric_names=["f1", "windowdiff", "boundary_similarity",
+                                                                     "n_references"], n_bootstrap=40, n_orders=5)
+    # n_references has no direction: never correlated
+    assert list(study.metrics) == ["f1", "windowdiff", "boundary_similarity"]
+    assert study.content_blind["none"] is True and study.content_blind["c99ish"] is True
+    b = [study.means["reference"]["boundary_similarity"][label] for label in study.labels]
+    blind = [bool(study.content_blind[label]) for label in study.labels]
+    assert study.ceilings["boundary_similarity"] == pytest.approx(ceiling(b, blind, "boundary_similarity"))
+    s = [study.means["stability"]["shuffle_corrected"][label] for label in study.labels]
+    assert study.across["all"]["shuffle_corrected"]["boundary_similarity"]["kendall"].estimate == pytest.approx(
+        kendall_tau(s, b))
+    wd = [-study.means["reference"]["windowdiff"][label] for label in study.labels]
+    assert study.across["all"]["f1"]["windowdiff"]["kendall"].estimate == pytest.approx(
+        kendall_tau([study.means["stability"]["f1"][label] for label in study.labels], wd))
+    assert study.families == {"c99": "c99", "tt": "texttiling", "none": "none", "c99ish": "even"}
+    # n_segments = "reference": alpha's demo documents have 6 segments, so 5 boundaries each
+    assert study.means["stability"]["n_boundaries"]["c99ish"] == 5.0
+
+
+def test_validation_alias_still_imports():
+    import stability.study
+    import stability.validation
+
+    assert stability.validation.run_study is stability.study.run_study
