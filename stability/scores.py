@@ -18,7 +18,6 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -36,8 +35,6 @@ __all__ = [
     "RestartCounts",
     "restart_f1",
     "headline_document",
-    "headline_corpus",
-    "cohesion_contrast",
 ]
 
 
@@ -258,108 +255,45 @@ def _check_pair(within: RestartCounts, shuffle: RestartCounts) -> None:
                                          f"({within.initial} boundaries)", f"counts with {shuffle.initial} boundaries")
 
 
-def headline_document(within: RestartCounts, shuffle: RestartCounts) -> float:
-    """The headline stability of one document: the shuffle-corrected F1 ``(F - S) / (1 - S)``
-    of :func:`shuffle_corrected_f1`, with **no credit for a document without boundaries**.
+def headline_document(within: RestartCounts, shuffle: RestartCounts, n_units: int) -> float:
+    """The headline stability of one document: a count-aware shuffle correction of eq. 11's F1,
+    ``(F - C) / (1 - C)`` with ``C = max(S, chance F1)``, and no credit without boundaries.
 
     ``F`` and ``S`` are the eq. 11 F1 (:func:`restart_f1`) of the within-segment restarts and of
-    the shuffle control. A document on which the segmenter places no boundary scores 0: "nothing
-    found, nothing found again" (F = 1 by the zero rule) is not evidence that the boundaries depend
-    on the content. A content-blind segmenter (its shuffle control reproduces its boundaries,
-    ``S = 1``) scores 0. NaN when either side has no restart.
+    the shuffle control; the chance F1 is that of boundaries placed at random with the restarts'
+    own counts (:func:`chance_scores`, no tolerance). The baseline ``C`` is the more stable of the
+    two controls: the shuffle control answers "would the boundaries come back without the
+    document's arrangement?", the chance level "would that many boundaries match by luck?", which
+    matters for a segmenter placing many boundaries. Chosen by the protocol of
+    ``docs/validation-protocol.md`` (issue 11).
+
+    * A content-blind segmenter (its shuffle control reproduces its boundaries, ``S = 1``) scores 0.
+    * A document on which the segmenter places no boundary scores 0: "nothing found, nothing
+      found again" (F = 1 by the zero rule) is not evidence that the boundaries depend on the content.
+    * The value is at most 1 and unbounded below (less stable than the baseline); NaN when either
+      side has no restart.
 
     Examples
     --------
     >>> within = RestartCounts(np.array([2, 1]), np.array([2, 2]), 2)     # F = 0.75
-    >>> shuffle = RestartCounts(np.array([1, 1]), np.array([2, 2]), 2)    # S = 0.5
-    >>> headline_document(within, shuffle)                                # (0.75 - 0.5) / 0.5
+    >>> shuffle = RestartCounts(np.array([1, 0]), np.array([2, 2]), 2)    # S = 0.25
+    >>> headline_document(within, shuffle, 9)    # chance F1 = 2 / 8 = S: (0.75 - 0.25) / 0.75
+    0.6666666666666666
+    >>> headline_document(within, shuffle, 5)    # chance F1 = 2 / 4 > S: (0.75 - 0.5) / 0.5
     0.5
     >>> headline_document(RestartCounts(np.array([0]), np.array([0]), 0),
-    ...                   RestartCounts(np.array([0]), np.array([3]), 0))  # no boundary: no credit
+    ...                   RestartCounts(np.array([0]), np.array([3]), 0), 9)  # no boundary: no credit
     0.0
     """
     _check_pair(within, shuffle)
+    if isinstance(n_units, bool) or not isinstance(n_units, (int, np.integer)) or n_units < 1:
+        raise InvalidParameterError.make("n_units", "an integer >= 1", n_units)
     f, s = restart_f1(within), restart_f1(shuffle)
     if math.isnan(f) or math.isnan(s):
         return float("nan")
-    return 0.0 if within.initial == 0 else shuffle_corrected_f1(f, s)
-
-
-def headline_corpus(documents: Sequence[tuple[RestartCounts, RestartCounts]]) -> float:
-    """The headline stability of a corpus: the shuffle correction applied to the corpus means,
-    ``(mean F - mean S) / (1 - mean S)``, documents without boundaries counting F = S = 0.
-
-    The ratio of the means rather than the mean of :func:`headline_document`: a document whose
-    shuffle control is nearly stable (one or two boundaries) then weighs by what it adds to the
-    means instead of dividing its own small difference by a small ``1 - S``. 0 for a content-blind
-    segmenter (every ``S = F``) and for a corpus without any boundary; NaN when a document has no
-    restart or the corpus is empty.
-
-    Examples
-    --------
-    >>> a = (RestartCounts(np.array([2, 1]), np.array([2, 2]), 2),       # F = 0.75
-    ...      RestartCounts(np.array([1, 1]), np.array([2, 2]), 2))       # S = 0.5
-    >>> b = (RestartCounts(np.array([1, 1]), np.array([1, 1]), 1),       # F = 1
-    ...      RestartCounts(np.array([1, 1]), np.array([1, 1]), 1))       # S = 1
-    >>> headline_corpus([a, b])   # mean F = 0.875, mean S = 0.75: 0.125 / 0.25
-    0.5
-    """
-    if not documents:
-        return float("nan")
-    f_sum = s_sum = 0.0
-    for within, shuffle in documents:
-        _check_pair(within, shuffle)
-        f, s = restart_f1(within), restart_f1(shuffle)
-        if math.isnan(f) or math.isnan(s):
-            return float("nan")
-        if within.initial > 0:
-            f_sum, s_sum = f_sum + f, s_sum + s
-    return shuffle_corrected_f1(f_sum / len(documents), s_sum / len(documents))
-
-
-def _cosine(u: np.ndarray, v: np.ndarray) -> float:
-    nu, nv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
-    return float(u @ v) / (nu * nv) if nu > 0 and nv > 0 else 0.0
-
-
-def cohesion_contrast(term_counts: Any, boundaries: Sequence[int]) -> float:
-    """Reference-free contrast of a segmentation in ``[0, 1]``: how much more similar the two
-    halves of a segment are than the two sides of a boundary.
-
-    ``term_counts`` is the units x terms count matrix of the document (the bag of words the
-    segmenters see). "Within": for every segment of at least two units, the cosine between its
-    first and its last ``floor(len / 2)`` units. "Across": for every boundary, the cosine between
-    the ``h`` units before and the ``h`` after it, ``h = max(1, floor(min(left, right) / 2))`` with
-    ``left``, ``right`` the lengths of the adjacent segments (blocks of the same scale as the
-    halves). ``K = max(0, W - A) / W`` with ``W``, ``A`` the means of the within and across
-    cosines; 0 with no boundary, no segment of two units, or ``W = 0``. Boundaries placed inside a
-    topic bring ``A`` up to ``W`` (over-segmentation); segments spanning topics bring ``W`` down
-    (under-segmentation).
-
-    Examples
-    --------
-    >>> x = np.array([[1, 0], [1, 0], [0, 1], [0, 1]])   # two topics of two units
-    >>> cohesion_contrast(x, [2])                        # W = 1, A = 0
-    1.0
-    >>> cohesion_contrast(x, [1, 2, 3])                  # one-unit segments: no within pair
-    0.0
-    """
-    matrix = np.asarray(term_counts, dtype=float)
-    if matrix.ndim != 2:
-        raise InvalidParameterError.make("term_counts", "a 2-D units x terms matrix", f"shape {matrix.shape}")
-    n = matrix.shape[0]
-    edges = [0, *(int(b) for b in boundaries), n]
-    if any(b <= a for a, b in zip(edges, edges[1:])):
-        raise InvalidParameterError.make("boundaries", f"increasing positions in 1..{n - 1}", list(boundaries))
-    if len(edges) == 2:
+    if within.initial == 0:
         return 0.0
-    within = [_cosine(matrix[a:a + (b - a) // 2].sum(axis=0), matrix[b - (b - a) // 2:b].sum(axis=0))
-              for a, b in zip(edges, edges[1:]) if b - a >= 2]
-    across = []
-    for left, mid, right in zip(edges, edges[1:], edges[2:]):
-        h = max(1, min(mid - left, right - mid) // 2)
-        across.append(_cosine(matrix[mid - h:mid].sum(axis=0), matrix[mid:mid + h].sum(axis=0)))
-    w = float(np.mean(within)) if within else 0.0
-    if w <= 0:
-        return 0.0
-    return max(0.0, w - float(np.mean(across))) / w
+    # with no tolerance the chance level depends on the number of initial boundaries only
+    chance = chance_scores(range(within.initial), within.predicted, int(n_units))[2]
+    return shuffle_corrected_f1(f, max(s, chance))
+

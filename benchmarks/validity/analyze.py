@@ -27,7 +27,7 @@ from run_corpora import RESULTS, corpus  # noqa: E402
 from segmenters.preprocessing import Preprocessor  # noqa: E402
 from stability.metrics import boundary_prf, boundary_similarity, pk, windowdiff  # noqa: E402
 from stability.results import StabilityResult, iter_records  # noqa: E402
-from stability.scores import chance_scores, cohesion_contrast, f1_score  # noqa: E402
+from stability.scores import chance_scores, f1_score, headline_document, restart_precision_recall  # noqa: E402
 from stability.segmentation import Segmentation  # noqa: E402
 from stability.summary import kendall_tau  # noqa: E402
 
@@ -72,13 +72,31 @@ def corrected(f: float, s: float) -> float:
 
 
 def cohesion(units: tuple[str, ...], boundaries: tuple[int, ...], prep: Preprocessor) -> float:
-    """The protocol's contrast K of an initial segmentation (0 without boundaries)."""
+    """The protocol's contrast K of an initial segmentation in [0, 1] (0 without boundaries):
+    within = cosine of the two halves of each segment of 2+ units, across = cosine of the ``h``
+    units either side of each boundary (h = half the shorter neighbour, at least 1),
+    K = max(0, mean within - mean across) / mean within."""
+    if not boundaries:
+        return 0.0
     encoded = [prep.terms(u) for u in units]
     vocab = {t: i for i, t in enumerate(dict.fromkeys(t for terms in encoded for t in terms))}
-    matrix = np.zeros((len(units), max(len(vocab), 1)))
+    mat = np.zeros((len(units), max(len(vocab), 1)))
     for i, terms in enumerate(encoded):
-        np.add.at(matrix[i], [vocab[t] for t in terms], 1.0)
-    return cohesion_contrast(matrix, boundaries)
+        np.add.at(mat[i], [vocab[t] for t in terms], 1.0)
+
+    def cos(a: int, b: int, c: int, d: int) -> float:
+        u, v = mat[a:b].sum(axis=0), mat[c:d].sum(axis=0)
+        nu, nv = np.linalg.norm(u), np.linalg.norm(v)
+        return float(u @ v / (nu * nv)) if nu > 0 and nv > 0 else 0.0
+
+    edges = [0, *boundaries, len(units)]
+    within = [cos(s, s + (e - s) // 2, e - (e - s) // 2, e) for s, e in zip(edges, edges[1:]) if e - s >= 2]
+    across = [cos(m - h, m, m, m + h) for left, m, right in zip(edges, edges[1:], edges[2:])
+              for h in [max(1, min(m - left, right - m) // 2)]]
+    if not within or np.mean(within) <= 0:
+        return 0.0
+    w = float(np.mean(within))
+    return max(0.0, w - float(np.mean(across))) / w
 
 
 def doc_values(r: StabilityResult, n: int) -> dict[str, float]:
@@ -102,6 +120,9 @@ def doc_values(r: StabilityResult, n: int) -> dict[str, float]:
         "pooled": 0.0 if nb else corrected(fp, sp),
         "shrunk": 0.0 if nb else (f - s) / (1.0 - s + 1.0 / (m0 + 1)),
         "count_aware": 0.0 if nb else corrected(f, c),
+        "library": headline_document(restart_precision_recall(b0, r.restart_boundaries[:n]),
+                                     restart_precision_recall(b0, r.shuffle.restart_boundaries[:n]),
+                                     r.segmentation.n_units),
     }
 
 
@@ -155,8 +176,9 @@ def analyse(name: str) -> dict:
         refs[label] = {m: float(np.mean([x[m] for x in rs])) for m in REFERENCES}
         kmean[label] = per[100][label]["K"]
         nbound[label] = float(np.mean([r.n_boundaries for r in docs]))
-        check = max(abs(v["f"] - r.f1) + abs(v["s"] - r.shuffle.f1) for v, r in zip(vals[100], docs))
-        assert check < 1e-9, (label, check)  # the recomputed F and S are the library's
+        check = max(abs(v["f"] - r.f1) + abs(v["s"] - r.shuffle.f1) + abs(v["library"] - v["count_aware"])
+                    for v, r in zip(vals[100], docs))
+        assert check < 1e-9, (label, check)  # F, S and the chosen score are the library's
     config_movement = {key: max(abs(per[50][k][key] - per[100][k][key]) for k in labels)
                        for key in (*STABILITY, "ratio_of_means")}
     return {"labels": labels, "scores": per, "references": refs, "movement": dict(movement),
@@ -227,6 +249,30 @@ def select(analyses: dict, selection: list[str]) -> dict:
     return rows
 
 
+def markdown(analyses: dict, term: str) -> list[str]:
+    """One table per corpus: every candidate's tau-b, the ceiling and the references' agreement."""
+    lines = []
+    for n, a in analyses.items():
+        table = taus(a, [*STABILITY, "TxK", "sqrt(TxK)"], term)
+        lines += ["", f"**{n}** ({min(a['n_documents'].values())} documents; ceiling vs B "
+                  f"{table['ceiling']['B']:+.2f}, vs F1 ±1 {table['ceiling']['F1+-1']:+.2f}; among the references: "
+                  f"WD~B {table['refs']['WD~B']:+.2f}, F1 ±1~B {table['refs']['F1+-1~B']:+.2f})", "",
+                  "| candidate | vs B | vs F1 ±1 | mean | vs F1 | vs WD | vs Pk | per-doc move | config move |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        c50, c100 = combos(a["scores"][50], term), combos(a["scores"][100], term)
+        for c in [*STABILITY, "TxK", "sqrt(TxK)"]:
+            t = table[c]
+            if c in ("TxK", "sqrt(TxK)"):
+                doc_move = a["movement"][f"{c}[{term}]"]
+                cfg_move = max(abs(c50[k][c] - c100[k][c]) for k in a["labels"])
+            else:
+                doc_move, cfg_move = a["movement"][c], a["config_movement"][c]
+            name = c.replace("TxK", f"{term} x K")
+            lines.append(f"| {name} | {t['B']:+.2f} | {t['F1+-1']:+.2f} | {(t['B'] + t['F1+-1']) / 2:+.2f} | "
+                         f"{t['F1']:+.2f} | {t['WD']:+.2f} | {t['Pk']:+.2f} | {doc_move:.3f} | {cfg_move:.3f} |")
+    return lines
+
+
 def main() -> None:
     names = sys.argv[1:] or ["choi", "wiki50"]
     analyses = {n: analyse(n) for n in names}
@@ -236,6 +282,7 @@ def main() -> None:
     for key, row in rows.items():
         print(key, row)
     term = rows["chosen_term"]
+    print("\n".join(markdown(analyses, term)))
     for n, a in analyses.items():
         print(f"\n== {n}: documents {min(a['n_documents'].values())}-{max(a['n_documents'].values())}")
         table = taus(a, [*STABILITY, "TxK", "sqrt(TxK)"], term)

@@ -4,7 +4,7 @@ Usage (from the repository root)::
 
     python benchmarks/validity/run_corpora.py choi      # Choi 3-11 quick subset (100 documents)
     python benchmarks/validity/run_corpora.py wiki50    # Wiki-50, level 1-2 headers
-    python benchmarks/validity/run_corpora.py elements  # Elements (Chen's format, converted here)
+    python benchmarks/validity/run_corpora.py elements --limit 40  # Elements, first 40 documents
 
 Results go to ``results/validity/<corpus>/`` as JSON-lines caches (resumable). Configurations told
 the number of segments (``n_segments`` in the config) get each document's reference count: the
@@ -62,9 +62,10 @@ def main() -> None:
     parser.add_argument("corpus")
     parser.add_argument("--restarts", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--limit", type=int, help="keep the first LIMIT documents in corpus order")
     args = parser.parse_args()
     experiment = load_config(CONFIG)
-    documents = corpus(args.corpus)
+    documents = corpus(args.corpus)[:args.limit]
     out = RESULTS / args.corpus
     out.mkdir(parents=True, exist_ok=True)
     run = {"n_restarts": args.restarts, "seed": 0, "shuffle_control": True, "n_jobs": args.jobs}
