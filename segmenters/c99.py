@@ -56,6 +56,7 @@ _MAX_DENSE_CELLS = 1 << 23  # elements of one dense count block used for the Gra
 _RARE_DOC_FREQ = 48  # terms in at most this many units: pairs added one by one
 _PAIR_BATCH = 1 << 20  # unit pairs generated at once for those terms
 _DENSITY_FLOOR = 1e-12  # "a tiny positive number" a new global density must beat
+_BATCH_CELLS = 1 << 21  # similarity cells stacked at once by the batched restart path (~40 MB)
 _SMALL = 48  # regions / region counts up to this size use plain Python (same arithmetic, faster)
 
 
@@ -137,10 +138,13 @@ def cosine_similarity_matrix(encoded: EncodedUnits) -> np.ndarray:
 
 
 def _rank_counts(sim: np.ndarray, mask_size: int) -> np.ndarray:
-    """Number of cells of each cell's clipped mask whose value is strictly lower (uint16)."""
-    n = sim.shape[0]
+    """Number of cells of each cell's clipped mask whose value is strictly lower (uint16).
+
+    ``sim`` is one ``n x n`` matrix or a stack ``(..., n, n)`` of them (the batched path).
+    """
+    n = sim.shape[-1]
     r = mask_size // 2
-    count = np.zeros((n, n), dtype=np.uint16)
+    count = np.zeros(sim.shape, dtype=np.uint16)
     for dy in range(-r, r + 1):
         ys, yd = slice(max(0, -dy), n - max(0, dy)), slice(max(0, dy), n - max(0, -dy))
         for dx in range(-r, r + 1):
@@ -148,7 +152,7 @@ def _rank_counts(sim: np.ndarray, mask_size: int) -> np.ndarray:
                 continue
             xs, xd = slice(max(0, -dx), n - max(0, dx)), slice(max(0, dx), n - max(0, -dx))
             # cell (i, j) of the block `ys, xs` compared with its neighbour (i+dy, j+dx)
-            count[ys, xs] += sim[yd, xd] < sim[ys, xs]
+            count[..., ys, xs] += sim[..., yd, xd] < sim[..., ys, xs]
     return count
 
 
@@ -185,23 +189,28 @@ def _prefix_sums(rank: np.ndarray) -> np.ndarray:
 
 
 def _accumulate_2d(prefix: np.ndarray) -> None:
-    np.cumsum(prefix, axis=0, out=prefix)
-    np.cumsum(prefix, axis=1, out=prefix)
+    np.cumsum(prefix, axis=-2, out=prefix)
+    np.cumsum(prefix, axis=-1, out=prefix)
 
 
 def _rank_prefix_sums(sim: np.ndarray, mask_size: int) -> np.ndarray:
-    """Prefix sums of the rank matrix, built in place (no separate rank matrix in memory)."""
-    n = sim.shape[0]
+    """Prefix sums of the rank matrix, built in place (no separate rank matrix in memory).
+
+    ``sim`` may be a stack ``(..., n, n)``; so is the result, ``(..., n+1, n+1)``.
+    """
+    n = sim.shape[-1]
     r = mask_size // 2
     idx = np.arange(n)
     span = (np.minimum(n - 1, idx + r) - np.maximum(0, idx - r) + 1).astype(np.float64)
     counts = _rank_counts(sim, mask_size)
-    prefix = np.zeros((n + 1, n + 1), dtype=np.float64)
+    prefix = np.zeros(sim.shape[:-2] + (n + 1, n + 1), dtype=np.float64)
     rows = max(1, _MAX_DENSE_CELLS // max(n, 1))
     for r0 in range(0, n, rows):  # rank = counts / (cells - 1), a band of rows at a time
         r1 = min(r0 + rows, n)
         denominator = np.outer(span[r0:r1], span) - 1.0
-        np.divide(counts[r0:r1], denominator, out=prefix[1 + r0 : 1 + r1, 1:], where=denominator > 0)
+        np.divide(
+            counts[..., r0:r1, :], denominator, out=prefix[..., 1 + r0 : 1 + r1, 1:], where=denominator > 0
+        )
     del counts
     _accumulate_2d(prefix)
     return prefix
@@ -438,6 +447,26 @@ class C99(Segmenter):
         sim = prepared.similarity[np.ix_(order, order)]
         return self._segment_similarity(sim)
 
+    def segment_batch(self, prepared: C99State, orders: np.ndarray) -> list[list[int]]:
+        """Boundaries for every row of ``orders`` (the batched restart path).
+
+        The permuted similarity matrices of a group of orders are stacked and rank-transformed and
+        summed in one pass of array operations; the divisive clustering then runs per order. Item
+        ``r`` equals ``segment_prepared(prepared, orders[r])`` bit for bit (same elementwise
+        operations, sequential cumulative sums).
+        """
+        orders = np.asarray(orders, dtype=np.intp)
+        n = orders.shape[1]
+        if n <= 2:
+            return [self.segment_prepared(prepared, order) for order in orders]
+        step = max(1, _BATCH_CELLS // (n * n))
+        out: list[list[int]] = []
+        for lo in range(0, orders.shape[0], step):
+            group = orders[lo : lo + step]
+            sims = prepared.similarity[group[:, :, None], group[:, None, :]]
+            out.extend(self._segment_prefix(prefix) for prefix in _rank_prefix_sums(sims, self.mask_size))
+        return out
+
     def segment(self, units: Sequence[str]) -> list[int]:
         return self._segment_similarity(self.prepare(units).similarity)
 
@@ -447,7 +476,11 @@ class C99(Segmenter):
             return []
         if self.n_segments is None and n <= 2:
             return []
-        prefix = _rank_prefix_sums(sim, self.mask_size)
+        return self._segment_prefix(_rank_prefix_sums(sim, self.mask_size))
+
+    def _segment_prefix(self, prefix: np.ndarray) -> list[int]:
+        """Boundaries from the rank matrix's prefix sums (``n > 2``, or a known count)."""
+        n = prefix.shape[0] - 1
         if self.n_segments is not None:
             k = min(int(self.n_segments), n)
             boundaries, _ = _split_sequence(prefix, k - 1)

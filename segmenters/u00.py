@@ -38,10 +38,11 @@ import numpy as np
 from stability.checks import check_int
 from stability.segmenter import Segmenter
 
-from .preprocessing import EncodedUnits, Preprocessor
+from .preprocessing import EncodedUnits, Preprocessor, ragged_take
 
-__all__ = ["U00", "segment_costs", "u00_boundaries"]
+__all__ = ["U00", "segment_costs", "u00_boundaries", "u00_batch"]
 
+_BATCH_CELLS = 1 << 20  # tokens (automatic) or cost cells (known count) of one batch of orders
 _COLUMN_BLOCK = 256  # columns of the cost matrix per step of the known-count dynamic program
 
 
@@ -58,18 +59,23 @@ def _running_counts(ids: np.ndarray) -> np.ndarray:
     return run
 
 
-def _cost_rows(encoded: EncodedUnits):
-    """Yield ``(g, costs)`` where ``costs[j] = c(g, g+1+j)`` for every end ``h = g+1 .. n``."""
-    ids, offsets = encoded.ids, encoded.offsets
-    n = encoded.n_units
-    total = ids.size
-    k = encoded.n_types
-    log_total = np.log(total)
-    run = _running_counts(ids)
+def _increments(run: np.ndarray) -> np.ndarray:
+    """``increment[f] = f ln(f+1) - (f-1) ln f`` for ``f = 0 .. max(run)`` (``increment[0] = 0``)."""
     max_f = int(run.max())
     f = np.arange(max_f + 1, dtype=np.float64)
     increment = np.zeros(max_f + 1)
     increment[1:] = f[1:] * np.log(f[1:] + 1) - (f[1:] - 1) * np.log(f[1:])
+    return increment
+
+
+def _cost_rows(encoded: EncodedUnits):
+    """Yield ``(g, costs)`` where ``costs[j] = c(g, g+1+j)`` for every end ``h = g+1 .. n``."""
+    ids, offsets = encoded.ids, encoded.offsets
+    n = encoded.n_units
+    k = encoded.n_types
+    log_total = np.log(ids.size)
+    run = _running_counts(ids)
+    increment = _increments(run)
     before = np.zeros(max(k, 1), dtype=np.intp)
     for g in range(n):
         start = int(offsets[g])
@@ -80,6 +86,39 @@ def _cost_rows(encoded: EncodedUnits):
         ends = offsets[g + 1 :] - start
         sizes = ends.astype(np.float64)
         yield g, sizes * np.log(sizes + k) - cumulative[ends] + log_total
+
+
+def _batch_cost_rows(encoded: EncodedUnits, orders: np.ndarray):
+    """:func:`_cost_rows` for every row of ``orders`` at once: yield ``(g, costs)`` with
+    ``costs[r, j] = c(g, g+1+j)`` of the units in the order ``orders[r]``.
+
+    The same elementwise operations on the same values: tokens before unit ``g`` get a zero
+    increment, and ``0.0 + x == x``, so each running sum is the per-order one bit for bit.
+    """
+    n_orders, n = orders.shape
+    k = encoded.n_types
+    total = encoded.ids.size
+    log_total = np.log(total)
+    flat, _ = ragged_take(encoded.ids, encoded.offsets, orders.ravel())
+    ids = flat.reshape(n_orders, total)
+    offsets = np.zeros((n_orders, n + 1), dtype=np.intp)
+    np.cumsum(encoded.lengths[orders], axis=1, out=offsets[:, 1:])
+    row_key = np.arange(n_orders, dtype=np.intp)[:, None] * k
+    keyed = ids + row_key  # term ids made distinct per order
+    run = _running_counts(keyed.ravel()).reshape(n_orders, total)
+    increment = _increments(run)  # the largest term count: the same in every order
+    unit_of = np.repeat(np.tile(np.arange(n), n_orders), encoded.lengths[orders].ravel()).reshape(n_orders, total)
+    before = np.zeros(n_orders * k, dtype=np.intp)
+    cumulative = np.zeros((n_orders, total + 1))
+    rows = np.arange(n_orders)[:, None]
+    for g in range(n):
+        if g > 0:
+            np.add.at(before, keyed[unit_of == g - 1], 1)
+        occurrence = np.where(unit_of >= g, run - before[keyed], 0)
+        np.cumsum(increment[occurrence], axis=1, out=cumulative[:, 1:])
+        ends = offsets[:, g + 1 :]
+        sizes = (ends - offsets[:, g : g + 1]).astype(np.float64)
+        yield g, sizes * np.log(sizes + k) - cumulative[rows, ends] + log_total
 
 
 def segment_costs(encoded: EncodedUnits) -> np.ndarray:
@@ -115,20 +154,44 @@ def u00_boundaries(encoded: EncodedUnits, n_segments: int | None = None) -> list
         # at every layer) puts the K-1 boundaries at 1 .. K-1.
         return list(range(1, min(max(int(n_segments), 1), n)))
     if n_segments is None:
-        best = np.full(n + 1, np.inf)
-        best[0] = 0.0
-        previous = np.zeros(n + 1, dtype=np.intp)
-        for g, row in _cost_rows(encoded):
-            candidate = best[g] + row
-            tail = best[g + 1 :]
-            better = candidate < tail
-            tail[better] = candidate[better]
-            previous[g + 1 :][better] = g
-        return _backtrack(previous, n)
+        return _backtrack(_automatic_pointers(_cost_rows(encoded), (), n), n)
     segments = min(max(int(n_segments), 1), n)
     if segments == 1:
         return []
-    costs = segment_costs(encoded)
+    return _known_count_path(segment_costs(encoded), segments, n)
+
+
+def u00_batch(encoded: EncodedUnits, orders: np.ndarray, n_segments: int | None = None) -> list[list[int]]:
+    """:func:`u00_boundaries` of the units in every order of ``orders`` (rows), computed together."""
+    orders = np.asarray(orders, dtype=np.intp)
+    n_orders, n = orders.shape
+    if n < 2 or encoded.ids.size == 0 or (n_segments is not None and min(int(n_segments), n) <= 1):
+        return [u00_boundaries(encoded.reorder(order), n_segments) for order in orders]
+    if n_segments is None:
+        pointers = _automatic_pointers(_batch_cost_rows(encoded, orders), (n_orders,), n)
+        return [_backtrack(previous, n) for previous in pointers]
+    costs = np.full((n_orders, n, n + 1), np.inf)
+    for g, rows in _batch_cost_rows(encoded, orders):
+        costs[:, g, g + 1 :] = rows
+    return [_known_count_path(matrix, min(int(n_segments), n), n) for matrix in costs]
+
+
+def _automatic_pointers(cost_rows, lead: tuple[int, ...], n: int) -> np.ndarray:
+    """Predecessor of every node on the minimum-cost path (one path per leading index)."""
+    best = np.full(lead + (n + 1,), np.inf)
+    best[..., 0] = 0.0
+    previous = np.zeros(lead + (n + 1,), dtype=np.intp)
+    for g, row in cost_rows:
+        candidate = best[..., g : g + 1] + row
+        tail = best[..., g + 1 :]
+        better = candidate < tail
+        tail[better] = candidate[better]
+        previous[..., g + 1 :][better] = g
+    return previous
+
+
+def _known_count_path(costs: np.ndarray, segments: int, n: int) -> list[int]:
+    """Boundaries of the minimum-cost path with exactly ``segments`` edges (``segments >= 2``)."""
     best = costs[0].copy()  # one segment: 0 -> h
     pointers = []
     for _ in range(segments - 1):
@@ -196,6 +259,19 @@ class U00(Segmenter):
     def segment_prepared(self, prepared: EncodedUnits, order: np.ndarray) -> list[int]:
         """Boundaries of the units reordered by ``order`` (same as the plain call)."""
         return u00_boundaries(prepared.reorder(np.asarray(order, dtype=np.intp)), self.n_segments)
+
+    def segment_batch(self, prepared: EncodedUnits, orders: np.ndarray) -> list[list[int]]:
+        """Boundaries for every row of ``orders`` (the batched restart path): the cost rows of a
+        group of orders are computed together, with results identical to
+        :meth:`segment_prepared`."""
+        orders = np.asarray(orders, dtype=np.intp)
+        n = orders.shape[1]
+        cells = max(prepared.ids.size, 1) if self.n_segments is None else n * (n + 1)
+        step = max(1, _BATCH_CELLS // max(cells, 1))
+        out: list[list[int]] = []
+        for lo in range(0, orders.shape[0], step):
+            out.extend(u00_batch(prepared, orders[lo : lo + step], self.n_segments))
+        return out
 
     def segment(self, units: Sequence[str]) -> list[int]:
         return u00_boundaries(self.prepare(units), self.n_segments)
