@@ -36,6 +36,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from stability.checks import check_int
+from stability.exceptions import InvalidParameterError
 from stability.segmenter import Segmenter
 
 from .preprocessing import EncodedUnits, Preprocessor, ragged_take
@@ -43,6 +44,7 @@ from .preprocessing import EncodedUnits, Preprocessor, ragged_take
 __all__ = ["U00", "segment_costs", "u00_boundaries", "u00_batch"]
 
 _BATCH_CELLS = 1 << 20  # tokens (automatic) or cost cells (known count) of one batch of orders
+_BATCH_MAX_UNITS = 400  # longer documents: the batch would scan every token per start, not half
 _COLUMN_BLOCK = 256  # columns of the cost matrix per step of the known-count dynamic program
 
 
@@ -68,8 +70,9 @@ def _increments(run: np.ndarray) -> np.ndarray:
     return increment
 
 
-def _cost_rows(encoded: EncodedUnits):
-    """Yield ``(g, costs)`` where ``costs[j] = c(g, g+1+j)`` for every end ``h = g+1 .. n``."""
+def _cost_rows(encoded: EncodedUnits, max_length: int | None = None):
+    """Yield ``(g, costs)`` where ``costs[j] = c(g, g+1+j)`` for every end ``h = g+1 .. n``
+    (only ``h <= g + max_length`` when a maximum segment length is given)."""
     ids, offsets = encoded.ids, encoded.offsets
     n = encoded.n_units
     k = encoded.n_types
@@ -81,9 +84,11 @@ def _cost_rows(encoded: EncodedUnits):
         start = int(offsets[g])
         if g > 0:
             np.add.at(before, ids[offsets[g - 1] : start], 1)
-        occurrence = run[start:] - before[ids[start:]]
+        last = n if max_length is None else min(n, g + max_length)
+        stop = int(offsets[last])
+        occurrence = run[start:stop] - before[ids[start:stop]]
         cumulative = np.concatenate([[0.0], np.cumsum(increment[occurrence])])
-        ends = offsets[g + 1 :] - start
+        ends = offsets[g + 1 : last + 1] - start
         sizes = ends.astype(np.float64)
         yield g, sizes * np.log(sizes + k) - cumulative[ends] + log_total
 
@@ -142,8 +147,11 @@ def _backtrack(previous: np.ndarray, n: int) -> list[int]:
     return sorted(boundaries)
 
 
-def u00_boundaries(encoded: EncodedUnits, n_segments: int | None = None) -> list[int]:
-    """Minimum-cost segmentation of encoded units (automatic or exactly ``n_segments``)."""
+def u00_boundaries(
+    encoded: EncodedUnits, n_segments: int | None = None, max_length: int | None = None
+) -> list[int]:
+    """Minimum-cost segmentation of encoded units (automatic or exactly ``n_segments``), with
+    segments of at most ``max_length`` units when given (see :class:`U00`)."""
     n = encoded.n_units
     if n < 2:
         return []
@@ -154,11 +162,64 @@ def u00_boundaries(encoded: EncodedUnits, n_segments: int | None = None) -> list
         # at every layer) puts the K-1 boundaries at 1 .. K-1.
         return list(range(1, min(max(int(n_segments), 1), n)))
     if n_segments is None:
-        return _backtrack(_automatic_pointers(_cost_rows(encoded), (), n), n)
+        return _backtrack(_automatic_pointers(_cost_rows(encoded, max_length), (), n), n)
     segments = min(max(int(n_segments), 1), n)
     if segments == 1:
         return []
+    if max_length is not None:
+        return _known_count_band(encoded, segments, max_length)
+    _check_exact_size(n)
     return _known_count_path(segment_costs(encoded), segments, n)
+
+
+def _known_count_band(encoded: EncodedUnits, segments: int, max_length: int) -> list[int]:
+    """:func:`_known_count_path` over segments of at most ``max_length`` units: the costs are kept
+    as an ``n x max_length`` band; the same sums and the same tie rule (smallest start)."""
+    n = encoded.n_units
+    width = min(max_length, n)
+    if segments * width < n:
+        raise InvalidParameterError(
+            f"U00 cannot cover {n} units with n_segments={segments} segments of at most "
+            f"max_segment_length={max_length} units; raise max_segment_length or n_segments"
+        )
+    band = np.full((n, width), np.inf)  # band[g, t] = c(g, g+1+t)
+    for g, row in _cost_rows(encoded, width):
+        band[g, : row.size] = row
+    node = np.arange(n + 1)[:, None]
+    start = node - width + np.arange(width)[None, :]  # candidate starts g, increasing
+    usable = (start >= 0) & (start < node)
+    start = np.clip(start, 0, n - 1)
+    edge = np.where(usable, band[start, np.clip(node - 1 - start, 0, width - 1)], np.inf)
+    best = np.full(n + 1, np.inf)
+    best[1 : width + 1] = band[0, :width]  # one segment: 0 -> h
+    pointers = []
+    for _ in range(segments - 1):
+        total = best[start] + edge
+        column = np.argmin(total, axis=1)  # first minimum: the smallest start on ties
+        pointers.append(start[np.arange(n + 1), column])
+        best = total[np.arange(n + 1), column]
+    boundaries = []
+    node_at = n
+    for arg in reversed(pointers):
+        node_at = int(arg[node_at])
+        boundaries.append(node_at)
+    return sorted(boundaries)
+
+
+#: Memory (bytes) the exact known-count mode's cost matrix may take before it refuses.
+EXACT_MEMORY_LIMIT = 2 * 1024**3
+
+
+def _check_exact_size(n_units: int) -> None:
+    """Refuse the exact known-count mode where its ``n x (n+1)`` float64 cost matrix exceeds
+    :data:`EXACT_MEMORY_LIMIT`."""
+    need = 8 * n_units * (n_units + 1)
+    if need > EXACT_MEMORY_LIMIT:
+        raise InvalidParameterError(
+            f"U00's exact known-count mode on {n_units} units would need about {need / 1e9:.1f} GB "
+            f"for its cost matrix (limit {EXACT_MEMORY_LIMIT / 1e9:.1f} GB, about 16,000 units); use "
+            f"the long-document mode, e.g. U00(max_segment_length=200), for near-linear cost"
+        )
 
 
 def u00_batch(encoded: EncodedUnits, orders: np.ndarray, n_segments: int | None = None) -> list[list[int]]:
@@ -182,11 +243,12 @@ def _automatic_pointers(cost_rows, lead: tuple[int, ...], n: int) -> np.ndarray:
     best[..., 0] = 0.0
     previous = np.zeros(lead + (n + 1,), dtype=np.intp)
     for g, row in cost_rows:
+        ends = slice(g + 1, g + 1 + row.shape[-1])
         candidate = best[..., g : g + 1] + row
-        tail = best[..., g + 1 :]
+        tail = best[..., ends]
         better = candidate < tail
         tail[better] = candidate[better]
-        previous[..., g + 1 :][better] = g
+        previous[..., ends][better] = g
     return previous
 
 
@@ -227,12 +289,25 @@ class U00(Segmenter):
     tokenizer, stopwords, stem :
         Preprocessing (:class:`segmenters.preprocessing.Preprocessor`); ``stopwords=None`` is the
         project's English list. Utiyama's experiments used Choi's stoplist and Porter stemming.
+    max_segment_length : int, optional
+        **Long-document mode**: segments of at most this many units. Only the costs ``c(g, h)``
+        with ``h - g <= max_segment_length`` are computed (the same values as the exact mode), so
+        time is ``O(n L t)`` for ``L = max_segment_length`` and ``t`` terms per unit instead of
+        ``O(n N)``, and the known-count mode keeps an ``n x L`` band of costs instead of the
+        ``n x (n+1)`` matrix. With a known count, ``n_segments * max_segment_length`` must cover
+        the document. ``None`` (default) is the exact algorithm; its known-count mode refuses
+        documents whose cost matrix would exceed 2 GiB (about 16,000 units) with an
+        :class:`~stability.exceptions.InvalidParameterError` naming this option.
+        Choose it well above the longest expected segment: effect on Choi's 3-11 set, see
+        ``LONG_MODE_PK``.
 
     Examples
     --------
     >>> units = ["the cat sat on the mat", "a cat and a mat", "cats like mats",
     ...          "stock markets fell", "markets and stocks", "the stock market crashed"]
     >>> U00(n_segments=2)(units)
+    [3]
+    >>> U00(n_segments=2, max_segment_length=4)(units)
     [3]
     """
 
@@ -244,9 +319,12 @@ class U00(Segmenter):
         tokenizer: str = "words",
         stopwords: Iterable[str] | None = None,
         stem: bool = True,
+        max_segment_length: int | None = None,
     ) -> None:
         check_int(n_segments, "n_segments", low=1, none=True)
+        check_int(max_segment_length, "max_segment_length", low=1, none=True)
         self.n_segments = n_segments
+        self.max_segment_length = max_segment_length
         self.tokenizer = tokenizer
         self.stopwords = None if stopwords is None else list(stopwords)
         self.stem = stem
@@ -258,14 +336,18 @@ class U00(Segmenter):
 
     def segment_prepared(self, prepared: EncodedUnits, order: np.ndarray) -> list[int]:
         """Boundaries of the units reordered by ``order`` (same as the plain call)."""
-        return u00_boundaries(prepared.reorder(np.asarray(order, dtype=np.intp)), self.n_segments)
+        encoded = prepared.reorder(np.asarray(order, dtype=np.intp))
+        return u00_boundaries(encoded, self.n_segments, self.max_segment_length)
 
     def segment_batch(self, prepared: EncodedUnits, orders: np.ndarray) -> list[list[int]]:
         """Boundaries for every row of ``orders`` (the batched restart path): the cost rows of a
         group of orders are computed together, with results identical to
-        :meth:`segment_prepared`."""
+        :meth:`segment_prepared`. Long documents (every order's cost rows would span many
+        tokens) and the long-document mode run order by order."""
         orders = np.asarray(orders, dtype=np.intp)
         n = orders.shape[1]
+        if n > _BATCH_MAX_UNITS or self.max_segment_length is not None:
+            return [self.segment_prepared(prepared, order) for order in orders]
         cells = max(prepared.ids.size, 1) if self.n_segments is None else n * (n + 1)
         step = max(1, _BATCH_CELLS // max(cells, 1))
         out: list[list[int]] = []
@@ -274,4 +356,4 @@ class U00(Segmenter):
         return out
 
     def segment(self, units: Sequence[str]) -> list[int]:
-        return u00_boundaries(self.prepare(units), self.n_segments)
+        return u00_boundaries(self.prepare(units), self.n_segments, self.max_segment_length)

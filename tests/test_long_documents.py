@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 from conftest import topical_document
 from segmenters import c99 as c99_module
 from segmenters.c99 import C99, banded_rank, banded_similarity, cosine_similarity_matrix, rank_matrix
+from segmenters import u00 as u00_module
 from segmenters.preprocessing import Preprocessor
+from segmenters.u00 import U00, segment_costs
 from stability import SegmenterError, stability_test
 from stability.exceptions import InvalidParameterError
 
@@ -114,3 +116,81 @@ def test_c99_exact_mode_refuses_past_its_memory_limit(monkeypatch):
 def test_exact_memory_estimate_matches_the_measured_peak():
     # issue 15: 7.2 GB measured at 20,000 units; the estimate 19 n^2 is 7.6 GB
     assert 7.2e9 <= c99_module.exact_memory(20_000) <= 8e9
+
+
+# ------------------------------------------------------------------------------------------ U00
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_u00_long_mode_costs_are_the_exact_costs_within_the_length(seed):
+    _, encoded = _encoded(seed)
+    exact = segment_costs(encoded)
+    for g, row in u00_module._cost_rows(encoded, 7):
+        np.testing.assert_array_equal(row, exact[g, g + 1 : g + 1 + row.size])  # bit for bit
+        assert row.size == min(7, encoded.n_units - g)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_u00_length_covering_the_document_gives_the_exact_boundaries(seed):
+    # same costs, same sums, same tie rule: identical paths
+    units, _ = topical_document(seed, n_topics=6)
+    for k in (None, 1, 2, 5, 9):
+        assert U00(n_segments=k, max_segment_length=len(units))(units) == U00(n_segments=k)(units)
+
+
+def test_u00_long_mode_respects_the_maximum_length_and_is_optimal_among_such_paths():
+    units, _ = topical_document(8, n_topics=6)
+    encoded = Preprocessor().encode(units)
+    n, limit = len(units), 6
+    for k in (None, 9):
+        got = U00(n_segments=k, max_segment_length=limit)(units)
+        edges = [0, *got, n]
+        assert max(np.diff(edges)) <= limit
+        # brute-force check on the cost: no path with segments <= limit (and k segments) is cheaper
+        costs = segment_costs(encoded)
+        best = _best_bounded_cost(costs, n, limit, k)
+        assert sum(costs[a, b] for a, b in zip(edges, edges[1:])) == pytest.approx(best, rel=1e-12)
+
+
+def _best_bounded_cost(costs, n, limit, k):
+    """Minimum path cost 0 -> n with edges of at most ``limit`` units (``k`` edges if given),
+    by a plain dynamic program written for this test."""
+    layers = n if k is None else k
+    best = {0: 0.0}
+    answer = np.inf
+    for _ in range(layers):
+        following = {}
+        for g, value in best.items():
+            for h in range(g + 1, min(n, g + limit) + 1):
+                following[h] = min(following.get(h, np.inf), value + costs[g, h])
+        best = following
+        answer = min(answer, best.get(n, np.inf)) if k is None else best.get(n, np.inf)
+    return answer
+
+
+def test_u00_long_mode_fast_path_equals_plain_calls():
+    units, _ = topical_document(12, n_topics=6)
+    for k in (None, 6):
+        segmenter = U00(n_segments=k, max_segment_length=9)
+        state = segmenter.prepare(units)
+        orders = np.stack([np.random.default_rng(s).permutation(len(units)) for s in range(3)])
+        plain = [segmenter([units[i] for i in order]) for order in orders]
+        assert [segmenter.segment_prepared(state, order) for order in orders] == plain
+        assert segmenter.segment_batch(state, orders) == plain
+
+
+def test_u00_long_mode_errors():
+    units, _ = topical_document(2)
+    with pytest.raises(InvalidParameterError, match="max_segment_length"):
+        U00(max_segment_length=0)
+    with pytest.raises(InvalidParameterError, match="cannot cover"):
+        U00(n_segments=2, max_segment_length=3)(units)
+
+
+def test_u00_exact_known_count_refuses_past_its_memory_limit(monkeypatch):
+    units, _ = topical_document(3)
+    monkeypatch.setattr(u00_module, "EXACT_MEMORY_LIMIT", 8 * len(units) * (len(units) + 1) - 1)
+    with pytest.raises(InvalidParameterError, match=r"U00\(max_segment_length=200\)"):
+        U00(n_segments=3)(units)
+    assert U00(n_segments=3, max_segment_length=len(units))(units)
+    assert U00()(units) is not None  # the automatic mode keeps O(N) memory: no limit
