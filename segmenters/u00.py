@@ -198,12 +198,7 @@ def _known_count_band(encoded: EncodedUnits, segments: int, max_length: int) -> 
         column = np.argmin(total, axis=1)  # first minimum: the smallest start on ties
         pointers.append(start[np.arange(n + 1), column])
         best = total[np.arange(n + 1), column]
-    boundaries = []
-    node_at = n
-    for arg in reversed(pointers):
-        node_at = int(arg[node_at])
-        boundaries.append(node_at)
-    return sorted(boundaries)
+    return _follow(pointers, n)
 
 
 #: Memory (bytes) the exact known-count mode's cost matrix may take before it refuses.
@@ -270,6 +265,11 @@ def _known_count_path(costs: np.ndarray, segments: int, n: int) -> list[int]:
             new_best[h0:h1] = total[block_arg, np.arange(h1 - h0)]
         best = new_best
         pointers.append(arg)
+    return _follow(pointers, n)
+
+
+def _follow(pointers: list[np.ndarray], n: int) -> list[int]:
+    """Boundaries of the path ending at node ``n``, one predecessor array per layer."""
     boundaries = []
     node = n
     for arg in reversed(pointers):

@@ -87,14 +87,16 @@ def test_a_band_covering_the_document_gives_the_exact_boundaries(seed):
         assert C99(band=len(units), n_segments=k)(units) == C99(n_segments=k)(units)
 
 
-def test_band_fast_and_batch_paths_equal_plain_calls():
-    units, _ = topical_document(11, n_topics=6)
-    segmenter = C99(band=6)
+def _assert_restart_paths_equal_plain_calls(segmenter, units):
     state = segmenter.prepare(units)
     orders = np.stack([np.random.default_rng(s).permutation(len(units)) for s in range(4)])
     plain = [segmenter([units[i] for i in order]) for order in orders]
     assert [segmenter.segment_prepared(state, order) for order in orders] == plain
     assert segmenter.segment_batch(state, orders) == plain
+
+
+def test_band_fast_and_batch_paths_equal_plain_calls():
+    _assert_restart_paths_equal_plain_calls(C99(band=6), topical_document(11, n_topics=6)[0])
 
 
 def test_c99_band_is_checked():
@@ -171,12 +173,7 @@ def _best_bounded_cost(costs, n, limit, k):
 def test_u00_long_mode_fast_path_equals_plain_calls():
     units, _ = topical_document(12, n_topics=6)
     for k in (None, 6):
-        segmenter = U00(n_segments=k, max_segment_length=9)
-        state = segmenter.prepare(units)
-        orders = np.stack([np.random.default_rng(s).permutation(len(units)) for s in range(3)])
-        plain = [segmenter([units[i] for i in order]) for order in orders]
-        assert [segmenter.segment_prepared(state, order) for order in orders] == plain
-        assert segmenter.segment_batch(state, orders) == plain
+        _assert_restart_paths_equal_plain_calls(U00(n_segments=k, max_segment_length=9), units)
 
 
 def test_u00_long_mode_errors():
