@@ -80,6 +80,17 @@ def test_band_region_sums_equal_the_masked_matrix_sums(seed, band, data):
         np.testing.assert_allclose(got, want, atol=1e-9)
 
 
+@pytest.mark.parametrize("band", [1, 5, 30])
+def test_band_small_region_path_is_the_numpy_path_bit_for_bit(band):
+    _, encoded = _encoded(9, n_topics=6)
+    inside = c99_module._BandInside(banded_rank(banded_similarity(encoded, band + 10), band, 11), band)
+    n = encoded.n_units
+    for a in range(0, n - 1, 3):
+        for b in range(a + 1, n, 4):
+            left, right = inside.halves(a, b)
+            assert (left.tolist(), right.tolist()) == inside.halves_small(a, b)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_a_band_covering_the_document_gives_the_exact_boundaries(seed):
     units, _ = topical_document(seed, n_topics=6)
