@@ -726,7 +726,7 @@ def _check_exact_size(n_units: int) -> None:
     if need > EXACT_MEMORY_LIMIT:
         limit_units = int((EXACT_MEMORY_LIMIT / 19) ** 0.5)
         raise InvalidParameterError(
-            f"C99's exact mode on {n_units} units would need about {need / 1e9:.1f} GB "
-            f"(limit {EXACT_MEMORY_LIMIT / 1e9:.1f} GB, about {limit_units} units); use the "
+            f"C99's exact mode on {n_units} units would need about {need / 2**30:.1f} GiB "
+            f"(limit {EXACT_MEMORY_LIMIT / 2**30:.1f} GiB, about {limit_units} units); use the "
             f"long-document mode, e.g. C99(band=100) (--param band=100), for near-linear cost"
         )

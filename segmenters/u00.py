@@ -216,8 +216,8 @@ def _check_exact_size(n_units: int) -> None:
     need = 8 * n_units * (n_units + 1)
     if need > EXACT_MEMORY_LIMIT:
         raise InvalidParameterError(
-            f"U00's exact known-count mode on {n_units} units would need about {need / 1e9:.1f} GB "
-            f"for its cost matrix (limit {EXACT_MEMORY_LIMIT / 1e9:.1f} GB, about 16,000 units); use "
+            f"U00's exact known-count mode on {n_units} units would need about {need / 2**30:.1f} GiB "
+            f"for its cost matrix (limit {EXACT_MEMORY_LIMIT / 2**30:.1f} GiB, about 16,000 units); use "
             f"the long-document mode, e.g. U00(max_segment_length=200), for near-linear cost"
         )
 
