@@ -198,11 +198,18 @@ def _known_count_band(encoded: EncodedUnits, segments: int, max_length: int) -> 
     best = np.full(n + 1, np.inf)
     best[1 : width + 1] = band[0, :width]  # one segment: 0 -> h
     pointers = []
-    for _ in range(segments - 1):
-        total = best[start] + edge
+    for used in range(2, segments + 1):
+        # only nodes reachable with `used` segments that can still reach n with the rest; the
+        # candidates of such a node are such nodes of the previous layer, so nothing else matters
+        lo, hi = max(0, n - (segments - used) * width), min(n, used * width)
+        rows = np.arange(hi - lo + 1)
+        total = best[start[lo : hi + 1]] + edge[lo : hi + 1]
         column = np.argmin(total, axis=1)  # first minimum: the smallest start on ties
-        pointers.append(start[np.arange(n + 1), column])
-        best = total[np.arange(n + 1), column]
+        arg = np.zeros(n + 1, dtype=np.intp)
+        arg[lo : hi + 1] = start[lo + rows, column]
+        best = np.full(n + 1, np.inf)
+        best[lo : hi + 1] = total[rows, column]
+        pointers.append(arg)
     return _follow(pointers, n)
 
 
