@@ -10,8 +10,9 @@ the engine a list of (segmenter, document) pairs:
 2. **Restart rounds.** For every pair and stream (within-segment permutations; shuffle control),
    the restarts of the round are cut into *chunks* (never one task per restart: a joblib task costs
    about 0.3 ms of IPC here), each chunk ships the document once, builds its permutations from
-   keyed seeds (:mod:`stability.permutations`), runs the segmenter (through its fast path when it
-   has one) and returns the raw boundaries. Results come back with
+   keyed seeds (:mod:`stability.permutations`), runs the segmenter (all the chunk's orders at once
+   through its batched path, else through its fast path, else plain calls) and returns the raw
+   boundaries. Results come back with
    ``return_as="generator_unordered"`` and are put back in place by their keys, so the outcome is
    bit-identical for any ``n_jobs``, backend, chunking and completion order.
 3. **Stopping.** A fixed number of restarts is one round. With ``ci_width`` set, rounds of
