@@ -64,8 +64,8 @@ def boundary_prf(reference: Any, hypothesis: Any, tolerance: float = 0, *, times
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units.
     tolerance : int or float, default 0
         Largest distance between matched boundaries (``>= 0``; 0 = exact match): an integer
         number of units, or seconds when ``times`` is given.
@@ -86,10 +86,12 @@ def boundary_prf(reference: Any, hypothesis: Any, tolerance: float = 0, *, times
 
     Examples
     --------
-    >>> p, r, f = boundary_prf([3, 4, 2], [2, 6, 1])          # {3, 7} vs {2, 8}
+    >>> from stability import Segmentation
+    >>> ref, hyp = Segmentation([3, 7], 9), Segmentation([2, 8], 9)
+    >>> p, r, f = boundary_prf(ref, hyp)
     >>> (p, r, f)
     (0.0, 0.0, 0.0)
-    >>> boundary_prf([3, 4, 2], [2, 6, 1], tolerance=1).f1
+    >>> boundary_prf(ref, hyp, tolerance=1).f1
     1.0
     """
     ref, hyp = pair(reference, hypothesis)
@@ -188,8 +190,8 @@ def ghd(reference: Any, hypothesis: Any, ins_cost: float = 2.0, del_cost: float 
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units. There is no
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units. There is no
         length cap (nltk 3.10.4 refuses gap strings longer than 10,000).
     ins_cost, del_cost : float, default 2.0
         Insertion and deletion costs (``>= 0``).
@@ -212,9 +214,11 @@ def ghd(reference: Any, hypothesis: Any, ins_cost: float = 2.0, del_cost: float 
 
     Examples
     --------
-    >>> ghd([8, 13, 3], [10, 11, 3])   # blog seed a_3: first boundary shifted by 2 -> cost 2
+    >>> from stability import Segmentation
+    >>> ref = Segmentation.from_masses([8, 13, 3])             # blog seed: boundaries 8 and 21
+    >>> ghd(ref, Segmentation.from_masses([10, 11, 3]))   # a_3: first boundary shifted by 2 -> 2
     2.0
-    >>> ghd([8, 13, 3], [15, 6, 3])    # a_4: shift by 7 costs more than delete + insert (4)
+    >>> ghd(ref, Segmentation.from_masses([15, 6, 3]))    # a_4: a shift by 7 costs more than 2 + 2
     4.0
     """
     ref, hyp = pair(reference, hypothesis)

@@ -87,8 +87,8 @@ def boundary_edit_counts(reference: Any, hypothesis: Any, n_t: int = 2) -> EditC
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units.
     n_t : int, default 2
         Largest transposition span plus one, in gaps (segeval's ``n_t``; ``>= 1``; 1 disables
         near misses).
@@ -104,7 +104,8 @@ def boundary_edit_counts(reference: Any, hypothesis: Any, n_t: int = 2) -> EditC
 
     Examples
     --------
-    >>> e = boundary_edit_counts([3, 4, 2], [2, 6, 1])   # 3~2 and 7~8 are near misses
+    >>> from stability import Segmentation
+    >>> e = boundary_edit_counts(Segmentation([3, 7], 9), Segmentation([2, 8], 9))  # two near misses
     >>> (e.matches, e.additions, len(e.transpositions), e.transposition_weight)
     (0, 0, 2, 1.0)
     """
@@ -136,8 +137,8 @@ def boundary_similarity(reference: Any, hypothesis: Any, n_t: int = 2, *, return
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units.
     n_t : int, default 2
         Near-miss span limit (segeval's default 2: adjacent gaps only).
     return_parts : bool, default False
@@ -154,9 +155,11 @@ def boundary_similarity(reference: Any, hypothesis: Any, n_t: int = 2, *, return
 
     Examples
     --------
-    >>> boundary_similarity([8, 13, 3], [10, 11, 3])   # blog seed a_3: 1 match, 2 full misses
+    >>> from stability import Segmentation
+    >>> ref = Segmentation.from_masses([8, 13, 3])         # blog seed a_3: 1 match, 2 full misses
+    >>> boundary_similarity(ref, Segmentation.from_masses([10, 11, 3]))
     0.3333333333333333
-    >>> boundary_similarity([3, 4, 2], [2, 6, 1])      # two near misses of weight 1/2
+    >>> boundary_similarity(Segmentation([3, 7], 9), Segmentation([2, 8], 9))   # two near misses
     0.5
     """
     counts = boundary_edit_counts(reference, hypothesis, n_t)
@@ -177,8 +180,8 @@ def segmentation_similarity(reference: Any, hypothesis: Any, n_t: int = 2, *, re
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units.
     n_t : int, default 2
         Near-miss span limit.
     return_parts : bool, default False
@@ -195,7 +198,9 @@ def segmentation_similarity(reference: Any, hypothesis: Any, n_t: int = 2, *, re
 
     Examples
     --------
-    >>> round(segmentation_similarity([8, 13, 3], [10, 11, 3]), 4)   # 1 - 2 / 23
+    >>> from stability import Segmentation
+    >>> ref, hyp = Segmentation.from_masses([8, 13, 3]), Segmentation.from_masses([10, 11, 3])
+    >>> round(segmentation_similarity(ref, hyp), 4)   # 1 - 2 / 23
     0.913
     """
     counts = boundary_edit_counts(reference, hypothesis, n_t)

@@ -8,8 +8,8 @@ of size ``k`` starting at gap ``i`` covers gaps ``i .. i+k-1`` and there are ``n
 a gap string and segeval's windows on masses: with the same ``k`` all of them agree exactly (see
 ``shared/specs/metrics-peers.md`` section 2).
 
-Every function validates its inputs once (``reference`` and ``hypothesis`` may each be a
-:class:`~stability.segmentation.Segmentation` or a sequence of segment masses), returns a Python
+Every function validates its inputs once (``reference`` and ``hypothesis`` are each a
+:class:`~stability.segmentation.Segmentation`; a bare list is refused, not guessed at), returns a Python
 float, and with ``return_parts=True`` returns a frozen dataclass holding the value and its parts
 (counts, numerator, denominator, the window used).
 """
@@ -144,8 +144,8 @@ def pk(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, return_parts:
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units ``n >= 2``.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units ``n >= 2``.
     k : int or {"lamprier", "nltk", "segeval"}, optional
         Window size in gaps, ``1 <= k <= n-1``. By default half the mean reference segment
         length, Lamprier et al. (2007) eq. 5; a policy name selects nltk's or segeval's default
@@ -166,9 +166,10 @@ def pk(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, return_parts:
 
     Examples
     --------
-    >>> pk([3, 4, 2], [2, 6, 1], k=2)   # 7 windows, 3 disagree (nltk and segeval agree)
+    >>> ref, hyp = Segmentation([3, 7], 9), Segmentation([2, 8], 9)
+    >>> pk(ref, hyp, k=2)   # 7 windows, 3 disagree (nltk and segeval agree)
     0.42857142857142855
-    >>> pk([3, 4, 2], [2, 6, 1], return_parts=True)
+    >>> pk(ref, hyp, return_parts=True)
     WindowResult(value=0.42857142857142855, k=2, numerator=3, denominator=7)
     """
     ref, hyp = pair(reference, hypothesis)
@@ -190,8 +191,8 @@ def windowdiff(reference: Any, hypothesis: Any, k: WindowPolicy = None, weighted
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units ``n >= 2``.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units ``n >= 2``.
     k : int or {"lamprier", "nltk", "segeval"}, optional
         Window size in gaps, ``1 <= k <= n-1``; default Lamprier et al. (2007) eq. 5.
     weighted : bool, default False
@@ -213,11 +214,11 @@ def windowdiff(reference: Any, hypothesis: Any, k: WindowPolicy = None, weighted
 
     Examples
     --------
-    >>> windowdiff([3, 4, 2], [2, 6, 1], k=2)
-    0.42857142857142855
     >>> from stability.segmentation import Segmentation
+    >>> windowdiff(Segmentation([3, 7], 9), Segmentation([2, 8], 9), k=2)
+    0.42857142857142855
     >>> ref = Segmentation.from_gaps("0110")
-    >>> windowdiff(ref, [5], k=2, weighted=True)   # windows 01, 11, 10 vs 00: (1 + 2 + 1) / 3
+    >>> windowdiff(ref, Segmentation([], 5), k=2, weighted=True)   # windows 01, 11, 10 vs 00: (1 + 2 + 1) / 3
     1.3333333333333333
     """
     ref, hyp = pair(reference, hypothesis)
@@ -249,8 +250,8 @@ def windowdiff_corrected(reference: Any, hypothesis: Any, k: WindowPolicy = None
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units ``n >= 2``.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units ``n >= 2``.
     k : int or {"lamprier", "nltk", "segeval"}, optional
         Window size in gaps, ``1 <= k <= n-1``; default eq. 5.
     weighted : bool, default False
@@ -272,9 +273,10 @@ def windowdiff_corrected(reference: Any, hypothesis: Any, k: WindowPolicy = None
     --------
     >>> # boundary at the very first gap missed: eq. 3 sees it in 1 of 7 windows,
     >>> # eq. 4 in k = 2 of n + k - 2 = 9 windows
-    >>> windowdiff([1, 8], [9], k=2)
+    >>> ref, hyp = Segmentation([1], 9), Segmentation([], 9)
+    >>> windowdiff(ref, hyp, k=2)
     0.14285714285714285
-    >>> windowdiff_corrected([1, 8], [9], k=2)
+    >>> windowdiff_corrected(ref, hyp, k=2)
     0.2222222222222222
     """
     ref, hyp = pair(reference, hypothesis)
@@ -407,8 +409,8 @@ def nwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, weighted: b
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units ``n >= 2``.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units ``n >= 2``.
     k : int or {"lamprier", "nltk", "segeval"}, optional
         Window size in gaps; default eq. 5.
     weighted : bool, default True
@@ -452,8 +454,8 @@ def tnwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, t: float = 0.
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units ``n >= 2``.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units ``n >= 2``.
     k : int or {"lamprier", "nltk", "segeval"}, optional
         Window size in gaps; default eq. 5.
     t : float, default 0.5
@@ -514,8 +516,8 @@ def pr_error(reference: Any, hypothesis: Any, k: WindowPolicy = None, c_miss: fl
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units ``n >= 2``.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units ``n >= 2``.
     k : int or {"lamprier", "nltk", "segeval"}, optional
         Window length in units, ``2 <= k <= n``. By default one more than the WindowDiff default
         (Lamprier et al. eq. 5), so the windows have the same number of gaps as those of
@@ -544,11 +546,12 @@ def pr_error(reference: Any, hypothesis: Any, k: WindowPolicy = None, c_miss: fl
 
     Examples
     --------
-    >>> pr_error([3, 4, 2], [9], k=2)      # no boundaries: Pr_miss = 1, Pr_fa = 0
+    >>> ref = Segmentation([3, 7], 9)
+    >>> pr_error(ref, Segmentation([], 9), k=2)      # no boundaries: Pr_miss = 1, Pr_fa = 0
     0.5
     >>> # complement of the reference (boundaries at every gap but 3 and 7) at k = 2:
     >>> # Pr_miss = 2/2, Pr_fa = 6/8 -> 0.5 + 0.375
-    >>> pr_error([3, 4, 2], [1, 1, 2, 1, 1, 2, 1], k=2)
+    >>> pr_error(ref, Segmentation([1, 2, 4, 5, 6, 8], 9), k=2)
     0.875
     """
     ref, hyp = pair(reference, hypothesis)
