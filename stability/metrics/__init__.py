@@ -74,11 +74,11 @@ from .standard import (
     reference_metrics,
 )
 from .similarity import EditCounts, boundary_edit_counts, boundary_similarity, segmentation_similarity
+from .expectation import expected_windowdiff
 from .windows import (
     NWinResult,
     PrErrorResult,
     WindowResult,
-    expected_windowdiff,
     nwin,
     pk,
     pr_error,

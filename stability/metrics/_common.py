@@ -10,7 +10,7 @@ from typing import Any, Union
 import numpy as np
 
 from ..exceptions import InvalidParameterError, InvalidSegmentationError, InvalidTypeError
-from ..checks import check_int, check_real
+from ..checks import check_bool, check_int, check_real
 from ..stats import f1_score
 from ..segmentation import Segmentation, as_segmentation
 
@@ -23,6 +23,7 @@ __all__ = [
     "check_k",
     "resolve_k",
     "window_size",
+    "check_bool",
     "check_real",
     "check_times",
     "check_int",

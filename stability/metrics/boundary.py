@@ -137,6 +137,8 @@ def _count_equal(a: list[float], b: list[float]) -> int:
 def _ghd_dp(hyp: np.ndarray, ref: np.ndarray, ins_cost: float, del_cost: float, coeff: float) -> float:
     """nltk's GHD dynamic programme, one row (hypothesis boundary) at a time, vectorized.
 
+    ``hyp`` and ``ref`` are integer positions (distances and equality are then exact at any size).
+
     ``mat[i+1, j+1] = min(t, coeff |h_i - r_j| + mat[i, j])`` with ``t = mat[i, j]`` if
     ``h_i == r_j``, ``del + mat[i, j+1]`` if ``h_i > r_j`` and ``ins + mat[i+1, j]`` if
     ``h_i < r_j``. The columns with ``r_j <= h_i`` (a prefix, the reference being sorted) only
@@ -153,7 +155,7 @@ def _ghd_dp(hyp: np.ndarray, ref: np.ndarray, ins_cost: float, del_cost: float, 
     ref_list = ref.tolist()
     for i, (h, split) in enumerate(zip(hyp.tolist(), splits)):
         cur[0] = del_cost * (i + 1)
-        np.subtract(ref, h, out=shift)
+        np.subtract(ref, h, out=shift, casting="unsafe")  # exact integer distance, then a float
         np.abs(shift, out=shift)
         if coeff != 1.0:
             shift *= coeff
@@ -194,7 +196,9 @@ def ghd(reference: Any, hypothesis: Any, ins_cost: float = 2.0, del_cost: float 
         The two segmentations, over the same number of units. There is no
         length cap (nltk 3.10.4 refuses gap strings longer than 10,000).
     ins_cost, del_cost : float, default 2.0
-        Insertion and deletion costs (``>= 0``).
+        Insertion and deletion costs (``>= 0``); ``ins_cost`` times the number of reference
+        boundaries and ``del_cost`` times the number of hypothesis boundaries must stay below
+        2**53, where float64 still counts in units (larger costs are refused).
     shift_cost_coeff : float, default 1.0
         Cost per unit of shift (``>= 0``).
     return_parts : bool, default False
@@ -225,8 +229,13 @@ def ghd(reference: Any, hypothesis: Any, ins_cost: float = 2.0, del_cost: float 
     ic = check_real(ins_cost, "ins_cost", low=0.0)
     dc = check_real(del_cost, "del_cost", low=0.0)
     sc = check_real(shift_cost_coeff, "shift_cost_coeff", low=0.0)
-    r = ref.boundary_array().astype(np.float64)
-    h = hyp.boundary_array().astype(np.float64)
+    r, h = ref.boundary_array(), hyp.boundary_array()
+    if ic * r.size >= 2**53 or dc * h.size >= 2**53:
+        raise InvalidParameterError(
+            "ghd adds its costs in float64, so ins_cost x reference boundaries and del_cost x "
+            f"hypothesis boundaries must stay below 2**53; received ins_cost={ic!r} for {r.size} and "
+            f"del_cost={dc!r} for {h.size} boundaries"
+        )
     if r.size == 0:
         value = float(h.size * dc)
     elif h.size == 0:

@@ -74,7 +74,13 @@ def _unit_weights(times: Any, n_units: int) -> Optional[np.ndarray]:
             f"times must have finite end >= start for every unit; unit {bad} has "
             f"start={arr[bad, 0]!r}, end={arr[bad, 1]!r}"
         )
-    return np.concatenate(([0.0], np.cumsum(durations)))
+    with np.errstate(over="ignore"):  # checked just below
+        cum = np.concatenate(([0.0], np.cumsum(durations)))
+    if not np.isfinite(cum[-1]):
+        raise InvalidParameterError(
+            f"times must add up to a finite total duration; the {n_units} unit durations overflow float64"
+        )
+    return cum
 
 
 def _coverage(reference: Any, hypothesis: Any, gamma: float, times: Any, by_duration: bool) -> CoverageResult:

@@ -159,14 +159,16 @@ def fleiss_kappa(references: Any, *, positions: str = "all", return_parts: bool 
     if n_items == 0:
         result = KappaResult(1.0, 1.0, 1.0, 0, m, 0.0)
         return result if return_parts else result.value
-    unmarked = n_items - counts.size  # items where every rater says "no boundary": P_j = 1
-    c = counts.astype(np.float64)
-    agree = float(np.sum((c * c + (m - c) ** 2 - m) / (m * (m - 1)))) + unmarked
-    observed = agree / n_items
-    p = float(c.sum()) / (n_items * m)
-    expected = p * p + (1.0 - p) * (1.0 - p)
-    value = 1.0 if expected >= 1.0 else (observed - expected) / (1.0 - expected)
-    result = KappaResult(value, observed, expected, n_items, m, p)
+    # kappa = 1 - (1 - P) / (1 - P_e) with 1 - P_j = 2 n_j (m - n_j) / (m (m - 1)) and
+    # 1 - P_e = 2 p (1 - p): an integer ratio, exact however rare boundaries are among the gaps
+    # (P and P_e themselves both round to 1.0 on a long document)
+    votes = int(counts.sum())
+    disagreement = int(np.sum(counts * (m - counts)))
+    denominator = (m - 1) * votes * (n_items * m - votes)
+    value = 1.0 if denominator == 0 else (denominator - m * n_items * disagreement) / denominator
+    observed = 1.0 - 2 * disagreement / (m * (m - 1) * n_items)
+    p = votes / (n_items * m)
+    result = KappaResult(value, observed, p * p + (1.0 - p) * (1.0 - p), n_items, m, p)
     return result if return_parts else result.value
 
 
