@@ -241,6 +241,7 @@ def ghd(reference: Any, hypothesis: Any, ins_cost: float = 2.0, del_cost: float 
     elif h.size == 0:
         value = float(r.size * ic)
     else:
-        value = _ghd_dp(h, r, ic, dc, sc)
+        with np.errstate(over="ignore"):  # an infinite shift cost just loses to delete + insert
+            value = _ghd_dp(h, r, ic, dc, sc)
     result = GHDResult(value, ref.n_boundaries, hyp.n_boundaries)
     return with_parts(result, return_parts)
