@@ -143,6 +143,12 @@ class Settings:
     retry_failed : bool, default False
         With ``resume``: run again the (segmenter, document) pairs recorded as failures (by
         default they are kept as failures and not retried).
+    timeout : float, optional
+        Seconds one segmenter call may take (default ``None``: no limit). A call running longer
+        is stopped and the (segmenter, document) pair is recorded as a ``"timeout"`` failure. It
+        is enforced with a ``SIGALRM`` timer in the process running the call (see
+        :mod:`stability.isolation`): in-process from the main thread (``n_jobs=1``) or in loky /
+        multiprocessing workers; the threading and dask backends refuse it.
 
     Examples
     --------
@@ -181,12 +187,17 @@ class Settings:
     resume: bool = _setting(False, check_bool)
     overwrite: bool = _setting(False, check_bool)
     retry_failed: bool = _setting(False, check_bool)
+    timeout: float | None = _setting(None, partial(check_real, low=0, low_open=True, none=True))
 
     def __post_init__(self) -> None:
         for f in fields(self):
             object.__setattr__(self, f.name, f.metadata["check"](getattr(self, f.name), f.name))
         if self.resume and self.overwrite:
             raise InvalidParameterError("resume and overwrite exclude each other; received both True")
+        if self.timeout is not None and self.backend in ("threading", "dask"):
+            raise InvalidParameterError.make(
+                "timeout", f"None with the {self.backend} backend (its calls do not run in a main thread)", self.timeout
+            )
 
     # -- building --------------------------------------------------------------------------------
     @classmethod
