@@ -33,7 +33,8 @@ import re
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import as_completed
+from concurrent.futures import FIRST_COMPLETED, wait
+from itertools import islice
 from typing import Any
 
 __all__ = ["Guarded", "SegmenterEscape", "SegmenterTimeout", "interruptible", "interrupted", "run_pool",
@@ -205,24 +206,33 @@ def run_pool(function: Callable, tasks: list[tuple], n_jobs: int,
              on_crash: Callable[[tuple, WorkerCrash], Any]) -> Iterator[Any]:
     """``function(*task)`` for every task in loky worker processes, in completion order.
 
-    When a worker dies, the tasks lost with it are run again one at a time; ``on_crash(task,
-    crash)`` gives the result of a task that kills its worker when run alone. On any other exit
-    (an interrupt, the consumer closing the generator) the workers are killed at once.
+    At most ``2 * n_jobs`` tasks are in flight. When a worker dies, the tasks lost with it are
+    run again one at a time at the end; ``on_crash(task, crash)`` gives the result of a task
+    that kills its worker when run alone. On any other exit (an interrupt, the consumer closing
+    the generator) the workers are killed at once.
     """
-    executor = _executor(n_jobs)
-    futures = {executor.submit(function, *task): i for i, task in enumerate(tasks)}
+    upcoming = iter(range(len(tasks)))
+    futures: dict[Any, int] = {}
+    lost: list[int] = []
     finished = False
     try:
-        lost = []
-        for future in as_completed(futures):
-            try:
-                result = future.result()
-            except Exception as exc:
-                if not is_crash(exc):
-                    raise
-                lost.append(futures[future])
-                continue
-            yield result
+        while True:
+            executor = _executor(n_jobs)  # a new one after a crash
+            for i in islice(upcoming, max(0, 2 * n_jobs - len(futures))):
+                futures[executor.submit(function, *tasks[i])] = i
+            if not futures:
+                break
+            done, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for future in done:
+                i = futures.pop(future)
+                try:
+                    result = future.result()
+                except Exception as exc:
+                    if not is_crash(exc):
+                        raise
+                    lost.append(i)
+                    continue
+                yield result
         for i in sorted(lost):
             try:
                 result = submit_alone(function, tasks[i], n_jobs)
@@ -232,6 +242,4 @@ def run_pool(function: Callable, tasks: list[tuple], n_jobs: int,
         finished = True
     finally:
         if not finished:
-            for future in futures:
-                future.cancel()
-            _executor(n_jobs).shutdown(wait=False, kill_workers=True)
+            _executor(n_jobs).shutdown(wait=True, kill_workers=True)

@@ -85,3 +85,9 @@ class Fault:
                 return GARBAGE[self.kind](len(units))
             ACTIONS[self.kind]()
         return list(range(3, len(units), 3))
+
+
+def slow(units):
+    """An even segmenter that takes 50 ms a call (for interrupting a run mid-way)."""
+    time.sleep(0.05)
+    return list(range(3, len(units), 3))
