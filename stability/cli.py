@@ -65,6 +65,11 @@ def _saved(out_dir: str | None) -> str:
     return f"{finished} finished (segmenter, document) pair(s) are in {path}; rerun with --resume to continue"
 
 
+def _show_warning(message: Warning | str, category: type, *args: object, **kwargs: object) -> None:
+    """Warnings during a command: one ``warning:`` line on stderr, without the source line."""
+    _err(f"warning: {message}")
+
+
 @contextlib.contextmanager
 def _errors(debug: bool, out_dir: Callable[[], str | None] = lambda: None) -> Iterator[None]:
     """Our errors become one line on stderr and exit code 1 (a traceback with --debug); an
@@ -75,7 +80,8 @@ def _errors(debug: bool, out_dir: Callable[[], str | None] = lambda: None) -> It
     from .isolation import interrupted, interruptible
 
     try:
-        with interruptible():
+        with interruptible(), warnings.catch_warnings():
+            warnings.showwarning = _show_warning
             yield
     except (StabilityError, OSError) as exc:
         if debug:
@@ -178,7 +184,6 @@ def score(
 
 
 def _render_scores(result, fmt: str) -> str:
-    import csv
     import io
     import json
 
@@ -190,18 +195,23 @@ def _render_scores(result, fmt: str) -> str:
     rows.append(["std"] + [f"{result.std[k]:.4f}" for k in keys])
     header = ["document"] + keys
     if fmt == "csv":
+        from .report import csv_writer
+
         buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
+        writer = csv_writer(buffer)
         writer.writerow(header)
         writer.writerows(rows)
         return buffer.getvalue()
     if fmt == "md":
+        from .report import md_cell
+
         lines = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] + ["---:"] * len(keys)) + "|"]
-        lines += ["| " + " | ".join(r) + " |" for r in rows]
+        lines += ["| " + " | ".join(map(md_cell, r)) + " |" for r in rows]
         return "\n".join(lines)
     if fmt == "html":
         raise typer.BadParameter("score renders table, md, csv or json", param_hint="--report")
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
     import io as _io
 
@@ -210,7 +220,7 @@ def _render_scores(result, fmt: str) -> str:
     for i, name in enumerate(header):
         table.add_column(name, justify="left" if i == 0 else "right")
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*map(escape, row))  # document ids are not markup
     console.print(table)
     return console.export_text()
 
@@ -226,6 +236,7 @@ def segmenters(debug: Debug = False) -> None:
     import io
 
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from .registry import describe_segmenters
@@ -239,8 +250,8 @@ def segmenters(debug: Debug = False) -> None:
             params = ", ".join(f"{k}={_short(v)}" for k, v in (status.params or {}).items())
             origin = status.info.origin if not status.info.distribution or status.info.origin == "built-in" \
                 else f"{status.info.origin} ({status.info.distribution} {status.info.version})"
-            table.add_row(name, origin, params, "yes" if status.fast_path else "no",
-                          "ok" if status.ok else f"failed to load: {status.error}")
+            table.add_row(*map(escape, (name, origin, params, "yes" if status.fast_path else "no",
+                                        "ok" if status.ok else f"failed to load: {status.error}")))
         console = Console(record=True, width=160, file=io.StringIO(), color_system=None)
         console.print(table)
         typer.echo(console.export_text())

@@ -199,7 +199,7 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
     else:
         paths = corpus["path"]
         listed = [paths] if isinstance(paths, str) else paths
-        if not isinstance(listed, list) or not listed or not all(isinstance(p, str) for p in listed):
+        if not isinstance(listed, list) or not listed or not all(isinstance(p, str) and p.strip() for p in listed):
             raise InvalidParameterError(f"{source}: [corpus] path must be a string or a list of strings; received {paths!r}")
         resolved = [str((base / p) if base is not None and not Path(p).is_absolute() else Path(p)) for p in listed]
         corpus["path"] = resolved[0] if isinstance(paths, str) else resolved
@@ -278,6 +278,8 @@ def with_overrides(
     if segmenters:
         updated = replace(updated, segmenters={name: {} for name in segmenters})
     if corpus is not None:
+        if not corpus.strip():
+            raise InvalidParameterError.make("--corpus", "a file or folder path", corpus)
         options = {} if "demo" in updated.corpus else {k: v for k, v in updated.corpus.items() if k != "path"}
         options["path"] = corpus
         updated = replace(updated, corpus=options)

@@ -225,6 +225,7 @@ class Progress:
         self._bar = None
         if show:
             from rich.console import Console
+            from rich.markup import escape
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
             self._bar = Progress(
@@ -236,7 +237,7 @@ class Progress:
                 transient=True,
             )
             self._bar.start()
-            self._task = self._bar.add_task(description, total=0)
+            self._task = self._bar.add_task(escape(description), total=0)  # a label is not markup
             self._total = 0
 
     def add_total(self, amount: int) -> None:

@@ -18,7 +18,7 @@ import html
 import io
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 
@@ -174,6 +174,7 @@ def _correlation_rows(result: CorpusResult, compact: bool = False) -> tuple[list
 def to_table(result: CorpusResult, *, documents: bool = False, width: int | None = None) -> str:
     """The summary (and optionally per-document) table as rich renders it for a terminal."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console(record=True, width=width or 160, file=io.StringIO(), force_terminal=False, color_system=None)
@@ -185,7 +186,7 @@ def to_table(result: CorpusResult, *, documents: bool = False, width: int | None
                              justify="left" if i < 2 or name == "flags" else "right",
                              no_wrap=i == 0 or name in ("flags", "F1 95% CI"))
         for row in rows:
-            table.add_row(*row)
+            table.add_row(*map(escape, row))  # labels, ids and errors are text, not markup
         console.print(table)
         if number == 0:
             console.print(HEADLINE_NOTE)
@@ -208,8 +209,9 @@ def _sections(result: CorpusResult, documents: bool, compact: bool = False) -> l
     return sections
 
 
-def _md_escape(text: str) -> str:
-    return text.replace("|", "\\|")
+def md_cell(text: str) -> str:
+    """A table cell: pipes escaped, and raw HTML shown as text (``&``, ``<``, ``>`` as entities)."""
+    return html.escape(text, quote=False).replace("|", "\\|")
 
 
 def to_markdown(result: CorpusResult, *, documents: bool = True) -> str:
@@ -217,10 +219,10 @@ def to_markdown(result: CorpusResult, *, documents: bool = True) -> str:
     out = []
     for number, (title, (header, rows)) in enumerate(_sections(result, documents)):
         out.append(f"### {title}\n")
-        out.append("| " + " | ".join(_md_escape(h) for h in header) + " |")
+        out.append("| " + " | ".join(md_cell(h) for h in header) + " |")
         out.append("|" + "|".join("---" if i < 2 else "---:" for i in range(len(header))) + "|")
         for row in rows:
-            out.append("| " + " | ".join(_md_escape(c) for c in row) + " |")
+            out.append("| " + " | ".join(md_cell(c) for c in row) + " |")
         out.append("")
         if number == 0:
             out.append(f"*{HEADLINE_NOTE}*")
@@ -228,10 +230,44 @@ def to_markdown(result: CorpusResult, *, documents: bool = True) -> str:
     return "\n".join(out)
 
 
+def csv_cell(value: Any) -> Any:
+    """A CSV cell that a spreadsheet will not run: text starting with ``=``, ``+``, ``-``, ``@``,
+    a tab or a carriage return (a formula) gets a leading ``'``; numbers are kept.
+
+    >>> csv_cell("=HYPERLINK(1)"), csv_cell("-0.25"), csv_cell("c99")
+    ("'=HYPERLINK(1)", '-0.25', 'c99')
+    """
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        try:
+            float(value)
+        except ValueError:
+            return "'" + value
+    return value
+
+
+class _SafeWriter:
+    """``csv.writer`` whose every cell goes through :func:`csv_cell`."""
+
+    def __init__(self, buffer: io.StringIO) -> None:
+        self._writer = csv.writer(buffer, lineterminator="\n")
+
+    def writerow(self, row: Sequence[Any]) -> None:
+        self._writer.writerow([csv_cell(c) for c in row])
+
+    def writerows(self, rows: Iterable[Sequence[Any]]) -> None:
+        for row in rows:
+            self.writerow(row)
+
+
+def csv_writer(buffer: io.StringIO) -> _SafeWriter:
+    """The CSV writer of every CSV output (cells neutralised by :func:`csv_cell`)."""
+    return _SafeWriter(buffer)
+
+
 def to_csv(result: CorpusResult, *, documents: bool = False) -> str:
     """CSV of the summary with raw numbers (mean, std, CI bounds per score), or per document."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv_writer(buffer)
     if documents:
         header, rows = document_rows(result, digits=6)
         writer.writerow(header)
