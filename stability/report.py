@@ -316,13 +316,16 @@ def to_json(result: CorpusResult) -> str:
                         "summary": {label: headline_stat(result, label).to_dict() for label in result.summary}}
     data["correlations"] = _clean(correlations(result.documents))
     data["report_version"] = 1
-    return json.dumps(data, indent=1, sort_keys=False, allow_nan=False)
+    return json.dumps(_clean(data), indent=1, sort_keys=False, allow_nan=False)
 
 
 def _clean(value: Any) -> Any:
+    """JSON-safe: non-finite floats (NaN, and infinities read from a damaged file) become null."""
     if isinstance(value, dict):
         return {k: _clean(v) for k, v in value.items()}
-    if isinstance(value, float) and math.isnan(value):
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
 
