@@ -27,7 +27,6 @@ from .results import CorpusResult, Stat, StabilityResult
 from .plots import svg_scatter
 from .catalogue import HEADLINE as CATALOGUE_HEADLINE
 from .catalogue import MULTI_REFERENCE, REFERENCE, STABILITY
-from .summary import correlations
 
 __all__ = [
     "FORMATS",
@@ -158,7 +157,7 @@ def document_rows(result: CorpusResult, digits: int = 3) -> tuple[list[str], lis
 
 
 def _correlation_rows(result: CorpusResult, compact: bool = False) -> tuple[list[str], list[list[str]]]:
-    corr = correlations(result.documents)
+    corr = result.correlations()
     if not corr:
         return [], []
     ref_keys = _reference_keys(result, compact)
@@ -314,7 +313,7 @@ def to_json(result: CorpusResult) -> str:
     data = result.to_dict()
     data["headline"] = {"score": HEADLINE[0], "title": HEADLINE[1], "note": HEADLINE_NOTE,
                         "summary": {label: headline_stat(result, label).to_dict() for label in result.summary}}
-    data["correlations"] = _clean(correlations(result.documents))
+    data["correlations"] = _clean(result.correlations())
     data["report_version"] = 1
     return json.dumps(_clean(data), indent=1, sort_keys=False, allow_nan=False)
 

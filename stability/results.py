@@ -424,6 +424,17 @@ class CorpusResult:
     failures: list[Failure]
     settings: dict[str, Any]
 
+    def correlations(self) -> dict[str, Any]:
+        """:func:`stability.summary.correlations` of the documents, computed once per result and
+        kept: every report format of a run reads the same table."""
+        cached = self.__dict__.get("_correlations")
+        if cached is None:
+            from .summary import correlations
+
+            cached = correlations(self.documents)
+            object.__setattr__(self, "_correlations", cached)
+        return cached
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "settings": _jsonable(self.settings),
