@@ -44,6 +44,9 @@ import numpy as np  # noqa: E402
 
 from segmenters.baselines import AllBoundaries, Even, NoBoundaries  # noqa: E402
 from segmenters.c99 import C99  # noqa: E402
+from segmenters.chunkers import FixedChars  # noqa: E402
+from segmenters.cluster import Cluster  # noqa: E402
+from segmenters.embedding import Embedding, LSAEncoder  # noqa: E402
 from segmenters.texttiling import TextTiling, TextTilingNLTK  # noqa: E402
 from segmenters.u00 import U00  # noqa: E402
 from stability.segmentation import Segmentation  # noqa: E402
@@ -71,7 +74,22 @@ PUBLISHED = {
     "u00 known K": (0.09, "Utiyama & Isahara 2001 (0.088)"),
     "texttiling_nltk": (0.46, "Choi code 27 (Hearst's C)"),
     "texttiling": (0.46, "Choi code 27 (Hearst's C)"),
+    "embedding auto": (None, "LSA on the document, C99 scoring (no published value)"),
+    "embedding K": (None, "LSA on the document, C99 scoring (no published value)"),
+    "embedding depth": (None, "LSA on the document, depth scoring (no published value)"),
+    "embedding depth K": (None, "LSA on the document, depth scoring (no published value)"),
+    "cluster auto": (None, "ClassStruggle's outline, our design (no published value)"),
+    "cluster K": (None, "ClassStruggle's outline, our design (no published value)"),
+    "fixed_chars": (None, "1000-character chunks (no published value)"),
 }
+# Chunkers from optional extras (label, registered name, parameters): run when installed.
+CHUNKERS = [
+    ("langchain_recursive", "langchain_recursive", {}),
+    ("langchain_character", "langchain_character", {}),
+    ("semchunk", "semchunk", {}),
+    ("chonkie_recursive", "chonkie_recursive", {}),
+    ("chonkie_sentence", "chonkie_sentence", {}),
+]
 TOLERANCE = {"none": 0.015, "all": 0.015, "c99 automatic": 0.02, "c99 known K": 0.02,
              "u00 automatic": 0.03, "u00 known K": 0.03}
 
@@ -128,6 +146,22 @@ def word_pk(units, reference, hypothesis) -> float:
     return pk_value(words(reference), words(hypothesis), half_mean(total, len(reference) + 1))
 
 
+def available_chunkers() -> list:
+    """Runs for the chunkers whose extra is installed (the others are named and skipped)."""
+    from stability import get_segmenter
+
+    runs = []
+    for label, name, params in CHUNKERS:
+        try:
+            segmenter = get_segmenter(name, **params)
+        except ImportError as exc:
+            print(f"{label}: skipped ({exc})")
+            continue
+        PUBLISHED[label] = (None, f"{segmenter!r} (no published value)")
+        runs.append((label, lambda K, segmenter=segmenter: segmenter))
+    return runs
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--limit", type=int, default=None, help="only the first N documents")
@@ -145,9 +179,12 @@ def main(argv=None) -> int:
         tt_note = "the project's stopwords (nltk's list not found)"
     mean_units = np.mean([len(u) for _, u, _ in docs])
     print(f"Choi 3-11: {len(docs)} documents, {mean_units:.1f} sentences on average")
-    print(f"C99 and U00: tokenizer='choi', the project's stopwords, Porter stemming. TextTiling: {tt_note}.")
+    print(f"C99, U00, embedding (LSA) and cluster: tokenizer='choi', the project's stopwords, Porter stemming. "
+          f"TextTiling: {tt_note}.")
     print(f"Pk from {'stability.metrics.pk' if _project_pk else 'nltk.metrics.segmentation.pk'}\n")
 
+    lsa = LSAEncoder(tokenizer="choi")  # the embedding and cluster segmenters' default encoders,
+    lsa5 = LSAEncoder(n_components=5, tokenizer="choi")  # with Choi's tokenization
     runs = [
         ("none", lambda K: NoBoundaries()),
         ("all", lambda K: AllBoundaries()),
@@ -158,7 +195,15 @@ def main(argv=None) -> int:
         ("u00 automatic", lambda K: U00(tokenizer="choi")),
         ("u00 known K", lambda K: U00(tokenizer="choi", n_segments=K)),
         ("texttiling", lambda K: TextTiling(stopwords=tt_stopwords)),
+        ("embedding auto", lambda K: Embedding(embed=lsa)),
+        ("embedding K", lambda K: Embedding(embed=lsa, n_segments=K)),
+        ("embedding depth", lambda K: Embedding(embed=lsa, method="depth")),
+        ("embedding depth K", lambda K: Embedding(embed=lsa, method="depth", n_segments=K)),
+        ("cluster auto", lambda K: Cluster(embed=lsa5)),
+        ("cluster K", lambda K: Cluster(embed=lsa5, n_segments=K)),
+        ("fixed_chars", lambda K: FixedChars()),
     ]
+    runs += available_chunkers()
     if not args.no_nltk:
         runs.append(("texttiling_nltk", lambda K: TextTilingNLTK(stopwords=tt_stopwords)))
 
@@ -183,12 +228,15 @@ def main(argv=None) -> int:
         outputs[label] = hyps
         rows.append((label, float(np.mean(sentence)), float(np.mean(word)), elapsed))
 
-    print(f"{'segmenter':<16} {'published':>9}  {'Pk word':>8} {'diff':>6}  {'Pk sent':>8} {'diff':>6}  {'target':>7}  {'s/doc':>7}  source")
+    print(f"{'segmenter':<20} {'published':>9}  {'Pk word':>8} {'diff':>6}  {'Pk sent':>8} {'diff':>6}  {'target':>7}  {'s/doc':>7}  source")
     for label, p_sent, p_word, elapsed in rows:
         pub, source = PUBLISHED[label]
+        if pub is None:
+            print(f"{label:<20} {'-':>9}  {p_word:>8.4f} {'-':>6}  {p_sent:>8.4f} {'-':>6}  {'':>7}  {elapsed:>7.4f}  {source}")
+            continue
         tol = TOLERANCE.get(label)
         verdict = "" if tol is None else ("ok" if abs(p_word - pub) <= tol else "MISSED") + f" {tol}"
-        print(f"{label:<16} {pub:>9.2f}  {p_word:>8.4f} {p_word - pub:>+6.3f}  {p_sent:>8.4f} {p_sent - pub:>+6.3f}  {verdict:>7}  {elapsed:>7.4f}  {source}")
+        print(f"{label:<20} {pub:>9.2f}  {p_word:>8.4f} {p_word - pub:>+6.3f}  {p_sent:>8.4f} {p_sent - pub:>+6.3f}  {verdict:>7}  {elapsed:>7.4f}  {source}")
     if "texttiling_nltk" in outputs:
         same = sum(a == b for a, b in zip(outputs["texttiling"], outputs["texttiling_nltk"]))
         t_ours = next(r[3] for r in rows if r[0] == "texttiling")

@@ -3,7 +3,7 @@
 Two measurements, each in a fresh process so peak memory is its own:
 
 1. **in-process phases**: :func:`stability.evaluate` (evaluation, results file written) then
-   every report format rendered (:func:`stability.report.render`); wall time of each phase and
+   every report format rendered (:func:`stability.reporting.render`); wall time of each phase and
    the peak resident memory after each (``ru_maxrss``, a running maximum).
 2. **end to end**: the ``stability run`` command with a config asking for every report format in
    ``[output] formats`` (the reports written to the output folder, the table on stdout); wall
@@ -49,7 +49,7 @@ def phases(corpus: Path, out: Path) -> None:
     """Child process: evaluation, then every format; prints one JSON line."""
     from stability import evaluate
     from stability.readers import read_corpus
-    from stability.report import render
+    from stability.reporting import render
 
     started = time.perf_counter()
     result = evaluate({"even": "even"}, read_corpus(corpus), n_restarts=3, output=out / "results.jsonl",

@@ -2,14 +2,16 @@
 
 Prints:
 
-1. time per call of every segmenter on Choi's 3-11 documents (``../shared/data/choi``; skipped if
-   absent) and on synthetic documents of 100 to 5,000 units (sentences of 8-20 words, half from
-   36 function words, half from a 60-word vocabulary per topic, topics of 10-40 sentences);
+1. time per call of every segmenter (with the chunkers whose extra is installed) on Choi's 3-11
+   documents (``../shared/data/choi``; skipped if absent) and on synthetic documents of 100 to
+   5,000 units (sentences of 8-20 words, half from 36 function words, half from a 60-word
+   vocabulary per topic, topics of 10-40 sentences);
 2. ``texttiling`` against nltk's ``TextTilingTokenizer`` (``texttiling_nltk``): share of documents
    with identical boundaries and speed ratio, on all Choi 3-11 documents (targets: >= 99 %
    identical, >= 50x faster) and on the synthetic documents up to ``--nltk-max-units``;
 3. the fast restart path (``prepare`` once + ``segment_prepared`` per restart) against plain calls
-   on the permuted units, checking the outputs are identical;
+   on the permuted units, checking the outputs are identical (texttiling, c99, u00, embedding,
+   cluster);
 4. peak memory (``tracemalloc``, which sees numpy's allocations) of one C99 and one U00 call at
    5,000 units.
 
@@ -101,7 +103,24 @@ def segmenter_specs(n_segments: int) -> list[tuple[str, str, dict]]:
         ("c99 K", "c99", {"n_segments": n_segments}),
         ("u00", "u00", {}),
         ("u00 K", "u00", {"n_segments": n_segments}),
-    ]
+        ("embedding", "embedding", {}),
+        ("embedding K", "embedding", {"n_segments": n_segments}),
+        ("cluster", "cluster", {}),
+        ("cluster K", "cluster", {"n_segments": n_segments}),
+        ("fixed_chars", "fixed_chars", {}),
+    ] + [(name, name, {}) for name in installed_chunkers()]
+
+
+def installed_chunkers() -> list[str]:
+    """The library chunkers whose optional extra is installed (segmenters/chunkers.py)."""
+    names = []
+    for name in ("langchain_recursive", "semchunk", "chonkie_recursive"):
+        try:
+            get_segmenter(name)
+        except ImportError:
+            continue
+        names.append(name)
+    return names
 
 
 def timed(func, *args, repeat: int = 1):
@@ -189,7 +208,7 @@ def section_fast_path(choi_docs, restarts: int) -> None:
     corpora.append(("synthetic 1,000 units", [synthetic_document(1000, seed=7)]))
     for corpus_label, docs in corpora:
         for label, name, _ in segmenter_specs(0):
-            if name not in ("texttiling", "c99", "u00"):
+            if name not in ("texttiling", "c99", "u00", "embedding", "cluster"):
                 continue
             plain = fast = 0.0
             identical = True

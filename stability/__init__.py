@@ -11,7 +11,7 @@ The core entry points:
 * :class:`Segmentation`: the one segmentation type, with every conversion;
 * :func:`read_corpus`: documents from Choi, Wiki-727K, JSON lines, CSV/TSV or plain text files.
 
-Reference metrics live in :mod:`stability.metrics`, reports in :mod:`stability.report`, the
+Reference metrics live in :mod:`stability.metrics`, reports in :mod:`stability.reporting`, the
 validation study in :mod:`stability.study`.
 """
 

@@ -213,6 +213,13 @@ class MetricContext:
         return boundary_prf(self.reference, self.hypothesis, self.tolerance)
 
     @cached_property
+    def near_prf(self) -> Any:
+        """Boundary P/R/F1 with a tolerance of one unit (at least the report's tolerance)."""
+        from .metrics import boundary_prf
+
+        return boundary_prf(self.reference, self.hypothesis, max(1, self.tolerance))
+
+    @cached_property
     def wisebe(self) -> Any:
         from .metrics import wisebe
 
@@ -257,6 +264,9 @@ _REFERENCE_LIST = (
                "share of reference boundaries found (within the tolerance)", function="boundary_prf"),
     _reference("f1", "F1(ref)", "boundary F1", "higher", lambda c: c.prf.f1,
                "harmonic mean of boundary precision and recall", compact=True, function="boundary_prf"),
+    _reference("f1_1", "F1(±1)", "boundary F1 within one unit", "higher", lambda c: c.near_prf.f1,
+               "boundary F1 counting a boundary one unit away as found (one-to-one matching)", report=False,
+               function="boundary_prf"),
     _reference("pk", "Pk", "Pk", "lower", _windowed("pk"), "Beeferman's Pk at window k", compact=True),
     _reference("windowdiff", "WD", "WindowDiff", "lower", _windowed("windowdiff"),
                "Pevzner & Hearst's WindowDiff at window k", aliases=("wd",), compact=True),

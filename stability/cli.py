@@ -1,13 +1,20 @@
 """The ``stability`` command line: parse, call one library function, render.
 
-Data goes to stdout, messages to stderr. Exit codes: 0 success, 1 an error of ours (one line,
-no traceback unless ``--debug``), 2 a usage error.
+Data goes to stdout, messages to stderr. Exit codes (:data:`EXIT_CODES`): 0 success, 1 an error
+of ours (one line, no traceback unless ``--debug``), 2 a usage error, 3 a run that completed but in
+which some segmenter failed on some document (the failures are in the report and on stderr).
+
+One vocabulary across commands: ``--corpus-format`` is the format of the input corpus,
+``--report-format`` the format of what is printed, ``--out`` always a directory, ``--output``
+always a file, ``--metrics`` the reference metrics shown (catalogue names or aliases). Older
+spellings (``--format``/``-f``, ``--report``, ``--k``) still work, hidden from ``--help``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import warnings
+import sys
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Callable, Iterator, Optional
@@ -17,6 +24,11 @@ import typer
 from . import __version__
 from .readers import FORMATS
 
+#: Exit codes of every command.
+EXIT_CODES = {0: "success", 1: "an error (one line on stderr)", 2: "a usage error",
+              3: "the run completed but some segmenter failed on some document"}
+EPILOG = "Exit codes: " + "; ".join(f"{code} {meaning}" for code, meaning in EXIT_CODES.items()) + "."
+
 app = typer.Typer(
     name="stability",
     no_args_is_help=True,
@@ -24,15 +36,72 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
     context_settings={"help_option_names": ["-h", "--help"]},
     help="Evaluate text segmenters without references (stability test), beside the reference metrics.",
+    epilog=EPILOG,
 )
 
 
-class ReportFormat(str, Enum):
-    table = "table"
-    md = "md"
-    csv = "csv"
-    json = "json"
-    html = "html"
+def _format_names() -> str:
+    from .reporting import formats_available
+
+    return ", ".join(formats_available())
+
+
+def _report_format(value: str) -> str:
+    """Check a report format against the formats the reporting package provides."""
+    from .reporting import formats_available
+
+    if value not in formats_available():
+        raise typer.BadParameter(f"expected one of {_format_names()}; received {value!r}")
+    return value
+
+
+def _metric_list(value: Optional[str]) -> Optional[list[str]]:
+    """``pk,wd,b`` as catalogue names (aliases accepted); unknown names are a usage error."""
+    if value is None:
+        return None
+    from .catalogue import reference_measure
+    from .exceptions import InvalidParameterError
+
+    try:
+        return [reference_measure(name.strip()).name for name in value.split(",") if name.strip()]
+    except InvalidParameterError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+class Columns(str, Enum):
+    compact = "compact"
+    all = "all"
+
+
+#: The options every printing command shares (the report format's names come from stability.reporting).
+ReportFormatOption = Annotated[Optional[str], typer.Option(
+    "--report-format", callback=lambda v: v and _report_format(v), help=f"Report format: {_format_names()} (default table).")]
+WidthOption = Annotated[Optional[int], typer.Option(
+    "--width", min=20, help="Terminal width for the table format (default: detected; set it for files and CI).")]
+ColumnsOption = Annotated[Optional[Columns], typer.Option(
+    "--columns", help="compact: what fits the terminal (the table's default); all: every column.")]
+MetricsOption = Annotated[Optional[str], typer.Option(
+    "--metrics", callback=_metric_list, help="Reference metrics to show, comma-separated names or aliases (e.g. pk,wd,b).")]
+#: Hidden spelling of --report-format kept from earlier releases.
+OldReportOption = Annotated[Optional[str], typer.Option(
+    "--report", hidden=True, callback=lambda v: v and _report_format(v))]
+
+
+def _print_report(result: object, report_format: Optional[str], *, width: Optional[int] = None,
+                  columns: Optional[Columns] = None, metrics: Optional[list[str]] = None,
+                  documents: Optional[bool] = None, output: Optional[Path] = None) -> None:
+    """Render ``result`` with the reporting package; print it, or write it to ``output``."""
+    from .reporting import render
+
+    terminal = output is None and sys.stdout.isatty()
+    options = {"width": width, "color": terminal} if (report_format or "table") == "table" else {}
+    text = render(result, report_format or "table", documents=documents, metrics=metrics,
+                  compact=None if columns is None else columns is Columns.compact, **options)
+    if output is None:
+        typer.echo(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+        _err(f"report written to {output}")
 
 
 class Backend(str, Enum):
@@ -118,7 +187,8 @@ def run(
     segmenter: Annotated[Optional[list[str]], typer.Option("--segmenter", "-s", help="Segmenter name or module:attribute (repeatable); replaces the config's. A module:attribute imports and runs that code (needs --allow-plugins).")] = None,
     allow_plugins: Annotated[bool, typer.Option("--allow-plugins", help="Allow module:attribute segmenters outside the registered ones (they run arbitrary code: only for code and configs you trust).")] = False,
     corpus: Annotated[Optional[str], typer.Option("--corpus", "-c", help="Corpus path (file or directory).")] = None,
-    format: Annotated[Optional[str], typer.Option("--format", "-f", help=f"Corpus format: {', '.join(FORMATS)} (default: detected).")] = None,
+    corpus_format: Annotated[Optional[str], typer.Option("--corpus-format", help=f"Corpus format: {', '.join(FORMATS)} (default: detected).")] = None,
+    old_corpus_format: Annotated[Optional[str], typer.Option("--format", "-f", hidden=True)] = None,
     encoding: Annotated[Optional[str], typer.Option("--encoding", help="Text encoding of the corpus files (default utf-8, strict).")] = None,
     levels: Annotated[Optional[str], typer.Option("--levels", help="Wiki corpora: header levels that count as boundaries, e.g. '1,2' or '1-2'.")] = None,
     unit: Annotated[Optional[str], typer.Option("--unit", help="Plain-text corpora: sentence, paragraph or line.")] = None,
@@ -134,21 +204,25 @@ def run(
     resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run in --out.")] = False,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the results already in --out (without it or --resume, existing results are an error).")] = False,
     progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on a terminal).")] = None,
-    report_format: Annotated[ReportFormat, typer.Option("--report", help="What to print on stdout.")] = ReportFormat.table,
+    report_format: ReportFormatOption = None,
+    old_report: OldReportOption = None,
+    columns: ColumnsOption = None,
+    metrics: MetricsOption = None,
+    width: WidthOption = None,
     debug: Debug = False,
 ) -> None:
     """Run the stability test (and reference metrics when references exist); print a report.
 
     A config file and a module:attribute segmenter run code: use only those you trust.
+    Exit code 3 when the run completed but some segmenter failed on some document.
     """
     from .config import default_experiment, load_config, run_experiment, with_overrides
-    from .report import render
 
     where: dict[str, str | None] = {"dir": None}
     with _errors(debug, lambda: where["dir"]):
         experiment = load_config(config) if config is not None else default_experiment()
         experiment = with_overrides(
-            experiment, segmenters=segmenter, corpus=corpus, format=format, out=out,
+            experiment, segmenters=segmenter, corpus=corpus, format=corpus_format or old_corpus_format, out=out,
             reader={"encoding": encoding, "levels": levels, "unit": unit},
             n_restarts=restarts, seed=seed, n_jobs=jobs, backend=backend.value if backend else None,
             scheduler=scheduler, tolerance=tolerance, ci_width=ci_width, resume=resume or None,
@@ -158,103 +232,52 @@ def run(
         if resume and "dir" not in experiment.output:
             raise typer.BadParameter("--resume needs an output directory (--out or [output] dir)")
         result = run_experiment(experiment, progress=progress)
-        typer.echo(render(result, report_format.value))
+        _print_report(result, report_format or old_report, width=width, columns=columns, metrics=metrics)
         for failure in result.failures:
             _err(f"warning: {failure.message().splitlines()[0]}")
         if "dir" in experiment.output:
             _err(f"results written to {experiment.output['dir']}")
+    if result.failures:
+        raise typer.Exit(code=3)
 
 
 @app.command()
 def score(
     reference: Annotated[Path, typer.Option("--reference", "-R", exists=True, help="Reference segmentations (file or directory).")],
     hypothesis: Annotated[Path, typer.Option("--hypothesis", "-H", exists=True, help="Hypothesis segmentations.")],
-    k: Annotated[Optional[str], typer.Option("--k", help="Window: an integer or lamprier / nltk / segeval.")] = None,
+    window: Annotated[Optional[str], typer.Option("--window", "-k", help="Window k of Pk/WindowDiff: an integer or lamprier / nltk / segeval.")] = None,
+    old_window: Annotated[Optional[str], typer.Option("--k", hidden=True)] = None,
     tolerance: Annotated[int, typer.Option("--tolerance", min=0, help="Boundary-matching tolerance for P/R/F1.")] = 0,
-    output_format: Annotated[ReportFormat, typer.Option("--report", help="table, md, csv or json.")] = ReportFormat.table,
+    width: WidthOption = None,
+    report_format: ReportFormatOption = None,
+    old_report: OldReportOption = None,
+    metrics: MetricsOption = None,
+    columns: ColumnsOption = None,
     debug: Debug = False,
 ) -> None:
     """Reference metrics of existing segmentations (no segmenter involved), paired by document id."""
-    from .score import score_files
+    from .scoring import score_files
 
     with _errors(debug):
-        window = int(k) if k is not None and k.lstrip("-").isdigit() else k
-        result = score_files(reference, hypothesis, k=window, tolerance=tolerance)
-        typer.echo(_render_scores(result, output_format.value))
-
-
-def _render_scores(result, fmt: str) -> str:
-    import io
-    import json
-
-    keys = list(result.mean)
-    if fmt == "json":
-        return json.dumps(result.to_dict(), indent=1)
-    rows = [[doc] + [f"{v.get(k, float('nan')):.4f}" for k in keys] for doc, v in result.documents.items()]
-    rows.append(["mean"] + [f"{result.mean[k]:.4f}" for k in keys])
-    rows.append(["std"] + [f"{result.std[k]:.4f}" for k in keys])
-    header = ["document"] + keys
-    if fmt == "csv":
-        from .report import csv_writer
-
-        buffer = io.StringIO()
-        writer = csv_writer(buffer)
-        writer.writerow(header)
-        writer.writerows(rows)
-        return buffer.getvalue()
-    if fmt == "md":
-        from .report import md_cell
-
-        lines = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] + ["---:"] * len(keys)) + "|"]
-        lines += ["| " + " | ".join(map(md_cell, r)) + " |" for r in rows]
-        return "\n".join(lines)
-    if fmt == "html":
-        raise typer.BadParameter("score renders table, md, csv or json", param_hint="--report")
-    from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
-    import io as _io
-
-    console = Console(record=True, width=200, file=_io.StringIO(), color_system=None)
-    table = Table()
-    for i, name in enumerate(header):
-        table.add_column(name, justify="left" if i == 0 else "right")
-    for row in rows:
-        table.add_row(*map(escape, row))  # document ids are not markup
-    console.print(table)
-    return console.export_text()
-
-
-def _short(value: object, limit: int = 40) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else f"<{type(value).__name__} of {len(value)}>" if hasattr(value, "__len__") else text[:limit]
+        k = window if window is not None else old_window
+        k = int(k) if k is not None and k.lstrip("-").isdigit() else k
+        result = score_files(reference, hypothesis, k=k, tolerance=tolerance)
+        _print_report(result, report_format or old_report, width=width, columns=columns, metrics=metrics)
 
 
 @app.command()
-def segmenters(debug: Debug = False) -> None:
+def segmenters(
+    report_format: ReportFormatOption = None,
+    old_report: OldReportOption = None,
+    width: WidthOption = None,
+    debug: Debug = False,
+) -> None:
     """List the available segmenters with their parameters and origin."""
-    import io
-
-    from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
-
     from .registry import describe_segmenters
 
     with _errors(debug):
         statuses = describe_segmenters()
-        table = Table(title="Segmenters (use with --segmenter NAME, or module:attribute)", title_justify="left")
-        for name in ("name", "origin", "parameters (defaults)", "fast path", "status"):
-            table.add_column(name, overflow="fold")
-        for name, status in statuses.items():
-            params = ", ".join(f"{k}={_short(v)}" for k, v in (status.params or {}).items())
-            origin = status.info.origin if not status.info.distribution or status.info.origin == "built-in" \
-                else f"{status.info.origin} ({status.info.distribution} {status.info.version})"
-            table.add_row(*map(escape, (name, origin, params, "yes" if status.fast_path else "no",
-                                        "ok" if status.ok else f"failed to load: {status.error}")))
-        console = Console(record=True, width=160, file=io.StringIO(), color_system=None)
-        console.print(table)
-        typer.echo(console.export_text())
+        _print_report(statuses, report_format or old_report, width=width)
         for name, status in statuses.items():
             if not status.ok:
                 _err(f"warning: segmenter {name!r} failed to load: {status.error}")
@@ -263,25 +286,24 @@ def segmenters(debug: Debug = False) -> None:
 @app.command()
 def report(
     results: Annotated[Path, typer.Argument(exists=True, dir_okay=True, help="results.jsonl, report.json, or an output directory.")],
-    format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Output format.")] = ReportFormat.table,
-    documents: Annotated[bool, typer.Option("--documents", help="Include the per-document table (table, csv).")] = False,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+    report_format: ReportFormatOption = None,
+    old_format: Annotated[Optional[str], typer.Option("--format", "-f", hidden=True, callback=lambda v: v and _report_format(v))] = None,
+    documents: Annotated[bool, typer.Option("--documents", help="Include the per-document table (table, md, csv, html).")] = False,
+    output: Annotated[Optional[Path], typer.Option("--output", help="Write to this file instead of stdout.")] = None,
+    old_output: Annotated[Optional[Path], typer.Option("-o", hidden=True)] = None,
+    metrics: MetricsOption = None,
+    width: WidthOption = None,
+    columns: ColumnsOption = None,
     debug: Debug = False,
 ) -> None:
     """Render a saved run in another format."""
-    from .report import render
     from .summary import load_results
 
     with _errors(debug):
         path = results / "results.jsonl" if results.is_dir() else results
         result = load_results(path)
-        options = {"documents": True} if documents and format.value in ("table", "csv", "md") else {}
-        text = render(result, format.value, **options)
-        if output is not None:
-            output.write_text(text, encoding="utf-8")
-            _err(f"report written to {output}")
-        else:
-            typer.echo(text)
+        _print_report(result, report_format or old_format, width=width, columns=columns, metrics=metrics,
+                      documents=documents or None, output=output or old_output)
 
 
 @app.command()

@@ -52,7 +52,7 @@ from typing import Any
 
 from .corpus import Document
 from .exceptions import InvalidParameterError
-from .report import FORMATS as REPORT_FORMATS
+from .reporting import formats_available
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -225,10 +225,11 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
     formats = output.get("formats", ["md", "json"])
     if isinstance(formats, str):
         formats = [formats]
+    known = formats_available()
     for fmt in formats:
-        if fmt not in REPORT_FORMATS:
+        if fmt not in known:
             raise InvalidParameterError(
-                f"{source}: [output] formats must be among {', '.join(REPORT_FORMATS)}; received {fmt!r}"
+                f"{source}: [output] formats must be among {', '.join(known)}; received {fmt!r}"
             )
     output["formats"] = list(formats)
     return Experiment(corpus, segmenters, run, metrics, output, source, allow)
@@ -307,6 +308,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None) -> A
     for each requested format. A folder that already holds results is an error unless the run
     says ``resume = true`` (continue it) or ``overwrite = true`` (replace it).
     """
+    from .reporting import write_reports
     from .runner import evaluate
     from .store import RESULTS_FILE
 
@@ -333,20 +335,8 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None) -> A
             raise InvalidParameterError("scheduler is only used with backend = 'dask'")
         result = call()
     if out_dir is not None:
-        _write_reports(result, Path(out_dir), experiment.output)
+        write_reports(result, out_dir, experiment.output.get("formats", []), experiment.output.get("documents") or None)
     return result
-
-
-def _write_reports(result: Any, out_dir: Path, output: Mapping[str, Any]) -> None:
-    """``report.<format>`` (and ``documents.csv`` with csv) for every format of ``[output]``."""
-    from .report import render
-
-    for fmt in output.get("formats", []):
-        extension = {"table": "txt"}.get(fmt, fmt)
-        options = {"documents": True} if fmt in ("table",) and output.get("documents") else {}
-        (out_dir / f"report.{extension}").write_text(render(result, fmt, **options), encoding="utf-8")
-        if fmt == "csv":
-            (out_dir / "documents.csv").write_text(render(result, "csv", documents=True), encoding="utf-8")
 
 
 def _with_dask(call: Any, scheduler: str | None) -> Any:

@@ -1,5 +1,5 @@
 """Plots as SVG, written by hand: no plotting dependency, text that diffs, pages that stay
-self-contained. Used by the HTML report (:mod:`stability.report`) and the validation study
+self-contained. Used by the HTML report (:mod:`stability.reporting`) and the validation study
 (:mod:`stability.study`).
 """
 
@@ -11,27 +11,51 @@ from collections.abc import Mapping, Sequence
 
 from .exceptions import InvalidParameterError
 
-__all__ = ["PALETTE", "svg_scatter", "svg_lines"]
+__all__ = ["PALETTE", "svg_scatter", "svg_lines", "nice_ticks"]
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
             "#7f7f7f", "#bcbd22", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd")
 
 
-def _axis_range(values: Sequence[float], pad: float = 0.04) -> tuple[float, float]:
+def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Round tick values covering ``[low, high]``: the smallest step of 1, 2, 2.5 or 5 times a power
+    of ten that needs at most ``count + 2`` ticks, the first at or below ``low`` and the last at or
+    above ``high``.
+
+    >>> nice_ticks(0.02, 0.93)
+    [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    >>> nice_ticks(-0.04, 1.04)
+    [-0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.25]
+    >>> nice_ticks(3, 3)
+    [2.0, 2.5, 3.0, 3.5, 4.0]
+    """
+    if high <= low:
+        low, high = low - 1.0, high + 1.0
+    power = 10.0 ** (math.floor(math.log10((high - low) / max(count - 1, 1))) - 1)
+    while True:
+        for multiple in (1, 2, 2.5, 5):
+            step = multiple * power
+            first, last = math.floor(low / step + 1e-9), math.ceil(high / step - 1e-9)
+            if last - first + 1 <= count + 2:
+                return [round(i * step, 10) + 0.0 for i in range(first, last + 1)]
+        power *= 10
+
+
+def _axis_range(values: Sequence[float]) -> list[float]:
+    """Round ticks spanning the defined ``values`` (0 to 1 when none is defined)."""
     v = [x for x in values if not math.isnan(x)]
     if not v:
-        return 0.0, 1.0
+        return nice_ticks(0.0, 1.0)
     low, high = min(v), max(v)
     if high == low:
-        return low - 0.5, high + 0.5
-    span = high - low
-    return low - pad * span, high + pad * span
+        return nice_ticks(low - 0.5, high + 0.5)
+    return nice_ticks(low, high)
 
 
-def _frame(w: int, h: int, m: int, title: str, x_label: str, y_label: str, xr: tuple[float, float],
-           yr: tuple[float, float], legend_width: int, css_class: str | None = None) -> list[str]:
-    x0, x1 = xr
-    y0, y1 = yr
+def _frame(w: int, h: int, m: int, title: str, x_label: str, y_label: str, x_ticks: Sequence[float],
+           y_ticks: Sequence[float], legend_width: int, css_class: str | None = None) -> list[str]:
+    x0, x1 = x_ticks[0], x_ticks[-1]
+    y0, y1 = y_ticks[0], y_ticks[-1]
 
     def sx(x: float) -> float:
         return m + (x - x0) / (x1 - x0) * (w - 2 * m)
@@ -50,34 +74,86 @@ def _frame(w: int, h: int, m: int, title: str, x_label: str, y_label: str, xr: t
              f'<text x="{w / 2:.0f}" y="{h - 10}" text-anchor="middle" font-size="12">{html.escape(x_label)}</text>',
              f'<text x="14" y="{h / 2:.0f}" text-anchor="middle" font-size="12" '
              f'transform="rotate(-90 14 {h / 2:.0f})">{html.escape(y_label)}</text>']
-    for i in range(5):
-        xv = x0 + (x1 - x0) * i / 4
-        yv = y0 + (y1 - y0) * i / 4
+    for xv in x_ticks:
         parts.append(f'<line x1="{sx(xv):.1f}" y1="{h - m}" x2="{sx(xv):.1f}" y2="{h - m + 4}" stroke="#444"/>'
                      f'<text x="{sx(xv):.1f}" y="{h - m + 16}" text-anchor="middle" font-size="10">{_tick(xv)}</text>')
+    for yv in y_ticks:
         parts.append(f'<line x1="{m - 4}" y1="{sy(yv):.1f}" x2="{m}" y2="{sy(yv):.1f}" stroke="#444"/>'
                      f'<text x="{m - 6}" y="{sy(yv) + 3:.1f}" text-anchor="end" font-size="10">{_tick(yv)}</text>')
     return parts
 
 
 def _tick(value: float) -> str:
-    if abs(value) >= 10:
-        return f"{value:.0f}"
-    return f"{value:.2f}"
+    """The shortest exact label of a round tick value (``0``, ``0.25``, ``10``)."""
+    return f"{value:.6g}"
+
+
+def _coincident(positions: Sequence[tuple[float, float]], radius: float) -> list[list[int]]:
+    """Indices of the points drawn at the same place (closer than ``radius``), group by group."""
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i, (x, y) in enumerate(positions):
+        groups.setdefault((round(x / radius), round(y / radius)), []).append(i)
+    return list(groups.values())
+
+
+def _dodged(positions: Sequence[tuple[float, float]], groups: list[list[int]], radius: float) -> list[tuple[float, float]]:
+    """Positions with coincident points spread on a small circle around their place, so each shows."""
+    out = list(positions)
+    for members in groups:
+        for k, i in enumerate(members if len(members) > 1 else ()):
+            angle = 2 * math.pi * k / len(members)
+            out[i] = (positions[i][0] + 1.6 * radius * math.cos(angle), positions[i][1] + 1.6 * radius * math.sin(angle))
+    return out
+
+
+def _scales(width: int, height: int, m: int, x_ticks: Sequence[float], y_ticks: Sequence[float]):
+    def sx(x: float) -> float:
+        return m + (x - x_ticks[0]) / (x_ticks[-1] - x_ticks[0]) * (width - 2 * m)
+
+    def sy(y: float) -> float:
+        return height - m - (y - y_ticks[0]) / (y_ticks[-1] - y_ticks[0]) * (height - 2 * m)
+
+    return sx, sy
+
+
+def _circles(pts: list[tuple[float, float, str, str]], places: list[tuple[float, float]], series: list[str], *,
+             labels: bool, tooltips: bool, radius: float, opacity: float, middle: float) -> list[str]:
+    """One circle a point, coincident ones spread around their place; the text as tooltip and/or
+    as a label (one label per place, naming every point there; to the left of points right of
+    ``middle``, so that labels stay inside the plot)."""
+    groups = _coincident(places, radius)
+    positions = _dodged(places, groups, radius)
+    parts = []
+    for (x, y), (_, _, s, text) in zip(positions, pts):
+        color = PALETTE[series.index(s) % len(PALETTE)]
+        tip = f"<title>{html.escape(text)}</title>" if tooltips else ""
+        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius}" fill="{color}" fill-opacity="{opacity}" '
+                     f'stroke="white" stroke-width="0.8">{tip}</circle>')
+    for members in groups if labels else ():
+        x, y = places[members[0]]
+        text = ", ".join(pts[i][3] for i in members)
+        shift = radius * (2.6 if len(members) > 1 else 1) + 2
+        side, anchor = (-1, "end") if x > middle else (1, "start")
+        parts.append(f'<text x="{x + side * shift:.1f}" y="{y + 3:.1f}" font-size="9" fill="#333" '
+                     f'text-anchor="{anchor}">{html.escape(text)}</text>')
+    return parts
 
 
 def svg_scatter(points: Sequence[tuple[float, float, str, str]], *, title: str, x_label: str, y_label: str,
-                labels: bool = False, tooltips: bool = False, width: int = 560, height: int = 400,
-                radius: float = 4.0, opacity: float = 0.8, css_class: str | None = None) -> str:
-    """A scatter plot as an SVG document (standalone, or inline in HTML).
+                labels: bool = False, tooltips: bool = False, diagonal: bool = False, width: int = 560,
+                height: int = 400, radius: float = 4.0, opacity: float = 0.8, css_class: str | None = None) -> str:
+    """A scatter plot as an SVG document (standalone, or inline in HTML), with round axis ticks.
 
     Parameters
     ----------
     points : sequence of (x, y, series, text)
         Points with NaN coordinates are skipped; ``series`` picks the colour (legend on the right).
-        ``text`` is written beside the point when ``labels`` is true (few points), shown on hover
-        when ``tooltips`` is true (one ``circle`` element a point), else unused (many points are
-        drawn compactly, one path per series).
+        ``text`` is written beside the point when ``labels`` is true (few points) and/or shown on
+        hover when ``tooltips`` is true (one ``circle`` element a point, coincident points spread
+        around their place so each shows); with neither, many points are drawn compactly, one path
+        per series.
+    diagonal : bool
+        Both axes on one range, with the line ``y = x`` (e.g. a test against its control).
     css_class : str, optional
         ``class`` attribute of the ``svg`` element (for pages that style or find their plots).
     """
@@ -87,24 +163,16 @@ def svg_scatter(points: Sequence[tuple[float, float, str, str]], *, title: str, 
     series = list(dict.fromkeys(p[2] for p in pts))
     m, legend = 55, 150
     xr, yr = _axis_range([p[0] for p in pts]), _axis_range([p[1] for p in pts])
+    if diagonal:
+        xr = yr = _axis_range([p[0] for p in pts] + [p[1] for p in pts])
     parts = _frame(width, height, m, title, x_label, y_label, xr, yr, legend, css_class)
-
-    def sx(x: float) -> float:
-        return m + (x - xr[0]) / (xr[1] - xr[0]) * (width - 2 * m)
-
-    def sy(y: float) -> float:
-        return height - m - (y - yr[0]) / (yr[1] - yr[0]) * (height - 2 * m)
-
-    if tooltips:
-        for x, y, s, text in pts:
-            color = PALETTE[series.index(s) % len(PALETTE)]
-            parts.append(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="{radius}" fill="{color}" fill-opacity="{opacity}">'
-                         f'<title>{html.escape(text)}</title></circle>')
-    elif labels:
-        for x, y, s, text in pts:
-            color = PALETTE[series.index(s) % len(PALETTE)]
-            parts.append(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="{radius}" fill="{color}" fill-opacity="{opacity}"/>'
-                         f'<text x="{sx(x) + radius + 2:.1f}" y="{sy(y) + 3:.1f}" font-size="9" fill="#333">{html.escape(text)}</text>')
+    sx, sy = _scales(width, height, m, xr, yr)
+    if diagonal:
+        parts.append(f'<line class="diagonal" x1="{sx(xr[0]):.1f}" y1="{sy(xr[0]):.1f}" x2="{sx(xr[-1]):.1f}" '
+                     f'y2="{sy(xr[-1]):.1f}" stroke="#999" stroke-dasharray="4 3"/>')
+    if labels or tooltips:
+        parts += _circles(pts, [(sx(x), sy(y)) for x, y, _, _ in pts], series, labels=labels, tooltips=tooltips,
+                          radius=radius, opacity=opacity, middle=width / 2)
     else:
         # many points: one path per series, each point a zero-length segment drawn as a round dot
         # (about 12 bytes a point instead of 60 for a circle element)
@@ -131,17 +199,11 @@ def svg_lines(series: Mapping[str, Sequence[float]], *, title: str, x_label: str
     lengths = [len(v) for v in series.values()]
     all_values = [float(v) for values in series.values() for v in values]
     m, legend = 55, 150
-    xr = (1.0, float(max(max(lengths), 2)))
+    xr = [x for x in nice_ticks(1.0, float(max(max(lengths), 2))) if x >= 0] or [0.0, 1.0]
     yr = _axis_range(all_values)
     parts = _frame(width, height, m, title, x_label, y_label, xr, yr, legend, css_class)
-
-    def sx(x: float) -> float:
-        return m + (x - xr[0]) / (xr[1] - xr[0]) * (width - 2 * m)
-
-    def sy(y: float) -> float:
-        return height - m - (y - yr[0]) / (yr[1] - yr[0]) * (height - 2 * m)
-
-    if marker is not None and xr[0] <= marker <= xr[1]:
+    sx, sy = _scales(width, height, m, xr, yr)
+    if marker is not None and xr[0] <= marker <= xr[-1]:
         parts.append(f'<line x1="{sx(marker):.1f}" y1="{m}" x2="{sx(marker):.1f}" y2="{height - m}" '
                      f'stroke="#888" stroke-dasharray="4 3"/>')
     for i, (name, values) in enumerate(series.items()):

@@ -79,6 +79,10 @@ class RestartScores:
     chance_f1: float
     corrected_f1: float
 
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(scope={self.scope!r}, n_restarts={self.n_restarts}, "
+                f"precision={self.precision:.3f}, recall={self.recall:.3f}, f1={self.f1:.3f})")
+
     @property
     def restart_f1(self) -> np.ndarray:
         """Per-restart F1 (eq. 11 on each restart's P and R)."""
@@ -199,6 +203,13 @@ class StabilityResult(RestartScores):
     stopped_early: bool = False
     reference_metrics: dict[str, float] = field(default_factory=dict)
     references: tuple[tuple[int, ...], ...] = ()
+
+    def __repr__(self) -> str:
+        """One line: who, where, how many boundaries, and the scores (no per-restart arrays)."""
+        return (f"StabilityResult(segmenter={self.segmenter!r}, document={self.document!r}, "
+                f"n_units={self.segmentation.n_units}, n_boundaries={self.n_boundaries}, "
+                f"n_restarts={self.n_restarts}, f1={self.f1:.3f}, shuffle_f1={self.shuffle_f1:.3f}, "
+                f"shuffle_corrected={self.shuffle_corrected:.3f}, content_blind={self.content_blind})")
 
     @property
     def n_boundaries(self) -> int:
@@ -434,6 +445,45 @@ class CorpusResult:
             cached = correlations(self.documents)
             object.__setattr__(self, "_correlations", cached)
         return cached
+
+    def __repr__(self) -> str:
+        """Counts and the headline per segmenter (never the per-document arrays)."""
+        from .catalogue import HEADLINE
+
+        n_docs = max((len(d) for d in self.documents.values()), default=0)
+        heads = ", ".join(f"{label} {s.macro[HEADLINE.name].mean:.3f}" for label, s in self.summary.items())
+        return (f"CorpusResult({len(self.documents)} segmenters x {n_docs} documents, "
+                f"{len(self.failures)} failures; {HEADLINE.name}: {heads})")
+
+    def to_rows(self, level: str = "documents") -> list[dict[str, Any]]:
+        """The result as a table of plain values, one dict a row (like a data frame's records).
+
+        ``level="documents"``: one row per (segmenter, document) with every stability score of the
+        catalogue and every reference metric computed; ``level="segmenters"``: one row per
+        segmenter with the mean over documents of each (keys as in the per-document rows).
+        Reference metrics are prefixed ``ref_`` (``ref_f1`` beside the stability ``f1``), as in CSV.
+        """
+        from .catalogue import STABILITY
+        from .checks import check_choice
+
+        check_choice(level, "level", ("documents", "segmenters"))
+        if level == "segmenters":
+            return [{"segmenter": label, "n_documents": s.n_documents, "n_failed": s.n_failed,
+                     "content_blind": s.content_blind, **{k: st.mean for k, st in s.macro.items()},
+                     **{f"ref_{k}": st.mean for k, st in s.reference.items()}} for label, s in self.summary.items()]
+        return [{"segmenter": label, "document": r.document, "n_units": r.segmentation.n_units,
+                 "content_blind": r.content_blind, **{name: m.value(r) for name, m in STABILITY.items()},
+                 **{f"ref_{k}": v for k, v in r.reference_metrics.items()}}
+                for label, docs in self.documents.items() for r in docs]
+
+    def to_frame(self, level: str = "documents") -> Any:
+        """:meth:`to_rows` as a pandas DataFrame (needs pandas, an optional dependency)."""
+        try:
+            import pandas
+        except ImportError:
+            raise ImportError("to_frame needs pandas (pip install pandas); to_rows() gives the same "
+                              "table as a list of dicts") from None
+        return pandas.DataFrame.from_records(self.to_rows(level))
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .exceptions import InvalidParameterError
 from .matching import match_boundaries
 from .stats import bootstrap_f1, f1_score
 
@@ -33,6 +34,8 @@ __all__ = [
     "boundary_confidence",
     "spurious_boundaries",
     "RestartCounts",
+    "restart_f1",
+    "headline_document",
 ]
 
 
@@ -198,3 +201,70 @@ def spurious_boundaries(
             used = {h for _, h in match_boundaries(initial, b, tolerance)}
             counts.update(x for x in b if x not in used)
     return {pos: counts[pos] / len(restarts) for pos in sorted(counts)}
+
+
+# ----------------------------------------------------------------------------------------------
+# the headline score (issue 11; chosen by the protocol of docs/validation-protocol.md)
+# ----------------------------------------------------------------------------------------------
+def restart_f1(counts: RestartCounts) -> float:
+    """Eq. 11 F1 of the restarts in ``counts`` (the F1 of mean precision and mean recall, with the
+    module's zero rule); NaN when there is no restart.
+
+    Examples
+    --------
+    >>> restart_f1(RestartCounts(np.array([2, 1]), np.array([2, 2]), 2))  # P = R = (1 + 0.5) / 2
+    0.75
+    """
+    if counts.matched.size == 0:
+        return float("nan")
+    return f1_score(float(counts.precision.mean()), float(counts.recall.mean()))
+
+
+def _check_pair(within: RestartCounts, shuffle: RestartCounts) -> None:
+    if within.initial != shuffle.initial:
+        raise InvalidParameterError.make("shuffle", f"restart counts against the same initial segmentation "
+                                         f"({within.initial} boundaries)", f"counts with {shuffle.initial} boundaries")
+
+
+def headline_document(within: RestartCounts, shuffle: RestartCounts, n_units: int) -> float:
+    """The headline stability of one document: a count-aware shuffle correction of eq. 11's F1,
+    ``(F - C) / (1 - C)`` with ``C = max(S, chance F1)``, and no credit without boundaries.
+
+    ``F`` and ``S`` are the eq. 11 F1 (:func:`restart_f1`) of the within-segment restarts and of
+    the shuffle control; the chance F1 is that of boundaries placed at random with the restarts'
+    own counts (:func:`chance_scores`, no tolerance). The baseline ``C`` is the more stable of the
+    two controls: the shuffle control answers "would the boundaries come back without the
+    document's arrangement?", the chance level "would that many boundaries match by luck?", which
+    matters for a segmenter placing many boundaries. Chosen by the protocol of
+    ``docs/validation-protocol.md`` (issue 11).
+
+    * A content-blind segmenter (its shuffle control reproduces its boundaries, ``S = 1``) scores 0.
+    * A document on which the segmenter places no boundary scores 0: "nothing found, nothing
+      found again" (F = 1 by the zero rule) is not evidence that the boundaries depend on the content.
+    * The value is at most 1 and unbounded below (less stable than the baseline); NaN when either
+      side has no restart.
+
+    Examples
+    --------
+    >>> within = RestartCounts(np.array([2, 1]), np.array([2, 2]), 2)     # F = 0.75
+    >>> shuffle = RestartCounts(np.array([1, 0]), np.array([2, 2]), 2)    # S = 0.25
+    >>> headline_document(within, shuffle, 9)    # chance F1 = 2 / 8 = S: (0.75 - 0.25) / 0.75
+    0.6666666666666666
+    >>> headline_document(within, shuffle, 5)    # chance F1 = 2 / 4 > S: (0.75 - 0.5) / 0.5
+    0.5
+    >>> headline_document(RestartCounts(np.array([0]), np.array([0]), 0),
+    ...                   RestartCounts(np.array([0]), np.array([3]), 0), 9)  # no boundary: no credit
+    0.0
+    """
+    _check_pair(within, shuffle)
+    if isinstance(n_units, bool) or not isinstance(n_units, (int, np.integer)) or n_units < 1:
+        raise InvalidParameterError.make("n_units", "an integer >= 1", n_units)
+    f, s = restart_f1(within), restart_f1(shuffle)
+    if math.isnan(f) or math.isnan(s):
+        return float("nan")
+    if within.initial == 0:
+        return 0.0
+    # with no tolerance the chance level depends on the number of initial boundaries only
+    chance = chance_scores(range(within.initial), within.predicted, int(n_units))[2]
+    return shuffle_corrected_f1(f, max(s, chance))
+

@@ -44,7 +44,9 @@ def test_segmenters_lists_builtins_with_parameters(runner):
     assert result.exit_code == 0, result.output
     for name in ("c99", "u00", "texttiling", "texttiling_nltk", "even", "none", "all", "random"):
         assert name in result.stdout
-    assert "n_segments=None" in result.stdout and "built-in" in result.stdout
+    assert "built-in" in result.stdout and "Parameters and their defaults" in result.stdout
+    assert any(line.split("│")[1:4] == [" c99             ", " n_segments        ", " None               "]
+               for line in result.stdout.splitlines())
 
 
 def test_run_default_demo_prints_table_on_stdout(runner):

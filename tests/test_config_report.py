@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shutil
 import subprocess
 
@@ -15,7 +16,7 @@ from conftest import cohesion_segmenter, topical_document
 from stability import Document, InvalidParameterError, evaluate
 from stability.config import default_experiment, load_config, run_experiment, with_overrides
 from stability.readers import write_choi
-from stability.report import render, to_csv, to_html, to_json, to_markdown
+from stability.reporting import render
 from stability.stats import kendall_tau
 from stability.summary import correlations, load_results
 
@@ -59,6 +60,7 @@ def test_config_keys_feed_keyword_arguments(tmp_path):
     assert res.settings["seed"] == 5 and res.settings["metrics"] == {"k": "segeval"}
     assert {p.name for p in (tmp_path / "out").iterdir()} == {"results.jsonl", "report.md", "report.csv", "documents.csv"}
     assert len(res.documents["lex"]) == 3
+    assert "at k = segeval (segeval's convention)" in (tmp_path / "out" / "report.md").read_text()  # the k used
 
 
 @pytest.mark.parametrize(
@@ -99,11 +101,11 @@ def test_overrides_win_over_the_file():
 
 # -- reports ---------------------------------------------------------------------------------
 def test_every_format_renders_and_json_is_complete(result):
-    data = json.loads(to_json(result))
+    data = json.loads(render(result, "json"))
     assert set(data["documents"]) == {"lex", "even", "none"} and len(data["documents"]["lex"]) == 3
     assert data["documents"]["lex"][0]["reference_metrics"]["pk"] >= 0
     assert data["summary"]["even"]["content_blind"] is True
-    md = to_markdown(result)
+    md = render(result, "md")
     assert md.count("### ") == 3 and "| lex | 3 |" in md
     for fmt in ("table", "md", "csv", "json", "html"):
         assert render(result, fmt)
@@ -112,17 +114,17 @@ def test_every_format_renders_and_json_is_complete(result):
 
 
 def test_csv_carries_raw_numbers(result):
-    rows = list(csv.DictReader(io.StringIO(to_csv(result))))
+    rows = list(csv.DictReader(io.StringIO(render(result, "csv"))))
     lex = next(r for r in rows if r["segmenter"] == "lex")
     assert float(lex["f1_mean"]) == pytest.approx(result.summary["lex"].macro["f1"].mean)
     assert float(lex["ref_pk_mean"]) == pytest.approx(np.mean([r.reference_metrics["pk"] for r in result.documents["lex"]]))
-    per_doc = list(csv.DictReader(io.StringIO(to_csv(result, documents=True))))
+    per_doc = list(csv.DictReader(io.StringIO(render(result, "csv", documents=True))))
     assert len(per_doc) == 9 and "boundary:confidence" in per_doc[0]
 
 
 def test_load_results_rebuilds_the_same_summary(result, tmp_path):
     path = tmp_path / "report.json"
-    path.write_text(to_json(result))
+    path.write_text(render(result, "json"))
     again = load_results(path)
     assert again.to_dict()["summary"] == result.to_dict()["summary"]
 
@@ -143,23 +145,69 @@ def test_correlations_orient_error_metrics(result):
     assert corr["segmenters"]["f1"]["pk"] < 0
 
 
-@pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
-def test_html_report_renders_tables_and_plots_in_headless_chromium(result, tmp_path):
+def _chromium(page_text: str, tmp_path, measures: dict[str, str], setup: str = "") -> dict:
+    """Load a page in headless Chromium at a 1280 x 900 window, run ``setup``, then evaluate each
+    JavaScript expression of ``measures``; returns their values (the page writes them as JSON into
+    its title, which --dump-dom prints)."""
+    fields = ",".join(f"{json.dumps(name)}:({expression})" for name, expression in measures.items())
+    probe = f"<script>window.addEventListener('load',()=>{{{setup};document.title=JSON.stringify({{{fields}}})}});</script>"
     page = tmp_path / "report.html"
-    probe = ("<script>window.addEventListener('load',()=>{const s=[...document.querySelectorAll('svg.plot')];"
-             "document.title=JSON.stringify({tables:document.querySelectorAll('table').length,"
-             "plots:s.length,drawn:s.filter(e=>e.getBoundingClientRect().width>100).length,points:document.querySelectorAll('svg.scatter circle').length,bars:document.querySelectorAll('svg.strip rect').length,"
-             "scatter:document.querySelectorAll('svg.scatter').length,strips:document.querySelectorAll('svg.strip').length})});</script>")
-    page.write_text(to_html(result).replace("</body>", probe + "</body>"), encoding="utf-8")
+    page.write_text(page_text.replace("</body>", probe + "</body>"), encoding="utf-8")
     command = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000", "--dump-dom", page.as_uri()]
+               f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1280,900", "--hide-scrollbars",
+               "--virtual-time-budget=5000", "--dump-dom", page.as_uri()]
     dom = subprocess.run(command, capture_output=True, text=True, timeout=120).stdout
     title = dom.split("<title>", 1)[1].split("</title>", 1)[0]
-    seen = json.loads(title.replace("&quot;", '"'))
-    assert seen["tables"] >= 3
+    return json.loads(title.replace("&quot;", '"'))
+
+
+needs_chromium = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
+
+
+def _count(selector: str) -> str:
+    return f"document.querySelectorAll('{selector}').length"
+
+
+@needs_chromium
+def test_html_report_renders_tables_and_plots_in_headless_chromium(result, tmp_path):
+    seen = _chromium(render(result, "html"), tmp_path, {
+        "tables": _count("table"), "plots": _count("svg.plot"), "scatter": _count("svg.scatter"),
+        "drawn": "[...document.querySelectorAll('svg.plot')].filter(e=>e.getBoundingClientRect().width>100).length",
+        "points": _count("svg.scatter circle"), "bars": _count("svg.strip rect"), "strips": _count("svg.strip"),
+        "folded": _count("details")}, setup="document.querySelectorAll('details').forEach(d=>d.open=true)")
+    assert seen["tables"] >= 3 and seen["folded"] == 3  # one folded block of strips per segmenter
     assert seen["scatter"] >= 2 and seen["strips"] == 9 and seen["drawn"] == seen["plots"]
     assert seen["points"] >= 9 and seen["bars"] > 0  # every document is a point; lex/even have bars
+
+
+@needs_chromium
+def test_html_report_of_eight_segmenters_fits_1280_pixels(tmp_path):
+    names = ["c99", "u00", "texttiling", "texttiling_nltk", "even", "none", "all", "random"]
+    res = evaluate({n: n for n in names}, small_corpus(), n_restarts=2, progress=False)
+    seen = _chromium(render(res, "html"), tmp_path, {
+        "scroll": "document.documentElement.scrollWidth", "window": "window.innerWidth",
+        "result": "document.querySelector('.result').getBoundingClientRect().top",
+        "table": "document.querySelector('table').getBoundingClientRect().top",
+        "sticky": "getComputedStyle(document.querySelector('tbody td:first-child')).position"})
+    assert seen["window"] == 1280
+    assert seen["scroll"] <= 1280, seen  # no horizontal overflow of the page
+    assert seen["result"] < seen["table"] and seen["result"] < 900  # the ranked result above the fold
+    assert seen["sticky"] == "sticky"  # the first column stays in view when a wide table scrolls
+
+
+def test_html_groups_the_summary_columns(result):
+    page = render(result, "html")
+    summary = page.split("<table>", 1)[1].split("</thead>", 1)[0]
+    groups = re.findall(r'<th colspan="(\d+)" class="group[^"]*">([^<]*)</th>', summary)
+    assert [g[1] for g in groups] == ["", "stability test", "controls", "reference"]
+    assert len(re.findall(r"<th[ >]", summary)) - len(groups) == sum(int(n) for n, _ in groups)  # spans cover every column
+    titles = re.findall(r"<th(?: class=\"l\")?>([^<]*)</th>", summary.split("</tr>", 1)[1])
+    spans = [int(n) for n, _ in groups]
+    controls = titles[sum(spans[:2]):sum(spans[:3])]
+    assert controls == ["chance", "corrected", "shuffle F1", "gap", "flags"]
+    assert titles[sum(spans[:3]):][:2] == ["P", "R"]  # reference P/R apart from the stability STP/STR
+    assert '<p class="result"><b>stability (shuffle-corrected): lex ' in page
 
 
 def test_metrics_to_compute_are_chosen_by_name():

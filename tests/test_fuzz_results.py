@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from stability import StabilityError, evaluate
 from stability.cli import app
-from stability.report import FORMATS, render
+from stability.reporting import formats_available, render
 from stability.store import load_results
 
 EXAMPLES = int(os.environ.get("STABILITY_FUZZ_EXAMPLES", "300"))
@@ -97,7 +97,7 @@ def _load_and_render(path: Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         result = load_results(path)
-    for fmt in FORMATS:
+    for fmt in formats_available():
         assert isinstance(render(result, fmt), str)
 
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from stability import InvalidParameterError, Settings, evaluate
 from stability.cli import app
 from stability.exceptions import CorpusFormatError
-from stability.score import score_files
+from stability.scoring import score_files
 from stability.settings import SettingsWarning, max_jobs
 
 
@@ -57,7 +57,7 @@ def test_markup_in_labels_ids_and_errors_is_printed_verbatim(tmp_path):
     segmenters = {label: "even" for label in MARKUP} | {"[red]bad": fails}
     docs = [{"id": doc_id, "units": ["u"] * 9} for doc_id in MARKUP]
     result = evaluate(segmenters, docs, n_restarts=2, progress=True)
-    from stability.report import render
+    from stability.reporting import render
 
     table = render(result, "table", documents=True)
     for text in MARKUP + ["[red]bad", "[/red] broke"]:
@@ -113,7 +113,7 @@ def test_csv_cells_that_look_like_formulas_are_neutralised():
     segmenters = {label: "even" for label in FORMULAS}
     docs = [{"id": doc_id, "units": ["u"] * 9} for doc_id in FORMULAS]
     result = evaluate(segmenters, docs, n_restarts=2, progress=False)
-    from stability.report import render
+    from stability.reporting import render
 
     for documents in (False, True):
         text = render(result, "csv", documents=documents)
@@ -133,7 +133,7 @@ def test_score_csv_is_neutralised(tmp_path):
 def test_markdown_shows_raw_html_as_text():
     evil = "<img src=x onerror=alert(1)>|&"
     result = evaluate({evil: "even"}, [{"id": evil, "units": ["u"] * 9}], n_restarts=2, progress=False)
-    from stability.report import render
+    from stability.reporting import render
 
     text = render(result, "md", documents=True)
     assert "<img" not in text

@@ -30,10 +30,10 @@ def test_a_config_cannot_run_a_plugin_without_the_switch(tmp_path, allow):
 
 
 def test_the_check_runs_before_any_import(tmp_path, monkeypatch):
-    import importlib
+    import stability.registry
 
     imported = []
-    monkeypatch.setattr(importlib, "import_module", lambda name, *a: imported.append(name))
+    monkeypatch.setattr(stability.registry, "_resolve_target", lambda target: imported.append(target))
     experiment = load_config(popen_config(tmp_path, tmp_path / "ran"))
     with pytest.raises(InvalidParameterError, match="allow_plugins"):
         experiment.build_segmenters()

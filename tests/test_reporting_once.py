@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import stability.summary
 from stability import evaluate
-from stability.report import FORMATS, render
+from stability.reporting import formats_available, render
 
 
 def test_correlations_are_computed_once_for_every_format(monkeypatch):
@@ -18,7 +18,7 @@ def test_correlations_are_computed_once_for_every_format(monkeypatch):
         return original(*args, **kwargs)
 
     monkeypatch.setattr(stability.summary, "correlations", counted)
-    rendered = {fmt: render(result, fmt) for fmt in FORMATS}
+    rendered = {fmt: render(result, fmt) for fmt in formats_available()}
     assert len(calls) == 1
     assert repr(result.correlations()) == repr(original(result.documents))  # the cached table (NaN != NaN: repr)
     assert "Kendall" in rendered["table"] and '"correlations"' in rendered["json"]

@@ -1,0 +1,464 @@
+"""Text chunkers (the splitters of retrieval pipelines) as segmenters.
+
+A *chunker* is any callable ``text -> list[str]`` returning pieces of the text in order that
+cover it. :class:`ChunkerSegmenter` turns one into a segmenter, so the stability test and its
+controls can judge a chunker without labels:
+
+1. the units are joined with ``unit_separator`` (default ``"\\n"``, one line per unit; it must be
+   whitespace, so the units' own characters are the only non-whitespace characters of the text);
+2. the chunker is called on that text;
+3. the start of every chunk after the first is located in the text and **snapped to a unit
+   boundary**, which gives the boundaries.
+
+**Coordinates.** Chunkers strip, drop or normalise whitespace (a newline becomes a space, the
+separator between two chunks disappears), so every position is counted in *non-whitespace
+characters* (``str.isspace``): the text, each chunk and each unit are compared with their
+whitespace removed.
+
+**Locating chunks** (chunkers that return only strings). Chunk ``i`` (its whitespace removed) is
+placed right after the end of chunk ``i-1`` if the text continues with it there (the usual case:
+chunks that tile the text); otherwise at its first occurrence after the *start* of chunk
+``i-1`` (chunks that overlap, or a chunker that dropped some text between two chunks). A chunk that
+is only whitespace is ignored. A chunk not found raises :class:`InvalidParameterError` naming it:
+the chunker changed more than whitespace. In a text that repeats itself, an overlapping chunk
+may be placed at an earlier repetition; adapters whose library reports character offsets
+(``semchunk``, ``chonkie_*``) use those offsets instead of searching.
+
+**Snapping.** A chunk starting at the first character of unit ``i`` gives boundary ``i``. A chunk
+starting inside unit ``i`` (``left`` characters of the unit before its start, ``right`` from its
+start on) gives the nearest unit boundary: boundary ``i`` (the unit joins the new chunk) when
+``left <= right``, so **a tie goes to the earlier boundary**; otherwise the start of the next unit
+with characters (the unit stays with the previous chunk). Units without any non-whitespace
+character (empty units) never hold a chunk start: they stay with the segment before them, and
+leading empty units with the first segment. Starts that snap to the beginning or the end of the
+document are dropped, and two starts snapping to the same boundary give one boundary. Documents
+with fewer than two non-empty units get no boundaries without calling the chunker.
+
+Chunkers do not see units, only characters: a segmenter built on one is expected to be flagged by
+the harness's content controls (its boundaries depend on lengths, not on topics). None of these
+adapters has a fast restart path: the chunker has to read the reordered text anyway.
+
+Adapters (each library is an optional extra; ``pip install 'stability-harness[chunkers]'``
+installs all three):
+
+========================  ===================================================  ==============
+name                      chunker                                              extra
+========================  ===================================================  ==============
+``fixed_chars``           built in: ``chunk_size`` characters per chunk        (none)
+``langchain_recursive``   langchain ``RecursiveCharacterTextSplitter``         ``langchain``
+``langchain_character``   langchain ``CharacterTextSplitter``                  ``langchain``
+``semchunk``              ``semchunk.chunk`` with a word-count token counter   ``semchunk``
+``chonkie_recursive``     chonkie ``RecursiveChunker`` (character/word)        ``chonkie``
+``chonkie_sentence``      chonkie ``SentenceChunker`` (character/word)         ``chonkie``
+========================  ===================================================  ==============
+
+Examples
+--------
+Any function splitting text can be wrapped; here every chunk is two lines (two units):
+
+>>> def two_lines(text):
+...     lines = text.split("\\n")
+...     return ["\\n".join(lines[i:i + 2]) for i in range(0, len(lines), 2)]
+>>> ChunkerSegmenter(two_lines)(["a b", "c", "d e f", "g", "h"])
+[2, 4]
+
+A chunk starting inside a unit snaps to the nearest unit boundary (here the second chunk starts
+after the first character of the third unit, ``"cccccc"``, which goes to that chunk: boundary 2):
+
+>>> FixedChars(chunk_size=6)(["aa", "b", "cccccc"])
+[2]
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from stability.checks import check_choice, check_int
+from stability.exceptions import InvalidParameterError, InvalidTypeError
+from stability.segmenter import Segmenter
+
+__all__ = [
+    "ChunkerSegmenter",
+    "FixedChars",
+    "LangchainRecursive",
+    "LangchainCharacter",
+    "Semchunk",
+    "ChonkieRecursive",
+    "ChonkieSentence",
+    "locate_chunks",
+    "snap_to_units",
+    "word_count",
+]
+
+CHONKIE_TOKENIZERS = ("character", "word")
+
+
+def _compact(text: str) -> str:
+    """``text`` without its whitespace characters."""
+    return "".join(text.split())
+
+
+def word_count(text: str) -> int:
+    """Number of whitespace-separated words (the token counter given to ``semchunk``)."""
+    return len(text.split())
+
+
+def _check_separator(value: Any) -> None:
+    if not isinstance(value, str) or not value or not value.isspace():
+        raise InvalidParameterError.make("unit_separator", "a non-empty string of whitespace", value)
+
+
+def _require(module: str, extra: str, segmenter: str) -> Any:
+    """Import an optional dependency, or say which extra installs it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise ImportError(
+            f"segmenter {segmenter!r} needs the {module!r} package, installed by the extra "
+            f"{extra!r} (or 'chunkers' for every chunker): pip install 'stability-harness[{extra}]'"
+        ) from exc
+
+
+def locate_chunks(text: str, chunks: Sequence[str]) -> list[int]:
+    """Start of each chunk in ``text``, in non-whitespace characters (see the module docstring).
+
+    Whitespace-only chunks are skipped, so the result may be shorter than ``chunks``.
+
+    Examples
+    --------
+    >>> locate_chunks("ab cd\\nef", ["ab", "cd ef"])  # tiling chunks
+    [0, 2]
+    >>> locate_chunks("ab cd ef", ["ab cd", "cd ef"])  # overlapping chunks
+    [0, 2]
+    """
+    if isinstance(chunks, (str, bytes)) or not isinstance(chunks, Sequence):
+        raise InvalidTypeError.make("chunker output", "a list of strings", chunks)
+    compact = _compact(text)
+    starts: list[int] = []
+    previous_end = 0
+    for i, chunk in enumerate(chunks):
+        if not isinstance(chunk, str):
+            raise InvalidTypeError.make(f"chunk {i} of the chunker output", "a string", chunk)
+        piece = _compact(chunk)
+        if not piece:
+            continue
+        if compact.startswith(piece, previous_end):
+            start = previous_end
+        else:
+            start = compact.find(piece, starts[-1] + 1 if starts else 0)
+        if start < 0:
+            raise InvalidParameterError.make(
+                "chunker",
+                "a chunker returning pieces of the text, in order (whitespace aside)",
+                f"chunk {i} {chunk[:40]!r} not found after non-whitespace character "
+                f"{starts[-1] if starts else 0}",
+            )
+        starts.append(start)
+        previous_end = start + len(piece)
+    return starts
+
+
+def offsets_to_compact(text: str, offsets: Sequence[int]) -> list[int]:
+    """Character offsets in ``text`` turned into non-whitespace positions (for native offsets)."""
+    kept = np.fromiter((not ch.isspace() for ch in text), dtype=bool, count=len(text))
+    before = np.concatenate([[0], np.cumsum(kept)])
+    total = int(before[-1])
+    positions = []
+    for offset in offsets:
+        position = int(before[check_int(offset, "chunk offset", low=0, high=len(text))])
+        if position < total:  # a chunk starting in trailing whitespace holds no character
+            positions.append(position)
+    return positions
+
+
+def snap_to_units(unit_lengths: Sequence[int], starts: Sequence[int]) -> list[int]:
+    """Boundaries from chunk starts (non-whitespace positions), by the snapping rule above.
+
+    ``unit_lengths`` are the units' numbers of non-whitespace characters.
+
+    Examples
+    --------
+    >>> snap_to_units([2, 1, 6], [0, 5])  # unit 2: 2 characters before the start, 4 after
+    [2]
+    >>> snap_to_units([2, 1, 6], [0, 6])  # 3 before, 3 after: a tie goes to the earlier boundary
+    [2]
+    >>> snap_to_units([2, 1, 6], [0, 7])  # 4 before, 2 after: the unit stays, nothing is left
+    []
+    >>> snap_to_units([4, 0, 4], [0, 3])  # the empty unit 1 stays with unit 0
+    [2]
+    """
+    lengths = np.asarray(unit_lengths, dtype=np.intp)
+    n = lengths.size
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    nonempty = np.flatnonzero(lengths > 0)
+    if nonempty.size < 2:
+        return []
+    # next_nonempty[i]: first non-empty unit after unit i (n if none)
+    following = np.full(n + 1, n, dtype=np.intp)
+    following[nonempty] = nonempty
+    next_nonempty = np.minimum.accumulate(following[::-1])[::-1][1:]
+    boundaries: set[int] = set()
+    for start in starts:
+        if not 0 <= start < offsets[-1]:
+            continue
+        unit = int(np.searchsorted(offsets, start, side="right")) - 1
+        left, right = start - offsets[unit], offsets[unit + 1] - start
+        boundary = unit if left <= right else int(next_nonempty[unit])
+        if nonempty[0] < boundary < n:
+            boundaries.add(boundary)
+    return sorted(boundaries)
+
+
+class ChunkerSegmenter(Segmenter):
+    """Any chunker ``text -> list[str]`` as a segmenter (see the module docstring).
+
+    Parameters
+    ----------
+    chunker : callable
+        ``text -> list[str]``: chunks in order, covering the text; whitespace may be dropped or
+        changed, chunks may overlap.
+    unit_separator : str, default "\\n"
+        Whitespace joining the units into the text given to the chunker (``"\\n\\n"`` makes
+        every unit a paragraph; ``" "`` gives running text).
+    """
+
+    name = "chunker"
+
+    def __init__(self, chunker: Callable[[str], Sequence[str]], unit_separator: str = "\n") -> None:
+        if not callable(chunker):
+            raise InvalidTypeError.make("chunker", "a callable text -> list[str]", chunker)
+        _check_separator(unit_separator)
+        self.chunker = chunker
+        self.unit_separator = unit_separator
+
+    def chunk_starts(self, text: str) -> list[int]:
+        """Non-whitespace positions of the chunk starts in ``text``."""
+        return locate_chunks(text, self.chunker(text))
+
+    def segment(self, units: Sequence[str]) -> list[int]:
+        lengths = [len(_compact(unit)) for unit in units]
+        if sum(1 for length in lengths if length) < 2:
+            return []
+        text = self.unit_separator.join(units)
+        return snap_to_units(lengths, self.chunk_starts(text))
+
+
+class _SizedChunker(ChunkerSegmenter):
+    """Shared set-up of the adapters: a chunk size and the unit separator."""
+
+    def __init__(self, chunk_size: int, unit_separator: str) -> None:
+        self.chunk_size = check_int(chunk_size, "chunk_size", low=1)
+        _check_separator(unit_separator)
+        self.unit_separator = unit_separator
+
+    def chunker(self, text: str) -> list[str]:  # type: ignore[override]
+        raise NotImplementedError
+
+
+class FixedChars(_SizedChunker):
+    """``fixed_chars``: chunks of ``chunk_size`` characters of the joined text, ignoring content.
+
+    No dependency. The layout baseline of the chunkers: its boundaries depend only on the units'
+    lengths.
+
+    Parameters
+    ----------
+    chunk_size : int, default 1000
+        Characters per chunk (separators included); the last chunk may be shorter.
+    unit_separator : str, default "\\n"
+        Whitespace joining the units.
+    """
+
+    name = "fixed_chars"
+
+    def __init__(self, chunk_size: int = 1000, unit_separator: str = "\n") -> None:
+        super().__init__(chunk_size, unit_separator)
+
+    def chunker(self, text: str) -> list[str]:  # type: ignore[override]
+        size = self.chunk_size
+        return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+class _LangchainSplitter(_SizedChunker):
+    """Shared parameters of the langchain adapters (sizes in characters, ``len``)."""
+
+    def __init__(self, chunk_size: int, chunk_overlap: int, unit_separator: str) -> None:
+        super().__init__(chunk_size, unit_separator)
+        self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0, high=self.chunk_size - 1)
+        _require("langchain_text_splitters", "langchain", self.name)
+
+    def chunker(self, text: str) -> list[str]:  # type: ignore[override]
+        return self._splitter(_require("langchain_text_splitters", "langchain", self.name)).split_text(text)
+
+
+class LangchainRecursive(_LangchainSplitter):
+    """``langchain_recursive``: langchain's ``RecursiveCharacterTextSplitter``.
+
+    Splits on ``"\\n\\n"``, then ``"\\n"``, then ``" "``, then between characters, merging pieces up to
+    ``chunk_size`` characters (the most common splitter of retrieval pipelines). Extra:
+    ``langchain``. Chunks are located in the text (langchain returns strings only).
+
+    Parameters
+    ----------
+    chunk_size : int, default 1000
+        Maximum characters per chunk.
+    chunk_overlap : int, default 0
+        Characters shared by consecutive chunks (langchain's default is 200).
+    unit_separator : str, default "\\n"
+        Whitespace joining the units.
+    """
+
+    name = "langchain_recursive"
+
+    def __init__(self, chunk_size: int = 1000, chunk_overlap: int = 0, unit_separator: str = "\n") -> None:
+        super().__init__(chunk_size, chunk_overlap, unit_separator)
+
+    def _splitter(self, module):
+        return module.RecursiveCharacterTextSplitter(
+            chunk_size=self.chunk_size, chunk_overlap=self.chunk_overlap
+        )
+
+
+class LangchainCharacter(_LangchainSplitter):
+    """``langchain_character``: langchain's ``CharacterTextSplitter`` (one separator, fixed size).
+
+    Splits on ``separator`` and merges the pieces up to ``chunk_size`` characters. Extra:
+    ``langchain``.
+
+    Parameters
+    ----------
+    chunk_size : int, default 1000
+        Maximum characters per chunk (a piece longer than that stays whole, as in langchain).
+    chunk_overlap : int, default 0
+        Characters shared by consecutive chunks.
+    separator : str, default " "
+        Where langchain may cut (``" "``: between words, so the cuts ignore the units;
+        langchain's default ``"\\n\\n"`` never cuts text joined with ``"\\n"``).
+    unit_separator : str, default "\\n"
+        Whitespace joining the units.
+    """
+
+    name = "langchain_character"
+
+    def __init__(
+        self, chunk_size: int = 1000, chunk_overlap: int = 0, separator: str = " ", unit_separator: str = "\n"
+    ) -> None:
+        if not isinstance(separator, str):
+            raise InvalidTypeError.make("separator", "a string", separator)
+        super().__init__(chunk_size, chunk_overlap, unit_separator)
+        self.separator = separator
+
+    def _splitter(self, module):
+        return module.CharacterTextSplitter(
+            separator=self.separator, chunk_size=self.chunk_size, chunk_overlap=self.chunk_overlap
+        )
+
+
+class Semchunk(_SizedChunker):
+    """``semchunk``: ``semchunk.chunk`` with a word-count token counter (offline).
+
+    semchunk splits at the most meaningful separator available (newlines, then sentence ends,
+    clauses, words) into chunks of at most ``chunk_size`` tokens; here a token is a
+    whitespace-separated word (:func:`word_count`), so no tokenizer is downloaded. Chunk starts
+    come from semchunk's own character offsets. Extra: ``semchunk``.
+
+    Parameters
+    ----------
+    chunk_size : int, default 150
+        Maximum words per chunk.
+    unit_separator : str, default "\\n"
+        Whitespace joining the units.
+    """
+
+    name = "semchunk"
+
+    def __init__(self, chunk_size: int = 150, unit_separator: str = "\n") -> None:
+        super().__init__(chunk_size, unit_separator)
+        _require("semchunk", "semchunk", self.name)
+
+    def chunker(self, text: str) -> list[str]:  # type: ignore[override]
+        module = _require("semchunk", "semchunk", self.name)
+        return module.chunk(text, chunk_size=self.chunk_size, token_counter=word_count)
+
+    def chunk_starts(self, text: str) -> list[int]:
+        module = _require("semchunk", "semchunk", self.name)
+        _, offsets = module.chunk(text, chunk_size=self.chunk_size, token_counter=word_count, offsets=True)
+        return offsets_to_compact(text, [start for start, _ in offsets])
+
+
+class _ChonkieChunker(_SizedChunker):
+    """Shared set-up of the chonkie adapters (offline tokenizers only)."""
+
+    def __init__(self, chunk_size: int, tokenizer: str, unit_separator: str) -> None:
+        super().__init__(chunk_size, unit_separator)
+        self.tokenizer = check_choice(tokenizer, "tokenizer", CHONKIE_TOKENIZERS)
+        _require("chonkie", "chonkie", self.name)
+
+    def _chunks(self, text: str) -> list[Any]:
+        return self._make(_require("chonkie", "chonkie", self.name)).chunk(text)
+
+    def _make(self, module: Any) -> Any:
+        raise NotImplementedError
+
+    def chunker(self, text: str) -> list[str]:  # type: ignore[override]
+        return [chunk.text for chunk in self._chunks(text)]
+
+    def chunk_starts(self, text: str) -> list[int]:
+        return offsets_to_compact(text, [chunk.start_index for chunk in self._chunks(text)])
+
+
+class ChonkieRecursive(_ChonkieChunker):
+    """``chonkie_recursive``: chonkie's ``RecursiveChunker`` with an offline tokenizer.
+
+    Splits at paragraphs, then lines, sentence ends, punctuation, words, characters, up to
+    ``chunk_size`` tokens. Chunk starts come from chonkie's ``start_index``. Extra: ``chonkie``.
+
+    Parameters
+    ----------
+    chunk_size : int, default 1000
+        Maximum tokens per chunk.
+    tokenizer : {"character", "word"}, default "character"
+        chonkie's built-in tokenizers (no download).
+    unit_separator : str, default "\\n"
+        Whitespace joining the units.
+    """
+
+    name = "chonkie_recursive"
+
+    def __init__(self, chunk_size: int = 1000, tokenizer: str = "character", unit_separator: str = "\n") -> None:
+        super().__init__(chunk_size, tokenizer, unit_separator)
+
+    def _make(self, module: Any) -> Any:
+        return module.RecursiveChunker(tokenizer=self.tokenizer, chunk_size=self.chunk_size)
+
+
+class ChonkieSentence(_ChonkieChunker):
+    """``chonkie_sentence``: chonkie's ``SentenceChunker`` with an offline tokenizer.
+
+    Packs whole sentences (chonkie's own rule-based split on ``". "``, ``"! "``, ``"? "`` and
+    newlines) into chunks of at most ``chunk_size`` tokens. Extra: ``chonkie``.
+
+    Parameters
+    ----------
+    chunk_size, tokenizer, unit_separator :
+        As :class:`ChonkieRecursive`.
+    chunk_overlap : int, default 0
+        Tokens shared by consecutive chunks.
+    """
+
+    name = "chonkie_sentence"
+
+    def __init__(
+        self, chunk_size: int = 1000, tokenizer: str = "character", chunk_overlap: int = 0, unit_separator: str = "\n"
+    ) -> None:
+        super().__init__(chunk_size, tokenizer, unit_separator)
+        self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0)
+
+    def _make(self, module: Any) -> Any:
+        return module.SentenceChunker(
+            tokenizer=self.tokenizer, chunk_size=self.chunk_size, chunk_overlap=self.chunk_overlap
+        )

@@ -1,0 +1,119 @@
+"""Reports of every command, in every format.
+
+A command's result becomes a :class:`~stability.reporting.model.Report` (a corpus run through
+:func:`~stability.reporting.corpus.corpus_report`, ``stability score`` and ``stability segmenters``
+through :mod:`stability.reporting.commands`), and one module per format in
+:mod:`stability.reporting.formats` renders it. The list of formats is discovered from that
+package (:func:`formats_available`); the CLI, the configuration files and the error messages read
+it, so a new format is one new module.
+
+Examples
+--------
+>>> formats_available()
+('table', 'md', 'csv', 'json', 'html')
+>>> format_module("table").EXTENSION
+'txt'
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from ..exceptions import InvalidParameterError
+from . import formats as _formats_package
+from .model import Report, Section, markdown_table, mean_std, number
+
+__all__ = ["Report", "Section", "markdown_table", "number", "mean_std", "formats_available", "format_module",
+           "report_of", "render", "write_reports"]
+
+#: What a format module must declare.
+REQUIRED = ("NAME", "EXTENSION", "render")
+
+
+def _format_modules() -> dict[str, ModuleType]:
+    found = []
+    for info in pkgutil.iter_modules(_formats_package.__path__):
+        module = importlib.import_module(f"{_formats_package.__name__}.{info.name}")
+        missing = [attr for attr in REQUIRED if not hasattr(module, attr)]
+        if missing:
+            raise InvalidParameterError(f"report format module {module.__name__} lacks {', '.join(missing)}")
+        found.append(module)
+    found.sort(key=lambda m: (getattr(m, "ORDER", 100), m.NAME))
+    return {m.NAME: m for m in found}
+
+
+def formats_available() -> tuple[str, ...]:
+    """The names of the report formats, in their declared order."""
+    return tuple(_format_modules())
+
+
+def format_module(name: str) -> ModuleType:
+    """The module rendering the format called ``name``."""
+    modules = _format_modules()
+    if name not in modules:
+        raise InvalidParameterError.make("format", f"one of {', '.join(modules)}", name)
+    return modules[name]
+
+
+def report_of(result: Any, *, compact: bool = False, figures: bool = False, max_strips: int = 20,
+              metrics: Sequence[str] | None = None) -> Report:
+    """The :class:`Report` of a command's result: a :class:`~stability.results.CorpusResult`, a
+    :class:`~stability.scoring.ScoreResult`, the mapping of
+    :func:`~stability.registry.describe_segmenters`, or a report (returned as is). ``metrics``
+    names the reference metrics to show (catalogue names or aliases)."""
+    from ..registry import SegmenterStatus
+    from ..results import CorpusResult
+    from ..scoring import ScoreResult
+    from .commands import score_report, segmenters_report
+    from .corpus import corpus_report
+
+    if isinstance(result, Report):
+        return result
+    if isinstance(result, CorpusResult):
+        return corpus_report(result, compact=compact, figures=figures, max_strips=max_strips, metrics=metrics)
+    if isinstance(result, ScoreResult):
+        return score_report(result, compact=compact, metrics=metrics)
+    if isinstance(result, Mapping) and all(isinstance(v, SegmenterStatus) for v in result.values()):
+        return segmenters_report(result)
+    raise InvalidParameterError.make("result", "a CorpusResult, ScoreResult, segmenter statuses or a Report",
+                                     type(result).__name__)
+
+
+def render(result: Any, format: str = "table", *, documents: bool | None = None, compact: bool | None = None,
+           metrics: Sequence[str] | None = None, max_strips: int = 20, **options: Any) -> str:
+    """Render a command's result in one of :func:`formats_available`.
+
+    ``documents`` asks for the per-document tables (default: the format's choice: Markdown and
+    HTML show them, the terminal table and CSV do not); ``compact`` picks the narrow selection of
+    columns (default: the terminal table only); ``metrics`` names the reference metrics to show
+    (catalogue names or aliases, e.g. ``["pk", "wd", "b"]``); other ``options`` go to the format
+    (``width`` of the terminal table).
+    """
+    module = format_module(format)
+    report = report_of(result, compact=getattr(module, "COMPACT", False) if compact is None else compact,
+                       figures=getattr(module, "FIGURES", False), max_strips=max_strips, metrics=metrics)
+    details = getattr(module, "DETAILS", False) if documents is None else documents
+    return module.render(report, details=details, **options)
+
+
+def write_reports(result: Any, directory: str | os.PathLike, formats: Any, documents: bool | None = None) -> list[Path]:
+    """Write ``report.<extension>`` for each format into ``directory``; formats holding one table
+    (``SEPARATE_DETAILS``, CSV) write the per-document table to ``documents.<extension>`` too."""
+    written = []
+    for name in formats:
+        module = format_module(name)
+        separate = getattr(module, "SEPARATE_DETAILS", False)
+        texts = {"report": render(result, name, documents=None if separate else documents)}
+        if separate:
+            texts["documents"] = render(result, name, documents=True)
+        for stem, text in texts.items():
+            path = Path(directory) / f"{stem}.{module.EXTENSION}"
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+    return written

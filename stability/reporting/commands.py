@@ -1,0 +1,89 @@
+"""Reports of the commands that do not run the stability test: ``stability score`` (reference
+metrics of existing segmentations, a :class:`~stability.scoring.ScoreResult`) and
+``stability segmenters`` (the available segmenters, from
+:func:`~stability.registry.describe_segmenters`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..catalogue import measure
+from ..exceptions import InvalidParameterError
+from .model import Report, Section, number
+
+__all__ = ["score_report", "segmenters_report"]
+
+
+def _score_keys(result: Any, compact: bool, metrics: Sequence[str] | None) -> list[str]:
+    """Every metric computed (full), or the compact / chosen selection from the catalogue."""
+    if compact or metrics is not None:
+        from .corpus import selected_measures
+
+        return [m.name for m in selected_measures(set(result.mean), compact, metrics)]
+    return list(result.mean)
+
+
+def _window_note(result: Any) -> list[str]:
+    ks = sorted({int(v["window_k"]) for v in result.documents.values() if not math.isnan(v.get("window_k", math.nan))})
+    if not ks:
+        return []
+    span = str(ks[0]) if len(ks) == 1 else f"{ks[0]} to {ks[-1]} (per document in the JSON or CSV report)"
+    return [f"Window metrics at k = {span}."]
+
+
+def score_report(result: Any, digits: int = 4, compact: bool = False, metrics: Sequence[str] | None = None) -> Report:
+    """Per-document reference metrics, then their mean and standard deviation over documents;
+    ``compact``: the catalogue's compact metrics; ``metrics``: the metrics named (or aliased)."""
+    keys = _score_keys(result, compact, metrics)
+    table = [[doc] + [values.get(k, math.nan) for k in keys] for doc, values in result.documents.items()]
+    table += [["mean"] + [result.mean[k] for k in keys], ["std"] + [result.std[k] for k in keys]]
+    rows = [[row[0]] + [number(v, digits) for v in row[1:]] for row in table]
+    data = (["document"] + keys, [[row[0]] + ["" if math.isnan(v) else repr(float(v)) for v in row[1:]] for row in table])
+    n = len(result.documents)
+    section = Section(f"Reference metrics: {n} document{'' if n == 1 else 's'}", ["document"] + [_title_of(k) for k in keys],
+                      rows, notes=_window_note(result), data=data, drop_order=tuple(range(len(keys), 0, -1))[:-1])
+    return Report("Reference metrics", [section], payload=result.to_dict())
+
+
+def _title_of(name: str) -> str:
+    try:
+        return measure(name).short
+    except InvalidParameterError:
+        return name
+
+
+def _short(value: object, limit: int = 32) -> str:
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"<{type(value).__name__} of {len(value)}>" if hasattr(value, "__len__") else text[:limit]
+
+
+def _origin(status: Any) -> str:
+    info = status.info
+    if not info.distribution or info.origin == "built-in":
+        return info.origin
+    return f"{info.origin} ({info.distribution} {info.version})"
+
+
+def segmenters_report(statuses: Mapping[str, Any]) -> Report:
+    """The available segmenters (origin, fast path, load status), then one row per default
+    parameter: two narrow tables rather than one whose rows wrap."""
+    rows, parameters, notes, payload = [], [], [], []
+    for name, status in statuses.items():
+        rows.append([name, _origin(status), "yes" if status.fast_path else "no", "ok" if status.ok else "failed"])
+        if not status.ok:
+            notes.append(f"{name} failed to load: {status.error}")
+        parameters += [[name, key, _short(value)] for key, value in (status.params or {}).items()]
+        payload.append({"name": name, "origin": status.info.origin, "target": status.info.target,
+                        "distribution": status.info.distribution, "version": status.info.version,
+                        "parameters": {k: _short(v) for k, v in (status.params or {}).items()},
+                        "fast_path": status.fast_path, "deterministic": status.deterministic,
+                        "description": status.description, "error": status.error})
+    sections = [Section("Segmenters (use with --segmenter NAME, or module:attribute)",
+                        ["name", "origin", "fast path", "status"], rows, notes=notes, align="Llll"),
+                Section("Parameters and their defaults", ["segmenter", "parameter", "default"], parameters, align="LLl")]
+    return Report("Segmenters", sections, payload={"segmenters": payload})

@@ -1,0 +1,329 @@
+"""The report of a corpus run (:class:`~stability.results.CorpusResult`) as a :class:`Report`.
+
+Layout follows Lamprier et al. (2007), Tables 1-3: one row per segmenter, each score as
+"mean (std)" over documents; reference metrics sit beside the stability scores when the documents
+have references. Every column comes from the catalogue (:mod:`stability.catalogue`); the first
+stability column is the headline score (:data:`~stability.catalogue.HEADLINE`), chosen by the
+validation study (``docs/validation.md``): the raw F1 of the paper rewards segmenters that ignore
+the content, so it is not the headline.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from ..catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, Measure, reference_measure
+from ..results import CorpusResult, StabilityResult, Stat, _jsonable
+from .model import Report, Section, mean_std, number
+
+__all__ = ["HEADLINE_NOTE", "corpus_report", "summary_section", "document_section", "headline_stat", "clean"]
+
+#: Why the headline is the headline, printed under the summary in every format.
+HEADLINE_NOTE = (
+    "Headline: stability (shuffle-corrected) = (F1 - shuffle F1) / (1 - shuffle F1): the stability F1 "
+    "corrected by the shuffle control, 0 for segmenters that ignore the content. In the validation study on "
+    "Choi's 3-11 set (docs/validation.md) it ranked segmenters closest to the reference metrics, while the raw "
+    "F1 ranked content-blind segmenters (no, all, evenly spaced or random boundaries: F1 = 1) first. Per "
+    "document it is unbounded below when the shuffle control is almost perfectly stable: read it with the gap."
+)
+
+#: What the stability test is, for formats with room for a paragraph (HTML).
+INTRODUCTION = (
+    "Stability test of Lamprier et al. (2007): units are permuted within the segments a segmenter found, the "
+    "document is segmented again, and the boundaries found again are counted. Scores are \"mean (std)\" over "
+    "documents. content-blind: the shuffle control (units permuted across the whole document) is as stable as "
+    "the real test, so the score carries no evidence about the content."
+)
+
+STRIPS_NOTE = ("Blue bars: initial boundaries, height = share of restarts that found them again; grey: boundaries "
+               "that appeared only after permutation; red ticks: reference boundaries.")
+
+
+def _stability_measures(compact: bool) -> list[Measure]:
+    """Reported stability scores, headline first (the compact selection when ``compact``)."""
+    return [m for m in STABILITY.values() if m.report and (m.compact or not compact)]
+
+
+def selected_measures(present: Any, compact: bool = False, metrics: Sequence[str] | None = None) -> list[Measure]:
+    """The reference metrics to show among those ``present``: the ones named in ``metrics`` (names
+    or aliases from the catalogue, in that order), else the catalogue's reported ones (its compact
+    selection when ``compact``)."""
+    if metrics is not None:
+        chosen = list(dict.fromkeys(reference_measure(name) for name in metrics))
+        return [m for m in chosen if m.name in present]
+    return [m for table in (REFERENCE, MULTI_REFERENCE) for m in table.values()
+            if m.report and m.name in present and (m.compact or not compact)]
+
+
+def _reference_measures(result: CorpusResult, compact: bool = False,
+                        metrics: Sequence[str] | None = None) -> list[Measure]:
+    return selected_measures({k for s in result.summary.values() for k in s.reference}, compact, metrics)
+
+
+#: How flags are coloured in a terminal.
+FLAG_STYLES = {"content-blind": "yellow", "non-deterministic": "red", "failed": "red"}
+
+
+def flags(content_blind: bool | None, deterministic: bool | None, failed: int = 0) -> str:
+    """The warnings of a segmenter or document, comma-separated."""
+    words = ["content-blind"] if content_blind else []
+    words += ["non-deterministic"] if deterministic is False else []
+    words += [f"{failed} failed"] if failed else []
+    return ", ".join(words)
+
+
+def headline_stat(result: CorpusResult, label: str) -> Stat:
+    """Mean, std and bootstrap interval over documents of the headline score of one segmenter
+    (documents run without the shuffle control are left out)."""
+    return result.summary[label].macro[HEADLINE.name]
+
+
+def _title(result: CorpusResult, compact: bool = False) -> str:
+    n_docs = result.settings.get("n_documents", max((s.n_documents for s in result.summary.values()), default=0))
+    restarts = result.settings.get("n_restarts", "?")
+    run = (f"Stability test: {n_docs} document{'' if n_docs == 1 else 's'}, {restarts} restarts, seed "
+           f"{result.settings.get('seed', '?')}")
+    return run if compact else f"{run} - mean (std) over documents - headline: {HEADLINE.title}"
+
+
+def _interval(stat: Stat | None, digits: int) -> str:
+    return f"[{number(stat.ci[0], digits)}, {number(stat.ci[1], digits)}]" if stat and stat.n else "n/a"
+
+
+def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2,
+                    metrics: Sequence[str] | None = None) -> Section:
+    """Per-segmenter summary. Full: every score as "mean (std)", the headline the first stability
+    column. Compact (terminal): the headline with its interval, the gap, the flags and the compact
+    (or chosen) reference metrics, the latter dropped first on a narrow terminal."""
+    refs = _reference_measures(result, compact, metrics)
+    if compact:
+        return _compact_summary(result, refs, digits)
+    tests, controls = _split_controls(_stability_measures(False))
+    header = ["segmenter", "docs"] + [HEADLINE.title if m is HEADLINE else m.short for m in tests] + ["F1 95% CI"]
+    header += [m.short for m in controls] + ["flags"] + [m.short for m in refs]
+    rows = []
+    for label, s in result.summary.items():
+        row = [label, str(s.n_documents)] + [mean_std(s.macro.get(m.name), m.digits or digits) for m in tests]
+        row += [_interval(s.macro.get("f1"), digits)] + [mean_std(s.macro.get(m.name), digits) for m in controls]
+        row += [flags(s.content_blind, s.deterministic, s.n_failed)]
+        rows.append(row + [mean_std(s.reference.get(m.name), digits) for m in refs])
+    align = "LL" + "r" * len(tests) + "R" + "r" * len(controls) + "L" + "r" * len(refs)
+    groups = (("", 2), ("stability test", len(tests) + 1), ("controls", len(controls) + 1), ("reference", len(refs)))
+    return Section(_title(result), header, rows, notes=(*_window_note(result, refs), HEADLINE_NOTE), align=align,
+                   data=_summary_data(result), groups=groups, highlight=FLAG_STYLES)
+
+
+#: The stability scores that come from the controls (chance level, shuffle control), grouped apart.
+CONTROLS = ("chance_f1", "corrected_f1", "shuffle_f1", "shuffle_gap")
+
+
+def _split_controls(measures: list[Measure]) -> tuple[list[Measure], list[Measure]]:
+    return [m for m in measures if m.name not in CONTROLS], [m for m in measures if m.name in CONTROLS]
+
+
+def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int) -> Section:
+    gap = STABILITY["shuffle_gap"]
+    header = ["segmenter", "docs", f"{HEADLINE.short} [95% CI]", gap.short, "flags"] + [m.short for m in refs]
+    rows = []
+    for label, s in result.summary.items():
+        head = s.macro[HEADLINE.name]
+        row = [label, str(s.n_documents), f"{number(head.mean, digits)} {_interval(head, digits)}",
+               number(s.macro[gap.name].mean, digits), flags(s.content_blind, s.deterministic, s.n_failed)]
+        rows.append(row + [number(s.reference[m.name].mean, digits) if m.name in s.reference else "n/a" for m in refs])
+    drop = (1,) + tuple(range(len(header) - 1, 4, -1)) + (3,)
+    return Section(_title(result, compact=True), header, rows,
+                   notes=("Means over documents.", *_window_note(result, refs), HEADLINE_NOTE),
+                   align="LRRrL" + "r" * len(refs), data=_summary_data(result), drop_order=drop, highlight=FLAG_STYLES,
+                   legend=legend([STABILITY["shuffle_gap"], *refs]))
+
+
+#: How each window policy of the reports' window metrics chooses k.
+WINDOW_POLICIES = {"lamprier": "Lamprier et al. 2007, eq. 5, the default", "nltk": "nltk's convention",
+                   "segeval": "segeval's convention"}
+
+
+def _window_note(result: CorpusResult, refs: Sequence[Measure]) -> list[str]:
+    """Which window k the window metrics used (the run's [metrics] k), when a window was used."""
+    if not refs or not any("window_k" in s.reference for s in result.summary.values()):
+        return []
+    policy = (result.settings.get("metrics") or {}).get("k") or "lamprier"
+    how = f"{policy} ({WINDOW_POLICIES[policy]})" if policy in WINDOW_POLICIES else f"{policy} units"
+    return [f"Window metrics (Pk, WindowDiff and their variants) at k = {how}; each document's k is in the JSON report."]
+
+
+def legend(measures: Sequence[Measure]) -> dict[str, str]:
+    """Column title -> long title and direction, from the catalogue."""
+    def meaning(m: Measure) -> str:
+        better = f"{m.direction} is better" if m.direction else ""
+        if m.title == m.short:
+            return better or m.title
+        return f"{m.title} ({better})" if better else m.title
+
+    return {m.short: meaning(m) for m in measures}
+
+
+def _raw(x: Any) -> str:
+    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else repr(float(x))
+
+
+def _summary_data(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
+    """The summary with raw numbers (mean, std, CI bounds per score), as CSV writes it."""
+    scores = [m.name for m in STABILITY.values() if m.report] + ["self_agreement_f1"]
+    refs = [m.name for m in _reference_measures(result)]
+    header = ["segmenter", "params", "n_documents", "n_failed", "content_blind", "deterministic"]
+    header += [f"{key}_{part}" for key in scores for part in ("mean", "std", "ci_low", "ci_high")]
+    header += ["micro_precision", "micro_recall", "micro_f1"] + [f"ref_{k}_{p}" for k in refs for p in ("mean", "std")]
+    rows = []
+    for label, s in result.summary.items():
+        row: list[Any] = [label, json.dumps(_jsonable(s.params), sort_keys=True), s.n_documents, s.n_failed,
+                          s.content_blind, s.deterministic]
+        for key in scores:
+            st = s.macro[key]
+            row += [_raw(st.mean), _raw(st.std), _raw(st.ci[0]), _raw(st.ci[1])]
+        row += [_raw(s.micro["precision"]), _raw(s.micro["recall"]), _raw(s.micro["f1"])]
+        for key in refs:
+            st = s.reference.get(key)
+            row += [_raw(st.mean), _raw(st.std)] if st else ["", ""]
+        rows.append(row)
+    return header, rows
+
+
+def _document_cells(r: StabilityResult, scores: list[Measure], refs: list[Measure], digits: int,
+                    interval: bool) -> list[str]:
+    cells = [r.segmenter, str(r.document)] + ([] if not interval else [str(r.segmentation.n_units)])
+    for m in scores:
+        cells.append(number(m.value(r), 0 if m.digits is not None else digits))  # counts are whole per document
+        if m.name == "f1" and interval:
+            cells += [number(r.f1_ci[0], digits), number(r.f1_ci[1], digits)]
+    cells.append(flags(r.content_blind, r.deterministic))
+    cells += [number(r.reference_metrics.get(m.name), digits) for m in refs]
+    cells.append(" ".join(f"{b}:{number(c, 2)}" for b, c in r.boundary_confidence.items()))
+    return cells
+
+
+#: The per-document scores of the compact table, in order.
+COMPACT_DOCUMENT = ("shuffle_corrected", "shuffle_gap", "f1", "n_boundaries")
+
+
+def _document_table(result: CorpusResult, digits: int, compact: bool = False,
+                    metrics: Sequence[str] | None = None) -> tuple[list[str], list[list[str]], str]:
+    scores = [STABILITY[n] for n in COMPACT_DOCUMENT] if compact else sum(_split_controls(_stability_measures(False)), [])
+    refs = _reference_measures(result, compact, metrics)
+    header = ["segmenter", "document"] + ([] if compact else ["units"])
+    for m in scores:
+        header += [m.short] + (["F1 low", "F1 high"] if m.name == "f1" and not compact else [])
+    header += ["flags"] + [m.short for m in refs] + ["boundary:confidence"]
+    rows = [_document_cells(r, scores, refs, digits, not compact) for docs in result.documents.values() for r in docs]
+    align = "LL" + "r" * (len(header) - 4 - len(refs)) + "L" + "r" * len(refs) + "l"
+    return header, rows, align
+
+
+def document_section(result: CorpusResult, digits: int = 3, compact: bool = False,
+                     metrics: Sequence[str] | None = None) -> Section:
+    """Per-document table (headline and gap included), with each boundary and its confidence;
+    compact: the headline, gap, F1, boundary count, flags and compact reference metrics."""
+    header, rows, align = _document_table(result, digits, compact, metrics)
+    raw_header, raw_rows, _ = _document_table(result, 6, False, metrics)
+    n_refs = len(_reference_measures(result, compact, metrics))
+    drop = (len(header) - 1,) + tuple(range(len(header) - 2, len(header) - 2 - n_refs, -1)) + (5, 4) if compact else ()
+    shown = [STABILITY[n] for n in COMPACT_DOCUMENT] if compact else []
+    tests, controls = _split_controls(_stability_measures(False))
+    groups = () if compact else (("", 3), ("stability test", len(tests) + 2), ("controls", len(controls) + 1),
+                                 ("reference", n_refs), ("", 1))
+    return Section("Per document", header, rows, align=align, data=(raw_header, raw_rows), detail=True,
+                   drop_order=drop, legend=legend(shown + _reference_measures(result, compact, metrics)) if compact else {},
+                   groups=groups, highlight=FLAG_STYLES)
+
+
+#: Fewer items than this and a rank correlation is flagged rather than read.
+MIN_RANKED = 5
+
+
+def correlation_counts(result: CorpusResult) -> dict[str, int]:
+    """How many items each rank correlation ranks: segmenters, and (segmenter, document) pairs."""
+    return {"segmenters": sum(1 for docs in result.documents.values() if docs),
+            "documents": sum(1 for docs in result.documents.values() for r in docs if r.reference_metrics)}
+
+
+def _correlation_section(result: CorpusResult, compact: bool, metrics: Sequence[str] | None) -> Section | None:
+    corr = result.correlations()
+    if not corr:
+        return None
+    counts = correlation_counts(result)
+    refs = [m for m in _reference_measures(result, compact, metrics) if m.ranked]
+    header = ["stability score", "over", "n"] + [m.short for m in refs]
+    rows, notes = [], []
+    for over in ("segmenters", "documents"):
+        few = counts[over] < MIN_RANKED
+        for score, taus in corr.get(over, {}).items():
+            cells = [number(taus.get(m.name), 2) for m in refs]
+            rows.append([score, over, str(counts[over])] + [f"({c})!" if few and c != "n/a" else c for c in cells])
+        if few and corr.get(over):
+            notes.append(f"(...)!: only {counts[over]} {over} ranked (fewer than {MIN_RANKED}): with so few items a "
+                         "rank correlation of +-1 arises by chance alone (1 time in 3 with 3 items); do not read it.")
+    return Section("Kendall tau between stability and reference metrics (positive = agreement)", header, rows,
+                   notes=notes, align="LLr" + "r" * len(refs), drop_order=tuple(range(len(header) - 1, 3, -1)),
+                   legend={"n": "items ranked", **(legend(refs) if compact else {})})
+
+
+def _failure_section(result: CorpusResult) -> Section | None:
+    if not result.failures:
+        return None
+    rows = [[f.segmenter, f.document, str(f.restart), f.error] for f in result.failures]
+    return Section("Failures", ["segmenter", "document", "restart", "error"], rows, align="LLrl")
+
+
+def ranked_line(result: CorpusResult, digits: int = 2) -> str:
+    """The result in one line: segmenters by decreasing headline (mean [95% CI]), then the
+    content-blind ones, whose stability says nothing about the content.
+
+    Examples: ``u00 0.86 [0.84, 0.92] > c99 0.74 [0.70, 0.79]; even, none: content-blind``.
+    """
+    blind = [label for label, s in result.summary.items() if s.content_blind]
+    ranked = [(s.macro[HEADLINE.name], label) for label, s in result.summary.items() if label not in blind]
+    ranked.sort(key=lambda item: -item[0].mean if item[0].n and not math.isnan(item[0].mean) else math.inf)
+    parts = [" > ".join(f"{label} {number(stat.mean, digits)} {_interval(stat, digits)}" for stat, label in ranked)]
+    if blind:
+        parts.append(f"{', '.join(blind)}: content-blind")
+    return f"{HEADLINE.title}: " + "; ".join(p for p in parts if p)
+
+
+def clean(value: Any) -> Any:
+    """``value`` with non-finite floats (NaN; infinities from a damaged file) replaced by None,
+    recursively (strict JSON)."""
+    if isinstance(value, dict):
+        return {k: clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clean(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _payload(result: CorpusResult) -> dict[str, Any]:
+    data = clean(result.to_dict())
+    data["headline"] = {"score": HEADLINE.name, "title": HEADLINE.title, "note": HEADLINE_NOTE,
+                        "summary": {label: headline_stat(result, label).to_dict() for label in result.summary}}
+    data["correlations"] = clean(result.correlations())
+    data["correlations_n"] = correlation_counts(result)
+    data["report_version"] = 1
+    return data
+
+
+def corpus_report(result: CorpusResult, *, compact: bool = False, figures: bool = False, max_strips: int = 20,
+                  metrics: Sequence[str] | None = None) -> Report:
+    """The report of a run: the ranked headline, summary, correlations, plots and strips (with
+    ``figures``), the per-document table (a detail block), failures, settings. ``metrics`` names
+    the reference metrics to show (catalogue names or aliases; default: the catalogue's choice)."""
+    from .figures import figure_sections
+
+    blocks = [summary_section(result, compact, metrics=metrics), _correlation_section(result, compact, metrics)]
+    blocks += figure_sections(result, max_strips, STRIPS_NOTE) if figures else []
+    blocks += [document_section(result, compact=compact, metrics=metrics), _failure_section(result)]
+    settings = json.dumps(clean(result.settings), indent=1, default=str)
+    blocks.append(Section("Settings", text=settings))
+    return Report("Stability report", [b for b in blocks if b is not None], lead=(INTRODUCTION,),
+                  payload=_payload(result), result=ranked_line(result))

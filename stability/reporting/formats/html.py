@@ -1,0 +1,69 @@
+"""A single self-contained HTML page: tables, notes and inline SVG figures."""
+
+from __future__ import annotations
+
+import html
+
+from ..model import Report, Section
+
+NAME = "html"
+EXTENSION = "html"
+ORDER = 4
+DETAILS = True
+FIGURES = True
+DESCRIPTION = "a self-contained page with plots"
+
+STYLE = """body{font-family:system-ui,sans-serif;margin:1.5em;color:#222} .result{font-size:1.15em}
+.scroll{overflow-x:auto;max-width:100%} table{border-collapse:separate;border-spacing:0;margin:1em 0;font-size:12px}
+th,td{border-bottom:1px solid #ccc;border-left:1px solid #e4e4e4;padding:2px 3px;text-align:right} th.l,td.l{text-align:left}
+th.group{text-align:center;background:#eef2f7} th.group.blank{background:#fff}
+tbody td:first-child,thead tr:last-child th:first-child{position:sticky;left:0;background:#fff;z-index:1}
+.figure{display:inline-block;margin:0.5em;max-width:100%} svg{max-width:100%;height:auto}
+.strip .caption{font-size:12px} summary{cursor:pointer;font-weight:bold;margin:0.6em 0}
+pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}"""
+
+
+def table(section: Section) -> str:
+    """One table in a horizontally scrolling box (its first column stays in view); left-aligned
+    columns get ``class="l"``; column groups become a header row above the column titles."""
+    classes = [' class="l"' if a in "lL" else "" for a in section.alignment()]
+    groups = "".join(f'<th colspan="{span}" class="group{"" if title else " blank"}">{html.escape(title)}</th>'
+                     for title, span in section.groups if span)
+    head = (f"<tr>{groups}</tr>" if groups else "") + "<tr>" + "".join(
+        f"<th{c}>{html.escape(h)}</th>" for h, c in zip(section.header, classes)) + "</tr>"
+    body = "".join("<tr>" + "".join(f"<td{c}>{html.escape(str(v))}</td>" for v, c in zip(row, classes)) + "</tr>"
+                   for row in section.rows)
+    return f'<div class="scroll"><table><thead>{head}</thead><tbody>{body}</tbody></table></div>'
+
+
+
+def _block(section: Section, details: bool) -> str:
+    if section.detail and not details:
+        return ""
+    heading = f"<summary>{html.escape(section.title)}</summary>" if section.collapsed else f"<h2>{html.escape(section.title)}</h2>"
+    parts = [heading]
+    if section.is_table:
+        parts.append(table(section))
+    parts += [f'<div class="figure">{f}</div>' for f in section.figures if f.startswith("<svg")]
+    parts += [f for f in section.figures if not f.startswith("<svg")]
+    if section.text:
+        parts.append(f"<pre>{html.escape(section.text)}</pre>")
+    parts += [f"<p>{html.escape(note)}</p>" for note in [section.legend_line(), *section.notes] if note]
+    return f"<details>{''.join(parts)}</details>" if section.collapsed else "".join(parts)
+
+
+def render(report: Report, *, details: bool = True) -> str:
+    """The page: title, lead paragraphs, then every block in order."""
+    lead = f'<p class="result"><b>{html.escape(report.result)}</b></p>' if report.result else ""
+    lead += "".join(f"<p>{html.escape(p)}</p>" for p in report.lead)
+    blocks = "\n".join(b for b in (_block(s, details) for s in report.sections) if b)
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(report.title.lower())}</title>
+<style>
+{STYLE}
+</style></head><body>
+<h1>{html.escape(report.title)}</h1>
+{lead}
+{blocks}
+</body></html>
+"""

@@ -1,0 +1,22 @@
+"""JSON: the complete result (the command's payload), else the tables."""
+
+from __future__ import annotations
+
+import json
+
+from ..model import Report
+
+NAME = "json"
+EXTENSION = "json"
+ORDER = 3
+DESCRIPTION = "the complete result, machine-readable"
+
+
+def render(report: Report, *, details: bool = False) -> str:
+    """The report's payload as strict JSON (no NaN); a report without one gives its tables."""
+    data = report.payload
+    if data is None:
+        data = {"title": report.title,
+                "sections": [{"title": s.title, "header": list(s.header), "rows": [list(r) for r in s.rows],
+                              "notes": list(s.notes)} for s in report.tables(True)]}
+    return json.dumps(data, indent=1, sort_keys=False, allow_nan=False)

@@ -1,0 +1,159 @@
+"""The document model every report format renders, and the number formatting they share.
+
+A command's result (a corpus run, ``stability score``, ``stability segmenters``) becomes one
+:class:`Report`: a title, lead paragraphs, and an ordered list of :class:`Section` blocks. A
+section is a table (title, header, rows, notes, column alignment), optionally with the raw values
+a machine format writes instead of the formatted cells, or a block of figures or preformatted text
+that only formats able to show them render. Format modules (:mod:`stability.reporting.formats`)
+know nothing of runs or scores: they render reports.
+
+Examples
+--------
+>>> print(markdown_table(["segmenter", "F1"], [["c99", "0.94"]], align="lr"))
+| segmenter | F1 |
+|---|---:|
+| c99 | 0.94 |
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..exceptions import InvalidParameterError
+
+__all__ = ["Section", "Report", "markdown_table", "number", "mean_std"]
+
+#: Column alignment letters: left / right; upper case: never wrapped in the terminal.
+ALIGNMENTS = "lrLR"
+
+
+@dataclass(frozen=True)
+class Section:
+    """One block of a report.
+
+    Attributes
+    ----------
+    title : str
+        Heading of the block.
+    header, rows : sequence of str, sequence of sequence of str
+        The table, formatted for reading (empty for a block without a table).
+    notes : sequence of str
+        Sentences printed under the table (legends, caveats).
+    align : str
+        One letter per column (:data:`ALIGNMENTS`); default: first column left, the rest right.
+    data : (header, rows), optional
+        The same table with raw values (full-precision numbers), written by machine formats (CSV).
+    detail : bool
+        A per-item table (per document), shown when the reader asks for details (``documents``).
+    figures : sequence of str
+        SVG fragments (rendered by formats that draw: HTML).
+    text : str
+        Preformatted text (settings), rendered by formats that carry it (HTML).
+    drop_order : sequence of int
+        Columns a narrow terminal may leave out, first to go first (the others always stay).
+    legend : mapping of str to str
+        Column title -> what it means, printed under the table for the columns shown.
+    groups : sequence of (str, int)
+        Titles over runs of adjacent columns (title, number of columns), for formats that can
+        show grouped headers (HTML); the spans add up to the number of columns.
+    collapsed : bool
+        Shown folded (a block the reader opens), where the format can fold.
+    highlight : mapping of str to str
+        Words to colour in the cells (word -> rich style, e.g. ``{"content-blind": "yellow"}``),
+        where the output supports colour (a terminal).
+    """
+
+    title: str
+    header: Sequence[str] = ()
+    rows: Sequence[Sequence[str]] = ()
+    notes: Sequence[str] = ()
+    align: str = ""
+    data: tuple[Sequence[str], Sequence[Sequence[Any]]] | None = None
+    detail: bool = False
+    figures: Sequence[str] = ()
+    text: str = ""
+    drop_order: Sequence[int] = ()
+    legend: Mapping[str, str] = field(default_factory=dict)
+    groups: Sequence[tuple[str, int]] = ()
+    collapsed: bool = False
+    highlight: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.align and (len(self.align) != len(self.header) or set(self.align) - set(ALIGNMENTS)):
+            raise InvalidParameterError.make(
+                "align", f"one of the letters {ALIGNMENTS!r} per column ({len(self.header)})", self.align)
+        if self.groups and sum(span for _, span in self.groups) != len(self.header):
+            raise InvalidParameterError.make("groups", f"spans adding up to {len(self.header)} columns",
+                                             list(self.groups))
+
+    @property
+    def is_table(self) -> bool:
+        return bool(self.header)
+
+    def legend_line(self, shown: Sequence[str] | None = None) -> str:
+        """``"A = meaning, B = meaning."`` for the columns ``shown`` (default: all) that have one."""
+        titles = self.header if shown is None else shown
+        parts = [f"{t} = {self.legend[t]}" for t in titles if t in self.legend]
+        return f"Columns: {', '.join(parts)}." if parts else ""
+
+    def alignment(self) -> str:
+        """The alignment letters, with the default filled in."""
+        return self.align or ("L" + "r" * (len(self.header) - 1) if self.header else "")
+
+
+@dataclass(frozen=True)
+class Report:
+    """A rendered command result: title, result line, lead paragraphs, blocks, JSON payload.
+
+    ``result`` is the one-line answer shown above everything else (a run's ranked headline);
+    ``payload`` is what the JSON format writes (the complete, machine-readable result); without one
+    JSON carries the tables themselves.
+    """
+
+    title: str
+    sections: Sequence[Section] = ()
+    lead: Sequence[str] = ()
+    payload: Any = None
+    result: str = ""
+
+    def tables(self, details: bool) -> list[Section]:
+        """The table blocks to show: the per-item ones only when ``details`` is true."""
+        return [s for s in self.sections if s.is_table and (details or not s.detail)]
+
+
+def number(x: Any, digits: int = 3) -> str:
+    """A number with ``digits`` decimals, ``n/a`` for None and NaN.
+
+    >>> number(0.12345), number(float("nan")), number(2, 0)
+    ('0.123', 'n/a', '2')
+    """
+    if x is None:
+        return "n/a"
+    x = float(x)
+    return "n/a" if math.isnan(x) else f"{x:.{digits}f}"
+
+
+def mean_std(stat: Any, digits: int = 2) -> str:
+    """``"mean (std)"`` of a :class:`~stability.results.Stat` (``n/a`` when it has no values)."""
+    if stat is None or stat.n == 0:
+        return "n/a"
+    return f"{number(stat.mean, digits)} ({number(stat.std, digits)})"
+
+
+def _md_escape(text: str) -> str:
+    """A Markdown cell: ``|`` escaped, one line, and raw HTML shown as text (``&<>`` as entities)."""
+    return html.escape(str(text), quote=False).replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]], align: str = "") -> str:
+    """A GitHub-flavoured Markdown table (``|`` in cells escaped); ``align`` as in :class:`Section`
+    (default: first column left, the others right)."""
+    letters = align or "l" + "r" * (len(header) - 1)
+    lines = ["| " + " | ".join(_md_escape(h) for h in header) + " |",
+             "|" + "|".join("---" if a in "lL" else "---:" for a in letters) + "|"]
+    lines += ["| " + " | ".join(_md_escape(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)

@@ -1,0 +1,221 @@
+"""Chunker adapters (segmenters/chunkers.py): locating chunks, snapping, and each library offline."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import segmenters.chunkers as chunkers_module
+from segmenters.chunkers import (
+    ChunkerSegmenter,
+    FixedChars,
+    locate_chunks,
+    offsets_to_compact,
+    snap_to_units,
+)
+from stability import get_segmenter
+from stability.exceptions import InvalidParameterError, InvalidTypeError, StabilityError
+from stability.registry import describe_segmenters
+
+
+# ---------------------------------------------------------------------------------------------
+# snapping and locating, by hand
+# ---------------------------------------------------------------------------------------------
+
+
+def test_snap_rules_by_hand():
+    # units of 2, 1 and 6 non-whitespace characters start at positions 0, 2 and 3
+    assert snap_to_units([2, 1, 6], [0, 2]) == [1]  # exactly at unit 1
+    # inside unit 0: 1 before, 1 after -> tie -> the earlier boundary, the document start: dropped
+    assert snap_to_units([2, 1, 6], [0, 1]) == []
+    assert snap_to_units([2, 1, 6], [0, 4]) == [2]  # inside unit 2: 1 before, 5 after -> 2
+    assert snap_to_units([2, 1, 6], [0, 6]) == [2]  # 3 before, 3 after -> tie -> earlier (2)
+    assert snap_to_units([2, 1, 6], [0, 7]) == []  # 4 before, 2 after -> end of the document, dropped
+    assert snap_to_units([2, 1, 6], [0, 2, 3, 3]) == [1, 2]  # repeated starts give one boundary
+    assert snap_to_units([3, 3], [9, -1]) == []  # out of the text: ignored
+
+
+def test_snap_empty_units_stay_with_the_previous_segment():
+    # unit 1 is empty; a start in unit 0 closer to its end goes to the next non-empty unit, 2
+    assert snap_to_units([4, 0, 4], [0, 3]) == [2]
+    # leading empty units belong to the first segment: a start at the first character is no boundary
+    assert snap_to_units([0, 0, 3, 3], [0, 3]) == [3]
+    assert snap_to_units([0, 3, 0], [0, 1]) == []  # a single non-empty unit
+
+
+def test_locate_tiling_overlapping_and_normalised_chunks():
+    text = "ab cd\nef gh"
+    assert locate_chunks(text, ["ab cd", "ef gh"]) == [0, 4]
+    assert locate_chunks(text, ["ab", "cd ef", "gh"]) == [0, 2, 6]
+    assert locate_chunks(text, ["ab cd ef", "ef gh"]) == [0, 4]  # overlap: after the previous start
+    assert locate_chunks(text, ["ab  cd", " ", "ef\ngh "]) == [0, 4]  # whitespace changed / blank chunk
+    assert locate_chunks(text, ["ab", "ef gh"]) == [0, 4]  # "cd" dropped between chunks
+    # repeated text: a tiling chunk is placed right after its predecessor, not at the first repeat
+    assert locate_chunks("aa aa aa aa", ["aa aa", "aa aa"]) == [0, 4]
+
+
+def test_locate_refuses_what_is_not_in_the_text():
+    with pytest.raises(InvalidParameterError, match="chunk 1 'zz'"):
+        locate_chunks("ab cd", ["ab", "zz"])
+    with pytest.raises(InvalidParameterError, match="chunker"):
+        locate_chunks("ab cd", ["cd", "ab"])  # out of order
+    with pytest.raises(InvalidTypeError, match="chunker output"):
+        locate_chunks("ab cd", "ab cd")
+    with pytest.raises(InvalidTypeError, match="chunk 0"):
+        locate_chunks("ab cd", [b"ab"])
+
+
+def test_offsets_to_compact():
+    # "ab cd\n ef": non-whitespace positions of offsets 0, 2 (a space), 3, 6 (a space), 9 (end)
+    assert offsets_to_compact("ab cd\n ef", [0, 2, 3, 6, 9]) == [0, 2, 2, 4]
+    with pytest.raises(InvalidParameterError, match="chunk offset"):
+        offsets_to_compact("ab", [5])
+
+
+def test_fixed_chars_by_hand():
+    # text "aaaa\nbb\ncccc\nd" (14 characters); chunks of 5: "aaaa\n", "bb\ncc", "cc\nd"
+    # starts at non-whitespace positions 0, 4 (unit 1 exactly) and 8 (unit 2, 2 before / 2 after: tie)
+    assert FixedChars(chunk_size=5)(["aaaa", "bb", "cccc", "d"]) == [1, 2]
+    # with "\n\n\n": chunks "aaaa\n", "\n\nbb\n", "\n\nccc", "c\n\n\nd" start at non-whitespace
+    # positions 0, 4 (unit 1), 6 (unit 2) and 9 (unit 2, 3 before / 1 after: unit 3)
+    assert FixedChars(chunk_size=5, unit_separator="\n\n\n")(["aaaa", "bb", "cccc", "d"]) == [1, 2, 3]
+    assert FixedChars(chunk_size=100)(["aaaa", "bb"]) == []
+    assert FixedChars(chunk_size=1)(["a", "", "b", " "]) == [2]
+
+
+@pytest.mark.parametrize(
+    "params, name",
+    [
+        ({"chunk_size": 0}, "chunk_size"),
+        ({"chunk_size": True}, "chunk_size"),
+        ({"unit_separator": ""}, "unit_separator"),
+        ({"unit_separator": " x "}, "unit_separator"),
+    ],
+)
+def test_fixed_chars_bad_parameters(params, name):
+    with pytest.raises(StabilityError, match=name):
+        FixedChars(**params)
+
+
+def test_generic_adapter_refuses_a_non_callable():
+    with pytest.raises(InvalidTypeError, match="chunker"):
+        ChunkerSegmenter("not a function")
+
+
+def test_generic_adapter_skips_documents_without_two_units():
+    def fail(text):
+        raise AssertionError("the chunker must not be called")
+
+    seg = ChunkerSegmenter(fail)
+    assert seg([]) == [] and seg(["only one"]) == [] and seg(["", "  ", "x"]) == []
+
+
+_UNIT = st.lists(st.sampled_from(["ab", "c", "dd-e", "f.", "\u00e9t\u00e9", "\U0001f600"]), max_size=4).map(" ".join)
+
+
+@settings(max_examples=80, deadline=None)
+@given(units=st.lists(_UNIT, min_size=1, max_size=25), data=st.data())
+def test_chunks_cut_at_unit_starts_give_exactly_those_boundaries(units, data):
+    """Property: a chunker cutting the text at the start of chosen units (and normalising the
+    newlines it keeps into spaces) yields exactly the chosen units as boundaries."""
+    nonempty = [i for i, u in enumerate(units) if u.strip()]
+    chosen = sorted(data.draw(st.sets(st.sampled_from(nonempty[1:])) if len(nonempty) > 1 else st.just(set())))
+    separator = data.draw(st.sampled_from(["\n", " ", "\n\n"]))
+    text = separator.join(units)
+    starts = [sum(len(u) + len(separator) for u in units[:i]) for i in chosen]
+
+    def cutter(t):
+        assert t == text
+        edges = [0, *starts, len(t)]
+        return [t[a:b].replace("\n", " ") for a, b in zip(edges, edges[1:])]
+
+    assert ChunkerSegmenter(cutter, unit_separator=separator)(units) == chosen
+
+
+@settings(max_examples=60, deadline=None)
+@given(units=st.lists(_UNIT, min_size=1, max_size=25), size=st.integers(1, 40))
+def test_fixed_chars_boundaries_are_the_snapped_multiples(units, size):
+    """Property: fixed_chars equals snapping the multiples of chunk_size, computed independently."""
+    text = "\n".join(units)
+    kept = np.cumsum([0] + [not c.isspace() for c in text])
+    starts = [int(kept[i]) for i in range(0, len(text), size)]
+    lengths = [sum(not c.isspace() for c in u) for u in units]
+    assert FixedChars(chunk_size=size)(units) == snap_to_units(lengths, starts)
+
+
+# ---------------------------------------------------------------------------------------------
+# the libraries, offline (skipped when the extra is not installed)
+# ---------------------------------------------------------------------------------------------
+
+# 12 units of 49 characters (41 non-whitespace) and 9 words each: joined with "\n", two units take 99 characters and
+# 18 words, three take 149 characters and 27 words.
+LINES = [f"line {i:02d} of this document is surely longer enough." for i in range(12)]
+assert all(len(line) == 49 and len(line.split()) == 9 for line in LINES)
+PAIRS = [2, 4, 6, 8, 10]  # hand computation: every chunk holds two whole units
+
+
+def test_langchain_recursive_keeps_whole_lines():
+    pytest.importorskip("langchain_text_splitters")
+    # 120 characters hold two lines (99) but not three (149); langchain cuts at "\n"
+    assert get_segmenter("langchain_recursive", chunk_size=120)(LINES) == PAIRS
+
+
+def test_langchain_recursive_overlap_starts_a_chunk_at_every_line():
+    pytest.importorskip("langchain_text_splitters")
+    # overlap of 60 characters: each chunk repeats the previous chunk's last line, so a chunk
+    # starts at every line (the module's rule: every chunk start is a boundary)
+    assert get_segmenter("langchain_recursive", chunk_size=120, chunk_overlap=60)(LINES) == list(range(1, 11))
+
+
+def test_langchain_character_cuts_between_words():
+    splitters = pytest.importorskip("langchain_text_splitters")
+    seg = get_segmenter("langchain_character", chunk_size=120, separator="\n")
+    assert seg(LINES) == PAIRS
+    # between words, chunks ignore lines: compare with langchain's own chunks located by hand
+    seg = get_segmenter("langchain_character", chunk_size=120)
+    chunks = splitters.CharacterTextSplitter(separator=" ", chunk_size=120, chunk_overlap=0).split_text("\n".join(LINES))
+    assert len(chunks) > 1
+    expected, position = set(), 0
+    for chunk in chunks[:-1]:  # each chunk ends where the next starts (no overlap)
+        position += len("".join(chunk.split()))
+        unit, left = divmod(position, 41)  # 41 non-whitespace characters per line
+        expected.add(unit if left <= 41 - left else unit + 1)
+    assert seg(LINES) == sorted(b for b in expected if 0 < b < len(LINES))
+
+
+def test_semchunk_with_a_word_counter():
+    pytest.importorskip("semchunk")
+    # 20 words hold two lines (18 words) but not three (27)
+    assert get_segmenter("semchunk", chunk_size=20)(LINES) == PAIRS
+
+
+@pytest.mark.parametrize("name", ["chonkie_recursive", "chonkie_sentence"])
+def test_chonkie_character_tokenizer(name):
+    pytest.importorskip("chonkie")
+    assert get_segmenter(name, chunk_size=120)(LINES) == PAIRS
+
+
+@pytest.mark.parametrize("name", ["chonkie_recursive", "chonkie_sentence"])
+def test_chonkie_word_tokenizer(name):
+    pytest.importorskip("chonkie")
+    assert get_segmenter(name, chunk_size=20, tokenizer="word")(LINES) == PAIRS
+
+
+def test_chonkie_refuses_tokenizers_that_need_a_download():
+    with pytest.raises(InvalidParameterError, match="tokenizer"):
+        chunkers_module.ChonkieRecursive(tokenizer="gpt2")
+    with pytest.raises(InvalidParameterError, match="chunk_overlap"):
+        chunkers_module.LangchainRecursive(chunk_size=10, chunk_overlap=10)
+
+
+def test_missing_extra_is_reported_not_raised(monkeypatch):
+    monkeypatch.setitem(sys.modules, "semchunk", None)  # import semchunk now raises ImportError
+    with pytest.raises(ImportError, match=r"stability-harness\[semchunk\]"):
+        chunkers_module.Semchunk()
+    status = describe_segmenters(["semchunk", "fixed_chars"])
+    assert not status["semchunk"].ok and "semchunk" in status["semchunk"].error
+    assert status["fixed_chars"].ok

@@ -1,0 +1,134 @@
+"""The headline stability score chosen in docs/validation-protocol.md (issue 11): the count-aware
+shuffle correction with no credit for documents without boundaries. Reference values are hand
+computations (comments)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stability.exceptions import InvalidParameterError
+from stability.runner import stability_test
+from stability.scores import (
+    RestartCounts,
+    chance_scores,
+    headline_document,
+    restart_f1,
+    restart_precision_recall,
+    shuffle_corrected_f1,
+)
+
+
+def counts(matched, predicted, initial):
+    return RestartCounts(np.array(matched), np.array(predicted), initial)
+
+
+# ---------------------------------------------------------------------------------------------
+# hand-computed values
+# ---------------------------------------------------------------------------------------------
+def test_restart_f1_by_hand():
+    # P = (1 + 1/3) / 2 = 2/3, R = (1/2 + 1/2) / 2 = 1/2, F1 = 2 (2/3)(1/2) / (2/3 + 1/2) = 4/7
+    assert restart_f1(counts([1, 1], [1, 3], 2)) == pytest.approx(4 / 7)
+    assert math.isnan(restart_f1(counts([], [], 2)))
+
+
+def test_headline_document_by_hand():
+    within = counts([2, 1], [2, 2], 2)   # P = R = 0.75, F = 0.75
+    shuffle = counts([1, 0], [2, 2], 2)  # P = R = 0.25, S = 0.25
+    # 20 units, 19 gaps: chance P = 2/19, R = 2/19, chance F1 = 2/19 < S, so C = S
+    assert headline_document(within, shuffle, 20) == pytest.approx((0.75 - 0.25) / 0.75)
+    # 4 units, 3 gaps: chance F1 = 2/3 > S, so C = 2/3: (0.75 - 2/3) / (1/3) = 0.25
+    assert headline_document(within, shuffle, 4) == pytest.approx(0.25)
+
+
+def test_every_gap_a_boundary_scores_zero():
+    # 3 units, 2 gaps, both boundaries, found again every time: F = 1 but chance F1 = 1 too
+    within = counts([2, 2], [2, 2], 2)
+    shuffle = counts([1, 0], [2, 2], 2)
+    assert headline_document(within, shuffle, 3) == 0.0
+
+
+def test_no_boundary_document_gets_no_credit():
+    # F = 1 by the zero rule, S < 1 (the shuffled text gets boundaries): today's score gives 1.
+    within, shuffle = counts([0, 0], [0, 0], 0), counts([0, 0], [2, 0], 0)
+    assert restart_f1(within) == 1.0 and restart_f1(shuffle) < 1.0
+    assert shuffle_corrected_f1(restart_f1(within), restart_f1(shuffle)) == 1.0
+    assert headline_document(within, shuffle, 10) == 0.0
+
+
+def test_content_blind_segmenter_scores_zero():
+    # the shuffle control reproduces the boundaries: S = 1
+    within, shuffle = counts([3, 3], [3, 3], 3), counts([3, 3], [3, 3], 3)
+    assert headline_document(within, shuffle, 30) == 0.0
+
+
+def test_no_restart_is_nan():
+    assert math.isnan(headline_document(counts([], [], 2), counts([1], [2], 2), 10))
+
+
+def test_bad_input_names_the_parameter():
+    with pytest.raises(InvalidParameterError, match="shuffle"):
+        headline_document(counts([1], [1], 1), counts([1], [1], 2), 10)
+    for bad in (0, 2.5, True):
+        with pytest.raises(InvalidParameterError, match="n_units"):
+            headline_document(counts([1], [1], 1), counts([1], [1], 1), bad)
+
+
+# ---------------------------------------------------------------------------------------------
+# against the stability test itself
+# ---------------------------------------------------------------------------------------------
+def _blocks(units):
+    """A segmenter that cuts where the first word changes (content-based, deterministic)."""
+    return [i for i in range(1, len(units)) if units[i].split()[0] != units[i - 1].split()[0]]
+
+
+def test_headline_from_a_stability_result_matches_its_shuffle_corrected_score():
+    units = [f"{w} x{i % 3}" for w in ("apple", "pear", "plum") for i in range(4)]
+    result = stability_test(_blocks, units, n_restarts=20, seed=1)
+    within = restart_precision_recall(result.segmentation.boundaries, result.restart_boundaries)
+    shuffle = restart_precision_recall(result.segmentation.boundaries, result.shuffle.restart_boundaries)
+    assert result.n_boundaries > 0
+    chance = chance_scores(result.segmentation.boundaries, within.predicted, len(units))[2]
+    assert result.shuffle_f1 >= chance  # so the count-aware baseline is the shuffle control
+    assert headline_document(within, shuffle, len(units)) == pytest.approx(result.shuffle_corrected)
+
+
+# ---------------------------------------------------------------------------------------------
+# invariants
+# ---------------------------------------------------------------------------------------------
+@st.composite
+def restart_counts(draw, initial=None):
+    m0 = draw(st.integers(0, 6)) if initial is None else initial
+    n = draw(st.integers(1, 8))
+    predicted = draw(st.lists(st.integers(0, 8), min_size=n, max_size=n))
+    matched = [draw(st.integers(0, min(m0, p))) for p in predicted]
+    return counts(matched, predicted, m0)
+
+
+@st.composite
+def document_pair(draw):
+    within = draw(restart_counts())
+    return within, draw(restart_counts(initial=within.initial))
+
+
+@settings(max_examples=300, deadline=None)
+@given(document_pair(), st.integers(1, 30))
+def test_headline_invariants(pair, extra):
+    within, shuffle = pair
+    n_units = max(within.initial, *within.predicted, *shuffle.predicted) + extra + 1  # room for every set
+    value = headline_document(within, shuffle, n_units)
+    assert value <= 1.0 + 1e-12
+    assert headline_document(within, within, n_units) <= 0.0   # as stable as its own shuffle: no credit
+    # never above the plain shuffle correction: the count-aware baseline is at least S
+    if within.initial > 0:
+        plain = shuffle_corrected_f1(restart_f1(within), restart_f1(shuffle))
+        assert value <= plain + 1e-12
+    else:
+        assert value == 0.0
+    # a shuffle control that reproduces every boundary (S = 1) leaves nothing
+    perfect = counts([within.initial] * 3, [within.initial] * 3, within.initial)
+    assert headline_document(within, perfect, n_units) == 0.0

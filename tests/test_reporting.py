@@ -1,0 +1,184 @@
+"""The reporting package: formats discovered from their modules, every command in every format."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import textwrap
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from stability import InvalidParameterError, evaluate
+from stability.catalogue import HEADLINE, STABILITY
+from stability.cli import app
+from stability.config import load_config
+from stability.plots import nice_ticks, svg_scatter
+from stability.registry import describe_segmenters
+from stability.reporting import formats as formats_package
+from stability.reporting import format_module, formats_available, markdown_table, render
+from stability.scoring import score_files
+
+from conftest import topical_document
+from stability import Document
+
+BUILT_IN = ("table", "md", "csv", "json", "html")
+
+
+def topical_corpus(seed: int, n: int, n_topics: int = 4, prefix: str = "d") -> list[Document]:
+    """``n`` generated documents with one reference each (conftest.topical_document)."""
+    docs = []
+    for i in range(n):
+        units, reference = topical_document(seed + i, n_topics=n_topics)
+        docs.append(Document(f"{prefix}{i}", tuple(units), references=(tuple(reference),)))
+    return docs
+
+
+@pytest.fixture(scope="module")
+def corpus_result():
+    return evaluate({"even": "even", "none": "none"}, topical_corpus(400, 2, 3), n_restarts=3, progress=False)
+
+
+@pytest.fixture(scope="module")
+def score_result(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("score")
+    (folder / "ref.jsonl").write_text('{"id": "a", "masses": [3, 4, 2]}\n{"id": "b", "boundaries": [5], "n_units": 10}\n')
+    (folder / "hyp.jsonl").write_text('{"id": "a", "masses": [2, 6, 1]}\n{"id": "b", "boundaries": [5], "n_units": 10}\n')
+    return score_files(folder / "ref.jsonl", folder / "hyp.jsonl", k=2)
+
+
+def test_formats_are_discovered_from_their_modules():
+    assert formats_available() == BUILT_IN
+    for name in BUILT_IN:
+        module = format_module(name)
+        assert module.NAME == name and callable(module.render) and module.EXTENSION
+    with pytest.raises(InvalidParameterError, match="format must be one of table, md, csv, json, html"):
+        format_module("pdf")
+
+
+THROWAWAY = '''
+NAME = "shout"
+EXTENSION = "txt"
+ORDER = 50
+
+def render(report, *, details=False):
+    return "\\n".join(s.title.upper() for s in report.tables(details))
+'''
+
+
+@pytest.fixture
+def throwaway_format(tmp_path, monkeypatch):
+    """A format that exists only as one module in a folder added to the formats package."""
+    folder = tmp_path / "extra_formats"
+    folder.mkdir()
+    (folder / "shout.py").write_text(textwrap.dedent(THROWAWAY))
+    monkeypatch.setattr(formats_package, "__path__", [*formats_package.__path__, str(folder)])
+    yield "shout"
+    import sys
+
+    sys.modules.pop(f"{formats_package.__name__}.shout", None)
+
+
+def test_a_new_format_is_one_module(throwaway_format, corpus_result, score_result, tmp_path):
+    assert formats_available() == BUILT_IN + ("shout",)  # ORDER 50: after the built-in ones
+    assert render(corpus_result, "shout").startswith("STABILITY TEST: 2 DOCUMENTS")
+    assert render(score_result, "shout") == "REFERENCE METRICS: 2 DOCUMENTS"
+    config = tmp_path / "exp.toml"
+    config.write_text("[corpus]\ndemo = true\n[output]\nformats = ['shout']\n")
+    assert load_config(config).output["formats"] == ["shout"]  # config validation sees it
+    result = CliRunner().invoke(app, ["segmenters", "--report", "shout"])  # and the CLI
+    assert result.exit_code == 0 and result.stdout.startswith("SEGMENTERS (USE WITH")
+    bad = CliRunner().invoke(app, ["segmenters", "--report", "pdf"])
+    assert bad.exit_code == 2 and "shout" in bad.output
+
+
+@pytest.mark.parametrize("fmt", BUILT_IN)
+def test_every_command_reaches_every_format(fmt, corpus_result, score_result):
+    for result in (corpus_result, score_result, describe_segmenters()):
+        assert render(result, fmt).strip()
+
+
+def test_score_report_in_every_format_carries_the_numbers(score_result):
+    # metrics-peers.md section 2.3: masses [3,4,2] vs [2,6,1] at k=2 -> pk = 3/7 = 0.4286
+    assert "| a | " in render(score_result, "md") and "0.4286" in render(score_result, "md")
+    rows = {r["document"]: r for r in csv.DictReader(io.StringIO(render(score_result, "csv")))}
+    assert float(rows["a"]["pk"]) == pytest.approx(3 / 7) and float(rows["mean"]["pk"]) == pytest.approx(3 / 14)
+    assert json.loads(render(score_result, "json"))["documents"]["b"]["pk"] == 0.0
+    page = render(score_result, "html")
+    assert page.startswith("<!DOCTYPE html>") and "<td>0.4286</td>" in page
+
+
+def test_segmenters_report_lists_builtins_in_every_format():
+    statuses = describe_segmenters()
+    data = json.loads(render(statuses, "json"))["segmenters"]
+    assert {"c99", "even", "none"} <= {s["name"] for s in data}
+    assert "| even | built-in |" in render(statuses, "md")
+    assert "<td class=\"l\">c99</td>" in render(statuses, "html")
+
+
+def test_per_document_table_has_the_headline_and_the_gap(corpus_result):
+    rows = list(csv.DictReader(io.StringIO(render(corpus_result, "csv", documents=True))))
+    gap = STABILITY["shuffle_gap"].short
+    for row, r in zip(rows, [r for docs in corpus_result.documents.values() for r in docs]):
+        assert float(row[HEADLINE.short]) == pytest.approx(r.shuffle_corrected)
+        assert float(row[gap]) == pytest.approx(r.f1 - r.shuffle_f1)
+
+
+def test_markdown_table_escapes_pipes_and_aligns():
+    # hand-written expectation: one left and one right column, the pipe in a cell escaped
+    assert markdown_table(["a", "b"], [["x|y", "1"]], align="lr") == "| a | b |\n|---|---:|\n| x\\|y | 1 |"
+
+
+def test_results_have_short_reprs_and_rows(corpus_result):
+    text = repr(corpus_result)
+    assert text.startswith("CorpusResult(2 segmenters x 2 documents, 0 failures; shuffle_corrected: even 0.000")
+    one = corpus_result.documents["even"][0]
+    assert len(repr(one)) < 300 and "array" not in repr(one) and "n_boundaries=" in repr(one)
+    assert repr(one.shuffle).startswith("RestartScores(scope='shuffle'")
+    rows = corpus_result.to_rows()
+    assert len(rows) == 4 and rows[0]["segmenter"] == "even" and rows[0]["document"] == "d0"
+    assert rows[0]["f1"] == one.f1 and rows[0]["ref_f1"] == one.reference_metrics["f1"]  # no name clash
+    assert set(STABILITY) <= set(rows[0])
+    means = {r["segmenter"]: r for r in corpus_result.to_rows("segmenters")}
+    assert means["even"]["ref_pk"] == pytest.approx(sum(r.reference_metrics["pk"] for r in corpus_result.documents["even"]) / 2)
+    with pytest.raises(InvalidParameterError, match="level must be one of"):
+        corpus_result.to_rows("documentz")
+
+
+def test_to_frame_needs_pandas_or_gives_a_frame(corpus_result):
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        with pytest.raises(ImportError, match="to_rows"):
+            corpus_result.to_frame()
+    else:
+        assert corpus_result.to_frame().shape[0] == 4
+
+
+def _ticks(svg: str) -> list[float]:
+    return [float(v) for v in re.findall(r'font-size="10">(-?[\d.]+)</text>', svg)]
+
+
+@given(st.floats(-50, 50), st.floats(0.001, 100))
+def test_nice_ticks_are_round_and_cover_the_range(low, span):
+    ticks = nice_ticks(low, low + span)
+    step = ticks[1] - ticks[0]
+    mantissa = step / 10 ** np.floor(np.log10(step) + 1e-9)
+    assert round(mantissa, 6) in (1, 2, 2.5, 5)
+    assert ticks[0] <= low + 1e-9 * step and ticks[-1] >= low + span - 1e-9 * step and 2 <= len(ticks) <= 7
+    assert np.allclose(np.diff(ticks), step)
+
+
+def test_scatter_has_round_ticks_a_diagonal_and_shows_coincident_points():
+    points = [(0.03, 0.91, "c99", "c99"), (1.0, 1.0, "even", "even"), (1.0, 1.0, "none", "none")]
+    svg = svg_scatter(points, title="t", x_label="x", y_label="y", labels=True, tooltips=True, diagonal=True)
+    assert _ticks(svg) and all(round(v / 0.2, 9).is_integer() for v in _ticks(svg))  # 0, 0.2, ... 1
+    assert 'class="diagonal"' in svg
+    centres = re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="4.0"', svg)
+    assert len(centres) == 3 and len(set(centres)) == 3  # even and none no longer hide each other
+    assert ">even, none</text>" in svg  # one label naming both

@@ -1,0 +1,130 @@
+"""One vocabulary across commands: flags, metric names, exit codes, ``python -m stability``,
+and rank correlations that say how many items they rank."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from stability import evaluate
+from stability.cli import app
+from stability.readers import write_jsonl
+from stability.reporting import render
+from test_reporting import topical_corpus
+
+
+def fails_on_even_lengths(units):
+    """A segmenter that raises on documents with an even number of units, else puts one boundary
+    in the middle."""
+    if len(units) % 2 == 0:
+        raise RuntimeError("even lengths are not for me")
+    return [len(units) // 2]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("vocab")
+    docs = topical_corpus(600, 3)
+    write_jsonl(docs, folder / "corpus.jsonl")
+    (folder / "ref.jsonl").write_text('{"id": "a", "masses": [3, 4, 2]}\n')
+    (folder / "hyp.jsonl").write_text('{"id": "a", "masses": [2, 6, 1]}\n')
+    return folder, [len(d.units) for d in docs]
+
+
+def _flat(text: str) -> str:
+    """Text without rich's box drawing and line breaks (error panels wrap)."""
+    return " ".join(text.replace("│", " ").split())
+
+
+def _run(folder, *extra):
+    return CliRunner(env={"COLUMNS": "200"}).invoke(app, ["run", "-s", "even", "--corpus", str(folder / "corpus.jsonl"), "--restarts", "2",
+                                    "--no-progress", *extra])
+
+
+def test_exit_code_3_when_a_segmenter_failed_on_some_document(corpus):
+    folder, lengths = corpus
+    assert {n % 2 for n in lengths} == {0, 1}  # the flaky segmenter fails on some documents, not all
+    result = _run(folder, "-s", "test_reporting_cli:fails_on_even_lengths")
+    assert result.exit_code == 3, result.output
+    assert "even lengths are not for me" in result.stderr and "Stability test" in result.stdout
+    assert _run(folder).exit_code == 0
+    assert "3 the run completed but some segmenter failed" in _flat(CliRunner().invoke(app, ["--help"]).stdout)
+
+
+def test_one_flag_vocabulary_with_hidden_old_spellings(corpus, tmp_path):
+    folder, _ = corpus
+    new = _run(folder, "--corpus-format", "jsonl", "--report-format", "json")
+    old = _run(folder, "--format", "jsonl", "--report", "json")
+    assert new.exit_code == old.exit_code == 0 and json.loads(new.stdout) == json.loads(old.stdout)
+    help_text = CliRunner().invoke(app, ["run", "--help"], env={"COLUMNS": "200"}).stdout
+    assert "--corpus-format" in help_text and "--report-format" in help_text
+    assert "--report " not in help_text and "--format " not in help_text
+    out = tmp_path / "out"
+    assert _run(folder, "--out", str(out)).exit_code == 0  # --out: a directory
+    page = tmp_path / "page.html"
+    written = CliRunner().invoke(app, ["report", str(out), "--report-format", "html", "--output", str(page)])
+    assert written.exit_code == 0 and page.read_text().startswith("<!DOCTYPE html>")  # --output: a file
+    legacy = CliRunner().invoke(app, ["report", str(out), "-f", "md", "-o", str(tmp_path / "r.md")])
+    assert legacy.exit_code == 0 and (tmp_path / "r.md").read_text().startswith("**stability")
+    score_new = CliRunner().invoke(app, ["score", "-R", str(folder / "ref.jsonl"), "-H", str(folder / "hyp.jsonl"),
+                                         "--window", "2", "--report-format", "json"])
+    score_old = CliRunner().invoke(app, ["score", "-R", str(folder / "ref.jsonl"), "-H", str(folder / "hyp.jsonl"),
+                                         "--k", "2", "--report", "json"])
+    # metrics-peers.md section 2.3: masses [3,4,2] vs [2,6,1] at k=2 -> pk = 3/7
+    assert json.loads(score_new.stdout)["documents"]["a"]["pk"] == pytest.approx(3 / 7)
+    assert score_new.stdout == score_old.stdout
+    bad = CliRunner().invoke(app, ["report", str(out), "--report-format", "pdf"])
+    assert bad.exit_code == 2 and "table, md, csv, json, html" in _flat(bad.output)
+
+
+def test_metrics_by_catalogue_name_or_alias_on_every_command(corpus, tmp_path):
+    folder, _ = corpus
+    out = tmp_path / "out"
+    run = _run(folder, "--metrics", "pk,wd,s,ghd", "--report-format", "md", "--out", str(out))
+    assert run.exit_code == 0
+    summary_header = run.stdout.split("### ")[1].splitlines()[2]
+    assert summary_header.endswith("| Pk | WD | S | GHD |")  # in the order asked, GHD and S included
+    report = CliRunner().invoke(app, ["report", str(out), "--metrics", "b,windowdiff_corrected", "--width", "200"])
+    assert "WD corr." in report.stdout and " Pk " not in report.stdout.split("Kendall")[0]
+    score = CliRunner().invoke(app, ["score", "-R", str(folder / "ref.jsonl"), "-H", str(folder / "hyp.jsonl"),
+                                     "--metrics", "wd", "--report-format", "csv"])
+    assert score.stdout.splitlines()[0] == "document,windowdiff"
+    unknown = _run(folder, "--metrics", "pkk")
+    assert unknown.exit_code == 2 and "did you mean 'pk'" in _flat(unknown.output).lower()
+
+
+def test_python_dash_m_stability():
+    result = subprocess.run([sys.executable, "-m", "stability", "--version"], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and result.stdout.startswith("stability ")
+    listing = subprocess.run([sys.executable, "-m", "stability", "segmenters", "--report-format", "json"],
+                             capture_output=True, text=True, timeout=120)
+    assert "c99" in {s["name"] for s in json.loads(listing.stdout)["segmenters"]}
+
+
+def test_rank_correlations_print_n_and_flag_fewer_than_five():
+    docs = topical_corpus(700, 2, 3)
+    result = evaluate({"even": "even", "none": "none", "all": "all"}, docs, n_restarts=2, progress=False)
+    md = render(result, "md")
+    table = md.split("### Kendall")[1].split("\n\n")[1].splitlines()
+    assert table[0].startswith("| stability score | over | n |")
+    by_over = {row.split(" | ")[1]: row for row in table[2:]}
+    assert by_over["segmenters"].split(" | ")[2] == "3" and by_over["documents"].split(" | ")[2] == "6"
+    # 3 segmenters: every tau shown in parentheses with a warning, never as a bare value
+    assert all(cell.startswith("(") or cell == "n/a" for cell in by_over["segmenters"].strip(" |").split(" | ")[3:])
+    assert "only 3 segmenters ranked (fewer than 5)" in md
+    assert json.loads(render(result, "json"))["correlations_n"] == {"segmenters": 3, "documents": 6}
+
+
+def test_readme_python_snippet_runs_as_written(capsys):
+    from pathlib import Path
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split("From Python:\n\n```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict = {}
+    exec(compile(block, "README.md", "exec"), namespace)
+    assert repr(namespace["corpus"]).startswith("CorpusResult(2 segmenters x 4 documents")
+    assert "| Pk | WD | B |" in capsys.readouterr().out

@@ -1,0 +1,112 @@
+"""Terminal output sized to the terminal: at 80, 100 and 120 columns no table row wraps and no
+number is truncated, for every command that prints a table."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from stability.cli import app
+from stability.readers import write_jsonl
+from stability.reporting import Section
+from stability.reporting.formats.table import fit, table_width
+from test_reporting import topical_corpus
+
+WIDTHS = (80, 100, 120)
+SEGMENTERS = ("c99", "texttiling_nltk", "even", "none")
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("width")
+    write_jsonl(topical_corpus(500, 3, prefix="article-"), folder / "corpus.jsonl")
+    args = ["run", "--corpus", str(folder / "corpus.jsonl"), "--restarts", "3", "--no-progress", "--out", str(folder / "out")]
+    for name in SEGMENTERS:
+        args += ["-s", name]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    (folder / "ref.jsonl").write_text('{"id": "a", "masses": [3, 4, 2]}\n{"id": "b", "boundaries": [5], "n_units": 10}\n')
+    (folder / "hyp.jsonl").write_text('{"id": "a", "masses": [2, 6, 1]}\n{"id": "b", "boundaries": [5], "n_units": 10}\n')
+    return folder
+
+
+def _commands(folder: Path) -> dict[str, list[str]]:
+    return {
+        "run": ["run", "-s", "c99", "-s", "even", "--corpus", str(folder / "corpus.jsonl"), "--restarts", "2", "--no-progress"],
+        "report": ["report", str(folder / "out")],
+        "report --documents": ["report", str(folder / "out"), "--documents"],
+        "score": ["score", "-R", str(folder / "ref.jsonl"), "-H", str(folder / "hyp.jsonl")],
+        "segmenters": ["segmenters"],
+    }
+
+
+def assert_fits(text: str, width: int) -> None:
+    """Every line within ``width``; every table body line starts a new row (its first cell is not
+    blank, which a wrapped continuation line would be); no ellipsis anywhere."""
+    assert "…" not in text
+    bodies = 0
+    for line in text.splitlines():
+        assert len(line.rstrip()) <= width, line
+        if line.startswith("│"):
+            bodies += 1
+            assert line.split("│")[1].strip(), f"wrapped row at width {width}: {line!r}"
+    assert bodies > 0
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("command", ["run", "report", "report --documents", "score", "segmenters"])
+def test_tables_fit_the_width(run_dir, command, width):
+    result = CliRunner().invoke(app, _commands(run_dir)[command] + ["--width", str(width)])
+    assert result.exit_code == 0, result.output
+    assert_fits(result.stdout, width)
+    numbers = re.findall(r"\d+\.\d+", result.stdout)
+    assert all(len(n.split(".")[1]) in (1, 2, 3, 4) for n in numbers)  # whole numbers, never cut
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_width_comes_from_the_terminal(run_dir, width):
+    # rich's own detection reads COLUMNS (then the terminal's size)
+    result = CliRunner(env={"COLUMNS": str(width)}).invoke(app, ["report", str(run_dir / "out")])
+    assert result.exit_code == 0, result.output
+    assert_fits(result.stdout, width)
+    assert max(len(line.rstrip()) for line in result.stdout.splitlines()) > width - 25  # it uses the room
+
+
+def test_compact_summary_keeps_the_essentials_at_80_and_everything_at_120(run_dir):
+    narrow = CliRunner().invoke(app, ["report", str(run_dir / "out"), "--width", "80"]).stdout
+    wide = CliRunner().invoke(app, ["report", str(run_dir / "out"), "--width", "120"]).stdout
+    for text in (narrow, wide):
+        assert "stab. (shuf.-corr.)" in text.replace("\n", " ").replace("┃", " ").replace("  ", " ") or "[95%" in text
+        assert "content-blind" in text and "texttiling_nltk" in text
+    assert "Left out for width 80" in narrow and "Left out for width" not in wide.split("Kendall")[0]
+
+
+def test_columns_all_gives_the_full_table(run_dir):
+    full = CliRunner().invoke(app, ["report", str(run_dir / "out"), "--columns", "all", "--width", "400"]).stdout
+    for title in ("STP", "STR", "chance", "corrected", "NWin", "TNWin", "Pr_err", "CovN"):
+        assert title in full
+
+
+def test_fit_drops_the_declared_columns_first():
+    # widths 9 + 4 + 4 + 4 (+ 3 a column + 1) = 34 characters
+    section = Section("t", ["segmenter", "a", "b", "c"], [["x" * 9, "1.00", "2.00", "3.00"]], drop_order=(3, 2))
+    assert table_width([9, 4, 4, 4]) == 34
+    assert fit(section, 34) == ([0, 1, 2, 3], [])
+    assert fit(section, 33) == ([0, 1, 2], ["c"])
+    assert fit(section, 20) == ([0, 1], ["c", "b"])
+    assert fit(section, 10) == ([0, 1], ["c", "b"])  # never below the columns that must stay
+
+
+def test_colour_only_when_asked(run_dir):
+    from stability.summary import load_results
+    from stability.reporting import render
+
+    result = load_results(run_dir / "out" / "results.jsonl")
+    plain = render(result, "table", width=120)
+    coloured = render(result, "table", width=120, color=True)
+    assert "\x1b[" not in plain  # piped: no escape codes
+    assert "\x1b[1m" in coloured and "\x1b[33mcontent-blind" in coloured  # bold result, yellow flag
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain  # the same text otherwise
