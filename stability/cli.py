@@ -202,6 +202,7 @@ def run(
     timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds one segmenter call may take; a longer call is stopped and recorded as a timeout failure of its document (default: no limit).")] = None,
     out: Annotated[Optional[str], typer.Option("--out", "-o", help="Output directory (results.jsonl + reports).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run in --out.")] = False,
+    retry_failed: Annotated[bool, typer.Option("--retry-failed", help="With --resume: run again the (segmenter, document) pairs recorded as failures (by default they are kept).")] = False,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the results already in --out (without it or --resume, existing results are an error).")] = False,
     progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on a terminal).")] = None,
     report_format: ReportFormatOption = None,
@@ -226,7 +227,8 @@ def run(
             reader={"encoding": encoding, "levels": levels, "unit": unit},
             n_restarts=restarts, seed=seed, n_jobs=jobs, backend=backend.value if backend else None,
             scheduler=scheduler, tolerance=tolerance, ci_width=ci_width, resume=resume or None,
-            overwrite=overwrite or None, timeout=timeout, allow_plugins=allow_plugins or None,
+            overwrite=overwrite or None, retry_failed=retry_failed or None, timeout=timeout,
+            allow_plugins=allow_plugins or None,
         )
         where["dir"] = experiment.output.get("dir")
         if resume and "dir" not in experiment.output:

@@ -108,3 +108,24 @@ def test_the_message_counts_what_is_on_disk(tmp_path):
     assert _saved(str(tmp_path)) == f"no (segmenter, document) pair was finished, {tmp_path / 'results.jsonl'} holds no results"
     (tmp_path / "results.jsonl").write_text('{"type": "run", "vers')  # a header cut mid-line
     assert _saved(str(tmp_path)).startswith("no (segmenter, document) pair was finished")
+
+
+def test_the_cli_keeps_failures_on_resume_unless_retry_failed(tmp_path):
+    from typer.testing import CliRunner
+
+    from stability.cli import app
+
+    out, log = tmp_path / "out", tmp_path / "calls.log"
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("\n".join(json.dumps({"id": m, "units": [f"{m} {j}" for j in range(12)]}) for m in ("a", "bad")) + "\n")
+    config = tmp_path / "exp.toml"
+    config.write_text(f'allow_plugins = true\n[corpus]\npath = "{corpus}"\n[segmenters.fault]\nsegmenter = "faults:Fault"\n'
+                      f'kind = "sys_exit"\nlog = "{log}"\n[run]\nn_restarts = 2\n[output]\ndir = "{out}"\n')
+    runner = CliRunner()
+    first = runner.invoke(app, ["run", str(config), "--no-progress"])
+    assert first.exit_code == 3 and "SystemExit raised by the segmenter" in first.stderr
+    calls = log.read_text().count("call")
+    again = runner.invoke(app, ["run", str(config), "--no-progress", "--resume"])
+    assert again.exit_code == 3 and log.read_text().count("call") == calls
+    retried = runner.invoke(app, ["run", str(config), "--no-progress", "--resume", "--retry-failed"])
+    assert retried.exit_code == 3 and log.read_text().count("call") > calls
