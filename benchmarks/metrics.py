@@ -3,7 +3,7 @@
 Run ``python benchmarks/metrics.py`` (``--quick`` skips the slowest peer calls, segeval's
 window_diff and B/S at 100,000 units). Each library gets its native input built beforehand:
 nltk a gap string, segeval a tuple of masses, stability a ``Segmentation`` (a second column
-times stability on raw masses, validation and conversion included). Times are CPU seconds
+times stability from raw masses, ``Segmentation.from_masses`` conversion included). Times are CPU seconds
 (``time.process_time``), the minimum over repeats (repeats continue until 0.3 s is spent, at most
 5); ratios are peer time / stability time, so 10x means stability is ten times faster.
 
@@ -60,6 +60,7 @@ def main() -> None:
         ref, hyp = random_segmentation(rng, n, m), random_segmentation(rng, n, m)
         ref_s, hyp_s = ref.gaps, hyp.gaps
         ref_m, hyp_m = ref.masses, hyp.masses
+        M = Segmentation.from_masses
         k = metrics.window_size(ref, "segeval")
         slow_ok = not (args.quick and n >= 100_000)
         size = f"{n:,} units / {m:,} bnd (k={k})"
@@ -81,35 +82,35 @@ def main() -> None:
                 cells.append(f"{peer_name} {t_peer:.4f}s ({t_peer / t_ours:,.0f}x)")
             rows.append((size, name, f"{t_ours:.5f}s", f"{t_masses:.5f}s", "; ".join(cells)))
 
-        add("pk", lambda: metrics.pk(ref, hyp, k), lambda: metrics.pk(ref_m, hyp_m, k), [
+        add("pk", lambda: metrics.pk(ref, hyp, k), lambda: metrics.pk(M(ref_m), M(hyp_m), k), [
             ("nltk", lambda: nltk_pk(ref_s, hyp_s, k)),
             ("segeval", lambda: segeval.pk(hyp_m, ref_m, window_size=k)),
         ])
-        add("windowdiff", lambda: metrics.windowdiff(ref, hyp, k), lambda: metrics.windowdiff(ref_m, hyp_m, k), [
+        add("windowdiff", lambda: metrics.windowdiff(ref, hyp, k), lambda: metrics.windowdiff(M(ref_m), M(hyp_m), k), [
             ("nltk", lambda: nltk_windowdiff(ref_s, hyp_s, k)),
             ("segeval", (lambda: segeval.window_diff(hyp_m, ref_m, window_size=k)) if slow_ok else None),
         ])
-        add("ghd", lambda: metrics.ghd(ref, hyp), lambda: metrics.ghd(ref_m, hyp_m), [
+        add("ghd", lambda: metrics.ghd(ref, hyp), lambda: metrics.ghd(M(ref_m), M(hyp_m)), [
             ("nltk", lambda: nltk_ghd(ref_s, hyp_s)),
         ])
         add("boundary_similarity", lambda: metrics.boundary_similarity(ref, hyp),
-            lambda: metrics.boundary_similarity(ref_m, hyp_m), [
+            lambda: metrics.boundary_similarity(M(ref_m), M(hyp_m)), [
                 ("segeval", (lambda: segeval.boundary_similarity(hyp_m, ref_m)) if slow_ok else None),
             ])
         add("segmentation_similarity", lambda: metrics.segmentation_similarity(ref, hyp),
-            lambda: metrics.segmentation_similarity(ref_m, hyp_m), [
+            lambda: metrics.segmentation_similarity(M(ref_m), M(hyp_m)), [
                 ("segeval", (lambda: segeval.segmentation_similarity(hyp_m, ref_m)) if slow_ok else None),
             ])
         for name in ("windowdiff_corrected", "nwin", "tnwin", "pr_error", "boundary_prf", "cov_n", "cov_d"):
             fn = getattr(metrics, name)
-            add(name, lambda fn=fn: fn(ref, hyp), lambda fn=fn: fn(ref_m, hyp_m), [])
-        add("compute_all", lambda: metrics.compute_all(ref, hyp), lambda: metrics.compute_all(ref_m, hyp_m), [])
+            add(name, lambda fn=fn: fn(ref, hyp), lambda fn=fn: fn(M(ref_m), M(hyp_m)), [])
+        add("compute_all", lambda: metrics.compute_all(ref, hyp), lambda: metrics.compute_all(M(ref_m), M(hyp_m)), [])
         refs = [ref, hyp, random_segmentation(rng, n, m)]
         add("multi_reference_metrics", lambda: metrics.multi_reference_metrics(refs, hyp),
-            lambda: metrics.multi_reference_metrics([r.masses for r in refs], hyp_m), [])
+            lambda: metrics.multi_reference_metrics([M(r.masses) for r in refs], M(hyp_m)), [])
 
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    header = ("size", "metric", "stability", "on masses")
+    header = ("size", "metric", "stability", "from masses")
     print("  ".join(h.ljust(w) for h, w in zip(header, widths)) + "  peers (time, peer/stability)")
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[4])

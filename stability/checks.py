@@ -74,7 +74,10 @@ def check_real(value: Any, name: str, *, low: float | None = None, high: float |
         return None
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise InvalidTypeError.make(name, f"{prefix}a real number", value)
-    x = float(value)
+    try:
+        x = float(value)
+    except OverflowError:  # an int beyond float64
+        raise InvalidParameterError.make(name, f"{prefix}a finite number", value) from None
     if not math.isfinite(x):
         raise InvalidParameterError.make(name, f"{prefix}a finite number", value)
     too_low = low is not None and (x < low or (low_open and x == low))

@@ -341,7 +341,9 @@ def validate(
                 _err(f"warning: {study.name}: {failure.message().splitlines()[0]}")
         _err(f"results cached in {run.options.out}; report written to {path} "
              f"(plots in {path.parent / 'validation'}); {time.perf_counter() - started:.0f} s")
-        typer.echo(f"headline score: {run.decision.headline}")
+        from .catalogue import HEADLINE
+
+        typer.echo(f"headline score in use: {HEADLINE.name}; this study's rule picks: {run.decision.headline}")
 
 
 def main() -> None:

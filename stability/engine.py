@@ -10,8 +10,9 @@ the engine a list of (segmenter, document) pairs:
 2. **Restart rounds.** For every pair and stream (within-segment permutations; shuffle control),
    the restarts of the round are cut into *chunks* (never one task per restart: a joblib task costs
    about 0.3 ms of IPC here), each chunk ships the document once, builds its permutations from
-   keyed seeds (:mod:`stability.permutations`), runs the segmenter (through its fast path when it
-   has one) and returns the raw boundaries. Results come back with
+   keyed seeds (:mod:`stability.permutations`), runs the segmenter (all the chunk's orders at once
+   through its batched path, else through its fast path, else plain calls) and returns the raw
+   boundaries. Results come back with
    ``return_as="generator_unordered"`` and are put back in place by their keys, so the outcome is
    bit-identical for any ``n_jobs``, backend, chunking and completion order.
 3. **Stopping.** A fixed number of restarts is one round. With ``ci_width`` set, rounds of
@@ -43,7 +44,7 @@ from .permutations import Stream, restart_order, stream_rng
 from .results import Failure, RestartScores, StabilityResult
 from .scores import boundary_confidence, chance_scores, restart_precision_recall, spurious_boundaries
 from .segmentation import Segmentation, check_boundaries
-from .segmenter import apply_order, for_document, has_fast_path, segmenter_params
+from .segmenter import apply_order, for_document, has_batch_path, has_fast_path, segmenter_params
 from .settings import Settings
 from .stats import bootstrap_f1, f1_array, f1_score
 
@@ -106,24 +107,44 @@ def _restart_task(
     key: int,
     restarts: range,
 ) -> tuple[int, Stream, range, list[tuple[int, ...]], dict[str, Any] | None]:
-    """Run one chunk of restarts of one stream; returns the raw boundaries, keyed."""
+    """Run one chunk of restarts of one stream; returns the raw boundaries, keyed.
+
+    The segmenter's batched path (``segment_batch``) runs the whole chunk when it has one; if the
+    batch raises, the chunk is run again restart by restart so that a failure names its restart
+    (and when every single restart succeeds, the batch's own error is the chunk's failure).
+    """
     n = len(units)
     labels = Segmentation(initial, n).label_array()
     out: list[tuple[int, ...]] = []
-    restart = restarts.start
+    restart: int | None = restarts.start
     try:
-        if has_fast_path(segmenter):
-            prepared = segmenter.prepare(units)
-            for restart in restarts:
-                order = restart_order(seed, key, stream, restart, labels)
-                out.append(_checked(segmenter.segment_prepared(prepared, order), n))
-        else:
-            for restart in restarts:
-                order = restart_order(seed, key, stream, restart, labels)
+        orders = [restart_order(seed, key, stream, r, labels) for r in restarts]
+        prepared = segmenter.prepare(units) if has_fast_path(segmenter) else None
+        batch_error = None
+        if has_batch_path(segmenter) and orders:
+            try:
+                return index, stream, restarts, _batch(segmenter, prepared, orders, n), None
+            except Exception as exc:  # noqa: BLE001 - located below, restart by restart
+                batch_error = exc
+        for restart, order in zip(restarts, orders):
+            if prepared is None:
                 out.append(_call(segmenter, apply_order(units, order), n))
+            else:
+                out.append(_checked(segmenter.segment_prepared(prepared, order), n))
+        if batch_error is not None:
+            restart = None
+            raise batch_error
     except Exception as exc:
         return index, stream, restarts, out, _problem(restart, exc)
     return index, stream, restarts, out, None
+
+
+def _batch(segmenter: Any, prepared: Any, orders: list[np.ndarray], n: int) -> list[tuple[int, ...]]:
+    """Every order of a chunk through ``segment_batch``, each output checked."""
+    raw = list(segmenter.segment_batch(prepared, np.stack(orders)))
+    if len(raw) != len(orders):
+        raise _InvalidOutput(f"segment_batch returned {len(raw)} results for {len(orders)} orders")
+    return [_checked(b, n) for b in raw]
 
 
 def _initial_crashed(task: tuple, crash: WorkerCrash, n_jobs: int) -> tuple:

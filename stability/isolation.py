@@ -34,6 +34,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, wait
+from functools import partial
 from itertools import islice
 from typing import Any
 
@@ -136,8 +137,10 @@ def _contained(function: Callable, timeout: float | None, *args: Any) -> Any:
 
 
 class Guarded:
-    """A segmenter whose calls (``__call__``, and ``prepare``/``segment_prepared`` when it has a
-    fast path) are contained: escapes and timeouts become ordinary exceptions (see above).
+    """A segmenter whose calls (``__call__``, and its fast-path methods ``prepare``,
+    ``segment_prepared`` and ``segment_batch`` when it has them) are contained: escapes and
+    timeouts become ordinary exceptions (see above; a timeout bounds each call, so one whole
+    batch for ``segment_batch``).
 
     Examples
     --------
@@ -148,21 +151,18 @@ class Guarded:
     stability.isolation.SegmenterEscape: SystemExit raised by the segmenter: 3
     """
 
+    METHODS = ("prepare", "segment_prepared", "segment_batch")
+
     def __init__(self, segmenter: Callable, timeout: float | None) -> None:
         self.segmenter = segmenter
         self.timeout = timeout
-        if callable(getattr(segmenter, "prepare", None)) and callable(getattr(segmenter, "segment_prepared", None)):
-            self.prepare = self._prepare
-            self.segment_prepared = self._segment_prepared
+        for name in self.METHODS:
+            method = getattr(segmenter, name, None)
+            if callable(method):
+                setattr(self, name, partial(_contained, method, timeout))
 
     def __call__(self, units: Sequence[str]) -> Any:
         return _contained(self.segmenter, self.timeout, units)
-
-    def _prepare(self, units: Sequence[str]) -> Any:
-        return _contained(self.segmenter.prepare, self.timeout, units)
-
-    def _segment_prepared(self, prepared: Any, order: Any) -> Any:
-        return _contained(self.segmenter.segment_prepared, self.timeout, prepared, order)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"segmenter": self.segmenter, "timeout": self.timeout}

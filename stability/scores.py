@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .checks import check_int
 from .exceptions import InvalidParameterError
 from .matching import match_boundaries
 from .stats import bootstrap_f1, f1_score
@@ -36,6 +37,7 @@ __all__ = [
     "RestartCounts",
     "restart_f1",
     "headline_document",
+    "count_corrected_f1",
 ]
 
 
@@ -257,14 +259,28 @@ def headline_document(within: RestartCounts, shuffle: RestartCounts, n_units: in
     0.0
     """
     _check_pair(within, shuffle)
-    if isinstance(n_units, bool) or not isinstance(n_units, (int, np.integer)) or n_units < 1:
-        raise InvalidParameterError.make("n_units", "an integer >= 1", n_units)
+    n_units = check_int(n_units, "n_units", low=1)
     f, s = restart_f1(within), restart_f1(shuffle)
-    if math.isnan(f) or math.isnan(s):
-        return float("nan")
-    if within.initial == 0:
-        return 0.0
     # with no tolerance the chance level depends on the number of initial boundaries only
-    chance = chance_scores(range(within.initial), within.predicted, int(n_units))[2]
-    return shuffle_corrected_f1(f, max(s, chance))
+    chance = chance_scores(range(within.initial), within.predicted, n_units)[2] if within.matched.size else 1.0
+    return count_corrected_f1(f, s, chance, within.initial)
+
+
+def count_corrected_f1(f1: float, shuffle_f1: float, chance_f1: float, n_boundaries: int) -> float:
+    """The headline score from a result's own numbers: ``(F - C) / (1 - C)`` with
+    ``C = max(shuffle F1, chance F1)``, and 0 for a document without boundaries (see
+    :func:`headline_document`, which computes the same from restart counts).
+
+    Examples
+    --------
+    >>> count_corrected_f1(0.75, 0.25, 0.5, 2)  # C = 0.5: (0.75 - 0.5) / 0.5
+    0.5
+    >>> count_corrected_f1(1.0, 0.4, 0.0, 0)    # no boundary: no stability credit
+    0.0
+    """
+    if math.isnan(f1) or math.isnan(shuffle_f1):
+        return float("nan")
+    if n_boundaries == 0:
+        return 0.0
+    return shuffle_corrected_f1(f1, max(shuffle_f1, chance_f1))
 

@@ -15,8 +15,9 @@ labels        ``(0, 0, 0, 1, 1, 1, 1, 2, 2)``         per-unit segment ids
 ============  =====================================  =========================
 
 :func:`as_segmentation` is the single validation entry point used by every public function that
-accepts a segmentation; :func:`check_boundaries` validates a bare boundary list against a known
-number of units (the harness uses it on every segmenter output).
+accepts a segmentation (it refuses bare sequences, whose meaning it would have to guess);
+:func:`check_boundaries` validates a bare boundary list against a known number of units (the
+harness uses it on every segmenter output).
 """
 
 from __future__ import annotations
@@ -326,36 +327,48 @@ SegmentationLike = Union[Segmentation, Sequence[int], np.ndarray]
 
 
 def as_segmentation(value: Any, name: str = "segmentation", n_units: int | None = None) -> Segmentation:
-    """Validate and convert ``value`` to a :class:`Segmentation`: the one entry point for public APIs.
+    """Check that ``value`` is a :class:`Segmentation`: the one entry point for public APIs.
+
+    A bare sequence is refused, never guessed at: ``[3, 7]`` reads as boundaries in this project
+    and as segment masses in segeval, and the two readings give different numbers without any
+    error. The message names the explicit constructors: :meth:`Segmentation.from_boundaries`
+    (segment starts, the project's convention), :meth:`Segmentation.from_masses` (segment sizes,
+    segeval's default) and :meth:`Segmentation.from_gaps` (nltk / segeval boundary strings).
 
     Parameters
     ----------
-    value : Segmentation or sequence of int
-        A :class:`Segmentation` is returned as is. A sequence of integers is read as **segment
-        masses** (sizes summing to the number of units), segeval's default encoding.
+    value : Segmentation
+        The segmentation, returned as is.
     name : str
-        Parameter name used in error messages (``"reference"``, ``"hypothesis"``...).
+        Parameter name used in error messages (``"reference"``, ``"references[2]"``...).
     n_units : int, optional
         If given, the segmentation must cover exactly this many units.
 
+    Raises
+    ------
+    InvalidTypeError
+        If ``value`` is not a :class:`Segmentation` (a list, array, string...).
+    InvalidSegmentationError
+        If it does not cover ``n_units`` units.
+
     Examples
     --------
-    >>> as_segmentation([3, 4, 2]).boundaries
+    >>> as_segmentation(Segmentation.from_masses([3, 4, 2]), "reference").boundaries
     (3, 7)
+    >>> as_segmentation([3, 7], "reference")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    stability.exceptions.InvalidTypeError: reference must be a Segmentation; received list [3, 7]. ...
     """
-    if isinstance(value, Segmentation):
-        seg = value
-    elif isinstance(value, str):
+    if not isinstance(value, Segmentation):
         raise InvalidTypeError(
-            f"{name} must be a Segmentation or a sequence of segment masses; received the string "
-            f"{_short_repr(value)} (use Segmentation.from_gaps for nltk/segeval boundary strings)"
+            f"{name} must be a Segmentation; received {type(value).__name__} {_short_repr(value)}. "
+            "A bare sequence is ambiguous: build it with Segmentation.from_boundaries(boundaries, n_units) "
+            "(segment starts), Segmentation.from_masses(masses) (segment sizes) or "
+            "Segmentation.from_gaps(string) (an nltk/segeval boundary string)"
         )
-    elif isinstance(value, (Sequence, np.ndarray)):
-        seg = Segmentation.from_masses(value, name=name)
-    else:
-        raise InvalidTypeError.make(name, "a Segmentation or a sequence of segment masses", value)
-    if n_units is not None and seg.n_units != n_units:
+    if n_units is not None and value.n_units != n_units:
         raise InvalidSegmentationError(
-            f"{name} must cover {n_units} units; received a segmentation of {seg.n_units} units"
+            f"{name} must cover {n_units} units; received a segmentation of {value.n_units} units"
         )
-    return seg
+    return value

@@ -13,6 +13,12 @@ Two optional extras are understood by the harness:
   document, e.g. tokenizing) and ``segment_prepared(state, order) -> boundaries``, where ``order``
   is an integer array and the call must return exactly what ``segment([units[i] for i in order])``
   returns. The harness then calls ``prepare`` once per chunk of restarts.
+* **Batched restarts.** On top of the fast restart path, ``segment_batch(state, orders) ->
+  list of boundaries`` segments many orders of one document at once (``orders`` is a 2-D integer
+  array, one order per row; ``state`` comes from ``prepare``), e.g. with array operations over a
+  stack of permuted matrices. Item ``r`` of the result must be exactly what
+  ``segment_prepared(state, orders[r])`` returns. The harness hands it every restart of a chunk
+  (see :func:`has_batch_path`); a segmenter without it is called restart by restart.
 * **Per-document parameters.** ``for_document(document) -> segmenter`` returns the segmenter to
   run on one :class:`~stability.corpus.Document` (it may read the document's references). The
   harness calls it once per document before anything else (see :func:`for_document`); its
@@ -37,6 +43,8 @@ __all__ = [
     "SegmenterFunction",
     "FastRestartSegmenter",
     "has_fast_path",
+    "has_batch_path",
+    "BatchRestartSegmenter",
     "segmenter_name",
     "segmenter_params",
     "apply_order",
@@ -60,6 +68,13 @@ class FastRestartSegmenter(Protocol):
     def prepare(self, units: Sequence[str]) -> Any: ...
 
     def segment_prepared(self, prepared: Any, order: np.ndarray) -> Sequence[int]: ...
+
+
+@runtime_checkable
+class BatchRestartSegmenter(FastRestartSegmenter, Protocol):
+    """Structural type of a segmenter that also segments a batch of orders at once."""
+
+    def segment_batch(self, prepared: Any, orders: np.ndarray) -> list[Sequence[int]]: ...
 
 
 class Segmenter:
@@ -115,6 +130,11 @@ def has_fast_path(segmenter: Any) -> bool:
     return callable(getattr(segmenter, "prepare", None)) and callable(
         getattr(segmenter, "segment_prepared", None)
     )
+
+
+def has_batch_path(segmenter: Any) -> bool:
+    """Whether ``segmenter`` offers ``segment_batch`` on top of the fast restart path."""
+    return has_fast_path(segmenter) and callable(getattr(segmenter, "segment_batch", None))
 
 
 def segmenter_name(segmenter: Any) -> str:

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from conftest import cohesion_segmenter, topical_document
+from stability.catalogue import HEADLINE
 from stability import Document, InvalidParameterError, evaluate
 from stability.config import default_experiment, load_config, run_experiment, with_overrides
 from stability.readers import write_choi
@@ -207,7 +208,7 @@ def test_html_groups_the_summary_columns(result):
     controls = titles[sum(spans[:2]):sum(spans[:3])]
     assert controls == ["chance", "corrected", "shuffle F1", "gap", "flags"]
     assert titles[sum(spans[:3]):][:2] == ["P", "R"]  # reference P/R apart from the stability STP/STR
-    assert '<p class="result"><b>stability (shuffle-corrected): lex ' in page
+    assert f'<p class="result"><b>{HEADLINE.title}: lex ' in page
 
 
 def test_metrics_to_compute_are_chosen_by_name():

@@ -2,8 +2,9 @@
 
 For every name in :func:`stability.available_segmenters`: valid output on random documents
 (1 and 2 units, empty strings, whitespace, non-ASCII text, a long document), determinism, exposed
-parameters, ``n_segments`` honoured where it applies, and the fast restart path identical to the
-plain call on permuted units.
+parameters, ``n_segments`` honoured where it applies, the fast restart path identical to the
+plain call on permuted units, and the batched restart path (``segment_batch``) identical to the
+fast restart path, order by order.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pytest
 
 from stability import available_segmenters, get_segmenter
 from stability.segmentation import check_boundaries
-from stability.segmenter import has_fast_path, segmenter_params
+from stability.segmenter import has_batch_path, has_fast_path, segmenter_params
 
 NAMES = sorted(available_segmenters())
 
@@ -109,6 +110,33 @@ def test_fast_path_identical_to_plain_call(segmenter):
             assert list(segmenter.segment_prepared(state, order)) == list(segmenter([units[i] for i in order]))
 
 
+def _assert_batch_matches_fast_path(segmenter, units, orders):
+    state = segmenter.prepare(units)
+    expected = [list(segmenter.segment_prepared(state, order)) for order in orders]
+    assert [list(b) for b in segmenter.segment_batch(state, orders)] == expected, (segmenter, units)
+
+
+def _random_orders(rng, n_units, count):
+    return np.stack([rng.permutation(n_units) for _ in range(count)])
+
+
+def test_batch_path_identical_to_fast_path(segmenter):
+    if not has_batch_path(segmenter):
+        pytest.skip("no batched restart path")
+    rng = np.random.default_rng(7)
+    for units in DOCUMENTS:
+        _assert_batch_matches_fast_path(segmenter, units, _random_orders(rng, len(units), 5))
+
+
+def test_batch_path_with_a_known_count_where_it_applies(segmenter):
+    if not has_batch_path(segmenter) or "n_segments" not in segmenter_params(segmenter):
+        pytest.skip("no batched restart path or no n_segments")
+    rng = np.random.default_rng(8)
+    for k in (1, 2, 4):
+        for units in DOCUMENTS[-8:]:
+            _assert_batch_matches_fast_path(type(segmenter)(n_segments=k), units, _random_orders(rng, len(units), 4))
+
+
 # Property test (hypothesis): any document, any order, for every segmenter with a fast path.
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -126,3 +154,18 @@ def test_fast_path_property(units, seed):
         segmenter = get_segmenter(name)
         expected = list(segmenter([units[i] for i in order]))
         assert list(segmenter.segment_prepared(segmenter.prepare(units), order)) == expected, name
+
+
+_BATCH = [name for name in NAMES if has_batch_path(get_segmenter(name))]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    units=st.lists(_UNIT, min_size=1, max_size=40),
+    seed=st.integers(0, 2**32 - 1),
+    n_orders=st.integers(1, 6),
+)
+def test_batch_path_property(units, seed, n_orders):
+    orders = _random_orders(np.random.default_rng(seed), len(units), n_orders)
+    for name in _BATCH:
+        _assert_batch_matches_fast_path(get_segmenter(name), units, orders)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stability.exceptions import InvalidParameterError
+from stability.exceptions import InvalidParameterError, InvalidTypeError
 from stability.runner import stability_test
 from stability.scores import (
     RestartCounts,
@@ -74,7 +74,7 @@ def test_bad_input_names_the_parameter():
     with pytest.raises(InvalidParameterError, match="shuffle"):
         headline_document(counts([1], [1], 1), counts([1], [1], 2), 10)
     for bad in (0, 2.5, True):
-        with pytest.raises(InvalidParameterError, match="n_units"):
+        with pytest.raises((InvalidParameterError, InvalidTypeError), match="n_units"):
             headline_document(counts([1], [1], 1), counts([1], [1], 1), bad)
 
 

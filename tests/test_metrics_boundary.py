@@ -29,6 +29,9 @@ from stability.segmentation import Segmentation
 # `import nltk.metrics.segmentation as m` fails (nltk rebinds nltk.metrics, metrics-peers.md)
 nltk_segmentation = sys.modules[nltk_ghd.__module__]
 
+#: The hand cases below write segmentations as segment masses (segeval's encoding), explicitly.
+M = Segmentation.from_masses
+
 
 def random_segmentation(rng: random.Random, n: int, density: float | None = None) -> Segmentation:
     p = rng.random() if density is None else density
@@ -87,19 +90,19 @@ def test_boundary_prf_monotone_in_tolerance_where_ruptures_is_not():
 
 def test_boundary_prf_hand_cases_and_zero_division():
     # blog seed: AAA|BBBB|CC vs AA|BBBBBB|C, {3, 7} vs {2, 8}: no exact match, both near misses
-    assert tuple(boundary_prf([3, 4, 2], [2, 6, 1])) == (0.0, 0.0, 0.0)
-    assert tuple(boundary_prf([3, 4, 2], [2, 6, 1], tolerance=1)) == (1.0, 1.0, 1.0)
+    assert tuple(boundary_prf(M([3, 4, 2]), M([2, 6, 1]))) == (0.0, 0.0, 0.0)
+    assert tuple(boundary_prf(M([3, 4, 2]), M([2, 6, 1]), tolerance=1)) == (1.0, 1.0, 1.0)
     # {3, 7} vs {3}: P = 1/1, R = 1/2, F1 = 2/3
-    p, r, f = boundary_prf([3, 4, 2], [3, 6])
+    p, r, f = boundary_prf(M([3, 4, 2]), M([3, 6]))
     assert (p, r) == (1.0, 0.5) and f == pytest.approx(2 / 3)
     # project rule: both empty -> 1.0; one side empty -> 0.0
-    assert tuple(boundary_prf([9], [9])) == (1.0, 1.0, 1.0)
-    assert tuple(boundary_prf([3, 6], [9])) == (0.0, 0.0, 0.0)
-    assert tuple(boundary_prf([9], [3, 6])) == (0.0, 0.0, 0.0)
+    assert tuple(boundary_prf(M([9]), M([9]))) == (1.0, 1.0, 1.0)
+    assert tuple(boundary_prf(M([3, 6]), M([9]))) == (0.0, 0.0, 0.0)
+    assert tuple(boundary_prf(M([9]), M([3, 6]))) == (0.0, 0.0, 0.0)
     with pytest.raises(InvalidParameterError, match="tolerance must be"):
-        boundary_prf([3, 6], [9], -1)
+        boundary_prf(M([3, 6]), M([9]), -1)
     with pytest.raises(InvalidTypeError, match="tolerance"):
-        boundary_prf([3, 6], [9], 1.5)
+        boundary_prf(M([3, 6]), M([9]), 1.5)
 
 
 # --------------------------------------------------------------------------- GHD
@@ -131,9 +134,9 @@ def test_ghd_nltk_docstring_and_blog_examples():
     for ref, hyp, costs, expected in cases:
         assert ghd(Segmentation.from_gaps(ref), Segmentation.from_gaps(hyp), *costs) == expected
     # blog seed 003 with nltk's defaults: a_3 (shift by 2) -> 2.0, a_4 (shift by 7 > ins + del) -> 4.0
-    assert ghd([8, 13, 3], [10, 11, 3]) == 2.0
-    assert ghd([8, 13, 3], [15, 6, 3]) == 4.0
-    assert ghd([8, 13, 3], [8, 13, 3]) == 0.0
+    assert ghd(M([8, 13, 3]), M([10, 11, 3])) == 2.0
+    assert ghd(M([8, 13, 3]), M([15, 6, 3])) == 4.0
+    assert ghd(M([8, 13, 3]), M([8, 13, 3])) == 0.0
 
 
 def test_ghd_has_no_length_cap(monkeypatch):
@@ -149,13 +152,13 @@ def test_ghd_has_no_length_cap(monkeypatch):
 
 
 def test_ghd_parts_and_validation():
-    parts = ghd([3, 4, 2], [9], return_parts=True)
+    parts = ghd(M([3, 4, 2]), M([9]), return_parts=True)
     assert parts.value == 4.0 and (parts.n_reference, parts.n_hypothesis) == (2, 0)  # 2 insertions
-    assert ghd([9], [3, 4, 2], del_cost=3.0) == 6.0  # 2 deletions
+    assert ghd(M([9]), M([3, 4, 2]), del_cost=3.0) == 6.0  # 2 deletions
     with pytest.raises(InvalidParameterError, match="ins_cost"):
-        ghd([3, 6], [9], ins_cost=-1)
+        ghd(M([3, 6]), M([9]), ins_cost=-1)
     with pytest.raises(InvalidSegmentationError):
-        ghd([3, 6], [8])
+        ghd(M([3, 6]), M([8]))
 
 
 # --------------------------------------------------------------------------- B and S
@@ -191,28 +194,28 @@ def test_b_and_s_equal_segeval_on_random_pairs():
 def test_b_and_s_hand_cases():
     # {3, 7} vs {2, 8} (gaps 2, 6 vs 1, 7): two adjacent near misses, weight 1/2 each.
     # B = (M + T - w) / (M + A + T) = (0 + 2 - 1) / 2 = 0.5 ; S = 1 - 1 / 8 = 0.875
-    e = boundary_edit_counts([3, 4, 2], [2, 6, 1])
+    e = boundary_edit_counts(M([3, 4, 2]), M([2, 6, 1]))
     assert (e.matches, e.additions, e.transpositions) == (0, 0, ((1, 2), (6, 7)))
-    assert boundary_similarity([3, 4, 2], [2, 6, 1]) == 0.5
-    assert segmentation_similarity([3, 4, 2], [2, 6, 1]) == 0.875
+    assert boundary_similarity(M([3, 4, 2]), M([2, 6, 1])) == 0.5
+    assert segmentation_similarity(M([3, 4, 2]), M([2, 6, 1])) == 0.875
     # blog seed a_3 and a_4 (metrics-peers.md section 3): B = 1/3 and S = 1 - 2/23 for both,
     # since with n_t = 2 a 2-unit shift is a full miss just like a 7-unit shift
-    for hyp in ([10, 11, 3], [15, 6, 3]):
-        assert boundary_similarity([8, 13, 3], hyp) == pytest.approx(1 / 3)
-        assert segmentation_similarity([8, 13, 3], hyp) == pytest.approx(21 / 23)
+    for hyp in (M([10, 11, 3]), M([15, 6, 3])):
+        assert boundary_similarity(M([8, 13, 3]), hyp) == pytest.approx(1 / 3)
+        assert segmentation_similarity(M([8, 13, 3]), hyp) == pytest.approx(21 / 23)
     # with n_t = 3 the 2-unit shift becomes a near miss of weight 2/3: B = (1 + 1 - 2/3) / 2
-    assert boundary_similarity([8, 13, 3], [10, 11, 3], n_t=3) == pytest.approx(2 / 3)
+    assert boundary_similarity(M([8, 13, 3]), M([10, 11, 3]), n_t=3) == pytest.approx(2 / 3)
 
 
 def test_b_and_s_without_boundaries_are_one_where_segeval_crashes():
     with pytest.raises(ValueError):
         segeval.boundary_similarity((9,), (9,))
-    assert boundary_similarity([9], [9]) == 1.0
-    assert segmentation_similarity([9], [9]) == 1.0
-    assert boundary_similarity([1], [1]) == 1.0 and segmentation_similarity([1], [1]) == 1.0
-    assert boundary_similarity([3, 6], [9]) == 0.0  # two full misses
+    assert boundary_similarity(M([9]), M([9])) == 1.0
+    assert segmentation_similarity(M([9]), M([9])) == 1.0
+    assert boundary_similarity(M([1]), M([1])) == 1.0 and segmentation_similarity(M([1]), M([1])) == 1.0
+    assert boundary_similarity(M([3, 6]), M([9])) == 0.0  # two full misses
     with pytest.raises(InvalidParameterError, match="n_t"):
-        boundary_similarity([3, 6], [9], n_t=0)
+        boundary_similarity(M([3, 6]), M([9]), n_t=0)
 
 
 def test_b_on_greedy_transposition_chain():

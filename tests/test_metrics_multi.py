@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import math
 import random
+import re
 
 import numpy as np
 import pytest
 from nltk.metrics.agreement import AnnotationTask
 
-from stability.exceptions import InvalidParameterError, InvalidSegmentationError
+from stability.exceptions import InvalidParameterError, InvalidSegmentationError, InvalidTypeError
 from stability.catalogue import MULTI_REFERENCE, REFERENCE
 from stability.metrics import (
     boundary_prf,
@@ -36,6 +37,9 @@ from stability.metrics import (
     wisebe,
 )
 from stability.segmentation import Segmentation
+
+#: The hand cases below write segmentations as segment masses (segeval's encoding), explicitly.
+M = Segmentation.from_masses
 
 
 def random_segmentation(rng: random.Random, n: int, density: float | None = None) -> Segmentation:
@@ -110,18 +114,18 @@ def test_coverage_figure_1_values():
     # Bouchekif et al. Figure 1: a reference segment wholly inside a hypothesis segment 45% of
     # whose duration it covers: Cov R->H = 100%, H->R = 45%, harmonic 2 * 0.45 / 1.45 = 62%.
     # Reference [0,5) [5,14) [14,30); hypothesis [0,3) [3,23) [23,30): R_2 (9 units) in H_2 (20).
-    parts = cov_n([5, 9, 16], [3, 20, 7], return_parts=True)
+    parts = cov_n(M([5, 9, 16]), M([3, 20, 7]), return_parts=True)
     assert parts.reference_coverage[1] == pytest.approx(2 * 9 / 29)
     assert round(parts.reference_coverage[1], 2) == 0.62
     # the reverse: a 19-unit hypothesis segment inside a 50-unit reference one, 38% -> 55%
-    parts = cov_n([50], [19, 31], return_parts=True)
+    parts = cov_n(M([50]), M([19, 31]), return_parts=True)
     assert parts.hypothesis_coverage[0] == pytest.approx(2 * 19 / 69)
     assert round(parts.hypothesis_coverage[0], 2) == 0.55
 
 
 def test_coverage_threshold_is_strict():
     # R_1 = [0, 20) best covered by H_2 = [3, 23): 2 * 17 / (20 + 20) = 0.85 exactly
-    ref, hyp = [20, 23], [3, 20, 20]
+    ref, hyp = M([20, 23]), M([3, 20, 20])
     # (R_2 = [20, 43) is covered by H_3 = [23, 43) at 2 * 20 / 43 = 0.93 either way)
     parts = cov_n(ref, hyp, 0.85, return_parts=True)
     assert parts.reference_coverage[0] == 0.85 and parts.correct_reference == 1
@@ -129,7 +133,7 @@ def test_coverage_threshold_is_strict():
 
 
 def test_coverage_times_and_validation():
-    ref, hyp = [10, 30], [12, 28]
+    ref, hyp = M([10, 30]), M([12, 28])
     # constant unit durations give the unit-count result
     times = np.column_stack((np.arange(40) * 2.0, np.arange(40) * 2.0 + 1.5))
     assert cov_d(ref, hyp, times=times) == cov_d(ref, hyp)
@@ -171,17 +175,17 @@ def test_fleiss_kappa_equals_nltk_multi_pi():
 
 
 def test_fleiss_kappa_degenerate_cases():
-    assert fleiss_kappa([[9], [9], [9]]) == 1.0  # nobody marks anything: perfect agreement
-    assert fleiss_kappa([[3, 6], [3, 6]]) == 1.0
-    assert fleiss_kappa([[1], [1]]) == 1.0  # no gap
+    assert fleiss_kappa([M([9]), M([9]), M([9])]) == 1.0  # nobody marks anything: perfect agreement
+    assert fleiss_kappa([M([3, 6]), M([3, 6])]) == 1.0
+    assert fleiss_kappa([M([1]), M([1])]) == 1.0  # no gap
     # two raters who always disagree on every marked gap, "boundaries" only: P = 0, p = 1/2
-    assert fleiss_kappa([[3, 6], [4, 5]], positions="boundaries") == pytest.approx(-1.0)
+    assert fleiss_kappa([M([3, 6]), M([4, 5])], positions="boundaries") == pytest.approx(-1.0)
     with pytest.raises(InvalidParameterError, match="at least 2"):
-        fleiss_kappa([[3, 6]])
+        fleiss_kappa([M([3, 6])])
     with pytest.raises(InvalidSegmentationError, match="same number of units"):
-        fleiss_kappa([[3, 6], [3, 5]])
+        fleiss_kappa([M([3, 6]), M([3, 5])])
     with pytest.raises(InvalidParameterError, match="positions"):
-        fleiss_kappa([[3, 6], [3, 6]], positions="gaps")
+        fleiss_kappa([M([3, 6]), M([3, 6])], positions="gaps")
 
 
 # --------------------------------------------------------------------------- WiSeBE
@@ -244,11 +248,11 @@ def test_wisebe_hand_example():
     same = [Segmentation([5, 20], 40)] * 3
     assert wisebe(same, Segmentation([5, 20], 40)) == 1.0
     # no reference boundary anywhere: AR = 1 by convention; an empty candidate is perfect
-    assert wisebe([[40], [40]], [40]) == 1.0 and wisebe([[40], [40]], [20, 20]) == 0.0
+    assert wisebe([M([40]), M([40])], M([40])) == 1.0 and wisebe([M([40]), M([40])], M([20, 20])) == 0.0
     with pytest.raises(InvalidSegmentationError, match="candidate"):
-        wisebe(refs, [39])
+        wisebe(refs, M([39]))
     with pytest.raises(InvalidParameterError, match="window_limit"):
-        wisebe(refs, [40], -1)
+        wisebe(refs, M([40]), -1)
 
 
 # --------------------------------------------------------------------------- report dictionaries
@@ -274,8 +278,26 @@ def test_compute_all_matches_the_individual_functions():
         assert scores == expected
         assert all(isinstance(v, float) for key, v in scores.items() if key != "window_k")
     assert reference_metrics is compute_all
-    one = compute_all([1], [1])
+    one = compute_all(M([1]), M([1]))
     assert math.isnan(one["pk"]) and one["window_k"] == 0 and one["boundary_similarity"] == 1.0
+
+
+def test_every_entry_point_names_the_bare_argument_it_refuses():
+    ref, hyp = Segmentation([3, 7], 9), Segmentation([2, 8], 9)
+    calls = [
+        ("reference", lambda: compute_all([3, 7], hyp)),
+        ("hypothesis", lambda: compute_all(ref, (2, 8))),
+        ("references[1]", lambda: multi_reference_metrics([ref, [3, 7]], hyp)),
+        ("hypothesis", lambda: multi_reference_metrics([ref, ref], np.array([2, 8]))),
+        ("references[0]", lambda: fleiss_kappa([[3, 4, 2], ref])),
+        ("candidate", lambda: wisebe([ref, ref], [2, 8])),
+    ]
+    for name, call in calls:
+        with pytest.raises(InvalidTypeError, match=rf"^{re.escape(name)} must be a Segmentation; "
+                           r"received .*from_boundaries.*from_masses.*from_gaps"):
+            call()
+    with pytest.raises(InvalidTypeError, match="^references must be a sequence of Segmentation"):
+        fleiss_kappa(ref)
 
 
 def test_multi_reference_metrics_keys_and_values():

@@ -31,6 +31,9 @@ from stability.metrics import (
 )
 from stability.segmentation import Segmentation
 
+#: The hand cases below write segmentations as segment masses (segeval's encoding), explicitly.
+M = Segmentation.from_masses
+
 
 def random_segmentation(rng: random.Random, n: int, density: float | None = None) -> Segmentation:
     p = rng.random() if density is None else density
@@ -63,12 +66,12 @@ def test_pk_windowdiff_equal_segeval_for_every_k():
     """Exact parts (numerator, denominator) and values equal segeval's on masses (hyp, ref order)."""
     for ref, hyp in random_pairs(seed=2, count=200, n_max=45):
         for k in range(1, ref.n_units):
-            ours = pk(ref.masses, hyp.masses, k, return_parts=True)
+            ours = pk(ref, hyp, k, return_parts=True)
             assert (ours.numerator, ours.denominator) == segeval.pk(
                 hyp.masses, ref.masses, window_size=k, return_parts=True
             )
             assert ours.value == float(segeval.pk(hyp.masses, ref.masses, window_size=k))
-            ours = windowdiff(ref.masses, hyp.masses, k, return_parts=True)
+            ours = windowdiff(ref, hyp, k, return_parts=True)
             assert (ours.numerator, ours.denominator) == segeval.window_diff(
                 hyp.masses, ref.masses, window_size=k, return_parts=True
             )
@@ -107,9 +110,9 @@ def test_default_window_cases_from_the_peer_survey():
     assert pk(ref, hyp, "nltk", return_parts=True) == (pk(ref, hyp, 1, return_parts=True))
     assert pk(ref, hyp, "nltk") == 1.0
     # segeval's floor of 2 exceeds n-1 on a 2-unit document (segeval then divides 0 by 0): clamped to 1
-    assert window_size([1, 1], "segeval") == 1 and window_size([2], "segeval") == 1
+    assert window_size(M([1, 1]), "segeval") == 1 and window_size(M([2]), "segeval") == 1
     # eq. 5 gives round(3 / 6) = 0 for n = 3 with 2 boundaries: clamped to 1
-    assert window_size([1, 1, 1]) == 1 and pk([1, 1, 1], [3], return_parts=True).k == 1
+    assert window_size(M([1, 1, 1])) == 1 and pk(M([1, 1, 1]), M([3]), return_parts=True).k == 1
 
 
 def test_windowdiff_corrected_numerator_equals_segeval_lamprier_fix():
@@ -154,11 +157,11 @@ def test_windowdiff_corrected_hand_example():
     # n = 9, k = 2, reference boundary at 1 only, hypothesis none.
     # eq. 3 windows (gaps 0-1, 1-2, ..., 6-7): only the first holds the boundary -> 1/7.
     # eq. 4 adds the head window [gap 0] (differs) and the tail window [gap 7] (equal): 2/9.
-    assert windowdiff([1, 8], [9], 2) == pytest.approx(1 / 7)
-    assert windowdiff_corrected([1, 8], [9], 2) == pytest.approx(2 / 9)
+    assert windowdiff(M([1, 8]), M([9]), 2) == pytest.approx(1 / 7)
+    assert windowdiff_corrected(M([1, 8]), M([9]), 2) == pytest.approx(2 / 9)
     # every gap lies in exactly k windows of eq. 4, so one extra boundary anywhere costs k:
     for b in range(1, 9):
-        assert windowdiff_corrected(Segmentation([b], 9), [9], 3, return_parts=True).numerator == 3
+        assert windowdiff_corrected(Segmentation([b], 9), M([9]), 3, return_parts=True).numerator == 3
 
 
 # --------------------------------------------------------------------------- blog seed (003)
@@ -169,18 +172,18 @@ def test_blog_examples_in_the_unit_convention():
     # [2,6,1]. metrics-peers.md section 3 records segeval's pk for k = 1..5.
     expected = {1: 0.5, 2: 3 / 7, 3: 2 / 6, 4: 0.4, 5: 0.25}
     for k, value in expected.items():
-        assert pk([3, 4, 2], [2, 6, 1], k) == pytest.approx(value)
+        assert pk(M([3, 4, 2]), M([2, 6, 1]), k) == pytest.approx(value)
     # Model-B "A|BBB|CCC|D" has 8 letter-units, not 9: it cannot be compared (the blog's raw nltk
     # call compared 11-character strings that include the '|' marks).
     with pytest.raises(InvalidSegmentationError, match="same number of units"):
-        pk([3, 4, 2], [1, 3, 3, 1], 2)
+        pk(M([3, 4, 2]), M([1, 3, 3, 1]), 2)
     # a_i seeds: ref AAAAAAAA|BBBBBBBBBBBBB|CCC = masses [8, 13, 3] (24 units); a_3 shifts the
     # first boundary by 2, a_4 by 7. metrics-peers.md: pk = wd = 0.20 (a_3) and 0.40 (a_4) at k=4.
-    ref = [8, 13, 3]
-    assert pk(ref, [10, 11, 3], 4) == pytest.approx(0.2)
-    assert windowdiff(ref, [10, 11, 3], 4) == pytest.approx(0.2)
-    assert pk(ref, [15, 6, 3], 4) == pytest.approx(0.4)
-    assert windowdiff(ref, [15, 6, 3], 4) == pytest.approx(0.4)
+    ref = M([8, 13, 3])
+    assert pk(ref, M([10, 11, 3]), 4) == pytest.approx(0.2)
+    assert windowdiff(ref, M([10, 11, 3]), 4) == pytest.approx(0.2)
+    assert pk(ref, M([15, 6, 3]), 4) == pytest.approx(0.4)
+    assert windowdiff(ref, M([15, 6, 3]), 4) == pytest.approx(0.4)
 
 
 # --------------------------------------------------------------------------- expectation
@@ -291,7 +294,7 @@ def test_tnwin_definition_and_optimum():
         # so TNWin with t = 1 is never negative with the corrected numerator
         assert tnwin(ref, hyp, k, t=1.0) >= -1e-12
     with pytest.raises(InvalidParameterError, match="t must be"):
-        tnwin([3, 4], [7], 2, t=1.5)
+        tnwin(M([3, 4]), M([7]), 2, t=1.5)
 
 
 # --------------------------------------------------------------------------- Pr_error
@@ -353,18 +356,18 @@ def test_pr_error_conditioned_false_alarms_give_the_papers_values_exactly():
         assert pr_error(ref, Segmentation(range(1, n), n), 2, fa_windows="no_reference") == 0.5
     # hand example of test_pr_error_hand_example_and_windows: windows with r = 0 are 0, 3, 4;
     # h > 0 in window 0 only -> Pr_fa = 1/3
-    parts = pr_error([3, 4, 2], [2, 6, 1], 3, fa_windows="no_reference", return_parts=True)
+    parts = pr_error(M([3, 4, 2]), M([2, 6, 1]), 3, fa_windows="no_reference", return_parts=True)
     assert (parts.false_alarms, parts.windows) == (1, 3)
     assert parts.value == pytest.approx(0.5 * 2 / 4 + 0.5 * 1 / 3)
     with pytest.raises(InvalidParameterError, match="fa_windows must be 'all' or 'no_reference'"):
-        pr_error([3, 4, 2], [2, 6, 1], 3, fa_windows="some")
+        pr_error(M([3, 4, 2]), M([2, 6, 1]), 3, fa_windows="some")
 
 
 def test_pr_error_hand_example_and_windows():
     # n = 9, ref [3, 7] (gaps 2, 6), hyp [2, 8] (gaps 1, 7), k = 3 units = 2 gaps per window:
     # 8 gaps -> 7 windows (gaps 0-1 .. 6-7): r = 0,1,1,0,0,1,1 ; h = 1,1,0,0,0,0,1
     # misses (h < r): windows 2, 5 -> 2 of 4 reference windows; false alarms (h > r): window 0 -> 1/7
-    parts = pr_error([3, 4, 2], [2, 6, 1], 3, return_parts=True)
+    parts = pr_error(M([3, 4, 2]), M([2, 6, 1]), 3, return_parts=True)
     assert (parts.misses, parts.reference_windows, parts.false_alarms, parts.windows) == (2, 4, 1, 7)
     assert parts.value == pytest.approx(0.5 * 2 / 4 + 0.5 * 1 / 7)
     # the windows of pr_error(k) are those of windowdiff(k-1): misses + false alarms = WD numerator
@@ -374,22 +377,21 @@ def test_pr_error_hand_example_and_windows():
             w = windowdiff(ref, hyp, k - 1, return_parts=True)
             assert p.misses + p.false_alarms == w.numerator and p.windows == w.denominator
     # default window: one more unit than the WindowDiff default, so the same number of gaps
-    assert pr_error([5, 5, 5, 5], [4, 6, 5, 5], return_parts=True).k == windowdiff(
-        [5, 5, 5, 5], [4, 6, 5, 5], return_parts=True
-    ).k + 1
+    ref, hyp = M([5, 5, 5, 5]), M([4, 6, 5, 5])
+    assert pr_error(ref, hyp, return_parts=True).k == windowdiff(ref, hyp, return_parts=True).k + 1
 
 
 def test_pr_error_costs():
-    parts = pr_error([3, 4, 2], [2, 6, 1], 3, c_miss=0.8, c_fa=0.2, return_parts=True)
+    parts = pr_error(M([3, 4, 2]), M([2, 6, 1]), 3, c_miss=0.8, c_fa=0.2, return_parts=True)
     assert parts.value == pytest.approx(0.8 * parts.pr_miss + 0.2 * parts.pr_fa)
     # no reference boundary: no miss is possible, Pr_miss = 0
-    assert pr_error([9], [4, 5], 2, return_parts=True).pr_miss == 0.0
+    assert pr_error(M([9]), M([4, 5]), 2, return_parts=True).pr_miss == 0.0
     with pytest.raises(InvalidParameterError, match="c_miss"):
-        pr_error([3, 4, 2], [9], 2, c_miss=-0.1)
+        pr_error(M([3, 4, 2]), M([9]), 2, c_miss=-0.1)
     with pytest.raises(InvalidParameterError, match="k must be"):
-        pr_error([3, 4, 2], [9], 1)
+        pr_error(M([3, 4, 2]), M([9]), 1)
     with pytest.raises(InvalidParameterError, match="k must be"):
-        pr_error([3, 4, 2], [9], 10)
+        pr_error(M([3, 4, 2]), M([9]), 10)
 
 
 # --------------------------------------------------------------------------- validation
@@ -397,28 +399,44 @@ def test_pr_error_costs():
 
 @pytest.mark.parametrize("fn", [pk, windowdiff, windowdiff_corrected, nwin, tnwin])
 def test_window_metrics_reject_bad_k(fn):
+    ref, hyp = M([3, 4, 2]), M([2, 6, 1])
     for bad in (0, 9, -1, 100):
         with pytest.raises(InvalidParameterError, match=r"k must be an integer in 1\.\.8"):
-            fn([3, 4, 2], [2, 6, 1], bad)
+            fn(ref, hyp, bad)
     for bad in (2.0, True, "2"):
         with pytest.raises((InvalidTypeError, InvalidParameterError)):
-            fn([3, 4, 2], [2, 6, 1], bad)
+            fn(ref, hyp, bad)
     with pytest.raises(InvalidParameterError, match="lamprier"):
-        fn([3, 4, 2], [2, 6, 1], "median")
+        fn(ref, hyp, "median")
     with pytest.raises(InvalidSegmentationError, match="same number of units"):
-        fn([3, 4, 2], [3, 4], 2)
+        fn(ref, M([3, 4]), 2)
     with pytest.raises(InvalidSegmentationError, match="at least 2 units"):
-        fn([1], [1], 1)
+        fn(M([1]), M([1]), 1)
 
 
-def test_input_forms_are_equivalent():
+def test_issue_10_example_is_refused_and_explicit_readings_are_right():
+    # issue 10: pk(Segmentation([3, 7], 10), [3, 7], k=2) used to read [3, 7] as masses and
+    # return 0.25 without a word
+    ref = Segmentation([3, 7], 10)
+    with pytest.raises(InvalidTypeError, match=r"^hypothesis must be a Segmentation; received list \[3, 7\]") as err:
+        pk(ref, [3, 7], k=2)
+    assert all(name in str(err.value) for name in ("from_boundaries", "from_masses", "from_gaps"))
+    # read as boundaries (the project's convention) it is the reference itself
+    assert pk(ref, Segmentation.from_boundaries([3, 7], 10), k=2) == 0.0
+    # read as masses it is boundaries {3}: of the 8 windows of 2 gaps, the two holding gap 6
+    # (boundary 7) disagree -> 2 / 8
+    assert pk(ref, Segmentation.from_masses([3, 7]), k=2) == 0.25
+
+
+def test_window_metrics_take_segmentations_not_bare_sequences():
     ref, hyp = Segmentation([3, 7], 9), Segmentation([2, 8], 9)
     for fn in (pk, windowdiff, windowdiff_corrected, nwin, tnwin, pr_error):
-        assert fn(ref, hyp) == fn([3, 4, 2], [2, 6, 1]) == fn(np.array([3, 4, 2]), (2, 6, 1))
-    with pytest.raises(InvalidTypeError, match="from_gaps"):
-        pk("00100010", "01000001", 2)
-    with pytest.raises(InvalidSegmentationError, match="positive"):
-        pk([3, 0, 6], [9], 2)
+        assert fn(ref, hyp) == fn(M([3, 4, 2]), M(np.array([2, 6, 1])))
+        for bare in ([3, 4, 2], (3, 7), np.array([3, 4, 2]), "00100010"):
+            with pytest.raises(InvalidTypeError, match="from_masses.*from_gaps"):
+                fn(bare, hyp)
+            with pytest.raises(InvalidTypeError, match="^hypothesis must be a Segmentation"):
+                fn(ref, bare)
 
 
 def test_window_metrics_equal_nltk_on_long_documents():

@@ -136,7 +136,7 @@ def test_markdown_table_escapes_pipes_and_aligns():
 
 def test_results_have_short_reprs_and_rows(corpus_result):
     text = repr(corpus_result)
-    assert text.startswith("CorpusResult(2 segmenters x 2 documents, 0 failures; shuffle_corrected: even 0.000")
+    assert text.startswith(f"CorpusResult(2 segmenters x 2 documents, 0 failures; {HEADLINE.name}: even 0.000")
     one = corpus_result.documents["even"][0]
     assert len(repr(one)) < 300 and "array" not in repr(one) and "n_boundaries=" in repr(one)
     assert repr(one.shuffle).startswith("RestartScores(scope='shuffle'")

@@ -310,7 +310,7 @@ def test_c99_parameters_are_checked_and_exposed():
         C99(n_segments=0)
     assert C99(n_segments=3, stopwords=["x"]).get_params() == {
         "n_segments": 3, "mask_size": 11, "std_coeff": 1.2, "tokenizer": "words",
-        "stopwords": ["x"], "stem": True,
+        "stopwords": ["x"], "stem": True, "band": None,
     }
 
 

@@ -3,11 +3,14 @@
 Conventions shared by every function of this package:
 
 * **Inputs.** ``reference`` and ``hypothesis`` are each a
-  :class:`~stability.segmentation.Segmentation` or a sequence of segment masses (positive ints
-  summing to the number of units ``n``, segeval's default encoding); they are validated once by
-  :func:`~stability.segmentation.as_segmentation` and must cover the same ``n``. nltk-style gap
-  strings go through :meth:`Segmentation.from_gaps <stability.segmentation.Segmentation.from_gaps>`.
-  Multi-reference functions take a sequence of such segmentations.
+  :class:`~stability.segmentation.Segmentation`, validated once by
+  :func:`~stability.segmentation.as_segmentation`; both must cover the same number of units
+  ``n`` (at most ``2**62``). Multi-reference functions take a sequence of segmentations. A bare
+  sequence is refused with :class:`~stability.exceptions.InvalidTypeError`, never guessed at:
+  ``[3, 7]`` means boundaries in this project and masses in segeval, and the two readings give
+  different numbers. Say which one you mean with ``Segmentation.from_boundaries(b, n)``
+  (segment starts), ``Segmentation.from_masses(m)`` (segment sizes, segeval's encoding) or
+  ``Segmentation.from_gaps(s)`` (nltk / segeval boundary strings).
 * **Results.** Every metric returns a Python ``float``. Passing ``return_parts=True`` returns a
   small frozen dataclass instead, whose ``value`` is that float and whose other fields are the
   parts (counts, numerator, denominator, the window used...). The exception is
@@ -44,14 +47,21 @@ function                           what                                         
 
 Examples
 --------
+>>> from stability import Segmentation
 >>> from stability.metrics import pk, windowdiff, boundary_prf
->>> pk([3, 4, 2], [2, 6, 1], k=2)
+>>> ref = Segmentation.from_boundaries([3, 7], 9)        # or Segmentation.from_masses([3, 4, 2])
+>>> hyp = Segmentation.from_gaps("01000001")             # boundaries 2 and 8
+>>> pk(ref, hyp, k=2)
 0.42857142857142855
->>> windowdiff([3, 4, 2], [2, 6, 1], k=2, return_parts=True)
+>>> windowdiff(ref, hyp, k=2, return_parts=True)
 WindowResult(value=0.42857142857142855, k=2, numerator=3, denominator=7)
->>> p, r, f = boundary_prf([3, 4, 2], [2, 6, 1], tolerance=1)
+>>> p, r, f = boundary_prf(ref, hyp, tolerance=1)
 >>> f
 1.0
+>>> pk([3, 7], [2, 8], k=2)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+stability.exceptions.InvalidTypeError: reference must be a Segmentation; received list [3, 7]. ...
 """
 
 from ._common import WINDOW_POLICIES, window_size
@@ -64,11 +74,11 @@ from .standard import (
     reference_metrics,
 )
 from .similarity import EditCounts, boundary_edit_counts, boundary_similarity, segmentation_similarity
+from .expectation import expected_windowdiff
 from .windows import (
     NWinResult,
     PrErrorResult,
     WindowResult,
-    expected_windowdiff,
     nwin,
     pk,
     pr_error,

@@ -10,17 +10,20 @@ from typing import Any, Union
 import numpy as np
 
 from ..exceptions import InvalidParameterError, InvalidSegmentationError, InvalidTypeError
-from ..checks import check_int, check_real
+from ..checks import check_bool, check_int, check_real
 from ..stats import f1_score
 from ..segmentation import Segmentation, as_segmentation
 
 __all__ = [
     "WindowPolicy",
     "WINDOW_POLICIES",
+    "MAX_UNITS",
+    "check_segmentation",
     "pair",
     "check_k",
     "resolve_k",
     "window_size",
+    "check_bool",
     "check_real",
     "check_times",
     "check_int",
@@ -34,14 +37,28 @@ WindowPolicy = Union[None, int, str]
 WINDOW_POLICIES = ("lamprier", "nltk", "segeval")
 
 
-def pair(reference: Any, hypothesis: Any) -> tuple[Segmentation, Segmentation]:
-    """Validate a (reference, hypothesis) pair once and check they cover the same units.
+#: Largest document the metrics accept: they count units, gaps and windows in 64-bit integers,
+#: and sums such as ``n + k`` must stay below 2**63.
+MAX_UNITS = 2**62
 
-    Each side may be a :class:`~stability.segmentation.Segmentation` or a sequence of segment
-    masses (read by :func:`~stability.segmentation.as_segmentation`).
-    """
-    ref = as_segmentation(reference, "reference")
-    hyp = as_segmentation(hypothesis, "hypothesis")
+
+def check_segmentation(value: Any, name: str) -> Segmentation:
+    """The metrics' input check: a :class:`~stability.segmentation.Segmentation` (a bare sequence
+    is refused by :func:`~stability.segmentation.as_segmentation`) of at most :data:`MAX_UNITS`
+    units."""
+    seg = as_segmentation(value, name)
+    if seg.n_units > MAX_UNITS:
+        raise InvalidParameterError.make(
+            name, "a segmentation of at most 2**62 units (the metrics count in 64-bit integers)",
+            f"a segmentation of {seg.n_units} units",
+        )
+    return seg
+
+
+def pair(reference: Any, hypothesis: Any) -> tuple[Segmentation, Segmentation]:
+    """Validate a (reference, hypothesis) pair once and check they cover the same units."""
+    ref = check_segmentation(reference, "reference")
+    hyp = check_segmentation(hypothesis, "hypothesis")
     if ref.n_units != hyp.n_units:
         raise InvalidSegmentationError(
             "reference and hypothesis must cover the same number of units; received "
@@ -82,8 +99,8 @@ def window_size(reference: Any, policy: str = "lamprier") -> int:
 
     Parameters
     ----------
-    reference : Segmentation or sequence of int
-        The reference segmentation (or its masses).
+    reference : Segmentation
+        The reference segmentation.
     policy : {"lamprier", "nltk", "segeval"}
         * ``"lamprier"`` (default): ``k = round(n / (2 (m + 1)))``, half the mean reference segment
           length, Lamprier et al. (2007) eq. 5 (also Pevzner & Hearst's advice);
@@ -103,14 +120,15 @@ def window_size(reference: Any, policy: str = "lamprier") -> int:
 
     Examples
     --------
-    >>> window_size([3, 4, 2])                      # 9 / (2 * 3) = 1.5 -> 2
+    >>> ref = Segmentation([3, 7], 9)                  # n = 9, m = 2
+    >>> window_size(ref)                               # 9 / (2 * 3) = 1.5 -> 2
     2
-    >>> window_size([3, 4, 2], "nltk")              # 8 / (2 * 2) = 2
+    >>> window_size(ref, "nltk")                       # 8 / (2 * 2) = 2
     2
-    >>> window_size([5, 5, 5, 5], "segeval")        # max(2, round(2.5)) = 2
+    >>> window_size(Segmentation([5, 10, 15], 20), "segeval")   # max(2, round(2.5)) = 2
     2
     """
-    ref = as_segmentation(reference, "reference")
+    ref = check_segmentation(reference, "reference")
     n, m = ref.n_units, ref.n_boundaries
     if n < 2:
         raise InvalidSegmentationError(

@@ -64,8 +64,8 @@ def boundary_prf(reference: Any, hypothesis: Any, tolerance: float = 0, *, times
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units.
     tolerance : int or float, default 0
         Largest distance between matched boundaries (``>= 0``; 0 = exact match): an integer
         number of units, or seconds when ``times`` is given.
@@ -86,10 +86,12 @@ def boundary_prf(reference: Any, hypothesis: Any, tolerance: float = 0, *, times
 
     Examples
     --------
-    >>> p, r, f = boundary_prf([3, 4, 2], [2, 6, 1])          # {3, 7} vs {2, 8}
+    >>> from stability import Segmentation
+    >>> ref, hyp = Segmentation([3, 7], 9), Segmentation([2, 8], 9)
+    >>> p, r, f = boundary_prf(ref, hyp)
     >>> (p, r, f)
     (0.0, 0.0, 0.0)
-    >>> boundary_prf([3, 4, 2], [2, 6, 1], tolerance=1).f1
+    >>> boundary_prf(ref, hyp, tolerance=1).f1
     1.0
     """
     ref, hyp = pair(reference, hypothesis)
@@ -135,6 +137,8 @@ def _count_equal(a: list[float], b: list[float]) -> int:
 def _ghd_dp(hyp: np.ndarray, ref: np.ndarray, ins_cost: float, del_cost: float, coeff: float) -> float:
     """nltk's GHD dynamic programme, one row (hypothesis boundary) at a time, vectorized.
 
+    ``hyp`` and ``ref`` are integer positions (distances and equality are then exact at any size).
+
     ``mat[i+1, j+1] = min(t, coeff |h_i - r_j| + mat[i, j])`` with ``t = mat[i, j]`` if
     ``h_i == r_j``, ``del + mat[i, j+1]`` if ``h_i > r_j`` and ``ins + mat[i+1, j]`` if
     ``h_i < r_j``. The columns with ``r_j <= h_i`` (a prefix, the reference being sorted) only
@@ -151,7 +155,7 @@ def _ghd_dp(hyp: np.ndarray, ref: np.ndarray, ins_cost: float, del_cost: float, 
     ref_list = ref.tolist()
     for i, (h, split) in enumerate(zip(hyp.tolist(), splits)):
         cur[0] = del_cost * (i + 1)
-        np.subtract(ref, h, out=shift)
+        np.subtract(ref, h, out=shift, casting="unsafe")  # exact integer distance, then a float
         np.abs(shift, out=shift)
         if coeff != 1.0:
             shift *= coeff
@@ -188,11 +192,13 @@ def ghd(reference: Any, hypothesis: Any, ins_cost: float = 2.0, del_cost: float 
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units. There is no
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units. There is no
         length cap (nltk 3.10.4 refuses gap strings longer than 10,000).
     ins_cost, del_cost : float, default 2.0
-        Insertion and deletion costs (``>= 0``).
+        Insertion and deletion costs (``>= 0``); ``ins_cost`` times the number of reference
+        boundaries and ``del_cost`` times the number of hypothesis boundaries must stay below
+        2**53, where float64 still counts in units (larger costs are refused).
     shift_cost_coeff : float, default 1.0
         Cost per unit of shift (``>= 0``).
     return_parts : bool, default False
@@ -212,17 +218,24 @@ def ghd(reference: Any, hypothesis: Any, ins_cost: float = 2.0, del_cost: float 
 
     Examples
     --------
-    >>> ghd([8, 13, 3], [10, 11, 3])   # blog seed a_3: first boundary shifted by 2 -> cost 2
+    >>> from stability import Segmentation
+    >>> ref = Segmentation.from_masses([8, 13, 3])             # blog seed: boundaries 8 and 21
+    >>> ghd(ref, Segmentation.from_masses([10, 11, 3]))   # a_3: first boundary shifted by 2 -> 2
     2.0
-    >>> ghd([8, 13, 3], [15, 6, 3])    # a_4: shift by 7 costs more than delete + insert (4)
+    >>> ghd(ref, Segmentation.from_masses([15, 6, 3]))    # a_4: a shift by 7 costs more than 2 + 2
     4.0
     """
     ref, hyp = pair(reference, hypothesis)
     ic = check_real(ins_cost, "ins_cost", low=0.0)
     dc = check_real(del_cost, "del_cost", low=0.0)
     sc = check_real(shift_cost_coeff, "shift_cost_coeff", low=0.0)
-    r = ref.boundary_array().astype(np.float64)
-    h = hyp.boundary_array().astype(np.float64)
+    r, h = ref.boundary_array(), hyp.boundary_array()
+    if ic * r.size >= 2**53 or dc * h.size >= 2**53:
+        raise InvalidParameterError(
+            "ghd adds its costs in float64, so ins_cost x reference boundaries and del_cost x "
+            f"hypothesis boundaries must stay below 2**53; received ins_cost={ic!r} for {r.size} and "
+            f"del_cost={dc!r} for {h.size} boundaries"
+        )
     if r.size == 0:
         value = float(h.size * dc)
     elif h.size == 0:

@@ -74,7 +74,13 @@ def _unit_weights(times: Any, n_units: int) -> Optional[np.ndarray]:
             f"times must have finite end >= start for every unit; unit {bad} has "
             f"start={arr[bad, 0]!r}, end={arr[bad, 1]!r}"
         )
-    return np.concatenate(([0.0], np.cumsum(durations)))
+    with np.errstate(over="ignore"):  # checked just below
+        cum = np.concatenate(([0.0], np.cumsum(durations)))
+    if not np.isfinite(cum[-1]):
+        raise InvalidParameterError(
+            f"times must add up to a finite total duration; the {n_units} unit durations overflow float64"
+        )
+    return cum
 
 
 def _coverage(reference: Any, hypothesis: Any, gamma: float, times: Any, by_duration: bool) -> CoverageResult:
@@ -139,8 +145,8 @@ def cov_n(reference: Any, hypothesis: Any, gamma: float = 0.85, *, times: Any = 
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units.
     gamma : float, default 0.85
         Threshold in ``[0, 1]``; a segment is correct when its coverage is strictly greater.
     times : array-like of shape (n_units, 2), optional
@@ -159,13 +165,14 @@ def cov_n(reference: Any, hypothesis: Any, gamma: float = 0.85, *, times: Any = 
 
     Examples
     --------
-    >>> cov_n([10, 10], [10, 10])
+    >>> ref = Segmentation.from_masses([10, 10])
+    >>> cov_n(ref, ref)
     1.0
     >>> # R = [10 | 10], H = [9 | 11]: coverages 2*9/19 = 0.947 and 2*10/21 = 0.952 -> all correct
-    >>> cov_n([10, 10], [9, 11])
+    >>> cov_n(ref, Segmentation.from_masses([9, 11]))
     1.0
     >>> # H = [5 | 15]: R_1 -> 2*5/15 = 0.67 (wrong), R_2 -> 2*10/25 = 0.8 (wrong) -> CovN = 0
-    >>> cov_n([10, 10], [5, 15])
+    >>> cov_n(ref, Segmentation.from_masses([5, 15]))
     0.0
     """
     result = _coverage(reference, hypothesis, gamma, times, by_duration=False)
@@ -182,8 +189,8 @@ def cov_d(reference: Any, hypothesis: Any, gamma: float = 0.85, *, times: Any = 
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units.
     gamma : float, default 0.85
         Threshold in ``[0, 1]`` (strictly greater).
     times : array-like of shape (n_units, 2), optional
@@ -204,7 +211,8 @@ def cov_d(reference: Any, hypothesis: Any, gamma: float = 0.85, *, times: Any = 
     --------
     >>> # R = [10 | 30], H = [5 | 35]: R_1 and H_1 reach 2*5/15 = 0.67 (wrong), R_2 and H_2
     >>> # 2*30/65 = 0.92 (right); R_D = 30/40, P_D = 35/40, CovD = 2*0.75*0.875/1.625
-    >>> cov_n([10, 30], [5, 35]), cov_d([10, 30], [5, 35])
+    >>> ref, hyp = Segmentation.from_masses([10, 30]), Segmentation.from_masses([5, 35])
+    >>> cov_n(ref, hyp), cov_d(ref, hyp)
     (0.5, 0.8076923076923077)
     """
     result = _coverage(reference, hypothesis, gamma, times, by_duration=True)

@@ -16,8 +16,8 @@ from typing import Any, Union
 import numpy as np
 
 from ..exceptions import InvalidParameterError, InvalidSegmentationError, InvalidTypeError
-from ..segmentation import Segmentation, as_segmentation
-from ._common import check_int, harmonic, safe_ratio
+from ..segmentation import Segmentation
+from ._common import check_int, check_segmentation, harmonic, safe_ratio
 
 __all__ = ["KappaResult", "WiSeBEResult", "fleiss_kappa", "general_reference", "wisebe"]
 
@@ -58,8 +58,8 @@ class WiSeBEResult:
 
 def _references(references: Any, minimum: int = 2) -> list[Segmentation]:
     if isinstance(references, (str, bytes)) or not isinstance(references, (Sequence, np.ndarray)):
-        raise InvalidTypeError.make("references", "a sequence of segmentations", references)
-    segs = [as_segmentation(r, f"references[{i}]") for i, r in enumerate(references)]
+        raise InvalidTypeError.make("references", "a sequence of Segmentation objects", references)
+    segs = [check_segmentation(r, f"references[{i}]") for i, r in enumerate(references)]
     if len(segs) < minimum:
         raise InvalidParameterError.make("references", f"at least {minimum} segmentations", references)
     n = segs[0].n_units
@@ -77,7 +77,7 @@ def general_reference(references: Any) -> tuple[np.ndarray, np.ndarray]:
 
     Parameters
     ----------
-    references : sequence of Segmentation or of masses
+    references : sequence of Segmentation
         At least one reference, all over the same units.
 
     Returns
@@ -88,7 +88,8 @@ def general_reference(references: Any) -> tuple[np.ndarray, np.ndarray]:
 
     Examples
     --------
-    >>> general_reference([[3, 4, 2], [3, 5, 1], [4, 3, 2]])
+    >>> refs = [Segmentation(b, 9) for b in ([3, 7], [3, 8], [4, 7])]
+    >>> general_reference(refs)
     (array([3, 4, 7, 8]), array([2, 1, 2, 1]))
     """
     segs = _references(references, minimum=1)
@@ -116,7 +117,7 @@ def fleiss_kappa(references: Any, *, positions: str = "all", return_parts: bool 
 
     Parameters
     ----------
-    references : sequence of Segmentation or of masses
+    references : sequence of Segmentation
         At least two references over the same units.
     positions : {"all", "boundaries"}, default "all"
         ``"all"``: every gap is an item. ``"boundaries"``: only gaps that at least one reference
@@ -139,11 +140,11 @@ def fleiss_kappa(references: Any, *, positions: str = "all", return_parts: bool 
 
     Examples
     --------
-    >>> fleiss_kappa([[3, 4, 2], [3, 4, 2]])
+    >>> fleiss_kappa([Segmentation([3, 7], 9), Segmentation([3, 7], 9)])
     1.0
     >>> # 8 gaps; two raters mark gap 2, one of them also gap 5: items 2 (agree) and 5 (disagree)
     >>> # P = (7 * 1 + 0) / 8 = 224/256, p = 3/16, P_e = (9 + 169)/256, kappa = 46/78
-    >>> round(fleiss_kappa([[3, 6], [3, 3, 3]]), 6)
+    >>> round(fleiss_kappa([Segmentation([3], 9), Segmentation([3, 6], 9)]), 6)
     0.589744
     """
     segs = _references(references)
@@ -158,14 +159,16 @@ def fleiss_kappa(references: Any, *, positions: str = "all", return_parts: bool 
     if n_items == 0:
         result = KappaResult(1.0, 1.0, 1.0, 0, m, 0.0)
         return result if return_parts else result.value
-    unmarked = n_items - counts.size  # items where every rater says "no boundary": P_j = 1
-    c = counts.astype(np.float64)
-    agree = float(np.sum((c * c + (m - c) ** 2 - m) / (m * (m - 1)))) + unmarked
-    observed = agree / n_items
-    p = float(c.sum()) / (n_items * m)
-    expected = p * p + (1.0 - p) * (1.0 - p)
-    value = 1.0 if expected >= 1.0 else (observed - expected) / (1.0 - expected)
-    result = KappaResult(value, observed, expected, n_items, m, p)
+    # kappa = 1 - (1 - P) / (1 - P_e) with 1 - P_j = 2 n_j (m - n_j) / (m (m - 1)) and
+    # 1 - P_e = 2 p (1 - p): an integer ratio, exact however rare boundaries are among the gaps
+    # (P and P_e themselves both round to 1.0 on a long document)
+    votes = int(counts.sum())
+    disagreement = int(np.sum(counts * (m - counts)))
+    denominator = (m - 1) * votes * (n_items * m - votes)
+    value = 1.0 if denominator == 0 else (denominator - m * n_items * disagreement) / denominator
+    observed = 1.0 - 2 * disagreement / (m * (m - 1) * n_items)
+    p = votes / (n_items * m)
+    result = KappaResult(value, observed, p * p + (1.0 - p) * (1.0 - p), n_items, m, p)
     return result if return_parts else result.value
 
 
@@ -187,9 +190,9 @@ def wisebe(references: Any, candidate: Any, window_limit: int = 3, *, return_par
 
     Parameters
     ----------
-    references : sequence of Segmentation or of masses
+    references : sequence of Segmentation
         At least two references over the same units.
-    candidate : Segmentation or sequence of int
+    candidate : Segmentation
         The segmentation to evaluate, over the same units.
     window_limit : int, default 3
         Window separation limit ``R_W_l`` in units (``>= 0``; 0 makes every marked position its
@@ -210,17 +213,17 @@ def wisebe(references: Any, candidate: Any, window_limit: int = 3, *, return_par
 
     Examples
     --------
-    >>> refs = [[3, 4, 2], [3, 5, 1], [4, 3, 2]]       # boundaries {3,7}, {3,8}, {4,7}
+    >>> refs = [Segmentation(b, 9) for b in ([3, 7], [3, 8], [4, 7])]
     >>> # R_G: d = 2 at 3 and 7, 1 at 4 and 8; AR = (2 + 2) / (3 * 4) = 1/3
     >>> # windows (limit 3): [3, 8] is one window (gaps of 1, 3, 1 between marked positions)
-    >>> r = wisebe(refs, [3, 4, 2], return_parts=True)
+    >>> r = wisebe(refs, Segmentation([3, 7], 9), return_parts=True)
     >>> r.windows, r.precision, r.recall, round(r.value, 4)
     (((3, 8),), 1.0, 1.0, 0.3333)
-    >>> wisebe(refs, [3, 4, 2], window_limit=1, return_parts=True).windows
+    >>> wisebe(refs, Segmentation([3, 7], 9), window_limit=1, return_parts=True).windows
     ((3, 4), (7, 8))
     """
     segs = _references(references)
-    cand = as_segmentation(candidate, "candidate")
+    cand = check_segmentation(candidate, "candidate")
     if cand.n_units != segs[0].n_units:
         raise InvalidSegmentationError(
             f"candidate must cover the same {segs[0].n_units} units as the references; "

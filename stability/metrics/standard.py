@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ._common import WindowPolicy, pair, resolve_k
+from ._common import WindowPolicy, check_segmentation, pair, resolve_k
 from .multi import _references
 
 __all__ = ["compute_all", "reference_metrics", "multi_reference_metrics"]
@@ -21,8 +21,9 @@ def compute_all(reference: Any, hypothesis: Any, *, k: WindowPolicy = None, tole
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units (a bare list is refused: build it
+        with ``Segmentation.from_boundaries`` or ``Segmentation.from_masses``).
     k : int or {"lamprier", "nltk", "segeval"}, optional
         Window for the window metrics (default Lamprier et al. eq. 5); Pr_error uses a window of
         ``k+1`` units (the same number of gaps, see :func:`pr_error`).
@@ -52,7 +53,8 @@ def compute_all(reference: Any, hypothesis: Any, *, k: WindowPolicy = None, tole
 
     Examples
     --------
-    >>> scores = compute_all([3, 4, 2], [2, 6, 1])
+    >>> from stability import Segmentation
+    >>> scores = compute_all(Segmentation([3, 7], 9), Segmentation([2, 8], 9))
     >>> scores["pk"], scores["window_k"], scores["boundary_similarity"]
     (0.42857142857142855, 2, 0.5)
     """
@@ -74,9 +76,9 @@ def multi_reference_metrics(references: Any, hypothesis: Any, *, window_limit: i
 
     Parameters
     ----------
-    references : sequence of Segmentation or of masses
+    references : sequence of Segmentation
         At least two references over the same units.
-    hypothesis : Segmentation or sequence of int
+    hypothesis : Segmentation
         The segmentation to evaluate.
     window_limit : int, default 3
         WiSeBE window separation limit (see :func:`wisebe`).
@@ -98,13 +100,16 @@ def multi_reference_metrics(references: Any, hypothesis: Any, *, window_limit: i
 
     Examples
     --------
-    >>> scores = multi_reference_metrics([[3, 4, 2], [3, 5, 1], [4, 3, 2]], [3, 4, 2])
+    >>> from stability import Segmentation
+    >>> refs = [Segmentation(b, 9) for b in ([3, 7], [3, 8], [4, 7])]
+    >>> scores = multi_reference_metrics(refs, Segmentation([3, 7], 9))
     >>> round(scores["wisebe"], 4), round(scores["mean_f1"], 4)
     (0.3333, 0.6667)
     """
     from ..catalogue import MULTI_REFERENCE, MetricContext
 
     refs = _references(references)
-    context = MetricContext(refs[0], hypothesis, tolerance=tolerance, references=tuple(refs),
+    hyp = check_segmentation(hypothesis, "hypothesis")
+    context = MetricContext(refs[0], hyp, tolerance=tolerance, references=tuple(refs),
                             window_limit=window_limit)
     return {name: m.value(context) for name, m in MULTI_REFERENCE.items()}

@@ -8,8 +8,8 @@ of size ``k`` starting at gap ``i`` covers gaps ``i .. i+k-1`` and there are ``n
 a gap string and segeval's windows on masses: with the same ``k`` all of them agree exactly (see
 ``shared/specs/metrics-peers.md`` section 2).
 
-Every function validates its inputs once (``reference`` and ``hypothesis`` may each be a
-:class:`~stability.segmentation.Segmentation` or a sequence of segment masses), returns a Python
+Every function validates its inputs once (``reference`` and ``hypothesis`` are each a
+:class:`~stability.segmentation.Segmentation`; a bare list is refused, not guessed at), returns a Python
 float, and with ``return_parts=True`` returns a frozen dataclass holding the value and its parts
 (counts, numerator, denominator, the window used).
 """
@@ -26,12 +26,13 @@ from ..exceptions import InvalidParameterError, InvalidSegmentationError
 from ..segmentation import Segmentation
 from ._common import (
     WindowPolicy,
+    check_bool,
     check_int,
-    check_k,
     check_real,
     pair,
     resolve_k,
 )
+from .expectation import expected_windowdiff
 
 __all__ = [
     "WindowResult",
@@ -40,7 +41,6 @@ __all__ = [
     "pk",
     "windowdiff",
     "windowdiff_corrected",
-    "expected_windowdiff",
     "nwin",
     "tnwin",
     "pr_error",
@@ -129,8 +129,26 @@ def _window_pieces(ref: Segmentation, hyp: Segmentation, k: int) -> tuple[np.nda
     return np.diff(edges), r, h
 
 
+def _prefix_pieces(gr: np.ndarray, gh: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``#{gr < u}`` and ``#{gh < u}`` for ``u = lo .. hi-1`` as constant pieces (lengths, counts).
+
+    The counts change only at ``u = g+1`` for a gap ``g`` of either side, so O(b log b)."""
+    cuts = np.unique(np.concatenate(([lo, max(lo, hi)], np.clip(gr + 1, lo, hi), np.clip(gh + 1, lo, hi))))
+    return np.diff(cuts), np.searchsorted(gr, cuts[:-1]), np.searchsorted(gh, cuts[:-1])
+
+
+def _differing(lengths: np.ndarray, diff: np.ndarray, weighted: bool) -> int:
+    """``sum(lengths * |diff|)`` (weighted) or ``sum(lengths[diff != 0])``, exact at any size."""
+    if not weighted:
+        return int(lengths[diff != 0].sum())
+    diff = np.abs(diff)
+    if int(lengths.sum()) * int(diff.max(initial=0)) < 2**63:
+        return int((lengths * diff).sum())
+    return sum(int(a) * int(b) for a, b in zip(lengths.tolist(), diff.tolist()))
+
+
 def _with_parts(result: Any, return_parts: bool) -> Any:
-    return result if return_parts else result.value
+    return result if check_bool(return_parts, "return_parts") else result.value
 
 
 def pk(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, return_parts: bool = False
@@ -144,8 +162,8 @@ def pk(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, return_parts:
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units ``n >= 2``.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units ``n >= 2``.
     k : int or {"lamprier", "nltk", "segeval"}, optional
         Window size in gaps, ``1 <= k <= n-1``. By default half the mean reference segment
         length, Lamprier et al. (2007) eq. 5; a policy name selects nltk's or segeval's default
@@ -166,9 +184,10 @@ def pk(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, return_parts:
 
     Examples
     --------
-    >>> pk([3, 4, 2], [2, 6, 1], k=2)   # 7 windows, 3 disagree (nltk and segeval agree)
+    >>> ref, hyp = Segmentation([3, 7], 9), Segmentation([2, 8], 9)
+    >>> pk(ref, hyp, k=2)   # 7 windows, 3 disagree (nltk and segeval agree)
     0.42857142857142855
-    >>> pk([3, 4, 2], [2, 6, 1], return_parts=True)
+    >>> pk(ref, hyp, return_parts=True)
     WindowResult(value=0.42857142857142855, k=2, numerator=3, denominator=7)
     """
     ref, hyp = pair(reference, hypothesis)
@@ -190,8 +209,8 @@ def windowdiff(reference: Any, hypothesis: Any, k: WindowPolicy = None, weighted
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units ``n >= 2``.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units ``n >= 2``.
     k : int or {"lamprier", "nltk", "segeval"}, optional
         Window size in gaps, ``1 <= k <= n-1``; default Lamprier et al. (2007) eq. 5.
     weighted : bool, default False
@@ -213,18 +232,17 @@ def windowdiff(reference: Any, hypothesis: Any, k: WindowPolicy = None, weighted
 
     Examples
     --------
-    >>> windowdiff([3, 4, 2], [2, 6, 1], k=2)
-    0.42857142857142855
     >>> from stability.segmentation import Segmentation
+    >>> windowdiff(Segmentation([3, 7], 9), Segmentation([2, 8], 9), k=2)
+    0.42857142857142855
     >>> ref = Segmentation.from_gaps("0110")
-    >>> windowdiff(ref, [5], k=2, weighted=True)   # windows 01, 11, 10 vs 00: (1 + 2 + 1) / 3
+    >>> windowdiff(ref, Segmentation([], 5), k=2, weighted=True)   # windows 01, 11, 10 vs 00: (1 + 2 + 1) / 3
     1.3333333333333333
     """
     ref, hyp = pair(reference, hypothesis)
     kk = resolve_k(k, ref)
     lengths, r, h = _window_pieces(ref, hyp, kk)
-    diff = np.abs(r - h)
-    num = int((lengths * diff).sum()) if weighted else int(lengths[diff != 0].sum())
+    num = _differing(lengths, r - h, check_bool(weighted, "weighted"))
     den = ref.n_units - kk
     return _with_parts(WindowResult(num / den, kk, num, den), return_parts)
 
@@ -249,8 +267,8 @@ def windowdiff_corrected(reference: Any, hypothesis: Any, k: WindowPolicy = None
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units ``n >= 2``.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units ``n >= 2``.
     k : int or {"lamprier", "nltk", "segeval"}, optional
         Window size in gaps, ``1 <= k <= n-1``; default eq. 5.
     weighted : bool, default False
@@ -265,110 +283,31 @@ def windowdiff_corrected(reference: Any, hypothesis: Any, k: WindowPolicy = None
 
     Notes
     -----
-    O(b log b + k log b) time: the full windows as in :func:`pk`, the 2(k-1) edge windows by
-    binary search.
+    O(b log b) time, independent of ``n`` and ``k``: the full windows as in :func:`pk`, the
+    2(k-1) edge windows as constant pieces too.
 
     Examples
     --------
     >>> # boundary at the very first gap missed: eq. 3 sees it in 1 of 7 windows,
     >>> # eq. 4 in k = 2 of n + k - 2 = 9 windows
-    >>> windowdiff([1, 8], [9], k=2)
+    >>> ref, hyp = Segmentation([1], 9), Segmentation([], 9)
+    >>> windowdiff(ref, hyp, k=2)
     0.14285714285714285
-    >>> windowdiff_corrected([1, 8], [9], k=2)
+    >>> windowdiff_corrected(ref, hyp, k=2)
     0.2222222222222222
     """
     ref, hyp = pair(reference, hypothesis)
     kk = resolve_k(k, ref)
-    n = ref.n_units
+    n, w = ref.n_units, check_bool(weighted, "weighted")
     lengths, r, h = _window_pieces(ref, hyp, kk)
-    full = np.abs(r - h)
-    # edge windows: the first j gaps and the last j gaps, j = 1 .. k-1
+    # edge windows: the first j gaps (gaps < j) and the last j gaps (gaps >= u = n-1-j), j = 1 .. k-1
     gr, gh = ref.boundary_array() - 1, hyp.boundary_array() - 1
-    j = np.arange(1, kk)
-    head = np.abs(np.searchsorted(gr, j) - np.searchsorted(gh, j))
-    tail = np.abs((gr.size - np.searchsorted(gr, n - 1 - j)) - (gh.size - np.searchsorted(gh, n - 1 - j)))
-    if weighted:
-        num = int((lengths * full).sum() + head.sum() + tail.sum())
-    else:
-        num = int(lengths[full != 0].sum() + np.count_nonzero(head) + np.count_nonzero(tail))
+    head, hr, hh = _prefix_pieces(gr, gh, 1, kk)
+    tail, tr, th = _prefix_pieces(gr, gh, n - kk, n - 1)
+    num = (_differing(lengths, r - h, w) + _differing(head, hr - hh, w)
+           + _differing(tail, (gr.size - tr) - (gh.size - th), w))
     den = n + kk - 2
     return _with_parts(WindowResult(num / den, kk, num, den), return_parts)
-
-
-def _hypergeometric_pmf(n_gaps: int, m: int, k: int) -> np.ndarray:
-    """P(a window of ``k`` gaps holds ``i`` of ``m`` boundaries placed uniformly), ``i = 0..k``.
-
-    ``C(k, i) C(N-k, m-i) / C(N, m)`` with ``N = n_gaps`` (Lamprier et al. 2007, section 4). The
-    log-probabilities are built from the ratio of consecutive terms
-    ``p(i+1)/p(i) = (k-i)(m-i) / ((i+1)(N-k-m+i+1))`` and normalized to sum to one, so nothing
-    overflows at any size; the cost is O(min(k, m)).
-    """
-    pmf = np.zeros(k + 1)
-    lo, hi = max(0, m - (n_gaps - k)), min(k, m)
-    i = np.arange(lo, hi, dtype=np.float64)
-    log_ratio = np.log(k - i) + np.log(m - i) - np.log(i + 1) - np.log(n_gaps - k - m + i + 1)
-    log_p = np.concatenate(([0.0], np.cumsum(log_ratio)))
-    p = np.exp(log_p - log_p.max())
-    pmf[lo:hi + 1] = p / p.sum()
-    return pmf
-
-
-def expected_windowdiff(n: int, n_ref_boundaries: int, n_hyp_boundaries: int, k: int,
-                        weighted: bool = True) -> float:
-    """Expectation of WindowDiff per window when boundaries are placed at random (eq. 7-8).
-
-    Lamprier et al. (2007), section 4: with ``m_R`` and ``m_H`` boundaries placed uniformly at
-    random among the ``n-1`` gaps, the number ``i`` (resp. ``j``) of them falling in a window of
-    ``k`` gaps is hypergeometric, ``P(i) = C(k, i) C(n-1-k, m_R-i) / C(n-1, m_R)``. Then
-
-    * ``weighted=True`` (eq. 8, the ``E`` of eq. 6): ``E = sum_i sum_j P_R(i) P_H(j) |i - j|``,
-      computed as ``sum_t [F_R(t)(1 - F_H(t)) + F_H(t)(1 - F_R(t))]`` from the two CDFs;
-    * ``weighted=False`` (eq. 7): ``P(i != j) = 1 - sum_i P_R(i) P_H(i)``, the expectation of
-      the unweighted WindowDiff.
-
-    Parameters
-    ----------
-    n : int
-        Number of units (``>= 2``).
-    n_ref_boundaries, n_hyp_boundaries : int
-        Numbers of boundaries, each in ``0 .. n-1``.
-    k : int
-        Window size in gaps, ``1 <= k <= n-1``.
-    weighted : bool, default True
-        Expectation of ``|i - j|`` (eq. 8) or of ``[i != j]`` (eq. 7).
-
-    Returns
-    -------
-    float
-        The expectation (``>= 0``; ``<= 1`` unweighted).
-
-    Notes
-    -----
-    O(k) time and memory; the probabilities are computed in log space (no overflow at
-    n = 100,000 or beyond). Every window has the same expectation, so this is also the
-    expectation of the whole eq. 3 score.
-
-    Examples
-    --------
-    >>> # Lamprier et al. (2007), Figure 3: n = 12, k = 6, one reference boundary
-    >>> round(expected_windowdiff(12, 1, 1, 6), 2), round(expected_windowdiff(12, 1, 3, 6), 2)
-    (0.5, 1.16)
-    """
-    nn = check_int(n, "n")
-    if nn < 2:
-        raise InvalidParameterError.make("n", "an integer >= 2 (at least one gap)", n)
-    mr = check_int(n_ref_boundaries, "n_ref_boundaries")
-    mh = check_int(n_hyp_boundaries, "n_hyp_boundaries")
-    for name, m, raw in (("n_ref_boundaries", mr, n_ref_boundaries), ("n_hyp_boundaries", mh, n_hyp_boundaries)):
-        if not 0 <= m <= nn - 1:
-            raise InvalidParameterError.make(name, f"an integer in 0..{nn - 1}", raw)
-    kk = check_k(k, nn)
-    p = _hypergeometric_pmf(nn - 1, mr, kk)
-    q = _hypergeometric_pmf(nn - 1, mh, kk)
-    if not weighted:
-        return float(max(0.0, 1.0 - float(np.dot(p, q))))
-    fp, fq = np.cumsum(p)[:-1], np.cumsum(q)[:-1]
-    return float(np.dot(fp, 1.0 - fq) + np.dot(fq, 1.0 - fp))
 
 
 def _nwin_parts(reference: Any, hypothesis: Any, k: WindowPolicy, t: float, weighted: bool,
@@ -376,7 +315,7 @@ def _nwin_parts(reference: Any, hypothesis: Any, k: WindowPolicy, t: float, weig
     ref, hyp = pair(reference, hypothesis)
     kk = resolve_k(k, ref)
     n = ref.n_units
-    metric = windowdiff_corrected if corrected else windowdiff
+    metric = windowdiff_corrected if check_bool(corrected, "corrected") else windowdiff
     wd = metric(ref, hyp, kk, weighted=weighted)
     expected = expected_windowdiff(n, ref.n_boundaries, hyp.n_boundaries, kk, weighted=weighted)
     if expected == 0.0:
@@ -407,8 +346,8 @@ def nwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, weighted: b
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units ``n >= 2``.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units ``n >= 2``.
     k : int or {"lamprier", "nltk", "segeval"}, optional
         Window size in gaps; default eq. 5.
     weighted : bool, default True
@@ -426,7 +365,7 @@ def nwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, weighted: b
 
     Notes
     -----
-    O(b log b + k) time: the WindowDiff (see :func:`windowdiff_corrected`) and the expectation.
+    O(b log b) time: the WindowDiff (see :func:`windowdiff_corrected`) and the expectation.
 
     Examples
     --------
@@ -452,8 +391,8 @@ def tnwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, t: float = 0.
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units ``n >= 2``.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units ``n >= 2``.
     k : int or {"lamprier", "nltk", "segeval"}, optional
         Window size in gaps; default eq. 5.
     t : float, default 0.5
@@ -472,7 +411,7 @@ def tnwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, t: float = 0.
 
     Notes
     -----
-    O(b log b + k) time.
+    O(b log b) time.
 
     Examples
     --------
@@ -514,8 +453,8 @@ def pr_error(reference: Any, hypothesis: Any, k: WindowPolicy = None, c_miss: fl
 
     Parameters
     ----------
-    reference, hypothesis : Segmentation or sequence of int
-        The two segmentations (or their masses), over the same number of units ``n >= 2``.
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units ``n >= 2``.
     k : int or {"lamprier", "nltk", "segeval"}, optional
         Window length in units, ``2 <= k <= n``. By default one more than the WindowDiff default
         (Lamprier et al. eq. 5), so the windows have the same number of gaps as those of
@@ -544,11 +483,12 @@ def pr_error(reference: Any, hypothesis: Any, k: WindowPolicy = None, c_miss: fl
 
     Examples
     --------
-    >>> pr_error([3, 4, 2], [9], k=2)      # no boundaries: Pr_miss = 1, Pr_fa = 0
+    >>> ref = Segmentation([3, 7], 9)
+    >>> pr_error(ref, Segmentation([], 9), k=2)      # no boundaries: Pr_miss = 1, Pr_fa = 0
     0.5
     >>> # complement of the reference (boundaries at every gap but 3 and 7) at k = 2:
     >>> # Pr_miss = 2/2, Pr_fa = 6/8 -> 0.5 + 0.375
-    >>> pr_error([3, 4, 2], [1, 1, 2, 1, 1, 2, 1], k=2)
+    >>> pr_error(ref, Segmentation([1, 2, 4, 5, 6, 8], 9), k=2)
     0.875
     """
     ref, hyp = pair(reference, hypothesis)
