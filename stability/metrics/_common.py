@@ -28,6 +28,7 @@ __all__ = [
     "check_times",
     "check_int",
     "safe_ratio",
+    "with_parts",
     "harmonic",
 ]
 
@@ -152,6 +153,11 @@ def resolve_k(k: WindowPolicy, reference: Segmentation) -> int:
     if isinstance(k, str):
         return window_size(reference, k)
     return check_k(k, reference.n_units)
+
+
+def with_parts(result: Any, return_parts: Any) -> Any:
+    """``result`` (a parts dataclass) when ``return_parts`` is true, else its ``value``."""
+    return result if check_bool(return_parts, "return_parts") else result.value
 
 
 def safe_ratio(numerator: float, denominator: float, *, both_empty: float = 1.0) -> float:

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..exceptions import InvalidParameterError
 from ..matching import count_matches, match_boundaries
-from ._common import check_int, check_real, check_times, harmonic, pair, safe_ratio
+from ._common import check_int, check_real, check_times, harmonic, pair, safe_ratio, with_parts
 
 __all__ = ["BoundaryPRF", "GHDResult", "boundary_prf", "ghd"]
 
@@ -241,6 +241,7 @@ def ghd(reference: Any, hypothesis: Any, ins_cost: float = 2.0, del_cost: float 
     elif h.size == 0:
         value = float(r.size * ic)
     else:
-        value = _ghd_dp(h, r, ic, dc, sc)
+        with np.errstate(over="ignore"):  # an infinite shift cost just loses to delete + insert
+            value = _ghd_dp(h, r, ic, dc, sc)
     result = GHDResult(value, ref.n_boundaries, hyp.n_boundaries)
-    return result if return_parts else result.value
+    return with_parts(result, return_parts)

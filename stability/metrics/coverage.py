@@ -35,7 +35,7 @@ import numpy as np
 
 from ..exceptions import InvalidParameterError
 from ..segmentation import Segmentation
-from ._common import check_real, check_times, harmonic, pair
+from ._common import check_real, check_times, harmonic, pair, with_parts
 
 __all__ = ["CoverageResult", "cov_n", "cov_d"]
 
@@ -176,7 +176,7 @@ def cov_n(reference: Any, hypothesis: Any, gamma: float = 0.85, *, times: Any = 
     0.0
     """
     result = _coverage(reference, hypothesis, gamma, times, by_duration=False)
-    return result if return_parts else result.value
+    return with_parts(result, return_parts)
 
 
 def cov_d(reference: Any, hypothesis: Any, gamma: float = 0.85, *, times: Any = None,
@@ -216,4 +216,4 @@ def cov_d(reference: Any, hypothesis: Any, gamma: float = 0.85, *, times: Any = 
     (0.5, 0.8076923076923077)
     """
     result = _coverage(reference, hypothesis, gamma, times, by_duration=True)
-    return result if return_parts else result.value
+    return with_parts(result, return_parts)

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..exceptions import InvalidParameterError, InvalidSegmentationError, InvalidTypeError
 from ..segmentation import Segmentation
-from ._common import check_int, check_segmentation, harmonic, safe_ratio
+from ._common import check_int, check_segmentation, harmonic, safe_ratio, with_parts
 
 __all__ = ["KappaResult", "WiSeBEResult", "fleiss_kappa", "general_reference", "wisebe"]
 
@@ -158,7 +158,7 @@ def fleiss_kappa(references: Any, *, positions: str = "all", return_parts: bool 
         raise InvalidParameterError.make("positions", "'all' or 'boundaries'", positions)
     if n_items == 0:
         result = KappaResult(1.0, 1.0, 1.0, 0, m, 0.0)
-        return result if return_parts else result.value
+        return with_parts(result, return_parts)
     # kappa = 1 - (1 - P) / (1 - P_e) with 1 - P_j = 2 n_j (m - n_j) / (m (m - 1)) and
     # 1 - P_e = 2 p (1 - p): an integer ratio, exact however rare boundaries are among the gaps
     # (P and P_e themselves both round to 1.0 on a long document)
@@ -169,7 +169,7 @@ def fleiss_kappa(references: Any, *, positions: str = "all", return_parts: bool 
     observed = 1.0 - 2 * disagreement / (m * (m - 1) * n_items)
     p = votes / (n_items * m)
     result = KappaResult(value, observed, p * p + (1.0 - p) * (1.0 - p), n_items, m, p)
-    return result if return_parts else result.value
+    return with_parts(result, return_parts)
 
 
 def wisebe(references: Any, candidate: Any, window_limit: int = 3, *, return_parts: bool = False
@@ -256,4 +256,4 @@ def wisebe(references: Any, candidate: Any, window_limit: int = 3, *, return_par
         f1 * agreement, f1, precision, recall, agreement, ponderated, maximum,
         tuple(zip(starts.tolist(), ends.tolist())), in_windows, hit, limit,
     )
-    return result if return_parts else result.value
+    return with_parts(result, return_parts)

@@ -28,7 +28,7 @@ from typing import Any, Union
 import numpy as np
 
 from ..exceptions import InvalidParameterError
-from ._common import check_int, pair
+from ._common import check_int, pair, with_parts
 
 __all__ = ["EditCounts", "boundary_edit_counts", "boundary_similarity", "segmentation_similarity"]
 
@@ -185,7 +185,7 @@ def boundary_similarity(reference: Any, hypothesis: Any, n_t: int = 2, *, return
     spans = sum(j - i for i, j in counts.transpositions)
     # exact integer ratio ((M + T) n_t - sum of spans) / ((M + A + T) n_t), correctly rounded
     value = 1.0 if den == 0 else ((counts.matches + t) * counts.n_t - spans) / (den * counts.n_t)
-    return _with_value(counts, value) if return_parts else value
+    return with_parts(_with_value(counts, value), return_parts)
 
 
 def segmentation_similarity(reference: Any, hypothesis: Any, n_t: int = 2, *, return_parts: bool = False
@@ -226,4 +226,4 @@ def segmentation_similarity(reference: Any, hypothesis: Any, n_t: int = 2, *, re
     nt = counts.n_t
     # exact integer ratio (pb n_t - A n_t - sum of spans) / (pb n_t), correctly rounded
     value = 1.0 if pb == 0 else (pb * nt - counts.additions * nt - spans) / (pb * nt)
-    return _with_value(counts, value) if return_parts else value
+    return with_parts(_with_value(counts, value), return_parts)

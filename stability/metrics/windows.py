@@ -31,6 +31,7 @@ from ._common import (
     check_real,
     pair,
     resolve_k,
+    with_parts,
 )
 from .expectation import expected_windowdiff
 
@@ -147,10 +148,6 @@ def _differing(lengths: np.ndarray, diff: np.ndarray, weighted: bool) -> int:
     return sum(int(a) * int(b) for a, b in zip(lengths.tolist(), diff.tolist()))
 
 
-def _with_parts(result: Any, return_parts: bool) -> Any:
-    return result if check_bool(return_parts, "return_parts") else result.value
-
-
 def pk(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, return_parts: bool = False
        ) -> Union[float, WindowResult]:
     """Beeferman et al.'s (1999) Pk: share of windows where exactly one side sees a boundary.
@@ -195,7 +192,7 @@ def pk(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, return_parts:
     lengths, r, h = _window_pieces(ref, hyp, kk)
     num = int(lengths[(r > 0) != (h > 0)].sum())
     den = ref.n_units - kk
-    return _with_parts(WindowResult(num / den, kk, num, den), return_parts)
+    return with_parts(WindowResult(num / den, kk, num, den), return_parts)
 
 
 def windowdiff(reference: Any, hypothesis: Any, k: WindowPolicy = None, weighted: bool = False, *,
@@ -244,7 +241,7 @@ def windowdiff(reference: Any, hypothesis: Any, k: WindowPolicy = None, weighted
     lengths, r, h = _window_pieces(ref, hyp, kk)
     num = _differing(lengths, r - h, check_bool(weighted, "weighted"))
     den = ref.n_units - kk
-    return _with_parts(WindowResult(num / den, kk, num, den), return_parts)
+    return with_parts(WindowResult(num / den, kk, num, den), return_parts)
 
 
 def windowdiff_corrected(reference: Any, hypothesis: Any, k: WindowPolicy = None, weighted: bool = False,
@@ -307,7 +304,7 @@ def windowdiff_corrected(reference: Any, hypothesis: Any, k: WindowPolicy = None
     num = (_differing(lengths, r - h, w) + _differing(head, hr - hh, w)
            + _differing(tail, (gr.size - tr) - (gh.size - th), w))
     den = n + kk - 2
-    return _with_parts(WindowResult(num / den, kk, num, den), return_parts)
+    return with_parts(WindowResult(num / den, kk, num, den), return_parts)
 
 
 def _nwin_parts(reference: Any, hypothesis: Any, k: WindowPolicy, t: float, weighted: bool,
@@ -376,7 +373,7 @@ def nwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, weighted: b
     >>> round(nwin(ref, h1, 6, corrected=False), 3), round(nwin(ref, h2, 6, corrected=False), 3)
     (1.344, 0.576)
     """
-    return _with_parts(_nwin_parts(reference, hypothesis, k, 0.0, weighted, corrected), return_parts)
+    return with_parts(_nwin_parts(reference, hypothesis, k, 0.0, weighted, corrected), return_parts)
 
 
 def tnwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, t: float = 0.5, *,
@@ -422,7 +419,7 @@ def tnwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, t: float = 0.
     True
     """
     tt = check_real(t, "t", low=0.0, high=1.0)
-    return _with_parts(_nwin_parts(reference, hypothesis, k, tt, weighted, corrected), return_parts)
+    return with_parts(_nwin_parts(reference, hypothesis, k, tt, weighted, corrected), return_parts)
 
 
 def pr_error(reference: Any, hypothesis: Any, k: WindowPolicy = None, c_miss: float = 0.5,
@@ -522,7 +519,7 @@ def pr_error(reference: Any, hypothesis: Any, k: WindowPolicy = None, c_miss: fl
     pr_miss = misses / reference_windows if reference_windows else 0.0
     pr_fa = false_alarms / windows if windows else 0.0
     value = cm * pr_miss + cf * pr_fa
-    return _with_parts(
+    return with_parts(
         PrErrorResult(value, kk, pr_miss, pr_fa, misses, reference_windows, false_alarms, windows, cm, cf),
         return_parts,
     )
