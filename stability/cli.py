@@ -13,10 +13,11 @@ spellings (``--format``/``-f``, ``--report``, ``--k``) still work, hidden from `
 from __future__ import annotations
 
 import contextlib
+import warnings
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Iterator, Optional
+from typing import Annotated, Callable, Iterator, Optional
 
 import typer
 
@@ -114,13 +115,43 @@ def _err(message: str) -> None:
     typer.echo(message, err=True)
 
 
-@contextlib.contextmanager
-def _errors(debug: bool) -> Iterator[None]:
-    """Our errors become one line on stderr and exit code 1 (a traceback with --debug)."""
+def _saved(out_dir: str | None) -> str:
+    """What an interrupted run left on disk, in words."""
     from .exceptions import StabilityError
+    from .store import RESULTS_FILE, read_run
+
+    if out_dir is None:
+        return "nothing was saved (no output directory; give --out to keep results and resume)"
+    path = Path(out_dir) / RESULTS_FILE
+    try:
+        with warnings.catch_warnings():  # a cut last line is expected here: the count is what matters
+            warnings.simplefilter("ignore")
+            finished = len(read_run(path).entries)
+    except (StabilityError, OSError):
+        finished = 0
+    if finished == 0:
+        return f"no (segmenter, document) pair was finished, {path} holds no results"
+    return f"{finished} finished (segmenter, document) pair(s) are in {path}; rerun with --resume to continue"
+
+
+def _show_warning(message: Warning | str, category: type, *args: object, **kwargs: object) -> None:
+    """Warnings during a command: one ``warning:`` line on stderr, without the source line."""
+    _err(f"warning: {message}")
+
+
+@contextlib.contextmanager
+def _errors(debug: bool, out_dir: Callable[[], str | None] = lambda: None) -> Iterator[None]:
+    """Our errors become one line on stderr and exit code 1 (a traceback with --debug); an
+    interrupt (SIGINT: 130, SIGTERM: 143) says what ``out_dir()`` holds."""
+    import signal
+
+    from .exceptions import StabilityError
+    from .isolation import interrupted, interruptible
 
     try:
-        yield
+        with interruptible(), warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            yield
     except (StabilityError, OSError) as exc:
         if debug:
             raise
@@ -128,8 +159,8 @@ def _errors(debug: bool) -> Iterator[None]:
         _err(f"error: {message}")
         raise typer.Exit(code=1) from None
     except KeyboardInterrupt:
-        _err("interrupted: completed documents are in the output file; rerun with --resume to continue")
-        raise typer.Exit(code=130) from None
+        _err(f"interrupted: {_saved(out_dir())}")
+        raise typer.Exit(code=143 if interrupted() == signal.SIGTERM else 130) from None
 
 
 def _version(value: bool) -> None:
@@ -153,7 +184,8 @@ Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks.")]
 @app.command()
 def run(
     config: Annotated[Optional[Path], typer.Argument(help="TOML experiment file (default: the built-in demo).", exists=True, dir_okay=False)] = None,
-    segmenter: Annotated[Optional[list[str]], typer.Option("--segmenter", "-s", help="Segmenter name or module:attribute (repeatable); replaces the config's.")] = None,
+    segmenter: Annotated[Optional[list[str]], typer.Option("--segmenter", "-s", help="Segmenter name or module:attribute (repeatable); replaces the config's. A module:attribute imports and runs that code (needs --allow-plugins).")] = None,
+    allow_plugins: Annotated[bool, typer.Option("--allow-plugins", help="Allow module:attribute segmenters outside the registered ones (they run arbitrary code: only for code and configs you trust).")] = False,
     corpus: Annotated[Optional[str], typer.Option("--corpus", "-c", help="Corpus path (file or directory).")] = None,
     corpus_format: Annotated[Optional[str], typer.Option("--corpus-format", help=f"Corpus format: {', '.join(FORMATS)} (default: detected).")] = None,
     old_corpus_format: Annotated[Optional[str], typer.Option("--format", "-f", hidden=True)] = None,
@@ -168,8 +200,10 @@ def run(
     tolerance: Annotated[Optional[int], typer.Option("--tolerance", min=0, help="Near-miss window (units).")] = None,
     ci_width: Annotated[Optional[float], typer.Option("--ci-width", help="Adaptive stopping: stop when the F1 interval is this narrow.")] = None,
     layout_control: Annotated[bool, typer.Option("--layout-control", help="Also run the layout control (words redistributed across units that keep their lengths) and flag layout-only segmenters.")] = False,
+    timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds one segmenter call may take; a longer call is stopped and recorded as a timeout failure of its document (default: no limit).")] = None,
     out: Annotated[Optional[str], typer.Option("--out", "-o", help="Output directory (results.jsonl + reports).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run in --out.")] = False,
+    retry_failed: Annotated[bool, typer.Option("--retry-failed", help="With --resume: run again the (segmenter, document) pairs recorded as failures (by default they are kept).")] = False,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the results already in --out (without it or --resume, existing results are an error).")] = False,
     progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on a terminal).")] = None,
     report_format: ReportFormatOption = None,
@@ -181,20 +215,23 @@ def run(
 ) -> None:
     """Run the stability test (and reference metrics when references exist); print a report.
 
+    A config file and a module:attribute segmenter run code: use only those you trust.
     Exit code 3 when the run completed but some segmenter failed on some document.
     """
     from .config import default_experiment, load_config, run_experiment, with_overrides
 
-    with _errors(debug):
+    where: dict[str, str | None] = {"dir": None}
+    with _errors(debug, lambda: where["dir"]):
         experiment = load_config(config) if config is not None else default_experiment()
         experiment = with_overrides(
             experiment, segmenters=segmenter, corpus=corpus, format=corpus_format or old_corpus_format, out=out,
             reader={"encoding": encoding, "levels": levels, "unit": unit},
             n_restarts=restarts, seed=seed, n_jobs=jobs, backend=backend.value if backend else None,
             scheduler=scheduler, tolerance=tolerance, ci_width=ci_width, layout_control=layout_control or None,
-            resume=resume or None,
-            overwrite=overwrite or None,
+            resume=resume or None, overwrite=overwrite or None, retry_failed=retry_failed or None, timeout=timeout,
+            allow_plugins=allow_plugins or None,
         )
+        where["dir"] = experiment.output.get("dir")
         if resume and "dir" not in experiment.output:
             raise typer.BadParameter("--resume needs an output directory (--out or [output] dir)")
         result = run_experiment(experiment, progress=progress)

@@ -28,6 +28,12 @@ An experiment file has five tables::
     dir = "results/demo"
     formats = ["md", "json", "html"]
 
+**A config runs code.** Registered segmenters are code already installed; a ``"module:attribute"``
+segmenter (here or with ``--segmenter``) imports that module and calls that attribute with the
+table's parameters. Such specs, outside the registered names and ``stability.segmenters`` entry
+points, are refused unless the file says ``allow_plugins = true`` (top level) or the command line
+gives ``--allow-plugins``; the check runs before anything is imported. Only run configs you trust.
+
 Unknown keys are errors that suggest the closest valid key. A relative ``[corpus] path`` is
 resolved against the directory of the config file; ``[output] dir`` against the current
 directory (where the user runs the command).
@@ -87,7 +93,7 @@ def _demo_keys() -> tuple[str, ...]:
 
 METRIC_KEYS = ("enabled", "k", "tolerance", "gamma", "window_limit", "names")
 OUTPUT_KEYS = ("dir", "formats", "documents")
-TOP_KEYS = ("corpus", "segmenters", "run", "metrics", "output")
+TOP_KEYS = ("corpus", "segmenters", "run", "metrics", "output", "allow_plugins")
 
 #: What ``stability run`` does with no config: the built-in demo corpus and these segmenters.
 DEFAULT_SEGMENTERS = ("c99", "u00", "texttiling", "even", "none")
@@ -120,6 +126,7 @@ class Experiment:
     metrics: dict[str, Any] = field(default_factory=dict)
     output: dict[str, Any] = field(default_factory=dict)
     source: str = "<defaults>"
+    allow_plugins: bool = False
 
     def documents(self) -> Iterator[Document]:
         """The corpus as a lazy stream of documents."""
@@ -148,8 +155,16 @@ class Experiment:
 
     def build_segmenters(self) -> dict[str, Any]:
         """``label -> segmenter`` for :func:`stability.evaluate`."""
-        from .registry import get_segmenter
+        from .registry import get_segmenter, is_plugin
 
+        for label, spec in self.segmenters.items():  # all checked before anything is imported
+            target = spec.get("segmenter", label)
+            if not isinstance(target, str):
+                raise InvalidParameterError.make(f"{self.source}: [segmenters.{label}] segmenter", "a string", target)
+            if is_plugin(target) and not self.allow_plugins:
+                raise InvalidParameterError(
+                    f"{self.source}: segmenter {label!r} is {target!r}, code outside the registered segmenters; "
+                    "it runs only with allow_plugins = true in the config or --allow-plugins")
         built = {}
         for label, spec in self.segmenters.items():
             params = {k: v for k, v in spec.items() if k != "segmenter"}
@@ -184,7 +199,7 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
     else:
         paths = corpus["path"]
         listed = [paths] if isinstance(paths, str) else paths
-        if not isinstance(listed, list) or not listed or not all(isinstance(p, str) for p in listed):
+        if not isinstance(listed, list) or not listed or not all(isinstance(p, str) and p.strip() for p in listed):
             raise InvalidParameterError(f"{source}: [corpus] path must be a string or a list of strings; received {paths!r}")
         resolved = [str((base / p) if base is not None and not Path(p).is_absolute() else Path(p)) for p in listed]
         corpus["path"] = resolved[0] if isinstance(paths, str) else resolved
@@ -198,6 +213,9 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
         segmenters[label] = dict(spec)
     if not segmenters:
         segmenters = {name: {} for name in DEFAULT_SEGMENTERS}
+    allow = data.get("allow_plugins", False)
+    if not isinstance(allow, bool):
+        raise InvalidParameterError.make(f"{source}: allow_plugins", "true or false", allow)
     run = _table(data, "run", source)
     _check_keys(run, _run_keys(), "[run]", source)
     metrics = _table(data, "metrics", source)
@@ -214,7 +232,7 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
                 f"{source}: [output] formats must be among {', '.join(known)}; received {fmt!r}"
             )
     output["formats"] = list(formats)
-    return Experiment(corpus, segmenters, run, metrics, output, source)
+    return Experiment(corpus, segmenters, run, metrics, output, source, allow)
 
 
 def load_config(path: str | os.PathLike) -> Experiment:
@@ -248,6 +266,7 @@ def with_overrides(
     format: str | None = None,
     out: str | None = None,
     reader: dict[str, Any] | None = None,
+    allow_plugins: bool | None = None,
     **run: Any,
 ) -> Experiment:
     """A copy of ``experiment`` with command-line overrides (``None`` keeps the file's value).
@@ -256,10 +275,12 @@ def with_overrides(
     ``encoding``, ``levels`` or ``unit``) apply to a corpus path; ``run`` keys are
     :func:`stability.evaluate` arguments.
     """
-    updated = experiment
+    updated = experiment if allow_plugins is None else replace(experiment, allow_plugins=allow_plugins)
     if segmenters:
         updated = replace(updated, segmenters={name: {} for name in segmenters})
     if corpus is not None:
+        if not corpus.strip():
+            raise InvalidParameterError.make("--corpus", "a file or folder path", corpus)
         options = {} if "demo" in updated.corpus else {k: v for k, v in updated.corpus.items() if k != "path"}
         options["path"] = corpus
         updated = replace(updated, corpus=options)

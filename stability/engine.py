@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import sys
 import traceback
+from contextlib import closing
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +40,7 @@ import numpy as np
 
 from .corpus import Document
 from .exceptions import InvalidSegmentationError, InvalidTypeError
+from .isolation import Guarded, SegmenterTimeout, WorkerCrash, interruptible, run_pool, submit_alone
 from .permutations import Stream, layout_units, restart_order, stream_rng
 from .results import Failure, RestartScores, StabilityResult
 from .scores import boundary_confidence, chance_scores, restart_precision_recall, spurious_boundaries
@@ -75,11 +77,12 @@ def _call(segmenter: Callable, units: Sequence[str], n_units: int) -> tuple[int,
 def _problem(restart: int | None, exc: BaseException) -> dict[str, Any]:
     """A task failure as plain data (user exceptions may not pickle)."""
     invalid = isinstance(exc, _InvalidOutput)
+    kind = "output" if invalid else exc.kind if isinstance(exc, (SegmenterTimeout, WorkerCrash)) else "exception"
     return {
         "restart": restart,
-        "kind": "output" if invalid else "exception",
-        "error": str(exc) if invalid else _describe(exc),
-        "traceback": "" if invalid else traceback.format_exc(),
+        "kind": kind,
+        "error": _describe(exc) if kind == "exception" else str(exc),
+        "traceback": traceback.format_exc() if kind == "exception" else "",
     }
 
 
@@ -149,6 +152,30 @@ def _batch(segmenter: Any, prepared: Any, orders: list[np.ndarray], n: int) -> l
     return [_checked(b, n) for b in raw]
 
 
+def _initial_crashed(task: tuple, crash: WorkerCrash, n_jobs: int) -> tuple:
+    """The result of an initial task whose worker died when run alone."""
+    return task[0], None, None, _problem(None, crash)
+
+
+def _restart_crashed(task: tuple, crash: WorkerCrash, n_jobs: int) -> tuple:
+    """The result of a chunk of restarts whose worker died when run alone: its restarts are run
+    again one at a time, alone, to find the first that kills the worker."""
+    index, stream, *_, restarts = task
+    out: list[tuple[int, ...]] = []
+    for restart in restarts:
+        try:
+            _, _, _, got, problem = submit_alone(_restart_task, (*task[:-1], range(restart, restart + 1)), n_jobs)
+        except WorkerCrash as again:
+            return index, stream, restarts, out, _problem(restart, again)
+        out.extend(got)
+        if problem is not None:
+            return index, stream, restarts, out, problem
+    return index, stream, restarts, out, None
+
+
+_ON_CRASH = {_initial_task: _initial_crashed, _restart_task: _restart_crashed}
+
+
 # ----------------------------------------------------------------------------------------------
 # parent-side state
 # ----------------------------------------------------------------------------------------------
@@ -181,11 +208,17 @@ class Pair:
 
 
 def _run(function: Callable, tasks: list[tuple], n_jobs: int, backend: str | None) -> Iterator[Any]:
-    """Run ``function(*task)`` for every task; results in completion order."""
-    if not tasks:
-        return iter(())
-    if backend == "sequential" or (n_jobs == 1 and backend is None):
+    """Run ``function(*task)`` for every task; results in completion order.
+
+    In-process for ``n_jobs=1`` (without a backend) and the sequential backend; in loky worker
+    processes that may die without losing the run (:func:`stability.isolation.run_pool`) for the
+    default and loky backends; through joblib otherwise.
+    """
+    if not tasks or backend == "sequential" or (n_jobs == 1 and backend is None):
         return (function(*task) for task in tasks)
+    if backend in (None, "loky"):
+        on_crash = _ON_CRASH[function]
+        return run_pool(function, tasks, n_jobs, lambda task, crash: on_crash(task, crash, n_jobs))
     from joblib import Parallel, delayed
 
     if backend == "dask":
@@ -218,6 +251,7 @@ class Progress:
         self._bar = None
         if show:
             from rich.console import Console
+            from rich.markup import escape
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
             self._bar = Progress(
@@ -229,7 +263,7 @@ class Progress:
                 transient=True,
             )
             self._bar.start()
-            self._task = self._bar.add_task(description, total=0)
+            self._task = self._bar.add_task(escape(description), total=0)  # a label is not markup
             self._total = 0
 
     def add_total(self, amount: int) -> None:
@@ -266,9 +300,15 @@ def _reference_metrics(doc: Document, boundaries: tuple[int, ...], options: Mapp
 # the engine
 # ----------------------------------------------------------------------------------------------
 _Work = tuple[int, Stream, range]  # (pair index, stream, restarts)
+#: Each stream's name: the ``scope`` of its :class:`~stability.results.RestartScores`, and the
+#: ``stream`` of a failure.
+_STREAM_NAMES = {Stream.WITHIN: "within", Stream.SHUFFLE: "shuffle", Stream.LAYOUT: "layout"}
 
-#: The ``scope`` of each stream's :class:`~stability.results.RestartScores`.
-_SCOPES = {Stream.WITHIN: "within", Stream.SHUFFLE: "shuffle", Stream.LAYOUT: "layout"}
+
+def _failure_order(failure: Failure) -> tuple[int, ...]:
+    if failure.restart is None:
+        return (0,)
+    return (1, list(_STREAM_NAMES.values()).index(failure.stream), failure.restart)
 
 
 def _no_op(index: int) -> None:
@@ -284,7 +324,16 @@ class Engine:
         self.progress = progress
 
     def run(self, pairs: list[Pair], on_done: Callable[[int], None] = _no_op) -> None:
-        """Evaluate ``pairs``; ``on_done(i)`` is called as soon as ``pairs[i]`` is finished."""
+        """Evaluate ``pairs``; ``on_done(i)`` is called as soon as ``pairs[i]`` is finished.
+
+        SIGINT and SIGTERM interrupt it with ``KeyboardInterrupt`` (worker processes killed); a
+        segmenter's own escapes, timeouts and crashes are the pair's failure
+        (:mod:`stability.isolation`).
+        """
+        with interruptible():
+            self._run_pairs(pairs, on_done)
+
+    def _run_pairs(self, pairs: list[Pair], on_done: Callable[[int], None]) -> None:
         self._initial(pairs, on_done)
         first = self.settings.first_round()
         todo: list[_Work] = []
@@ -296,22 +345,30 @@ class Engine:
             todo = self._round(pairs, todo, on_done)
 
     def _fail(self, pair: Pair, problem: dict[str, Any]) -> None:
-        if pair.error is None:
-            pair.error = Failure(pair.label, pair.doc.id, seed=self.settings.seed, **problem)
+        """Record the pair's failure; of several (chunks failing in parallel), the first in
+        (initial, then stream, then restart) order, so the record does not depend on ``n_jobs``."""
+        failure = Failure(pair.label, pair.doc.id, seed=self.settings.seed, **problem)
+        if pair.error is None or _failure_order(failure) < _failure_order(pair.error):
+            pair.error = failure
 
     def _initial(self, pairs: list[Pair], on_done: Callable[[int], None]) -> None:
         s = self.settings
         tasks = []
         for i, pair in enumerate(pairs):
             try:
-                pair.resolved = for_document(pair.segmenter, pair.doc)
+                pair.resolved = Guarded(for_document(pair.segmenter, pair.doc), s.timeout)
             except Exception as exc:
                 self._fail(pair, {"restart": None, "kind": "exception", "error": _describe(exc)})
                 self.progress.advance(s.restart_budget())
                 on_done(i)
                 continue
             tasks.append((i, pair.resolved, pair.doc.units, s.determinism_check))
-        for i, first, second, problem in _run(_initial_task, tasks, self.n_jobs, s.backend):
+        with closing(_run(_initial_task, tasks, self.n_jobs, s.backend)) as results:
+            self._initial_results(pairs, results, on_done)
+
+    def _initial_results(self, pairs: list[Pair], results: Iterator[Any], on_done: Callable[[int], None]) -> None:
+        s = self.settings
+        for i, first, second, problem in results:
             pair = pairs[i]
             if problem is not None:
                 self._fail(pair, problem)
@@ -330,15 +387,19 @@ class Engine:
             for chunk in _chunks(restarts, min(per_item, max(1, len(restarts) // 5))):
                 tasks.append((i, stream, pair.resolved, pair.doc.units, pair.initial, s.seed, pair.key, chunk))
                 pair.outstanding += 1
+        with closing(_run(_restart_task, tasks, self.n_jobs, s.backend)) as results:
+            return self._restart_results(pairs, results, on_done)
+
+    def _restart_results(self, pairs: list[Pair], results: Iterator[Any], on_done: Callable[[int], None]) -> list[_Work]:
         following: list[_Work] = []
-        for i, stream, chunk, boundaries, problem in _run(_restart_task, tasks, self.n_jobs, s.backend):
+        for i, stream, chunk, boundaries, problem in results:
             pair = pairs[i]
             state = pair.streams[stream]
             for r, b in zip(chunk, boundaries):
                 state.boundaries[r] = b
             self.progress.advance(len(boundaries))
             if problem is not None:
-                self._fail(pair, problem)
+                self._fail(pair, {**problem, "stream": _STREAM_NAMES[stream]})
             pair.outstanding -= 1
             if pair.outstanding == 0:
                 more = self._advance(pair)
@@ -394,7 +455,7 @@ class Engine:
         c_p, c_r, c_f1 = chance_scores(initial, counts.predicted, pair.doc.n_units, s.tolerance, chance_rng)
         corrected = (f1 - c_f1) / (1.0 - c_f1) if c_f1 < 1.0 else float("nan")
         return RestartScores(
-            scope=_SCOPES[stream],
+            scope=_STREAM_NAMES[stream],
             n_restarts=len(restarts),
             restart_precision=p,
             restart_recall=r,

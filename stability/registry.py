@@ -128,6 +128,18 @@ def _resolve_target(target: str) -> Any:
     return obj
 
 
+def is_plugin(spec: str) -> bool:
+    """Whether ``spec`` is a ``"module:attribute"`` outside the registered names and entry points
+    (code that :func:`get_segmenter` would import); nothing is imported to tell.
+
+    Examples
+    --------
+    >>> is_plugin("even"), is_plugin("subprocess:Popen")
+    (False, True)
+    """
+    return ":" in spec and spec not in _REGISTERED and spec not in _entry_points()
+
+
 def _find_factory(spec: str) -> Callable[..., Any]:
     if spec in _REGISTERED:
         return _REGISTERED[spec]

@@ -361,8 +361,10 @@ class Stat:
 class Failure:
     """A segmenter that failed on one document; the other documents are unaffected.
 
-    ``kind`` is ``"exception"`` (the segmenter raised) or ``"output"`` (it returned invalid
-    boundaries); ``restart`` is ``None`` for the initial segmentation.
+    ``kind`` is ``"exception"`` (the segmenter raised), ``"output"`` (it returned invalid
+    boundaries), ``"timeout"`` (a call exceeded the ``timeout`` setting) or ``"crash"`` (it killed
+    its worker process); ``restart`` is ``None`` for the initial segmentation, else the restart
+    of permutation ``stream`` (``"within"``, ``"shuffle"`` or ``"layout"``) that failed first.
     """
 
     segmenter: str
@@ -372,10 +374,13 @@ class Failure:
     seed: int | None = None
     kind: str = "exception"
     traceback: str = ""
+    stream: str | None = None
 
     def message(self) -> str:
-        """One line naming the segmenter, document, restart and seed, then the error."""
+        """One line naming the segmenter, document, stream, restart and seed, then the error."""
         where = "initial segmentation" if self.restart is None else f"restart {self.restart}"
+        if self.restart is not None and self.stream is not None:
+            where += f" of the {self.stream} stream"
         return f"segmenter {self.segmenter!r}, document {self.document!r}, {where}, seed {self.seed}: {self.error}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -387,12 +392,13 @@ class Failure:
             "seed": self.seed,
             "kind": self.kind,
             "traceback": self.traceback,
+            "stream": self.stream,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Failure":
         return cls(**{k: data.get(k) for k in ("segmenter", "document", "error", "restart", "seed")},
-                   kind=data.get("kind", "exception"), traceback=data.get("traceback", ""))
+                   kind=data.get("kind", "exception"), traceback=data.get("traceback", ""), stream=data.get("stream"))
 
 
 @dataclass(frozen=True)
@@ -460,6 +466,17 @@ class CorpusResult:
     summary: dict[str, SegmenterSummary]
     failures: list[Failure]
     settings: dict[str, Any]
+
+    def correlations(self) -> dict[str, Any]:
+        """:func:`stability.summary.correlations` of the documents, computed once per result and
+        kept: every report format of a run reads the same table."""
+        cached = self.__dict__.get("_correlations")
+        if cached is None:
+            from .summary import correlations
+
+            cached = correlations(self.documents)
+            object.__setattr__(self, "_correlations", cached)
+        return cached
 
     def __repr__(self) -> str:
         """Counts and the headline per segmenter (never the per-document arrays)."""

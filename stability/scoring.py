@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,6 +95,20 @@ def read_segmentations(path: str | os.PathLike, **reader_options: Any) -> Iterat
         yield _Entry(doc.id, doc.references, doc.times)
 
 
+def _by_id(entries: Iterable[_Entry], path: str | os.PathLike) -> dict[str, _Entry]:
+    """Entries by document id; an id given twice is an error naming the repeated ids."""
+    found: dict[str, _Entry] = {}
+    repeated: list[str] = []
+    for entry in entries:
+        if entry.id in found and entry.id not in repeated:
+            repeated.append(entry.id)
+        found[entry.id] = entry
+    if repeated:
+        raise CorpusFormatError(f"document ids must be unique; repeated: {', '.join(map(repr, repeated[:10]))}"
+                                + (f" and {len(repeated) - 10} more" if len(repeated) > 10 else ""), path=str(path))
+    return found
+
+
 @dataclass(frozen=True)
 class ScoreResult:
     """Metrics per document (paired by id) and their mean and standard deviation."""
@@ -128,8 +142,8 @@ def score_files(
     """
     from .metrics import compute_all, multi_reference_metrics
 
-    references = {e.id: e for e in read_segmentations(reference, **reader_options)}
-    hypotheses = {e.id: e for e in read_segmentations(hypothesis, **reader_options)}
+    references = _by_id(read_segmentations(reference, **reader_options), reference)
+    hypotheses = _by_id(read_segmentations(hypothesis, **reader_options), hypothesis)
     missing = sorted(set(hypotheses) - set(references))
     unmatched = sorted(set(references) - set(hypotheses))
     if missing or unmatched:

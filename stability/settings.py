@@ -10,6 +10,7 @@ written in the results file and must match to resume), and which config table it
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from functools import partial
@@ -19,7 +20,11 @@ from .checks import check_bool, check_choice, check_int, check_real, did_you_mea
 from .exceptions import InvalidParameterError, InvalidTypeError
 from .permutations import Stream, check_seed
 
-__all__ = ["Settings", "BACKENDS", "METRIC_OPTIONS"]
+__all__ = ["Settings", "SettingsWarning", "BACKENDS", "METRIC_OPTIONS", "max_jobs"]
+
+
+class SettingsWarning(UserWarning):
+    """A setting was adjusted (e.g. ``n_jobs`` capped); the message says from what to what."""
 
 #: joblib backends a run accepts (``None``: loky when ``n_jobs != 1``, else in-process).
 BACKENDS = (None, "loky", "threading", "multiprocessing", "sequential", "dask")
@@ -28,10 +33,24 @@ BACKENDS = (None, "loky", "threading", "multiprocessing", "sequential", "dask")
 METRIC_OPTIONS = ("k", "tolerance", "gamma", "window_limit", "names")
 
 
+#: ``n_jobs`` above this many workers per core is capped (more only adds processes and memory).
+JOBS_PER_CORE = 4
+
+
+def max_jobs() -> int:
+    """The most workers a run starts: :data:`JOBS_PER_CORE` per core."""
+    return JOBS_PER_CORE * (os.cpu_count() or 1)
+
+
 def _check_jobs(value: Any, name: str) -> int:
     jobs = check_int(value, name)
     if jobs == 0:
         raise InvalidParameterError.make(name, "a non-zero integer (-1: all cores)", value)
+    if abs(jobs) > max_jobs():
+        capped = max_jobs() if jobs > 0 else -1
+        warnings.warn(f"{name}={jobs} is beyond {max_jobs()} workers ({JOBS_PER_CORE} per core on "
+                      f"{os.cpu_count() or 1} cores); using {name}={capped}", SettingsWarning, stacklevel=2)
+        return capped
     return jobs
 
 
@@ -133,7 +152,8 @@ class Settings:
         ``None`` (skipped) or the options (``{}`` for the defaults). In an experiment file this
         is the ``[metrics]`` table.
     n_jobs : int, default 1
-        Worker processes (joblib; -1 = all cores). Results do not depend on it.
+        Worker processes (joblib; -1 = all cores). Results do not depend on it. More than 4 per
+        core is capped there, with a :class:`SettingsWarning`.
     backend : str, optional
         joblib backend (``"loky"`` by default when ``n_jobs != 1``, ``"threading"`` for
         segmenters that release the GIL, ``"dask"`` inside a ``distributed.Client``,
@@ -157,6 +177,12 @@ class Settings:
     retry_failed : bool, default False
         With ``resume``: run again the (segmenter, document) pairs recorded as failures (by
         default they are kept as failures and not retried).
+    timeout : float, optional
+        Seconds one segmenter call may take (default ``None``: no limit). A call running longer
+        is stopped and the (segmenter, document) pair is recorded as a ``"timeout"`` failure. It
+        is enforced with a ``SIGALRM`` timer in the process running the call (see
+        :mod:`stability.isolation`): in-process from the main thread (``n_jobs=1``) or in loky /
+        multiprocessing workers; the threading and dask backends refuse it.
 
     Examples
     --------
@@ -196,12 +222,17 @@ class Settings:
     resume: bool = _setting(False, check_bool)
     overwrite: bool = _setting(False, check_bool)
     retry_failed: bool = _setting(False, check_bool)
+    timeout: float | None = _setting(None, partial(check_real, low=0, low_open=True, none=True))
 
     def __post_init__(self) -> None:
         for f in fields(self):
             object.__setattr__(self, f.name, f.metadata["check"](getattr(self, f.name), f.name))
         if self.resume and self.overwrite:
             raise InvalidParameterError("resume and overwrite exclude each other; received both True")
+        if self.timeout is not None and self.backend in ("threading", "dask"):
+            raise InvalidParameterError.make(
+                "timeout", f"None with the {self.backend} backend (its calls do not run in a main thread)", self.timeout
+            )
 
     # -- building --------------------------------------------------------------------------------
     @classmethod

@@ -42,6 +42,7 @@ from typing import Any
 from .corpus import Document
 from .exceptions import CorpusFormatError, InvalidParameterError, StabilityError
 from .results import CorpusResult, Failure, StabilityResult, _jsonable
+from .shapes import check_fields
 
 __all__ = [
     "FORMAT_VERSION",
@@ -201,7 +202,8 @@ def _entry(record: dict[str, Any], path: Path, number: int) -> Entry:
             value: StabilityResult | Failure = StabilityResult.from_dict(record["result"])
         else:
             value = Failure.from_dict(record["failure"])
-    except (KeyError, TypeError, ValueError, AttributeError, StabilityError) as exc:
+        check_fields(value)
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError, StabilityError) as exc:
         kind = record["type"]
         raise CorpusFormatError(f"malformed {kind} record ({type(exc).__name__}: {exc})",
                                 path=str(path), line=number) from None
@@ -238,8 +240,13 @@ def _from_report(path: Path) -> CorpusResult | None:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CorpusFormatError(f"not a JSON report ({exc.msg})", path=str(path), line=exc.lineno) from None
-    documents = {label: [StabilityResult.from_dict(r) for r in rows] for label, rows in data.get("documents", {}).items()}
-    failures = [Failure.from_dict(f) for f in data.get("failures", [])]
+    try:
+        documents = {label: [StabilityResult.from_dict(r) for r in rows] for label, rows in data.get("documents", {}).items()}
+        failures = [Failure.from_dict(f) for f in data.get("failures", [])]
+        for value in [*failures, *(r for rows in documents.values() for r in rows)]:
+            check_fields(value)
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError, StabilityError) as exc:
+        raise CorpusFormatError(f"malformed JSON report ({type(exc).__name__}: {exc})", path=str(path)) from None
     return _corpus_result(documents, failures, data.get("settings", {}), path)
 
 
@@ -272,7 +279,11 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
     if report is not None:
         return report
     run = read_run(path)
-    documents: dict[str, list[StabilityResult]] = {label: [] for label in run.settings.get("segmenters", [])}
+    labels = run.settings.get("segmenters", []) if isinstance(run.settings, Mapping) else None
+    if not isinstance(labels, list) or not all(isinstance(label, str) for label in labels):
+        raise CorpusFormatError("the run header must hold settings with a list of segmenter labels; "
+                                f"received {labels!r:.60}", path=str(path), line=1)
+    documents: dict[str, list[StabilityResult]] = {label: [] for label in labels}
     failures: list[Failure] = []
     for entry in run.entries.values():
         if isinstance(entry.value, StabilityResult):

@@ -46,7 +46,7 @@ def test_config_keys_feed_keyword_arguments(tmp_path):
     write_choi(small_corpus(), tmp_path / "data")
     config = tmp_path / "exp.toml"
     config.write_text(
-        '[corpus]\npath = "data"\nformat = "choi"\n'
+        'allow_plugins = true\n[corpus]\npath = "data"\nformat = "choi"\n'
         '[segmenters.lex]\nsegmenter = "conftest:cohesion_segmenter"\nwindow = 2\n'
         '[segmenters.even3]\nsegmenter = "even"\nn_segments = 3\n'
         '[run]\nn_restarts = 3\nseed = 5\n'

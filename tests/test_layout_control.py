@@ -195,3 +195,23 @@ def test_cli_layout_control_flags_a_size_based_splitter(corpus_file):
     assert "layout-only" in rows["fixed_chars"] and "layout-only" not in rows["c99"]
     plain = runner.invoke(app, args)
     assert plain.exit_code == 0 and "layout-only" not in plain.stdout
+
+
+class _KnownUnitsOnly:
+    """Fails on any unit it was not built with: the within and shuffle streams only reorder the
+    units, the layout stream rewrites them."""
+
+    def __init__(self, units):
+        self.units = set(units)
+
+    def __call__(self, units):
+        if not set(units) <= self.units:
+            raise ValueError("unknown unit")
+        return [len(units) // 2]
+
+
+def test_a_failure_under_the_layout_control_names_its_stream():
+    doc = demo_corpus()[0]
+    result = evaluate({"known": _KnownUnitsOnly(doc.units)}, [doc], n_restarts=3, layout_control=True, metrics=False)
+    (failure,) = result.failures
+    assert failure.stream == "layout" and failure.restart == 0 and "unknown unit" in failure.error

@@ -276,7 +276,8 @@ def _fuzz(name: str, examples: int) -> None:
     function = getattr(metrics, name)
     returned = []
 
-    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+    # derandomized: the same examples on every run, so the share check below cannot flake
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
     @given(strategy)
     def check(call):
         args, kwargs = call

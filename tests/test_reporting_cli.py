@@ -48,7 +48,7 @@ def _run(folder, *extra):
 def test_exit_code_3_when_a_segmenter_failed_on_some_document(corpus):
     folder, lengths = corpus
     assert {n % 2 for n in lengths} == {0, 1}  # the flaky segmenter fails on some documents, not all
-    result = _run(folder, "-s", "test_reporting_cli:fails_on_even_lengths")
+    result = _run(folder, "-s", "test_reporting_cli:fails_on_even_lengths", "--allow-plugins")
     assert result.exit_code == 3, result.output
     assert "even lengths are not for me" in result.stderr and "Stability test" in result.stdout
     assert _run(folder).exit_code == 0

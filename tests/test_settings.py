@@ -39,7 +39,7 @@ def test_settings_are_keyword_only_and_frozen():
 ])
 def test_unknown_keywords_suggest_the_closest_and_list_the_valid_ones(call):
     with pytest.raises(InvalidParameterError, match=r"unknown setting 'n_restart'; did you mean 'n_restarts'\? "
-                                                    r"\(valid settings: n_restarts, seed, .*retry_failed\)"):
+                                                    r"\(valid settings: n_restarts, seed, .*retry_failed, timeout\)"):
         call()
 
 

@@ -238,7 +238,7 @@ def test_study_end_to_end_on_a_handful_of_choi_documents(tmp_path):
     first = runner.invoke(app, args + ["--out", str(tmp_path / "a")])
     assert first.exit_code == 0, first.output
     report = (tmp_path / "a" / "validation.md").read_text(encoding="utf-8")
-    for section in ("Table 1", "Table 2", "Table 3", "Kendall tau-b", "Spearman rho", "Headline by this rule",
+    for section in ("Table 1", "Table 2", "Table 3", "Kendall tau-b", "Spearman rho", "This study's rule picks",
                     "settle after about 30 documents", "The ceiling of a reference-free score"):
         assert section in report
     svgs = sorted(p.name for p in (tmp_path / "a" / "validation").glob("*.svg"))

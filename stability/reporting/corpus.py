@@ -17,7 +17,6 @@ from typing import Any
 
 from ..catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, Measure, reference_measure
 from ..results import CorpusResult, StabilityResult, Stat, _jsonable
-from ..summary import correlations
 from .model import Report, Section, mean_std, number
 
 __all__ = ["HEADLINE_NOTE", "corpus_report", "summary_section", "document_section", "headline_stat", "clean"]
@@ -265,7 +264,7 @@ def correlation_counts(result: CorpusResult) -> dict[str, int]:
 
 
 def _correlation_section(result: CorpusResult, compact: bool, metrics: Sequence[str] | None) -> Section | None:
-    corr = correlations(result.documents)
+    corr = result.correlations()
     if not corr:
         return None
     counts = correlation_counts(result)
@@ -311,19 +310,22 @@ def ranked_line(result: CorpusResult, digits: int = 2) -> str:
 
 
 def clean(value: Any) -> Any:
-    """``value`` with NaN floats replaced by None, recursively (strict JSON)."""
+    """``value`` with non-finite floats (NaN; infinities from a damaged file) replaced by None,
+    recursively (strict JSON)."""
     if isinstance(value, dict):
         return {k: clean(v) for k, v in value.items()}
-    if isinstance(value, float) and math.isnan(value):
+    if isinstance(value, (list, tuple)):
+        return [clean(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
 
 
 def _payload(result: CorpusResult) -> dict[str, Any]:
-    data = result.to_dict()
+    data = clean(result.to_dict())
     data["headline"] = {"score": HEADLINE.name, "title": HEADLINE.title, "note": HEADLINE_NOTE,
                         "summary": {label: headline_stat(result, label).to_dict() for label in result.summary}}
-    data["correlations"] = clean(correlations(result.documents))
+    data["correlations"] = clean(result.correlations())
     data["correlations_n"] = correlation_counts(result)
     data["report_version"] = 1
     return data

@@ -17,6 +17,7 @@ Examples
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -144,7 +145,8 @@ def mean_std(stat: Any, digits: int = 2) -> str:
 
 
 def _md_escape(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """A Markdown cell: ``|`` escaped, one line, and raw HTML shown as text (``&<>`` as entities)."""
+    return html.escape(str(text), quote=False).replace("|", "\\|").replace("\n", " ")
 
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]], align: str = "") -> str:

@@ -49,7 +49,7 @@ def candidate_scores() -> dict[str, Measure]:
     Examples
     --------
     >>> list(candidate_scores())
-    ['shuffle_corrected', 'f1', 'corrected_f1', 'shuffle_gap']
+    ['count_corrected', 'shuffle_corrected', 'f1', 'corrected_f1', 'shuffle_gap']
     """
     return {name: m for name, m in STABILITY.items() if m.correlate}
 

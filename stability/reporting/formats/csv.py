@@ -16,6 +16,21 @@ DESCRIPTION = "one table with raw numbers"
 SEPARATE_DETAILS = True
 
 
+def cell(value: object) -> object:
+    """A cell that a spreadsheet will not run: text starting with ``=``, ``+``, ``-``, ``@``, a tab
+    or a carriage return (a formula) gets a leading ``'``; numbers are kept.
+
+    >>> cell("=HYPERLINK(1)"), cell("-0.25"), cell("c99")
+    ("'=HYPERLINK(1)", '-0.25', 'c99')
+    """
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        try:
+            float(value)
+        except ValueError:
+            return "'" + value
+    return value
+
+
 def render(report: Report, *, details: bool = False) -> str:
     """The first table (the first per-item one with ``details``), full-precision values when the
     section carries them."""
@@ -25,6 +40,6 @@ def render(report: Report, *, details: bool = False) -> str:
     header, rows = tables[0].data or (tables[0].header, tables[0].rows)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerow([cell(c) for c in header])
+    writer.writerows([cell(c) for c in row] for row in rows)
     return buffer.getvalue()

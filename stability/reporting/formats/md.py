@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from ..model import Report, markdown_table
 
 NAME = "md"
@@ -13,9 +15,10 @@ DESCRIPTION = "Markdown tables"
 
 def render(report: Report, *, details: bool = True) -> str:
     """The result line in bold, then one ``###`` heading per table, the table, then its notes in italics."""
-    out = [f"**{report.result}**\n"] if report.result else []
+    out = [f"**{escape(report.result, quote=False)}**\n"] if report.result else []  # raw HTML shown as text
     for section in report.tables(details):
-        out += [f"### {section.title}\n", markdown_table(section.header, section.rows, section.alignment()), ""]
+        out += [f"### {escape(section.title, quote=False)}\n",
+                markdown_table(section.header, section.rows, section.alignment()), ""]
         for note in [section.legend_line(), *section.notes]:
-            out += [f"*{note}*", ""] if note else []
+            out += [f"*{escape(note, quote=False)}*", ""] if note else []
     return "\n".join(out)

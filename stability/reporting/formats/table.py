@@ -50,12 +50,12 @@ def fit(section: Section, width: int) -> tuple[list[int], list[str]]:
     return kept, dropped
 
 
-def _cell(value: object, section: Section):  # -> str or rich.text.Text
-    text = str(value)
-    if not section.highlight or not any(word in text for word in section.highlight):
-        return text
+def _cell(value: object, section: Section):  # -> rich.text.Text: labels, ids and errors are not markup
     from rich.text import Text
 
+    text = str(value)
+    if not section.highlight or not any(word in text for word in section.highlight):
+        return Text(text)
     styled = Text(text)
     for word, style in section.highlight.items():
         styled.highlight_words([word], style=style)
@@ -64,14 +64,15 @@ def _cell(value: object, section: Section):  # -> str or rich.text.Text
 
 def _table(section: Section, width: int):  # -> rich.table.Table, kept titles, dropped titles
     from rich.table import Table
+    from rich.text import Text
 
     kept, dropped = fit(section, width)
     dropped = [str(h) for h in section.header if str(h) in dropped]
     widths, letters = _widths(section), section.alignment()
-    table = Table(title=section.title, title_justify="left")
+    table = Table(title=Text(section.title), title_justify="left")
     for i in kept:
         header = textwrap.fill(str(section.header[i]), widths[i], break_long_words=False)
-        table.add_column(header, justify="left" if letters[i] in "lL" else "right", no_wrap=letters[i] in "R")
+        table.add_column(Text(header), justify="left" if letters[i] in "lL" else "right", no_wrap=letters[i] in "R")
     for row in section.rows:
         table.add_row(*(_cell(row[i], section) for i in kept))
     return table, [str(section.header[i]) for i in kept], dropped
@@ -85,15 +86,15 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
     console = Console(record=True, width=width, file=io.StringIO(), force_terminal=color,
                       color_system="standard" if color else None)
     if report.result:
-        console.print(report.result, highlight=False, style="bold" if color else None)
+        console.print(report.result, highlight=False, markup=False, style="bold" if color else None)
         console.print()
     for section in report.tables(details):
         table, kept, dropped = _table(section, console.width)
         console.print(table)
         for note in [section.legend_line(kept), *section.notes]:
             if note:
-                console.print(note, highlight=False)
+                console.print(note, highlight=False, markup=False)
         if dropped:
             console.print(f"Left out for width {console.width}: {', '.join(dropped)} (wider terminal, --width, "
-                          "or another report format).", highlight=False)
+                          "or another report format).", highlight=False, markup=False)
     return console.export_text(styles=color)

@@ -1,0 +1,245 @@
+"""Containing what a segmenter does: escapes, timeouts, dead workers, and interrupts.
+
+A segmenter is user code: it may raise ``SystemExit`` or ``KeyboardInterrupt``, hang, or kill
+the process it runs in. The engine (:mod:`stability.engine`) runs every call through
+:class:`Guarded` and its task lists through :func:`run_pool`, so that each of these becomes a
+per-document :class:`~stability.results.Failure` and the other documents are kept:
+
+* **Escapes.** ``SystemExit``, ``KeyboardInterrupt`` and other ``BaseException`` raised by the
+  segmenter become :class:`SegmenterEscape` (an ordinary exception, recorded as a failure). A
+  ``KeyboardInterrupt`` that comes from a real SIGINT/SIGTERM (see :func:`interruptible`) is not
+  converted: it stops the run.
+* **Timeouts.** With ``timeout`` set, each segmenter call gets a ``SIGALRM`` timer
+  (``signal.setitimer``) in the process that runs it; a call still running after ``timeout``
+  seconds is interrupted with :class:`SegmenterTimeout`. The timer needs the main thread of
+  that process: it works in-process (``n_jobs=1``, from the main thread) and in loky or
+  multiprocessing workers, not with the threading or dask backends (refused by
+  :class:`~stability.settings.Settings`), nor on platforms without ``SIGALRM``. Code that holds
+  the GIL in C for longer is interrupted only when it returns to Python.
+* **Dead workers.** With the loky backend (the default when ``n_jobs != 1``; ``backend="loky"``
+  with ``n_jobs=1`` runs in one worker process, an isolation mode), a worker that dies
+  (``os._exit``, a segfault, the OOM killer) loses its tasks: they are run again one at a time,
+  and a task that kills its worker alone is recorded as a ``"crash"`` failure (the engine narrows
+  it down to the restart). In-process (``n_jobs=1`` without a backend), such a segmenter ends the
+  whole process, as any Python call would.
+* **Interrupts.** During a run, SIGINT and SIGTERM raise ``KeyboardInterrupt`` in the main
+  thread; the worker processes are killed at once and the results already stored stay on disk.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, wait
+from functools import partial
+from itertools import islice
+from typing import Any
+
+__all__ = ["Guarded", "SegmenterEscape", "SegmenterTimeout", "interruptible", "interrupted", "run_pool",
+           "WorkerCrash", "is_crash"]
+
+
+class SegmenterEscape(Exception):
+    """A segmenter raised ``SystemExit``, ``KeyboardInterrupt`` or another ``BaseException``."""
+
+    kind = "exception"
+
+
+class SegmenterTimeout(Exception):
+    """A segmenter call ran longer than the ``timeout`` setting."""
+
+    kind = "timeout"
+
+
+class WorkerCrash(Exception):
+    """The worker process running a task died."""
+
+    kind = "crash"
+
+
+class _Alarm(BaseException):
+    """Raised by the timer; a BaseException so that ``except Exception`` in user code lets it pass."""
+
+
+# -- interrupts ------------------------------------------------------------------------------------
+_SIGNAL = {"received": None}  # the signal number of a real interrupt during the current run
+
+
+def interrupted() -> int | None:
+    """The signal (SIGINT or SIGTERM) that interrupted the current run, if any."""
+    return _SIGNAL["received"]
+
+
+def _on_signal(signum: int, frame: Any) -> None:
+    _SIGNAL["received"] = signum
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """During the block, SIGINT and SIGTERM raise ``KeyboardInterrupt`` (main thread only;
+    elsewhere, and when already inside such a block, nothing changes)."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is _on_signal:
+        yield
+        return
+    _SIGNAL["received"] = None
+    previous = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+# -- one call --------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _deadline(seconds: float | None) -> Iterator[None]:
+    if seconds is None:
+        yield
+        return
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        raise SegmenterTimeout("the timeout needs the main thread of a process with SIGALRM "
+                               "(use n_jobs=1 from the main thread, or the loky backend)")
+
+    def ring(signum: int, frame: Any) -> None:
+        raise _Alarm
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except _Alarm:
+        raise SegmenterTimeout(f"the call exceeded the timeout of {seconds:g} s") from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _contained(function: Callable, timeout: float | None, *args: Any) -> Any:
+    try:
+        if timeout is None:
+            return function(*args)
+        with _deadline(timeout):
+            return function(*args)
+    except Exception:
+        raise
+    except KeyboardInterrupt:
+        if interrupted() is not None:
+            raise
+        raise SegmenterEscape("KeyboardInterrupt raised by the segmenter") from None
+    except _Alarm:  # the timer rang between the call's end and its cancellation
+        raise SegmenterTimeout(f"the call exceeded the timeout of {timeout:g} s") from None
+    except BaseException as exc:
+        raise SegmenterEscape(f"{type(exc).__name__} raised by the segmenter: {exc}") from None
+
+
+class Guarded:
+    """A segmenter whose calls (``__call__``, and its fast-path methods ``prepare``,
+    ``segment_prepared`` and ``segment_batch`` when it has them) are contained: escapes and
+    timeouts become ordinary exceptions (see above; a timeout bounds each call, so one whole
+    batch for ``segment_batch``).
+
+    Examples
+    --------
+    >>> import sys
+    >>> Guarded(lambda units: sys.exit(3), None)(["a"])
+    Traceback (most recent call last):
+    ...
+    stability.isolation.SegmenterEscape: SystemExit raised by the segmenter: 3
+    """
+
+    METHODS = ("prepare", "segment_prepared", "segment_batch")
+
+    def __init__(self, segmenter: Callable, timeout: float | None) -> None:
+        self.segmenter = segmenter
+        self.timeout = timeout
+        for name in self.METHODS:
+            method = getattr(segmenter, name, None)
+            if callable(method):
+                setattr(self, name, partial(_contained, method, timeout))
+
+    def __call__(self, units: Sequence[str]) -> Any:
+        return _contained(self.segmenter, self.timeout, units)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"segmenter": self.segmenter, "timeout": self.timeout}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["segmenter"], state["timeout"])
+
+
+# -- task lists in worker processes ------------------------------------------------------------------
+def is_crash(exc: BaseException) -> bool:
+    """Whether ``exc`` says a worker process died (loky's TerminatedWorkerError, BrokenProcessPool)."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    return isinstance(exc, BrokenProcessPool)
+
+
+def crash_message(exc: BaseException) -> str:
+    """A one-line description of a dead worker, with its exit code when loky gives it."""
+    codes = re.search(r"exit codes of the workers are \{([^}]*)\}", str(exc))
+    how = f" ({codes.group(1)})" if codes else ""
+    return f"the worker process running the segmenter died{how}"
+
+
+def _executor(n_jobs: int) -> Any:
+    from joblib.externals.loky import get_reusable_executor
+
+    return get_reusable_executor(max_workers=n_jobs)
+
+
+def submit_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
+    """Run one task alone in a worker process; raises :class:`WorkerCrash` if the worker dies."""
+    try:
+        return _executor(n_jobs).submit(function, *task).result()
+    except Exception as exc:
+        if is_crash(exc):
+            raise WorkerCrash(crash_message(exc)) from None
+        raise
+
+
+def run_pool(function: Callable, tasks: list[tuple], n_jobs: int,
+             on_crash: Callable[[tuple, WorkerCrash], Any]) -> Iterator[Any]:
+    """``function(*task)`` for every task in loky worker processes, in completion order.
+
+    At most ``2 * n_jobs`` tasks are in flight. When a worker dies, the tasks lost with it are
+    run again one at a time at the end; ``on_crash(task, crash)`` gives the result of a task
+    that kills its worker when run alone. On any other exit (an interrupt, the consumer closing
+    the generator) the workers are killed at once.
+    """
+    upcoming = iter(range(len(tasks)))
+    futures: dict[Any, int] = {}
+    lost: list[int] = []
+    finished = False
+    try:
+        while True:
+            executor = _executor(n_jobs)  # a new one after a crash
+            for i in islice(upcoming, max(0, 2 * n_jobs - len(futures))):
+                futures[executor.submit(function, *tasks[i])] = i
+            if not futures:
+                break
+            done, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for future in done:
+                i = futures.pop(future)
+                try:
+                    result = future.result()
+                except Exception as exc:
+                    if not is_crash(exc):
+                        raise
+                    lost.append(i)
+                    continue
+                yield result
+        for i in sorted(lost):
+            try:
+                result = submit_alone(function, tasks[i], n_jobs)
+            except WorkerCrash as crash:
+                result = on_crash(tasks[i], crash)
+            yield result
+        finished = True
+    finally:
+        if not finished:
+            _executor(n_jobs).shutdown(wait=True, kill_workers=True)

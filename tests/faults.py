@@ -1,0 +1,93 @@
+"""Fault-injection segmenters for the isolation tests (tests/test_faults.py).
+
+Every unit of a document made by :func:`document` reads ``"<marker> <position>"``. A
+:class:`Fault` segments evenly, except on documents of its marker, where it misbehaves: on the
+initial call (``when="initial"``) or only on permuted units, i.e. on restarts (``when="restart"``).
+Module-level classes, so loky can pickle them into worker processes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+from stability import Document
+
+
+def document(marker: str, n_units: int = 12) -> Document:
+    return Document(marker, tuple(f"{marker} {i}" for i in range(n_units)))
+
+
+def corpus(*markers: str) -> list[Document]:
+    return [document(m) for m in markers]
+
+
+def _segfault() -> None:
+    ctypes.string_at(0)  # reads address 0: SIGSEGV
+
+
+def _hang() -> None:
+    time.sleep(120)
+
+
+class _Custom(BaseException):
+    pass
+
+
+#: what a faulty call does, by kind
+ACTIONS = {
+    "raise": lambda: (_ for _ in ()).throw(ValueError("bad document")),
+    "sys_exit": lambda: sys.exit(3),
+    "keyboard_interrupt": lambda: (_ for _ in ()).throw(KeyboardInterrupt()),
+    "base_exception": lambda: (_ for _ in ()).throw(_Custom("custom")),
+    "os_exit": lambda: os._exit(13),
+    "segfault": _segfault,
+    "sigkill": lambda: os.kill(os.getpid(), signal.SIGKILL),
+    "hang": _hang,
+}
+
+#: invalid outputs, by kind
+GARBAGE = {
+    "dict": lambda n: {3: True},
+    "string": lambda n: "3,6",
+    "negative": lambda n: [-1],
+    "too_large": lambda n: [n + 5],
+    "float": lambda n: [2.5],
+    "none": lambda n: None,
+}
+
+
+class Fault:
+    """An even segmenter (a boundary every 3 units) that misbehaves on documents of ``marker``.
+
+    ``log``: a file that gets one line per faulty call (to count calls across processes).
+    """
+
+    def __init__(self, kind: str, marker: str = "bad", when: str = "initial", log: str | None = None) -> None:
+        self.kind, self.marker, self.when, self.log = kind, marker, when, log
+
+    def _triggered(self, units) -> bool:
+        if not units or not units[0].startswith(self.marker + " "):
+            return False
+        positions = [int(u.rsplit(" ", 1)[1]) for u in units]
+        return self.when == "initial" or positions != sorted(positions)
+
+    def __call__(self, units):
+        if self._triggered(list(units)):
+            if self.log is not None:
+                with Path(self.log).open("a") as handle:
+                    handle.write("call\n")
+            if self.kind in GARBAGE:
+                return GARBAGE[self.kind](len(units))
+            ACTIONS[self.kind]()
+        return list(range(3, len(units), 3))
+
+
+def slow(units):
+    """An even segmenter that takes 50 ms a call (for interrupting a run mid-way)."""
+    time.sleep(0.05)
+    return list(range(3, len(units), 3))

@@ -1,0 +1,145 @@
+"""Faulty segmenters: every fault is one per-document failure, the run goes on, the rest is kept.
+
+The fault-injection segmenters are in tests/faults.py. Contained in-process (any ``n_jobs``):
+exceptions, SystemExit, KeyboardInterrupt and other BaseExceptions raised by the segmenter,
+invalid outputs, timeouts. Contained only in worker processes (loky, ``n_jobs >= 2`` or
+``backend="loky"``): a segmenter that kills its process (``os._exit``, a segfault, SIGKILL).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from faults import ACTIONS, GARBAGE, Fault, corpus
+
+from stability import InvalidParameterError, InvalidTypeError, Settings, evaluate
+from stability.store import read_run
+
+MARKERS = ("a", "bad", "c", "d")
+SETTINGS = {"n_restarts": 6, "progress": False, "n_bootstrap": 50}
+CONTAINED_IN_PROCESS = ("raise", "sys_exit", "keyboard_interrupt", "base_exception")
+CRASHES = ("os_exit", "segfault", "sigkill")
+PROCESS_MODES = [{"n_jobs": 2}, {"n_jobs": 1, "backend": "loky"}, {"n_jobs": 3}]
+
+
+def run(segmenter, **settings):
+    return evaluate({"fault": segmenter}, corpus(*MARKERS), **{**SETTINGS, **settings})
+
+
+def healthy():
+    return {r.document: r.to_dict() for r in run(Fault("raise", marker="none")).documents["fault"]}
+
+
+def check_isolated(result, kind: str, expected):
+    """One failure, on document 'bad', of ``kind``; every other document's result as in a healthy run."""
+    assert [(f.segmenter, f.document, f.kind) for f in result.failures] == [("fault", "bad", kind)]
+    kept = {r.document: r.to_dict() for r in result.documents["fault"]}
+    assert kept == {doc: value for doc, value in expected.items() if doc != "bad"}
+
+
+def records(result):
+    return [f.to_dict() for f in result.failures]
+
+
+@pytest.fixture(scope="module")
+def expected():
+    return healthy()
+
+
+@pytest.mark.parametrize("kind", CONTAINED_IN_PROCESS)
+@pytest.mark.parametrize("when", ["initial", "restart"])
+def test_escapes_are_failures_with_identical_records_for_any_jobs(kind, when, expected):
+    one = run(Fault(kind, when=when), n_jobs=1)
+    two = run(Fault(kind, when=when), n_jobs=2)
+    check_isolated(one, "exception", expected)
+    check_isolated(two, "exception", expected)
+    assert records(one) == records(two)
+    failure = one.failures[0]
+    if when == "initial":
+        assert failure.restart is None and failure.stream is None
+    else:  # restart 0 of the within stream permutes the units (12 units in 4 segments of 3)
+        assert (failure.restart, failure.stream) == (0, "within")
+        assert "restart 0 of the within stream" in failure.message()
+    name = {"sys_exit": "SystemExit", "keyboard_interrupt": "KeyboardInterrupt", "base_exception": "_Custom",
+            "raise": "ValueError"}[kind]
+    assert name in failure.error
+
+
+@pytest.mark.parametrize("kind", sorted(GARBAGE))
+def test_garbage_outputs_are_output_failures(kind, expected):
+    one, two = run(Fault(kind), n_jobs=1), run(Fault(kind), n_jobs=2)
+    check_isolated(one, "output", expected)
+    assert records(one) == records(two)
+    assert "invalid boundaries" in one.failures[0].error
+
+
+@pytest.mark.parametrize("kind,when", [("os_exit", "initial"), ("os_exit", "restart"), ("segfault", "initial"),
+                                       ("sigkill", "restart")])
+def test_a_segmenter_that_kills_its_worker_is_a_crash_failure(kind, when, expected):
+    modes = PROCESS_MODES if kind == "os_exit" else PROCESS_MODES[:1]  # one kind in every mode: enough
+    results = [run(Fault(kind, when=when), **mode) for mode in modes]
+    for result in results:
+        check_isolated(result, "crash", expected)
+        assert "worker process running the segmenter died" in result.failures[0].error
+    assert all(records(result) == records(results[0]) for result in results)
+    failure = results[0].failures[0]
+    assert (failure.restart, failure.stream) == ((None, None) if when == "initial" else (0, "within"))
+
+
+def test_the_pool_recovers_after_a_crash(expected):
+    run(Fault("os_exit"), n_jobs=2)
+    assert not run(Fault("raise", marker="none"), n_jobs=2).failures  # the next run has live workers
+
+
+@pytest.mark.parametrize("mode", [{"n_jobs": 1}, {"n_jobs": 2}])
+@pytest.mark.parametrize("when", ["initial", "restart"])
+def test_a_hanging_call_is_a_timeout_failure(mode, when, expected):
+    result = run(Fault("hang", when=when), timeout=0.5, **mode)
+    check_isolated(result, "timeout", expected)
+    failure = result.failures[0]
+    assert failure.error == "the call exceeded the timeout of 0.5 s"
+    assert (failure.restart, failure.stream) == ((None, None) if when == "initial" else (0, "within"))
+
+
+def test_timeout_records_are_identical_for_jobs_1_and_2():
+    assert records(run(Fault("hang"), timeout=0.3, n_jobs=1)) == records(run(Fault("hang"), timeout=0.3, n_jobs=2))
+
+
+def test_a_timeout_does_not_affect_healthy_results(expected):
+    assert {r.document: r.to_dict() for r in run(Fault("hang", marker="none"), timeout=30).documents["fault"]} == expected
+
+
+@pytest.mark.parametrize("value", [0, -1, True, "5", float("inf")])
+def test_timeout_is_checked(value):
+    with pytest.raises((InvalidParameterError, InvalidTypeError), match="timeout"):
+        Settings(timeout=value)
+
+
+@pytest.mark.parametrize("backend", ["threading", "dask"])
+def test_timeout_is_refused_where_it_cannot_be_enforced(backend):
+    with pytest.raises(InvalidParameterError, match=f"timeout.*{backend}"):
+        Settings(timeout=1, backend=backend, n_jobs=2)
+
+
+@pytest.mark.parametrize("kind,mode", [("os_exit", {"n_jobs": 2}), ("sys_exit", {"n_jobs": 1}),
+                                       ("hang", {"n_jobs": 1, "timeout": 0.3})])
+def test_resume_keeps_recorded_failures_unless_asked(tmp_path, kind, mode):
+    out, log = tmp_path / "results.jsonl", tmp_path / "calls.log"
+    fault = Fault(kind, log=str(log))
+    first = run(fault, output=out, **mode)
+    calls = log.read_text().count("call")
+    assert calls >= 1 and [f.document for f in first.failures] == ["bad"]
+    again = run(fault, output=out, resume=True, **mode)
+    assert log.read_text().count("call") == calls  # not retried
+    assert records(again) == records(first)
+    assert len(read_run(out).entries) == len(MARKERS)
+    retried = run(fault, output=out, resume=True, retry_failed=True, **mode)
+    assert log.read_text().count("call") > calls
+    assert records(retried) == records(first)
+    failures = [json.loads(line) for line in out.read_text().splitlines() if '"failure"' in line]
+    assert failures and all(f["failure"]["document"] == "bad" for f in failures)
+
+
+def test_every_fault_kind_is_exercised():
+    assert set(CONTAINED_IN_PROCESS) | set(CRASHES) | {"hang"} == set(ACTIONS)

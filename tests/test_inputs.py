@@ -1,0 +1,140 @@
+"""Hardened inputs: jobs capped, empty paths refused, markup never interpreted, duplicate ids named."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from typer.testing import CliRunner
+
+from stability import InvalidParameterError, Settings, evaluate
+from stability.cli import app
+from stability.exceptions import CorpusFormatError
+from stability.scoring import score_files
+from stability.settings import SettingsWarning, max_jobs
+
+
+def test_jobs_beyond_the_cap_are_capped_with_a_warning():
+    assert max_jobs() == 4 * (os.cpu_count() or 1)
+    with pytest.warns(SettingsWarning, match=rf"n_jobs=1000 is beyond {max_jobs()} workers .*using n_jobs={max_jobs()}"):
+        assert Settings(n_jobs=1000).n_jobs == max_jobs()
+    with pytest.warns(SettingsWarning, match="using n_jobs=-1"):
+        assert Settings(n_jobs=-1000).n_jobs == -1
+    assert Settings(n_jobs=max_jobs()).n_jobs == max_jobs()  # at the cap: unchanged, no warning
+
+
+def test_the_cli_says_jobs_were_capped_and_finishes(tmp_path):
+    result = CliRunner().invoke(app, ["run", "-s", "even", "-r", "2", "-j", "1000", "--no-progress", "--report", "json"])
+    assert result.exit_code == 0, result.output
+    assert f"warning: n_jobs=1000 is beyond {max_jobs()} workers" in result.stderr
+    assert json.loads(result.stdout)["settings"]["n_jobs"] == max_jobs()
+
+
+@pytest.mark.parametrize("option", ["--out", "--corpus"])
+@pytest.mark.parametrize("value", ["", "  "])
+def test_empty_paths_are_refused(tmp_path, option, value):
+    result = CliRunner().invoke(app, ["run", "-s", "even", "-r", "2", option, value, "--no-progress"])
+    assert result.exit_code == 1
+    assert "must be a" in result.stderr and "path" in result.stderr
+    assert not any(tmp_path.iterdir())
+
+
+def test_an_empty_corpus_path_in_a_config_is_refused(tmp_path):
+    config = tmp_path / "exp.toml"
+    config.write_text('[corpus]\npath = ""\n')
+    result = CliRunner().invoke(app, ["run", str(config)])
+    assert result.exit_code == 1 and "[corpus] path must be a string or a list of strings" in result.stderr
+
+
+MARKUP = ["[/red]", "[bold]x[/bold]", "[link=http://x]y", "\\[z]"]
+
+
+def test_markup_in_labels_ids_and_errors_is_printed_verbatim(tmp_path):
+    def fails(units):
+        raise ValueError("[/red] broke")
+
+    segmenters = {label: "even" for label in MARKUP} | {"[red]bad": fails}
+    docs = [{"id": doc_id, "units": ["u"] * 9} for doc_id in MARKUP]
+    result = evaluate(segmenters, docs, n_restarts=2, progress=True)
+    from stability.reporting import render
+
+    table = render(result, "table", documents=True)
+    for text in MARKUP + ["[red]bad", "[/red] broke"]:
+        assert text in table
+
+
+def test_score_refuses_duplicate_ids_and_names_them(tmp_path):
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl"
+    lines = [{"id": i, "boundaries": [2], "n_units": 4} for i in ("a", "b", "a", "c", "b")]
+    ref.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    hyp.write_text("\n".join(json.dumps(line) for line in lines[:3]) + "\n")
+    with pytest.raises(CorpusFormatError, match=rf"{ref}: document ids must be unique; repeated: 'a', 'b'"):
+        score_files(ref, hyp)
+    result = CliRunner().invoke(app, ["score", "-R", str(ref), "-H", str(hyp)])
+    assert result.exit_code == 1 and "repeated: 'a', 'b'" in result.stderr
+
+
+def test_score_prints_markup_ids_verbatim(tmp_path):
+    ref = tmp_path / "ref.jsonl"
+    ref.write_text("\n".join(json.dumps({"id": i, "boundaries": [2], "n_units": 4}) for i in MARKUP) + "\n")
+    result = CliRunner().invoke(app, ["score", "-R", str(ref), "-H", str(ref)], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    for text in MARKUP:
+        assert text in result.stdout
+
+
+def test_the_segmenters_table_escapes_markup(monkeypatch):
+    from stability.registry import register, unregister
+
+    register("[/red]odd", lambda units: [])
+    try:
+        result = CliRunner().invoke(app, ["segmenters"], terminal_width=200)
+    finally:
+        unregister("[/red]odd")
+    assert result.exit_code == 0, result.output
+    assert "[/red]odd" in result.stdout
+
+
+FORMULAS = ["=1+2", "+SUM(A1)", "-2+3", "@cmd", "\tx"]
+
+
+def _formula_free(text: str) -> None:
+    import csv
+    import io
+
+    for row in csv.reader(io.StringIO(text)):
+        for cell in row:
+            if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
+                float(cell)  # only numbers may start so
+
+
+def test_csv_cells_that_look_like_formulas_are_neutralised():
+    segmenters = {label: "even" for label in FORMULAS}
+    docs = [{"id": doc_id, "units": ["u"] * 9} for doc_id in FORMULAS]
+    result = evaluate(segmenters, docs, n_restarts=2, progress=False)
+    from stability.reporting import render
+
+    for documents in (False, True):
+        text = render(result, "csv", documents=documents)
+        _formula_free(text)
+        assert "'=1+2" in text and "'@cmd" in text
+
+
+def test_score_csv_is_neutralised(tmp_path):
+    ref = tmp_path / "ref.jsonl"
+    ref.write_text("\n".join(json.dumps({"id": i, "boundaries": [2], "n_units": 4}) for i in FORMULAS) + "\n")
+    result = CliRunner().invoke(app, ["score", "-R", str(ref), "-H", str(ref), "--report", "csv"])
+    assert result.exit_code == 0
+    _formula_free(result.stdout)
+    assert "'-2+3" in result.stdout
+
+
+def test_markdown_shows_raw_html_as_text():
+    evil = "<img src=x onerror=alert(1)>|&"
+    result = evaluate({evil: "even"}, [{"id": evil, "units": ["u"] * 9}], n_restarts=2, progress=False)
+    from stability.reporting import render
+
+    text = render(result, "md", documents=True)
+    assert "<img" not in text
+    assert "&lt;img src=x onerror=alert(1)&gt;\\|&amp;" in text

@@ -1,0 +1,131 @@
+"""SIGINT / SIGTERM during `stability run`: workers gone at once, finished pairs on disk, a true message."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from stability.cli import _saved
+from stability.store import read_run
+
+TESTS = Path(__file__).resolve().parent
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live descendant of ``pid`` (read from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def write_corpus(path: Path, n: int = 60) -> None:
+    lines = [json.dumps({"id": f"d{i:02d}", "units": [f"u{i} {j}" for j in range(12)]}) for i in range(n)]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def start(tmp_path: Path, jobs: int, out: Path | None) -> subprocess.Popen:
+    corpus = tmp_path / "corpus.jsonl"
+    write_corpus(corpus)
+    command = [sys.executable, "-m", "stability.cli", "run", "-s", "faults:slow", "--allow-plugins", "-c", str(corpus),
+               "-r", "3", "-j", str(jobs), "--no-progress"] + ([] if out is None else ["--out", str(out)])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for(condition, process: subprocess.Popen, limit: float = 120) -> None:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline and process.poll() is None and not condition():
+        time.sleep(0.05)
+    assert process.poll() is None, process.communicate()
+
+
+@pytest.mark.parametrize("signum,jobs", [(signal.SIGINT, 2), (signal.SIGTERM, 2), (signal.SIGTERM, 1)])
+def test_an_interrupted_run_stops_its_workers_and_says_what_is_saved(tmp_path, signum, jobs):
+    out = tmp_path / "out"
+    results = out / "results.jsonl"
+    process = start(tmp_path, jobs, out)
+    try:
+        wait_for(lambda: results.exists() and results.read_bytes().count(b"\n") >= 3, process)
+        workers = descendants(process.pid)
+        assert jobs == 1 or workers  # loky workers are running
+        process.send_signal(signum)
+        _, stderr = process.communicate(timeout=15)
+    finally:
+        process.kill()
+    assert process.returncode == (130 if signum == signal.SIGINT else 143)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(alive(pid) for pid in workers):
+        time.sleep(0.1)
+    assert not [pid for pid in workers if alive(pid)]
+    finished = len(read_run(results).entries)
+    assert 2 <= finished < 60
+    assert stderr.strip().splitlines()[-1] == (
+        f"interrupted: {finished} finished (segmenter, document) pair(s) are in {results}; "
+        "rerun with --resume to continue")
+    assert "Traceback" not in stderr
+
+
+def test_an_interrupted_run_without_output_says_nothing_was_saved(tmp_path):
+    process = start(tmp_path, 2, None)
+    try:
+        wait_for(lambda: len(descendants(process.pid)) >= 2, process)
+        time.sleep(1)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=15)
+    finally:
+        process.kill()
+    assert process.returncode == 130
+    assert stderr.strip().splitlines()[-1].startswith("interrupted: nothing was saved (no output directory")
+
+
+def test_the_message_counts_what_is_on_disk(tmp_path):
+    assert _saved(str(tmp_path)) == f"no (segmenter, document) pair was finished, {tmp_path / 'results.jsonl'} holds no results"
+    (tmp_path / "results.jsonl").write_text('{"type": "run", "vers')  # a header cut mid-line
+    assert _saved(str(tmp_path)).startswith("no (segmenter, document) pair was finished")
+
+
+def test_the_cli_keeps_failures_on_resume_unless_retry_failed(tmp_path):
+    from typer.testing import CliRunner
+
+    from stability.cli import app
+
+    out, log = tmp_path / "out", tmp_path / "calls.log"
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("\n".join(json.dumps({"id": m, "units": [f"{m} {j}" for j in range(12)]}) for m in ("a", "bad")) + "\n")
+    config = tmp_path / "exp.toml"
+    config.write_text(f'allow_plugins = true\n[corpus]\npath = "{corpus}"\n[segmenters.fault]\nsegmenter = "faults:Fault"\n'
+                      f'kind = "sys_exit"\nlog = "{log}"\n[run]\nn_restarts = 2\n[output]\ndir = "{out}"\n')
+    runner = CliRunner()
+    first = runner.invoke(app, ["run", str(config), "--no-progress"])
+    assert first.exit_code == 3 and "SystemExit raised by the segmenter" in first.stderr
+    calls = log.read_text().count("call")
+    again = runner.invoke(app, ["run", str(config), "--no-progress", "--resume"])
+    assert again.exit_code == 3 and log.read_text().count("call") == calls
+    retried = runner.invoke(app, ["run", str(config), "--no-progress", "--resume", "--retry-failed"])
+    assert retried.exit_code == 3 and log.read_text().count("call") > calls
