@@ -215,3 +215,21 @@ def test_a_failure_under_the_layout_control_names_its_stream():
     result = evaluate({"known": _KnownUnitsOnly(doc.units)}, [doc], n_restarts=3, layout_control=True, metrics=False)
     (failure,) = result.failures
     assert failure.stream == "layout" and failure.restart == 0 and "unknown unit" in failure.error
+
+
+def test_csv_summary_has_the_layout_columns_only_when_the_control_ran():
+    import csv
+    import io
+
+    from stability.reporting import render
+
+    docs = demo_corpus()[:2]
+    for layout_control in (True, False):
+        result = evaluate(["fixed_chars", "c99"], docs, n_restarts=2, metrics=False, layout_control=layout_control)
+        rows = list(csv.DictReader(io.StringIO(render(result, "csv"))))
+        by_label = {row["segmenter"]: row for row in rows if row.get("segmenter") in ("fixed_chars", "c99")}
+        if layout_control:
+            assert by_label["fixed_chars"]["layout_only"] == "True" and by_label["c99"]["layout_only"] == "False"
+            assert float(by_label["fixed_chars"]["layout_f1_mean"]) == 1.0
+        else:
+            assert "layout_only" not in rows[0]

@@ -191,6 +191,8 @@ def _summary_data(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
     header = ["segmenter", "params", "n_documents", "n_failed", "content_blind", "deterministic"]
     header += [f"{key}_{part}" for key in scores for part in ("mean", "std", "ci_low", "ci_high")]
     header += ["micro_precision", "micro_recall", "micro_f1"] + [f"ref_{k}_{p}" for k in refs for p in ("mean", "std")]
+    layout = bool(_layout_note(result))  # columns of the layout control, last, only when it ran
+    header += ["layout_only", "layout_f1_mean", "layout_f1_std"] if layout else []
     rows = []
     for label, s in result.summary.items():
         row: list[Any] = [label, json.dumps(_jsonable(s.params), sort_keys=True), s.n_documents, s.n_failed,
@@ -202,6 +204,9 @@ def _summary_data(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
         for key in refs:
             st = s.reference.get(key)
             row += [_raw(st.mean), _raw(st.std)] if st else ["", ""]
+        if layout:
+            st = s.macro.get("layout_f1")
+            row += [s.layout_only] + ([_raw(st.mean), _raw(st.std)] if st else ["", ""])
         rows.append(row)
     return header, rows
 
