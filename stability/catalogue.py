@@ -93,6 +93,10 @@ class Measure:
         Decimals in tables when they differ from the report's default (counts).
     function : str
         Reference metrics: the :mod:`stability.metrics` function the value comes from.
+    control : str
+        Stability scores of an optional control: the :class:`~stability.results.StabilityResult`
+        attribute that holds it (``"layout"``); summaries leave the score out when no result ran
+        that control (see :meth:`present`).
     """
 
     name: str
@@ -108,6 +112,7 @@ class Measure:
     correlate: bool = False
     digits: int | None = None
     function: str = ""
+    control: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -119,6 +124,11 @@ class Measure:
     def sign(self) -> int:
         """+1 when higher is better, -1 when lower is better, 0 when neither."""
         return {"higher": 1, "lower": -1, None: 0}[self.direction]
+
+    def present(self, results: Iterable[Any]) -> bool:
+        """Whether a stability score exists for ``results``: always, unless it comes from an
+        optional control that none of them ran."""
+        return not self.control or any(getattr(r, self.control) is not None for r in results)
 
     @property
     def ranked(self) -> bool:
@@ -188,6 +198,10 @@ _STABILITY_LIST = (
                "the same test with units permuted across the whole document", compact=True),
     _stability("shuffle_gap", "gap", "gap (F1 - shuffle F1)", "higher",
                "how much of the stability is due to the document's content", compact=True, correlate=True),
+    _stability("layout_f1", "layout F1", "layout-control F1", None,
+               "the same test with the document's words redistributed across units, each unit keeping its "
+               "layout (words, characters, whitespace); near F1 for segmenters that only see the layout",
+               report=False, control="layout"),
     _stability("self_agreement_f1", "self-agr.", "self-agreement F1", "higher",
                "F1 of a second call on the unpermuted document against the first", report=False),
 )

@@ -199,6 +199,7 @@ def run(
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (with --backend dask).")] = None,
     tolerance: Annotated[Optional[int], typer.Option("--tolerance", min=0, help="Near-miss window (units).")] = None,
     ci_width: Annotated[Optional[float], typer.Option("--ci-width", help="Adaptive stopping: stop when the F1 interval is this narrow.")] = None,
+    layout_control: Annotated[bool, typer.Option("--layout-control", help="Also run the layout control (words redistributed across units that keep their lengths) and flag layout-only segmenters.")] = False,
     timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds one segmenter call may take; a longer call is stopped and recorded as a timeout failure of its document (default: no limit).")] = None,
     out: Annotated[Optional[str], typer.Option("--out", "-o", help="Output directory (results.jsonl + reports).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run in --out.")] = False,
@@ -226,8 +227,8 @@ def run(
             experiment, segmenters=segmenter, corpus=corpus, format=corpus_format or old_corpus_format, out=out,
             reader={"encoding": encoding, "levels": levels, "unit": unit},
             n_restarts=restarts, seed=seed, n_jobs=jobs, backend=backend.value if backend else None,
-            scheduler=scheduler, tolerance=tolerance, ci_width=ci_width, resume=resume or None,
-            overwrite=overwrite or None, retry_failed=retry_failed or None, timeout=timeout,
+            scheduler=scheduler, tolerance=tolerance, ci_width=ci_width, layout_control=layout_control or None,
+            resume=resume or None, overwrite=overwrite or None, retry_failed=retry_failed or None, timeout=timeout,
             allow_plugins=allow_plugins or None,
         )
         where["dir"] = experiment.output.get("dir")

@@ -7,7 +7,8 @@ the engine a list of (segmenter, document) pairs:
    :func:`stability.segmenter.for_document`, e.g. ``n_segments="reference"``), then
    ``B0 = segmenter(units)`` and, for the determinism check, a second call on the same,
    unpermuted units.
-2. **Restart rounds.** For every pair and stream (within-segment permutations; shuffle control),
+2. **Restart rounds.** For every pair and stream (within-segment permutations; shuffle control;
+   layout control, whose restarts are new units rather than a reordering, so always plain calls),
    the restarts of the round are cut into *chunks* (never one task per restart: a joblib task costs
    about 0.3 ms of IPC here), each chunk ships the document once, builds its permutations from
    keyed seeds (:mod:`stability.permutations`), runs the segmenter (all the chunk's orders at once
@@ -40,13 +41,13 @@ import numpy as np
 from .corpus import Document
 from .exceptions import InvalidSegmentationError, InvalidTypeError
 from .isolation import Guarded, SegmenterTimeout, WorkerCrash, interruptible, run_pool, submit_alone
-from .permutations import Stream, restart_order, stream_rng
+from .permutations import Stream, layout_units, restart_order, stream_rng
 from .results import Failure, RestartScores, StabilityResult
 from .scores import boundary_confidence, chance_scores, restart_precision_recall, spurious_boundaries
 from .segmentation import Segmentation, check_boundaries
 from .segmenter import apply_order, for_document, has_batch_path, has_fast_path, segmenter_params
 from .settings import Settings
-from .stats import bootstrap_f1, f1_array, f1_score
+from .stats import bootstrap_f1, derived_rng, f1_array, f1_score
 
 __all__ = ["Pair", "Engine", "Progress"]
 
@@ -118,6 +119,10 @@ def _restart_task(
     out: list[tuple[int, ...]] = []
     restart: int | None = restarts.start
     try:
+        if stream == Stream.LAYOUT:
+            for restart in restarts:
+                out.append(_call(segmenter, layout_units(units, stream_rng(seed, key, stream, restart)), n))
+            return index, stream, restarts, out, None
         orders = [restart_order(seed, key, stream, r, labels) for r in restarts]
         prepared = segmenter.prepare(units) if has_fast_path(segmenter) else None
         batch_error = None
@@ -295,13 +300,15 @@ def _reference_metrics(doc: Document, boundaries: tuple[int, ...], options: Mapp
 # the engine
 # ----------------------------------------------------------------------------------------------
 _Work = tuple[int, Stream, range]  # (pair index, stream, restarts)
-_STREAM_NAMES = {Stream.WITHIN: "within", Stream.SHUFFLE: "shuffle"}
+#: Each stream's name: the ``scope`` of its :class:`~stability.results.RestartScores`, and the
+#: ``stream`` of a failure.
+_STREAM_NAMES = {Stream.WITHIN: "within", Stream.SHUFFLE: "shuffle", Stream.LAYOUT: "layout"}
 
 
 def _failure_order(failure: Failure) -> tuple[int, ...]:
     if failure.restart is None:
         return (0,)
-    return (1, 0 if failure.stream == "within" else 1, failure.restart)
+    return (1, list(_STREAM_NAMES.values()).index(failure.stream), failure.restart)
 
 
 def _no_op(index: int) -> None:
@@ -429,7 +436,9 @@ class Engine:
         s = self.settings
         counts = restart_precision_recall(pair.initial, restarts, s.tolerance)
         index = (1 + len(restarts)) * 2 + int(stream) if check else int(stream)
-        rng = stream_rng(s.seed, pair.key, Stream.BOOTSTRAP, index)
+        # the first two streams keep their original keys; a later one adds its number to the key
+        later = () if stream in (Stream.WITHIN, Stream.SHUFFLE) else (int(stream),)
+        rng = derived_rng(s.seed, pair.key, int(Stream.BOOTSTRAP), index, *later)
         return bootstrap_f1(counts.precision, counts.recall, rng, s.confidence, s.n_bootstrap)
 
     # -- assembling results -------------------------------------------------------------------
@@ -446,7 +455,7 @@ class Engine:
         c_p, c_r, c_f1 = chance_scores(initial, counts.predicted, pair.doc.n_units, s.tolerance, chance_rng)
         corrected = (f1 - c_f1) / (1.0 - c_f1) if c_f1 < 1.0 else float("nan")
         return RestartScores(
-            scope="within" if stream == Stream.WITHIN else "shuffle",
+            scope=_STREAM_NAMES[stream],
             n_restarts=len(restarts),
             restart_precision=p,
             restart_recall=r,
@@ -476,9 +485,10 @@ class Engine:
         """The :class:`~stability.results.StabilityResult` of a finished pair without error."""
         s = self.settings
         within = self.scores(pair, Stream.WITHIN)
-        shuffle = self.scores(pair, Stream.SHUFFLE) if Stream.SHUFFLE in pair.streams else None
+        shuffle, layout = (self.scores(pair, c) if c in pair.streams else None for c in (Stream.SHUFFLE, Stream.LAYOUT))
         deterministic, self_f1 = self._self_agreement(pair)
         content_blind = None if shuffle is None else bool(shuffle.f1 >= within.f1 - s.content_margin)
+        layout_only = None if layout is None else bool(layout.f1 >= 1.0 - s.content_margin)
         fields = {name: getattr(within, name) for name in RestartScores.__dataclass_fields__}
         return StabilityResult(
             **fields,
@@ -493,6 +503,8 @@ class Engine:
             shuffle=shuffle,
             content_blind=content_blind,
             content_margin=s.content_margin,
+            layout=layout,
+            layout_only=layout_only,
             stopped_early=pair.streams[Stream.WITHIN].stopped_early,
             reference_metrics=_reference_metrics(pair.doc, pair.initial, s.metrics),
             references=tuple(ref.boundaries for ref in pair.doc.references),

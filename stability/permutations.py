@@ -6,12 +6,15 @@ restart ``r`` of stream ``s`` of document ``d`` under run seed ``seed`` is
     ``numpy.random.default_rng(SeedSequence(seed, spawn_key=(doc_key(d), s, r)))``
 
 so a restart's permutation is the same whether it runs first or last, in this process or a
-worker, alone or in a chunk. ``doc_key`` is the first 8 bytes of the SHA-256 of the document id
+worker, alone or in a chunk. The layout control (:func:`layout_units`) draws from the same keyed
+generators (stream :attr:`Stream.LAYOUT`). ``doc_key`` is the first 8 bytes of the SHA-256 of the document id
 (Python's ``hash`` is salted per process and would break this).
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from enum import IntEnum
 
 import numpy as np
@@ -28,6 +31,7 @@ __all__ = [
     "within_segment_order",
     "shuffle_order",
     "restart_order",
+    "layout_units",
 ]
 
 
@@ -38,6 +42,7 @@ class Stream(IntEnum):
     SHUFFLE = 1  #: permutations across the whole document (shuffle control)
     BOOTSTRAP = 2  #: bootstrap resampling of restarts (confidence intervals)
     CHANCE = 3  #: Monte-Carlo chance level (only with a tolerance)
+    LAYOUT = 4  #: words redistributed across units, the layout kept (layout control)
 
 
 def check_seed(seed: object) -> int:
@@ -83,3 +88,48 @@ def restart_order(
     if stream == Stream.SHUFFLE:
         return shuffle_order(labels.shape[0], rng)
     raise InvalidParameterError.make("stream", "Stream.WITHIN or Stream.SHUFFLE", stream)
+
+
+_TOKENS = re.compile(r"\S+")
+
+
+def layout_units(units: Sequence[str], rng: np.random.Generator) -> list[str]:
+    """The units with the document's words redistributed at random, the layout kept (layout control).
+
+    Words are whitespace tokens. Every word is swapped with a word drawn uniformly among the
+    document's words **of the same number of characters** (a uniform permutation within each
+    length class, across the whole document), and put back in place of the old one, the
+    whitespace around it untouched. So every unit keeps exactly its number of words, its
+    length in characters and its whitespace (line breaks included), while which words it holds
+    is random: the content is destroyed, the layout is not. (A length-blind redistribution would
+    keep the number of words per unit but only roughly the number of characters, which moves the
+    boundaries of a character-counting splitter by itself.) A word whose length no other word of
+    the document has stays where it is.
+
+    Examples
+    --------
+    >>> units = ["the cat sat", "a dog ran  far", "on mats"]
+    >>> new = layout_units(units, np.random.default_rng(1))
+    >>> [len(u) for u in new] == [len(u) for u in units]
+    True
+    >>> [len(u.split()) for u in new] == [len(u.split()) for u in units]
+    True
+    >>> sorted(" ".join(new).split()) == sorted(" ".join(units).split())
+    True
+    """
+    spans = [[m.span() for m in _TOKENS.finditer(unit)] for unit in units]
+    words = [unit[a:b] for unit, unit_spans in zip(units, spans) for a, b in unit_spans]
+    lengths = np.fromiter((len(w) for w in words), dtype=np.intp, count=len(words))
+    # within each length class, a uniform permutation: sort by (length, uniform key)
+    by_length = np.lexsort((rng.random(lengths.size), lengths))
+    target = np.empty_like(by_length)
+    target[np.argsort(lengths, kind="stable")] = by_length
+    new_words = iter([words[i] for i in target])
+    out = []
+    for unit, unit_spans in zip(units, spans):
+        pieces, last = [], 0
+        for a, b in unit_spans:
+            pieces += [unit[last:a], next(new_words)]
+            last = b
+        out.append("".join(pieces) + unit[last:])
+    return out

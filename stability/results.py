@@ -29,12 +29,13 @@ def _from_json_float(x: Any) -> float:
 
 @dataclass(frozen=True)
 class RestartScores:
-    """Scores of one permutation scope (within segments, or the shuffle control).
+    """Scores of one permutation scope (within segments, the shuffle or the layout control).
 
     Attributes
     ----------
     scope : str
-        ``"within"`` (the stability test) or ``"shuffle"`` (the shuffle control).
+        ``"within"`` (the stability test), ``"shuffle"`` (the shuffle control) or ``"layout"``
+        (the layout control).
     n_restarts : int
         Restarts actually run.
     restart_precision, restart_recall : numpy.ndarray
@@ -179,7 +180,21 @@ class StabilityResult(RestartScores):
         stability score carries no evidence about the content (even spacing, no boundaries,
         all boundaries, content-independent random boundaries...).
     content_margin : float
-        Margin used for ``content_blind``.
+        Margin used for ``content_blind`` and ``layout_only``.
+    layout : RestartScores or None
+        The layout control (run with ``layout_control=True``): the same test on documents whose
+        units keep their layout (number of words, length in characters, whitespace) while the
+        document's words are redistributed at random across them
+        (:func:`stability.permutations.layout_units`); ``None`` when it was not run.
+    layout_only : bool or None
+        True when ``layout.f1 >= 1 - content_margin``: the output does not change when the content
+        is destroyed and the layout kept, so the boundaries come from the units' lengths, not from
+        their topics (fixed-size and recursive character splitters, and every deterministic
+        content-blind segmenter). The comparison is with 1, not with ``f1`` as for
+        ``content_blind``: a segmenter whose boundaries are weakly stable (TextTiling on short
+        documents) is about as stable under the layout control as under the test, since where
+        its boundaries may fall depends partly on the layout, yet its output does change with the
+        content.
     stopped_early : bool
         Whether adaptive stopping ended the test before the maximum number of restarts.
     reference_metrics : dict
@@ -200,6 +215,8 @@ class StabilityResult(RestartScores):
     shuffle: RestartScores | None = None
     content_blind: bool | None = None
     content_margin: float = 0.05
+    layout: RestartScores | None = None
+    layout_only: bool | None = None
     stopped_early: bool = False
     reference_metrics: dict[str, float] = field(default_factory=dict)
     references: tuple[tuple[int, ...], ...] = ()
@@ -220,6 +237,11 @@ class StabilityResult(RestartScores):
     def shuffle_f1(self) -> float:
         """F1 of the shuffle control (NaN when it was not run)."""
         return self.shuffle.f1 if self.shuffle is not None else float("nan")
+
+    @property
+    def layout_f1(self) -> float:
+        """F1 of the layout control (NaN when it was not run)."""
+        return self.layout.f1 if self.layout is not None else float("nan")
 
     @property
     def shuffle_gap(self) -> float:
@@ -258,11 +280,13 @@ class StabilityResult(RestartScores):
                 "references": [list(r) for r in self.references],
             }
         )
+        if self.layout is not None:  # absent when not run, as in files written before it existed
+            data.update({"layout": self.layout.to_dict(), "layout_only": self.layout_only})
         return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "StabilityResult":
-        shuffle = data.get("shuffle")
+        shuffle, layout = data.get("shuffle"), data.get("layout")
         return cls(
             **cls._common_from_dict(data),
             segmenter=data["segmenter"],
@@ -276,6 +300,8 @@ class StabilityResult(RestartScores):
             shuffle=None if shuffle is None else RestartScores.from_dict(shuffle),
             content_blind=data.get("content_blind"),
             content_margin=float(data.get("content_margin", 0.05)),
+            layout=None if layout is None else RestartScores.from_dict(layout),
+            layout_only=data.get("layout_only"),
             stopped_early=bool(data.get("stopped_early", False)),
             reference_metrics={k: _from_json_float(v) for k, v in data.get("reference_metrics", {}).items()},
             references=tuple(tuple(int(b) for b in r) for r in data.get("references", [])),
@@ -338,7 +364,7 @@ class Failure:
     ``kind`` is ``"exception"`` (the segmenter raised), ``"output"`` (it returned invalid
     boundaries), ``"timeout"`` (a call exceeded the ``timeout`` setting) or ``"crash"`` (it killed
     its worker process); ``restart`` is ``None`` for the initial segmentation, else the restart
-    of permutation ``stream`` (``"within"`` or ``"shuffle"``) that failed first.
+    of permutation ``stream`` (``"within"``, ``"shuffle"`` or ``"layout"``) that failed first.
     """
 
     segmenter: str
@@ -381,9 +407,11 @@ class SegmenterSummary:
 
     ``macro`` maps a score name to its :class:`Stat` over documents: ``precision`` (STP),
     ``recall`` (STR), ``f1``, ``chance_f1``, ``corrected_f1``, ``shuffle_f1``, ``n_boundaries``
-    and ``self_agreement_f1``. ``micro`` pools the matched/predicted/initial counts of every
+    and ``self_agreement_f1`` (and ``layout_f1`` when the layout control ran). ``micro`` pools the matched/predicted/initial counts of every
     restart of every document: ``precision``, ``recall`` and ``f1``. ``reference`` maps each
-    reference metric (when documents have references) to its :class:`Stat`.
+    reference metric (when documents have references) to its :class:`Stat`. ``content_blind`` and
+    ``layout_only`` (``None`` when that control was not run) are the corpus-level flags, beside the
+    share of documents flagged.
     """
 
     segmenter: str
@@ -397,6 +425,8 @@ class SegmenterSummary:
     content_blind: bool | None
     deterministic: bool | None
     reference: dict[str, Stat] = field(default_factory=dict)
+    layout_only_share: float = float("nan")
+    layout_only: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -411,6 +441,8 @@ class SegmenterSummary:
             "nondeterministic_share": _json_float(self.nondeterministic_share),
             "content_blind": self.content_blind,
             "deterministic": self.deterministic,
+            **({} if self.layout_only is None else {"layout_only_share": _json_float(self.layout_only_share),
+                                                    "layout_only": self.layout_only}),
         }
 
 
@@ -469,10 +501,10 @@ class CorpusResult:
         check_choice(level, "level", ("documents", "segmenters"))
         if level == "segmenters":
             return [{"segmenter": label, "n_documents": s.n_documents, "n_failed": s.n_failed,
-                     "content_blind": s.content_blind, **{k: st.mean for k, st in s.macro.items()},
+                     "content_blind": s.content_blind, "layout_only": s.layout_only, **{k: st.mean for k, st in s.macro.items()},
                      **{f"ref_{k}": st.mean for k, st in s.reference.items()}} for label, s in self.summary.items()]
         return [{"segmenter": label, "document": r.document, "n_units": r.segmentation.n_units,
-                 "content_blind": r.content_blind, **{name: m.value(r) for name, m in STABILITY.items()},
+                 "content_blind": r.content_blind, "layout_only": r.layout_only, **{name: m.value(r) for name, m in STABILITY.items()},
                  **{f"ref_{k}": v for k, v in r.reference_metrics.items()}}
                 for label, docs in self.documents.items() for r in docs]
 

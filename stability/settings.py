@@ -93,9 +93,16 @@ def _check_metrics(value: Any, name: str) -> dict[str, Any] | None:
     return options
 
 
-def _setting(default: Any, check: Callable[[Any, str], Any], *, recorded: bool = False, table: str = "run") -> Any:
-    """A settings field: its default, its check, whether it is recorded, its config table."""
-    return field(default=default, metadata={"check": check, "recorded": recorded, "table": table})
+def _setting(default: Any, check: Callable[[Any, str], Any], *, recorded: bool = False, table: str = "run",
+             quiet_default: bool = False) -> Any:
+    """A settings field: its default, its check, whether it is recorded, its config table.
+
+    ``quiet_default``: a recorded field written only when it differs from its default (a field
+    added after results files existed: files written before it, and runs leaving it off, record
+    the same settings, so they stay valid and resumable).
+    """
+    metadata = {"check": check, "recorded": recorded, "table": table, "quiet_default": quiet_default}
+    return field(default=default, metadata=metadata)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -121,10 +128,17 @@ class Settings:
     shuffle_control : bool, default True
         Also run the shuffle control (restarts permute the whole document) and set
         ``content_blind``.
+    layout_control : bool, default False
+        Also run the layout control (restarts keep every unit's layout and redistribute the
+        document's words at random across units, see :func:`stability.permutations.layout_units`)
+        and set ``layout_only``: a segmenter whose boundaries survive it looks only at the layout
+        (unit lengths, line breaks), as size-based chunkers do. Off by default (it costs as many
+        restarts as the test itself); recorded in results files only when on.
     determinism_check : bool, default True
         Segment the unpermuted document a second time and set ``deterministic``.
     content_margin : float, default 0.05
-        ``content_blind`` is set when the shuffle control's F1 is at least ``f1 - content_margin``.
+        ``content_blind`` is set when the shuffle control's F1 is at least ``f1 - content_margin``,
+        ``layout_only`` when the layout control's is at least ``1 - content_margin``.
     confidence : float, default 0.95
         Level of the bootstrap confidence intervals.
     n_bootstrap : int, default 1000
@@ -194,6 +208,7 @@ class Settings:
     min_restarts: int = _setting(20, partial(check_int, low=1), recorded=True)
     check_every: int = _setting(10, partial(check_int, low=1), recorded=True)
     shuffle_control: bool = _setting(True, check_bool, recorded=True)
+    layout_control: bool = _setting(False, check_bool, recorded=True, quiet_default=True)
     determinism_check: bool = _setting(True, check_bool, recorded=True)
     content_margin: float = _setting(0.05, partial(check_real, low=0, high=1, high_open=True), recorded=True)
     confidence: float = _setting(0.95, partial(check_real, low=0, high=1, low_open=True, high_open=True), recorded=True)
@@ -245,7 +260,8 @@ class Settings:
     @property
     def streams(self) -> tuple[Stream, ...]:
         """Permutation streams run for every document."""
-        return (Stream.WITHIN, Stream.SHUFFLE) if self.shuffle_control else (Stream.WITHIN,)
+        controls = ((Stream.SHUFFLE,) if self.shuffle_control else ()) + ((Stream.LAYOUT,) if self.layout_control else ())
+        return (Stream.WITHIN, *controls)
 
     def first_round(self) -> int:
         """Restarts of the first round (all of them without adaptive stopping)."""
@@ -262,5 +278,7 @@ class Settings:
         return self.n_jobs
 
     def to_dict(self) -> dict[str, Any]:
-        """The recorded settings (those that change the results), in declaration order."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.metadata["recorded"]}
+        """The recorded settings (those that change the results), in declaration order (a
+        ``quiet_default`` field only when it is not at its default)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.metadata["recorded"]
+                and not (f.metadata["quiet_default"] and getattr(self, f.name) == f.default)}

@@ -45,13 +45,14 @@ def summarize(
     chance-corrected score, are left out and ``n`` says how many values remain). Micro scores pool
     the matched, predicted and initial boundary counts of every restart of every document. A
     segmenter is ``content_blind`` at corpus level when its mean shuffle-control F1 is at least its
-    mean F1 minus ``content_margin``.
+    mean F1 minus ``content_margin``, and ``layout_only`` when its mean layout-control F1 is at least
+    ``1 - content_margin`` (scores of a control that no document ran are left out).
     """
     out: dict[str, SegmenterSummary] = {}
     for label, docs in documents.items():
         macro = {
             name: Stat.of([m.value(r) for r in docs], _stat_rng(seed, label, name), confidence, n_bootstrap)
-            for name, m in STABILITY.items()
+            for name, m in STABILITY.items() if m.present(docs)
         }
         metric_names = sorted({k for r in docs for k in r.reference_metrics})
         reference = {
@@ -68,6 +69,7 @@ def summarize(
         micro_p = matched / predicted if predicted else (1.0 if initial == 0 else 0.0)
         micro_r = matched / initial if initial else (1.0 if predicted == 0 else 0.0)
         blind = [r.content_blind for r in docs if r.content_blind is not None]
+        layout = [r.layout_only for r in docs if r.layout_only is not None]
         determ = [r.deterministic for r in docs if r.deterministic is not None]
         out[label] = SegmenterSummary(
             segmenter=label,
@@ -81,6 +83,8 @@ def summarize(
             content_blind=None if not blind else bool(macro["shuffle_f1"].mean >= macro["f1"].mean - content_margin),
             deterministic=None if not determ else bool(all(determ)),
             reference=reference,
+            layout_only_share=float(np.mean(layout)) if layout else float("nan"),
+            layout_only=None if not layout else bool(macro["layout_f1"].mean >= 1.0 - content_margin),
         )
     return out
 

@@ -41,6 +41,16 @@ INTRODUCTION = (
     "the real test, so the score carries no evidence about the content."
 )
 
+#: What the layout-only flag means, under the summary of runs with the layout control.
+LAYOUT_NOTE = ("layout-only: the output does not change under the layout control (the document's words redistributed "
+               "at random across units that keep their number of words and characters; F1 against the initial "
+               "segmentation at least 1 - margin), so the boundaries come from the layout (unit lengths), not from "
+               "the content; the layout F1 of every document is in the JSON.")
+
+
+def _layout_note(result: CorpusResult) -> list[str]:
+    return [LAYOUT_NOTE] if any(s.layout_only is not None for s in result.summary.values()) else []
+
 STRIPS_NOTE = ("Blue bars: initial boundaries, height = share of restarts that found them again; grey: boundaries "
                "that appeared only after permutation; red ticks: reference boundaries.")
 
@@ -67,12 +77,14 @@ def _reference_measures(result: CorpusResult, compact: bool = False,
 
 
 #: How flags are coloured in a terminal.
-FLAG_STYLES = {"content-blind": "yellow", "non-deterministic": "red", "failed": "red"}
+FLAG_STYLES = {"content-blind": "yellow", "layout-only": "yellow", "non-deterministic": "red", "failed": "red"}
 
 
-def flags(content_blind: bool | None, deterministic: bool | None, failed: int = 0) -> str:
+def flags(content_blind: bool | None, deterministic: bool | None, failed: int = 0,
+          layout_only: bool | None = None) -> str:
     """The warnings of a segmenter or document, comma-separated."""
     words = ["content-blind"] if content_blind else []
+    words += ["layout-only"] if layout_only else []
     words += ["non-deterministic"] if deterministic is False else []
     words += [f"{failed} failed"] if failed else []
     return ", ".join(words)
@@ -111,11 +123,11 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     for label, s in result.summary.items():
         row = [label, str(s.n_documents)] + [mean_std(s.macro.get(m.name), m.digits or digits) for m in tests]
         row += [_interval(s.macro.get("f1"), digits)] + [mean_std(s.macro.get(m.name), digits) for m in controls]
-        row += [flags(s.content_blind, s.deterministic, s.n_failed)]
+        row += [flags(s.content_blind, s.deterministic, s.n_failed, s.layout_only)]
         rows.append(row + [mean_std(s.reference.get(m.name), digits) for m in refs])
     align = "LL" + "r" * len(tests) + "R" + "r" * len(controls) + "L" + "r" * len(refs)
     groups = (("", 2), ("stability test", len(tests) + 1), ("controls", len(controls) + 1), ("reference", len(refs)))
-    return Section(_title(result), header, rows, notes=(*_window_note(result, refs), HEADLINE_NOTE), align=align,
+    return Section(_title(result), header, rows, notes=(*_window_note(result, refs), *_layout_note(result), HEADLINE_NOTE), align=align,
                    data=_summary_data(result), groups=groups, highlight=FLAG_STYLES)
 
 
@@ -134,11 +146,11 @@ def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int) -> 
     for label, s in result.summary.items():
         head = s.macro[HEADLINE.name]
         row = [label, str(s.n_documents), f"{number(head.mean, digits)} {_interval(head, digits)}",
-               number(s.macro[gap.name].mean, digits), flags(s.content_blind, s.deterministic, s.n_failed)]
+               number(s.macro[gap.name].mean, digits), flags(s.content_blind, s.deterministic, s.n_failed, s.layout_only)]
         rows.append(row + [number(s.reference[m.name].mean, digits) if m.name in s.reference else "n/a" for m in refs])
     drop = (1,) + tuple(range(len(header) - 1, 4, -1)) + (3,)
     return Section(_title(result, compact=True), header, rows,
-                   notes=("Means over documents.", *_window_note(result, refs), HEADLINE_NOTE),
+                   notes=("Means over documents.", *_window_note(result, refs), *_layout_note(result), HEADLINE_NOTE),
                    align="LRRrL" + "r" * len(refs), data=_summary_data(result), drop_order=drop, highlight=FLAG_STYLES,
                    legend=legend([STABILITY["shuffle_gap"], *refs]))
 
@@ -179,6 +191,8 @@ def _summary_data(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
     header = ["segmenter", "params", "n_documents", "n_failed", "content_blind", "deterministic"]
     header += [f"{key}_{part}" for key in scores for part in ("mean", "std", "ci_low", "ci_high")]
     header += ["micro_precision", "micro_recall", "micro_f1"] + [f"ref_{k}_{p}" for k in refs for p in ("mean", "std")]
+    layout = bool(_layout_note(result))  # columns of the layout control, last, only when it ran
+    header += ["layout_only", "layout_f1_mean", "layout_f1_std"] if layout else []
     rows = []
     for label, s in result.summary.items():
         row: list[Any] = [label, json.dumps(_jsonable(s.params), sort_keys=True), s.n_documents, s.n_failed,
@@ -190,6 +204,9 @@ def _summary_data(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
         for key in refs:
             st = s.reference.get(key)
             row += [_raw(st.mean), _raw(st.std)] if st else ["", ""]
+        if layout:
+            st = s.macro.get("layout_f1")
+            row += [s.layout_only] + ([_raw(st.mean), _raw(st.std)] if st else ["", ""])
         rows.append(row)
     return header, rows
 
@@ -201,7 +218,7 @@ def _document_cells(r: StabilityResult, scores: list[Measure], refs: list[Measur
         cells.append(number(m.value(r), 0 if m.digits is not None else digits))  # counts are whole per document
         if m.name == "f1" and interval:
             cells += [number(r.f1_ci[0], digits), number(r.f1_ci[1], digits)]
-    cells.append(flags(r.content_blind, r.deterministic))
+    cells.append(flags(r.content_blind, r.deterministic, layout_only=r.layout_only))
     cells += [number(r.reference_metrics.get(m.name), digits) for m in refs]
     cells.append(" ".join(f"{b}:{number(c, 2)}" for b, c in r.boundary_confidence.items()))
     return cells
@@ -281,16 +298,19 @@ def _failure_section(result: CorpusResult) -> Section | None:
 
 def ranked_line(result: CorpusResult, digits: int = 2) -> str:
     """The result in one line: segmenters by decreasing headline (mean [95% CI]), then the
-    content-blind ones, whose stability says nothing about the content.
+    content-blind ones and the layout-only ones, whose stability says nothing about the content.
 
     Examples: ``u00 0.86 [0.84, 0.92] > c99 0.74 [0.70, 0.79]; even, none: content-blind``.
     """
     blind = [label for label, s in result.summary.items() if s.content_blind]
-    ranked = [(s.macro[HEADLINE.name], label) for label, s in result.summary.items() if label not in blind]
+    layout = [label for label, s in result.summary.items() if s.layout_only and label not in blind]
+    ranked = [(s.macro[HEADLINE.name], label) for label, s in result.summary.items() if label not in blind + layout]
     ranked.sort(key=lambda item: -item[0].mean if item[0].n and not math.isnan(item[0].mean) else math.inf)
     parts = [" > ".join(f"{label} {number(stat.mean, digits)} {_interval(stat, digits)}" for stat, label in ranked)]
     if blind:
         parts.append(f"{', '.join(blind)}: content-blind")
+    if layout:
+        parts.append(f"{', '.join(layout)}: layout-only")
     return f"{HEADLINE.title}: " + "; ".join(p for p in parts if p)
 
 

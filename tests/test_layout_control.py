@@ -1,0 +1,235 @@
+"""The layout control: words redistributed across units that keep their layout, and the
+``layout_only`` flag it sets (issue 14, item 2)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from itertools import islice
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import topical_document
+from stability import Document, Settings, evaluate, stability_test
+from stability.catalogue import STABILITY
+from stability.demo import demo_corpus
+from stability.permutations import Stream, layout_units, stream_rng
+from stability.readers import write_jsonl
+from stability.reporting.corpus import ranked_line
+from stability.results import StabilityResult
+from stability.store import load_results
+
+#: Segmenters whose boundaries follow the layout only, and segmenters that read the content.
+LAYOUT_ONLY = ("fixed_chars", "even", "none")
+CONTENT = ("texttiling", "c99", "u00", "embedding")
+#: A cheap run: the flag needs the layout control only.
+CHEAP = {"n_restarts": 3, "layout_control": True, "shuffle_control": False, "determinism_check": False,
+         "metrics": False}
+
+_words = st.text(alphabet="abcdefgh.,", min_size=1, max_size=6)
+_spaces = st.sampled_from([" ", "  ", "\n", "\t ", " \n\n"])
+
+
+@st.composite
+def _units(draw):
+    """Units of words and varied whitespace, leading and trailing whitespace included."""
+    units = []
+    for _ in range(draw(st.integers(0, 8))):
+        words = draw(st.lists(_words, max_size=7))
+        glue = [draw(_spaces) for _ in range(len(words) + 1)]
+        edges = (draw(st.sampled_from(["", " ", "\n"])), draw(st.sampled_from(["", " ", "\n"])))
+        units.append(edges[0] + "".join(g + w for g, w in zip(glue, words)).strip(" \n\t") + edges[1])
+    return units
+
+
+def _layout(text: str) -> str:
+    """Each non-whitespace character as ``x``: what the layout control must keep."""
+    return re.sub(r"\S", "x", text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_units(), st.integers(0, 2**32 - 1))
+def test_layout_units_keep_the_layout_and_the_words(units, seed):
+    new = layout_units(units, np.random.default_rng(seed))
+    assert len(new) == len(units)
+    assert [len(u.split()) for u in new] == [len(u.split()) for u in units]  # tokens per unit, exactly
+    assert [_layout(u) for u in new] == [_layout(u) for u in units]  # characters and whitespace, exactly
+    assert sorted(w for u in new for w in u.split()) == sorted(w for u in units for w in u.split())
+    assert new == layout_units(units, np.random.default_rng(seed))  # a function of the generator
+
+
+def test_layout_units_move_words_across_units():
+    # 40 units of distinct 4-letter words: the chance that every word stays in its own unit is nil
+    units = [" ".join(f"w{i:02d}{j}" for j in range(5)) for i in range(40)]
+    new = layout_units(units, stream_rng(0, 1, Stream.LAYOUT, 0))
+    moved = sum(w[1:3] != f"{i:02d}" for i, u in enumerate(new) for w in u.split())
+    assert moved > 150  # of 200 words, about 195 leave their unit when drawn uniformly
+
+
+def test_the_layout_stream_is_keyed_like_the_others():
+    # restart r of the layout stream is the same whatever ran before it
+    units = demo_corpus()[0].units
+    first = layout_units(units, stream_rng(5, 7, Stream.LAYOUT, 3))
+    layout_units(units, stream_rng(5, 7, Stream.LAYOUT, 2))
+    assert layout_units(units, stream_rng(5, 7, Stream.LAYOUT, 3)) == first
+    assert layout_units(units, stream_rng(5, 7, Stream.LAYOUT, 4)) != first
+
+
+def _flags(result, labels):
+    return {label: [r.layout_only for r in result.documents[label]] for label in labels}
+
+
+def _check_flags(result):
+    for label in LAYOUT_ONLY:
+        assert result.summary[label].layout_only is True, label
+        assert result.summary[label].layout_only_share == 1.0, label
+    for label in CONTENT:
+        assert result.summary[label].layout_only is False, label
+        assert not any(_flags(result, [label])[label]), label
+
+
+def test_flags_on_the_demo_corpus():
+    result = evaluate([*LAYOUT_ONLY, *CONTENT], demo_corpus(), **CHEAP)
+    _check_flags(result)
+    assert ranked_line(result).endswith("fixed_chars, even, none: layout-only")
+    # fixed_chars is not stable under the test itself (F1 < 1: snapping depends on the units'
+    # order) yet its output never changes under the layout control
+    fixed = result.summary["fixed_chars"].macro
+    assert fixed["f1"].mean < 0.9 and fixed["layout_f1"].mean == 1.0
+
+
+def test_flags_on_choi(shared_dir):
+    from stability.readers import read_corpus
+
+    folder = shared_dir / "data" / "choi" / "1" / "3-11"
+    if not folder.is_dir():
+        pytest.skip("Choi's 3-11 set is not available")
+    docs = list(islice(read_corpus(folder, format="choi"), 3))
+    _check_flags(evaluate([*LAYOUT_ONLY, *CONTENT], docs, **CHEAP))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("langchain_text_splitters") is None,
+                    reason="langchain-text-splitters is not installed")
+def test_langchain_recursive_is_layout_only():
+    from segmenters.chunkers import LangchainRecursive
+
+    result = evaluate({"lc": LangchainRecursive(chunk_size=400)}, demo_corpus()[:4], **CHEAP)
+    assert result.summary["lc"].layout_only is True
+
+
+def test_bit_identical_for_any_n_jobs():
+    docs = demo_corpus()[:3]
+    runs = [evaluate(["texttiling", "fixed_chars"], docs, n_restarts=4, layout_control=True, n_jobs=jobs)
+            for jobs in (1, 2)]
+    first, second = (run.to_dict() for run in runs)
+    assert first["documents"] == second["documents"] and first["summary"] == second["summary"]
+    one = runs[0].documents["texttiling"][0]
+    assert one.layout.scope == "layout" and one.layout.n_restarts == 4
+    assert one.layout.restart_boundaries != one.restart_boundaries  # the control ran, on other documents
+
+
+def test_layout_scores_round_trip_and_older_results_load():
+    units = demo_corpus()[0].units
+    result = stability_test("fixed_chars", units, n_restarts=3, layout_control=True)
+    assert result.layout_only is True and result.layout_f1 == 1.0
+    data = json.loads(json.dumps(result.to_dict()))
+    assert StabilityResult.from_dict(data) == result
+    assert StabilityResult.from_dict(data).layout == result.layout
+    # a result without the control: no layout keys at all (files and golden reports unchanged)
+    plain = stability_test("fixed_chars", units, n_restarts=3)
+    assert plain.layout is None and plain.layout_only is None and np.isnan(plain.layout_f1)
+    assert "layout" not in plain.to_dict() and "layout_only" not in plain.to_dict()
+    assert StabilityResult.from_dict(plain.to_dict()) == plain
+
+
+def test_the_setting_is_recorded_only_when_on():
+    assert "layout_control" not in Settings().to_dict()
+    assert Settings(layout_control=True).to_dict()["layout_control"] is True
+    assert Settings().streams == (Stream.WITHIN, Stream.SHUFFLE)
+    assert Settings(layout_control=True, shuffle_control=False).streams == (Stream.WITHIN, Stream.LAYOUT)
+    assert Settings(layout_control=True).restart_budget() == 300
+
+
+def test_summaries_leave_out_a_control_that_did_not_run():
+    docs = demo_corpus()[:2]
+    plain = evaluate(["even"], docs, n_restarts=2, metrics=False)
+    assert "layout_f1" not in plain.summary["even"].macro and plain.summary["even"].layout_only is None
+    assert "layout_only" not in plain.summary["even"].to_dict()
+    with_layout = evaluate(["even"], docs, n_restarts=2, metrics=False, layout_control=True)
+    assert with_layout.summary["even"].macro["layout_f1"].mean == 1.0
+    assert with_layout.summary["even"].to_dict()["layout_only"] is True
+    assert STABILITY["layout_f1"].present(with_layout.documents["even"])
+    assert not STABILITY["layout_f1"].present(plain.documents["even"])
+
+
+def test_results_file_keeps_the_layout_control(tmp_path):
+    out = tmp_path / "results.jsonl"
+    result = evaluate(["fixed_chars", "c99"], demo_corpus()[:2], output=out, **CHEAP)
+    loaded = load_results(out)
+    assert loaded.settings["layout_control"] is True
+    assert loaded.documents == result.documents
+    assert loaded.summary["fixed_chars"].layout_only is True and loaded.summary["c99"].layout_only is False
+
+
+@pytest.fixture
+def corpus_file(tmp_path):
+    docs = [Document(f"d{i}", tuple(topical_document(300 + i, n_topics=4)[0])) for i in range(2)]
+    write_jsonl(docs, tmp_path / "corpus.jsonl")
+    return tmp_path / "corpus.jsonl"
+
+
+def test_cli_layout_control_flags_a_size_based_splitter(corpus_file):
+    from typer.testing import CliRunner
+
+    from stability.cli import app
+
+    runner = CliRunner(env={"COLUMNS": "200", "_TYPER_FORCE_DISABLE_TERMINAL": "1"})
+    args = ["run", "-s", "fixed_chars", "-s", "c99", "--corpus", str(corpus_file), "--restarts", "2", "--no-progress"]
+    result = runner.invoke(app, [*args, "--layout-control"])
+    assert result.exit_code == 0, result.output
+    rows = {name: [line for line in result.stdout.splitlines() if f"│ {name} " in line][0] for name in ("fixed_chars", "c99")}
+    assert "layout-only" in rows["fixed_chars"] and "layout-only" not in rows["c99"]
+    plain = runner.invoke(app, args)
+    assert plain.exit_code == 0 and "layout-only" not in plain.stdout
+
+
+class _KnownUnitsOnly:
+    """Fails on any unit it was not built with: the within and shuffle streams only reorder the
+    units, the layout stream rewrites them."""
+
+    def __init__(self, units):
+        self.units = set(units)
+
+    def __call__(self, units):
+        if not set(units) <= self.units:
+            raise ValueError("unknown unit")
+        return [len(units) // 2]
+
+
+def test_a_failure_under_the_layout_control_names_its_stream():
+    doc = demo_corpus()[0]
+    result = evaluate({"known": _KnownUnitsOnly(doc.units)}, [doc], n_restarts=3, layout_control=True, metrics=False)
+    (failure,) = result.failures
+    assert failure.stream == "layout" and failure.restart == 0 and "unknown unit" in failure.error
+
+
+def test_csv_summary_has_the_layout_columns_only_when_the_control_ran():
+    import csv
+    import io
+
+    from stability.reporting import render
+
+    docs = demo_corpus()[:2]
+    for layout_control in (True, False):
+        result = evaluate(["fixed_chars", "c99"], docs, n_restarts=2, metrics=False, layout_control=layout_control)
+        rows = list(csv.DictReader(io.StringIO(render(result, "csv"))))
+        by_label = {row["segmenter"]: row for row in rows if row.get("segmenter") in ("fixed_chars", "c99")}
+        if layout_control:
+            assert by_label["fixed_chars"]["layout_only"] == "True" and by_label["c99"]["layout_only"] == "False"
+            assert float(by_label["fixed_chars"]["layout_f1_mean"]) == 1.0
+        else:
+            assert "layout_only" not in rows[0]
