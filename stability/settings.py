@@ -105,6 +105,10 @@ def _setting(default: Any, check: Callable[[Any, str], Any], *, recorded: bool =
     return field(default=default, metadata=metadata)
 
 
+#: Upper bound of ``n_bootstrap * n_restarts`` (the bootstrap's index array per document).
+MAX_BOOTSTRAP_CELLS = 2**26
+
+
 @dataclass(frozen=True, kw_only=True)
 class Settings:
     """Settings of the stability test and of corpus runs, built by keyword and checked once.
@@ -229,6 +233,12 @@ class Settings:
             object.__setattr__(self, f.name, f.metadata["check"](getattr(self, f.name), f.name))
         if self.resume and self.overwrite:
             raise InvalidParameterError("resume and overwrite exclude each other; received both True")
+        if self.n_bootstrap * self.n_restarts > MAX_BOOTSTRAP_CELLS:
+            # the bootstrap of one document holds n_bootstrap x n_restarts indices at once: bound it, so
+            # settings read from an untrusted results file or config cannot ask for gigabytes
+            raise InvalidParameterError.make(
+                "n_bootstrap x n_restarts", f"at most {MAX_BOOTSTRAP_CELLS:,} (about 0.5 GiB of bootstrap indices)",
+                f"{self.n_bootstrap} x {self.n_restarts}")
         if self.timeout is not None and self.backend in ("threading", "dask"):
             raise InvalidParameterError.make(
                 "timeout", f"None with the {self.backend} backend (its calls do not run in a main thread)", self.timeout

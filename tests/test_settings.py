@@ -112,3 +112,11 @@ def test_metric_options_are_checked_and_normalised():
         Settings(metrics={"kk": 2})
     with pytest.raises(InvalidParameterError, match="metrics names must be a list drawn from"):
         Settings(metrics={"names": ["nope"]})
+
+
+def test_settings_from_an_untrusted_source_are_bounded():
+    # issue 12: a results file asked for 22 GiB of bootstrap indices; the product of resamples and
+    # restarts is bounded (2**26 cells, 0.5 GiB of int64), whatever the source of the settings
+    Settings(n_restarts=1000, n_bootstrap=10_000)  # 10**7 cells: fine
+    with pytest.raises(InvalidParameterError, match="n_bootstrap x n_restarts"):
+        Settings(n_restarts=100_000, n_bootstrap=100_000)

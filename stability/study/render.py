@@ -19,6 +19,9 @@ from ..stats import average_ranks
 from .analysis import Study, primary_metric
 from .correlations import Correlation
 from ..catalogue import HEADLINE
+from ..reporting import markdown_table
+from ..reporting.corpus import flags
+from ..reporting.model import number
 from .decision import RULE
 from .figures import write_plots
 from .run import QUICK_STRIDE, StudyRun
@@ -33,8 +36,7 @@ _SUBSETS = (("all", "all configurations"), ("content-aware", "configurations not
 # ----------------------------------------------------------------------------------------------
 # small formatting helpers
 # ----------------------------------------------------------------------------------------------
-def _f(x: float | None, digits: int = 3) -> str:
-    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+_f = number
 
 
 def _signed(x: float, digits: int = 2) -> str:
@@ -49,24 +51,13 @@ def _corr(c: Correlation, digits: int = 2) -> str:
 
 
 def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    """A Markdown table (first column left-aligned, the others right-aligned) and a blank line.
-
-    Private until the reporting package's shared table writer lands.
-    """
-    out = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
-    out += ["| " + " | ".join(r) + " |" for r in rows]
-    out.append("")
-    return out
+    """The report's Markdown table (:func:`stability.reporting.markdown_table`) as lines, then a blank line."""
+    return markdown_table(header, rows).split("\n") + [""]
 
 
 def _flags(study: Study, label: str) -> str:
     s = study.result.summary.get(label)
-    if s is None:
-        return ""
-    flags = ["content-blind"] if s.content_blind else []
-    flags += ["non-deterministic"] if s.deterministic is False else []
-    flags += [f"{s.n_failed} failed"] if s.n_failed else []
-    return ", ".join(flags)
+    return "" if s is None else flags(s.content_blind, s.deterministic, s.n_failed)
 
 
 # ----------------------------------------------------------------------------------------------
