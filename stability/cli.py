@@ -192,6 +192,7 @@ def run(
     encoding: Annotated[Optional[str], typer.Option("--encoding", help="Text encoding of the corpus files (default utf-8, strict).")] = None,
     levels: Annotated[Optional[str], typer.Option("--levels", help="Wiki corpora: header levels that count as boundaries, e.g. '1,2' or '1-2'.")] = None,
     unit: Annotated[Optional[str], typer.Option("--unit", help="Plain-text corpora: sentence, paragraph or line.")] = None,
+    splitter: Annotated[Optional[str], typer.Option("--splitter", help="Plain-text corpora cut into sentences: auto (Punkt trained on the corpus when large enough, else rules), rules, punkt, punkt_untrained, pysbd (extra sbd).")] = None,
     restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Restarts per document (maximum with --ci-width).")] = None,
     seed: Annotated[Optional[int], typer.Option("--seed", min=0, help="Run seed.")] = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (-1: all cores).")] = None,
@@ -225,7 +226,7 @@ def run(
         experiment = load_config(config) if config is not None else default_experiment()
         experiment = with_overrides(
             experiment, segmenters=segmenter, corpus=corpus, format=corpus_format or old_corpus_format, out=out,
-            reader={"encoding": encoding, "levels": levels, "unit": unit},
+            reader={"encoding": encoding, "levels": levels, "unit": unit, "splitter": splitter},
             n_restarts=restarts, seed=seed, n_jobs=jobs, backend=backend.value if backend else None,
             scheduler=scheduler, tolerance=tolerance, ci_width=ci_width, layout_control=layout_control or None,
             resume=resume or None, overwrite=overwrite or None, retry_failed=retry_failed or None, timeout=timeout,

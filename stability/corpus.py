@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,10 +70,16 @@ class Document:
         return len(self.units)
 
 
-def as_document(value: Any, index: int = 0) -> Document:
-    """Accept a :class:`Document`, a mapping with ``id``/``units`` keys, or a bare list of units."""
+def as_document(value: Any, index: int = 0, split: Callable[[str], list[str]] | None = None) -> Document:
+    """Accept a :class:`Document`, a mapping with ``id``/``units`` keys, a bare list of units, or,
+    when ``split`` (a sentence splitter, see :mod:`stability.splitters`) is given, a raw string."""
     if isinstance(value, Document):
         return value
+    if isinstance(value, str):
+        if split is None:
+            raise InvalidTypeError.make(
+                f"documents[{index}]", "a list of units; a raw string needs a splitter (splitter='auto')", value)
+        return Document(id=str(index), units=tuple(split(value)))
     if isinstance(value, Mapping):
         unknown = set(value) - {"id", "units", "references", "times", "meta"}
         if unknown:
@@ -94,11 +100,11 @@ def as_document(value: Any, index: int = 0) -> Document:
     raise InvalidTypeError.make(f"documents[{index}]", "a Document, a mapping or a list of units", value)
 
 
-def as_documents(values: Iterable[Any]) -> Iterable[Document]:
-    """Lazily validate a stream of documents; duplicate ids are an error."""
+def as_documents(values: Iterable[Any], split: Callable[[str], list[str]] | None = None) -> Iterable[Document]:
+    """Lazily validate a stream of documents (raw strings cut by ``split``); duplicate ids are an error."""
     seen: set[str] = set()
     for index, value in enumerate(values):
-        doc = as_document(value, index)
+        doc = as_document(value, index, split)
         if doc.id in seen:
             raise InvalidParameterError(f"document id {doc.id!r} appears twice; ids must be unique")
         seen.add(doc.id)

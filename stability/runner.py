@@ -64,13 +64,24 @@ def _segmenter_error(failure: Failure, message: str) -> SegmenterError:
                        restart=failure.restart, seed=failure.seed)
 
 
-def _one_document(units: Sequence[str] | Document, doc_id: str | None) -> tuple[Document, int]:
+def _splitter(splitter: Any) -> Callable[[str], list[str]] | None:
+    """The sentence splitter for raw-text input (``None``: raw strings are refused)."""
+    from .splitters import get_splitter
+
+    return None if splitter is None else get_splitter(splitter)
+
+
+def _one_document(units: Sequence[str] | Document | str, doc_id: str | None,
+                  splitter: Any = None) -> tuple[Document, int]:
     """The document of :func:`stability_test` and the key of its random streams."""
     if isinstance(units, Document):
         doc = units if doc_id is None else Document(doc_id, units.units, units.references, units.times)
         return doc, doc_key(doc.id)
+    if isinstance(units, str) and splitter is not None:
+        units = _splitter(splitter)(units)
     if isinstance(units, (str, bytes)) or not isinstance(units, Sequence):
-        raise InvalidTypeError.make("units", "a sequence of strings (one per unit) or a Document", units)
+        raise InvalidTypeError.make(
+            "units", "a sequence of strings (one per unit), a Document, or raw text with splitter=", units)
     doc = Document(id="" if doc_id is None else str(doc_id), units=tuple(units))
     return doc, doc_key(None if doc_id is None else doc.id)
 
@@ -81,6 +92,7 @@ def stability_test(
     settings: Settings | None = None,
     *,
     doc_id: str | None = None,
+    splitter: Any = None,
     **keywords: Any,
 ) -> StabilityResult:
     """Run the stability test (Lamprier et al. 2007, section 5, Algorithm 1) on one document.
@@ -100,6 +112,9 @@ def stability_test(
         The run's settings (default: the defaults of :class:`~stability.settings.Settings`).
     doc_id : str, optional
         Document id; it keys the random streams (defaults to the Document's id, else ``None``).
+    splitter : str or callable, optional
+        With raw text as ``units``: the sentence splitter that cuts it into units (a name of
+        :func:`stability.splitters.available_splitters`, e.g. ``"auto"``, or ``text -> list[str]``).
     **keywords
         Settings by name (``n_restarts=10``...), replacing those of ``settings``; see
         :class:`~stability.settings.Settings` (corpus-run settings have no effect here).
@@ -123,7 +138,7 @@ def stability_test(
     (1.0, True)
     """
     settings = Settings.build(settings, **keywords)
-    doc, key = _one_document(units, doc_id)
+    doc, key = _one_document(units, doc_id, splitter)
     resolved = get_segmenter(segmenter)
     label = segmenter if isinstance(segmenter, str) else segmenter_name(resolved)
     return _test_pair(Pair(label, resolved, doc, key), settings)
@@ -210,13 +225,14 @@ class _CorpusRun:
             self.on_result(value)
 
 
-def _documents(documents: Iterable[Any], fingerprint: bool) -> tuple[Iterator[Document], dict[str, Any] | None]:
-    """The corpus as a stream of Documents, and its fingerprint when it is a sequence (known in
-    full before the run) and ``fingerprint`` is asked for."""
+def _documents(documents: Iterable[Any], fingerprint: bool,
+               split: Callable[[str], list[str]] | None = None) -> tuple[Iterator[Document], dict[str, Any] | None]:
+    """The corpus as a stream of Documents (raw strings cut by ``split``), and its fingerprint when
+    it is a sequence (known in full before the run) and ``fingerprint`` is asked for."""
     if fingerprint and isinstance(documents, Sequence) and not isinstance(documents, (str, bytes)):
-        docs = list(as_documents(documents))
+        docs = list(as_documents(documents, split))
         return iter(docs), corpus_fingerprint(docs)
-    return iter(as_documents(documents)), None
+    return iter(as_documents(documents, split)), None
 
 
 def evaluate(
@@ -226,6 +242,7 @@ def evaluate(
     *,
     output: str | os.PathLike | None = None,
     on_result: Callable[[StabilityResult], None] | None = None,
+    splitter: Any = None,
     **keywords: Any,
 ) -> CorpusResult:
     """Run the stability test of several segmenters over a corpus.
@@ -246,6 +263,10 @@ def evaluate(
         if it holds the same settings, segmenter parameters and documents) or ``overwrite``.
     on_result : callable, optional
         Called with each new :class:`StabilityResult`, in corpus order.
+    splitter : str or callable, optional
+        Documents given as raw strings are cut into units by this sentence splitter (a name of
+        :func:`stability.splitters.available_splitters` or ``text -> list[str]``); without it a
+        raw string is refused.
     **keywords
         Settings by name (``n_restarts=10``, ``resume=True``...), replacing those of
         ``settings``; see :class:`~stability.settings.Settings`.
@@ -267,7 +288,7 @@ def evaluate(
     settings = Settings.build(settings, **keywords)
     resolved = resolve_segmenters(segmenters)
     header = run_header(settings, resolved)
-    run = _run_corpus(settings, resolved, documents, output, header, on_result)
+    run = _run_corpus(settings, resolved, documents, output, header, on_result, _splitter(splitter))
     s = settings
     summary = summarize(run.results, run.failures, seed=s.seed, confidence=s.confidence,
                         n_bootstrap=s.n_bootstrap, content_margin=s.content_margin)
@@ -280,9 +301,10 @@ def evaluate(
 
 def _run_corpus(settings: Settings, segmenters: dict[str, Callable], documents: Iterable[Any],
                 output: str | os.PathLike | None, header: dict[str, Any],
-                on_result: Callable[[StabilityResult], None] | None) -> _CorpusRun:
+                on_result: Callable[[StabilityResult], None] | None,
+                split: Callable[[str], list[str]] | None = None) -> _CorpusRun:
     """Evaluate the corpus block by block, keeping the results file when there is one."""
-    docs, fingerprint = _documents(documents, output is not None)
+    docs, fingerprint = _documents(documents, output is not None, split)
     store = None
     if output is not None:
         store = ResultsStore(output, header, corpus=fingerprint, resume=settings.resume,

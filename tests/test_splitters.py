@@ -188,3 +188,53 @@ def test_punkt_learns_the_corpus_own_abbreviations():
     text = "She studied at the Univ. Paris campus. Then she left."
     assert split_rules(text) == ["She studied at the Univ.", "Paris campus.", "Then she left."]
     assert get_splitter("auto", corpus=corpus)(text) == ["She studied at the Univ. Paris campus.", "Then she left."]
+
+
+# ---------------------------------------------------------------------------------------------
+# raw text straight into the harness (issue 14 item 1)
+# ---------------------------------------------------------------------------------------------
+RAW = "Dr. Smith went to Washington D.C. yesterday. He arrived at 5 p.m. on Monday."
+
+
+def test_stability_test_takes_raw_text_with_a_splitter():
+    from stability import stability_test
+
+    seen = []
+
+    def record(units):
+        seen.append(list(units))
+        return []
+
+    stability_test(record, RAW, splitter="auto", n_restarts=2, shuffle_control=False)
+    assert seen[0] == ["Dr. Smith went to Washington D.C. yesterday.", "He arrived at 5 p.m. on Monday."]
+
+
+def test_raw_text_without_a_splitter_is_refused():
+    from stability import InvalidTypeError, evaluate, stability_test
+
+    with pytest.raises(InvalidTypeError, match="splitter="):
+        stability_test("even", RAW)
+    with pytest.raises(InvalidTypeError, match="needs a splitter"):
+        evaluate({"even": "even"}, [RAW], n_restarts=2)
+
+
+def test_evaluate_takes_raw_documents_with_a_splitter():
+    from stability import evaluate
+
+    result = evaluate({"none": "none"}, [RAW, "One. Two. Three."], splitter="rules", n_restarts=2)
+    units = [r.segmentation.n_units for r in result.documents["none"]]
+    assert units == [2, 3]
+
+
+def test_cli_splitter_option(tmp_path):
+    from typer.testing import CliRunner
+
+    from stability.cli import app
+
+    (tmp_path / "doc.txt").write_text(RAW + " " + "Stocks fell. Bonds rose. Markets closed. " * 3, encoding="utf-8")
+    result = CliRunner().invoke(app, ["run", "-s", "none", "--corpus", str(tmp_path / "doc.txt"), "--corpus-format",
+                                      "text", "--splitter", "rules", "-r", "2", "--report-format", "json"])
+    assert result.exit_code == 0, result.output
+    assert '"n_units": 11' in result.stdout  # 2 sentences of RAW + 3 x 3
+    bad = CliRunner().invoke(app, ["run", "-s", "none", "--corpus", str(tmp_path / "doc.txt"), "--splitter", "rulez"])
+    assert bad.exit_code == 1 and "did you mean 'rules'" in bad.output
