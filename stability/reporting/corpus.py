@@ -289,6 +289,25 @@ def _correlation_section(result: CorpusResult, compact: bool, metrics: Sequence[
                    legend={"n": "items ranked", **(legend(refs) if compact else {})})
 
 
+def segment_section(result: CorpusResult, digits: int = 2) -> Section | None:
+    """Stability and reference coverage by segment length (:mod:`stability.segments`), a detail
+    block: does a segmenter miss the short segments?"""
+    from ..segments import LENGTH_CLASSES, segment_analysis
+
+    analysis = segment_analysis(result)
+    if not any(g.reference_segments for groups in analysis.values() for g in groups.values()):
+        return None
+    rows = [[label, group, str(g.reference_segments), number(g.found, digits), str(g.segments),
+             number(g.stability, digits)]
+            for label, groups in analysis.items() for group, g in ((c, groups[c]) for c in LENGTH_CLASSES)]
+    header = ["segmenter", "length", "ref. segments", "found (±1)", "segments", "stability"]
+    notes = ("Segments grouped by length against the mean segment length of their own segmentation "
+             "(short: under half the mean, long: over 1.5 times). found: share of the reference segments of the "
+             "group whose start is a boundary of the initial segmentation, within one unit; stability: mean share "
+             "of restarts finding again the boundaries that start the segmenter's own segments of the group.",)
+    return Section("By segment length", header, rows, notes=notes, align="LLrrrr", detail=True)
+
+
 def _failure_section(result: CorpusResult) -> Section | None:
     if not result.failures:
         return None
@@ -345,7 +364,8 @@ def corpus_report(result: CorpusResult, *, compact: bool = False, figures: bool 
 
     blocks = [summary_section(result, compact, metrics=metrics), _correlation_section(result, compact, metrics)]
     blocks += figure_sections(result, max_strips, STRIPS_NOTE) if figures else []
-    blocks += [document_section(result, compact=compact, metrics=metrics), _failure_section(result)]
+    blocks += [document_section(result, compact=compact, metrics=metrics), segment_section(result),
+               _failure_section(result)]
     settings = json.dumps(clean(result.settings), indent=1, default=str)
     blocks.append(Section("Settings", text=settings))
     return Report("Stability report", [b for b in blocks if b is not None], lead=(INTRODUCTION,),
