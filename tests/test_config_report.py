@@ -107,7 +107,7 @@ def test_every_format_renders_and_json_is_complete(result):
     assert data["documents"]["lex"][0]["reference_metrics"]["pk"] >= 0
     assert data["summary"]["even"]["content_blind"] is True
     md = render(result, "md")
-    assert md.count("### ") == 3 and "| lex | 3 |" in md
+    assert md.count("### ") == 4 and "| lex | 3 |" in md  # summary, correlations, per document, by segment length
     for fmt in ("table", "md", "csv", "json", "html"):
         assert render(result, fmt)
     with pytest.raises(InvalidParameterError, match="format must be one of"):
