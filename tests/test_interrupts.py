@@ -85,9 +85,9 @@ def test_an_interrupted_run_stops_its_workers_and_says_what_is_saved(tmp_path, s
     assert not [pid for pid in workers if alive(pid)]
     finished = len(read_run(results).entries)
     assert 2 <= finished < 60
-    assert stderr.strip().splitlines()[-1] == (
-        f"interrupted: {finished} finished (segmenter, document) pair(s) are in {results}; "
-        "rerun with --resume to continue")
+    # our message is on its own line (loky's resource tracker, a separate process, may warn after it)
+    assert (f"interrupted: {finished} finished (segmenter, document) pair(s) are in {results}; "
+            "rerun with --resume to continue") in stderr.splitlines()
     assert "Traceback" not in stderr
 
 
@@ -101,7 +101,8 @@ def test_an_interrupted_run_without_output_says_nothing_was_saved(tmp_path):
     finally:
         process.kill()
     assert process.returncode == 130
-    assert stderr.strip().splitlines()[-1].startswith("interrupted: nothing was saved (no output directory")
+    # our message is on its own line (loky's resource tracker, a separate process, may warn after it)
+    assert any(line.startswith("interrupted: nothing was saved (no output directory") for line in stderr.splitlines())
 
 
 def test_the_message_counts_what_is_on_disk(tmp_path):
