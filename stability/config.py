@@ -116,6 +116,10 @@ def _table(data: Mapping[str, Any], key: str, source: str) -> dict[str, Any]:
     return dict(value)
 
 
+#: The source name of the built-in experiment (no file).
+DEFAULTS_SOURCE = "<defaults>"
+
+
 @dataclass(frozen=True)
 class Experiment:
     """A validated experiment: what to read, which segmenters, how to run, where to write."""
@@ -127,6 +131,10 @@ class Experiment:
     output: dict[str, Any] = field(default_factory=dict)
     source: str = "<defaults>"
     allow_plugins: bool = False
+    #: Tables the experiment still lacks (a file without ``[corpus]`` or ``[segmenters]``): the
+    #: command line may supply them (``--corpus``, ``--segmenter``); :func:`run_experiment` refuses
+    #: to run with any left, rather than silently running the demo corpus or default segmenters.
+    missing: tuple[str, ...] = ()
 
     def documents(self) -> Iterator[Document]:
         """The corpus as a lazy stream of documents."""
@@ -232,7 +240,8 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
                 f"{source}: [output] formats must be among {', '.join(known)}; received {fmt!r}"
             )
     output["formats"] = list(formats)
-    return Experiment(corpus, segmenters, run, metrics, output, source, allow)
+    missing = tuple(t for t in ("corpus", "segmenters") if source != DEFAULTS_SOURCE and t not in data)
+    return Experiment(corpus, segmenters, run, metrics, output, source, allow, missing)
 
 
 def load_config(path: str | os.PathLike) -> Experiment:
@@ -255,7 +264,7 @@ def load_config(path: str | os.PathLike) -> Experiment:
 
 def default_experiment() -> Experiment:
     """The built-in experiment: the demo corpus and :data:`DEFAULT_SEGMENTERS`."""
-    return _validate({}, "<defaults>", None)
+    return _validate({}, DEFAULTS_SOURCE, None)
 
 
 def with_overrides(
@@ -277,13 +286,14 @@ def with_overrides(
     """
     updated = experiment if allow_plugins is None else replace(experiment, allow_plugins=allow_plugins)
     if segmenters:
-        updated = replace(updated, segmenters={name: {} for name in segmenters})
+        updated = replace(updated, segmenters={name: {} for name in segmenters},
+                          missing=tuple(t for t in updated.missing if t != "segmenters"))
     if corpus is not None:
         if not corpus.strip():
             raise InvalidParameterError.make("--corpus", "a file or folder path", corpus)
         options = {} if "demo" in updated.corpus else {k: v for k, v in updated.corpus.items() if k != "path"}
         options["path"] = corpus
-        updated = replace(updated, corpus=options)
+        updated = replace(updated, corpus=options, missing=tuple(t for t in updated.missing if t != "corpus"))
     corpus_options = {k: v for k, v in {"format": format, **(reader or {})}.items() if v is not None}
     if corpus_options:
         if "demo" in updated.corpus:
@@ -310,6 +320,13 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None) -> A
     """
     from .reporting import write_reports
     from .runner import evaluate
+
+    if experiment.missing:
+        flags = {"corpus": "--corpus", "segmenters": "--segmenter"}
+        raise InvalidParameterError(
+            f"{experiment.source} has no {' and no '.join(f'[{t}]' for t in experiment.missing)} table; add "
+            f"{'them' if len(experiment.missing) > 1 else 'it'} or give "
+            f"{' and '.join(flags[t] for t in experiment.missing)} (the demo corpus is [corpus] demo = true)")
     from .store import RESULTS_FILE
 
     run = dict(experiment.run)

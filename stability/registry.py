@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, Callable
 
+from .checks import did_you_mean
 from .exceptions import InvalidParameterError, InvalidTypeError, UnknownSegmenterError
 
 __all__ = [
@@ -163,7 +164,24 @@ def _find_factory(spec: str) -> Callable[..., Any]:
     )
 
 
+def _check_parameter_names(factory: Callable[..., Any], params: dict[str, Any], label: str) -> None:
+    """A parameter the segmenter does not take is an error naming the closest one it does take."""
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):  # no signature available (builtins): let the call decide
+        return
+    accepted = [n for n, p in signature.parameters.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    if any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values()):
+        return
+    for name in params:
+        if name not in accepted:
+            raise InvalidParameterError(
+                f"segmenter {label!r} has no parameter {name!r}{did_you_mean(name, accepted)} "
+                f"Its parameters: {', '.join(accepted) or 'none'}")
+
+
 def _instantiate(factory: Callable[..., Any], params: dict[str, Any], label: str) -> Any:
+    _check_parameter_names(factory, params, label)
     if inspect.isclass(factory):
         try:
             return factory(**params)
