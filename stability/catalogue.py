@@ -40,7 +40,7 @@ import numpy as np
 
 from .checks import did_you_mean
 from .exceptions import InvalidParameterError
-from .scores import count_corrected_f1, shuffle_corrected_f1
+from .scores import count_corrected_f1
 
 __all__ = [
     "Measure",
@@ -161,10 +161,6 @@ def _attribute(name: str) -> Callable[[Any], float]:
     return value
 
 
-def _shuffle_corrected(result: Any) -> float:
-    return shuffle_corrected_f1(result.f1, result.shuffle_f1)
-
-
 def _count_corrected(result: Any) -> float:
     return count_corrected_f1(result.f1, result.shuffle_f1, result.chance_f1, result.n_boundaries)
 
@@ -181,7 +177,7 @@ _STABILITY_LIST = (
                "documents without boundaries", _count_corrected, compact=True, correlate=True),
     _stability("shuffle_corrected", "stab. (shuf.-corr.)", "stability (shuffle-corrected)", "higher",
                "(F1 - shuffle F1) / (1 - shuffle F1): the stability F1 corrected by the shuffle control, "
-               "0 for segmenters that ignore the content", _shuffle_corrected, correlate=True),
+               "0 for segmenters that ignore the content", correlate=True),
     _stability("n_boundaries", "bounds", "boundaries", None, "number of boundaries of the initial segmentation",
                compact=True, digits=1),
     _stability("precision", "STP", "stability precision", "higher", "mean over restarts of |B0 ∩ Br| / |Br|",

@@ -43,7 +43,7 @@ from .exceptions import InvalidSegmentationError, InvalidTypeError
 from .isolation import Guarded, SegmenterTimeout, WorkerCrash, interruptible, run_pool, submit_alone
 from .permutations import Stream, layout_units, restart_order, stream_rng
 from .results import Failure, RestartScores, StabilityResult
-from .scores import boundary_confidence, chance_scores, restart_precision_recall, spurious_boundaries
+from .scores import RestartCounts, boundary_confidence, chance_scores, restart_precision_recall, spurious_boundaries
 from .segmentation import Segmentation, check_boundaries
 from .segmenter import apply_order, for_document, has_batch_path, has_fast_path, segmenter_params
 from .settings import Settings
@@ -421,7 +421,8 @@ class Engine:
                 state.done = True
                 continue
             if s.ci_width is not None:
-                low, high = self._interval(pair, stream, state.boundaries, check=True)
+                counts = restart_precision_recall(pair.initial, state.boundaries, s.tolerance)
+                low, high = self._interval(pair, stream, counts, check=True)
                 if high - low <= s.ci_width:
                     state.done = state.stopped_early = True
                     self.progress.advance(s.n_restarts - state.target)
@@ -432,10 +433,10 @@ class Engine:
             state.target += step
         return more
 
-    def _interval(self, pair: Pair, stream: Stream, restarts: list, check: bool = False) -> tuple[float, float]:
+    def _interval(self, pair: Pair, stream: Stream, counts: RestartCounts, check: bool = False) -> tuple[float, float]:
+        """Bootstrap interval of the F1 of ``counts`` (the stream's restarts matched against B0)."""
         s = self.settings
-        counts = restart_precision_recall(pair.initial, restarts, s.tolerance)
-        index = (1 + len(restarts)) * 2 + int(stream) if check else int(stream)
+        index = (1 + counts.matched.size) * 2 + int(stream) if check else int(stream)
         # the first two streams keep their original keys; a later one adds its number to the key
         later = () if stream in (Stream.WITHIN, Stream.SHUFFLE) else (int(stream),)
         rng = derived_rng(s.seed, pair.key, int(Stream.BOOTSTRAP), index, *later)
@@ -463,7 +464,7 @@ class Engine:
             precision=stp,
             recall=st_r,
             f1=f1,
-            f1_ci=self._interval(pair, stream, restarts),
+            f1_ci=self._interval(pair, stream, counts),
             precision_std=float(p.std()),
             recall_std=float(r.std()),
             f1_std=float(f1_array(p, r).std()),

@@ -342,11 +342,8 @@ class Stat:
         if n == 0:
             nan = float("nan")
             return cls(nan, nan, (nan, nan), 0)
-        mean = float(x.mean())
         std = float(x.std(ddof=1)) if n > 1 else 0.0
-        if n == 1 or std == 0.0:
-            return cls(mean, std, (mean, mean), n)
-        return cls(mean, std, bootstrap_mean(x, rng, confidence, n_resamples), n)
+        return cls(float(x.mean()), std, bootstrap_mean(x, rng, confidence, n_resamples), n)
 
     def to_dict(self) -> dict[str, Any]:
         return {
