@@ -219,6 +219,45 @@ def _results(out):
     return [result for results in out.documents.values() for result in results]
 
 
+def _validation_configurations(shared: bool) -> dict:
+    """The 16 configurations of configs/choi-validation.toml; ``shared=False`` hides their
+    ``prepare_params`` so that every (configuration, stream) prepares its own state."""
+    from stability.config import load_config
+
+    built = load_config(ROOT / "configs" / "choi-validation.toml").build_segmenters()
+    if not shared:
+        for segmenter in built.values():
+            if getattr(segmenter, "prepare_params", None) is not None:
+                segmenter.prepare_params = None
+    return built
+
+
+@check
+def shared_prepare(full: bool) -> list[Row]:
+    """The 16 validation configurations with prepared state shared across them, or not."""
+    from stability import evaluate
+
+    docs = _choi(12 if full else 3)
+    if not docs:
+        return [Row("16 configurations, shared vs unshared prepare", "skipped: Choi data not found", "-", None)]
+    documents = [{"id": f"d{i}", "units": u} for i, (u, _) in enumerate(docs)]
+    seconds: dict[bool, list[float]] = {False: [], True: []}
+    records = {}
+    for _ in range(3 if full else 2):  # interleaved, best of
+        for shared in (False, True):
+            configurations = _validation_configurations(shared)
+            start = time.perf_counter()
+            out = evaluate(configurations, documents, n_restarts=100, seed=0, shuffle_control=True,
+                           n_jobs=1, progress=False)
+            seconds[shared].append(time.perf_counter() - start)
+            records[shared] = [r.to_dict() for r in _results(out)]
+    same = json.dumps(records[False], sort_keys=True) == json.dumps(records[True], sort_keys=True)
+    unshared, shared_s = min(seconds[False]), min(seconds[True])
+    return [Row(f"16 configurations, shared vs unshared prepare ({len(docs)} Choi docs x 100 restarts + shuffle, 1 job)",
+                f"{unshared / shared_s:.2f}x ({unshared:.1f} s -> {shared_s:.1f} s)", "faster, bit-identical",
+                same and shared_s < unshared, "identical" if same else "RESULTS DIFFER")]
+
+
 @check
 def choi_study(full: bool) -> list[Row]:
     """The Choi 3-11 study with TextTiling, 100 restarts and the shuffle control, 2 jobs."""

@@ -626,6 +626,9 @@ class C99(Segmenter):
     """
 
     name = "c99"
+    #: The similarity matrix (or the encoded units) depends only on these: configurations that
+    #: differ in ``n_segments``, ``mask_size`` or ``std_coeff`` share it.
+    prepare_params = ("tokenizer", "stopwords", "stem", "band")
 
     def __init__(
         self,

@@ -328,6 +328,9 @@ class U00(Segmenter):
     """
 
     name = "u00"
+    #: The encoded units depend only on the preprocessing: the automatic and known-count modes
+    #: (and any ``max_segment_length``) share them.
+    prepare_params = ("tokenizer", "stopwords", "stem")
 
     def __init__(
         self,

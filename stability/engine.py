@@ -10,10 +10,13 @@ the engine a list of (segmenter, document) pairs:
 2. **Restart rounds.** For every pair and stream (within-segment permutations; shuffle control;
    layout control, whose restarts are new units rather than a reordering, so always plain calls),
    the restarts of the round are cut into *chunks* (never one task per restart: a joblib task costs
-   about 0.3 ms of IPC here), each chunk ships the document once, builds its permutations from
-   keyed seeds (:mod:`stability.permutations`), runs the segmenter (all the chunk's orders at once
-   through its batched path, else through its fast path, else plain calls) and returns the raw
-   boundaries. Results come back with
+   about 0.3 ms of IPC here). A task ships the document once with one chunk, or with the chunks
+   of every pair on that document whose segmenters share a prepare key
+   (:func:`stability.segmenter.prepare_key`: configurations of one class that differ only in
+   parameters ``prepare`` does not read), which then share one ``prepare`` call. Each chunk
+   builds its permutations from keyed seeds (:mod:`stability.permutations`), runs the segmenter
+   (all the chunk's orders at once through its batched path, else through its fast path, else
+   plain calls) and returns the raw boundaries. Results come back with
    ``return_as="generator_unordered"`` and are put back in place by their keys, so the outcome is
    bit-identical for any ``n_jobs``, backend, chunking and completion order.
 3. **Stopping.** A fixed number of restarts is one round. With ``ci_width`` set, rounds of
@@ -32,7 +35,7 @@ import math
 import sys
 import traceback
 from contextlib import closing
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,7 +48,7 @@ from .permutations import Stream, layout_units, restart_order, stream_rng
 from .results import Failure, RestartScores, StabilityResult
 from .scores import RestartCounts, boundary_confidence, chance_scores, restart_precision_recall, spurious_boundaries
 from .segmentation import Segmentation, check_boundaries
-from .segmenter import apply_order, for_document, has_batch_path, has_fast_path, segmenter_params
+from .segmenter import apply_order, for_document, has_batch_path, has_fast_path, prepare_key, segmenter_params
 from .settings import Settings
 from .stats import bootstrap_f1, derived_rng, f1_array, f1_score
 
@@ -98,17 +101,57 @@ def _initial_task(
     return index, first, second, None
 
 
-def _restart_task(
+class _Prepared:
+    """The prepared state of a task's document, made by the first chunk that needs it and handed
+    to every chunk of the task (their segmenters share one :func:`~stability.segmenter.prepare_key`);
+    a failure of ``prepare`` is raised again for each of them."""
+
+    def __init__(self, segmenter: Any, units: tuple[str, ...]) -> None:
+        self.segmenter, self.units = segmenter, units
+        self.made = False
+        self.state: Any = None
+        self.error: Exception | None = None
+
+    def get(self) -> Any:
+        if not self.made:
+            self.made = True
+            try:
+                self.state = self.segmenter.prepare(self.units)
+            except Exception as exc:  # noqa: BLE001 - raised again below, for every chunk
+                self.error = exc
+        if self.error is not None:
+            raise self.error
+        return self.state
+
+
+#: One chunk of restarts of one stream of one pair, as shipped to a worker:
+#: ``(pair index, stream, segmenter, B0, seed, document key, restarts)``.
+_Chunk = tuple[int, Stream, Callable, tuple[int, ...], int, int, range]
+_ChunkResult = tuple[int, Stream, range, list[tuple[int, ...]], "dict[str, Any] | None"]
+
+
+def _restart_task(units: tuple[str, ...], chunks: list[_Chunk]) -> list[_ChunkResult]:
+    """Run chunks of restarts of one document; returns each chunk's raw boundaries, keyed.
+
+    The chunks' segmenters share one prepared state (:class:`_Prepared`): the engine puts chunks
+    in one task only when their segmenters have the same prepare key, or a chunk alone.
+    """
+    prepared = _Prepared(chunks[0][2], units)
+    return [_restart_chunk(units, prepared, *chunk) for chunk in chunks]
+
+
+def _restart_chunk(
+    units: tuple[str, ...],
+    prepared: _Prepared,
     index: int,
     stream: Stream,
     segmenter: Callable,
-    units: tuple[str, ...],
     initial: tuple[int, ...],
     seed: int,
     key: int,
     restarts: range,
-) -> tuple[int, Stream, range, list[tuple[int, ...]], dict[str, Any] | None]:
-    """Run one chunk of restarts of one stream; returns the raw boundaries, keyed.
+) -> _ChunkResult:
+    """Run one chunk of restarts of one stream.
 
     The segmenter's batched path (``segment_batch``) runs the whole chunk when it has one; if the
     batch raises, the chunk is run again restart by restart so that a failure names its restart
@@ -124,18 +167,18 @@ def _restart_task(
                 out.append(_call(segmenter, layout_units(units, stream_rng(seed, key, stream, restart)), n))
             return index, stream, restarts, out, None
         orders = [restart_order(seed, key, stream, r, labels) for r in restarts]
-        prepared = segmenter.prepare(units) if has_fast_path(segmenter) else None
+        state = prepared.get() if has_fast_path(segmenter) else None
         batch_error = None
         if has_batch_path(segmenter) and orders:
             try:
-                return index, stream, restarts, _batch(segmenter, prepared, orders, n), None
+                return index, stream, restarts, _batch(segmenter, state, orders, n), None
             except Exception as exc:  # noqa: BLE001 - located below, restart by restart
                 batch_error = exc
         for restart, order in zip(restarts, orders):
-            if prepared is None:
+            if state is None:
                 out.append(_call(segmenter, apply_order(units, order), n))
             else:
-                out.append(_checked(segmenter.segment_prepared(prepared, order), n))
+                out.append(_checked(segmenter.segment_prepared(state, order), n))
         if batch_error is not None:
             restart = None
             raise batch_error
@@ -157,14 +200,20 @@ def _initial_crashed(task: tuple, crash: WorkerCrash, n_jobs: int) -> tuple:
     return task[0], None, None, _problem(None, crash)
 
 
-def _restart_crashed(task: tuple, crash: WorkerCrash, n_jobs: int) -> tuple:
-    """The result of a chunk of restarts whose worker died when run alone: its restarts are run
-    again one at a time, alone, to find the first that kills the worker."""
-    index, stream, *_, restarts = task
+def _restart_crashed(task: tuple, crash: WorkerCrash, n_jobs: int) -> list[_ChunkResult]:
+    """The results of a task of restarts whose worker died when run alone: each of its chunks'
+    restarts are run again one at a time, alone, to find the first that kills the worker."""
+    units, chunks = task
+    return [_chunk_crashed(units, chunk, n_jobs) for chunk in chunks]
+
+
+def _chunk_crashed(units: tuple[str, ...], chunk: _Chunk, n_jobs: int) -> _ChunkResult:
+    index, stream, *_, restarts = chunk
     out: list[tuple[int, ...]] = []
     for restart in restarts:
+        alone = (units, [(*chunk[:-1], range(restart, restart + 1))])
         try:
-            _, _, _, got, problem = submit_alone(_restart_task, (*task[:-1], range(restart, restart + 1)), n_jobs)
+            [(_, _, _, got, problem)] = submit_alone(_restart_task, alone, n_jobs)
         except WorkerCrash as again:
             return index, stream, restarts, out, _problem(restart, again)
         out.extend(got)
@@ -200,6 +249,7 @@ class Pair:
     doc: Document
     key: int
     resolved: Callable | None = None
+    share: Hashable | None = None  # prepare key of the resolved segmenter (None: not shared)
     initial: tuple[int, ...] | None = None
     second: tuple[int, ...] | None = None
     error: Failure | None = None
@@ -315,6 +365,17 @@ def _no_op(index: int) -> None:
     return None
 
 
+def _families(pairs: list[Pair], todo: list[_Work]) -> list[list[_Work]]:
+    """``todo`` cut into families whose chunks share one prepared state: the work of pairs with
+    the same document and prepare key (the layout stream, which does not prepare, stays alone)."""
+    families: dict[Hashable, list[_Work]] = {}
+    for work in todo:
+        pair = pairs[work[0]]
+        alone = pair.share is None or work[1] == Stream.LAYOUT
+        families.setdefault(("alone", len(families)) if alone else (id(pair.doc), pair.share), []).append(work)
+    return list(families.values())
+
+
 class Engine:
     """Runs pairs to completion with one :class:`~stability.settings.Settings`."""
 
@@ -356,7 +417,9 @@ class Engine:
         tasks = []
         for i, pair in enumerate(pairs):
             try:
-                pair.resolved = Guarded(for_document(pair.segmenter, pair.doc), s.timeout)
+                resolved = for_document(pair.segmenter, pair.doc)
+                pair.share = prepare_key(resolved)
+                pair.resolved = Guarded(resolved, s.timeout)
             except Exception as exc:
                 self._fail(pair, {"restart": None, "kind": "exception", "error": _describe(exc)})
                 self.progress.advance(s.restart_budget())
@@ -378,17 +441,26 @@ class Engine:
                 pair.initial, pair.second = first, second
 
     def _round(self, pairs: list[Pair], todo: list[_Work], on_done: Callable[[int], None]) -> list[_Work]:
-        """Run one round of restarts; returns the next round's work, in pair order."""
+        """Run one round of restarts; returns the next round's work, in pair order.
+
+        The work of pairs that share prepared state (same document, same prepare key) forms one
+        family; the ``j``-th chunks of a family's streams go in one task, which prepares the
+        document once for all of them.
+        """
         s = self.settings
-        per_item = 1 if self.n_jobs == 1 else max(1, math.ceil(4 * self.n_jobs / len(todo)))
+        families = _families(pairs, todo)
+        per_item = 1 if self.n_jobs == 1 else max(1, math.ceil(4 * self.n_jobs / len(families)))
         tasks = []
-        for i, stream, restarts in todo:
-            pair = pairs[i]
-            for chunk in _chunks(restarts, min(per_item, max(1, len(restarts) // 5))):
-                tasks.append((i, stream, pair.resolved, pair.doc.units, pair.initial, s.seed, pair.key, chunk))
-                pair.outstanding += 1
+        for family in families:
+            groups: dict[int, list[_Chunk]] = {}
+            for i, stream, restarts in family:
+                pair = pairs[i]
+                for j, chunk in enumerate(_chunks(restarts, min(per_item, max(1, len(restarts) // 5)))):
+                    groups.setdefault(j, []).append((i, stream, pair.resolved, pair.initial, s.seed, pair.key, chunk))
+                    pair.outstanding += 1
+            tasks.extend((pairs[family[0][0]].doc.units, chunks) for chunks in groups.values())
         with closing(_run(_restart_task, tasks, self.n_jobs, s.backend)) as results:
-            return self._restart_results(pairs, results, on_done)
+            return self._restart_results(pairs, (r for task in results for r in task), on_done)
 
     def _restart_results(self, pairs: list[Pair], results: Iterator[Any], on_done: Callable[[int], None]) -> list[_Work]:
         following: list[_Work] = []

@@ -13,6 +13,13 @@ Two optional extras are understood by the harness:
   document, e.g. tokenizing) and ``segment_prepared(state, order) -> boundaries``, where ``order``
   is an integer array and the call must return exactly what ``segment([units[i] for i in order])``
   returns. The harness then calls ``prepare`` once per chunk of restarts.
+* **Shared prepared state.** A segmenter that declares ``prepare_params`` (the names of the
+  parameters its ``prepare`` reads, see :attr:`Segmenter.prepare_params`) lets the harness prepare
+  a document once for several configurations: when it runs configurations of the same class whose
+  values of those parameters are equal on the same document in one task (TextTiling's ``w`` and
+  ``k``, C99's mask size and threshold...), ``prepare`` is called once and the one state is handed
+  to every configuration's ``segment_prepared`` / ``segment_batch``. The state is then shared:
+  those methods must treat it as read-only (:func:`prepare_key`).
 * **Batched restarts.** On top of the fast restart path, ``segment_batch(state, orders) ->
   list of boundaries`` segments many orders of one document at once (``orders`` is a 2-D integer
   array, one order per row; ``state`` comes from ``prepare``), e.g. with array operations over a
@@ -33,10 +40,12 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+
+from .exceptions import InvalidParameterError
 
 __all__ = [
     "Segmenter",
@@ -49,6 +58,7 @@ __all__ = [
     "segmenter_params",
     "apply_order",
     "for_document",
+    "prepare_key",
 ]
 
 
@@ -100,6 +110,14 @@ class Segmenter:
     #: Whether repeated calls on the same units give the same boundaries.
     deterministic: bool = True
 
+    #: Names of the parameters (keys of :meth:`get_params`) that ``prepare`` depends on, for a
+    #: segmenter with the fast restart path. Its prepared state must depend on nothing else (not
+    #: on the other parameters, not on the order of the units), and ``segment_prepared`` /
+    #: ``segment_batch`` must never modify it: configurations of one class that agree on these
+    #: parameters then share one state per document (see :func:`prepare_key`). ``None`` (the
+    #: default): not declared, the state is never shared. ``()``: ``prepare`` reads no parameter.
+    prepare_params: tuple[str, ...] | None = None
+
     def segment(self, units: Sequence[str]) -> Sequence[int]:
         """Return the boundaries of ``units``."""
         raise NotImplementedError(f"{type(self).__name__} must implement segment(units)")
@@ -135,6 +153,49 @@ def has_fast_path(segmenter: Any) -> bool:
 def has_batch_path(segmenter: Any) -> bool:
     """Whether ``segmenter`` offers ``segment_batch`` on top of the fast restart path."""
     return has_fast_path(segmenter) and callable(getattr(segmenter, "segment_batch", None))
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` with its lists, tuples and sets made hashable (for :func:`prepare_key`)."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, (set, frozenset)):
+        return frozenset(_frozen(v) for v in value)
+    return value
+
+
+def prepare_key(segmenter: Any) -> Hashable | None:
+    """What a segmenter's prepared state depends on: its class and the values of its
+    :attr:`Segmenter.prepare_params`; ``None`` when it cannot be shared (no fast path, nothing
+    declared, or a declared value that is not hashable).
+
+    Two segmenters with equal keys give the same ``prepare(units)`` for the same units, so the
+    harness prepares a document once for both.
+
+    Examples
+    --------
+    >>> from segmenters.c99 import C99
+    >>> prepare_key(C99(mask_size=11)) == prepare_key(C99(mask_size=5, std_coeff=0.5))
+    True
+    >>> prepare_key(C99()) == prepare_key(C99(stem=False))
+    False
+    >>> prepare_key(lambda units: []) is None
+    True
+    """
+    names = getattr(segmenter, "prepare_params", None)
+    if names is None or not has_fast_path(segmenter):
+        return None
+    params = segmenter_params(segmenter)
+    unknown = [name for name in names if name not in params]
+    if unknown:
+        raise InvalidParameterError.make(
+            f"{type(segmenter).__name__}.prepare_params", f"names among its parameters {sorted(params)}", unknown)
+    key = (type(segmenter), tuple((name, _frozen(params[name])) for name in names))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def segmenter_name(segmenter: Any) -> str:

@@ -10,6 +10,7 @@ fast restart path, order by order.
 from __future__ import annotations
 
 import inspect
+import pickle
 
 import numpy as np
 import pytest
@@ -169,3 +170,21 @@ def test_batch_path_property(units, seed, n_orders):
     orders = _random_orders(np.random.default_rng(seed), len(units), n_orders)
     for name in _BATCH:
         _assert_batch_matches_fast_path(get_segmenter(name), units, orders)
+
+
+def test_prepared_state_is_never_modified(segmenter):
+    """The engine hands one prepared state to every restart of a chunk and, for segmenters that
+    declare ``prepare_params``, to several configurations: it must be read-only. Its pickle
+    (every array's values, every field) is the same before and after the restarts."""
+    if not has_fast_path(segmenter):
+        pytest.skip("no fast restart path")
+    rng = np.random.default_rng(11)
+    for units in DOCUMENTS:
+        state = segmenter.prepare(units)
+        before = pickle.dumps(state)
+        orders = _random_orders(rng, len(units), 3)
+        for order in orders:
+            segmenter.segment_prepared(state, order)
+        if has_batch_path(segmenter):
+            segmenter.segment_batch(state, orders)
+        assert pickle.dumps(state) == before, (segmenter, units)
