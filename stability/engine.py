@@ -44,7 +44,7 @@ import numpy as np
 from .corpus import Document
 from .exceptions import InvalidSegmentationError, InvalidTypeError
 from .isolation import Guarded, SegmenterTimeout, WorkerCrash, interruptible, run_pool, submit_alone
-from .permutations import Stream, layout_units, restart_order, stream_rng
+from .permutations import Stream, layout_units, restart_orders, stream_rng
 from .results import Failure, RestartScores, StabilityResult
 from .scores import RestartCounts, boundary_confidence, chance_scores, restart_precision_recall, spurious_boundaries
 from .segmentation import Segmentation, check_boundaries
@@ -166,7 +166,7 @@ def _restart_chunk(
             for restart in restarts:
                 out.append(_call(segmenter, layout_units(units, stream_rng(seed, key, stream, restart)), n))
             return index, stream, restarts, out, None
-        orders = [restart_order(seed, key, stream, r, labels) for r in restarts]
+        orders = restart_orders(seed, key, stream, restarts, labels)
         state = prepared.get() if has_fast_path(segmenter) else None
         batch_error = None
         if has_batch_path(segmenter) and orders:

@@ -21,7 +21,7 @@ import numpy as np
 
 from .checks import check_int
 from .exceptions import InvalidParameterError
-from .stats import derived_rng, doc_key
+from .stats import derived_rng, derived_rngs, doc_key
 
 __all__ = [
     "Stream",
@@ -31,6 +31,7 @@ __all__ = [
     "within_segment_order",
     "shuffle_order",
     "restart_order",
+    "restart_orders",
     "layout_units",
 ]
 
@@ -82,7 +83,18 @@ def restart_order(
     seed: int, key: int, stream: Stream, restart: int, labels: np.ndarray
 ) -> np.ndarray:
     """The unit order of one restart of ``stream`` (``WITHIN`` or ``SHUFFLE``)."""
-    rng = stream_rng(seed, key, stream, restart)
+    return _order(stream, labels, stream_rng(seed, key, stream, restart))
+
+
+def restart_orders(
+    seed: int, key: int, stream: Stream, restarts: Sequence[int], labels: np.ndarray
+) -> list[np.ndarray]:
+    """``[restart_order(seed, key, stream, r, labels) for r in restarts]``, the generators
+    seeded together (:func:`stability.stats.derived_rngs`): the same orders, cheaper."""
+    return [_order(stream, labels, rng) for rng in derived_rngs(seed, (key, int(stream)), restarts)]
+
+
+def _order(stream: Stream, labels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if stream == Stream.WITHIN:
         return within_segment_order(labels, rng)
     if stream == Stream.SHUFFLE:
