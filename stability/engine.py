@@ -35,7 +35,7 @@ import math
 import sys
 import traceback
 from contextlib import closing
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,13 +44,13 @@ import numpy as np
 from .corpus import Document
 from .exceptions import InvalidSegmentationError, InvalidTypeError
 from .isolation import Guarded, SegmenterTimeout, WorkerCrash, interruptible, run_pool, submit_alone
+from .outcome import STREAM_NAMES, Finished, f1_interval, score_task, stability_result
 from .permutations import Stream, layout_units, restart_orders, stream_rng
-from .results import Failure, RestartScores, StabilityResult
-from .scores import RestartCounts, boundary_confidence, chance_scores, restart_precision_recall, spurious_boundaries
+from .results import Failure, StabilityResult
+from .scores import restart_precision_recall
 from .segmentation import Segmentation, check_boundaries
 from .segmenter import apply_order, for_document, has_batch_path, has_fast_path, prepare_key, segmenter_params
 from .settings import Settings
-from .stats import bootstrap_f1, derived_rng, f1_array, f1_score
 
 __all__ = ["Pair", "Engine", "Progress"]
 
@@ -222,7 +222,12 @@ def _chunk_crashed(units: tuple[str, ...], chunk: _Chunk, n_jobs: int) -> _Chunk
     return index, stream, restarts, out, None
 
 
-_ON_CRASH = {_initial_task: _initial_crashed, _restart_task: _restart_crashed}
+def _score_crashed(task: tuple, crash: WorkerCrash, n_jobs: int) -> list:
+    """Results whose worker died (no segmenter runs there): computed again in this process."""
+    return score_task(*task)
+
+
+_ON_CRASH = {_initial_task: _initial_crashed, _restart_task: _restart_crashed, score_task: _score_crashed}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -255,6 +260,14 @@ class Pair:
     error: Failure | None = None
     streams: dict[Stream, _StreamState] = field(default_factory=dict)
     outstanding: int = 0  # chunks of the current round not yet back
+    result: StabilityResult | None = None  # computed in a worker (several jobs), else on demand
+
+
+def _finished(pair: Pair) -> Finished:
+    """The plain data the result of a finished pair is computed from."""
+    restarts = {stream: state.boundaries for stream, state in pair.streams.items()}
+    return Finished(pair.label, segmenter_params(pair.segmenter), pair.doc, pair.key, pair.initial, pair.second,
+                    restarts, pair.streams[Stream.WITHIN].stopped_early)
 
 
 def _run(function: Callable, tasks: list[tuple], n_jobs: int, backend: str | None) -> Iterator[Any]:
@@ -330,29 +343,11 @@ class Progress:
             self._bar.stop()
 
 
-def _reference_metrics(doc: Document, boundaries: tuple[int, ...], options: Mapping[str, Any] | None) -> dict[str, float]:
-    """Reference metrics of ``B0`` when the document has references (``options=None``: none)."""
-    if options is None or not doc.references:
-        return {}
-    from .metrics import compute_all, multi_reference_metrics
-
-    hypothesis = Segmentation(boundaries, doc.n_units)
-    single = {k: v for k, v in options.items() if k in ("k", "tolerance", "gamma")}
-    values = compute_all(doc.references[0], hypothesis, times=doc.times, **single)
-    if len(doc.references) >= 2:
-        multi = {k: v for k, v in options.items() if k in ("window_limit", "tolerance")}
-        values.update(multi_reference_metrics(doc.references, hypothesis, **multi))
-    names = options.get("names")
-    return {k: float(v) for k, v in values.items() if names is None or k in names}
-
-
 # ----------------------------------------------------------------------------------------------
 # the engine
 # ----------------------------------------------------------------------------------------------
 _Work = tuple[int, Stream, range]  # (pair index, stream, restarts)
-#: Each stream's name: the ``scope`` of its :class:`~stability.results.RestartScores`, and the
-#: ``stream`` of a failure.
-_STREAM_NAMES = {Stream.WITHIN: "within", Stream.SHUFFLE: "shuffle", Stream.LAYOUT: "layout"}
+_STREAM_NAMES = STREAM_NAMES
 
 
 def _failure_order(failure: Failure) -> tuple[int, ...]:
@@ -383,6 +378,8 @@ class Engine:
         self.settings = settings
         self.n_jobs = settings.effective_jobs()
         self.progress = progress
+        #: Results computed in the worker processes (several jobs, process pool), else in this one.
+        self.offload = self.n_jobs > 1 and settings.backend in (None, "loky")
 
     def run(self, pairs: list[Pair], on_done: Callable[[int], None] = _no_op) -> None:
         """Evaluate ``pairs``; ``on_done(i)`` is called as soon as ``pairs[i]`` is finished.
@@ -459,10 +456,14 @@ class Engine:
                     groups.setdefault(j, []).append((i, stream, pair.resolved, pair.initial, s.seed, pair.key, chunk))
                     pair.outstanding += 1
             tasks.extend((pairs[family[0][0]].doc.units, chunks) for chunks in groups.values())
+        ready: list[int] = []  # finished pairs whose results the workers compute
         with closing(_run(_restart_task, tasks, self.n_jobs, s.backend)) as results:
-            return self._restart_results(pairs, (r for task in results for r in task), on_done)
+            following = self._restart_results(pairs, (r for task in results for r in task), on_done, ready)
+        self._score(pairs, ready, on_done)
+        return following
 
-    def _restart_results(self, pairs: list[Pair], results: Iterator[Any], on_done: Callable[[int], None]) -> list[_Work]:
+    def _restart_results(self, pairs: list[Pair], results: Iterator[Any], on_done: Callable[[int], None],
+                         ready: list[int]) -> list[_Work]:
         following: list[_Work] = []
         for i, stream, chunk, boundaries, problem in results:
             pair = pairs[i]
@@ -476,7 +477,11 @@ class Engine:
             if pair.outstanding == 0:
                 more = self._advance(pair)
                 following.extend((i, stream, restarts) for stream, restarts in more)
-                if not more:
+                if more:
+                    continue
+                if self.offload and pair.error is None:
+                    ready.append(i)
+                else:
                     on_done(i)
         return sorted(following, key=lambda work: (work[0], int(work[1])))
 
@@ -494,7 +499,7 @@ class Engine:
                 continue
             if s.ci_width is not None:
                 counts = restart_precision_recall(pair.initial, state.boundaries, s.tolerance)
-                low, high = self._interval(pair, stream, counts, check=True)
+                low, high = f1_interval(s, pair.key, stream, counts, check=True)
                 if high - low <= s.ci_width:
                     state.done = state.stopped_early = True
                     self.progress.advance(s.n_restarts - state.target)
@@ -505,80 +510,24 @@ class Engine:
             state.target += step
         return more
 
-    def _interval(self, pair: Pair, stream: Stream, counts: RestartCounts, check: bool = False) -> tuple[float, float]:
-        """Bootstrap interval of the F1 of ``counts`` (the stream's restarts matched against B0)."""
-        s = self.settings
-        index = (1 + counts.matched.size) * 2 + int(stream) if check else int(stream)
-        # the first two streams keep their original keys; a later one adds its number to the key
-        later = () if stream in (Stream.WITHIN, Stream.SHUFFLE) else (int(stream),)
-        rng = derived_rng(s.seed, pair.key, int(Stream.BOOTSTRAP), index, *later)
-        return bootstrap_f1(counts.precision, counts.recall, rng, s.confidence, s.n_bootstrap)
-
-    # -- assembling results -------------------------------------------------------------------
-    def scores(self, pair: Pair, stream: Stream) -> RestartScores:
-        """The scores of one stream of a finished pair."""
-        s = self.settings
-        restarts = pair.streams[stream].boundaries
-        initial = pair.initial
-        counts = restart_precision_recall(initial, restarts, s.tolerance)
-        p, r = counts.precision, counts.recall
-        stp, st_r = float(p.mean()), float(r.mean())
-        f1 = f1_score(stp, st_r)
-        chance_rng = stream_rng(s.seed, pair.key, Stream.CHANCE, int(stream))
-        c_p, c_r, c_f1 = chance_scores(initial, counts.predicted, pair.doc.n_units, s.tolerance, chance_rng)
-        corrected = (f1 - c_f1) / (1.0 - c_f1) if c_f1 < 1.0 else float("nan")
-        return RestartScores(
-            scope=_STREAM_NAMES[stream],
-            n_restarts=len(restarts),
-            restart_precision=p,
-            restart_recall=r,
-            restart_boundaries=tuple(restarts),
-            precision=stp,
-            recall=st_r,
-            f1=f1,
-            f1_ci=self._interval(pair, stream, counts),
-            precision_std=float(p.std()),
-            recall_std=float(r.std()),
-            f1_std=float(f1_array(p, r).std()),
-            boundary_confidence=boundary_confidence(initial, restarts, s.tolerance),
-            spurious_boundaries=spurious_boundaries(initial, restarts, s.tolerance),
-            chance_precision=c_p,
-            chance_recall=c_r,
-            chance_f1=c_f1,
-            corrected_f1=float(corrected),
-        )
-
-    def _self_agreement(self, pair: Pair) -> tuple[bool | None, float]:
-        if pair.second is None:
-            return None, float("nan")
-        counts = restart_precision_recall(pair.initial, [pair.second], self.settings.tolerance)
-        return pair.second == pair.initial, f1_score(float(counts.precision[0]), float(counts.recall[0]))
-
+    # -- results ------------------------------------------------------------------------------
     def result(self, pair: Pair) -> StabilityResult:
-        """The :class:`~stability.results.StabilityResult` of a finished pair without error."""
+        """The :class:`~stability.results.StabilityResult` of a finished pair without error
+        (computed in a worker when the engine runs several, else here)."""
+        if pair.result is not None:
+            return pair.result
+        return stability_result(self.settings, _finished(pair))
+
+    def _score(self, pairs: list[Pair], ready: list[int], on_done: Callable[[int], None]) -> None:
+        """Compute the results of the finished pairs ``ready`` in the worker processes, a few
+        pairs a task, and say each is done as its result comes back."""
+        if not ready:
+            return
         s = self.settings
-        within = self.scores(pair, Stream.WITHIN)
-        shuffle, layout = (self.scores(pair, c) if c in pair.streams else None for c in (Stream.SHUFFLE, Stream.LAYOUT))
-        deterministic, self_f1 = self._self_agreement(pair)
-        content_blind = None if shuffle is None else bool(shuffle.f1 >= within.f1 - s.content_margin)
-        layout_only = None if layout is None else bool(layout.f1 >= 1.0 - s.content_margin)
-        fields = {name: getattr(within, name) for name in RestartScores.__dataclass_fields__}
-        return StabilityResult(
-            **fields,
-            segmenter=pair.label,
-            params=segmenter_params(pair.segmenter),
-            document=pair.doc.id,
-            segmentation=Segmentation(pair.initial, pair.doc.n_units),
-            seed=s.seed,
-            tolerance=s.tolerance,
-            deterministic=deterministic,
-            self_agreement_f1=self_f1,
-            shuffle=shuffle,
-            content_blind=content_blind,
-            content_margin=s.content_margin,
-            layout=layout,
-            layout_only=layout_only,
-            stopped_early=pair.streams[Stream.WITHIN].stopped_early,
-            reference_metrics=_reference_metrics(pair.doc, pair.initial, s.metrics),
-            references=tuple(ref.boundaries for ref in pair.doc.references),
-        )
+        size = max(1, math.ceil(len(ready) / (4 * self.n_jobs)))
+        tasks = [(s, [(i, _finished(pairs[i])) for i in ready[a : a + size]]) for a in range(0, len(ready), size)]
+        with closing(_run(score_task, tasks, self.n_jobs, s.backend)) as results:
+            for batch in results:
+                for i, result in batch:
+                    pairs[i].result = result
+                    on_done(i)

@@ -1,0 +1,150 @@
+"""The result of a finished (segmenter, document) pair: its streams' scores, the controls and the
+reference metrics of ``B0``.
+
+It is computed from plain data (:class:`Finished`: ``B0``, the restarts' boundaries, the
+document), so the engine (:mod:`stability.engine`) can compute it where it likes: in-process with
+one job, in its worker processes with several (:func:`score_task`), where the bootstrap
+intervals, the largest part of the cost, run in parallel instead of in the main process. The
+values are the same bit for bit wherever they are computed: every random draw comes from a
+generator keyed by the run seed, the document and the stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .corpus import Document
+from .permutations import Stream, stream_rng
+from .results import RestartScores, StabilityResult
+from .scores import RestartCounts, boundary_confidence, chance_scores, restart_precision_recall, spurious_boundaries
+from .segmentation import Segmentation
+from .settings import Settings
+from .stats import bootstrap_f1, derived_rng, f1_array, f1_score
+
+__all__ = ["Finished", "STREAM_NAMES", "f1_interval", "stability_result", "score_task"]
+
+#: Each stream's name: the ``scope`` of its :class:`~stability.results.RestartScores`, and the
+#: ``stream`` of a failure.
+STREAM_NAMES = {Stream.WITHIN: "within", Stream.SHUFFLE: "shuffle", Stream.LAYOUT: "layout"}
+
+
+@dataclass(frozen=True)
+class Finished:
+    """What the result of a finished pair is computed from."""
+
+    label: str
+    params: dict[str, Any]  # the segmenter's parameters, as recorded
+    doc: Document
+    key: int  # the document's key of the random streams
+    initial: tuple[int, ...]  # B0
+    second: tuple[int, ...] | None  # the determinism check's second call, if made
+    restarts: dict[Stream, list[tuple[int, ...]]]  # every stream's restarts, in restart order
+    stopped_early: bool  # the within stream stopped on its interval width
+
+
+def f1_interval(settings: Settings, key: int, stream: Stream, counts: RestartCounts,
+                check: bool = False) -> tuple[float, float]:
+    """Bootstrap interval of the F1 of ``counts`` (a stream's restarts matched against B0);
+    ``check``: the interval of an adaptive-stopping check, on its own random stream."""
+    s = settings
+    index = (1 + counts.matched.size) * 2 + int(stream) if check else int(stream)
+    # the first two streams keep their original keys; a later one adds its number to the key
+    later = () if stream in (Stream.WITHIN, Stream.SHUFFLE) else (int(stream),)
+    rng = derived_rng(s.seed, key, int(Stream.BOOTSTRAP), index, *later)
+    return bootstrap_f1(counts.precision, counts.recall, rng, s.confidence, s.n_bootstrap)
+
+
+def stream_scores(settings: Settings, finished: Finished, stream: Stream) -> RestartScores:
+    """The scores of one stream of a finished pair."""
+    s = settings
+    restarts = finished.restarts[stream]
+    initial = finished.initial
+    counts = restart_precision_recall(initial, restarts, s.tolerance)
+    p, r = counts.precision, counts.recall
+    stp, st_r = float(p.mean()), float(r.mean())
+    f1 = f1_score(stp, st_r)
+    chance_rng = stream_rng(s.seed, finished.key, Stream.CHANCE, int(stream))
+    c_p, c_r, c_f1 = chance_scores(initial, counts.predicted, finished.doc.n_units, s.tolerance, chance_rng)
+    corrected = (f1 - c_f1) / (1.0 - c_f1) if c_f1 < 1.0 else float("nan")
+    return RestartScores(
+        scope=STREAM_NAMES[stream],
+        n_restarts=len(restarts),
+        restart_precision=p,
+        restart_recall=r,
+        restart_boundaries=tuple(restarts),
+        precision=stp,
+        recall=st_r,
+        f1=f1,
+        f1_ci=f1_interval(s, finished.key, stream, counts),
+        precision_std=float(p.std()),
+        recall_std=float(r.std()),
+        f1_std=float(f1_array(p, r).std()),
+        boundary_confidence=boundary_confidence(initial, restarts, s.tolerance),
+        spurious_boundaries=spurious_boundaries(initial, restarts, s.tolerance),
+        chance_precision=c_p,
+        chance_recall=c_r,
+        chance_f1=c_f1,
+        corrected_f1=float(corrected),
+    )
+
+
+def _self_agreement(settings: Settings, finished: Finished) -> tuple[bool | None, float]:
+    if finished.second is None:
+        return None, float("nan")
+    counts = restart_precision_recall(finished.initial, [finished.second], settings.tolerance)
+    return finished.second == finished.initial, f1_score(float(counts.precision[0]), float(counts.recall[0]))
+
+
+def _reference_metrics(doc: Document, boundaries: tuple[int, ...], options: Mapping[str, Any] | None) -> dict[str, float]:
+    """Reference metrics of ``B0`` when the document has references (``options=None``: none)."""
+    if options is None or not doc.references:
+        return {}
+    from .metrics import compute_all, multi_reference_metrics
+
+    hypothesis = Segmentation(boundaries, doc.n_units)
+    single = {k: v for k, v in options.items() if k in ("k", "tolerance", "gamma")}
+    values = compute_all(doc.references[0], hypothesis, times=doc.times, **single)
+    if len(doc.references) >= 2:
+        multi = {k: v for k, v in options.items() if k in ("window_limit", "tolerance")}
+        values.update(multi_reference_metrics(doc.references, hypothesis, **multi))
+    names = options.get("names")
+    return {k: float(v) for k, v in values.items() if names is None or k in names}
+
+
+def stability_result(settings: Settings, finished: Finished) -> StabilityResult:
+    """The :class:`~stability.results.StabilityResult` of a finished pair."""
+    s = settings
+    within = stream_scores(s, finished, Stream.WITHIN)
+    shuffle, layout = (stream_scores(s, finished, c) if c in finished.restarts else None
+                       for c in (Stream.SHUFFLE, Stream.LAYOUT))
+    deterministic, self_f1 = _self_agreement(s, finished)
+    content_blind = None if shuffle is None else bool(shuffle.f1 >= within.f1 - s.content_margin)
+    layout_only = None if layout is None else bool(layout.f1 >= 1.0 - s.content_margin)
+    fields = {name: getattr(within, name) for name in RestartScores.__dataclass_fields__}
+    doc = finished.doc
+    return StabilityResult(
+        **fields,
+        segmenter=finished.label,
+        params=finished.params,
+        document=doc.id,
+        segmentation=Segmentation(finished.initial, doc.n_units),
+        seed=s.seed,
+        tolerance=s.tolerance,
+        deterministic=deterministic,
+        self_agreement_f1=self_f1,
+        shuffle=shuffle,
+        content_blind=content_blind,
+        content_margin=s.content_margin,
+        layout=layout,
+        layout_only=layout_only,
+        stopped_early=finished.stopped_early,
+        reference_metrics=_reference_metrics(doc, finished.initial, s.metrics),
+        references=tuple(ref.boundaries for ref in doc.references),
+    )
+
+
+def score_task(settings: Settings, batch: list[tuple[int, Finished]]) -> list[tuple[int, StabilityResult]]:
+    """The results of a batch of finished pairs, keyed by their pair index (a worker's task)."""
+    return [(index, stability_result(settings, finished)) for index, finished in batch]
