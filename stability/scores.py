@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from itertools import chain
 from dataclasses import dataclass
 
 import numpy as np
@@ -176,12 +177,11 @@ def boundary_confidence(
     """Share of restarts in which each initial boundary reappears (matched within ``tolerance``)."""
     if not restarts:
         return {b: float("nan") for b in initial}
-    hits: Counter[int] = Counter()
-    for b in restarts:
-        if tolerance == 0:
-            hits.update(set(initial).intersection(b))
-        else:
-            hits.update(r for r, _ in match_boundaries(initial, b, tolerance))
+    if tolerance == 0:  # one Counter over every restart's matches (no update per restart)
+        base = set(initial)
+        hits = Counter(chain.from_iterable(base.intersection(b) for b in restarts))
+    else:
+        hits = Counter(r for b in restarts for r, _ in match_boundaries(initial, b, tolerance))
     return {b: hits[b] / len(restarts) for b in initial}
 
 
@@ -194,12 +194,12 @@ def spurious_boundaries(
     """
     if not restarts:
         return {}
-    counts: Counter[int] = Counter()
-    base = set(initial)
-    for b in restarts:
-        if tolerance == 0:
-            counts.update(x for x in b if x not in base)
-        else:
+    if tolerance == 0:  # one Counter over every restart's unmatched positions
+        base = set(initial)
+        counts = Counter(x for x in chain.from_iterable(restarts) if x not in base)
+    else:
+        counts = Counter()
+        for b in restarts:
             used = {h for _, h in match_boundaries(initial, b, tolerance)}
             counts.update(x for x in b if x not in used)
     return {pos: counts[pos] / len(restarts) for pos in sorted(counts)}

@@ -95,6 +95,8 @@ def _int_list(boundaries: Any, name: str) -> list[int]:
     Unordered or one-shot containers (sets, dicts, generators) are refused: their order, or
     whether they can be read twice, is not defined, so reading them would be a silent guess.
     """
+    if type(boundaries) in (list, tuple) and all(type(v) is int for v in boundaries):
+        return list(boundaries)  # the common case first, checked without per-element calls
     if isinstance(boundaries, np.ndarray):
         if boundaries.ndim != 1:
             raise InvalidTypeError.make(name, "a one-dimensional sequence of integers", boundaries)
@@ -103,8 +105,6 @@ def _int_list(boundaries: Any, name: str) -> list[int]:
         return [int(v) for v in boundaries.tolist()]
     if isinstance(boundaries, (str, bytes)) or not isinstance(boundaries, Sequence):
         raise InvalidTypeError.make(name, "a sequence of integers (a list, tuple or array)", boundaries)
-    if isinstance(boundaries, (list, tuple)) and all(type(v) is int for v in boundaries):
-        return list(boundaries)  # the common case, checked without per-element calls
     return [check_int(v, f"{name}[{i}]") for i, v in enumerate(boundaries)]
 
 

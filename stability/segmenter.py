@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+from operator import itemgetter
 from collections.abc import Hashable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -222,7 +223,10 @@ def segmenter_params(segmenter: Any) -> dict[str, Any]:
 
 def apply_order(units: Sequence[str], order: np.ndarray) -> list[str]:
     """The document ``units`` reordered by ``order`` (``[units[i] for i in order]``)."""
-    return [units[i] for i in order.tolist()]
+    indices = order.tolist()
+    if len(indices) < 2:
+        return [units[i] for i in indices]
+    return list(itemgetter(*indices)(units))  # one C-level gather
 
 
 def for_document(segmenter: Any, document: Any) -> Any:
