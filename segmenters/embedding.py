@@ -290,6 +290,9 @@ class EmbeddedSegmenter(Segmenter):
     """
 
     embed: Callable[[list[str]], object]
+    #: The unit vectors depend only on the encoder: configurations with equal encoders (e.g. two
+    #: equal ``LSAEncoder``) share them (an unhashable encoder is never shared).
+    prepare_params = ("embed",)
 
     def prepare(self, units: Sequence[str]) -> EmbeddingState:
         """Normalised unit vectors (the encoder is called once per document)."""

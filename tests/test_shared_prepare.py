@@ -14,6 +14,7 @@ import pytest
 
 from conftest import _word, topical_document
 from segmenters.c99 import C99
+from segmenters.embedding import Embedding, LSAEncoder
 from segmenters.u00 import U00
 from stability import evaluate
 from stability.exceptions import InvalidParameterError
@@ -53,6 +54,8 @@ def _configurations(make_c99=C99):
         "c99_stop": make_c99(stopwords=STOPWORDS),  # another prepare key
         "u00": U00(),
         "u00_known": U00(n_segments=4),
+        "emb_c99": Embedding(embed=LSAEncoder(n_components=4)),
+        "emb_depth": Embedding(method="depth", embed=LSAEncoder(n_components=4)),  # equal encoder: shared
         "even": "even",
     }
 
@@ -72,6 +75,9 @@ def test_prepare_key_reads_the_declared_parameters_only():
     assert prepare_key(C99(stopwords=["a", "b"])) == prepare_key(C99(stopwords=("a", "b")))  # lists made hashable
     assert prepare_key(U00()) == prepare_key(U00(n_segments=4, max_segment_length=30))
     assert prepare_key(C99()) != prepare_key(U00())  # never across classes
+    assert prepare_key(Embedding(method="depth")) == prepare_key(Embedding(mask_size=5))  # equal LSAEncoders
+    assert prepare_key(Embedding()) != prepare_key(Embedding(embed=LSAEncoder(n_components=3)))
+    assert prepare_key(Embedding(embed=lambda texts: [[1.0]] * len(texts))) is not None  # hashable: by identity
     assert prepare_key(CountingC99()) != prepare_key(C99())  # nor with a subclass
     assert prepare_key(_unshared(C99())) is None
     assert prepare_key(lambda units: []) is None  # no fast path
