@@ -207,6 +207,15 @@ class Pair:
     outstanding: int = 0  # chunks of the current round not yet back
 
 
+#: ``on_call(pair index, stream name or None, restarts or None)``: told before each in-process task
+OnCall = Callable[[int, "str | None", "range | None"], None]
+
+
+def _in_process(tasks: list[tuple], n_jobs: int, backend: str | None) -> bool:
+    """Whether :func:`_run` runs ``tasks`` in this process (no worker to contain a crash)."""
+    return not tasks or backend == "sequential" or (n_jobs == 1 and backend is None)
+
+
 def _run(function: Callable, tasks: list[tuple], n_jobs: int, backend: str | None) -> Iterator[Any]:
     """Run ``function(*task)`` for every task; results in completion order.
 
@@ -214,7 +223,7 @@ def _run(function: Callable, tasks: list[tuple], n_jobs: int, backend: str | Non
     processes that may die without losing the run (:func:`stability.isolation.run_pool`) for the
     default and loky backends; through joblib otherwise.
     """
-    if not tasks or backend == "sequential" or (n_jobs == 1 and backend is None):
+    if _in_process(tasks, n_jobs, backend):
         return (function(*task) for task in tasks)
     if backend in (None, "loky"):
         on_crash = _ON_CRASH[function]
@@ -318,10 +327,27 @@ def _no_op(index: int) -> None:
 class Engine:
     """Runs pairs to completion with one :class:`~stability.settings.Settings`."""
 
-    def __init__(self, settings: Settings, progress: Progress) -> None:
+    def __init__(self, settings: Settings, progress: Progress, on_call: OnCall | None = None) -> None:
         self.settings = settings
         self.n_jobs = settings.effective_jobs()
         self.progress = progress
+        self.on_call = on_call
+
+    def _execute(self, function: Callable, tasks: list[tuple]) -> Iterator[Any]:
+        """:func:`_run`; in-process, ``on_call`` first learns which pair, stream and restarts each
+        task is about to run (a segmenter that ends the process leaves that behind)."""
+        s = self.settings
+        if self.on_call is None or not _in_process(tasks, self.n_jobs, s.backend):
+            return _run(function, tasks, self.n_jobs, s.backend)
+        return self._announced(function, tasks)
+
+    def _announced(self, function: Callable, tasks: list[tuple]) -> Iterator[Any]:
+        for task in tasks:
+            if function is _initial_task:
+                self.on_call(task[0], None, None)
+            else:
+                self.on_call(task[0], _STREAM_NAMES[task[1]], task[-1])
+            yield function(*task)
 
     def run(self, pairs: list[Pair], on_done: Callable[[int], None] = _no_op) -> None:
         """Evaluate ``pairs``; ``on_done(i)`` is called as soon as ``pairs[i]`` is finished.
@@ -363,7 +389,7 @@ class Engine:
                 on_done(i)
                 continue
             tasks.append((i, pair.resolved, pair.doc.units, s.determinism_check))
-        with closing(_run(_initial_task, tasks, self.n_jobs, s.backend)) as results:
+        with closing(self._execute(_initial_task, tasks)) as results:
             self._initial_results(pairs, results, on_done)
 
     def _initial_results(self, pairs: list[Pair], results: Iterator[Any], on_done: Callable[[int], None]) -> None:
@@ -387,7 +413,7 @@ class Engine:
             for chunk in _chunks(restarts, min(per_item, max(1, len(restarts) // 5))):
                 tasks.append((i, stream, pair.resolved, pair.doc.units, pair.initial, s.seed, pair.key, chunk))
                 pair.outstanding += 1
-        with closing(_run(_restart_task, tasks, self.n_jobs, s.backend)) as results:
+        with closing(self._execute(_restart_task, tasks)) as results:
             return self._restart_results(pairs, results, on_done)
 
     def _restart_results(self, pairs: list[Pair], results: Iterator[Any], on_done: Callable[[int], None]) -> list[_Work]:
