@@ -270,6 +270,15 @@ def _finished(pair: Pair) -> Finished:
                     restarts, pair.streams[Stream.WITHIN].stopped_early)
 
 
+#: ``on_call(pair index, stream name or None, restarts or None)``: told before each in-process task
+OnCall = Callable[[int, "str | None", "range | None"], None]
+
+
+def _in_process(tasks: list[tuple], n_jobs: int, backend: str | None) -> bool:
+    """Whether :func:`_run` runs ``tasks`` in this process (no worker to contain a crash)."""
+    return not tasks or backend == "sequential" or (n_jobs == 1 and backend is None)
+
+
 def _run(function: Callable, tasks: list[tuple], n_jobs: int, backend: str | None) -> Iterator[Any]:
     """Run ``function(*task)`` for every task; results in completion order.
 
@@ -277,7 +286,7 @@ def _run(function: Callable, tasks: list[tuple], n_jobs: int, backend: str | Non
     processes that may die without losing the run (:func:`stability.isolation.run_pool`) for the
     default and loky backends; through joblib otherwise.
     """
-    if not tasks or backend == "sequential" or (n_jobs == 1 and backend is None):
+    if _in_process(tasks, n_jobs, backend):
         return (function(*task) for task in tasks)
     if backend in (None, "loky"):
         on_crash = _ON_CRASH[function]
@@ -374,12 +383,35 @@ def _families(pairs: list[Pair], todo: list[_Work]) -> list[list[_Work]]:
 class Engine:
     """Runs pairs to completion with one :class:`~stability.settings.Settings`."""
 
-    def __init__(self, settings: Settings, progress: Progress) -> None:
+    def __init__(self, settings: Settings, progress: Progress, on_call: OnCall | None = None) -> None:
         self.settings = settings
         self.n_jobs = settings.effective_jobs()
         self.progress = progress
         #: Results computed in the worker processes (several jobs, process pool), else in this one.
         self.offload = self.n_jobs > 1 and settings.backend in (None, "loky")
+        self.on_call = on_call
+
+    def _execute(self, function: Callable, tasks: list[tuple]) -> Iterator[Any]:
+        """:func:`_run`; in-process, ``on_call`` first learns which pair, stream and restarts each
+        task is about to run (a segmenter that ends the process leaves that behind)."""
+        s = self.settings
+        if self.on_call is None or not _in_process(tasks, self.n_jobs, s.backend):
+            return _run(function, tasks, self.n_jobs, s.backend)
+        return self._announced(function, tasks)
+
+    def _announced(self, function: Callable, tasks: list[tuple]) -> Iterator[Any]:
+        for task in tasks:
+            if function is _initial_task:
+                self.on_call(task[0], None, None)
+                yield function(*task)
+            else:  # a task of chunks: each announced before it runs, the prepared state shared
+                units, chunks = task
+                prepared = _Prepared(chunks[0][2], units)
+                results = []
+                for chunk in chunks:
+                    self.on_call(chunk[0], _STREAM_NAMES[chunk[1]], chunk[-1])
+                    results.append(_restart_chunk(units, prepared, *chunk))
+                yield results
 
     def run(self, pairs: list[Pair], on_done: Callable[[int], None] = _no_op) -> None:
         """Evaluate ``pairs``; ``on_done(i)`` is called as soon as ``pairs[i]`` is finished.
@@ -423,7 +455,7 @@ class Engine:
                 on_done(i)
                 continue
             tasks.append((i, pair.resolved, pair.doc.units, s.determinism_check))
-        with closing(_run(_initial_task, tasks, self.n_jobs, s.backend)) as results:
+        with closing(self._execute(_initial_task, tasks)) as results:
             self._initial_results(pairs, results, on_done)
 
     def _initial_results(self, pairs: list[Pair], results: Iterator[Any], on_done: Callable[[int], None]) -> None:
@@ -457,7 +489,7 @@ class Engine:
                     pair.outstanding += 1
             tasks.extend((pairs[family[0][0]].doc.units, chunks) for chunks in groups.values())
         ready: list[int] = []  # finished pairs whose results the workers compute
-        with closing(_run(_restart_task, tasks, self.n_jobs, s.backend)) as results:
+        with closing(self._execute(_restart_task, tasks)) as results:
             following = self._restart_results(pairs, (r for task in results for r in task), on_done, ready)
         self._score(pairs, ready, on_done)
         return following

@@ -21,7 +21,9 @@ per-document :class:`~stability.results.Failure` and the other documents are kep
   (``os._exit``, a segfault, the OOM killer) loses its tasks: they are run again one at a time,
   and a task that kills its worker alone is recorded as a ``"crash"`` failure (the engine narrows
   it down to the restart). In-process (``n_jobs=1`` without a backend), such a segmenter ends the
-  whole process, as any Python call would.
+  whole process, as any Python call would; with a results file, the marker the store wrote before
+  the call (:mod:`stability.store`) makes the next resume record that pair as a crash failure
+  instead of dying on it again.
 * **Interrupts.** During a run, SIGINT and SIGTERM raise ``KeyboardInterrupt`` in the main
   thread; the worker processes are killed at once and the results already stored stay on disk.
 """

@@ -9,6 +9,8 @@ results file (:mod:`stability.store`). Both read one :class:`~stability.settings
 
 from __future__ import annotations
 
+import dataclasses
+
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
@@ -178,6 +180,7 @@ class _CorpusRun:
         before it are finished, so the results file is in corpus order for any ``n_jobs``."""
         slots: list[tuple[str, StabilityResult | Failure | int]] = []  # (document hash, value or pair)
         pairs: list[Pair] = []
+        digests: list[str] = []  # of each pair's document
         for doc in docs:
             digest = document_hash(doc) if self.store is not None else ""
             for label, segmenter in self.segmenters.items():
@@ -185,6 +188,7 @@ class _CorpusRun:
                 if kept is None:
                     slots.append((digest, len(pairs)))
                     pairs.append(Pair(label, segmenter, doc, doc_key(doc.id)))
+                    digests.append(digest)
                 else:
                     slots.append((digest, kept))
         self.n_documents += len(docs)
@@ -206,8 +210,28 @@ class _CorpusRun:
             finished[index] = True
             flush()
 
-        engine.run(pairs, on_done)
+        self._run(pairs, digests, on_done)
         flush()  # slots kept from the results file after the last new pair
+
+    def _run(self, pairs: list[Pair], digests: list[str], on_done: Callable[[int], None]) -> None:
+        """Run the block's new pairs. With a results file, in-process calls are announced to the
+        store's marker first; a pair that was running when a previous in-process run died
+        (``store.suspect``) runs alone in a worker process, where a crash becomes its failure."""
+        store = self.store
+        if store is None:
+            Engine(self.settings, self.progress).run(pairs, on_done)
+            return
+        suspect = [i for i, pair in enumerate(pairs) if (pair.label, pair.doc.id) == store.suspect]
+        if suspect:
+            contained = dataclasses.replace(self.settings, n_jobs=1, backend="loky")
+            Engine(contained, self.progress).run([pairs[suspect[0]]], lambda _: on_done(suspect[0]))
+        rest = [i for i in range(len(pairs)) if i not in suspect]
+
+        def announce(j: int, stream: str | None, restarts: range | None) -> None:
+            pair = pairs[rest[j]]
+            store.running(pair.label, pair.doc.id, digests[rest[j]], stream, restarts)
+
+        Engine(self.settings, self.progress, announce).run([pairs[i] for i in rest], lambda j: on_done(rest[j]))
 
     def _emit(self, engine: Engine, pairs: list[Pair], digest: str, value: StabilityResult | Failure | int) -> None:
         fresh = isinstance(value, int)

@@ -24,6 +24,15 @@ Writing (:class:`ResultsStore`): an existing file is an error unless ``resume`` 
 last line is dropped and the file truncated back to its last complete line before anything is
 appended, and the file must have been written with the same settings, segmenter parameters and
 documents.
+
+In-process runs (``n_jobs=1`` without a backend) have no worker process to contain a segmenter
+that ends the process (``os._exit``, a segfault, the OOM killer). Before each call the store writes
+a marker, ``results.jsonl.running``, naming the segmenter, document, stream and restarts; a normal
+end, an error or an interrupt removes it. A marker left behind means the process died during that
+call. Resuming warns and runs that pair again in a worker process (``ResultsStore.suspect``),
+where a crash is contained and recorded as the pair's ``"crash"`` failure, so the run goes on
+instead of dying on the same document again; if the death came from elsewhere (``kill -9``, a
+power cut) the pair's result is simply computed, identical to an uninterrupted run.
 """
 
 from __future__ import annotations
@@ -296,6 +305,20 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
 # ----------------------------------------------------------------------------------------------
 # writing
 # ----------------------------------------------------------------------------------------------
+def _marker_call(info: Any) -> tuple[str, str, str] | None:
+    """(segmenter, document, which call) named by a ``.running`` marker, or None when it is not
+    one this module wrote."""
+    if not isinstance(info, dict) or not all(isinstance(info.get(k), str) for k in ("segmenter", "document")):
+        return None
+    stream, restarts = info.get("stream"), info.get("restarts")
+    if stream is None and restarts is None:
+        return info["segmenter"], info["document"], "its initial segmentation"
+    if (isinstance(stream, str) and isinstance(restarts, list) and len(restarts) == 2
+            and all(isinstance(r, int) and not isinstance(r, bool) and r >= 0 for r in restarts)):
+        return info["segmenter"], info["document"], f"restarts {restarts[0]}-{restarts[1] - 1} of the {stream} stream"
+    return None
+
+
 class ResultsLockedError(StabilityError, RuntimeError):
     """Another run holds the lock of a results file."""
 
@@ -384,6 +407,10 @@ class ResultsStore:
         self._handle: Any = None
         self._lock = _Lock(self.path)
         self._synced = 0.0
+        self._marker = self.path.with_name(self.path.name + ".running")
+        self._owns_marker = False
+        #: (segmenter, document) that was running when a previous in-process run died, if any
+        self.suspect: tuple[str, str] | None = None
 
     def __enter__(self) -> "ResultsStore":
         self.open()
@@ -399,11 +426,12 @@ class ResultsStore:
             raise InvalidParameterError.make("output", "a results file path (not a folder)", str(self.path))
         if self.path.exists() and not (self.resume or self.overwrite):
             raise InvalidParameterError(
-                f"results file {str(self.path)!r} already exists; resume it (resume=True, --resume) "
-                "or replace it (overwrite=True, --overwrite)"
+                f"results file {str(self.path)!r} already exists{self._crash_note()}; resume it (resume=True, "
+                "--resume) or replace it (overwrite=True, --overwrite)"
             )
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock.acquire()
+        self._owns_marker = True  # the lock is ours: so is a marker a dead run left
         try:
             if self.resume and self.path.exists() and self.path.stat().st_size > 0:
                 self._continue()
@@ -428,6 +456,39 @@ class ResultsStore:
             self._handle.write("\n")
         if not any(record["type"] == "run" for _, record in scan.records):
             self._write({"type": "run", "settings": self.settings, "corpus": self.corpus})
+        self._take_marker()
+
+    def _read_marker(self) -> Any:
+        try:
+            return json.loads(self._marker.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as exc:
+            return f"unreadable ({type(exc).__name__})"
+
+    def _crash_note(self) -> str:
+        found = _marker_call(self._read_marker())
+        if found is None:
+            return ""
+        return (f" and its run died while segmenter {found[0]!r} was running on document {found[1]!r} "
+                "(resuming runs that pair again in a worker process)")
+
+    def _take_marker(self) -> None:
+        """A marker left by a run that died during an in-process call: that pair is ``suspect``,
+        to be run again where its death can be contained (see the module docstring)."""
+        info = self._read_marker()
+        if info is None:
+            return
+        found = _marker_call(info)
+        if found is None:
+            warnings.warn(f"{self._marker}: not a marker this program wrote ({str(info)[:80]}); removed",
+                          ResultsWarning, stacklevel=5)
+        elif found[:2] not in self.completed:
+            self.suspect = found[:2]
+            warnings.warn(f"{self.path}: the previous run died during {found[2]} of segmenter {found[0]!r} on "
+                          f"document {found[1]!r}; that pair runs again in a worker process, where a crash is "
+                          "recorded as its failure", ResultsWarning, stacklevel=5)
+        self._marker.unlink(missing_ok=True)
 
     def _refuse(self, why: str, advice: str) -> InvalidParameterError:
         return InvalidParameterError(f"cannot resume {self.path}: {why}; {advice}")
@@ -477,6 +538,14 @@ class ResultsStore:
         kind = "result" if isinstance(value, StabilityResult) else "failure"
         self._write({"type": kind, "document_hash": doc_hash, kind: value.to_dict()})
 
+    def running(self, label: str, doc_id: str, doc_hash: str, stream: str | None, restarts: range | None) -> None:
+        """Name the in-process call about to run (the ``.running`` marker; see the module docstring)."""
+        info = {"segmenter": label, "document": doc_id, "document_hash": doc_hash, "stream": stream,
+                "restarts": None if restarts is None else [restarts.start, restarts.stop]}
+        partial = self._marker.with_name(self._marker.name + ".tmp")
+        partial.write_text(json.dumps(info), encoding="utf-8")
+        os.replace(partial, self._marker)
+
     def finish(self) -> None:
         """At the end of the corpus: results of documents that were not in it are an error."""
         stale = sorted({doc for _, doc in self.completed} - self._seen)
@@ -501,6 +570,8 @@ class ResultsStore:
                 os.fsync(self._handle.fileno())
                 self._handle.close()
         finally:
+            if self._owns_marker:
+                self._marker.unlink(missing_ok=True)
             self._lock.release()
 
 

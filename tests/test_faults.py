@@ -3,7 +3,8 @@
 The fault-injection segmenters are in tests/faults.py. Contained in-process (any ``n_jobs``):
 exceptions, SystemExit, KeyboardInterrupt and other BaseExceptions raised by the segmenter,
 invalid outputs, timeouts. Contained only in worker processes (loky, ``n_jobs >= 2`` or
-``backend="loky"``): a segmenter that kills its process (``os._exit``, a segfault, SIGKILL).
+``backend="loky"``): a segmenter that kills its process (``os._exit``, a segfault, SIGKILL);
+in-process, such a run dies, and resuming records the pair named by the store's marker as a crash.
 """
 
 from __future__ import annotations
@@ -143,3 +144,54 @@ def test_resume_keeps_recorded_failures_unless_asked(tmp_path, kind, mode):
 
 def test_every_fault_kind_is_exercised():
     assert set(CONTAINED_IN_PROCESS) | set(CRASHES) | {"hang"} == set(ACTIONS)
+
+
+def _die_in_process(tmp_path, when):
+    """Run Fault('os_exit') in-process (n_jobs=1, no backend) into a results file: the process dies."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    out = tmp_path / "results.jsonl"
+    script = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+              "from faults import Fault, corpus\nfrom stability import evaluate\n"
+              f"evaluate({{'fault': Fault('os_exit', when={when!r})}}, corpus{MARKERS!r}, output={str(out)!r}, "
+              f"n_jobs=1, **{SETTINGS!r})\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 13, done.stderr  # Fault's os._exit(13): nothing could be caught
+    return out
+
+
+@pytest.mark.parametrize("when", ["initial", "restart"])
+def test_an_in_process_crash_is_contained_on_resume_and_not_retried(tmp_path, when, expected):
+    out = _die_in_process(tmp_path, when)
+    marker = out.with_name("results.jsonl.running")
+    assert json.loads(marker.read_text())["document"] == "bad"  # left behind by the dead run
+    with pytest.raises(InvalidParameterError, match="died while segmenter 'fault' was running on document 'bad'"):
+        run(Fault("os_exit", when=when), output=out)  # neither resume nor overwrite: the message says why
+    where = "its initial segmentation" if when == "initial" else "restarts 0-5 of the within stream"
+    with pytest.warns(UserWarning, match=f"previous run died during {where} of segmenter 'fault' on document 'bad'"):
+        result = run(Fault("os_exit", when=when), output=out, resume=True)
+    # 'bad' ran again in a worker process: its crash is the failure a loky run records, the rest goes on
+    check_isolated(result, "crash", expected)
+    assert records(result) == records(run(Fault("os_exit", when=when), n_jobs=1, backend="loky"))
+    assert not marker.exists()
+    before = out.read_bytes()
+    again = run(Fault("os_exit", when=when), output=out, resume=True)  # recorded: not retried (it would die)
+    assert out.read_bytes() == before and records(again) == records(result)
+
+
+def test_a_finished_or_failed_in_process_run_leaves_no_marker(tmp_path):
+    for name, segmenter in (("ok", Fault("raise", marker="none")), ("raises", Fault("raise"))):
+        out = tmp_path / name / "results.jsonl"
+        run(segmenter, output=out, n_jobs=1)
+        assert out.exists() and not out.with_name("results.jsonl.running").exists()
+
+
+def test_a_marker_we_did_not_write_is_removed_with_a_warning(tmp_path, expected):
+    out = tmp_path / "results.jsonl"
+    run(Fault("raise", marker="none"), output=out, n_jobs=1)
+    out.with_name("results.jsonl.running").write_text('{"segmenter": 3}')
+    with pytest.warns(UserWarning, match="not a marker this program wrote"):
+        resumed = run(Fault("raise", marker="none"), output=out, resume=True)
+    assert not resumed.failures and not out.with_name("results.jsonl.running").exists()

@@ -110,3 +110,47 @@ def test_colour_only_when_asked(run_dir):
     assert "\x1b[" not in plain  # piped: no escape codes
     assert "\x1b[1m" in coloured and "\x1b[33mcontent-blind" in coloured  # bold result, yellow flag
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain  # the same text otherwise
+
+
+def _in_a_terminal(args: list[str], width: int) -> str:
+    """Run the installed ``stability`` in a pseudo-terminal ``width`` columns wide (as a user's
+    shell would: no COLUMNS, no --width) and return what the terminal received, colours removed."""
+    import fcntl
+    import os
+    import pty
+    import shutil
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    exe = shutil.which("stability", path=str(Path(sys.executable).parent))
+    if exe is None:
+        pytest.skip("the stability command is not installed next to this interpreter")
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, width, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR")}
+    process = subprocess.Popen([exe, *args], stdin=follower, stdout=follower, stderr=follower, env=env, close_fds=True)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closed: the command ended
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    assert process.wait(timeout=120) == 0, b"".join(chunks).decode(errors="replace")
+    text = b"".join(chunks).decode("utf-8", errors="replace").replace("\r\n", "\n")
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07", "", text)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("command", ["report", "report --documents", "segmenters"])
+def test_a_real_terminal_of_that_width(run_dir, command, width):
+    text = _in_a_terminal(_commands(run_dir)[command], width)
+    assert_fits(text, width)
+    if command == "report":  # the summary table grows with the terminal (the others may need less room)
+        assert max(len(line.rstrip()) for line in text.splitlines()) > width - 25

@@ -122,3 +122,22 @@ def test_prepare_is_called_once_per_document_and_key():
     unshared = {label: _unshared(s) for label, s in _configurations(CountingC99).items() if label.startswith("c99")}
     evaluate(unshared, DOCS, n_jobs=1, **RUN)
     assert len(CountingC99.calls) == len(DOCS) * 5 * 2  # one per (document, configuration, stream)
+
+
+def test_each_chunk_of_a_shared_task_is_announced_in_process():
+    """In-process, the engine tells ``on_call`` which pair, stream and restarts run next (the
+    store's crash marker); a task of shared chunks announces each chunk before running it."""
+    from stability.corpus import Document
+    from stability.engine import Engine, Pair, Progress
+    from stability.permutations import doc_key
+    from stability.settings import Settings
+
+    doc = Document("d", tuple(DOCS[0]["units"]))
+    pairs = [Pair(label, C99(mask_size=m), doc, doc_key("d")) for label, m in (("m11", 11), ("m5", 5))]
+    calls = []
+    engine = Engine(Settings(n_restarts=4, shuffle_control=True, n_jobs=1), Progress(False),
+                    on_call=lambda *call: calls.append(call))
+    engine.run(pairs)
+    every = range(0, 4)
+    assert calls == [(0, None, None), (1, None, None), (0, "within", every), (0, "shuffle", every),
+                     (1, "within", every), (1, "shuffle", every)]
