@@ -27,6 +27,13 @@ the engine a list of (segmenter, document) pairs:
 A pair is *finished* as soon as its last chunk is back and its streams need no more restarts (or
 it failed); the engine says so at once through ``on_done``, so a corpus run can store it without
 waiting for the other pairs. Failures of one pair never lose the results of the others.
+
+4. **Results.** The result of a finished pair (matching, chance level, bootstrap intervals:
+   :mod:`stability.outcome`) is computed in-process with one job; with several jobs in worker
+   processes, the pairs a round finishes are sent back to the workers a few at a time, so that the
+   main process only hands out tasks and collects results (its CPU time is the serial fraction of
+   a parallel run; ``benchmarks/harness_overhead.py`` measures it). ``on_done`` then follows each
+   result's return.
 """
 
 from __future__ import annotations
