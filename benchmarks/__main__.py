@@ -278,6 +278,30 @@ def choi_study(full: bool) -> list[Row]:
 
 
 @check
+def choi_study_serial(full: bool) -> list[Row]:
+    """The TextTiling Choi study's serial fraction and the 16-core speedup it allows (Amdahl)."""
+    from benchmarks import harness_overhead as ho
+    from segmenters.texttiling import TextTiling
+    from stability import evaluate
+
+    docs = _choi(100 if full else 40)
+    if not docs:
+        return [Row("Choi study, serial fraction", "skipped: data not found", "-", None)]
+    documents = [{"id": f"d{i}", "units": u} for i, (u, _) in enumerate(docs)]
+    evaluate({"tt": TextTiling()}, documents[:2], n_restarts=5, seed=0, n_jobs=2, progress=False)  # warm workers
+    cpu = {}
+    for n_jobs in (1, 2):  # with 2 jobs: the main process's CPU time, what the workers do not take
+        start = time.process_time()
+        evaluate({"tt": TextTiling()}, documents, n_restarts=100, seed=0, n_jobs=n_jobs, progress=False)
+        cpu[n_jobs] = time.process_time() - start
+    serial = cpu[2] / cpu[1]
+    return [Row(f"Choi 3-11 study, TextTiling: speedup n_jobs=16 over 1, Amdahl's law ({len(docs)} docs)",
+                f"{ho.amdahl(serial, 16):.1f}x", ">= 13x", ho.amdahl(serial, 16) >= 13,
+                f"projected (no 16-core machine): serial fraction {serial:.2%} = main-process CPU at n_jobs=2 "
+                f"{cpu[2]:.2f} s / CPU of the n_jobs=1 run {cpu[1]:.1f} s")]
+
+
+@check
 def metrics_at_a_million(full: bool) -> list[Row]:
     """Reference metrics at 1,000,000 units (benchmarks/metrics.py's protocol: CPU time, best of)."""
     from nltk.metrics.segmentation import pk as nltk_pk
