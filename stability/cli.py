@@ -358,6 +358,7 @@ def validate(
     """Validation study: rank agreement between stability scores and reference metrics over a family of segmenters, on one corpus or several."""
     import time
 
+    from .status import Status
     from .study import StudyOptions, run_study, write_report
 
     with _errors(debug, ctx):
@@ -368,7 +369,12 @@ def validate(
         run = run_study(options)
         target = Path(run.options.docs)
         discussion = target / "validation-discussion.md"
-        path = write_report(run, target, discussion=discussion if discussion.is_file() else None)
+        status = Status(progress)
+        status("writing the report and plots", str(target))
+        try:
+            path = write_report(run, target, discussion=discussion if discussion.is_file() else None)
+        finally:
+            status.stop()
         for study in run.studies:
             for failure in study.result.failures:
                 _err(f"warning: {study.name}: {failure.message().splitlines()[0]}")
