@@ -332,8 +332,8 @@ def with_overrides(
     if corpus_options:
         if "demo" in updated.corpus:
             raise InvalidParameterError(
-                f"{', '.join(sorted(corpus_options))} applies to a corpus path; give --corpus too"
-            )
+                f"the corpus options {' and '.join(f'{k}=' for k in sorted(corpus_options))} need a corpus path; "
+                "give --corpus too")
         _check_keys(corpus_options, _corpus_keys(), "corpus overrides", updated.source)
         updated = replace(updated, corpus={**updated.corpus, **corpus_options})
     if out is not None:
@@ -383,7 +383,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None) -> A
         result = _with_dask(call, scheduler)
     else:
         if scheduler is not None:
-            raise InvalidParameterError("scheduler is only used with backend = 'dask'")
+            raise InvalidParameterError("scheduler is only used with backend='dask'", parameter="scheduler")
         result = call()
     if out_dir is not None:
         write_reports(result, out_dir, experiment.output.get("formats", []), experiment.output.get("documents") or None)

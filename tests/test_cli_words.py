@@ -44,6 +44,9 @@ RUN_FLAGS = [
                                 "'mask_sise'; did you mean 'mask_size'?"),
     (["-s", "c99,mask_size=big"], "error: --segmenter 'c99,mask_size=big': "),
     (["-s", "c99,mask_size"], "error: --segmenter must be NAME or NAME,key=value,..."),
+    (["--scheduler", "tcp://x:1"], "error: --scheduler is only used with --backend 'dask'"),
+    (["--corpus-format", "text"], "error: the corpus options --corpus-format need a corpus path; give --corpus too"),
+    (["--unit", "line", "--encoding", "latin-1"], "error: the corpus options --encoding and --unit need a corpus path"),
 ]
 
 
