@@ -137,9 +137,13 @@ def _saved(out_dir: str | None) -> str:
     return f"{finished} finished (segmenter, document) pair(s) are in {path}; rerun with --resume to continue"
 
 
-def _show_warning(message: Warning | str, category: type, *args: object, **kwargs: object) -> None:
-    """Warnings during a command: one ``warning:`` line on stderr, without the source line."""
-    _err(f"warning: {message}")
+def _warning_printer(ctx: typer.Context) -> Callable[..., None]:
+    """Warnings during a command: one ``warning:`` line on stderr, without the source line, in
+    the user's words (``--jobs 64 is beyond ...``)."""
+    def show(message: Warning | str, *args: object, **kwargs: object) -> None:
+        _err(f"warning: {_words(ctx).say(str(message))}")
+
+    return show
 
 
 def _words(ctx: typer.Context) -> "Words":
@@ -175,7 +179,7 @@ def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] =
 
     try:
         with interruptible(), warnings.catch_warnings():
-            warnings.showwarning = _show_warning
+            warnings.showwarning = _warning_printer(ctx)
             yield
     except (StabilityError, OSError) as exc:
         if debug:

@@ -156,3 +156,10 @@ def test_segmenter_parameters_from_the_command_line_run(runner):
                                  "--report-format", "json"])
     assert result.exit_code == 0, result.output
     assert '"even,n_segments=3"' in result.stdout
+
+
+def test_warnings_name_the_flag(runner):
+    result = runner.invoke(app, ["run", "-s", "even", "--restarts", "2", "--jobs", "100000", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    warning = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
+    assert warning and warning[0].startswith("warning: --jobs 100000 is beyond") and "using --jobs " in warning[0]
