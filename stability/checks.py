@@ -110,4 +110,4 @@ def check_choice(value: Any, name: str, choices: Iterable[Any]) -> Any:
             return value
     listed = ", ".join(repr(c) for c in options)
     error = InvalidParameterError.make(name, f"one of {listed}", value)
-    raise InvalidParameterError(str(error) + did_you_mean(value, [c for c in options if isinstance(c, str)]))
+    raise InvalidParameterError(str(error) + did_you_mean(value, [c for c in options if isinstance(c, str)]), parameter=name)

@@ -17,12 +17,15 @@ import warnings
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Annotated, Callable, Iterator, Optional
 
 import typer
 
 from . import __version__
 from .readers import FORMATS
+
+if TYPE_CHECKING:
+    from .userwords import Words
 
 #: Exit codes of every command.
 EXIT_CODES = {0: "success", 1: "an error (one line on stderr)", 2: "a usage error",
@@ -134,13 +137,39 @@ def _saved(out_dir: str | None) -> str:
     return f"{finished} finished (segmenter, document) pair(s) are in {path}; rerun with --resume to continue"
 
 
-def _show_warning(message: Warning | str, category: type, *args: object, **kwargs: object) -> None:
-    """Warnings during a command: one ``warning:`` line on stderr, without the source line."""
-    _err(f"warning: {message}")
+def _warning_printer(ctx: typer.Context) -> Callable[..., None]:
+    """Warnings during a command: one ``warning:`` line on stderr, without the source line, in
+    the user's words (``--jobs 64 is beyond ...``)."""
+    def show(message: Warning | str, *args: object, **kwargs: object) -> None:
+        _err(f"warning: {_words(ctx).say(str(message))}")
+
+    return show
+
+
+def _words(ctx: typer.Context) -> "Words":
+    """How the running command says the library's keywords: the flags it declares (each
+    parameter's Python name is the library keyword it feeds; ``old_<name>`` is a hidden older
+    spelling of the same), except a value read from its config file(s), said as the file's table
+    and key unless the flag was typed too."""
+    from .userwords import Words, config_keys
+
+    flags, typed = {}, set()
+    for param in ctx.command.params:
+        if param.name is None:
+            continue
+        if param.param_type_name == "option" and not getattr(param, "hidden", False):
+            flags[param.name] = max(param.opts, key=len)
+        source = ctx.get_parameter_source(param.name)
+        if source is not None and source.name == "COMMANDLINE":
+            typed.add(param.name.removeprefix("old_"))
+    config = ctx.params.get("config")
+    paths = [] if config is None else config if isinstance(config, list) else [config]
+    keys = {key: where for key, where in config_keys(paths).items() if key not in typed}
+    return Words({name: flag for name, flag in flags.items() if name in typed or name not in keys}, keys)
 
 
 @contextlib.contextmanager
-def _errors(debug: bool, out_dir: Callable[[], str | None] = lambda: None) -> Iterator[None]:
+def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] = lambda: None) -> Iterator[None]:
     """Our errors become one line on stderr and exit code 1 (a traceback with --debug); an
     interrupt (SIGINT: 130, SIGTERM: 143) says what ``out_dir()`` holds."""
     import signal
@@ -150,13 +179,13 @@ def _errors(debug: bool, out_dir: Callable[[], str | None] = lambda: None) -> It
 
     try:
         with interruptible(), warnings.catch_warnings():
-            warnings.showwarning = _show_warning
+            warnings.showwarning = _warning_printer(ctx)
             yield
     except (StabilityError, OSError) as exc:
         if debug:
             raise
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        _err(f"error: {message}")
+        _err(f"error: {_words(ctx).say(message, getattr(exc, 'parameter', None))}")
         raise typer.Exit(code=1) from None
     except KeyboardInterrupt:
         _err(f"interrupted: {_saved(out_dir())}")
@@ -183,19 +212,21 @@ Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks.")]
 
 @app.command()
 def run(
+    ctx: typer.Context,
     config: Annotated[Optional[Path], typer.Argument(help="TOML experiment file (default: the built-in demo).", exists=True, dir_okay=False)] = None,
-    segmenter: Annotated[Optional[list[str]], typer.Option("--segmenter", "-s", help="Segmenter name or module:attribute (repeatable); replaces the config's. A module:attribute imports and runs that code (needs --allow-plugins).")] = None,
+    segmenters: Annotated[Optional[list[str]], typer.Option("--segmenter", "-s", help="Segmenter name or module:attribute, with parameters as NAME,key=value,... (e.g. c99,mask_size=5; repeatable); replaces the config's. A module:attribute imports and runs that code (needs --allow-plugins).")] = None,
     allow_plugins: Annotated[bool, typer.Option("--allow-plugins", help="Allow module:attribute segmenters outside the registered ones (they run arbitrary code: only for code and configs you trust).")] = False,
     corpus: Annotated[Optional[str], typer.Option("--corpus", "-c", help="Corpus path (file or directory).")] = None,
-    corpus_format: Annotated[Optional[str], typer.Option("--corpus-format", help=f"Corpus format: {', '.join(FORMATS)} (default: detected).")] = None,
-    old_corpus_format: Annotated[Optional[str], typer.Option("--format", "-f", hidden=True)] = None,
+    format: Annotated[Optional[str], typer.Option("--corpus-format", help=f"Corpus format: {', '.join(FORMATS)} (default: detected).")] = None,
+    old_format: Annotated[Optional[str], typer.Option("--format", "-f", hidden=True)] = None,
+    pattern: Annotated[Optional[str], typer.Option("--pattern", help="Corpus folders: the glob of the files to read, e.g. '*.ref' (default: the format's).")] = None,
     encoding: Annotated[Optional[str], typer.Option("--encoding", help="Text encoding of the corpus files (default utf-8, strict).")] = None,
     levels: Annotated[Optional[str], typer.Option("--levels", help="Wiki corpora: header levels that count as boundaries, e.g. '1,2' or '1-2'.")] = None,
     unit: Annotated[Optional[str], typer.Option("--unit", help="Plain-text corpora: sentence, paragraph or line.")] = None,
     splitter: Annotated[Optional[str], typer.Option("--splitter", help="Plain-text corpora cut into sentences: auto (Punkt trained on the corpus when large enough, else rules), rules, punkt, punkt_untrained, pysbd (extra sbd).")] = None,
-    restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Restarts per document (maximum with --ci-width).")] = None,
+    n_restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Restarts per document (maximum with --ci-width).")] = None,
     seed: Annotated[Optional[int], typer.Option("--seed", min=0, help="Run seed.")] = None,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (-1: all cores).")] = None,
+    n_jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (-1: all cores).")] = None,
     backend: Annotated[Optional[Backend], typer.Option("--backend", help="joblib backend.")] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (with --backend dask).")] = None,
     tolerance: Annotated[Optional[int], typer.Option("--tolerance", min=0, help="Near-miss window (units).")] = None,
@@ -222,12 +253,12 @@ def run(
     from .config import default_experiment, load_config, run_experiment, with_overrides
 
     where: dict[str, str | None] = {"dir": None}
-    with _errors(debug, lambda: where["dir"]):
+    with _errors(debug, ctx, lambda: where["dir"]):
         experiment = load_config(config) if config is not None else default_experiment()
         experiment = with_overrides(
-            experiment, segmenters=segmenter, corpus=corpus, format=corpus_format or old_corpus_format, out=out,
-            reader={"encoding": encoding, "levels": levels, "unit": unit, "splitter": splitter},
-            n_restarts=restarts, seed=seed, n_jobs=jobs, backend=backend.value if backend else None,
+            experiment, segmenters=segmenters, corpus=corpus, format=format or old_format, out=out,
+            reader={"encoding": encoding, "levels": levels, "unit": unit, "splitter": splitter, "pattern": pattern},
+            n_restarts=n_restarts, seed=seed, n_jobs=n_jobs, backend=backend.value if backend else None,
             scheduler=scheduler, tolerance=tolerance, ci_width=ci_width, layout_control=layout_control or None,
             resume=resume or None, overwrite=overwrite or None, retry_failed=retry_failed or None, timeout=timeout,
             allow_plugins=allow_plugins or None,
@@ -247,10 +278,11 @@ def run(
 
 @app.command()
 def score(
+    ctx: typer.Context,
     reference: Annotated[Path, typer.Option("--reference", "-R", exists=True, help="Reference segmentations (file or directory).")],
     hypothesis: Annotated[Path, typer.Option("--hypothesis", "-H", exists=True, help="Hypothesis segmentations.")],
-    window: Annotated[Optional[str], typer.Option("--window", "-k", help="Window k of Pk/WindowDiff: an integer or lamprier / nltk / segeval.")] = None,
-    old_window: Annotated[Optional[str], typer.Option("--k", hidden=True)] = None,
+    k: Annotated[Optional[str], typer.Option("--window", "-k", help="Window k of Pk/WindowDiff: an integer or lamprier / nltk / segeval.")] = None,
+    old_k: Annotated[Optional[str], typer.Option("--k", hidden=True)] = None,
     tolerance: Annotated[int, typer.Option("--tolerance", min=0, help="Boundary-matching tolerance for P/R/F1.")] = 0,
     width: WidthOption = None,
     report_format: ReportFormatOption = None,
@@ -262,8 +294,8 @@ def score(
     """Reference metrics of existing segmentations (no segmenter involved), paired by document id."""
     from .scoring import score_files
 
-    with _errors(debug):
-        k = window if window is not None else old_window
+    with _errors(debug, ctx):
+        k = k if k is not None else old_k
         k = int(k) if k is not None and k.lstrip("-").isdigit() else k
         result = score_files(reference, hypothesis, k=k, tolerance=tolerance)
         _print_report(result, report_format or old_report, width=width, columns=columns, metrics=metrics)
@@ -271,6 +303,7 @@ def score(
 
 @app.command()
 def segmenters(
+    ctx: typer.Context,
     report_format: ReportFormatOption = None,
     old_report: OldReportOption = None,
     width: WidthOption = None,
@@ -279,7 +312,7 @@ def segmenters(
     """List the available segmenters with their parameters and origin."""
     from .registry import describe_segmenters
 
-    with _errors(debug):
+    with _errors(debug, ctx):
         statuses = describe_segmenters()
         _print_report(statuses, report_format or old_report, width=width)
         for name, status in statuses.items():
@@ -289,6 +322,7 @@ def segmenters(
 
 @app.command()
 def report(
+    ctx: typer.Context,
     results: Annotated[Path, typer.Argument(exists=True, dir_okay=True, help="results.jsonl, report.json, or an output directory.")],
     report_format: ReportFormatOption = None,
     old_format: Annotated[Optional[str], typer.Option("--format", "-f", hidden=True, callback=lambda v: v and _report_format(v))] = None,
@@ -303,7 +337,7 @@ def report(
     """Render a saved run in another format."""
     from .summary import load_results
 
-    with _errors(debug):
+    with _errors(debug, ctx):
         path = results / "results.jsonl" if results.is_dir() else results
         result = load_results(path)
         _print_report(result, report_format or old_format, width=width, columns=columns, metrics=metrics,
@@ -312,14 +346,15 @@ def report(
 
 @app.command()
 def validate(
+    ctx: typer.Context,
     config: Annotated[list[Path], typer.Argument(help="TOML experiment file(s) over documents with references: one [corpus] or several [corpus.NAME] tables each (e.g. configs/validation.toml).", exists=True, dir_okay=False)],
     quick: Annotated[bool, typer.Option("--quick", help="Every 4th document of each corpus, in corpus order.")] = False,
     out: Annotated[Optional[str], typer.Option("--out", "-o", help="Results cache directory (default: the first config's [output] dir, '-quick' appended with --quick; one folder per corpus when there are several); the run resumes from it.")] = None,
     docs: Annotated[Optional[Path], typer.Option("--docs", help="Where validation.md and validation/*.svg go (default: the results directory).")] = None,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (default: the config's n_jobs).")] = None,
+    n_jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (default: the config's n_jobs).")] = None,
     limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Only the first N documents of each corpus (after --quick).")] = None,
-    restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Override the configs' restarts.")] = None,
-    bootstrap: Annotated[int, typer.Option("--bootstrap", min=1, help="Bootstrap resamples of documents per interval.")] = 1000,
+    n_restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Override the configs' restarts.")] = None,
+    n_bootstrap: Annotated[int, typer.Option("--bootstrap", min=1, help="Bootstrap resamples of documents per interval.")] = 1000,
     corpus: Annotated[Optional[list[str]], typer.Option("--corpus", "-c", help="Only this corpus of the config files (repeatable; default: all).")] = None,
     progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on a terminal).")] = None,
     debug: Debug = False,
@@ -327,17 +362,23 @@ def validate(
     """Validation study: rank agreement between stability scores and reference metrics over a family of segmenters, on one corpus or several."""
     import time
 
+    from .status import Status
     from .study import StudyOptions, run_study, write_report
 
-    with _errors(debug):
+    with _errors(debug, ctx):
         started = time.perf_counter()
         options = StudyOptions(tuple(str(c) for c in config), quick=quick, out=out,
-                               docs=None if docs is None else str(docs), jobs=jobs, limit=limit, restarts=restarts,
-                               bootstrap=bootstrap, corpora=tuple(corpus or ()), progress=progress)
+                               docs=None if docs is None else str(docs), jobs=n_jobs, limit=limit, restarts=n_restarts,
+                               bootstrap=n_bootstrap, corpora=tuple(corpus or ()), progress=progress)
         run = run_study(options)
         target = Path(run.options.docs)
         discussion = target / "validation-discussion.md"
-        path = write_report(run, target, discussion=discussion if discussion.is_file() else None)
+        status = Status(progress)
+        status("writing the report and plots", str(target))
+        try:
+            path = write_report(run, target, discussion=discussion if discussion.is_file() else None)
+        finally:
+            status.stop()
         for study in run.studies:
             for failure in study.result.failures:
                 _err(f"warning: {study.name}: {failure.message().splitlines()[0]}")

@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from .corpus import Document
-from .exceptions import InvalidParameterError
+from .exceptions import InvalidParameterError, InvalidTypeError
 from .reporting import formats_available
 
 if sys.version_info >= (3, 11):
@@ -109,6 +109,33 @@ def _check_keys(table: Mapping[str, Any], valid: tuple[str, ...], where: str, so
             )
 
 
+def segmenter_option(text: str) -> tuple[str, dict[str, Any]]:
+    """A ``--segmenter`` value: ``NAME`` or ``NAME,key=value,...`` -> (label, its table as in a
+    config's ``[segmenters.LABEL]``), the label being the text itself; each value is read as a TOML value (``5``, ``0.5``, ``true``),
+    else kept as a string (``n_segments=reference``).
+
+    Examples
+    --------
+    >>> segmenter_option("c99")
+    ('c99', {})
+    >>> segmenter_option("c99,mask_size=5,n_segments=reference")
+    ('c99,mask_size=5,n_segments=reference', {'segmenter': 'c99', 'mask_size': 5, 'n_segments': 'reference'})
+    """
+    name, *pairs = (part.strip() for part in text.split(","))
+    if not pairs and name == text:
+        return text, {}
+    spec: dict[str, Any] = {"segmenter": name}
+    for pair in pairs:
+        key, equals, raw = (part.strip() for part in pair.partition("="))
+        if not name or not key or not equals:
+            raise InvalidParameterError.make("--segmenter", "NAME or NAME,key=value,... (e.g. c99,mask_size=5)", text)
+        try:
+            spec[key] = tomllib.loads(f"value = {raw}")["value"]
+        except tomllib.TOMLDecodeError:
+            spec[key] = raw
+    return text, spec
+
+
 def _table(data: Mapping[str, Any], key: str, source: str) -> dict[str, Any]:
     value = data.get(key, {})
     if not isinstance(value, Mapping):
@@ -135,6 +162,9 @@ class Experiment:
     #: command line may supply them (``--corpus``, ``--segmenter``); :func:`run_experiment` refuses
     #: to run with any left, rather than silently running the demo corpus or default segmenters.
     missing: tuple[str, ...] = ()
+    #: The command-line flag the segmenters came from (:func:`with_overrides`), or ``None`` for
+    #: the file's ``[segmenters]`` tables: errors about a segmenter's parameters name it.
+    segmenters_flag: str | None = None
 
     def documents(self) -> Iterator[Document]:
         """The corpus as a lazy stream of documents."""
@@ -176,7 +206,11 @@ class Experiment:
         built = {}
         for label, spec in self.segmenters.items():
             params = {k: v for k, v in spec.items() if k != "segmenter"}
-            built[label] = get_segmenter(spec.get("segmenter", label), **params)
+            try:
+                built[label] = get_segmenter(spec.get("segmenter", label), **params)
+            except (InvalidParameterError, InvalidTypeError) as exc:  # say where the parameters came from
+                where = f"{self.segmenters_flag} {label!r}" if self.segmenters_flag else f"{self.source}: [segmenters.{label}]"
+                raise type(exc)(f"{where}: {exc}") from exc
         return built
 
     def metric_options(self) -> dict[str, Any] | bool:
@@ -286,8 +320,8 @@ def with_overrides(
     """
     updated = experiment if allow_plugins is None else replace(experiment, allow_plugins=allow_plugins)
     if segmenters:
-        updated = replace(updated, segmenters={name: {} for name in segmenters},
-                          missing=tuple(t for t in updated.missing if t != "segmenters"))
+        updated = replace(updated, segmenters=dict(segmenter_option(text) for text in segmenters),
+                          missing=tuple(t for t in updated.missing if t != "segmenters"), segmenters_flag="--segmenter")
     if corpus is not None:
         if not corpus.strip():
             raise InvalidParameterError.make("--corpus", "a file or folder path", corpus)
@@ -298,8 +332,8 @@ def with_overrides(
     if corpus_options:
         if "demo" in updated.corpus:
             raise InvalidParameterError(
-                f"{', '.join(sorted(corpus_options))} applies to a corpus path; give --corpus too"
-            )
+                f"the corpus options {' and '.join(f'{k}=' for k in sorted(corpus_options))} need a corpus path; "
+                "give --corpus too")
         _check_keys(corpus_options, _corpus_keys(), "corpus overrides", updated.source)
         updated = replace(updated, corpus={**updated.corpus, **corpus_options})
     if out is not None:
@@ -349,7 +383,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None) -> A
         result = _with_dask(call, scheduler)
     else:
         if scheduler is not None:
-            raise InvalidParameterError("scheduler is only used with backend = 'dask'")
+            raise InvalidParameterError("scheduler is only used with backend='dask'", parameter="scheduler")
         result = call()
     if out_dir is not None:
         write_reports(result, out_dir, experiment.output.get("formats", []), experiment.output.get("documents") or None)

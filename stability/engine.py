@@ -322,13 +322,14 @@ def _chunks(restarts: range, n_chunks: int) -> list[range]:
 
 
 class Progress:
-    """A rich progress bar of restarts on stderr; by default only when stderr is a terminal."""
+    """A rich progress bar of restarts on stderr; by default only when stderr is a terminal
+    (:func:`stability.status.shown`)."""
 
     def __init__(self, show: bool | None, description: str = "restarts") -> None:
-        if show is None:
-            show = sys.stderr.isatty()
+        from .status import shown
+
         self._bar = None
-        if show:
+        if shown(show):
             from rich.console import Console
             from rich.markup import escape
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn

@@ -38,23 +38,41 @@ class InvalidSegmentationError(StabilityError, ValueError):
     """A segmentation (boundaries, masses, gap string or labels) is malformed."""
 
 
-class InvalidParameterError(StabilityError, ValueError):
-    """A parameter has a value outside what the function accepts."""
+class _ParameterError(StabilityError):
+    """An error about one parameter, which it names in :attr:`parameter` (the keyword argument, or
+    ``None``) so that a front end can say it in its own words: the command line names its flag
+    (``--ci-width`` for ``ci_width``), a config file its key. Hints inside a message name other
+    keywords as ``keyword=`` (``pass format= ...``), the one spelling a front end translates."""
+
+    def __init__(self, message: str = "", *, parameter: str | None = None) -> None:
+        super().__init__(message)
+        self.parameter = parameter
+
+
+class InvalidParameterError(_ParameterError, ValueError):
+    """A parameter has a value outside what the function accepts.
+
+    Examples
+    --------
+    >>> error = InvalidParameterError.make("ci_width", "None or a number > 0", 5)
+    >>> str(error), error.parameter
+    ('ci_width must be None or a number > 0; received 5', 'ci_width')
+    """
 
     @classmethod
     def make(cls, name: str, expected: str, received: Any) -> "InvalidParameterError":
         """Build the standard message ``name must be <expected>; received <value>``."""
-        return cls(f"{name} must be {expected}; received {_short_repr(received)}")
+        return cls(f"{name} must be {expected}; received {_short_repr(received)}", parameter=name)
 
 
-class InvalidTypeError(StabilityError, TypeError):
+class InvalidTypeError(_ParameterError, TypeError):
     """A parameter has the wrong type."""
 
     @classmethod
     def make(cls, name: str, expected: str, received: Any) -> "InvalidTypeError":
         """Build the standard message ``name must be <expected>; received <type> <value>``."""
         return cls(
-            f"{name} must be {expected}; received {type(received).__name__} {_short_repr(received)}"
+            f"{name} must be {expected}; received {type(received).__name__} {_short_repr(received)}", parameter=name
         )
 
 

@@ -111,18 +111,21 @@ def _by_id(entries: Iterable[_Entry], path: str | os.PathLike) -> dict[str, _Ent
 
 @dataclass(frozen=True)
 class ScoreResult:
-    """Metrics per document (paired by id) and their mean and standard deviation."""
+    """Metrics per document (paired by id) and their mean and standard deviation; ``window`` is
+    the window asked for (``None``: the default, Lamprier et al.'s eq. 5; a policy name; an int)."""
 
     documents: dict[str, dict[str, float]]
     mean: dict[str, float] = field(default_factory=dict)
     std: dict[str, float] = field(default_factory=dict)
+    window: Any = None
 
     def to_dict(self) -> dict[str, Any]:
         def clean(d: dict[str, float]) -> dict[str, float | None]:
             return {k: (None if np.isnan(v) else v) for k, v in d.items()}
 
         return {"mean": clean(self.mean), "std": clean(self.std),
-                "documents": {k: clean(v) for k, v in self.documents.items()}}
+                "documents": {k: clean(v) for k, v in self.documents.items()},
+                "window": "lamprier" if self.window is None else self.window}
 
 
 def score_files(
@@ -172,4 +175,4 @@ def score_files(
         x = x[~np.isnan(x)]
         mean[key] = float(x.mean()) if x.size else float("nan")
         std[key] = float(x.std(ddof=1)) if x.size > 1 else (0.0 if x.size else float("nan"))
-    return ScoreResult(documents, mean, std)
+    return ScoreResult(documents, mean, std, window=k)

@@ -232,7 +232,7 @@ class Settings:
         for f in fields(self):
             object.__setattr__(self, f.name, f.metadata["check"](getattr(self, f.name), f.name))
         if self.resume and self.overwrite:
-            raise InvalidParameterError("resume and overwrite exclude each other; received both True")
+            raise InvalidParameterError("resume and overwrite exclude each other; received both", parameter="resume and overwrite")
         if self.n_bootstrap * self.n_restarts > MAX_BOOTSTRAP_CELLS:
             # the bootstrap of one document holds n_bootstrap x n_restarts indices at once: bound it, so
             # settings read from an untrusted results file or config cannot ask for gigabytes

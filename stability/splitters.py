@@ -253,7 +253,7 @@ def check_splitter(splitter: SplitterOption) -> SplitterSpec | Splitter:
     names = available_splitters()
     hint = did_you_mean(splitter, names) if isinstance(splitter, str) else ""
     expected = "a callable text -> list[str] or one of " + ", ".join(repr(n) for n in names)
-    raise InvalidParameterError(f"splitter must be {expected}; received {_short_repr(splitter)}{hint}")
+    raise InvalidParameterError(f"splitter must be {expected}; received {_short_repr(splitter)}{hint}", parameter="splitter")
 
 
 def get_splitter(splitter: SplitterOption = None, corpus: Iterable[str] | None = None) -> Splitter:

@@ -426,8 +426,8 @@ class ResultsStore:
             raise InvalidParameterError.make("output", "a results file path (not a folder)", str(self.path))
         if self.path.exists() and not (self.resume or self.overwrite):
             raise InvalidParameterError(
-                f"results file {str(self.path)!r} already exists{self._crash_note()}; resume it (resume=True, "
-                "--resume) or replace it (overwrite=True, --overwrite)"
+                f"results file {str(self.path)!r} already exists{self._crash_note()}; resume it (resume=True) "
+                "or replace it (overwrite=True)"
             )
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock.acquire()

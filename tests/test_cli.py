@@ -164,4 +164,4 @@ def test_reader_options_on_the_command_line(runner, tmp_path):
     assert levels.exit_code == 0, levels.output
     assert json.loads(levels.stdout)["documents"]["none"][0]["references"] == [[3]]
     demo = runner.invoke(app, ["run", "--encoding", "latin-1"])
-    assert demo.exit_code == 1 and "encoding applies to a corpus path" in demo.stderr
+    assert demo.exit_code == 1 and "the corpus options --encoding need a corpus path" in demo.stderr

@@ -27,7 +27,7 @@ def test_jobs_beyond_the_cap_are_capped_with_a_warning():
 def test_the_cli_says_jobs_were_capped_and_finishes(tmp_path):
     result = CliRunner().invoke(app, ["run", "-s", "even", "-r", "2", "-j", "1000", "--no-progress", "--report", "json"])
     assert result.exit_code == 0, result.output
-    assert f"warning: n_jobs=1000 is beyond {max_jobs()} workers" in result.stderr
+    assert f"warning: --jobs 1000 is beyond {max_jobs()} workers" in result.stderr  # the flag typed
     assert json.loads(result.stdout)["settings"]["n_jobs"] == max_jobs()
 
 

@@ -117,14 +117,3 @@ def test_rank_correlations_print_n_and_flag_fewer_than_five():
     assert all(cell.startswith("(") or cell == "n/a" for cell in by_over["segmenters"].strip(" |").split(" | ")[3:])
     assert "only 3 segmenters ranked (fewer than 5)" in md
     assert json.loads(render(result, "json"))["correlations_n"] == {"segmenters": 3, "documents": 6}
-
-
-def test_readme_python_snippet_runs_as_written(capsys):
-    from pathlib import Path
-
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    block = readme.split("From Python:\n\n```python\n", 1)[1].split("```", 1)[0]
-    namespace: dict = {}
-    exec(compile(block, "README.md", "exec"), namespace)
-    assert repr(namespace["corpus"]).startswith("CorpusResult(2 segmenters x 4 documents")
-    assert "| Pk | WD | B |" in capsys.readouterr().out

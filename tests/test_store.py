@@ -207,7 +207,7 @@ def test_recorded_failures_are_kept_once_and_not_retried_unless_asked(tmp_path):
 def test_an_existing_results_file_needs_resume_or_overwrite(tmp_path):
     out = tmp_path / "run.jsonl"
     run(out, corpus(2))
-    with pytest.raises(InvalidParameterError, match=r"already exists; resume it .* or replace it .*--overwrite"):
+    with pytest.raises(InvalidParameterError, match=r"already exists; resume it \(resume=True\) or replace it \(overwrite=True\)"):
         run(out, corpus(2))
     with pytest.raises(InvalidParameterError, match="resume and overwrite exclude each other"):
         run(out, corpus(2), resume=True, overwrite=True)
@@ -262,7 +262,7 @@ def test_the_cli_refuses_an_existing_results_folder_unless_resume_or_overwrite(t
     first = (out / "results.jsonl").read_bytes()
     again = cli.invoke(app, args)  # today's CLI silently replaced the results here
     assert again.exit_code == 1
-    assert "already exists; resume it (resume=True, --resume) or replace it (overwrite=True, --overwrite)" in again.stderr
+    assert "already exists; resume it (--resume) or replace it (--overwrite)" in again.stderr
     assert (out / "results.jsonl").read_bytes() == first
     assert cli.invoke(app, args + ["--resume"]).exit_code == 0
     assert (out / "results.jsonl").read_bytes() == first  # nothing was missing

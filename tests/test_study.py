@@ -246,3 +246,44 @@ def test_validation_alias_still_imports():
     import stability.validation
 
     assert stability.validation.run_study is stability.study.run_study
+
+
+# ---------------------------------------------------------------------------------------------
+# phases of the study's long computations (issue 13: progress for the analysis)
+# ---------------------------------------------------------------------------------------------
+def test_the_study_reports_its_phases(tmp_path):
+    from stability.study import ANALYSIS_PHASES
+
+    config = tmp_path / "multi.toml"
+    config.write_text(TWO_CORPORA, encoding="utf-8")
+    seen: list[tuple[str, str]] = []
+    options = StudyOptions((str(config),), out=str(tmp_path / "cache"), jobs=1, limit=3, restarts=2, bootstrap=20,
+                           progress=False, n_orders=5)
+    run_study(options, on_phase=lambda phase, detail: seen.append((phase, detail)))
+    for corpus in ("alpha", "beta"):
+        phases = [phase for phase, detail in seen if detail.startswith(corpus)]
+        assert phases == ["reading the corpus", *ANALYSIS_PHASES]
+    details = dict(seen[2:2 + len(ANALYSIS_PHASES)])  # alpha's analysis (both corpora are read first)
+    assert details["score matrices"] == "alpha, 4 configurations x 3 documents"
+    assert details["correlations across configurations"] == "alpha, 5 scores x 3 metrics, 20 resamples"
+
+
+def test_piped_validate_shows_no_spinner(two_corpora):
+    root, args, _ = two_corpora
+    # the same command without --no-progress: stderr is not a terminal, so no spinner and no bar
+    result = CliRunner().invoke(app, [a for a in args if a != "--no-progress"])
+    assert result.exit_code == 0, result.output
+    spinner = set("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏") | {"\x1b"}
+    assert not spinner & set(result.stderr) and not spinner & set(result.stdout)
+    assert "analysis" not in result.stderr and "correlations" not in result.stderr
+    assert result.stderr.startswith("results cached in ")
+
+
+def test_a_status_draws_only_where_asked(capsys):
+    from stability.status import Status
+
+    seen = []
+    status = Status(show=None, on_phase=lambda phase, detail: seen.append(phase))  # stderr captured: no terminal
+    status("phase one", "3 documents")
+    status.stop()
+    assert seen == ["phase one"] and capsys.readouterr().err == ""

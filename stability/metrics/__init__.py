@@ -11,14 +11,21 @@ Conventions shared by every function of this package:
   different numbers. Say which one you mean with ``Segmentation.from_boundaries(b, n)``
   (segment starts), ``Segmentation.from_masses(m)`` (segment sizes, segeval's encoding) or
   ``Segmentation.from_gaps(s)`` (nltk / segeval boundary strings).
+* **Argument order: (reference, hypothesis)**, as in nltk. Note: segeval takes
+  (hypothesis, reference), the other way round; code ported from segeval must swap them. Pk and
+  WindowDiff at a fixed ``k``, B, S, GHD (equal costs) and CovN/CovD do not change when swapped;
+  precision and recall trade places, Pr_error's misses and false alarms too, and every default
+  window is read from the reference. nltk's and segeval's keyword names (``window_size=``,
+  ``hypothesis_segmentation=``, ``boundary=``...) are refused with a message saying this.
 * **Results.** Every metric returns a Python ``float``. Passing ``return_parts=True`` returns a
   small frozen dataclass instead, whose ``value`` is that float and whose other fields are the
   parts (counts, numerator, denominator, the window used...). The exception is
   :func:`boundary_prf`, whose natural result is a triple: it always returns a
   :class:`BoundaryPRF` (iterable as ``precision, recall, f1``).
 * **Windows** (:func:`pk`, :func:`windowdiff` and relatives) are counted in gaps; ``k=None``
-  takes half the mean reference segment length (Lamprier et al. 2007 eq. 5), ``k="nltk"`` or
-  ``k="segeval"`` those libraries' defaults, and an explicit ``k`` must lie in ``1 .. n-1``
+  takes half the mean reference segment length (Lamprier et al. 2007 eq. 5), **which is not
+  nltk's default** (nltk's pk divides by the boundaries, not the segments: the two differ on
+  most documents); ``k="nltk"`` or ``k="segeval"`` give those libraries' defaults, and an explicit ``k`` must lie in ``1 .. n-1``
   (anything else is refused, never silently mapped to 0 or -0.0). The window used is reported
   in the parts. :func:`pr_error` counts its window in units (see its docstring).
 * **Zero divisions** follow the project's rule: 0/0 is 1.0 when both sides are empty, 0.0
@@ -87,6 +94,21 @@ from .windows import (
     windowdiff_corrected,
 )
 
+def _reference_first_functions() -> None:
+    """Every public function taking ``(reference, hypothesis)`` refuses nltk's and segeval's
+    keyword names with a message naming the argument order (:func:`._common.reference_first`);
+    which functions is read from their signatures."""
+    import inspect
+
+    from ._common import reference_first
+
+    wrapped: dict[int, object] = {}  # an alias (reference_metrics = compute_all) stays the same object
+    for name in __all__:
+        function = globals()[name]
+        if inspect.isfunction(function) and list(inspect.signature(function).parameters)[:2] == ["reference", "hypothesis"]:
+            globals()[name] = wrapped.setdefault(id(function), reference_first(function))
+
+
 __all__ = [
     "BoundaryPRF",
     "CoverageResult",
@@ -120,3 +142,5 @@ __all__ = [
     "windowdiff",
     "windowdiff_corrected",
 ]
+
+_reference_first_functions()

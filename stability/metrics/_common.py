@@ -5,6 +5,8 @@ Nothing here is public API; the public names are re-exported by :mod:`stability.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any, Union
 
 import numpy as np
@@ -30,6 +32,8 @@ __all__ = [
     "safe_ratio",
     "with_parts",
     "harmonic",
+    "PEER_KEYWORDS",
+    "reference_first",
 ]
 
 WindowPolicy = Union[None, int, str]
@@ -170,3 +174,39 @@ def safe_ratio(numerator: float, denominator: float, *, both_empty: float = 1.0)
 #: Harmonic mean of two rates in [0, 1]; 0.0 when both are 0 (:func:`stability.stats.f1_score`).
 harmonic = f1_score
 
+
+
+#: Keyword names of nltk's and segeval's versions of these metrics, which these functions do not
+#: take, and what to write instead. A call using one is most likely code ported from that library,
+#: with the arguments possibly in its order: :func:`reference_first` says so instead of Python's
+#: bare "unexpected keyword argument".
+PEER_KEYWORDS = {
+    "hypothesis_segmentation": "segeval's first argument; here the hypothesis comes second",
+    "reference_segmentation": "segeval's second argument; here the reference comes first",
+    "segmentation_a": "segeval's first side (usually the hypothesis); here the reference comes first",
+    "segmentation_b": "segeval's second side (usually the reference); here it comes first",
+    "window_size": "segeval's window; here it is k=, and k='segeval' gives segeval's default window",
+    "boundary_format": "segeval's input encoding; here build Segmentation.from_masses(m)",
+    "boundary": "nltk's boundary character; here build Segmentation.from_gaps(s, boundary=...)",
+    "ref": "nltk's name; here reference=", "hyp": "nltk's name; here hypothesis=",
+    "seg1": "nltk's name; here reference=", "seg2": "nltk's name; here hypothesis=",
+}
+
+ARGUMENT_ORDER = ("these metrics take (reference, hypothesis), like nltk; segeval takes "
+                  "(hypothesis, reference), the other way round")
+
+
+def reference_first(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` (whose first parameters are ``reference, hypothesis``), refusing nltk's and
+    segeval's keyword names (:data:`PEER_KEYWORDS`) with a message saying what to write here and
+    the argument order, instead of Python's bare "unexpected keyword argument"."""
+
+    @functools.wraps(function)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        if kwargs and not PEER_KEYWORDS.keys().isdisjoint(kwargs):
+            name = next(key for key in kwargs if key in PEER_KEYWORDS)
+            raise InvalidTypeError(f"{function.__name__}() has no keyword {name!r} ({PEER_KEYWORDS[name]}); "
+                                   f"{ARGUMENT_ORDER}", parameter=name)
+        return function(*args, **kwargs)
+
+    return checked

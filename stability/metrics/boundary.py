@@ -65,7 +65,10 @@ def boundary_prf(reference: Any, hypothesis: Any, tolerance: float = 0, *, times
     Parameters
     ----------
     reference, hypothesis : Segmentation
-        The two segmentations, over the same number of units.
+        The two segmentations, over the same number of units, reference first; swapping them
+        swaps precision and recall. nltk has no boundary P/R. Note: segeval's
+        ``boundary_confusion_matrix(hypothesis, reference)`` takes the arguments the other way
+        round.
     tolerance : int or float, default 0
         Largest distance between matched boundaries (``>= 0``; 0 = exact match): an integer
         number of units, or seconds when ``times`` is given.
@@ -193,7 +196,9 @@ def ghd(reference: Any, hypothesis: Any, ins_cost: float = 2.0, del_cost: float 
     Parameters
     ----------
     reference, hypothesis : Segmentation
-        The two segmentations, over the same number of units. There is no
+        The two segmentations, over the same number of units, reference first as in nltk's
+        ``ghd(ref, hyp)`` (segeval has no GHD); swapping them swaps the roles of ``ins_cost``
+        and ``del_cost`` (the same value with the equal defaults). There is no
         length cap (nltk 3.10.4 refuses gap strings longer than 10,000).
     ins_cost, del_cost : float, default 2.0
         Insertion and deletion costs (``>= 0``); ``ins_cost`` times the number of reference

@@ -146,7 +146,9 @@ def cov_n(reference: Any, hypothesis: Any, gamma: float = 0.85, *, times: Any = 
     Parameters
     ----------
     reference, hypothesis : Segmentation
-        The two segmentations, over the same number of units.
+        The two segmentations, over the same number of units, reference first as in
+        pyannote.metrics' ``metric(reference, hypothesis)`` (neither nltk nor segeval has
+        CovN); the harmonic mean makes the value symmetric.
     gamma : float, default 0.85
         Threshold in ``[0, 1]``; a segment is correct when its coverage is strictly greater.
     times : array-like of shape (n_units, 2), optional
@@ -190,7 +192,8 @@ def cov_d(reference: Any, hypothesis: Any, gamma: float = 0.85, *, times: Any = 
     Parameters
     ----------
     reference, hypothesis : Segmentation
-        The two segmentations, over the same number of units.
+        The two segmentations, over the same number of units, reference first, as in
+        pyannote.metrics and :func:`cov_n` (the value is symmetric).
     gamma : float, default 0.85
         Threshold in ``[0, 1]`` (strictly greater).
     times : array-like of shape (n_units, 2), optional

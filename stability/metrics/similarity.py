@@ -104,7 +104,8 @@ def boundary_edit_counts(reference: Any, hypothesis: Any, n_t: int = 2) -> EditC
     Parameters
     ----------
     reference, hypothesis : Segmentation
-        The two segmentations, over the same number of units.
+        The two segmentations, over the same number of units, reference first (segeval's
+        ``boundary_edit_distance(a, b)`` names its sides a and b; additions count from both).
     n_t : int, default 2
         Largest transposition span plus one, in gaps (segeval's ``n_t``; ``>= 1``; 1 disables
         near misses).
@@ -155,7 +156,9 @@ def boundary_similarity(reference: Any, hypothesis: Any, n_t: int = 2, *, return
     Parameters
     ----------
     reference, hypothesis : Segmentation
-        The two segmentations, over the same number of units.
+        The two segmentations, over the same number of units, reference first. B is symmetric,
+        so the order does not change the value; segeval's ``boundary_similarity(segmentation_a,
+        segmentation_b)`` is usually called (hypothesis, reference), the other way round.
     n_t : int, default 2
         Near-miss span limit (segeval's default 2: adjacent gaps only).
     return_parts : bool, default False
@@ -198,7 +201,9 @@ def segmentation_similarity(reference: Any, hypothesis: Any, n_t: int = 2, *, re
     Parameters
     ----------
     reference, hypothesis : Segmentation
-        The two segmentations, over the same number of units.
+        The two segmentations, over the same number of units, reference first. S is symmetric,
+        so the order does not change the value (segeval's ``segmentation_similarity`` names them
+        ``segmentation_a, segmentation_b``).
     n_t : int, default 2
         Near-miss span limit.
     return_parts : bool, default False

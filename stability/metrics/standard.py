@@ -23,9 +23,11 @@ def compute_all(reference: Any, hypothesis: Any, *, k: WindowPolicy = None, tole
     ----------
     reference, hypothesis : Segmentation
         The two segmentations, over the same number of units (a bare list is refused: build it
-        with ``Segmentation.from_boundaries`` or ``Segmentation.from_masses``).
+        with ``Segmentation.from_boundaries`` or ``Segmentation.from_masses``), **reference
+        first** like every metric here and nltk; segeval takes (hypothesis, reference).
     k : int or {"lamprier", "nltk", "segeval"}, optional
-        Window for the window metrics (default Lamprier et al. eq. 5); Pr_error uses a window of
+        Window for the window metrics (default Lamprier et al. eq. 5, not nltk's rule: see
+        :func:`~stability.metrics.pk`); Pr_error uses a window of
         ``k+1`` units (the same number of gaps, see :func:`pr_error`).
     tolerance : int, default 0
         Boundary-matching tolerance of precision / recall / F1.

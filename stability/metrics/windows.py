@@ -160,11 +160,19 @@ def pk(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, return_parts:
     Parameters
     ----------
     reference, hypothesis : Segmentation
-        The two segmentations, over the same number of units ``n >= 2``.
+        The two segmentations, over the same number of units ``n >= 2``: **reference first**,
+        as in nltk's ``pk(ref, hyp)``. Note: segeval's ``pk(hypothesis, reference)`` takes the
+        arguments the other way round. For a fixed ``k`` Pk is symmetric, but the default ``k``
+        is read from the first argument, so swapped arguments change the default window.
     k : int or {"lamprier", "nltk", "segeval"}, optional
-        Window size in gaps, ``1 <= k <= n-1``. By default half the mean reference segment
-        length, Lamprier et al. (2007) eq. 5; a policy name selects nltk's or segeval's default
-        (see :func:`stability.metrics.window_size`). The window used is in the parts.
+        Window size in gaps, ``1 <= k <= n-1``. **The default is not nltk's**: it is half the
+        mean reference segment length, ``round(n / (2 (m + 1)))`` for ``m`` reference
+        boundaries (Lamprier et al. 2007 eq. 5, the paper this project implements), whereas
+        nltk's ``pk`` divides by the boundaries instead of the segments,
+        ``round((n - 1) / (2 m))``, and segeval takes ``max(2, round(n / (2 (m + 1))))``; the
+        default and nltk's differ on most documents. Pass ``k="nltk"`` or ``k="segeval"`` to
+        get their numbers (see :func:`stability.metrics.window_size`); every report says which
+        convention it used. The window used is in the parts.
     return_parts : bool, default False
         Return a :class:`WindowResult` instead of the float.
 
@@ -207,9 +215,14 @@ def windowdiff(reference: Any, hypothesis: Any, k: WindowPolicy = None, weighted
     Parameters
     ----------
     reference, hypothesis : Segmentation
-        The two segmentations, over the same number of units ``n >= 2``.
+        The two segmentations, over the same number of units ``n >= 2``, reference first.
+        nltk's ``windowdiff(seg1, seg2, k)`` is symmetric and needs ``k``. Note: segeval's
+        ``window_diff(hypothesis, reference)`` takes the arguments the other way round; its
+        default window, like this one, is read from the reference.
     k : int or {"lamprier", "nltk", "segeval"}, optional
-        Window size in gaps, ``1 <= k <= n-1``; default Lamprier et al. (2007) eq. 5.
+        Window size in gaps, ``1 <= k <= n-1``; default Lamprier et al. (2007) eq. 5, **not**
+        nltk's ``pk`` rule nor segeval's (see :func:`pk`; ``k="nltk"`` / ``k="segeval"`` for
+        theirs).
     weighted : bool, default False
         Sum absolute count differences instead of counting differing windows.
     return_parts : bool, default False
@@ -265,9 +278,11 @@ def windowdiff_corrected(reference: Any, hypothesis: Any, k: WindowPolicy = None
     Parameters
     ----------
     reference, hypothesis : Segmentation
-        The two segmentations, over the same number of units ``n >= 2``.
+        The two segmentations, over the same number of units ``n >= 2``, reference first (nltk
+        has no corrected WindowDiff). Note: segeval's ``window_diff(hypothesis, reference,
+        lamprier_et_al_2007_fix=True)`` takes the arguments the other way round.
     k : int or {"lamprier", "nltk", "segeval"}, optional
-        Window size in gaps, ``1 <= k <= n-1``; default eq. 5.
+        Window size in gaps, ``1 <= k <= n-1``; default eq. 5 (not nltk's rule, see :func:`pk`).
     weighted : bool, default False
         Use ``|r - h|`` (eq. 4 as printed) instead of ``[r != h]``.
     return_parts : bool, default False
@@ -344,9 +359,11 @@ def nwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, weighted: b
     Parameters
     ----------
     reference, hypothesis : Segmentation
-        The two segmentations, over the same number of units ``n >= 2``.
+        The two segmentations, over the same number of units ``n >= 2``, reference first (the
+        expectation is taken under the reference's boundary count; neither nltk nor segeval
+        has this metric).
     k : int or {"lamprier", "nltk", "segeval"}, optional
-        Window size in gaps; default eq. 5.
+        Window size in gaps; default eq. 5 (not nltk's rule, see :func:`pk`).
     weighted : bool, default True
         ``|r - h|`` windows with eq. 8, or ``[r != h]`` windows with eq. 7.
     corrected : bool, default True
@@ -389,9 +406,11 @@ def tnwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, t: float = 0.
     Parameters
     ----------
     reference, hypothesis : Segmentation
-        The two segmentations, over the same number of units ``n >= 2``.
+        The two segmentations, over the same number of units ``n >= 2``, reference first (the
+        expectation is taken under the reference's boundary count; neither nltk nor segeval
+        has this metric).
     k : int or {"lamprier", "nltk", "segeval"}, optional
-        Window size in gaps; default eq. 5.
+        Window size in gaps; default eq. 5 (not nltk's rule, see :func:`pk`).
     t : float, default 0.5
         Tolerance coefficient in ``[0, 1]``.
     weighted, corrected : bool, default True
@@ -451,7 +470,8 @@ def pr_error(reference: Any, hypothesis: Any, k: WindowPolicy = None, c_miss: fl
     Parameters
     ----------
     reference, hypothesis : Segmentation
-        The two segmentations, over the same number of units ``n >= 2``.
+        The two segmentations, over the same number of units ``n >= 2``, reference first:
+        swapping them swaps misses and false alarms (neither nltk nor segeval has Pr_error).
     k : int or {"lamprier", "nltk", "segeval"}, optional
         Window length in units, ``2 <= k <= n``. By default one more than the WindowDiff default
         (Lamprier et al. eq. 5), so the windows have the same number of gaps as those of

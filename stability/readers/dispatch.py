@@ -127,7 +127,7 @@ def _format_options(row: CorpusFormat, options: dict[str, Any], how: str) -> dic
             users = " or ".join(repr(r.name) for r in FORMAT_TABLE.values() if name in r.options)
             raise InvalidParameterError(
                 f"{name} applies only to format {users}; the corpus is read as {how}; "
-                f"pass format= if the detection is wrong"
+                f"pass format= if the detection is wrong", parameter=name
             )
     return given
 

@@ -72,7 +72,7 @@ def read_text(
     """
     check_choice(unit, "unit", UNITS)
     if splitter is not None and unit != "sentence":
-        raise InvalidParameterError(f"splitter applies only to unit='sentence'; received unit={unit!r}")
+        raise InvalidParameterError(f"splitter applies only to unit='sentence'; received unit={unit!r}", parameter="splitter")
     resolved = check_splitter(splitter) if unit == "sentence" else None
     source = open_source(
         path, encoding=encoding, encoding_errors=encoding_errors, pattern=pattern, limit=limit,

@@ -30,8 +30,12 @@ def _window_note(result: Any) -> list[str]:
     ks = sorted({int(v["window_k"]) for v in result.documents.values() if not math.isnan(v.get("window_k", math.nan))})
     if not ks:
         return []
+    from .corpus import window_convention
+
     span = str(ks[0]) if len(ks) == 1 else f"{ks[0]} to {ks[-1]} (per document in the JSON or CSV report)"
-    return [f"Window metrics at k = {span}."]
+    window = getattr(result, "window", None)
+    how = "as given" if isinstance(window, int) else f"convention: {window_convention(window)}"
+    return [f"Window metrics at k = {span}; {how}."]
 
 
 def score_report(result: Any, digits: int = 4, compact: bool = False, metrics: Sequence[str] | None = None) -> Report:

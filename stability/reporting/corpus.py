@@ -160,12 +160,17 @@ WINDOW_POLICIES = {"lamprier": "Lamprier et al. 2007, eq. 5, the default", "nltk
                    "segeval": "segeval's convention"}
 
 
+def window_convention(policy: Any) -> str:
+    """How a run's or a score's window ``k`` was chosen, in words (``None``: the default)."""
+    policy = policy or "lamprier"
+    return f"{policy} ({WINDOW_POLICIES[policy]})" if policy in WINDOW_POLICIES else f"{policy} units"
+
+
 def _window_note(result: CorpusResult, refs: Sequence[Measure]) -> list[str]:
     """Which window k the window metrics used (the run's [metrics] k), when a window was used."""
     if not refs or not any("window_k" in s.reference for s in result.summary.values()):
         return []
-    policy = (result.settings.get("metrics") or {}).get("k") or "lamprier"
-    how = f"{policy} ({WINDOW_POLICIES[policy]})" if policy in WINDOW_POLICIES else f"{policy} units"
+    how = window_convention((result.settings.get("metrics") or {}).get("k"))
     return [f"Window metrics (Pk, WindowDiff and their variants) at k = {how}; each document's k is in the JSON report."]
 
 

@@ -21,6 +21,7 @@ segmenter configurations spanning good to poor, and measures the agreement:
 from __future__ import annotations
 
 from .analysis import (
+    ANALYSIS_PHASES,
     PAPER_TABLES,
     Study,
     analyze,
@@ -46,6 +47,7 @@ from .render import render_markdown, write_report
 from .run import QUICK_STRIDE, CorpusSpec, StudyOptions, StudyRun, load_corpora, quick_subset, run_study
 
 __all__ = [
+    "ANALYSIS_PHASES",
     "PAPER_TABLES",
     "QUICK_STRIDE",
     "RULE",

@@ -24,6 +24,7 @@ from ..checks import check_int, check_real
 from ..exceptions import InvalidParameterError
 from ..results import CorpusResult
 from ..stats import derived_rng, kendall_tau, percentile_interval
+from ..status import PhaseCallback, no_phase
 from .correlations import configuration_correlations, document_correlations, weighted_means
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "ceiling",
     "Study",
     "analyze",
+    "ANALYSIS_PHASES",
 ]
 
 
@@ -302,6 +304,9 @@ def ceiling(means: Sequence[float], blind: Sequence[bool], metric: str) -> float
 _DESCRIBED = ("precision", "recall", "chance_f1", "shuffle_f1", "n_boundaries")
 #: The reference metric whose running mean is shown beside the stability scores' (section 7).
 _RUNNING_REFERENCE = "windowdiff"
+#: The phases of :func:`analyze`, in order, as its ``on_phase`` callback names them.
+ANALYSIS_PHASES = ("score matrices", "running means", "correlations across configurations",
+                   "per-document correlations", "agreement among the references")
 
 
 @dataclass
@@ -444,10 +449,19 @@ def _running(result: CorpusResult, labels: Sequence[str], keys: Sequence[str], o
     return running, settle
 
 
+def _run_settings(result: CorpusResult, labels: Sequence[str], specs: Mapping[str, Mapping[str, Any]]
+                  ) -> dict[str, Any]:
+    """The run's settings and each configuration's parameters, as the report shows them."""
+    return {"run": {k: result.settings.get(k) for k in ("n_restarts", "seed", "tolerance", "shuffle_control",
+                                                         "content_margin", "metrics")},
+            "segmenters": {label: dict(specs[label] if label in specs else result.documents[label][0].params)
+                           for label in labels}}
+
+
 def analyze(result: CorpusResult, *, name: str = "corpus", specs: Mapping[str, Mapping[str, Any]] | None = None,
             metric_names: Sequence[str] | None = None, n_bootstrap: int = 1000, seed: int = 0,
             confidence: float = 0.95, settle_tolerance: float = 0.02, settle_at: int = 30,
-            n_orders: int = 200) -> Study:
+            n_orders: int = 200, on_phase: PhaseCallback | None = None) -> Study:
     """Compute every table and correlation of one corpus's section of the report.
 
     Parameters
@@ -466,7 +480,12 @@ def analyze(result: CorpusResult, *, name: str = "corpus", specs: Mapping[str, M
         stream under ``seed``, so its numbers do not depend on which others are computed.
     settle_tolerance, settle_at, n_orders :
         See :func:`settling`.
+    on_phase : callable, optional
+        ``on_phase(phase, detail)`` as each phase of :data:`ANALYSIS_PHASES` starts (``detail``:
+        its counts), e.g. a :class:`stability.status.Status`; the bootstrapped correlations can
+        take minutes on a large corpus.
     """
+    phase = on_phase or no_phase
     labels = [label for label, docs in result.documents.items() if docs]
     if len(labels) < 3:
         raise InvalidParameterError.make("result", "a run with at least 3 segmenter configurations with results", labels)
@@ -474,6 +493,8 @@ def analyze(result: CorpusResult, *, name: str = "corpus", specs: Mapping[str, M
     scores, metrics = candidate_scores(), reference_metrics(result, metric_names)
     blind = {label: result.summary[label].content_blind if label in result.summary else None for label in labels}
     aware = [label for label in labels if not blind[label]]
+    documents = _document_rows(result, labels)
+    phase(ANALYSIS_PHASES[0], f"{len(labels)} configurations x {len(documents)} documents")
     stab = {s: score_matrix(result, s, labels=labels)[1] for s in scores}
     raw = {m: score_matrix(result, m, reference=True, labels=labels)[1] for m in metrics}
     ref = {m: oriented(m, raw[m]) for m in metrics}
@@ -482,17 +503,20 @@ def analyze(result: CorpusResult, *, name: str = "corpus", specs: Mapping[str, M
              "reference": {m: _column_means(v, labels) for m, v in raw.items()}}
     options = {"n_bootstrap": n_bootstrap, "seed": seed, "confidence": confidence}
     running_keys = list(scores) + ([f"ref:{_RUNNING_REFERENCE}"] if _RUNNING_REFERENCE in metrics else [])
+    phase(ANALYSIS_PHASES[1], f"{len(running_keys)} scores x {len(labels)} configurations, {n_orders} document orders")
     running, settle = _running(result, labels, running_keys, {"tolerance": settle_tolerance, "at": settle_at,
                                                                "n_orders": n_orders, "seed": seed})
     reference_means = {m: [means["reference"][m][label] for label in labels] for m in metrics}
     flags = [bool(blind[label]) for label in labels]
     settings = {**options, "settle_tolerance": settle_tolerance, "settle_at": settle_at, "n_orders": n_orders,
-                "run": {k: result.settings.get(k) for k in ("n_restarts", "seed", "tolerance", "shuffle_control",
-                                                             "content_margin", "metrics")},
-                "segmenters": {label: dict(specs[label] if label in specs else result.documents[label][0].params)
-                               for label in labels}}
+                **_run_settings(result, labels, specs)}
+    pairs = f"{len(scores)} scores x {len(metrics)} metrics, {n_bootstrap} resamples"
+    phase(ANALYSIS_PHASES[2], pairs)
+    across = _across(stab, ref, labels, aware, options)
+    phase(ANALYSIS_PHASES[3], f"{pairs} of {len(documents)} documents")
+    per_document = _per_document(stab, ref, labels, aware, options)
+    phase(ANALYSIS_PHASES[4], f"{len(metrics)} metrics")
     return Study(name, result, labels, {label: family(label, specs) for label in labels}, blind, aware,
-                 _document_rows(result, labels), scores, metrics, paper_tables(result, labels), means,
-                 _across(stab, ref, labels, aware, options), _per_document(stab, ref, labels, aware, options),
-                 running, settle, reference_agreement(reference_means),
+                 documents, scores, metrics, paper_tables(result, labels), means,
+                 across, per_document, running, settle, reference_agreement(reference_means),
                  {m: ceiling(reference_means[m], flags, m) for m in metrics}, settings)

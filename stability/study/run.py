@@ -24,6 +24,7 @@ from ..checks import check_int
 from ..config import Experiment, _corpus_keys, _validate
 from ..corpus import Document
 from ..exceptions import InvalidParameterError
+from ..status import PhaseCallback, Status
 from .analysis import Study, analyze
 from .decision import Decision, decide
 
@@ -196,9 +197,10 @@ class _Prepared:
     segmenters: dict[str, Any]
 
 
-def _prepare(spec: CorpusSpec, options: StudyOptions) -> _Prepared:
+def _prepare(spec: CorpusSpec, options: StudyOptions, status: Status) -> _Prepared:
     """Read the documents and build the segmenters of a corpus; an error names the corpus."""
     where = f"{spec.config} (corpus {spec.name!r})"
+    status("reading the corpus", spec.name)
     try:
         documents = list(spec.experiment.documents())
         segmenters = spec.experiment.build_segmenters()
@@ -240,34 +242,45 @@ def _resolved(options: StudyOptions, specs: Sequence[CorpusSpec]) -> StudyOption
     return replace(options, out=Path(out).as_posix(), docs=Path(options.docs or out).as_posix())
 
 
-def _run_corpus(corpus: _Prepared, cache: Path, options: StudyOptions) -> Study:
+def _run_corpus(corpus: _Prepared, cache: Path, options: StudyOptions, status: Status) -> Study:
     from ..runner import evaluate
 
     spec = corpus.spec
     run = _run_settings(spec, options)
     cache.mkdir(parents=True, exist_ok=True)
     experiment = spec.experiment
+    status.stop()  # the restarts bar takes the terminal
     result = evaluate(corpus.segmenters, corpus.documents, output=cache / "results.jsonl", resume=True,
                       metrics=experiment.metric_options(), progress=options.progress, **run)
     metrics = experiment.metrics.get("names")
     study = analyze(result, name=spec.name, specs=experiment.segmenters, metric_names=metrics,
-                    n_bootstrap=options.bootstrap, seed=int(run.get("seed", 0)), n_orders=options.n_orders)
+                    n_bootstrap=options.bootstrap, seed=int(run.get("seed", 0)), n_orders=options.n_orders,
+                    on_phase=lambda phase, detail: status(phase, f"{spec.name}, {detail}"))
     study.settings.update({"config": spec.config, "cache": cache.as_posix(), "n_documents": len(corpus.documents),
                            "n_available": corpus.available})
     return study
 
 
-def run_study(options: StudyOptions) -> StudyRun:
+def run_study(options: StudyOptions, on_phase: PhaseCallback | None = None) -> StudyRun:
     """Run (or resume) the validation study of ``options.configs`` and analyse it.
 
     Every corpus is read and its segmenters built before any is run. The results of a corpus are cached in
     ``<out>/results.jsonl`` when the study has one corpus, ``<out>/<name>/results.jsonl`` when it
     has several; a rerun resumes from them (only missing (configuration, document) pairs are
     computed), so with the same seed it reproduces the report exactly.
+
+    While it reads and analyses (minutes on a large corpus, with nothing else to show), a spinner
+    names the phase and the corpus on stderr when ``options.progress`` says so (default: on a
+    terminal), and ``on_phase(phase, detail)`` is called as each phase starts ("reading the
+    corpus", then :data:`~stability.study.analysis.ANALYSIS_PHASES` for each corpus).
     """
     specs = _select(load_corpora(options.configs), options.corpora)
     options = _resolved(options, specs)
-    prepared = [_prepare(spec, options) for spec in specs]
-    root = Path(options.out)
-    studies = [_run_corpus(p, root if len(specs) == 1 else root / p.spec.name, options) for p in prepared]
+    status = Status(options.progress, on_phase)
+    try:
+        prepared = [_prepare(spec, options, status) for spec in specs]
+        root = Path(options.out)
+        studies = [_run_corpus(p, root if len(specs) == 1 else root / p.spec.name, options, status) for p in prepared]
+    finally:
+        status.stop()
     return StudyRun(studies, decide(studies), options, specs)

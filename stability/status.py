@@ -1,0 +1,73 @@
+"""What a long computation is doing, on stderr: a spinner with the phase's name.
+
+One convention for everything shown while working (this spinner and the restarts bar of
+:class:`stability.engine.Progress`): ``show=None`` means "only when stderr is a terminal", so
+piped output, logs, CI and tests never hold a spinner's frames. A library function reports its
+phases through a callback ``on_phase(phase, detail)`` (``phase`` one of its declared names,
+``detail`` the corpus and counts); :class:`Status` is the callback the command line passes.
+
+Examples
+--------
+>>> seen = []
+>>> status = Status(show=False, on_phase=lambda phase, detail: seen.append((phase, detail)))
+>>> status("correlations", "5 scores x 3 metrics")
+>>> status.stop()
+>>> seen
+[('correlations', '5 scores x 3 metrics')]
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["PhaseCallback", "Status", "no_phase", "shown"]
+
+#: ``on_phase(phase, detail)``: a long phase starts (``detail``: the corpus and counts, or ``""``).
+PhaseCallback = Callable[[str, str], None]
+
+
+def shown(show: bool | None) -> bool:
+    """Whether to draw progress: ``show`` when given, else whether stderr is a terminal."""
+    return sys.stderr.isatty() if show is None else bool(show)
+
+
+def no_phase(phase: str, detail: str) -> None:
+    """The callback that reports nothing."""
+
+
+class Status:
+    """A spinner on stderr naming the current phase (drawn only when :func:`shown`), and an
+    optional ``on_phase`` callback called with every phase too.
+
+    The spinner starts at the first phase and :meth:`stop` removes it (it must be stopped while
+    a progress bar runs: the terminal shows one live display at a time); a later phase starts it
+    again.
+    """
+
+    def __init__(self, show: bool | None = None, on_phase: PhaseCallback | None = None) -> None:
+        self._show = shown(show)
+        self._on_phase = on_phase or no_phase
+        self._status: Any = None
+
+    def __call__(self, phase: str, detail: str = "") -> None:
+        self._on_phase(phase, detail)
+        if not self._show:
+            return
+        from rich.markup import escape
+
+        text = escape(f"{phase}: {detail}" if detail else phase)  # names and paths are not markup
+        if self._status is None:
+            from rich.console import Console
+
+            self._status = Console(stderr=True).status(text)
+            self._status.start()
+        else:
+            self._status.update(text)
+
+    def stop(self) -> None:
+        """Remove the spinner (nothing when none is drawn)."""
+        if self._status is not None:
+            self._status.stop()
+            self._status = None

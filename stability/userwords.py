@@ -1,0 +1,123 @@
+"""Errors in the user's words: library keywords said as the command line's flags or config keys.
+
+The library's messages name keyword arguments: the parameter at fault opens the message
+(``ci_width must be ...``, carried by :attr:`InvalidParameterError.parameter
+<stability.exceptions.InvalidParameterError>`) and hints name other keywords as ``keyword=``
+(``pass format= if the detection is wrong``). A user who typed a command knows neither: the
+command line says ``--ci-width`` and ``--corpus-format``, and a value that came from a config file
+is said as its table and key (``demo.toml: [run] ci_width``).
+
+:class:`Words` is that one mapping, built from what the command declares (its click parameters,
+whose Python names are the library's keywords) and from the keys of the config files it read;
+:meth:`Words.say` rewrites a message with it. Nothing here lists flags by hand.
+
+Examples
+--------
+>>> words = Words({"ci_width": "--ci-width", "format": "--corpus-format"})
+>>> words.say("ci_width must be None or a number > 0 and <= 1; received 5.0", "ci_width")
+'--ci-width must be a number > 0 and <= 1; received 5.0'
+>>> words.say("cannot detect the format; pass format= (one of choi, text)")
+'cannot detect the format; pass --corpus-format (one of choi, text)'
+>>> keys = Words({}, {"n_jobs": ("[run]", "demo.toml")})
+>>> keys.say("n_jobs must be a non-zero integer (-1: all cores); received 0", "n_jobs")
+'demo.toml: [run] n_jobs must be a non-zero integer (-1: all cores); received 0'
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+__all__ = ["Words", "config_keys"]
+
+#: A hint naming a keyword: ``name=``, with ``True``/``False`` or the start of a value after it.
+_HINT = re.compile(r"\b([A-Za-z_]\w*)=(True\b|False\b)?(?=(\S?))")
+#: What a command line or a TOML file cannot say: "None or" (leave the option out instead).
+_NONE_OR = re.compile(r"(must be )None(?: \([^)]*\))? or ")
+
+#: Config tables whose keys are keyword arguments of the library (``[corpus]``: read_corpus,
+#: ``[run]``: Settings, ``[metrics]``: the metric options).
+KEYWORD_TABLES = ("run", "corpus", "metrics")
+
+
+def config_keys(paths: Iterable[str | Path]) -> dict[str, tuple[str, str]]:
+    """``key -> (table, file)`` for the keyword tables of TOML config files (the first file that
+    sets a key wins; ``[corpus.NAME]`` sub-tables count as ``[corpus.NAME]``). A file that cannot
+    be read adds nothing: its own error is reported where it is read."""
+    found: dict[str, tuple[str, str]] = {}
+    for path in paths:
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue
+        for table in KEYWORD_TABLES:
+            value = data.get(table)
+            if not isinstance(value, Mapping):
+                continue
+            for key, item in value.items():
+                if isinstance(item, Mapping) and table == "corpus":  # [corpus.NAME] of a study config
+                    for sub in item:
+                        found.setdefault(sub, (f"[corpus.{key}]", str(path)))
+                else:
+                    found.setdefault(key, (f"[{table}]", str(path)))
+    return found
+
+
+@dataclass(frozen=True)
+class Words:
+    """How one command says library keywords: ``flags`` (keyword -> ``--flag``) for what the
+    user gave or can give on the command line, ``keys`` (keyword -> (table, file)) for values
+    read from a config file. A keyword in both is said as the flag."""
+
+    flags: Mapping[str, str]
+    keys: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+
+    def _subject(self, parameter: str) -> tuple[str, str]:
+        """``(prefix, words)`` for the parameter opening a message; each keyword in it (e.g.
+        ``n_bootstrap x n_restarts``) is said in the user's words."""
+        prefix = ""
+
+        def one(match: re.Match[str]) -> str:
+            nonlocal prefix
+            name = match.group(0)
+            if name in self.flags:
+                return self.flags[name]
+            if name in self.keys:
+                table, source = self.keys[name]
+                prefix = f"{source}: "
+                return f"{table} {name}"
+            return name
+
+        said = re.sub(r"[A-Za-z_]\w*", one, parameter)
+        return prefix, said
+
+    def _hint(self, match: re.Match[str]) -> str:
+        name, boolean, following = match.groups()
+        if name in self.flags:
+            flag = self.flags[name]
+            if boolean is not None:
+                return flag
+            return f"{flag} " if following else flag
+        if name in self.keys:
+            table, _ = self.keys[name]
+            value = {"True": "true", "False": "false"}.get(boolean or "", "")
+            return f"{table} {name} = {value}" if (boolean or following) else f"{table} {name}"
+        return match.group(0)
+
+    def say(self, message: str, parameter: str | None = None) -> str:
+        """``message`` in the user's words: the opening ``parameter`` (when given and the message
+        starts with it) and every ``keyword=`` hint."""
+        if parameter and message.startswith(parameter):
+            prefix, said = self._subject(parameter)
+            if said != parameter:
+                rest = _NONE_OR.sub(r"\1", message[len(parameter):], count=1)
+                return prefix + said + _HINT.sub(self._hint, rest)
+        return _HINT.sub(self._hint, message)

@@ -1,0 +1,165 @@
+"""Errors in the user's words (issue 13): a command-line error names the flag the user typed, a
+config-file error the file's table and key; the library keeps its keyword names."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from stability.cli import app
+from stability.config import segmenter_option
+from stability.exceptions import InvalidParameterError
+from stability.settings import Settings
+from stability.userwords import Words, config_keys
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner(env={"COLUMNS": "200", "_TYPER_FORCE_DISABLE_TERMINAL": "1"})
+
+
+@pytest.fixture
+def choi_dir(tmp_path):
+    folder = tmp_path / "choi"
+    folder.mkdir()
+    (folder / "a.ref").write_text("==========\nOne.\nTwo.\n==========\nThree.\nFour.\n==========\n", encoding="utf-8")
+    return folder
+
+
+def _error(result) -> str:
+    lines = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert result.exit_code == 1 and len(lines) == 1, result.output
+    return lines[0]
+
+
+#: Every library check a `stability run` flag reaches, with the bad value and the words expected.
+RUN_FLAGS = [
+    (["--ci-width", "5"], "error: --ci-width must be a number > 0 and <= 1; received 5.0"),
+    (["--ci-width", "0"], "error: --ci-width must be a number > 0 and <= 1; received 0.0"),
+    (["--jobs", "0"], "error: --jobs must be a non-zero integer (-1: all cores); received 0"),
+    (["--restarts", "100000000"], "error: n_bootstrap x --restarts must be at most"),
+    (["--timeout", "-1"], "error: --timeout must be a number > 0; received -1.0"),
+    (["--backend", "threading", "--timeout", "5"], "error: --timeout must be None with the threading backend"),
+    (["-s", "c99,mask_sise=3"], "error: --segmenter 'c99,mask_sise=3': segmenter 'c99' has no parameter "
+                                "'mask_sise'; did you mean 'mask_size'?"),
+    (["-s", "c99,mask_size=big"], "error: --segmenter 'c99,mask_size=big': "),
+    (["-s", "c99,mask_size"], "error: --segmenter must be NAME or NAME,key=value,..."),
+    (["--scheduler", "tcp://x:1"], "error: --scheduler is only used with --backend 'dask'"),
+    (["--corpus-format", "text"], "error: the corpus options --corpus-format need a corpus path; give --corpus too"),
+    (["--unit", "line", "--encoding", "latin-1"], "error: the corpus options --encoding and --unit need a corpus path"),
+]
+
+
+@pytest.mark.parametrize(("args", "expected"), RUN_FLAGS, ids=[" ".join(a) for a, _ in RUN_FLAGS])
+def test_run_errors_name_the_flag(runner, args, expected):
+    result = runner.invoke(app, ["run", *args, "--no-progress"])
+    message = _error(result)
+    assert message.startswith(expected)
+    assert "None or" not in message  # a flag cannot be None: leave it out instead
+
+
+#: Corpus flags (they need a corpus path).
+CORPUS_FLAGS = [
+    (["--corpus-format", "nope"], "error: --corpus-format must be one of choi, wiki, jsonl, csv, chen, text; received 'nope'"),
+    (["--format", "nope"], "error: --corpus-format must be one of"),  # the hidden older spelling
+    (["--corpus-format", "text", "--unit", "word"], "error: --unit must be one of 'sentence', 'paragraph', 'line'"),
+    (["--corpus-format", "text", "--unit", "line", "--splitter", "rules"],
+     "error: --splitter applies only to --unit 'sentence'; received --unit 'line'"),
+    (["--corpus-format", "text", "--splitter", "rule"], "error: --splitter must be a callable"),
+    (["--encoding", "nope"], "error: --encoding must be a codec name known to Python"),
+    (["--levels", "1"], "error: --levels applies only to format 'wiki'"),
+    (["--corpus-format", "choi", "--pattern", "*.nope"], "pass --pattern to choose other files"),
+    (["--corpus-format", "wiki", "--levels", "0"], "error: --levels must be"),
+]
+
+
+@pytest.mark.parametrize(("args", "expected"), CORPUS_FLAGS, ids=[" ".join(a) for a, _ in CORPUS_FLAGS])
+def test_corpus_errors_name_the_flag(runner, choi_dir, args, expected):
+    result = runner.invoke(app, ["run", "-s", "even", "--corpus", str(choi_dir), *args, "--no-progress"])
+    message = _error(result)
+    assert expected in message
+    assert "format=" not in message and "pattern=" not in message
+
+
+def test_a_hint_names_the_flag_of_another_parameter(runner, choi_dir):
+    message = _error(runner.invoke(app, ["run", "-s", "even", "--corpus", str(choi_dir), "--levels", "1"]))
+    assert message.endswith("pass --corpus-format if the detection is wrong")
+
+
+def test_resume_and_overwrite(runner, tmp_path):
+    message = _error(runner.invoke(app, ["run", "-s", "even", "--out", str(tmp_path), "--resume", "--overwrite"]))
+    assert message == "error: --resume and --overwrite exclude each other; received both"
+
+
+def test_existing_results_say_the_flags(runner, choi_dir, tmp_path):
+    args = ["run", "-s", "even", "--corpus", str(choi_dir), "--restarts", "2", "--out", str(tmp_path / "o")]
+    assert runner.invoke(app, args).exit_code == 0
+    assert _error(runner.invoke(app, args)).endswith("resume it (--resume) or replace it (--overwrite)")
+
+
+def test_score_window(runner, choi_dir):
+    ref = choi_dir / "a.ref"
+    message = _error(runner.invoke(app, ["score", "-R", str(ref), "-H", str(ref), "--window", "wide"]))
+    assert message.startswith("error: --window must be an integer or one of")
+
+
+def test_config_errors_keep_the_toml_key_and_table(runner, tmp_path):
+    config = tmp_path / "exp.toml"
+    config.write_text("[corpus]\ndemo = true\n[segmenters.even]\n[run]\nci_width = 3.0\nn_jobs = 0\n"
+                      "[segmenters.c99]\nmask_sise = 3\n", encoding="utf-8")
+    message = _error(runner.invoke(app, ["run", str(config)]))
+    assert message == f"error: {config}: [segmenters.c99]: segmenter 'c99' has no parameter 'mask_sise'; " \
+                      "did you mean 'mask_size'? Its parameters: " + message.split("Its parameters: ")[1]
+    config.write_text(config.read_text().replace("mask_sise = 3\n", ""), encoding="utf-8")
+    message = _error(runner.invoke(app, ["run", str(config)]))
+    assert message == f"error: {config}: [run] ci_width must be a number > 0 and <= 1; received 3.0"
+    # a flag typed over the config's value is said as the flag
+    assert _error(runner.invoke(app, ["run", str(config), "--ci-width", "0.1", "--jobs", "0"])).startswith(
+        "error: --jobs must be a non-zero integer")
+    assert _error(runner.invoke(app, ["run", str(config), "--ci-width", "0.1"])).startswith(
+        f"error: {config}: [run] n_jobs must be")
+
+
+def test_the_library_keeps_its_keywords():
+    with pytest.raises(InvalidParameterError, match=r"^ci_width must be None or a number > 0") as caught:
+        Settings(ci_width=5)
+    assert caught.value.parameter == "ci_width"
+
+
+def test_words_translate_hints_and_subjects():
+    words = Words({"encoding": "--encoding", "resume": "--resume"}, {"encoding_errors": ("[corpus]", "x.toml")})
+    said = words.say("pass encoding= with the file's encoding (for example encoding='latin-1'), "
+                     "or encoding_errors='replace'; or resume=True")
+    assert said == ("pass --encoding with the file's encoding (for example --encoding 'latin-1'), "
+                    "or [corpus] encoding_errors = 'replace'; or --resume")
+    # only the parameter opening the message and name= hints change: prose is left alone
+    assert words.say("the encoding of resume files", "resume") == "the encoding of resume files"
+    assert words.say("resume must be true or false; received 1", "resume") == "--resume must be true or false; received 1"
+    assert words.say("unknown= stays", None) == "unknown= stays"
+
+
+def test_config_keys_read_keyword_tables(tmp_path):
+    config = tmp_path / "c.toml"
+    config.write_text("[run]\nn_jobs = 2\n[corpus.wiki]\nlevels = '1'\n[output]\ndir = 'x'\n", encoding="utf-8")
+    assert config_keys([config, tmp_path / "missing.toml"]) == {
+        "n_jobs": ("[run]", str(config)), "levels": ("[corpus.wiki]", str(config))}
+
+
+def test_segmenter_option_values_are_toml():
+    assert segmenter_option("texttiling,w=10,smoothing_rounds=1.5,stem=false,stopwords=none") == (
+        "texttiling,w=10,smoothing_rounds=1.5,stem=false,stopwords=none",
+        {"segmenter": "texttiling", "w": 10, "smoothing_rounds": 1.5, "stem": False, "stopwords": "none"})
+
+
+def test_segmenter_parameters_from_the_command_line_run(runner):
+    result = runner.invoke(app, ["run", "-s", "even,n_segments=3", "--restarts", "2", "--no-progress",
+                                 "--report-format", "json"])
+    assert result.exit_code == 0, result.output
+    assert '"even,n_segments=3"' in result.stdout
+
+
+def test_warnings_name_the_flag(runner):
+    result = runner.invoke(app, ["run", "-s", "even", "--restarts", "2", "--jobs", "100000", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    warning = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
+    assert warning and warning[0].startswith("warning: --jobs 100000 is beyond") and "using --jobs " in warning[0]
