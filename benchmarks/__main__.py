@@ -67,6 +67,11 @@ def _choi(count: int | None):
     return docs[:: max(1, len(docs) // count)][:count]
 
 
+def _choi_documents(count: int | None) -> list[dict]:
+    """:func:`_choi`'s documents as ``evaluate`` inputs (ids ``d0``, ``d1``...; empty without data)."""
+    return [{"id": f"d{i}", "units": u} for i, (u, _) in enumerate(_choi(count))]
+
+
 def _child(code: str, timeout: float = 600) -> dict:
     """Run ``code`` in a fresh interpreter (cold caches, its own peak memory); it prints a JSON
     object on its last line."""
@@ -237,10 +242,9 @@ def shared_prepare(full: bool) -> list[Row]:
     """The 16 validation configurations with prepared state shared across them, or not."""
     from stability import evaluate
 
-    docs = _choi(12 if full else 3)
-    if not docs:
+    documents = _choi_documents(12 if full else 3)
+    if not documents:
         return [Row("16 configurations, shared vs unshared prepare", "skipped: Choi data not found", "-", None)]
-    documents = [{"id": f"d{i}", "units": u} for i, (u, _) in enumerate(docs)]
     seconds: dict[bool, list[float]] = {False: [], True: []}
     records = {}
     for _ in range(3 if full else 2):  # interleaved, best of
@@ -253,7 +257,7 @@ def shared_prepare(full: bool) -> list[Row]:
             records[shared] = [r.to_dict() for r in _results(out)]
     same = json.dumps(records[False], sort_keys=True) == json.dumps(records[True], sort_keys=True)
     unshared, shared_s = min(seconds[False]), min(seconds[True])
-    return [Row(f"16 configurations, shared vs unshared prepare ({len(docs)} Choi docs x 100 restarts + shuffle, 1 job)",
+    return [Row(f"16 configurations, shared vs unshared prepare ({len(documents)} Choi docs x 100 restarts + shuffle, 1 job)",
                 f"{unshared / shared_s:.2f}x ({unshared:.1f} s -> {shared_s:.1f} s CPU)", "faster, bit-identical",
                 same and shared_s < unshared, "identical" if same else "RESULTS DIFFER")]
 
@@ -284,10 +288,9 @@ def choi_study_serial(full: bool) -> list[Row]:
     from segmenters.texttiling import TextTiling
     from stability import evaluate
 
-    docs = _choi(100 if full else 40)
-    if not docs:
+    documents = _choi_documents(100 if full else 40)
+    if not documents:
         return [Row("Choi study, serial fraction", "skipped: data not found", "-", None)]
-    documents = [{"id": f"d{i}", "units": u} for i, (u, _) in enumerate(docs)]
     evaluate({"tt": TextTiling()}, documents[:2], n_restarts=5, seed=0, n_jobs=2, progress=False)  # warm workers
     cpu = {}
     for n_jobs in (1, 2):  # with 2 jobs: the main process's CPU time, what the workers do not take
@@ -295,7 +298,7 @@ def choi_study_serial(full: bool) -> list[Row]:
         evaluate({"tt": TextTiling()}, documents, n_restarts=100, seed=0, n_jobs=n_jobs, progress=False)
         cpu[n_jobs] = time.process_time() - start
     serial = cpu[2] / cpu[1]
-    return [Row(f"Choi 3-11 study, TextTiling: speedup n_jobs=16 over 1, Amdahl's law ({len(docs)} docs)",
+    return [Row(f"Choi 3-11 study, TextTiling: speedup n_jobs=16 over 1, Amdahl's law ({len(documents)} docs)",
                 f"{ho.amdahl(serial, 16):.1f}x", ">= 13x", ho.amdahl(serial, 16) >= 13,
                 f"projected (no 16-core machine): serial fraction {serial:.2%} = main-process CPU at n_jobs=2 "
                 f"{cpu[2]:.2f} s / CPU of the n_jobs=1 run {cpu[1]:.1f} s")]
