@@ -30,10 +30,10 @@ waiting for the other pairs. Failures of one pair never lose the results of the 
 
 4. **Results.** The result of a finished pair (matching, chance level, bootstrap intervals:
    :mod:`stability.outcome`) is computed in-process with one job; with several jobs in worker
-   processes, the pairs a round finishes are sent back to the workers a few at a time, so that the
-   main process only hands out tasks and collects results (its CPU time is the serial fraction of
-   a parallel run; ``benchmarks/harness_overhead.py`` measures it). ``on_done`` then follows each
-   result's return.
+   processes, each pair is handed to a worker as soon as it is finished, so that the main process
+   only hands out tasks and collects results (its CPU time is the serial fraction of a parallel
+   run; ``benchmarks/harness_overhead.py`` measures it). ``on_done`` follows as soon as the result
+   is back (checked after every chunk's return), so results are still stored as pairs finish.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ import numpy as np
 
 from .corpus import Document
 from .exceptions import InvalidSegmentationError, InvalidTypeError
-from .isolation import Guarded, SegmenterTimeout, WorkerCrash, interruptible, run_pool, submit_alone
+from .isolation import Guarded, SegmenterTimeout, WorkerCrash, interruptible, is_crash, run_pool, submit, submit_alone
 from .outcome import STREAM_NAMES, Finished, f1_interval, score_task, stability_result
 from .permutations import Stream, layout_units, restart_orders, stream_rng
 from .results import Failure, StabilityResult
@@ -229,12 +229,7 @@ def _chunk_crashed(units: tuple[str, ...], chunk: _Chunk, n_jobs: int) -> _Chunk
     return index, stream, restarts, out, None
 
 
-def _score_crashed(task: tuple, crash: WorkerCrash, n_jobs: int) -> list:
-    """Results whose worker died (no segmenter runs there): computed again in this process."""
-    return score_task(*task)
-
-
-_ON_CRASH = {_initial_task: _initial_crashed, _restart_task: _restart_crashed, score_task: _score_crashed}
+_ON_CRASH = {_initial_task: _initial_crashed, _restart_task: _restart_crashed}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -496,14 +491,14 @@ class Engine:
                     groups.setdefault(j, []).append((i, stream, pair.resolved, pair.initial, s.seed, pair.key, chunk))
                     pair.outstanding += 1
             tasks.extend((pairs[family[0][0]].doc.units, chunks) for chunks in groups.values())
-        ready: list[int] = []  # finished pairs whose results the workers compute
+        scoring: dict[Any, tuple] = {}  # results being computed in the workers: future -> task
         with closing(self._execute(_restart_task, tasks)) as results:
-            following = self._restart_results(pairs, (r for task in results for r in task), on_done, ready)
-        self._score(pairs, ready, on_done)
+            following = self._restart_results(pairs, (r for task in results for r in task), on_done, scoring)
+        self._collect(pairs, scoring, on_done, wait=True)
         return following
 
     def _restart_results(self, pairs: list[Pair], results: Iterator[Any], on_done: Callable[[int], None],
-                         ready: list[int]) -> list[_Work]:
+                         scoring: dict[Any, tuple]) -> list[_Work]:
         following: list[_Work] = []
         for i, stream, chunk, boundaries, problem in results:
             pair = pairs[i]
@@ -520,9 +515,11 @@ class Engine:
                 if more:
                     continue
                 if self.offload and pair.error is None:
-                    ready.append(i)
+                    task = (self.settings, [(i, _finished(pair))])
+                    scoring[submit(score_task, task, self.n_jobs)] = task
                 else:
                     on_done(i)
+            self._collect(pairs, scoring, on_done)
         return sorted(following, key=lambda work: (work[0], int(work[1])))
 
     def _advance(self, pair: Pair) -> list[tuple[Stream, range]]:
@@ -558,16 +555,19 @@ class Engine:
             return pair.result
         return stability_result(self.settings, _finished(pair))
 
-    def _score(self, pairs: list[Pair], ready: list[int], on_done: Callable[[int], None]) -> None:
-        """Compute the results of the finished pairs ``ready`` in the worker processes, a few
-        pairs a task, and say each is done as its result comes back."""
-        if not ready:
-            return
-        s = self.settings
-        size = max(1, math.ceil(len(ready) / (4 * self.n_jobs)))
-        tasks = [(s, [(i, _finished(pairs[i])) for i in ready[a : a + size]]) for a in range(0, len(ready), size)]
-        with closing(_run(score_task, tasks, self.n_jobs, s.backend)) as results:
-            for batch in results:
-                for i, result in batch:
-                    pairs[i].result = result
-                    on_done(i)
+    def _collect(self, pairs: list[Pair], scoring: dict[Any, tuple], on_done: Callable[[int], None],
+                 wait: bool = False) -> None:
+        """Take the results the workers have computed (``wait``: all of them, waiting) and say
+        each pair is done; a result whose worker died (a segmenter killed it in another task)
+        is computed here instead."""
+        for future in [f for f in scoring if wait or f.done()]:
+            task = scoring.pop(future)
+            try:
+                batch = future.result()
+            except Exception as exc:
+                if not is_crash(exc):
+                    raise
+                batch = score_task(*task)
+            for i, result in batch:
+                pairs[i].result = result
+                on_done(i)

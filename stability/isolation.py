@@ -41,7 +41,7 @@ from itertools import islice
 from typing import Any
 
 __all__ = ["Guarded", "SegmenterEscape", "SegmenterTimeout", "interruptible", "interrupted", "run_pool",
-           "WorkerCrash", "is_crash"]
+           "WorkerCrash", "is_crash", "submit"]
 
 
 class SegmenterEscape(Exception):
@@ -192,6 +192,12 @@ def _executor(n_jobs: int) -> Any:
     from joblib.externals.loky import get_reusable_executor
 
     return get_reusable_executor(max_workers=n_jobs)
+
+
+def submit(function: Callable, task: tuple, n_jobs: int) -> Any:
+    """Hand ``function(*task)`` to the worker processes (those of :func:`run_pool`) without
+    waiting; returns its future. A worker's death shows as :func:`is_crash` from ``result()``."""
+    return _executor(n_jobs).submit(function, *task)
 
 
 def submit_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
