@@ -50,7 +50,7 @@ import numpy as np
 
 from .corpus import Document
 from .exceptions import InvalidSegmentationError, InvalidTypeError
-from .isolation import Guarded, SegmenterTimeout, WorkerCrash, interruptible, is_crash, run_pool, submit, submit_alone
+from .isolation import Guarded, SegmenterTimeout, WorkerCrash, interruptible, result_or_crash, run_pool, submit, submit_alone
 from .outcome import STREAM_NAMES, Finished, f1_interval, score_task, stability_result
 from .permutations import Stream, layout_units, restart_orders, stream_rng
 from .results import Failure, StabilityResult
@@ -562,12 +562,7 @@ class Engine:
         is computed here instead."""
         for future in [f for f in scoring if wait or f.done()]:
             task = scoring.pop(future)
-            try:
-                batch = future.result()
-            except Exception as exc:
-                if not is_crash(exc):
-                    raise
-                batch = score_task(*task)
-            for i, result in batch:
+            batch, crashed = result_or_crash(future)
+            for i, result in score_task(*task) if crashed else batch:
                 pairs[i].result = result
                 on_done(i)

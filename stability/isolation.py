@@ -41,7 +41,7 @@ from itertools import islice
 from typing import Any
 
 __all__ = ["Guarded", "SegmenterEscape", "SegmenterTimeout", "interruptible", "interrupted", "run_pool",
-           "WorkerCrash", "is_crash", "submit"]
+           "WorkerCrash", "is_crash", "submit", "result_or_crash"]
 
 
 class SegmenterEscape(Exception):
@@ -194,6 +194,17 @@ def _executor(n_jobs: int) -> Any:
     return get_reusable_executor(max_workers=n_jobs)
 
 
+def result_or_crash(future: Any) -> tuple[Any, bool]:
+    """``(future.result(), False)``, or ``(None, True)`` when the worker process running it died;
+    any other error is raised."""
+    try:
+        return future.result(), False
+    except Exception as exc:
+        if not is_crash(exc):
+            raise
+        return None, True
+
+
 def submit(function: Callable, task: tuple, n_jobs: int) -> Any:
     """Hand ``function(*task)`` to the worker processes (those of :func:`run_pool`) without
     waiting; returns its future. A worker's death shows as :func:`is_crash` from ``result()``."""
@@ -233,11 +244,8 @@ def run_pool(function: Callable, tasks: list[tuple], n_jobs: int,
             done, _ = wait(futures, return_when=FIRST_COMPLETED)
             for future in done:
                 i = futures.pop(future)
-                try:
-                    result = future.result()
-                except Exception as exc:
-                    if not is_crash(exc):
-                        raise
+                result, crashed = result_or_crash(future)
+                if crashed:
                     lost.append(i)
                     continue
                 yield result

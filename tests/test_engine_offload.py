@@ -44,3 +44,20 @@ def test_one_job_computes_results_in_process_on_demand():
     other = _pairs()
     parallel.run(other)
     assert [_record(engine.result(p)) for p in pairs] == [_record(parallel.result(p)) for p in other]
+
+
+def test_a_result_whose_worker_died_is_computed_in_process():
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    settings = Settings(n_restarts=6, seed=3, n_jobs=2, progress=False)
+    pairs = _pairs()[:1]
+    engine = Engine(settings, Progress(False))
+    engine.run(pairs)
+    expected = _record(engine.result(pairs[0]))
+    pairs[0].result = None
+    died = Future()
+    died.set_exception(BrokenProcessPool("a worker died"))  # as loky reports a dead worker
+    done = []
+    engine._collect(pairs, {died: (settings, [(0, _finished(pairs[0]))])}, done.append, wait=True)
+    assert done == [0] and _record(pairs[0].result) == expected
