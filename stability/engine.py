@@ -359,6 +359,9 @@ class Progress:
 # the engine
 # ----------------------------------------------------------------------------------------------
 _Work = tuple[int, Stream, range]  # (pair index, stream, restarts)
+#: Finished pairs whose results one worker task computes (several jobs): fewer tasks for the main
+#: process to hand out, while a result waits for at most this many pairs.
+_SCORE_BATCH = 4
 _STREAM_NAMES = STREAM_NAMES
 
 
@@ -373,13 +376,18 @@ def _no_op(index: int) -> None:
 
 
 def _families(pairs: list[Pair], todo: list[_Work]) -> list[list[_Work]]:
-    """``todo`` cut into families whose chunks share one prepared state: the work of pairs with
-    the same document and prepare key (the layout stream, which does not prepare, stays alone)."""
+    """``todo`` cut into families whose chunks share one prepared state: the streams of one pair,
+    and the work of pairs with the same document and prepare key (the layout stream, which does
+    not prepare, stays alone). Fewer, larger tasks also cost the main process less."""
     families: dict[Hashable, list[_Work]] = {}
     for work in todo:
-        pair = pairs[work[0]]
-        alone = pair.share is None or work[1] == Stream.LAYOUT
-        families.setdefault(("alone", len(families)) if alone else (id(pair.doc), pair.share), []).append(work)
+        i, stream, _ = work
+        pair = pairs[i]
+        if stream == Stream.LAYOUT:
+            key: Hashable = ("layout", i)
+        else:
+            key = ("pair", i) if pair.share is None else (id(pair.doc), pair.share)
+        families.setdefault(key, []).append(work)
     return list(families.values())
 
 
@@ -500,6 +508,7 @@ class Engine:
     def _restart_results(self, pairs: list[Pair], results: Iterator[Any], on_done: Callable[[int], None],
                          scoring: dict[Any, tuple]) -> list[_Work]:
         following: list[_Work] = []
+        ready: list[int] = []  # finished pairs not yet handed to a worker
         for i, stream, chunk, boundaries, problem in results:
             pair = pairs[i]
             state = pair.streams[stream]
@@ -515,11 +524,13 @@ class Engine:
                 if more:
                     continue
                 if self.offload and pair.error is None:
-                    task = (self.settings, [(i, _finished(pair))])
-                    scoring[submit(score_task, task, self.n_jobs)] = task
+                    ready.append(i)
                 else:
                     on_done(i)
+            if len(ready) >= _SCORE_BATCH:
+                self._submit(pairs, ready, scoring)
             self._collect(pairs, scoring, on_done)
+        self._submit(pairs, ready, scoring)
         return sorted(following, key=lambda work: (work[0], int(work[1])))
 
     def _advance(self, pair: Pair) -> list[tuple[Stream, range]]:
@@ -554,6 +565,13 @@ class Engine:
         if pair.result is not None:
             return pair.result
         return stability_result(self.settings, _finished(pair))
+
+    def _submit(self, pairs: list[Pair], ready: list[int], scoring: dict[Any, tuple]) -> None:
+        """Hand the results of the finished pairs ``ready`` to a worker, in one task."""
+        if ready:
+            task = (self.settings, [(i, _finished(pairs[i])) for i in ready])
+            scoring[submit(score_task, task, self.n_jobs)] = task
+            ready.clear()
 
     def _collect(self, pairs: list[Pair], scoring: dict[Any, tuple], on_done: Callable[[int], None],
                  wait: bool = False) -> None:

@@ -12,7 +12,8 @@ Two optional extras are understood by the harness:
   orders. A segmenter may expose ``prepare(units) -> state`` (per-unit work done once per
   document, e.g. tokenizing) and ``segment_prepared(state, order) -> boundaries``, where ``order``
   is an integer array and the call must return exactly what ``segment([units[i] for i in order])``
-  returns. The harness then calls ``prepare`` once per chunk of restarts.
+  returns. The harness then calls ``prepare`` once per task of restarts (the chunks of one
+  pair's streams), and hands the state to every restart of the task.
 * **Shared prepared state.** A segmenter that declares ``prepare_params`` (the names of the
   parameters its ``prepare`` reads, see :attr:`Segmenter.prepare_params`) lets the harness prepare
   a document once for several configurations: when it runs configurations of the same class whose
