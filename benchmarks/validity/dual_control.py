@@ -44,6 +44,7 @@ from stability.segmenter import apply_order, for_document, has_batch_path, has_f
 from stability.stats import derived_rng  # noqa: E402
 from stability.store import read_run  # noqa: E402
 from stability.study.run import load_corpora  # noqa: E402
+from stability.summary import kendall_tau  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "configs" / "validation.toml"
@@ -153,7 +154,7 @@ def doc_scores(r: StabilityResult, dual: list, n: int) -> dict[str, float]:
     f, s = restart_f1(within), restart_f1(restart_precision_recall(b0, r.shuffle.restart_boundaries[:n]))
     c_dual = restart_f1(restart_precision_recall(b0, [tuple(b) for b in dual[:n]]))
     chance = chance_scores(range(m0), within.predicted, r.segmentation.n_units)[2]
-    return {"m0": m0, "F": f, "S": s, "C_dual": c_dual,
+    return {"m0": m0, "F": f, "S": s, "C_dual": c_dual, "seg_len": r.segmentation.n_units / (m0 + 1),
             "count_aware": count_corrected_f1(f, s, chance, m0),
             "dual_aware": count_corrected_f1(f, max(s, c_dual), chance, m0),
             "dual_only": count_corrected_f1(f, c_dual, 0.0, m0)}
@@ -251,6 +252,19 @@ def descriptive(corpus: str, s: dict, refs: dict) -> list[str]:
     return lines
 
 
+def size_check(corpus: str, a: dict) -> str:
+    """The hypothesis's prediction at document level: over the content-based (configuration,
+    document) pairs with boundaries, longer segments go with a larger F - C_dual (tau-b > 0)."""
+    pairs = [d for k in a["labels"] if k not in BLIND for d in a["per"][100][k] if d["m0"] > 0]
+    families = {"texttiling": "tt_", "c99": "c99_", "u00": "u00"}
+    line = f"- {corpus}: tau-b(mean segment length, F - C_dual) over {len(pairs)} pairs " \
+           f"{kendall_tau([d['seg_len'] for d in pairs], [d['F'] - d['C_dual'] for d in pairs]):+.2f}"
+    for family, prefix in families.items():
+        sub = [d for k in a["labels"] if k.startswith(prefix) for d in a["per"][100][k] if d["m0"] > 0]
+        line += f"; {family} {kendall_tau([d['seg_len'] for d in sub], [d['F'] - d['C_dual'] for d in sub]):+.2f}"
+    return line
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("command", choices=("run", "analyze"))
@@ -269,6 +283,7 @@ def main() -> None:
         lines += markdown(n, s, len(analyses[n]["per"][100][analyses[n]["labels"][0]]))
     if all(n in summaries for n in SELECTION):
         lines += ["", *decide(summaries)]
+    lines += ["", *(size_check(n, a) for n, a in analyses.items())]
     for n, s in summaries.items():
         lines += descriptive(n, s, analyses[n]["references"])
     print("\n".join(lines))
