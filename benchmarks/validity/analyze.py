@@ -26,7 +26,8 @@ from run_corpora import RESULTS, corpus  # noqa: E402
 
 from segmenters.preprocessing import Preprocessor  # noqa: E402
 from stability.metrics import boundary_prf, boundary_similarity, pk, windowdiff  # noqa: E402
-from stability.results import StabilityResult, iter_records  # noqa: E402
+from stability.results import StabilityResult  # noqa: E402
+from stability.store import iter_records  # noqa: E402
 from stability.scores import chance_scores, f1_score, headline_document, restart_precision_recall  # noqa: E402
 from stability.segmentation import Segmentation  # noqa: E402
 from stability.summary import kendall_tau  # noqa: E402
