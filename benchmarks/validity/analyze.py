@@ -408,6 +408,18 @@ def amendment_select(analyses: dict, selection: list[str]) -> dict:
     return {"rows": rows, "chosen": chosen}
 
 
+def heldout_check(analyses: dict, chosen: str, heldout: str = "elements") -> str:
+    """Amendment 1's held-out check: a new winner fails it when its mean of tau vs B and vs F1 ±1
+    on the held-out corpus is more than 0.02 below the incumbent's."""
+    if chosen == "count_aware" or heldout not in analyses:
+        return "no held-out check to apply"
+    mean = {c: (analyses[heldout]["taus"][c]["B"] + analyses[heldout]["taus"][c]["F1+-1"]) / 2
+            for c in (chosen, "count_aware")}
+    verdict = "fails" if mean[chosen] < mean["count_aware"] - 0.02 else "passes"
+    return (f"held-out check on {heldout} {verdict}: {chosen} {mean[chosen]:.3f} vs count_aware "
+            f"{mean['count_aware']:.3f}")
+
+
 def amendment_markdown(analyses: dict) -> list[str]:
     lines = []
     for n, a in analyses.items():
@@ -458,7 +470,7 @@ def amendment_main(arguments: list[str]) -> None:
     decision = amendment_select(analyses, [n for n in ("choi", "wiki50") if n in analyses])
     for c, row in decision["rows"].items():
         print(c, row)
-    print("chosen:", decision["chosen"])
+    print("chosen:", decision["chosen"], "|", heldout_check(analyses, decision["chosen"]))
     print("\n".join(amendment_markdown(analyses) + amendment_targets(analyses)))
     for n, a in analyses.items():
         print(f"\n== {n}")
