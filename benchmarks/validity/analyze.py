@@ -358,7 +358,7 @@ def amendment_analyse(name: str, source: Path) -> dict:
     results = load(name, source)
     labels = sorted(results)
     scores: dict[int, dict[str, dict[str, float]]] = {50: {}, 100: {}}
-    refs, doc_move, worst = {}, {c: 0.0 for c in AMENDMENT}, 0.0
+    refs, moves, worst = {}, {c: [] for c in AMENDMENT}, 0.0
     for label in labels:
         docs = list(results[label].values())
         vals = {n: [amendment_values(r, n) for r in docs] for n in (50, 100)}
@@ -366,16 +366,20 @@ def amendment_analyse(name: str, source: Path) -> dict:
         for n in (50, 100):
             scores[n][label] = {c: float(np.mean([v[c] for v in vals[n]])) for c in AMENDMENT}
         for c in AMENDMENT:
-            doc_move[c] = max(doc_move[c], max(abs(a[c] - b[c]) for a, b in zip(vals[50], vals[100])))
+            moves[c] += [(label, abs(a[c] - b[c])) for a, b in zip(vals[50], vals[100])]
         rs = [references(r) for r in docs]
         refs[label] = {m: float(np.mean([x[m] for x in rs])) for m in REFERENCES}
     assert worst < 1e-9, (name, worst)  # F, S and chance F1 at the cache's tolerance are the library's
+    doc_move = {c: max(m for _, m in moves[c]) for c in AMENDMENT}
+    content = {c: np.array([m for k, m in moves[c] if k not in BLIND]) for c in AMENDMENT}
+    spread = {c: {"share>=0.05": float(np.mean(content[c] >= 0.05)), "p99": float(np.quantile(content[c], 0.99))}
+              for c in AMENDMENT}  # over the (content-based configuration, document) pairs
     config_move = {c: max(abs(scores[50][k][c] - scores[100][k][c]) for k in labels) for c in AMENDMENT}
     table = {c: {m: tau({k: scores[100][k][c] for k in labels}, {k: refs[k][m] for k in labels}, m)
                  for m in REFERENCES} for c in AMENDMENT}
     blind = {c: max(abs(scores[100][k][c]) for k in BLIND if k in scores[100]) for c in AMENDMENT}
     return {"labels": labels, "scores": scores, "references": refs, "taus": table, "doc_move": doc_move,
-            "config_move": config_move, "blind_max": blind, "n_documents": min(len(v) for v in results.values()),
+            "config_move": config_move, "move_spread": spread, "blind_max": blind, "n_documents": min(len(v) for v in results.values()),
             "tolerance": sorted({r.tolerance for v in results.values() for r in v.values()})}
 
 
@@ -431,6 +435,9 @@ def amendment_markdown(analyses: dict) -> list[str]:
             lines.append(f"| {c} | {t['B']:+.2f} | {t['F1+-1']:+.2f} | {(t['B'] + t['F1+-1']) / 2:+.2f} | "
                          f"{t['F1']:+.2f} | {t['WD']:+.2f} | {t['Pk']:+.2f} | {a['doc_move'][c]:.3f} | "
                          f"{a['config_move'][c]:.3f} |")
+        lines += ["", "Per-document change 50 -> 100 restarts over the content-based configurations: " + "; ".join(
+            f"{c} {100 * a['move_spread'][c]['share>=0.05']:.1f}% of pairs >= 0.05, 99th percentile "
+            f"{a['move_spread'][c]['p99']:.3f}" for c in AMENDMENT) + "."]
     return lines
 
 
