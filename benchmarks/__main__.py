@@ -189,6 +189,7 @@ class _NoBatch:
 def batched_restarts(full: bool) -> list[Row]:
     """Restart rounds through ``segment_batch`` against the per-restart path, in the engine."""
     from segmenters.c99 import C99
+    from segmenters.texttiling import TextTiling
     from segmenters.u00 import U00
     from stability import evaluate
 
@@ -197,7 +198,8 @@ def batched_restarts(full: bool) -> list[Row]:
         return [Row("batched restarts", "skipped: Choi data not found", "-", None)]
     documents = [{"id": f"d{i}", "units": u} for i, (u, _) in enumerate(docs)]
     rows = []
-    for label, segmenter in (("C99", C99(tokenizer="choi")), ("U00", U00(tokenizer="choi"))):
+    segmenters = (("C99", C99(tokenizer="choi")), ("U00", U00(tokenizer="choi")), ("TextTiling", TextTiling()))
+    for label, segmenter in segmenters:
         seconds, results = [], []
         for candidate in (_NoBatch(segmenter), segmenter):
             start = time.perf_counter()
