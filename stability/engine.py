@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from .corpus import Document
-from .exceptions import InvalidSegmentationError, InvalidTypeError
+from .exceptions import InvalidParameterError, InvalidSegmentationError, InvalidTypeError
 from .isolation import Guarded, SegmenterTimeout, WorkerCrash, interruptible, run_pool, submit_alone
 from .permutations import Stream, layout_units, restart_order, stream_rng
 from .results import Failure, RestartScores, StabilityResult
@@ -236,6 +236,37 @@ def _drain_dask(function: Callable, tasks: list[tuple], n_jobs: int) -> Iterator
         yield from Parallel(return_as="generator_unordered", batch_size=1)(delayed(function)(*task) for task in tasks)
 
 
+class _ShippedUnits(tuple):
+    """A document's units sent to a Dask cluster as one pickle (dask serializes a plain tuple
+    item by item: 2 s instead of 0.05 s for 20,000 units)."""
+
+    __slots__ = ()
+
+
+def _scatter_units(pairs: list[Pair]) -> dict[int, Any]:
+    """Every pair's units sent to the Dask cluster once, as futures that its tasks carry instead.
+
+    joblib's dask backend scatters an argument by itself only when it can be weakly referenced
+    (a tuple of units cannot), so without this each chunk of restarts would send its document
+    again; a future is resolved to the units on the worker. They go to one worker, the others
+    fetch them from it when they need them (a broadcast would send every document to every
+    worker). One 20,000-unit document, 100 restarts and the shuffle control of ``even`` on two
+    local workers, ``n_jobs=8``: 1.0-1.7 s instead of 3.2-4.4 s (load 3.5-8 on 2 cores).
+    """
+    from distributed import get_client
+
+    if not pairs:
+        return {}
+    try:
+        client = get_client()
+    except ValueError:
+        raise InvalidParameterError(
+            "backend 'dask' runs inside a distributed.Client: create one first (or run a config "
+            "with backend = 'dask', which starts or joins a cluster)") from None
+    shipped = [_ShippedUnits(pair.doc.units) for pair in pairs]
+    return dict(enumerate(client.scatter(shipped, hash=False)))
+
+
 def _chunks(restarts: range, n_chunks: int) -> list[range]:
     n_chunks = max(1, min(n_chunks, len(restarts)))
     edges = np.linspace(restarts.start, restarts.stop, n_chunks + 1).round().astype(int)
@@ -322,6 +353,7 @@ class Engine:
         self.settings = settings
         self.n_jobs = settings.effective_jobs()
         self.progress = progress
+        self._shipped: dict[int, Any] = {}  # pair index -> its units scattered to a Dask cluster
 
     def run(self, pairs: list[Pair], on_done: Callable[[int], None] = _no_op) -> None:
         """Evaluate ``pairs``; ``on_done(i)`` is called as soon as ``pairs[i]`` is finished.
@@ -334,6 +366,19 @@ class Engine:
             self._run_pairs(pairs, on_done)
 
     def _run_pairs(self, pairs: list[Pair], on_done: Callable[[int], None]) -> None:
+        self._shipped = _scatter_units(pairs) if self.settings.backend == "dask" else {}
+
+        def done(index: int) -> None:
+            self._shipped.pop(index, None)  # the cluster may forget the pair's units
+            on_done(index)
+
+        self._run_rounds(pairs, done)
+
+    def _units(self, index: int, pair: Pair) -> Any:
+        """The units of ``pair`` as its tasks carry them (a future of them with dask)."""
+        return self._shipped.get(index, pair.doc.units)
+
+    def _run_rounds(self, pairs: list[Pair], on_done: Callable[[int], None]) -> None:
         self._initial(pairs, on_done)
         first = self.settings.first_round()
         todo: list[_Work] = []
@@ -362,7 +407,7 @@ class Engine:
                 self.progress.advance(s.restart_budget())
                 on_done(i)
                 continue
-            tasks.append((i, pair.resolved, pair.doc.units, s.determinism_check))
+            tasks.append((i, pair.resolved, self._units(i, pair), s.determinism_check))
         with closing(_run(_initial_task, tasks, self.n_jobs, s.backend)) as results:
             self._initial_results(pairs, results, on_done)
 
@@ -385,7 +430,7 @@ class Engine:
         for i, stream, restarts in todo:
             pair = pairs[i]
             for chunk in _chunks(restarts, min(per_item, max(1, len(restarts) // 5))):
-                tasks.append((i, stream, pair.resolved, pair.doc.units, pair.initial, s.seed, pair.key, chunk))
+                tasks.append((i, stream, pair.resolved, self._units(i, pair), pair.initial, s.seed, pair.key, chunk))
                 pair.outstanding += 1
         with closing(_run(_restart_task, tasks, self.n_jobs, s.backend)) as results:
             return self._restart_results(pairs, results, on_done)
