@@ -241,6 +241,23 @@ def choi_study(full: bool) -> list[Row]:
 
 
 @check
+def dask_workers(full: bool) -> list[Row]:
+    """benchmarks/dask_workers.py: the same evaluate on a local Dask cluster of 1, then 2 workers."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        return [Row("Dask, 2 workers over 1", "skipped: pip install -e '.[dask]'", "-", None)]
+    from benchmarks import dask_workers
+
+    n_docs, n_units, restarts = (8, 200, 100) if full else (8, 100, 50)
+    got = dask_workers.measure(n_docs, n_units, restarts)
+    return [Row(f"Dask LocalCluster, 2 single-thread workers over 1 (C99, {n_docs} synthetic docs x {n_units} units, "
+                f"{restarts} restarts + shuffle)", f"{got['ratio']:.2f}x ({got['one']:.1f} s -> {got['two']:.1f} s)",
+                "faster, bit-identical", got["identical"] and got["ratio"] > 1,
+                "identical" if got["identical"] else "RESULTS DIFFER")]
+
+
+@check
 def metrics_at_a_million(full: bool) -> list[Row]:
     """Reference metrics at 1,000,000 units (benchmarks/metrics.py's protocol: CPU time, best of)."""
     from nltk.metrics.segmentation import pk as nltk_pk

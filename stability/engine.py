@@ -212,28 +212,42 @@ def _run(function: Callable, tasks: list[tuple], n_jobs: int, backend: str | Non
 
     In-process for ``n_jobs=1`` (without a backend) and the sequential backend; in loky worker
     processes that may die without losing the run (:func:`stability.isolation.run_pool`) for the
-    default and loky backends; through joblib otherwise.
+    default and loky backends; on the Dask cluster of the active client for ``dask``; through
+    joblib otherwise.
     """
     if not tasks or backend == "sequential" or (n_jobs == 1 and backend is None):
         return (function(*task) for task in tasks)
     if backend in (None, "loky"):
         on_crash = _ON_CRASH[function]
         return run_pool(function, tasks, n_jobs, lambda task, crash: on_crash(task, crash, n_jobs))
+    if backend == "dask":
+        return _drain_dask(function, tasks)
     from joblib import Parallel, delayed
 
-    if backend == "dask":
-        # joblib registers its dask backend only through parallel_config; the distributed
-        # Client must already be active (see stability.config.run_experiment).
-        return _drain_dask(function, tasks, n_jobs)
     parallel = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered", batch_size=1)
     return parallel(delayed(function)(*task) for task in tasks)
 
 
-def _drain_dask(function: Callable, tasks: list[tuple], n_jobs: int) -> Iterator[Any]:
-    from joblib import Parallel, delayed, parallel_config
+def _drain_dask(function: Callable, tasks: list[tuple]) -> Iterator[Any]:
+    """Every task submitted to the active ``distributed.Client`` (see
+    stability.config.run_experiment), results as they complete; cancelled if not all read.
 
-    with parallel_config(backend="dask", n_jobs=n_jobs):
-        yield from Parallel(return_as="generator_unordered", batch_size=1)(delayed(function)(*task) for task in tasks)
+    Submitted directly rather than through joblib's dask backend, which runs the tasks in this
+    process when the cluster has a single worker (it counts one worker as ``n_jobs=1``), where
+    the futures of the scattered units (:func:`_scatter_units`) would not be resolved.
+    """
+    from distributed import as_completed, get_client
+
+    client = get_client()
+    futures = [client.submit(function, *task, pure=False) for task in tasks]
+    left = len(futures)
+    try:
+        for _, result in as_completed(futures, with_results=True):
+            left -= 1
+            yield result
+    finally:
+        if left:
+            client.cancel(futures)
 
 
 class _ShippedUnits(tuple):

@@ -1,4 +1,4 @@
-"""The same run on a local Dask cluster (joblib's dask backend) gives bit-identical results."""
+"""The same run on a local Dask cluster (backend "dask") gives bit-identical results; documents are scattered once."""
 
 from __future__ import annotations
 
@@ -53,6 +53,18 @@ def test_each_document_is_scattered_once_for_all_its_chunks_and_rounds(client, m
     assert on_dask.to_dict()["documents"] == sequential.to_dict()["documents"]
     assert on_dask.documents["lex"][0].n_restarts == 40
     assert [sum(item == doc.units for item in sent if isinstance(item, tuple)) for doc in docs] == [1, 1, 1]
+
+
+def test_a_one_worker_cluster_runs_the_tasks_too(client):
+    # joblib's dask backend ran the tasks in this process on a one-worker cluster, where the
+    # scattered units were futures: every pair failed
+    docs = [Document(f"d{i}", tuple(topical_document(i)[0])) for i in range(2)]
+    sequential = evaluate({"lex": cohesion_segmenter}, docs, n_restarts=6, progress=False)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster):
+        alone = evaluate({"lex": cohesion_segmenter}, docs, n_restarts=6, n_jobs=2, backend="dask", progress=False)
+    assert not alone.failures
+    assert alone.to_dict()["documents"] == sequential.to_dict()["documents"]
 
 
 def test_experiment_connects_to_a_scheduler_address(client):
