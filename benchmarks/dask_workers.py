@@ -5,8 +5,11 @@ Workload: C99 on synthetic documents (``benchmarks/segmenters.py``'s generator: 
 words, topics of 10-40 sentences; by default 6 documents of 100 units), 50 restarts with the
 shuffle control, ``backend="dask"`` and
 ``n_jobs=2`` on both clusters (the same chunks of restarts, so the same work and the same results).
-Each cluster is started and warmed up first (a small run imports the segmenters in its workers:
-not timed); then the best of ``--repeat`` timed runs. Results must be identical on both clusters.
+Each cluster is started and every worker warmed up first (it imports and runs the segmenter
+once: not timed); then the best of ``--repeat`` timed runs. Results must be identical on both clusters.
+Beside the wall times, the CPU seconds of the busiest worker: their ratio says how evenly the work
+divides between the workers, which a machine busy with other work does not change (its wall
+times do).
 
 Run: ``python benchmarks/dask_workers.py [--docs 6] [--units 100] [--restarts 50] [--repeat 2]``
 (about a minute on a quiet 2-core machine, cluster start-ups included). ``python -m benchmarks`` runs it as one row of its table.
@@ -44,24 +47,44 @@ def _run(docs: list[Document], n_restarts: int) -> tuple[float, list]:
     return seconds, [(r.restart_boundaries, r.shuffle.restart_boundaries) for r in out.documents["c99"]]
 
 
-def time_workers(n_workers: int, docs: list[Document], n_restarts: int, repeat: int) -> tuple[float, list]:
-    """Best time of ``evaluate`` on a fresh local cluster of ``n_workers`` single-thread processes."""
+def _warm_up(units: tuple[str, ...]) -> None:
+    """Run in each worker before the timing: imports the segmenter and runs it once."""
+    from stability import get_segmenter
+
+    get_segmenter("c99")(list(units))
+
+
+def _cpu_seconds() -> float:
+    return time.process_time()
+
+
+def time_workers(n_workers: int, docs: list[Document], n_restarts: int, repeat: int) -> dict:
+    """Best wall time of ``evaluate`` on a fresh local cluster of ``n_workers`` single-thread
+    processes, with the CPU time of its busiest worker in that run, and the results."""
     from distributed import Client, LocalCluster
 
     with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=":0") as cluster, Client(cluster):
-        _run(docs[:2], 5)  # warm-up: the workers import numpy, nltk and the segmenters
-        runs = [_run(docs, n_restarts) for _ in range(repeat)]
-    return min(seconds for seconds, _ in runs), runs[0][1]
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
+        client.run(_warm_up, docs[0].units)  # on every worker: imports, caches (not timed)
+        runs = []
+        for _ in range(repeat):
+            before = client.run(_cpu_seconds)
+            seconds, results = _run(docs, n_restarts)
+            after = client.run(_cpu_seconds)
+            runs.append((seconds, max(after[w] - before[w] for w in before), results))
+    seconds, busiest, results = min(runs, key=lambda run: run[0])
+    return {"seconds": seconds, "busiest_cpu": busiest, "results": results}
 
 
 def measure(n_docs: int = 6, n_units: int = 100, n_restarts: int = 50, repeat: int = 2) -> dict:
-    """Seconds with 1 and 2 workers, their ratio, whether the results are identical, the load."""
+    """1 and 2 workers: wall times and their ratio; the busiest worker's CPU seconds and their
+    ratio (how evenly the work divides, whatever else the machine runs); identical results; load."""
     docs = documents(n_docs, n_units)
     load = os.getloadavg()
-    one, first = time_workers(1, docs, n_restarts, repeat)
-    two, second = time_workers(2, docs, n_restarts, repeat)
-    return {"one": one, "two": two, "ratio": one / two, "identical": first == second,
+    one = time_workers(1, docs, n_restarts, repeat)
+    two = time_workers(2, docs, n_restarts, repeat)
+    return {"one": one["seconds"], "two": two["seconds"], "ratio": one["seconds"] / two["seconds"],
+            "cpu_ratio": one["busiest_cpu"] / two["busiest_cpu"], "identical": one["results"] == two["results"],
             "load": (load, os.getloadavg())}
 
 
@@ -75,7 +98,7 @@ def main(argv=None) -> int:
     got = measure(args.docs, args.units, args.restarts, args.repeat)
     print(f"C99, {args.docs} synthetic documents of {args.units} units, {args.restarts} restarts + shuffle")
     print(f"1 worker: {got['one']:.2f} s   2 workers: {got['two']:.2f} s   ratio {got['ratio']:.2f}x   "
-          f"identical results: {got['identical']}")
+          f"(busiest worker's CPU time: {got['cpu_ratio']:.2f}x less)   identical results: {got['identical']}")
     print(f"load average before / after: {got['load'][0]} / {got['load'][1]} on {os.cpu_count()} cores")
     return 0
 
