@@ -194,6 +194,7 @@ class _NoBatch:
 def batched_restarts(full: bool) -> list[Row]:
     """Restart rounds through ``segment_batch`` against the per-restart path, in the engine."""
     from segmenters.c99 import C99
+    from segmenters.texttiling import TextTiling
     from segmenters.u00 import U00
     from stability import evaluate
 
@@ -202,7 +203,8 @@ def batched_restarts(full: bool) -> list[Row]:
         return [Row("batched restarts", "skipped: Choi data not found", "-", None)]
     documents = [{"id": f"d{i}", "units": u} for i, (u, _) in enumerate(docs)]
     rows = []
-    for label, segmenter in (("C99", C99(tokenizer="choi")), ("U00", U00(tokenizer="choi"))):
+    segmenters = (("C99", C99(tokenizer="choi")), ("U00", U00(tokenizer="choi")), ("TextTiling", TextTiling()))
+    for label, segmenter in segmenters:
         seconds, results = [], []
         for candidate in (_NoBatch(segmenter), segmenter):
             start = time.perf_counter()
@@ -272,6 +274,9 @@ def choi_study(full: bool) -> list[Row]:
     if not docs:
         return [Row("Choi study", "skipped: data not found", "-", None)]
     documents = [{"id": f"d{i}", "units": u} for i, (u, _) in enumerate(docs)]
+    # start the two worker processes first: paid once by a 400-document run, it would be
+    # multiplied by the scaling below
+    evaluate({"tt": TextTiling()}, documents[:2], n_restarts=5, seed=0, n_jobs=2, progress=False)
     start = time.perf_counter()
     evaluate({"tt": TextTiling()}, documents, n_restarts=100, seed=0, n_jobs=2, progress=False)
     seconds = time.perf_counter() - start
@@ -302,6 +307,24 @@ def choi_study_serial(full: bool) -> list[Row]:
                 f"{ho.amdahl(serial, 16):.1f}x", ">= 13x", ho.amdahl(serial, 16) >= 13,
                 f"projected (no 16-core machine): serial fraction {serial:.2%} = main-process CPU at n_jobs=2 "
                 f"{cpu[2]:.2f} s / CPU of the n_jobs=1 run {cpu[1]:.1f} s")]
+
+
+@check
+def dask_workers(full: bool) -> list[Row]:
+    """benchmarks/dask_workers.py: the same evaluate on a local Dask cluster of 1, then 2 workers."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        return [Row("Dask, 2 workers over 1", "skipped: pip install -e '.[dask]'", "-", None)]
+    from benchmarks import dask_workers
+
+    n_docs, n_units, restarts = (8, 200, 100) if full else (8, 100, 50)
+    got = dask_workers.measure(n_docs, n_units, restarts)
+    return [Row(f"Dask LocalCluster, 2 single-thread workers over 1 (C99, {n_docs} synthetic docs x {n_units} units, "
+                f"{restarts} restarts + shuffle)", f"{got['ratio']:.2f}x ({got['one']:.1f} s -> {got['two']:.1f} s)",
+                "faster, bit-identical", got["identical"] and got["ratio"] > 1,
+                f"{'identical' if got['identical'] else 'RESULTS DIFFER'}; busiest worker's CPU time "
+                f"{got['cpu_ratio']:.2f}x less (the work divides; wall time also depends on the load)")]
 
 
 @check

@@ -112,7 +112,7 @@ def harness_profile(segmenter, docs, n_restarts: int, seed: int, repeat: int = 5
     best of ``repeat``), timed directly on the same inputs as ``evaluate``: restart orders,
     reordering the units, output checks, the guarded call, and the results (matching, chance
     level, bootstrap interval) of every (document, stream)."""
-    from stability.engine import _checked
+    from stability.tasks import checked as _checked
     from stability.isolation import Guarded
     from stability.outcome import Finished, stability_result
     from stability.permutations import restart_orders

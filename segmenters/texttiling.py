@@ -36,7 +36,9 @@ faster there (``benchmarks/segmenters.py``; several hundred times on longer docu
 **Fast restart path.** Tokens, whitespace words and cleaned text of each unit do not depend on
 the order of the units; :meth:`TextTiling.prepare` computes them once and
 :meth:`TextTiling.segment_prepared` only concatenates them in the new order, with results identical
-to the plain call.
+to the plain call. :meth:`TextTiling.segment_batch` segments many orders at once with array
+operations over a stack of orders (:mod:`segmenters.texttiling_batch`), with results identical to
+:meth:`TextTiling.segment_prepared` order by order.
 """
 
 from __future__ import annotations
@@ -223,33 +225,42 @@ def _smooth(x: np.ndarray, window_len: int) -> np.ndarray:
 
 
 def _depth_scores(scores: np.ndarray) -> np.ndarray:
-    """Depth of every gap: climb to the peak on each side (plateaus continue)."""
-    n = scores.size
-    depth = np.zeros(n)
+    """Depth of every gap: climb to the peak on each side (plateaus continue).
+
+    Along the last axis: one row of scores, or one row per order (the batched path), with the
+    same values row by row.
+    """
+    n = scores.shape[-1]
+    depth = np.zeros(scores.shape)
     clip = min(max(n // 10, 2), 5)
     if n <= 2 * clip:
         return depth
     idx = np.arange(n)
     # left peak: value at the last j <= i where the climb stops (j == 0 or s[j-1] < s[j])
-    left_stop = np.ones(n, dtype=bool)
-    left_stop[1:] = scores[:-1] < scores[1:]
-    left_peak = scores[np.maximum.accumulate(np.where(left_stop, idx, 0))]
-    right_stop = np.ones(n, dtype=bool)
-    right_stop[:-1] = scores[1:] < scores[:-1]
+    left_stop = np.ones(scores.shape, dtype=bool)
+    left_stop[..., 1:] = scores[..., :-1] < scores[..., 1:]
+    left = np.maximum.accumulate(np.where(left_stop, idx, 0), axis=-1)
+    right_stop = np.ones(scores.shape, dtype=bool)
+    right_stop[..., :-1] = scores[..., 1:] < scores[..., :-1]
     last = np.where(right_stop, idx, n - 1)
-    right_peak = scores[np.minimum.accumulate(last[::-1])[::-1]]
+    right = np.minimum.accumulate(last[..., ::-1], axis=-1)[..., ::-1]
+    peaks = np.take_along_axis(scores, left, -1) + np.take_along_axis(scores, right, -1)
     inner = slice(clip, n - clip)
-    depth[inner] = left_peak[inner] + right_peak[inner] - 2 * scores[inner]
+    depth[..., inner] = peaks[..., inner] - 2 * scores[..., inner]
     return depth
+
+
+def _cutoff(depth: np.ndarray, policy: str) -> np.ndarray | float:
+    """nltk's depth cutoff along the last axis: ``mean - std`` (LC) or ``mean - std/2`` (HC)."""
+    mean = np.cumsum(depth, axis=-1)[..., -1] / depth.shape[-1]  # sequential sum, as Python's sum() in nltk
+    std = np.std(depth, axis=-1)
+    return mean - std if policy == "LC" else mean - std / 2.0
 
 
 def _identify_boundaries(depth: np.ndarray, policy: str) -> np.ndarray:
     """nltk's greedy choice: deepest first (ties: larger index), none within 3 of an accepted one."""
     flags = np.zeros(depth.size, dtype=bool)
-    mean = np.cumsum(depth)[-1] / depth.size  # sequential sum, as Python's sum() in nltk
-    std = np.std(depth)
-    cutoff = mean - std if policy == "LC" else mean - std / 2.0
-    candidates = np.flatnonzero(depth > cutoff)
+    candidates = np.flatnonzero(depth > _cutoff(depth, policy))
     if candidates.size == 0:
         return flags
     order = np.lexsort((candidates, depth[candidates]))[::-1]
@@ -261,6 +272,15 @@ def _identify_boundaries(depth: np.ndarray, policy: str) -> np.ndarray:
     return flags
 
 
+def _block_windows(n_ps: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every gap and the first and last pseudosentence of its two blocks (nltk's ``ws``: ``k``,
+    fewer near the ends): the left block is ``lo..gap``, the right one ``gap+1..hi``."""
+    n_gaps = n_ps - 1
+    gap = np.arange(n_gaps)
+    ws = np.where(gap < k - 1, gap + 1, np.where(gap > n_gaps - k, n_gaps - gap, k))
+    return gap, gap - ws + 1, np.minimum(gap + ws, n_ps - 1)
+
+
 def _block_comparison(ps: np.ndarray, types: np.ndarray, n_ps: int, k: int) -> np.ndarray:
     """Cosine of the summed term counts of the ``ws`` pseudosentences each side of every gap.
 
@@ -270,10 +290,7 @@ def _block_comparison(ps: np.ndarray, types: np.ndarray, n_ps: int, k: int) -> n
     matrices with prefix sums.
     """
     n_gaps = n_ps - 1
-    gap = np.arange(n_gaps)
-    ws = np.where(gap < k - 1, gap + 1, np.where(gap > n_gaps - k, n_gaps - gap, k))
-    lo = gap - ws + 1
-    hi = np.minimum(gap + ws, n_ps - 1)
+    gap, lo, hi = _block_windows(n_ps, k)
     single_prefix = np.zeros(n_ps + 1, dtype=np.int64)
     if types.size:
         cells, cell_count = np.unique(types.astype(np.int64) * n_ps + ps, return_counts=True)
@@ -307,8 +324,14 @@ def _block_comparison(ps: np.ndarray, types: np.ndarray, n_ps: int, k: int) -> n
         dot[c0:c1] = np.einsum("ij,ij->i", left, right)
         norm_left[c0:c1] += np.einsum("ij,ij->i", left, left)
         norm_right[c0:c1] += np.einsum("ij,ij->i", right, right)
+    return _cosine(dot, norm_left, norm_right)
+
+
+def _cosine(dot: np.ndarray, norm_left: np.ndarray, norm_right: np.ndarray) -> np.ndarray:
+    """Block-comparison score from integer dot products and squared norms (0 where a block is
+    empty), elementwise: the same values for one order or a stack of them."""
     product = norm_left * norm_right
-    scores = np.zeros(n_gaps)
+    scores = np.zeros(dot.shape)
     ok = product > 0
     scores[ok] = dot[ok] / np.sqrt(product[ok].astype(np.float64))
     return scores
@@ -326,7 +349,13 @@ def _vocabulary_introduction(ps: np.ndarray, types: np.ndarray, n_ps: int, w: in
         last = types.size - 1 - last_rev
         new_left += np.bincount(ps[first], minlength=n_ps)
         new_right += np.bincount(ps[last], minlength=n_ps)
-    return (new_left[:-1] + new_right[1:]) / (w * 2)
+    return _introduction_scores(new_left, new_right, w)
+
+
+def _introduction_scores(new_left: np.ndarray, new_right: np.ndarray, w: int) -> np.ndarray:
+    """Vocabulary-introduction score of every gap (along the last axis) from the new types of
+    each pseudosentence read left to right (``new_left``) and right to left (``new_right``)."""
+    return (new_left[..., :-1] + new_right[..., 1:]) / (w * 2)
 
 
 def _has_nopunct_break(cleaned: list[str]) -> bool:
@@ -406,6 +435,14 @@ class TextTiling(_TextTilingParams):
 
     def segment(self, units: Sequence[str]) -> list[int]:
         return self.segment_prepared(self.prepare(units), np.arange(len(units)))
+
+    def segment_batch(self, prepared: TextTilingState, orders: np.ndarray) -> list[list[int]]:
+        """Boundaries for every row of ``orders`` (the batched restart path), identical to
+        :meth:`segment_prepared` row by row: every step runs over all orders at once
+        (:mod:`segmenters.texttiling_batch`)."""
+        from .texttiling_batch import batch_boundaries
+
+        return batch_boundaries(self, prepared, orders)
 
     def segment_prepared(self, prepared: TextTilingState, order: np.ndarray) -> list[int]:
         """Boundaries of the units reordered by ``order`` (same as the plain call)."""

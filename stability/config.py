@@ -391,7 +391,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None) -> A
 
 
 def _with_dask(call: Any, scheduler: str | None) -> Any:
-    """Run ``call`` with joblib's dask backend on a cluster (``scheduler``) or a local one."""
+    """Run ``call`` with the dask backend on a cluster (``scheduler``) or a local one."""
     try:
         from distributed import Client, LocalCluster
     except ImportError:

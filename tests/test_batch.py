@@ -43,7 +43,7 @@ class Batched:
 def test_builtin_lexical_segmenters_offer_the_batch_path():
     # the contract's batch tests must not be vacuous
     offering = {name for name in available_segmenters() if has_batch_path(get_segmenter(name))}
-    assert {"c99", "u00"} <= offering
+    assert {"c99", "u00", "texttiling"} <= offering
 
 
 @pytest.mark.parametrize("n_jobs", [1, 2])
@@ -92,7 +92,7 @@ def test_wrong_number_of_batch_results_is_an_invalid_output():
         stability_test(Short(), units, n_restarts=10)
 
 
-@pytest.mark.parametrize("name", ["c99", "u00"])
+@pytest.mark.parametrize("name", ["c99", "u00", "texttiling"])
 def test_builtin_batch_matches_plain_calls_in_a_study(name):
     units, _ = topical_document(6, n_topics=4)
     segmenter = get_segmenter(name)

@@ -1,4 +1,4 @@
-"""The same run on a local Dask cluster (joblib's dask backend) gives bit-identical results."""
+"""The same run on a local Dask cluster (backend "dask") gives bit-identical results; documents are scattered once."""
 
 from __future__ import annotations
 
@@ -9,6 +9,17 @@ from stability import Document, evaluate
 from stability.config import default_experiment, run_experiment, with_overrides
 
 distributed = pytest.importorskip("distributed")
+
+
+def test_dask_backend_without_a_client_names_what_is_missing():
+    from stability import InvalidParameterError
+
+    docs = [Document("d0", tuple(topical_document(0)[0]))]
+    current = distributed.client._get_global_client()
+    if current is not None:
+        pytest.skip("a Dask client is active in this process (this test runs before the fixture's)")
+    with pytest.raises(InvalidParameterError, match="distributed.Client"):
+        evaluate({"lex": cohesion_segmenter}, docs, n_restarts=3, n_jobs=2, backend="dask", progress=False)
 
 
 @pytest.fixture(scope="module")
@@ -23,6 +34,37 @@ def test_dask_backend_matches_loky_and_sequential(client):
     sequential = evaluate({"lex": cohesion_segmenter}, docs, n_restarts=10, progress=False)
     on_dask = evaluate({"lex": cohesion_segmenter}, docs, n_restarts=10, n_jobs=2, backend="dask", progress=False)
     assert on_dask.to_dict()["documents"] == sequential.to_dict()["documents"]
+
+
+def test_each_document_is_scattered_once_for_all_its_chunks_and_rounds(client, monkeypatch):
+    sent = []
+    scatter = distributed.Client.scatter
+
+    def spy(self, data, *args, **kwargs):
+        sent.extend(data if isinstance(data, list) else [data])
+        return scatter(self, data, *args, **kwargs)
+
+    monkeypatch.setattr(distributed.Client, "scatter", spy)
+    docs = [Document(f"d{i}", tuple(topical_document(i)[0])) for i in range(3)]
+    # adaptive stopping with a width never reached: 4 rounds of 10 restarts, several chunks each
+    settings = dict(n_restarts=40, ci_width=1e-9, min_restarts=10, check_every=10, shuffle_control=True, progress=False)
+    on_dask = evaluate({"lex": cohesion_segmenter}, docs, n_jobs=4, backend="dask", **settings)
+    sequential = evaluate({"lex": cohesion_segmenter}, docs, **settings)
+    assert on_dask.to_dict()["documents"] == sequential.to_dict()["documents"]
+    assert on_dask.documents["lex"][0].n_restarts == 40
+    assert [sum(item == doc.units for item in sent if isinstance(item, tuple)) for doc in docs] == [1, 1, 1]
+
+
+def test_a_one_worker_cluster_runs_the_tasks_too(client):
+    # joblib's dask backend ran the tasks in this process on a one-worker cluster, where the
+    # scattered units were futures: every pair failed
+    docs = [Document(f"d{i}", tuple(topical_document(i)[0])) for i in range(2)]
+    sequential = evaluate({"lex": cohesion_segmenter}, docs, n_restarts=6, progress=False)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster):
+        alone = evaluate({"lex": cohesion_segmenter}, docs, n_restarts=6, n_jobs=2, backend="dask", progress=False)
+    assert not alone.failures
+    assert alone.to_dict()["documents"] == sequential.to_dict()["documents"]
 
 
 def test_experiment_connects_to_a_scheduler_address(client):

@@ -3,12 +3,21 @@
 Usage (from the repository root)::
 
     python benchmarks/validity/analyze.py choi wiki50 elements
+    python benchmarks/validity/analyze.py --amendment choi=results/validity-tol1/choi \
+        wiki50=../../results/validation/wiki50 elements=../../results/validation/elements
+    python benchmarks/validity/analyze.py --amendment --compare CACHE_A CACHE_B
 
 Reads ``results/validity/<corpus>/*.jsonl`` and writes ``results/validity/analysis.json`` plus a
 summary on stdout: per corpus, each candidate's Kendall tau-b across the 16 configurations against
 the reference metrics (oriented: +1 = same ranking), the ceiling, the agreement among the
 references, and the largest per-document change between restarts 0..49 and 0..99. The candidates
 and the selection rule are those of docs/validation-protocol.md.
+
+With ``--amendment``, the candidates and rule of its Amendment 1 instead (the count-aware headline
+with the restarts matched exactly, within one unit, and the mean of both), each corpus read from
+the cache given as ``corpus=PATH`` (a folder of ``*.jsonl`` or one file, at any tolerance: both
+tolerances are recomputed from the stored restarts and checked against the library's own values
+at the cache's tolerance); writes ``results/validity-tol1/amendment1.json``.
 """
 
 from __future__ import annotations
@@ -22,13 +31,17 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run_corpora import RESULTS, corpus  # noqa: E402
+from run_corpora import RESULTS, corpus, results_folder  # noqa: E402
 
 from segmenters.preprocessing import Preprocessor  # noqa: E402
 from stability.metrics import boundary_prf, boundary_similarity, pk, windowdiff  # noqa: E402
-from stability.results import StabilityResult, iter_records  # noqa: E402
-from stability.scores import chance_scores, f1_score, headline_document, restart_precision_recall  # noqa: E402
+from stability.results import StabilityResult  # noqa: E402
+from stability.store import iter_records  # noqa: E402
+from stability.permutations import Stream, stream_rng  # noqa: E402
+from stability.scores import (chance_scores, count_corrected_f1, f1_score, headline_document,  # noqa: E402
+                              restart_f1, restart_precision_recall)
 from stability.segmentation import Segmentation  # noqa: E402
+from stability.stats import doc_key  # noqa: E402
 from stability.summary import kendall_tau  # noqa: E402
 
 BLIND = ("none", "all", "even_known", "random")
@@ -38,9 +51,12 @@ STABILITY = ("old", "corrected0", "gap0", "ratio_of_means", "pooled", "shrunk", 
 SIMPLICITY = ("gap0", "corrected0", "ratio_of_means", "pooled", "shrunk", "count_aware", "TxK", "sqrt(TxK)")
 
 
-def load(name: str) -> dict[str, dict[str, StabilityResult]]:
+def load(name: str, source: Path | None = None) -> dict[str, dict[str, StabilityResult]]:
+    """Results by configuration and document from ``source`` (a folder of ``*.jsonl`` or one
+    file; default ``results/validity/<name>``)."""
+    source = RESULTS / name if source is None else source
     out: dict[str, dict[str, StabilityResult]] = defaultdict(dict)
-    for path in sorted((RESULTS / name).glob("*.jsonl")):
+    for path in ([source] if source.is_file() else sorted(source.glob("*.jsonl"))):
         for _, record in iter_records(path):
             if record["type"] == "result":
                 r = StabilityResult.from_dict(record["result"])
@@ -274,6 +290,9 @@ def markdown(analyses: dict, term: str) -> list[str]:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--amendment"]:
+        amendment_main(sys.argv[2:])
+        return
     names = sys.argv[1:] or ["choi", "wiki50"]
     analyses = {n: analyse(n) for n in names}
     (RESULTS / "analysis.json").write_text(json.dumps(analyses, indent=1, default=float))
@@ -297,6 +316,175 @@ def main() -> None:
             print(f"  {k:14s} nb {a['boundaries'][k]:6.2f} B {a['references'][k]['B']:.3f} F1+-1 {a['references'][k]['F1+-1']:.3f}"
                   f" WD {a['references'][k]['WD']:.3f} | old {s['old']:+.3f} gap0 {s['gap0']:+.3f} pooled {s['pooled']:+.3f}"
                   f" rom {s['ratio_of_means']:+.3f} K {s['K']:.3f}")
+
+
+
+# ----------------------------------------------------------------------------------------------
+# Amendment 1 of docs/validation-protocol.md: the restarts matched within one unit
+# ----------------------------------------------------------------------------------------------
+AMENDMENT = ("count_aware", "count_aware_t1", "count_aware_t01")  # the incumbent first
+AMENDMENT_SIMPLICITY = ("count_aware_t1", "count_aware_t01")
+
+
+def at_tolerance(r: StabilityResult, n: int, tolerance: int) -> dict[str, float]:
+    """F, S, chance F1 and the count-aware headline of one document with the first ``n`` restarts
+    matched within ``tolerance``; the chance level at a tolerance comes from the engine's seeded
+    chance stream of the document, as in a run at that tolerance."""
+    b0 = r.segmentation.boundaries
+    within = restart_precision_recall(b0, r.restart_boundaries[:n], tolerance)
+    shuffle = restart_precision_recall(b0, r.shuffle.restart_boundaries[:n], tolerance)
+    rng = stream_rng(r.seed, doc_key(r.document), Stream.CHANCE, int(Stream.WITHIN)) if tolerance else None
+    f, s = restart_f1(within), restart_f1(shuffle)
+    chance = chance_scores(b0, within.predicted, r.segmentation.n_units, tolerance, rng)[2]
+    return {"f": f, "s": s, "chance": chance, "value": count_corrected_f1(f, s, chance, len(b0))}
+
+
+def amendment_values(r: StabilityResult, n: int) -> dict[str, float]:
+    t0, t1 = at_tolerance(r, n, 0), at_tolerance(r, n, 1)
+    return {"count_aware": t0["value"], "count_aware_t1": t1["value"],
+            "count_aware_t01": (t0["value"] + t1["value"]) / 2, "t0": t0, "t1": t1}
+
+
+def check_library(r: StabilityResult, values: dict) -> float:
+    """Largest difference between the recomputed F, S, chance F1 at the cache's tolerance and the
+    library's stored ones (the chance level only where the library stores the within one)."""
+    own = values["t1" if r.tolerance == 1 else "t0"]
+    if r.tolerance not in (0, 1):
+        raise SystemExit(f"{r.document}: cache at tolerance {r.tolerance}; expected 0 or 1")
+    return max(abs(own["f"] - r.f1), abs(own["s"] - r.shuffle.f1), abs(own["chance"] - r.chance_f1))
+
+
+def amendment_analyse(name: str, source: Path) -> dict:
+    results = load(name, source)
+    labels = sorted(results)
+    scores: dict[int, dict[str, dict[str, float]]] = {50: {}, 100: {}}
+    refs, moves, worst = {}, {c: [] for c in AMENDMENT}, 0.0
+    for label in labels:
+        docs = list(results[label].values())
+        vals = {n: [amendment_values(r, n) for r in docs] for n in (50, 100)}
+        worst = max(worst, max(check_library(r, v) for r, v in zip(docs, vals[100])))
+        for n in (50, 100):
+            scores[n][label] = {c: float(np.mean([v[c] for v in vals[n]])) for c in AMENDMENT}
+        for c in AMENDMENT:
+            moves[c] += [(label, abs(a[c] - b[c])) for a, b in zip(vals[50], vals[100])]
+        rs = [references(r) for r in docs]
+        refs[label] = {m: float(np.mean([x[m] for x in rs])) for m in REFERENCES}
+    assert worst < 1e-9, (name, worst)  # F, S and chance F1 at the cache's tolerance are the library's
+    doc_move = {c: max(m for _, m in moves[c]) for c in AMENDMENT}
+    content = {c: np.array([m for k, m in moves[c] if k not in BLIND]) for c in AMENDMENT}
+    spread = {c: {"share>=0.05": float(np.mean(content[c] >= 0.05)), "p99": float(np.quantile(content[c], 0.99))}
+              for c in AMENDMENT}  # over the (content-based configuration, document) pairs
+    config_move = {c: max(abs(scores[50][k][c] - scores[100][k][c]) for k in labels) for c in AMENDMENT}
+    table = {c: {m: tau({k: scores[100][k][c] for k in labels}, {k: refs[k][m] for k in labels}, m)
+                 for m in REFERENCES} for c in AMENDMENT}
+    blind = {c: max(abs(scores[100][k][c]) for k in BLIND if k in scores[100]) for c in AMENDMENT}
+    return {"labels": labels, "scores": scores, "references": refs, "taus": table, "doc_move": doc_move,
+            "config_move": config_move, "move_spread": spread, "blind_max": blind, "n_documents": min(len(v) for v in results.values()),
+            "tolerance": sorted({r.tolerance for v in results.values() for r in v.values()})}
+
+
+def amendment_select(analyses: dict, selection: list[str]) -> dict:
+    """Amendment 1's rule: violations then J; the incumbent stays unless a new candidate violates
+    fewer constraints, or as many with J more than 0.01 higher."""
+    rows = {}
+    for c in AMENDMENT:
+        per_corpus, violations = {}, []
+        for n in selection:
+            a = analyses[n]
+            per_corpus[n] = (a["taus"][c]["B"] + a["taus"][c]["F1+-1"]) / 2
+            if a["blind_max"][c] != 0.0:
+                violations.append(f"blind!=0 on {n}")
+            if a["doc_move"][c] >= 0.05:
+                violations.append(f"per-doc move {a['doc_move'][c]:.3f} on {n}")
+            if per_corpus[n] < 0.45:
+                violations.append(f"tau {per_corpus[n]:.2f} on {n}")
+        rows[c] = {"J": float(np.mean(list(per_corpus.values()))), "per_corpus": per_corpus, "violations": violations}
+    inc = rows["count_aware"]
+    better = [c for c in AMENDMENT_SIMPLICITY
+              if len(rows[c]["violations"]) < len(inc["violations"])
+              or (len(rows[c]["violations"]) == len(inc["violations"]) and rows[c]["J"] > inc["J"] + 0.01)]
+    chosen = "count_aware"
+    if better:
+        fewest = min(len(rows[c]["violations"]) for c in better)
+        pool = [c for c in better if len(rows[c]["violations"]) == fewest]
+        top = max(rows[c]["J"] for c in pool)
+        chosen = next(c for c in AMENDMENT_SIMPLICITY if c in pool and rows[c]["J"] >= top - 0.01)
+    return {"rows": rows, "chosen": chosen}
+
+
+def heldout_check(analyses: dict, chosen: str, heldout: str = "elements") -> str:
+    """Amendment 1's held-out check: a new winner fails it when its mean of tau vs B and vs F1 ±1
+    on the held-out corpus is more than 0.02 below the incumbent's."""
+    if chosen == "count_aware" or heldout not in analyses:
+        return "no held-out check to apply"
+    mean = {c: (analyses[heldout]["taus"][c]["B"] + analyses[heldout]["taus"][c]["F1+-1"]) / 2
+            for c in (chosen, "count_aware")}
+    verdict = "fails" if mean[chosen] < mean["count_aware"] - 0.02 else "passes"
+    return (f"held-out check on {heldout} {verdict}: {chosen} {mean[chosen]:.3f} vs count_aware "
+            f"{mean['count_aware']:.3f}")
+
+
+def amendment_markdown(analyses: dict) -> list[str]:
+    lines = []
+    for n, a in analyses.items():
+        lines += ["", f"**{n}** ({a['n_documents']} documents; cache at tolerance {a['tolerance']})", "",
+                  "| candidate | vs B | vs F1 ±1 | mean | vs F1 | vs WD | vs Pk | per-doc move | config move |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for c in AMENDMENT:
+            t = a["taus"][c]
+            lines.append(f"| {c} | {t['B']:+.2f} | {t['F1+-1']:+.2f} | {(t['B'] + t['F1+-1']) / 2:+.2f} | "
+                         f"{t['F1']:+.2f} | {t['WD']:+.2f} | {t['Pk']:+.2f} | {a['doc_move'][c]:.3f} | "
+                         f"{a['config_move'][c]:.3f} |")
+        lines += ["", "Per-document change 50 -> 100 restarts over the content-based configurations: " + "; ".join(
+            f"{c} {100 * a['move_spread'][c]['share>=0.05']:.1f}% of pairs >= 0.05, 99th percentile "
+            f"{a['move_spread'][c]['p99']:.3f}" for c in AMENDMENT) + "."]
+    return lines
+
+
+def amendment_targets(analyses: dict) -> list[str]:
+    """Issue 11's targets per candidate: mean and worst corpus of (tau vs B + vs F1 ±1) / 2,
+    Choi vs B, the largest per-document move."""
+    lines = ["", "| headline | " + " | ".join(analyses) + " | mean | worst | Choi vs B | per-doc move |",
+             "|---|" + "---:|" * (len(analyses) + 4)]
+    for c in AMENDMENT:
+        means = [(a["taus"][c]["B"] + a["taus"][c]["F1+-1"]) / 2 for a in analyses.values()]
+        choi = analyses["choi"]["taus"][c]["B"] if "choi" in analyses else float("nan")
+        move = max(a["doc_move"][c] for a in analyses.values())
+        lines.append(f"| {c} | " + " | ".join(f"{m:.2f}" for m in means) +
+                     f" | {np.mean(means):.2f} | {min(means):.2f} | {choi:.2f} | {move:.3f} |")
+    return lines
+
+
+def compare_restarts(first: Path, second: Path) -> None:
+    """How many (configuration, document) pairs of two caches have the same initial segmentation
+    and the same within and shuffle restarts (the restarts do not depend on the tolerance)."""
+    a, b = load("first", first), load("second", second)
+    common = [(k, d) for k in a for d in a[k] if d in b.get(k, {})]
+    same = sum(a[k][d].segmentation == b[k][d].segmentation and a[k][d].restart_boundaries == b[k][d].restart_boundaries
+               and a[k][d].shuffle.restart_boundaries == b[k][d].shuffle.restart_boundaries for k, d in common)
+    print(f"{first} vs {second}: {len(common)} pairs in common, {same} with identical restarts")
+
+
+def amendment_main(arguments: list[str]) -> None:
+    if arguments[:1] == ["--compare"]:
+        compare_restarts(Path(arguments[1]), Path(arguments[2]))
+        return
+    sources = dict(a.split("=", 1) for a in arguments)
+    analyses = {n: amendment_analyse(n, Path(p)) for n, p in sources.items()}
+    out = results_folder(1) / "amendment1.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(analyses, indent=1, default=float))
+    decision = amendment_select(analyses, [n for n in ("choi", "wiki50") if n in analyses])
+    for c, row in decision["rows"].items():
+        print(c, row)
+    print("chosen:", decision["chosen"], "|", heldout_check(analyses, decision["chosen"]))
+    print("\n".join(amendment_markdown(analyses) + amendment_targets(analyses)))
+    for n, a in analyses.items():
+        print(f"\n== {n}")
+        for k in a["labels"]:
+            s = a["scores"][100][k]
+            print(f"  {k:14s} B {a['references'][k]['B']:.3f} F1+-1 {a['references'][k]['F1+-1']:.3f} | "
+                  + "  ".join(f"{c} {s[c]:+.3f}" for c in AMENDMENT))
 
 
 if __name__ == "__main__":

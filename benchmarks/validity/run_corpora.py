@@ -5,8 +5,10 @@ Usage (from the repository root)::
     python benchmarks/validity/run_corpora.py choi      # Choi 3-11 quick subset (100 documents)
     python benchmarks/validity/run_corpora.py wiki50    # Wiki-50, level 1-2 headers
     python benchmarks/validity/run_corpora.py elements --limit 40  # Elements, first 40 documents
+    python benchmarks/validity/run_corpora.py choi --tolerance 1   # restarts matched within 1 unit
 
-Results go to ``results/validity/<corpus>/`` as JSON-lines caches (resumable). Configurations told
+Results go to ``results/validity/<corpus>/`` (``results/validity-tol<T>/<corpus>/`` with a
+tolerance T > 0) as JSON-lines caches (resumable). Configurations told
 the number of segments (``n_segments`` in the config) get each document's reference count: the
 documents are grouped by that count and those configurations run once per group.
 """
@@ -27,6 +29,11 @@ ROOT = Path(__file__).resolve().parents[2]
 DATA = Path("/work/shared/data") if Path("/work/shared/data").is_dir() else ROOT.parent / "shared" / "data"
 CONFIG = ROOT / "configs" / "choi-validation.toml"
 RESULTS = ROOT / "results" / "validity"
+
+
+def results_folder(tolerance: int) -> Path:
+    """Where the runs at ``tolerance`` go (the restarts do not depend on it, only their matching)."""
+    return RESULTS if tolerance == 0 else RESULTS.with_name(f"validity-tol{tolerance}")
 
 
 def read_elements(folder: Path) -> list[Document]:
@@ -63,12 +70,15 @@ def main() -> None:
     parser.add_argument("--restarts", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--limit", type=int, help="keep the first LIMIT documents in corpus order")
+    parser.add_argument("--tolerance", type=int, default=0, choices=range(0, 4), metavar="{0..3}",
+                        help="units within which a restart's boundary matches an initial one")
     args = parser.parse_args()
     experiment = load_config(CONFIG)
     documents = corpus(args.corpus)[:args.limit]
-    out = RESULTS / args.corpus
+    out = results_folder(args.tolerance) / args.corpus
     out.mkdir(parents=True, exist_ok=True)
-    run = {"n_restarts": args.restarts, "seed": 0, "shuffle_control": True, "n_jobs": args.jobs}
+    run = {"n_restarts": args.restarts, "seed": 0, "shuffle_control": True, "n_jobs": args.jobs,
+           "tolerance": args.tolerance}
     metrics = experiment.metric_options()  # analyze.py recomputes the references it compares with
     fixed = {k: s for k, s in experiment.segmenters.items() if "n_segments" not in s}
     known = {k: s for k, s in experiment.segmenters.items() if "n_segments" in s}

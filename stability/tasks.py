@@ -1,0 +1,194 @@
+"""The worker side of the engine (:mod:`stability.engine`): the tasks its worker processes run.
+
+Module-level functions of plain arguments, picklable for every joblib backend: the initial calls
+of a pair (``B0`` and the determinism check, :func:`initial_task`), chunks of restarts
+(:func:`restart_task`, whose chunks share one prepared state, :class:`Prepared`), and what to do
+when a worker dies running one (:data:`ON_CRASH`: narrow it down to the restart that kills it).
+Failures come back as plain data (:func:`failure_of`), never as exceptions: a segmenter's
+exception may not pickle.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .exceptions import InvalidSegmentationError, InvalidTypeError
+from .isolation import SegmenterTimeout, WorkerCrash, submit_alone
+from .permutations import Stream, layout_units, restart_orders, stream_rng
+from .segmentation import Segmentation, check_boundaries
+from .segmenter import apply_order, has_batch_path, has_fast_path
+
+__all__ = ["Chunk", "ChunkResult", "Prepared", "initial_task", "restart_task", "restart_chunk", "ON_CRASH",
+           "describe", "checked"]
+
+
+def describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+class InvalidOutput(Exception):
+    """Raised inside a task when a segmenter's output is not a valid boundary list."""
+
+
+def checked(raw: Any, n_units: int) -> tuple[int, ...]:
+    """Validate a segmenter's output; unsorted output is sorted silently (documented)."""
+    try:
+        return check_boundaries(raw, n_units, "boundaries", sort=True)
+    except (InvalidSegmentationError, InvalidTypeError) as exc:
+        raise InvalidOutput(f"returned invalid boundaries: {exc}") from None
+
+
+def checked_call(segmenter: Callable, units: Sequence[str], n_units: int) -> tuple[int, ...]:
+    return checked(segmenter(units), n_units)
+
+
+def failure_of(restart: int | None, exc: BaseException) -> dict[str, Any]:
+    """A task failure as plain data (user exceptions may not pickle)."""
+    invalid = isinstance(exc, InvalidOutput)
+    kind = "output" if invalid else exc.kind if isinstance(exc, (SegmenterTimeout, WorkerCrash)) else "exception"
+    return {
+        "restart": restart,
+        "kind": kind,
+        "error": describe(exc) if kind == "exception" else str(exc),
+        "traceback": traceback.format_exc() if kind == "exception" else "",
+    }
+
+
+def initial_task(
+    index: int, segmenter: Callable, units: tuple[str, ...], twice: bool
+) -> tuple[int, Any, Any, dict[str, Any] | None]:
+    """``B0`` (and a second unpermuted call for the determinism check) of one pair."""
+    try:
+        first = checked_call(segmenter, list(units), len(units))
+        second = checked_call(segmenter, list(units), len(units)) if twice else None
+    except Exception as exc:
+        return index, None, None, failure_of(None, exc)
+    return index, first, second, None
+
+
+class Prepared:
+    """The prepared state of a task's document, made by the first chunk that needs it and handed
+    to every chunk of the task (their segmenters share one :func:`~stability.segmenter.prepare_key`);
+    a failure of ``prepare`` is raised again for each of them."""
+
+    def __init__(self, segmenter: Any, units: tuple[str, ...]) -> None:
+        self.segmenter, self.units = segmenter, units
+        self.made = False
+        self.state: Any = None
+        self.error: Exception | None = None
+
+    def get(self) -> Any:
+        if not self.made:
+            self.made = True
+            try:
+                self.state = self.segmenter.prepare(self.units)
+            except Exception as exc:  # noqa: BLE001 - raised again below, for every chunk
+                self.error = exc
+        if self.error is not None:
+            raise self.error
+        return self.state
+
+
+#: One chunk of restarts of one stream of one pair, as shipped to a worker:
+#: ``(pair index, stream, segmenter, B0, seed, document key, restarts)``.
+Chunk = tuple[int, Stream, Callable, tuple[int, ...], int, int, range]
+ChunkResult = tuple[int, Stream, range, list[tuple[int, ...]], "dict[str, Any] | None"]
+
+
+def restart_task(units: tuple[str, ...], chunks: list[Chunk]) -> list[ChunkResult]:
+    """Run chunks of restarts of one document; returns each chunk's raw boundaries, keyed.
+
+    The chunks' segmenters share one prepared state (:class:`Prepared`): the engine puts chunks
+    in one task only when their segmenters have the same prepare key, or a chunk alone.
+    """
+    prepared = Prepared(chunks[0][2], units)
+    return [restart_chunk(units, prepared, *chunk) for chunk in chunks]
+
+
+def restart_chunk(
+    units: tuple[str, ...],
+    prepared: Prepared,
+    index: int,
+    stream: Stream,
+    segmenter: Callable,
+    initial: tuple[int, ...],
+    seed: int,
+    key: int,
+    restarts: range,
+) -> ChunkResult:
+    """Run one chunk of restarts of one stream.
+
+    The segmenter's batched path (``segment_batch``) runs the whole chunk when it has one; if the
+    batch raises, the chunk is run again restart by restart so that a failure names its restart
+    (and when every single restart succeeds, the batch's own error is the chunk's failure).
+    """
+    n = len(units)
+    labels = Segmentation(initial, n).label_array()
+    out: list[tuple[int, ...]] = []
+    restart: int | None = restarts.start
+    try:
+        if stream == Stream.LAYOUT:
+            for restart in restarts:
+                out.append(checked_call(segmenter, layout_units(units, stream_rng(seed, key, stream, restart)), n))
+            return index, stream, restarts, out, None
+        orders = restart_orders(seed, key, stream, restarts, labels)
+        state = prepared.get() if has_fast_path(segmenter) else None
+        batch_error = None
+        if has_batch_path(segmenter) and orders:
+            try:
+                return index, stream, restarts, batch_outputs(segmenter, state, orders, n), None
+            except Exception as exc:  # noqa: BLE001 - located below, restart by restart
+                batch_error = exc
+        for restart, order in zip(restarts, orders):
+            if state is None:
+                out.append(checked_call(segmenter, apply_order(units, order), n))
+            else:
+                out.append(checked(segmenter.segment_prepared(state, order), n))
+        if batch_error is not None:
+            restart = None
+            raise batch_error
+    except Exception as exc:
+        return index, stream, restarts, out, failure_of(restart, exc)
+    return index, stream, restarts, out, None
+
+
+def batch_outputs(segmenter: Any, prepared: Any, orders: list[np.ndarray], n: int) -> list[tuple[int, ...]]:
+    """Every order of a chunk through ``segment_batch``, each output checked."""
+    raw = list(segmenter.segment_batch(prepared, np.stack(orders)))
+    if len(raw) != len(orders):
+        raise InvalidOutput(f"segment_batch returned {len(raw)} results for {len(orders)} orders")
+    return [checked(b, n) for b in raw]
+
+
+def initial_crashed(task: tuple, crash: WorkerCrash, n_jobs: int) -> tuple:
+    """The result of an initial task whose worker died when run alone."""
+    return task[0], None, None, failure_of(None, crash)
+
+
+def restart_crashed(task: tuple, crash: WorkerCrash, n_jobs: int) -> list[ChunkResult]:
+    """The results of a task of restarts whose worker died when run alone: each of its chunks'
+    restarts are run again one at a time, alone, to find the first that kills the worker."""
+    units, chunks = task
+    return [chunk_crashed(units, chunk, n_jobs) for chunk in chunks]
+
+
+def chunk_crashed(units: tuple[str, ...], chunk: Chunk, n_jobs: int) -> ChunkResult:
+    index, stream, *_, restarts = chunk
+    out: list[tuple[int, ...]] = []
+    for restart in restarts:
+        alone = (units, [(*chunk[:-1], range(restart, restart + 1))])
+        try:
+            [(_, _, _, got, problem)] = submit_alone(restart_task, alone, n_jobs)
+        except WorkerCrash as again:
+            return index, stream, restarts, out, failure_of(restart, again)
+        out.extend(got)
+        if problem is not None:
+            return index, stream, restarts, out, problem
+    return index, stream, restarts, out, None
+
+
+ON_CRASH = {initial_task: initial_crashed, restart_task: restart_crashed}
