@@ -128,13 +128,8 @@ class Segmenter:
         return self.segment(units)
 
     @classmethod
-    def _param_names(cls) -> list[str]:
-        signature = inspect.signature(cls.__init__)
-        return [
-            p.name
-            for p in signature.parameters.values()
-            if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-        ]
+    def _param_names(cls) -> tuple[str, ...]:
+        return _init_parameters(cls)
 
     def get_params(self) -> dict[str, Any]:
         """Keyword arguments this segmenter was built with, by name."""
@@ -143,6 +138,18 @@ class Segmenter:
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
         return f"{type(self).__name__}({args})"
+
+
+@functools.lru_cache(maxsize=None)
+def _init_parameters(cls: type) -> tuple[str, ...]:
+    """The keyword parameters of ``cls.__init__``, read once per class (``inspect.signature``
+    costs tens of microseconds, and the engine asks for every pair)."""
+    signature = inspect.signature(cls.__init__)
+    return tuple(
+        p.name
+        for p in signature.parameters.values()
+        if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    )
 
 
 def has_fast_path(segmenter: Any) -> bool:
