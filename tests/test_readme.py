@@ -7,6 +7,9 @@ install``, ``python3 -m venv``, ``pytest``). One that reads ``../shared`` (by na
 config file it names) is skipped when that folder is absent, and it is a slow one in any case
 (minutes to hours): those run only with ``-m slow_readme``. The README's placeholders (``my_texts/``,
 ``mypkg.seg:segment``, ``ref.jsonl``, ``hyp.jsonl``) are made here, in the temporary folder.
+Lines that start a service in the background (``dask scheduler ... &``, ``dask worker ... &``) are
+started as written, once, by the command that needs them (``--scheduler``), and stopped after the
+module.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ class Command:
     argv: tuple[str, ...]  # empty: not run (see skip)
     skip: str = ""
     shared: bool = False  # reads ../shared
+    service: bool = False  # a background service (a line ending in "&")
 
     @property
     def id(self) -> str:
@@ -62,6 +66,9 @@ def _reads_shared(words: list[str]) -> bool:
 
 def _command(line: str) -> Command:
     words = shlex.split(line, comments=True)
+    if words[-1:] == ["&"] and words[0] == ".venv/bin/dask":
+        return Command(line, (str(BIN / "dask"), *words[1:-1]), skip="a service, started by the command using it",
+                       service=True)
     if words[:1] in (["stability"], [".venv/bin/stability"]):
         argv = (str(BIN / "stability"), *words[1:])
     elif words[:3] in (["python", "-m", "stability"], [".venv/bin/python", "-m", "stability"]):
@@ -134,10 +141,40 @@ def _marks(command: Command) -> list[pytest.MarkDecorator]:
     return [pytest.mark.slow_readme] if command.shared else []
 
 
+@pytest.fixture(scope="module")
+def services(workspace):
+    """The README's background services (a Dask scheduler and its workers), as written; the
+    scheduler's address must answer before the command needing them runs."""
+    import socket
+    import time
+
+    pytest.importorskip("distributed")
+    started = [subprocess.Popen(c.argv, cwd=workspace, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+               for c in COMMANDS if c.service]
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", 8786), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the README's Dask scheduler did not start"
+                time.sleep(0.2)
+        time.sleep(3)  # the workers register with the scheduler
+        yield started
+    finally:
+        for process in started:
+            process.terminate()
+        for process in started:
+            process.wait(timeout=30)
+
+
 @pytest.mark.parametrize("command", [pytest.param(c, id=c.id, marks=_marks(c)) for c in COMMANDS])
 def test_readme_command_runs_as_written(command, workspace, request):
     if command.skip:
         pytest.skip(command.skip)
+    if "--scheduler" in command.argv:
+        request.getfixturevalue("services")
     if command.shared:
         if not SHARED.is_dir():
             pytest.skip("reads ../shared, which is not available")
