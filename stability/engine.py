@@ -190,27 +190,35 @@ def _chunks(restarts: range, n_chunks: int) -> list[range]:
 
 class Progress:
     """A rich progress bar of restarts on stderr; by default only when stderr is a terminal
-    (:func:`stability.status.shown`)."""
+    (:func:`stability.status.shown`). Beside the bar: the phase (first segmentations, then
+    restarts), restarts per second, the (segmenter, document) pairs finished of those known so
+    far, and the time left."""
 
     def __init__(self, show: bool | None, description: str = "restarts") -> None:
         from .status import shown
 
         self._bar = None
+        self._description = description
+        self._pairs = [0, 0]  # finished, known
         if shown(show):
             from rich.console import Console
             from rich.markup import escape
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+            self._escape = escape
             self._bar = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"),
+                TextColumn("{task.fields[pairs]}"),
                 TimeRemainingColumn(),
                 console=Console(stderr=True),
                 transient=True,
             )
             self._bar.start()
-            self._task = self._bar.add_task(escape(description), total=0)  # a label is not markup
+            # a label is not markup
+            self._task = self._bar.add_task(escape(description), total=0, rate="", pairs="")
             self._total = 0
 
     def add_total(self, amount: int) -> None:
@@ -221,6 +229,26 @@ class Progress:
     def advance(self, amount: int) -> None:
         if self._bar is not None and amount:
             self._bar.advance(self._task, amount)
+            speed = self._bar.tasks[0].speed
+            if speed:
+                self._bar.update(self._task, rate=f"{speed:,.0f}/s")
+
+    def phase(self, name: str | None) -> None:
+        """Show ``name`` as what runs now (None: back to the bar's own description)."""
+        if self._bar is not None:
+            self._bar.update(self._task, description=self._escape(name or self._description))
+
+    def add_pairs(self, amount: int) -> None:
+        self._pairs[1] += amount
+        self._show_pairs()
+
+    def pair_done(self) -> None:
+        self._pairs[0] += 1
+        self._show_pairs()
+
+    def _show_pairs(self) -> None:
+        if self._bar is not None and self._pairs[1] > 1:
+            self._bar.update(self._task, pairs=f"pairs {self._pairs[0]}/{self._pairs[1]}")
 
     def close(self) -> None:
         if self._bar is not None:
@@ -352,8 +380,10 @@ class Engine:
                 on_done(i)
                 continue
             tasks.append((i, pair.resolved, self._units(i, pair), s.determinism_check))
+        self.progress.phase(f"first segmentations ({len(tasks)})")
         with closing(self._execute(initial_task, tasks)) as results:
             self._initial_results(pairs, results, on_done)
+        self.progress.phase(None)
 
     def _initial_results(self, pairs: list[Pair], results: Iterator[Any], on_done: Callable[[int], None]) -> None:
         s = self.settings

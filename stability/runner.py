@@ -193,6 +193,7 @@ class _CorpusRun:
                     slots.append((digest, kept))
         self.n_documents += len(docs)
         self.progress.add_total(len(pairs) * self.settings.restart_budget())
+        self.progress.add_pairs(len(pairs))
         engine = Engine(self.settings, self.progress)
         finished = [False] * len(pairs)
         position = 0
@@ -243,6 +244,8 @@ class _CorpusRun:
             self.failures.append(value)
         else:
             self.results[value.segmenter].append(value)
+        if fresh:
+            self.progress.pair_done()
         if fresh and self.store is not None:
             self.store.add(value, digest)
         if fresh and isinstance(value, StabilityResult) and self.on_result is not None:
