@@ -157,7 +157,7 @@ def _die_in_process(tmp_path, when):
               "from faults import Fault, corpus\nfrom stability import evaluate\n"
               f"evaluate({{'fault': Fault('os_exit', when={when!r})}}, corpus{MARKERS!r}, output={str(out)!r}, "
               f"n_jobs=1, **{SETTINGS!r})\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
     assert done.returncode == 13, done.stderr  # Fault's os._exit(13): nothing could be caught
     return out
 
