@@ -140,8 +140,12 @@ def _saved(out_dir: str | None) -> str:
 def _warning_printer(ctx: typer.Context) -> Callable[..., None]:
     """Warnings during a command: one ``warning:`` line on stderr, without the source line, in
     the user's words (``--jobs 64 is beyond ...``)."""
+    words: list[Words] = []  # built at the first warning (it reads the config files), then kept
+
     def show(message: Warning | str, *args: object, **kwargs: object) -> None:
-        _err(f"warning: {_words(ctx).say(str(message))}")
+        if not words:
+            words.append(_words(ctx))
+        _err(f"warning: {words[0].say(str(message))}")
 
     return show
 

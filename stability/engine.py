@@ -55,7 +55,7 @@ from .results import Failure, StabilityResult
 from .scores import restart_precision_recall
 from .segmenter import for_document, prepare_key, segmenter_params
 from .settings import Settings
-from .tasks import ON_CRASH, Chunk, Prepared, describe, initial_task, restart_chunk, restart_task
+from .tasks import ON_CRASH, Chunk, describe, initial_task, restart_task
 
 __all__ = ["Pair", "Engine", "Progress"]
 
@@ -262,13 +262,12 @@ _Work = tuple[int, Stream, range]  # (pair index, stream, restarts)
 #: Finished pairs whose results one worker task computes (several jobs): fewer tasks for the main
 #: process to hand out, while a result waits for at most this many pairs.
 _SCORE_BATCH = 4
-_STREAM_NAMES = STREAM_NAMES
 
 
 def _failure_order(failure: Failure) -> tuple[int, ...]:
     if failure.restart is None:
         return (0,)
-    return (1, list(_STREAM_NAMES.values()).index(failure.stream), failure.restart)
+    return (1, list(STREAM_NAMES.values()).index(failure.stream), failure.restart)
 
 
 def _no_op(index: int) -> None:
@@ -316,14 +315,11 @@ class Engine:
             if function is initial_task:
                 self.on_call(task[0], None, None)
                 yield function(*task)
-            else:  # a task of chunks: each announced before it runs, the prepared state shared
-                units, chunks = task
-                prepared = Prepared(chunks[0][2], units)
-                results = []
-                for chunk in chunks:
-                    self.on_call(chunk[0], _STREAM_NAMES[chunk[1]], chunk[-1])
-                    results.append(restart_chunk(units, prepared, *chunk))
-                yield results
+            else:  # a task of chunks: each announced before it runs
+                yield function(*task, announce=self._announce_chunk)
+
+    def _announce_chunk(self, chunk: Chunk) -> None:
+        self.on_call(chunk[0], STREAM_NAMES[chunk[1]], chunk[-1])
 
     def run(self, pairs: list[Pair], on_done: Callable[[int], None] = _no_op) -> None:
         """Evaluate ``pairs``; ``on_done(i)`` is called as soon as ``pairs[i]`` is finished.
@@ -433,7 +429,7 @@ class Engine:
                 state.boundaries[r] = b
             self.progress.advance(len(boundaries))
             if problem is not None:
-                self._fail(pair, {**problem, "stream": _STREAM_NAMES[stream]})
+                self._fail(pair, {**problem, "stream": STREAM_NAMES[stream]})
             pair.outstanding -= 1
             if pair.outstanding == 0:
                 more = self._advance(pair)

@@ -219,18 +219,17 @@ class _CorpusRun:
         store's marker first; a pair that was running when a previous in-process run died
         (``store.suspect``) runs alone in a worker process, where a crash becomes its failure."""
         store = self.store
-        if store is None:
-            Engine(self.settings, self.progress).run(pairs, on_done)
-            return
-        suspect = [i for i, pair in enumerate(pairs) if (pair.label, pair.doc.id) == store.suspect]
+        dead = None if store is None else store.suspect
+        suspect = [i for i, pair in enumerate(pairs) if (pair.label, pair.doc.id) == dead]
         if suspect:
             contained = dataclasses.replace(self.settings, n_jobs=1, backend="loky")
             Engine(contained, self.progress).run([pairs[suspect[0]]], lambda _: on_done(suspect[0]))
         rest = [i for i in range(len(pairs)) if i not in suspect]
-
-        def announce(j: int, stream: str | None, restarts: range | None) -> None:
-            pair = pairs[rest[j]]
-            store.running(pair.label, pair.doc.id, digests[rest[j]], stream, restarts)
+        announce = None
+        if store is not None:
+            def announce(j: int, stream: str | None, restarts: range | None) -> None:
+                pair = pairs[rest[j]]
+                store.running(pair.label, pair.doc.id, digests[rest[j]], stream, restarts)
 
         Engine(self.settings, self.progress, announce).run([pairs[i] for i in rest], lambda j: on_done(rest[j]))
 

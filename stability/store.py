@@ -408,7 +408,6 @@ class ResultsStore:
         self._lock = _Lock(self.path)
         self._synced = 0.0
         self._marker = self.path.with_name(self.path.name + ".running")
-        self._owns_marker = False
         #: (segmenter, document) that was running when a previous in-process run died, if any
         self.suspect: tuple[str, str] | None = None
 
@@ -431,7 +430,6 @@ class ResultsStore:
             )
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock.acquire()
-        self._owns_marker = True  # the lock is ours: so is a marker a dead run left
         try:
             if self.resume and self.path.exists() and self.path.stat().st_size > 0:
                 self._continue()
@@ -570,7 +568,7 @@ class ResultsStore:
                 os.fsync(self._handle.fileno())
                 self._handle.close()
         finally:
-            if self._owns_marker:
+            if self._lock.held:  # the lock is ours: so is the marker (ours, or one a dead run left)
                 self._marker.unlink(missing_ok=True)
             self._lock.release()
 

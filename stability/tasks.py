@@ -99,14 +99,21 @@ Chunk = tuple[int, Stream, Callable, tuple[int, ...], int, int, range]
 ChunkResult = tuple[int, Stream, range, list[tuple[int, ...]], "dict[str, Any] | None"]
 
 
-def restart_task(units: tuple[str, ...], chunks: list[Chunk]) -> list[ChunkResult]:
+def restart_task(units: tuple[str, ...], chunks: list[Chunk],
+                 announce: Callable[[Chunk], None] | None = None) -> list[ChunkResult]:
     """Run chunks of restarts of one document; returns each chunk's raw boundaries, keyed.
 
     The chunks' segmenters share one prepared state (:class:`Prepared`): the engine puts chunks
     in one task only when their segmenters have the same prepare key, or a chunk alone.
+    ``announce(chunk)``, in-process only, is told of each chunk just before it runs.
     """
     prepared = Prepared(chunks[0][2], units)
-    return [restart_chunk(units, prepared, *chunk) for chunk in chunks]
+    results = []
+    for chunk in chunks:
+        if announce is not None:
+            announce(chunk)
+        results.append(restart_chunk(units, prepared, *chunk))
+    return results
 
 
 def restart_chunk(

@@ -175,7 +175,6 @@ def safe_ratio(numerator: float, denominator: float, *, both_empty: float = 1.0)
 harmonic = f1_score
 
 
-
 #: Keyword names of nltk's and segeval's versions of these metrics, which these functions do not
 #: take, and what to write instead. A call using one is most likely code ported from that library,
 #: with the arguments possibly in its order: :func:`reference_first` says so instead of Python's
