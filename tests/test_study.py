@@ -287,3 +287,74 @@ def test_a_status_draws_only_where_asked(capsys):
     status("phase one", "3 documents")
     status.stop()
     assert seen == ["phase one"] and capsys.readouterr().err == ""
+
+
+# ---------------------------------------------------------------------------------------------
+# the headline from half of the restarts; the headline against B and F1 within one unit
+# ---------------------------------------------------------------------------------------------
+def _restarts(initial, within, shuffle, n_units=9, tolerance=0):
+    """The attributes of a StabilityResult that the half-restarts comparison reads."""
+    return SimpleNamespace(segmentation=SimpleNamespace(boundaries=initial, n_units=n_units),
+                           restart_boundaries=within, n_restarts=len(within), tolerance=tolerance,
+                           shuffle=None if shuffle is None else SimpleNamespace(restart_boundaries=shuffle,
+                                                                                n_restarts=len(shuffle)))
+
+
+def test_headline_from_half_of_the_restarts_by_hand():
+    from stability.study.sensitivity import headline_at
+
+    # B0 = {3} in 9 units (8 gaps); chance F1 of one boundary against one: E[P] = E[R] = 1/8.
+    r = _restarts((3,), [(3,), (3,), (5,), (3,)], [(1,), (3,), (6,), (7,)])
+    # first 2 restarts: F = 1, S = 0.5 (P = R = (0 + 1) / 2), C = max(0.5, 1/8): (1 - 0.5) / 0.5 = 1
+    assert headline_at(r, 2) == pytest.approx(1.0)
+    # all 4: F = 0.75, S = 0.25, C = 0.25: (0.75 - 0.25) / 0.75 = 2/3
+    assert headline_at(r) == pytest.approx(2 / 3)
+    assert math.isnan(headline_at(_restarts((3,), [(3,)], None)))
+
+
+def test_restart_sensitivity_by_hand_and_when_undefined():
+    from stability.study.sensitivity import restart_sensitivity
+
+    moving = _restarts((3,), [(3,), (3,), (5,), (3,)], [(1,), (3,), (6,), (7,)])  # 1 -> 2/3
+    steady = _restarts((3,), [(3,)] * 4, [(1,)] * 4)  # F = 1, S = 0: 1 at both
+    blind = _restarts((2, 4), [(2, 4)] * 4, [(2, 4)] * 4)  # S = 1: 0 at both
+    run = SimpleNamespace(documents={"a": [moving, steady], "b": [blind]})
+    sens = restart_sensitivity(run, ["a", "b"])
+    assert (sens.half, sens.full) == (2, 4)
+    assert sens.configuration["a"] == pytest.approx((1.0, (2 / 3 + 1) / 2))
+    assert sens.configuration_move() == pytest.approx({"a": (1 - 2 / 3) / 2, "b": 0.0})
+    assert sens.document_move["a"] == pytest.approx([1 / 3, 0.0])
+    assert sorted(sens.pooled_moves().tolist()) == pytest.approx([0.0, 0.0, 1 / 3])
+    # undefined: no shuffle control, matching within a tolerance, different restart counts, one restart
+    for documents in ({"a": [_restarts((3,), [(3,)] * 4, None)]},
+                      {"a": [_restarts((3,), [(3,)] * 4, [(1,)] * 4, tolerance=1)]},
+                      {"a": [moving, _restarts((3,), [(3,)] * 3, [(1,)] * 3)]},
+                      {"a": [_restarts((3,), [(3,)], [(1,)])]}):
+        assert restart_sensitivity(SimpleNamespace(documents=documents), ["a"]) is None
+
+
+def test_study_compares_half_and_all_restarts_and_reports_it(two_corpora):
+    from stability.catalogue import HEADLINE
+    from stability.study.decision import PLACEMENT, placement_agreement
+    from stability.study.sensitivity import headline_at
+    from stability.summary import load_results
+
+    root, _, report = two_corpora
+    result = load_results(root / "cache" / "alpha" / "results.jsonl")
+    # with every restart the recomputed headline is the catalogue's
+    for docs in result.documents.values():
+        for r in docs:
+            assert headline_at(r) == pytest.approx(HEADLINE.value(r), nan_ok=True)
+    specs = load_corpora([root / "multi.toml"])[0].experiment.segmenters
+    study = analyze(result, name="alpha", specs=specs, metric_names=["f1", "boundary_similarity"],
+                    n_bootstrap=20, n_orders=5)
+    assert (study.sensitivity.half, study.sensitivity.full) == (1, 2)
+    assert study.sensitivity.configuration_move()["none"] == 0.0  # no boundary: 0 at both
+    (placement,) = placement_agreement([study], HEADLINE.name)
+    # the run computed B, not F1 within one unit: only B is compared
+    assert list(placement.tau) == ["boundary_similarity"] and "f1_1" in PLACEMENT
+    assert placement.mean == study.across["all"][HEADLINE.name]["boundary_similarity"]["kendall"].estimate
+    assert placement.ceiling_mean == study.ceilings["boundary_similarity"]
+    for heading in ("### The headline against B and boundary F1 within one unit",
+                    "### Does the headline depend on the number of restarts?", "| alpha | 1 / 2 |"):
+        assert heading in report, heading

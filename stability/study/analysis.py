@@ -26,6 +26,7 @@ from ..results import CorpusResult
 from ..stats import derived_rng, kendall_tau, percentile_interval
 from ..status import PhaseCallback, no_phase
 from .correlations import configuration_correlations, document_correlations, weighted_means
+from .sensitivity import Sensitivity, restart_sensitivity
 
 __all__ = [
     "candidate_scores",
@@ -306,7 +307,7 @@ _DESCRIBED = ("precision", "recall", "chance_f1", "shuffle_f1", "n_boundaries")
 _RUNNING_REFERENCE = "windowdiff"
 #: The phases of :func:`analyze`, in order, as its ``on_phase`` callback names them.
 ANALYSIS_PHASES = ("score matrices", "running means", "correlations across configurations",
-                   "per-document correlations", "agreement among the references")
+                   "per-document correlations", "agreement among the references", "half of the restarts")
 
 
 @dataclass
@@ -348,6 +349,9 @@ class Study:
         ``{metric: tau-b}`` (:func:`ceiling`).
     settings : dict
         Run and analysis settings shown in the report.
+    sensitivity : Sensitivity or None
+        The headline from half of the restarts against all of them
+        (:func:`~stability.study.sensitivity.restart_sensitivity`).
     """
 
     name: str
@@ -368,6 +372,7 @@ class Study:
     references: dict[tuple[str, str], float]
     ceilings: dict[str, float]
     settings: dict[str, Any] = field(default_factory=dict)
+    sensitivity: Sensitivity | None = None
 
     def agreement(self, subset: str = "all", statistic: str = "kendall") -> dict[str, float]:
         """Mean oriented correlation of each candidate score with the reference metrics."""
@@ -516,7 +521,10 @@ def analyze(result: CorpusResult, *, name: str = "corpus", specs: Mapping[str, M
     phase(ANALYSIS_PHASES[3], f"{pairs} of {len(documents)} documents")
     per_document = _per_document(stab, ref, labels, aware, options)
     phase(ANALYSIS_PHASES[4], f"{len(metrics)} metrics")
+    agreement = reference_agreement(reference_means)
+    phase(ANALYSIS_PHASES[5], f"{len(labels)} configurations x {len(documents)} documents")
     return Study(name, result, labels, {label: family(label, specs) for label in labels}, blind, aware,
                  documents, scores, metrics, paper_tables(result, labels), means,
-                 across, per_document, running, settle, reference_agreement(reference_means),
-                 {m: ceiling(reference_means[m], flags, m) for m in metrics}, settings)
+                 across, per_document, running, settle, agreement,
+                 {m: ceiling(reference_means[m], flags, m) for m in metrics}, settings,
+                 restart_sensitivity(result, labels))

@@ -14,7 +14,7 @@ import numpy as np
 from ..exceptions import InvalidParameterError
 from .analysis import Study
 
-__all__ = ["RULE", "Decision", "decide"]
+__all__ = ["RULE", "Decision", "decide", "PLACEMENT", "Placement", "placement_agreement"]
 
 #: The decision rule, as the report states it.
 RULE = (
@@ -24,6 +24,12 @@ RULE = (
     "a tie goes to the candidate listed first in the catalogue. The worst corpus of each candidate is shown "
     "beside it, so a score that wins on average but fails on one kind of text is visible."
 )
+
+
+#: The references of the protocol's objective (docs/validation-protocol.md): boundary similarity B and
+#: boundary F1 within one unit, which judge where the boundaries fall and how many there are, with
+#: credit for near misses. The reports' claims about agreement are stated against these two.
+PLACEMENT = ("boundary_similarity", "f1_1")
 
 
 @dataclass(frozen=True)
@@ -64,3 +70,42 @@ def decide(studies: Sequence[Study]) -> Decision:
         raise InvalidParameterError("no stability score has a defined correlation with the references on any corpus")
     headline = max(candidates, key=lambda s: (candidates[s], -order.index(s)))
     return Decision(headline, per_corpus, average, worst)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A score's Kendall tau-b against the :data:`PLACEMENT` references on one corpus.
+
+    Attributes
+    ----------
+    corpus : str
+    tau : dict
+        Metric -> tau-b across all configurations (only the :data:`PLACEMENT` metrics the study
+        compared).
+    ceiling : dict
+        Metric -> the ceiling of a reference-free score (:func:`~stability.study.analysis.ceiling`).
+    """
+
+    corpus: str
+    tau: dict[str, float]
+    ceiling: dict[str, float]
+
+    @property
+    def mean(self) -> float:
+        """Mean of :attr:`tau` over the metrics (NaN when none was compared)."""
+        return float(np.mean(list(self.tau.values()))) if self.tau else float("nan")
+
+    @property
+    def ceiling_mean(self) -> float:
+        """Mean of :attr:`ceiling` over the same metrics."""
+        return float(np.mean(list(self.ceiling.values()))) if self.ceiling else float("nan")
+
+
+def placement_agreement(studies: Sequence[Study], score: str) -> list[Placement]:
+    """``score``'s agreement with the :data:`PLACEMENT` references on each corpus, with the ceiling."""
+    out = []
+    for st in studies:
+        metrics = [m for m in PLACEMENT if m in st.metrics]
+        out.append(Placement(st.name, {m: st.across["all"][score][m]["kendall"].estimate for m in metrics},
+                             {m: st.ceilings[m] for m in metrics}))
+    return out

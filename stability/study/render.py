@@ -22,7 +22,8 @@ from ..catalogue import HEADLINE
 from ..reporting import markdown_table
 from ..reporting.corpus import flags
 from ..reporting.model import number
-from .decision import RULE
+from .decision import PLACEMENT, RULE, placement_agreement
+from .sensitivity import MOVE_THRESHOLD
 from .figures import write_plots
 from .run import QUICK_STRIDE, StudyRun
 
@@ -190,10 +191,55 @@ def _decision(run: StudyRun) -> list[str]:
                f"({_signed(d.worst[used][1])})).", ""])
 
 
+def _placement(run: StudyRun) -> list[str]:
+    rows = placement_agreement(run.studies, HEADLINE.name)
+    titles = {m: run.studies[0].metrics[m].short if m in run.studies[0].metrics else m for m in PLACEMENT}
+    table = [[p.corpus] + [_signed(p.tau.get(m, float("nan"))) for m in PLACEMENT]
+             + [_signed(p.mean), _signed(p.ceiling_mean), _signed(p.mean - p.ceiling_mean)] for p in rows]
+    means = [p.mean for p in rows]
+    out = (["### The headline against B and boundary F1 within one unit", "",
+            f"The two references of the protocol's objective: {', '.join(titles.values())}. They judge where the "
+            "boundaries fall and how many there are, with credit for near misses. `ceiling`: the mean of their two "
+            "ceilings (the best a score giving content-blind configurations nothing can reach).", ""]
+           + _md_table(["corpus"] + [f"vs {t}" for t in titles.values()] + ["mean", "ceiling", "mean - ceiling"],
+                       table))
+    if len(rows) > 1:
+        worst = min(rows, key=lambda p: p.mean)
+        out += [f"Mean over the {len(rows)} corpora: {_signed(_mean(means))} (ceiling "
+                f"{_signed(_mean([p.ceiling_mean for p in rows]))}); lowest on `{worst.corpus}` ({_signed(worst.mean)}).",
+                ""]
+    return out
+
+
+def _sensitivity(run: StudyRun) -> list[str]:
+    rows = []
+    for st in run.studies:
+        sens = st.sensitivity
+        if sens is None:
+            rows.append([st.name, "n/a"] + [""] * 5)
+            continue
+        moves = sens.configuration_move()
+        label = max(moves, key=lambda k: moves[k])
+        docs = np.concatenate([sens.document_move[k] for k in st.content_aware] or [np.zeros(0)])
+        docs = docs[~np.isnan(docs)]
+        rows.append([st.name, f"{sens.half} / {sens.full}", f"{moves[label]:.3f} ({label})"]
+                    + ([f"{docs.max():.3f}", f"{np.quantile(docs, 0.99):.3f}",
+                        f"{np.mean(docs >= MOVE_THRESHOLD):.1%}", str(docs.size)] if docs.size else ["n/a"] * 4))
+    return (["### Does the headline depend on the number of restarts?", "",
+             "The headline recomputed from the first half of each document's restarts (exactly what a run with "
+             "that many restarts draws) against all of them. `configuration`: the largest change of a "
+             "configuration's headline over the corpus. `document`: the change of single (configuration, "
+             f"document) values over the configurations not flagged content-blind, with the share moving by "
+             f"{MOVE_THRESHOLD} or more. A configuration's value is a mean over documents and settles; a single "
+             "document's value is a Monte-Carlo estimate that keeps moving when it has one or two boundaries.", ""]
+            + _md_table(["corpus", "restarts", "configuration: largest change", "document: largest", "99th percentile",
+                         f">= {MOVE_THRESHOLD}", "pairs"], rows))
+
+
 def _summary(run: StudyRun) -> list[str]:
     return (["## Summary across corpora", ""] + [f"- {_corpus_line(st)}" for st in run.studies] + [""]
             + _cross_table(run) + _references_table(run) + _ceiling_table(run, HEADLINE.name)
-            + _decision(run))
+            + _placement(run) + _sensitivity(run) + _decision(run))
 
 
 # ----------------------------------------------------------------------------------------------
