@@ -233,7 +233,7 @@ def _sensitivity(run: StudyRun) -> list[str]:
              f"{MOVE_THRESHOLD} or more. A configuration's value is a mean over documents and settles; a single "
              "document's value is a Monte-Carlo estimate that keeps moving when it has one or two boundaries.", ""]
             + _md_table(["corpus", "restarts", "configuration: largest change", "document: largest", "99th percentile",
-                         f">= {MOVE_THRESHOLD}", "pairs"], rows))
+                         f"share ≥ {MOVE_THRESHOLD}", "pairs"], rows))
 
 
 def _summary(run: StudyRun) -> list[str]:
