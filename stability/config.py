@@ -103,7 +103,7 @@ def _check_keys(table: Mapping[str, Any], valid: tuple[str, ...], where: str, so
     for key in table:
         if key not in valid:
             close = difflib.get_close_matches(key, valid, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = f"; did you mean {close[0]!r}?" if close else "."
             raise InvalidParameterError(
                 f"{source}: unknown key {key!r} in {where}{hint} Valid keys: {', '.join(valid)}"
             )
@@ -222,6 +222,11 @@ class Experiment:
 def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experiment:
     _check_keys(data, TOP_KEYS, "the file (top level)", source)
     corpus = _table(data, "corpus", source)
+    named = [key for key, value in corpus.items() if isinstance(value, Mapping) and key not in _corpus_keys()]
+    if named:
+        raise InvalidParameterError(
+            f"{source}: [corpus.{named[0]}] names one of several corpora, which `stability validate` reads "
+            "(one study over every corpus); `stability run` reads a file with a single [corpus] table")
     _check_keys(corpus, _corpus_keys(), "[corpus]", source)
     if "demo" in corpus and "path" in corpus:
         raise InvalidParameterError(f"{source}: [corpus] takes either 'path' or 'demo', not both")

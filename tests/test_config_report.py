@@ -72,6 +72,8 @@ def test_config_keys_feed_keyword_arguments(tmp_path):
         ("[segmenter.c99]\n", "unknown key 'segmenter' in the file (top level); did you mean 'segmenters'?"),
         ("[output]\nformats = ['pdf']\n", "formats must be among table, md, csv, json, html; received 'pdf'"),
         ("[corpus]\npath = 'x'\ndemo = true\n", "either 'path' or 'demo'"),
+        ("[corpus]\nfoo = 1\n", "unknown key 'foo' in [corpus]. Valid keys: path, demo,"),
+        ("[corpus.wiki]\npath = 'x'\n", "[corpus.wiki] names one of several corpora, which `stability validate` reads"),
         ("[corpus\n", "not valid TOML"),
     ],
 )

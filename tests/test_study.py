@@ -34,6 +34,7 @@ TWO_CORPORA = """
 demo = { n_documents = 5, seed = 0 }
 [corpus.beta]
 demo = { n_documents = 5, seed = 1, n_segments = 4 }
+held_out = true
 
 [segmenters.c99]
 [segmenters.tt]
@@ -356,5 +357,42 @@ def test_study_compares_half_and_all_restarts_and_reports_it(two_corpora):
     assert placement.mean == study.across["all"][HEADLINE.name]["boundary_similarity"]["kendall"].estimate
     assert placement.ceiling_mean == study.ceilings["boundary_similarity"]
     for heading in ("### The headline against B and boundary F1 within one unit",
-                    "### Does the headline depend on the number of restarts?", "| alpha | 1 / 2 |"):
+                    "### Does the headline depend on the number of restarts?", "| alpha | 1 / 2 |",
+                    "| alpha | selection |", "| beta | held out |", "; over selection corpora (1): ",
+                    "; over held out (1): ", "- Largest disagreements of the headline with boundary similarity (rank "):
         assert heading in report, heading
+
+
+def test_held_out_corpora_are_read_from_their_tables(tmp_path):
+    specs = load_corpora([_write(tmp_path, TWO_CORPORA)])
+    assert [(s.name, s.held_out) for s in specs] == [("alpha", False), ("beta", True)]
+    # the key is the study's, not a reader option: the experiment never sees it
+    assert "held_out" not in specs[1].experiment.corpus
+    bad = TWO_CORPORA.replace("held_out = true", 'held_out = "yes"')
+    with pytest.raises(InvalidParameterError, match=r"\[corpus\.beta\] held_out.*true or false.*'yes'"):
+        load_corpora([_write(tmp_path, bad)])
+
+
+def _write(folder: Path, text: str) -> Path:
+    path = folder / "study.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_ranks_and_largest_disagreements_by_hand():
+    from stability.catalogue import REFERENCE
+    from stability.study import Study
+
+    labels = ["a", "b", "c", "d"]
+    fake = SimpleNamespace(labels=labels, metrics={"windowdiff": REFERENCE["windowdiff"]},
+                           scores={"count_corrected": STABILITY["count_corrected"]},
+                           means={"reference": {"windowdiff": dict(zip(labels, [0.1, 0.2, 0.3, 0.3]))},
+                                  "stability": {"count_corrected": dict(zip(labels, [0.2, 0.9, 0.5, float("nan")]))}})
+    fake.ranks = lambda name, reference=False: Study.ranks(fake, name, reference=reference)
+    # WindowDiff: lower is better -> a 1, b 2, c and d tie for 3-4 (3.5); the score: b 1, c 2, a 3, d undefined
+    assert Study.ranks(fake, "windowdiff", reference=True).tolist() == [1.0, 2.0, 3.5, 3.5]
+    assert Study.ranks(fake, "count_corrected")[:3].tolist() == [3.0, 1.0, 2.0]
+    # |rank differences|: a 2, b 1, c 1.5, d undefined (left out)
+    assert Study.disagreements(fake, "count_corrected", "windowdiff") == [("a", 1.0, 3.0), ("c", 3.5, 2.0),
+                                                                         ("b", 2.0, 1.0)]
+    assert Study.disagreements(fake, "count_corrected", "windowdiff", n=1) == [("a", 1.0, 3.0)]

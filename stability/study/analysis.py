@@ -23,7 +23,7 @@ from ..catalogue import REFERENCE, STABILITY, Measure, oriented, reference_measu
 from ..checks import check_int, check_real
 from ..exceptions import InvalidParameterError
 from ..results import CorpusResult
-from ..stats import derived_rng, kendall_tau, percentile_interval
+from ..stats import average_ranks, derived_rng, kendall_tau, percentile_interval
 from ..status import PhaseCallback, no_phase
 from .correlations import configuration_correlations, document_correlations, weighted_means
 from .sensitivity import Sensitivity, restart_sensitivity
@@ -400,6 +400,27 @@ class Study:
         diff = (self._agreement_samples(subset, statistic, first)
                 - self._agreement_samples(subset, statistic, second))
         return percentile_interval(diff, self.settings["confidence"])
+
+    def ranks(self, name: str, *, reference: bool = False) -> np.ndarray:
+        """Rank of each configuration (in :attr:`labels` order; 1 = best, ties averaged, NaN when
+        undefined) by a candidate score or, with ``reference=True``, a reference metric."""
+        measure = self.metrics[name] if reference else self.scores[name]
+        values = self.means["reference" if reference else "stability"][name]
+        key = -measure.sign * np.array([values[label] for label in self.labels], dtype=float)
+        out = np.full(key.size, np.nan)
+        ok = ~np.isnan(key)
+        if ok.any():
+            out[ok] = average_ranks(key[ok])
+        return out
+
+    def disagreements(self, score: str, metric: str, n: int = 3) -> list[tuple[str, float, float]]:
+        """The ``n`` configurations whose rank by ``score`` differs most from their rank by the
+        reference ``metric``: ``(label, rank by the metric, rank by the score)``, largest first
+        (ties: :attr:`labels` order); pairs with a defined rank only."""
+        by_metric, by_score = self.ranks(metric, reference=True), self.ranks(score)
+        gap = np.abs(by_metric - by_score)
+        order = [i for i in np.argsort(-np.where(np.isnan(gap), -1.0, gap), kind="stable") if not np.isnan(gap[i])]
+        return [(self.labels[i], float(by_metric[i]), float(by_score[i])) for i in order[:n] if gap[i] > 0]
 
     def best(self) -> str:
         """The candidate with the highest mean Kendall tau across all configurations on this corpus

@@ -15,14 +15,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..stats import average_ranks
 from .analysis import Study, primary_metric
 from .correlations import Correlation
 from ..catalogue import HEADLINE
 from ..reporting import markdown_table
 from ..reporting.corpus import flags
 from ..reporting.model import number
-from .decision import PLACEMENT, RULE, placement_agreement
+from .decision import PLACEMENT, RULE, Placement, placement_agreement
 from .sensitivity import MOVE_THRESHOLD
 from .figures import write_plots
 from .run import QUICK_STRIDE, StudyRun
@@ -191,23 +190,33 @@ def _decision(run: StudyRun) -> list[str]:
                f"({_signed(d.worst[used][1])})).", ""])
 
 
+def _placement_means(rows: Sequence[Placement], which: str) -> str:
+    worst = min(rows, key=lambda p: p.mean)
+    return (f"{which} ({len(rows)}): {_signed(_mean([p.mean for p in rows]))} (ceiling "
+            f"{_signed(_mean([p.ceiling_mean for p in rows]))}), lowest on `{worst.corpus}` ({_signed(worst.mean)})")
+
+
 def _placement(run: StudyRun) -> list[str]:
     rows = placement_agreement(run.studies, HEADLINE.name)
+    held = {spec.name for spec in run.corpora if spec.held_out}
     titles = {m: run.studies[0].metrics[m].short if m in run.studies[0].metrics else m for m in PLACEMENT}
-    table = [[p.corpus] + [_signed(p.tau.get(m, float("nan"))) for m in PLACEMENT]
+    role = (lambda p: ["held out" if p.corpus in held else "selection"]) if held else (lambda p: [])
+    table = [[p.corpus] + role(p) + [_signed(p.tau.get(m, float("nan"))) for m in PLACEMENT]
              + [_signed(p.mean), _signed(p.ceiling_mean), _signed(p.mean - p.ceiling_mean)] for p in rows]
-    means = [p.mean for p in rows]
     out = (["### The headline against B and boundary F1 within one unit", "",
             f"The two references of the protocol's objective: {', '.join(titles.values())}. They judge where the "
             "boundaries fall and how many there are, with credit for near misses. `ceiling`: the mean of their two "
-            "ceilings (the best a score giving content-blind configurations nothing can reach).", ""]
-           + _md_table(["corpus"] + [f"vs {t}" for t in titles.values()] + ["mean", "ceiling", "mean - ceiling"],
-                       table))
+            "ceilings (the best a score giving content-blind configurations nothing can reach)."
+            + (" `held out`: a corpus the headline was not chosen on (`held_out = true` in its config table), "
+               "a check of the choice." if held else ""), ""]
+           + _md_table(["corpus"] + (["role"] if held else []) + [f"vs {t}" for t in titles.values()]
+                       + ["mean", "ceiling", "mean - ceiling"], table))
     if len(rows) > 1:
-        worst = min(rows, key=lambda p: p.mean)
-        out += [f"Mean over the {len(rows)} corpora: {_signed(_mean(means))} (ceiling "
-                f"{_signed(_mean([p.ceiling_mean for p in rows]))}); lowest on `{worst.corpus}` ({_signed(worst.mean)}).",
-                ""]
+        parts = [_placement_means(rows, "all corpora")]
+        chosen, checked = [p for p in rows if p.corpus not in held], [p for p in rows if p.corpus in held]
+        if held and chosen:
+            parts += [_placement_means(chosen, "selection corpora"), _placement_means(checked, "held out")]
+        out += [f"Mean of the two over {'; over '.join(parts)}.", ""]
     return out
 
 
@@ -276,19 +285,14 @@ def _paper_tables(study: Study) -> list[str]:
 def _rank_table(study: Study) -> list[str]:
     """Configurations sorted by the first reference metric, with their rank (1 = best, ties
     averaged) by each metric and each candidate score."""
-    columns = [(m.short, study.means["reference"][name], m.sign) for name, m in study.metrics.items()]
-    columns += [(m.short, study.means["stability"][name], m.sign) for name, m in study.scores.items()]
-    ranks = []
-    for _, values, sign in columns:
-        key = -sign * np.array([values[label] for label in study.labels], dtype=float)
-        r = np.full(key.size, np.nan)
-        ok = ~np.isnan(key)
-        r[ok] = average_ranks(key[ok]) if ok.any() else r[ok]
-        ranks.append(r)
+    columns = [(m.short, study.means["reference"][name]) for name, m in study.metrics.items()]
+    columns += [(m.short, study.means["stability"][name]) for name, m in study.scores.items()]
+    ranks = ([study.ranks(name, reference=True) for name in study.metrics]
+             + [study.ranks(name) for name in study.scores])
     primary = list(study.metrics).index(primary_metric(study.metrics))
     order = np.argsort(np.where(np.isnan(ranks[primary]), np.inf, ranks[primary]), kind="stable")
     rows = [[study.labels[i]] + ["n/a" if math.isnan(r[i]) else f"{_f(values[study.labels[i]])} ({r[i]:g})"
-                                 for (_, values, _), r in zip(columns, ranks)] + [_flags(study, study.labels[i])]
+                                 for (_, values), r in zip(columns, ranks)] + [_flags(study, study.labels[i])]
             for i in order]
     first = study.metrics[primary_metric(study.metrics)].title
     return (["### Ranking of the configurations", "",
@@ -420,10 +424,27 @@ def _sentences(study: Study) -> list[str]:
             clear = "a clear advantage" if low > 0 else "not a clear advantage (the interval includes 0)"
             out.append(f"  - minus {study.scores[other].title}: {agree[winner] - agree[other]:+.2f} "
                        f"[{low:+.2f}, {high:+.2f}], {clear}.")
+    out += _disagreement_sentences(study)
     undefined = [m.title for s, m in study.scores.items()
                  if any(c["kendall"].n < len(study.labels) for c in study.across["all"][s].values())]
     if undefined:
         out.append("- Undefined for some configurations, left out of its correlations: " + ", ".join(undefined) + ".")
+    return out
+
+
+def _disagreement_sentences(study: Study) -> list[str]:
+    """Where the headline ranks configurations least like each :data:`PLACEMENT` reference, with
+    what may explain it: the boundaries placed per document and the content-blind flag."""
+    out = []
+    bounds = study.means["stability"]["n_boundaries"]
+    for metric in (m for m in PLACEMENT if m in study.metrics):
+        worst = study.disagreements(HEADLINE.name, metric)
+        if not worst:
+            continue
+        cells = [f"`{label}` {by_metric:g} -> {by_score:g} ({bounds[label]:.1f} boundaries a document"
+                 f"{', content-blind' if study.content_blind.get(label) else ''})" for label, by_metric, by_score in worst]
+        out.append(f"- Largest disagreements of the headline with {study.metrics[metric].title} (rank by the metric "
+                   f"-> rank by the headline, 1 = best): {'; '.join(cells)}.")
     return out
 
 

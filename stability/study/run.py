@@ -40,6 +40,8 @@ __all__ = ["QUICK_STRIDE", "StudyOptions", "CorpusSpec", "StudyRun", "load_corpo
 QUICK_STRIDE = 4
 #: Cache directory when neither ``--out`` nor the first file's ``[output] dir`` says one.
 DEFAULT_OUT = "results/validation"
+#: The key of a ``[corpus.NAME]`` table marking a held-out corpus (:attr:`CorpusSpec.held_out`).
+HELD_OUT = "held_out"
 
 
 @dataclass(frozen=True)
@@ -89,11 +91,14 @@ class StudyOptions:
 
 @dataclass(frozen=True)
 class CorpusSpec:
-    """One corpus of the study: its name, its validated experiment and the file it comes from."""
+    """One corpus of the study: its name, its validated experiment, the file it comes from and
+    whether it is held out (``held_out = true`` in its ``[corpus.NAME]`` table: a corpus on which
+    the headline was not chosen, reported apart as a check)."""
 
     name: str
     experiment: Experiment
     config: str
+    held_out: bool = False
 
 
 @dataclass
@@ -139,7 +144,8 @@ def load_corpora(configs: Sequence[str | os.PathLike]) -> list[CorpusSpec]:
 
     A file with ``[corpus.NAME]`` tables gives one corpus per table, named ``NAME``; a file with a
     plain ``[corpus]`` table gives one corpus named after the file (``choi-validation``). Names
-    must be unique across the files.
+    must be unique across the files. ``held_out = true`` in a ``[corpus.NAME]`` table marks a
+    corpus the headline was not chosen on; the report shows its agreement apart.
     """
     if not configs:
         raise InvalidParameterError.make("configs", "at least one experiment file", list(configs))
@@ -152,8 +158,13 @@ def load_corpora(configs: Sequence[str | os.PathLike]) -> list[CorpusSpec]:
             specs.append(CorpusSpec(path.stem, _validate(data, str(path), path.resolve().parent), str(config)))
             continue
         for name, table in named.items():
-            experiment = _validate({**data, "corpus": dict(table)}, f"{path} [corpus.{name}]", path.resolve().parent)
-            specs.append(CorpusSpec(str(name), experiment, str(config)))
+            source = f"{path} [corpus.{name}]"
+            reader = {k: v for k, v in table.items() if k != HELD_OUT}
+            held = table.get(HELD_OUT, False)
+            if not isinstance(held, bool):
+                raise InvalidParameterError.make(f"{source} {HELD_OUT}", "true or false", held)
+            experiment = _validate({**data, "corpus": reader}, source, path.resolve().parent)
+            specs.append(CorpusSpec(str(name), experiment, str(config), held))
     names = [s.name for s in specs]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
