@@ -11,7 +11,9 @@ segmenter configurations spanning good to poor, and measures the agreement:
 * :mod:`~stability.study.analysis` -- one corpus: the paper's tables, the correlations of every
   candidate score (the catalogue's ``correlate`` scores) with every reference metric, running
   means, the agreement among the reference metrics and the ceiling of a reference-free score;
-* :mod:`~stability.study.decision` -- the headline across corpora, by a rule stated in the report;
+* :mod:`~stability.study.decision` -- the headline across corpora, by a rule stated in the report,
+  and its agreement with the references of the protocol's objective (B and F1 within one unit);
+* :mod:`~stability.study.sensitivity` -- the headline from half of the restarts against all of them;
 * :mod:`~stability.study.run` -- the experiment files (one ``[corpus]`` or several
   ``[corpus.NAME]`` tables, or several files), the cached, resumable runs;
 * :mod:`~stability.study.render` and :mod:`~stability.study.figures` -- ``validation.md`` and its
@@ -42,18 +44,22 @@ from .correlations import (
     resampled_kendall_tau,
     resampled_spearman_rho,
 )
-from .decision import RULE, Decision, decide
+from .decision import PLACEMENT, RULE, Decision, Placement, decide, placement_agreement
 from .render import render_markdown, write_report
 from .run import QUICK_STRIDE, CorpusSpec, StudyOptions, StudyRun, load_corpora, quick_subset, run_study
+from .sensitivity import Sensitivity, headline_at, restart_sensitivity
 
 __all__ = [
     "ANALYSIS_PHASES",
     "PAPER_TABLES",
+    "PLACEMENT",
     "QUICK_STRIDE",
     "RULE",
     "Correlation",
     "CorpusSpec",
     "Decision",
+    "Placement",
+    "Sensitivity",
     "Study",
     "StudyOptions",
     "StudyRun",
@@ -64,14 +70,17 @@ __all__ = [
     "decide",
     "document_correlations",
     "family",
+    "headline_at",
     "load_corpora",
     "paper_tables",
+    "placement_agreement",
     "quick_subset",
     "reference_agreement",
     "reference_metrics",
     "render_markdown",
     "resampled_kendall_tau",
     "resampled_spearman_rho",
+    "restart_sensitivity",
     "run_study",
     "running_means",
     "score_matrix",
