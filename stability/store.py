@@ -265,14 +265,15 @@ def _corpus_result(documents: dict[str, list[StabilityResult]], failures: list[F
     from .settings import Settings
     from .summary import summarize
 
-    recorded = {k: settings[k] for k in Settings().to_dict() if k in settings}
+    recorded = {k: settings[k] for k in (*Settings().to_dict(), "metrics") if k in settings}
     try:
         s = Settings(**recorded)
     except StabilityError as exc:
         raise CorpusFormatError(f"invalid run settings ({exc})", path=str(path)) from None
     summary = summarize(documents, failures, seed=s.seed, confidence=s.confidence, n_bootstrap=s.n_bootstrap,
                         content_margin=s.content_margin)
-    return CorpusResult(documents, summary, failures, dict(settings))
+    # the recorded settings as checked (``metrics = true`` is ``{}``), so readers see one form
+    return CorpusResult(documents, summary, failures, {**settings, **{k: getattr(s, k) for k in recorded}})
 
 
 def load_results(path: str | os.PathLike) -> CorpusResult:

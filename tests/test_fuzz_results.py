@@ -133,3 +133,17 @@ def test_the_base_file_loads():
         result = load_results(path)
         assert len(result.failures) == 3 and len(result.documents["even"]) == 3
         _load_and_render(path)
+
+
+def test_a_header_with_metrics_true_loads_as_the_default_options(tmp_path):
+    # found by the fuzz test above: "metrics": true is a valid setting (the default options), and a
+    # report read it as a mapping
+    lines = list(base_lines())
+    header = json.loads(lines[0])
+    header["settings"]["metrics"] = True
+    path = tmp_path / "results.jsonl"
+    path.write_text(json.dumps(header) + "\n" + "".join(lines[1:]), encoding="utf-8")
+    result = load_results(path)
+    assert result.settings["metrics"] == {}
+    for fmt in formats_available():
+        assert isinstance(render(result, fmt), str)
