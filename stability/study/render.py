@@ -227,11 +227,11 @@ def _sensitivity(run: StudyRun) -> list[str]:
         if sens is None:
             rows.append([st.name, "n/a"] + [""] * 5)
             continue
-        moves = sens.configuration_move()
-        label = max(moves, key=lambda k: moves[k])
+        moves = {k: v for k, v in sens.configuration_move().items() if not math.isnan(v)}
+        label = max(moves, key=lambda k: moves[k]) if moves else None
         docs = np.concatenate([sens.document_move[k] for k in st.content_aware] or [np.zeros(0)])
         docs = docs[~np.isnan(docs)]
-        rows.append([st.name, f"{sens.half} / {sens.full}", f"{moves[label]:.3f} ({label})"]
+        rows.append([st.name, f"{sens.half} / {sens.full}", "n/a" if label is None else f"{moves[label]:.3f} ({label})"]
                     + ([f"{docs.max():.3f}", f"{np.quantile(docs, 0.99):.3f}",
                         f"{np.mean(docs >= MOVE_THRESHOLD):.1%}", str(docs.size)] if docs.size else ["n/a"] * 4))
     return (["### Does the headline depend on the number of restarts?", "",
@@ -442,7 +442,8 @@ def _disagreement_sentences(study: Study) -> list[str]:
         if not worst:
             continue
         cells = [f"`{label}` {by_metric:g} -> {by_score:g} ({bounds[label]:.1f} boundaries a document"
-                 f"{', content-blind' if study.content_blind.get(label) else ''})" for label, by_metric, by_score in worst]
+                 f"{', content-blind' if study.content_blind.get(label) else ''})"
+                 for label, by_metric, by_score in worst]
         out.append(f"- Largest disagreements of the headline with {study.metrics[metric].title} (rank by the metric "
                    f"-> rank by the headline, 1 = best): {'; '.join(cells)}.")
     return out

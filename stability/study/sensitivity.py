@@ -63,13 +63,19 @@ class Sensitivity:
     document_move: dict[str, np.ndarray]
 
     def configuration_move(self) -> dict[str, float]:
-        """Label -> ``|mean at half - mean at full|``."""
+        """Label -> ``|mean at half - mean at full|`` (NaN when the configuration has no defined value)."""
         return {label: abs(a - b) for label, (a, b) in self.configuration.items()}
 
     def pooled_moves(self) -> np.ndarray:
         """Every (configuration, document) change, concatenated in label order."""
         moves = [m for m in self.document_move.values() if m.size]
         return np.concatenate(moves) if moves else np.zeros(0)
+
+
+def _mean(values: np.ndarray) -> float:
+    """Mean of the defined values (NaN, without a warning, when there is none)."""
+    defined = values[~np.isnan(values)]
+    return float(defined.mean()) if defined.size else float("nan")
 
 
 def restart_sensitivity(result: CorpusResult, labels: Sequence[str]) -> Sensitivity | None:
@@ -88,6 +94,6 @@ def restart_sensitivity(result: CorpusResult, labels: Sequence[str]) -> Sensitiv
     for label in labels:
         at_half = np.array([headline_at(r, half) for r in result.documents[label]])
         at_full = np.array([headline_at(r) for r in result.documents[label]])
-        configuration[label] = (float(np.nanmean(at_half)), float(np.nanmean(at_full)))
+        configuration[label] = (_mean(at_half), _mean(at_full))
         document_move[label] = np.abs(at_half - at_full)
     return Sensitivity(half, full, configuration, document_move)
