@@ -356,6 +356,9 @@ def test_study_compares_half_and_all_restarts_and_reports_it(two_corpora):
     assert list(placement.tau) == ["boundary_similarity"] and "f1_1" in PLACEMENT
     assert placement.mean == study.across["all"][HEADLINE.name]["boundary_similarity"]["kendall"].estimate
     assert placement.ceiling_mean == study.ceilings["boundary_similarity"]
+    # its replicates are B's own (one metric: the mean over metrics is B's tau, resample by resample)
+    b = study.across["all"][HEADLINE.name]["boundary_similarity"]["kendall"].samples
+    assert placement.samples.size == 20 and np.allclose(placement.samples, b, equal_nan=True)
     for heading in ("### The headline against B and boundary F1 within one unit",
                     "### Does the headline depend on the number of restarts?", "| alpha | 1 / 2 |",
                     "| alpha | selection |", "| beta | held out |", "; over selection corpora (1): ",

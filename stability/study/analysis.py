@@ -382,8 +382,13 @@ class Study:
             out[score] = float(np.mean(values)) if values else float("nan")
         return out
 
-    def _agreement_samples(self, subset: str, statistic: str, score: str) -> np.ndarray:
-        stacked = np.column_stack([c[statistic].samples for c in self.across[subset][score].values()])
+    def agreement_samples(self, subset: str, statistic: str, score: str,
+                          metrics: Sequence[str] | None = None) -> np.ndarray:
+        """Bootstrap replicates of the mean oriented correlation of ``score`` with ``metrics``
+        (default every reference metric compared), resample by resample (NaN-skipping)."""
+        by_metric = self.across[subset][score]
+        chosen = list(by_metric) if metrics is None else [m for m in metrics if m in by_metric]
+        stacked = np.column_stack([by_metric[m][statistic].samples for m in chosen])
         counts = np.sum(~np.isnan(stacked), axis=1)
         return np.where(counts > 0, np.nansum(stacked, axis=1) / np.maximum(counts, 1), np.nan)
 
@@ -391,14 +396,14 @@ class Study:
         """Bootstrap interval of :meth:`agreement` (the resamples are shared by every score and
         metric of a subset, so the mean over metrics is taken resample by resample)."""
         confidence = self.settings["confidence"]
-        return {score: percentile_interval(self._agreement_samples(subset, statistic, score), confidence)
+        return {score: percentile_interval(self.agreement_samples(subset, statistic, score), confidence)
                 for score in self.across[subset]}
 
     def difference_interval(self, first: str, second: str, subset: str = "all",
                             statistic: str = "kendall") -> tuple[float, float]:
         """Paired bootstrap interval of ``agreement[first] - agreement[second]``."""
-        diff = (self._agreement_samples(subset, statistic, first)
-                - self._agreement_samples(subset, statistic, second))
+        diff = (self.agreement_samples(subset, statistic, first)
+                - self.agreement_samples(subset, statistic, second))
         return percentile_interval(diff, self.settings["confidence"])
 
     def ranks(self, name: str, *, reference: bool = False) -> np.ndarray:

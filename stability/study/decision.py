@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..exceptions import InvalidParameterError
+from ..stats import percentile_interval
 from .analysis import Study
 
-__all__ = ["RULE", "Decision", "decide", "PLACEMENT", "Placement", "placement_agreement"]
+__all__ = ["RULE", "Decision", "decide", "PLACEMENT", "Placement", "placement_agreement", "pooled_interval"]
 
 #: The decision rule, as the report states it.
 RULE = (
@@ -84,11 +85,15 @@ class Placement:
         compared).
     ceiling : dict
         Metric -> the ceiling of a reference-free score (:func:`~stability.study.analysis.ceiling`).
+    samples : numpy.ndarray
+        Bootstrap replicates of :attr:`mean` (documents resampled, as for every interval of the
+        study; empty when the study has no replicates).
     """
 
     corpus: str
     tau: dict[str, float]
     ceiling: dict[str, float]
+    samples: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False, compare=False)
 
     @property
     def mean(self) -> float:
@@ -106,6 +111,23 @@ def placement_agreement(studies: Sequence[Study], score: str) -> list[Placement]
     out = []
     for st in studies:
         metrics = [m for m in PLACEMENT if m in st.metrics]
+        samples = st.agreement_samples("all", "kendall", score, metrics) if metrics else np.zeros(0)
         out.append(Placement(st.name, {m: st.across["all"][score][m]["kendall"].estimate for m in metrics},
-                             {m: st.ceilings[m] for m in metrics}))
+                             {m: st.ceilings[m] for m in metrics}, samples))
     return out
+
+
+def pooled_interval(rows: Sequence[Placement], confidence: float) -> tuple[float, float]:
+    """Percentile interval of the mean of ``rows``' means over corpora: the corpora's documents are
+    resampled independently, so replicate ``i`` of the mean is the mean of their replicates ``i``.
+
+    Examples
+    --------
+    >>> rows = [Placement("a", {}, {}, np.array([0.25, 0.5])), Placement("b", {}, {}, np.array([0.75, 1.0]))]
+    >>> pooled_interval(rows, 0.5)  # replicates of the mean: 0.5 and 0.75; their 25th and 75th percentiles
+    (0.5625, 0.6875)
+    """
+    sizes = {p.samples.size for p in rows}
+    if not rows or len(sizes) != 1 or 0 in sizes:
+        return (float("nan"), float("nan"))
+    return percentile_interval(np.mean([p.samples for p in rows], axis=0), confidence)

@@ -21,7 +21,8 @@ from ..catalogue import HEADLINE
 from ..reporting import markdown_table
 from ..reporting.corpus import flags
 from ..reporting.model import number
-from .decision import PLACEMENT, RULE, Placement, placement_agreement
+from ..stats import percentile_interval
+from .decision import PLACEMENT, RULE, Placement, placement_agreement, pooled_interval
 from .sensitivity import MOVE_THRESHOLD
 from .figures import write_plots
 from .run import QUICK_STRIDE, StudyRun
@@ -190,9 +191,14 @@ def _decision(run: StudyRun) -> list[str]:
                f"({_signed(d.worst[used][1])})).", ""])
 
 
-def _placement_means(rows: Sequence[Placement], which: str) -> str:
+def _interval(bounds: tuple[float, float]) -> str:
+    return "" if any(math.isnan(b) for b in bounds) else f" [{_signed(bounds[0])}, {_signed(bounds[1])}]"
+
+
+def _placement_means(rows: Sequence[Placement], which: str, confidence: float) -> str:
     worst = min(rows, key=lambda p: p.mean)
-    return (f"{which} ({len(rows)}): {_signed(_mean([p.mean for p in rows]))} (ceiling "
+    return (f"{which} ({len(rows)}): {_signed(_mean([p.mean for p in rows]))}"
+            f"{_interval(pooled_interval(rows, confidence))} (ceiling "
             f"{_signed(_mean([p.ceiling_mean for p in rows]))}), lowest on `{worst.corpus}` ({_signed(worst.mean)})")
 
 
@@ -201,21 +207,25 @@ def _placement(run: StudyRun) -> list[str]:
     held = {spec.name for spec in run.corpora if spec.held_out}
     titles = {m: run.studies[0].metrics[m].short if m in run.studies[0].metrics else m for m in PLACEMENT}
     role = (lambda p: ["held out" if p.corpus in held else "selection"]) if held else (lambda p: [])
+    confidence = run.studies[0].settings["confidence"]
     table = [[p.corpus] + role(p) + [_signed(p.tau.get(m, float("nan"))) for m in PLACEMENT]
-             + [_signed(p.mean), _signed(p.ceiling_mean), _signed(p.mean - p.ceiling_mean)] for p in rows]
+             + [_signed(p.mean) + _interval(percentile_interval(p.samples, confidence)), _signed(p.ceiling_mean),
+                _signed(p.mean - p.ceiling_mean)] for p in rows]
     out = (["### The headline against B and boundary F1 within one unit", "",
             f"The two references of the protocol's objective: {', '.join(titles.values())}. They judge where the "
             "boundaries fall and how many there are, with credit for near misses. `ceiling`: the mean of their two "
-            "ceilings (the best a score giving content-blind configurations nothing can reach)."
+            "ceilings (the best a score giving content-blind configurations nothing can reach). In brackets, "
+            f"{int(round(confidence * 100))}% bootstrap intervals over documents (each corpus resampled on its own)."
             + (" `held out`: a corpus the headline was not chosen on (`held_out = true` in its config table), "
                "a check of the choice." if held else ""), ""]
            + _md_table(["corpus"] + (["role"] if held else []) + [f"vs {t}" for t in titles.values()]
                        + ["mean", "ceiling", "mean - ceiling"], table))
     if len(rows) > 1:
-        parts = [_placement_means(rows, "all corpora")]
+        parts = [_placement_means(rows, "all corpora", confidence)]
         chosen, checked = [p for p in rows if p.corpus not in held], [p for p in rows if p.corpus in held]
         if held and chosen:
-            parts += [_placement_means(chosen, "selection corpora"), _placement_means(checked, "held out")]
+            parts += [_placement_means(chosen, "selection corpora", confidence),
+                      _placement_means(checked, "held out", confidence)]
         out += [f"Mean of the two over {'; over '.join(parts)}.", ""]
     return out
 
