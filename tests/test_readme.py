@@ -181,7 +181,9 @@ def test_readme_command_runs_as_written(command, workspace, request):
         if "slow_readme" not in (request.config.getoption("markexpr") or ""):
             pytest.skip("reads ../shared (minutes or more): runs with -m slow_readme")
     env = {**os.environ, "PYTHONPATH": str(workspace), "COLUMNS": "120"}
-    done = subprocess.run(command.argv, cwd=workspace, env=env, capture_output=True, text=True, timeout=600)
+    # the commands reading ../shared run whole studies (the README gives their duration): hours at most
+    done = subprocess.run(command.argv, cwd=workspace, env=env, capture_output=True, text=True,
+                          timeout=3 * 3600 if command.shared else 600)
     expected = EXPECTED_CODES.get(command.id, 0)
     assert done.returncode == expected, f"{command.line}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
 
