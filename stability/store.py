@@ -259,13 +259,18 @@ def _from_report(path: Path) -> CorpusResult | None:
     return _corpus_result(documents, failures, data.get("settings", {}), path)
 
 
+#: Settings a header records beside :meth:`Settings.to_dict` (options of what is computed, not of
+#: the restarts): :func:`run_header` writes them, :func:`load_results` checks them.
+_OPTION_SETTINGS = ("metrics",)
+
+
 def _corpus_result(documents: dict[str, list[StabilityResult]], failures: list[Failure],
                    settings: Mapping[str, Any], path: Path) -> CorpusResult:
     """Summaries recomputed with the run's recorded settings, checked as any settings are."""
     from .settings import Settings
     from .summary import summarize
 
-    recorded = {k: settings[k] for k in (*Settings().to_dict(), "metrics") if k in settings}
+    recorded = {k: settings[k] for k in (*Settings().to_dict(), *_OPTION_SETTINGS) if k in settings}
     try:
         s = Settings(**recorded)
     except StabilityError as exc:
@@ -583,6 +588,6 @@ def run_header(settings: Any, segmenters: Mapping[str, Any]) -> dict[str, Any]:
         **settings.to_dict(),
         "segmenters": list(segmenters),
         "format_version": FORMAT_VERSION,
-        "metrics": settings.metrics,
+        **{name: getattr(settings, name) for name in _OPTION_SETTINGS},
         "segmenter_params": {label: _jsonable(segmenter_params(s)) for label, s in segmenters.items()},
     }
