@@ -28,6 +28,7 @@ __all__ = [
     "f1_score",
     "f1_array",
     "percentile_interval",
+    "defined_mean",
     "bootstrap_mean",
     "bootstrap_f1",
     "kendall_tau",
@@ -82,6 +83,19 @@ def percentile_interval(samples: Any, confidence: float = 0.95) -> tuple[float, 
     alpha = (1.0 - confidence) / 2.0
     low, high = np.quantile(v, [alpha, 1.0 - alpha])
     return float(low), float(high)
+
+
+def defined_mean(values: Any) -> float:
+    """Mean of the values that are not NaN; NaN, without a warning, when there is none.
+
+    Examples
+    --------
+    >>> defined_mean([1.0, float("nan"), 2.0]), defined_mean([float("nan")])
+    (1.5, nan)
+    """
+    v = np.fromiter(values, dtype=float)
+    v = v[~np.isnan(v)]
+    return float(v.mean()) if v.size else float("nan")
 
 
 def bootstrap_mean(values: np.ndarray, rng: np.random.Generator, confidence: float = 0.95,

@@ -424,7 +424,7 @@ class Study:
         (ties: :attr:`labels` order); pairs with a defined rank only."""
         by_metric, by_score = self.ranks(metric, reference=True), self.ranks(score)
         gap = np.abs(by_metric - by_score)
-        order = [i for i in np.argsort(-np.where(np.isnan(gap), -1.0, gap), kind="stable") if not np.isnan(gap[i])]
+        order = [i for i in np.argsort(-gap, kind="stable") if not np.isnan(gap[i])]  # NaN sorts last
         return [(self.labels[i], float(by_metric[i]), float(by_score[i])) for i in order[:n] if gap[i] > 0]
 
     def best(self) -> str:

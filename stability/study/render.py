@@ -21,7 +21,7 @@ from ..catalogue import HEADLINE
 from ..reporting import markdown_table
 from ..reporting.corpus import flags
 from ..reporting.model import number
-from ..stats import percentile_interval
+from ..stats import defined_mean, percentile_interval
 from .decision import PLACEMENT, RULE, Placement, placement_agreement, pooled_interval
 from .sensitivity import MOVE_THRESHOLD
 from .figures import write_plots
@@ -122,18 +122,14 @@ def _cross_table(run: StudyRun) -> list[str]:
         for s, measure in st.scores.items():
             cells = [_signed(st.across["all"][s][m]["kendall"].estimate) if m in st.metrics else "" for m in metrics]
             rows.append([st.name, measure.title] + cells + [_signed(agreement[s])])
-        rows.append([st.name, "*ceiling* (see below)"] + [_signed(st.ceilings[m]) if m in st.metrics else ""
-                                                         for m in metrics] + [_signed(_mean(st.ceilings.values()))])
+        rows.append([st.name, "*ceiling* (see below)"]
+                    + [_signed(st.ceilings[m]) if m in st.metrics else "" for m in metrics]
+                    + [_signed(defined_mean(st.ceilings.values()))])
     return (["### Each candidate score against each reference metric", "",
              "Kendall tau-b across all configurations of each corpus, between the configurations' mean stability "
              "score and their mean reference metric (intervals are in each corpus's section). `mean`: over the "
              "reference metrics of the row.", ""]
             + _md_table(["corpus", "stability score"] + list(metrics.values()) + ["mean"], rows))
-
-
-def _mean(values: object) -> float:
-    v = [x for x in values if not math.isnan(x)]  # type: ignore[union-attr]
-    return float(np.mean(v)) if v else float("nan")
 
 
 def _references_table(run: StudyRun) -> list[str]:
@@ -144,7 +140,7 @@ def _references_table(run: StudyRun) -> list[str]:
         wd_b = pairs.get(("windowdiff", "boundary_similarity"), float("nan"))
         shown = "n/a" if worst is None else (f"{_signed(worst[1])} ({st.metrics[worst[0][0]].short} vs "
                                              f"{st.metrics[worst[0][1]].short})")
-        rows.append([st.name, str(len(st.metrics)), _signed(_mean(pairs.values())), shown, _signed(wd_b)])
+        rows.append([st.name, str(len(st.metrics)), _signed(defined_mean(pairs.values())), shown, _signed(wd_b)])
     return (["### Agreement among the reference metrics", "",
              "Kendall tau-b across configurations between pairs of reference metrics (each oriented so that higher "
              "is better): where the references disagree with each other, no stability score can agree with all of "
@@ -197,9 +193,10 @@ def _interval(bounds: tuple[float, float]) -> str:
 
 def _placement_means(rows: Sequence[Placement], which: str, confidence: float) -> str:
     worst = min(rows, key=lambda p: p.mean)
-    return (f"{which} ({len(rows)}): {_signed(_mean([p.mean for p in rows]))}"
+    return (f"{which} ({len(rows)}): {_signed(defined_mean([p.mean for p in rows]))}"
             f"{_interval(pooled_interval(rows, confidence))} (ceiling "
-            f"{_signed(_mean([p.ceiling_mean for p in rows]))}), lowest on `{worst.corpus}` ({_signed(worst.mean)})")
+            f"{_signed(defined_mean([p.ceiling_mean for p in rows]))}), "
+            f"lowest on `{worst.corpus}` ({_signed(worst.mean)})")
 
 
 def _placement(run: StudyRun) -> list[str]:
@@ -239,8 +236,7 @@ def _sensitivity(run: StudyRun) -> list[str]:
             continue
         moves = {k: v for k, v in sens.configuration_move().items() if not math.isnan(v)}
         label = max(moves, key=lambda k: moves[k]) if moves else None
-        docs = np.concatenate([sens.document_move[k] for k in st.content_aware] or [np.zeros(0)])
-        docs = docs[~np.isnan(docs)]
+        docs = sens.pooled_moves(st.content_aware)
         rows.append([st.name, f"{sens.half} / {sens.full}", "n/a" if label is None else f"{moves[label]:.3f} ({label})"]
                     + ([f"{docs.max():.3f}", f"{np.quantile(docs, 0.99):.3f}",
                         f"{np.mean(docs >= MOVE_THRESHOLD):.1%}", str(docs.size)] if docs.size else ["n/a"] * 4))

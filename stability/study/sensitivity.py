@@ -20,6 +20,7 @@ import numpy as np
 
 from ..results import CorpusResult, StabilityResult
 from ..scores import headline_document, restart_precision_recall
+from ..stats import defined_mean
 
 __all__ = ["Sensitivity", "MOVE_THRESHOLD", "headline_at", "restart_sensitivity"]
 
@@ -66,16 +67,12 @@ class Sensitivity:
         """Label -> ``|mean at half - mean at full|`` (NaN when the configuration has no defined value)."""
         return {label: abs(a - b) for label, (a, b) in self.configuration.items()}
 
-    def pooled_moves(self) -> np.ndarray:
-        """Every (configuration, document) change, concatenated in label order."""
-        moves = [m for m in self.document_move.values() if m.size]
-        return np.concatenate(moves) if moves else np.zeros(0)
-
-
-def _mean(values: np.ndarray) -> float:
-    """Mean of the defined values (NaN, without a warning, when there is none)."""
-    defined = values[~np.isnan(values)]
-    return float(defined.mean()) if defined.size else float("nan")
+    def pooled_moves(self, labels: Sequence[str] | None = None) -> np.ndarray:
+        """The defined (configuration, document) changes of ``labels`` (default every
+        configuration), concatenated in label order."""
+        chosen = self.document_move if labels is None else {k: self.document_move[k] for k in labels}
+        moves = np.concatenate([np.zeros(0), *chosen.values()])
+        return moves[~np.isnan(moves)]
 
 
 def restart_sensitivity(result: CorpusResult, labels: Sequence[str]) -> Sensitivity | None:
@@ -94,6 +91,6 @@ def restart_sensitivity(result: CorpusResult, labels: Sequence[str]) -> Sensitiv
     for label in labels:
         at_half = np.array([headline_at(r, half) for r in result.documents[label]])
         at_full = np.array([headline_at(r) for r in result.documents[label]])
-        configuration[label] = (_mean(at_half), _mean(at_full))
+        configuration[label] = (defined_mean(at_half), defined_mean(at_full))
         document_move[label] = np.abs(at_half - at_full)
     return Sensitivity(half, full, configuration, document_move)
