@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from stability.cli import app
 from stability.readers import write_jsonl
 from stability.reporting import Section
-from stability.reporting.formats.table import fit, table_width
+from stability.reporting.formats.table import fit, parts, table_width
 from test_reporting import topical_corpus
 
 WIDTHS = (80, 100, 120)
@@ -88,6 +88,42 @@ def test_columns_all_gives_the_full_table(run_dir):
     full = CliRunner().invoke(app, ["report", str(run_dir / "out"), "--columns", "all", "--width", "400"]).stdout
     for title in ("STP", "STR", "chance", "corrected", "NWin", "TNWin", "Pr_err", "CovN"):
         assert title in full
+
+
+FULL_TITLES = ("STP", "STR", "chance", "corrected", "shuffle", "NWin", "TNWin", "Pr_err", "CovN", "CovD")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("command", ["report", "report --documents"])
+def test_columns_all_is_printed_in_parts_that_fit(run_dir, command, width):
+    # every column asked for: nothing is left out and no cell is cut; the table comes in parts,
+    # each starting with the columns that name a row
+    args = _commands(run_dir)[command] + ["--columns", "all", "--width", str(width)]
+    text = CliRunner().invoke(app, args).stdout
+    assert "…" not in text and "Left out for width" not in text
+    assert all(len(line.rstrip()) <= width for line in text.splitlines())
+    flat = " ".join(text.replace("┃", " ").split())
+    for title in FULL_TITLES:
+        assert title in flat, title
+    assert "Part 2 of" in text
+    first_cells = [line.split("│")[1].strip() for line in text.splitlines() if line.startswith("│")]
+    assert sum(cell == "texttiling_nltk" for cell in first_cells) >= 2 * (2 if "documents" in command else 1)
+    numbers = re.findall(r"\d+\.\d+", text.split("boundary:confidence")[0])
+    assert all(len(n.split(".")[1]) in (1, 2, 3) for n in numbers)
+
+
+def test_parts_repeat_the_key_columns_and_each_fits():
+    # widths 9 + 4 + 4 + 4: the whole table takes 34 characters, (segmenter, a, b) 27, (segmenter, a) 20
+    section = Section("t", ["segmenter", "a", "b", "c"], [["x" * 9, "1.00", "2.00", "3.00"]])
+    assert parts(section, [0, 1, 2, 3], 34) == [[0, 1, 2, 3]]
+    assert parts(section, [0, 1, 2, 3], 33) == [[0, 1, 2], [0, 3]]
+    assert parts(section, [0, 1, 2, 3], 20) == [[0, 1], [0, 2], [0, 3]]
+    assert parts(section, [0, 1, 2, 3], 5) == [[0, 1], [0, 2], [0, 3]]  # a column too wide still gets a part
+    assert parts(section, [0, 2], 20) == [[0, 2]]
+    unnamed = Section("t", ["segmenter", "a", "b", "c"], [["x" * 9, "1.00", "2.00", "3.00"]], keys=0)
+    assert parts(unnamed, [0, 1, 2, 3], 20) == [[0, 1], [2, 3]]
+    with pytest.raises(ValueError, match="keys"):
+        Section("t", ["a", "b"], [["1", "2"]], keys=3)
 
 
 def test_fit_drops_the_declared_columns_first():

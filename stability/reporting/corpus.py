@@ -261,7 +261,7 @@ def document_section(result: CorpusResult, digits: int = 3, compact: bool = Fals
                                  ("reference", n_refs), ("", 1))
     return Section("Per document", header, rows, align=align, data=(raw_header, raw_rows), detail=True,
                    drop_order=drop, legend=legend(shown + _reference_measures(result, compact, metrics)) if compact else {},
-                   groups=groups, highlight=FLAG_STYLES)
+                   groups=groups, highlight=FLAG_STYLES, keys=2)
 
 
 #: Fewer items than this and a rank correlation is flagged rather than read.
@@ -291,8 +291,9 @@ def _correlation_section(result: CorpusResult, compact: bool, metrics: Sequence[
             notes.append(f"(...)!: only {counts[over]} {over} ranked (fewer than {MIN_RANKED}): with so few items a "
                          "rank correlation of +-1 arises by chance alone (1 time in 3 with 3 items); do not read it.")
     return Section("Kendall tau between stability and reference metrics (positive = agreement)", header, rows,
-                   notes=notes, align="LLr" + "r" * len(refs), drop_order=tuple(range(len(header) - 1, 3, -1)),
-                   legend={"n": "items ranked", **(legend(refs) if compact else {})})
+                   notes=notes, align="LLr" + "r" * len(refs),
+                   drop_order=tuple(range(len(header) - 1, 3, -1)) if compact else (),
+                   legend={"n": "items ranked", **(legend(refs) if compact else {})}, keys=3)
 
 
 def segment_section(result: CorpusResult, digits: int = 2) -> Section | None:
@@ -311,7 +312,7 @@ def segment_section(result: CorpusResult, digits: int = 2) -> Section | None:
              "(short: under half the mean, long: over 1.5 times). found: share of the reference segments of the "
              "group whose start is a boundary of the initial segmentation, within one unit; stability: mean share "
              "of restarts finding again the boundaries that start the segmenter's own segments of the group.",)
-    return Section("By segment length", header, rows, notes=notes, align="LLrrrr", detail=True)
+    return Section("By segment length", header, rows, notes=notes, align="LLrrrr", detail=True, keys=2)
 
 
 def _failure_section(result: CorpusResult) -> Section | None:

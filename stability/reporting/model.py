@@ -65,6 +65,9 @@ class Section:
     highlight : mapping of str to str
         Words to colour in the cells (word -> rich style, e.g. ``{"content-blind": "yellow"}``),
         where the output supports colour (a terminal).
+    keys : int
+        The leading columns that name a row (segmenter, document): a terminal too narrow for the
+        whole table prints it in parts, each starting with these columns.
     """
 
     title: str
@@ -81,11 +84,15 @@ class Section:
     groups: Sequence[tuple[str, int]] = ()
     collapsed: bool = False
     highlight: Mapping[str, str] = field(default_factory=dict)
+    keys: int = 1
 
     def __post_init__(self) -> None:
         if self.align and (len(self.align) != len(self.header) or set(self.align) - set(ALIGNMENTS)):
             raise InvalidParameterError.make(
                 "align", f"one of the letters {ALIGNMENTS!r} per column ({len(self.header)})", self.align)
+        if not 0 <= self.keys <= max(len(self.header), 1):
+            raise InvalidParameterError.make("keys", f"a number of leading columns from 0 to {len(self.header)}",
+                                             self.keys)
         if self.groups and sum(span for _, span in self.groups) != len(self.header):
             raise InvalidParameterError.make("groups", f"spans adding up to {len(self.header)} columns",
                                              list(self.groups))

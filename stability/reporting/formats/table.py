@@ -3,7 +3,9 @@
 Each table gets the width of the terminal (rich's own detection: the ``COLUMNS`` variable, else the
 terminal's size, else 80) or an explicit ``width``. A table never wraps a row nor truncates a
 number: when its cells do not fit, the columns its section allows to drop (``drop_order``) are left
-out, most dispensable first, and a note names them. With ``color`` (the CLI sets it when stdout
+out, most dispensable first, and a note names them. A table that still does not fit (every column
+asked for, ``--columns all``) is printed in parts, each as wide as the terminal allows and each
+starting with the columns that name a row (``Section.keys``). With ``color`` (the CLI sets it when stdout
 is a terminal) the result line is bold and the words a section highlights (flags) are coloured;
 piped output has no escape codes.
 """
@@ -50,6 +52,26 @@ def fit(section: Section, width: int) -> tuple[list[int], list[str]]:
     return kept, dropped
 
 
+def parts(section: Section, kept: Sequence[int], width: int) -> list[list[int]]:
+    """The ``kept`` columns in parts that each fit ``width``, every part starting with the key
+    columns; one part when the whole table fits. A column too wide for a part of its own still
+    gets one (rich then wraps its cells: nothing is left out)."""
+    widths = _widths(section)
+    if table_width([widths[k] for k in kept]) <= width:
+        return [list(kept)]
+    keys = [k for k in kept if k < section.keys]
+    folded: list[list[int]] = []
+    current: list[int] = []
+    for i in kept:
+        if i in keys:
+            continue
+        if current and table_width([widths[k] for k in keys + current + [i]]) > width:
+            folded.append(keys + current)
+            current = []
+        current.append(i)
+    return folded + [keys + current]
+
+
 def _cell(value: object, section: Section):  # -> rich.text.Text: labels, ids and errors are not markup
     from rich.text import Text
 
@@ -62,20 +84,27 @@ def _cell(value: object, section: Section):  # -> rich.text.Text: labels, ids an
     return styled
 
 
-def _table(section: Section, width: int):  # -> rich.table.Table, kept titles, dropped titles
+def _table(section: Section, columns: Sequence[int], title: str):  # -> rich.table.Table
     from rich.table import Table
     from rich.text import Text
 
-    kept, dropped = fit(section, width)
-    dropped = [str(h) for h in section.header if str(h) in dropped]
     widths, letters = _widths(section), section.alignment()
-    table = Table(title=Text(section.title), title_justify="left")
-    for i in kept:
+    table = Table(title=Text(title), title_justify="left")
+    for i in columns:
         header = textwrap.fill(str(section.header[i]), widths[i], break_long_words=False)
         table.add_column(Text(header), justify="left" if letters[i] in "lL" else "right", no_wrap=letters[i] in "R")
     for row in section.rows:
-        table.add_row(*(_cell(row[i], section) for i in kept))
-    return table, [str(section.header[i]) for i in kept], dropped
+        table.add_row(*(_cell(row[i], section) for i in columns))
+    return table
+
+
+def _tables(section: Section, width: int):  # -> list of rich tables, kept titles, dropped titles
+    kept, dropped = fit(section, width)
+    folded = parts(section, kept, width)
+    titles = [section.title if len(folded) == 1 else f"{section.title} (part 1 of {len(folded)})"]
+    titles += [f"Part {n} of {len(folded)} of the table above" for n in range(2, len(folded) + 1)]
+    tables = [_table(section, columns, title) for columns, title in zip(folded, titles)]
+    return tables, [str(section.header[i]) for i in kept], [str(h) for h in section.header if str(h) in dropped]
 
 
 def render(report: Report, *, details: bool = False, width: int | None = None, color: bool = False) -> str:
@@ -89,8 +118,9 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
         console.print(report.result, highlight=False, markup=False, style="bold" if color else None)
         console.print()
     for section in report.tables(details):
-        table, kept, dropped = _table(section, console.width)
-        console.print(table)
+        tables, kept, dropped = _tables(section, console.width)
+        for table in tables:
+            console.print(table)
         for note in [section.legend_line(kept), *section.notes]:
             if note:
                 console.print(note, highlight=False, markup=False)
