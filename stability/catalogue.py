@@ -97,6 +97,10 @@ class Measure:
         Stability scores of an optional control: the :class:`~stability.results.StabilityResult`
         attribute that holds it (``"layout"``); summaries leave the score out when no result ran
         that control (see :meth:`present`).
+    interval : str
+        Stability scores with a per-document interval over restarts: the
+        :class:`~stability.results.StabilityResult` attribute that holds it (``"f1_ci"``),
+        shown beside the score in per-document tables.
     """
 
     name: str
@@ -113,6 +117,7 @@ class Measure:
     digits: int | None = None
     function: str = ""
     control: str = ""
+    interval: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -174,7 +179,8 @@ _STABILITY_LIST = (
     _stability("count_corrected", "stability", "stability (count-aware shuffle correction)", "higher",
                "(F1 - C) / (1 - C), C = max(shuffle F1, chance F1): the stability F1 beyond what the shuffle "
                "control and boundaries placed by chance reach; 0 for segmenters that ignore the content and for "
-               "documents without boundaries", _count_corrected, compact=True, correlate=True),
+               "documents without boundaries", _count_corrected, compact=True, correlate=True,
+               interval="headline_ci"),
     _stability("shuffle_corrected", "stab. (shuf.-corr.)", "stability (shuffle-corrected)", "higher",
                "(F1 - shuffle F1) / (1 - shuffle F1): the stability F1 corrected by the shuffle control, "
                "0 for segmenters that ignore the content", correlate=True),
@@ -185,7 +191,7 @@ _STABILITY_LIST = (
     _stability("recall", "STR", "stability recall", "higher", "mean over restarts of |B0 ∩ Br| / |B0|",
                compact=True),
     _stability("f1", "F1", "stability F1", "higher", "eq. 11: harmonic mean of STP and STR", compact=True,
-               correlate=True),
+               correlate=True, interval="f1_ci"),
     _stability("chance_f1", "chance", "chance F1", None,
                "F1 of boundaries placed at random with the same counts"),
     _stability("corrected_f1", "corrected", "chance-corrected F1", "higher",

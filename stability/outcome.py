@@ -18,7 +18,8 @@ from typing import Any
 from .corpus import Document
 from .permutations import Stream, stream_rng
 from .results import RestartScores, StabilityResult
-from .scores import RestartCounts, boundary_confidence, chance_scores, restart_precision_recall, spurious_boundaries
+from .scores import (RestartCounts, boundary_confidence, chance_scores, headline_interval, restart_precision_recall,
+                     spurious_boundaries)
 from .segmentation import Segmentation
 from .settings import Settings
 from .stats import bootstrap_f1, derived_rng, f1_array, f1_score
@@ -90,6 +91,19 @@ def stream_scores(settings: Settings, finished: Finished, stream: Stream) -> Res
     )
 
 
+def _headline_interval(settings: Settings, finished: Finished, within: RestartScores,
+                       shuffle: RestartScores | None) -> tuple[float, float]:
+    """The bootstrap interval of the document's headline over its restarts (its own random
+    stream: the bootstrap stream's item 0, named ``headline``)."""
+    if shuffle is None:
+        return float("nan"), float("nan")
+    s = settings
+    rng = derived_rng(s.seed, finished.key, int(Stream.BOOTSTRAP), 0, "headline")
+    return headline_interval((within.restart_precision, within.restart_recall),
+                             (shuffle.restart_precision, shuffle.restart_recall), within.chance_f1,
+                             len(finished.initial), rng, s.confidence, s.n_bootstrap)
+
+
 def _self_agreement(settings: Settings, finished: Finished) -> tuple[bool | None, float]:
     if finished.second is None:
         return None, float("nan")
@@ -140,6 +154,7 @@ def stability_result(settings: Settings, finished: Finished) -> StabilityResult:
         layout=layout,
         layout_only=layout_only,
         stopped_early=finished.stopped_early,
+        headline_ci=_headline_interval(s, finished, within, shuffle),
         reference_metrics=_reference_metrics(doc, finished.initial, s.metrics),
         references=tuple(ref.boundaries for ref in doc.references),
     )

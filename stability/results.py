@@ -197,6 +197,12 @@ class StabilityResult(RestartScores):
         content.
     stopped_early : bool
         Whether adaptive stopping ended the test before the maximum number of restarts.
+    headline_ci : (float, float)
+        Percentile bootstrap interval of the document's headline score (``count_corrected``)
+        over its restarts, within and shuffle restarts resampled independently
+        (:func:`stability.scores.headline_interval`): how far the value may move with other
+        restarts. ``(nan, nan)`` without the shuffle control, and in files written before it
+        existed.
     reference_metrics : dict
         When the document has references: reference-based metrics of ``B0`` (name -> value; see
         :func:`stability.metrics.reference_metrics`), beside the stability scores.
@@ -218,6 +224,7 @@ class StabilityResult(RestartScores):
     layout: RestartScores | None = None
     layout_only: bool | None = None
     stopped_early: bool = False
+    headline_ci: tuple[float, float] = (float("nan"), float("nan"))
     reference_metrics: dict[str, float] = field(default_factory=dict)
     references: tuple[tuple[int, ...], ...] = ()
 
@@ -276,6 +283,7 @@ class StabilityResult(RestartScores):
                 "content_blind": self.content_blind,
                 "content_margin": self.content_margin,
                 "stopped_early": self.stopped_early,
+                "headline_ci": [_json_float(x) for x in self.headline_ci],
                 "reference_metrics": {k: _json_float(v) for k, v in self.reference_metrics.items()},
                 "references": [list(r) for r in self.references],
             }
@@ -303,6 +311,7 @@ class StabilityResult(RestartScores):
             layout=None if layout is None else RestartScores.from_dict(layout),
             layout_only=data.get("layout_only"),
             stopped_early=bool(data.get("stopped_early", False)),
+            headline_ci=tuple(_from_json_float(x) for x in data.get("headline_ci", (None, None))),
             reference_metrics={k: _from_json_float(v) for k, v in data.get("reference_metrics", {}).items()},
             references=tuple(tuple(int(b) for b in r) for r in data.get("references", [])),
         )

@@ -132,3 +132,50 @@ def test_headline_invariants(pair, extra):
     # a shuffle control that reproduces every boundary (S = 1) leaves nothing
     perfect = counts([within.initial] * 3, [within.initial] * 3, within.initial)
     assert headline_document(within, perfect, n_units) == 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# the per-document interval over restarts (StabilityResult.headline_ci)
+# ---------------------------------------------------------------------------------------------
+def test_headline_interval_is_the_bootstrap_of_the_point_estimate():
+    from stability.scores import count_corrected_f1, headline_interval
+    from stability.stats import f1_score, percentile_interval
+
+    wp, wr = np.array([1.0, 0.5, 1.0, 0.0, 1.0]), np.array([1.0, 0.5, 0.5, 0.0, 1.0])
+    sp, sr = np.array([0.0, 1.0, 0.0, 0.5]), np.array([0.0, 0.5, 0.0, 0.5])
+    low, high = headline_interval((wp, wr), (sp, sr), 0.2, 2, np.random.default_rng(7), 0.9, 300)
+    # the same draws, one resample at a time, through the scalar definitions
+    rng = np.random.default_rng(7)
+    iw, i_s = rng.integers(0, 5, size=(300, 5)), rng.integers(0, 4, size=(300, 4))
+    values = [count_corrected_f1(f1_score(wp[a].mean(), wr[a].mean()), f1_score(sp[b].mean(), sr[b].mean()), 0.2, 2)
+              for a, b in zip(iw, i_s)]
+    assert (low, high) == pytest.approx(percentile_interval(values, 0.9))
+    assert low < high
+
+
+def test_headline_interval_edge_cases():
+    from stability.scores import headline_interval
+
+    rng = np.random.default_rng(0)
+    ones, zeros = np.ones(4), np.zeros(4)
+    assert headline_interval((ones, ones), (ones, ones), 0.1, 3, rng) == (0.0, 0.0)  # S = 1: content-blind
+    assert headline_interval((ones, ones), (zeros, zeros), 0.1, 0, rng) == (0.0, 0.0)  # no boundary: no credit
+    assert headline_interval((ones, ones), (zeros, zeros), 0.2, 3, rng) == (1.0, 1.0)  # every restart agrees
+    assert all(math.isnan(x) for x in headline_interval((ones, ones), (np.zeros(0), np.zeros(0)), 0.1, 3, rng))
+
+
+def test_a_run_reports_the_interval_that_the_study_recomputes(tmp_path):
+    from stability.runner import evaluate
+    from stability.corpus import Document
+    from stability.study.sensitivity import interval_at
+
+    docs = [Document(f"d{k}", [f"{w} x{(i + k) % 3}" for w in ("apple", "pear", "plum", "fig") for i in range(3 + k)])
+            for k in range(3)]
+    run = evaluate({"blocks": _blocks, "even": "even"}, docs, n_restarts=12, seed=3, n_bootstrap=200)
+    for r in run.documents["blocks"]:
+        low, high = r.headline_ci
+        assert low <= high
+        assert r.headline_ci == interval_at(r, confidence=0.95, n_bootstrap=200)  # same generator, same draws
+    assert all(r.headline_ci == (0.0, 0.0) for r in run.documents["even"])  # content-blind
+    plain = stability_test(_blocks, docs[0].units, n_restarts=12, shuffle_control=False)
+    assert all(math.isnan(x) for x in plain.headline_ci)

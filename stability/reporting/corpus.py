@@ -105,6 +105,11 @@ def _title(result: CorpusResult, compact: bool = False) -> str:
     return run if compact else f"{run} - mean (std) over documents - headline: {HEADLINE.title}"
 
 
+def ci_title(result: CorpusResult) -> str:
+    """``[95% CI]``, with the run's confidence level."""
+    return f"[{100 * float(result.settings.get('confidence', 0.95)):g}% CI]"
+
+
 def _interval(stat: Stat | None, digits: int) -> str:
     return f"[{number(stat.ci[0], digits)}, {number(stat.ci[1], digits)}]" if stat and stat.n else "n/a"
 
@@ -142,7 +147,7 @@ def _split_controls(measures: list[Measure]) -> tuple[list[Measure], list[Measur
 
 def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int) -> Section:
     gap = STABILITY["shuffle_gap"]
-    header = ["segmenter", "docs", f"{HEADLINE.short} [95% CI]", gap.short, "flags"] + [m.short for m in refs]
+    header = ["segmenter", "docs", f"{HEADLINE.short} {ci_title(result)}", gap.short, "flags"] + [m.short for m in refs]
     rows = []
     for label, s in result.summary.items():
         head = s.macro[HEADLINE.name]
@@ -218,12 +223,15 @@ def _summary_data(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
 
 
 def _document_cells(r: StabilityResult, scores: list[Measure], refs: list[Measure], digits: int,
-                    interval: bool) -> list[str]:
-    cells = [r.segmenter, str(r.document)] + ([] if not interval else [str(r.segmentation.n_units)])
+                    full: bool) -> list[str]:
+    cells = [r.segmenter, str(r.document)] + ([str(r.segmentation.n_units)] if full else [])
     for m in scores:
-        cells.append(number(m.value(r), 0 if m.digits is not None else digits))  # counts are whole per document
-        if m.name == "f1" and interval:
-            cells += [number(r.f1_ci[0], digits), number(r.f1_ci[1], digits)]
+        value = number(m.value(r), 0 if m.digits is not None else digits)  # counts are whole per document
+        bounds = [number(x, digits) for x in getattr(r, m.interval)] if m.interval else []
+        if full:
+            cells += [value] + bounds
+        else:  # compact: the headline's interval in its cell
+            cells.append(f"{value} [{bounds[0]}, {bounds[1]}]" if m is HEADLINE else value)
     cells.append(flags(r.content_blind, r.deterministic, layout_only=r.layout_only))
     cells += [number(r.reference_metrics.get(m.name), digits) for m in refs]
     cells.append(" ".join(f"{b}:{number(c, 2)}" for b, c in r.boundary_confidence.items()))
@@ -240,7 +248,10 @@ def _document_table(result: CorpusResult, digits: int, compact: bool = False,
     refs = _reference_measures(result, compact, metrics)
     header = ["segmenter", "document"] + ([] if compact else ["units"])
     for m in scores:
-        header += [m.short] + (["F1 low", "F1 high"] if m.name == "f1" and not compact else [])
+        if compact:
+            header.append(f"{m.short} {ci_title(result)}" if m is HEADLINE else m.short)
+        else:
+            header += [m.short] + ([f"{m.short} low", f"{m.short} high"] if m.interval else [])
     header += ["flags"] + [m.short for m in refs] + ["boundary:confidence"]
     rows = [_document_cells(r, scores, refs, digits, not compact) for docs in result.documents.values() for r in docs]
     align = "LL" + "r" * (len(header) - 4 - len(refs)) + "L" + "r" * len(refs) + "l"
@@ -257,9 +268,12 @@ def document_section(result: CorpusResult, digits: int = 3, compact: bool = Fals
     drop = (len(header) - 1,) + tuple(range(len(header) - 2, len(header) - 2 - n_refs, -1)) + (5, 4) if compact else ()
     shown = [STABILITY[n] for n in COMPACT_DOCUMENT] if compact else []
     tests, controls = _split_controls(_stability_measures(False))
-    groups = () if compact else (("", 3), ("stability test", len(tests) + 2), ("controls", len(controls) + 1),
+    groups = () if compact else (("", 3), ("stability test", sum(3 if m.interval else 1 for m in tests)), ("controls", len(controls) + 1),
                                  ("reference", n_refs), ("", 1))
-    return Section("Per document", header, rows, align=align, data=(raw_header, raw_rows), detail=True,
+    note = (f"Per document, the interval of {HEADLINE.short} is over the document's restarts (bootstrap, test and "
+            "shuffle-control restarts resampled): how far other restarts could move the value; more restarts "
+            "narrow it.")
+    return Section("Per document", header, rows, notes=(note,), align=align, data=(raw_header, raw_rows), detail=True,
                    drop_order=drop, legend=legend(shown + _reference_measures(result, compact, metrics)) if compact else {},
                    groups=groups, highlight=FLAG_STYLES, keys=2)
 
