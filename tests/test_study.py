@@ -296,7 +296,7 @@ def test_a_status_draws_only_where_asked(capsys):
 def _restarts(initial, within, shuffle, n_units=9, tolerance=0):
     """The attributes of a StabilityResult that the half-restarts comparison reads."""
     return SimpleNamespace(segmentation=SimpleNamespace(boundaries=initial, n_units=n_units),
-                           restart_boundaries=within, n_restarts=len(within), tolerance=tolerance,
+                           restart_boundaries=within, n_restarts=len(within), tolerance=tolerance, seed=0, document="d",
                            shuffle=None if shuffle is None else SimpleNamespace(restart_boundaries=shuffle,
                                                                                 n_restarts=len(shuffle)))
 
@@ -319,13 +319,19 @@ def test_restart_sensitivity_by_hand_and_when_undefined():
     moving = _restarts((3,), [(3,), (3,), (5,), (3,)], [(1,), (3,), (6,), (7,)])  # 1 -> 2/3
     steady = _restarts((3,), [(3,)] * 4, [(1,)] * 4)  # F = 1, S = 0: 1 at both
     blind = _restarts((2, 4), [(2, 4)] * 4, [(2, 4)] * 4)  # S = 1: 0 at both
-    run = SimpleNamespace(documents={"a": [moving, steady], "b": [blind]})
+    # the first two restarts agree perfectly (interval [1, 1]); all four give F = 0.5, S = 0, C = 1/8
+    escaping = _restarts((3,), [(3,), (3,), (5,), (5,)], [(1,)] * 4)
+    run = SimpleNamespace(documents={"a": [moving, steady, escaping], "b": [blind]})
     sens = restart_sensitivity(run, ["a", "b"])
     assert (sens.half, sens.full) == (2, 4)
-    assert sens.configuration["a"] == pytest.approx((1.0, (2 / 3 + 1) / 2))
-    assert sens.configuration_move() == pytest.approx({"a": (1 - 2 / 3) / 2, "b": 0.0})
-    assert sens.document_move["a"] == pytest.approx([1 / 3, 0.0])
-    assert sorted(sens.pooled_moves().tolist()) == pytest.approx([0.0, 0.0, 1 / 3])
+    assert sens.configuration["a"] == pytest.approx((1.0, (2 / 3 + 1 + 0.375 / 0.875) / 3))
+    assert sens.configuration_move()["b"] == 0.0
+    assert sens.document_move["a"] == pytest.approx([1 / 3, 0.0, 1 - 0.375 / 0.875])
+    assert sorted(sens.pooled_moves(["a"]).tolist()) == pytest.approx([0.0, 1 / 3, 1 - 0.375 / 0.875])
+    # from two restarts: `moving` resamples S in {0, 0.5, 1}, the headline in {1, 0}: [0, 1] covers 2/3;
+    # `steady` and `blind` are degenerate and exact; `escaping`'s [1, 1] misses 0.43
+    assert sens.covered["a"].tolist() == [1.0, 1.0, 0.0] and sens.covered["b"].tolist() == [1.0]
+    assert sens.coverage() == 0.75 and sens.coverage(["b"]) == 1.0
     # undefined: no shuffle control, matching within a tolerance, different restart counts, one restart
     for documents in ({"a": [_restarts((3,), [(3,)] * 4, None)]},
                       {"a": [_restarts((3,), [(3,)] * 4, [(1,)] * 4, tolerance=1)]},

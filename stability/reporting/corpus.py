@@ -31,7 +31,8 @@ HEADLINE_NOTE = (
     "(Kendall tau 0.79) and only moderately on Wikipedia articles (about 0.5), where the references also "
     "reward the number of boundaries and penalise missed ones, which no reference-free score can see; dialogue, "
     "meeting and clinical text were not studied. Use it to compare segmenters over a corpus (per document it "
-    "is noisy), and check it on a few annotated documents of your own (Kendall tau below)."
+    "is noisy: the per-document table gives each value's interval over its restarts), and check it on a few "
+    "annotated documents of your own (Kendall tau below)."
 )
 
 #: What the stability test is, for formats with room for a paragraph (HTML).

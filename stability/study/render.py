@@ -232,23 +232,32 @@ def _sensitivity(run: StudyRun) -> list[str]:
     for st in run.studies:
         sens = st.sensitivity
         if sens is None:
-            rows.append([st.name, "n/a"] + [""] * 5)
+            rows.append([st.name, "n/a"] + [""] * 6)
             continue
         moves = {k: v for k, v in sens.configuration_move().items() if not math.isnan(v)}
         label = max(moves, key=lambda k: moves[k]) if moves else None
         docs = sens.pooled_moves(st.content_aware)
         rows.append([st.name, f"{sens.half} / {sens.full}", "n/a" if label is None else f"{moves[label]:.3f} ({label})"]
                     + ([f"{docs.max():.3f}", f"{np.quantile(docs, 0.99):.3f}",
-                        f"{np.mean(docs >= MOVE_THRESHOLD):.1%}", str(docs.size)] if docs.size else ["n/a"] * 4))
+                        f"{np.mean(docs >= MOVE_THRESHOLD):.1%}", str(docs.size)] if docs.size else ["n/a"] * 4)
+                    + [_share(sens.coverage(st.content_aware))])
     return (["### Does the headline depend on the number of restarts?", "",
              "The headline recomputed from the first half of each document's restarts (exactly what a run with "
              "that many restarts draws) against all of them. `configuration`: the largest change of a "
              "configuration's headline over the corpus. `document`: the change of single (configuration, "
              f"document) values over the configurations not flagged content-blind, with the share moving by "
              f"{MOVE_THRESHOLD} or more. A configuration's value is a mean over documents and settles; a single "
-             "document's value is a Monte-Carlo estimate that keeps moving when it has one or two boundaries.", ""]
+             "document's value is a Monte-Carlo estimate that keeps moving when it has one or two boundaries. "
+             "What a report shows against that: each document's interval over its restarts. `covered`: the share "
+             "of those pairs whose value from all the restarts lies in the interval the run with half of them "
+             "reports (at the run's confidence level); a share above that level is expected, since the value from all "
+             "the restarts shares half of them with the interval.", ""]
             + _md_table(["corpus", "restarts", "configuration: largest change", "document: largest", "99th percentile",
-                         f"share ≥ {MOVE_THRESHOLD}", "pairs"], rows))
+                         f"share ≥ {MOVE_THRESHOLD}", "pairs", "covered"], rows))
+
+
+def _share(value: float) -> str:
+    return "n/a" if math.isnan(value) else f"{value:.1%}"
 
 
 def _summary(run: StudyRun) -> list[str]:

@@ -9,6 +9,11 @@ document it does not. A document whose only boundary reappears in a share ``p`` 
 has a per-document F1 whose change between ``n`` and ``2n`` restarts has a standard deviation of
 ``sqrt(p (1 - p) / (4 n))`` before any correction (0.035 at ``p = 0.5`` and ``n = 50``), and the
 correction ``(F - C) / (1 - C)`` divides it by ``1 - C``.
+
+What a run reports against that noise is each document's interval over its restarts
+(``StabilityResult.headline_ci``). :func:`interval_at` recomputes the interval a run with the first
+``n`` restarts reports (same generator, same draws), so the study can check how often it covers
+the value from all the restarts.
 """
 
 from __future__ import annotations
@@ -18,11 +23,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..permutations import Stream
 from ..results import CorpusResult, StabilityResult
-from ..scores import headline_document, restart_precision_recall
-from ..stats import defined_mean
+from ..scores import chance_scores, headline_document, headline_interval, restart_precision_recall
+from ..stats import defined_mean, derived_rng, doc_key
 
-__all__ = ["Sensitivity", "MOVE_THRESHOLD", "headline_at", "restart_sensitivity"]
+__all__ = ["Sensitivity", "MOVE_THRESHOLD", "headline_at", "interval_at", "restart_sensitivity"]
 
 #: A change of the headline between half and all of the restarts counted as a "move" in the report.
 MOVE_THRESHOLD = 0.05
@@ -44,6 +50,24 @@ def headline_at(result: StabilityResult, n_restarts: int | None = None) -> float
     return headline_document(within, shuffle, result.segmentation.n_units)
 
 
+def interval_at(result: StabilityResult, n_restarts: int | None = None, confidence: float = 0.95,
+                n_bootstrap: int = 1000) -> tuple[float, float]:
+    """The interval of the headline of one document (``StabilityResult.headline_ci``) that a
+    corpus run with only the first ``n_restarts`` restarts reports (default all of them), at the
+    run's ``confidence`` and ``n_bootstrap``: the same generator, hence the same draws.
+    ``(nan, nan)`` without the shuffle control."""
+    if result.shuffle is None:
+        return float("nan"), float("nan")
+    n = result.n_restarts if n_restarts is None else n_restarts
+    initial = result.segmentation.boundaries
+    within = restart_precision_recall(initial, result.restart_boundaries[:n])
+    shuffle = restart_precision_recall(initial, result.shuffle.restart_boundaries[:n])
+    chance = chance_scores(initial, within.predicted, result.segmentation.n_units)[2]
+    rng = derived_rng(result.seed, doc_key(result.document), int(Stream.BOOTSTRAP), 0, "headline")
+    return headline_interval((within.precision, within.recall), (shuffle.precision, shuffle.recall), chance,
+                             len(initial), rng, confidence, n_bootstrap)
+
+
 @dataclass(frozen=True)
 class Sensitivity:
     """The headline from half of the restarts against all of them, per configuration.
@@ -56,12 +80,17 @@ class Sensitivity:
         Label -> ``(mean at half, mean at full)`` over the configuration's documents.
     document_move : dict
         Label -> numpy array of ``|value at half - value at full|`` per document.
+    covered : dict
+        Label -> numpy array per document: 1.0 when the value from all the restarts lies in the
+        interval a run with half of them reports (:func:`interval_at`), 0.0 when not, NaN when
+        either is undefined.
     """
 
     half: int
     full: int
     configuration: dict[str, tuple[float, float]]
     document_move: dict[str, np.ndarray]
+    covered: dict[str, np.ndarray]
 
     def configuration_move(self) -> dict[str, float]:
         """Label -> ``|mean at half - mean at full|`` (NaN when the configuration has no defined value)."""
@@ -74,10 +103,22 @@ class Sensitivity:
         moves = np.concatenate([np.zeros(0), *chosen.values()])
         return moves[~np.isnan(moves)]
 
+    def coverage(self, labels: Sequence[str] | None = None) -> float:
+        """The share of defined (configuration, document) pairs of ``labels`` (default all) whose
+        value from all the restarts lies in the interval reported from half of them (NaN: none)."""
+        chosen = self.covered if labels is None else {k: self.covered[k] for k in labels}
+        return defined_mean(np.concatenate([np.zeros(0), *chosen.values()]))
+
+
+def _covered(value: float, interval: tuple[float, float]) -> float:
+    low, high = interval
+    return float("nan") if np.isnan([value, low, high]).any() else float(low <= value <= high)
+
 
 def restart_sensitivity(result: CorpusResult, labels: Sequence[str]) -> Sensitivity | None:
     """The headline of every (configuration, document) from the first half of its restarts and
-    from all of them; ``None`` when the comparison is not defined (the shuffle control was not
+    from all of them, and whether the interval from the first half covers the latter (at the
+    run's confidence and number of bootstrap resamples); ``None`` when the comparison is not defined (the shuffle control was not
     run, matching was not exact, a result has fewer than 2 restarts or the documents have
     different numbers of restarts, as after adaptive stopping)."""
     results = [r for label in labels for r in result.documents[label]]
@@ -87,10 +128,14 @@ def restart_sensitivity(result: CorpusResult, labels: Sequence[str]) -> Sensitiv
         return None
     full = counts.pop()
     half = full // 2
-    configuration, document_move = {}, {}
+    settings = getattr(result, "settings", {}) or {}
+    level, resamples = float(settings.get("confidence", 0.95)), int(settings.get("n_bootstrap", 1000))
+    configuration, document_move, covered = {}, {}, {}
     for label in labels:
-        at_half = np.array([headline_at(r, half) for r in result.documents[label]])
-        at_full = np.array([headline_at(r) for r in result.documents[label]])
+        docs = result.documents[label]
+        at_half = np.array([headline_at(r, half) for r in docs])
+        at_full = np.array([headline_at(r) for r in docs])
         configuration[label] = (defined_mean(at_half), defined_mean(at_full))
         document_move[label] = np.abs(at_half - at_full)
-    return Sensitivity(half, full, configuration, document_move)
+        covered[label] = np.array([_covered(v, interval_at(r, half, level, resamples)) for v, r in zip(at_full, docs)])
+    return Sensitivity(half, full, configuration, document_move, covered)
