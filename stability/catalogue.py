@@ -40,7 +40,6 @@ import numpy as np
 
 from .checks import did_you_mean
 from .exceptions import InvalidParameterError
-from .scores import count_corrected_f1
 
 __all__ = [
     "Measure",
@@ -166,10 +165,6 @@ def _attribute(name: str) -> Callable[[Any], float]:
     return value
 
 
-def _count_corrected(result: Any) -> float:
-    return count_corrected_f1(result.f1, result.shuffle_f1, result.chance_f1, result.n_boundaries)
-
-
 def _stability(name: str, short: str, title: str, direction: str | None, description: str,
                value: Callable[[Any], float] | None = None, **options: Any) -> Measure:
     return Measure(name, short, title, "stability", direction, value or _attribute(name), description, **options)
@@ -179,7 +174,7 @@ _STABILITY_LIST = (
     _stability("count_corrected", "stability", "stability (count-aware shuffle correction)", "higher",
                "(F1 - C) / (1 - C), C = max(shuffle F1, chance F1): the stability F1 beyond what the shuffle "
                "control and boundaries placed by chance reach; 0 for segmenters that ignore the content and for "
-               "documents without boundaries", _count_corrected, compact=True, correlate=True,
+               "documents without boundaries", compact=True, correlate=True,
                interval="headline_ci"),
     _stability("shuffle_corrected", "stab. (shuf.-corr.)", "stability (shuffle-corrected)", "higher",
                "(F1 - shuffle F1) / (1 - shuffle F1): the stability F1 corrected by the shuffle control, "

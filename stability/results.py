@@ -260,11 +260,20 @@ class StabilityResult(RestartScores):
 
     @property
     def shuffle_corrected(self) -> float:
-        """``(f1 - shuffle_f1) / (1 - shuffle_f1)``, the reports' headline score (see
+        """``(f1 - shuffle_f1) / (1 - shuffle_f1)``, the reports' headline before issue 11 (see
         :func:`stability.scores.shuffle_corrected_f1`)."""
         from .scores import shuffle_corrected_f1
 
         return shuffle_corrected_f1(self.f1, self.shuffle_f1)
+
+    @property
+    def count_corrected(self) -> float:
+        """The reports' headline score of this document, ``(f1 - C) / (1 - C)`` with
+        ``C = max(shuffle_f1, chance_f1)``, 0 without boundaries (see
+        :func:`stability.scores.count_corrected_f1`); ``headline_ci`` is its interval over restarts."""
+        from .scores import count_corrected_f1
+
+        return count_corrected_f1(self.f1, self.shuffle_f1, self.chance_f1, self.n_boundaries)
 
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()
