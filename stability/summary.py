@@ -5,6 +5,8 @@ per-segmenter summaries (mean, standard deviation and bootstrap confidence inter
 documents, as in Lamprier et al.'s Table 3, plus micro averages). :func:`correlations` measures
 whether the stability scores rank documents and segmenters the way reference metrics do (Kendall's
 tau-b), the evidence a user needs before trusting the stability score on their data.
+:func:`few_boundaries` marks the segmenters whose headline is least to be trusted among
+content-aware ones: those placing far fewer boundaries than the others.
 :func:`load_results` (from :mod:`stability.store`) reads a run back.
 """
 
@@ -23,7 +25,11 @@ from .scores import restart_precision_recall
 from .stats import f1_score
 from .store import load_results  # noqa: F401  (kept importable from here)
 
-__all__ = ["summarize", "correlations", "load_results"]
+__all__ = ["summarize", "correlations", "few_boundaries", "FEW_BOUNDARIES_SHARE", "load_results"]
+
+#: A content-aware segmenter whose mean number of boundaries per document is below this share of
+#: the median of the other content-aware segmenters of the run is marked "few boundaries".
+FEW_BOUNDARIES_SHARE = 0.5
 
 def _stat_rng(seed: int, label: str, what: str) -> np.random.Generator:
     return derived_rng(seed, label, int(Stream.BOOTSTRAP), what)
@@ -87,6 +93,37 @@ def summarize(
             layout_only=None if not layout else bool(macro["layout_f1"].mean >= 1.0 - content_margin),
         )
     return out
+
+
+def few_boundaries(summary: Mapping[str, SegmenterSummary]) -> dict[str, tuple[float, float]]:
+    """The segmenters placing far fewer boundaries than the others of the same run.
+
+    The stability test sees only the boundaries a segmenter placed: a boundary it missed lies
+    inside one of its segments, where the permutations erase it, while reference metrics count
+    it. A segmenter placing a few strong boundaries can therefore score above ones that find
+    most of the topic shifts (docs/validation.md: the largest disagreement with B on Choi's
+    corpus). Among the content-aware segmenters (not flagged content-blind or layout-only), this
+    returns those whose mean number of boundaries per document is below
+    :data:`FEW_BOUNDARIES_SHARE` of the median of the others': label -> (its mean, that median).
+    A caveat on the headline, relative to the segmenters run together, not a score.
+
+    Examples
+    --------
+    >>> def seg(bounds, blind=False):
+    ...     stat = Stat(bounds, 0.0, (bounds, bounds), 3)
+    ...     return SegmenterSummary("", {}, 3, 0, {"n_boundaries": stat}, {}, 0.0, 0.0, blind, True)
+    >>> few_boundaries({"sparse": seg(1.5), "a": seg(9.0), "b": seg(10.0), "none": seg(0.0, blind=True)})
+    {'sparse': (1.5, 9.5)}
+    """
+    counts = {label: s.macro["n_boundaries"].mean for label, s in summary.items()
+              if "n_boundaries" in s.macro and not s.content_blind and not s.layout_only}
+    counts = {label: m for label, m in counts.items() if not np.isnan(m)}
+    marked = {}
+    for label, mean in counts.items():
+        others = [m for other, m in counts.items() if other != label]
+        if others and mean < FEW_BOUNDARIES_SHARE * float(np.median(others)):
+            marked[label] = (float(mean), float(np.median(others)))
+    return marked
 
 
 def _nanmean(values: Sequence[float]) -> float:

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from stability import InvalidParameterError, evaluate
+from stability import InvalidParameterError, evaluate, get_segmenter
 from stability.catalogue import HEADLINE, STABILITY
 from stability.cli import app
 from stability.config import load_config
@@ -23,6 +23,7 @@ from stability.registry import describe_segmenters
 from stability.reporting import formats as formats_package
 from stability.reporting import format_module, formats_available, markdown_table, render
 from stability.scoring import score_files
+from stability.summary import few_boundaries
 
 from conftest import topical_document
 from stability import Document
@@ -182,3 +183,20 @@ def test_scatter_has_round_ticks_a_diagonal_and_shows_coincident_points():
     centres = re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="4.0"', svg)
     assert len(centres) == 3 and len(set(centres)) == 3  # even and none no longer hide each other
     assert ">even, none</text>" in svg  # one label naming both
+
+
+def test_a_segmenter_placing_far_fewer_boundaries_is_marked():
+    # C99 told to find 2 segments places 1 boundary; the others place about n_topics - 1 = 5 or more.
+    docs = topical_corpus(410, 3, n_topics=6)
+    run = evaluate({"c99": "c99", "u00": "u00", "two": get_segmenter("c99", n_segments=2), "even": "even"}, docs, n_restarts=4,
+                   progress=False)
+    (label, (mean, median)), = few_boundaries(run.summary).items()
+    assert label == "two" and mean == 1.0 and median > 2 * mean  # `even` is content-blind: not compared
+    table = render(run, "table", width=200)
+    assert "two: few boundaries" in table.splitlines()[0]  # the result line
+    assert re.search(r"│ two\s.*few boundaries", table)
+    assert "few boundaries: boundaries a document under 0.5 times the median" in " ".join(table.split())
+    payload = json.loads(render(run, "json"))
+    assert payload["headline"]["few_boundaries"] == {"two": {"boundaries": 1.0, "others_median": median}}
+    alone = evaluate({"two": get_segmenter("c99", n_segments=2), "even": "even"}, docs, n_restarts=2, progress=False)
+    assert few_boundaries(alone.summary) == {} and "few boundaries" not in render(alone, "table", width=200)

@@ -368,8 +368,19 @@ def test_study_compares_half_and_all_restarts_and_reports_it(two_corpora):
     for heading in ("### The headline against B and boundary F1 within one unit",
                     "### Does the headline depend on the number of restarts?", "| alpha | 1 / 2 |",
                     "| alpha | selection |", "| beta | held out |", "; over selection corpora (1): ",
-                    "; over held out (1): ", "- Largest disagreements of the headline with boundary similarity (rank "):
+                    "; over held out (1): ", "- Largest disagreements of the headline with boundary similarity (rank ",
+                    '### Configurations marked "few boundaries"'):
         assert heading in report, heading
+    # the section lists exactly what the reports mark, with the ranks the study computes
+    from stability.study.render import _marked
+    from stability.summary import few_boundaries
+
+    assert [label for label, _, _ in _marked(study)] == list(few_boundaries(result.summary))
+    for label, mean, ranks in _marked(study):
+        i = study.labels.index(label)
+        assert ranks["boundary_similarity"] == (study.ranks("boundary_similarity", reference=True)[i],
+                                                study.ranks(HEADLINE.name)[i])
+        assert f"`{label}`" in report.split('### Configurations marked "few boundaries"')[1].split("###")[0]
 
 
 def test_held_out_corpora_are_read_from_their_tables(tmp_path):

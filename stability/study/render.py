@@ -17,11 +17,12 @@ import numpy as np
 
 from .analysis import Study, primary_metric
 from .correlations import Correlation
-from ..catalogue import HEADLINE
+from ..catalogue import HEADLINE, reference_measure
 from ..reporting import markdown_table
 from ..reporting.corpus import flags
 from ..reporting.model import number
 from ..stats import defined_mean, percentile_interval
+from ..summary import FEW_BOUNDARIES_SHARE, few_boundaries
 from .decision import PLACEMENT, RULE, Placement, placement_agreement, pooled_interval
 from .sensitivity import MOVE_THRESHOLD
 from .figures import write_plots
@@ -263,7 +264,7 @@ def _share(value: float) -> str:
 def _summary(run: StudyRun) -> list[str]:
     return (["## Summary across corpora", ""] + [f"- {_corpus_line(st)}" for st in run.studies] + [""]
             + _cross_table(run) + _references_table(run) + _ceiling_table(run, HEADLINE.name)
-            + _placement(run) + _sensitivity(run) + _decision(run))
+            + _placement(run) + _few_boundaries(run) + _sensitivity(run) + _decision(run))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -445,6 +446,43 @@ def _sentences(study: Study) -> list[str]:
     if undefined:
         out.append("- Undefined for some configurations, left out of its correlations: " + ", ".join(undefined) + ".")
     return out
+
+
+def _marked(study: Study) -> list[tuple[str, float, dict[str, tuple[float, float]]]]:
+    """The configurations the reports mark "few boundaries" on this corpus: (label, boundaries a
+    document, {PLACEMENT metric: (rank by it, rank by the headline)})."""
+    by_score = study.ranks(HEADLINE.name)
+    out = []
+    for label, (mean, _) in few_boundaries(study.result.summary).items():
+        i = study.labels.index(label)
+        ranks = {m: (float(study.ranks(m, reference=True)[i]), float(by_score[i])) for m in PLACEMENT if m in study.metrics}
+        out.append((label, mean, ranks))
+    return out
+
+
+def _few_boundaries(run: StudyRun) -> list[str]:
+    """How the configurations that the reports mark "few boundaries" are ranked: the check of that
+    caveat."""
+    rows, higher, total = [], 0, 0
+    for st in run.studies:
+        for label, mean, ranks in _marked(st):
+            rows.append([st.name, f"`{label}`", f"{mean:.1f}"]
+                        + [f"{ranks[m][0]:g} → {ranks[m][1]:g}" if m in ranks else "n/a" for m in PLACEMENT])
+            total += 1
+            higher += all(by_score < by_metric for by_metric, by_score in ranks.values()) and bool(ranks)
+    titles = [reference_measure(m).short for m in PLACEMENT]
+    out = ["### Configurations marked \"few boundaries\"", "",
+           f"Reports mark a content-aware segmenter \"few boundaries\" when it places fewer than {FEW_BOUNDARIES_SHARE:g} "
+           "times the median number of boundaries a document of the other content-aware segmenters of the run "
+           "(`stability.summary.few_boundaries`): the stability test cannot see the boundaries it missed. The "
+           "configurations so marked on each corpus, with their rank by each reference and by the headline "
+           "(1 = best).", ""]
+    if not rows:
+        return out + ["No configuration is marked on these corpora.", ""]
+    out += _md_table(["corpus", "configuration", "boundaries a document"] + [f"rank by {t} → by the headline" for t in titles],
+                     rows)
+    return out + [f"The headline ranks {higher} of these {total} configurations higher than {' and '.join(titles)} "
+                  "both do.", ""]
 
 
 def _disagreement_sentences(study: Study) -> list[str]:
