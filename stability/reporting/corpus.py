@@ -288,7 +288,8 @@ def document_section(result: CorpusResult, digits: int = 3, compact: bool = Fals
     drop = (len(header) - 1,) + tuple(range(len(header) - 2, len(header) - 2 - n_refs, -1)) + (5, 4) if compact else ()
     shown = [STABILITY[n] for n in COMPACT_DOCUMENT] if compact else []
     tests, controls = _split_controls(_stability_measures(False))
-    groups = () if compact else (("", 3), ("stability test", sum(3 if m.interval else 1 for m in tests)), ("controls", len(controls) + 1),
+    test_columns = sum(3 if m.interval else 1 for m in tests)  # a score with an interval: value, low, high
+    groups = () if compact else (("", 3), ("stability test", test_columns), ("controls", len(controls) + 1),
                                  ("reference", n_refs), ("", 1))
     note = (f"Per document, the interval of {HEADLINE.short} is over the document's restarts (bootstrap, test and "
             "shuffle-control restarts resampled): how far other restarts could move the value; more restarts "

@@ -455,7 +455,8 @@ def _marked(study: Study) -> list[tuple[str, float, dict[str, tuple[float, float
     out = []
     for label, (mean, _) in few_boundaries(study.result.summary).items():
         i = study.labels.index(label)
-        ranks = {m: (float(study.ranks(m, reference=True)[i]), float(by_score[i])) for m in PLACEMENT if m in study.metrics}
+        ranks = {m: (float(study.ranks(m, reference=True)[i]), float(by_score[i]))
+                 for m in PLACEMENT if m in study.metrics}
         out.append((label, mean, ranks))
     return out
 
@@ -472,15 +473,15 @@ def _few_boundaries(run: StudyRun) -> list[str]:
             higher += all(by_score < by_metric for by_metric, by_score in ranks.values()) and bool(ranks)
     titles = [reference_measure(m).short for m in PLACEMENT]
     out = ["### Configurations marked \"few boundaries\"", "",
-           f"Reports mark a content-aware segmenter \"few boundaries\" when it places fewer than {FEW_BOUNDARIES_SHARE:g} "
-           "times the median number of boundaries a document of the other content-aware segmenters of the run "
+           "Reports mark a content-aware segmenter \"few boundaries\" when it places fewer than "
+           f"{FEW_BOUNDARIES_SHARE:g} times the median number of boundaries a document of the other content-aware segmenters of the run "
            "(`stability.summary.few_boundaries`): the stability test cannot see the boundaries it missed. The "
            "configurations so marked on each corpus, with their rank by each reference and by the headline "
            "(1 = best).", ""]
     if not rows:
         return out + ["No configuration is marked on these corpora.", ""]
-    out += _md_table(["corpus", "configuration", "boundaries a document"] + [f"rank by {t} → by the headline" for t in titles],
-                     rows)
+    header = ["corpus", "configuration", "boundaries a document"] + [f"rank by {t} → by the headline" for t in titles]
+    out += _md_table(header, rows)
     return out + [f"The headline ranks {higher} of these {total} configurations higher than {' and '.join(titles)} "
                   "both do.", ""]
 

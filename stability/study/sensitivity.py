@@ -118,9 +118,9 @@ def _covered(value: float, interval: tuple[float, float]) -> float:
 def restart_sensitivity(result: CorpusResult, labels: Sequence[str]) -> Sensitivity | None:
     """The headline of every (configuration, document) from the first half of its restarts and
     from all of them, and whether the interval from the first half covers the latter (at the
-    run's confidence and number of bootstrap resamples); ``None`` when the comparison is not defined (the shuffle control was not
-    run, matching was not exact, a result has fewer than 2 restarts or the documents have
-    different numbers of restarts, as after adaptive stopping)."""
+    run's confidence and number of bootstrap resamples); ``None`` when the comparison is not
+    defined (the shuffle control was not run, matching was not exact, a result has fewer than 2
+    restarts or the documents have different numbers of restarts, as after adaptive stopping)."""
     results = [r for label in labels for r in result.documents[label]]
     counts = {r.n_restarts for r in results} | {r.shuffle.n_restarts for r in results if r.shuffle is not None}
     if (not results or any(r.shuffle is None or r.tolerance != 0 for r in results)
