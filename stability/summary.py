@@ -25,11 +25,15 @@ from .scores import restart_precision_recall
 from .stats import f1_score
 from .store import load_results  # noqa: F401  (kept importable from here)
 
-__all__ = ["summarize", "correlations", "few_boundaries", "FEW_BOUNDARIES_SHARE", "load_results"]
+__all__ = ["summarize", "correlations", "few_boundaries", "FEW_BOUNDARIES_SHARE", "FEW_BOUNDARIES_OTHERS",
+           "load_results"]
 
 #: A content-aware segmenter whose mean number of boundaries per document is below this share of
-#: the median of the other content-aware segmenters of the run is marked "few boundaries".
+#: the median of the other content-aware segmenters of the run is marked "few boundaries"...
 FEW_BOUNDARIES_SHARE = 0.5
+#: ... when there are at least this many others (with one, "the others" is a single segmenter,
+#: which may as well be the one placing too many).
+FEW_BOUNDARIES_OTHERS = 2
 
 def _stat_rng(seed: int, label: str, what: str) -> np.random.Generator:
     return derived_rng(seed, label, int(Stream.BOOTSTRAP), what)
@@ -104,7 +108,8 @@ def few_boundaries(summary: Mapping[str, SegmenterSummary]) -> dict[str, tuple[f
     most of the topic shifts (docs/validation.md: the largest disagreement with B on Choi's
     corpus). Among the content-aware segmenters (not flagged content-blind or layout-only), this
     returns those whose mean number of boundaries per document is below
-    :data:`FEW_BOUNDARIES_SHARE` of the median of the others': label -> (its mean, that median).
+    :data:`FEW_BOUNDARIES_SHARE` of the median of the others' (at least
+    :data:`FEW_BOUNDARIES_OTHERS` of them): label -> (its mean, that median).
     A caveat on the headline, relative to the segmenters run together, not a score.
 
     Examples
@@ -114,6 +119,8 @@ def few_boundaries(summary: Mapping[str, SegmenterSummary]) -> dict[str, tuple[f
     ...     return SegmenterSummary("", {}, 3, 0, {"n_boundaries": stat}, {}, 0.0, 0.0, blind, True)
     >>> few_boundaries({"sparse": seg(1.5), "a": seg(9.0), "b": seg(10.0), "none": seg(0.0, blind=True)})
     {'sparse': (1.5, 9.5)}
+    >>> few_boundaries({"sparse": seg(1.5), "a": seg(9.0)})  # one other: it may be the one placing too many
+    {}
     """
     counts = {label: s.macro["n_boundaries"].mean for label, s in summary.items()
               if "n_boundaries" in s.macro and not s.content_blind and not s.layout_only}
@@ -121,7 +128,7 @@ def few_boundaries(summary: Mapping[str, SegmenterSummary]) -> dict[str, tuple[f
     marked = {}
     for label, mean in counts.items():
         others = [m for other, m in counts.items() if other != label]
-        if others and mean < FEW_BOUNDARIES_SHARE * float(np.median(others)):
+        if len(others) >= FEW_BOUNDARIES_OTHERS and mean < FEW_BOUNDARIES_SHARE * float(np.median(others)):
             marked[label] = (float(mean), float(np.median(others)))
     return marked
 

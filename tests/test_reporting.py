@@ -198,5 +198,7 @@ def test_a_segmenter_placing_far_fewer_boundaries_is_marked():
     assert "few boundaries: boundaries a document under 0.5 times the median" in " ".join(table.split())
     payload = json.loads(render(run, "json"))
     assert payload["headline"]["few_boundaries"] == {"two": {"boundaries": 1.0, "others_median": median}}
-    alone = evaluate({"two": get_segmenter("c99", n_segments=2), "even": "even"}, docs, n_restarts=2, progress=False)
-    assert few_boundaries(alone.summary) == {} and "few boundaries" not in render(alone, "table", width=200)
+    # with a single other content-aware segmenter nothing is marked: it may be the one placing too many
+    pair = evaluate({"two": get_segmenter("c99", n_segments=2), "c99": "c99", "even": "even"}, docs, n_restarts=2,
+                    progress=False)
+    assert few_boundaries(pair.summary) == {} and "few boundaries" not in render(pair, "table", width=200)

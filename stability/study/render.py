@@ -22,7 +22,7 @@ from ..reporting import markdown_table
 from ..reporting.corpus import flags
 from ..reporting.model import number
 from ..stats import defined_mean, percentile_interval
-from ..summary import FEW_BOUNDARIES_SHARE, few_boundaries
+from ..summary import FEW_BOUNDARIES_OTHERS, FEW_BOUNDARIES_SHARE, few_boundaries
 from .decision import PLACEMENT, RULE, Placement, placement_agreement, pooled_interval
 from .sensitivity import MOVE_THRESHOLD
 from .figures import write_plots
@@ -474,7 +474,8 @@ def _few_boundaries(run: StudyRun) -> list[str]:
     titles = [reference_measure(m).short for m in PLACEMENT]
     out = ["### Configurations marked \"few boundaries\"", "",
            "Reports mark a content-aware segmenter \"few boundaries\" when it places fewer than "
-           f"{FEW_BOUNDARIES_SHARE:g} times the median number of boundaries a document of the other content-aware segmenters of the run "
+           f"{FEW_BOUNDARIES_SHARE:g} times the median number of boundaries a document of the other content-aware "
+           f"segmenters of the run, when there are at least {FEW_BOUNDARIES_OTHERS} "
            "(`stability.summary.few_boundaries`): the stability test cannot see the boundaries it missed. The "
            "configurations so marked on each corpus, with their rank by each reference and by the headline "
            "(1 = best).", ""]
