@@ -21,8 +21,9 @@ the engine a list of (segmenter, document) pairs:
    bit-identical for any ``n_jobs``, backend, chunking and completion order.
 3. **Stopping.** A fixed number of restarts is one round. With ``ci_width`` set, rounds of
    ``check_every`` restarts continue (after ``min_restarts``) until the bootstrap interval of F1
-   is at most ``ci_width`` wide, or ``n_restarts`` is reached; the decision depends only on the
-   restarts' results, hence only on the seed.
+   (each stream on its own) or, with ``ci_score = "headline"``, of the document's headline (the
+   test and the shuffle control together) is at most ``ci_width`` wide, or ``n_restarts`` is
+   reached; the decision depends only on the restarts' results, hence only on the seed.
 
 A pair is *finished* as soon as its last chunk is back and its streams need no more restarts (or
 it failed); the engine says so at once through ``on_done``, so a corpus run can store it without
@@ -50,14 +51,18 @@ from .corpus import Document
 from .exceptions import InvalidParameterError
 from .isolation import Guarded, interruptible, result_or_crash, run_pool, submit
 from .outcome import STREAM_NAMES, Finished, f1_interval, score_task, stability_result
-from .permutations import Stream
+from .permutations import Stream, stream_rng
 from .results import Failure, StabilityResult
-from .scores import restart_precision_recall
+from .scores import chance_scores, headline_interval, restart_precision_recall
+from .stats import derived_rng
 from .segmenter import for_document, prepare_key, segmenter_params
 from .settings import Settings
 from .tasks import ON_CRASH, Chunk, describe, initial_task, restart_task
 
 __all__ = ["Pair", "Engine", "Progress"]
+
+#: The streams of the headline, which adaptive stopping on it (``ci_score = "headline"``) stops together.
+_HEADLINE_STREAMS = (Stream.WITHIN, Stream.SHUFFLE)
 
 # ----------------------------------------------------------------------------------------------
 # parent-side state
@@ -451,6 +456,8 @@ class Engine:
         if pair.error is not None:
             return []
         s = self.settings
+        joint = s.ci_width is not None and s.ci_score == "headline"
+        headline_precise = joint and self._headline_precise(pair)
         more = []
         for stream, state in pair.streams.items():
             if state.done:
@@ -459,9 +466,13 @@ class Engine:
                 state.done = True
                 continue
             if s.ci_width is not None:
-                counts = restart_precision_recall(pair.initial, state.boundaries, s.tolerance)
-                low, high = f1_interval(s, pair.key, stream, counts, check=True)
-                if high - low <= s.ci_width:
+                if joint and stream in _HEADLINE_STREAMS:
+                    precise = headline_precise
+                else:
+                    counts = restart_precision_recall(pair.initial, state.boundaries, s.tolerance)
+                    low, high = f1_interval(s, pair.key, stream, counts, check=True)
+                    precise = high - low <= s.ci_width
+                if precise:
                     state.done = state.stopped_early = True
                     self.progress.advance(s.n_restarts - state.target)
                     continue
@@ -470,6 +481,23 @@ class Engine:
             state.boundaries.extend([None] * step)
             state.target += step
         return more
+
+    def _headline_precise(self, pair: Pair) -> bool:
+        """Adaptive stopping on the headline (``ci_score = "headline"``): whether the interval of
+        the document's headline from the restarts so far is at most ``ci_width`` wide (the test
+        and the shuffle control then stop together). Its bootstrap has its own random stream per
+        check, so the decision depends only on the seed and the restarts."""
+        s = self.settings
+        within, shuffle = (pair.streams[stream] for stream in _HEADLINE_STREAMS)
+        if within.done or shuffle.done:
+            return False
+        counts = [restart_precision_recall(pair.initial, state.boundaries, s.tolerance) for state in (within, shuffle)]
+        chance_rng = stream_rng(s.seed, pair.key, Stream.CHANCE, int(Stream.WITHIN))  # as the result's chance level
+        chance = chance_scores(pair.initial, counts[0].predicted, pair.doc.n_units, s.tolerance, chance_rng)[2]
+        rng = derived_rng(s.seed, pair.key, int(Stream.BOOTSTRAP), within.target, "headline check")
+        low, high = headline_interval((counts[0].precision, counts[0].recall), (counts[1].precision, counts[1].recall),
+                                      chance, len(pair.initial), rng, s.confidence, s.n_bootstrap)
+        return high - low <= s.ci_width
 
     # -- results ------------------------------------------------------------------------------
     def result(self, pair: Pair) -> StabilityResult:

@@ -28,6 +28,8 @@ class SettingsWarning(UserWarning):
 
 #: joblib backends a run accepts (``None``: loky when ``n_jobs != 1``, else in-process).
 BACKENDS = (None, "loky", "threading", "multiprocessing", "sequential", "dask")
+#: What adaptive stopping can watch (``ci_score``): each stream's F1, or the document's headline.
+CI_SCORES = ("f1", "headline")
 
 #: Keys of the ``metrics`` mapping (options of :func:`stability.metrics.compute_all`, plus ``names``).
 METRIC_OPTIONS = ("k", "tolerance", "gamma", "window_limit", "names")
@@ -124,7 +126,12 @@ class Settings:
         the paper.
     ci_width : float, optional
         Adaptive stopping: after ``min_restarts``, every ``check_every`` restarts, stop once the
-        ``confidence`` bootstrap interval of F1 is at most this wide (in (0, 1]).
+        ``confidence`` bootstrap interval of ``ci_score`` is at most this wide (in (0, 1]).
+    ci_score : {"f1", "headline"}, default "f1"
+        What adaptive stopping watches: each stream's F1 (each stream stops on its own), or the
+        document's headline (:func:`stability.scores.headline_interval`: the test and the shuffle
+        control stop together, once the headline, the number reports show, is that precise;
+        needs the shuffle control).
     min_restarts : int, default 20
         Restarts before the first adaptive-stopping check.
     check_every : int, default 10
@@ -209,6 +216,7 @@ class Settings:
     seed: int = _setting(0, _check_seed, recorded=True)
     tolerance: int = _setting(0, partial(check_int, low=0), recorded=True)
     ci_width: float | None = _setting(None, partial(check_real, low=0, high=1, low_open=True, none=True), recorded=True)
+    ci_score: str = _setting("f1", partial(check_choice, choices=CI_SCORES), recorded=True, quiet_default=True)
     min_restarts: int = _setting(20, partial(check_int, low=1), recorded=True)
     check_every: int = _setting(10, partial(check_int, low=1), recorded=True)
     shuffle_control: bool = _setting(True, check_bool, recorded=True)
@@ -231,6 +239,13 @@ class Settings:
     def __post_init__(self) -> None:
         for f in fields(self):
             object.__setattr__(self, f.name, f.metadata["check"](getattr(self, f.name), f.name))
+        if self.ci_score != "f1" and self.ci_width is None:
+            raise InvalidParameterError(f"ci_score and ci_width go together (ci_score chooses what adaptive stopping "
+                                        f"watches); received ci_score = {self.ci_score!r} without ci_width",
+                                        parameter="ci_score and ci_width")
+        if self.ci_score == "headline" and not self.shuffle_control:
+            raise InvalidParameterError("ci_score 'headline' needs the shuffle control (the headline is defined "
+                                        "against it); received shuffle_control = False", parameter="ci_score")
         if self.resume and self.overwrite:
             raise InvalidParameterError("resume and overwrite exclude each other; received both", parameter="resume and overwrite")
         if self.n_bootstrap * self.n_restarts > MAX_BOOTSTRAP_CELLS:

@@ -191,6 +191,38 @@ def test_adaptive_stopping_is_deterministic_and_stops_early():
     assert c.f1_ci[1] - c.f1_ci[0] <= 0.15 + 1e-9
 
 
+def test_adaptive_stopping_on_the_headline_stops_both_streams_together():
+    units, _ = topical_document(1)
+    options = dict(n_restarts=80, min_restarts=20, check_every=10, seed=2, ci_score="headline")
+    blind = stability_test(even, units, ci_width=0.05, **options)  # headline interval [0, 0]: stops at once
+    assert (blind.n_restarts, blind.shuffle.n_restarts, blind.stopped_early) == (20, 20, True)
+
+    def noisy(units):  # content-dependent but unstable
+        return sorted({sum(map(ord, units[0])) % (len(units) - 1) + 1, 3})
+
+    runs = [stability_test(noisy, units, ci_width=width, n_jobs=jobs, **options)
+            for width, jobs in ((0.01, 1), (0.3, 1), (0.3, 2))]
+    assert runs[0].n_restarts == runs[0].shuffle.n_restarts == 80 and not runs[0].stopped_early
+    headline = runs[1]
+    assert 20 < headline.n_restarts == headline.shuffle.n_restarts < 80 and headline.stopped_early
+    assert headline.to_dict() == runs[2].to_dict()  # the decision depends on the seed only, not on the workers
+    # watching F1 instead, the run stops at 20 restarts with the headline still far less precise:
+    # F1's interval narrows before the headline's, which divides by 1 - C
+    on_f1 = stability_test(noisy, units, ci_width=0.3, **{**options, "ci_score": "f1"})
+    assert on_f1.n_restarts == 20 and on_f1.f1_ci[1] - on_f1.f1_ci[0] <= 0.3
+    assert on_f1.headline_ci[1] - on_f1.headline_ci[0] > 0.3 >= headline.headline_ci[1] - headline.headline_ci[0]
+
+
+def test_adaptive_stopping_settings_are_checked():
+    units = ["a b"] * 10
+    with pytest.raises(InvalidParameterError, match="ci_score and ci_width go together"):
+        stability_test(even, units, n_restarts=5, ci_score="headline")
+    with pytest.raises(InvalidParameterError, match="needs the shuffle control"):
+        stability_test(even, units, n_restarts=5, ci_width=0.1, ci_score="headline", shuffle_control=False)
+    with pytest.raises(InvalidParameterError, match="did you mean 'headline'"):
+        stability_test(even, units, n_restarts=5, ci_width=0.1, ci_score="headlines")
+
+
 def test_results_identical_for_any_jobs_backend_and_chunking():
     units, _ = topical_document(3)
     reference = stability_test(cohesion_segmenter, units, n_restarts=30, seed=11, doc_id="doc").to_dict()

@@ -202,3 +202,15 @@ def test_a_segmenter_placing_far_fewer_boundaries_is_marked():
     pair = evaluate({"two": get_segmenter("c99", n_segments=2), "c99": "c99", "even": "even"}, docs, n_restarts=2,
                     progress=False)
     assert few_boundaries(pair.summary) == {} and "few boundaries" not in render(pair, "table", width=200)
+
+
+def test_the_title_of_an_adaptive_run_gives_the_restarts_actually_run():
+    docs = topical_corpus(420, 3, n_topics=4)
+    run = evaluate({"c99": "c99", "even": "even"}, docs, n_restarts=60, ci_width=0.2, ci_score="headline",
+                   min_restarts=10, check_every=10, progress=False)
+    ran = [r.n_restarts for rs in run.documents.values() for r in rs]
+    assert min(ran) == 10  # `even` is content-blind: its headline interval is [0, 0] at once
+    title = " ".join(render(run, "table", width=300).split())
+    assert f"10 to {max(ran)} restarts (adaptive stopping at a headline interval of 0.2)" in title
+    fixed = evaluate({"even": "even"}, docs, n_restarts=5, progress=False)
+    assert "Stability test: 3 documents, 5 restarts, seed 0" in render(fixed, "table", width=300)

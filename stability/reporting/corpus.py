@@ -116,8 +116,13 @@ def headline_stat(result: CorpusResult, label: str) -> Stat:
 
 def _title(result: CorpusResult, compact: bool = False) -> str:
     n_docs = result.settings.get("n_documents", max((s.n_documents for s in result.summary.values()), default=0))
-    restarts = result.settings.get("n_restarts", "?")
-    run = (f"Stability test: {n_docs} document{'' if n_docs == 1 else 's'}, {restarts} restarts, seed "
+    restarts = f"{result.settings.get('n_restarts', '?')} restarts"
+    if result.settings.get("ci_width") is not None:  # adaptive stopping: what the documents actually ran
+        ran = [r.n_restarts for docs in result.documents.values() for r in docs] or [0]
+        watched = "headline" if result.settings.get("ci_score") == "headline" else "F1"
+        restarts = (f"{min(ran)} to {max(ran)} restarts (adaptive stopping at a {watched} interval of "
+                    f"{result.settings['ci_width']:g})")
+    run = (f"Stability test: {n_docs} document{'' if n_docs == 1 else 's'}, {restarts}, seed "
            f"{result.settings.get('seed', '?')}")
     return run if compact else f"{run} - mean (std) over documents - headline: {HEADLINE.title}"
 
