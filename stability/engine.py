@@ -50,11 +50,10 @@ import numpy as np
 from .corpus import Document
 from .exceptions import InvalidParameterError
 from .isolation import Guarded, interruptible, result_or_crash, run_pool, submit
-from .outcome import STREAM_NAMES, Finished, f1_interval, score_task, stability_result
+from .outcome import STREAM_NAMES, Finished, f1_interval, f1_samples, score_task, stability_result
 from .permutations import Stream, stream_rng
 from .results import Failure, StabilityResult
 from .scores import chance_scores, headline_interval, restart_precision_recall
-from .stats import derived_rng
 from .segmenter import for_document, prepare_key, segmenter_params
 from .settings import Settings
 from .tasks import ON_CRASH, Chunk, describe, initial_task, restart_task
@@ -485,18 +484,19 @@ class Engine:
     def _headline_precise(self, pair: Pair) -> bool:
         """Adaptive stopping on the headline (``ci_score = "headline"``): whether the interval of
         the document's headline from the restarts so far is at most ``ci_width`` wide (the test
-        and the shuffle control then stop together). Its bootstrap has its own random stream per
-        check, so the decision depends only on the seed and the restarts."""
+        and the shuffle control then stop together). It pairs the replicates of the two streams'
+        F1 checks (each check has its own random stream), so the decision depends only on the
+        seed and the restarts."""
         s = self.settings
-        within, shuffle = (pair.streams[stream] for stream in _HEADLINE_STREAMS)
-        if within.done or shuffle.done:
+        states = [pair.streams[stream] for stream in _HEADLINE_STREAMS]
+        if any(state.done for state in states):
             return False
-        counts = [restart_precision_recall(pair.initial, state.boundaries, s.tolerance) for state in (within, shuffle)]
+        counts = [restart_precision_recall(pair.initial, state.boundaries, s.tolerance) for state in states]
+        samples = [f1_samples(s.seed, pair.key, stream, c, s.n_bootstrap, check=True)
+                   for stream, c in zip(_HEADLINE_STREAMS, counts)]
         chance_rng = stream_rng(s.seed, pair.key, Stream.CHANCE, int(Stream.WITHIN))  # as the result's chance level
         chance = chance_scores(pair.initial, counts[0].predicted, pair.doc.n_units, s.tolerance, chance_rng)[2]
-        rng = derived_rng(s.seed, pair.key, int(Stream.BOOTSTRAP), within.target, "headline check")
-        low, high = headline_interval((counts[0].precision, counts[0].recall), (counts[1].precision, counts[1].recall),
-                                      chance, len(pair.initial), rng, s.confidence, s.n_bootstrap)
+        low, high = headline_interval(samples[0], samples[1], chance, len(pair.initial), s.confidence)
         return high - low <= s.ci_width
 
     # -- results ------------------------------------------------------------------------------

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .corpus import Document
 from .permutations import Stream, stream_rng
 from .results import RestartScores, StabilityResult
@@ -22,9 +24,9 @@ from .scores import (RestartCounts, boundary_confidence, chance_scores, headline
                      spurious_boundaries)
 from .segmentation import Segmentation
 from .settings import Settings
-from .stats import bootstrap_f1, derived_rng, f1_array, f1_score
+from .stats import bootstrap_f1_samples, derived_rng, f1_array, f1_score, percentile_interval
 
-__all__ = ["Finished", "STREAM_NAMES", "f1_interval", "stability_result", "score_task"]
+__all__ = ["Finished", "STREAM_NAMES", "f1_interval", "f1_samples", "stability_result", "score_task"]
 
 #: Each stream's name: the ``scope`` of its :class:`~stability.results.RestartScores`, and the
 #: ``stream`` of a failure.
@@ -45,20 +47,33 @@ class Finished:
     stopped_early: bool  # the within stream stopped on its interval width
 
 
-def f1_interval(settings: Settings, key: int, stream: Stream, counts: RestartCounts,
-                check: bool = False) -> tuple[float, float]:
-    """Bootstrap interval of the F1 of ``counts`` (a stream's restarts matched against B0);
-    ``check``: the interval of an adaptive-stopping check, on its own random stream."""
-    s = settings
+def f1_samples(seed: int, key: int, stream: Stream, counts: RestartCounts, n_resamples: int,
+               check: bool = False) -> np.ndarray:
+    """The bootstrap replicates of the F1 of ``counts`` (a stream's restarts matched against
+    B0) from the stream's own generator; ``check``: those of an adaptive-stopping check, on a
+    generator of their own."""
     index = (1 + counts.matched.size) * 2 + int(stream) if check else int(stream)
     # the first two streams keep their original keys; a later one adds its number to the key
     later = () if stream in (Stream.WITHIN, Stream.SHUFFLE) else (int(stream),)
-    rng = derived_rng(s.seed, key, int(Stream.BOOTSTRAP), index, *later)
-    return bootstrap_f1(counts.precision, counts.recall, rng, s.confidence, s.n_bootstrap)
+    rng = derived_rng(seed, key, int(Stream.BOOTSTRAP), index, *later)
+    return bootstrap_f1_samples(counts.precision, counts.recall, rng, n_resamples)
+
+
+def f1_interval(settings: Settings, key: int, stream: Stream, counts: RestartCounts,
+                check: bool = False) -> tuple[float, float]:
+    """Bootstrap interval of the F1 of ``counts`` (:func:`f1_samples`)."""
+    s = settings
+    return percentile_interval(f1_samples(s.seed, key, stream, counts, s.n_bootstrap, check), s.confidence)
 
 
 def stream_scores(settings: Settings, finished: Finished, stream: Stream) -> RestartScores:
     """The scores of one stream of a finished pair."""
+    return _stream_scores(settings, finished, stream)[0]
+
+
+def _stream_scores(settings: Settings, finished: Finished, stream: Stream) -> tuple[RestartScores, np.ndarray]:
+    """The scores of one stream and the bootstrap replicates of its F1 (shared with the
+    headline's interval)."""
     s = settings
     restarts = finished.restarts[stream]
     initial = finished.initial
@@ -69,7 +84,8 @@ def stream_scores(settings: Settings, finished: Finished, stream: Stream) -> Res
     chance_rng = stream_rng(s.seed, finished.key, Stream.CHANCE, int(stream))
     c_p, c_r, c_f1 = chance_scores(initial, counts.predicted, finished.doc.n_units, s.tolerance, chance_rng)
     corrected = (f1 - c_f1) / (1.0 - c_f1) if c_f1 < 1.0 else float("nan")
-    return RestartScores(
+    samples = f1_samples(s.seed, finished.key, stream, counts, s.n_bootstrap)
+    scores = RestartScores(
         scope=STREAM_NAMES[stream],
         n_restarts=len(restarts),
         restart_precision=p,
@@ -78,7 +94,7 @@ def stream_scores(settings: Settings, finished: Finished, stream: Stream) -> Res
         precision=stp,
         recall=st_r,
         f1=f1,
-        f1_ci=f1_interval(s, finished.key, stream, counts),
+        f1_ci=percentile_interval(samples, s.confidence),
         precision_std=float(p.std()),
         recall_std=float(r.std()),
         f1_std=float(f1_array(p, r).std()),
@@ -89,19 +105,7 @@ def stream_scores(settings: Settings, finished: Finished, stream: Stream) -> Res
         chance_f1=c_f1,
         corrected_f1=float(corrected),
     )
-
-
-def _headline_interval(settings: Settings, finished: Finished, within: RestartScores,
-                       shuffle: RestartScores | None) -> tuple[float, float]:
-    """The bootstrap interval of the document's headline over its restarts (its own random
-    stream: the bootstrap stream's item 0, named ``headline``)."""
-    if shuffle is None:
-        return float("nan"), float("nan")
-    s = settings
-    rng = derived_rng(s.seed, finished.key, int(Stream.BOOTSTRAP), 0, "headline")
-    return headline_interval((within.restart_precision, within.restart_recall),
-                             (shuffle.restart_precision, shuffle.restart_recall), within.chance_f1,
-                             len(finished.initial), rng, s.confidence, s.n_bootstrap)
+    return scores, samples
 
 
 def _self_agreement(settings: Settings, finished: Finished) -> tuple[bool | None, float]:
@@ -130,9 +134,14 @@ def _reference_metrics(doc: Document, boundaries: tuple[int, ...], options: Mapp
 def stability_result(settings: Settings, finished: Finished) -> StabilityResult:
     """The :class:`~stability.results.StabilityResult` of a finished pair."""
     s = settings
-    within = stream_scores(s, finished, Stream.WITHIN)
-    shuffle, layout = (stream_scores(s, finished, c) if c in finished.restarts else None
-                       for c in (Stream.SHUFFLE, Stream.LAYOUT))
+    within, within_samples = _stream_scores(s, finished, Stream.WITHIN)
+    shuffle, shuffle_samples = (_stream_scores(s, finished, Stream.SHUFFLE) if Stream.SHUFFLE in finished.restarts
+                                else (None, None))
+    layout = stream_scores(s, finished, Stream.LAYOUT) if Stream.LAYOUT in finished.restarts else None
+    # the headline's interval pairs the replicates of the two F1 intervals, drawn independently
+    headline_ci = ((float("nan"), float("nan")) if shuffle is None else
+                   headline_interval(within_samples, shuffle_samples, within.chance_f1, len(finished.initial),
+                                     s.confidence))
     deterministic, self_f1 = _self_agreement(s, finished)
     content_blind = None if shuffle is None else bool(shuffle.f1 >= within.f1 - s.content_margin)
     layout_only = None if layout is None else bool(layout.f1 >= 1.0 - s.content_margin)
@@ -154,7 +163,7 @@ def stability_result(settings: Settings, finished: Finished) -> StabilityResult:
         layout=layout,
         layout_only=layout_only,
         stopped_early=finished.stopped_early,
-        headline_ci=_headline_interval(s, finished, within, shuffle),
+        headline_ci=headline_ci,
         reference_metrics=_reference_metrics(doc, finished.initial, s.metrics),
         references=tuple(ref.boundaries for ref in doc.references),
     )

@@ -287,38 +287,32 @@ def count_corrected_f1(f1: float, shuffle_f1: float, chance_f1: float, n_boundar
 
 
 
-def headline_interval(within: tuple[np.ndarray, np.ndarray], shuffle: tuple[np.ndarray, np.ndarray],
-                      chance_f1: float, n_boundaries: int, rng: np.random.Generator,
-                      confidence: float = 0.95, n_resamples: int = 1000) -> tuple[float, float]:
+def headline_interval(f1_samples: np.ndarray, shuffle_samples: np.ndarray, chance_f1: float, n_boundaries: int,
+                      confidence: float = 0.95) -> tuple[float, float]:
     """Percentile bootstrap interval of one document's headline (:func:`count_corrected_f1`)
     over its restarts: the Monte-Carlo uncertainty of the value, i.e. how far other restarts
     could move it.
 
-    ``within`` and ``shuffle`` are the per-restart (precision, recall) of the test and of the
-    shuffle control. Each resample draws the restarts of both streams with replacement,
-    independently (they are independent draws), and recomputes ``F``, ``S`` and the headline as
-    the point estimate is computed; the chance level is a function of the counts and is held at
-    its value. A document without boundaries gets ``(0, 0)``; ``(nan, nan)`` when a stream has no
-    restart (no shuffle control).
+    ``f1_samples`` and ``shuffle_samples`` are the bootstrap replicates of the F1 of the test's
+    restarts and of the shuffle control's (:func:`stability.stats.bootstrap_f1_samples`, the
+    draws of their own F1 intervals, independent of each other); replicate ``i`` of the headline
+    is the correction of ``f1_samples[i]`` by ``shuffle_samples[i]``, the chance level, a function
+    of the counts, held at its value. A document without boundaries gets ``(0, 0)``; ``(nan,
+    nan)`` when a stream has no restart (no shuffle control).
 
     Examples
     --------
-    >>> within = (np.array([1.0, 1.0, 0.5, 1.0]), np.array([1.0, 1.0, 0.5, 1.0]))
-    >>> shuffle = (np.array([0.0, 0.5, 0.0, 0.0]), np.array([0.0, 0.5, 0.0, 0.0]))
-    >>> low, high = headline_interval(within, shuffle, 0.1, 2, np.random.default_rng(0))
-    >>> bool(low < count_corrected_f1(0.875, 0.125, 0.1, 2) < high <= 1.0)
-    True
-    >>> headline_interval(within, shuffle, 0.1, 0, np.random.default_rng(0))  # no boundary
+    >>> f, s = np.array([1.0, 0.9, 0.8, 1.0]), np.array([0.0, 0.5, 0.25, 0.0])
+    >>> headline_interval(f, s, 0.1, 2, confidence=0.5)  # replicates 1.0, 0.8, (0.8 - 0.25) / 0.75, 1.0
+    (0.7833333333333334, 1.0)
+    >>> headline_interval(f, s, 0.1, 0)  # no boundary: no credit
     (0.0, 0.0)
     """
-    (wp, wr), (sp, sr) = within, shuffle
-    if len(wp) == 0 or len(sp) == 0:
+    f, s = np.asarray(f1_samples, dtype=float), np.asarray(shuffle_samples, dtype=float)
+    if f.size == 0 or s.size == 0 or np.isnan(f).all() or np.isnan(s).all():
         return float("nan"), float("nan")
     if n_boundaries == 0:
         return 0.0, 0.0
-    draws = rng.integers(0, len(wp), size=(n_resamples, len(wp))), rng.integers(0, len(sp), size=(n_resamples, len(sp)))
-    f = f1_array(wp[draws[0]].mean(axis=1), wr[draws[0]].mean(axis=1))
-    s = f1_array(sp[draws[1]].mean(axis=1), sr[draws[1]].mean(axis=1))
     c = np.fmax(s, chance_f1)  # a NaN chance level leaves the shuffle control, as max() does
     values = np.divide(f - c, 1.0 - c, out=np.zeros_like(c), where=c < 1.0)
     return percentile_interval(values, confidence)

@@ -31,6 +31,7 @@ __all__ = [
     "defined_mean",
     "bootstrap_mean",
     "bootstrap_f1",
+    "bootstrap_f1_samples",
     "kendall_tau",
     "average_ranks",
     "spearman_rho",
@@ -114,22 +115,26 @@ def bootstrap_mean(values: np.ndarray, rng: np.random.Generator, confidence: flo
     return percentile_interval(means, confidence)
 
 
-def bootstrap_f1(precision: np.ndarray, recall: np.ndarray, rng: np.random.Generator,
-                 confidence: float = 0.95, n_resamples: int = 1000) -> tuple[float, float]:
-    """Percentile bootstrap interval of eq. 11's F1 over restarts.
-
-    Restarts are resampled with replacement ``n_resamples`` times (vectorised); each resample's
-    F1 is computed from its averaged precision and recall, as the point estimate is.
-    """
+def bootstrap_f1_samples(precision: np.ndarray, recall: np.ndarray, rng: np.random.Generator,
+                         n_resamples: int = 1000) -> np.ndarray:
+    """Eq. 11's F1 of ``n_resamples`` bootstrap resamples of the restarts (vectorised): each
+    resample draws the restarts with replacement and takes the F1 of its averaged precision and
+    recall, as the point estimate is. Restarts that all agree give the point value every time
+    (no draw); no restart gives NaNs."""
     n = precision.shape[0]
     if n == 0:
-        return (float("nan"), float("nan"))
+        return np.full(n_resamples, np.nan)
     if n == 1 or (np.all(precision == precision[0]) and np.all(recall == recall[0])):
-        value = f1_score(float(precision.mean()), float(recall.mean()))
-        return (value, value)
+        return np.full(n_resamples, f1_score(float(precision.mean()), float(recall.mean())))
     idx = rng.integers(0, n, size=(n_resamples, n))
-    f1 = f1_array(precision[idx].mean(axis=1), recall[idx].mean(axis=1))
-    return percentile_interval(f1, confidence)
+    return f1_array(precision[idx].mean(axis=1), recall[idx].mean(axis=1))
+
+
+def bootstrap_f1(precision: np.ndarray, recall: np.ndarray, rng: np.random.Generator,
+                 confidence: float = 0.95, n_resamples: int = 1000) -> tuple[float, float]:
+    """Percentile bootstrap interval of eq. 11's F1 over restarts (of
+    :func:`bootstrap_f1_samples`)."""
+    return percentile_interval(bootstrap_f1_samples(precision, recall, rng, n_resamples), confidence)
 
 
 # ----------------------------------------------------------------------------------------------

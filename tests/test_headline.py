@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from stability.exceptions import InvalidParameterError, InvalidTypeError
 from stability.runner import stability_test
+from stability.stats import f1_score
 from stability.scores import (
     RestartCounts,
     chance_scores,
@@ -139,29 +140,39 @@ def test_headline_invariants(pair, extra):
 # ---------------------------------------------------------------------------------------------
 def test_headline_interval_is_the_bootstrap_of_the_point_estimate():
     from stability.scores import count_corrected_f1, headline_interval
-    from stability.stats import f1_score, percentile_interval
+    from stability.stats import bootstrap_f1_samples, percentile_interval
 
     wp, wr = np.array([1.0, 0.5, 1.0, 0.0, 1.0]), np.array([1.0, 0.5, 0.5, 0.0, 1.0])
     sp, sr = np.array([0.0, 1.0, 0.0, 0.5]), np.array([0.0, 0.5, 0.0, 0.5])
-    low, high = headline_interval((wp, wr), (sp, sr), 0.2, 2, np.random.default_rng(7), 0.9, 300)
-    # the same draws, one resample at a time, through the scalar definitions
-    rng = np.random.default_rng(7)
-    iw, i_s = rng.integers(0, 5, size=(300, 5)), rng.integers(0, 4, size=(300, 4))
-    values = [count_corrected_f1(f1_score(wp[a].mean(), wr[a].mean()), f1_score(sp[b].mean(), sr[b].mean()), 0.2, 2)
-              for a, b in zip(iw, i_s)]
-    assert (low, high) == pytest.approx(percentile_interval(values, 0.9))
-    assert low < high
+    f = bootstrap_f1_samples(wp, wr, np.random.default_rng(7), 300)
+    s = bootstrap_f1_samples(sp, sr, np.random.default_rng(8), 300)
+    low, high = headline_interval(f, s, 0.2, 2, 0.9)
+    # the same replicates, one at a time, through the scalar definition
+    assert (low, high) == pytest.approx(percentile_interval([count_corrected_f1(a, b, 0.2, 2) for a, b in zip(f, s)], 0.9))
+    assert low < count_corrected_f1(f1_score(wp.mean(), wr.mean()), f1_score(sp.mean(), sr.mean()), 0.2, 2) < high
 
 
 def test_headline_interval_edge_cases():
     from stability.scores import headline_interval
 
-    rng = np.random.default_rng(0)
     ones, zeros = np.ones(4), np.zeros(4)
-    assert headline_interval((ones, ones), (ones, ones), 0.1, 3, rng) == (0.0, 0.0)  # S = 1: content-blind
-    assert headline_interval((ones, ones), (zeros, zeros), 0.1, 0, rng) == (0.0, 0.0)  # no boundary: no credit
-    assert headline_interval((ones, ones), (zeros, zeros), 0.2, 3, rng) == (1.0, 1.0)  # every restart agrees
-    assert all(math.isnan(x) for x in headline_interval((ones, ones), (np.zeros(0), np.zeros(0)), 0.1, 3, rng))
+    assert headline_interval(ones, ones, 0.1, 3) == (0.0, 0.0)  # S = 1: content-blind
+    assert headline_interval(ones, zeros, 0.1, 0) == (0.0, 0.0)  # no boundary: no credit
+    assert headline_interval(ones, zeros, 0.2, 3) == (1.0, 1.0)  # every restart agrees
+    assert all(math.isnan(x) for x in headline_interval(ones, np.full(4, np.nan), 0.1, 3))  # no shuffle restart
+
+
+def test_the_f1_interval_is_unchanged_by_sharing_its_replicates():
+    # bootstrap_f1 = percentile of bootstrap_f1_samples, draw for draw (the intervals of older runs hold)
+    from stability.stats import bootstrap_f1, bootstrap_f1_samples, percentile_interval
+
+    p, r = np.array([1.0, 0.5, 0.0, 1.0]), np.array([0.5, 0.5, 0.0, 1.0])
+    samples = bootstrap_f1_samples(p, r, np.random.default_rng(3), 200)
+    assert bootstrap_f1(p, r, np.random.default_rng(3), 0.9, 200) == percentile_interval(samples, 0.9)
+    rng = np.random.default_rng(3)
+    idx = rng.integers(0, 4, size=(200, 4))
+    expected = [f1_score(p[i].mean(), r[i].mean()) for i in idx]
+    assert samples == pytest.approx(expected)
 
 
 def test_a_run_reports_the_interval_that_the_study_recomputes(tmp_path):

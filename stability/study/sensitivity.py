@@ -26,7 +26,8 @@ import numpy as np
 from ..permutations import Stream
 from ..results import CorpusResult, StabilityResult
 from ..scores import chance_scores, headline_document, headline_interval, restart_precision_recall
-from ..stats import defined_mean, derived_rng, doc_key
+from ..outcome import f1_samples
+from ..stats import defined_mean, doc_key
 
 __all__ = ["Sensitivity", "MOVE_THRESHOLD", "headline_at", "interval_at", "restart_sensitivity"]
 
@@ -54,7 +55,7 @@ def interval_at(result: StabilityResult, n_restarts: int | None = None, confiden
                 n_bootstrap: int = 1000) -> tuple[float, float]:
     """The interval of the headline of one document (``StabilityResult.headline_ci``) that a
     corpus run with only the first ``n_restarts`` restarts reports (default all of them), at the
-    run's ``confidence`` and ``n_bootstrap``: the same generator, hence the same draws.
+    run's ``confidence`` and ``n_bootstrap``: the same generators, hence the same draws.
     ``(nan, nan)`` without the shuffle control."""
     if result.shuffle is None:
         return float("nan"), float("nan")
@@ -63,9 +64,10 @@ def interval_at(result: StabilityResult, n_restarts: int | None = None, confiden
     within = restart_precision_recall(initial, result.restart_boundaries[:n])
     shuffle = restart_precision_recall(initial, result.shuffle.restart_boundaries[:n])
     chance = chance_scores(initial, within.predicted, result.segmentation.n_units)[2]
-    rng = derived_rng(result.seed, doc_key(result.document), int(Stream.BOOTSTRAP), 0, "headline")
-    return headline_interval((within.precision, within.recall), (shuffle.precision, shuffle.recall), chance,
-                             len(initial), rng, confidence, n_bootstrap)
+    key = doc_key(result.document)
+    samples = [f1_samples(result.seed, key, stream, counts, n_bootstrap)
+               for stream, counts in ((Stream.WITHIN, within), (Stream.SHUFFLE, shuffle))]
+    return headline_interval(samples[0], samples[1], chance, len(initial), confidence)
 
 
 @dataclass(frozen=True)
