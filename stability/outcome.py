@@ -24,9 +24,10 @@ from .scores import (RestartCounts, boundary_confidence, chance_scores, headline
                      spurious_boundaries)
 from .segmentation import Segmentation
 from .settings import Settings
-from .stats import bootstrap_f1_samples, derived_rng, f1_array, f1_score, percentile_interval
+from .stats import bootstrap_f1_samples, derived_rng, doc_key, f1_array, f1_score, percentile_interval
 
-__all__ = ["Finished", "STREAM_NAMES", "f1_interval", "f1_samples", "stability_result", "score_task"]
+__all__ = ["Finished", "STREAM_NAMES", "f1_interval", "f1_samples", "stability_result", "score_task",
+           "stored_headline_interval"]
 
 #: Each stream's name: the ``scope`` of its :class:`~stability.results.RestartScores`, and the
 #: ``stream`` of a failure.
@@ -57,6 +58,25 @@ def f1_samples(seed: int, key: int, stream: Stream, counts: RestartCounts, n_res
     later = () if stream in (Stream.WITHIN, Stream.SHUFFLE) else (int(stream),)
     rng = derived_rng(seed, key, int(Stream.BOOTSTRAP), index, *later)
     return bootstrap_f1_samples(counts.precision, counts.recall, rng, n_resamples)
+
+
+def stored_headline_interval(result: StabilityResult, confidence: float, n_bootstrap: int,
+                             n_restarts: int | None = None) -> tuple[float, float]:
+    """The headline interval (``headline_ci``) a corpus run with the first ``n_restarts``
+    restarts of ``result`` (default all) reports, recomputed from its stored restarts with the
+    same generators, hence the same draws: for results files written before the interval
+    existed, and for the study's comparison of half and all of the restarts. ``(nan, nan)``
+    without the shuffle control."""
+    if result.shuffle is None:
+        return float("nan"), float("nan")
+    key, initial, n = doc_key(result.document), result.segmentation.boundaries, n_restarts
+    counts = [restart_precision_recall(initial, scores.restart_boundaries[:n], result.tolerance)
+              for scores in (result, result.shuffle)]
+    chance_rng = stream_rng(result.seed, key, Stream.CHANCE, int(Stream.WITHIN))  # as stream_scores draws it
+    chance = chance_scores(initial, counts[0].predicted, result.segmentation.n_units, result.tolerance, chance_rng)[2]
+    samples = [f1_samples(result.seed, key, stream, c, n_bootstrap)
+               for stream, c in zip((Stream.WITHIN, Stream.SHUFFLE), counts)]
+    return headline_interval(samples[0], samples[1], chance, len(initial), confidence)
 
 
 def f1_interval(settings: Settings, key: int, stream: Stream, counts: RestartCounts,

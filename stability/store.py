@@ -39,12 +39,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import socket
 import time
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -275,6 +276,8 @@ def _corpus_result(documents: dict[str, list[StabilityResult]], failures: list[F
         s = Settings(**recorded)
     except StabilityError as exc:
         raise CorpusFormatError(f"invalid run settings ({exc})", path=str(path)) from None
+    documents = {label: [_with_headline_interval(r, s.confidence, s.n_bootstrap) for r in rows]
+                 for label, rows in documents.items()}
     summary = summarize(documents, failures, seed=s.seed, confidence=s.confidence, n_bootstrap=s.n_bootstrap,
                         content_margin=s.content_margin)
     # the recorded settings as checked (``metrics = true`` is ``{}``), so readers see one form
@@ -306,6 +309,16 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
         else:
             failures.append(entry.value)
     return _corpus_result(documents, failures, run.settings, path)
+
+
+def _with_headline_interval(result: StabilityResult, confidence: float, n_bootstrap: int) -> StabilityResult:
+    """``result`` from a file written before results carried ``headline_ci``: with the interval
+    the run would have stored, recomputed from its restarts (same draws)."""
+    if result.shuffle is None or not all(math.isnan(x) for x in result.headline_ci):
+        return result
+    from .outcome import stored_headline_interval
+
+    return replace(result, headline_ci=stored_headline_interval(result, confidence, n_bootstrap))
 
 
 # ----------------------------------------------------------------------------------------------

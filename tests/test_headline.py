@@ -190,3 +190,26 @@ def test_a_run_reports_the_interval_that_the_study_recomputes(tmp_path):
     assert all(r.headline_ci == (0.0, 0.0) for r in run.documents["even"])  # content-blind
     plain = stability_test(_blocks, docs[0].units, n_restarts=12, shuffle_control=False)
     assert all(math.isnan(x) for x in plain.headline_ci)
+
+
+def test_results_written_before_the_interval_get_the_one_the_run_would_have_stored(tmp_path):
+    import json
+
+    from stability.corpus import Document
+    from stability.runner import evaluate
+    from stability.store import load_results
+
+    docs = [Document(f"d{k}", [f"{w} x{(i + k) % 3}" for w in ("apple", "pear", "plum") for i in range(4)])
+            for k in range(2)]
+    path = tmp_path / "results.jsonl"
+    fresh = evaluate({"blocks": _blocks}, docs, n_restarts=15, seed=5, n_bootstrap=300, output=path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines[1:]]
+    for record in records:
+        del record["result"]["headline_ci"]
+    old = [lines[0]] + [json.dumps(record) for record in records]
+    assert all("headline_ci" not in line for line in old[1:])
+    path.write_text("\n".join(old) + "\n", encoding="utf-8")
+    loaded = load_results(path)
+    for before, after in zip(fresh.documents["blocks"], loaded.documents["blocks"]):
+        assert after.headline_ci == before.headline_ci and not math.isnan(after.headline_ci[0])

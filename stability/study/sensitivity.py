@@ -23,11 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..permutations import Stream
 from ..results import CorpusResult, StabilityResult
-from ..scores import chance_scores, headline_document, headline_interval, restart_precision_recall
-from ..outcome import f1_samples
-from ..stats import defined_mean, doc_key
+from ..scores import headline_document, restart_precision_recall
+from ..outcome import stored_headline_interval
+from ..stats import defined_mean
 
 __all__ = ["Sensitivity", "MOVE_THRESHOLD", "headline_at", "interval_at", "restart_sensitivity"]
 
@@ -55,19 +54,9 @@ def interval_at(result: StabilityResult, n_restarts: int | None = None, confiden
                 n_bootstrap: int = 1000) -> tuple[float, float]:
     """The interval of the headline of one document (``StabilityResult.headline_ci``) that a
     corpus run with only the first ``n_restarts`` restarts reports (default all of them), at the
-    run's ``confidence`` and ``n_bootstrap``: the same generators, hence the same draws.
-    ``(nan, nan)`` without the shuffle control."""
-    if result.shuffle is None:
-        return float("nan"), float("nan")
-    n = result.n_restarts if n_restarts is None else n_restarts
-    initial = result.segmentation.boundaries
-    within = restart_precision_recall(initial, result.restart_boundaries[:n])
-    shuffle = restart_precision_recall(initial, result.shuffle.restart_boundaries[:n])
-    chance = chance_scores(initial, within.predicted, result.segmentation.n_units)[2]
-    key = doc_key(result.document)
-    samples = [f1_samples(result.seed, key, stream, counts, n_bootstrap)
-               for stream, counts in ((Stream.WITHIN, within), (Stream.SHUFFLE, shuffle))]
-    return headline_interval(samples[0], samples[1], chance, len(initial), confidence)
+    run's ``confidence`` and ``n_bootstrap``: the same generators, hence the same draws
+    (:func:`stability.outcome.stored_headline_interval`). ``(nan, nan)`` without the shuffle control."""
+    return stored_headline_interval(result, confidence, n_bootstrap, n_restarts)
 
 
 @dataclass(frozen=True)
