@@ -50,10 +50,10 @@ import numpy as np
 from .corpus import Document
 from .exceptions import InvalidParameterError
 from .isolation import Guarded, interruptible, result_or_crash, run_pool, submit
-from .outcome import STREAM_NAMES, Finished, f1_interval, f1_samples, score_task, stability_result
-from .permutations import Stream, stream_rng
+from .outcome import STREAM_NAMES, Finished, f1_interval, restarts_headline_interval, score_task, stability_result
+from .permutations import Stream
 from .results import Failure, StabilityResult
-from .scores import chance_scores, headline_interval, restart_precision_recall
+from .scores import restart_precision_recall
 from .segmenter import for_document, prepare_key, segmenter_params
 from .settings import Settings
 from .tasks import ON_CRASH, Chunk, describe, initial_task, restart_task
@@ -488,15 +488,12 @@ class Engine:
         F1 checks (each check has its own random stream), so the decision depends only on the
         seed and the restarts."""
         s = self.settings
-        states = [pair.streams[stream] for stream in _HEADLINE_STREAMS]
-        if any(state.done for state in states):
+        within, shuffle = (pair.streams[stream] for stream in _HEADLINE_STREAMS)
+        if within.done or shuffle.done:
             return False
-        counts = [restart_precision_recall(pair.initial, state.boundaries, s.tolerance) for state in states]
-        samples = [f1_samples(s.seed, pair.key, stream, c, s.n_bootstrap, check=True)
-                   for stream, c in zip(_HEADLINE_STREAMS, counts)]
-        chance_rng = stream_rng(s.seed, pair.key, Stream.CHANCE, int(Stream.WITHIN))  # as the result's chance level
-        chance = chance_scores(pair.initial, counts[0].predicted, pair.doc.n_units, s.tolerance, chance_rng)[2]
-        low, high = headline_interval(samples[0], samples[1], chance, len(pair.initial), s.confidence)
+        low, high = restarts_headline_interval(s.seed, pair.key, pair.initial, pair.doc.n_units, s.tolerance,
+                                               within.boundaries, shuffle.boundaries, s.confidence, s.n_bootstrap,
+                                               check=True)
         return high - low <= s.ci_width
 
     # -- results ------------------------------------------------------------------------------

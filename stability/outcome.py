@@ -11,7 +11,7 @@ generator keyed by the run seed, the document and the stream.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,7 @@ from .settings import Settings
 from .stats import bootstrap_f1_samples, derived_rng, doc_key, f1_array, f1_score, percentile_interval
 
 __all__ = ["Finished", "STREAM_NAMES", "f1_interval", "f1_samples", "stability_result", "score_task",
-           "stored_headline_interval"]
+           "restarts_headline_interval", "stored_headline_interval"]
 
 #: Each stream's name: the ``scope`` of its :class:`~stability.results.RestartScores`, and the
 #: ``stream`` of a failure.
@@ -60,6 +60,21 @@ def f1_samples(seed: int, key: int, stream: Stream, counts: RestartCounts, n_res
     return bootstrap_f1_samples(counts.precision, counts.recall, rng, n_resamples)
 
 
+def restarts_headline_interval(seed: int, key: int, initial: Sequence[int], n_units: int, tolerance: int,
+                               within: Sequence[Sequence[int]], shuffle: Sequence[Sequence[int]],
+                               confidence: float, n_bootstrap: int, check: bool = False) -> tuple[float, float]:
+    """The interval of a document's headline from the restarts of the test (``within``) and of
+    the shuffle control: the replicates of their F1 (:func:`f1_samples`, ``check`` as there)
+    paired, the chance level drawn as :func:`stream_scores` draws it. A finished pair's result
+    computes the same from the replicates of its F1 intervals."""
+    counts = [restart_precision_recall(initial, restarts, tolerance) for restarts in (within, shuffle)]
+    samples = [f1_samples(seed, key, stream, c, n_bootstrap, check)
+               for stream, c in zip((Stream.WITHIN, Stream.SHUFFLE), counts)]
+    chance_rng = stream_rng(seed, key, Stream.CHANCE, int(Stream.WITHIN))
+    chance = chance_scores(initial, counts[0].predicted, n_units, tolerance, chance_rng)[2]
+    return headline_interval(samples[0], samples[1], chance, len(initial), confidence)
+
+
 def stored_headline_interval(result: StabilityResult, confidence: float, n_bootstrap: int,
                              n_restarts: int | None = None) -> tuple[float, float]:
     """The headline interval (``headline_ci``) a corpus run with the first ``n_restarts``
@@ -69,14 +84,10 @@ def stored_headline_interval(result: StabilityResult, confidence: float, n_boots
     without the shuffle control."""
     if result.shuffle is None:
         return float("nan"), float("nan")
-    key, initial, n = doc_key(result.document), result.segmentation.boundaries, n_restarts
-    counts = [restart_precision_recall(initial, scores.restart_boundaries[:n], result.tolerance)
-              for scores in (result, result.shuffle)]
-    chance_rng = stream_rng(result.seed, key, Stream.CHANCE, int(Stream.WITHIN))  # as stream_scores draws it
-    chance = chance_scores(initial, counts[0].predicted, result.segmentation.n_units, result.tolerance, chance_rng)[2]
-    samples = [f1_samples(result.seed, key, stream, c, n_bootstrap)
-               for stream, c in zip((Stream.WITHIN, Stream.SHUFFLE), counts)]
-    return headline_interval(samples[0], samples[1], chance, len(initial), confidence)
+    n = n_restarts
+    return restarts_headline_interval(result.seed, doc_key(result.document), result.segmentation.boundaries,
+                                      result.segmentation.n_units, result.tolerance, result.restart_boundaries[:n],
+                                      result.shuffle.restart_boundaries[:n], confidence, n_bootstrap)
 
 
 def f1_interval(settings: Settings, key: int, stream: Stream, counts: RestartCounts,

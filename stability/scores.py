@@ -286,7 +286,6 @@ def count_corrected_f1(f1: float, shuffle_f1: float, chance_f1: float, n_boundar
     return shuffle_corrected_f1(f1, max(shuffle_f1, chance_f1))
 
 
-
 def headline_interval(f1_samples: np.ndarray, shuffle_samples: np.ndarray, chance_f1: float, n_boundaries: int,
                       confidence: float = 0.95) -> tuple[float, float]:
     """Percentile bootstrap interval of one document's headline (:func:`count_corrected_f1`)

@@ -127,9 +127,14 @@ def _title(result: CorpusResult, compact: bool = False) -> str:
     return run if compact else f"{run} - mean (std) over documents - headline: {HEADLINE.title}"
 
 
+def _confidence(result: CorpusResult) -> str:
+    """The run's confidence level of its intervals, as ``95%``."""
+    return f"{100 * float(result.settings.get('confidence', 0.95)):g}%"
+
+
 def ci_title(result: CorpusResult) -> str:
     """``[95% CI]``, with the run's confidence level."""
-    return f"[{100 * float(result.settings.get('confidence', 0.95)):g}% CI]"
+    return f"[{_confidence(result)} CI]"
 
 
 def _interval(stat: Stat | None, digits: int) -> str:
@@ -145,7 +150,8 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     if compact:
         return _compact_summary(result, refs, digits)
     tests, controls = _split_controls(_stability_measures(False))
-    header = ["segmenter", "docs"] + [HEADLINE.title if m is HEADLINE else m.short for m in tests] + ["F1 95% CI"]
+    header = ["segmenter", "docs"] + [HEADLINE.title if m is HEADLINE else m.short for m in tests]
+    header += [f"F1 {_confidence(result)} CI"]
     header += [m.short for m in controls] + ["flags"] + [m.short for m in refs]
     rows, marked = [], few_boundaries(result.summary)
     for label, s in result.summary.items():
