@@ -165,3 +165,26 @@ def test_reader_options_on_the_command_line(runner, tmp_path):
     assert json.loads(levels.stdout)["documents"]["none"][0]["references"] == [[3]]
     demo = runner.invoke(app, ["run", "--encoding", "latin-1"])
     assert demo.exit_code == 1 and "the corpus options --encoding need a corpus path" in demo.stderr
+
+
+def test_json_dialogue_hub_with_where_from_the_command_line_and_a_config(runner, tmp_path):
+    # the dialogue topic segmentation data hub's layout: a JSON array, utterances, sizes, a split key
+    dialogues = [
+        {"dial_id": i, "utterances": [f"turn {j} about {'rain' if j < 3 else 'trains'}" for j in range(6)],
+         "segments": [3, 3], "set": "test" if i else "dev"}
+        for i in range(3)
+    ]
+    hub = tmp_path / "hub.json"
+    hub.write_text(json.dumps(dialogues, indent=4), encoding="utf-8")
+    args = ["run", "-s", "none", "--corpus", str(hub), "--restarts", "2", "--no-progress", "--report-format", "json"]
+    result = runner.invoke(app, args + ["--where", "set=test"])
+    assert result.exit_code == 0, result.output
+    docs = json.loads(result.stdout)["documents"]["none"]
+    assert [(d["document"], d["references"]) for d in docs] == [("1", [[3]]), ("2", [[3]])]
+    config = tmp_path / "hub.toml"
+    config.write_text(f'[corpus]\npath = "{hub.name}"\nwhere = {{set = "dev"}}\n[segmenters.none]\n', encoding="utf-8")
+    result = runner.invoke(app, ["run", str(config), "--restarts", "2", "--no-progress", "--report-format", "json"])
+    assert result.exit_code == 0, result.output
+    assert [d["document"] for d in json.loads(result.stdout)["documents"]["none"]] == ["0"]
+    bad = runner.invoke(app, args + ["--where", "set"])
+    assert bad.exit_code == 1 and "where must be 'key=value' pairs" in bad.stderr

@@ -236,7 +236,7 @@ def test_jsonl_directory_default_ids_are_prefixed(tmp_path):
         ('{"id": "a", "units": []}', "at least one unit"),
         ('{"id": null, "units": ["x"]}', "'id' must be a string or an integer"),
         ('{"id": "a", "units": ["x"], "meta": []}', "'meta' must be an object"),
-        ("[", "pretty-printed JSON"),
+        ("[", "pretty-printed JSON starts here"),
     ],
 )
 def test_jsonl_errors_name_file_and_line(tmp_path, line, expected):
@@ -244,6 +244,97 @@ def test_jsonl_errors_name_file_and_line(tmp_path, line, expected):
     with pytest.raises(CorpusFormatError, match=expected) as info:
         list(read_jsonl(file))
     assert str(info.value).startswith(f"{file}:2: ")
+
+
+# The layout of the dialogue topic segmentation data hub (Xing and Carenini; DialSeg711, TIAGE,
+# QMSum committee meetings...): a pretty-printed JSON array, segment sizes, a split key.
+HUB = """[
+    {
+        "dial_id": 0,
+        "utterances": [
+            "check the weather",
+            "which city?",
+            "book a hotel",
+            "for how many nights?",
+            "two"
+        ],
+        "segments": [
+            2,
+            3
+        ],
+        "set": "test"
+    },
+    {
+        "dial_id": 1,
+        "utterances": ["hi", "hello"],
+        "segments": [2],
+        "set": "dev"
+    },
+    {"dial_id": 2, "utterances": ["a", "b", "c"], "segments": [1, 2], "set": "test"}
+]
+"""
+
+
+def test_json_array_of_the_dialogue_data_hub(tmp_path):
+    file = write(tmp_path / "hub.json", HUB)
+    docs = list(read_jsonl(file))
+    assert [d.id for d in docs] == ["0", "1", "2"]  # dial_id is the id
+    assert [bounds(d) for d in docs] == [[(2,)], [()], [(1,)]]  # sizes [2, 3] -> boundary 2
+    assert docs[0].units[-1] == "two" and docs[0].meta["set"] == "test"
+    assert [d.meta["line"] for d in docs] == [2, 17, 23]  # where each object opens
+    assert "utterances" not in docs[0].meta and "dial_id" not in docs[0].meta
+    assert [d.id for d in read_corpus(file, where="set=test")] == ["0", "2"]
+    assert [d.id for d in read_corpus(file, where={"set": "dev"})] == ["1"]
+    assert [d.id for d in read_jsonl(file, where={"dial_id": 2})] == ["2"]  # compared as JSON text
+    assert [d.id for d in read_jsonl(file, where="set=test", limit=1)] == ["0"]  # limit counts kept ones
+
+
+def test_json_objects_spread_over_lines_and_json_lines_still_streamed(tmp_path):
+    pretty = write(tmp_path / "one.json", json.dumps({"units": ["x", "y"], "boundaries": [1]}, indent=2))
+    (doc,) = read_jsonl(pretty)
+    assert doc.id == "1" and bounds(doc) == [(1,)]
+    two = write(tmp_path / "two.json", '{\n "units": ["x"]\n}\n\n{"units": ["y", "z"],\n "id": "b"}\n')
+    assert [(d.id, d.meta["line"]) for d in read_jsonl(two)] == [("1", 1), ("b", 5)]
+    assert list(read_jsonl(write(tmp_path / "empty.json", " [ ]\n"))) == []
+    assert list(read_jsonl(write(tmp_path / "blank.json", "\n\n"))) == []
+    # a file whose first line is a whole object is JSON lines: a bad later line fails only when reached
+    lines = write(tmp_path / "lines.json", '{"units": ["x"]}\n{"units": ["y"]}\nbroken\n')
+    reader = read_jsonl(lines)
+    assert [next(reader).units, next(reader).units] == [("x",), ("y",)]
+    with pytest.raises(CorpusFormatError, match=r"lines\.json:3: invalid JSON"):
+        next(reader)
+
+
+@pytest.mark.parametrize(
+    "text, line, expected",
+    [
+        ('[\n {"units": ["x"]},\n {"units": ["y"],}\n]', 3, "invalid JSON at column"),
+        ('[\n {"units": ["x"]}\n {"units": ["y"]}\n]', 3, "expected ',' or ']' after a document"),
+        ('[\n {"units": ["x"]},\n ["y"]\n]', 3, "expected a JSON object with 'units'"),
+        ('[\n {"units": ["x"]},\n\n {"id": "b",\n  "units": 3}\n]', 4, "'units' must be a list of strings"),
+        ('[\n {"units": ["x"], "utterances": ["x"]}\n]', 2, "expected 'units' or 'utterances'"),
+        ('[\n {"units": ["x"],\n  "set": "test"},\n {"units": ["y"]}\n]', 4, "where selects on 'set', but this document has no such key"),
+        ('[\n {"units": ["x"]}', 2, "expected ',' or ']'"),
+    ],
+)
+def test_json_errors_name_the_line_of_the_document(tmp_path, text, line, expected):
+    file = write(tmp_path / "bad.json", text)
+    with pytest.raises(CorpusFormatError, match=expected) as info:
+        list(read_jsonl(file, where="set=test" if "where" in expected else None))
+    assert str(info.value).startswith(f"{file}:{line}: ")
+
+
+@pytest.mark.parametrize("where", ["set", "=test", "", {}, {"set": "test", 3: "x"}, ["set", "test"]])
+def test_json_where_must_be_pairs(tmp_path, where):
+    file = write(tmp_path / "hub.json", HUB)
+    with pytest.raises(InvalidParameterError, match="where must be"):
+        read_jsonl(file, where=where)
+
+
+def test_where_applies_to_json_only(tmp_path):
+    file = write(tmp_path / "0.ref", f"{SEP}\na\n{SEP}\n")
+    with pytest.raises(InvalidParameterError, match=r"where applies only to format 'jsonl'"):
+        read_corpus(file, where="set=test")
 
 
 def test_duplicate_ids_name_both_places(tmp_path):
@@ -638,6 +729,19 @@ def test_jsonl_round_trip(tmp_path, docs):
     file = tmp_path / "rt.jsonl"
     assert write_jsonl(docs, file) == len(docs)
     back = list(read_jsonl(file))
+    assert back == docs
+    assert [d.times for d in back] == [d.times for d in docs]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(corpora(st.text(max_size=20), st.text(min_size=1, max_size=8)), st.sampled_from([None, 1, 4]))
+def test_json_array_reads_what_json_lines_read(tmp_path, docs, indent):
+    lines = tmp_path / "rt.jsonl"
+    write_jsonl(docs, lines)
+    records = [json.loads(line) for line in lines.read_text(encoding="utf-8").split("\n") if line]
+    array = tmp_path / "rt.json"
+    array.write_text(json.dumps(records, indent=indent, ensure_ascii=False), encoding="utf-8")
+    back = list(read_jsonl(array))
     assert back == docs
     assert [d.times for d in back] == [d.times for d in docs]
 

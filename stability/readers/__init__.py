@@ -12,8 +12,10 @@ choi      :func:`read_choi`      one unit per line, segments separated by ``====
                                  (Choi 2000); one document per file
 wiki      :func:`read_wiki`      Wiki-727K / Wiki-50: ``========,<level>,<title>.`` headers start
                                  sections, one sentence per line; one document per file
-jsonl     :func:`read_jsonl`     one JSON object per line: ``{"id", "units", "references"}``;
-                                 references as boundaries or segment sizes (``"segments"``)
+jsonl     :func:`read_jsonl`     one JSON object per line: ``{"id", "units", "references"}``,
+                                 or a JSON array of them; references as boundaries or segment
+                                 sizes (``"segments"``); the dialogue topic segmentation data
+                                 hub's files (``"utterances"``, ``"dial_id"``) as they are
 csv       :func:`read_csv`       one row per unit: a text column, label columns (one per
                                  annotator), optional start/end time columns, optional document
                                  column
@@ -33,7 +35,8 @@ Conventions shared by every reader
 ----------------------------------
 * **Streaming.** Readers validate their options and list the files when called, then return a
   generator: files are opened one at a time, JSON lines and CSV rows are read one line at a time,
-  and only the document being built is held in memory.
+  and only the document being built is held in memory (a JSON array, which cannot be parsed in
+  pieces, is read whole, one file at a time).
 * **Errors.** Every format error is a :class:`~stability.exceptions.CorpusFormatError` whose
   message starts with ``path:line:`` and says what was expected and what was found. Document ids
   must be unique over the stream; a repeated id is a format error at the place it repeats.
@@ -44,8 +47,8 @@ Conventions shared by every reader
 * **Ids.** Formats with one document per file (choi, wiki, text) use the file's path relative to
   the directory given, with ``/`` separators (``1/3-11/0.ref``); a single file given directly is
   named by its file name. Directories are walked recursively, hidden entries (``.name``) are
-  skipped, and files are sorted in natural order (``2.ref`` before ``10.ref``). JSON lines use the
-  ``id`` field (default: the line number); CSV the document column (default: the file stem);
+  skipped, and files are sorted in natural order (``2.ref`` before ``10.ref``). JSON uses the
+  ``id`` field (default: the line where the document starts); CSV the document column (default: the file stem);
   Chen's format its ``doc`` column.
 * **Notes.** Anything a reader repairs, drops or ignores is recorded as a sentence in
   ``Document.meta["notes"]`` (always a list) and also emitted as a :class:`CorpusWarning`, so it

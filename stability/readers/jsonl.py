@@ -1,4 +1,9 @@
-"""JSON lines: one document per line, ``{"id", "units", "references", "times", "meta"}``.
+"""JSON documents: one per line (JSON lines), or a JSON array of them (or pretty-printed objects).
+
+A document is an object ``{"id", "units", "references", "times", "meta"}``. The keys of the
+dialogue topic segmentation data hub (Xing and Carenini's collection of DialSeg711, TIAGE, AMI,
+ICSI and QMSum committee meetings: ``{"dial_id", "utterances", "segments", "set"}``) are read as
+they are: ``utterances`` are the units and ``dial_id`` the id (:data:`KEY_ALIASES`).
 
 References may be given as boundary lists (``references``, ``boundaries``) or as segment sizes
 (``segments``, ``masses``); a key that looks like a reference but is none of these is kept in
@@ -8,18 +13,19 @@ References may be given as boundary lists (``references``, ``boundaries``) or as
 from __future__ import annotations
 
 import difflib
+import itertools
 import json
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Callable
 
 from ..corpus import Document
-from ..exceptions import CorpusFormatError, _short_repr
+from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
 from ..segmentation import Segmentation
 from .common import PathLike, checked_documents, make_document, note, open_source, stream_files
 
-__all__ = ["read_jsonl", "write_jsonl", "REFERENCE_KEYS"]
+__all__ = ["read_jsonl", "write_jsonl", "REFERENCE_KEYS", "KEY_ALIASES"]
 
 PATTERNS = ("*.jsonl", "*.json")
 
@@ -31,6 +37,9 @@ REFERENCE_KEYS: dict[str, str] = {
     "masses": "sizes",
 }
 _SINGULAR = {"boundaries": "boundary", "sizes": "size"}
+#: Other names read as one of the document keys: those of the dialogue topic segmentation data
+#: hub (``utterances``, ``dial_id``). A record may use a key or its alias, not both.
+KEY_ALIASES: dict[str, str] = {"utterances": "units", "dial_id": "id"}
 _KEYS = ("id", "units", "times", "meta") + tuple(REFERENCE_KEYS)
 #: Near-misses of the unit and time keys: errors, since the document cannot be read without them.
 _MISSPELLINGS = {"sentences": "units", "unit": "units", "text": "units", "time": "times", "timestamps": "times"}
@@ -50,12 +59,18 @@ Fail = Callable[[str], CorpusFormatError]
 def read_jsonl(
     path: PathLike,
     *,
+    where: Mapping[str, Any] | str | None = None,
     encoding: str = "utf-8",
     encoding_errors: str = "strict",
     pattern: str | Sequence[str] | None = None,
     limit: int | None = None,
 ) -> Iterator[Document]:
-    """Read JSON lines: one document per line, ``{"id", "units", "references", "times"}``.
+    """Read JSON documents: one object per line (JSON lines), or a JSON array of objects.
+
+    A file whose first non-blank line is a whole JSON object is read as JSON lines, one line at a
+    time. Any other file (``[`` on its first line, or an object spread over several lines) is
+    parsed as JSON: a top-level array of document objects, or one or more objects; each document
+    then starts at the line where its object opens.
 
     ``units`` (a list of strings) is required. References are optional and come from one of:
 
@@ -67,20 +82,27 @@ def read_jsonl(
 
     ``times`` is a list of ``[start, end]`` pairs of finite numbers with ``start <= end``, one per
     unit, ``meta`` an object. ``id`` may be a string or an integer (turned into a string); when it
-    is missing the id is the 1-based line number, prefixed by ``<relative file>:`` when a
-    directory is read. Other keys are kept in ``meta``. Near-misses of ``units`` and ``times``
-    (``sentences``, ``text``, ``time``...) are errors; a key that looks like a reference (a list
-    under a name such as ``reference``, ``labels``, ``gold``, ``segmentation``, ``sizes``,
-    ``boundary``, or close to a reference key) is kept in ``meta`` with a note and a :class:`CorpusWarning` naming the key and ``file:line``, so that a
-    reference is never lost silently. Blank lines are skipped.
+    is missing the id is the 1-based line where the document starts, prefixed by
+    ``<relative file>:`` when a directory is read. ``utterances`` and ``dial_id`` (the dialogue
+    topic segmentation data hub's keys) are read as ``units`` and ``id``. Other keys are kept in
+    ``meta``. Near-misses of ``units`` and ``times`` (``sentences``, ``text``, ``time``...) are
+    errors; a key that looks like a reference (a list under a name such as ``reference``,
+    ``labels``, ``gold``, ``segmentation``, ``sizes``, ``boundary``, or close to a reference key)
+    is kept in ``meta`` with a note and a :class:`CorpusWarning` naming the key and ``file:line``,
+    so that a reference is never lost silently. Blank lines are skipped.
 
     Parameters
     ----------
     path : str or path-like
         A file, or a directory searched recursively.
+    where : mapping or str, optional
+        Keep only the documents whose keys have these values, e.g. ``{"set": "test"}`` or the
+        same as ``"set=test"`` (several: ``"set=test,lang=en"``). Values are compared as text
+        (a number or ``true`` matches its JSON spelling); a document without one of the keys is
+        an error naming its place.
     encoding, encoding_errors, pattern, limit :
         The options of every reader (see :func:`~stability.readers.read_corpus`); ``pattern``
-        defaults to ``"*.jsonl"`` and ``"*.json"`` here.
+        defaults to ``"*.jsonl"`` and ``"*.json"`` here. ``limit`` counts the documents kept.
 
     Examples
     --------
@@ -90,7 +112,17 @@ def read_jsonl(
     ...                     '{"id": "b", "units": ["x", "y", "z"], "segments": [1, 2]}\\n')
     >>> [[r.boundaries for r in doc.references] for doc in read_jsonl(file)]
     [[(1,), (2,)], [(1,)]]
+
+    The data hub's layout, a JSON array of dialogues, keeping the test set:
+
+    >>> hub = file.with_name("dialogues.json")
+    >>> _ = hub.write_text(json.dumps([
+    ...     {"dial_id": 0, "utterances": ["hi", "hello", "rain?", "yes"], "segments": [2, 2], "set": "test"},
+    ...     {"dial_id": 1, "utterances": ["a", "b"], "segments": [2], "set": "train"}], indent=2))
+    >>> [(doc.id, doc.references[0].boundaries) for doc in read_jsonl(hub, where="set=test")]
+    [('0', (2,))]
     """
+    wanted = _check_where(where)
     source = open_source(
         path, encoding=encoding, encoding_errors=encoding_errors, pattern=pattern, limit=limit,
         default_patterns=PATTERNS,
@@ -98,18 +130,147 @@ def read_jsonl(
 
     def parse_file(relative: str, file: Path) -> Iterator[Document]:
         prefix = "" if source.single else f"{relative}:"
-        for lineno, line in enumerate(source.lines(file), 1):
-            if line.strip():
-                yield _parse_line(file, lineno, line, prefix)
+        for lineno, record in _records(file, source.lines(file)):
+            if _selected(record, wanted, file, lineno):
+                yield _parse_record(file, lineno, record, prefix)
 
     return stream_files(source, parse_file)
 
 
-def _parse_line(path: Path, lineno: int, line: str, prefix: str) -> Document:
+def _check_where(where: Any) -> dict[str, str]:
+    """``where`` as ``{key: value as text}``; a string is ``"key=value[,key=value...]"``."""
+    if where is None:
+        return {}
+    if isinstance(where, str):
+        pairs = [part.split("=", 1) for part in where.split(",") if part.strip()]
+        if not pairs or any(len(pair) != 2 or not pair[0].strip() for pair in pairs):
+            raise InvalidParameterError(
+                f"where must be 'key=value' pairs separated by commas (e.g. 'set=test'); received {where!r}"
+            )
+        return {key.strip(): value.strip() for key, value in pairs}
+    if isinstance(where, Mapping) and where and all(isinstance(k, str) for k in where):
+        return {key: _as_text(value) for key, value in where.items()}
+    raise InvalidParameterError(
+        f"where must be a non-empty table of key = value (e.g. {{set = 'test'}}) or a 'key=value' string; "
+        f"received {_short_repr(where)}"
+    )
+
+
+def _as_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _selected(record: dict[str, Any], wanted: dict[str, str], path: Path, lineno: int) -> bool:
+    for key, value in wanted.items():
+        if key not in record:
+            raise CorpusFormatError(
+                f"where selects on {key!r}, but this document has no such key (its keys: "
+                f"{', '.join(map(repr, record))})", path=str(path), line=lineno,
+            )
+        if _as_text(record[key]) != value:
+            return False
+    return True
+
+
+def _records(path: Path, lines: Iterator[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line, object)`` for each document of the file, as JSON lines or as one JSON text."""
+    first: list[str] = []
+    for line in lines:
+        first.append(line)
+        if line.strip():
+            break
+    if not first or not first[-1].strip():
+        return
+    head = first[-1].strip()
+    if head.startswith("{") and _is_object(head):
+        yield from _line_records(path, itertools.chain(first, lines))
+    else:
+        yield from _json_records(path, "\n".join(itertools.chain(first, lines)))
+
+
+def _is_object(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict)
+    except json.JSONDecodeError:
+        return False
+
+
+def _line_records(path: Path, lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    for lineno, line in enumerate(lines, 1):
+        if line.strip():
+            yield lineno, _load(line, lambda message: CorpusFormatError(message, path=str(path), line=lineno))
+
+
+def _json_records(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The document objects of a JSON text: a top-level array of them, or objects one after another."""
+    decoder = json.JSONDecoder()
+    lines = _LineCounter(text)
+
+    def fail(message: str, at: int) -> CorpusFormatError:
+        return CorpusFormatError(message, path=str(path), line=lines.at(at))
+
+    def decode(at: int) -> tuple[Any, int]:
+        try:
+            return decoder.raw_decode(text, at)
+        except json.JSONDecodeError as exc:
+            raise CorpusFormatError(
+                f"invalid JSON at column {exc.colno}: {exc.msg}", path=str(path), line=exc.lineno
+            ) from None
+
+    def document(value: Any, at: int) -> tuple[int, dict[str, Any]]:
+        if not isinstance(value, dict):
+            raise fail(
+                "expected a JSON object with 'units' (and optionally 'id', 'references', 'times'); "
+                f"received {type(value).__name__} {_short_repr(value)}", at,
+            )
+        return lines.at(at), value
+
+    at = _skip_space(text, 0)
+    while at < len(text):
+        if text[at] != "[":
+            value, end = decode(at)
+            yield document(value, at)
+        else:  # an array of documents, element by element so that each keeps its line
+            at = _skip_space(text, at + 1)
+            end = at + 1 if text.startswith("]", at) else -1
+            while end < 0:
+                value, after = decode(at)
+                yield document(value, at)
+                at = _skip_space(text, after)
+                if text.startswith(",", at):
+                    at = _skip_space(text, at + 1)
+                elif text.startswith("]", at):
+                    end = at + 1
+                else:
+                    raise fail("invalid JSON: expected ',' or ']' after a document of the array", at)
+        at = _skip_space(text, end)
+
+
+def _skip_space(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
+
+
+class _LineCounter:
+    """Line numbers of offsets into one text, counted forward once (offsets only increase)."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.offset, self.line = text, 0, 1
+
+    def at(self, offset: int) -> int:
+        if offset < self.offset:
+            return self.text.count("\n", 0, offset) + 1
+        self.line += self.text.count("\n", self.offset, offset)
+        self.offset = offset
+        return self.line
+
+
+def _parse_record(path: Path, lineno: int, record: dict[str, Any], prefix: str) -> Document:
     def fail(message: str) -> CorpusFormatError:
         return CorpusFormatError(message, path=str(path), line=lineno)
 
-    record = _load(line, fail)
+    record = _canonical_keys(record, fail)
     notes: list[str] = []
     _check_keys(record, f"{path}:{lineno}", notes, fail)
     doc_id = record.get("id", f"{prefix}{lineno}")
@@ -135,13 +296,24 @@ def _parse_line(path: Path, lineno: int, line: str, prefix: str) -> Document:
     )
 
 
+def _canonical_keys(record: dict[str, Any], fail: Fail) -> dict[str, Any]:
+    """The record with :data:`KEY_ALIASES` renamed to the keys they stand for."""
+    if not any(alias in record for alias in KEY_ALIASES):
+        return record
+    for alias, key in KEY_ALIASES.items():
+        if alias in record and key in record:
+            raise fail(f"expected {key!r} or {alias!r} (the same key under two names); received both")
+    return {KEY_ALIASES.get(key, key): value for key, value in record.items()}
+
+
 def _load(line: str, fail: Fail) -> dict[str, Any]:
     try:
         record = json.loads(line)
     except json.JSONDecodeError as exc:
         hint = ""
         if line.strip() in ("[", "{"):
-            hint = " (the file looks like pretty-printed JSON; expected JSON lines: one object per line)"
+            hint = (" (pretty-printed JSON starts here, but the file's first line is a whole object, "
+                    "so the file is read as JSON lines: one object per line)")
         raise fail(f"invalid JSON at column {exc.colno}: {exc.msg}{hint}") from None
     if not isinstance(record, dict):
         raise fail(
