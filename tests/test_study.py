@@ -133,7 +133,7 @@ def test_named_corpora_and_several_files(tmp_path):
     multi = tmp_path / "multi.toml"
     multi.write_text(TWO_CORPORA, encoding="utf-8")
     single = tmp_path / "gamma.toml"
-    single.write_text("[corpus]\ndemo = { n_documents = 3 }\n", encoding="utf-8")
+    single.write_text("[corpus]\ndemo = { n_documents = 3 }\n[segmenters.none]\n", encoding="utf-8")
     specs = load_corpora([multi, single])
     assert [s.name for s in specs] == ["alpha", "beta", "gamma"]
     assert specs[1].experiment.corpus == {"demo": {"n_documents": 5, "seed": 1, "n_segments": 4}}
@@ -144,6 +144,10 @@ def test_named_corpora_and_several_files(tmp_path):
     mixed.write_text('[corpus]\nx = 1\n[corpus.a]\ndemo = true\n', encoding="utf-8")
     with pytest.raises(InvalidParameterError, match=r"\[corpus.NAME\] tables"):
         load_corpora([mixed])
+    bare = tmp_path / "bare.toml"
+    bare.write_text('[corpus.a]\ndemo = true\n', encoding="utf-8")
+    with pytest.raises(InvalidParameterError, match=r"bare.toml \[corpus.a\] has no \[segmenters\] table"):
+        load_corpora([bare])  # refused, not run with the default segmenters of `stability run`
     typo = tmp_path / "typo.toml"
     typo.write_text('[corpus.a]\npaht = "x"\n', encoding="utf-8")
     with pytest.raises(InvalidParameterError, match=r"typo.toml \[corpus.a\].*did you mean 'path'"):

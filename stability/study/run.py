@@ -165,6 +165,12 @@ def load_corpora(configs: Sequence[str | os.PathLike]) -> list[CorpusSpec]:
                 raise InvalidParameterError.make(f"{source} {HELD_OUT}", "true or false", held)
             experiment = _validate({**data, "corpus": reader}, source, path.resolve().parent)
             specs.append(CorpusSpec(str(name), experiment, str(config), held))
+    for spec in specs:
+        if spec.experiment.missing:  # a study compares the configurations it is given: no defaults
+            tables = " and no ".join(f"[{t}]" for t in spec.experiment.missing)
+            raise InvalidParameterError(
+                f"{spec.experiment.source} has no {tables} table; a validation study runs the segmenter "
+                "configurations its file names ([segmenters.NAME] tables) on the corpora it names")
     names = [s.name for s in specs]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
