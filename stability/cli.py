@@ -358,6 +358,7 @@ def validate(
     quick: Annotated[bool, typer.Option("--quick", help="Every 4th document of each corpus, in corpus order.")] = False,
     out: Annotated[Optional[str], typer.Option("--out", "-o", help="Results cache directory (default: the first config's [output] dir, '-quick' appended with --quick; one folder per corpus when there are several); the run resumes from it.")] = None,
     docs: Annotated[Optional[Path], typer.Option("--docs", help="Where validation.md and validation/*.svg go (default: the results directory).")] = None,
+    name: Annotated[str, typer.Option("--name", help="The report's name: NAME.md, its plots under NAME/, and NAME-discussion.md appended when it sits in --docs.")] = "validation",
     n_jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (default: the config's n_jobs).")] = None,
     limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Only the first N documents of each corpus (after --quick).")] = None,
     n_restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Override the configs' restarts.")] = None,
@@ -376,10 +377,10 @@ def validate(
         started = time.perf_counter()
         options = StudyOptions(tuple(str(c) for c in config), quick=quick, out=out,
                                docs=None if docs is None else str(docs), jobs=n_jobs, limit=limit, restarts=n_restarts,
-                               bootstrap=n_bootstrap, corpora=tuple(corpus or ()), progress=progress)
+                               bootstrap=n_bootstrap, corpora=tuple(corpus or ()), progress=progress, name=name)
         run = run_study(options)
         target = Path(run.options.docs)
-        discussion = target / "validation-discussion.md"
+        discussion = target / f"{name}-discussion.md"
         status = Status(progress)
         status("writing the report and plots", str(target))
         try:
@@ -390,7 +391,7 @@ def validate(
             for failure in study.result.failures:
                 _err(f"warning: {study.name}: {failure.message().splitlines()[0]}")
         _err(f"results cached in {run.options.out}; report written to {path} "
-             f"(plots in {path.parent / 'validation'}); {time.perf_counter() - started:.0f} s")
+             f"(plots in {path.parent / name}); {time.perf_counter() - started:.0f} s")
         from .catalogue import HEADLINE
 
         typer.echo(f"headline score in use: {HEADLINE.name}; this study's rule picks: {run.decision.headline}")

@@ -171,11 +171,12 @@ def test_unknown_corpus_and_corpus_without_references(tmp_path):
 
 def test_reproduce_command_names_every_option():
     options = StudyOptions(("a.toml", "b c.toml"), quick=True, out="r", docs="d", jobs=2, limit=5, restarts=7,
-                           bootstrap=30, corpora=("x", "y"), progress=False)
+                           bootstrap=30, corpora=("x", "y"), progress=False, name="other")
     words = shlex.split(options.command())
     assert words == ["stability", "validate", "a.toml", "b c.toml", "--quick", "--out", "r", "--docs", "d",
                      "--jobs", "2", "--limit", "5", "--restarts", "7", "--bootstrap", "30", "--corpus", "x",
-                     "--corpus", "y", "--no-progress"]
+                     "--corpus", "y", "--name", "other", "--no-progress"]
+    assert "--name" not in StudyOptions(("a.toml",)).command()  # the default name is not printed
 
 
 # ---------------------------------------------------------------------------------------------
@@ -219,6 +220,23 @@ def test_report_reproduce_block_is_the_command_and_reruns_identically(two_corpor
     again = CliRunner().invoke(app, args)  # resumed from the cache
     assert again.exit_code == 0, again.output
     assert (root / "docs" / "validation.md").read_text(encoding="utf-8") == report
+
+
+def test_a_named_report_shares_the_docs_folder(two_corpora):
+    root, args, report = two_corpora
+    docs = root / "docs"
+    (docs / "dialogue-discussion.md").write_text("Read me with the tables.\n", encoding="utf-8")
+    named = CliRunner().invoke(app, args + ["--name", "dialogue"])  # the same cache, another report
+    assert named.exit_code == 0, named.output
+    text = (docs / "dialogue.md").read_text(encoding="utf-8")
+    assert "--name dialogue" in text.split("```bash\n", 1)[1].split("\n```", 1)[0]
+    assert "](dialogue/alpha/configurations_f1.svg)" in text and (docs / "dialogue" / "alpha").is_dir()
+    assert text.rstrip().endswith("## Interpretation\n\nRead me with the tables.")
+    assert "`dialogue-discussion.md` beside this file" in text
+    assert (docs / "validation.md").read_text(encoding="utf-8") == report  # the default report untouched
+    for bad in ("", "../up", "a/b", ".hidden"):
+        refused = CliRunner().invoke(app, args + ["--name", bad])
+        assert refused.exit_code == 1 and "name must be a file name without folders" in refused.stderr, bad
 
 
 def test_summary_numbers_match_each_corpus(two_corpora, tmp_path):

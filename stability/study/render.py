@@ -90,7 +90,7 @@ def _reproduce(run: StudyRun) -> list[str]:
     prose = ["The per-document results are cached as JSON lines under `--out` (one folder per corpus when there "
              "are several) and the run resumes from them, so rerunning the command only redoes the analysis; with "
              "the same seeds it reproduces this file exactly. The hand-written interpretation at the end "
-             "(`validation-discussion.md` beside this file, appended verbatim) quotes no numbers."]
+             f"(`{options.name}-discussion.md` beside this file, appended verbatim) quotes no numbers."]
     if options.quick:
         prose.append(f"`--quick` keeps every {QUICK_STRIDE}th document of each corpus in corpus order (indices 0, "
                      f"{QUICK_STRIDE}, {2 * QUICK_STRIDE}, ...).")
@@ -533,16 +533,17 @@ def render_markdown(run: StudyRun, *, plots: Mapping[str, Mapping[str, str]] | N
 
 def write_report(run: StudyRun, directory: str | os.PathLike | None = None, *,
                  discussion: str | os.PathLike | None = None) -> Path:
-    """Write ``validation.md`` and its SVG plots (under ``validation/``, one folder per corpus when
-    there are several) into ``directory`` (default ``run.options.docs``); returns the path of
-    ``validation.md``."""
+    """Write ``<name>.md`` (``validation.md`` by default: :attr:`StudyOptions.name`) and its SVG
+    plots (under ``<name>/``, one folder per corpus when there are several) into ``directory``
+    (default ``run.options.docs``); returns the path of the report."""
     directory = Path(directory if directory is not None else run.options.docs or ".")
+    name = run.options.name
     several = len(run.studies) > 1
     plots = {}
     for study in run.studies:
-        folder = Path("validation") / study.name if several else Path("validation")
+        folder = Path(name) / study.name if several else Path(name)
         plots[study.name] = write_plots(study, directory, folder)
     text = Path(discussion).read_text(encoding="utf-8") if discussion is not None else None
-    path = directory / "validation.md"
+    path = directory / f"{name}.md"
     path.write_text(render_markdown(run, plots=plots, discussion=text), encoding="utf-8")
     return path

@@ -40,6 +40,8 @@ __all__ = ["QUICK_STRIDE", "StudyOptions", "CorpusSpec", "StudyRun", "load_corpo
 QUICK_STRIDE = 4
 #: Cache directory when neither ``--out`` nor the first file's ``[output] dir`` says one.
 DEFAULT_OUT = "results/validation"
+#: The report's name when none is given: ``validation.md``, ``validation/``, ``validation-discussion.md``.
+REPORT_NAME = "validation"
 #: The key of a ``[corpus.NAME]`` table marking a held-out corpus (:attr:`CorpusSpec.held_out`).
 HELD_OUT = "held_out"
 
@@ -50,7 +52,9 @@ class StudyOptions:
 
     ``out`` and ``docs`` are filled in by :func:`run_study` when not given (the first file's
     ``[output] dir``, ``-quick`` appended with ``quick``; the report goes beside the cache), so
-    the printed command names every option the report depends on.
+    the printed command names every option the report depends on. ``name`` names the report:
+    ``<name>.md``, its plots under ``<name>/`` and the hand-written ``<name>-discussion.md`` it
+    appends, so that several studies can share one ``docs`` folder.
     """
 
     configs: tuple[str, ...]
@@ -64,6 +68,7 @@ class StudyOptions:
     corpora: tuple[str, ...] = ()
     progress: bool | None = None
     n_orders: int = 200
+    name: str = REPORT_NAME
 
     def command(self) -> str:
         """The ``stability validate`` command line that gives these options.
@@ -84,6 +89,8 @@ class StudyOptions:
                 words += [flag, str(value)]
         for name in self.corpora:
             words += ["--corpus", name]
+        if self.name != REPORT_NAME:
+            words += ["--name", self.name]
         if self.progress is not None:
             words.append("--progress" if self.progress else "--no-progress")
         return " ".join(shlex.quote(w) for w in words)
@@ -252,6 +259,9 @@ def _resolved(options: StudyOptions, specs: Sequence[CorpusSpec]) -> StudyOption
     check_int(options.restarts, "restarts", low=1, none=True)
     check_int(options.jobs, "jobs", none=True)
     check_int(options.bootstrap, "bootstrap", low=1)
+    name = options.name
+    if not isinstance(name, str) or not name or name.startswith(".") or Path(name).name != name or "\\" in name:
+        raise InvalidParameterError.make("name", "a file name without folders (e.g. 'validation-dialogue')", name)
     out = options.out
     if out is None:
         base = specs[0].experiment.output.get("dir", DEFAULT_OUT)
