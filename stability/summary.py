@@ -5,14 +5,16 @@ per-segmenter summaries (mean, standard deviation and bootstrap confidence inter
 documents, as in Lamprier et al.'s Table 3, plus micro averages). :func:`correlations` measures
 whether the stability scores rank documents and segmenters the way reference metrics do (Kendall's
 tau-b), the evidence a user needs before trusting the stability score on their data.
-:func:`few_boundaries` marks the segmenters whose headline is least to be trusted among
-content-aware ones: those placing far fewer boundaries than the others.
+:func:`count_marks` marks the segmenters whose headline is least to be trusted among
+content-aware ones: those placing far fewer (:func:`few_boundaries`) or far more
+(:func:`many_boundaries`) boundaries than the others (:data:`COUNT_MARKS`).
 :func:`load_results` (from :mod:`stability.store`) reads a run back.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -25,15 +27,64 @@ from .scores import restart_precision_recall
 from .stats import f1_score
 from .store import load_results  # noqa: F401  (kept importable from here)
 
-__all__ = ["summarize", "correlations", "few_boundaries", "FEW_BOUNDARIES_SHARE", "FEW_BOUNDARIES_OTHERS",
-           "load_results"]
+__all__ = ["summarize", "correlations", "count_marks", "few_boundaries", "many_boundaries", "CountMark",
+           "COUNT_MARKS", "FEW_BOUNDARIES_SHARE", "MANY_BOUNDARIES_FACTOR", "FEW_BOUNDARIES_OTHERS", "load_results"]
 
 #: A content-aware segmenter whose mean number of boundaries per document is below this share of
-#: the median of the other content-aware segmenters of the run is marked "few boundaries"...
+#: the median of the content-aware segmenters of the run is marked "few boundaries"...
 FEW_BOUNDARIES_SHARE = 0.5
+#: One above this multiple of that median is marked "many boundaries"...
+MANY_BOUNDARIES_FACTOR = 2.0
 #: ... when there are at least this many others (with one, "the others" is a single segmenter,
-#: which may as well be the one placing too many).
+#: which may as well be the one placing too many, or too few).
 FEW_BOUNDARIES_OTHERS = 2
+
+
+@dataclass(frozen=True)
+class CountMark:
+    """A caveat on the headline from how many boundaries a segmenter places, relative to the
+    other content-aware segmenters of the same run (their median number per document).
+
+    Attributes
+    ----------
+    name : str
+        The flag reports print (``"few boundaries"``).
+    key : str
+        Its key in JSON reports and in :func:`count_marks`.
+    factor : float
+        Below 1: marked under ``factor`` times the others' median; above 1: over it.
+    why : str
+        Why the headline may mislead for such a segmenter (the reports' note).
+    """
+
+    name: str
+    key: str
+    factor: float
+    why: str
+
+    def applies(self, mean: float, others_median: float) -> bool:
+        """Whether a segmenter placing ``mean`` boundaries a document gets the mark."""
+        if self.factor < 1:
+            return mean < self.factor * others_median
+        return others_median > 0 and mean > self.factor * others_median
+
+    @property
+    def rule(self) -> str:
+        """The threshold in words: ``"under 0.5 times"``, ``"over 2 times"``."""
+        return f"{'under' if self.factor < 1 else 'over'} {self.factor:g} times"
+
+
+#: The count marks, declared once: the flags, notes, one-line result, JSON and the study read them.
+COUNT_MARKS = (
+    CountMark("few boundaries", "few_boundaries", FEW_BOUNDARIES_SHARE,
+              "The stability test cannot see boundaries a segmenter missed, so the headline may rank such a "
+              "segmenter too high"),
+    CountMark("many boundaries", "many_boundaries", MANY_BOUNDARIES_FACTOR,
+              "Boundaries placed inside topics can still come back under permutation, and the correction "
+              "stretches what remains above a high chance level, so the headline's rank of such a segmenter is "
+              "unreliable (in the validation studies too high on meeting transcripts, too low on Wikipedia "
+              "articles)"),
+)
 
 def _stat_rng(seed: int, label: str, what: str) -> np.random.Generator:
     return derived_rng(seed, label, int(Stream.BOOTSTRAP), what)
@@ -99,6 +150,30 @@ def summarize(
     return out
 
 
+def count_marks(summary: Mapping[str, SegmenterSummary]) -> dict[str, dict[str, tuple[float, float]]]:
+    """The segmenters of a run marked by each :data:`COUNT_MARKS` entry: key -> {label: (its mean
+    boundaries a document, the median)}.
+
+    Among the content-aware segmenters (not flagged content-blind or layout-only), each one's mean
+    number of boundaries per document is compared with the median of them all, when each has at
+    least :data:`FEW_BOUNDARIES_OTHERS` others. The median includes the segmenter itself, so that
+    with three segmenters one placing far too many cannot make the other two look sparse. A caveat
+    on the headline, relative to the segmenters run together, not a score.
+    """
+    counts = {label: s.macro["n_boundaries"].mean for label, s in summary.items()
+              if "n_boundaries" in s.macro and not s.content_blind and not s.layout_only}
+    counts = {label: m for label, m in counts.items() if not np.isnan(m)}
+    marked: dict[str, dict[str, tuple[float, float]]] = {mark.key: {} for mark in COUNT_MARKS}
+    if len(counts) < FEW_BOUNDARIES_OTHERS + 1:
+        return marked
+    median = float(np.median(list(counts.values())))  # of all of them: one outlier cannot move it
+    for label, mean in counts.items():
+        for mark in COUNT_MARKS:
+            if mark.applies(mean, median):
+                marked[mark.key][label] = (float(mean), median)
+    return marked
+
+
 def few_boundaries(summary: Mapping[str, SegmenterSummary]) -> dict[str, tuple[float, float]]:
     """The segmenters placing far fewer boundaries than the others of the same run.
 
@@ -106,11 +181,9 @@ def few_boundaries(summary: Mapping[str, SegmenterSummary]) -> dict[str, tuple[f
     inside one of its segments, where the permutations erase it, while reference metrics count
     it. A segmenter placing a few strong boundaries can therefore score above ones that find
     most of the topic shifts (docs/validation.md: the largest disagreement with B on Choi's
-    corpus). Among the content-aware segmenters (not flagged content-blind or layout-only), this
-    returns those whose mean number of boundaries per document is below
-    :data:`FEW_BOUNDARIES_SHARE` of the median of the others' (at least
-    :data:`FEW_BOUNDARIES_OTHERS` of them): label -> (its mean, that median).
-    A caveat on the headline, relative to the segmenters run together, not a score.
+    corpus). Those whose mean number of boundaries per document is below
+    :data:`FEW_BOUNDARIES_SHARE` of the median of the content-aware segmenters
+    (:func:`count_marks`): label -> (its mean, that median).
 
     Examples
     --------
@@ -118,19 +191,38 @@ def few_boundaries(summary: Mapping[str, SegmenterSummary]) -> dict[str, tuple[f
     ...     stat = Stat(bounds, 0.0, (bounds, bounds), 3)
     ...     return SegmenterSummary("", {}, 3, 0, {"n_boundaries": stat}, {}, 0.0, 0.0, blind, True)
     >>> few_boundaries({"sparse": seg(1.5), "a": seg(9.0), "b": seg(10.0), "none": seg(0.0, blind=True)})
-    {'sparse': (1.5, 9.5)}
+    {'sparse': (1.5, 9.0)}
     >>> few_boundaries({"sparse": seg(1.5), "a": seg(9.0)})  # one other: it may be the one placing too many
     {}
     """
-    counts = {label: s.macro["n_boundaries"].mean for label, s in summary.items()
-              if "n_boundaries" in s.macro and not s.content_blind and not s.layout_only}
-    counts = {label: m for label, m in counts.items() if not np.isnan(m)}
-    marked = {}
-    for label, mean in counts.items():
-        others = [m for other, m in counts.items() if other != label]
-        if len(others) >= FEW_BOUNDARIES_OTHERS and mean < FEW_BOUNDARIES_SHARE * float(np.median(others)):
-            marked[label] = (float(mean), float(np.median(others)))
-    return marked
+    return count_marks(summary)["few_boundaries"]
+
+
+def many_boundaries(summary: Mapping[str, SegmenterSummary]) -> dict[str, tuple[float, float]]:
+    """The segmenters placing far more boundaries than the others of the same run.
+
+    A segmenter cutting a transcript into many small pieces places most boundaries inside topics.
+    Many of them still come back when units are permuted within those small segments, and with
+    that many boundaries the shuffle control and the chance level are high too, so the correction
+    divides a small margin by a small remainder (docs/validation-dialogue.md: TextTiling on
+    meeting transcripts, ranked too high; on Wikipedia articles the same settings were ranked too
+    low, so the mark says the rank is unreliable, not in which direction). Those whose mean number of boundaries per document is above
+    :data:`MANY_BOUNDARIES_FACTOR` times the median of the content-aware segmenters
+    (:func:`count_marks`): label -> (its mean, that median).
+
+    Examples
+    --------
+    >>> def seg(bounds):
+    ...     stat = Stat(bounds, 0.0, (bounds, bounds), 3)
+    ...     return SegmenterSummary("", {}, 3, 0, {"n_boundaries": stat}, {}, 0.0, 0.0, False, True)
+    >>> many_boundaries({"dense": seg(30.0), "a": seg(9.0), "b": seg(10.0)})
+    {'dense': (30.0, 10.0)}
+    >>> many_boundaries({"dense": seg(30.0), "a": seg(0.0), "b": seg(0.0)})  # the median is 0: no scale
+    {}
+    >>> few_boundaries({"dense": seg(30.0), "a": seg(9.0), "b": seg(10.0)})  # not moved by the outlier
+    {}
+    """
+    return count_marks(summary)["many_boundaries"]
 
 
 def _nanmean(values: Sequence[float]) -> float:

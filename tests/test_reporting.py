@@ -23,7 +23,7 @@ from stability.registry import describe_segmenters
 from stability.reporting import formats as formats_package
 from stability.reporting import format_module, formats_available, markdown_table, render
 from stability.scoring import score_files
-from stability.summary import few_boundaries
+from stability.summary import few_boundaries, many_boundaries
 
 from conftest import topical_document
 from stability import Document
@@ -197,11 +197,28 @@ def test_a_segmenter_placing_far_fewer_boundaries_is_marked():
     assert re.search(r"│ two\s.*few boundaries", table)
     assert "few boundaries: boundaries a document under 0.5 times the median" in " ".join(table.split())
     payload = json.loads(render(run, "json"))
-    assert payload["headline"]["few_boundaries"] == {"two": {"boundaries": 1.0, "others_median": median}}
+    assert payload["headline"]["few_boundaries"] == {"two": {"boundaries": 1.0, "median": median}}
     # with a single other content-aware segmenter nothing is marked: it may be the one placing too many
     pair = evaluate({"two": get_segmenter("c99", n_segments=2), "c99": "c99", "even": "even"}, docs, n_restarts=2,
                     progress=False)
     assert few_boundaries(pair.summary) == {} and "few boundaries" not in render(pair, "table", width=200)
+
+
+def test_a_segmenter_placing_far_more_boundaries_is_marked():
+    # C99 told to find 24 segments places 23 boundaries; the others place about n_topics - 1 = 5.
+    docs = topical_corpus(410, 3, n_topics=6)
+    run = evaluate({"c99": "c99", "u00": "u00", "dense": get_segmenter("c99", n_segments=24), "none": "none"}, docs,
+                   n_restarts=4, progress=False)
+    (label, (mean, median)), = many_boundaries(run.summary).items()
+    assert label == "dense" and mean == 23.0 and mean > 2 * median  # `none` is content-blind: not compared
+    assert few_boundaries(run.summary) == {}
+    table = render(run, "table", width=200)
+    assert "dense: many boundaries" in table.splitlines()[0]  # the result line
+    assert re.search(r"│ dense\s.*many boundaries", table)
+    assert "many boundaries: boundaries a document over 2 times the median" in " ".join(table.split())
+    payload = json.loads(render(run, "json"))
+    assert payload["headline"]["many_boundaries"] == {"dense": {"boundaries": 23.0, "median": median}}
+    assert payload["headline"]["few_boundaries"] == {}
 
 
 def test_the_title_of_an_adaptive_run_gives_the_restarts_actually_run():

@@ -391,18 +391,20 @@ def test_study_compares_half_and_all_restarts_and_reports_it(two_corpora):
                     "### Does the headline depend on the number of restarts?", "| alpha | 1 / 2 |",
                     "| alpha | selection |", "| beta | held out |", "; over selection corpora (1): ",
                     "; over held out (1): ", "- Largest disagreements of the headline with boundary similarity (rank ",
-                    '### Configurations marked "few boundaries"'):
+                    "### Configurations marked for their number of boundaries"):
         assert heading in report, heading
     # the section lists exactly what the reports mark, with the ranks the study computes
     from stability.study.render import _marked
-    from stability.summary import few_boundaries
+    from stability.summary import COUNT_MARKS, count_marks
 
-    assert [label for label, _, _ in _marked(study)] == list(few_boundaries(result.summary))
-    for label, mean, ranks in _marked(study):
-        i = study.labels.index(label)
-        assert ranks["boundary_similarity"] == (study.ranks("boundary_similarity", reference=True)[i],
-                                                study.ranks(HEADLINE.name)[i])
-        assert f"`{label}`" in report.split('### Configurations marked "few boundaries"')[1].split("###")[0]
+    section = report.split("### Configurations marked for their number of boundaries")[1].split("###")[0]
+    for mark in COUNT_MARKS:
+        assert [label for label, _, _ in _marked(study, mark.key)] == list(count_marks(result.summary)[mark.key])
+        for label, mean, ranks in _marked(study, mark.key):
+            i = study.labels.index(label)
+            assert ranks["boundary_similarity"] == (study.ranks("boundary_similarity", reference=True)[i],
+                                                    study.ranks(HEADLINE.name)[i])
+            assert f"| {mark.name} | {study.name} | `{label}` |" in section
 
 
 def test_held_out_corpora_are_read_from_their_tables(tmp_path):

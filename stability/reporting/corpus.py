@@ -17,7 +17,7 @@ from typing import Any
 
 from ..catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, Measure, reference_measure
 from ..results import CorpusResult, StabilityResult, Stat, _jsonable
-from ..summary import FEW_BOUNDARIES_SHARE, few_boundaries
+from ..summary import COUNT_MARKS, count_marks
 from .model import Report, Section, mean_std, number
 
 __all__ = ["HEADLINE_NOTE", "corpus_report", "summary_section", "document_section", "headline_stat", "clean"]
@@ -82,32 +82,40 @@ def _reference_measures(result: CorpusResult, compact: bool = False,
 
 
 #: How flags are coloured in a terminal.
-FLAG_STYLES = {"content-blind": "yellow", "layout-only": "yellow", "few boundaries": "yellow",
+FLAG_STYLES = {"content-blind": "yellow", "layout-only": "yellow", **{mark.name: "yellow" for mark in COUNT_MARKS},
                "non-deterministic": "red", "failed": "red"}
 
 
 def flags(content_blind: bool | None, deterministic: bool | None, failed: int = 0,
-          layout_only: bool | None = None, few: bool = False) -> str:
-    """The warnings of a segmenter or document, comma-separated (``few``: the segmenter is marked
-    by :func:`stability.summary.few_boundaries`)."""
+          layout_only: bool | None = None, marks: Sequence[str] = ()) -> str:
+    """The warnings of a segmenter or document, comma-separated (``marks``: the names of the
+    :data:`~stability.summary.COUNT_MARKS` the segmenter gets, from :func:`marks_of`)."""
     words = ["content-blind"] if content_blind else []
     words += ["layout-only"] if layout_only else []
-    words += ["few boundaries"] if few else []
+    words += list(marks)
     words += ["non-deterministic"] if deterministic is False else []
     words += [f"{failed} failed"] if failed else []
     return ", ".join(words)
 
 
-def few_boundaries_note(result: CorpusResult, digits: int = 1) -> list[str]:
-    """The sentence under a summary naming the segmenters marked "few boundaries" (none: [])."""
-    marked = few_boundaries(result.summary)
-    if not marked:
-        return []
-    each = ", ".join(f"{label} {number(mean, digits)} (the others {number(median, digits)})"
-                     for label, (mean, median) in marked.items())
-    return [f"few boundaries: boundaries a document under {FEW_BOUNDARIES_SHARE:g} times the median of the other "
-            f"content-aware segmenters: {each}. The stability test cannot see boundaries a segmenter missed, so the "
-            "headline may rank such a segmenter too high; check it against a few annotated documents."]
+def marks_of(result: CorpusResult) -> dict[str, list[str]]:
+    """label -> the names of the count marks it gets (:func:`stability.summary.count_marks`)."""
+    marked = count_marks(result.summary)
+    return {label: [mark.name for mark in COUNT_MARKS if label in marked[mark.key]] for label in result.summary}
+
+
+def count_marks_notes(result: CorpusResult, digits: int = 1) -> list[str]:
+    """A sentence under a summary for each count mark some segmenter gets (none: [])."""
+    marked = count_marks(result.summary)
+    notes = []
+    for mark in COUNT_MARKS:
+        if marked[mark.key]:
+            median = next(iter(marked[mark.key].values()))[1]
+            each = ", ".join(f"{label} {number(mean, digits)}" for label, (mean, _) in marked[mark.key].items())
+            notes.append(f"{mark.name}: boundaries a document {mark.rule} the median of the content-aware "
+                         f"segmenters ({number(median, digits)}): {each}. {mark.why}; check it against a few "
+                         "annotated documents.")
+    return notes
 
 
 def headline_stat(result: CorpusResult, label: str) -> Stat:
@@ -155,15 +163,15 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     header = ["segmenter", "docs"] + [HEADLINE.title if m is HEADLINE else m.short for m in tests]
     header += [f"F1 {_confidence(result)} CI"]
     header += [m.short for m in controls] + ["flags"] + [m.short for m in refs]
-    rows, marked = [], few_boundaries(result.summary)
+    rows, marked = [], marks_of(result)
     for label, s in result.summary.items():
         row = [label, str(s.n_documents)] + [mean_std(s.macro.get(m.name), m.digits or digits) for m in tests]
         row += [_interval(s.macro.get("f1"), digits)] + [mean_std(s.macro.get(m.name), digits) for m in controls]
-        row += [flags(s.content_blind, s.deterministic, s.n_failed, s.layout_only, label in marked)]
+        row += [flags(s.content_blind, s.deterministic, s.n_failed, s.layout_only, marked[label])]
         rows.append(row + [mean_std(s.reference.get(m.name), digits) for m in refs])
     align = "LL" + "r" * len(tests) + "R" + "r" * len(controls) + "L" + "r" * len(refs)
     groups = (("", 2), ("stability test", len(tests) + 1), ("controls", len(controls) + 1), ("reference", len(refs)))
-    notes = (*few_boundaries_note(result), *_window_note(result, refs), *_layout_note(result), HEADLINE_NOTE)
+    notes = (*count_marks_notes(result), *_window_note(result, refs), *_layout_note(result), HEADLINE_NOTE)
     return Section(_title(result), header, rows, notes=notes, align=align,
                    data=_summary_data(result), groups=groups, highlight=FLAG_STYLES)
 
@@ -179,16 +187,16 @@ def _split_controls(measures: list[Measure]) -> tuple[list[Measure], list[Measur
 def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int) -> Section:
     gap = STABILITY["shuffle_gap"]
     header = ["segmenter", "docs", f"{HEADLINE.short} {ci_title(result)}", gap.short, "flags"] + [m.short for m in refs]
-    rows, marked = [], few_boundaries(result.summary)
+    rows, marked = [], marks_of(result)
     for label, s in result.summary.items():
         head = s.macro[HEADLINE.name]
         row = [label, str(s.n_documents), f"{number(head.mean, digits)} {_interval(head, digits)}",
                number(s.macro[gap.name].mean, digits),
-               flags(s.content_blind, s.deterministic, s.n_failed, s.layout_only, label in marked)]
+               flags(s.content_blind, s.deterministic, s.n_failed, s.layout_only, marked[label])]
         rows.append(row + [number(s.reference[m.name].mean, digits) if m.name in s.reference else "n/a" for m in refs])
     drop = (1,) + tuple(range(len(header) - 1, 4, -1)) + (3,)
     return Section(_title(result, compact=True), header, rows,
-                   notes=("Means over documents.", *few_boundaries_note(result), *_window_note(result, refs),
+                   notes=("Means over documents.", *count_marks_notes(result), *_window_note(result, refs),
                           *_layout_note(result), HEADLINE_NOTE),
                    align="LRRrL" + "r" * len(refs), data=_summary_data(result), drop_order=drop, highlight=FLAG_STYLES,
                    legend=legend([STABILITY["shuffle_gap"], *refs]))
@@ -373,7 +381,7 @@ def _failure_section(result: CorpusResult) -> Section | None:
 def ranked_line(result: CorpusResult, digits: int = 2) -> str:
     """The result in one line: segmenters by decreasing headline (mean [95% CI]), then the
     content-blind ones and the layout-only ones, whose stability says nothing about the content,
-    and those placing few boundaries, whose headline may be too high (:func:`few_boundaries_note`).
+    and those placing few or many boundaries, whose headline may be too high (:func:`count_marks_notes`).
 
     Examples: ``u00 0.86 [0.84, 0.92] > c99 0.74 [0.70, 0.79]; even, none: content-blind``.
     """
@@ -386,9 +394,8 @@ def ranked_line(result: CorpusResult, digits: int = 2) -> str:
         parts.append(f"{', '.join(blind)}: content-blind")
     if layout:
         parts.append(f"{', '.join(layout)}: layout-only")
-    few = few_boundaries(result.summary)
-    if few:
-        parts.append(f"{', '.join(few)}: few boundaries")
+    marked = count_marks(result.summary)
+    parts += [f"{', '.join(marked[mark.key])}: {mark.name}" for mark in COUNT_MARKS if marked[mark.key]]
     return f"{HEADLINE.title}: " + "; ".join(p for p in parts if p)
 
 
@@ -408,8 +415,9 @@ def _payload(result: CorpusResult) -> dict[str, Any]:
     data = clean(result.to_dict())
     data["headline"] = {"score": HEADLINE.name, "title": HEADLINE.title, "note": HEADLINE_NOTE,
                         "summary": {label: headline_stat(result, label).to_dict() for label in result.summary},
-                        "few_boundaries": {label: {"boundaries": mean, "others_median": median}
-                                           for label, (mean, median) in few_boundaries(result.summary).items()}}
+                        **{key: {label: {"boundaries": mean, "median": median}
+                                 for label, (mean, median) in marked.items()}
+                           for key, marked in count_marks(result.summary).items()}}
     data["correlations"] = clean(result.correlations())
     data["correlations_n"] = correlation_counts(result)
     data["report_version"] = 1

@@ -22,7 +22,7 @@ from ..reporting import markdown_table
 from ..reporting.corpus import flags
 from ..reporting.model import number
 from ..stats import defined_mean, percentile_interval
-from ..summary import FEW_BOUNDARIES_OTHERS, FEW_BOUNDARIES_SHARE, few_boundaries
+from ..summary import COUNT_MARKS, FEW_BOUNDARIES_OTHERS, count_marks
 from .decision import PLACEMENT, RULE, Placement, placement_agreement, pooled_interval
 from .sensitivity import MOVE_THRESHOLD
 from .figures import write_plots
@@ -264,7 +264,7 @@ def _share(value: float) -> str:
 def _summary(run: StudyRun) -> list[str]:
     return (["## Summary across corpora", ""] + [f"- {_corpus_line(st)}" for st in run.studies] + [""]
             + _cross_table(run) + _references_table(run) + _ceiling_table(run, HEADLINE.name)
-            + _placement(run) + _few_boundaries(run) + _sensitivity(run) + _decision(run))
+            + _placement(run) + _count_marks(run) + _sensitivity(run) + _decision(run))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -448,12 +448,12 @@ def _sentences(study: Study) -> list[str]:
     return out
 
 
-def _marked(study: Study) -> list[tuple[str, float, dict[str, tuple[float, float]]]]:
-    """The configurations the reports mark "few boundaries" on this corpus: (label, boundaries a
-    document, {PLACEMENT metric: (rank by it, rank by the headline)})."""
+def _marked(study: Study, key: str) -> list[tuple[str, float, dict[str, tuple[float, float]]]]:
+    """The configurations the reports give the count mark ``key`` on this corpus: (label,
+    boundaries a document, {PLACEMENT metric: (rank by it, rank by the headline)})."""
     by_score = study.ranks(HEADLINE.name)
     out = []
-    for label, (mean, _) in few_boundaries(study.result.summary).items():
+    for label, (mean, _) in count_marks(study.result.summary)[key].items():
         i = study.labels.index(label)
         ranks = {m: (float(study.ranks(m, reference=True)[i]), float(by_score[i]))
                  for m in PLACEMENT if m in study.metrics}
@@ -461,30 +461,36 @@ def _marked(study: Study) -> list[tuple[str, float, dict[str, tuple[float, float
     return out
 
 
-def _few_boundaries(run: StudyRun) -> list[str]:
-    """How the configurations that the reports mark "few boundaries" are ranked: the check of that
-    caveat."""
-    rows, higher, total = [], 0, 0
-    for st in run.studies:
-        for label, mean, ranks in _marked(st):
-            rows.append([st.name, f"`{label}`", f"{mean:.1f}"]
-                        + [f"{ranks[m][0]:g} → {ranks[m][1]:g}" if m in ranks else "n/a" for m in PLACEMENT])
-            total += 1
-            higher += all(by_score < by_metric for by_metric, by_score in ranks.values()) and bool(ranks)
+def _count_marks(run: StudyRun) -> list[str]:
+    """How the configurations that the reports mark "few boundaries" or "many boundaries" are
+    ranked: the check of those caveats."""
     titles = [reference_measure(m).short for m in PLACEMENT]
-    out = ["### Configurations marked \"few boundaries\"", "",
-           "Reports mark a content-aware segmenter \"few boundaries\" when it places fewer than "
-           f"{FEW_BOUNDARIES_SHARE:g} times the median number of boundaries a document of the other content-aware "
-           f"segmenters of the run, when there are at least {FEW_BOUNDARIES_OTHERS} "
-           "(`stability.summary.few_boundaries`): the stability test cannot see the boundaries it missed. The "
-           "configurations so marked on each corpus, with their rank by each reference and by the headline "
-           "(1 = best).", ""]
+    rules = "; ".join(f"\"{mark.name}\" {mark.rule}" for mark in COUNT_MARKS)
+    out = ["### Configurations marked for their number of boundaries", "",
+           "Reports mark a content-aware segmenter when its number of boundaries a document is far from the median "
+           f"of the content-aware segmenters of the run, when there are at least {FEW_BOUNDARIES_OTHERS + 1} "
+           f"(`stability.summary.count_marks`): {rules} that median. With few, the "
+           "stability test cannot see the boundaries a segmenter missed; with many, boundaries inside topics "
+           "can still come back and the correction stretches a small margin. The configurations so marked on "
+           "each corpus, with their rank by each reference and by the headline (1 = best).", ""]
+    rows, sentences = [], []
+    for mark in COUNT_MARKS:
+        higher = lower = total = 0
+        for st in run.studies:
+            for label, mean, ranks in _marked(st, mark.key):
+                rows.append([mark.name, st.name, f"`{label}`", f"{mean:.1f}"]
+                            + [f"{ranks[m][0]:g} → {ranks[m][1]:g}" if m in ranks else "n/a" for m in PLACEMENT])
+                total += 1
+                higher += all(by_score < by_metric for by_metric, by_score in ranks.values()) and bool(ranks)
+                lower += all(by_score > by_metric for by_metric, by_score in ranks.values()) and bool(ranks)
+        if total:
+            sentences.append(f"\"{mark.name}\": the headline ranks {higher} of these {total} configurations higher "
+                             f"than {' and '.join(titles)} both do, {lower} lower than both.")
     if not rows:
         return out + ["No configuration is marked on these corpora.", ""]
-    header = ["corpus", "configuration", "boundaries a document"] + [f"rank by {t} → by the headline" for t in titles]
-    out += _md_table(header, rows)
-    return out + [f"The headline ranks {higher} of these {total} configurations higher than {' and '.join(titles)} "
-                  "both do.", ""]
+    header = ["mark", "corpus", "configuration", "boundaries a document"] + [
+        f"rank by {t} → by the headline" for t in titles]
+    return out + _md_table(header, rows) + [" ".join(sentences), ""]
 
 
 def _disagreement_sentences(study: Study) -> list[str]:
