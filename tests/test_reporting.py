@@ -185,6 +185,16 @@ def test_scatter_has_round_ticks_a_diagonal_and_shows_coincident_points():
     assert ">even, none</text>" in svg  # one label naming both
 
 
+def _shows_mark(run, label: str, mark: str, rule: str, boundaries: float, median: float) -> None:
+    """The mark as users see it: the result line, the flags column, the note and the JSON payload."""
+    table = render(run, "table", width=200)
+    assert f"{label}: {mark}" in table.splitlines()[0]  # the result line
+    assert re.search(rf"│ {label}\s.*{mark}", table)
+    assert f"{mark}: boundaries a document {rule} the median" in " ".join(table.split())
+    marks = json.loads(render(run, "json"))["headline"]
+    assert marks[mark.replace(" ", "_")] == {label: {"boundaries": boundaries, "median": median}}
+
+
 def test_a_segmenter_placing_far_fewer_boundaries_is_marked():
     # C99 told to find 2 segments places 1 boundary; the others place about n_topics - 1 = 5 or more.
     docs = topical_corpus(410, 3, n_topics=6)
@@ -192,12 +202,7 @@ def test_a_segmenter_placing_far_fewer_boundaries_is_marked():
                    progress=False)
     (label, (mean, median)), = few_boundaries(run.summary).items()
     assert label == "two" and mean == 1.0 and median > 2 * mean  # `even` is content-blind: not compared
-    table = render(run, "table", width=200)
-    assert "two: few boundaries" in table.splitlines()[0]  # the result line
-    assert re.search(r"│ two\s.*few boundaries", table)
-    assert "few boundaries: boundaries a document under 0.5 times the median" in " ".join(table.split())
-    payload = json.loads(render(run, "json"))
-    assert payload["headline"]["few_boundaries"] == {"two": {"boundaries": 1.0, "median": median}}
+    _shows_mark(run, "two", "few boundaries", "under 0.5 times", 1.0, median)
     # with a single other content-aware segmenter nothing is marked: it may be the one placing too many
     pair = evaluate({"two": get_segmenter("c99", n_segments=2), "c99": "c99", "even": "even"}, docs, n_restarts=2,
                     progress=False)
@@ -211,14 +216,9 @@ def test_a_segmenter_placing_far_more_boundaries_is_marked():
                    n_restarts=4, progress=False)
     (label, (mean, median)), = many_boundaries(run.summary).items()
     assert label == "dense" and mean == 23.0 and mean > 2 * median  # `none` is content-blind: not compared
-    assert few_boundaries(run.summary) == {}
-    table = render(run, "table", width=200)
-    assert "dense: many boundaries" in table.splitlines()[0]  # the result line
-    assert re.search(r"│ dense\s.*many boundaries", table)
-    assert "many boundaries: boundaries a document over 2 times the median" in " ".join(table.split())
-    payload = json.loads(render(run, "json"))
-    assert payload["headline"]["many_boundaries"] == {"dense": {"boundaries": 23.0, "median": median}}
-    assert payload["headline"]["few_boundaries"] == {}
+    assert few_boundaries(run.summary) == {}  # one outlier does not make the two others look sparse
+    _shows_mark(run, "dense", "many boundaries", "over 2 times", 23.0, median)
+    assert "few boundaries" not in render(run, "table", width=200)
 
 
 def test_the_title_of_an_adaptive_run_gives_the_restarts_actually_run():
