@@ -43,7 +43,8 @@ FEW_BOUNDARIES_OTHERS = 2
 @dataclass(frozen=True)
 class CountMark:
     """A caveat on the headline from how many boundaries a segmenter places, relative to the
-    other content-aware segmenters of the same run (their median number per document).
+    content-aware segmenters of the same run (their median number per document, see
+    :func:`count_marks`).
 
     Attributes
     ----------
@@ -52,7 +53,7 @@ class CountMark:
     key : str
         Its key in JSON reports and in :func:`count_marks`.
     factor : float
-        Below 1: marked under ``factor`` times the others' median; above 1: over it.
+        Below 1: marked under ``factor`` times the median; above 1: over it.
     why : str
         Why the headline may mislead for such a segmenter (the reports' note).
     """
@@ -62,11 +63,11 @@ class CountMark:
     factor: float
     why: str
 
-    def applies(self, mean: float, others_median: float) -> bool:
+    def applies(self, mean: float, median: float) -> bool:
         """Whether a segmenter placing ``mean`` boundaries a document gets the mark."""
         if self.factor < 1:
-            return mean < self.factor * others_median
-        return others_median > 0 and mean > self.factor * others_median
+            return mean < self.factor * median
+        return median > 0 and mean > self.factor * median
 
     @property
     def rule(self) -> str:
@@ -206,9 +207,9 @@ def many_boundaries(summary: Mapping[str, SegmenterSummary]) -> dict[str, tuple[
     that many boundaries the shuffle control and the chance level are high too, so the correction
     divides a small margin by a small remainder (docs/validation-dialogue.md: TextTiling on
     meeting transcripts, ranked too high; on Wikipedia articles the same settings were ranked too
-    low, so the mark says the rank is unreliable, not in which direction). Those whose mean number of boundaries per document is above
-    :data:`MANY_BOUNDARIES_FACTOR` times the median of the content-aware segmenters
-    (:func:`count_marks`): label -> (its mean, that median).
+    low, so the mark says the rank is unreliable, not in which direction). Those whose mean number
+    of boundaries per document is above :data:`MANY_BOUNDARIES_FACTOR` times the median of the
+    content-aware segmenters (:func:`count_marks`): label -> (its mean, that median).
 
     Examples
     --------
