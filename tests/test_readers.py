@@ -95,6 +95,25 @@ def test_choi_blank_lines_kept_or_dropped(tmp_path):
         read_choi(file, blank_lines="skip")
 
 
+def test_choi_blank_lines_one_note_a_file(tmp_path):
+    # a file with many blank lines (the fiction set puts one between some paragraphs) gets one
+    # note naming the first lines, not one warning a line
+    body = "\n".join(f"p{i}\n" for i in range(12))  # p0, blank, p1, blank, ... : lines 2, 4, ...
+    file = write(tmp_path / "f.ref", f"{SEP}\n{body}\n{SEP}\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        (doc,) = read_choi(file, blank_lines="drop")
+    assert [str(w.message) for w in caught] == [
+        f"{file}: 12 blank lines dropped: lines 3, 5, 7, 9, 11, 13, 15, 17 and 4 more"
+    ]
+    assert doc.units == tuple(f"p{i}" for i in range(12)) and doc.meta["notes"] == [
+        "12 blank lines dropped: lines 3, 5, 7, 9, 11, 13, 15, 17 and 4 more"
+    ]
+    with pytest.warns(CorpusWarning, match="12 blank lines kept as empty units: lines 3, 5,") as kept:
+        (doc,) = read_choi(file)
+    assert len(kept) == 1 and doc.n_units == 24 and doc.units[1] == ""
+
+
 @pytest.mark.parametrize(
     "bad, expected",
     [("=========", "exactly ten '='"), ("========,1,Intro.", "use format='wiki'"), ("===========", "exactly ten")],

@@ -47,7 +47,7 @@ def read_choi(
     in Choi's set 4) are dropped with a note. A whitespace-only line is a unit (``""``) by default:
     in Choi's set 4 such lines are counted as sentences of their segment (e.g. ``4/3-5/16.ref``
     keeps every segment within 3-5 units only with them), so keeping them preserves Choi's
-    reference positions; ``blank_lines="drop"`` removes them instead. Both cases leave a note.
+    reference positions; ``blank_lines="drop"`` removes them instead. Both cases leave one note a file, naming the lines.
 
     Parameters
     ----------
@@ -109,6 +109,7 @@ def _parse_choi(path: Path, doc_id: str, lines: Iterable[str], blank_lines: str)
     units: list[str] = []
     sizes: list[int] = []
     notes: list[str] = []
+    blanks: list[tuple[int, int]] = []  # (line, unit it became or would have become)
     current = 0
     last_separator: int | None = None
     for lineno, line in enumerate(lines, 1):
@@ -123,14 +124,15 @@ def _parse_choi(path: Path, doc_id: str, lines: Iterable[str], blank_lines: str)
             continue
         _check_not_a_separator(path, lineno, text)
         if not text:
+            blanks.append((lineno, len(units)))
             if blank_lines == "drop":
-                note(notes, path, f"line {lineno}: blank line dropped")
                 continue
-            note(notes, path, f"line {lineno}: blank line kept as an empty unit (unit {len(units)})")
         units.append(text)
         current += 1
     if current:
         sizes.append(current)
+    if blanks:
+        note(notes, path, _blank_lines_note(blanks, blank_lines))
     if not units:
         raise CorpusFormatError(
             f"expected at least one unit line between '{CHOI_SEPARATOR}' separators; the file has none",
@@ -140,6 +142,33 @@ def _parse_choi(path: Path, doc_id: str, lines: Iterable[str], blank_lines: str)
     return make_document(
         path, None, id=doc_id, units=tuple(units), references=(Segmentation.from_masses(sizes),), meta=meta
     )
+
+
+#: How many blank lines one note names before "and N more".
+BLANK_LINES_NAMED = 8
+
+
+def _blank_lines_note(blanks: list[tuple[int, int]], blank_lines: str) -> str:
+    """One note for all the whitespace-only lines of a file: what was done and where.
+
+    >>> _blank_lines_note([(3, 1)], "keep")
+    'line 3: blank line kept as an empty unit (unit 1)'
+    >>> _blank_lines_note([(3, 1), (9, 6)], "drop")
+    '2 blank lines dropped: lines 3, 9'
+    >>> _blank_lines_note([(i, i) for i in range(1, 11)], "keep")
+    '10 blank lines kept as empty units: lines 1, 2, 3, 4, 5, 6, 7, 8 and 2 more'
+    """
+    if len(blanks) == 1:
+        (lineno, unit), = blanks
+        if blank_lines == "drop":
+            return f"line {lineno}: blank line dropped"
+        return f"line {lineno}: blank line kept as an empty unit (unit {unit})"
+    named = ", ".join(str(lineno) for lineno, _ in blanks[:BLANK_LINES_NAMED])
+    more = len(blanks) - BLANK_LINES_NAMED
+    where = f"lines {named}" + (f" and {more} more" if more > 0 else "")
+    if blank_lines == "drop":
+        return f"{len(blanks)} blank lines dropped: {where}"
+    return f"{len(blanks)} blank lines kept as empty units: {where}"
 
 
 def sniff_choi(file: Path, codec: str, errors: str) -> str | None:
