@@ -229,6 +229,8 @@ def run(
     unit: Annotated[Optional[str], typer.Option("--unit", help="Plain-text corpora: sentence, paragraph or line.")] = None,
     keep: Annotated[Optional[str], typer.Option("--where", help="JSON corpora: keep the documents whose keys have these values, e.g. 'set=test' (several: 'set=test,lang=en').")] = None,
     splitter: Annotated[Optional[str], typer.Option("--splitter", help="Plain-text corpora cut into sentences: auto (Punkt trained on the corpus when large enough, else rules), rules, punkt, punkt_untrained, pysbd (extra sbd).")] = None,
+    blank_lines: Annotated[Optional[str], typer.Option("--blank-lines", help="Choi corpora: whitespace-only lines are kept as empty units (keep, the default: Choi's own files count them) or dropped (drop).")] = None,
+    limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Read only the first N documents of the corpus (files in natural order).")] = None,
     n_restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Restarts per document (maximum with --ci-width).")] = None,
     seed: Annotated[Optional[int], typer.Option("--seed", min=0, help="Run seed.")] = None,
     n_jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (-1: all cores).")] = None,
@@ -263,7 +265,8 @@ def run(
         experiment = load_config(config) if config is not None else default_experiment()
         experiment = with_overrides(
             experiment, segmenters=segmenters, corpus=corpus, format=format or old_format, out=out,
-            reader={"encoding": encoding, "levels": levels, "unit": unit, "splitter": splitter, "pattern": pattern, "where": keep},
+            reader={"encoding": encoding, "levels": levels, "unit": unit, "splitter": splitter, "pattern": pattern, "where": keep,
+                    "blank_lines": blank_lines, "limit": limit},
             n_restarts=n_restarts, seed=seed, n_jobs=n_jobs, backend=backend.value if backend else None,
             scheduler=scheduler, tolerance=tolerance, ci_width=ci_width, ci_score=ci_score,
             layout_control=layout_control or None,

@@ -188,3 +188,33 @@ def test_json_dialogue_hub_with_where_from_the_command_line_and_a_config(runner,
     assert [d["document"] for d in json.loads(result.stdout)["documents"]["none"]] == ["0"]
     bad = runner.invoke(app, args + ["--where", "set"])
     assert bad.exit_code == 1 and "where must be 'key=value' pairs" in bad.stderr
+
+
+def test_blank_lines_and_limit_from_the_command_line(runner, tmp_path):
+    # Choi files with blank lines between units (as in the fiction set): kept by default, dropped
+    # with --blank-lines drop; --limit reads the first files in natural order
+    folder = tmp_path / "chapters"
+    folder.mkdir()
+    for name in ("10.ref", "2.ref", "1.ref"):
+        (folder / name).write_text("==========\na b\n\nc d\n==========\ne f\n\ng h\n==========\n", encoding="utf-8")
+    args = ["run", "-s", "none", "--corpus", str(folder), "--restarts", "2", "--no-progress", "--report-format", "json"]
+    kept = runner.invoke(app, args)
+    assert kept.exit_code == 0, kept.output
+    docs = json.loads(kept.stdout)["documents"]["none"]
+    assert [(d["document"], d["n_units"], d["references"]) for d in docs] == [
+        ("1.ref", 6, [[3]]), ("2.ref", 6, [[3]]), ("10.ref", 6, [[3]])
+    ]
+    assert "2 blank lines kept as empty units: lines 3, 7" in kept.stderr
+    dropped = runner.invoke(app, args + ["--blank-lines", "drop", "--limit", "2"])
+    assert dropped.exit_code == 0, dropped.output
+    docs = json.loads(dropped.stdout)["documents"]["none"]
+    assert [(d["document"], d["n_units"], d["references"]) for d in docs] == [("1.ref", 4, [[2]]), ("2.ref", 4, [[2]])]
+    assert dropped.stderr.count("2 blank lines dropped: lines 3, 7") == 2
+    bad = runner.invoke(app, args + ["--blank-lines", "skip"])
+    assert bad.exit_code == 1 and "--blank-lines must be one of 'keep', 'drop'; received 'skip'" in bad.stderr
+    hub = tmp_path / "one.jsonl"
+    hub.write_text('{"id": "a", "units": ["x", "y"], "boundaries": [1]}\n', encoding="utf-8")
+    other = runner.invoke(app, ["run", "-s", "none", "--corpus", str(hub), "--blank-lines", "drop"])
+    assert other.exit_code == 1 and "--blank-lines applies only to format 'choi'" in other.stderr
+    zero = runner.invoke(app, args + ["--limit", "0"])
+    assert zero.exit_code == 2 and "--limit" in zero.stderr
