@@ -83,8 +83,8 @@ COUNT_MARKS = (
     CountMark("many boundaries", "many_boundaries", MANY_BOUNDARIES_FACTOR,
               "Boundaries placed inside topics can still come back under permutation, and the correction "
               "stretches what remains above a high chance level, so the headline's rank of such a segmenter is "
-              "unreliable (in the validation studies too high on meeting transcripts and novels, too low on Wikipedia "
-              "articles)"),
+              "unreliable (in the validation studies too high on meeting transcripts and novels, too low on "
+              "Wikipedia articles)"),
 )
 
 def _stat_rng(seed: int, label: str, what: str) -> np.random.Generator:

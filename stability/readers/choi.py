@@ -47,7 +47,8 @@ def read_choi(
     in Choi's set 4) are dropped with a note. A whitespace-only line is a unit (``""``) by default:
     in Choi's set 4 such lines are counted as sentences of their segment (e.g. ``4/3-5/16.ref``
     keeps every segment within 3-5 units only with them), so keeping them preserves Choi's
-    reference positions; ``blank_lines="drop"`` removes them instead. Both cases leave one note a file, naming the lines.
+    reference positions; ``blank_lines="drop"`` removes them instead. Both cases leave one note a
+    file, naming the lines.
 
     Parameters
     ----------
