@@ -5,9 +5,16 @@ Usage (from the repository root)::
     python benchmarks/validity/dual_control.py run choi        # then wiki50, then elements
     python benchmarks/validity/dual_control.py analyze choi wiki50 elements
 
+    # the exploration on long documents (seen corpora, nothing chosen on them)
+    python benchmarks/validity/dual_control.py run fiction --config configs/validation-fiction.toml \
+        --cache results/validation-fiction
+    python benchmarks/validity/dual_control.py run committee --config configs/validation-dialogue.toml \
+        --cache results/validation-dialogue
+
 ``run`` reads the study's cache (``--cache``, default ``/work/results/validation``:
-``<cache>/<corpus>/results.jsonl`` of ``stability validate configs/validation.toml``), rebuilds the
-same documents and segmenters with the study's loader, checks that their ids match the cache, and
+``<cache>/<corpus>/results.jsonl`` of ``stability validate configs/validation.toml``, or
+``<cache>/results.jsonl`` for a study of one corpus), rebuilds the same documents and segmenters
+with the study's loader from its config (``--config``, default ``configs/validation.toml``), checks that their ids match the cache, and
 for every (configuration, document) runs the **dual stream**: restart ``r`` permutes the units
 within the segments of the dual segmentation ``D0`` of the cached ``B0`` (one boundary at the
 middle of each segment of two units or more) with ``derived_rng(seed, doc_key(id), 5, r)``, and
@@ -102,8 +109,10 @@ def pair_task(label: str, segmenter: Callable, units: tuple[str, ...], doc_id: s
 
 
 def cached(corpus: str, cache: Path) -> tuple[dict, dict[tuple[str, str], StabilityResult]]:
-    """The run settings and the results of the study's cache, keyed (configuration, document)."""
-    run = read_run(cache / corpus / "results.jsonl")
+    """The run settings and the results of the study's cache, keyed (configuration, document):
+    ``<cache>/<corpus>/results.jsonl``, or ``<cache>/results.jsonl`` for a study of one corpus."""
+    path = cache / corpus / "results.jsonl"
+    run = read_run(path if path.is_file() else cache / "results.jsonl")
     results = {(e.value.segmenter, e.value.document): e.value for e in run.entries.values()
                if isinstance(e.value, StabilityResult)}
     return run.settings, results
@@ -116,9 +125,9 @@ def done_pairs(path: Path) -> set[tuple[str, str]]:
     return {(r["segmenter"], r["document"]) for r in map(json.loads, filter(None, lines))}
 
 
-def run(corpus: str, cache: Path, jobs: int) -> None:
+def run(corpus: str, cache: Path, jobs: int, config: Path = CONFIG) -> None:
     settings, results = cached(corpus, cache)
-    spec = next(s for s in load_corpora([CONFIG]) if s.name == corpus)
+    spec = next(s for s in load_corpora([config]) if s.name == corpus)
     documents = list(spec.experiment.documents())
     segmenters = spec.experiment.build_segmenters()
     expected = {(label, d.id) for label in segmenters for d in documents}
@@ -270,11 +279,12 @@ def main() -> None:
     parser.add_argument("command", choices=("run", "analyze"))
     parser.add_argument("corpora", nargs="+")
     parser.add_argument("--cache", type=Path, default=Path("/work/results/validation"))
+    parser.add_argument("--config", type=Path, default=CONFIG)
     parser.add_argument("--jobs", type=int, default=2, choices=(1, 2))
     args = parser.parse_args()
     if args.command == "run":
         for corpus in args.corpora:
-            run(corpus, args.cache, args.jobs)
+            run(corpus, args.cache, args.jobs, args.config)
         return
     analyses = {n: analyse(n, args.cache) for n in args.corpora}
     summaries = {n: summary(a) for n, a in analyses.items()}
