@@ -383,7 +383,7 @@ def validate(
                                bootstrap=n_bootstrap, corpora=tuple(corpus or ()), progress=progress, name=name)
         run = run_study(options)
         target = Path(run.options.docs)
-        discussion = target / f"{name}-discussion.md"
+        discussion = target / run.options.discussion_file
         status = Status(progress)
         status("writing the report and plots", str(target))
         try:
@@ -394,7 +394,7 @@ def validate(
             for failure in study.result.failures:
                 _err(f"warning: {study.name}: {failure.message().splitlines()[0]}")
         _err(f"results cached in {run.options.out}; report written to {path} "
-             f"(plots in {path.parent / name}); {time.perf_counter() - started:.0f} s")
+             f"(plots in {path.parent / run.options.name}); {time.perf_counter() - started:.0f} s")
         from .catalogue import HEADLINE
 
         typer.echo(f"headline score in use: {HEADLINE.name}; this study's rule picks: {run.decision.headline}")

@@ -90,7 +90,7 @@ def _reproduce(run: StudyRun) -> list[str]:
     prose = ["The per-document results are cached as JSON lines under `--out` (one folder per corpus when there "
              "are several) and the run resumes from them, so rerunning the command only redoes the analysis; with "
              "the same seeds it reproduces this file exactly. The hand-written interpretation at the end "
-             f"(`{options.name}-discussion.md` beside this file, appended verbatim) quotes no numbers."]
+             f"(`{options.discussion_file}` beside this file, appended verbatim) quotes no numbers."]
     if options.quick:
         prose.append(f"`--quick` keeps every {QUICK_STRIDE}th document of each corpus in corpus order (indices 0, "
                      f"{QUICK_STRIDE}, {2 * QUICK_STRIDE}, ...).")
@@ -550,6 +550,6 @@ def write_report(run: StudyRun, directory: str | os.PathLike | None = None, *,
         folder = Path(name) / study.name if several else Path(name)
         plots[study.name] = write_plots(study, directory, folder)
     text = Path(discussion).read_text(encoding="utf-8") if discussion is not None else None
-    path = directory / f"{name}.md"
+    path = directory / run.options.report_file
     path.write_text(render_markdown(run, plots=plots, discussion=text), encoding="utf-8")
     return path

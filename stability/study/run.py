@@ -70,6 +70,16 @@ class StudyOptions:
     n_orders: int = 200
     name: str = REPORT_NAME
 
+    @property
+    def report_file(self) -> str:
+        """The report's file name, ``<name>.md``; its plots go under the folder ``<name>``."""
+        return f"{self.name}.md"
+
+    @property
+    def discussion_file(self) -> str:
+        """The hand-written discussion appended to the report, ``<name>-discussion.md``."""
+        return f"{self.name}-discussion.md"
+
     def command(self) -> str:
         """The ``stability validate`` command line that gives these options.
 
