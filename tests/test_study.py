@@ -387,6 +387,11 @@ def test_study_compares_half_and_all_restarts_and_reports_it(two_corpora):
     # its replicates are B's own (one metric: the mean over metrics is B's tau, resample by resample)
     b = study.across["all"][HEADLINE.name]["boundary_similarity"]["kendall"].samples
     assert placement.samples.size == 20 and np.allclose(placement.samples, b, equal_nan=True)
+    # the headline on half of the documents against B on the other half, as the report shows it
+    assert study.halves.half == len(study.documents) // 2 and study.halves.n_splits == study.settings["n_splits"]
+    section = report.split("### On documents whose references it did not see")[1].split("###")[0]
+    assert (f"| alpha | {study.halves.half} | {study.halves.mean('score', PLACEMENT):+.2f} | "
+            f"{study.halves.mean('ideal', PLACEMENT):+.2f} |") in section
     for heading in ("### The headline against B and boundary F1 within one unit",
                     "### Does the headline depend on the number of restarts?", "| alpha | 1 / 2 |",
                     "| alpha | selection |", "| beta | held out |", "; over selection corpora (1): ",

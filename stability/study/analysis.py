@@ -19,13 +19,14 @@ from typing import Any
 
 import numpy as np
 
-from ..catalogue import REFERENCE, STABILITY, Measure, oriented, reference_measure
+from ..catalogue import HEADLINE, REFERENCE, STABILITY, Measure, oriented, reference_measure
 from ..checks import check_int, check_real
 from ..exceptions import InvalidParameterError
 from ..results import CorpusResult
 from ..stats import average_ranks, derived_rng, kendall_tau, percentile_interval
 from ..status import PhaseCallback, no_phase
 from .correlations import configuration_correlations, document_correlations, weighted_means
+from .halves import HalfSplits, ideal_values, split_halves
 from .sensitivity import Sensitivity, restart_sensitivity
 
 __all__ = [
@@ -288,14 +289,8 @@ def ceiling(means: Sequence[float], blind: Sequence[bool], metric: str) -> float
     0.3333333333333333
     """
     y = oriented(metric, means)
-    flags = np.asarray(blind, dtype=bool)
-    if flags.shape != y.shape:
-        raise InvalidParameterError.make("blind", f"one flag per configuration ({y.size})", flags.size)
-    aware = y[~flags & ~np.isnan(y)]
-    if aware.size == 0:
-        return float("nan")
-    ideal = np.where(flags, float(aware.min()) - 1.0, y)
-    return kendall_tau(ideal, y)
+    ideal = ideal_values(y, blind)
+    return float("nan") if np.isnan(ideal).all() else kendall_tau(ideal, y)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -307,7 +302,8 @@ _DESCRIBED = ("precision", "recall", "chance_f1", "shuffle_f1", "n_boundaries")
 _RUNNING_REFERENCE = "windowdiff"
 #: The phases of :func:`analyze`, in order, as its ``on_phase`` callback names them.
 ANALYSIS_PHASES = ("score matrices", "running means", "correlations across configurations",
-                   "per-document correlations", "agreement among the references", "half of the restarts")
+                   "per-document correlations", "agreement among the references", "half of the restarts",
+                   "halves of the documents")
 
 
 @dataclass
@@ -352,6 +348,9 @@ class Study:
     sensitivity : Sensitivity or None
         The headline from half of the restarts against all of them
         (:func:`~stability.study.sensitivity.restart_sensitivity`).
+    halves : HalfSplits or None
+        The headline's ranking on half of the documents against each reference's on the other
+        half, beside the ideal's and the reference's own (:func:`~stability.study.halves.split_halves`).
     """
 
     name: str
@@ -373,6 +372,7 @@ class Study:
     ceilings: dict[str, float]
     settings: dict[str, Any] = field(default_factory=dict)
     sensitivity: Sensitivity | None = None
+    halves: HalfSplits | None = None
 
     def agreement(self, subset: str = "all", statistic: str = "kendall") -> dict[str, float]:
         """Mean oriented correlation of each candidate score with the reference metrics."""
@@ -492,7 +492,7 @@ def _run_settings(result: CorpusResult, labels: Sequence[str], specs: Mapping[st
 def analyze(result: CorpusResult, *, name: str = "corpus", specs: Mapping[str, Mapping[str, Any]] | None = None,
             metric_names: Sequence[str] | None = None, n_bootstrap: int = 1000, seed: int = 0,
             confidence: float = 0.95, settle_tolerance: float = 0.02, settle_at: int = 30,
-            n_orders: int = 200, on_phase: PhaseCallback | None = None) -> Study:
+            n_orders: int = 200, n_splits: int = 200, on_phase: PhaseCallback | None = None) -> Study:
     """Compute every table and correlation of one corpus's section of the report.
 
     Parameters
@@ -511,6 +511,9 @@ def analyze(result: CorpusResult, *, name: str = "corpus", specs: Mapping[str, M
         stream under ``seed``, so its numbers do not depend on which others are computed.
     settle_tolerance, settle_at, n_orders :
         See :func:`settling`.
+    n_splits : int, default 200
+        Random splits of the documents into two halves (:func:`~stability.study.halves.split_halves`),
+        drawn under ``seed``.
     on_phase : callable, optional
         ``on_phase(phase, detail)`` as each phase of :data:`ANALYSIS_PHASES` starts (``detail``:
         its counts), e.g. a :class:`stability.status.Status`; the bootstrapped correlations can
@@ -540,6 +543,7 @@ def analyze(result: CorpusResult, *, name: str = "corpus", specs: Mapping[str, M
     reference_means = {m: [means["reference"][m][label] for label in labels] for m in metrics}
     flags = [bool(blind[label]) for label in labels]
     settings = {**options, "settle_tolerance": settle_tolerance, "settle_at": settle_at, "n_orders": n_orders,
+                "n_splits": n_splits,
                 **_run_settings(result, labels, specs)}
     pairs = f"{len(scores)} scores x {len(metrics)} metrics, {n_bootstrap} resamples"
     phase(ANALYSIS_PHASES[2], pairs)
@@ -549,8 +553,11 @@ def analyze(result: CorpusResult, *, name: str = "corpus", specs: Mapping[str, M
     phase(ANALYSIS_PHASES[4], f"{len(metrics)} metrics")
     agreement = reference_agreement(reference_means)
     phase(ANALYSIS_PHASES[5], f"{len(labels)} configurations x {len(documents)} documents")
+    sensitivity = restart_sensitivity(result, labels)
+    phase(ANALYSIS_PHASES[6], f"{n_splits} splits of {len(documents)} documents")
+    halves = split_halves(stab[HEADLINE.name], ref, flags, n_splits=n_splits, seed=seed) if len(documents) >= 2 else None
     return Study(name, result, labels, {label: family(label, specs) for label in labels}, blind, aware,
                  documents, scores, metrics, paper_tables(result, labels), means,
                  across, per_document, running, settle, agreement,
                  {m: ceiling(reference_means[m], flags, m) for m in metrics}, settings,
-                 restart_sensitivity(result, labels))
+                 sensitivity, halves)

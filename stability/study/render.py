@@ -228,6 +228,37 @@ def _placement(run: StudyRun) -> list[str]:
     return out
 
 
+def _halves(run: StudyRun) -> list[str]:
+    studies = [st for st in run.studies if st.halves is not None and any(m in st.metrics for m in PLACEMENT)]
+    if not studies:
+        return []
+    titles = ", ".join(run.studies[0].metrics[m].short if m in run.studies[0].metrics else m for m in PLACEMENT)
+    rows, means = [], {side: [] for side in ("score", "ideal", "reference")}
+    for st in studies:
+        values = {side: st.halves.mean(side, PLACEMENT) for side in means}
+        for side, value in values.items():
+            means[side].append(value)
+        rows.append([st.name, str(st.halves.half), _signed(values["score"]), _signed(values["ideal"]),
+                     _signed(values["reference"]), _signed(values["score"] - values["ideal"])])
+    if len(studies) > 1:
+        average = {side: defined_mean(v) for side, v in means.items()}
+        rows.append(["mean", "", _signed(average["score"]), _signed(average["ideal"]), _signed(average["reference"]),
+                     _signed(average["score"] - average["ideal"])])
+    return (["### On documents whose references it did not see", "",
+             f"The ceiling above compares the ideal score with the very reference values it is made of. Here the "
+             f"documents of each corpus are split at random into two halves of equal size "
+             f"({studies[0].halves.n_splits} splits, each half compared with the other), and each ranking of the "
+             f"configurations on one half is compared with the ranking by {titles} on the other half (Kendall tau-b, "
+             "mean over the two references and the comparisons). `headline`: the headline's ranking (it never sees a "
+             "reference). `ideal`: the references' own ranking on the first half with the content-blind "
+             "configurations last, i.e. what annotating those documents would give. `reference`: the same with the "
+             "content-blind configurations ranked as the references rank them, i.e. how well the references "
+             "reproduce themselves on documents of the same kind. A headline close to the ideal ranks "
+             "configurations for unseen documents about as well as references of as many documents would; the "
+             "ideal is not the best possible (references over more documents would agree better).", ""]
+            + _md_table(["corpus", "documents per half", "headline", "ideal", "reference", "headline - ideal"], rows))
+
+
 def _sensitivity(run: StudyRun) -> list[str]:
     rows = []
     for st in run.studies:
@@ -264,7 +295,7 @@ def _share(value: float) -> str:
 def _summary(run: StudyRun) -> list[str]:
     return (["## Summary across corpora", ""] + [f"- {_corpus_line(st)}" for st in run.studies] + [""]
             + _cross_table(run) + _references_table(run) + _ceiling_table(run, HEADLINE.name)
-            + _placement(run) + _count_marks(run) + _sensitivity(run) + _decision(run))
+            + _placement(run) + _halves(run) + _count_marks(run) + _sensitivity(run) + _decision(run))
 
 
 # ----------------------------------------------------------------------------------------------

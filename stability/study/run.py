@@ -68,6 +68,7 @@ class StudyOptions:
     corpora: tuple[str, ...] = ()
     progress: bool | None = None
     n_orders: int = 200
+    n_splits: int = 200
     name: str = REPORT_NAME
 
     @property
@@ -292,6 +293,7 @@ def _run_corpus(corpus: _Prepared, cache: Path, options: StudyOptions, status: S
     metrics = experiment.metrics.get("names")
     study = analyze(result, name=spec.name, specs=experiment.segmenters, metric_names=metrics,
                     n_bootstrap=options.bootstrap, seed=int(run.get("seed", 0)), n_orders=options.n_orders,
+                    n_splits=options.n_splits,
                     on_phase=lambda phase, detail: status(phase, f"{spec.name}, {detail}"))
     study.settings.update({"config": spec.config, "cache": cache.as_posix(), "n_documents": len(corpus.documents),
                            "n_available": corpus.available})
