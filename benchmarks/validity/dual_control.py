@@ -174,7 +174,10 @@ def analyse(corpus: str, cache: Path) -> dict:
     duals = {(r["segmenter"], r["document"]): r
              for r in map(json.loads, (OUT / f"{corpus}.jsonl").read_text(encoding="utf-8").splitlines())}
     if set(duals) != set(results):
-        raise SystemExit(f"{corpus}: dual restarts for {len(duals)} of {len(results)} pairs; run it first")
+        missing, extra = len(set(results) - set(duals)), len(set(duals) - set(results))
+        raise SystemExit(f"{corpus}: {missing} pairs of the cache have no dual restarts and {extra} dual pairs are not "
+                         f"in the cache: run `run {corpus}` first if pairs are missing, or check that --cache names "
+                         f"this corpus's study ({cache})")
     labels = sorted({label for label, _ in results})
     per = {n: {label: [] for label in labels} for n in (50, 100)}
     refs = {}

@@ -14,6 +14,8 @@ segmenter configurations spanning good to poor, and measures the agreement:
 * :mod:`~stability.study.decision` -- the headline across corpora, by a rule stated in the report,
   and its agreement with the references of the protocol's objective (B and F1 within one unit);
 * :mod:`~stability.study.sensitivity` -- the headline from half of the restarts against all of them;
+* :mod:`~stability.study.halves` -- the headline on half of the documents against the references on
+  the other half, beside what the references of the first half achieve;
 * :mod:`~stability.study.run` -- the experiment files (one ``[corpus]`` or several
   ``[corpus.NAME]`` tables, or several files), the cached, resumable runs;
 * :mod:`~stability.study.render` and :mod:`~stability.study.figures` -- ``validation.md`` and its
@@ -44,6 +46,7 @@ from .correlations import (
     resampled_kendall_tau,
     resampled_spearman_rho,
 )
+from .halves import HalfSplits, ideal_values, split_halves
 from .decision import PLACEMENT, RULE, Decision, Placement, decide, placement_agreement
 from .render import render_markdown, write_report
 from .run import QUICK_STRIDE, CorpusSpec, StudyOptions, StudyRun, load_corpora, quick_subset, run_study
@@ -58,6 +61,7 @@ __all__ = [
     "Correlation",
     "CorpusSpec",
     "Decision",
+    "HalfSplits",
     "Placement",
     "Sensitivity",
     "Study",
@@ -71,6 +75,7 @@ __all__ = [
     "document_correlations",
     "family",
     "headline_at",
+    "ideal_values",
     "load_corpora",
     "paper_tables",
     "placement_agreement",
@@ -85,5 +90,6 @@ __all__ = [
     "running_means",
     "score_matrix",
     "settling",
+    "split_halves",
     "write_report",
 ]
