@@ -33,7 +33,7 @@ from ..exceptions import InvalidParameterError
 from ..stats import derived_rng, kendall_tau
 from .correlations import weighted_means
 
-__all__ = ["HalfSplits", "ideal_values", "split_halves"]
+__all__ = ["SIDES", "HalfSplits", "ideal_values", "split_halves"]
 
 #: The three rankings compared with the reference's ranking on the other half.
 SIDES = ("score", "ideal", "reference")
