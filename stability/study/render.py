@@ -24,6 +24,7 @@ from ..reporting.model import number
 from ..stats import defined_mean, percentile_interval
 from ..summary import COUNT_MARKS, FEW_BOUNDARIES_OTHERS, count_marks
 from .decision import PLACEMENT, RULE, Placement, placement_agreement, pooled_interval
+from .halves import SIDES
 from .sensitivity import MOVE_THRESHOLD
 from .figures import write_plots
 from .run import QUICK_STRIDE, StudyRun
@@ -200,10 +201,15 @@ def _placement_means(rows: Sequence[Placement], which: str, confidence: float) -
             f"lowest on `{worst.corpus}` ({_signed(worst.mean)})")
 
 
+def _placement_titles(run: StudyRun) -> dict[str, str]:
+    """The :data:`PLACEMENT` references' short titles (their names when the first corpus lacks them)."""
+    return {m: run.studies[0].metrics[m].short if m in run.studies[0].metrics else m for m in PLACEMENT}
+
+
 def _placement(run: StudyRun) -> list[str]:
     rows = placement_agreement(run.studies, HEADLINE.name)
     held = {spec.name for spec in run.corpora if spec.held_out}
-    titles = {m: run.studies[0].metrics[m].short if m in run.studies[0].metrics else m for m in PLACEMENT}
+    titles = _placement_titles(run)
     role = (lambda p: ["held out" if p.corpus in held else "selection"]) if held else (lambda p: [])
     confidence = run.studies[0].settings["confidence"]
     table = [[p.corpus] + role(p) + [_signed(p.tau.get(m, float("nan"))) for m in PLACEMENT]
@@ -232,8 +238,8 @@ def _halves(run: StudyRun) -> list[str]:
     studies = [st for st in run.studies if st.halves is not None and any(m in st.metrics for m in PLACEMENT)]
     if not studies:
         return []
-    titles = ", ".join(run.studies[0].metrics[m].short if m in run.studies[0].metrics else m for m in PLACEMENT)
-    rows, means = [], {side: [] for side in ("score", "ideal", "reference")}
+    titles = ", ".join(_placement_titles(run).values())
+    rows, means = [], {side: [] for side in SIDES}
     for st in studies:
         values = {side: st.halves.mean(side, PLACEMENT) for side in means}
         for side, value in values.items():
