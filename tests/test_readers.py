@@ -552,15 +552,18 @@ def test_detect_format(tmp_path):
         "notes.md": "Just text. Nothing else.\n",
         "pair.segmenttitles": "d,1,Title\n",
         "other.text": "x\n",
+        "notes.txt": "Just text. Nothing else.\n",
     }
-    expected = ["choi", "jsonl", "jsonl", "csv", "csv", "wiki", "choi", "text", "chen", "text"]
+    expected = ["choi", "jsonl", "jsonl", "csv", "csv", "wiki", "choi", "markdown", "chen", "text", "text"]
     write(tmp_path / "pair.text", "x\n")  # the other half of the Chen pair
     for (name, text), fmt in zip(cases.items(), expected):
         file = write(tmp_path / name, text)
         assert detect_format(file) == fmt, name
-        if fmt != "text":
+        if fmt not in ("text", "markdown"):
             assert [d.units for d in read_corpus(file)] == [("x",)], name
-    assert next(read_corpus(tmp_path / "notes.md")).units == ("Just text.", "Nothing else.")
+    # Markdown units are paragraphs by default, plain text's are sentences
+    assert next(read_corpus(tmp_path / "notes.md")).units == ("Just text. Nothing else.",)
+    assert next(read_corpus(tmp_path / "notes.txt")).units == ("Just text.", "Nothing else.")
     # the .text half of a Chen pair is recognised by the .segmenttitles file beside it
     assert detect_format(tmp_path / "pair.text") == "chen"
     assert [d.units for d in read_corpus(tmp_path / "pair.text")] == [("x",)]

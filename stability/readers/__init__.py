@@ -21,6 +21,9 @@ csv       :func:`read_csv`       one row per unit: a text column, label columns 
                                  column
 chen      :func:`read_chen`      Chen et al. (2009): ``X.text`` (a paragraph per line) beside
                                  ``X.segmenttitles`` (``doc,paragraph,title`` per line)
+markdown  :func:`read_markdown`  Markdown, one document per file: headings are the reference
+                                 boundaries and are removed; paragraphs (or their sentences)
+                                 and fenced code blocks are the units
 text      :func:`read_text`      plain text, split into sentences (a splitter from
                                  :mod:`stability.splitters`), paragraphs or lines
 ========  =====================  ===============================================================
@@ -44,7 +47,7 @@ Conventions shared by every reader
   a :class:`CorpusFormatError` naming the file, the line and the byte offset, and suggesting
   ``encoding=`` (e.g. ``"latin-1"``). A UTF-8 byte-order mark at the start of a file is ignored.
   ``encoding_errors`` (``"strict"``, ``"replace"``, ``"ignore"``...) is passed to :func:`open`.
-* **Ids.** Formats with one document per file (choi, wiki, text) use the file's path relative to
+* **Ids.** Formats with one document per file (choi, wiki, markdown, text) use the file's path relative to
   the directory given, with ``/`` separators (``1/3-11/0.ref``); a single file given directly is
   named by its file name. Directories are walked recursively, hidden entries (``.name``) are
   skipped, and files are sorted in natural order (``2.ref`` before ``10.ref``). JSON uses the
@@ -77,6 +80,7 @@ from .delimited import read_csv, write_csv
 from .dispatch import detect_format, read_corpus, register_format, unregister_format
 from .formats import FORMAT_TABLE, CorpusFormat
 from .jsonl import read_jsonl, write_jsonl
+from .markdown import read_markdown
 from .text import read_text
 from .wiki import read_wiki
 
@@ -93,6 +97,7 @@ __all__ = [
     "read_wiki",
     "read_jsonl",
     "read_csv",
+    "read_markdown",
     "read_text",
     "register_format",
     "unregister_format",

@@ -27,6 +27,7 @@ from ..exceptions import (
     InvalidSegmentationError,
     InvalidTypeError,
 )
+from ..segmentation import Segmentation
 
 __all__ = [
     "CorpusWarning",
@@ -251,6 +252,37 @@ def note(notes: list[str], where: Path | str, text: str) -> None:
     """
     notes.append(text)
     warnings.warn(f"{where}: {text}", CorpusWarning, stacklevel=4)
+
+
+class HeadedSections:
+    """The units of a file whose headings start its reference segments, gathered in order.
+
+    ``units`` takes the text; :meth:`heading` closes the segment before a counted heading. A
+    heading with no unit after it (directly followed by another) starts no segment, nor does a
+    trailing one, and text before the first heading is a segment titled ``None``.
+    """
+
+    def __init__(self) -> None:
+        self.units: list[str] = []
+        self._sizes: list[int] = []
+        self._titles: list[str | None] = []
+        self._title: str | None = None
+        self._start = 0
+
+    def _close(self) -> None:
+        if len(self.units) > self._start:
+            self._sizes.append(len(self.units) - self._start)
+            self._titles.append(self._title)
+
+    def heading(self, title: str) -> None:
+        """A counted heading: the units after it form a new segment titled ``title``."""
+        self._close()
+        self._start, self._title = len(self.units), title
+
+    def finish(self) -> tuple[Segmentation, tuple[str | None, ...]]:
+        """The reference and the title of each of its segments (call once, with some units)."""
+        self._close()
+        return Segmentation.from_masses(self._sizes), tuple(self._titles)
 
 
 def make_document(path: Path, line: int | None, **fields: Any) -> Document:

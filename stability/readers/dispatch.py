@@ -157,24 +157,29 @@ def read_corpus(
     ----------
     path : str or path-like
         A file or a directory.
-    format : {"choi", "wiki", "jsonl", "csv", "chen", "text"}, optional
+    format : {"choi", "wiki", "jsonl", "csv", "chen", "markdown", "text"}, optional
         The format; detected when omitted (see :func:`detect_format`). Case is ignored, and
-        ``"json"``, ``"tsv"``, ``"txt"``, ``"wiki727k"``, ``"wiki50"`` are accepted as aliases.
+        ``"json"``, ``"tsv"``, ``"md"``, ``"txt"``, ``"wiki727k"``, ``"wiki50"`` are accepted as
+        aliases.
     encoding, encoding_errors : str
         Text encoding (default UTF-8) and error handler (default strict).
     pattern : str or sequence of str, optional
         File-name glob(s) selecting files in a directory; defaults per format: ``*.ref`` (choi),
         ``*`` (wiki), ``*.jsonl``/``*.json``, ``*.csv``/``*.tsv``, ``*.segmenttitles`` (chen),
-        ``*.txt`` (text).
+        ``*.md``/``*.markdown``, ``*.txt`` (text).
     limit : int, optional
         Stop after this many documents.
     levels :
-        Wiki only: header levels that are boundaries (default every level; the usual Wiki-50
-        setting is ``levels="1-2"``, see :func:`read_wiki`).
+        Wiki and Markdown: header or heading levels that are boundaries (default every level;
+        the usual Wiki-50 setting is ``levels="1-2"``, see :func:`read_wiki`).
     unit : {"sentence", "paragraph", "line"}
-        Text only (default ``"sentence"``).
+        Text (default ``"sentence"``) and Markdown (``"paragraph"`` or ``"sentence"``; default
+        ``"paragraph"``).
     splitter : str or callable
-        Text only: the sentence splitter (default ``"auto"``, see :mod:`stability.splitters`).
+        Text and Markdown: the sentence splitter (default ``"auto"``, see
+        :mod:`stability.splitters`).
+    code : {"keep", "drop"}
+        Markdown only: fenced code blocks as units, or removed (default ``"keep"``).
     blank_lines : {"keep", "drop"}
         Choi only (default ``"keep"``).
     text_column, label_columns, start_column, end_column, document_column, delimiter :

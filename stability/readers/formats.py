@@ -21,6 +21,7 @@ from .chen import read_chen, sniff_chen
 from .choi import CHOI_SEPARATOR, read_choi, sniff_choi, write_choi
 from .delimited import read_csv, write_csv
 from .jsonl import read_jsonl, write_jsonl
+from .markdown import read_markdown
 from .text import read_text
 from .wiki import read_wiki, sniff_wiki
 
@@ -105,6 +106,7 @@ FORMAT_TABLE: dict[str, CorpusFormat] = _rows(
         "chen", read_chen, extensions=(".segmenttitles",), sniff=sniff_chen,
         marker="a '.segmenttitles' file beside a '.text' file",
     ),
+    CorpusFormat("markdown", read_markdown, extensions=(".md", ".markdown"), aliases=("md",)),
     CorpusFormat("text", read_text, weak_extensions=(".txt",), fallback=True, aliases=("txt",)),
 )
 

@@ -71,9 +71,7 @@ def read_text(
     ('Dr. Smith left. The sky is grey.', 'Tomorrow, sun.')
     """
     check_choice(unit, "unit", UNITS)
-    if splitter is not None and unit != "sentence":
-        raise InvalidParameterError(f"splitter applies only to unit='sentence'; received unit={unit!r}", parameter="splitter")
-    resolved = check_splitter(splitter) if unit == "sentence" else None
+    resolved = resolve_splitter(splitter, unit)
     source = open_source(
         path, encoding=encoding, encoding_errors=encoding_errors, pattern=pattern, limit=limit,
         default_patterns=PATTERNS,
@@ -91,6 +89,14 @@ def read_text(
         return [make_document(file, None, id=doc_id, units=tuple(units), meta=meta)]
 
     return stream_files(source, parse_file)
+
+
+def resolve_splitter(splitter: SplitterOption, unit: str) -> SplitterSpec | Splitter | None:
+    """The splitter of a reader whose units are ``unit``: resolved for ``"sentence"``, else None
+    (and an error when one was given anyway)."""
+    if splitter is not None and unit != "sentence":
+        raise InvalidParameterError(f"splitter applies only to unit='sentence'; received unit={unit!r}", parameter="splitter")
+    return check_splitter(splitter) if unit == "sentence" else None
 
 
 def _splitter_name(resolved: SplitterSpec | Splitter | None) -> str | None:

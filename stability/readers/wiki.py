@@ -9,8 +9,7 @@ from typing import Any
 
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
-from ..segmentation import Segmentation
-from .common import PathLike, first_lines, make_document, open_source, stream_files
+from .common import HeadedSections, PathLike, first_lines, make_document, open_source, stream_files
 
 __all__ = ["read_wiki", "sniff_wiki"]
 
@@ -133,43 +132,35 @@ def _header(path: Path, lineno: int, text: str) -> tuple[int, str]:
 
 
 def _parse_wiki(path: Path, doc_id: str, lines: Iterable[str], levels: frozenset[int] | None) -> Document:
-    units: list[str] = []
-    sizes: list[int] = []
-    titles: list[str | None] = []
-    title: str | None = None
-    start = dropped = 0
+    sections = HeadedSections()
+    dropped = 0
     for lineno, line in enumerate(lines, 1):
         text = line.strip()
         if text.startswith("========"):
             level, header_title = _header(path, lineno, text)
             if levels is None or level in levels:
-                if len(units) > start:
-                    sizes.append(len(units) - start)
-                    titles.append(title)
-                start, title = len(units), header_title
+                sections.heading(header_title)
         elif text in _LIST_LINES:
             dropped += 1
         elif text:
-            units.append(text)
-    if not units:
+            sections.units.append(text)
+    if not sections.units:
         raise CorpusFormatError(
             "expected at least one sentence line besides section headers and ***LIST*** lines; "
             "the file has none",
             path=str(path),
         )
-    if len(units) > start:  # a trailing header without sentences is not a segment
-        sizes.append(len(units) - start)
-        titles.append(title)
+    reference, titles = sections.finish()
     meta = {
         "format": "wiki",
         "source": str(path),
         "notes": [],
-        "titles": tuple(titles),
+        "titles": titles,
         "levels": None if levels is None else tuple(sorted(levels)),
         "list_lines_dropped": dropped,
     }
     return make_document(
-        path, None, id=doc_id, units=tuple(units), references=(Segmentation.from_masses(sizes),), meta=meta
+        path, None, id=doc_id, units=tuple(sections.units), references=(reference,), meta=meta
     )
 
 

@@ -1,0 +1,259 @@
+"""Markdown files: one document per file, its headings as the reference boundaries.
+
+Documentation, wikis and knowledge bases, the documents retrieval pipelines chunk, are mostly
+Markdown, and their headings are a reference their authors wrote: a section starts where a
+heading stands. The reader turns the blocks of a file (paragraphs, lists, tables, block quotes,
+code blocks) into units and removes the headings from the text, so that a segmenter has to find
+the sections from the content alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..checks import check_choice
+from ..corpus import Document
+from ..exceptions import CorpusFormatError
+from ..splitters import Splitter, SplitterOption, SplitterSpec
+from .common import HeadedSections, PathLike, make_document, note, open_source, stream_files
+from .text import _checked_split, _splitter_name, resolve_splitter
+from .wiki import _check_levels
+
+__all__ = ["read_markdown"]
+
+PATTERNS = ("*.md", "*.markdown")
+UNITS = ("paragraph", "sentence")
+CODE = ("keep", "drop")
+
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
+_ATX_CLOSING = re.compile(r"(?:^|[ \t]+)#+$")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_TAGS_ONLY = re.compile(r"^\s*(?:</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>\s*)+$")
+_COMMENT_START = re.compile(r"^ {0,3}<!--")
+_LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*\S+(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?[ \t]*$")
+_FRONT_MATTER_END = ("---", "...")
+
+
+@dataclass(frozen=True)
+class _Block:
+    """One block of a file: ``kind`` is ``"heading"``, ``"paragraph"`` or ``"code"``."""
+
+    kind: str
+    text: str
+    line: int
+    level: int = 0
+
+
+def read_markdown(
+    path: PathLike,
+    *,
+    levels: int | str | Iterable[int] | None = None,
+    unit: str = "paragraph",
+    splitter: SplitterOption = None,
+    code: str = "keep",
+    encoding: str = "utf-8",
+    encoding_errors: str = "strict",
+    pattern: str | Sequence[str] | None = None,
+    limit: int | None = None,
+) -> Iterator[Document]:
+    """Read Markdown files, one document per file, with the headings as the reference.
+
+    A heading (``# Title`` to ``###### Title``, or a line underlined with ``===`` or ``---``)
+    whose level is in ``levels`` starts a new reference segment; headings of other levels end the
+    paragraph before them and are removed. Every heading is removed from the units: the segmenter
+    does not see it. A section left without any unit (a heading directly followed by another) is
+    not a segment, and the text before the first heading, when there is some, is the first one.
+
+    The blocks that become units: paragraphs (lines up to a blank line, a heading, a fence or a
+    thematic break; lists, tables and block quotes are read as paragraphs), and fenced code
+    blocks (`````` ``` `````` or ``~~~``), one unit each, kept or dropped with ``code``. Lines of a
+    block are stripped and joined with single spaces. Removed without a trace: YAML front matter
+    (``---`` on the first line up to a closing ``---`` or ``...``), HTML comments that start a
+    line (``<!-- ... -->``, over several lines too), lines holding only HTML tags (``<details>``,
+    ``</div>``), link reference definitions (``[label]: https://...``) and thematic breaks
+    (``---``, ``***``). A code fence never closed runs to the end
+    of the file, as in CommonMark, with a warning naming its line.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A file, or a directory searched recursively.
+    levels : int, str or collection of int, optional
+        Heading levels (1 for ``#``) that count as boundaries; default every level. ``"1,2"``
+        and ``"1-3"`` are accepted (for command lines).
+    unit : {"paragraph", "sentence"}
+        What a unit is: a block, or a sentence of a paragraph (split with ``splitter``; a code
+        block stays one unit).
+    splitter : str or callable, optional
+        Sentence splitter for ``unit="sentence"``, as for the text format (see
+        :func:`~stability.readers.read_text`); default ``"auto"``. It learns from the paragraphs
+        only, not from code.
+    code : {"keep", "drop"}
+        What to do with fenced code blocks.
+    encoding, encoding_errors, pattern, limit :
+        The options of every reader (see :func:`~stability.readers.read_corpus`); ``pattern``
+        defaults to ``("*.md", "*.markdown")`` here.
+
+    Returns
+    -------
+    iterator of Document
+        One reference per document. ``meta`` holds ``format``, ``source``, ``unit``,
+        ``splitter``, ``titles`` (the heading of each reference segment, ``None`` for text before
+        the first one), ``levels`` (``None`` for all), ``code_blocks`` (how many code blocks were
+        read; dropped ones included) and ``notes``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> file = pathlib.Path(tempfile.mkdtemp()) / "guide.md"
+    >>> _ = file.write_text("Intro text.\\n\\n# Install\\n\\nRun pip.\\nThen wait.\\n\\n```\\npip install x\\n```\\n\\n"
+    ...                     "## From source\\n\\nClone it. Build it.\\n\\nUsage\\n=====\\n\\nCall it.\\n")
+    >>> doc = next(read_markdown(file))
+    >>> doc.units
+    ('Intro text.', 'Run pip. Then wait.', 'pip install x', 'Clone it. Build it.', 'Call it.')
+    >>> doc.references[0].boundaries, doc.meta["titles"]
+    ((1, 3, 4), (None, 'Install', 'From source', 'Usage'))
+    >>> next(read_markdown(file, levels=1, code="drop", unit="sentence", splitter="rules")).units
+    ('Intro text.', 'Run pip.', 'Then wait.', 'Clone it.', 'Build it.', 'Call it.')
+    """
+    wanted = _check_levels(levels)
+    check_choice(unit, "unit", UNITS)
+    check_choice(code, "code", CODE)
+    resolved = resolve_splitter(splitter, unit)
+    source = open_source(
+        path, encoding=encoding, encoding_errors=encoding_errors, pattern=pattern, limit=limit,
+        default_patterns=PATTERNS,
+    )
+    state: dict[str, Splitter] = {}
+
+    def parse_file(doc_id: str, file: Path) -> list[Document]:
+        if resolved is not None and "split" not in state:
+            state["split"] = _build(resolved, source.files, source.lines)
+        notes: list[str] = []
+        blocks = list(_blocks(list(source.lines(file)), file, notes))
+        return [_document(doc_id, file, blocks, wanted, code, state.get("split"), notes,
+                          unit=unit, splitter=_splitter_name(resolved))]
+
+    return stream_files(source, parse_file)
+
+
+def _build(resolved: SplitterSpec | Splitter, files: list[tuple[str, Path]], lines) -> Splitter:
+    """The splitter callable; a training splitter first reads every paragraph of the corpus."""
+    if not isinstance(resolved, SplitterSpec):
+        return resolved
+    corpus = None
+    if resolved.trains:
+        corpus = (b.text for _, file in files for b in _blocks(list(lines(file)), file, None) if b.kind == "paragraph")
+    return resolved.build(corpus)
+
+
+def _front_matter_end(lines: list[str]) -> int:
+    """Index of the first line after YAML front matter (0 when the file has none)."""
+    if not lines or lines[0].strip() != "---":
+        return 0
+    for i in range(1, len(lines)):
+        if lines[i].strip() in _FRONT_MATTER_END:
+            return i + 1
+    return 0  # never closed: not front matter
+
+
+def _blocks(lines: list[str], file: Path, notes: list[str] | None) -> Iterator[_Block]:
+    """The headings, paragraphs and code blocks of a file, in order (see :func:`read_markdown`)."""
+    paragraph: list[str] = []
+    start = 0
+    i = _front_matter_end(lines)
+
+    def flush() -> Iterator[_Block]:
+        if paragraph:
+            yield _Block("paragraph", " ".join(paragraph), start)
+            paragraph.clear()
+
+    while i < len(lines):
+        line = lines[i].rstrip("\n")
+        text = line.strip()
+        lineno = i + 1
+        i += 1
+        if not text:
+            yield from flush()
+        elif paragraph and _SETEXT.match(line):  # the paragraph above was a heading
+            yield _Block("heading", " ".join(paragraph), start, 1 if text[0] == "=" else 2)
+            paragraph.clear()
+        elif (heading := _ATX.match(line)) is not None:
+            yield from flush()
+            title = _ATX_CLOSING.sub("", heading.group(2) or "").strip()
+            yield _Block("heading", title, lineno, len(heading.group(1)))
+        elif (fence := _FENCE.match(line)) is not None:
+            yield from flush()
+            body, i = _fenced(lines, i, fence.group(1), file, lineno, notes)
+            yield _Block("code", " ".join(body), lineno)
+        elif _BREAK.match(line) or _TAGS_ONLY.match(line):
+            yield from flush()
+        elif not paragraph and _LINK_DEFINITION.match(line):  # "[label]: url", not rendered
+            continue
+        elif _COMMENT_START.match(line):
+            yield from flush()
+            while "-->" not in line and i < len(lines):
+                line = lines[i]
+                i += 1
+        else:
+            if not paragraph:
+                start = lineno
+            paragraph.append(text)
+    yield from flush()
+
+
+def _fenced(lines: list[str], i: int, opening: str, file: Path, lineno: int,
+            notes: list[str] | None) -> tuple[list[str], int]:
+    """The stripped non-blank lines of a code block opened by ``opening`` on line ``lineno``,
+    and the index of the line after its closing fence."""
+    closing = re.compile(rf"^ {{0,3}}{re.escape(opening[0])}{{{len(opening)},}}[ \t]*$")
+    body: list[str] = []
+    while i < len(lines):
+        line = lines[i].rstrip("\n")
+        i += 1
+        if closing.match(line):
+            return body, i
+        if line.strip():
+            body.append(line.strip())
+    if notes is not None:
+        note(notes, file, f"the code fence opened at line {lineno} is never closed; the rest of the file is read as code")
+    return body, i
+
+
+def _document(doc_id: str, file: Path, blocks: list[_Block], levels: frozenset[int] | None, code: str,
+              split: Splitter | None, notes: list[str], *, unit: str, splitter: str | None) -> Document:
+    sections = HeadedSections()
+    for block in blocks:
+        if block.kind == "heading":
+            if levels is None or block.level in levels:
+                sections.heading(block.text)
+        elif block.kind == "code":
+            if code == "keep" and block.text:
+                sections.units.append(block.text)
+        elif split is not None:
+            sections.units.extend(_checked_split(split, block.text, file))
+        else:
+            sections.units.append(block.text)
+    if not sections.units:
+        raise CorpusFormatError(
+            "expected some text besides headings" + (" and code" if code == "drop" else "")
+            + "; the file has none",
+            path=str(file),
+        )
+    reference, titles = sections.finish()
+    meta = {
+        "format": "markdown",
+        "source": str(file),
+        "unit": unit,
+        "splitter": splitter,
+        "titles": titles,
+        "levels": None if levels is None else tuple(sorted(levels)),
+        "code_blocks": sum(b.kind == "code" for b in blocks),
+        "notes": notes,
+    }
+    return make_document(file, None, id=doc_id, units=tuple(sections.units), references=(reference,), meta=meta)

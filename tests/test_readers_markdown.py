@@ -1,0 +1,233 @@
+"""Markdown files: headings are the reference and are removed; blocks are the units.
+
+Expected values are worked out by hand from the CommonMark rules the reader follows (ATX and
+setext headings, fenced code, thematic breaks), written next to each case.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stability import CorpusFormatError, CorpusWarning, InvalidParameterError
+from stability.readers import detect_format, read_corpus, read_markdown
+
+
+def write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+GUIDE = """---
+title: A guide
+tags: [a, b]
+---
+
+Some intro that
+runs over two lines.
+
+# Install #
+
+<!-- a comment
+over two lines -->
+Use pip.
+
+```bash
+pip install thing
+
+# not a heading: inside the fence
+```
+
+<details>
+
+Hidden but read.
+
+</details>
+
+## From source
+### Requirements
+
+A compiler.
+
+***
+
+Usage
+=====
+
+- a list item
+- another one
+
+Notes
+-----
+
+| a | b |
+|---|---|
+| 1 | 2 |
+
+[guide]: https://example.org/guide "The guide"
+[other]: other.html
+"""
+
+
+def test_blocks_headings_and_titles(tmp_path):
+    doc = next(read_markdown(write(tmp_path / "guide.md", GUIDE)))
+    assert doc.units == (
+        "Some intro that runs over two lines.",  # front matter removed, lines joined
+        "Use pip.",  # the comment is removed
+        "pip install thing # not a heading: inside the fence",  # code: one unit, blank line dropped
+        "Hidden but read.",  # tag-only lines removed
+        "A compiler.",  # "From source" has no text of its own: not a segment
+        "- a list item - another one",  # the break *** is removed; setext heading level 1
+        "| a | b | |---|---| | 1 | 2 |",  # setext heading level 2 above
+    )
+    # segments: intro | Install (3 units) | Requirements | Usage | Notes
+    assert doc.references[0].boundaries == (1, 4, 5, 6)
+    assert doc.meta["titles"] == (None, "Install", "Requirements", "Usage", "Notes")
+    assert doc.meta["format"] == "markdown" and doc.meta["code_blocks"] == 1 and doc.meta["notes"] == []
+    assert doc.meta["levels"] is None and doc.meta["unit"] == "paragraph" and doc.meta["splitter"] is None
+
+
+@pytest.mark.parametrize(
+    "levels, boundaries, titles",
+    [
+        (1, (1, 5), (None, "Install", "Usage")),  # '#' and '===' headings only
+        # level 2 counts: "From source" holds "A compiler." (Requirements, level 3, is removed)
+        ("1-2", (1, 4, 5, 6), (None, "Install", "From source", "Usage", "Notes")),
+        ([3], (4,), (None, "Requirements")),
+    ],
+)
+def test_levels_choose_the_boundaries(tmp_path, levels, boundaries, titles):
+    doc = next(read_markdown(write(tmp_path / "guide.md", GUIDE), levels=levels))
+    assert doc.references[0].boundaries == boundaries
+    assert doc.meta["titles"] == titles
+
+
+def test_code_can_be_dropped_and_sentences_split(tmp_path):
+    file = write(tmp_path / "guide.md", GUIDE)
+    doc = next(read_markdown(file, code="drop", unit="sentence", splitter="rules"))
+    assert "pip install thing # not a heading: inside the fence" not in doc.units
+    assert doc.units[:2] == ("Some intro that runs over two lines.", "Use pip.")
+    assert doc.meta["code_blocks"] == 1  # counted, dropped
+    assert doc.references[0].boundaries == (1, 3, 4, 5)
+
+
+def test_sentences_never_cross_a_paragraph_and_code_stays_whole(tmp_path):
+    file = write(tmp_path / "a.md", "One. Two.\n\n```\nx = 1. y = 2.\n```\n\n# H\n\nThree. Four.\n")
+    doc = next(read_markdown(file, unit="sentence", splitter="rules"))
+    assert doc.units == ("One.", "Two.", "x = 1. y = 2.", "Three.", "Four.")
+    assert doc.references[0].boundaries == (3,)
+
+
+@pytest.mark.parametrize(
+    "line, heading",
+    [
+        ("# Title", True),
+        ("   ### Title ###", True),
+        ("#", True),  # an empty heading
+        ("#hashtag", False),  # no space: text
+        ("    # indented four", False),  # four spaces: not a heading
+        ("####### seven", False),
+    ],
+)
+def test_atx_headings(tmp_path, line, heading):
+    doc = next(read_markdown(write(tmp_path / "a.md", f"before\n\n{line}\n\nafter\n")))
+    assert doc.references[0].boundaries == ((1,) if heading else ())
+    assert len(doc.units) == (2 if heading else 3)
+
+
+def test_closing_hashes_are_not_part_of_the_title(tmp_path):
+    doc = next(read_markdown(write(tmp_path / "a.md", "x\n\n## Setup ##\n\ny\n\n## C# tips\n\nz\n")))
+    assert doc.meta["titles"] == (None, "Setup", "C# tips")
+
+
+def test_an_unclosed_fence_runs_to_the_end_with_a_warning(tmp_path):
+    file = write(tmp_path / "a.md", "Text.\n\n~~~~\ncode\n~~~\n# still code\n")
+    with pytest.warns(CorpusWarning, match=r"a\.md: the code fence opened at line 3 is never closed"):
+        doc = next(read_markdown(file))
+    assert doc.units == ("Text.", "code ~~~ # still code")  # '~~~' is shorter than the opening '~~~~'
+    assert doc.references[0].boundaries == ()
+    assert len(doc.meta["notes"]) == 1
+
+
+def test_front_matter_needs_its_closing_line(tmp_path):
+    # never closed: the first '---' is a thematic break and the rest is text
+    doc = next(read_markdown(write(tmp_path / "a.md", "---\ntitle: x\n\nBody.\n")))
+    assert doc.units == ("title: x", "Body.")
+
+
+def test_a_file_with_only_headings_is_an_error_naming_it(tmp_path):
+    file = write(tmp_path / "empty.md", "# One\n\n## Two\n<!-- nothing -->\n")
+    with pytest.raises(CorpusFormatError, match=r"empty\.md.*expected some text besides headings; the file has none"):
+        next(read_markdown(file))
+    code_only = write(tmp_path / "code.md", "# One\n\n```\nx\n```\n")
+    assert next(read_markdown(code_only)).units == ("x",)
+    with pytest.raises(CorpusFormatError, match="besides headings and code"):
+        next(read_markdown(code_only, code="drop"))
+
+
+@pytest.mark.parametrize(
+    "options, match",
+    [
+        ({"code": "strip"}, "code"),
+        ({"unit": "line"}, "unit"),
+        ({"levels": 0}, "levels"),
+        ({"splitter": "rules"}, "splitter applies only to unit='sentence'"),
+    ],
+)
+def test_bad_options_are_named(tmp_path, options, match):
+    file = write(tmp_path / "a.md", "x\n")
+    with pytest.raises(InvalidParameterError, match=match):
+        read_markdown(file, **options)
+
+
+def test_detected_from_the_extension_and_read_through_read_corpus(tmp_path):
+    write(tmp_path / "docs" / "b.markdown", "# B\n\nb text\n")
+    write(tmp_path / "docs" / "a.md", "# A\n\na text\n\n# A2\n\nmore\n")
+    write(tmp_path / "docs" / "notes.txt", "ignored by the default patterns\n")
+    assert detect_format(tmp_path / "docs") == "markdown"
+    docs = list(read_corpus(tmp_path / "docs", levels=1))
+    assert [d.id for d in docs] == ["a.md", "b.markdown"]
+    assert [d.references[0].boundaries for d in docs] == [(1,), ()]
+    assert [d.id for d in read_corpus(tmp_path / "docs", "md", limit=1)] == ["a.md"]
+
+
+# A Markdown file made of blocks: every heading removed, every other block a unit.
+_word = st.text(alphabet="abcdefg", min_size=1, max_size=6)
+_block = st.one_of(
+    st.tuples(st.just("h"), st.integers(1, 6), _word),
+    st.tuples(st.just("p"), st.just(0), st.lists(_word, min_size=1, max_size=4).map(" ".join)),
+    st.tuples(st.just("c"), st.just(0), _word),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_block, min_size=1, max_size=12).filter(lambda bs: any(b[0] != "h" for b in bs)))
+def test_every_block_round_trips(tmp_path_factory, blocks):
+    """Written blocks come back: units in order, a boundary wherever a heading precedes text."""
+    parts, units, boundaries, pending = [], [], [], False
+    for kind, level, text in blocks:
+        if kind == "h":
+            parts.append(f"{'#' * level} {text}")
+            pending = True
+            continue
+        parts.append(f"```\n{text}\n```" if kind == "c" else text)
+        if pending and units:
+            boundaries.append(len(units))
+        pending = False
+        units.append(text)
+    file = tmp_path_factory.mktemp("md") / "x.md"
+    file.write_text("\n\n".join(parts) + "\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        doc = next(read_markdown(file))
+    assert doc.units == tuple(units)
+    assert doc.references[0].boundaries == tuple(boundaries)
+
+
+def test_link_definitions_are_removed_but_do_not_interrupt_a_paragraph(tmp_path):
+    file = write(tmp_path / "a.md", "See [x].\n\n[x]: https://x.org\n[y]: y.html 'Y'\n\nText\n[z]: not.removed\n")
+    assert next(read_markdown(file)).units == ("See [x].", "Text [z]: not.removed")
