@@ -190,6 +190,32 @@ def test_json_dialogue_hub_with_where_from_the_command_line_and_a_config(runner,
     assert bad.exit_code == 1 and "where must be 'key=value' pairs" in bad.stderr
 
 
+def test_markdown_corpora_from_the_command_line(runner, tmp_path):
+    # headings are the reference (removed from the units); --levels, --code and --unit reach the reader
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "guide.md").write_text("Intro.\n\n# Install\n\nRun it. Then wait.\n\n```\npip install x\n```\n\n"
+                                     "## Options\n\nSet them.\n", encoding="utf-8")
+    args = ["run", "-s", "none", "--corpus", str(folder), "--restarts", "2", "--no-progress", "--report-format", "json"]
+
+    def read(*extra):
+        result = runner.invoke(app, args + list(extra))
+        assert result.exit_code == 0, result.output
+        (doc,) = json.loads(result.stdout)["documents"]["none"]
+        return doc["n_units"], doc["references"]
+
+    assert read() == (4, [[1, 3]])
+    assert read("--levels", "1") == (4, [[1]])
+    assert read("--code", "drop") == (3, [[1, 2]])
+    assert read("--unit", "sentence", "--splitter", "rules", "--code", "drop") == (4, [[1, 3]])
+    bad = runner.invoke(app, args + ["--code", "strip"])
+    assert bad.exit_code == 1 and "code must be one of 'keep', 'drop'; received 'strip'" in bad.stderr
+    text = tmp_path / "notes.txt"
+    text.write_text("One. Two.\n", encoding="utf-8")
+    other = runner.invoke(app, ["run", "-s", "none", "--corpus", str(text), "--code", "drop"])
+    assert other.exit_code == 1 and "--code applies only to format 'markdown'" in other.stderr
+
+
 def test_blank_lines_and_limit_from_the_command_line(runner, tmp_path):
     # Choi files with blank lines between units (as in the fiction set): kept by default, dropped
     # with --blank-lines drop; --limit reads the first files in natural order
