@@ -231,3 +231,25 @@ def test_every_block_round_trips(tmp_path_factory, blocks):
 def test_link_definitions_are_removed_but_do_not_interrupt_a_paragraph(tmp_path):
     file = write(tmp_path / "a.md", "See [x].\n\n[x]: https://x.org\n[y]: y.html 'Y'\n\nText\n[z]: not.removed\n")
     assert next(read_markdown(file)).units == ("See [x].", "Text [z]: not.removed")
+
+
+@pytest.mark.parametrize(
+    "text, kept, dropped",
+    [
+        # an indented block after a blank line is code, blank lines inside it included
+        ("Text.\n\n    code line\n\n    more code\n\nAfter.\n", ("Text.", "code line more code", "After."),
+         ("Text.", "After.")),
+        ("Text.\n\n\tx = 1\n", ("Text.", "x = 1"), ("Text.",)),  # a tab counts as four columns
+        # indented lines after a list item continue it: not code
+        ("- item\n\n    continued\n\nAfter.\n", ("- item", "continued", "After."), ("- item", "continued", "After.")),
+        ("1. step\n\n    more of it\n    and more\n", ("1. step", "more of it and more"), ("1. step", "more of it and more")),
+        # an indented line cannot interrupt a paragraph
+        ("Para\n    still para\n", ("Para still para",), ("Para still para",)),
+        # after a list, a paragraph that is not indented ends it: the next indented block is code
+        ("- item\n\nPlain.\n\n    code\n", ("- item", "Plain.", "code"), ("- item", "Plain.")),
+    ],
+)
+def test_indented_code_blocks(tmp_path, text, kept, dropped):
+    file = write(tmp_path / "a.md", text)
+    assert next(read_markdown(file)).units == kept
+    assert next(read_markdown(file, code="drop")).units == dropped

@@ -37,6 +37,8 @@ _TAGS_ONLY = re.compile(r"^\s*(?:</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>\s*)+$"
 _COMMENT_START = re.compile(r"^ {0,3}<!--")
 _LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*\S+(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?[ \t]*$")
 _FRONT_MATTER_END = ("---", "...")
+_LIST_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
+_CODE_INDENT = 4
 
 
 @dataclass(frozen=True)
@@ -70,8 +72,10 @@ def read_markdown(
     not a segment, and the text before the first heading, when there is some, is the first one.
 
     The blocks that become units: paragraphs (lines up to a blank line, a heading, a fence or a
-    thematic break; lists, tables and block quotes are read as paragraphs), and fenced code
-    blocks (`````` ``` `````` or ``~~~``), one unit each, kept or dropped with ``code``. Lines of a
+    thematic break; lists, tables and block quotes are read as paragraphs), and code blocks,
+    fenced (`````` ``` `````` or ``~~~``) or indented by four spaces after a blank line (not
+    after a list item, whose indented lines continue it), one unit each, kept or dropped with
+    ``code``. Lines of a
     block are stripped and joined with single spaces. Removed without a trace: YAML front matter
     (``---`` on the first line up to a closing ``---`` or ``...``), HTML comments that start a
     line (``<!-- ... -->``, over several lines too), lines holding only HTML tags (``<details>``,
@@ -94,7 +98,7 @@ def read_markdown(
         :func:`~stability.readers.read_text`); default ``"auto"``. It learns from the paragraphs
         only, not from code.
     code : {"keep", "drop"}
-        What to do with fenced code blocks.
+        What to do with code blocks.
     encoding, encoding_errors, pattern, limit :
         The options of every reader (see :func:`~stability.readers.read_corpus`); ``pattern``
         defaults to ``("*.md", "*.markdown")`` here.
@@ -162,10 +166,17 @@ def _front_matter_end(lines: list[str]) -> int:
     return 0  # never closed: not front matter
 
 
+def _indent(line: str) -> int:
+    """Columns of leading whitespace, tabs to the next multiple of four as in CommonMark."""
+    expanded = line.expandtabs(4)
+    return len(expanded) - len(expanded.lstrip())
+
+
 def _blocks(lines: list[str], file: Path, notes: list[str] | None) -> Iterator[_Block]:
     """The headings, paragraphs and code blocks of a file, in order (see :func:`read_markdown`)."""
     paragraph: list[str] = []
     start = 0
+    in_list = False  # indented lines after a list item continue the item: they are not code
     i = _front_matter_end(lines)
 
     def flush() -> Iterator[_Block]:
@@ -183,10 +194,14 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None) -> Iterator[_
         elif paragraph and _SETEXT.match(line):  # the paragraph above was a heading
             yield _Block("heading", " ".join(paragraph), start, 1 if text[0] == "=" else 2)
             paragraph.clear()
+        elif not paragraph and not in_list and _indent(line) >= _CODE_INDENT:  # an indented code block
+            body, i = _indented(lines, i - 1)
+            yield _Block("code", " ".join(body), lineno)
         elif (heading := _ATX.match(line)) is not None:
             yield from flush()
             title = _ATX_CLOSING.sub("", heading.group(2) or "").strip()
             yield _Block("heading", title, lineno, len(heading.group(1)))
+            in_list = False
         elif (fence := _FENCE.match(line)) is not None:
             yield from flush()
             body, i = _fenced(lines, i, fence.group(1), file, lineno, notes)
@@ -203,8 +218,22 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None) -> Iterator[_
         else:
             if not paragraph:
                 start = lineno
+                in_list = bool(_LIST_ITEM.match(line)) or (in_list and _indent(line) > 0)
             paragraph.append(text)
     yield from flush()
+
+
+def _indented(lines: list[str], i: int) -> tuple[list[str], int]:
+    """The stripped non-blank lines of the indented code block starting at index ``i``, and the
+    index of the first line after it (blank lines inside it belong to it, trailing ones do not)."""
+    body: list[str] = []
+    end = i
+    while i < len(lines) and (not lines[i].strip() or _indent(lines[i]) >= _CODE_INDENT):
+        if lines[i].strip():
+            body.append(lines[i].strip())
+            end = i + 1
+        i += 1
+    return body, end
 
 
 def _fenced(lines: list[str], i: int, opening: str, file: Path, lineno: int,
