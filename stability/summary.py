@@ -84,7 +84,7 @@ COUNT_MARKS = (
               "Boundaries placed inside topics can still come back under permutation, and the correction "
               "stretches what remains above a high chance level, so the headline's rank of such a segmenter is "
               "unreliable (in the validation studies too high on meeting transcripts and novels, too low on "
-              "Wikipedia articles)"),
+              "Wikipedia articles, either way on technical documentation)"),
 )
 
 def _stat_rng(seed: int, label: str, what: str) -> np.random.Generator:
