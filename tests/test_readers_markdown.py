@@ -253,3 +253,11 @@ def test_indented_code_blocks(tmp_path, text, kept, dropped):
     file = write(tmp_path / "a.md", text)
     assert next(read_markdown(file)).units == kept
     assert next(read_markdown(file, code="drop")).units == dropped
+
+
+def test_a_list_item_is_not_a_setext_heading(tmp_path):
+    # under a list item '---' is a thematic break and '===' is text (CommonMark), not an underline
+    file = write(tmp_path / "a.md", "- one\n---\n\n- two\n===\n\nTitle\n---\n\nText.\n")
+    doc = next(read_markdown(file))
+    assert doc.units == ("- one", "- two ===", "Text.")
+    assert doc.references[0].boundaries == (2,) and doc.meta["titles"] == (None, "Title")

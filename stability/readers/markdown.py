@@ -191,8 +191,8 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None) -> Iterator[_
         i += 1
         if not text:
             yield from flush()
-        elif paragraph and _SETEXT.match(line):  # the paragraph above was a heading
-            yield _Block("heading", " ".join(paragraph), start, 1 if text[0] == "=" else 2)
+        elif paragraph and _SETEXT.match(line) and not _LIST_ITEM.match(lines[start - 1]):
+            yield _Block("heading", " ".join(paragraph), start, 1 if text[0] == "=" else 2)  # the paragraph above
             paragraph.clear()
         elif not paragraph and not in_list and _indent(line) >= _CODE_INDENT:  # an indented code block
             body, i = _indented(lines, i - 1)
