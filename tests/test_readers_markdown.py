@@ -261,3 +261,14 @@ def test_a_list_item_is_not_a_setext_heading(tmp_path):
     doc = next(read_markdown(file))
     assert doc.units == ("- one", "- two ===", "Text.")
     assert doc.references[0].boundaries == (2,) and doc.meta["titles"] == (None, "Title")
+
+
+@pytest.mark.parametrize("splitter", ["auto", "punkt"])
+def test_sentence_splitters_that_learn_read_the_paragraphs_of_every_file(tmp_path, splitter):
+    # "punkt" trains on the corpus before the first document; "auto" picks rules for so little text
+    write(tmp_path / "a.md", "# A\n\nDr. Smith left. He came back.\n\n```\nnot. prose.\n```\n")
+    write(tmp_path / "b.md", "Mr. Lee stayed. Then he left.\n")
+    docs = list(read_markdown(tmp_path, unit="sentence", splitter=splitter))
+    assert [d.meta["splitter"] for d in docs] == [splitter, splitter]
+    assert [d.units for d in docs] == [("Dr. Smith left.", "He came back.", "not. prose."),  # code is never split
+                                       ("Mr. Lee stayed.", "Then he left.")]

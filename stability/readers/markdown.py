@@ -18,7 +18,7 @@ from ..checks import check_choice
 from ..corpus import Document
 from ..exceptions import CorpusFormatError
 from ..splitters import Splitter, SplitterOption, SplitterSpec
-from .common import HeadedSections, PathLike, make_document, note, open_source, stream_files
+from .common import HeadedSections, PathLike, Source, make_document, note, open_source, stream_files
 from .text import _checked_split, _splitter_name, resolve_splitter
 from .wiki import _check_levels
 
@@ -137,7 +137,7 @@ def read_markdown(
 
     def parse_file(doc_id: str, file: Path) -> list[Document]:
         if resolved is not None and "split" not in state:
-            state["split"] = _build(resolved, source.files, source.lines)
+            state["split"] = _build(resolved, source)
         notes: list[str] = []
         blocks = list(_blocks(list(source.lines(file)), file, notes))
         return [_document(doc_id, file, blocks, wanted, code, state.get("split"), notes,
@@ -146,13 +146,15 @@ def read_markdown(
     return stream_files(source, parse_file)
 
 
-def _build(resolved: SplitterSpec | Splitter, files: list[tuple[str, Path]], lines) -> Splitter:
-    """The splitter callable; a training splitter first reads every paragraph of the corpus."""
+def _build(resolved: SplitterSpec | Splitter, source: Source) -> Splitter:
+    """The splitter callable; a training splitter first reads every paragraph of the corpus (not
+    its code)."""
     if not isinstance(resolved, SplitterSpec):
         return resolved
     corpus = None
     if resolved.trains:
-        corpus = (b.text for _, file in files for b in _blocks(list(lines(file)), file, None) if b.kind == "paragraph")
+        corpus = (block.text for _, file in source.files for block in _blocks(list(source.lines(file)), file, None)
+                  if block.kind == "paragraph")
     return resolved.build(corpus)
 
 
