@@ -227,7 +227,7 @@ def run(
     encoding: Annotated[Optional[str], typer.Option("--encoding", help="Text encoding of the corpus files (default utf-8, strict).")] = None,
     levels: Annotated[Optional[str], typer.Option("--levels", help="Wiki and Markdown corpora: header or heading levels that count as boundaries, e.g. '1,2' or '1-2'.")] = None,
     unit: Annotated[Optional[str], typer.Option("--unit", help="Plain-text corpora: sentence, paragraph or line; Markdown corpora: paragraph or sentence.")] = None,
-    code: Annotated[Optional[str], typer.Option("--code", help="Markdown corpora: fenced code blocks kept as units (keep, the default) or removed (drop).")] = None,
+    code: Annotated[Optional[str], typer.Option("--code", help="Markdown corpora: code blocks (fenced or indented) kept as units (keep, the default) or removed (drop).")] = None,
     keep: Annotated[Optional[str], typer.Option("--where", help="JSON corpora: keep the documents whose keys have these values, e.g. 'set=test' (several: 'set=test,lang=en').")] = None,
     splitter: Annotated[Optional[str], typer.Option("--splitter", help="Plain-text and Markdown corpora cut into sentences: auto (Punkt trained on the corpus when large enough, else rules), rules, punkt, punkt_untrained, pysbd (extra sbd).")] = None,
     blank_lines: Annotated[Optional[str], typer.Option("--blank-lines", help="Choi corpora: whitespace-only lines are kept as empty units (keep, the default: Choi's own files count them) or dropped (drop).")] = None,

@@ -23,7 +23,7 @@ chen      :func:`read_chen`      Chen et al. (2009): ``X.text`` (a paragraph per
                                  ``X.segmenttitles`` (``doc,paragraph,title`` per line)
 markdown  :func:`read_markdown`  Markdown, one document per file: headings are the reference
                                  boundaries and are removed; paragraphs (or their sentences)
-                                 and fenced code blocks are the units
+                                 and code blocks are the units
 text      :func:`read_text`      plain text, split into sentences (a splitter from
                                  :mod:`stability.splitters`), paragraphs or lines
 ========  =====================  ===============================================================

@@ -179,7 +179,7 @@ def read_corpus(
         Text and Markdown: the sentence splitter (default ``"auto"``, see
         :mod:`stability.splitters`).
     code : {"keep", "drop"}
-        Markdown only: fenced code blocks as units, or removed (default ``"keep"``).
+        Markdown only: code blocks (fenced or indented) as units, or removed (default ``"keep"``).
     blank_lines : {"keep", "drop"}
         Choi only (default ``"keep"``).
     text_column, label_columns, start_column, end_column, document_column, delimiter :

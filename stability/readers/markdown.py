@@ -17,9 +17,9 @@ from pathlib import Path
 from ..checks import check_choice
 from ..corpus import Document
 from ..exceptions import CorpusFormatError
-from ..splitters import Splitter, SplitterOption, SplitterSpec
+from ..splitters import Splitter, SplitterOption
 from .common import HeadedSections, PathLike, Source, make_document, note, open_source, stream_files
-from .text import _checked_split, _splitter_name, resolve_splitter
+from .text import _checked_split, _splitter_name, build_splitter, resolve_splitter
 from .wiki import _check_levels
 
 __all__ = ["read_markdown"]
@@ -137,7 +137,7 @@ def read_markdown(
 
     def parse_file(doc_id: str, file: Path) -> list[Document]:
         if resolved is not None and "split" not in state:
-            state["split"] = _build(resolved, source)
+            state["split"] = build_splitter(resolved, source, lambda file: _paragraphs(source, file))
         notes: list[str] = []
         blocks = list(_blocks(list(source.lines(file)), file, notes))
         return [_document(doc_id, file, blocks, wanted, code, state.get("split"), notes,
@@ -146,16 +146,9 @@ def read_markdown(
     return stream_files(source, parse_file)
 
 
-def _build(resolved: SplitterSpec | Splitter, source: Source) -> Splitter:
-    """The splitter callable; a training splitter first reads every paragraph of the corpus (not
-    its code)."""
-    if not isinstance(resolved, SplitterSpec):
-        return resolved
-    corpus = None
-    if resolved.trains:
-        corpus = (block.text for _, file in source.files for block in _blocks(list(source.lines(file)), file, None)
-                  if block.kind == "paragraph")
-    return resolved.build(corpus)
+def _paragraphs(source: Source, file: Path) -> Iterator[str]:
+    """The text of the paragraphs of ``file`` (not its code): what a sentence splitter learns from."""
+    return (block.text for block in _blocks(list(source.lines(file)), file, None) if block.kind == "paragraph")
 
 
 def _front_matter_end(lines: list[str]) -> int:
@@ -187,7 +180,7 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None) -> Iterator[_
             paragraph.clear()
 
     while i < len(lines):
-        line = lines[i].rstrip("\n")
+        line = lines[i]
         text = line.strip()
         lineno = i + 1
         i += 1
@@ -245,7 +238,7 @@ def _fenced(lines: list[str], i: int, opening: str, file: Path, lineno: int,
     closing = re.compile(rf"^ {{0,3}}{re.escape(opening[0])}{{{len(opening)},}}[ \t]*$")
     body: list[str] = []
     while i < len(lines):
-        line = lines[i].rstrip("\n")
+        line = lines[i]
         i += 1
         if closing.match(line):
             return body, i

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from ..checks import check_choice
@@ -81,7 +81,7 @@ def read_text(
 
     def parse_file(doc_id: str, file: Path) -> list[Document]:
         if resolved is not None and "split" not in state:
-            state["split"] = _build(resolved, source)
+            state["split"] = build_splitter(resolved, source, lambda file: _blocks(source, file, "paragraph"))
         units = _units(source, file, unit, state.get("split"))
         if not units:
             raise CorpusFormatError("expected some text; the file is empty or blank", path=str(file))
@@ -105,11 +105,13 @@ def _splitter_name(resolved: SplitterSpec | Splitter | None) -> str | None:
     return getattr(resolved, "__qualname__", type(resolved).__qualname__)
 
 
-def _build(resolved: SplitterSpec | Splitter, source: Source) -> Splitter:
-    """The splitter callable; a training splitter first reads every paragraph of the corpus."""
+def build_splitter(resolved: SplitterSpec | Splitter, source: Source,
+                   paragraphs: Callable[[Path], Iterable[str]]) -> Splitter:
+    """The splitter callable; a training splitter first reads ``paragraphs(file)`` of every file
+    of the corpus."""
     if not isinstance(resolved, SplitterSpec):
         return resolved
-    corpus = (p for _, file in source.files for p in _blocks(source, file, "paragraph")) if resolved.trains else None
+    corpus = (p for _, file in source.files for p in paragraphs(file)) if resolved.trains else None
     return resolved.build(corpus)
 
 
