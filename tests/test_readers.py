@@ -308,6 +308,18 @@ def test_json_array_of_the_dialogue_data_hub(tmp_path):
     assert [d.id for d in read_jsonl(file, where="set=test", limit=1)] == ["0"]  # limit counts kept ones
 
 
+@given(text=st.text(alphabet="ab\n", max_size=40), data=st.data())
+def test_json_line_counter_matches_counting_from_the_start(text, data):
+    """The JSON reader's line numbers are counted forward once; an earlier offset (which the reader
+    never asks for today) still gets its true line."""
+    from stability.readers.jsonl import _LineCounter
+
+    offsets = data.draw(st.lists(st.integers(0, len(text)), max_size=8))
+    counter = _LineCounter(text)
+    for offset in offsets:
+        assert counter.at(offset) == text.count("\n", 0, offset) + 1
+
+
 def test_json_objects_spread_over_lines_and_json_lines_still_streamed(tmp_path):
     pretty = write(tmp_path / "one.json", json.dumps({"units": ["x", "y"], "boundaries": [1]}, indent=2))
     (doc,) = read_jsonl(pretty)
