@@ -9,9 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import topical_document
 from hypothesis import given
 from hypothesis import strategies as st
 
+from stability.corpus import Document
+from stability.registry import get_segmenter
 from stability.segmentation import Segmentation
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks" / "validity"))
@@ -22,6 +25,7 @@ from insertion_probe import (
     probe_order,
     probe_score,
     probed_reference,
+    segment_probes,
 )
 
 
@@ -93,3 +97,18 @@ def test_candidates_give_no_credit_without_content_or_boundaries(t, r):
         assert scores["harmonic"] == pytest.approx(2 * t * r / (t + r))
         assert min(t, r) - 1e-12 <= scores["harmonic"] <= max(t, r) + 1e-12
     assert np.isfinite(list(scores.values())).all()
+
+
+def test_segment_probes_equal_segmenting_each_probed_text():
+    # the fast path (state prepared once on the original units, then an order) must give what
+    # segmenting the probed document's text from scratch gives
+    units, boundaries = topical_document(5)
+    document = Document("doc-p", tuple(units), (Segmentation(boundaries, len(units)),))
+    for name in ("c99", "texttiling", "u00"):
+        segmenter = get_segmenter(name)
+        got = segment_probes(segmenter, document)
+        probes = draw_probes("doc-p", len(units))
+        assert len(got) == len(probes) > 0
+        for (a, length, q), boundaries_of_probe in zip(probes, got):
+            text = [units[i] for i in probe_order(len(units), a, length, q)]
+            assert boundaries_of_probe == sorted(int(b) for b in segmenter(text))
