@@ -106,8 +106,8 @@ def test_segment_probes_equal_segmenting_each_probed_text():
     document = Document("doc-p", tuple(units), (Segmentation(boundaries, len(units)),))
     for name in ("c99", "texttiling", "u00"):
         segmenter = get_segmenter(name)
-        got = segment_probes(segmenter, document)
         probes = draw_probes("doc-p", len(units))
+        got = segment_probes(segmenter, document, probes)
         assert len(got) == len(probes) > 0
         for (a, length, q), boundaries_of_probe in zip(probes, got):
             text = [units[i] for i in probe_order(len(units), a, length, q)]

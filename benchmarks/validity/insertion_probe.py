@@ -116,9 +116,7 @@ def probe_order(n: int, a: int, length: int, q: int) -> np.ndarray:
 def probed_reference(reference: Segmentation, order: np.ndarray) -> Segmentation:
     """A boundary wherever two neighbouring units of the probed document come from different
     reference segments."""
-    ids = np.searchsorted(np.asarray(reference.boundaries, dtype=np.intp), np.arange(len(order)), side="right")
-    ids = ids[order]
-    return Segmentation([int(i) for i in np.flatnonzero(ids[1:] != ids[:-1]) + 1], len(order))
+    return Segmentation.from_labels(reference.label_array()[order])
 
 
 def chance_hit(n: int, m: int, junction: int, tolerance: int = TOLERANCE) -> float:
@@ -145,11 +143,11 @@ def probe_score(boundaries: list[int], n: int, junctions: tuple[int, int]) -> fl
     return 0.0 if c >= 1.0 else (h - c) / (1.0 - c)
 
 
-def segment_probes(segmenter, document: Document) -> list[list[int]]:
-    """The configuration's boundaries on each probe of one document."""
+def segment_probes(segmenter, document: Document, probes: list[tuple[int, int, int]]) -> list[list[int]]:
+    """The configuration's boundaries on each probe (:func:`draw_probes`) of one document."""
     n = len(document.units)
     out, states = [], {}
-    for a, length, q in draw_probes(document.id, n):
+    for a, length, q in probes:
         order = probe_order(n, a, length, q)
         units = [document.units[i] for i in order]
         refs = tuple(probed_reference(r, order) for r in document.references)
@@ -187,9 +185,9 @@ def _corpus(name: str):
 
 
 def _one_document(segmenters, document) -> dict:
-    return {"document": document.id, "n": len(document.units),
-            "probes": [list(p) for p in draw_probes(document.id, len(document.units))],
-            "boundaries": {label: segment_probes(seg, document) for label, seg in segmenters.items()}}
+    probes = draw_probes(document.id, len(document.units))
+    return {"document": document.id, "n": len(document.units), "probes": [list(p) for p in probes],
+            "boundaries": {label: segment_probes(seg, document, probes) for label, seg in segmenters.items()}}
 
 
 def run(name: str, jobs: int = 2) -> None:
@@ -219,20 +217,24 @@ def timing(name: str) -> None:
 # ----------------------------------------------------------------------------------------------
 # analysis
 # ----------------------------------------------------------------------------------------------
-def probe_means(name: str, first: int = PROBES) -> dict[str, float]:
-    """Per configuration: ``R``, the mean over documents of the mean score of their first
-    ``first`` probes."""
-    per_doc: dict[str, list[float]] = {}
+def probe_scores(name: str) -> dict[str, list[list[float]]]:
+    """Per configuration, per document with at least one probe: the score of each probe, in the
+    order drawn (read from the cached boundaries)."""
+    per_doc: dict[str, list[list[float]]] = {}
     for line in (OUT / f"{name}.jsonl").read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
-        n = row["n"]
-        probes = row["probes"][:first]
-        if not probes:
+        if not row["probes"]:
             continue
         for label, runs in row["boundaries"].items():
-            scores = [probe_score(b, n, (q, q + length)) for (a, length, q), b in zip(probes, runs)]
-            per_doc.setdefault(label, []).append(float(np.mean(scores)))
-    return {label: float(np.mean(v)) for label, v in per_doc.items()}
+            per_doc.setdefault(label, []).append(
+                [probe_score(b, row["n"], (q, q + length)) for (_a, length, q), b in zip(row["probes"], runs)])
+    return per_doc
+
+
+def probe_means(scores: dict[str, list[list[float]]], first: int = PROBES) -> dict[str, float]:
+    """Per configuration: ``R``, the mean over documents of the mean score of their first
+    ``first`` probes (``scores`` from :func:`probe_scores`)."""
+    return {label: float(np.mean([np.mean(doc[:first]) for doc in docs])) for label, docs in scores.items()}
 
 
 def headline_and_references(cache: Path) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
@@ -252,6 +254,7 @@ def candidates(t: float, r: float) -> dict[str, float]:
 
 def analyze() -> None:
     mean: dict[str, dict[str, float]] = {}
+    probe_r: dict[str, dict[str, float]] = {}
     feasible = {c: True for c in CANDIDATES}
     print("| corpus | role | candidate | vs B | vs F1 ±1 | mean | content-blind all 0 | R move 10->20 |")
     print("|---|---|---|---:|---:|---:|---|---:|")
@@ -260,7 +263,9 @@ def analyze() -> None:
             print(f"| {name} | {role} | not probed | | | | | |")
             continue
         t, refs = headline_and_references(Path(cache))
-        r, r_half = probe_means(name), probe_means(name, PROBES // 2)
+        per_probe = probe_scores(name)
+        r, r_half = probe_means(per_probe), probe_means(per_probe, PROBES // 2)
+        probe_r[name] = r
         move = max(abs(r[label] - r_half[label]) for label in r)
         blind = [label for label in t if label in BLIND]
         labels = sorted(t)
@@ -275,8 +280,7 @@ def analyze() -> None:
             print(f"| {name} | {role} | {cand} | {taus[0]:+.3f} | {taus[1]:+.3f} | {mean[name][cand]:+.3f} "
                   f"| {'yes' if zero else 'NO'} | {move:.3f} |")
     print()
-    for name in mean:
-        r = probe_means(name)
+    for name, r in probe_r.items():
         print(f"{name} R: " + ", ".join(f"{label} {value:+.3f}" for label, value in sorted(r.items())))
     selection = [n for n, (_c, _f, role) in CORPORA.items() if role == "selection"]
     held = [n for n, (_c, _f, role) in CORPORA.items() if role == "held out"]
