@@ -258,4 +258,29 @@ def run_pool(function: Callable, tasks: list[tuple], n_jobs: int,
         finished = True
     finally:
         if not finished:
-            _executor(n_jobs).shutdown(wait=True, kill_workers=True)
+            with _teardown_race_ignored():
+                _executor(n_jobs).shutdown(wait=True, kill_workers=True)
+
+
+@contextlib.contextmanager
+def _teardown_race_ignored() -> Iterator[None]:
+    """While the workers are killed, drop the one error loky's manager thread can hit then.
+
+    A task submitted just before an interrupt can still have its id queued when
+    ``shutdown(kill_workers=True)`` cancels the pending tasks; the manager thread then looks the id
+    up and dies with ``KeyError`` (joblib 1.6, ``add_call_item_to_queue``), after the workers are
+    killed. Its traceback would come before the line that says what is saved and says nothing a
+    user can act on. Any other exception, of that thread or another, is reported as usual.
+    """
+    previous = threading.excepthook
+
+    def hook(args: Any) -> None:
+        thread = getattr(args.thread, "name", "")
+        if not (thread == "ExecutorManagerThread" and issubclass(args.exc_type, KeyError)):
+            previous(args)
+
+    threading.excepthook = hook
+    try:
+        yield
+    finally:
+        threading.excepthook = previous
