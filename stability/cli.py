@@ -228,6 +228,7 @@ def run(
     levels: Annotated[Optional[str], typer.Option("--levels", help="Wiki and Markdown corpora: header or heading levels that count as boundaries, e.g. '1,2' or '1-2'.")] = None,
     unit: Annotated[Optional[str], typer.Option("--unit", help="Plain-text corpora: sentence, paragraph or line; Markdown corpora: paragraph or sentence.")] = None,
     code: Annotated[Optional[str], typer.Option("--code", help="Markdown corpora: code blocks (fenced or indented) kept as units (keep, the default) or removed (drop).")] = None,
+    markup: Annotated[Optional[str], typer.Option("--markup", help="Markdown corpora: units as written (keep, the default) or as the text a reader sees, without links' targets, emphasis, quote and list markers or inline HTML (text).")] = None,
     keep: Annotated[Optional[str], typer.Option("--where", help="JSON corpora: keep the documents whose keys have these values, e.g. 'set=test' (several: 'set=test,lang=en').")] = None,
     splitter: Annotated[Optional[str], typer.Option("--splitter", help="Plain-text and Markdown corpora cut into sentences: auto (Punkt trained on the corpus when large enough, else rules), rules, punkt, punkt_untrained, pysbd (extra sbd).")] = None,
     blank_lines: Annotated[Optional[str], typer.Option("--blank-lines", help="Choi corpora: whitespace-only lines are kept as empty units (keep, the default: Choi's own files count them) or dropped (drop).")] = None,
@@ -267,7 +268,7 @@ def run(
         experiment = with_overrides(
             experiment, segmenters=segmenters, corpus=corpus, format=format or old_format, out=out,
             reader={"encoding": encoding, "levels": levels, "unit": unit, "splitter": splitter, "pattern": pattern, "where": keep,
-                    "blank_lines": blank_lines, "code": code, "limit": limit},
+                    "blank_lines": blank_lines, "code": code, "markup": markup, "limit": limit},
             n_restarts=n_restarts, seed=seed, n_jobs=n_jobs, backend=backend.value if backend else None,
             scheduler=scheduler, tolerance=tolerance, ci_width=ci_width, ci_score=ci_score,
             layout_control=layout_control or None,

@@ -210,6 +210,11 @@ def test_markdown_corpora_from_the_command_line(runner, tmp_path):
     assert read("--unit", "sentence", "--splitter", "rules", "--code", "drop") == (4, [[1, 3]])
     bad = runner.invoke(app, args + ["--code", "strip"])
     assert bad.exit_code == 1 and "code must be one of 'keep', 'drop'; received 'strip'" in bad.stderr
+    (folder / "guide.md").write_text("# A\n\n> Quoted.\n>\n> *Two*.\n\n# B\n\nEnd.\n", encoding="utf-8")
+    assert read() == (2, [[1]])  # the block quote is one unit as written
+    assert read("--markup", "text") == (3, [[2]])  # ">" alone ends a paragraph
+    bad = runner.invoke(app, args + ["--markup", "html"])
+    assert bad.exit_code == 1 and "markup must be one of 'keep', 'text'; received 'html'" in bad.stderr
     text = tmp_path / "notes.txt"
     text.write_text("One. Two.\n", encoding="utf-8")
     other = runner.invoke(app, ["run", "-s", "none", "--corpus", str(text), "--code", "drop"])

@@ -272,3 +272,72 @@ def test_sentence_splitters_that_learn_read_the_paragraphs_of_every_file(tmp_pat
     assert [d.meta["splitter"] for d in docs] == [splitter, splitter]
     assert [d.units for d in docs] == [("Dr. Smith left.", "He came back.", "not. prose."),  # code is never split
                                        ("Mr. Lee stayed.", "Then he left.")]
+
+
+# markup="text": each case worked out by hand from CommonMark's inline rules (what a renderer shows)
+@pytest.mark.parametrize(
+    "source, shown",
+    [
+        ("Use *this* and **that**, ***both*** or ~~not~~.", "Use this and that, both or not."),
+        ("_one_ and __two__ but snake_case_name stays", "one and two but snake_case_name stays"),
+        ("2 * 3 * 4 is 24", "2 * 3 * 4 is 24"),  # a star followed by a space opens nothing
+        ("Call `String::from(\"*a*\")`, then ``a ` b``.", "Call String::from(\"*a*\"), then a ` b."),  # code as written
+        ("See [the guide](https://x.org/g \"Guide\") and [ch. 3][data-types]<!-- ignore -->.",
+         "See the guide and ch. 3."),
+        ("An ![old logo](logo.png) in [![a badge](b.svg)](https://ci.org), or <https://x.org/a>.",
+         "An old logo in a badge, or https://x.org/a."),
+        ("<span class=\"caption\">Figure 4-1: the &quot;hello&quot; &amp; more</span>", "Figure 4-1: the \"hello\" & more"),
+        ("Not \\*emphasis\\*, not \\[a link\\](x), a \\`tick\\`.", "Not *emphasis*, not [a link](x), a `tick`."),
+    ],
+)
+def test_markup_text_shows_what_a_reader_sees(tmp_path, source, shown):
+    file = write(tmp_path / "a.md", f"# Title\n\n{source}\n")
+    assert next(read_markdown(file)).units == (source,)  # keep: as written
+    doc = next(read_markdown(file, markup="text"))
+    assert doc.units == (shown,) and doc.meta["markup"] == "text"
+
+
+def test_markup_text_reads_quotes_lists_and_tables_as_text(tmp_path):
+    file = write(tmp_path / "a.md", (
+        "# The `String` type\n\n"
+        "Intro with a [link][x].\n\n"
+        "> ### The stack and the heap\n>\n> First quoted paragraph\n> goes on.\n>\n> > Nested *quote*.\n\n"
+        "- one item\n- [x] a done task\n1. a step\n\n"
+        "| name | value |\n| :--- | ---: |\n| a \\| b | `1` |\n\n"
+        "## Next <small>part</small>\n\n```\n> kept *as* `code`\n```\n\nEnd.\n"
+    ))
+    kept = next(read_markdown(file))
+    assert kept.units[1].startswith("> ### The stack and the heap > > First quoted")  # one block, markers kept
+    doc = next(read_markdown(file, markup="text"))
+    assert doc.units == (
+        "Intro with a link.",
+        # ">" alone ends a quoted paragraph; the quoted heading is dropped and starts no segment
+        "First quoted paragraph goes on.",
+        "Nested quote.",
+        "one item a done task a step",  # a list is one block, its markers gone
+        "name value a | b 1",  # the delimiter row is dropped, pipes are spaces (an escaped one stays)
+        "> kept *as* `code`",  # code blocks are never rendered
+        "End.",
+    )
+    assert doc.references[0].boundaries == (5,)
+    assert doc.meta["titles"] == ("The String type", "Next part")
+
+
+def test_markup_text_feeds_the_sentence_splitter_rendered_paragraphs(tmp_path):
+    file = write(tmp_path / "a.md", "A **bold** claim. See [the guide](https://x.org/a.b). Done.\n")
+    assert next(read_markdown(file, markup="text", unit="sentence", splitter="rules")).units == (
+        "A bold claim.", "See the guide.", "Done.")
+
+
+_wrap = st.sampled_from(["{}", "*{}*", "**{}**", "_{}_", "`{}`", "[{}](https://x.org/p?q=1)", "<b>{}</b>",
+                         "![{}](i.png)", "~~{}~~", "[{}][ref]", "{}<!-- note -->"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_word, _wrap), min_size=1, max_size=10), st.sampled_from(["", "> ", "- ", "1. "]))
+def test_markup_text_leaves_only_the_words(tmp_path_factory, words, prefix):
+    """However words are marked up (inline, or in a quote or list item), the text is the words."""
+    source = " ".join(wrap.format(word) for word, wrap in words)
+    file = tmp_path_factory.mktemp("md") / "x.md"
+    file.write_text(f"# T\n\n{prefix}{source}\n")
+    assert next(read_markdown(file, markup="text")).units == (" ".join(word for word, _ in words),)

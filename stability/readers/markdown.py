@@ -9,6 +9,7 @@ the sections from the content alone.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ __all__ = ["read_markdown"]
 PATTERNS = ("*.md", "*.markdown")
 UNITS = ("paragraph", "sentence")
 CODE = ("keep", "drop")
+MARKUP = ("keep", "text")
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
 _ATX_CLOSING = re.compile(r"(?:^|[ \t]+)#+$")
@@ -39,6 +41,21 @@ _LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*\S+(?:[ \t]+(?:\"[^\"]*\
 _FRONT_MATTER_END = ("---", "...")
 _LIST_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
 _CODE_INDENT = 4
+
+# markup = "text": what is left of a line or a block once its Markdown is rendered
+_QUOTE = re.compile(r"^(?:>[ \t]?)+")
+_LIST_MARKER = re.compile(r"^(?:[-+*]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
+_TABLE_DELIMITER = re.compile(r"^\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?$")
+_CODE_SPAN = re.compile(r"(?<![`\\])(`+)(.+?)(?<!`)\1(?!`)")  # an escaped backtick opens nothing
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+_INLINE_COMMENT = re.compile(r"<!--.*?-->")
+_IMAGE = re.compile(r"!\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])")
+_LINK = re.compile(r"\[([^\]]+)\](?:\([^)]*\)|\[[^\]]*\])")
+_AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^<>\s]+)>")
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
+_EMPHASIS = re.compile(r"(\*{1,3}|~~)(?=\S)(.+?)(?<=\S)\1")
+_UNDERSCORE = re.compile(r"(?<!\w)(_{1,3})(?=\S)(.+?)(?<=\S)\1(?!\w)")
+_PROTECTED = 0xE000  # escaped characters sit in the private use area while the rules run
 
 
 @dataclass(frozen=True)
@@ -58,6 +75,7 @@ def read_markdown(
     unit: str = "paragraph",
     splitter: SplitterOption = None,
     code: str = "keep",
+    markup: str = "keep",
     encoding: str = "utf-8",
     encoding_errors: str = "strict",
     pattern: str | Sequence[str] | None = None,
@@ -99,6 +117,14 @@ def read_markdown(
         only, not from code.
     code : {"keep", "drop"}
         What to do with code blocks.
+    markup : {"keep", "text"}
+        ``"keep"``: the units are the Markdown source of their blocks. ``"text"``: the units
+        are the text a reader sees, for segmenters that count words: block quote and list
+        markers, table pipes and delimiter rows, emphasis, code span backticks, backslash
+        escapes, inline HTML tags and comments and link destinations are removed (a link or
+        an image leaves its text), and HTML entities are decoded; a line holding only ``>``
+        ends a paragraph, as in CommonMark, and a heading inside a block quote is removed
+        without starting a segment. Code blocks are kept as written either way.
     encoding, encoding_errors, pattern, limit :
         The options of every reader (see :func:`~stability.readers.read_corpus`); ``pattern``
         defaults to ``("*.md", "*.markdown")`` here.
@@ -128,6 +154,7 @@ def read_markdown(
     wanted = _check_levels(levels)
     check_choice(unit, "unit", UNITS)
     check_choice(code, "code", CODE)
+    check_choice(markup, "markup", MARKUP)
     resolved = resolve_splitter(splitter, unit)
     source = open_source(
         path, encoding=encoding, encoding_errors=encoding_errors, pattern=pattern, limit=limit,
@@ -137,18 +164,19 @@ def read_markdown(
 
     def parse_file(doc_id: str, file: Path) -> list[Document]:
         if resolved is not None and "split" not in state:
-            state["split"] = build_splitter(resolved, source, lambda file: _paragraphs(source, file))
+            state["split"] = build_splitter(resolved, source, lambda file: _paragraphs(source, file, markup))
         notes: list[str] = []
-        blocks = list(_blocks(list(source.lines(file)), file, notes))
+        blocks = list(_blocks(list(source.lines(file)), file, notes, markup))
         return [_document(doc_id, file, blocks, wanted, code, state.get("split"), notes,
-                          unit=unit, splitter=_splitter_name(resolved))]
+                          unit=unit, splitter=_splitter_name(resolved), markup=markup)]
 
     return stream_files(source, parse_file)
 
 
-def _paragraphs(source: Source, file: Path) -> Iterator[str]:
+def _paragraphs(source: Source, file: Path, markup: str) -> Iterator[str]:
     """The text of the paragraphs of ``file`` (not its code): what a sentence splitter learns from."""
-    return (block.text for block in _blocks(list(source.lines(file)), file, None) if block.kind == "paragraph")
+    blocks = _blocks(list(source.lines(file)), file, None, markup)
+    return (block.text for block in blocks if block.kind == "paragraph")
 
 
 def _front_matter_end(lines: list[str]) -> int:
@@ -167,16 +195,20 @@ def _indent(line: str) -> int:
     return len(expanded) - len(expanded.lstrip())
 
 
-def _blocks(lines: list[str], file: Path, notes: list[str] | None) -> Iterator[_Block]:
+def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str = "keep") -> Iterator[_Block]:
     """The headings, paragraphs and code blocks of a file, in order (see :func:`read_markdown`)."""
     paragraph: list[str] = []
     start = 0
     in_list = False  # indented lines after a list item continue the item: they are not code
     i = _front_matter_end(lines)
+    as_text = markup == "text"
+    inline = _inline_text if as_text else (lambda text: text)
 
     def flush() -> Iterator[_Block]:
         if paragraph:
-            yield _Block("paragraph", " ".join(paragraph), start)
+            text = inline(" ".join(paragraph))
+            if text:
+                yield _Block("paragraph", text, start)
             paragraph.clear()
 
     while i < len(lines):
@@ -187,7 +219,7 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None) -> Iterator[_
         if not text:
             yield from flush()
         elif paragraph and _SETEXT.match(line) and not _LIST_ITEM.match(lines[start - 1]):
-            yield _Block("heading", " ".join(paragraph), start, 1 if text[0] == "=" else 2)  # the paragraph above
+            yield _Block("heading", inline(" ".join(paragraph)), start, 1 if text[0] == "=" else 2)  # the paragraph above
             paragraph.clear()
         elif not paragraph and not in_list and _indent(line) >= _CODE_INDENT:  # an indented code block
             body, i = _indented(lines, i - 1)
@@ -195,7 +227,7 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None) -> Iterator[_
         elif (heading := _ATX.match(line)) is not None:
             yield from flush()
             title = _ATX_CLOSING.sub("", heading.group(2) or "").strip()
-            yield _Block("heading", title, lineno, len(heading.group(1)))
+            yield _Block("heading", inline(title), lineno, len(heading.group(1)))
             in_list = False
         elif (fence := _FENCE.match(line)) is not None:
             yield from flush()
@@ -205,6 +237,14 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None) -> Iterator[_
             yield from flush()
         elif not paragraph and _LINK_DEFINITION.match(line):  # "[label]: url", not rendered
             continue
+        elif as_text and text.startswith(">"):  # a block quote's line, without its markers
+            quoted = _QUOTE.sub("", text).strip()
+            if not quoted or _ATX.match(quoted) or _BREAK.match(quoted):
+                yield from flush()  # ">" alone ends a paragraph; a quoted heading or break is dropped
+                continue
+            if not paragraph:
+                start = lineno
+            paragraph.append(_line_text(quoted))
         elif _COMMENT_START.match(line):
             yield from flush()
             while "-->" not in line and i < len(lines):
@@ -214,8 +254,45 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None) -> Iterator[_
             if not paragraph:
                 start = lineno
                 in_list = bool(_LIST_ITEM.match(line)) or (in_list and _indent(line) > 0)
-            paragraph.append(text)
+            if as_text and _TABLE_DELIMITER.match(text) and "|" in text:
+                continue  # a table's "| --- | :-: |" row
+            paragraph.append(_line_text(text) if as_text else text)
     yield from flush()
+
+
+def _line_text(line: str) -> str:
+    """A stripped line of a paragraph without its list marker (and task box) or table pipes."""
+    line = _LIST_MARKER.sub("", line)
+    if line.startswith("|") or (line.endswith("|") and not line.endswith("\\|")):
+        line = re.sub(r"(?<!\\)\|", " ", line)
+    return line
+
+
+def _inline_text(text: str) -> str:
+    """What a reader sees of a block's inline Markdown: code spans keep their content as
+    written, the rest loses its markup (see ``markup`` in :func:`read_markdown`)."""
+    parts: list[str] = []
+    at = 0
+    for span in _CODE_SPAN.finditer(text):
+        parts.append(_rendered(text[at:span.start()]))
+        parts.append(span.group(2).strip())
+        at = span.end()
+    parts.append(_rendered(text[at:]))
+    return " ".join("".join(parts).split())
+
+
+def _rendered(text: str) -> str:
+    """Text outside code spans without its inline markup, escapes and entities resolved."""
+    text = _ESCAPED.sub(lambda m: chr(_PROTECTED + ord(m.group(1))), text)
+    text = _INLINE_COMMENT.sub("", text)
+    text = _AUTOLINK.sub(r"\1", text)
+    text = _IMAGE.sub(r"\1", text)
+    text = _LINK.sub(r"\1", text)
+    text = _TAG.sub("", text)
+    for _ in range(3):  # nested emphasis: ***a*** or **a _b_**
+        text = _UNDERSCORE.sub(r"\2", _EMPHASIS.sub(r"\2", text))
+    text = html.unescape(text)
+    return "".join(chr(ord(c) - _PROTECTED) if _PROTECTED <= ord(c) < _PROTECTED + 128 else c for c in text)
 
 
 def _indented(lines: list[str], i: int) -> tuple[list[str], int]:
@@ -250,7 +327,7 @@ def _fenced(lines: list[str], i: int, opening: str, file: Path, lineno: int,
 
 
 def _document(doc_id: str, file: Path, blocks: list[_Block], levels: frozenset[int] | None, code: str,
-              split: Splitter | None, notes: list[str], *, unit: str, splitter: str | None) -> Document:
+              split: Splitter | None, notes: list[str], *, unit: str, splitter: str | None, markup: str) -> Document:
     sections = HeadedSections()
     for block in blocks:
         if block.kind == "heading":
@@ -278,6 +355,7 @@ def _document(doc_id: str, file: Path, blocks: list[_Block], levels: frozenset[i
         "titles": titles,
         "levels": None if levels is None else tuple(sorted(levels)),
         "code_blocks": sum(b.kind == "code" for b in blocks),
+        "markup": markup,
         "notes": notes,
     }
     return make_document(file, None, id=doc_id, units=tuple(sections.units), references=(reference,), meta=meta)
