@@ -77,6 +77,8 @@ __all__ = ["Embedding", "EmbeddedSegmenter", "LSAEncoder", "unit_vectors", "gap_
 METHODS = ("c99", "depth")
 #: Largest smaller side of the TF-IDF matrix decomposed exactly (see :func:`top_singular`).
 EXACT_SVD_MAX = 500
+#: Decimals the cosine similarities are rounded to before C99's rank transform (see ``method``).
+SIMILARITY_DECIMALS = 12
 
 
 @dataclass(frozen=True)
@@ -398,7 +400,11 @@ class Embedding(EmbeddedSegmenter):
         n = vectors.shape[0]
         if self.n_segments is None and n <= 2:
             return []
-        similarity = vectors @ vectors.T
+        # The products carry rounding errors that depend on the BLAS kernel the CPU selects, and
+        # the rank transform compares strictly: equal similarities (0 between units of disjoint
+        # vocabularies) would be ranked by that noise and the boundaries would differ between
+        # machines. Rounded to SIMILARITY_DECIMALS they compare equal everywhere.
+        similarity = np.round(vectors @ vectors.T, SIMILARITY_DECIMALS)
         np.fill_diagonal(similarity, np.where(vectors.any(axis=1), 1.0, 0.0))
         rank = rank_matrix(similarity, self.mask_size)
         if self.n_segments is not None:
