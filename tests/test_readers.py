@@ -562,11 +562,14 @@ def test_detect_format(tmp_path):
         "wiki_article": "\n========,1,preface.\nx\n",
         "choi_noext": f"{SEP}\nx\n{SEP}\n",
         "notes.md": "Just text. Nothing else.\n",
+        "page.html": "<p>x</p>\n",
+        "page.htm": "<h1>T</h1><p>x</p>\n",
         "pair.segmenttitles": "d,1,Title\n",
         "other.text": "x\n",
         "notes.txt": "Just text. Nothing else.\n",
     }
-    expected = ["choi", "jsonl", "jsonl", "csv", "csv", "wiki", "choi", "markdown", "chen", "text", "text"]
+    expected = ["choi", "jsonl", "jsonl", "csv", "csv", "wiki", "choi", "markdown", "html", "html", "chen", "text",
+                "text"]
     write(tmp_path / "pair.text", "x\n")  # the other half of the Chen pair
     for (name, text), fmt in zip(cases.items(), expected):
         file = write(tmp_path / name, text)

@@ -24,6 +24,10 @@ chen      :func:`read_chen`      Chen et al. (2009): ``X.text`` (a paragraph per
 markdown  :func:`read_markdown`  Markdown, one document per file: headings are the reference
                                  boundaries and are removed; paragraphs (or their sentences)
                                  and code blocks are the units
+html      :func:`read_html`      HTML pages, one document per file: ``<h1>``..``<h6>`` are the
+                                 reference boundaries and are removed; blocks (paragraphs, list
+                                 items, table rows, ``<pre>``) are the units, as text; only
+                                 ``<main>`` when the page has one
 text      :func:`read_text`      plain text, split into sentences (a splitter from
                                  :mod:`stability.splitters`), paragraphs or lines
 ========  =====================  ===============================================================
@@ -79,6 +83,7 @@ from .common import CorpusWarning
 from .delimited import read_csv, write_csv
 from .dispatch import detect_format, read_corpus, register_format, unregister_format
 from .formats import FORMAT_TABLE, CorpusFormat
+from .html import read_html
 from .jsonl import read_jsonl, write_jsonl
 from .markdown import read_markdown
 from .text import read_text
@@ -98,6 +103,7 @@ __all__ = [
     "read_jsonl",
     "read_csv",
     "read_markdown",
+    "read_html",
     "read_text",
     "register_format",
     "unregister_format",

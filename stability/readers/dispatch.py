@@ -157,9 +157,9 @@ def read_corpus(
     ----------
     path : str or path-like
         A file or a directory.
-    format : {"choi", "wiki", "jsonl", "csv", "chen", "markdown", "text"}, optional
+    format : {"choi", "wiki", "jsonl", "csv", "chen", "markdown", "html", "text"}, optional
         The format; detected when omitted (see :func:`detect_format`). Case is ignored, and
-        ``"json"``, ``"tsv"``, ``"md"``, ``"txt"``, ``"wiki727k"``, ``"wiki50"`` are accepted as
+        ``"json"``, ``"tsv"``, ``"md"``, ``"htm"``, ``"txt"``, ``"wiki727k"``, ``"wiki50"`` are accepted as
         aliases.
     encoding, encoding_errors : str
         Text encoding (default UTF-8) and error handler (default strict).

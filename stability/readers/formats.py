@@ -20,6 +20,7 @@ from ..corpus import Document
 from .chen import read_chen, sniff_chen
 from .choi import CHOI_SEPARATOR, read_choi, sniff_choi, write_choi
 from .delimited import read_csv, write_csv
+from .html import read_html
 from .jsonl import read_jsonl, write_jsonl
 from .markdown import read_markdown
 from .text import read_text
@@ -107,6 +108,7 @@ FORMAT_TABLE: dict[str, CorpusFormat] = _rows(
         marker="a '.segmenttitles' file beside a '.text' file",
     ),
     CorpusFormat("markdown", read_markdown, extensions=(".md", ".markdown"), aliases=("md",)),
+    CorpusFormat("html", read_html, extensions=(".html", ".htm"), aliases=("htm",)),
     CorpusFormat("text", read_text, weak_extensions=(".txt",), fallback=True, aliases=("txt",)),
 )
 

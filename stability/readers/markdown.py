@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 from ..checks import check_choice
@@ -23,7 +24,7 @@ from .common import HeadedSections, PathLike, Source, make_document, note, open_
 from .text import _checked_split, _splitter_name, build_splitter, resolve_splitter
 from .wiki import _check_levels
 
-__all__ = ["read_markdown"]
+__all__ = ["Block", "read_markdown", "read_sectioned", "sectioned_document"]
 
 PATTERNS = ("*.md", "*.markdown")
 UNITS = ("paragraph", "sentence")
@@ -59,8 +60,9 @@ _PROTECTED = 0xE000  # escaped characters sit in the private use area while the 
 
 
 @dataclass(frozen=True)
-class _Block:
-    """One block of a file: ``kind`` is ``"heading"``, ``"paragraph"`` or ``"code"``."""
+class Block:
+    """One block of a file: ``kind`` is ``"heading"``, ``"paragraph"`` or ``"code"`` (the HTML
+    reader builds the same blocks from a page)."""
 
     kind: str
     text: str
@@ -151,32 +153,49 @@ def read_markdown(
     >>> next(read_markdown(file, levels=1, code="drop", unit="sentence", splitter="rules")).units
     ('Intro text.', 'Run pip.', 'Then wait.', 'Clone it.', 'Build it.', 'Call it.')
     """
+    check_choice(markup, "markup", MARKUP)
+
+    def file_blocks(source: Source, file: Path, notes: list[str] | None) -> tuple[list[Block], dict]:
+        blocks = list(_blocks(list(source.lines(file)), file, notes, markup))
+        return blocks, {"format": "markdown", "markup": markup}
+
+    return read_sectioned(path, file_blocks, PATTERNS, levels=levels, unit=unit, splitter=splitter, code=code,
+                          encoding=encoding, encoding_errors=encoding_errors, pattern=pattern, limit=limit)
+
+
+#: ``blocks(source, file, notes)``: the blocks of a file and the format's own meta entries;
+#: ``notes`` collects what the reader noticed (``None`` when the blocks are read again, for a
+#: sentence splitter to learn from).
+FileBlocks = Callable[[Source, Path, "list[str] | None"], tuple[list[Block], dict]]
+
+
+def read_sectioned(path: PathLike, blocks: FileBlocks, patterns: tuple[str, ...], *, levels: Any, unit: str,
+                   splitter: SplitterOption, code: str, encoding: str, encoding_errors: str,
+                   pattern: str | Sequence[str] | None, limit: int | None) -> Iterator[Document]:
+    """The reader of a format whose files are blocks under headings (Markdown, HTML): checks the
+    options, lists the files (``patterns`` by default) and streams one document per file."""
     wanted = _check_levels(levels)
     check_choice(unit, "unit", UNITS)
     check_choice(code, "code", CODE)
-    check_choice(markup, "markup", MARKUP)
     resolved = resolve_splitter(splitter, unit)
     source = open_source(
         path, encoding=encoding, encoding_errors=encoding_errors, pattern=pattern, limit=limit,
-        default_patterns=PATTERNS,
+        default_patterns=patterns,
     )
     state: dict[str, Splitter] = {}
 
+    def paragraphs(file: Path) -> Iterator[str]:  # what a sentence splitter learns from (not code)
+        return (block.text for block in blocks(source, file, None)[0] if block.kind == "paragraph")
+
     def parse_file(doc_id: str, file: Path) -> list[Document]:
         if resolved is not None and "split" not in state:
-            state["split"] = build_splitter(resolved, source, lambda file: _paragraphs(source, file, markup))
+            state["split"] = build_splitter(resolved, source, paragraphs)
         notes: list[str] = []
-        blocks = list(_blocks(list(source.lines(file)), file, notes, markup))
-        return [_document(doc_id, file, blocks, wanted, code, state.get("split"), notes,
-                          unit=unit, splitter=_splitter_name(resolved), markup=markup)]
+        found, meta = blocks(source, file, notes)
+        return [sectioned_document(doc_id, file, found, wanted, code, state.get("split"), notes, meta,
+                                   unit=unit, splitter=_splitter_name(resolved))]
 
     return stream_files(source, parse_file)
-
-
-def _paragraphs(source: Source, file: Path, markup: str) -> Iterator[str]:
-    """The text of the paragraphs of ``file`` (not its code): what a sentence splitter learns from."""
-    blocks = _blocks(list(source.lines(file)), file, None, markup)
-    return (block.text for block in blocks if block.kind == "paragraph")
 
 
 def _front_matter_end(lines: list[str]) -> int:
@@ -195,7 +214,7 @@ def _indent(line: str) -> int:
     return len(expanded) - len(expanded.lstrip())
 
 
-def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str = "keep") -> Iterator[_Block]:
+def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str = "keep") -> Iterator[Block]:
     """The headings, paragraphs and code blocks of a file, in order (see :func:`read_markdown`)."""
     paragraph: list[str] = []
     start = 0
@@ -204,11 +223,11 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str =
     as_text = markup == "text"
     inline = _inline_text if as_text else (lambda text: text)
 
-    def flush() -> Iterator[_Block]:
+    def flush() -> Iterator[Block]:
         if paragraph:
             text = inline(" ".join(paragraph))
             if text:
-                yield _Block("paragraph", text, start)
+                yield Block("paragraph", text, start)
             paragraph.clear()
 
     while i < len(lines):
@@ -219,20 +238,20 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str =
         if not text:
             yield from flush()
         elif paragraph and _SETEXT.match(line) and not _LIST_ITEM.match(lines[start - 1]):
-            yield _Block("heading", inline(" ".join(paragraph)), start, 1 if text[0] == "=" else 2)  # the paragraph above
+            yield Block("heading", inline(" ".join(paragraph)), start, 1 if text[0] == "=" else 2)  # the paragraph above
             paragraph.clear()
         elif not paragraph and not in_list and _indent(line) >= _CODE_INDENT:  # an indented code block
             body, i = _indented(lines, i - 1)
-            yield _Block("code", " ".join(body), lineno)
+            yield Block("code", " ".join(body), lineno)
         elif (heading := _ATX.match(line)) is not None:
             yield from flush()
             title = _ATX_CLOSING.sub("", heading.group(2) or "").strip()
-            yield _Block("heading", inline(title), lineno, len(heading.group(1)))
+            yield Block("heading", inline(title), lineno, len(heading.group(1)))
             in_list = False
         elif (fence := _FENCE.match(line)) is not None:
             yield from flush()
             body, i = _fenced(lines, i, fence.group(1), file, lineno, notes)
-            yield _Block("code", " ".join(body), lineno)
+            yield Block("code", " ".join(body), lineno)
         elif _BREAK.match(line) or _TAGS_ONLY.match(line):
             yield from flush()
         elif not paragraph and _LINK_DEFINITION.match(line):  # "[label]: url", not rendered
@@ -326,8 +345,12 @@ def _fenced(lines: list[str], i: int, opening: str, file: Path, lineno: int,
     return body, i
 
 
-def _document(doc_id: str, file: Path, blocks: list[_Block], levels: frozenset[int] | None, code: str,
-              split: Splitter | None, notes: list[str], *, unit: str, splitter: str | None, markup: str) -> Document:
+def sectioned_document(doc_id: str, file: Path, blocks: list[Block], levels: frozenset[int] | None, code: str,
+                       split: Splitter | None, notes: list[str], meta: dict, *, unit: str,
+                       splitter: str | None) -> Document:
+    """The document of a file's blocks: headings of ``levels`` start reference segments, the
+    other blocks are units (code kept or dropped, paragraphs split by ``split`` when given);
+    ``meta`` (the format and its own entries) comes first in the document's meta."""
     sections = HeadedSections()
     for block in blocks:
         if block.kind == "heading":
@@ -348,14 +371,13 @@ def _document(doc_id: str, file: Path, blocks: list[_Block], levels: frozenset[i
         )
     reference, titles = sections.finish()
     meta = {
-        "format": "markdown",
+        **meta,
         "source": str(file),
         "unit": unit,
         "splitter": splitter,
         "titles": titles,
         "levels": None if levels is None else tuple(sorted(levels)),
         "code_blocks": sum(b.kind == "code" for b in blocks),
-        "markup": markup,
         "notes": notes,
     }
     return make_document(file, None, id=doc_id, units=tuple(sections.units), references=(reference,), meta=meta)

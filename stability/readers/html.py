@@ -1,0 +1,199 @@
+"""HTML pages: one document per file, its headings (``<h1>`` to ``<h6>``) as the reference.
+
+Web pages and documentation sites exported as HTML are what many retrieval pipelines chunk, and
+their headings are a reference their authors wrote, as in Markdown. The reader turns the blocks of
+a page (paragraphs, list items, table rows, quotations, preformatted code) into units, the text a
+browser shows without the markup, and removes the headings from the text so that a segmenter has
+to find the sections from the content alone. It uses the standard library's HTML parser, which
+accepts the unclosed tags real pages are full of.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from html.parser import HTMLParser
+from pathlib import Path
+
+from ..corpus import Document
+from ..splitters import SplitterOption
+from .common import PathLike, Source
+from .markdown import Block, read_sectioned
+
+__all__ = ["read_html"]
+
+PATTERNS = ("*.html", "*.htm")
+
+#: Elements whose content is never text of the page: page chrome, scripts, embedded objects.
+SKIPPED = frozenset({"head", "title", "script", "style", "noscript", "template", "nav", "svg", "math", "iframe",
+                     "object", "canvas", "select", "button"})
+#: Elements that start or end a block: the text before and after them is not one unit.
+BLOCKS = frozenset({"p", "div", "section", "article", "main", "header", "footer", "aside", "li", "ul", "ol",
+                    "dl", "dt", "dd", "blockquote", "figure", "figcaption", "table", "caption", "thead",
+                    "tbody", "tfoot", "tr", "details", "summary", "hr", "form", "fieldset", "legend",
+                    "address", "center", "body", "html"})
+#: Elements with no end tag (an end tag for one is ignored).
+VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+                  "source", "track", "wbr"})
+HEADINGS = {f"h{level}": level for level in range(1, 7)}
+
+
+def read_html(
+    path: PathLike,
+    *,
+    levels: int | str | Iterable[int] | None = None,
+    unit: str = "paragraph",
+    splitter: SplitterOption = None,
+    code: str = "keep",
+    encoding: str = "utf-8",
+    encoding_errors: str = "strict",
+    pattern: str | Sequence[str] | None = None,
+    limit: int | None = None,
+) -> Iterator[Document]:
+    """Read HTML files, one document per file, with the headings as the reference.
+
+    A heading (``<h1>`` to ``<h6>``) whose level is in ``levels`` starts a new reference segment;
+    headings of other levels end the block before them. Every heading is removed from the units.
+    A section left without any unit is not a segment, and the text before the first heading, when
+    there is some, is the first one.
+
+    The units are the blocks of the page: the text between the start or end of two block elements
+    (``<p>``, ``<li>``, ``<tr>``, ``<blockquote>``, ``<div>``...; table cells of a row are one
+    unit), whitespace collapsed, entities decoded, inline markup (``<a>``, ``<em>``, ``<code>``...)
+    removed with its text kept, and each ``<pre>`` block, code kept or dropped with ``code``. When
+    the page has a ``<main>`` element (or one with ``role="main"``), only the blocks inside it are
+    read: the site's header, menus and footer around it are not the document. Never read: the
+    content of ``<head>``, ``<script>``, ``<style>``, ``<nav>``, ``<template>``, ``<svg>``,
+    ``<iframe>`` and form controls, images (their ``alt`` text is not shown) and comments.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A file, or a directory searched recursively.
+    levels : int, str or collection of int, optional
+        Heading levels (1 for ``<h1>``) that count as boundaries; default every level. ``"1,2"``
+        and ``"1-3"`` are accepted (for command lines).
+    unit : {"paragraph", "sentence"}
+        What a unit is: a block, or a sentence of a block (split with ``splitter``; a ``<pre>``
+        block stays one unit).
+    splitter : str or callable, optional
+        Sentence splitter for ``unit="sentence"``, as for the text format (see
+        :func:`~stability.readers.read_text`); default ``"auto"``.
+    code : {"keep", "drop"}
+        What to do with ``<pre>`` blocks.
+    encoding, encoding_errors, pattern, limit :
+        The options of every reader (see :func:`~stability.readers.read_corpus`); ``pattern``
+        defaults to ``("*.html", "*.htm")`` here.
+
+    Returns
+    -------
+    iterator of Document
+        One reference per document. ``meta`` holds ``format``, ``source``, ``unit``,
+        ``splitter``, ``titles`` (the heading of each reference segment, ``None`` for text before
+        the first one), ``levels`` (``None`` for all), ``code_blocks`` (how many ``<pre>`` blocks
+        were read; dropped ones included), ``main`` (whether only a ``<main>`` element was read)
+        and ``notes``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> file = pathlib.Path(tempfile.mkdtemp()) / "guide.html"
+    >>> _ = file.write_text(
+    ...     "<html><head><title>Guide</title></head><body><nav><a href='/'>Home</a></nav><main>"
+    ...     "<p>Intro &amp; <em>scope</em>.<h1>Install</h1><p>Run <code>pip</code>.</p>"
+    ...     "<pre>pip install x</pre><h2>From source</h2><ul><li>Clone it.<li>Build it.</ul>"
+    ...     "</main><footer>Copyright</footer></body></html>")
+    >>> doc = next(read_html(file))
+    >>> doc.units
+    ('Intro & scope.', 'Run pip.', 'pip install x', 'Clone it.', 'Build it.')
+    >>> doc.references[0].boundaries, doc.meta["titles"]
+    ((1, 3), (None, 'Install', 'From source'))
+    >>> next(read_html(file, levels=1, code="drop")).references[0].boundaries
+    (1,)
+    """
+    return read_sectioned(path, _page_blocks, PATTERNS, levels=levels, unit=unit, splitter=splitter, code=code,
+                          encoding=encoding, encoding_errors=encoding_errors, pattern=pattern, limit=limit)
+
+
+def _page_blocks(source: Source, file: Path, notes: list[str] | None) -> tuple[list[Block], dict]:
+    """The blocks of a page, those of its ``<main>`` element only when it has one."""
+    parser = _PageParser()
+    for line in source.lines(file):
+        parser.feed(line + "\n")
+    parser.close()
+    parser.flush()
+    main = any(inside for _, inside in parser.blocks)
+    return [block for block, inside in parser.blocks if inside or not main], {"format": "html", "main": main}
+
+
+class _PageParser(HTMLParser):
+    """Collects ``(block, inside <main>)`` pairs in document order."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.blocks: list[tuple[Block, bool]] = []
+        self.text: list[str] = []
+        self.skip: tuple[str, int] | None = None  # the skipped element being read, and its nesting
+        self.main: tuple[str, int] | None = None  # the same for the <main> element
+        self.pre = 0  # depth inside <pre>
+        self.heading = 0  # level of the open heading, 0 outside one
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.skip == ("head", 1) and tag == "body":  # </head> may be left out
+            self.skip = None
+        if self.skip is not None:  # only the nesting of the skipped element counts (tags inside may be unclosed)
+            name, depth = self.skip
+            self.skip = (name, depth + (tag == name))
+            return
+        if tag in SKIPPED:
+            self.skip = (tag, 1)
+            return
+        if tag == "br":
+            self.text.append("\n" if self.pre else " ")
+        elif tag in ("td", "th"):
+            self.text.append(" ")
+        elif tag in HEADINGS or tag == "pre" or tag in BLOCKS:
+            self.flush()
+            self.heading = HEADINGS.get(tag, 0)  # a block inside an unclosed heading ends it
+            self.pre += tag == "pre"
+        if self.main is None and (tag == "main" or ("role", "main") in attrs):
+            self.main = (tag, 1)
+        elif self.main is not None and tag == self.main[0] and tag not in VOID:
+            self.main = (tag, self.main[1] + 1)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in VOID:  # <br/>; a non-void element written <div/> opens nothing
+            self.handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.skip is not None:
+            name, depth = self.skip
+            self.skip = None if tag == name and depth == 1 else (name, depth - (tag == name))
+            return
+        if tag in VOID:
+            return
+        if tag in ("td", "th"):
+            self.text.append(" ")
+        elif tag in HEADINGS or tag == "pre" or tag in BLOCKS:
+            self.flush()
+            self.heading = 0
+            self.pre = max(0, self.pre - (tag == "pre"))
+        if self.main is not None and tag == self.main[0]:
+            self.flush()
+            self.main = None if self.main[1] == 1 else (tag, self.main[1] - 1)
+
+    def handle_data(self, data: str) -> None:
+        if self.skip is None:
+            self.text.append(data)
+
+    def flush(self) -> None:
+        """End the block being read: a heading, code or a paragraph, unless it has no text."""
+        raw = "".join(self.text)
+        self.text.clear()
+        if self.pre:
+            text = " ".join(line.strip() for line in raw.splitlines() if line.strip())
+            kind, level = "code", 0
+        else:
+            text = " ".join(raw.split())
+            kind, level = ("heading", self.heading) if self.heading else ("paragraph", 0)
+        if text:
+            self.blocks.append((Block(kind, text, self.getpos()[0], level), self.main is not None))

@@ -1,0 +1,183 @@
+"""HTML pages: headings are the reference and are removed; blocks are the units, as text.
+
+Expected values are worked out by hand from what a browser shows of each page, written next to
+each case.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from stability import CorpusFormatError, InvalidParameterError
+from stability.cli import app
+from stability.readers import detect_format, read_corpus, read_html
+
+
+def write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Guide</title>
+<style>p { color: red }</style><script>var x = "<p>not text</p>";</script></head>
+<body>
+<header><a href="/">Site</a></header>
+<nav><ul><li><a href="/a">Menu entry</a></ul></nav>
+<main>
+<p>Some intro that
+   runs over two lines &amp; an <em>emphasis</em>.
+<h1 id="install">Install <a class="anchor" href="#install">¶</a></h1>
+<!-- a comment -->
+<p>Use <code>pip</code>.<br>Then wait.</p>
+<pre><code>pip install thing
+  --user
+</code></pre>
+<h2>Options</h2>
+<ul>
+  <li>First option
+  <li>Second <strong>option</strong></li>
+</ul>
+<table><tr><th>name</th><th>value</th></tr><tr><td>a</td><td>1</td></tr></table>
+<blockquote><p>Quoted.</p></blockquote>
+<img src="x.png" alt="not shown">
+<h3>Empty section</h3>
+<h3>Last</h3>
+<div>Loose text in a div<div>and a nested one</div>after it</div>
+</main>
+<footer>Copyright 2026</footer>
+</body>
+</html>
+"""
+
+
+def test_a_page_by_hand(tmp_path):
+    doc = next(read_html(write(tmp_path / "guide.html", PAGE)))
+    assert doc.units == (
+        "Some intro that runs over two lines & an emphasis.",  # whitespace collapsed, entity decoded
+        "Use pip. Then wait.",  # inline markup removed, <br> a space
+        "pip install thing --user",  # <pre>: code, its lines stripped and joined
+        "First option",  # an unclosed <li> ends at the next one
+        "Second option",
+        "name value",  # a table row is one unit
+        "a 1",
+        "Quoted.",
+        "Loose text in a div",  # a block inside a block splits the text around it
+        "and a nested one",
+        "after it",
+    )
+    # <main> only: the header, menu and footer are not read; the empty section starts no segment
+    assert doc.references[0].boundaries == (1, 3, 8)
+    assert doc.meta["titles"] == (None, "Install ¶", "Options", "Last")
+    assert doc.meta["format"] == "html" and doc.meta["main"] is True and doc.meta["code_blocks"] == 1
+
+
+def test_levels_and_code(tmp_path):
+    file = write(tmp_path / "guide.html", PAGE)
+    assert next(read_html(file, levels=1)).references[0].boundaries == (1,)
+    assert next(read_html(file, levels="2-3")).references[0].boundaries == (3, 8)
+    dropped = next(read_html(file, code="drop"))
+    assert "pip install thing --user" not in dropped.units and dropped.references[0].boundaries == (1, 2, 7)
+
+
+def test_without_main_the_whole_body_is_read_but_never_menus_or_scripts(tmp_path):
+    page = ("<html><head><title>T</title></head><body><nav>Menu</nav><div role='navigation-ish'>Top</div>"
+            "<h1>A</h1><p>a text</p><script>skip()</script><noscript>enable js</noscript>"
+            "<h1>B</h1><p>b text<footer>Foot</footer></body></html>")
+    doc = next(read_html(write(tmp_path / "a.htm", page)))
+    assert doc.units == ("Top", "a text", "b text", "Foot") and doc.meta["main"] is False
+    assert doc.references[0].boundaries == (1, 2)
+
+
+def test_role_main_and_nested_elements_of_the_same_name(tmp_path):
+    page = ("<body><div class='site'>Chrome</div><div role='main'><div><p>one</p></div><h2>S</h2>"
+            "<div>two</div></div><div>After main</div></body>")
+    doc = next(read_html(write(tmp_path / "a.html", page)))
+    assert doc.units == ("one", "two") and doc.references[0].boundaries == (1,)
+
+
+def test_broken_markup_is_read_as_a_browser_would(tmp_path):
+    # an unclosed heading ends at the next block; tags left open inside a skipped element do not
+    # swallow the page; </head> left out; an unclosed <pre> runs to the end
+    page = ("<head><title>T</title><body><nav><ul><li>menu</nav><h1>Title<p>Text one.</p>"
+            "<h2>Two</h2><p>Text two.<pre>code\nmore")
+    doc = next(read_html(write(tmp_path / "a.html", page)))
+    assert doc.units == ("Text one.", "Text two.", "code more")
+    assert doc.meta["titles"] == ("Title", "Two") and doc.references[0].boundaries == (1,)
+
+
+def test_a_page_with_only_headings_is_an_error_naming_it(tmp_path):
+    file = write(tmp_path / "empty.html", "<h1>One</h1><h2>Two</h2><script>x()</script>")
+    with pytest.raises(CorpusFormatError, match=r"empty\.html.*expected some text besides headings"):
+        next(read_html(file))
+
+
+@pytest.mark.parametrize("options, match", [({"code": "strip"}, "code"), ({"unit": "line"}, "unit"),
+                                            ({"levels": 0}, "levels")])
+def test_bad_options_are_named(tmp_path, options, match):
+    with pytest.raises(InvalidParameterError, match=match):
+        read_html(write(tmp_path / "a.html", "<p>x</p>"), **options)
+
+
+def test_sentences_and_detection(tmp_path):
+    write(tmp_path / "site" / "b.htm", "<h1>B</h1><p>Dr. Smith left. He came back.</p>")
+    write(tmp_path / "site" / "a.html", "<p>Intro.</p><h1>A</h1><p>One. Two.</p>")
+    assert detect_format(tmp_path / "site") == "html"
+    docs = list(read_corpus(tmp_path / "site", unit="sentence", splitter="rules"))
+    assert [d.id for d in docs] == ["a.html", "b.htm"]
+    assert [d.units for d in docs] == [("Intro.", "One.", "Two."), ("Dr. Smith left.", "He came back.")]
+    assert [d.references[0].boundaries for d in docs] == [(1,), ()]
+
+
+def test_from_the_command_line(tmp_path):
+    write(tmp_path / "site" / "a.html", "<p>Intro.</p><h1>A</h1><p>One.</p><pre>x = 1</pre><h2>B</h2><p>Two.</p>")
+    args = ["run", "-s", "none", "--corpus", str(tmp_path / "site"), "--restarts", "2", "--no-progress",
+            "--report-format", "json"]
+    runner = CliRunner()
+    for extra, expected in (([], (4, [[1, 3]])), (["--levels", "1", "--code", "drop"], (3, [[1]]))):
+        result = runner.invoke(app, args + extra)
+        assert result.exit_code == 0, result.output
+        (doc,) = json.loads(result.stdout)["documents"]["none"]
+        assert (doc["n_units"], doc["references"]) == expected
+
+
+_word = st.text(alphabet="abcdefg<>&\"'", min_size=1, max_size=6).filter(lambda w: w.strip())
+_block = st.one_of(
+    st.tuples(st.just("h"), st.integers(1, 6), _word),
+    st.tuples(st.sampled_from(["p", "li", "blockquote", "div", "pre"]), st.just(0),
+              st.lists(_word, min_size=1, max_size=4).map(" ".join)),
+)
+_inline = st.sampled_from(["{}", "<em>{}</em>", "<a href='https://x.org/?a=1&amp;b'>{}</a>", "<code>{}</code>",
+                           "<span class=x>{}</span>", "{}<!-- c -->", "<b><i>{}</i></b>"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_block, _inline), min_size=1, max_size=12).filter(lambda bs: any(b[0] != "h" for b, _ in bs)))
+def test_every_block_round_trips(tmp_path_factory, blocks):
+    """Written blocks come back as their text, whatever inline markup wraps them: units in order,
+    a boundary wherever a heading precedes text."""
+    parts, units, boundaries, pending = [], [], [], False
+    for (kind, level, text), inline in blocks:
+        shown = inline.format(html.escape(text))
+        if kind == "h":
+            parts.append(f"<h{level}>{shown}</h{level}>")
+            pending = True
+            continue
+        parts.append(f"<pre>{html.escape(text)}</pre>" if kind == "pre" else f"<{kind}>{shown}</{kind}>")
+        if pending and units:
+            boundaries.append(len(units))
+        pending = False
+        units.append(text)
+    file = tmp_path_factory.mktemp("html") / "x.html"
+    file.write_text("<html><body>\n" + "\n".join(parts) + "\n</body></html>\n")
+    doc = next(read_html(file))
+    assert doc.units == tuple(units)
+    assert doc.references[0].boundaries == tuple(boundaries)
