@@ -124,7 +124,8 @@ def _format_options(row: CorpusFormat, options: dict[str, Any], how: str) -> dic
     given = {name: value for name, value in options.items() if value is not None}
     for name in given:
         if name not in row.options:
-            users = " or ".join(repr(r.name) for r in FORMAT_TABLE.values() if name in r.options)
+            names = [repr(r.name) for r in FORMAT_TABLE.values() if name in r.options]
+            users = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
             raise InvalidParameterError(
                 f"{name} applies only to format {users}; the corpus is read as {how}; "
                 f"pass format= if the detection is wrong", parameter=name
