@@ -79,6 +79,8 @@ METHODS = ("c99", "depth")
 EXACT_SVD_MAX = 500
 #: Decimals the cosine similarities are rounded to before C99's rank transform (see ``method``).
 SIMILARITY_DECIMALS = 12
+#: Norm under which an LSA vector is rounding noise and set to 0 (TF-IDF rows have norm 1).
+OFF_AXES_NORM = 1e-10
 
 
 @dataclass(frozen=True)
@@ -159,7 +161,12 @@ class LSAEncoder:
         singular, basis = top_singular(matrix * np.sqrt(multiplicity)[:, None], self.n_components)
         rank = int(np.count_nonzero(singular > singular[0] * max(matrix.shape) * np.finfo(float).eps))
         k = max(1, min(self.n_components, rank))
-        return (matrix @ basis[:k].T)[rows]  # projection on the first k axes: rows of U_k S_k
+        projected = matrix @ basis[:k].T  # projection on the first k axes: rows of U_k S_k
+        # A unit whose terms all lie off the kept axes projects to 0 up to rounding (rows of the
+        # TF-IDF matrix have norm 1): set it to exactly 0, or normalising it would give it a
+        # direction drawn from the BLAS kernel's rounding noise, different from CPU to CPU.
+        projected[np.einsum("ij,ij->i", projected, projected) < OFF_AXES_NORM**2] = 0.0
+        return projected[rows]
 
 
 def top_singular(matrix: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

@@ -121,3 +121,20 @@ def test_bad_parameters(params, name):
         Cluster(**params)
     with pytest.raises(InvalidTypeError, match="embed"):
         Cluster(embed=3)
+
+
+def test_boundaries_do_not_depend_on_rounding_noise():
+    # as for the embedding segmenter: similarities equal up to the BLAS kernel's last bits (0
+    # between disjoint vocabularies: most pairs with 8 topics in 5 dimensions) must not decide
+    # seeds or classes by that noise
+    for seed in range(5):
+        units, boundaries = topical_document(seed, n_topics=8)
+        for noise in range(3):
+            rng = np.random.default_rng(noise)
+
+            def noisy(texts):  # units off the kept axes are exactly 0 (test_lsa_zero_rows...)
+                vectors = LSAEncoder(n_components=5)(texts)
+                return vectors + rng.normal(scale=1e-14, size=vectors.shape) * vectors.any(axis=1)[:, None]
+
+            for k in (None, len(boundaries) + 1):
+                assert Cluster(n_segments=k, embed=noisy)(units) == Cluster(n_segments=k)(units), (seed, noise, k)

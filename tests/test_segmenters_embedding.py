@@ -209,3 +209,57 @@ def test_boundaries_do_not_depend_on_rounding_noise():
                 return vectors + rng.normal(scale=1e-14, size=vectors.shape)
 
             assert Embedding(n_segments=len(boundaries) + 1, embed=noisy)(units) == boundaries, (seed, noise)
+
+
+def test_lsa_zero_rows_for_units_off_the_kept_axes():
+    # 8 topics with disjoint vocabularies in 5 dimensions: the units of the topics left out project
+    # to 0 up to rounding; they are exactly 0 (normalising ~1e-16 would give them a direction
+    # drawn from the BLAS kernel's noise), and the other rows are far from 0
+    for seed in range(5):
+        units, _ = topical_document(seed, n_topics=8)
+        norms = np.linalg.norm(LSAEncoder(n_components=5)(units), axis=1)
+        assert (norms == 0).sum() >= 10 and norms[norms > 0].min() > 0.1, seed
+
+
+_KERNELS_SCRIPT = """
+import json, sys
+sys.path[:0] = sys.argv[1:]
+from conftest import topical_document
+from segmenters.cluster import Cluster
+from segmenters.embedding import Embedding
+documents = [topical_document(seed, n_topics=n)[0] for seed in range(6) for n in (5, 8)]
+print(json.dumps([[Embedding()(units), Embedding(method="depth")(units), Cluster()(units), Cluster(n_segments=5)(units)]
+                  for units in documents]))
+"""
+
+
+def _openblas_kernels() -> bool:
+    """Whether numpy's BLAS is OpenBLAS choosing its kernel at run time on an x86-64 CPU with AVX2."""
+    import platform
+    from pathlib import Path
+
+    blas = np.show_config(mode="dicts").get("Build Dependencies", {}).get("blas", {})
+    cpu = Path("/proc/cpuinfo")
+    return ("DYNAMIC_ARCH" in str(blas.get("openblas configuration", "")) and platform.machine() == "x86_64"
+            and cpu.exists() and " avx2" in cpu.read_text())
+
+
+@pytest.mark.skipif(not _openblas_kernels(), reason="needs OpenBLAS with run-time kernels on an x86-64 CPU with AVX2")
+def test_the_same_boundaries_whatever_blas_kernel_the_cpu_gets():
+    # OpenBLAS picks its kernels by CPU; OPENBLAS_CORETYPE forces one, so two kernels stand for two
+    # machines. The LSA segmenters used to differ (rows off the kept axes normalised from rounding
+    # noise, ties in similarities broken by it), which failed tests on some CPUs.
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tests = Path(__file__).resolve().parent
+    outputs = set()
+    for kernel in ("Prescott", "Haswell"):
+        env = {**os.environ, "OPENBLAS_CORETYPE": kernel}
+        done = subprocess.run([sys.executable, "-c", _KERNELS_SCRIPT, str(tests.parent), str(tests)],
+                              capture_output=True, text=True, env=env, timeout=300)
+        assert done.returncode == 0, done.stderr
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
