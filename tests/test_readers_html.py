@@ -114,6 +114,15 @@ def test_broken_markup_is_read_as_a_browser_would(tmp_path):
     assert doc.meta["titles"] == ("Title", "Two") and doc.references[0].boundaries == (1,)
 
 
+def test_blocks_inside_pre_are_lines_of_the_code(tmp_path):
+    # rustdoc writes a declaration as <pre>..<div class="where">..</div>..</pre>: one code block
+    page = ("<main><h1>Struct</h1><pre><code>pub struct Vec&lt;T&gt;<div class='where'>where T: Sized,</div>"
+            "{ /* fields */ }</code></pre><p>A growable array.</p></main>")
+    doc = next(read_html(write(tmp_path / "a.html", page)))
+    assert doc.units == ("pub struct Vec<T> where T: Sized, { /* fields */ }", "A growable array.")
+    assert doc.meta["code_blocks"] == 1
+
+
 def test_a_page_with_only_headings_is_an_error_naming_it(tmp_path):
     file = write(tmp_path / "empty.html", "<h1>One</h1><h2>Two</h2><script>x()</script>")
     with pytest.raises(CorpusFormatError, match=r"empty\.html.*expected some text besides headings"):

@@ -147,7 +147,7 @@ class _PageParser(HTMLParser):
         if tag in SKIPPED:
             self.skip = (tag, 1)
             return
-        if tag == "br":
+        if tag == "br" or (self.pre and tag in BLOCKS):  # a block inside <pre> is a new line of it
             self.text.append("\n" if self.pre else " ")
         elif tag in ("td", "th"):
             self.text.append(" ")
@@ -171,8 +171,8 @@ class _PageParser(HTMLParser):
             return
         if tag in VOID:
             return
-        if tag in ("td", "th"):
-            self.text.append(" ")
+        if tag in ("td", "th") or (self.pre and tag in BLOCKS):
+            self.text.append("\n" if self.pre else " ")
         elif tag in HEADINGS or tag == "pre" or tag in BLOCKS:
             self.flush()
             self.heading = 0
