@@ -13,8 +13,8 @@ import html
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from ..checks import check_choice
 from ..corpus import Document
