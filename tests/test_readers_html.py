@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import html
 import json
+import warnings
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from stability import CorpusFormatError, InvalidParameterError
+from stability import CorpusFormatError, CorpusWarning, InvalidParameterError
 from stability.cli import app
 from stability.readers import detect_format, read_corpus, read_html
 
@@ -121,6 +122,16 @@ def test_blocks_inside_pre_are_lines_of_the_code(tmp_path):
     doc = next(read_html(write(tmp_path / "a.html", page)))
     assert doc.units == ("pub struct Vec<T> where T: Sized, { /* fields */ }", "A growable array.")
     assert doc.meta["code_blocks"] == 1
+
+
+def test_an_unclosed_element_that_is_never_read_is_a_warning_naming_its_line(tmp_path):
+    page = "<h1>A</h1><p>Kept.</p>\n<h1>B</h1>\n<p>Also kept.<nav><ul><li>menu\n<p>lost</p>\n"
+    with pytest.warns(CorpusWarning, match=r"a\.html: the <nav> element opened at line 3 is never closed"):
+        doc = next(read_html(write(tmp_path / "a.html", page)))
+    assert doc.units == ("Kept.", "Also kept.") and len(doc.meta["notes"]) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert next(read_html(write(tmp_path / "b.html", "<p>x</p><nav>m</nav>"))).meta["notes"] == []
 
 
 def test_a_page_with_only_headings_is_an_error_naming_it(tmp_path):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..corpus import Document
 from ..splitters import SplitterOption
-from .common import PathLike, Source
+from .common import PathLike, Source, note
 from .markdown import Block, read_sectioned
 
 __all__ = ["read_html"]
@@ -91,7 +91,8 @@ def read_html(
         ``splitter``, ``titles`` (the heading of each reference segment, ``None`` for text before
         the first one), ``levels`` (``None`` for all), ``code_blocks`` (how many ``<pre>`` blocks
         were read; dropped ones included), ``main`` (whether only a ``<main>`` element was read)
-        and ``notes``.
+        and ``notes`` (an element never read, ``<script>`` say, that is never closed: the rest of
+        the page is then lost, with a warning naming its line).
 
     Examples
     --------
@@ -121,6 +122,9 @@ def _page_blocks(source: Source, file: Path, notes: list[str] | None) -> tuple[l
         parser.feed(line + "\n")
     parser.close()
     parser.flush()
+    if parser.skip is not None and notes is not None:
+        note(notes, file, f"the <{parser.skip[0]}> element opened at line {parser.skip_line} is never closed; "
+                          "the rest of the page was not read")
     main = any(inside for _, inside in parser.blocks)
     return [block for block, inside in parser.blocks if inside or not main], {"format": "html", "main": main}
 
@@ -133,6 +137,7 @@ class _PageParser(HTMLParser):
         self.blocks: list[tuple[Block, bool]] = []
         self.text: list[str] = []
         self.skip: tuple[str, int] | None = None  # the skipped element being read, and its nesting
+        self.skip_line = 0  # where it was opened
         self.main: tuple[str, int] | None = None  # the same for the <main> element
         self.pre = 0  # depth inside <pre>
         self.heading = 0  # level of the open heading, 0 outside one
@@ -145,7 +150,7 @@ class _PageParser(HTMLParser):
             self.skip = (name, depth + (tag == name))
             return
         if tag in SKIPPED:
-            self.skip = (tag, 1)
+            self.skip, self.skip_line = (tag, 1), self.getpos()[0]
             return
         if tag == "br" or (self.pre and tag in BLOCKS):  # a block inside <pre> is a new line of it
             self.text.append("\n" if self.pre else " ")
