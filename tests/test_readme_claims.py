@@ -27,12 +27,15 @@ TABLE_NAMES = {"Clinical textbook chapters, the other": "clinical_rest", "Fictio
                "TIAGE": "tiage", "QMSum": "committee", "Clinical": "clinical", "Fiction": "fiction",
                "Technical documentation: the Rust book": "docs",
                "Technical documentation: the Django REST framework, every": "drf",
-               "Technical documentation: the Django REST framework, levels": "drf_sections"}
+               "Technical documentation: the Django REST framework, levels": "drf_sections",
+               "Technical documentation: the Cargo Book's reference chapter, every": "cargo",
+               "Technical documentation: the Cargo Book's reference chapter, levels": "cargo_sections"}
 PROSE_NAMES = {"Choi": "choi", "Wiki-50": "wiki50", "Elements": "elements", "DialSeg711": "dialseg711",
                "chit-chat": "tiage", "meetings": "committee", "first 60 clinical chapters": "clinical",
                "other 167 clinical chapters": "clinical_rest", "first 40 novels": "fiction",
                "other 42 novels": "fiction_rest", "Rust book": "docs",
-               "framework's pages with every heading": "drf", "framework's sections": "drf_sections"}
+               "framework's pages with every heading": "drf", "framework's sections": "drf_sections",
+               "Cargo reference with every heading": "cargo", "Cargo reference's sections": "cargo_sections"}
 
 
 def _cells(line: str) -> list[str]:
@@ -93,9 +96,10 @@ def test_the_halves_numbers_quote_the_reports():
     assert len(quoted) == len(PROSE_NAMES)
 
 
-def test_the_eight_reports_are_found():
+def test_the_nine_reports_are_found():
     assert [p.name for p in REPORTS] == ["validation-clinical-rest.md", "validation-clinical.md",
-                                         "validation-dialogue.md", "validation-docs-drf.md", "validation-docs.md",
+                                         "validation-dialogue.md", "validation-docs-cargo.md",
+                                         "validation-docs-drf.md", "validation-docs.md",
                                          "validation-fiction-rest.md", "validation-fiction.md", "validation.md"]
 
 
