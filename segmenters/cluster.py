@@ -49,7 +49,7 @@ import numpy as np
 
 from stability.checks import check_int, check_real
 
-from .embedding import SIMILARITY_DECIMALS, EmbeddedSegmenter, LSAEncoder, check_encoder
+from .embedding import EmbeddedSegmenter, LSAEncoder, check_encoder, cosine_similarities
 
 __all__ = ["Cluster", "initial_classes", "evolve_classes", "gap_cohesion"]
 
@@ -213,9 +213,7 @@ class Cluster(EmbeddedSegmenter):
         n = vectors.shape[0]
         if n <= 1:
             return []
-        # rounded as in the embedding segmenter: ties (0 between disjoint vocabularies) must not be
-        # broken by the BLAS kernel's rounding noise when seeds and classes are picked
-        similarity = np.maximum(np.round(vectors @ vectors.T, SIMILARITY_DECIMALS), 0.0)
+        similarity = np.maximum(cosine_similarities(vectors), 0.0)
         pairs = _pairs(similarity, float(self.proximity), float(self.layout))
         labels = evolve_classes(initial_classes(similarity, self._class_count(n)), pairs, int(self.max_iter))
         boundaries = (np.flatnonzero(labels[1:] != labels[:-1]) + 1).tolist()

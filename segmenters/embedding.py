@@ -72,12 +72,12 @@ from stability.segmenter import Segmenter
 from .c99 import C99, GAIN_KERNEL, c99_split_sequence, rank_matrix
 from .preprocessing import Preprocessor
 
-__all__ = ["Embedding", "EmbeddedSegmenter", "LSAEncoder", "unit_vectors", "gap_scores", "depth_scores", "pick_boundaries", "last_above", "top_singular"]
+__all__ = ["Embedding", "EmbeddedSegmenter", "LSAEncoder", "unit_vectors", "cosine_similarities", "gap_scores", "depth_scores", "pick_boundaries", "last_above", "top_singular"]
 
 METHODS = ("c99", "depth")
 #: Largest smaller side of the TF-IDF matrix decomposed exactly (see :func:`top_singular`).
 EXACT_SVD_MAX = 500
-#: Decimals the cosine similarities are rounded to before C99's rank transform (see ``method``).
+#: Decimals the cosine similarities are rounded to (see :func:`cosine_similarities`).
 SIMILARITY_DECIMALS = 12
 #: Norm under which an LSA vector is rounding noise and set to 0 (TF-IDF rows have norm 1).
 OFF_AXES_NORM = 1e-10
@@ -187,6 +187,17 @@ def top_singular(matrix: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         sample, _ = np.linalg.qr(matrix @ back)
     _, singular, basis = np.linalg.svd(sample.T @ matrix, full_matrices=False)
     return singular, basis
+
+
+def cosine_similarities(vectors: np.ndarray) -> np.ndarray:
+    """``vectors @ vectors.T`` for rows of norm 1 or 0, rounded to ``SIMILARITY_DECIMALS``.
+
+    The products carry rounding errors that depend on the BLAS kernel the CPU selects. C99's rank
+    transform compares strictly and the cluster segmenter picks seeds and classes by argmin and
+    argmax, so equal similarities (0 between units of disjoint vocabularies) would be ordered by
+    that noise and the boundaries would differ between machines; rounded, they compare equal.
+    """
+    return np.round(vectors @ vectors.T, SIMILARITY_DECIMALS)
 
 
 def _normalise_rows(matrix: np.ndarray) -> np.ndarray:
@@ -407,11 +418,7 @@ class Embedding(EmbeddedSegmenter):
         n = vectors.shape[0]
         if self.n_segments is None and n <= 2:
             return []
-        # The products carry rounding errors that depend on the BLAS kernel the CPU selects, and
-        # the rank transform compares strictly: equal similarities (0 between units of disjoint
-        # vocabularies) would be ranked by that noise and the boundaries would differ between
-        # machines. Rounded to SIMILARITY_DECIMALS they compare equal everywhere.
-        similarity = np.round(vectors @ vectors.T, SIMILARITY_DECIMALS)
+        similarity = cosine_similarities(vectors)
         np.fill_diagonal(similarity, np.where(vectors.any(axis=1), 1.0, 0.0))
         rank = rank_matrix(similarity, self.mask_size)
         if self.n_segments is not None:
