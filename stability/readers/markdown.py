@@ -36,24 +36,27 @@ _ATX_CLOSING = re.compile(r"(?:^|[ \t]+)#+$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_TAGS_ONLY = re.compile(r"^\s*(?:</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>\s*)+$")
+_TAG_PATTERN = r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>"  # one HTML tag
+_MARKER = r"(?:[-+*]|\d{1,9}[.)])"  # a list item's marker
+_TARGET = r"(?:\([^)]*\)|\[[^\]]*\])"  # a link's destination, or its reference label
+_TAGS_ONLY = re.compile(rf"^\s*(?:{_TAG_PATTERN}\s*)+$")
 _COMMENT_START = re.compile(r"^ {0,3}<!--")
 _LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*\S+(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?[ \t]*$")
 _FRONT_MATTER_END = ("---", "...")
-_LIST_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
+_LIST_ITEM = re.compile(rf"^ {{0,3}}{_MARKER}(?:[ \t]|$)")
 _CODE_INDENT = 4
 
 # markup = "text": what is left of a line or a block once its Markdown is rendered
 _QUOTE = re.compile(r"^(?:>[ \t]?)+")
-_LIST_MARKER = re.compile(r"^(?:[-+*]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
+_LIST_MARKER = re.compile(rf"^{_MARKER}[ \t]+(?:\[[ xX]\][ \t]+)?")
 _TABLE_DELIMITER = re.compile(r"^\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?$")
 _CODE_SPAN = re.compile(r"(?<![`\\])(`+)(.+?)(?<!`)\1(?!`)")  # an escaped backtick opens nothing
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 _INLINE_COMMENT = re.compile(r"<!--.*?-->")
-_IMAGE = re.compile(r"!\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])")
-_LINK = re.compile(r"\[([^\]]+)\](?:\([^)]*\)|\[[^\]]*\])")
+_IMAGE = re.compile(rf"!\[([^\]]*)\]{_TARGET}")
+_LINK = re.compile(rf"\[([^\]]+)\]{_TARGET}")
 _AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^<>\s]+)>")
-_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
+_TAG = re.compile(_TAG_PATTERN)
 _EMPHASIS = re.compile(r"(\*{1,3}|~~)(?=\S)(.+?)(?<=\S)\1")
 _UNDERSCORE = re.compile(r"(?<!\w)(_{1,3})(?=\S)(.+?)(?<=\S)\1(?!\w)")
 _PROTECTED = 0xE000  # escaped characters sit in the private use area while the rules run
