@@ -35,6 +35,8 @@ BLOCKS = frozenset({"p", "div", "section", "article", "main", "header", "footer"
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
                   "source", "track", "wbr"})
 HEADINGS = {f"h{level}": level for level in range(1, 7)}
+#: Elements whose start and end tags end the block being read (a heading or code starts one).
+BREAKS = BLOCKS | HEADINGS.keys() | {"pre"}
 
 
 def read_html(
@@ -146,8 +148,7 @@ class _PageParser(HTMLParser):
         if self.skip == ("head", 1) and tag == "body":  # </head> may be left out
             self.skip = None
         if self.skip is not None:  # only the nesting of the skipped element counts (tags inside may be unclosed)
-            name, depth = self.skip
-            self.skip = (name, depth + (tag == name))
+            self.skip = _nested(self.skip, tag, 1)
             return
         if tag in SKIPPED:
             self.skip, self.skip_line = (tag, 1), self.getpos()[0]
@@ -156,14 +157,14 @@ class _PageParser(HTMLParser):
             self.text.append("\n" if self.pre else " ")
         elif tag in ("td", "th"):
             self.text.append(" ")
-        elif tag in HEADINGS or tag == "pre" or tag in BLOCKS:
+        elif tag in BREAKS:
             self.flush()
             self.heading = HEADINGS.get(tag, 0)  # a block inside an unclosed heading ends it
             self.pre += tag == "pre"
         if self.main is None and (tag == "main" or ("role", "main") in attrs):
             self.main = (tag, 1)
-        elif self.main is not None and tag == self.main[0] and tag not in VOID:
-            self.main = (tag, self.main[1] + 1)
+        elif self.main is not None and tag not in VOID:
+            self.main = _nested(self.main, tag, 1)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in VOID:  # <br/>; a non-void element written <div/> opens nothing
@@ -171,20 +172,19 @@ class _PageParser(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         if self.skip is not None:
-            name, depth = self.skip
-            self.skip = None if tag == name and depth == 1 else (name, depth - (tag == name))
+            self.skip = _nested(self.skip, tag, -1)
             return
         if tag in VOID:
             return
         if tag in ("td", "th") or (self.pre and tag in BLOCKS):
             self.text.append("\n" if self.pre else " ")
-        elif tag in HEADINGS or tag == "pre" or tag in BLOCKS:
+        elif tag in BREAKS:
             self.flush()
             self.heading = 0
             self.pre = max(0, self.pre - (tag == "pre"))
         if self.main is not None and tag == self.main[0]:
             self.flush()
-            self.main = None if self.main[1] == 1 else (tag, self.main[1] - 1)
+            self.main = _nested(self.main, tag, -1)
 
     def handle_data(self, data: str) -> None:
         if self.skip is None:
@@ -202,3 +202,12 @@ class _PageParser(HTMLParser):
             kind, level = ("heading", self.heading) if self.heading else ("paragraph", 0)
         if text:
             self.blocks.append((Block(kind, text, self.getpos()[0], level), self.main is not None))
+
+
+def _nested(element: tuple[str, int], tag: str, step: int) -> tuple[str, int] | None:
+    """``element`` (its name, how many of its kind are open) after a start (``step = 1``) or end
+    (``step = -1``) tag ``tag``; ``None`` once the outermost one is closed. Other tags do not count:
+    those left unclosed inside cannot keep it open."""
+    name, depth = element
+    depth += step * (tag == name)
+    return (name, depth) if depth else None
