@@ -205,16 +205,30 @@ def result_or_crash(future: Any) -> tuple[Any, bool]:
         return None, True
 
 
+#: How many dead pools one submission replaces before it gives up (see :func:`submit`).
+SUBMIT_ATTEMPTS = 3
+
+
 def submit(function: Callable, task: tuple, n_jobs: int) -> Any:
     """Hand ``function(*task)`` to the worker processes (those of :func:`run_pool`) without
-    waiting; returns its future. A worker's death shows as :func:`is_crash` from ``result()``."""
-    return _executor(n_jobs).submit(function, *task)
+    waiting; returns its future. A worker's death shows as :func:`is_crash` from ``result()``.
+
+    A worker can die between fetching the pool and submitting to it (another task killed it):
+    the pool then refuses the task, which never ran, and it goes to a new pool instead.
+    """
+    for attempt in range(1, SUBMIT_ATTEMPTS + 1):
+        try:
+            return _executor(n_jobs).submit(function, *task)
+        except Exception as exc:
+            if not is_crash(exc) or attempt == SUBMIT_ATTEMPTS:
+                raise
 
 
 def submit_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
     """Run one task alone in a worker process; raises :class:`WorkerCrash` if the worker dies."""
+    future = submit(function, task, n_jobs)
     try:
-        return _executor(n_jobs).submit(function, *task).result()
+        return future.result()
     except Exception as exc:
         if is_crash(exc):
             raise WorkerCrash(crash_message(exc)) from None
@@ -236,9 +250,8 @@ def run_pool(function: Callable, tasks: list[tuple], n_jobs: int,
     finished = False
     try:
         while True:
-            executor = _executor(n_jobs)  # a new one after a crash
             for i in islice(upcoming, max(0, 2 * n_jobs - len(futures))):
-                futures[executor.submit(function, *tasks[i])] = i
+                futures[submit(function, tasks[i], n_jobs)] = i  # a new pool after a crash
             if not futures:
                 break
             done, _ = wait(futures, return_when=FIRST_COMPLETED)

@@ -195,3 +195,50 @@ def test_a_marker_we_did_not_write_is_removed_with_a_warning(tmp_path, expected)
     with pytest.warns(UserWarning, match="not a marker this program wrote"):
         resumed = run(Fault("raise", marker="none"), output=out, resume=True)
     assert not resumed.failures and not out.with_name("results.jsonl.running").exists()
+
+
+def _refusing_pool(real, accept: int):
+    """A pool that takes ``accept`` tasks, then refuses the rest as loky's does once a worker died."""
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+    class Pool:
+        taken = 0
+
+        def submit(self, function, *args):
+            if self.taken == accept:
+                raise TerminatedWorkerError("A worker process managed by the executor was unexpectedly "
+                                            "terminated. The exit codes of the workers are {EXIT(13)}")
+            self.taken += 1
+            return real.submit(function, *args)
+    return Pool()
+
+
+def test_a_task_refused_by_a_pool_that_just_died_goes_to_a_new_pool(monkeypatch):
+    # seen once in a full test run: another task's worker died between fetching the pool and
+    # submitting to it, and the pool refused the next task (which never ran) with
+    # TerminatedWorkerError; the run stopped there instead of going on with a new pool
+    from stability import isolation
+
+    real = isolation._executor
+    pools = iter([_refusing_pool(real(2), accept=1)])
+    monkeypatch.setattr(isolation, "_executor", lambda n_jobs: next(pools, None) or real(n_jobs))
+    crashes = []
+    results = list(isolation.run_pool(pow, [(i, 2) for i in range(6)], 2, lambda *a: crashes.append(a)))
+    assert sorted(results) == [i * i for i in range(6)] and not crashes
+
+
+def test_a_submission_gives_up_after_as_many_dead_pools_as_it_allows(monkeypatch):
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+    from stability import isolation
+
+    real = isolation._executor
+    fetched = []
+
+    def dead(n_jobs):
+        fetched.append(n_jobs)
+        return _refusing_pool(real(n_jobs), accept=0)
+    monkeypatch.setattr(isolation, "_executor", dead)
+    with pytest.raises(TerminatedWorkerError):
+        isolation.submit(pow, (2, 2), 2)
+    assert len(fetched) == isolation.SUBMIT_ATTEMPTS
