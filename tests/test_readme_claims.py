@@ -29,13 +29,16 @@ TABLE_NAMES = {"Clinical textbook chapters, the other": "clinical_rest", "Fictio
                "Technical documentation: the Django REST framework, every": "drf",
                "Technical documentation: the Django REST framework, levels": "drf_sections",
                "Technical documentation: the Cargo Book's reference chapter, every": "cargo",
-               "Technical documentation: the Cargo Book's reference chapter, levels": "cargo_sections"}
+               "Technical documentation: the Cargo Book's reference chapter, levels": "cargo_sections",
+               "Technical documentation: the Rust Reference, every": "reference",
+               "Technical documentation: the Rust Reference, levels": "reference_sections"}
 PROSE_NAMES = {"Choi": "choi", "Wiki-50": "wiki50", "Elements": "elements", "DialSeg711": "dialseg711",
                "chit-chat": "tiage", "meetings": "committee", "first 60 clinical chapters": "clinical",
                "other 167 clinical chapters": "clinical_rest", "first 40 novels": "fiction",
                "other 42 novels": "fiction_rest", "Rust book": "docs",
                "framework's pages with every heading": "drf", "framework's sections": "drf_sections",
-               "Cargo reference with every heading": "cargo", "Cargo reference's sections": "cargo_sections"}
+               "Cargo reference with every heading": "cargo", "Cargo reference's sections": "cargo_sections",
+               "Rust Reference with every heading": "reference", "Rust Reference's sections": "reference_sections"}
 
 
 def _cells(line: str) -> list[str]:
@@ -96,10 +99,11 @@ def test_the_halves_numbers_quote_the_reports():
     assert len(quoted) == len(PROSE_NAMES)
 
 
-def test_the_nine_reports_are_found():
+def test_the_ten_reports_are_found():
     assert [p.name for p in REPORTS] == ["validation-clinical-rest.md", "validation-clinical.md",
                                          "validation-dialogue.md", "validation-docs-cargo.md",
-                                         "validation-docs-drf.md", "validation-docs.md",
+                                         "validation-docs-drf.md", "validation-docs-reference.md",
+                                         "validation-docs.md",
                                          "validation-fiction-rest.md", "validation-fiction.md", "validation.md"]
 
 
