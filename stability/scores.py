@@ -25,7 +25,7 @@ import numpy as np
 from .checks import check_int
 from .exceptions import InvalidParameterError
 from .matching import match_boundaries
-from .stats import bootstrap_f1, f1_array, f1_score, percentile_interval
+from .stats import bootstrap_f1, f1_score, percentile_interval
 
 __all__ = [
     "f1_score",
