@@ -112,3 +112,25 @@ def test_every_report_has_both_tables(path):
     text = path.read_text(encoding="utf-8")
     assert "### Each candidate score against each reference metric" in text
     assert "### On documents whose references it did not see" in text
+
+
+#: The README's summary per kind of text: the start of a bullet, and the corpora it sums up.
+KINDS = {"concatenations of unrelated texts": ("choi", "dialseg711"),
+         "clinical textbook chapters and novels": ("clinical", "clinical_rest", "fiction", "fiction_rest"),
+         "Wikipedia articles and meeting transcripts": ("wiki50", "elements", "committee"),
+         "technical documentation": ("docs", "drf", "drf_sections", "cargo", "cargo_sections", "reference",
+                                     "reference_sections"),
+         "open-domain chit-chat": ("tiage",)}
+
+
+def test_the_summary_per_kind_of_text_gives_the_range_of_the_reports():
+    reports = _reports_headline()
+    summary = README.split("At a glance, Kendall tau-b against B over the rows of each kind of text:", 1)[1]
+    bullets = " ".join(summary.split("\n\n", 2)[1].split()).split("- ")[1:]
+    assert len(bullets) == len(KINDS)
+    for bullet, (kind, corpora) in zip(bullets, KINDS.items()):
+        assert bullet.startswith(kind), bullet
+        values = sorted((reports[c]["B"] for c in corpora), key=float)
+        quoted = re.findall(r"[+-]\d\.\d\d", bullet)
+        assert quoted == ([values[0], values[-1]] if values[0] != values[-1] else [values[0]]), bullet
+    assert sorted(c for corpora in KINDS.values() for c in corpora) == sorted(reports)
