@@ -33,6 +33,7 @@ __all__ = [
     "bootstrap_f1",
     "bootstrap_f1_samples",
     "kendall_tau",
+    "kendall_tau_rows",
     "average_ranks",
     "spearman_rho",
     "doc_key",
@@ -221,6 +222,57 @@ def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
     order = np.lexsort((b, a))
     discordant = _inversions(b[order])
     return float((n0 - n1 - n2 + n3 - 2 * discordant) / denominator)
+
+
+def _order_signs(values: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """+1, -1 or 0 as each row's item ``second`` is above, below or tied with item ``first``
+    (compared, not subtracted, so infinities order as :func:`kendall_tau` orders them)."""
+    above, below = values[:, second] > values[:, first], values[:, second] < values[:, first]
+    return above.astype(float) - below
+
+
+#: Most (row, pair) cells :func:`kendall_tau_rows` holds at once; more rows go in chunks.
+ROW_PAIRS_CHUNK = 2**21
+
+
+def kendall_tau_rows(x: Any, y: Any) -> np.ndarray:
+    """Kendall's tau-b of each row of ``x`` with the same row of ``y``, all rows at once.
+
+    Equal to :func:`kendall_tau` applied row by row (the same value to the last bit, NaN where
+    it gives NaN), for many short rows: the bootstrap replicates of a few dozen configurations'
+    means. With ``sx`` and ``sy`` the signs of the differences of every pair of items of a row
+    (pairs with an item that is NaN in either row left out), ``C - D`` is the sum of ``sx * sy``,
+    ``n0 - n1`` the number of pairs not tied in ``x`` and ``n0 - n2`` in ``y``: tau-b is the same
+    exact integers divided as :func:`kendall_tau` divides them. Time and memory ``O(rows n^2)``,
+    taken ``ROW_PAIRS_CHUNK`` cells at a time; for long rows, :func:`kendall_tau`.
+
+    Examples
+    --------
+    >>> kendall_tau_rows([[1, 2, 3, 4], [1, 2, 2, 3]], [[10, 20, 30, 40], [1, 3, 2, 3]]).tolist()
+    [1.0, 0.8]
+    """
+    a = np.asarray(x, dtype=float)
+    b = np.asarray(y, dtype=float)
+    if a.shape != b.shape or a.ndim != 2:
+        raise InvalidParameterError(
+            f"x and y must be two-dimensional with the same shape; received shapes {a.shape} and {b.shape}"
+        )
+    rows, n = a.shape
+    first, second = np.triu_indices(n, k=1)
+    out = np.full(rows, np.nan)
+    step = max(1, ROW_PAIRS_CHUNK // max(1, first.size))
+    for start in range(0, rows, step):
+        part = slice(start, start + step)
+        ra, rb = a[part], b[part]
+        kept = ~(np.isnan(ra) | np.isnan(rb))
+        pairs = kept[:, first] & kept[:, second]
+        sx = np.where(pairs, _order_signs(ra, first, second), 0.0)
+        sy = np.where(pairs, _order_signs(rb, first, second), 0.0)
+        untied = np.count_nonzero(sx, axis=1) * np.count_nonzero(sy, axis=1)
+        difference = np.sum(sx * sy, axis=1)
+        defined = untied > 0
+        out[part] = np.where(defined, difference / np.sqrt(np.where(defined, untied, 1)), np.nan)
+    return out
 
 
 def average_ranks(values: Sequence[float]) -> np.ndarray:

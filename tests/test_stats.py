@@ -16,6 +16,7 @@ from stability.stats import (
     f1_array,
     f1_score,
     kendall_tau,
+    kendall_tau_rows,
     percentile_interval,
     spearman_rho,
 )
@@ -57,6 +58,35 @@ def test_kendall_tau_hand_values_and_nans():
     assert kendall_tau([1, float("nan"), 3], [1, 5, 3]) == 1.0  # the NaN pair is dropped
     assert math.isnan(kendall_tau([1, 1, 1], [1, 2, 3]))  # one side constant
     assert math.isnan(kendall_tau([1], [2]))
+
+
+cells = st.sampled_from([0.0, 1.0, 2.0, 2.5, -1.0, float("nan"), float("inf"), -float("inf")])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 4).flatmap(lambda rows: st.integers(0, 12).flatmap(lambda n: st.tuples(
+    st.lists(st.lists(cells, min_size=n, max_size=n), min_size=rows, max_size=rows),
+    st.lists(st.lists(cells, min_size=n, max_size=n), min_size=rows, max_size=rows)))))
+def test_kendall_tau_rows_is_kendall_tau_row_by_row_to_the_bit(rows):
+    # ties, NaNs (pairs dropped) and infinities (ordered as values) in both rows
+    x, y = np.array(rows[0], dtype=float), np.array(rows[1], dtype=float)
+    x, y = x.reshape(len(rows[0]), -1), y.reshape(len(rows[1]), -1)
+    got = kendall_tau_rows(x, y)
+    want = np.array([kendall_tau(a, b) for a, b in zip(x, y)])
+    assert got.shape == want.shape
+    assert all((g == w) or (math.isnan(g) and math.isnan(w)) for g, w in zip(got, want))
+
+
+def test_kendall_tau_rows_in_chunks(monkeypatch):
+    import stability.stats as stats
+
+    rng = np.random.default_rng(0)
+    x, y = rng.integers(0, 5, size=(50, 9)).astype(float), rng.normal(size=(50, 9))
+    whole = kendall_tau_rows(x, y)
+    monkeypatch.setattr(stats, "ROW_PAIRS_CHUNK", 40)  # one row (36 pairs) at a time
+    assert np.array_equal(kendall_tau_rows(x, y), whole)
+    with pytest.raises(Exception, match="two-dimensional"):
+        kendall_tau_rows([1, 2], [1, 2])
 
 
 def test_spearman_and_ranks_by_hand():

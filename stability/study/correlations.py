@@ -21,7 +21,7 @@ import numpy as np
 
 from ..checks import check_int, check_real
 from ..exceptions import InvalidParameterError
-from ..stats import derived_rng, kendall_tau, percentile_interval, spearman_rho
+from ..stats import derived_rng, kendall_tau, kendall_tau_rows, percentile_interval, spearman_rho
 
 __all__ = [
     "Correlation",
@@ -280,7 +280,7 @@ def configuration_correlations(stability: np.ndarray, reference: np.ndarray, *, 
     n = int(np.sum(~(np.isnan(mx) | np.isnan(my))))
     weights = document_weights(x.shape[0], n_bootstrap, seed, stream)
     bx, by = weighted_means(x, weights), weighted_means(y, weights)
-    taus = np.array([kendall_tau(bx[i], by[i]) for i in range(n_bootstrap)])
+    taus = kendall_tau_rows(bx, by)
     rhos = np.array([spearman_rho(bx[i], by[i]) for i in range(n_bootstrap)])
     return {
         "kendall": Correlation(kendall_tau(mx, my), percentile_interval(taus, confidence), n, taus),

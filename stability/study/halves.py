@@ -30,7 +30,7 @@ import numpy as np
 
 from ..checks import check_int
 from ..exceptions import InvalidParameterError
-from ..stats import derived_rng, kendall_tau
+from ..stats import derived_rng, kendall_tau_rows
 from .correlations import weighted_means
 
 __all__ = ["SIDES", "HalfSplits", "ideal_values", "split_halves"]
@@ -146,8 +146,8 @@ def split_halves(score: np.ndarray, references: Mapping[str, np.ndarray], blind:
     tau: dict[str, dict[str, np.ndarray]] = {side: {} for side in SIDES}
     for m, y in ys.items():
         own, target = weighted_means(y, mine), weighted_means(y, other)
-        rows = range(target.shape[0])
-        tau["score"][m] = np.array([kendall_tau(score_means[k], target[k]) for k in rows])
-        tau["ideal"][m] = np.array([kendall_tau(ideal_values(own[k], blind), target[k]) for k in rows])
-        tau["reference"][m] = np.array([kendall_tau(own[k], target[k]) for k in rows])
+        ideal = np.array([ideal_values(row, blind) for row in own])
+        tau["score"][m] = kendall_tau_rows(score_means, target)
+        tau["ideal"][m] = kendall_tau_rows(ideal, target)
+        tau["reference"][m] = kendall_tau_rows(own, target)
     return HalfSplits(n_splits, half, tau)
