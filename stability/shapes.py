@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -25,32 +26,67 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
-def _conforms(value: Any, hint: Any) -> bool:
-    """Whether ``value`` has type ``hint`` (the annotations used by the results dataclasses)."""
+#: The types a ``float`` and an ``int`` field accept (a bool is neither).
+_REAL_TYPES = (float, int, np.floating, np.integer)
+_INT_TYPES = (int, np.integer)
+
+
+def _is_real(value: Any) -> bool:
+    return isinstance(value, _REAL_TYPES) and not isinstance(value, bool)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, _INT_TYPES) and not isinstance(value, bool)
+
+
+def _all_of(accepted: tuple[type, ...]) -> Callable[[tuple], bool]:
+    """Whether every item of a tuple has one of the ``accepted`` types and is not a bool, judged
+    on the set of the items' types (one or two types for hundreds of items)."""
+    def check(values: tuple) -> bool:
+        return all(issubclass(t, accepted) and not issubclass(t, bool) for t in set(map(type, values)))
+    return check
+
+
+def _is_float_vector(value: Any) -> bool:
+    return isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype.kind == "f"
+
+
+@lru_cache(maxsize=None)
+def _checker(hint: Any) -> Callable[[Any], bool]:
+    """A function telling whether a value has type ``hint`` (the annotations used by the results
+    dataclasses), built once per annotation: a results file holds thousands of records of a few
+    annotations, with lists of hundreds of items in each."""
     if hint is Any:
-        return True
+        return lambda value: True
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
-        return any(_conforms(value, arg) for arg in args)
+        alternatives = tuple(_checker(arg) for arg in args)
+        return lambda value: any(check(value) for check in alternatives)
     if hint is type(None):
-        return value is None
-    if hint is float:
-        return isinstance(value, (float, int, np.floating, np.integer)) and not isinstance(value, bool)
-    if hint is int:
-        return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-    if hint is np.ndarray:
-        return isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype.kind == "f"
+        return lambda value: value is None
+    simple = {float: _is_real, int: _is_int, np.ndarray: _is_float_vector}
+    if hint in simple:
+        return simple[hint]
     if origin is tuple:
-        if not isinstance(value, tuple):
-            return False
         if len(args) == 2 and args[1] is Ellipsis:
-            return all(_conforms(v, args[0]) for v in value)
-        return len(value) == len(args) and all(_conforms(v, a) for v, a in zip(value, args))
+            if args[0] in (float, int):
+                items_ok = _all_of(_REAL_TYPES if args[0] is float else _INT_TYPES)
+                return lambda value: isinstance(value, tuple) and items_ok(value)
+            item = _checker(args[0])
+            return lambda value: isinstance(value, tuple) and all(map(item, value))
+        items = tuple(_checker(arg) for arg in args)
+        return lambda value: (isinstance(value, tuple) and len(value) == len(items)
+                              and all(check(v) for check, v in zip(items, value)))
     if origin is dict:
-        return isinstance(value, dict) and all(_conforms(k, args[0]) and _conforms(v, args[1]) for k, v in value.items())
-    if dataclasses.is_dataclass(hint):
-        return isinstance(value, hint)
-    return isinstance(value, origin or hint)
+        key, item = _checker(args[0]), _checker(args[1])
+        return lambda value: isinstance(value, dict) and all(key(k) and item(v) for k, v in value.items())
+    kind = hint if dataclasses.is_dataclass(hint) else (origin or hint)
+    return lambda value: isinstance(value, kind)
+
+
+def _conforms(value: Any, hint: Any) -> bool:
+    """Whether ``value`` has type ``hint``."""
+    return _checker(hint)(value)
 
 
 def check_fields(obj: Any) -> None:
