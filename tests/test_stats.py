@@ -77,7 +77,7 @@ def test_kendall_tau_rows_is_kendall_tau_row_by_row_to_the_bit(rows):
     assert all((g == w) or (math.isnan(g) and math.isnan(w)) for g, w in zip(got, want))
 
 
-def test_kendall_tau_rows_in_chunks(monkeypatch):
+def test_kendall_tau_rows_in_chunks_and_row_by_row(monkeypatch):
     import stability.stats as stats
 
     rng = np.random.default_rng(0)
@@ -85,6 +85,9 @@ def test_kendall_tau_rows_in_chunks(monkeypatch):
     whole = kendall_tau_rows(x, y)
     monkeypatch.setattr(stats, "ROW_PAIRS_CHUNK", 40)  # one row (36 pairs) at a time
     assert np.array_equal(kendall_tau_rows(x, y), whole)
+    monkeypatch.setattr(stats, "ROW_ITEMS_BATCHED", 8)  # 9 items: row by row
+    assert np.array_equal(kendall_tau_rows(x, y), whole)
+    assert kendall_tau_rows(np.zeros((0, 9)), np.zeros((0, 9))).shape == (0,)
     with pytest.raises(Exception, match="two-dimensional"):
         kendall_tau_rows([1, 2], [1, 2])
 
