@@ -19,6 +19,7 @@ from stability.stats import (
     kendall_tau_rows,
     percentile_interval,
     spearman_rho,
+    spearman_rho_rows,
 )
 
 
@@ -63,33 +64,39 @@ def test_kendall_tau_hand_values_and_nans():
 cells = st.sampled_from([0.0, 1.0, 2.0, 2.5, -1.0, float("nan"), float("inf"), -float("inf")])
 
 
+ROW_FORMS = [(kendall_tau, kendall_tau_rows), (spearman_rho, spearman_rho_rows)]
+
+
+@pytest.mark.parametrize("one, rows_at_once", ROW_FORMS, ids=["kendall", "spearman"])
 @settings(max_examples=300, deadline=None)
 @given(st.integers(1, 4).flatmap(lambda rows: st.integers(0, 12).flatmap(lambda n: st.tuples(
     st.lists(st.lists(cells, min_size=n, max_size=n), min_size=rows, max_size=rows),
     st.lists(st.lists(cells, min_size=n, max_size=n), min_size=rows, max_size=rows)))))
-def test_kendall_tau_rows_is_kendall_tau_row_by_row_to_the_bit(rows):
+def test_the_row_forms_equal_the_one_row_forms_to_the_bit(one, rows_at_once, rows):
     # ties, NaNs (pairs dropped) and infinities (ordered as values) in both rows
     x, y = np.array(rows[0], dtype=float), np.array(rows[1], dtype=float)
     x, y = x.reshape(len(rows[0]), -1), y.reshape(len(rows[1]), -1)
-    got = kendall_tau_rows(x, y)
-    want = np.array([kendall_tau(a, b) for a, b in zip(x, y)])
+    got = rows_at_once(x, y)
+    want = np.array([one(a, b) for a, b in zip(x, y)])
     assert got.shape == want.shape
     assert all((g == w) or (math.isnan(g) and math.isnan(w)) for g, w in zip(got, want))
 
 
-def test_kendall_tau_rows_in_chunks_and_row_by_row(monkeypatch):
+@pytest.mark.parametrize("one, rows_at_once", ROW_FORMS, ids=["kendall", "spearman"])
+def test_the_row_forms_in_chunks_and_row_by_row(monkeypatch, one, rows_at_once):
     import stability.stats as stats
 
     rng = np.random.default_rng(0)
     x, y = rng.integers(0, 5, size=(50, 9)).astype(float), rng.normal(size=(50, 9))
-    whole = kendall_tau_rows(x, y)
-    monkeypatch.setattr(stats, "ROW_PAIRS_CHUNK", 40)  # one row (36 pairs) at a time
-    assert np.array_equal(kendall_tau_rows(x, y), whole)
+    whole = rows_at_once(x, y)
+    assert np.array_equal(whole, [one(a, b) for a, b in zip(x, y)])
+    monkeypatch.setattr(stats, "ROW_PAIRS_CHUNK", 81)  # one row (36 pairs, 81 comparisons) at a time
+    assert np.array_equal(rows_at_once(x, y), whole)
     monkeypatch.setattr(stats, "ROW_ITEMS_BATCHED", 8)  # 9 items: row by row
-    assert np.array_equal(kendall_tau_rows(x, y), whole)
-    assert kendall_tau_rows(np.zeros((0, 9)), np.zeros((0, 9))).shape == (0,)
+    assert np.array_equal(rows_at_once(x, y), whole)
+    assert rows_at_once(np.zeros((0, 9)), np.zeros((0, 9))).shape == (0,)
     with pytest.raises(Exception, match="two-dimensional"):
-        kendall_tau_rows([1, 2], [1, 2])
+        rows_at_once([1, 2], [1, 2])
 
 
 def test_spearman_and_ranks_by_hand():

@@ -21,7 +21,8 @@ import numpy as np
 
 from ..checks import check_int, check_real
 from ..exceptions import InvalidParameterError
-from ..stats import derived_rng, kendall_tau, kendall_tau_rows, percentile_interval, spearman_rho
+from ..stats import (derived_rng, kendall_tau, kendall_tau_rows, percentile_interval, spearman_rho,
+                     spearman_rho_rows)
 
 __all__ = [
     "Correlation",
@@ -281,7 +282,7 @@ def configuration_correlations(stability: np.ndarray, reference: np.ndarray, *, 
     weights = document_weights(x.shape[0], n_bootstrap, seed, stream)
     bx, by = weighted_means(x, weights), weighted_means(y, weights)
     taus = kendall_tau_rows(bx, by)
-    rhos = np.array([spearman_rho(bx[i], by[i]) for i in range(n_bootstrap)])
+    rhos = spearman_rho_rows(bx, by)
     return {
         "kendall": Correlation(kendall_tau(mx, my), percentile_interval(taus, confidence), n, taus),
         "spearman": Correlation(spearman_rho(mx, my), percentile_interval(rhos, confidence), n, rhos),
