@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -240,6 +240,28 @@ ROW_PAIRS_CHUNK = 2**21
 ROW_ITEMS_BATCHED = 200
 
 
+def _by_rows(x: Any, y: Any, one: Callable[[np.ndarray, np.ndarray], float],
+             block: Callable[[np.ndarray, np.ndarray], np.ndarray], cells: Callable[[int], int]) -> np.ndarray:
+    """The frame of the row forms of a rank correlation: checks the two matrices, sends rows of
+    more than ``ROW_ITEMS_BATCHED`` items to ``one`` row by row, and otherwise computes ``block``
+    on as many rows at a time as ``ROW_PAIRS_CHUNK`` cells hold (``cells(n)`` a row)."""
+    a = np.asarray(x, dtype=float)
+    b = np.asarray(y, dtype=float)
+    if a.shape != b.shape or a.ndim != 2:
+        raise InvalidParameterError(
+            f"x and y must be two-dimensional with the same shape; received shapes {a.shape} and {b.shape}"
+        )
+    rows, n = a.shape
+    if n > ROW_ITEMS_BATCHED:
+        return np.array([one(a[i], b[i]) for i in range(rows)], dtype=float).reshape(rows)
+    out = np.full(rows, np.nan)
+    step = max(1, ROW_PAIRS_CHUNK // max(1, cells(n)))
+    for start in range(0, rows, step):
+        part = slice(start, start + step)
+        out[part] = block(a[part], b[part])
+    return out
+
+
 def kendall_tau_rows(x: Any, y: Any) -> np.ndarray:
     """Kendall's tau-b of each row of ``x`` with the same row of ``y``, all rows at once.
 
@@ -257,30 +279,20 @@ def kendall_tau_rows(x: Any, y: Any) -> np.ndarray:
     >>> kendall_tau_rows([[1, 2, 3, 4], [1, 2, 2, 3]], [[10, 20, 30, 40], [1, 3, 2, 3]]).tolist()
     [1.0, 0.8]
     """
-    a = np.asarray(x, dtype=float)
-    b = np.asarray(y, dtype=float)
-    if a.shape != b.shape or a.ndim != 2:
-        raise InvalidParameterError(
-            f"x and y must be two-dimensional with the same shape; received shapes {a.shape} and {b.shape}"
-        )
-    rows, n = a.shape
-    if n > ROW_ITEMS_BATCHED:
-        return np.array([kendall_tau(a[i], b[i]) for i in range(rows)], dtype=float).reshape(rows)
-    first, second = np.triu_indices(n, k=1)
-    out = np.full(rows, np.nan)
-    step = max(1, ROW_PAIRS_CHUNK // max(1, first.size))
-    for start in range(0, rows, step):
-        part = slice(start, start + step)
-        ra, rb = a[part], b[part]
-        kept = ~(np.isnan(ra) | np.isnan(rb))
-        pairs = kept[:, first] & kept[:, second]
-        sx = np.where(pairs, _order_signs(ra, first, second), 0.0)
-        sy = np.where(pairs, _order_signs(rb, first, second), 0.0)
-        untied = np.count_nonzero(sx, axis=1) * np.count_nonzero(sy, axis=1)
-        difference = np.sum(sx * sy, axis=1)
-        defined = untied > 0
-        out[part] = np.where(defined, difference / np.sqrt(np.where(defined, untied, 1)), np.nan)
-    return out
+    return _by_rows(x, y, kendall_tau, _kendall_block, lambda n: n * (n - 1) // 2)
+
+
+def _kendall_block(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """:func:`kendall_tau_rows` of a block of rows."""
+    first, second = np.triu_indices(a.shape[1], k=1)
+    kept = ~(np.isnan(a) | np.isnan(b))
+    pairs = kept[:, first] & kept[:, second]
+    sx = np.where(pairs, _order_signs(a, first, second), 0.0)
+    sy = np.where(pairs, _order_signs(b, first, second), 0.0)
+    untied = np.count_nonzero(sx, axis=1) * np.count_nonzero(sy, axis=1)
+    difference = np.sum(sx * sy, axis=1)
+    defined = untied > 0
+    return np.where(defined, difference / np.sqrt(np.where(defined, untied, 1)), np.nan)
 
 
 def average_ranks(values: Sequence[float]) -> np.ndarray:
@@ -355,26 +367,17 @@ def spearman_rho_rows(x: Any, y: Any) -> np.ndarray:
     >>> spearman_rho_rows([[1, 2, 3, 4], [1, 2, 3, 4]], [[1, 3, 2, 4], [4, 3, 2, 1]]).tolist()
     [0.8, -1.0]
     """
-    a = np.asarray(x, dtype=float)
-    b = np.asarray(y, dtype=float)
-    if a.shape != b.shape or a.ndim != 2:
-        raise InvalidParameterError(
-            f"x and y must be two-dimensional with the same shape; received shapes {a.shape} and {b.shape}"
-        )
-    rows, n = a.shape
-    if n > ROW_ITEMS_BATCHED:
-        return np.array([spearman_rho(a[i], b[i]) for i in range(rows)], dtype=float).reshape(rows)
-    out = np.full(rows, np.nan)
-    step = max(1, ROW_PAIRS_CHUNK // max(1, n * n))
-    for start in range(0, rows, step):
-        part = slice(start, start + step)
-        kept = ~(np.isnan(a[part]) | np.isnan(b[part]))
-        ra, rb = _centred_ranks_rows(a[part], kept), _centred_ranks_rows(b[part], kept)
-        denominator = np.sqrt(np.sum(ra * ra, axis=1) * np.sum(rb * rb, axis=1))
-        defined = (denominator != 0.0) & (np.sum(kept, axis=1) >= 2)
-        ratio = np.sum(ra * rb, axis=1) / np.where(defined, denominator, 1.0)
-        out[part] = np.where(defined, np.clip(ratio, -1.0, 1.0), np.nan)
-    return out
+    return _by_rows(x, y, spearman_rho, _spearman_block, lambda n: n * n)
+
+
+def _spearman_block(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """:func:`spearman_rho_rows` of a block of rows."""
+    kept = ~(np.isnan(a) | np.isnan(b))
+    ra, rb = _centred_ranks_rows(a, kept), _centred_ranks_rows(b, kept)
+    denominator = np.sqrt(np.sum(ra * ra, axis=1) * np.sum(rb * rb, axis=1))
+    defined = (denominator != 0.0) & (np.sum(kept, axis=1) >= 2)
+    ratio = np.sum(ra * rb, axis=1) / np.where(defined, denominator, 1.0)
+    return np.where(defined, np.clip(ratio, -1.0, 1.0), np.nan)
 
 
 # ----------------------------------------------------------------------------------------------
