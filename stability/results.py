@@ -119,7 +119,7 @@ class RestartScores:
             "n_restarts": int(data["n_restarts"]),
             "restart_precision": np.asarray(data["restart_precision"], dtype=float),
             "restart_recall": np.asarray(data["restart_recall"], dtype=float),
-            "restart_boundaries": tuple(tuple(int(x) for x in b) for b in data["restart_boundaries"]),
+            "restart_boundaries": tuple(tuple(map(int, b)) for b in data["restart_boundaries"]),
             "precision": float(data["precision"]),
             "recall": float(data["recall"]),
             "f1": float(data["f1"]),
@@ -322,7 +322,7 @@ class StabilityResult(RestartScores):
             stopped_early=bool(data.get("stopped_early", False)),
             headline_ci=tuple(_from_json_float(x) for x in data.get("headline_ci", (None, None))),
             reference_metrics={k: _from_json_float(v) for k, v in data.get("reference_metrics", {}).items()},
-            references=tuple(tuple(int(b) for b in r) for r in data.get("references", [])),
+            references=tuple(tuple(map(int, r)) for r in data.get("references", [])),
         )
 
 
