@@ -27,24 +27,12 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 #: The types a ``float`` and an ``int`` field accept (a bool is neither).
-_REAL_TYPES = (float, int, np.floating, np.integer)
-_INT_TYPES = (int, np.integer)
+_NUMBER_TYPES = {float: (float, int, np.floating, np.integer), int: (int, np.integer)}
 
 
-def _is_real(value: Any) -> bool:
-    return isinstance(value, _REAL_TYPES) and not isinstance(value, bool)
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, _INT_TYPES) and not isinstance(value, bool)
-
-
-def _all_of(accepted: tuple[type, ...]) -> Callable[[tuple], bool]:
-    """Whether every item of a tuple has one of the ``accepted`` types and is not a bool, judged
-    on the set of the items' types (one or two types for hundreds of items)."""
-    def check(values: tuple) -> bool:
-        return all(issubclass(t, accepted) and not issubclass(t, bool) for t in set(map(type, values)))
-    return check
+def _number_type(kind: type, accepted: tuple[type, ...]) -> bool:
+    """Whether values of type ``kind`` belong in a number field accepting ``accepted``."""
+    return issubclass(kind, accepted) and not issubclass(kind, bool)
 
 
 def _is_float_vector(value: Any) -> bool:
@@ -64,14 +52,17 @@ def _checker(hint: Any) -> Callable[[Any], bool]:
         return lambda value: any(check(value) for check in alternatives)
     if hint is type(None):
         return lambda value: value is None
-    simple = {float: _is_real, int: _is_int, np.ndarray: _is_float_vector}
-    if hint in simple:
-        return simple[hint]
+    if hint in _NUMBER_TYPES:
+        accepted = _NUMBER_TYPES[hint]
+        return lambda value: _number_type(type(value), accepted)
+    if hint is np.ndarray:
+        return _is_float_vector
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
-            if args[0] in (float, int):
-                items_ok = _all_of(_REAL_TYPES if args[0] is float else _INT_TYPES)
-                return lambda value: isinstance(value, tuple) and items_ok(value)
+            if args[0] in _NUMBER_TYPES:  # hundreds of items of one or two types: judge the types
+                numbers = _NUMBER_TYPES[args[0]]
+                return lambda value: (isinstance(value, tuple)
+                                      and all(_number_type(t, numbers) for t in set(map(type, value))))
             item = _checker(args[0])
             return lambda value: isinstance(value, tuple) and all(map(item, value))
         items = tuple(_checker(arg) for arg in args)
