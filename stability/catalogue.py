@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 #: Kinds of measure.
-KINDS = ("stability", "reference", "agreement", "parameter")
+KINDS = ("stability", "reference", "agreement", "parameter", "comparison")
 #: Directions: which way is better (None: not a quality, e.g. a count or a parameter).
 DIRECTIONS = ("higher", "lower", None)
 
@@ -70,10 +70,12 @@ class Measure:
         Key in results (``StabilityResult`` attribute or ``reference_metrics`` key), JSON and CSV.
     short, title : str
         Column title in tables, and the long title used in prose and HTML.
-    kind : {"stability", "reference", "agreement", "parameter"}
+    kind : {"stability", "reference", "agreement", "parameter", "comparison"}
         ``stability``: a score of the stability test; ``reference``: a metric of the hypothesis
         against references; ``agreement``: a property of the references alone (the same for
-        every hypothesis of a document); ``parameter``: how a metric was computed (the window k).
+        every hypothesis of a document); ``parameter``: how a metric was computed (the window k);
+        ``comparison``: a score of each segmenter relative to the others of a run
+        (:mod:`stability.comparison`), ``value(documents)`` giving every segmenter's.
     direction : {"higher", "lower", None}
         Which way is better; ``None`` for counts, controls and parameters (never correlated).
     value : callable

@@ -493,6 +493,17 @@ class CorpusResult:
             object.__setattr__(self, "_correlations", cached)
         return cached
 
+    def comparison(self) -> dict[str, float | None]:
+        """:data:`stability.comparison.STABILITY_X_AGREEMENT` of every segmenter (``None`` where the
+        run has too few other segmenters), computed once per result and kept."""
+        cached = self.__dict__.get("_comparison")
+        if cached is None:
+            from .comparison import STABILITY_X_AGREEMENT
+
+            cached = STABILITY_X_AGREEMENT.value(self.documents)
+            object.__setattr__(self, "_comparison", cached)
+        return cached
+
     def __repr__(self) -> str:
         """Counts and the headline per segmenter (never the per-document arrays)."""
         from .catalogue import HEADLINE

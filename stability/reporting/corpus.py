@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, Measure, reference_measure
+from ..comparison import COMPARISON_NOTE, STABILITY_X_AGREEMENT
 from ..results import CorpusResult, StabilityResult, Stat, _jsonable
 from ..summary import COUNT_MARKS, count_marks
 from .model import Report, Section, mean_std, number
@@ -32,9 +33,9 @@ HEADLINE_NOTE = (
     "of unrelated texts (Kendall tau 0.79 on Choi's, 0.72 on task dialogues), on clinical textbook chapters "
     "(0.68) and on novels split into chapters (0.67), only moderately on Wikipedia articles and meeting "
     "transcripts (about 0.5) and poorly on open-domain chit-chat (0.38); on technical documentation it depends "
-    "on the project and on which headings count (0.12 to 0.53 over seven readings of four projects, below 0.3 "
+    "on the project and on which headings count (0.12 to 0.53 over nine readings of five projects, below 0.3 "
     "on three): the references also reward the number "
-    "of boundaries and penalise missed ones, which no reference-free score can see, and it overrates "
+    "of boundaries and penalise missed ones, which the stability test cannot see, and it overrates "
     "segmenters placing many boundaries in long documents (meeting transcripts, novels). "
     "Use it to compare segmenters over a corpus (per document it is noisy: the per-document table gives each "
     "value's interval over its restarts), and check it on a few annotated documents of your own (Kendall tau "
@@ -165,16 +166,21 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     tests, controls = _split_controls(_stability_measures(False))
     header = ["segmenter", "docs"] + [HEADLINE.title if m is HEADLINE else m.short for m in tests]
     header += [f"F1 {_confidence(result)} CI"]
+    compared = comparison_of(result)
+    header += [STABILITY_X_AGREEMENT.short] if compared else []
     header += [m.short for m in controls] + ["flags"] + [m.short for m in refs]
     rows, marked = [], marks_of(result)
     for label, s in result.summary.items():
         row = [label, str(s.n_documents)] + [mean_std(s.macro.get(m.name), m.digits or digits) for m in tests]
-        row += [_interval(s.macro.get("f1"), digits)] + [mean_std(s.macro.get(m.name), digits) for m in controls]
+        row += [_interval(s.macro.get("f1"), digits)] + ([number(compared[label], digits)] if compared else [])
+        row += [mean_std(s.macro.get(m.name), digits) for m in controls]
         row += [flags(s.content_blind, s.deterministic, s.n_failed, s.layout_only, marked[label])]
         rows.append(row + [mean_std(s.reference.get(m.name), digits) for m in refs])
-    align = "LL" + "r" * len(tests) + "R" + "r" * len(controls) + "L" + "r" * len(refs)
-    groups = (("", 2), ("stability test", len(tests) + 1), ("controls", len(controls) + 1), ("reference", len(refs)))
-    notes = (*count_marks_notes(result), *_window_note(result, refs), *_layout_note(result), HEADLINE_NOTE)
+    align = "LL" + "r" * len(tests) + "R" + "r" * bool(compared) + "r" * len(controls) + "L" + "r" * len(refs)
+    groups = (("", 2), ("stability test", len(tests) + 1), *((("comparison", 1),) if compared else ()),
+              ("controls", len(controls) + 1), ("reference", len(refs)))
+    notes = (*count_marks_notes(result), *_window_note(result, refs), *_layout_note(result), HEADLINE_NOTE,
+             *_comparison_note(compared))
     return Section(_title(result), header, rows, notes=notes, align=align,
                    data=_summary_data(result), groups=groups, highlight=FLAG_STYLES)
 
@@ -189,20 +195,29 @@ def _split_controls(measures: list[Measure]) -> tuple[list[Measure], list[Measur
 
 def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int) -> Section:
     gap = STABILITY["shuffle_gap"]
-    header = ["segmenter", "docs", f"{HEADLINE.short} {ci_title(result)}", gap.short, "flags"] + [m.short for m in refs]
+    compared = comparison_of(result)
+    extra = [STABILITY_X_AGREEMENT.short] if compared else []
+    header = ["segmenter", "docs", f"{HEADLINE.short} {ci_title(result)}", gap.short, *extra, "flags"]
+    header += [m.short for m in refs]
     rows, marked = [], marks_of(result)
     for label, s in result.summary.items():
         head = s.macro[HEADLINE.name]
         row = [label, str(s.n_documents), f"{number(head.mean, digits)} {_interval(head, digits)}",
-               number(s.macro[gap.name].mean, digits),
+               number(s.macro[gap.name].mean, digits), *([number(compared[label], digits)] if compared else []),
                flags(s.content_blind, s.deterministic, s.n_failed, s.layout_only, marked[label])]
         rows.append(row + [number(s.reference[m.name].mean, digits) if m.name in s.reference else "n/a" for m in refs])
-    drop = (1,) + tuple(range(len(header) - 1, 4, -1)) + (3,)
+    flags_at = 4 + len(extra)
+    drop = (1,) + tuple(range(len(header) - 1, flags_at, -1)) + tuple(range(flags_at - 1, 2, -1))
     return Section(_title(result, compact=True), header, rows,
                    notes=("Means over documents.", *count_marks_notes(result), *_window_note(result, refs),
-                          *_layout_note(result), HEADLINE_NOTE),
-                   align="LRRrL" + "r" * len(refs), data=_summary_data(result), drop_order=drop, highlight=FLAG_STYLES,
-                   legend=legend([STABILITY["shuffle_gap"], *refs]))
+                          *_layout_note(result), HEADLINE_NOTE, *_comparison_note(compared)),
+                   align="LRRr" + "r" * len(extra) + "L" + "r" * len(refs), data=_summary_data(result),
+                   drop_order=drop, highlight=FLAG_STYLES,
+                   legend=legend([STABILITY["shuffle_gap"], *([STABILITY_X_AGREEMENT] if compared else []), *refs]))
+
+
+def _comparison_note(compared: dict[str, float | None] | None) -> list[str]:
+    return [COMPARISON_NOTE] if compared else []
 
 
 #: How each window policy of the reports' window metrics chooses k.
@@ -235,6 +250,13 @@ def legend(measures: Sequence[Measure]) -> dict[str, str]:
     return {m.short: meaning(m) for m in measures}
 
 
+def comparison_of(result: CorpusResult) -> dict[str, float | None] | None:
+    """label -> :data:`~stability.comparison.STABILITY_X_AGREEMENT`, or None when no segmenter of
+    the run has one (too few segmenters compared): reports then leave the column out."""
+    values = result.comparison()
+    return values if any(v is not None for v in values.values()) else None
+
+
 def _raw(x: Any) -> str:
     return "" if x is None or (isinstance(x, float) and math.isnan(x)) else repr(float(x))
 
@@ -248,6 +270,8 @@ def _summary_data(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
     header += ["micro_precision", "micro_recall", "micro_f1"] + [f"ref_{k}_{p}" for k in refs for p in ("mean", "std")]
     layout = bool(_layout_note(result))  # columns of the layout control, last, only when it ran
     header += ["layout_only", "layout_f1_mean", "layout_f1_std"] if layout else []
+    compared = comparison_of(result)  # the comparison score, last, only when the run has one
+    header += [STABILITY_X_AGREEMENT.name] if compared else []
     rows = []
     for label, s in result.summary.items():
         row: list[Any] = [label, json.dumps(_jsonable(s.params), sort_keys=True), s.n_documents, s.n_failed,
@@ -262,6 +286,8 @@ def _summary_data(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
         if layout:
             st = s.macro.get("layout_f1")
             row += [s.layout_only] + ([_raw(st.mean), _raw(st.std)] if st else ["", ""])
+        if compared:
+            row.append(_raw(compared[label]))
         rows.append(row)
     return header, rows
 
@@ -421,6 +447,8 @@ def _payload(result: CorpusResult) -> dict[str, Any]:
                         **{key: {label: {"boundaries": mean, "median": median}
                                  for label, (mean, median) in marked.items()}
                            for key, marked in count_marks(result.summary).items()}}
+    data["comparison"] = {"score": STABILITY_X_AGREEMENT.name, "title": STABILITY_X_AGREEMENT.title,
+                          "note": COMPARISON_NOTE, "summary": clean(result.comparison())}
     data["correlations"] = clean(result.correlations())
     data["correlations_n"] = correlation_counts(result)
     data["report_version"] = 1

@@ -1,0 +1,115 @@
+"""stability.comparison: the headline times agreement with the other segmenters of a run
+(Amendment 6 of docs/validation-protocol.md), and how reports show it."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from stability import evaluate, get_segmenter
+from stability.comparison import (COMPARISON_NOTE, MIN_OTHER_VOTERS, STABILITY_X_AGREEMENT, agreement,
+                                  boundary_agreement, is_voter, stability_x_agreement)
+from stability.catalogue import HEADLINE
+from stability.matching import count_matches
+from stability.reporting import render
+from test_reporting import topical_corpus
+
+
+@pytest.fixture(scope="module")
+def run():
+    segmenters = {"c99": "c99", "u00": "u00", "tt": get_segmenter("texttiling", w=10, k=5),
+                  "known": get_segmenter("c99", n_segments="reference"), "even": "even", "none": "none"}
+    return evaluate(segmenters, topical_corpus(500, 4, n_topics=5), n_restarts=6, progress=False)
+
+
+@pytest.mark.parametrize("first, second, expected", [
+    ((3, 7), (3, 7), 1.0),
+    ((3, 7), (4, 9), 0.5),      # 3-4 within one unit; 7 and 9 are two apart: 2 * 1 / 4
+    ((1, 2), (2, 3), 1.0),      # matched one to one: 1-2, 2-3
+    ((2, 4, 6), (3,), 0.5),     # 3 matches one of the three: 2 * 1 / 4
+    ((5,), (), 0.0),
+    ((), (), 0.0),              # nothing on either side: no credit
+])
+def test_boundary_agreement_by_hand(first, second, expected):
+    assert boundary_agreement(first, second) == pytest.approx(expected)
+
+
+@given(st.lists(st.integers(1, 40), unique=True, max_size=12), st.lists(st.integers(1, 40), unique=True, max_size=12))
+def test_boundary_agreement_is_a_symmetric_f1(first, second):
+    first, second = sorted(first), sorted(second)
+    value = boundary_agreement(first, second)
+    assert value == pytest.approx(boundary_agreement(second, first))
+    assert 0.0 <= value <= 1.0
+    if first:
+        assert boundary_agreement(first, first) == 1.0
+    assert value == pytest.approx(0.0 if not first + second else
+                                  2 * count_matches(first, second, 1) / (len(first) + len(second)))
+
+
+def test_the_score_follows_its_definition(run):
+    documents = run.documents
+    headline = {label: float(np.mean([HEADLINE.value(r) for r in docs])) for label, docs in documents.items()}
+    voters = {label: max(t, 0.0) for label, t in headline.items() if label != "known"}
+    assert {label for label, docs in documents.items() if is_voter(docs)} == set(voters)
+    values = stability_x_agreement(documents)
+    for label, docs in documents.items():
+        per_document = []
+        for i, r in enumerate(docs):
+            others = {v: w for v, w in voters.items() if v != label and w > 0}
+            if not r.segmentation.boundaries:
+                per_document.append(0.0)
+                continue
+            total = sum(w * boundary_agreement(r.segmentation.boundaries,
+                                               documents[v][i].segmentation.boundaries) for v, w in others.items())
+            per_document.append(total / sum(others.values()))
+        assert values[label] == pytest.approx(max(headline[label], 0.0) * np.mean(per_document), abs=1e-12)
+    assert values["even"] == values["none"] == 0.0  # content-blind: no headline, no score
+    assert all(0.0 <= v <= max(headline[k], 0.0) for k, v in values.items())
+
+
+def test_a_segmenter_told_the_reference_count_gets_a_score_but_no_vote(run):
+    values = stability_x_agreement(run.documents)
+    assert values["known"] is not None and values["known"] > 0
+    without = stability_x_agreement({k: v for k, v in run.documents.items() if k != "known"})
+    assert all(without[k] == pytest.approx(values[k], abs=1e-15) for k in without)
+
+
+def test_agreement_without_a_boundary_is_zero(run):
+    weights = {"c99": 1.0, "u00": 1.0}
+    assert agreement({"none": run.documents["none"], **{k: run.documents[k] for k in weights}}, weights)["none"] == 0.0
+
+
+def test_too_few_other_segmenters_give_no_score(run):
+    pair = {k: run.documents[k] for k in ("c99", "u00", "none")}
+    assert MIN_OTHER_VOTERS == 2
+    # c99 and u00 each have one other voter of positive headline; none has two (and scores 0)
+    assert stability_x_agreement(pair) == {"c99": None, "u00": None, "none": 0.0}
+    three = {k: run.documents[k] for k in ("c99", "u00", "tt")}
+    assert all(v is not None for v in stability_x_agreement(three).values())
+
+
+def test_reports_show_the_score_when_segmenters_are_compared(run):
+    values = run.comparison()
+    table = render(run, "table", width=160)
+    assert STABILITY_X_AGREEMENT.short in table and COMPARISON_NOTE.split(":")[0] in table
+    payload = json.loads(render(run, "json"))
+    assert payload["comparison"]["score"] == STABILITY_X_AGREEMENT.name
+    assert payload["comparison"]["summary"] == pytest.approx(values)
+    rows = list(csv.DictReader(io.StringIO(render(run, "csv"))))
+    by_label = {row["segmenter"]: row[STABILITY_X_AGREEMENT.name] for row in rows if row.get("segmenter") in values}
+    assert {k: float(v) for k, v in by_label.items()} == pytest.approx(values)
+    assert STABILITY_X_AGREEMENT.short in render(run, "md")
+
+
+def test_reports_leave_the_score_out_for_a_single_segmenter():
+    single = evaluate({"c99": "c99", "none": "none"}, topical_corpus(520, 2, n_topics=5), n_restarts=3, progress=False)
+    assert all(v is None for v in single.comparison().values())
+    for fmt in ("table", "md", "csv", "html"):
+        assert STABILITY_X_AGREEMENT.short not in render(single, fmt) and STABILITY_X_AGREEMENT.name not in render(single, fmt)
+    assert json.loads(render(single, "json"))["comparison"]["summary"] == {"c99": None, "none": None}
