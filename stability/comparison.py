@@ -47,7 +47,8 @@ MIN_OTHER_VOTERS = 2
 AGREEMENT_TOLERANCE = 1
 
 
-def stability_x_agreement(documents: Mapping[str, Sequence[StabilityResult]]) -> dict[str, float | None]:
+def stability_x_agreement(documents: Mapping[str, Sequence[StabilityResult]],
+                          headlines: Mapping[str, float] | None = None) -> dict[str, float | None]:
     """The score of every segmenter of a run: ``max(T, 0) * A`` (see the module), ``None`` for a
     segmenter with fewer than :data:`MIN_OTHER_VOTERS` other voters of positive headline.
 
@@ -55,13 +56,18 @@ def stability_x_agreement(documents: Mapping[str, Sequence[StabilityResult]]) ->
     ----------
     documents : mapping of str to sequence of StabilityResult
         Segmenter label -> its results, as in :attr:`stability.results.CorpusResult.documents`.
+    headlines : mapping of str to float, optional
+        Each segmenter's headline over the corpus, ``T``; default: the mean over its documents of
+        the catalogue's headline (:data:`stability.catalogue.HEADLINE`). Given, e.g., to recompute
+        the score from fewer restarts (:func:`stability.study.sensitivity.headline_at`).
 
     Returns
     -------
     dict
         Label -> the score, in the order of ``documents``.
     """
-    headlines = {label: _headline(docs) for label, docs in documents.items()}
+    if headlines is None:
+        headlines = {label: _headline(docs) for label, docs in documents.items()}
     weights = {label: max(headlines[label], 0.0) for label, docs in documents.items() if is_voter(docs)}
     agreements = agreement(documents, weights)
     out: dict[str, float | None] = {}

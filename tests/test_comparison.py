@@ -113,3 +113,13 @@ def test_reports_leave_the_score_out_for_a_single_segmenter():
     for fmt in ("table", "md", "csv", "html"):
         assert STABILITY_X_AGREEMENT.short not in render(single, fmt) and STABILITY_X_AGREEMENT.name not in render(single, fmt)
     assert json.loads(render(single, "json"))["comparison"]["summary"] == {"c99": None, "none": None}
+
+
+def test_the_headlines_can_be_given(run):
+    documents = run.documents
+    default = {label: float(np.mean([HEADLINE.value(r) for r in docs])) for label, docs in documents.items()}
+    assert stability_x_agreement(documents, default) == stability_x_agreement(documents)
+    # a voter with no positive headline loses its vote: the others' scores change, its own is 0
+    silenced = {**default, "u00": 0.0}
+    changed = stability_x_agreement(documents, silenced)
+    assert changed["u00"] == 0.0 and changed["c99"] != stability_x_agreement(documents)["c99"]
