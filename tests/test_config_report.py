@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from conftest import cohesion_segmenter, topical_document
+from stability.comparison import STABILITY_X_AGREEMENT
 from stability.catalogue import HEADLINE
 from stability import Document, InvalidParameterError, evaluate
 from stability.config import default_experiment, load_config, run_experiment, with_overrides
@@ -188,7 +189,9 @@ def test_html_report_renders_tables_and_plots_in_headless_chromium(result, tmp_p
 def test_html_report_of_eight_segmenters_fits_1280_pixels(tmp_path):
     names = ["c99", "u00", "texttiling", "texttiling_nltk", "even", "none", "all", "random"]
     res = evaluate({n: n for n in names}, small_corpus(), n_restarts=2, progress=False)
-    seen = _chromium(render(res, "html"), tmp_path, {
+    page = render(res, "html")
+    assert f"<th>{STABILITY_X_AGREEMENT.short}</th>" in page  # four segmenters compared: the comparison column too
+    seen = _chromium(page, tmp_path, {
         "scroll": "document.documentElement.scrollWidth", "window": "window.innerWidth",
         "result": "document.querySelector('.result').getBoundingClientRect().top",
         "table": "document.querySelector('table').getBoundingClientRect().top",

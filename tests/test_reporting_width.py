@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from stability.cli import app
+from stability.comparison import STABILITY_X_AGREEMENT
 from stability.readers import write_jsonl
 from stability.reporting import Section
 from stability.reporting.formats.table import fit, parts, table_width
@@ -73,6 +74,28 @@ def test_the_width_comes_from_the_terminal(run_dir, width):
     assert result.exit_code == 0, result.output
     assert_fits(result.stdout, width)
     assert max(len(line.rstrip()) for line in result.stdout.splitlines()) > width - 25  # it uses the room
+
+
+@pytest.fixture(scope="module")
+def compared_dir(tmp_path_factory) -> Path:
+    """A run of three content-aware segmenters: its summary has the comparison column."""
+    folder = tmp_path_factory.mktemp("compared")
+    write_jsonl(topical_corpus(510, 3, prefix="article-"), folder / "corpus.jsonl")
+    args = ["run", "--corpus", str(folder / "corpus.jsonl"), "--restarts", "3", "--no-progress", "--out", str(folder / "out")]
+    for name in ("c99", "u00", "texttiling_nltk", "even"):
+        args += ["-s", name]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_comparison_column_fits_at_every_width(compared_dir, width):
+    text = CliRunner().invoke(app, ["report", str(compared_dir / "out"), "--width", str(width)]).stdout
+    assert_fits(text, width)
+    header = [line for line in text.split("Kendall")[0].splitlines() if line.startswith("┃")]
+    # the reference metrics go first when the width is short; the comparison stays with the gap
+    assert any(STABILITY_X_AGREEMENT.short in line for line in header), header
 
 
 def test_compact_summary_keeps_the_essentials_at_80_and_everything_at_120(run_dir):
