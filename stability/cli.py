@@ -370,6 +370,7 @@ def validate(
     n_bootstrap: Annotated[int, typer.Option("--bootstrap", min=1, help="Bootstrap resamples of documents per interval.")] = 1000,
     corpus: Annotated[Optional[list[str]], typer.Option("--corpus", "-c", help="Only this corpus of the config files (repeatable; default: all).")] = None,
     progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on a terminal).")] = None,
+    comparison: Annotated[bool, typer.Option("--comparison", help="Also rank the configurations by the second number of a comparison, stability x agreement with the other segmenters, against B and boundary F1 within one unit (a section of the report).")] = False,
     debug: Debug = False,
 ) -> None:
     """Validation study: rank agreement between stability scores and reference metrics over a family of segmenters, on one corpus or several."""
@@ -382,7 +383,8 @@ def validate(
         started = time.perf_counter()
         options = StudyOptions(tuple(str(c) for c in config), quick=quick, out=out,
                                docs=None if docs is None else str(docs), jobs=n_jobs, limit=limit, restarts=n_restarts,
-                               bootstrap=n_bootstrap, corpora=tuple(corpus or ()), progress=progress, name=name)
+                               bootstrap=n_bootstrap, corpora=tuple(corpus or ()), progress=progress, name=name,
+                               comparison=comparison)
         run = run_study(options)
         target = Path(run.options.docs)
         discussion = target / run.options.discussion_file

@@ -171,12 +171,13 @@ def test_unknown_corpus_and_corpus_without_references(tmp_path):
 
 def test_reproduce_command_names_every_option():
     options = StudyOptions(("a.toml", "b c.toml"), quick=True, out="r", docs="d", jobs=2, limit=5, restarts=7,
-                           bootstrap=30, corpora=("x", "y"), progress=False, name="other")
+                           bootstrap=30, corpora=("x", "y"), progress=False, name="other", comparison=True)
     words = shlex.split(options.command())
     assert words == ["stability", "validate", "a.toml", "b c.toml", "--quick", "--out", "r", "--docs", "d",
-                     "--jobs", "2", "--limit", "5", "--restarts", "7", "--bootstrap", "30", "--corpus", "x",
-                     "--corpus", "y", "--name", "other", "--no-progress"]
+                     "--jobs", "2", "--limit", "5", "--restarts", "7", "--bootstrap", "30", "--comparison",
+                     "--corpus", "x", "--corpus", "y", "--name", "other", "--no-progress"]
     assert "--name" not in StudyOptions(("a.toml",)).command()  # the default name is not printed
+    assert "--comparison" not in StudyOptions(("a.toml",)).command()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -220,6 +221,21 @@ def test_report_reproduce_block_is_the_command_and_reruns_identically(two_corpor
     again = CliRunner().invoke(app, args)  # resumed from the cache
     assert again.exit_code == 0, again.output
     assert (root / "docs" / "validation.md").read_text(encoding="utf-8") == report
+
+
+def test_the_comparison_section_only_when_asked(two_corpora):
+    root, args, report = two_corpora
+    title = "### The second number of a comparison"
+    assert title not in report
+    asked = CliRunner().invoke(app, args + ["--comparison", "--name", "compared"])
+    assert asked.exit_code == 0, asked.output
+    text = (root / "docs" / "compared.md").read_text(encoding="utf-8")
+    section = text.split(title, 1)[1].split("\n### ", 1)[0]
+    assert "| alpha | selection |" in section and "| beta | held out |" in section
+    assert "--comparison" in text.split("```bash\n", 1)[1].split("\n```", 1)[0]
+    # everything else is the default report's
+    summary = "## Summary across corpora"
+    assert text.split(title, 1)[0].split(summary, 1)[1] == report.split("### On documents", 1)[0].split(summary, 1)[1]
 
 
 def test_a_named_report_shares_the_docs_folder(two_corpora):

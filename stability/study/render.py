@@ -18,11 +18,13 @@ import numpy as np
 from .analysis import Study, primary_metric
 from .correlations import Correlation
 from ..catalogue import HEADLINE, reference_measure
+from ..comparison import STABILITY_X_AGREEMENT
 from ..reporting import markdown_table
 from ..reporting.corpus import flags
 from ..reporting.model import number
 from ..stats import defined_mean, percentile_interval
 from ..summary import COUNT_MARKS, FEW_BOUNDARIES_OTHERS, count_marks
+from .comparison import comparison_rows
 from .decision import PLACEMENT, RULE, Placement, placement_agreement, pooled_interval
 from .halves import SIDES
 from .sensitivity import MOVE_THRESHOLD
@@ -234,6 +236,42 @@ def _placement(run: StudyRun) -> list[str]:
     return out
 
 
+def _comparison(run: StudyRun) -> list[str]:
+    """The second number of a comparison against the same two references, paired with the headline."""
+    if not run.options.comparison:
+        return []
+    rows = comparison_rows(run.studies)
+    held = {spec.name for spec in run.corpora if spec.held_out}
+    titles = _placement_titles(run)
+    confidence = run.studies[0].settings["confidence"]
+    table = []
+    for mine, head in rows:
+        difference = mine.samples - head.samples if mine.samples.size == head.samples.size else np.zeros(0)
+        table.append([mine.corpus] + (["held out" if mine.corpus in held else "selection"] if held else [])
+                     + [_signed(mine.tau.get(m, float("nan"))) for m in PLACEMENT]
+                     + [_signed(mine.mean) + _interval(percentile_interval(mine.samples, confidence)),
+                        _signed(head.mean), _signed(mine.mean - head.mean)
+                        + _interval(percentile_interval(difference, confidence)), _signed(mine.ceiling_mean)])
+    out = ([f"### The second number of a comparison: {STABILITY_X_AGREEMENT.title}", "",
+            f"`{STABILITY_X_AGREEMENT.name}` (`stability.comparison`, chosen by Amendment 6 of "
+            "validation-protocol.md and shown beside the headline, not in its place): the headline times each "
+            "configuration's agreement with the other configurations of the corpus, its mean boundary F1 within "
+            "one unit against each configuration not told the reference count, weighted by that configuration's "
+            "headline. It is relative to the configurations compared. Kendall tau-b across all configurations "
+            f"against {', '.join(titles.values())}; `headline`: the headline's mean of the two (the table above); "
+            "`difference`: this number's mean minus the headline's. Each bootstrap resample of documents "
+            "recomputes every configuration's headline, vote and agreement, and uses the resamples of the "
+            f"headline's intervals, so the difference has a paired interval ({int(round(confidence * 100))}%).", ""]
+           + _md_table(["corpus"] + (["role"] if held else []) + [f"vs {t}" for t in titles.values()]
+                       + ["mean", "headline", "difference", "ceiling"], table))
+    if len(rows) > 1:
+        mine, heads = [m for m, _ in rows], [h for _, h in rows]
+        out += [f"Mean of the two over all corpora ({len(rows)}): {_signed(defined_mean([p.mean for p in mine]))}"
+                f"{_interval(pooled_interval(mine, confidence))} against the headline's "
+                f"{_signed(defined_mean([p.mean for p in heads]))}{_interval(pooled_interval(heads, confidence))}.", ""]
+    return out
+
+
 def _halves(run: StudyRun) -> list[str]:
     studies = [st for st in run.studies if st.halves is not None and any(m in st.metrics for m in PLACEMENT)]
     if not studies:
@@ -301,7 +339,7 @@ def _share(value: float) -> str:
 def _summary(run: StudyRun) -> list[str]:
     return (["## Summary across corpora", ""] + [f"- {_corpus_line(st)}" for st in run.studies] + [""]
             + _cross_table(run) + _references_table(run) + _ceiling_table(run, HEADLINE.name)
-            + _placement(run) + _halves(run) + _count_marks(run) + _sensitivity(run) + _decision(run))
+            + _placement(run) + _comparison(run) + _halves(run) + _count_marks(run) + _sensitivity(run) + _decision(run))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -54,7 +54,8 @@ class StudyOptions:
     ``[output] dir``, ``-quick`` appended with ``quick``; the report goes beside the cache), so
     the printed command names every option the report depends on. ``name`` names the report:
     ``<name>.md``, its plots under ``<name>/`` and the hand-written ``<name>-discussion.md`` it
-    appends, so that several studies can share one ``docs`` folder.
+    appends, so that several studies can share one ``docs`` folder. ``comparison`` adds the
+    section on the second number of a comparison (:mod:`stability.study.comparison`).
     """
 
     configs: tuple[str, ...]
@@ -70,6 +71,7 @@ class StudyOptions:
     n_orders: int = 200
     n_splits: int = 200
     name: str = REPORT_NAME
+    comparison: bool = False
 
     @property
     def report_file(self) -> str:
@@ -92,7 +94,8 @@ class StudyOptions:
         words = ["stability", "validate", *self.configs]
         flags: list[tuple[str, Any]] = [("--quick", self.quick), ("--out", self.out), ("--docs", self.docs),
                                         ("--jobs", self.jobs), ("--limit", self.limit),
-                                        ("--restarts", self.restarts), ("--bootstrap", self.bootstrap)]
+                                        ("--restarts", self.restarts), ("--bootstrap", self.bootstrap),
+                                        ("--comparison", self.comparison)]
         for flag, value in flags:
             if value is True:
                 words.append(flag)
