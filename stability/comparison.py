@@ -39,7 +39,8 @@ from .registry import REFERENCE_COUNT
 from .results import StabilityResult
 
 __all__ = ["STABILITY_X_AGREEMENT", "COMPARISON_NOTE", "MIN_OTHER_VOTERS", "AGREEMENT_TOLERANCE",
-           "boundary_agreement", "is_voter", "agreement", "stability_x_agreement"]
+           "boundary_agreement", "is_voter", "document_ids", "pairwise_agreement", "comparison_scores",
+           "stability_x_agreement"]
 
 #: The score needs at least this many voters besides the segmenter with a positive headline.
 MIN_OTHER_VOTERS = 2
@@ -66,15 +67,14 @@ def stability_x_agreement(documents: Mapping[str, Sequence[StabilityResult]],
     dict
         Label -> the score, in the order of ``documents``.
     """
+    labels = list(documents)
     if headlines is None:
         headlines = {label: _headline(docs) for label, docs in documents.items()}
-    weights = {label: max(headlines[label], 0.0) for label, docs in documents.items() if is_voter(docs)}
-    agreements = agreement(documents, weights)
-    out: dict[str, float | None] = {}
-    for label in documents:
-        others = sum(1 for voter, w in weights.items() if voter != label and w > 0)
-        out[label] = None if others < MIN_OTHER_VOTERS else max(headlines[label], 0.0) * agreements[label]
-    return out
+    pairs, present = pairwise_agreement(documents, labels, document_ids(documents))
+    voters = np.array([is_voter(documents[label]) for label in labels], dtype=bool)
+    means = np.array([[headlines[label] for label in labels]], dtype=float)
+    scores = comparison_scores(means, pairs, present, voters, np.ones((1, present.shape[1])))[0]
+    return {label: None if np.isnan(v) else float(v) for label, v in zip(labels, scores)}
 
 
 #: The score's declaration: reports, JSON and CSV read its name, titles and meaning from here.
@@ -116,22 +116,64 @@ def boundary_agreement(first: Sequence[int], second: Sequence[int], tolerance: i
     return 0.0 if total == 0 else 2.0 * count_matches(second, first, tolerance) / total
 
 
-def agreement(documents: Mapping[str, Sequence[StabilityResult]], weights: Mapping[str, float]) -> dict[str, float]:
-    """``A``: each segmenter's mean over its documents of the weighted agreement with the voters
-    (``weights``: voter label -> weight) other than itself; 0 on a document where it places no
-    boundary or where no other voter has weight."""
-    by_document = {label: {r.document: r.segmentation.boundaries for r in docs} for label, docs in documents.items()}
-    out = {}
-    for label, own_docs in by_document.items():
-        values = []
-        for doc, own in own_docs.items():
-            total = weight = 0.0
-            if own:
-                for voter, w in weights.items():
-                    if voter != label and w > 0 and doc in by_document[voter]:
-                        total += w * boundary_agreement(own, by_document[voter][doc])
-                        weight += w
-            values.append(total / weight if weight > 0 else 0.0)
-        out[label] = float(np.mean(values)) if values else float("nan")
-    return out
+def document_ids(documents: Mapping[str, Sequence[StabilityResult]]) -> list[str]:
+    """Every document of a run once (as text), in the order the segmenters' results first name them."""
+    ids: dict[str, None] = {}
+    for docs in documents.values():
+        for r in docs:
+            ids.setdefault(str(r.document), None)
+    return list(ids)
 
+
+def pairwise_agreement(documents: Mapping[str, Sequence[StabilityResult]], labels: Sequence[str],
+                       doc_ids: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """``(F, present)``: ``F[c, v, d]`` the :func:`boundary_agreement` of segmenters ``labels[c]``
+    and ``labels[v]`` on document ``doc_ids[d]`` (0 on the diagonal and where either has no
+    result), ``present[c, d]`` whether ``labels[c]`` has a result for it. ``F`` is symmetric, so
+    each pair of segmenters is matched once."""
+    by_document = [{str(r.document): r.segmentation.boundaries for r in documents[label]} for label in labels]
+    present = np.array([[doc in own for doc in doc_ids] for own in by_document], dtype=bool).reshape(
+        len(labels), len(doc_ids))
+    pairs = np.zeros((len(labels), len(labels), len(doc_ids)))
+    for i in range(len(labels)):
+        for j in range(i + 1, len(labels)):
+            for d in np.flatnonzero(present[i] & present[j]):
+                doc = doc_ids[d]
+                pairs[i, j, d] = pairs[j, i, d] = boundary_agreement(by_document[i][doc], by_document[j][doc])
+    return pairs, present
+
+
+#: Rows of :func:`comparison_scores` computed at once (each holds a segmenters x segmenters x
+#: documents block).
+_BLOCK_CELLS = 2**22
+
+
+def comparison_scores(headlines: np.ndarray, pairs: np.ndarray, present: np.ndarray, voters: np.ndarray,
+                      doc_weights: np.ndarray) -> np.ndarray:
+    """The score of every segmenter for each row of ``headlines`` and ``doc_weights``, shape
+    ``(rows, segmenters)``; NaN where a segmenter has fewer than :data:`MIN_OTHER_VOTERS` other
+    voters of positive headline.
+
+    ``headlines[b, c]`` is segmenter ``c``'s ``T`` and ``doc_weights[b, d]`` the weight of document
+    ``d`` in row ``b`` (one row of ones: the run itself; rows of multiplicities: bootstrap resamples of
+    documents, as the validation study draws them); ``pairs``, ``present`` come from
+    :func:`pairwise_agreement`, ``voters`` marks the segmenters that may vote (:func:`is_voter`).
+    """
+    n_seg, n_docs = present.shape
+    block = max(1, _BLOCK_CELLS // max(1, n_seg * n_seg * n_docs))
+    out = np.empty((headlines.shape[0], n_seg))
+    for start in range(0, headlines.shape[0], block):
+        t, w_docs = headlines[start:start + block], doc_weights[start:start + block]
+        with np.errstate(invalid="ignore"):
+            vote = np.where(voters[None, :] & (t > 0), t, 0.0)                 # (b, v)
+        numerator = np.einsum("bv,cvd->bcd", vote, pairs)                      # the diagonal of pairs is 0
+        total = vote @ present                                                 # (b, d): every present voter
+        denominator = total[:, None, :] - vote[:, :, None] * present[None, :, :]  # without the segmenter
+        with np.errstate(invalid="ignore", divide="ignore"):
+            per_document = np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1.0), 0.0)
+            counts = w_docs @ present.T                                        # (b, c)
+            mean = np.einsum("bd,bcd->bc", w_docs, per_document * present[None, :, :]) / np.where(counts > 0, counts, 1)
+            score = np.maximum(t, 0.0) * np.where(counts > 0, mean, np.nan)
+        others = (vote > 0).sum(axis=1, keepdims=True) - (vote > 0)
+        out[start:start + block] = np.where(others >= MIN_OTHER_VOTERS, score, np.nan)
+    return out

@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from stability import evaluate, get_segmenter
-from stability.comparison import (COMPARISON_NOTE, MIN_OTHER_VOTERS, STABILITY_X_AGREEMENT, agreement,
-                                  boundary_agreement, is_voter, stability_x_agreement)
+from stability.comparison import (COMPARISON_NOTE, MIN_OTHER_VOTERS, STABILITY_X_AGREEMENT, boundary_agreement,
+                                  is_voter, stability_x_agreement)
 from stability.catalogue import HEADLINE
 from stability.matching import count_matches
 from stability.reporting import render
@@ -80,9 +80,10 @@ def test_a_segmenter_told_the_reference_count_gets_a_score_but_no_vote(run):
     assert all(without[k] == pytest.approx(values[k], abs=1e-15) for k in without)
 
 
-def test_agreement_without_a_boundary_is_zero(run):
-    weights = {"c99": 1.0, "u00": 1.0}
-    assert agreement({"none": run.documents["none"], **{k: run.documents[k] for k in weights}}, weights)["none"] == 0.0
+def test_a_segmenter_without_a_boundary_scores_zero(run):
+    # `none` has two voters of positive headline besides itself, and no boundary anywhere
+    values = stability_x_agreement({k: run.documents[k] for k in ("c99", "u00", "tt", "none")})
+    assert values["none"] == 0.0 and values["c99"] > 0
 
 
 def test_too_few_other_segmenters_give_no_score(run):

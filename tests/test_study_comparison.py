@@ -10,12 +10,12 @@ import pytest
 
 from stability import evaluate, get_segmenter
 from stability.catalogue import HEADLINE
-from stability.comparison import is_voter, stability_x_agreement
+from stability.comparison import comparison_scores, is_voter, pairwise_agreement, stability_x_agreement
 from stability.stats import kendall_tau
 from stability.study import analyze
 from stability.study.analysis import score_matrix
-from stability.study.comparison import comparison_placement, pairwise_agreement, resampled_comparison
-from stability.study.correlations import document_weights
+from stability.study.comparison import comparison_placement
+from stability.study.correlations import document_weights, weighted_means
 from stability.study.decision import placement_agreement
 from test_reporting import topical_corpus
 
@@ -48,9 +48,9 @@ def _resampled(study):
     result, labels, documents = study.result, study.labels, study.documents
     weights = document_weights(len(documents), N_BOOTSTRAP, study.settings["seed"], ("across", "all"))
     headline = score_matrix(result, HEADLINE.name, labels=labels)[1]
-    pairs, present = pairwise_agreement(result, labels, documents)
+    pairs, present = pairwise_agreement(result.documents, labels, documents)
     voters = np.array([is_voter(result.documents[label]) for label in labels])
-    return weights, resampled_comparison(headline, pairs, present, voters, weights)
+    return weights, comparison_scores(weighted_means(headline, weights), pairs, present, voters, weights)
 
 
 def test_a_resample_equals_the_library_on_the_explicit_resample(study):
