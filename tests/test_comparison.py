@@ -124,3 +124,48 @@ def test_the_headlines_can_be_given(run):
     silenced = {**default, "u00": 0.0}
     changed = stability_x_agreement(documents, silenced)
     assert changed["u00"] == 0.0 and changed["c99"] != stability_x_agreement(documents)["c99"]
+
+
+def _loop_score(boundaries, headlines, voters):
+    """The definition, written as loops: ``boundaries[label][doc]`` (a missing key: no result)."""
+    weights = {v: max(headlines[v], 0.0) for v in voters}
+    out = {}
+    for label, own_docs in boundaries.items():
+        others = sum(1 for v, w in weights.items() if v != label and w > 0)
+        if others < MIN_OTHER_VOTERS:
+            out[label] = None
+            continue
+        values = []
+        for doc, own in own_docs.items():
+            pairs = [(w, boundary_agreement(own, boundaries[v][doc])) for v, w in weights.items()
+                     if v != label and w > 0 and doc in boundaries[v]]
+            total = sum(w for w, _ in pairs)
+            values.append(sum(w * f for w, f in pairs) / total if own and total > 0 else 0.0)
+        out[label] = max(headlines[label], 0.0) * float(np.mean(values))
+    return out
+
+
+@given(st.data())
+def test_the_vectorised_score_is_the_definition(data):
+    from types import SimpleNamespace
+
+    n_seg = data.draw(st.integers(2, 5))
+    n_docs = data.draw(st.integers(1, 4))
+    labels = [f"s{i}" for i in range(n_seg)]
+    boundaries, documents = {}, {}
+    for i, label in enumerate(labels):
+        docs = data.draw(st.lists(st.sampled_from(range(n_docs)), min_size=1, max_size=n_docs, unique=True))
+        boundaries[label] = {f"d{d}": tuple(sorted(data.draw(st.sets(st.integers(1, 12), max_size=5)))) for d in docs}
+        known = data.draw(st.booleans()) if i else False
+        documents[label] = [SimpleNamespace(document=doc, segmentation=SimpleNamespace(boundaries=b),
+                                            params={"n_segments": "reference"} if known else {})
+                            for doc, b in boundaries[label].items()]
+    headlines = {label: data.draw(st.floats(-0.5, 1.0)) for label in labels}
+    voters = [label for label in labels if is_voter(documents[label])]
+    fast = stability_x_agreement(documents, headlines)
+    slow = _loop_score(boundaries, headlines, voters)
+    assert fast.keys() == slow.keys()
+    for label in labels:
+        assert (fast[label] is None) == (slow[label] is None), label
+        if slow[label] is not None:
+            assert fast[label] == pytest.approx(slow[label], abs=1e-12), label
