@@ -29,6 +29,7 @@ __all__ = [
     "f1_array",
     "percentile_interval",
     "defined_mean",
+    "defined_row_means",
     "bootstrap_mean",
     "bootstrap_f1",
     "bootstrap_f1_samples",
@@ -99,6 +100,19 @@ def defined_mean(values: Any) -> float:
     v = np.fromiter(values, dtype=float)
     v = v[~np.isnan(v)]
     return float(v.mean()) if v.size else float("nan")
+
+
+def defined_row_means(columns: Sequence[Any]) -> np.ndarray:
+    """Per row, :func:`defined_mean` of the values the ``columns`` (equal-length arrays) hold in it.
+
+    Examples
+    --------
+    >>> defined_row_means([[1.0, float("nan")], [3.0, float("nan")]]).tolist()
+    [2.0, nan]
+    """
+    stacked = np.column_stack(columns)
+    counts = np.sum(~np.isnan(stacked), axis=1)
+    return np.where(counts > 0, np.nansum(stacked, axis=1) / np.maximum(counts, 1), np.nan)
 
 
 def bootstrap_mean(values: np.ndarray, rng: np.random.Generator, confidence: float = 0.95,

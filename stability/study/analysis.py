@@ -21,9 +21,10 @@ import numpy as np
 
 from ..catalogue import HEADLINE, REFERENCE, STABILITY, Measure, oriented, reference_measure
 from ..checks import check_int, check_real
+from ..comparison import document_ids
 from ..exceptions import InvalidParameterError
 from ..results import CorpusResult
-from ..stats import average_ranks, derived_rng, kendall_tau, percentile_interval
+from ..stats import average_ranks, defined_row_means, derived_rng, kendall_tau, percentile_interval
 from ..status import PhaseCallback, no_phase
 from .correlations import configuration_correlations, document_correlations, weighted_means
 from .halves import HalfSplits, ideal_values, split_halves
@@ -75,11 +76,7 @@ def reference_metrics(result: CorpusResult, names: Sequence[str] | None = None) 
 # per-document values
 # ----------------------------------------------------------------------------------------------
 def _document_rows(result: CorpusResult, labels: Sequence[str]) -> list[str]:
-    doc_ids: dict[str, None] = {}
-    for label in labels:
-        for r in result.documents[label]:
-            doc_ids.setdefault(str(r.document), None)
-    return list(doc_ids)
+    return document_ids({label: result.documents[label] for label in labels})
 
 
 def score_matrix(result: CorpusResult, name: str, *, reference: bool = False,
@@ -388,9 +385,7 @@ class Study:
         (default every reference metric compared), resample by resample (NaN-skipping)."""
         by_metric = self.across[subset][score]
         chosen = list(by_metric) if metrics is None else [m for m in metrics if m in by_metric]
-        stacked = np.column_stack([by_metric[m][statistic].samples for m in chosen])
-        counts = np.sum(~np.isnan(stacked), axis=1)
-        return np.where(counts > 0, np.nansum(stacked, axis=1) / np.maximum(counts, 1), np.nan)
+        return defined_row_means([by_metric[m][statistic].samples for m in chosen])
 
     def agreement_interval(self, subset: str = "all", statistic: str = "kendall") -> dict[str, tuple[float, float]]:
         """Bootstrap interval of :meth:`agreement` (the resamples are shared by every score and

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..catalogue import HEADLINE, oriented
 from ..comparison import comparison_scores, is_voter, pairwise_agreement
-from ..stats import kendall_tau_rows
+from ..stats import defined_row_means, kendall_tau_rows
 from .analysis import Study, score_matrix
 from .correlations import document_weights, weighted_means
 from .decision import PLACEMENT, Placement, placement_agreement
@@ -33,6 +33,8 @@ def comparison_placement(study: Study) -> Placement:
     ``study`` across all configurations, with the ceilings and the bootstrap replicates of the mean
     (paired with the headline's, :meth:`~stability.study.analysis.Study.agreement_samples`)."""
     metrics = [m for m in PLACEMENT if m in study.metrics]
+    if not metrics:
+        return Placement(study.name, {}, {}, np.zeros(0))
     labels, documents, result = study.labels, study.documents, study.result
     headline = score_matrix(result, HEADLINE.name, labels=labels)[1]
     pairs, present = pairwise_agreement(result.documents, labels, documents)
@@ -45,13 +47,8 @@ def comparison_placement(study: Study) -> Placement:
     for m in metrics:
         reference = oriented(m, score_matrix(result, m, reference=True, labels=labels)[1])
         taus[m] = kendall_tau_rows(scores, weighted_means(reference, weights))
-    if not metrics:
-        return Placement(study.name, {}, {}, np.zeros(0))
-    stacked = np.column_stack([taus[m][1:] for m in metrics])
-    counts = np.sum(~np.isnan(stacked), axis=1)
-    samples = np.where(counts > 0, np.nansum(stacked, axis=1) / np.maximum(counts, 1), np.nan)
     return Placement(study.name, {m: float(taus[m][0]) for m in metrics}, {m: study.ceilings[m] for m in metrics},
-                     samples)
+                     defined_row_means([taus[m][1:] for m in metrics]))
 
 
 def comparison_rows(studies: Sequence[Study]) -> list[tuple[Placement, Placement]]:

@@ -21,8 +21,8 @@ import numpy as np
 
 from ..checks import check_int, check_real
 from ..exceptions import InvalidParameterError
-from ..stats import (derived_rng, kendall_tau, kendall_tau_rows, percentile_interval, spearman_rho,
-                     spearman_rho_rows)
+from ..stats import (defined_row_means, derived_rng, kendall_tau, kendall_tau_rows, percentile_interval,
+                     spearman_rho, spearman_rho_rows)
 
 __all__ = [
     "Correlation",
@@ -311,10 +311,7 @@ def _mean_correlation(per: list[Correlation], confidence: float) -> Correlation:
     defined = [c for c in per if not math.isnan(c.estimate)]
     if not defined:
         return _undefined()
-    stacked = np.column_stack([c.samples for c in defined])
-    counts = np.sum(~np.isnan(stacked), axis=1)
-    totals = np.nansum(stacked, axis=1)
-    boot_mean = np.where(counts > 0, totals / np.maximum(counts, 1), np.nan)
+    boot_mean = defined_row_means([c.samples for c in defined])
     return Correlation(float(np.mean([c.estimate for c in defined])), percentile_interval(boot_mean, confidence),
                        len(defined))
 
