@@ -40,3 +40,20 @@ def test_pages_are_kept_by_their_units_and_boundaries(tmp_path, monkeypatch, cap
     assert copied == ["kept.html", "nested/also.html"]
     assert capsys.readouterr().out.startswith("2 pages copied to ")
     assert (tmp_path / "out" / "kept.html").read_bytes() == (book / "kept.html").read_bytes()
+
+
+def test_markdown_pages_are_read_with_the_markdown_reader(tmp_path, monkeypatch, capsys):
+    docs = tmp_path / "api"
+    docs.mkdir()
+    sections = "".join(f"## Part {i}\n\nParagraph {i} about something.\n\n" for i in range(3))
+    (docs / "kept.md").write_text("# Title\n\n" + "Intro paragraph.\n\n" * 20 + sections, encoding="utf-8")
+    (docs / "code.md").write_text("# Title\n\n```js\nx()\n```\n\n## Part\n\n```js\ny()\n```\n", encoding="utf-8")  # code only
+    (docs / "kept.html").write_text("<main><h1>T</h1>" + "<p>x</p>" * 30 + "<h2>B</h2><p>y</p></main>",
+                                    encoding="utf-8")  # another format: not read
+    kept = selected(docs, 20, 400, "markdown")
+    assert [(p.name, units, bounds) for p, units, bounds in kept] == [("kept.md", 23, 3)]
+
+    monkeypatch.setattr(sys, "argv", ["copy_pages.py", str(docs), str(tmp_path / "out"), "--format", "markdown"])
+    main()
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["kept.md"]
+    assert capsys.readouterr().out.startswith("1 pages copied to ")
