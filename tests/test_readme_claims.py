@@ -33,7 +33,9 @@ TABLE_NAMES = {"Clinical textbook chapters, the other": "clinical_rest", "Fictio
                "Technical documentation: the Rust Reference, every": "reference",
                "Technical documentation: the Rust Reference, levels": "reference_sections",
                "Technical documentation: three smaller Rust books": "books",
-               "Technical documentation: the three Rust books, levels": "books_sections"}
+               "Technical documentation: the three Rust books, levels": "books_sections",
+               "Technical documentation: the Node.js API reference, every": "node",
+               "Technical documentation: the Node.js API reference, levels": "node_sections"}
 PROSE_NAMES = {"Choi": "choi", "Wiki-50": "wiki50", "Elements": "elements", "DialSeg711": "dialseg711",
                "chit-chat": "tiage", "meetings": "committee", "first 60 clinical chapters": "clinical",
                "other 167 clinical chapters": "clinical_rest", "first 40 novels": "fiction",
@@ -41,7 +43,8 @@ PROSE_NAMES = {"Choi": "choi", "Wiki-50": "wiki50", "Elements": "elements", "Dia
                "framework's pages with every heading": "drf", "framework's sections": "drf_sections",
                "Cargo reference with every heading": "cargo", "Cargo reference's sections": "cargo_sections",
                "Rust Reference with every heading": "reference", "Rust Reference's sections": "reference_sections",
-               "Rust books with every heading": "books", "Rust books' sections": "books_sections"}
+               "Rust books with every heading": "books", "Rust books' sections": "books_sections",
+               "Node.js reference with every heading": "node", "Node.js reference's sections": "node_sections"}
 
 
 def _cells(line: str) -> list[str]:
@@ -102,10 +105,10 @@ def test_the_halves_numbers_quote_the_reports():
     assert len(quoted) == len(PROSE_NAMES)
 
 
-def test_the_eleven_reports_are_found():
+def test_the_twelve_reports_are_found():
     assert [p.name for p in REPORTS] == ["validation-clinical-rest.md", "validation-clinical.md",
                                          "validation-dialogue.md", "validation-docs-books.md", "validation-docs-cargo.md",
-                                         "validation-docs-drf.md", "validation-docs-reference.md",
+                                         "validation-docs-drf.md", "validation-docs-node.md", "validation-docs-reference.md",
                                          "validation-docs.md",
                                          "validation-fiction-rest.md", "validation-fiction.md", "validation.md"]
 
@@ -122,7 +125,7 @@ KINDS = {"concatenations of unrelated texts": ("choi", "dialseg711"),
          "clinical textbook chapters and novels": ("clinical", "clinical_rest", "fiction", "fiction_rest"),
          "Wikipedia articles and meeting transcripts": ("wiki50", "elements", "committee"),
          "technical documentation": ("docs", "drf", "drf_sections", "cargo", "cargo_sections", "reference",
-                                     "reference_sections", "books", "books_sections"),
+                                     "reference_sections", "books", "books_sections", "node", "node_sections"),
          "open-domain chit-chat": ("tiage",)}
 
 
