@@ -235,7 +235,7 @@ def run(
     limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Read only the first N documents of the corpus (files in natural order).")] = None,
     n_restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Restarts per document (maximum with --ci-width).")] = None,
     seed: Annotated[Optional[int], typer.Option("--seed", min=0, help="Run seed.")] = None,
-    n_jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (-1: all cores).")] = None,
+    n_jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (-1: all cores, -2: all but one, and so on).")] = None,
     backend: Annotated[Optional[Backend], typer.Option("--backend", help="joblib backend.")] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (with --backend dask).")] = None,
     tolerance: Annotated[Optional[int], typer.Option("--tolerance", min=0, help="Near-miss window (units).")] = None,
