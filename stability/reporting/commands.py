@@ -60,10 +60,12 @@ def _title_of(name: str) -> str:
 
 
 def _short(value: object, limit: int = 32) -> str:
+    """A parameter's default in a table cell: its repr, a long collection as its type and size,
+    anything else long cut with an ellipsis (JSON carries the whole repr)."""
     text = repr(value)
     if len(text) <= limit:
         return text
-    return f"<{type(value).__name__} of {len(value)}>" if hasattr(value, "__len__") else text[:limit]
+    return f"<{type(value).__name__} of {len(value)}>" if hasattr(value, "__len__") else text[:limit - 1] + "…"
 
 
 def _origin(status: Any) -> str:
@@ -84,7 +86,7 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
         parameters += [[name, key, _short(value)] for key, value in (status.params or {}).items()]
         payload.append({"name": name, "origin": status.info.origin, "target": status.info.target,
                         "distribution": status.info.distribution, "version": status.info.version,
-                        "parameters": {k: _short(v) for k, v in (status.params or {}).items()},
+                        "parameters": {k: repr(v) for k, v in (status.params or {}).items()},
                         "fast_path": status.fast_path, "deterministic": status.deterministic,
                         "description": status.description, "error": status.error})
     sections = [Section("Segmenters (use with --segmenter NAME, or module:attribute)",
