@@ -60,12 +60,16 @@ def _title_of(name: str) -> str:
 
 
 def _short(value: object, limit: int = 32) -> str:
-    """A parameter's default in a table cell: its repr, a long collection as its type and size,
-    anything else long cut with an ellipsis (JSON carries the whole repr)."""
+    """A parameter's default in a table cell: its repr; when that is long, a collection as its type
+    and size, an object as its type with its arguments elided (JSON carries the whole repr).
+
+    >>> _short(0.5), _short(list(range(40))), _short(ValueError("x" * 40))
+    ('0.5', '<list of 40>', 'ValueError(...)')
+    """
     text = repr(value)
     if len(text) <= limit:
         return text
-    return f"<{type(value).__name__} of {len(value)}>" if hasattr(value, "__len__") else text[:limit - 1] + "…"
+    return f"<{type(value).__name__} of {len(value)}>" if hasattr(value, "__len__") else f"{type(value).__name__}(...)"
 
 
 def _origin(status: Any) -> str:
