@@ -235,7 +235,7 @@ def run(
     limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Read only the first N documents of the corpus (files in natural order).")] = None,
     n_restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Restarts per document (maximum with --ci-width).")] = None,
     seed: Annotated[Optional[int], typer.Option("--seed", min=0, help="Run seed.")] = None,
-    n_jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (-1: all cores).")] = None,
+    n_jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (-1: all cores, -2: all but one, and so on).")] = None,
     backend: Annotated[Optional[Backend], typer.Option("--backend", help="joblib backend.")] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (with --backend dask).")] = None,
     tolerance: Annotated[Optional[int], typer.Option("--tolerance", min=0, help="Near-miss window (units).")] = None,
@@ -359,9 +359,9 @@ def report(
 @app.command()
 def validate(
     ctx: typer.Context,
-    config: Annotated[list[Path], typer.Argument(help="TOML experiment file(s) over documents with references: one [corpus] or several [corpus.NAME] tables each (e.g. configs/validation.toml).", exists=True, dir_okay=False)],
+    config: Annotated[list[Path], typer.Argument(help="TOML experiment file(s) over documents with references: one \\[corpus] or several \\[corpus.NAME] tables each (e.g. configs/validation.toml).", exists=True, dir_okay=False)],
     quick: Annotated[bool, typer.Option("--quick", help="Every 4th document of each corpus, in corpus order.")] = False,
-    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Results cache directory (default: the first config's [output] dir, '-quick' appended with --quick; one folder per corpus when there are several); the run resumes from it.")] = None,
+    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Results cache directory (default: the first config's \\[output] dir, '-quick' appended with --quick; one folder per corpus when there are several); the run resumes from it.")] = None,
     docs: Annotated[Optional[Path], typer.Option("--docs", help="Where validation.md and validation/*.svg go (default: the results directory).")] = None,
     name: Annotated[str, typer.Option("--name", help="The report's name: NAME.md, its plots under NAME/, and NAME-discussion.md appended when it sits in --docs.")] = "validation",
     n_jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (default: the config's n_jobs).")] = None,

@@ -53,6 +53,11 @@ def _check_jobs(value: Any, name: str) -> int:
         warnings.warn(f"{name}={jobs} is beyond {max_jobs()} workers ({JOBS_PER_CORE} per core on "
                       f"{os.cpu_count() or 1} cores); using {name}={capped}", SettingsWarning, stacklevel=2)
         return capped
+    cores = os.cpu_count() or 1
+    if jobs < -1 and cores + 1 + jobs < 1:  # joblib's -k: all cores but k - 1
+        warnings.warn(f"{name}={jobs} means all {cores} cores but {-jobs - 1}, none left; using {name}=1",
+                      SettingsWarning, stacklevel=2)
+        return 1
     return jobs
 
 

@@ -249,3 +249,22 @@ def test_blank_lines_and_limit_from_the_command_line(runner, tmp_path):
     assert other.exit_code == 1 and "--blank-lines applies only to format 'choi'" in other.stderr
     zero = runner.invoke(app, args + ["--limit", "0"])
     assert zero.exit_code == 2 and "--limit" in zero.stderr
+
+
+def test_help_texts_keep_their_square_brackets():
+    """Rich markup reads ``[corpus]`` as a style tag and drops it: every bracketed word of an
+    option's or argument's help must show in ``--help`` as written."""
+    import re
+
+    import typer.main
+
+    wide = CliRunner(env={"COLUMNS": "1000", "_TYPER_FORCE_DISABLE_TERMINAL": "1"})
+    group = typer.main.get_command(app)
+    checked = 0
+    for name, command in group.commands.items():
+        shown = wide.invoke(app, [name, "--help"]).output
+        for param in command.params:
+            for word in re.findall(r"\\?\[[^\]\s]+\]", getattr(param, "help", None) or ""):
+                assert word.lstrip("\\") in shown, (name, param.name, word)
+                checked += 1
+    assert checked >= 3

@@ -24,6 +24,15 @@ def test_jobs_beyond_the_cap_are_capped_with_a_warning():
     assert Settings(n_jobs=max_jobs()).n_jobs == max_jobs()  # at the cap: unchanged, no warning
 
 
+def test_negative_jobs_that_leave_no_core_become_one_worker_with_a_warning(monkeypatch):
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert Settings(n_jobs=-2).n_jobs == -2                    # joblib: both cores but one
+    with pytest.warns(SettingsWarning, match=r"n_jobs=-5 means all 2 cores but 4, none left; using n_jobs=1"):
+        assert Settings(n_jobs=-5).n_jobs == 1
+    with pytest.warns(SettingsWarning, match="using n_jobs=1"):
+        assert Settings(n_jobs=-3).n_jobs == 1
+
+
 def test_the_cli_says_jobs_were_capped_and_finishes(tmp_path):
     result = CliRunner().invoke(app, ["run", "-s", "even", "-r", "2", "-j", "1000", "--no-progress", "--report", "json"])
     assert result.exit_code == 0, result.output

@@ -122,6 +122,16 @@ def test_segmenters_report_lists_builtins_in_every_format():
     assert "<td class=\"l\">c99</td>" in render(statuses, "html")
 
 
+def test_a_long_default_is_elided_in_tables_and_whole_in_json():
+    statuses = describe_segmenters()
+    embed = repr(statuses["embedding"].params["embed"])
+    assert len(embed) > 32                                   # an encoder's repr: longer than a cell
+    data = {s["name"]: s for s in json.loads(render(statuses, "json"))["segmenters"]}
+    assert data["embedding"]["parameters"]["embed"] == embed
+    md_rows = [line for line in render(statuses, "md").splitlines() if line.startswith("| embedding | embed |")]
+    assert md_rows == ["| embedding | embed | LSAEncoder(...) |"]    # it was cut mid-word before
+
+
 def test_per_document_table_has_the_headline_and_the_gap(corpus_result):
     rows = list(csv.DictReader(io.StringIO(render(corpus_result, "csv", documents=True))))
     gap = STABILITY["shuffle_gap"].short

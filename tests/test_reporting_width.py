@@ -213,3 +213,18 @@ def test_a_real_terminal_of_that_width(run_dir, command, width):
     assert_fits(text, width)
     if command == "report":  # the summary table grows with the terminal (the others may need less room)
         assert max(len(line.rstrip()) for line in text.splitlines()) > width - 25
+
+
+@pytest.mark.parametrize("width", (20, 30, 40))
+@pytest.mark.parametrize("command", ["run", "report --documents", "score"])
+def test_too_narrow_a_terminal_gets_tables_past_its_edge_never_cut_cells(run_dir, command, width):
+    """Below the key columns plus the widest other one, a table runs past the terminal's edge:
+    its cells stay whole (they were cut with an ellipsis before), and the notes still wrap."""
+    result = CliRunner().invoke(app, _commands(run_dir)[command] + ["--width", str(width)])
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.stdout
+    rows = [line for line in result.stdout.splitlines() if line.startswith("│")]
+    assert rows and all(line.split("│")[1].strip() for line in rows)      # no row wrapped
+    if command == "run":
+        assert re.search(r"\d\.\d\d \[\d\.\d\d, \d\.\d\d\]", result.stdout)  # the headline's interval, whole
+        assert any(len(line.rstrip()) > width for line in rows)

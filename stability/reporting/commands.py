@@ -60,10 +60,16 @@ def _title_of(name: str) -> str:
 
 
 def _short(value: object, limit: int = 32) -> str:
+    """A parameter's default in a table cell: its repr; when that is long, a collection as its type
+    and size, an object as its type with its arguments elided (JSON carries the whole repr).
+
+    >>> _short(0.5), _short(list(range(40))), _short(ValueError("x" * 40))
+    ('0.5', '<list of 40>', 'ValueError(...)')
+    """
     text = repr(value)
     if len(text) <= limit:
         return text
-    return f"<{type(value).__name__} of {len(value)}>" if hasattr(value, "__len__") else text[:limit]
+    return f"<{type(value).__name__} of {len(value)}>" if hasattr(value, "__len__") else f"{type(value).__name__}(...)"
 
 
 def _origin(status: Any) -> str:
@@ -84,7 +90,7 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
         parameters += [[name, key, _short(value)] for key, value in (status.params or {}).items()]
         payload.append({"name": name, "origin": status.info.origin, "target": status.info.target,
                         "distribution": status.info.distribution, "version": status.info.version,
-                        "parameters": {k: _short(v) for k, v in (status.params or {}).items()},
+                        "parameters": {k: repr(v) for k, v in (status.params or {}).items()},
                         "fast_path": status.fast_path, "deterministic": status.deterministic,
                         "description": status.description, "error": status.error})
     sections = [Section("Segmenters (use with --segmenter NAME, or module:attribute)",

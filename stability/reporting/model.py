@@ -133,15 +133,16 @@ class Report:
 
 
 def number(x: Any, digits: int = 3) -> str:
-    """A number with ``digits`` decimals, ``n/a`` for None and NaN.
+    """A number with ``digits`` decimals, ``n/a`` for None and NaN; a value that rounds to zero
+    shows no sign.
 
-    >>> number(0.12345), number(float("nan")), number(2, 0)
-    ('0.123', 'n/a', '2')
+    >>> number(0.12345), number(float("nan")), number(2, 0), number(-0.0004)
+    ('0.123', 'n/a', '2', '0.000')
     """
     if x is None:
         return "n/a"
     x = float(x)
-    return "n/a" if math.isnan(x) else f"{x:.{digits}f}"
+    return "n/a" if math.isnan(x) else f"{round(x, digits) + 0.0:.{digits}f}"
 
 
 def mean_std(stat: Any, digits: int = 2) -> str:

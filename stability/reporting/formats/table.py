@@ -5,7 +5,8 @@ terminal's size, else 80) or an explicit ``width``. A table never wraps a row no
 number: when its cells do not fit, the columns its section allows to drop (``drop_order``) are left
 out, most dispensable first, and a note names them. A table that still does not fit (every column
 asked for, ``--columns all``) is printed in parts, each as wide as the terminal allows and each
-starting with the columns that name a row (``Section.keys``). With ``color`` (the CLI sets it when stdout
+starting with the columns that name a row (``Section.keys``); on a terminal too narrow for even
+those and one other column, the parts run past its edge rather than cut a cell. With ``color`` (the CLI sets it when stdout
 is a terminal) the result line is bold and the words a section highlights (flags) are coloured;
 piped output has no escape codes.
 """
@@ -98,6 +99,15 @@ def _table(section: Section, columns: Sequence[int], title: str):  # -> rich.tab
     return table
 
 
+def narrowest(section: Section) -> int:
+    """The narrowest width at which no cell of ``section`` is cut: its key columns and its widest
+    other column, in a part of their own."""
+    widths = _widths(section)
+    keys = [widths[k] for k in range(min(section.keys, len(widths)))]
+    others = [w for k, w in enumerate(widths) if k >= section.keys]
+    return table_width(keys + ([max(others)] if others else []))
+
+
 def _tables(section: Section, width: int):  # -> list of rich tables, kept titles, dropped titles
     kept, dropped = fit(section, width)
     folded = parts(section, kept, width)
@@ -118,9 +128,12 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
         console.print(report.result, highlight=False, markup=False, style="bold" if color else None)
         console.print()
     for section in report.tables(details):
+        terminal = console.width
+        console.width = max(terminal, narrowest(section))  # past the terminal rather than cut a cell
         tables, kept, dropped = _tables(section, console.width)
         for table in tables:
             console.print(table)
+        console.width = terminal
         for note in [section.legend_line(kept), *section.notes]:
             if note:
                 console.print(note, highlight=False, markup=False)
