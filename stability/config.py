@@ -258,6 +258,10 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
                 f"{source}: [segmenters.{label}] must be a table of parameters; received {spec!r}"
             )
         segmenters[label] = dict(spec)
+    if "segmenters" in data and not segmenters:
+        raise InvalidParameterError(
+            f"{source}: [segmenters] names no segmenter; add a table for each, e.g. [segmenters.c99] "
+            "(nothing falls back to the default segmenters)")
     if not segmenters:
         segmenters = {name: {} for name in DEFAULT_SEGMENTERS}
     allow = data.get("allow_plugins", False)
