@@ -50,6 +50,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .checks import check_int
 from .corpus import Document
 from .exceptions import InvalidParameterError, InvalidTypeError
 from .reporting import formats_available
@@ -181,13 +182,18 @@ class Experiment:
             return read_corpus(paths, **options)
         roots = [Path(p) for p in paths]
         parent = Path(os.path.commonpath([str(p.resolve()) for p in roots]))
+        limit = check_int(options.pop("limit", None), "limit", low=0, none=True)  # of the corpus, not of each path
 
         def chained() -> Iterator[Document]:
+            left = limit
             for root in roots:
+                if left == 0:
+                    return
                 prefix = os.path.relpath(root.resolve(), parent).replace(os.sep, "/")
-                for doc in read_corpus(root, **options):
+                for doc in read_corpus(root, **options, limit=left):
                     doc_id = doc.id if prefix in ("", ".") or root.is_file() else f"{prefix}/{doc.id}"
                     yield replace(doc, id=doc_id)
+                    left = None if left is None else left - 1
 
         return chained()
 

@@ -15,11 +15,12 @@ import pytest
 from conftest import cohesion_segmenter, topical_document
 from stability.comparison import STABILITY_X_AGREEMENT
 from stability.catalogue import HEADLINE
-from stability import Document, InvalidParameterError, evaluate
+from stability import Document, InvalidParameterError, InvalidTypeError, evaluate
 from stability.config import default_experiment, load_config, run_experiment, with_overrides
 from stability.readers import write_choi
 from stability.reporting import render
 from stability.stats import kendall_tau
+from stability.study import load_corpora
 from stability.summary import correlations, load_results
 
 
@@ -94,6 +95,24 @@ def test_several_corpus_paths_get_distinct_ids(tmp_path):
                     segmenters=exp.segmenters)
     ids = [d.id for d in exp.documents()]
     assert len(ids) == 4 and len(set(ids)) == 4 and ids[0].startswith("a/set/")
+
+
+def test_the_limit_counts_the_documents_of_the_whole_corpus(tmp_path):
+    # the corpus is the chain of its paths: --limit N (or [corpus] limit) reads N documents in all,
+    # not N from each path
+    write_choi(small_corpus(2), tmp_path / "a" / "set")
+    write_choi(small_corpus(2), tmp_path / "b" / "set")
+    config = tmp_path / "exp.toml"
+    config.write_text('[corpus]\npath = ["a/set", "b/set"]\nlimit = 3\n[segmenters.even]\n')
+    ids = [d.id for d in load_config(config).documents()]
+    assert ids == ["a/set/d0.ref", "a/set/d1.ref", "b/set/d0.ref"]
+    for limit, expected in ((1, 1), (2, 2), (4, 4), (9, 4)):  # the command line's --limit, over the file's
+        assert len(list(with_overrides(load_config(config), reader={"limit": limit}).documents())) == expected
+    with pytest.raises(InvalidTypeError, match="limit must be None or an integer; received str 'x'"):
+        with_overrides(load_config(config), reader={"limit": "x"}).documents()
+    study = tmp_path / "study.toml"  # `stability validate`: a [corpus.NAME] table reads the same way
+    study.write_text('[corpus.both]\npath = ["a/set", "b/set"]\nlimit = 3\n[segmenters.even]\n')
+    assert len(list(load_corpora([study])[0].experiment.documents())) == 3
 
 
 def test_overrides_win_over_the_file():
