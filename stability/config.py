@@ -50,7 +50,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .checks import check_int
+from .checks import check_bool, check_int
 from .corpus import Document
 from .exceptions import InvalidParameterError, InvalidTypeError
 from .reporting import formats_available
@@ -108,6 +108,12 @@ def _check_keys(table: Mapping[str, Any], valid: tuple[str, ...], where: str, so
             raise InvalidParameterError(
                 f"{source}: unknown key {key!r} in {where}{hint} Valid keys: {', '.join(valid)}"
             )
+
+
+def _in_file(error: InvalidParameterError | InvalidTypeError) -> InvalidParameterError | InvalidTypeError:
+    """``error``, whose message already names the file, table and key, without its library
+    keyword: a front end says a keyword as its flag, and these words are the file's own."""
+    return type(error)(str(error))
 
 
 def segmenter_option(text: str) -> tuple[str, dict[str, Any]]:
@@ -256,6 +262,11 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
             raise InvalidParameterError(f"{source}: [corpus] path must be a string or a list of strings; received {paths!r}")
         resolved = [str((base / p) if base is not None and not Path(p).is_absolute() else Path(p)) for p in listed]
         corpus["path"] = resolved[0] if isinstance(paths, str) else resolved
+    if "limit" in corpus:  # the command line refuses --limit 0: a run of no document is a mistake
+        try:
+            check_int(corpus["limit"], f"{source}: [corpus] limit", low=1)
+        except (InvalidParameterError, InvalidTypeError) as exc:
+            raise _in_file(exc) from None
     segmenters_table = _table(data, "segmenters", source)
     segmenters: dict[str, dict[str, Any]] = {}
     for label, spec in segmenters_table.items():
@@ -275,13 +286,29 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
         raise InvalidParameterError.make(f"{source}: allow_plugins", "true or false", allow)
     run = _table(data, "run", source)
     _check_keys(run, _run_keys(), "[run]", source)
+    scheduler = run.get("scheduler")
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise _in_file(InvalidTypeError.make(f"{source}: [run] scheduler", "a string (a Dask scheduler address)", scheduler))
     metrics = _table(data, "metrics", source)
     _check_keys(metrics, METRIC_KEYS, "[metrics]", source)
+    try:
+        if "enabled" in metrics:
+            check_bool(metrics["enabled"], f"{source}: [metrics] enabled")
+    except (InvalidParameterError, InvalidTypeError) as exc:
+        raise _in_file(exc) from None
     output = _table(data, "output", source)
     _check_keys(output, OUTPUT_KEYS, "[output]", source)
+    out_dir = output.get("dir")
+    if out_dir is not None and (not isinstance(out_dir, str) or not out_dir.strip()):
+        raise _in_file(InvalidParameterError.make(f"{source}: [output] dir", "a non-empty string (a folder path)", out_dir))
+    documents = output.get("documents")
+    if documents is not None and not isinstance(documents, bool):
+        raise _in_file(InvalidTypeError.make(f"{source}: [output] documents", "true or false", documents))
     formats = output.get("formats", ["md", "json"])
     if isinstance(formats, str):
         formats = [formats]
+    if not isinstance(formats, list):
+        raise _in_file(InvalidTypeError.make(f"{source}: [output] formats", "a format name or a list of them", formats))
     known = formats_available()
     for fmt in formats:
         if fmt not in known:

@@ -120,6 +120,24 @@ def test_config_errors_keep_the_toml_key_and_table(runner, tmp_path):
         f"error: {config}: [run] n_jobs must be")
 
 
+#: Config values of the wrong type, refused when the file is read and said as its table and key.
+CONFIG_KEYS = [
+    ('[segmenters.even]\n[metrics]\nenabled = "no"\n', "[metrics] enabled must be true or false; received str 'no'"),
+    ("[segmenters.even]\n[output]\ndir = 5\n", "[output] dir must be a non-empty string (a folder path); received 5"),
+    ("[segmenters.even]\n[run]\nscheduler = 5\nbackend = 'dask'\n",
+     "[run] scheduler must be a string (a Dask scheduler address); received int 5"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CONFIG_KEYS, ids=[e.split(" must")[0][:40] for _, e in CONFIG_KEYS])
+def test_config_errors_name_the_file_table_and_key(runner, tmp_path, text, expected):
+    config = tmp_path / "corpus" / "metrics.toml"  # a path whose words are also flags: said as they are
+    config.parent.mkdir()
+    config.write_text(text + "[corpus]\ndemo = { n_documents = 2 }\n", encoding="utf-8")
+    message = _error(runner.invoke(app, ["run", str(config), "--restarts", "2", "--no-progress"]))
+    assert message.startswith(f"error: {config}: {expected}")
+
+
 def test_the_library_keeps_its_keywords():
     with pytest.raises(InvalidParameterError, match=r"^ci_width must be None or a number > 0") as caught:
         Settings(ci_width=5)

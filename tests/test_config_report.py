@@ -77,14 +77,24 @@ def test_config_keys_feed_keyword_arguments(tmp_path):
         ("[corpus]\nfoo = 1\n", "unknown key 'foo' in [corpus]. Valid keys: path, demo,"),
         ("[corpus.wiki]\npath = 'x'\n", "[corpus.wiki] names one of several corpora, which `stability validate` reads"),
         ("[corpus\n", "not valid TOML"),
+        # wrong types are refused when the file is read, naming its table and key
+        ("[output]\ndir = 5\n", "[output] dir must be a non-empty string (a folder path); received 5"),
+        ("[output]\ndir = ['a']\n", "[output] dir must be a non-empty string (a folder path); received ['a']"),
+        ("[output]\nformats = 5\n", "[output] formats must be a format name or a list of them; received int 5"),
+        ("[output]\ndocuments = 'yes'\n", "[output] documents must be true or false; received str 'yes'"),
+        ("[run]\nscheduler = 5\n", "[run] scheduler must be a string (a Dask scheduler address); received int 5"),
+        ("[metrics]\nenabled = 'no'\n", "[metrics] enabled must be true or false; received str 'no'"),
+        ("[corpus]\npath = 'x'\nlimit = 0\n", "[corpus] limit must be an integer >= 1; received 0"),
+        ("[corpus]\npath = 'x'\nlimit = '3'\n", "[corpus] limit must be an integer; received str '3'"),
     ],
 )
 def test_config_errors_name_the_file_and_suggest(tmp_path, text, fragment):
     config = tmp_path / "bad.toml"
     config.write_text(text)
-    with pytest.raises(InvalidParameterError) as info:
+    with pytest.raises((InvalidParameterError, InvalidTypeError)) as info:
         load_config(config)
     assert fragment in str(info.value) and "bad.toml" in str(info.value)
+    assert info.value.parameter is None  # already in the file's words: nothing for the command line to translate
 
 
 def test_several_corpus_paths_get_distinct_ids(tmp_path):
