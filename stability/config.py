@@ -52,7 +52,7 @@ from typing import Any
 
 from .checks import check_bool, check_int
 from .corpus import Document
-from .exceptions import InvalidParameterError, InvalidTypeError
+from .exceptions import InvalidParameterError, InvalidTypeError, UnknownSegmenterError
 from .reporting import formats_available
 
 if sys.version_info >= (3, 11):
@@ -210,7 +210,7 @@ class Experiment:
         for label, spec in self.segmenters.items():  # all checked before anything is imported
             target = spec.get("segmenter", label)
             if not isinstance(target, str):
-                raise InvalidParameterError.make(f"{self.source}: [segmenters.{label}] segmenter", "a string", target)
+                raise _in_file(InvalidParameterError.make(f"{self.source}: [segmenters.{label}] segmenter", "a string", target))
             if is_plugin(target) and not self.allow_plugins:
                 raise InvalidParameterError(
                     f"{self.source}: segmenter {label!r} is {target!r}, code outside the registered segmenters; "
@@ -220,7 +220,7 @@ class Experiment:
             params = {k: v for k, v in spec.items() if k != "segmenter"}
             try:
                 built[label] = get_segmenter(spec.get("segmenter", label), **params)
-            except (InvalidParameterError, InvalidTypeError) as exc:  # say where the parameters came from
+            except (InvalidParameterError, InvalidTypeError, UnknownSegmenterError) as exc:  # say where they came from
                 where = f"{self.segmenters_flag} {label!r}" if self.segmenters_flag else f"{self.source}: [segmenters.{label}]"
                 raise type(exc)(f"{where}: {exc}") from exc
         return built
@@ -283,7 +283,7 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
         segmenters = {name: {} for name in DEFAULT_SEGMENTERS}
     allow = data.get("allow_plugins", False)
     if not isinstance(allow, bool):
-        raise InvalidParameterError.make(f"{source}: allow_plugins", "true or false", allow)
+        raise _in_file(InvalidParameterError.make(f"{source}: top-level allow_plugins", "true or false", allow))
     run = _table(data, "run", source)
     _check_keys(run, _run_keys(), "[run]", source)
     scheduler = run.get("scheduler")
@@ -291,9 +291,13 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
         raise _in_file(InvalidTypeError.make(f"{source}: [run] scheduler", "a string (a Dask scheduler address)", scheduler))
     metrics = _table(data, "metrics", source)
     _check_keys(metrics, METRIC_KEYS, "[metrics]", source)
+    from .settings import _check_metric_names
+
     try:
         if "enabled" in metrics:
             check_bool(metrics["enabled"], f"{source}: [metrics] enabled")
+        if "names" in metrics:
+            metrics["names"] = _check_metric_names(metrics["names"], f"{source}: [metrics] names")
     except (InvalidParameterError, InvalidTypeError) as exc:
         raise _in_file(exc) from None
     output = _table(data, "output", source)
@@ -366,7 +370,7 @@ def with_overrides(
                           missing=tuple(t for t in updated.missing if t != "segmenters"), segmenters_flag="--segmenter")
     if corpus is not None:
         if not corpus.strip():
-            raise InvalidParameterError.make("--corpus", "a file or folder path", corpus)
+            raise InvalidParameterError.make("corpus", "a file or folder path", corpus)  # the CLI says --corpus
         options = {} if "demo" in updated.corpus else {k: v for k, v in updated.corpus.items() if k != "path"}
         options["path"] = corpus
         updated = replace(updated, corpus=options, missing=tuple(t for t in updated.missing if t != "corpus"))
@@ -379,6 +383,8 @@ def with_overrides(
         _check_keys(corpus_options, _corpus_keys(), "corpus overrides", updated.source)
         updated = replace(updated, corpus={**updated.corpus, **corpus_options})
     if out is not None:
+        if not out.strip():
+            raise InvalidParameterError.make("out", "a folder path", out)  # the CLI says --out
         updated = replace(updated, output={**updated.output, "dir": out})
     given = {k: v for k, v in run.items() if v is not None}
     _check_keys(given, _run_keys(), "run overrides", updated.source)

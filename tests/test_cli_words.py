@@ -47,6 +47,9 @@ RUN_FLAGS = [
     (["--scheduler", "tcp://x:1"], "error: --scheduler is only used with --backend 'dask'"),
     (["--corpus-format", "text"], "error: the corpus options --corpus-format need a corpus path; give --corpus too"),
     (["--unit", "line", "--encoding", "latin-1"], "error: the corpus options --encoding and --unit need a corpus path"),
+    (["-s", "c999"], "error: --segmenter 'c999': unknown segmenter 'c999'. Did you mean 'c99'?"),
+    (["--corpus", " "], "error: --corpus must be a file or folder path; received ' '"),
+    (["--out", " "], "error: --out must be a folder path; received ' '"),
 ]
 
 
@@ -120,9 +123,13 @@ def test_config_errors_keep_the_toml_key_and_table(runner, tmp_path):
         f"error: {config}: [run] n_jobs must be")
 
 
-#: Config values of the wrong type, refused when the file is read and said as its table and key.
+#: Config values the checks refuse, each said as the file's table and key, never as a flag.
 CONFIG_KEYS = [
+    ("[segmenters.c99]\nsegmenter = 5\n", "[segmenters.c99] segmenter must be a string; received 5"),
+    ('allow_plugins = "yes"\n[segmenters.c99]\n', "top-level allow_plugins must be true or false; received 'yes'"),
+    ('[segmenters.c99]\n[metrics]\nnames = ["foo"]\n', "[metrics] names must be a list drawn from agreement_ratio, "),
     ('[segmenters.even]\n[metrics]\nenabled = "no"\n', "[metrics] enabled must be true or false; received str 'no'"),
+    ("[segmenters.c999]\n", "[segmenters.c999]: unknown segmenter 'c999'. Did you mean 'c99'?"),
     ("[segmenters.even]\n[output]\ndir = 5\n", "[output] dir must be a non-empty string (a folder path); received 5"),
     ("[segmenters.even]\n[run]\nscheduler = 5\nbackend = 'dask'\n",
      "[run] scheduler must be a string (a Dask scheduler address); received int 5"),

@@ -84,6 +84,7 @@ def test_config_keys_feed_keyword_arguments(tmp_path):
         ("[output]\ndocuments = 'yes'\n", "[output] documents must be true or false; received str 'yes'"),
         ("[run]\nscheduler = 5\n", "[run] scheduler must be a string (a Dask scheduler address); received int 5"),
         ("[metrics]\nenabled = 'no'\n", "[metrics] enabled must be true or false; received str 'no'"),
+        ("[metrics]\nnames = ['foo']\n", "[metrics] names must be a list drawn from agreement_ratio,"),
         ("[corpus]\npath = 'x'\nlimit = 0\n", "[corpus] limit must be an integer >= 1; received 0"),
         ("[corpus]\npath = 'x'\nlimit = '3'\n", "[corpus] limit must be an integer; received str '3'"),
     ],
