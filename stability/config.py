@@ -50,8 +50,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .checks import check_bool, check_int
 from .corpus import Document
-from .exceptions import InvalidParameterError, InvalidTypeError
+from .exceptions import InvalidParameterError, InvalidTypeError, UnknownSegmenterError
 from .reporting import formats_available
 
 if sys.version_info >= (3, 11):
@@ -107,6 +108,12 @@ def _check_keys(table: Mapping[str, Any], valid: tuple[str, ...], where: str, so
             raise InvalidParameterError(
                 f"{source}: unknown key {key!r} in {where}{hint} Valid keys: {', '.join(valid)}"
             )
+
+
+def _in_file(error: InvalidParameterError | InvalidTypeError) -> InvalidParameterError | InvalidTypeError:
+    """``error``, whose message already names the file, table and key, without its library
+    keyword: a front end says a keyword as its flag, and these words are the file's own."""
+    return type(error)(str(error))
 
 
 def segmenter_option(text: str) -> tuple[str, dict[str, Any]]:
@@ -181,13 +188,18 @@ class Experiment:
             return read_corpus(paths, **options)
         roots = [Path(p) for p in paths]
         parent = Path(os.path.commonpath([str(p.resolve()) for p in roots]))
+        limit = check_int(options.pop("limit", None), "limit", low=0, none=True)  # of the corpus, not of each path
 
         def chained() -> Iterator[Document]:
+            left = limit
             for root in roots:
+                if left == 0:
+                    return
                 prefix = os.path.relpath(root.resolve(), parent).replace(os.sep, "/")
-                for doc in read_corpus(root, **options):
+                for doc in read_corpus(root, **options, limit=left):
                     doc_id = doc.id if prefix in ("", ".") or root.is_file() else f"{prefix}/{doc.id}"
                     yield replace(doc, id=doc_id)
+                    left = None if left is None else left - 1
 
         return chained()
 
@@ -198,7 +210,7 @@ class Experiment:
         for label, spec in self.segmenters.items():  # all checked before anything is imported
             target = spec.get("segmenter", label)
             if not isinstance(target, str):
-                raise InvalidParameterError.make(f"{self.source}: [segmenters.{label}] segmenter", "a string", target)
+                raise _in_file(InvalidParameterError.make(f"{self.source}: [segmenters.{label}] segmenter", "a string", target))
             if is_plugin(target) and not self.allow_plugins:
                 raise InvalidParameterError(
                     f"{self.source}: segmenter {label!r} is {target!r}, code outside the registered segmenters; "
@@ -208,7 +220,7 @@ class Experiment:
             params = {k: v for k, v in spec.items() if k != "segmenter"}
             try:
                 built[label] = get_segmenter(spec.get("segmenter", label), **params)
-            except (InvalidParameterError, InvalidTypeError) as exc:  # say where the parameters came from
+            except (InvalidParameterError, InvalidTypeError, UnknownSegmenterError) as exc:  # say where they came from
                 where = f"{self.segmenters_flag} {label!r}" if self.segmenters_flag else f"{self.source}: [segmenters.{label}]"
                 raise type(exc)(f"{where}: {exc}") from exc
         return built
@@ -250,6 +262,11 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
             raise InvalidParameterError(f"{source}: [corpus] path must be a string or a list of strings; received {paths!r}")
         resolved = [str((base / p) if base is not None and not Path(p).is_absolute() else Path(p)) for p in listed]
         corpus["path"] = resolved[0] if isinstance(paths, str) else resolved
+    if "limit" in corpus:  # the command line refuses --limit 0: a run of no document is a mistake
+        try:
+            check_int(corpus["limit"], f"{source}: [corpus] limit", low=1)
+        except (InvalidParameterError, InvalidTypeError) as exc:
+            raise _in_file(exc) from None
     segmenters_table = _table(data, "segmenters", source)
     segmenters: dict[str, dict[str, Any]] = {}
     for label, spec in segmenters_table.items():
@@ -258,20 +275,44 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
                 f"{source}: [segmenters.{label}] must be a table of parameters; received {spec!r}"
             )
         segmenters[label] = dict(spec)
+    if "segmenters" in data and not segmenters:
+        raise InvalidParameterError(
+            f"{source}: [segmenters] names no segmenter; add a table for each, e.g. [segmenters.c99] "
+            "(nothing falls back to the default segmenters)")
     if not segmenters:
         segmenters = {name: {} for name in DEFAULT_SEGMENTERS}
     allow = data.get("allow_plugins", False)
     if not isinstance(allow, bool):
-        raise InvalidParameterError.make(f"{source}: allow_plugins", "true or false", allow)
+        raise _in_file(InvalidParameterError.make(f"{source}: top-level allow_plugins", "true or false", allow))
     run = _table(data, "run", source)
     _check_keys(run, _run_keys(), "[run]", source)
+    scheduler = run.get("scheduler")
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise _in_file(InvalidTypeError.make(f"{source}: [run] scheduler", "a string (a Dask scheduler address)", scheduler))
     metrics = _table(data, "metrics", source)
     _check_keys(metrics, METRIC_KEYS, "[metrics]", source)
+    from .settings import _check_metric_names
+
+    try:
+        if "enabled" in metrics:
+            check_bool(metrics["enabled"], f"{source}: [metrics] enabled")
+        if "names" in metrics:
+            metrics["names"] = _check_metric_names(metrics["names"], f"{source}: [metrics] names")
+    except (InvalidParameterError, InvalidTypeError) as exc:
+        raise _in_file(exc) from None
     output = _table(data, "output", source)
     _check_keys(output, OUTPUT_KEYS, "[output]", source)
+    out_dir = output.get("dir")
+    if out_dir is not None and (not isinstance(out_dir, str) or not out_dir.strip()):
+        raise _in_file(InvalidParameterError.make(f"{source}: [output] dir", "a non-empty string (a folder path)", out_dir))
+    documents = output.get("documents")
+    if documents is not None and not isinstance(documents, bool):
+        raise _in_file(InvalidTypeError.make(f"{source}: [output] documents", "true or false", documents))
     formats = output.get("formats", ["md", "json"])
     if isinstance(formats, str):
         formats = [formats]
+    if not isinstance(formats, list):
+        raise _in_file(InvalidTypeError.make(f"{source}: [output] formats", "a format name or a list of them", formats))
     known = formats_available()
     for fmt in formats:
         if fmt not in known:
@@ -329,7 +370,7 @@ def with_overrides(
                           missing=tuple(t for t in updated.missing if t != "segmenters"), segmenters_flag="--segmenter")
     if corpus is not None:
         if not corpus.strip():
-            raise InvalidParameterError.make("--corpus", "a file or folder path", corpus)
+            raise InvalidParameterError.make("corpus", "a file or folder path", corpus)  # the CLI says --corpus
         options = {} if "demo" in updated.corpus else {k: v for k, v in updated.corpus.items() if k != "path"}
         options["path"] = corpus
         updated = replace(updated, corpus=options, missing=tuple(t for t in updated.missing if t != "corpus"))
@@ -342,6 +383,8 @@ def with_overrides(
         _check_keys(corpus_options, _corpus_keys(), "corpus overrides", updated.source)
         updated = replace(updated, corpus={**updated.corpus, **corpus_options})
     if out is not None:
+        if not out.strip():
+            raise InvalidParameterError.make("out", "a folder path", out)  # the CLI says --out
         updated = replace(updated, output={**updated.output, "dir": out})
     given = {k: v for k, v in run.items() if v is not None}
     _check_keys(given, _run_keys(), "run overrides", updated.source)

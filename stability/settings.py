@@ -69,14 +69,14 @@ def _check_optional_bool(value: Any, name: str) -> bool | None:
     return None if value is None else check_bool(value, name)
 
 
-def _check_metric_names(names: Any) -> list[str]:
+def _check_metric_names(names: Any, name: str = "metrics names") -> list[str]:
     from .catalogue import MULTI_REFERENCE, REFERENCE
 
     known = set(REFERENCE) | set(MULTI_REFERENCE)
     if isinstance(names, str) or not isinstance(names, (list, tuple)) or not all(
         isinstance(n, str) and n in known for n in names
     ):
-        raise InvalidParameterError.make("metrics names", f"a list drawn from {', '.join(sorted(known))}", names)
+        raise InvalidParameterError.make(name, f"a list drawn from {', '.join(sorted(known))}", names)
     return list(names)
 
 

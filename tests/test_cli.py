@@ -62,7 +62,7 @@ def test_unknown_segmenter_is_one_line_and_exit_1(runner):
     assert result.exit_code == 1
     assert result.stderr.strip().splitlines() == [
         result.stderr.strip().splitlines()[0]
-    ] and "error: unknown segmenter 'c98'. Did you mean 'c99'?" in result.stderr
+    ] and "error: --segmenter 'c98': unknown segmenter 'c98'. Did you mean 'c99'?" in result.stderr
     assert "Traceback" not in result.output
 
 

@@ -47,6 +47,9 @@ RUN_FLAGS = [
     (["--scheduler", "tcp://x:1"], "error: --scheduler is only used with --backend 'dask'"),
     (["--corpus-format", "text"], "error: the corpus options --corpus-format need a corpus path; give --corpus too"),
     (["--unit", "line", "--encoding", "latin-1"], "error: the corpus options --encoding and --unit need a corpus path"),
+    (["-s", "c999"], "error: --segmenter 'c999': unknown segmenter 'c999'. Did you mean 'c99'?"),
+    (["--corpus", " "], "error: --corpus must be a file or folder path; received ' '"),
+    (["--out", " "], "error: --out must be a folder path; received ' '"),
 ]
 
 
@@ -118,6 +121,28 @@ def test_config_errors_keep_the_toml_key_and_table(runner, tmp_path):
         "error: --jobs must be a non-zero integer")
     assert _error(runner.invoke(app, ["run", str(config), "--ci-width", "0.1"])).startswith(
         f"error: {config}: [run] n_jobs must be")
+
+
+#: Config values the checks refuse, each said as the file's table and key, never as a flag.
+CONFIG_KEYS = [
+    ("[segmenters.c99]\nsegmenter = 5\n", "[segmenters.c99] segmenter must be a string; received 5"),
+    ('allow_plugins = "yes"\n[segmenters.c99]\n', "top-level allow_plugins must be true or false; received 'yes'"),
+    ('[segmenters.c99]\n[metrics]\nnames = ["foo"]\n', "[metrics] names must be a list drawn from agreement_ratio, "),
+    ('[segmenters.even]\n[metrics]\nenabled = "no"\n', "[metrics] enabled must be true or false; received str 'no'"),
+    ("[segmenters.c999]\n", "[segmenters.c999]: unknown segmenter 'c999'. Did you mean 'c99'?"),
+    ("[segmenters.even]\n[output]\ndir = 5\n", "[output] dir must be a non-empty string (a folder path); received 5"),
+    ("[segmenters.even]\n[run]\nscheduler = 5\nbackend = 'dask'\n",
+     "[run] scheduler must be a string (a Dask scheduler address); received int 5"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CONFIG_KEYS, ids=[e.split(" must")[0][:40] for _, e in CONFIG_KEYS])
+def test_config_errors_name_the_file_table_and_key(runner, tmp_path, text, expected):
+    config = tmp_path / "corpus" / "metrics.toml"  # a path whose words are also flags: said as they are
+    config.parent.mkdir()
+    config.write_text(text + "[corpus]\ndemo = { n_documents = 2 }\n", encoding="utf-8")
+    message = _error(runner.invoke(app, ["run", str(config), "--restarts", "2", "--no-progress"]))
+    assert message.startswith(f"error: {config}: {expected}")
 
 
 def test_the_library_keeps_its_keywords():

@@ -15,11 +15,12 @@ import pytest
 from conftest import cohesion_segmenter, topical_document
 from stability.comparison import STABILITY_X_AGREEMENT
 from stability.catalogue import HEADLINE
-from stability import Document, InvalidParameterError, evaluate
+from stability import Document, InvalidParameterError, InvalidTypeError, evaluate
 from stability.config import default_experiment, load_config, run_experiment, with_overrides
 from stability.readers import write_choi
 from stability.reporting import render
 from stability.stats import kendall_tau
+from stability.study import load_corpora
 from stability.summary import correlations, load_results
 
 
@@ -76,14 +77,25 @@ def test_config_keys_feed_keyword_arguments(tmp_path):
         ("[corpus]\nfoo = 1\n", "unknown key 'foo' in [corpus]. Valid keys: path, demo,"),
         ("[corpus.wiki]\npath = 'x'\n", "[corpus.wiki] names one of several corpora, which `stability validate` reads"),
         ("[corpus\n", "not valid TOML"),
+        # wrong types are refused when the file is read, naming its table and key
+        ("[output]\ndir = 5\n", "[output] dir must be a non-empty string (a folder path); received 5"),
+        ("[output]\ndir = ['a']\n", "[output] dir must be a non-empty string (a folder path); received ['a']"),
+        ("[output]\nformats = 5\n", "[output] formats must be a format name or a list of them; received int 5"),
+        ("[output]\ndocuments = 'yes'\n", "[output] documents must be true or false; received str 'yes'"),
+        ("[run]\nscheduler = 5\n", "[run] scheduler must be a string (a Dask scheduler address); received int 5"),
+        ("[metrics]\nenabled = 'no'\n", "[metrics] enabled must be true or false; received str 'no'"),
+        ("[metrics]\nnames = ['foo']\n", "[metrics] names must be a list drawn from agreement_ratio,"),
+        ("[corpus]\npath = 'x'\nlimit = 0\n", "[corpus] limit must be an integer >= 1; received 0"),
+        ("[corpus]\npath = 'x'\nlimit = '3'\n", "[corpus] limit must be an integer; received str '3'"),
     ],
 )
 def test_config_errors_name_the_file_and_suggest(tmp_path, text, fragment):
     config = tmp_path / "bad.toml"
     config.write_text(text)
-    with pytest.raises(InvalidParameterError) as info:
+    with pytest.raises((InvalidParameterError, InvalidTypeError)) as info:
         load_config(config)
     assert fragment in str(info.value) and "bad.toml" in str(info.value)
+    assert info.value.parameter is None  # already in the file's words: nothing for the command line to translate
 
 
 def test_several_corpus_paths_get_distinct_ids(tmp_path):
@@ -94,6 +106,24 @@ def test_several_corpus_paths_get_distinct_ids(tmp_path):
                     segmenters=exp.segmenters)
     ids = [d.id for d in exp.documents()]
     assert len(ids) == 4 and len(set(ids)) == 4 and ids[0].startswith("a/set/")
+
+
+def test_the_limit_counts_the_documents_of_the_whole_corpus(tmp_path):
+    # the corpus is the chain of its paths: --limit N (or [corpus] limit) reads N documents in all,
+    # not N from each path
+    write_choi(small_corpus(2), tmp_path / "a" / "set")
+    write_choi(small_corpus(2), tmp_path / "b" / "set")
+    config = tmp_path / "exp.toml"
+    config.write_text('[corpus]\npath = ["a/set", "b/set"]\nlimit = 3\n[segmenters.even]\n')
+    ids = [d.id for d in load_config(config).documents()]
+    assert ids == ["a/set/d0.ref", "a/set/d1.ref", "b/set/d0.ref"]
+    for limit, expected in ((1, 1), (2, 2), (4, 4), (9, 4)):  # the command line's --limit, over the file's
+        assert len(list(with_overrides(load_config(config), reader={"limit": limit}).documents())) == expected
+    with pytest.raises(InvalidTypeError, match="limit must be None or an integer; received str 'x'"):
+        with_overrides(load_config(config), reader={"limit": "x"}).documents()
+    study = tmp_path / "study.toml"  # `stability validate`: a [corpus.NAME] table reads the same way
+    study.write_text('[corpus.both]\npath = ["a/set", "b/set"]\nlimit = 3\n[segmenters.even]\n')
+    assert len(list(load_corpora([study])[0].experiment.documents())) == 3
 
 
 def test_overrides_win_over_the_file():

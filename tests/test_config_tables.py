@@ -34,6 +34,15 @@ def test_the_command_line_may_supply_the_missing_tables(tmp_path):
     assert list(run_experiment(experiment, progress=False).summary) == ["even"]
 
 
+def test_an_empty_segmenters_table_is_refused(tmp_path):
+    # present but naming no segmenter: an error, not the default segmenters
+    path = _write(tmp_path, "[corpus]\ndemo = { n_documents = 2 }\n[segmenters]\n[run]\nn_restarts = 2\n")
+    with pytest.raises(InvalidParameterError, match=r"exp.toml: \[segmenters\] names no segmenter"):
+        load_config(path)
+    result = CliRunner().invoke(app, ["run", str(path), "--no-progress"])
+    assert result.exit_code == 1 and f"error: {path}: [segmenters] names no segmenter" in result.stderr
+
+
 def test_the_built_in_experiment_needs_no_table():
     assert default_experiment().missing == ()
 

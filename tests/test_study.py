@@ -436,6 +436,10 @@ def test_held_out_corpora_are_read_from_their_tables(tmp_path):
     bad = TWO_CORPORA.replace("held_out = true", 'held_out = "yes"')
     with pytest.raises(InvalidParameterError, match=r"\[corpus\.beta\] held_out.*true or false.*'yes'"):
         load_corpora([_write(tmp_path, bad)])
+    # the command line says it as the file wrote it (not [--corpus.beta], not the table twice)
+    result = CliRunner().invoke(app, ["validate", str(_write(tmp_path, bad)), "--no-progress"])
+    assert result.exit_code == 1, result.output
+    assert f"error: {tmp_path / 'study.toml'} [corpus.beta] held_out must be true or false; received 'yes'" in result.stderr
 
 
 def _write(folder: Path, text: str) -> Path:

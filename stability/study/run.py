@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..checks import check_int
-from ..config import Experiment, _corpus_keys, _validate
+from ..config import Experiment, _corpus_keys, _in_file, _validate
 from ..corpus import Document
 from ..exceptions import InvalidParameterError
 from ..status import PhaseCallback, Status
@@ -183,7 +183,7 @@ def load_corpora(configs: Sequence[str | os.PathLike]) -> list[CorpusSpec]:
             reader = {k: v for k, v in table.items() if k != HELD_OUT}
             held = table.get(HELD_OUT, False)
             if not isinstance(held, bool):
-                raise InvalidParameterError.make(f"{source} {HELD_OUT}", "true or false", held)
+                raise _in_file(InvalidParameterError.make(f"{source} {HELD_OUT}", "true or false", held))
             experiment = _validate({**data, "corpus": reader}, source, path.resolve().parent)
             specs.append(CorpusSpec(str(name), experiment, str(config), held))
     for spec in specs:
