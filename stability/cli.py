@@ -101,7 +101,7 @@ def _print_report(result: object, report_format: Optional[str], *, width: Option
     text = render(result, report_format or "table", documents=documents, metrics=metrics,
                   compact=None if columns is None else columns is Columns.compact, **options)
     if output is None:
-        typer.echo(text)
+        typer.echo(text, nl=not text.endswith("\n"))  # one line end, never a blank line after the report
     else:
         output.write_text(text, encoding="utf-8")
         _err(f"report written to {output}")

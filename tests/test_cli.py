@@ -268,3 +268,17 @@ def test_help_texts_keep_their_square_brackets():
                 assert word.lstrip("\\") in shown, (name, param.name, word)
                 checked += 1
     assert checked >= 3
+
+
+@pytest.mark.parametrize("report_format", ["csv", "table", "md", "json"])
+def test_printed_reports_end_with_one_line_end(runner, report_format):
+    """A report on stdout ends with exactly one newline (CSV had an empty last row before)."""
+    result = runner.invoke(app, ["run", "-s", "even", "-r", "2", "--no-progress", "--report-format", report_format])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.endswith("\n") and not result.stdout.endswith("\n\n")
+
+
+def test_one_restart_is_singular_in_the_title(runner):
+    result = runner.invoke(app, ["run", "-s", "even", "-r", "1", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "12 documents, 1 restart, seed 0" in result.stdout

@@ -130,7 +130,8 @@ def headline_stat(result: CorpusResult, label: str) -> Stat:
 
 def _title(result: CorpusResult, compact: bool = False) -> str:
     n_docs = result.settings.get("n_documents", max((s.n_documents for s in result.summary.values()), default=0))
-    restarts = f"{result.settings.get('n_restarts', '?')} restarts"
+    n_restarts = result.settings.get("n_restarts", "?")
+    restarts = f"{n_restarts} restart{'' if n_restarts == 1 else 's'}"
     if result.settings.get("ci_width") is not None:  # adaptive stopping: what the documents actually ran
         ran = [r.n_restarts for docs in result.documents.values() for r in docs] or [0]
         watched = "headline" if result.settings.get("ci_score") == "headline" else "F1"
@@ -243,8 +244,8 @@ def legend(measures: Sequence[Measure]) -> dict[str, str]:
     """Column title -> long title and direction, from the catalogue."""
     def meaning(m: Measure) -> str:
         better = f"{m.direction} is better" if m.direction else ""
-        if m.title == m.short:
-            return better or m.title
+        if m.title == m.short:  # nothing to spell out: only the direction, in brackets after the title
+            return f"({better})" if better else m.title
         return f"{m.title} ({better})" if better else m.title
 
     return {m.short: meaning(m) for m in measures}

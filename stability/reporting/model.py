@@ -102,9 +102,11 @@ class Section:
         return bool(self.header)
 
     def legend_line(self, shown: Sequence[str] | None = None) -> str:
-        """``"A = meaning, B = meaning."`` for the columns ``shown`` (default: all) that have one."""
+        """``"A = meaning, B (note)."`` for the columns ``shown`` (default: all) that have one (a
+        meaning in brackets follows the title)."""
         titles = self.header if shown is None else shown
-        parts = [f"{t} = {self.legend[t]}" for t in titles if t in self.legend]
+        parts = [f"{t} {self.legend[t]}" if self.legend[t].startswith("(") else f"{t} = {self.legend[t]}"
+                 for t in titles if t in self.legend]
         return f"Columns: {', '.join(parts)}." if parts else ""
 
     def alignment(self) -> str:
@@ -152,9 +154,19 @@ def mean_std(stat: Any, digits: int = 2) -> str:
     return f"{number(stat.mean, digits)} ({number(stat.std, digits)})"
 
 
+def md_text(text: str) -> str:
+    """Markdown text in which raw HTML shows as text: ``&`` and ``<`` as entities (no tag or entity
+    can start without them; ``>`` stays readable, as in ``a > b``).
+
+    >>> md_text("c99 0.8 > tt 0.2 <b>&")
+    'c99 0.8 > tt 0.2 &lt;b>&amp;'
+    """
+    return str(text).replace("&", "&amp;").replace("<", "&lt;")
+
+
 def _md_escape(text: str) -> str:
-    """A Markdown cell: ``|`` escaped, one line, and raw HTML shown as text (``&<>`` as entities)."""
-    return html.escape(str(text), quote=False).replace("|", "\\|").replace("\n", " ")
+    """A Markdown cell: ``|`` escaped, one line, and raw HTML shown as text (:func:`md_text`)."""
+    return md_text(text).replace("|", "\\|").replace("\n", " ")
 
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]], align: str = "") -> str:
