@@ -306,6 +306,10 @@ def test_json_array_of_the_dialogue_data_hub(tmp_path):
     assert [d.id for d in read_corpus(file, where={"set": "dev"})] == ["1"]
     assert [d.id for d in read_jsonl(file, where={"dial_id": 2})] == ["2"]  # compared as JSON text
     assert [d.id for d in read_jsonl(file, where="set=test", limit=1)] == ["0"]  # limit counts kept ones
+    kept = read_jsonl(file, where="set=train")
+    with pytest.raises(InvalidParameterError, match=r"where 'set=train' kept none of the 3 document\(s\) read from .*hub\.json") as info:
+        list(kept)
+    assert info.value.parameter == "where"
 
 
 @given(text=st.text(alphabet="ab\n", max_size=40), data=st.data())
@@ -326,8 +330,12 @@ def test_json_objects_spread_over_lines_and_json_lines_still_streamed(tmp_path):
     assert doc.id == "1" and bounds(doc) == [(1,)]
     two = write(tmp_path / "two.json", '{\n "units": ["x"]\n}\n\n{"units": ["y", "z"],\n "id": "b"}\n')
     assert [(d.id, d.meta["line"]) for d in read_jsonl(two)] == [("1", 1), ("b", 5)]
-    assert list(read_jsonl(write(tmp_path / "empty.json", " [ ]\n"))) == []
-    assert list(read_jsonl(write(tmp_path / "blank.json", "\n\n"))) == []
+    # a file with no document is an error, as in the other formats (it used to read as none)
+    with pytest.raises(CorpusFormatError, match=r"empty\.json:1: expected at least one document .* the array is empty"):
+        list(read_jsonl(write(tmp_path / "empty.json", " [ ]\n")))
+    for name, text in (("blank.json", "\n\n"), ("zero.jsonl", "")):
+        with pytest.raises(CorpusFormatError, match=rf"{name}: expected JSON documents .* the file is empty or blank"):
+            list(read_jsonl(write(tmp_path / name, text)))
     # a file whose first line is a whole object is JSON lines: a bad later line fails only when reached
     lines = write(tmp_path / "lines.json", '{"units": ["x"]}\n{"units": ["y"]}\nbroken\n')
     reader = read_jsonl(lines)
