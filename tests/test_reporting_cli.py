@@ -117,3 +117,20 @@ def test_rank_correlations_print_n_and_flag_fewer_than_five():
     assert all(cell.startswith("(") or cell == "n/a" for cell in by_over["segmenters"].strip(" |").split(" | ")[3:])
     assert "only 3 segmenters ranked (fewer than 5)" in md
     assert json.loads(render(result, "json"))["correlations_n"] == {"segmenters": 3, "documents": 6}
+
+
+def test_report_on_something_that_is_not_a_results_file_is_an_error(corpus, tmp_path):
+    # each used to print "Stability test: 0 documents, ? restarts, seed ?" and exit 0
+    folder, _ = corpus
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    broken = tmp_path / "out"
+    broken.mkdir()
+    (broken / "results.jsonl").write_text("{bad json\n")
+    runner = CliRunner(env={"COLUMNS": "200"})
+    for path, expected in ((empty, f"error: {empty}: not a results file"),
+                           (folder / "corpus.jsonl", f"error: {folder / 'corpus.jsonl'}:1: expected a record with type 'run'"),
+                           (broken, f"error: {broken / 'results.jsonl'}: not a results file")):
+        result = runner.invoke(app, ["report", str(path)])
+        assert result.exit_code == 1 and result.stdout == "", result.output
+        assert result.stderr.splitlines()[-1].startswith(expected), result.stderr
