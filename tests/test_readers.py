@@ -201,6 +201,14 @@ def test_wiki_bad_levels(tmp_path, levels):
         read_wiki(file, levels=levels)
 
 
+def test_wiki_levels_have_no_upper_limit(tmp_path):
+    # a Wiki-727K header gives a section's depth, which the format does not bound (unlike the six
+    # heading levels of Markdown and HTML)
+    file = write(tmp_path / "300", "========,1,preface.\nA.\n========,7,Deep.\nB.\n")
+    (doc,) = read_wiki(file, levels=7)
+    assert doc.references[0].boundaries == (1,)
+
+
 def test_wiki_malformed_header_and_empty_document(tmp_path):
     file = write(tmp_path / "bad", "========,1,preface.\nA.\n========,one,Life.\nB.\n")
     with pytest.raises(CorpusFormatError, match=r"'========,<level>,<title>\.'") as info:

@@ -34,8 +34,10 @@ def _levels_from_string(levels: str) -> set[int]:
     return values
 
 
-def _check_levels(levels: Any) -> frozenset[int] | None:
-    """Accept None (every level), an int, an iterable of ints, or a string ``"1,2"`` / ``"1-3"``."""
+def _check_levels(levels: Any, highest: int | None = None) -> frozenset[int] | None:
+    """Accept None (every level), an int, an iterable of ints, or a string ``"1,2"`` / ``"1-3"``;
+    levels run from 1 to ``highest`` (no limit when None: Wiki-727K headers give the depth of a
+    section, which the format does not bound)."""
     if levels is None:
         return None
     if isinstance(levels, bool):
@@ -52,6 +54,10 @@ def _check_levels(levels: Any) -> frozenset[int] | None:
         raise InvalidParameterError.make("levels", _LEVELS_EXPECTED, levels)
     if not values or min(values) < 1:
         raise InvalidParameterError.make("levels", _LEVELS_EXPECTED, levels)
+    if highest is not None and max(values) > highest:
+        raise InvalidParameterError.make(
+            "levels", f"heading levels from 1 to {highest} (there are no deeper headings), e.g. '1,2' or '1-3'", levels
+        )
     return frozenset(values)
 
 
