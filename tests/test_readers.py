@@ -201,6 +201,19 @@ def test_wiki_bad_levels(tmp_path, levels):
         read_wiki(file, levels=levels)
 
 
+def test_wiki_file_without_any_header_is_read_with_a_warning_naming_it(tmp_path):
+    # a stray plain file in a folder of articles used to be scored silently against an empty reference
+    write(tmp_path / "wiki" / "1", WIKI)
+    stray = write(tmp_path / "wiki" / "2", "Just some text.\nNo header here.\n")
+    with pytest.warns(CorpusWarning) as caught:
+        docs = list(read_corpus(tmp_path / "wiki"))
+    assert [str(w.message) for w in caught] == [
+        f"{stray}: no '========,<level>,<title>.' header line: read as one section, a reference without "
+        "boundaries (pass pattern= to leave out files that are not articles)"]
+    assert [d.meta["notes"] for d in docs] == [[], [str(caught[0].message).split(": ", 1)[1]]]
+    assert docs[1].references[0].boundaries == ()
+
+
 def test_wiki_levels_have_no_upper_limit(tmp_path):
     # a Wiki-727K header gives a section's depth, which the format does not bound (unlike the six
     # heading levels of Markdown and HTML)
