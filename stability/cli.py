@@ -66,9 +66,12 @@ def _metric_list(value: Optional[str]) -> Optional[list[str]]:
     from .exceptions import InvalidParameterError
 
     try:
-        return [reference_measure(name.strip()).name for name in value.split(",") if name.strip()]
+        names = [reference_measure(name.strip()).name for name in value.split(",") if name.strip()]
     except InvalidParameterError as exc:
         raise typer.BadParameter(str(exc)) from None
+    if not names:  # an empty value (an unset shell variable, say) would show no metric at all
+        raise typer.BadParameter(f"expected one or more metric names or aliases, e.g. pk,wd,b; received {value!r}")
+    return names
 
 
 class Columns(str, Enum):
