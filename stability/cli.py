@@ -172,7 +172,13 @@ def _words(ctx: typer.Context) -> "Words":
     config = ctx.params.get("config")
     paths = [] if config is None else config if isinstance(config, list) else [config]
     keys = {key: where for key, where in config_keys(paths).items() if key not in typed}
-    return Words({name: flag for name, flag in flags.items() if name in typed or name not in keys}, keys)
+    import inspect
+
+    from .readers import read_corpus
+
+    # the reader's keywords this command has no flag or config key for: hints naming them are left out
+    unsaid = frozenset(inspect.signature(read_corpus).parameters) - set(flags) - set(keys)
+    return Words({name: flag for name, flag in flags.items() if name in typed or name not in keys}, keys, unsaid)
 
 
 @contextlib.contextmanager
