@@ -66,9 +66,12 @@ def _metric_list(value: Optional[str]) -> Optional[list[str]]:
     from .exceptions import InvalidParameterError
 
     try:
-        return [reference_measure(name.strip()).name for name in value.split(",") if name.strip()]
+        names = [reference_measure(name.strip()).name for name in value.split(",") if name.strip()]
     except InvalidParameterError as exc:
         raise typer.BadParameter(str(exc)) from None
+    if not names:  # an empty value (an unset shell variable, say) would show no metric at all
+        raise typer.BadParameter(f"expected one or more metric names or aliases, e.g. pk,wd,b; received {value!r}")
+    return names
 
 
 class Columns(str, Enum):
@@ -169,7 +172,13 @@ def _words(ctx: typer.Context) -> "Words":
     config = ctx.params.get("config")
     paths = [] if config is None else config if isinstance(config, list) else [config]
     keys = {key: where for key, where in config_keys(paths).items() if key not in typed}
-    return Words({name: flag for name, flag in flags.items() if name in typed or name not in keys}, keys)
+    import inspect
+
+    from .readers import read_corpus
+
+    # the reader's keywords this command has no flag or config key for: hints naming them are left out
+    unsaid = frozenset(inspect.signature(read_corpus).parameters) - set(flags) - set(keys)
+    return Words({name: flag for name, flag in flags.items() if name in typed or name not in keys}, keys, unsaid)
 
 
 @contextlib.contextmanager
@@ -229,7 +238,7 @@ def run(
     unit: Annotated[Optional[str], typer.Option("--unit", help="Plain-text corpora: sentence, paragraph or line; Markdown and HTML corpora: paragraph or sentence.")] = None,
     code: Annotated[Optional[str], typer.Option("--code", help="Markdown and HTML corpora: code blocks (fenced or indented; <pre>) kept as units (keep, the default) or removed (drop).")] = None,
     markup: Annotated[Optional[str], typer.Option("--markup", help="Markdown corpora: units as written (keep, the default) or as the text a reader sees, without links' targets, emphasis, quote and list markers or inline HTML (text).")] = None,
-    keep: Annotated[Optional[str], typer.Option("--where", help="JSON corpora: keep the documents whose keys have these values, e.g. 'set=test' (several: 'set=test,lang=en').")] = None,
+    where: Annotated[Optional[str], typer.Option("--where", help="JSON corpora: keep the documents whose keys have these values, e.g. 'set=test' (several: 'set=test,lang=en').")] = None,
     splitter: Annotated[Optional[str], typer.Option("--splitter", help="Plain-text and Markdown corpora cut into sentences: auto (Punkt trained on the corpus when large enough, else rules), rules, punkt, punkt_untrained, pysbd (extra sbd).")] = None,
     blank_lines: Annotated[Optional[str], typer.Option("--blank-lines", help="Choi corpora: whitespace-only lines are kept as empty units (keep, the default: Choi's own files count them) or dropped (drop).")] = None,
     limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Read only the first N documents of the corpus (files in natural order).")] = None,
@@ -262,12 +271,12 @@ def run(
     """
     from .config import default_experiment, load_config, run_experiment, with_overrides
 
-    where: dict[str, str | None] = {"dir": None}
-    with _errors(debug, ctx, lambda: where["dir"]):
+    saved: dict[str, str | None] = {"dir": None}
+    with _errors(debug, ctx, lambda: saved["dir"]):
         experiment = load_config(config) if config is not None else default_experiment()
         experiment = with_overrides(
             experiment, segmenters=segmenters, corpus=corpus, format=format or old_format, out=out,
-            reader={"encoding": encoding, "levels": levels, "unit": unit, "splitter": splitter, "pattern": pattern, "where": keep,
+            reader={"encoding": encoding, "levels": levels, "unit": unit, "splitter": splitter, "pattern": pattern, "where": where,
                     "blank_lines": blank_lines, "code": code, "markup": markup, "limit": limit},
             n_restarts=n_restarts, seed=seed, n_jobs=n_jobs, backend=backend.value if backend else None,
             scheduler=scheduler, tolerance=tolerance, ci_width=ci_width, ci_score=ci_score,
@@ -275,7 +284,7 @@ def run(
             resume=resume or None, overwrite=overwrite or None, retry_failed=retry_failed or None, timeout=timeout,
             allow_plugins=allow_plugins or None,
         )
-        where["dir"] = experiment.output.get("dir")
+        saved["dir"] = experiment.output.get("dir")
         if resume and "dir" not in experiment.output:
             raise typer.BadParameter("--resume needs an output directory (--out or [output] dir)")
         result = run_experiment(experiment, progress=progress)

@@ -40,14 +40,17 @@ class _Entry:
 def _bare_jsonl(path: Path) -> bool:
     if path.suffix.lower() not in (".jsonl", ".json") or not path.is_file():
         return False
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError:
-                    return False
-                return isinstance(record, dict) and "units" not in record
+    try:
+        with path.open(encoding="utf-8") as handle:
+            for line in handle:
+                if line.strip():
+                    try:
+                        record = json.loads(line)
+                    except json.JSONDecodeError:
+                        return False
+                    return isinstance(record, dict) and "units" not in record
+    except UnicodeDecodeError:
+        return False  # the corpus reader says where the file does not decode
     return False
 
 

@@ -204,6 +204,7 @@ class RunRecords:
     settings: dict[str, Any]
     corpus: dict[str, Any] | None
     entries: dict[tuple[str, str], Entry]
+    header: bool = False  # a run record was read
 
 
 def _entry(record: dict[str, Any], path: Path, number: int) -> Entry:
@@ -224,7 +225,7 @@ def _records(scan: _Scan, path: Path) -> RunRecords:
     run = RunRecords({}, None, {})
     for number, record in scan.records:
         if record["type"] == "run":
-            run.settings, run.corpus = record.get("settings", {}), record.get("corpus")
+            run.settings, run.corpus, run.header = record.get("settings", {}), record.get("corpus"), True
             continue
         entry = _entry(record, path, number)
         run.entries[(entry.value.segmenter, entry.value.document or "")] = entry
@@ -297,6 +298,12 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
     if report is not None:
         return report
     run = read_run(path)
+    if not run.header:
+        raise CorpusFormatError(
+            "not a results file: expected the run record ({\"type\": \"run\", ...}) that a run writes first; "
+            + ("the file is empty or blank" if not path.read_bytes().strip() else "found none"),
+            path=str(path),
+        )
     labels = run.settings.get("segmenters", []) if isinstance(run.settings, Mapping) else None
     if not isinstance(labels, list) or not all(isinstance(label, str) for label in labels):
         raise CorpusFormatError("the run header must hold settings with a list of segmenter labels; "

@@ -79,6 +79,9 @@ class Words:
 
     flags: Mapping[str, str]
     keys: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    #: Keywords the command can say neither way (``format=`` for ``stability score``, which
+    #: detects the format): a hint naming one is left out, with its clause.
+    unsaid: frozenset[str] = frozenset()
 
     def _subject(self, parameter: str) -> tuple[str, str]:
         """``(prefix, words)`` for the parameter opening a message; each keyword in it (e.g.
@@ -112,12 +115,65 @@ class Words:
             return f"{table} {name} = {value}" if (boolean or following) else f"{table} {name}"
         return match.group(0)
 
+    def _drop_unsaid(self, message: str) -> str:
+        """``message`` without the clauses of hints naming an :attr:`unsaid` keyword."""
+        while True:
+            hint = next((m for m in _HINT.finditer(message) if m.group(1) in self.unsaid), None)
+            if hint is None:
+                return message
+            start, end = _clause(message, hint.start())
+            message = message[:start] + message[end:]
+
     def say(self, message: str, parameter: str | None = None) -> str:
         """``message`` in the user's words: the opening ``parameter`` (when given and the message
-        starts with it) and every ``keyword=`` hint."""
+        starts with it) and every ``keyword=`` hint (left out with its clause when the command
+        cannot say the keyword)."""
+        message = self._drop_unsaid(message) if self.unsaid else message
         if parameter and message.startswith(parameter):
             prefix, said = self._subject(parameter)
             if said != parameter:
                 rest = _NONE_OR.sub(r"\1", message[len(parameter):], count=1)
                 return prefix + said + _HINT.sub(self._hint, rest)
         return _HINT.sub(self._hint, message)
+
+
+def _clause(message: str, at: int) -> tuple[int, int]:
+    """``(start, end)`` of what to cut for the hint at ``at``: its clause, from the delimiter
+    before it (``;``, ``,``, ``:`` or an opening bracket, brackets nested within skipped) to the
+    one after it, or the whole bracket when the hint is all it holds.
+
+    >>> text = "bad header [detected; pass format= to override]"
+    >>> start, end = _clause(text, text.index("format="))
+    >>> text[:start] + text[end:]
+    'bad header [detected]'
+    """
+    depth, start = 0, -1
+    for i in range(at - 1, -1, -1):
+        ch = message[i]
+        if ch in ")]":
+            depth += 1
+        elif ch in "([" and depth:
+            depth -= 1
+        elif ch in "([;,:" and not depth:
+            start = i
+            break
+    depth, end = 0, len(message)
+    for i in range(at, len(message)):
+        ch = message[i]
+        if ch == "[" and not depth:  # "[format ... detected ...]" closes a message: not the hint's
+            end = len(message[:i].rstrip())
+            break
+        if ch in "([":
+            depth += 1
+        elif ch in ")]" and depth:
+            depth -= 1
+        elif ch in ")];," and not depth:
+            end = i
+            break
+    opening = message[start] if start >= 0 else ""
+    if opening in "([" and opening and end < len(message) and message[end] in ")]":
+        return len(message[:start].rstrip()), end + 1  # "found none (pass pattern= ...)": the bracket goes
+    if opening in ";,:" and opening:
+        return start, end  # "...; pass format= to override]": from the delimiter, the closing kept
+    end = end + 1 if end < len(message) and message[end] in ";," else end  # first of a list, or the message
+    return start + 1, len(message) - len(message[end:].lstrip())

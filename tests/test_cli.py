@@ -187,7 +187,22 @@ def test_json_dialogue_hub_with_where_from_the_command_line_and_a_config(runner,
     assert result.exit_code == 0, result.output
     assert [d["document"] for d in json.loads(result.stdout)["documents"]["none"]] == ["0"]
     bad = runner.invoke(app, args + ["--where", "set"])
-    assert bad.exit_code == 1 and "where must be 'key=value' pairs" in bad.stderr
+    assert bad.exit_code == 1 and "--where must be 'key=value' pairs" in bad.stderr
+    none = runner.invoke(app, args + ["--where", "set=train"])
+    assert none.exit_code == 1 and none.stdout == ""
+    assert none.stderr == f"error: --where 'set=train' kept none of the 3 document(s) read from {hub}\n"
+
+
+@pytest.mark.parametrize("name, text, expected", [
+    ("empty.jsonl", "", "expected JSON documents (one object per line, or an array of objects); the file is empty"),
+    ("empty.json", "[]\n", "expected at least one document (a JSON object with 'units') in the array; the array is empty"),
+])
+def test_a_corpus_without_documents_is_an_error_not_an_empty_report(runner, tmp_path, name, text, expected):
+    corpus = tmp_path / name
+    corpus.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["run", "-s", "c99", "--corpus", str(corpus), "--restarts", "2", "--no-progress"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith(f"error: {corpus}") and expected in result.stderr
 
 
 def test_markdown_corpora_from_the_command_line(runner, tmp_path):

@@ -188,3 +188,46 @@ def test_warnings_name_the_flag(runner):
     assert result.exit_code == 0, result.output
     warning = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
     assert warning and warning[0].startswith("warning: --jobs 100000 is beyond") and "using --jobs " in warning[0]
+
+
+@pytest.mark.parametrize("message, said", [
+    ("bad [format 'csv' detected from the file extension '.csv'; pass format= to override]",
+     "bad [format 'csv' detected from the file extension '.csv']"),
+    ("expected a text column (text, unit, or pass text_column=) (header ['foo']) [format 'csv' given; pass format= to override]",
+     "expected a text column (text, unit) (header ['foo']) [format 'csv' given]"),
+    ("cannot decode the file as 'utf-8' (bytes b'\\xe9': invalid byte); pass encoding= with the file's encoding "
+     "(for example encoding='latin-1' or 'cp1252'), or encoding_errors='replace' to substitute undecodable bytes",
+     "cannot decode the file as 'utf-8' (bytes b'\\xe9': invalid byte)"),
+    ("found none (pass pattern= to choose other files)", "found none"),
+    ("none of 'a' has x or y; pass format= (one of choi, wiki)", "none of 'a' has x or y"),
+    ("a header (this is a Wiki-727K section header: use format='wiki')", "a header (this is a Wiki-727K section header)"),
+    ("c99,mask_size=5 stays: mask_size is no reader keyword", "c99,mask_size=5 stays: mask_size is no reader keyword"),
+])
+def test_hints_the_command_cannot_say_are_left_out_with_their_clause(message, said):
+    words = Words({}, unsaid=frozenset({"format", "encoding", "encoding_errors", "text_column", "pattern"}))
+    assert words.say(message) == said
+
+
+def test_score_errors_name_no_option_score_lacks(runner, tmp_path):
+    # `stability score` has no --corpus-format, --encoding or --text-column: its messages used to
+    # suggest format=, text_column= and encoding_errors=, the library's keywords
+    ref = tmp_path / "ref.jsonl"
+    ref.write_text('{"id": "a", "units": ["x", "y", "z"], "references": [[1]]}\n', encoding="utf-8")
+    hyp = tmp_path / "hyp.jsonl"
+    hyp.write_text('{"id": "a", "units": ["x", "y", "z"], "references": [[5]]}\n', encoding="utf-8")
+    table = tmp_path / "ref.csv"
+    table.write_text("foo,label\na,0\nb,1\n", encoding="utf-8")
+    latin = tmp_path / "latin.jsonl"
+    latin.write_bytes('{"id": "a", "units": ["caf\xe9", "y"], "references": [[1]]}\n'.encode("latin-1"))
+    for reference, hypothesis, expected in (
+            (ref, hyp, "received 5 in [5] [format 'jsonl' detected from the file extension '.jsonl']"),
+            (table, table, "expected a text column (text, sentence, unit, utterance, content) (header ['foo', 'label'])"
+                           " [format 'csv' detected from the file extension '.csv']"),
+            (latin, latin, "cannot decode the file as 'utf-8' at byte offset 26 (bytes b'\\xe9': invalid continuation "
+                           "byte) [format 'jsonl' detected from the file extension '.jsonl']")):
+        message = _error(runner.invoke(app, ["score", "-R", str(reference), "-H", str(hypothesis)]))
+        assert message.endswith(expected) and "=" not in message.split(str(hypothesis))[-1], message
+    # `stability run` says the flags it has and leaves out the one it lacks (--encoding-errors)
+    message = _error(runner.invoke(app, ["run", "-s", "even", "--corpus", str(latin)]))
+    assert message.endswith("pass --encoding with the file's encoding (for example --encoding 'latin-1' or 'cp1252') "
+                            "[format 'jsonl' detected from the file extension '.jsonl'; pass --corpus-format to override]")

@@ -201,6 +201,27 @@ def test_wiki_bad_levels(tmp_path, levels):
         read_wiki(file, levels=levels)
 
 
+def test_wiki_file_without_any_header_is_read_with_a_warning_naming_it(tmp_path):
+    # a stray plain file in a folder of articles used to be scored silently against an empty reference
+    write(tmp_path / "wiki" / "1", WIKI)
+    stray = write(tmp_path / "wiki" / "2", "Just some text.\nNo header here.\n")
+    with pytest.warns(CorpusWarning) as caught:
+        docs = list(read_corpus(tmp_path / "wiki"))
+    assert [str(w.message) for w in caught] == [
+        f"{stray}: no '========,<level>,<title>.' header line: read as one section, a reference without "
+        "boundaries (pass pattern= to leave out files that are not articles)"]
+    assert [d.meta["notes"] for d in docs] == [[], [str(caught[0].message).split(": ", 1)[1]]]
+    assert docs[1].references[0].boundaries == ()
+
+
+def test_wiki_levels_have_no_upper_limit(tmp_path):
+    # a Wiki-727K header gives a section's depth, which the format does not bound (unlike the six
+    # heading levels of Markdown and HTML)
+    file = write(tmp_path / "300", "========,1,preface.\nA.\n========,7,Deep.\nB.\n")
+    (doc,) = read_wiki(file, levels=7)
+    assert doc.references[0].boundaries == (1,)
+
+
 def test_wiki_malformed_header_and_empty_document(tmp_path):
     file = write(tmp_path / "bad", "========,1,preface.\nA.\n========,one,Life.\nB.\n")
     with pytest.raises(CorpusFormatError, match=r"'========,<level>,<title>\.'") as info:
@@ -306,6 +327,10 @@ def test_json_array_of_the_dialogue_data_hub(tmp_path):
     assert [d.id for d in read_corpus(file, where={"set": "dev"})] == ["1"]
     assert [d.id for d in read_jsonl(file, where={"dial_id": 2})] == ["2"]  # compared as JSON text
     assert [d.id for d in read_jsonl(file, where="set=test", limit=1)] == ["0"]  # limit counts kept ones
+    kept = read_jsonl(file, where="set=train")
+    with pytest.raises(InvalidParameterError, match=r"where 'set=train' kept none of the 3 document\(s\) read from .*hub\.json") as info:
+        list(kept)
+    assert info.value.parameter == "where"
 
 
 @given(text=st.text(alphabet="ab\n", max_size=40), data=st.data())
@@ -326,8 +351,12 @@ def test_json_objects_spread_over_lines_and_json_lines_still_streamed(tmp_path):
     assert doc.id == "1" and bounds(doc) == [(1,)]
     two = write(tmp_path / "two.json", '{\n "units": ["x"]\n}\n\n{"units": ["y", "z"],\n "id": "b"}\n')
     assert [(d.id, d.meta["line"]) for d in read_jsonl(two)] == [("1", 1), ("b", 5)]
-    assert list(read_jsonl(write(tmp_path / "empty.json", " [ ]\n"))) == []
-    assert list(read_jsonl(write(tmp_path / "blank.json", "\n\n"))) == []
+    # a file with no document is an error, as in the other formats (it used to read as none)
+    with pytest.raises(CorpusFormatError, match=r"empty\.json:1: expected at least one document .* the array is empty"):
+        list(read_jsonl(write(tmp_path / "empty.json", " [ ]\n")))
+    for name, text in (("blank.json", "\n\n"), ("zero.jsonl", "")):
+        with pytest.raises(CorpusFormatError, match=rf"{name}: expected JSON documents .* the file is empty or blank"):
+            list(read_jsonl(write(tmp_path / name, text)))
     # a file whose first line is a whole object is JSON lines: a bad later line fails only when reached
     lines = write(tmp_path / "lines.json", '{"units": ["x"]}\n{"units": ["y"]}\nbroken\n')
     reader = read_jsonl(lines)

@@ -141,7 +141,8 @@ def test_a_page_with_only_headings_is_an_error_naming_it(tmp_path):
 
 
 @pytest.mark.parametrize("options, match", [({"code": "strip"}, "code"), ({"unit": "line"}, "unit"),
-                                            ({"levels": 0}, "levels")])
+                                            ({"levels": 0}, "levels"),
+                                            ({"levels": [1, 7]}, r"levels must be heading levels from 1 to 6")])
 def test_bad_options_are_named(tmp_path, options, match):
     with pytest.raises(InvalidParameterError, match=match):
         read_html(write(tmp_path / "a.html", "<p>x</p>"), **options)
@@ -167,6 +168,9 @@ def test_from_the_command_line(tmp_path):
         assert result.exit_code == 0, result.output
         (doc,) = json.loads(result.stdout)["documents"]["none"]
         assert (doc["n_units"], doc["references"]) == expected
+    beyond = runner.invoke(app, args + ["--levels", "9"])  # used to read every page with an empty reference
+    assert beyond.exit_code == 1 and beyond.stdout == ""
+    assert beyond.stderr.startswith("error: --levels must be heading levels from 1 to 6")
 
 
 _word = st.text(alphabet="abcdefg<>&\"'", min_size=1, max_size=6).filter(lambda w: w.strip())

@@ -175,6 +175,8 @@ def test_a_file_with_only_headings_is_an_error_naming_it(tmp_path):
         ({"code": "strip"}, "code"),
         ({"unit": "line"}, "unit"),
         ({"levels": 0}, "levels"),
+        ({"levels": 9}, r"levels must be heading levels from 1 to 6 .*; received 9"),  # there is no #######
+        ({"levels": "1-7"}, r"levels must be heading levels from 1 to 6 .*; received '1-7'"),
         ({"splitter": "rules"}, "splitter applies only to unit='sentence'"),
     ],
 )

@@ -117,3 +117,36 @@ def test_rank_correlations_print_n_and_flag_fewer_than_five():
     assert all(cell.startswith("(") or cell == "n/a" for cell in by_over["segmenters"].strip(" |").split(" | ")[3:])
     assert "only 3 segmenters ranked (fewer than 5)" in md
     assert json.loads(render(result, "json"))["correlations_n"] == {"segmenters": 3, "documents": 6}
+
+
+def test_report_on_something_that_is_not_a_results_file_is_an_error(corpus, tmp_path):
+    # each used to print "Stability test: 0 documents, ? restarts, seed ?" and exit 0
+    folder, _ = corpus
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    broken = tmp_path / "out"
+    broken.mkdir()
+    (broken / "results.jsonl").write_text("{bad json\n")
+    runner = CliRunner(env={"COLUMNS": "200"})
+    for path, expected in ((empty, f"error: {empty}: not a results file"),
+                           (folder / "corpus.jsonl", f"error: {folder / 'corpus.jsonl'}:1: expected a record with type 'run'"),
+                           (broken, f"error: {broken / 'results.jsonl'}: not a results file")):
+        result = runner.invoke(app, ["report", str(path)])
+        assert result.exit_code == 1 and result.stdout == "", result.output
+        assert result.stderr.splitlines()[-1].startswith(expected), result.stderr
+
+
+def test_metrics_that_were_not_computed_or_none_at_all_are_errors(corpus):
+    # each used to print a table without the metrics asked for (or with none), exit 0
+    folder, _ = corpus
+    score = ["score", "-R", str(folder / "ref.jsonl"), "-H", str(folder / "hyp.jsonl")]  # one reference each
+    runner = CliRunner(env={"COLUMNS": "200"})
+    multi = runner.invoke(app, score + ["--metrics", "wisebe,fleiss_kappa"])
+    assert multi.exit_code == 1 and multi.stdout == ""
+    assert multi.stderr == ("error: --metrics wisebe, fleiss_kappa were not computed: they need several references "
+                            "per document, and no document scored has more than one\n")
+    partly = runner.invoke(app, score + ["--metrics", "pk,fleiss_kappa", "--report-format", "csv"])
+    assert partly.exit_code == 1 and "--metrics fleiss_kappa was not computed: it needs" in partly.stderr
+    for empty in ("", ","):
+        none = runner.invoke(app, score + ["--metrics", empty])
+        assert none.exit_code == 2 and "expected one or more metric names" in _flat(none.output)

@@ -93,6 +93,28 @@ def test_a_malformed_record_is_one_line_naming_file_and_line(tmp_path):
         load_results(out)
 
 
+def test_a_file_without_a_run_record_is_not_a_results_file(tmp_path):
+    # it used to load as a run of 0 documents (an empty report, exit 0)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    with pytest.raises(CorpusFormatError, match=r"empty.jsonl: not a results file: expected the run record .* "
+                                                r"the file is empty or blank"):
+        load_results(empty)
+    broken = tmp_path / "results.jsonl"
+    broken.write_text("{bad json\n")  # a damaged last line is left out (a warning), leaving no run record
+    with pytest.warns(ResultsWarning, match="invalid last line left out"), \
+            pytest.raises(CorpusFormatError, match=r"results.jsonl: not a results file: .* found none"):
+        load_results(broken)
+    out = tmp_path / "run.jsonl"
+    run(out)
+    lines = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(lines[1:]))  # results without their header
+    with pytest.raises(CorpusFormatError, match="not a results file"):
+        load_results(out)
+    out.write_text(lines[0])  # a header and no results yet: a run of 0 documents
+    assert load_results(out).documents == {"lex": []}
+
+
 # ----------------------------------------------------------------------------------------------
 # versioning
 # ----------------------------------------------------------------------------------------------

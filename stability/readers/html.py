@@ -72,8 +72,8 @@ def read_html(
     path : str or path-like
         A file, or a directory searched recursively.
     levels : int, str or collection of int, optional
-        Heading levels (1 for ``<h1>``) that count as boundaries; default every level. ``"1,2"``
-        and ``"1-3"`` are accepted (for command lines).
+        Heading levels (1 for ``<h1>``) that count as boundaries, from 1 to 6; default every level.
+        ``"1,2"`` and ``"1-3"`` are accepted (for command lines).
     unit : {"paragraph", "sentence"}
         What a unit is: a block, or a sentence of a block (split with ``splitter``; a ``<pre>``
         block stays one unit).

@@ -89,7 +89,8 @@ def read_jsonl(
     errors; a key that looks like a reference (a list under a name such as ``reference``,
     ``labels``, ``gold``, ``segmentation``, ``sizes``, ``boundary``, or close to a reference key)
     is kept in ``meta`` with a note and a :class:`CorpusWarning` naming the key and ``file:line``,
-    so that a reference is never lost silently. Blank lines are skipped.
+    so that a reference is never lost silently. Blank lines are skipped; a file with no document
+    (empty, blank, or an empty array) is an error, as in the other formats.
 
     Parameters
     ----------
@@ -99,7 +100,8 @@ def read_jsonl(
         Keep only the documents whose keys have these values, e.g. ``{"set": "test"}`` or the
         same as ``"set=test"`` (several: ``"set=test,lang=en"``). Values are compared as text
         (a number or ``true`` matches its JSON spelling); a document without one of the keys is
-        an error naming its place.
+        an error naming its place, and so is a ``where`` that keeps none of the documents (raised
+        once they are all read).
     encoding, encoding_errors, pattern, limit :
         The options of every reader (see :func:`~stability.readers.read_corpus`); ``pattern``
         defaults to ``"*.jsonl"`` and ``"*.json"`` here. ``limit`` counts the documents kept.
@@ -128,13 +130,28 @@ def read_jsonl(
         default_patterns=PATTERNS,
     )
 
+    counts = {"read": 0, "kept": 0}
+
     def parse_file(relative: str, file: Path) -> Iterator[Document]:
         prefix = "" if source.single else f"{relative}:"
         for lineno, record in _records(file, source.lines(file)):
+            counts["read"] += 1
             if _selected(record, wanted, file, lineno):
+                counts["kept"] += 1
                 yield _parse_record(file, lineno, record, prefix)
 
-    return stream_files(source, parse_file)
+    return _some_kept(stream_files(source, parse_file), wanted, counts, source.root)
+
+
+def _some_kept(documents: Iterator[Document], wanted: dict[str, str], counts: dict[str, int],
+               root: Path) -> Iterator[Document]:
+    """The stream; a ``where`` that kept none of the documents read is an error at its end."""
+    yield from documents
+    if wanted and counts["read"] and not counts["kept"]:
+        shown = ",".join(f"{key}={value}" for key, value in wanted.items())
+        raise InvalidParameterError(
+            f"where {shown!r} kept none of the {counts['read']} document(s) read from {root}", parameter="where"
+        )
 
 
 def _check_where(where: Any) -> dict[str, str]:
@@ -145,14 +162,15 @@ def _check_where(where: Any) -> dict[str, str]:
         pairs = [part.split("=", 1) for part in where.split(",") if part.strip()]
         if not pairs or any(len(pair) != 2 or not pair[0].strip() for pair in pairs):
             raise InvalidParameterError(
-                f"where must be 'key=value' pairs separated by commas (e.g. 'set=test'); received {where!r}"
+                f"where must be 'key=value' pairs separated by commas (e.g. 'set=test'); received {where!r}",
+                parameter="where",
             )
         return {key.strip(): value.strip() for key, value in pairs}
     if isinstance(where, Mapping) and where and all(isinstance(k, str) for k in where):
         return {key: _as_text(value) for key, value in where.items()}
     raise InvalidParameterError(
         f"where must be a non-empty table of key = value (e.g. {{set = 'test'}}) or a 'key=value' string; "
-        f"received {_short_repr(where)}"
+        f"received {_short_repr(where)}", parameter="where",
     )
 
 
@@ -180,7 +198,10 @@ def _records(path: Path, lines: Iterator[str]) -> Iterator[tuple[int, dict[str, 
         if line.strip():
             break
     if not first or not first[-1].strip():
-        return
+        raise CorpusFormatError(
+            "expected JSON documents (one object per line, or an array of objects); the file is empty or blank",
+            path=str(path),
+        )
     head = first[-1].strip()
     if head.startswith("{") and _is_object(head):
         yield from _line_records(path, itertools.chain(first, lines))
@@ -233,6 +254,9 @@ def _json_records(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]
         else:  # an array of documents, element by element so that each keeps its line
             at = _skip_space(text, at + 1)
             end = at + 1 if text.startswith("]", at) else -1
+            if end > 0:
+                raise fail("expected at least one document (a JSON object with 'units') in the array; "
+                           "the array is empty", at)
             while end < 0:
                 value, after = decode(at)
                 yield document(value, at)

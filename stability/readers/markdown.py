@@ -111,8 +111,8 @@ def read_markdown(
     path : str or path-like
         A file, or a directory searched recursively.
     levels : int, str or collection of int, optional
-        Heading levels (1 for ``#``) that count as boundaries; default every level. ``"1,2"``
-        and ``"1-3"`` are accepted (for command lines).
+        Heading levels (1 for ``#``) that count as boundaries, from 1 to 6; default every level.
+        ``"1,2"`` and ``"1-3"`` are accepted (for command lines).
     unit : {"paragraph", "sentence"}
         What a unit is: a block, or a sentence of a paragraph (split with ``splitter``; a code
         block stays one unit).
@@ -177,7 +177,7 @@ def read_sectioned(path: PathLike, blocks: FileBlocks, patterns: tuple[str, ...]
                    pattern: str | Sequence[str] | None, limit: int | None) -> Iterator[Document]:
     """The reader of a format whose files are blocks under headings (Markdown, HTML): checks the
     options, lists the files (``patterns`` by default) and streams one document per file."""
-    wanted = _check_levels(levels)
+    wanted = _check_levels(levels, highest=6)  # <h1>..<h6>, # .. ######
     check_choice(unit, "unit", UNITS)
     check_choice(code, "code", CODE)
     resolved = resolve_splitter(splitter, unit)

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
-from .common import HeadedSections, PathLike, first_lines, make_document, open_source, stream_files
+from .common import HeadedSections, PathLike, first_lines, make_document, note, open_source, stream_files
 
 __all__ = ["read_wiki", "sniff_wiki"]
 
@@ -34,8 +34,10 @@ def _levels_from_string(levels: str) -> set[int]:
     return values
 
 
-def _check_levels(levels: Any) -> frozenset[int] | None:
-    """Accept None (every level), an int, an iterable of ints, or a string ``"1,2"`` / ``"1-3"``."""
+def _check_levels(levels: Any, highest: int | None = None) -> frozenset[int] | None:
+    """Accept None (every level), an int, an iterable of ints, or a string ``"1,2"`` / ``"1-3"``;
+    levels run from 1 to ``highest`` (no limit when None: Wiki-727K headers give the depth of a
+    section, which the format does not bound)."""
     if levels is None:
         return None
     if isinstance(levels, bool):
@@ -52,6 +54,10 @@ def _check_levels(levels: Any) -> frozenset[int] | None:
         raise InvalidParameterError.make("levels", _LEVELS_EXPECTED, levels)
     if not values or min(values) < 1:
         raise InvalidParameterError.make("levels", _LEVELS_EXPECTED, levels)
+    if highest is not None and max(values) > highest:
+        raise InvalidParameterError.make(
+            "levels", f"heading levels from 1 to {highest} (there are no deeper headings), e.g. '1,2' or '1-3'", levels
+        )
     return frozenset(values)
 
 
@@ -72,6 +78,8 @@ def read_wiki(
     another, as for every article whose first sub-section follows its title) are not segments;
     this is normal in Wiki-727K, so it is not noted. ``***LIST***`` lines (with or without the
     final dot) and blank lines are dropped; ``meta["list_lines_dropped"]`` counts the former.
+    A file without any header line (a stray file in a folder of articles) is read as one
+    section, with a note and a :class:`~stability.readers.CorpusWarning` naming it.
     Units are lines with surrounding whitespace removed.
 
     **Default: every header level is a boundary.** The usual setting in the literature is
@@ -133,10 +141,11 @@ def _header(path: Path, lineno: int, text: str) -> tuple[int, str]:
 
 def _parse_wiki(path: Path, doc_id: str, lines: Iterable[str], levels: frozenset[int] | None) -> Document:
     sections = HeadedSections()
-    dropped = 0
+    dropped = headers = 0
     for lineno, line in enumerate(lines, 1):
         text = line.strip()
         if text.startswith("========"):
+            headers += 1
             level, header_title = _header(path, lineno, text)
             if levels is None or level in levels:
                 sections.heading(header_title)
@@ -150,11 +159,15 @@ def _parse_wiki(path: Path, doc_id: str, lines: Iterable[str], levels: frozenset
             "the file has none",
             path=str(path),
         )
+    notes: list[str] = []
+    if not headers:
+        note(notes, path, "no '========,<level>,<title>.' header line: read as one section, a reference "
+                          "without boundaries (pass pattern= to leave out files that are not articles)")
     reference, titles = sections.finish()
     meta = {
         "format": "wiki",
         "source": str(path),
-        "notes": [],
+        "notes": notes,
         "titles": titles,
         "levels": None if levels is None else tuple(sorted(levels)),
         "list_lines_dropped": dropped,

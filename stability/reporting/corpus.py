@@ -17,6 +17,7 @@ from typing import Any
 
 from ..catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, Measure, reference_measure
 from ..comparison import COMPARISON_NOTE, STABILITY_X_AGREEMENT
+from ..exceptions import InvalidParameterError
 from ..results import CorpusResult, StabilityResult, Stat, _jsonable
 from ..summary import COUNT_MARKS, count_marks
 from .model import Report, Section, mean_std, number
@@ -72,12 +73,28 @@ def _stability_measures(compact: bool) -> list[Measure]:
 def selected_measures(present: Any, compact: bool = False, metrics: Sequence[str] | None = None) -> list[Measure]:
     """The reference metrics to show among those ``present``: the ones named in ``metrics`` (names
     or aliases from the catalogue, in that order), else the catalogue's reported ones (its compact
-    selection when ``compact``)."""
+    selection when ``compact``). A named metric that was not computed is an error saying why."""
     if metrics is not None:
         chosen = list(dict.fromkeys(reference_measure(name) for name in metrics))
-        return [m for m in chosen if m.name in present]
+        _check_computed([m for m in chosen if m.name not in present])
+        return chosen
     return [m for table in (REFERENCE, MULTI_REFERENCE) for m in table.values()
             if m.report and m.name in present and (m.compact or not compact)]
+
+
+def _check_computed(missing: list[Measure]) -> None:
+    """Refuse metrics asked for but absent from the results (rather than a report without them)."""
+    if not missing:
+        return
+    groups = [([m.name for m in missing if m.name in MULTI_REFERENCE],
+               "several references per document, and no document scored has more than one"),
+              ([m.name for m in missing if m.name not in MULTI_REFERENCE], "references, and no document scored has any")]
+    groups = [(names, why) for names, why in groups if names]
+    reasons = [f"{', '.join(names) if len(groups) > 1 else 'they' if len(names) > 1 else 'it'} "
+               f"need{'s' if len(names) == 1 else ''} {why}" for names, why in groups]
+    verb = "was" if len(missing) == 1 else "were"
+    raise InvalidParameterError(f"metrics {', '.join(m.name for m in missing)} {verb} not computed: {'; '.join(reasons)}",
+                                parameter="metrics")
 
 
 def _reference_measures(result: CorpusResult, compact: bool = False,
