@@ -88,6 +88,8 @@ ColumnsOption = Annotated[Optional[Columns], typer.Option(
     "--columns", help="compact: what fits the terminal (the table's default); all: every column.")]
 MetricsOption = Annotated[Optional[str], typer.Option(
     "--metrics", callback=_metric_list, help="Reference metrics to show, comma-separated names or aliases (e.g. pk,wd,b).")]
+DocumentsOption = Annotated[bool, typer.Option(
+    "--documents", help="Include the per-document table (table, md, csv, html).")]
 #: Hidden spelling of --report-format kept from earlier releases.
 OldReportOption = Annotated[Optional[str], typer.Option(
     "--report", hidden=True, callback=lambda v: v and _report_format(v))]
@@ -262,6 +264,7 @@ def run(
     columns: ColumnsOption = None,
     metrics: MetricsOption = None,
     width: WidthOption = None,
+    documents: DocumentsOption = False,
     debug: Debug = False,
 ) -> None:
     """Run the stability test (and reference metrics when references exist); print a report.
@@ -288,7 +291,8 @@ def run(
         if resume and "dir" not in experiment.output:
             raise typer.BadParameter("--resume needs an output directory (--out or [output] dir)")
         result = run_experiment(experiment, progress=progress)
-        _print_report(result, report_format or old_report, width=width, columns=columns, metrics=metrics)
+        _print_report(result, report_format or old_report, width=width, columns=columns, metrics=metrics,
+                      documents=documents)
         for failure in result.failures:
             _err(f"warning: {failure.message().splitlines()[0]}")
         if "dir" in experiment.output:
@@ -347,7 +351,7 @@ def report(
     results: Annotated[Path, typer.Argument(exists=True, dir_okay=True, help="results.jsonl, report.json, or an output directory.")],
     report_format: ReportFormatOption = None,
     old_format: Annotated[Optional[str], typer.Option("--format", "-f", hidden=True, callback=lambda v: v and _report_format(v))] = None,
-    documents: Annotated[bool, typer.Option("--documents", help="Include the per-document table (table, md, csv, html).")] = False,
+    documents: DocumentsOption = False,
     output: Annotated[Optional[Path], typer.Option("--output", help="Write to this file instead of stdout.")] = None,
     old_output: Annotated[Optional[Path], typer.Option("-o", hidden=True)] = None,
     metrics: MetricsOption = None,

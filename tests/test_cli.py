@@ -297,3 +297,12 @@ def test_one_restart_is_singular_in_the_title(runner):
     result = runner.invoke(app, ["run", "-s", "even", "-r", "1", "--no-progress"])
     assert result.exit_code == 0, result.output
     assert "12 documents, 1 restart, seed 0" in result.stdout
+
+
+def test_run_prints_the_per_document_table_when_asked(runner):
+    base = ["run", "-s", "even", "-r", "2", "--no-progress", "--report-format", "csv"]
+    plain, documents = runner.invoke(app, base), runner.invoke(app, base + ["--documents"])
+    assert plain.exit_code == documents.exit_code == 0, documents.output
+    assert plain.stdout.splitlines()[0].startswith("segmenter,params,")           # one row per segmenter
+    assert documents.stdout.splitlines()[0].startswith("segmenter,document,units,")  # one row per document
+    assert len(documents.stdout.splitlines()) == 1 + 12
