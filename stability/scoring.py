@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from .exceptions import CorpusFormatError, InvalidParameterError, StabilityError
+from .readers.common import naming_document
 from .segmentation import Segmentation
 
 __all__ = ["read_segmentations", "score_files", "ScoreResult"]
@@ -80,7 +81,7 @@ def _parse_bare(path: Path) -> Iterator[_Entry]:
             except CorpusFormatError:
                 raise
             except StabilityError as exc:
-                raise CorpusFormatError(f"document {doc_id!r}: {exc}", path=str(path), line=number) from None
+                raise CorpusFormatError(naming_document(doc_id, exc), path=str(path), line=number) from None
             yield _Entry(doc_id, segs, record.get("times"))
 
 

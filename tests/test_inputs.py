@@ -8,7 +8,7 @@ import os
 import pytest
 from typer.testing import CliRunner
 
-from stability import InvalidParameterError, Settings, evaluate
+from stability import Settings, evaluate, read_corpus
 from stability.cli import app
 from stability.exceptions import CorpusFormatError
 from stability.scoring import score_files
@@ -147,3 +147,12 @@ def test_markdown_shows_raw_html_as_text():
     text = render(result, "md", documents=True)
     assert "<img" not in text
     assert "&lt;img src=x onerror=alert(1)>\\|&amp;" in text  # no tag can open without "<"
+
+
+def test_a_bad_document_is_named_once(tmp_path):
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text('{"id": "a", "units": ["x", "y", "z"], "boundaries": [7]}\n', encoding="utf-8")
+    with pytest.raises(CorpusFormatError) as caught:
+        list(read_corpus(corpus))
+    assert str(caught.value).count("document 'a'") == 1, caught.value
+    assert "references[0] must lie in 1..2" in str(caught.value)

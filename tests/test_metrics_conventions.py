@@ -16,7 +16,7 @@ from nltk.metrics.segmentation import windowdiff as nltk_windowdiff
 from stability import Segmentation
 from stability import metrics
 from stability.exceptions import InvalidTypeError
-from stability.metrics import boundary_prf, boundary_similarity, pk, segmentation_similarity, window_size, windowdiff
+from stability.metrics import boundary_prf, boundary_similarity, pk, segmentation_similarity, windowdiff
 
 
 def _random_pairs(count: int, seed: int) -> list[tuple[Segmentation, Segmentation]]:

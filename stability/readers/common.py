@@ -285,12 +285,22 @@ class HeadedSections:
         return Segmentation.from_masses(self._sizes), tuple(self._titles)
 
 
+def naming_document(doc_id: Any, message: object) -> str:
+    """``message`` about document ``doc_id``, which names it once.
+
+    >>> naming_document("a", "units must be a list"), naming_document("a", "document 'a' has no units")
+    ("document 'a': units must be a list", "document 'a' has no units")
+    """
+    text, name = str(message), f"document {doc_id!r}"
+    return text if text.startswith(name) else f"{name}: {text}"
+
+
 def make_document(path: Path, line: int | None, **fields: Any) -> Document:
     """Build a Document, turning validation errors into format errors that name the place."""
     try:
         return Document(**fields)
     except _VALIDATION_ERRORS as exc:
-        raise CorpusFormatError(f"document {fields.get('id')!r}: {exc}", path=str(path), line=line) from None
+        raise CorpusFormatError(naming_document(fields.get("id"), exc), path=str(path), line=line) from None
 
 
 def stream_files(
