@@ -465,3 +465,19 @@ def test_ranks_and_largest_disagreements_by_hand():
     assert Study.disagreements(fake, "count_corrected", "windowdiff") == [("a", 1.0, 3.0), ("c", 3.5, 2.0),
                                                                          ("b", 2.0, 1.0)]
     assert Study.disagreements(fake, "count_corrected", "windowdiff", n=1) == [("a", 1.0, 3.0)]
+
+
+def test_the_ceiling_table_explains_a_headline_above_it():
+    from stability.study.render import _ceiling_table
+
+    def study(own_b: float) -> SimpleNamespace:
+        kendall = {"kendall": SimpleNamespace(estimate=own_b)}
+        return SimpleNamespace(name="tiny", labels=["a", "none"], content_blind={"none": True},
+                               metrics={"boundary_similarity": SimpleNamespace(title="boundary similarity")},
+                               across={"all": {"h": {"boundary_similarity": kendall}}},
+                               ceilings={"boundary_similarity": 0.88})
+    below = "\n".join(_ceiling_table(SimpleNamespace(studies=[study(0.5)]), "h"))
+    above = "\n".join(_ceiling_table(SimpleNamespace(studies=[study(1.0)]), "h"))
+    assert "| tiny | boundary similarity | 1 | +0.88 | +1.00 | +0.12 |" in above
+    assert "above the ceiling on 1 row:" in above and "counts a tie as neither" in above
+    assert "above the ceiling" not in below      # committed reports, none above it, are unchanged

@@ -153,20 +153,28 @@ def _references_table(run: StudyRun) -> list[str]:
 
 
 def _ceiling_table(run: StudyRun, headline: str) -> list[str]:
-    rows = []
+    rows, above = [], 0
     for st in run.studies:
         blind = [label for label in st.labels if st.content_blind.get(label)]
         for m, measure in st.metrics.items():
             own = st.across["all"][headline][m]["kendall"].estimate
+            above += own > st.ceilings[m]
             rows.append([st.name, measure.title, str(len(blind)), _signed(st.ceilings[m]), _signed(own),
                          _signed(own - st.ceilings[m])])
+    # tau-b counts a tie as neither agreement nor disagreement: ties can beat the strict ideal order
+    why = ([f"The headline is above the ceiling on {above} {'row' if above == 1 else 'rows'}: Kendall tau-b counts "
+            "a tie as neither agreement nor disagreement, so a score that ties content-aware configurations with "
+            "the content-blind ones (at 0) avoids disagreements that the ideal score, which ranks the content-blind "
+            "ones strictly last, makes where a reference ranks one of them higher. It happens on small runs; the "
+            "ceiling is the best of the scores that rank every content-blind configuration last.", ""]
+           if above else [])
     return (["### The ceiling of a reference-free score", "",
              "A score that gives nothing to the configurations flagged content-blind by the run's own shuffle "
              "control can at best equal each other configuration's reference value. `ceiling`: the Kendall tau-b "
              "of that ideal score with the metric (content-blind configurations placed below all others; for B, "
              "this is B with the content-blind configurations set to 0). Beside it, the headline's own tau-b.", ""]
             + _md_table(["corpus", "reference metric", "content-blind", "ceiling", "headline", "headline - ceiling"],
-                        rows))
+                        rows) + why)
 
 
 def _decision(run: StudyRun) -> list[str]:
