@@ -32,7 +32,7 @@ from stability.demo import demo_corpus  # noqa: E402
 from stability.reporting.corpus import flags  # noqa: E402
 
 SEGMENTERS = ("fixed_chars", "langchain_recursive", "langchain_character", "semchunk", "chonkie_recursive",
-              "texttiling", "c99", "u00", "embedding")
+              "chonkie_sentence", "texttiling", "c99", "u00", "embedding")
 CHOI = Path(__file__).resolve().parents[2] / "shared" / "data" / "choi" / "1" / "3-11"
 
 

@@ -102,41 +102,58 @@ def _order(stream: Stream, labels: np.ndarray, rng: np.random.Generator) -> np.n
     raise InvalidParameterError.make("stream", "Stream.WITHIN or Stream.SHUFFLE", stream)
 
 
-_TOKENS = re.compile(r"\S+")
+#: What the layout control redistributes: runs of letters and digits. Punctuation and whitespace
+#: stay in place.
+_WORDS = re.compile(r"\w+")
+
+
+def _cased(word: str, like: str) -> str:
+    """``word`` with the case of ``like`` character by character (same length); a character whose
+    case change is not one character (``ß``) is left as it is, so the length never changes."""
+    out = []
+    for c, model in zip(word, like):
+        changed = c.upper() if model.isupper() else c.lower()
+        out.append(changed if len(changed) == 1 else c)
+    return "".join(out)
 
 
 def layout_units(units: Sequence[str], rng: np.random.Generator) -> list[str]:
-    """The units with the document's words redistributed at random, the layout kept (layout control).
+    r"""The units with the document's words redistributed at random, the layout kept (layout control).
 
-    Words are whitespace tokens. Every word is swapped with a word drawn uniformly among the
-    document's words **of the same number of characters** (a uniform permutation within each
-    length class, across the whole document), and put back in place of the old one, the
-    whitespace around it untouched. So every unit keeps exactly its number of words, its
-    length in characters and its whitespace (line breaks included), while which words it holds
-    is random: the content is destroyed, the layout is not. (A length-blind redistribution would
-    keep the number of words per unit but only roughly the number of characters, which moves the
-    boundaries of a character-counting splitter by itself.) A word whose length no other word of
-    the document has stays where it is.
+    Words are runs of letters and digits. Every word is swapped with a word drawn uniformly among
+    the document's words **of the same number of characters** (a uniform permutation within each
+    length class, across the whole document) and takes the case of the word it replaces; the
+    punctuation and whitespace around it stay in place. So every unit keeps exactly its length in
+    characters, its whitespace (line breaks included), its punctuation (every sentence end) and its
+    capitals, while which words it holds is random: the content is destroyed, the layout is not. A
+    splitter that counts characters, words or sentences sees the same document; one that reads the
+    words does not. (A length-blind redistribution would keep the number of words per unit but only
+    roughly the number of characters, which moves the boundaries of a character-counting splitter by
+    itself; moving the punctuation with the words would move the sentence ends a sentence-packing
+    chunker cuts at.) A word whose length no other word of the document has stays where it is.
 
     Examples
     --------
-    >>> units = ["the cat sat", "a dog ran  far", "on mats"]
+    >>> units = ["The cat sat.", "A dog ran,  far!", "On mats"]
     >>> new = layout_units(units, np.random.default_rng(1))
     >>> [len(u) for u in new] == [len(u) for u in units]
     True
-    >>> [len(u.split()) for u in new] == [len(u.split()) for u in units]
+    >>> [re.sub(r"\w", "x", u) for u in new] == [re.sub(r"\w", "x", u) for u in units]
     True
-    >>> sorted(" ".join(new).split()) == sorted(" ".join(units).split())
+    >>> [u[0].isupper() for u in new]
+    [True, True, True]
+    >>> sorted(w.lower() for u in new for w in _WORDS.findall(u)) == sorted(
+    ...     w.lower() for u in units for w in _WORDS.findall(u))
     True
     """
-    spans = [[m.span() for m in _TOKENS.finditer(unit)] for unit in units]
+    spans = [[m.span() for m in _WORDS.finditer(unit)] for unit in units]
     words = [unit[a:b] for unit, unit_spans in zip(units, spans) for a, b in unit_spans]
     lengths = np.fromiter((len(w) for w in words), dtype=np.intp, count=len(words))
     # within each length class, a uniform permutation: sort by (length, uniform key)
     by_length = np.lexsort((rng.random(lengths.size), lengths))
     target = np.empty_like(by_length)
     target[np.argsort(lengths, kind="stable")] = by_length
-    new_words = iter([words[i] for i in target])
+    new_words = iter([_cased(words[i], old) for i, old in zip(target, words)])
     out = []
     for unit, unit_spans in zip(units, spans):
         pieces, last = [], 0

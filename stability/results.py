@@ -183,7 +183,7 @@ class StabilityResult(RestartScores):
         Margin used for ``content_blind`` and ``layout_only``.
     layout : RestartScores or None
         The layout control (run with ``layout_control=True``): the same test on documents whose
-        units keep their layout (number of words, length in characters, whitespace) while the
+        units keep their layout (length in characters, whitespace, punctuation, capitals) while the
         document's words are redistributed at random across them
         (:func:`stability.permutations.layout_units`); ``None`` when it was not run.
     layout_only : bool or None

@@ -148,7 +148,7 @@ class Settings:
         Also run the layout control (restarts keep every unit's layout and redistribute the
         document's words at random across units, see :func:`stability.permutations.layout_units`)
         and set ``layout_only``: a segmenter whose boundaries survive it looks only at the layout
-        (unit lengths, line breaks), as size-based chunkers do. Off by default (it costs as many
+        (unit lengths, line breaks, sentence ends), as size-based chunkers do. Off by default (it costs as many
         restarts as the test itself); recorded in results files only when on.
     determinism_check : bool, default True
         Segment the unpermuted document a second time and set ``deterministic``.

@@ -30,7 +30,7 @@ CONTENT = ("texttiling", "c99", "u00", "embedding")
 CHEAP = {"n_restarts": 3, "layout_control": True, "shuffle_control": False, "determinism_check": False,
          "metrics": False}
 
-_words = st.text(alphabet="abcdefgh.,", min_size=1, max_size=6)
+_tokens = st.text(alphabet="abcdeABß.,!", min_size=1, max_size=6)
 _spaces = st.sampled_from([" ", "  ", "\n", "\t ", " \n\n"])
 
 
@@ -39,7 +39,7 @@ def _units(draw):
     """Units of words and varied whitespace, leading and trailing whitespace included."""
     units = []
     for _ in range(draw(st.integers(0, 8))):
-        words = draw(st.lists(_words, max_size=7))
+        words = draw(st.lists(_tokens, max_size=7))
         glue = [draw(_spaces) for _ in range(len(words) + 1)]
         edges = (draw(st.sampled_from(["", " ", "\n"])), draw(st.sampled_from(["", " ", "\n"])))
         units.append(edges[0] + "".join(g + w for g, w in zip(glue, words)).strip(" \n\t") + edges[1])
@@ -47,8 +47,19 @@ def _units(draw):
 
 
 def _layout(text: str) -> str:
-    """Each non-whitespace character as ``x``: what the layout control must keep."""
-    return re.sub(r"\S", "x", text)
+    """Each letter and digit as ``x``: what the layout control must keep (lengths, whitespace,
+    punctuation)."""
+    return re.sub(r"\w", "x", text)
+
+
+def _capitals_kept(new: str, old: str) -> bool:
+    """Every capital stays a capital, and every lower case letter lower case (but for a letter
+    whose upper case is two letters, as ß, which stays as it is)."""
+    return all(a.isupper() == b.isupper() for a, b in zip(new, old) if len(a.upper()) == 1)
+
+
+def _words(units) -> list[str]:
+    return sorted(w.lower() for u in units for w in re.findall(r"\w+", u))
 
 
 @settings(max_examples=200, deadline=None)
@@ -58,7 +69,8 @@ def test_layout_units_keep_the_layout_and_the_words(units, seed):
     assert len(new) == len(units)
     assert [len(u.split()) for u in new] == [len(u.split()) for u in units]  # tokens per unit, exactly
     assert [_layout(u) for u in new] == [_layout(u) for u in units]  # characters and whitespace, exactly
-    assert sorted(w for u in new for w in u.split()) == sorted(w for u in units for w in u.split())
+    assert all(_capitals_kept(a, b) for a, b in zip(new, units))
+    assert _words(new) == _words(units)  # the same words, moved
     assert new == layout_units(units, np.random.default_rng(seed))  # a function of the generator
 
 
@@ -119,6 +131,14 @@ def test_langchain_recursive_is_layout_only():
 
     result = evaluate({"lc": LangchainRecursive(chunk_size=400)}, demo_corpus()[:4], **CHEAP)
     assert result.summary["lc"].layout_only is True
+
+
+@pytest.mark.skipif(importlib.util.find_spec("chonkie") is None, reason="chonkie is not installed")
+def test_a_sentence_packing_chunker_is_layout_only():
+    """It cuts at sentence ends, which the layout control keeps in place (it was not flagged when
+    the punctuation moved with the words)."""
+    result = evaluate(["chonkie_sentence"], demo_corpus()[:4], **CHEAP)
+    assert result.summary["chonkie_sentence"].layout_only is True
 
 
 def test_bit_identical_for_any_n_jobs():
