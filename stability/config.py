@@ -212,9 +212,12 @@ class Experiment:
             if not isinstance(target, str):
                 raise _in_file(InvalidParameterError.make(f"{self.source}: [segmenters.{label}] segmenter", "a string", target))
             if is_plugin(target) and not self.allow_plugins:
+                # a segmenter of the command line (--segmenter) or of the built-in experiment comes from no file
+                where = "" if self.segmenters_flag or self.source == DEFAULTS_SOURCE else f"{self.source}: "
+                what = "is" if target == label else f"is {target!r},"
                 raise InvalidParameterError(
-                    f"{self.source}: segmenter {label!r} is {target!r}, code outside the registered segmenters; "
-                    "it runs only with allow_plugins = true in the config or --allow-plugins")
+                    f"{where}segmenter {label!r} {what} code outside the registered segmenters (module:attribute); "
+                    "it runs only with --allow-plugins or allow_plugins = true at the top of a config file")
         built = {}
         for label, spec in self.segmenters.items():
             params = {k: v for k, v in spec.items() if k != "segmenter"}
