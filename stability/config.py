@@ -45,7 +45,7 @@ import difflib
 import inspect
 import os
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -396,12 +396,14 @@ def with_overrides(
     return updated
 
 
-def run_experiment(experiment: Experiment, *, progress: bool | None = None) -> Any:
+def run_experiment(experiment: Experiment, *, progress: bool | None = None,
+                   on_results: Callable[[Any], None] | None = None) -> Any:
     """Run an experiment: read the corpus, evaluate, write the outputs; returns the CorpusResult.
 
     With ``[output] dir``, the run streams ``results.jsonl`` there and writes ``report.<format>``
     for each requested format. A folder that already holds results is an error unless the run
-    says ``resume = true`` (continue it) or ``overwrite = true`` (replace it).
+    says ``resume = true`` (continue it) or ``overwrite = true`` (replace it). ``on_results`` is
+    called with the CorpusResult once every pair has finished, before the reports are written.
     """
     from .reporting import write_reports
     from .runner import evaluate
@@ -436,6 +438,8 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None) -> A
         if scheduler is not None:
             raise InvalidParameterError("scheduler is only used with backend='dask'", parameter="scheduler")
         result = call()
+    if on_results is not None:
+        on_results(result)
     if out_dir is not None:
         write_reports(result, out_dir, experiment.output.get("formats", []), experiment.output.get("documents") or None)
     return result
