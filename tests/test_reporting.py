@@ -241,3 +241,17 @@ def test_the_title_of_an_adaptive_run_gives_the_restarts_actually_run():
     assert f"10 to {max(ran)} restarts (adaptive stopping at a headline interval of 0.2)" in title
     fixed = evaluate({"even": "even"}, docs, n_restarts=5, progress=False)
     assert "Stability test: 3 documents, 5 restarts, seed 0" in render(fixed, "table", width=300)
+
+
+def test_an_interval_over_one_document_is_not_shown():
+    docs = topical_corpus(440, 2, 3)
+    one = evaluate({"c99": "c99"}, docs[:1], n_restarts=3, progress=False)
+    stat = one.summary["c99"].macro[HEADLINE.name]
+    assert stat.n == 1 and np.isnan(stat.ci).all()
+    assert json.loads(render(one, "json"))["summary"]["c99"]["macro"][HEADLINE.name]["ci"] == [None, None]
+    line = render(one, "md").splitlines()[0]
+    assert line == f"**{HEADLINE.title}: c99 {stat.mean:.2f} n/a**"
+    assert "[n/a" not in render(one, "md") and "[n/a" not in render(one, "table", width=300)
+    two = evaluate({"c99": "c99"}, docs, n_restarts=3, progress=False)  # two documents: an interval
+    low, high = two.summary["c99"].macro[HEADLINE.name].ci
+    assert f"c99 {two.summary['c99'].macro[HEADLINE.name].mean:.2f} [{low:.2f}, {high:.2f}]" in render(two, "md")

@@ -170,7 +170,8 @@ def ci_title(result: CorpusResult) -> str:
 
 
 def _interval(stat: Stat | None, digits: int) -> str:
-    return f"[{number(stat.ci[0], digits)}, {number(stat.ci[1], digits)}]" if stat and stat.n else "n/a"
+    """``[low, high]``, or n/a without an interval (fewer than two documents)."""
+    return f"[{number(stat.ci[0], digits)}, {number(stat.ci[1], digits)}]" if stat and stat.n > 1 else "n/a"
 
 
 def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2,
