@@ -243,6 +243,20 @@ def test_the_title_of_an_adaptive_run_gives_the_restarts_actually_run():
     assert "Stability test: 3 documents, 5 restarts, seed 0" in render(fixed, "table", width=300)
 
 
+def test_the_failures_table_says_initial_or_the_stream_and_restart():
+    from faults import Fault, corpus
+
+    docs = corpus("bad", "good", "late")
+    run = evaluate({"early": Fault("raise"), "later": Fault("raise", marker="late", when="restart")}, docs,
+                   n_restarts=3, progress=False)
+    early, later = run.failures
+    assert (early.restart, early.stream, later.restart, later.stream) == (None, None, 0, "within")
+    text = render(run, "md")
+    assert "| early | bad | initial | ValueError: bad document |" in text
+    assert "| later | late | within 0 | ValueError: bad document |" in text
+    assert "None" not in text[text.index("### Failures"):]
+
+
 def test_an_interval_over_one_document_is_not_shown():
     docs = topical_corpus(440, 2, 3)
     one = evaluate({"c99": "c99"}, docs[:1], n_restarts=3, progress=False)

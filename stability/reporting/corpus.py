@@ -18,7 +18,7 @@ from typing import Any
 from ..catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, Measure, reference_measure
 from ..comparison import COMPARISON_NOTE, STABILITY_X_AGREEMENT
 from ..exceptions import InvalidParameterError
-from ..results import CorpusResult, StabilityResult, Stat, _jsonable
+from ..results import CorpusResult, Failure, StabilityResult, Stat, _jsonable
 from ..summary import COUNT_MARKS, count_marks
 from .model import Report, Section, mean_std, number
 
@@ -422,8 +422,17 @@ def segment_section(result: CorpusResult, digits: int = 2) -> Section | None:
 def _failure_section(result: CorpusResult) -> Section | None:
     if not result.failures:
         return None
-    rows = [[f.segmenter, f.document, str(f.restart), f.error] for f in result.failures]
-    return Section("Failures", ["segmenter", "document", "restart", "error"], rows, align="LLrl")
+    rows = [[f.segmenter, f.document, failed_at(f), f.error] for f in result.failures]
+    return Section("Failures", ["segmenter", "document", "restart", "error"], rows, align="LLll")
+
+
+def failed_at(failure: Failure) -> str:
+    """Where a failure happened, for the Failures table: ``initial`` (the initial segmentation),
+    else the stream and its restart (``within 0``, ``shuffle 3``); a stream alone when its batch
+    failed but no single restart did."""
+    if failure.restart is None:
+        return "initial" if failure.stream is None else failure.stream
+    return str(failure.restart) if failure.stream is None else f"{failure.stream} {failure.restart}"
 
 
 def ranked_line(result: CorpusResult, digits: int = 2) -> str:
