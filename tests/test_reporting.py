@@ -243,6 +243,23 @@ def test_the_title_of_an_adaptive_run_gives_the_restarts_actually_run():
     assert "Stability test: 3 documents, 5 restarts, seed 0" in render(fixed, "table", width=300)
 
 
+def always_fails(units):
+    raise RuntimeError("boom")
+
+
+def test_a_segmenter_failing_on_every_document_is_listed_apart_from_the_ranking():
+    run = evaluate({"fails": always_fails, "c99": "c99", "even": "even"}, topical_corpus(430, 2, 3), n_restarts=3,
+                   progress=False)
+    assert run.summary["fails"].n_documents == 0 and run.summary["fails"].n_failed == 2
+    html = render(run, "html")
+    for text in (" ".join(render(run, "table", width=300).split()), render(run, "md"), html):
+        head = text[text.index("stability (count-aware"):]
+        line = head[:head.index("content-blind") + len("content-blind")]
+        assert "fails n/a" not in line and "> fails" not in line
+        assert "; fails: failed on every document; even: content-blind" in line
+        assert line.count(" [") == 1  # c99 alone is ranked, with its interval
+
+
 def test_the_failures_table_says_initial_or_the_stream_and_restart():
     from faults import Fault, corpus
 

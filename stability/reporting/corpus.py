@@ -437,16 +437,24 @@ def failed_at(failure: Failure) -> str:
 
 def ranked_line(result: CorpusResult, digits: int = 2) -> str:
     """The result in one line: segmenters by decreasing headline (mean [95% CI]), then the
-    content-blind ones and the layout-only ones, whose stability says nothing about the content,
-    and those placing few or many boundaries, whose headline may be too high (:func:`count_marks_notes`).
+    segmenters without any result (failed on every document), the content-blind ones and the
+    layout-only ones, whose stability says nothing about the content, and those placing few or many
+    boundaries, whose headline may be too high (:func:`count_marks_notes`).
 
     Examples: ``u00 0.86 [0.84, 0.92] > c99 0.74 [0.70, 0.79]; even, none: content-blind``.
     """
-    blind = [label for label, s in result.summary.items() if s.content_blind]
-    layout = [label for label, s in result.summary.items() if s.layout_only and label not in blind]
-    ranked = [(s.macro[HEADLINE.name], label) for label, s in result.summary.items() if label not in blind + layout]
+    empty = [label for label, s in result.summary.items() if s.n_documents == 0]
+    blind = [label for label, s in result.summary.items() if s.content_blind and label not in empty]
+    layout = [label for label, s in result.summary.items() if s.layout_only and label not in blind + empty]
+    ranked = [(s.macro[HEADLINE.name], label) for label, s in result.summary.items()
+              if label not in empty + blind + layout]
     ranked.sort(key=lambda item: -item[0].mean if item[0].n and not math.isnan(item[0].mean) else math.inf)
     parts = [" > ".join(f"{label} {number(stat.mean, digits)} {_interval(stat, digits)}" for stat, label in ranked)]
+    failed = [label for label in empty if result.summary[label].n_failed]
+    if failed:
+        parts.append(f"{', '.join(failed)}: failed on every document")
+    if len(failed) < len(empty):
+        parts.append(f"{', '.join(label for label in empty if label not in failed)}: no result")
     if blind:
         parts.append(f"{', '.join(blind)}: content-blind")
     if layout:
