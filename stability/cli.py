@@ -13,11 +13,12 @@ spellings (``--format``/``-f``, ``--report``, ``--k``) still work, hidden from `
 from __future__ import annotations
 
 import contextlib
+import shlex
 import warnings
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator, Optional
 
 import typer
 
@@ -123,8 +124,9 @@ def _err(message: str) -> None:
     typer.echo(message, err=True)
 
 
-def _saved(out_dir: str | None) -> str:
-    """What an interrupted run left on disk, in words."""
+def _saved(out_dir: str | None, complete: bool = False) -> str:
+    """What an interrupted run left on disk, in words (``complete``: every pair had finished, the
+    interrupt came while the reports were written)."""
     from .exceptions import StabilityError
     from .store import RESULTS_FILE, read_run
 
@@ -139,6 +141,9 @@ def _saved(out_dir: str | None) -> str:
         finished = 0
     if finished == 0:
         return f"no (segmenter, document) pair was finished, {path} holds no results"
+    if complete:
+        return (f"the results are complete ({finished} finished (segmenter, document) pair(s) in {path}); "
+                f"write the reports with `stability report {shlex.quote(out_dir)}`")
     return f"{finished} finished (segmenter, document) pair(s) are in {path}; rerun with --resume to continue"
 
 
@@ -184,9 +189,11 @@ def _words(ctx: typer.Context) -> "Words":
 
 
 @contextlib.contextmanager
-def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] = lambda: None) -> Iterator[None]:
+def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] = lambda: None,
+            complete: Callable[[], bool] = lambda: False) -> Iterator[None]:
     """Our errors become one line on stderr and exit code 1 (a traceback with --debug); an
-    interrupt (SIGINT: 130, SIGTERM: 143) says what ``out_dir()`` holds."""
+    interrupt (SIGINT: 130, SIGTERM: 143) says what ``out_dir()`` holds (complete results when
+    ``complete()``: every pair had finished)."""
     import signal
 
     from .exceptions import StabilityError
@@ -203,7 +210,7 @@ def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] =
         _err(f"error: {_words(ctx).say(message, getattr(exc, 'parameter', None))}")
         raise typer.Exit(code=1) from None
     except KeyboardInterrupt:
-        _err(f"interrupted: {_saved(out_dir())}")
+        _err(f"interrupted: {_saved(out_dir(), complete())}")
         raise typer.Exit(code=143 if interrupted() == signal.SIGTERM else 130) from None
 
 
@@ -274,8 +281,8 @@ def run(
     """
     from .config import default_experiment, load_config, run_experiment, with_overrides
 
-    saved: dict[str, str | None] = {"dir": None}
-    with _errors(debug, ctx, lambda: saved["dir"]):
+    saved: dict[str, Any] = {"dir": None, "complete": False}
+    with _errors(debug, ctx, lambda: saved["dir"], lambda: saved["complete"]):
         experiment = load_config(config) if config is not None else default_experiment()
         experiment = with_overrides(
             experiment, segmenters=segmenters, corpus=corpus, format=format or old_format, out=out,
@@ -290,7 +297,7 @@ def run(
         saved["dir"] = experiment.output.get("dir")
         if resume and "dir" not in experiment.output:
             raise typer.BadParameter("--resume needs an output directory (--out or [output] dir)")
-        result = run_experiment(experiment, progress=progress)
+        result = run_experiment(experiment, progress=progress, on_results=lambda _: saved.update(complete=True))
         _print_report(result, report_format or old_report, width=width, columns=columns, metrics=metrics,
                       documents=documents)
         for failure in result.failures:

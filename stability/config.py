@@ -45,7 +45,7 @@ import difflib
 import inspect
 import os
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -212,9 +212,12 @@ class Experiment:
             if not isinstance(target, str):
                 raise _in_file(InvalidParameterError.make(f"{self.source}: [segmenters.{label}] segmenter", "a string", target))
             if is_plugin(target) and not self.allow_plugins:
+                # a segmenter of the command line (--segmenter) or of the built-in experiment comes from no file
+                where = "" if self.segmenters_flag or self.source == DEFAULTS_SOURCE else f"{self.source}: "
+                what = "is" if target == label else f"is {target!r},"
                 raise InvalidParameterError(
-                    f"{self.source}: segmenter {label!r} is {target!r}, code outside the registered segmenters; "
-                    "it runs only with allow_plugins = true in the config or --allow-plugins")
+                    f"{where}segmenter {label!r} {what} code outside the registered segmenters (module:attribute); "
+                    "it runs only with --allow-plugins or allow_plugins = true at the top of a config file")
         built = {}
         for label, spec in self.segmenters.items():
             params = {k: v for k, v in spec.items() if k != "segmenter"}
@@ -393,12 +396,14 @@ def with_overrides(
     return updated
 
 
-def run_experiment(experiment: Experiment, *, progress: bool | None = None) -> Any:
+def run_experiment(experiment: Experiment, *, progress: bool | None = None,
+                   on_results: Callable[[Any], None] | None = None) -> Any:
     """Run an experiment: read the corpus, evaluate, write the outputs; returns the CorpusResult.
 
     With ``[output] dir``, the run streams ``results.jsonl`` there and writes ``report.<format>``
     for each requested format. A folder that already holds results is an error unless the run
-    says ``resume = true`` (continue it) or ``overwrite = true`` (replace it).
+    says ``resume = true`` (continue it) or ``overwrite = true`` (replace it). ``on_results`` is
+    called with the CorpusResult once every pair has finished, before the reports are written.
     """
     from .reporting import write_reports
     from .runner import evaluate
@@ -433,6 +438,8 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None) -> A
         if scheduler is not None:
             raise InvalidParameterError("scheduler is only used with backend='dask'", parameter="scheduler")
         result = call()
+    if on_results is not None:
+        on_results(result)
     if out_dir is not None:
         write_reports(result, out_dir, experiment.output.get("formats", []), experiment.output.get("documents") or None)
     return result

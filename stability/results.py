@@ -344,7 +344,8 @@ def _jsonable(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Stat:
-    """Mean, standard deviation (ddof=1) and confidence interval of a score over documents."""
+    """Mean, standard deviation (ddof=1) and confidence interval of a score over documents (no
+    interval, ``(nan, nan)``, from fewer than two values)."""
 
     mean: float
     std: float
@@ -360,8 +361,10 @@ class Stat:
         if n == 0:
             nan = float("nan")
             return cls(nan, nan, (nan, nan), 0)
-        std = float(x.std(ddof=1)) if n > 1 else 0.0
-        return cls(float(x.mean()), std, bootstrap_mean(x, rng, confidence, n_resamples), n)
+        if n == 1:  # one value gives no interval
+            nan = float("nan")
+            return cls(float(x[0]), 0.0, (nan, nan), 1)
+        return cls(float(x.mean()), float(x.std(ddof=1)), bootstrap_mean(x, rng, confidence, n_resamples), n)
 
     def to_dict(self) -> dict[str, Any]:
         return {

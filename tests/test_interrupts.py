@@ -156,3 +156,24 @@ def test_the_worker_teardown_drops_only_the_manager_threads_key_error(monkeypatc
     raise_in("ExecutorManagerThread", KeyError(4))
     assert seen == [("ExecutorManagerThread", RuntimeError), ("QueueFeederThread", KeyError),
                     ("ExecutorManagerThread", KeyError)]
+
+
+def test_an_interrupt_while_the_reports_are_written_says_the_results_are_complete(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    import stability.reporting
+    from stability.cli import app
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(stability.reporting, "write_reports", interrupted)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["run", "-s", "even", "-s", "none", "-r", "2", "--no-progress", "--out", str(out)])
+    assert result.exit_code == 130
+    finished = len(read_run(out / "results.jsonl").entries)
+    assert finished == 2 * 12  # the demo corpus: every pair finished
+    assert result.stderr.splitlines() == [
+        f"interrupted: the results are complete ({finished} finished (segmenter, document) pair(s) in "
+        f"{out / 'results.jsonl'}); write the reports with `stability report {out}`"]
+    assert "--resume" not in result.stderr

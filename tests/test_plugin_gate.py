@@ -67,3 +67,20 @@ def test_allow_plugins_must_be_a_boolean(tmp_path, value):
 def test_help_says_plugins_and_configs_run_code():
     text = CliRunner().invoke(app, ["run", "--help"], terminal_width=200).output
     assert "--allow-plugins" in text and "run code" in text
+
+
+def test_the_refusal_of_a_command_line_plugin_reads_naturally():
+    result = CliRunner().invoke(app, ["run", "-s", "conftest:cohesion_segmenter", "-r", "2", "--no-progress"])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "error: segmenter 'conftest:cohesion_segmenter' is code outside the registered segmenters (module:attribute); "
+        "it runs only with --allow-plugins or allow_plugins = true at the top of a config file"]
+
+
+def test_a_command_line_plugin_is_not_blamed_on_the_config_file(tmp_path):
+    config = tmp_path / "exp.toml"
+    config.write_text('[corpus]\ndemo = { n_documents = 2 }\n[segmenters.c99]\n')
+    result = CliRunner().invoke(app, ["run", str(config), "-s", "conftest:cohesion_segmenter", "--no-progress"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: segmenter 'conftest:cohesion_segmenter' is code outside")
+    assert str(config) not in result.stderr

@@ -241,3 +241,48 @@ def test_the_title_of_an_adaptive_run_gives_the_restarts_actually_run():
     assert f"10 to {max(ran)} restarts (adaptive stopping at a headline interval of 0.2)" in title
     fixed = evaluate({"even": "even"}, docs, n_restarts=5, progress=False)
     assert "Stability test: 3 documents, 5 restarts, seed 0" in render(fixed, "table", width=300)
+
+
+def always_fails(units):
+    raise RuntimeError("boom")
+
+
+def test_a_segmenter_failing_on_every_document_is_listed_apart_from_the_ranking():
+    run = evaluate({"fails": always_fails, "c99": "c99", "even": "even"}, topical_corpus(430, 2, 3), n_restarts=3,
+                   progress=False)
+    assert run.summary["fails"].n_documents == 0 and run.summary["fails"].n_failed == 2
+    html = render(run, "html")
+    for text in (" ".join(render(run, "table", width=300).split()), render(run, "md"), html):
+        head = text[text.index("stability (count-aware"):]
+        line = head[:head.index("content-blind") + len("content-blind")]
+        assert "fails n/a" not in line and "> fails" not in line
+        assert "; fails: failed on every document; even: content-blind" in line
+        assert line.count(" [") == 1  # c99 alone is ranked, with its interval
+
+
+def test_the_failures_table_says_initial_or_the_stream_and_restart():
+    from faults import Fault, corpus
+
+    docs = corpus("bad", "good", "late")
+    run = evaluate({"early": Fault("raise"), "later": Fault("raise", marker="late", when="restart")}, docs,
+                   n_restarts=3, progress=False)
+    early, later = run.failures
+    assert (early.restart, early.stream, later.restart, later.stream) == (None, None, 0, "within")
+    text = render(run, "md")
+    assert "| early | bad | initial | ValueError: bad document |" in text
+    assert "| later | late | within 0 | ValueError: bad document |" in text
+    assert "None" not in text[text.index("### Failures"):]
+
+
+def test_an_interval_over_one_document_is_not_shown():
+    docs = topical_corpus(440, 2, 3)
+    one = evaluate({"c99": "c99"}, docs[:1], n_restarts=3, progress=False)
+    stat = one.summary["c99"].macro[HEADLINE.name]
+    assert stat.n == 1 and np.isnan(stat.ci).all()
+    assert json.loads(render(one, "json"))["summary"]["c99"]["macro"][HEADLINE.name]["ci"] == [None, None]
+    line = render(one, "md").splitlines()[0]
+    assert line == f"**{HEADLINE.title}: c99 {stat.mean:.2f} n/a**"
+    assert "[n/a" not in render(one, "md") and "[n/a" not in render(one, "table", width=300)
+    two = evaluate({"c99": "c99"}, docs, n_restarts=3, progress=False)  # two documents: an interval
+    low, high = two.summary["c99"].macro[HEADLINE.name].ci
+    assert f"c99 {two.summary['c99'].macro[HEADLINE.name].mean:.2f} [{low:.2f}, {high:.2f}]" in render(two, "md")

@@ -18,7 +18,7 @@ from typing import Any
 from ..catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, Measure, reference_measure
 from ..comparison import COMPARISON_NOTE, STABILITY_X_AGREEMENT
 from ..exceptions import InvalidParameterError
-from ..results import CorpusResult, StabilityResult, Stat, _jsonable
+from ..results import CorpusResult, Failure, StabilityResult, Stat, _jsonable
 from ..summary import COUNT_MARKS, count_marks
 from .model import Report, Section, mean_std, number
 
@@ -170,7 +170,8 @@ def ci_title(result: CorpusResult) -> str:
 
 
 def _interval(stat: Stat | None, digits: int) -> str:
-    return f"[{number(stat.ci[0], digits)}, {number(stat.ci[1], digits)}]" if stat and stat.n else "n/a"
+    """``[low, high]``, or n/a without an interval (fewer than two documents)."""
+    return f"[{number(stat.ci[0], digits)}, {number(stat.ci[1], digits)}]" if stat and stat.n > 1 else "n/a"
 
 
 def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2,
@@ -421,22 +422,39 @@ def segment_section(result: CorpusResult, digits: int = 2) -> Section | None:
 def _failure_section(result: CorpusResult) -> Section | None:
     if not result.failures:
         return None
-    rows = [[f.segmenter, f.document, str(f.restart), f.error] for f in result.failures]
-    return Section("Failures", ["segmenter", "document", "restart", "error"], rows, align="LLrl")
+    rows = [[f.segmenter, f.document, failed_at(f), f.error] for f in result.failures]
+    return Section("Failures", ["segmenter", "document", "restart", "error"], rows, align="LLll")
+
+
+def failed_at(failure: Failure) -> str:
+    """Where a failure happened, for the Failures table: ``initial`` (the initial segmentation),
+    else the stream and its restart (``within 0``, ``shuffle 3``); a stream alone when its batch
+    failed but no single restart did."""
+    if failure.restart is None:
+        return "initial" if failure.stream is None else failure.stream
+    return str(failure.restart) if failure.stream is None else f"{failure.stream} {failure.restart}"
 
 
 def ranked_line(result: CorpusResult, digits: int = 2) -> str:
     """The result in one line: segmenters by decreasing headline (mean [95% CI]), then the
-    content-blind ones and the layout-only ones, whose stability says nothing about the content,
-    and those placing few or many boundaries, whose headline may be too high (:func:`count_marks_notes`).
+    segmenters without any result (failed on every document), the content-blind ones and the
+    layout-only ones, whose stability says nothing about the content, and those placing few or many
+    boundaries, whose headline may be too high (:func:`count_marks_notes`).
 
     Examples: ``u00 0.86 [0.84, 0.92] > c99 0.74 [0.70, 0.79]; even, none: content-blind``.
     """
-    blind = [label for label, s in result.summary.items() if s.content_blind]
-    layout = [label for label, s in result.summary.items() if s.layout_only and label not in blind]
-    ranked = [(s.macro[HEADLINE.name], label) for label, s in result.summary.items() if label not in blind + layout]
+    empty = [label for label, s in result.summary.items() if s.n_documents == 0]
+    blind = [label for label, s in result.summary.items() if s.content_blind and label not in empty]
+    layout = [label for label, s in result.summary.items() if s.layout_only and label not in blind + empty]
+    ranked = [(s.macro[HEADLINE.name], label) for label, s in result.summary.items()
+              if label not in empty + blind + layout]
     ranked.sort(key=lambda item: -item[0].mean if item[0].n and not math.isnan(item[0].mean) else math.inf)
     parts = [" > ".join(f"{label} {number(stat.mean, digits)} {_interval(stat, digits)}" for stat, label in ranked)]
+    failed = [label for label in empty if result.summary[label].n_failed]
+    if failed:
+        parts.append(f"{', '.join(failed)}: failed on every document")
+    if len(failed) < len(empty):
+        parts.append(f"{', '.join(label for label in empty if label not in failed)}: no result")
     if blind:
         parts.append(f"{', '.join(blind)}: content-blind")
     if layout:
