@@ -481,3 +481,29 @@ def test_the_ceiling_table_explains_a_headline_above_it():
     assert "| tiny | boundary similarity | 1 | +0.88 | +1.00 | +0.12 |" in above
     assert "above the ceiling on 1 row:" in above and "counts a tie as neither" in above
     assert "above the ceiling" not in below      # committed reports, none above it, are unchanged
+
+
+# ---------------------------------------------------------------------------------------------
+# tiny runs: what is not defined says n/a, never 0 or nan
+# ---------------------------------------------------------------------------------------------
+def test_no_deviation_after_30_documents_with_fewer_documents():
+    from stability.study import settling
+
+    few = settling([0.1, 0.9, 0.5], at=30, n_orders=5)
+    assert math.isnan(few["deviation_at"]) and math.isnan(few["deviation_at_p90"])  # was 0: the final mean
+    assert few["final"] == pytest.approx(0.5) and not math.isnan(few["n_median"])
+    values = [0.0, 1.0] * 15  # 30 documents: after 30 of them the running mean is the final mean
+    assert settling(values, at=30, n_orders=5)["deviation_at"] == 0.0
+    assert settling(values + [1.0], at=30, n_orders=5)["deviation_at"] == pytest.approx(16 / 31 - 0.5)
+
+
+def test_the_settling_section_and_plots_of_a_corpus_under_30_documents(two_corpora):
+    root, _, report = two_corpora
+    section = report.split("## Corpus `alpha`")[1].split("### Does the score settle")[1].split("### Verdict")[0]
+    assert "The corpus has fewer than 30 documents: `dev@30` is n/a." in section
+    assert "0.000" not in section and "max dev@30 |" in section
+    summary = section.split("Over the content-aware configurations:")[1]
+    assert all(row.endswith("| n/a | n/a |") for row in summary.strip().splitlines()[2:])
+    # no dashed line at 30 documents on an axis of 4, and no caption naming it
+    assert "dashed line" not in report
+    assert "stroke-dasharray" not in (root / "docs" / "validation" / "alpha" / "running_f1.svg").read_text()

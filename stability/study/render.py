@@ -479,7 +479,9 @@ def _settling(study: Study) -> list[str]:
            f"`n`: the number of documents after which the running mean stays within {st['settle_tolerance']:g} of the "
            f"mean over all {len(study.documents)} documents, as `corpus order / median / 90th percentile` over "
            f"{st['n_orders']} seeded random orders; `dev@{at}`: the 90th percentile over random orders of |running "
-           f"mean after {at} documents - final mean|.", ""] + _md_table(header, rows)
+           f"mean after {at} documents - final mean|."
+           + (f" The corpus has fewer than {at} documents: `dev@{at}` is n/a." if len(study.documents) < at else ""),
+           ""] + _md_table(header, rows)
     if summary:
         out += ["Over the content-aware configurations:", ""] + _md_table(
             ["score", "median of n", "max", f"median dev@{at}", f"max dev@{at}"], summary)
