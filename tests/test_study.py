@@ -352,7 +352,7 @@ def test_headline_from_half_of_the_restarts_by_hand():
 
 
 def test_restart_sensitivity_by_hand_and_when_undefined():
-    from stability.study.sensitivity import restart_sensitivity
+    from stability.study.sensitivity import restart_sensitivity, undefined_because
 
     moving = _restarts((3,), [(3,), (3,), (5,), (3,)], [(1,), (3,), (6,), (7,)])  # 1 -> 2/3
     steady = _restarts((3,), [(3,)] * 4, [(1,)] * 4)  # F = 1, S = 0: 1 at both
@@ -370,12 +370,16 @@ def test_restart_sensitivity_by_hand_and_when_undefined():
     # `steady` and `blind` are degenerate and exact; `escaping`'s [1, 1] misses 0.43
     assert sens.covered["a"].tolist() == [1.0, 1.0, 0.0] and sens.covered["b"].tolist() == [1.0]
     assert sens.coverage() == 0.75 and sens.coverage(["b"]) == 1.0
-    # undefined: no shuffle control, matching within a tolerance, different restart counts, one restart
-    for documents in ({"a": [_restarts((3,), [(3,)] * 4, None)]},
-                      {"a": [_restarts((3,), [(3,)] * 4, [(1,)] * 4, tolerance=1)]},
-                      {"a": [moving, _restarts((3,), [(3,)] * 3, [(1,)] * 3)]},
-                      {"a": [_restarts((3,), [(3,)], [(1,)])]}):
+    # undefined: no shuffle control, matching within a tolerance, different restart counts, one restart,
+    # three (half of them is one: its interval is a point, which covers little but itself)
+    for documents, why in (({"a": [_restarts((3,), [(3,)] * 4, None)]}, "the shuffle control was not run"),
+                           ({"a": [_restarts((3,), [(3,)] * 4, [(1,)] * 4, tolerance=1)]}, "within a tolerance"),
+                           ({"a": [moving, _restarts((3,), [(3,)] * 3, [(1,)] * 3)]}, "different numbers of restarts"),
+                           ({"a": [_restarts((3,), [(3,)], [(1,)])]}, "half of the 1 restart is 0"),
+                           ({"a": [_restarts((3,), [(3,), (5,), (3,)], [(1,)] * 3)]}, "half of the 3 restarts is 1")):
         assert restart_sensitivity(SimpleNamespace(documents=documents), ["a"]) is None
+        assert why in undefined_because(SimpleNamespace(documents=documents), ["a"])
+    assert undefined_because(run, ["a", "b"]) is None
 
 
 def test_study_compares_half_and_all_restarts_and_reports_it(two_corpora):
@@ -393,8 +397,12 @@ def test_study_compares_half_and_all_restarts_and_reports_it(two_corpora):
     specs = load_corpora([root / "multi.toml"])[0].experiment.segmenters
     study = analyze(result, name="alpha", specs=specs, metric_names=["f1", "boundary_similarity"],
                     n_bootstrap=20, n_orders=5)
-    assert (study.sensitivity.half, study.sensitivity.full) == (1, 2)
-    assert study.sensitivity.configuration_move()["none"] == 0.0  # no boundary: 0 at both
+    # two restarts: half of them is one, whose interval is a single point: n/a, with the reason
+    assert study.sensitivity is None
+    section = report.split("### Does the headline depend on the number of restarts?")[1].split("###")[0]
+    assert "| alpha | n/a |" in section and "| beta | n/a |" in section and "%" not in section
+    assert ("n/a on `alpha`, `beta`: half of the 2 restarts is 1, and an interval over fewer than 2 restarts "
+            "is a single point.") in section
     (placement,) = placement_agreement([study], HEADLINE.name)
     # the run computed B, not F1 within one unit: only B is compared
     assert list(placement.tau) == ["boundary_similarity"] and "f1_1" in PLACEMENT
@@ -409,7 +417,7 @@ def test_study_compares_half_and_all_restarts_and_reports_it(two_corpora):
     assert (f"| alpha | {study.halves.half} | {study.halves.mean('score', PLACEMENT):+.2f} | "
             f"{study.halves.mean('ideal', PLACEMENT):+.2f} |") in section
     for heading in ("### The headline against B and boundary F1 within one unit",
-                    "### Does the headline depend on the number of restarts?", "| alpha | 1 / 2 |",
+                    "### Does the headline depend on the number of restarts?",
                     "| alpha | selection |", "| beta | held out |", "; over selection corpora (1): ",
                     "; over held out (1): ", "- Largest disagreements of the headline with boundary similarity (rank ",
                     "### Configurations marked for their number of boundaries"):

@@ -27,7 +27,7 @@ from ..summary import COUNT_MARKS, FEW_BOUNDARIES_OTHERS, count_marks
 from .comparison import comparison_rows
 from .decision import PLACEMENT, RULE, Placement, placement_agreement, pooled_interval
 from .halves import SIDES
-from .sensitivity import MOVE_THRESHOLD
+from .sensitivity import MOVE_THRESHOLD, undefined_because
 from .figures import write_plots
 from .run import QUICK_STRIDE, StudyRun
 
@@ -312,11 +312,12 @@ def _halves(run: StudyRun) -> list[str]:
 
 
 def _sensitivity(run: StudyRun) -> list[str]:
-    rows = []
+    rows, undefined = [], {}
     for st in run.studies:
         sens = st.sensitivity
         if sens is None:
             rows.append([st.name, "n/a"] + [""] * 6)
+            undefined.setdefault(undefined_because(st.result, st.labels), []).append(f"`{st.name}`")
             continue
         moves = {k: v for k, v in sens.configuration_move().items() if not math.isnan(v)}
         label = max(moves, key=lambda k: moves[k]) if moves else None
@@ -337,7 +338,9 @@ def _sensitivity(run: StudyRun) -> list[str]:
              "reports (at the run's confidence level); a share above that level is expected, since the value from all "
              "the restarts shares half of them with the interval.", ""]
             + _md_table(["corpus", "restarts", "configuration: largest change", "document: largest", "99th percentile",
-                         f"share ≥ {MOVE_THRESHOLD}", "pairs", "covered"], rows))
+                         f"share ≥ {MOVE_THRESHOLD}", "pairs", "covered"], rows)
+            + (["; ".join(f"n/a on {', '.join(names)}: {why}" for why, names in undefined.items()) + ".", ""]
+               if undefined else []))
 
 
 def _share(value: float) -> str:
