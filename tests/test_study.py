@@ -296,7 +296,7 @@ def test_the_study_reports_its_phases(tmp_path):
     config = tmp_path / "multi.toml"
     config.write_text(TWO_CORPORA, encoding="utf-8")
     seen: list[tuple[str, str]] = []
-    options = StudyOptions((str(config),), out=str(tmp_path / "cache"), jobs=1, limit=3, restarts=2, bootstrap=20,
+    options = StudyOptions((str(config),), out=str(tmp_path / "cache"), jobs=1, limit=3, restarts=2, bootstrap=40,
                            progress=False, n_orders=5)
     run_study(options, on_phase=lambda phase, detail: seen.append((phase, detail)))
     for corpus in ("alpha", "beta"):
@@ -304,7 +304,7 @@ def test_the_study_reports_its_phases(tmp_path):
         assert phases == ["reading the corpus", *ANALYSIS_PHASES]
     details = dict(seen[2:2 + len(ANALYSIS_PHASES)])  # alpha's analysis (both corpora are read first)
     assert details["score matrices"] == "alpha, 4 configurations x 3 documents"
-    assert details["correlations across configurations"] == "alpha, 5 scores x 3 metrics, 20 resamples"
+    assert details["correlations across configurations"] == "alpha, 5 scores x 3 metrics, 40 resamples"
 
 
 def test_piped_validate_shows_no_spinner(two_corpora):
@@ -515,3 +515,42 @@ def test_the_settling_section_and_plots_of_a_corpus_under_30_documents(two_corpo
     # no dashed line at 30 documents on an axis of 4, and no caption naming it
     assert "dashed line" not in report
     assert "stroke-dasharray" not in (root / "docs" / "validation" / "alpha" / "running_f1.svg").read_text()
+
+
+def test_validate_needs_40_bootstrap_resamples(two_corpora, tmp_path):
+    root, args, _ = two_corpora
+    at = args.index("--bootstrap") + 1
+    for few in ("1", "0", "39"):
+        refused = CliRunner().invoke(app, args[:at] + [few] + args[at + 1:])
+        assert refused.exit_code == 1, refused.output
+        assert f"bootstrap must be at least 40 (a 95% percentile interval leaves out 2.5% of the resamples at each " \
+               f"end: one resample each takes 40); received {few}" in refused.stderr
+    from stability.study.run import MIN_BOOTSTRAP
+
+    assert MIN_BOOTSTRAP == 40
+    options = StudyOptions((str(root / "multi.toml"),), out=str(tmp_path), bootstrap=39, progress=False)
+    with pytest.raises(InvalidParameterError, match="bootstrap must be at least 40"):
+        run_study(options)
+
+
+def test_undefined_intervals_are_left_out_not_nan(two_corpora):
+    from stability.study.correlations import Correlation
+    from stability.study.render import _corr, _documents, _verdict
+    from stability.summary import load_results
+
+    assert _corr(Correlation(0.4, (float("nan"), float("nan")), 3)) == "+0.40"
+    assert _corr(Correlation(0.4, (0.1, 0.5), 3)) == "+0.40 [+0.10, +0.50]"
+    assert _corr(Correlation(float("nan"), (float("nan"), float("nan")), 0)) == "n/a"
+    # a study whose intervals no resample defines (e.g. one resample, undefined): left out, never "+nan"
+    root, _, _ = two_corpora
+    study = analyze(load_results(root / "cache" / "alpha" / "results.jsonl"), name="alpha", n_bootstrap=40,
+                    n_orders=5)
+    nan = (float("nan"), float("nan"))
+    for by_metric in study.per_document.values():
+        for views in by_metric.values():
+            views["pooled"]["kendall"] = Correlation(0.25, nan, 4)
+    study.agreement_interval = lambda subset="all", statistic="kendall": dict.fromkeys(study.scores, nan)
+    study.difference_interval = lambda first, second, subset="all", statistic="kendall": nan
+    text = "\n".join(_documents(study) + _verdict(study))
+    assert "nan" not in text and "| pooled | +0.25 | +0.25 |" in text
+    assert "not a clear advantage (no resample defines the interval)" in text

@@ -49,10 +49,18 @@ def _signed(x: float, digits: int = 2) -> str:
     return "n/a" if math.isnan(x) else f"{round(x, digits) + 0.0:+.{digits}f}"
 
 
-def _corr(c: Correlation, digits: int = 2) -> str:
-    if math.isnan(c.estimate):
+def _estimate(value: float, bounds: tuple[float, float], digits: int = 2) -> str:
+    """``+0.12 [-0.05, +0.30]``; the interval left out when undefined (no resample defines it);
+    ``n/a`` for a NaN value."""
+    if math.isnan(value):
         return "n/a"
-    return f"{c.estimate:+.{digits}f} [{c.ci[0]:+.{digits}f}, {c.ci[1]:+.{digits}f}]"
+    low, high = bounds
+    shown = "" if math.isnan(low) or math.isnan(high) else f" [{low:+.{digits}f}, {high:+.{digits}f}]"
+    return f"{value:+.{digits}f}{shown}"
+
+
+def _corr(c: Correlation, digits: int = 2) -> str:
+    return _estimate(c.estimate, c.ci, digits)
 
 
 def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
@@ -501,8 +509,7 @@ def _verdict(study: Study) -> list[str]:
         row = [m.title]
         for subset in subsets:
             for stat, _ in _STATISTICS:
-                value, (low, high) = study.agreement(subset, stat)[s], study.agreement_interval(subset, stat)[s]
-                row.append("n/a" if math.isnan(value) else f"{value:+.2f} [{low:+.2f}, {high:+.2f}]")
+                row.append(_estimate(study.agreement(subset, stat)[s], study.agreement_interval(subset, stat)[s]))
         rows.append(row)
     out = [f"### Verdict on `{study.name}`", "",
            "Mean over the reference metrics of each candidate's rank correlation across configurations "
@@ -525,9 +532,10 @@ def _sentences(study: Study) -> list[str]:
     for other in study.scores:
         if other != winner:
             low, high = study.difference_interval(winner, other)
-            clear = "a clear advantage" if low > 0 else "not a clear advantage (the interval includes 0)"
-            out.append(f"  - minus {study.scores[other].title}: {agree[winner] - agree[other]:+.2f} "
-                       f"[{low:+.2f}, {high:+.2f}], {clear}.")
+            clear = ("not a clear advantage (no resample defines the interval)" if math.isnan(low)
+                     else "a clear advantage" if low > 0 else "not a clear advantage (the interval includes 0)")
+            out.append(f"  - minus {study.scores[other].title}: "
+                       f"{_estimate(agree[winner] - agree[other], (low, high))}, {clear}.")
     out += _disagreement_sentences(study)
     undefined = [m.title for s, m in study.scores.items()
                  if any(c["kendall"].n < len(study.labels) for c in study.across["all"][s].values())]
