@@ -387,7 +387,7 @@ def validate(
     n_jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (default: the config's n_jobs).")] = None,
     limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Only the first N documents of each corpus (after --quick).")] = None,
     n_restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Override the configs' restarts.")] = None,
-    n_bootstrap: Annotated[int, typer.Option("--bootstrap", min=1, help="Bootstrap resamples of documents per interval.")] = 1000,
+    n_bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap resamples of documents per interval (at least 40).")] = 1000,
     corpus: Annotated[Optional[list[str]], typer.Option("--corpus", "-c", help="Only this corpus of the config files (repeatable; default: all).")] = None,
     progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on a terminal).")] = None,
     comparison: Annotated[bool, typer.Option("--comparison", help="Also rank the configurations by the second number of a comparison, stability x agreement with the other segmenters, against B and boundary F1 within one unit (a section of the report).")] = False,

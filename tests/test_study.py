@@ -296,7 +296,7 @@ def test_the_study_reports_its_phases(tmp_path):
     config = tmp_path / "multi.toml"
     config.write_text(TWO_CORPORA, encoding="utf-8")
     seen: list[tuple[str, str]] = []
-    options = StudyOptions((str(config),), out=str(tmp_path / "cache"), jobs=1, limit=3, restarts=2, bootstrap=20,
+    options = StudyOptions((str(config),), out=str(tmp_path / "cache"), jobs=1, limit=3, restarts=2, bootstrap=40,
                            progress=False, n_orders=5)
     run_study(options, on_phase=lambda phase, detail: seen.append((phase, detail)))
     for corpus in ("alpha", "beta"):
@@ -304,7 +304,7 @@ def test_the_study_reports_its_phases(tmp_path):
         assert phases == ["reading the corpus", *ANALYSIS_PHASES]
     details = dict(seen[2:2 + len(ANALYSIS_PHASES)])  # alpha's analysis (both corpora are read first)
     assert details["score matrices"] == "alpha, 4 configurations x 3 documents"
-    assert details["correlations across configurations"] == "alpha, 5 scores x 3 metrics, 20 resamples"
+    assert details["correlations across configurations"] == "alpha, 5 scores x 3 metrics, 40 resamples"
 
 
 def test_piped_validate_shows_no_spinner(two_corpora):
@@ -352,7 +352,7 @@ def test_headline_from_half_of_the_restarts_by_hand():
 
 
 def test_restart_sensitivity_by_hand_and_when_undefined():
-    from stability.study.sensitivity import restart_sensitivity
+    from stability.study.sensitivity import restart_sensitivity, undefined_because
 
     moving = _restarts((3,), [(3,), (3,), (5,), (3,)], [(1,), (3,), (6,), (7,)])  # 1 -> 2/3
     steady = _restarts((3,), [(3,)] * 4, [(1,)] * 4)  # F = 1, S = 0: 1 at both
@@ -370,12 +370,16 @@ def test_restart_sensitivity_by_hand_and_when_undefined():
     # `steady` and `blind` are degenerate and exact; `escaping`'s [1, 1] misses 0.43
     assert sens.covered["a"].tolist() == [1.0, 1.0, 0.0] and sens.covered["b"].tolist() == [1.0]
     assert sens.coverage() == 0.75 and sens.coverage(["b"]) == 1.0
-    # undefined: no shuffle control, matching within a tolerance, different restart counts, one restart
-    for documents in ({"a": [_restarts((3,), [(3,)] * 4, None)]},
-                      {"a": [_restarts((3,), [(3,)] * 4, [(1,)] * 4, tolerance=1)]},
-                      {"a": [moving, _restarts((3,), [(3,)] * 3, [(1,)] * 3)]},
-                      {"a": [_restarts((3,), [(3,)], [(1,)])]}):
+    # undefined: no shuffle control, matching within a tolerance, different restart counts, one restart,
+    # three (half of them is one: its interval is a point, which covers little but itself)
+    for documents, why in (({"a": [_restarts((3,), [(3,)] * 4, None)]}, "the shuffle control was not run"),
+                           ({"a": [_restarts((3,), [(3,)] * 4, [(1,)] * 4, tolerance=1)]}, "within a tolerance"),
+                           ({"a": [moving, _restarts((3,), [(3,)] * 3, [(1,)] * 3)]}, "different numbers of restarts"),
+                           ({"a": [_restarts((3,), [(3,)], [(1,)])]}, "half of the 1 restart is 0"),
+                           ({"a": [_restarts((3,), [(3,), (5,), (3,)], [(1,)] * 3)]}, "half of the 3 restarts is 1")):
         assert restart_sensitivity(SimpleNamespace(documents=documents), ["a"]) is None
+        assert why in undefined_because(SimpleNamespace(documents=documents), ["a"])
+    assert undefined_because(run, ["a", "b"]) is None
 
 
 def test_study_compares_half_and_all_restarts_and_reports_it(two_corpora):
@@ -393,8 +397,12 @@ def test_study_compares_half_and_all_restarts_and_reports_it(two_corpora):
     specs = load_corpora([root / "multi.toml"])[0].experiment.segmenters
     study = analyze(result, name="alpha", specs=specs, metric_names=["f1", "boundary_similarity"],
                     n_bootstrap=20, n_orders=5)
-    assert (study.sensitivity.half, study.sensitivity.full) == (1, 2)
-    assert study.sensitivity.configuration_move()["none"] == 0.0  # no boundary: 0 at both
+    # two restarts: half of them is one, whose interval is a single point: n/a, with the reason
+    assert study.sensitivity is None
+    section = report.split("### Does the headline depend on the number of restarts?")[1].split("###")[0]
+    assert "| alpha | n/a |" in section and "| beta | n/a |" in section and "%" not in section
+    assert ("n/a on `alpha`, `beta`: half of the 2 restarts is 1, and an interval over fewer than 2 restarts "
+            "is a single point.") in section
     (placement,) = placement_agreement([study], HEADLINE.name)
     # the run computed B, not F1 within one unit: only B is compared
     assert list(placement.tau) == ["boundary_similarity"] and "f1_1" in PLACEMENT
@@ -409,7 +417,7 @@ def test_study_compares_half_and_all_restarts_and_reports_it(two_corpora):
     assert (f"| alpha | {study.halves.half} | {study.halves.mean('score', PLACEMENT):+.2f} | "
             f"{study.halves.mean('ideal', PLACEMENT):+.2f} |") in section
     for heading in ("### The headline against B and boundary F1 within one unit",
-                    "### Does the headline depend on the number of restarts?", "| alpha | 1 / 2 |",
+                    "### Does the headline depend on the number of restarts?",
                     "| alpha | selection |", "| beta | held out |", "; over selection corpora (1): ",
                     "; over held out (1): ", "- Largest disagreements of the headline with boundary similarity (rank ",
                     "### Configurations marked for their number of boundaries"):
@@ -481,3 +489,68 @@ def test_the_ceiling_table_explains_a_headline_above_it():
     assert "| tiny | boundary similarity | 1 | +0.88 | +1.00 | +0.12 |" in above
     assert "above the ceiling on 1 row:" in above and "counts a tie as neither" in above
     assert "above the ceiling" not in below      # committed reports, none above it, are unchanged
+
+
+# ---------------------------------------------------------------------------------------------
+# tiny runs: what is not defined says n/a, never 0 or nan
+# ---------------------------------------------------------------------------------------------
+def test_no_deviation_after_30_documents_with_fewer_documents():
+    from stability.study import settling
+
+    few = settling([0.1, 0.9, 0.5], at=30, n_orders=5)
+    assert math.isnan(few["deviation_at"]) and math.isnan(few["deviation_at_p90"])  # was 0: the final mean
+    assert few["final"] == pytest.approx(0.5) and not math.isnan(few["n_median"])
+    values = [0.0, 1.0] * 15  # 30 documents: after 30 of them the running mean is the final mean
+    assert settling(values, at=30, n_orders=5)["deviation_at"] == 0.0
+    assert settling(values + [1.0], at=30, n_orders=5)["deviation_at"] == pytest.approx(16 / 31 - 0.5)
+
+
+def test_the_settling_section_and_plots_of_a_corpus_under_30_documents(two_corpora):
+    root, _, report = two_corpora
+    section = report.split("## Corpus `alpha`")[1].split("### Does the score settle")[1].split("### Verdict")[0]
+    assert "The corpus has fewer than 30 documents: `dev@30` is n/a." in section
+    assert "0.000" not in section and "max dev@30 |" in section
+    summary = section.split("Over the content-aware configurations:")[1]
+    assert all(row.endswith("| n/a | n/a |") for row in summary.strip().splitlines()[2:])
+    # no dashed line at 30 documents on an axis of 4, and no caption naming it
+    assert "dashed line" not in report
+    assert "stroke-dasharray" not in (root / "docs" / "validation" / "alpha" / "running_f1.svg").read_text()
+
+
+def test_validate_needs_40_bootstrap_resamples(two_corpora, tmp_path):
+    root, args, _ = two_corpora
+    at = args.index("--bootstrap") + 1
+    for few in ("1", "0", "39"):
+        refused = CliRunner().invoke(app, args[:at] + [few] + args[at + 1:])
+        assert refused.exit_code == 1, refused.output
+        assert f"bootstrap must be at least 40 (a 95% percentile interval leaves out 2.5% of the resamples at each " \
+               f"end: one resample each takes 40); received {few}" in refused.stderr
+    from stability.study.run import MIN_BOOTSTRAP
+
+    assert MIN_BOOTSTRAP == 40
+    options = StudyOptions((str(root / "multi.toml"),), out=str(tmp_path), bootstrap=39, progress=False)
+    with pytest.raises(InvalidParameterError, match="bootstrap must be at least 40"):
+        run_study(options)
+
+
+def test_undefined_intervals_are_left_out_not_nan(two_corpora):
+    from stability.study.correlations import Correlation
+    from stability.study.render import _corr, _documents, _verdict
+    from stability.summary import load_results
+
+    assert _corr(Correlation(0.4, (float("nan"), float("nan")), 3)) == "+0.40"
+    assert _corr(Correlation(0.4, (0.1, 0.5), 3)) == "+0.40 [+0.10, +0.50]"
+    assert _corr(Correlation(float("nan"), (float("nan"), float("nan")), 0)) == "n/a"
+    # a study whose intervals no resample defines (e.g. one resample, undefined): left out, never "+nan"
+    root, _, _ = two_corpora
+    study = analyze(load_results(root / "cache" / "alpha" / "results.jsonl"), name="alpha", n_bootstrap=40,
+                    n_orders=5)
+    nan = (float("nan"), float("nan"))
+    for by_metric in study.per_document.values():
+        for views in by_metric.values():
+            views["pooled"]["kendall"] = Correlation(0.25, nan, 4)
+    study.agreement_interval = lambda subset="all", statistic="kendall": dict.fromkeys(study.scores, nan)
+    study.difference_interval = lambda first, second, subset="all", statistic="kendall": nan
+    text = "\n".join(_documents(study) + _verdict(study))
+    assert "nan" not in text and "| pooled | +0.25 | +0.25 |" in text
+    assert "not a clear advantage (no resample defines the interval)" in text

@@ -283,7 +283,7 @@ def test_changed_parameters_do_not_reuse_the_cache(tmp_path):
         return path
 
     def options(mask: int) -> StudyOptions:
-        return StudyOptions((str(config(mask)),), out=str(tmp_path / "cache"), bootstrap=10, n_orders=2)
+        return StudyOptions((str(config(mask)),), out=str(tmp_path / "cache"), bootstrap=40, n_orders=2)
 
     run_study(options(11))
     with pytest.raises(InvalidParameterError, match="computed with parameters .* use another output file"):

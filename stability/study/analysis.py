@@ -160,12 +160,15 @@ def settling(values: Sequence[float], *, tolerance: float = 0.02, at: int = 30, 
     dict
         ``final`` (the mean over all documents), ``n_corpus_order``, ``n_median`` and ``n_p90``
         (median and 90th percentile over random orders), ``deviation_at`` (corpus order) and
-        ``deviation_at_p90`` (90th percentile over random orders).
+        ``deviation_at_p90`` (90th percentile over random orders). The two deviations are NaN when
+        ``values`` has fewer than ``at`` documents: there is no running mean after ``at`` of them
+        (undefined values count as documents here; the running mean skips them).
     """
     check_real(tolerance, "tolerance", low=0, low_open=True)
     check_int(at, "at", low=1)
     check_int(n_orders, "n_orders", low=1)
     v = np.asarray(values, dtype=float)
+    short = v.size < at  # fewer documents than `at`: no deviation after `at` of them
     v = v[~np.isnan(v)]
     keys = ("final", "n_corpus_order", "n_median", "n_p90", "deviation_at", "deviation_at_p90")
     if v.size == 0:
@@ -179,9 +182,10 @@ def settling(values: Sequence[float], *, tolerance: float = 0.02, at: int = 30, 
         run = running_means(v[rng.permutation(v.size)])
         ns.append(_settle_index(run, final, tolerance))
         deviations.append(abs(run[position] - final))
+    deviation = (float("nan"), float("nan")) if short else (float(abs(base[position] - final)),
+                                                            float(np.quantile(deviations, 0.9)))
     return dict(zip(keys, (final, float(_settle_index(base, final, tolerance)), float(np.median(ns)),
-                           float(np.quantile(ns, 0.9)), float(abs(base[position] - final)),
-                           float(np.quantile(deviations, 0.9)))))
+                           float(np.quantile(ns, 0.9)), *deviation)))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -58,15 +58,17 @@ def _document_plots(study: Study) -> dict[str, tuple[str, str]]:
 
 def _running_plots(study: Study) -> dict[str, tuple[str, str]]:
     at = study.settings["settle_at"]
+    marked = len(study.documents) >= at  # the dashed line only where the axis reaches it
     out = {}
     for key, series in study.running.items():
         name = key[4:] if key.startswith("ref:") else key
         title = (study.metrics[name] if key.startswith("ref:") else study.scores[name]).title
         rounded = {label: [round(float(v), 4) for v in values] for label, values in series.items()}
         svg = svg_lines(rounded, title=f"Running mean of {title} vs number of documents",
-                        x_label="documents (corpus order)", y_label=f"running mean {title}", marker=float(at))
-        out[f"running_{name}.svg"] = (f"Running mean of {title} vs number of documents (dashed line: {at} documents)",
-                                      svg)
+                        x_label="documents (corpus order)", y_label=f"running mean {title}",
+                        marker=float(at) if marked else None)
+        out[f"running_{name}.svg"] = (f"Running mean of {title} vs number of documents"
+                                      + (f" (dashed line: {at} documents)" if marked else ""), svg)
     return out
 
 

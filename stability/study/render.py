@@ -27,7 +27,7 @@ from ..summary import COUNT_MARKS, FEW_BOUNDARIES_OTHERS, count_marks
 from .comparison import comparison_rows
 from .decision import PLACEMENT, RULE, Placement, placement_agreement, pooled_interval
 from .halves import SIDES
-from .sensitivity import MOVE_THRESHOLD
+from .sensitivity import MOVE_THRESHOLD, undefined_because
 from .figures import write_plots
 from .run import QUICK_STRIDE, StudyRun
 
@@ -49,10 +49,18 @@ def _signed(x: float, digits: int = 2) -> str:
     return "n/a" if math.isnan(x) else f"{round(x, digits) + 0.0:+.{digits}f}"
 
 
-def _corr(c: Correlation, digits: int = 2) -> str:
-    if math.isnan(c.estimate):
+def _estimate(value: float, bounds: tuple[float, float], digits: int = 2) -> str:
+    """``+0.12 [-0.05, +0.30]``; the interval left out when undefined (no resample defines it);
+    ``n/a`` for a NaN value."""
+    if math.isnan(value):
         return "n/a"
-    return f"{c.estimate:+.{digits}f} [{c.ci[0]:+.{digits}f}, {c.ci[1]:+.{digits}f}]"
+    low, high = bounds
+    shown = "" if math.isnan(low) or math.isnan(high) else f" [{low:+.{digits}f}, {high:+.{digits}f}]"
+    return f"{value:+.{digits}f}{shown}"
+
+
+def _corr(c: Correlation, digits: int = 2) -> str:
+    return _estimate(c.estimate, c.ci, digits)
 
 
 def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
@@ -312,11 +320,12 @@ def _halves(run: StudyRun) -> list[str]:
 
 
 def _sensitivity(run: StudyRun) -> list[str]:
-    rows = []
+    rows, undefined = [], {}
     for st in run.studies:
         sens = st.sensitivity
         if sens is None:
             rows.append([st.name, "n/a"] + [""] * 6)
+            undefined.setdefault(undefined_because(st.result, st.labels), []).append(f"`{st.name}`")
             continue
         moves = {k: v for k, v in sens.configuration_move().items() if not math.isnan(v)}
         label = max(moves, key=lambda k: moves[k]) if moves else None
@@ -337,7 +346,9 @@ def _sensitivity(run: StudyRun) -> list[str]:
              "reports (at the run's confidence level); a share above that level is expected, since the value from all "
              "the restarts shares half of them with the interval.", ""]
             + _md_table(["corpus", "restarts", "configuration: largest change", "document: largest", "99th percentile",
-                         f"share ≥ {MOVE_THRESHOLD}", "pairs", "covered"], rows))
+                         f"share ≥ {MOVE_THRESHOLD}", "pairs", "covered"], rows)
+            + (["; ".join(f"n/a on {', '.join(names)}: {why}" for why, names in undefined.items()) + ".", ""]
+               if undefined else []))
 
 
 def _share(value: float) -> str:
@@ -479,7 +490,9 @@ def _settling(study: Study) -> list[str]:
            f"`n`: the number of documents after which the running mean stays within {st['settle_tolerance']:g} of the "
            f"mean over all {len(study.documents)} documents, as `corpus order / median / 90th percentile` over "
            f"{st['n_orders']} seeded random orders; `dev@{at}`: the 90th percentile over random orders of |running "
-           f"mean after {at} documents - final mean|.", ""] + _md_table(header, rows)
+           f"mean after {at} documents - final mean|."
+           + (f" The corpus has fewer than {at} documents: `dev@{at}` is n/a." if len(study.documents) < at else ""),
+           ""] + _md_table(header, rows)
     if summary:
         out += ["Over the content-aware configurations:", ""] + _md_table(
             ["score", "median of n", "max", f"median dev@{at}", f"max dev@{at}"], summary)
@@ -496,8 +509,7 @@ def _verdict(study: Study) -> list[str]:
         row = [m.title]
         for subset in subsets:
             for stat, _ in _STATISTICS:
-                value, (low, high) = study.agreement(subset, stat)[s], study.agreement_interval(subset, stat)[s]
-                row.append("n/a" if math.isnan(value) else f"{value:+.2f} [{low:+.2f}, {high:+.2f}]")
+                row.append(_estimate(study.agreement(subset, stat)[s], study.agreement_interval(subset, stat)[s]))
         rows.append(row)
     out = [f"### Verdict on `{study.name}`", "",
            "Mean over the reference metrics of each candidate's rank correlation across configurations "
@@ -520,9 +532,10 @@ def _sentences(study: Study) -> list[str]:
     for other in study.scores:
         if other != winner:
             low, high = study.difference_interval(winner, other)
-            clear = "a clear advantage" if low > 0 else "not a clear advantage (the interval includes 0)"
-            out.append(f"  - minus {study.scores[other].title}: {agree[winner] - agree[other]:+.2f} "
-                       f"[{low:+.2f}, {high:+.2f}], {clear}.")
+            clear = ("not a clear advantage (no resample defines the interval)" if math.isnan(low)
+                     else "a clear advantage" if low > 0 else "not a clear advantage (the interval includes 0)")
+            out.append(f"  - minus {study.scores[other].title}: "
+                       f"{_estimate(agree[winner] - agree[other], (low, high))}, {clear}.")
     out += _disagreement_sentences(study)
     undefined = [m.title for s, m in study.scores.items()
                  if any(c["kendall"].n < len(study.labels) for c in study.across["all"][s].values())]

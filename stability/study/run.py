@@ -33,7 +33,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["QUICK_STRIDE", "StudyOptions", "CorpusSpec", "StudyRun", "load_corpora", "quick_subset", "run_study"]
+__all__ = ["QUICK_STRIDE", "MIN_BOOTSTRAP", "StudyOptions", "CorpusSpec", "StudyRun", "load_corpora", "quick_subset", "run_study"]
 
 #: ``--quick`` keeps every ``QUICK_STRIDE``-th document of each corpus, in corpus order (indices
 #: 0, 4, 8, ...).
@@ -44,6 +44,10 @@ DEFAULT_OUT = "results/validation"
 REPORT_NAME = "validation"
 #: The key of a ``[corpus.NAME]`` table marking a held-out corpus (:attr:`CorpusSpec.held_out`).
 HELD_OUT = "held_out"
+#: The fewest bootstrap resamples a study accepts: its 95% percentile intervals leave out 2.5% of
+#: the resamples at each end, one resample each from 40 on (fewer give the extremes, and one
+#: resample a single point).
+MIN_BOOTSTRAP = 40
 
 
 @dataclass(frozen=True)
@@ -272,7 +276,10 @@ def _resolved(options: StudyOptions, specs: Sequence[CorpusSpec]) -> StudyOption
     check_int(options.limit, "limit", low=1, none=True)
     check_int(options.restarts, "restarts", low=1, none=True)
     check_int(options.jobs, "jobs", none=True)
-    check_int(options.bootstrap, "bootstrap", low=1)
+    if check_int(options.bootstrap, "bootstrap") < MIN_BOOTSTRAP:
+        raise InvalidParameterError.make(
+            "bootstrap", f"at least {MIN_BOOTSTRAP} (a 95% percentile interval leaves out 2.5% of the resamples at "
+            f"each end: one resample each takes {MIN_BOOTSTRAP})", options.bootstrap)
     name = options.name
     if not isinstance(name, str) or not name or name.startswith(".") or Path(name).name != name or "\\" in name:
         raise InvalidParameterError.make("name", "a file name without folders (e.g. 'validation-dialogue')", name)

@@ -28,10 +28,14 @@ from ..scores import headline_document, restart_precision_recall
 from ..outcome import stored_headline_interval
 from ..stats import defined_mean
 
-__all__ = ["Sensitivity", "MOVE_THRESHOLD", "headline_at", "interval_at", "restart_sensitivity"]
+__all__ = ["Sensitivity", "MOVE_THRESHOLD", "MIN_HALF", "headline_at", "interval_at", "restart_sensitivity",
+           "undefined_because"]
 
 #: A change of the headline between half and all of the restarts counted as a "move" in the report.
 MOVE_THRESHOLD = 0.05
+#: The fewest restarts in the half: an interval over one restart is a single point, which covers
+#: nothing but itself.
+MIN_HALF = 2
 
 
 def headline_at(result: StabilityResult, n_restarts: int | None = None) -> float:
@@ -106,18 +110,36 @@ def _covered(value: float, interval: tuple[float, float]) -> float:
     return float("nan") if np.isnan([value, low, high]).any() else float(low <= value <= high)
 
 
+def undefined_because(result: CorpusResult, labels: Sequence[str]) -> str | None:
+    """Why :func:`restart_sensitivity` is not defined for ``labels`` of ``result``, as a clause
+    for the report; ``None`` when it is."""
+    results = [r for label in labels for r in result.documents[label]]
+    counts = {r.n_restarts for r in results} | {r.shuffle.n_restarts for r in results if r.shuffle is not None}
+    if not results:
+        return "no results"
+    if any(r.shuffle is None for r in results):
+        return "the shuffle control was not run"
+    if any(r.tolerance != 0 for r in results):
+        return "boundaries were matched within a tolerance"
+    if len(counts) != 1:
+        return "the documents have different numbers of restarts (adaptive stopping)"
+    full = counts.pop()
+    if full // 2 < MIN_HALF:
+        return (f"half of the {full} restart{'' if full == 1 else 's'} is {full // 2}, and an interval over fewer "
+                f"than {MIN_HALF} restarts is a single point")
+    return None
+
+
 def restart_sensitivity(result: CorpusResult, labels: Sequence[str]) -> Sensitivity | None:
     """The headline of every (configuration, document) from the first half of its restarts and
     from all of them, and whether the interval from the first half covers the latter (at the
     run's confidence and number of bootstrap resamples); ``None`` when the comparison is not
-    defined (the shuffle control was not run, matching was not exact, a result has fewer than 2
-    restarts or the documents have different numbers of restarts, as after adaptive stopping)."""
-    results = [r for label in labels for r in result.documents[label]]
-    counts = {r.n_restarts for r in results} | {r.shuffle.n_restarts for r in results if r.shuffle is not None}
-    if (not results or any(r.shuffle is None or r.tolerance != 0 for r in results)
-            or len(counts) != 1 or min(counts) < 2):
+    defined (:func:`undefined_because` says why: the shuffle control was not run, matching was not
+    exact, the documents have different numbers of restarts, as after adaptive stopping, or half of
+    the restarts is fewer than :data:`MIN_HALF`)."""
+    if undefined_because(result, labels) is not None:
         return None
-    full = counts.pop()
+    full = next(r.n_restarts for label in labels for r in result.documents[label])
     half = full // 2
     settings = getattr(result, "settings", {}) or {}
     level, resamples = float(settings.get("confidence", 0.95)), int(settings.get("n_bootstrap", 1000))
