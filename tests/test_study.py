@@ -501,8 +501,10 @@ def test_no_deviation_after_30_documents_with_fewer_documents():
     assert math.isnan(few["deviation_at"]) and math.isnan(few["deviation_at_p90"])  # was 0: the final mean
     assert few["final"] == pytest.approx(0.5) and not math.isnan(few["n_median"])
     values = [0.0, 1.0] * 15  # 30 documents: after 30 of them the running mean is the final mean
-    assert settling(values, at=30, n_orders=5)["deviation_at"] == 0.0
-    assert settling(values + [1.0], at=30, n_orders=5)["deviation_at"] == pytest.approx(16 / 31 - 0.5)
+    assert math.isnan(settling(values, at=30, n_orders=5)["deviation_at"])
+    assert settling(values + [1.0], at=30, n_orders=5)["deviation_at"] == pytest.approx(abs(0.5 - 16 / 31))
+    # 31 documents, one undefined: 30 defined values, the same (it read 0.000 in a committed report)
+    assert math.isnan(settling(values + [float("nan")], at=30, n_orders=5)["deviation_at_p90"])
 
 
 def test_the_settling_section_and_plots_of_a_corpus_under_30_documents(two_corpora):

@@ -133,17 +133,19 @@ class Report:
         return [s for s in self.sections if s.is_table and (details or not s.detail)]
 
 
-def number(x: Any, digits: int = 3) -> str:
+def number(x: Any, digits: int = 3, *, zero_sign: bool = False) -> str:
     """A number with ``digits`` decimals, ``n/a`` for None and NaN; a value that rounds to zero
-    shows no sign.
+    shows no sign unless ``zero_sign`` (``-0.000``: below zero, as the study reports print it).
 
-    >>> number(0.12345), number(float("nan")), number(2, 0), number(-0.0004)
-    ('0.123', 'n/a', '2', '0.000')
+    >>> number(0.12345), number(float("nan")), number(2, 0), number(-0.0004), number(-0.0004, zero_sign=True)
+    ('0.123', 'n/a', '2', '0.000', '-0.000')
     """
     if x is None:
         return "n/a"
     x = float(x)
-    return "n/a" if math.isnan(x) else f"{round(x, digits) + 0.0:.{digits}f}"
+    if math.isnan(x):
+        return "n/a"
+    return f"{x if zero_sign else round(x, digits) + 0.0:.{digits}f}"
 
 
 def mean_std(stat: Any, digits: int = 2) -> str:

@@ -160,16 +160,16 @@ def settling(values: Sequence[float], *, tolerance: float = 0.02, at: int = 30, 
     dict
         ``final`` (the mean over all documents), ``n_corpus_order``, ``n_median`` and ``n_p90``
         (median and 90th percentile over random orders), ``deviation_at`` (corpus order) and
-        ``deviation_at_p90`` (90th percentile over random orders). The two deviations are NaN when
-        ``values`` has fewer than ``at`` documents: there is no running mean after ``at`` of them
-        (undefined values count as documents here; the running mean skips them).
+        ``deviation_at_p90`` (90th percentile over random orders). The two deviations are NaN unless
+        more than ``at`` values are defined: the running mean skips undefined values, and after the
+        last defined value it is the final mean, so its deviation would be 0 by construction.
     """
     check_real(tolerance, "tolerance", low=0, low_open=True)
     check_int(at, "at", low=1)
     check_int(n_orders, "n_orders", low=1)
     v = np.asarray(values, dtype=float)
-    short = v.size < at  # fewer documents than `at`: no deviation after `at` of them
     v = v[~np.isnan(v)]
+    short = v.size <= at  # no running mean after `at` values that is not the final mean itself
     keys = ("final", "n_corpus_order", "n_median", "n_p90", "deviation_at", "deviation_at_p90")
     if v.size == 0:
         return dict.fromkeys(keys, float("nan"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Mapping, Sequence
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -41,7 +42,7 @@ _SUBSETS = (("all", "all configurations"), ("content-aware", "configurations not
 # ----------------------------------------------------------------------------------------------
 # small formatting helpers
 # ----------------------------------------------------------------------------------------------
-_f = number
+_f = partial(number, zero_sign=True)  # as the committed reports print it (they reproduce byte for byte)
 
 
 def _signed(x: float, digits: int = 2) -> str:
@@ -482,16 +483,19 @@ def _settling(study: Study) -> list[str]:
     summary = []
     for k in keys:
         med = [study.settle[k][label]["n_median"] for label in study.content_aware]
-        dev = [study.settle[k][label]["deviation_at_p90"] for label in study.content_aware]
+        dev = [d for label in study.content_aware if not math.isnan(d := study.settle[k][label]["deviation_at_p90"])]
         if med:
             summary.append([_running_title(study, k), _f(float(np.median(med)), 0), _f(float(np.max(med)), 0),
-                            _f(float(np.median(dev)), 3), _f(float(np.max(dev)), 3)])
+                            _f(float(np.median(dev)) if dev else math.nan, 3), _f(max(dev, default=math.nan), 3)])
     out = ["### Does the score settle after about 30 documents? (section 7)", "",
            f"`n`: the number of documents after which the running mean stays within {st['settle_tolerance']:g} of the "
            f"mean over all {len(study.documents)} documents, as `corpus order / median / 90th percentile` over "
            f"{st['n_orders']} seeded random orders; `dev@{at}`: the 90th percentile over random orders of |running "
            f"mean after {at} documents - final mean|."
-           + (f" The corpus has fewer than {at} documents: `dev@{at}` is n/a." if len(study.documents) < at else ""),
+           + (f" The corpus has fewer than {at} documents: `dev@{at}` is n/a." if len(study.documents) < at else
+              f" `dev@{at}` is n/a for a score defined on {at} documents or fewer." if any(
+                  math.isnan(study.settle[k][label]["deviation_at_p90"]) for k in keys for label in study.content_aware)
+              else ""),
            ""] + _md_table(header, rows)
     if summary:
         out += ["Over the content-aware configurations:", ""] + _md_table(
