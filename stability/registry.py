@@ -28,7 +28,7 @@ from importlib import metadata
 from typing import Any, Callable
 
 from .checks import did_you_mean
-from .exceptions import InvalidParameterError, InvalidTypeError, UnknownSegmenterError
+from .exceptions import InvalidParameterError, InvalidTypeError, UnknownSegmenterError, _short_repr
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -141,20 +141,30 @@ def is_plugin(spec: str) -> bool:
     return ":" in spec and spec not in _REGISTERED and spec not in _entry_points()
 
 
+def _callable_factory(spec: str, found: Any) -> Callable[..., Any]:
+    """``found`` (what the name ``spec`` led to), refused at once if it cannot be a segmenter."""
+    if not callable(found):
+        raise InvalidTypeError(
+            f"segmenter {spec!r} must be a callable (a function, or a Segmenter class or instance); "
+            f"received {type(found).__name__} {_short_repr(found)}", parameter="segmenter")
+    return found
+
+
 def _find_factory(spec: str) -> Callable[..., Any]:
     if spec in _REGISTERED:
         return _REGISTERED[spec]
     entry_points = _entry_points()
     if spec in entry_points:
         try:
-            return entry_points[spec].load()
+            found = entry_points[spec].load()
         except Exception as exc:  # a broken plugin: say which one and why
             raise UnknownSegmenterError(
                 f"segmenter {spec!r} is registered by {entry_points[spec].value!r} but failed "
                 f"to load: {type(exc).__name__}: {exc}"
             ) from exc
+        return _callable_factory(spec, found)
     if ":" in spec:
-        return _resolve_target(spec)
+        return _callable_factory(spec, _resolve_target(spec))
     known = sorted(set(entry_points) | set(_REGISTERED))
     close = difflib.get_close_matches(spec, known, n=1)
     hint = f" Did you mean {close[0]!r}?" if close else ""
@@ -281,6 +291,9 @@ def get_segmenter(spec: Any, **params: Any) -> Callable[..., Any]:
     ------
     UnknownSegmenterError
         If the name is unknown (the message lists the known names) or fails to import.
+    InvalidTypeError
+        If ``spec`` is neither a callable nor a string, or a ``"module:attribute"`` (or a plugin's
+        entry point) names something that is not callable (the message names it).
     InvalidParameterError
         If the parameters do not fit the segmenter.
 
@@ -291,6 +304,10 @@ def get_segmenter(spec: Any, **params: Any) -> Callable[..., Any]:
     [3, 6]
     >>> get_segmenter("even", n_segments="reference").get_params()
     {'n_segments': 'reference', 'segment_length': 10}
+    >>> get_segmenter("math:pi")
+    Traceback (most recent call last):
+    ...
+    stability.exceptions.InvalidTypeError: segmenter 'math:pi' must be a callable (a function, or a Segmenter class or instance); received float 3.141592653589793
     """
     if isinstance(spec, str):
         factory, label = _find_factory(spec), spec

@@ -67,3 +67,10 @@ def test_allow_plugins_must_be_a_boolean(tmp_path, value):
 def test_help_says_plugins_and_configs_run_code():
     text = CliRunner().invoke(app, ["run", "--help"], terminal_width=200).output
     assert "--allow-plugins" in text and "run code" in text
+
+
+def test_a_non_callable_module_attribute_is_named_on_the_command_line():
+    result = CliRunner().invoke(app, ["run", "-s", "math:pi", "--allow-plugins", "-r", "2", "--no-progress"])
+    assert result.exit_code == 1
+    assert "segmenter 'math:pi' must be a callable" in result.stderr
+    assert "received float 3.14" in result.stderr

@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from stability import available_segmenters, get_segmenter, register
-from stability.exceptions import InvalidParameterError, UnknownSegmenterError
+from stability.exceptions import InvalidParameterError, InvalidTypeError, UnknownSegmenterError
 from stability.registry import describe_segmenters, factory_params, unregister
 
 PLUGIN_MODULE = "stability_fake_plugin_mod"
@@ -24,6 +24,7 @@ def fake_plugin(tmp_path, monkeypatch):
         from stability.segmenter import Segmenter
 
         IMPORTED = True
+        NOT_CALLABLE = 42
 
         class EveryOther(Segmenter):
             name = "every_other"
@@ -62,6 +63,7 @@ def fake_plugin(tmp_path, monkeypatch):
         fake_bad_attribute = {PLUGIN_MODULE}:DoesNotExist
         fake_needs_arguments = {PLUGIN_MODULE}:NeedsArguments
         fake_explodes = {PLUGIN_MODULE}:ExplodesOnConstruction
+        fake_not_callable = {PLUGIN_MODULE}:NOT_CALLABLE
         """
     ))
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -123,6 +125,17 @@ def test_module_attribute_strings():
         get_segmenter("stability_no_such_module:thing")
     with pytest.raises(UnknownSegmenterError, match="no attribute"):
         get_segmenter("segmenters.c99:NoSuchClass")
+
+
+def test_a_name_leading_to_a_non_callable_is_refused_at_once_naming_it(fake_plugin):
+    # it used to be returned as the segmenter (42), and refused later as "segmenter must be ...; received int 42"
+    for spec in (f"{PLUGIN_MODULE}:NOT_CALLABLE", "fake_not_callable"):
+        with pytest.raises(InvalidTypeError, match=rf"segmenter '{spec}' must be a callable .*Segmenter.*; received int 42"):
+            get_segmenter(spec)
+    with pytest.raises(InvalidTypeError, match="'math:pi' must be a callable"):
+        get_segmenter("math:pi", n_segments=2)
+    report = describe_segmenters(["fake_not_callable"])["fake_not_callable"]
+    assert not report.ok and "InvalidTypeError" in report.error and "received int 42" in report.error
 
 
 def test_plain_callables_and_bound_parameters():
