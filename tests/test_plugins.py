@@ -149,6 +149,23 @@ def test_plain_callables_and_bound_parameters():
     assert factory_params(every) == {"step": 2}
 
 
+def test_an_unknown_parameter_is_one_sentence_listing_the_parameters_without_the_input():
+    def every(units, step=2, *, offset=0):
+        return list(range(step + offset, len(units), step))
+
+    with pytest.raises(InvalidParameterError) as caught:
+        get_segmenter(every, k=3)
+    assert str(caught.value) == "segmenter 'every' has no parameter 'k'. Its parameters: step, offset"
+    with pytest.raises(InvalidParameterError, match=r"has no parameter 'units'\. Its parameters: step, offset$"):
+        get_segmenter(every, units=["a"])  # the input is not a parameter
+    with pytest.raises(InvalidParameterError, match=r"has no parameter 'k'\. Its parameters: none$"):
+        get_segmenter(lambda units: [], k=3)
+    with pytest.raises(InvalidParameterError, match=r"'stp'; did you mean 'step'\? Its parameters: step, offset$"):
+        get_segmenter(every, stp=3)
+    with pytest.raises(InvalidParameterError, match=r"Its parameters: n_segments, mask_size, "):
+        get_segmenter("c99", k=3)  # a class: every parameter of its __init__
+
+
 def test_registered_names_and_unknown_names():
     register("test_plugin_third", lambda units: [1] if len(units) > 1 else [])
     try:
