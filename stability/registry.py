@@ -180,13 +180,17 @@ def _check_parameter_names(factory: Callable[..., Any], params: dict[str, Any], 
         signature = inspect.signature(factory)
     except (TypeError, ValueError):  # no signature available (builtins): let the call decide
         return
-    accepted = [n for n, p in signature.parameters.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-    if any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values()):
+    parameters = list(signature.parameters.values())
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
         return
+    if not inspect.isclass(factory) and parameters and parameters[0].kind in (
+            inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
+        parameters = parameters[1:]  # a function's first argument is its input (the units), not a parameter
+    accepted = [p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     for name in params:
         if name not in accepted:
             raise InvalidParameterError(
-                f"segmenter {label!r} has no parameter {name!r}{did_you_mean(name, accepted)} "
+                f"segmenter {label!r} has no parameter {name!r}{did_you_mean(name, accepted) or '.'} "
                 f"Its parameters: {', '.join(accepted) or 'none'}")
 
 
