@@ -23,6 +23,8 @@ import difflib
 import functools
 import importlib
 import inspect
+import os
+import sys
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, Callable
@@ -107,6 +109,23 @@ def available_segmenters() -> dict[str, SegmenterInfo]:
     return infos
 
 
+def _path_hint(module_name: str, exc: ImportError) -> str:
+    """Why a module that is in the current directory was not found, when that is the reason: the
+    current directory is not on ``sys.path`` (console scripts such as ``stability`` leave it out,
+    ``python -m`` puts it in)."""
+    top = module_name.partition(".")[0]
+    if not isinstance(exc, ModuleNotFoundError) or exc.name != top:
+        return ""  # the module was found; something it imports was not
+    here = os.getcwd()
+    if any(os.path.abspath(entry or here) == here for entry in sys.path if isinstance(entry, str)):
+        return ""
+    found = next((name for name in (f"{top}.py", f"{top}{os.sep}") if os.path.exists(os.path.join(here, name))), None)
+    if found is None:
+        return ""
+    return (f"; .{os.sep}{found} exists, but the current directory is not on the import path (the `stability` "
+            "command does not add it): run with PYTHONPATH=. or with python -m stability")
+
+
 def _resolve_target(target: str) -> Any:
     module_name, _, attribute = target.partition(":")
     if not module_name or not attribute:
@@ -117,7 +136,7 @@ def _resolve_target(target: str) -> Any:
         obj: Any = importlib.import_module(module_name)
     except ImportError as exc:
         raise UnknownSegmenterError(
-            f"segmenter {target!r}: cannot import module {module_name!r} ({exc})"
+            f"segmenter {target!r}: cannot import module {module_name!r} ({exc}){_path_hint(module_name, exc)}"
         ) from exc
     for part in attribute.split("."):
         try:

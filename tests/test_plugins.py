@@ -138,6 +138,43 @@ def test_a_name_leading_to_a_non_callable_is_refused_at_once_naming_it(fake_plug
     assert not report.ok and "InvalidTypeError" in report.error and "received int 42" in report.error
 
 
+@pytest.fixture
+def cwd_off_the_path(tmp_path, monkeypatch):
+    """The current directory, a fresh one, left off ``sys.path`` (as the ``stability`` console
+    script leaves it), with ``myseg.py``, a package ``mypkg/`` and ``brokenseg.py`` in it; a
+    ``brokenseg.py`` that imports a missing module is on the path, in another folder."""
+    (tmp_path / "myseg.py").write_text("def fn(units):\n    return []\n")
+    (tmp_path / "mypkg").mkdir()
+    (tmp_path / "mypkg" / "__init__.py").write_text("")
+    (tmp_path / "brokenseg.py").write_text("")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "brokenseg.py").write_text("import stability_no_such_dependency\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "lib")] + [p for p in sys.path if p not in ("", ".", str(tmp_path))])
+    importlib.invalidate_caches()
+    return tmp_path
+
+
+def test_a_module_in_the_current_directory_off_the_import_path_gets_a_hint(cwd_off_the_path):
+    hint = "the current directory is not on the import path (the `stability` command does not add it): " \
+           "run with PYTHONPATH=. or with python -m stability"
+    with pytest.raises(UnknownSegmenterError) as caught:
+        get_segmenter("myseg:fn")
+    assert str(caught.value) == f"segmenter 'myseg:fn': cannot import module 'myseg' (No module named 'myseg'); " \
+                                f"./myseg.py exists, but {hint}"
+    with pytest.raises(UnknownSegmenterError, match=r"'mypkg'\); \./mypkg/ exists, but the current directory"):
+        get_segmenter("mypkg.seg:segment")
+    # no hint for a module found whose own import fails, nor for one that is not here
+    with pytest.raises(UnknownSegmenterError, match=r"\(No module named 'stability_no_such_dependency'\)$"):
+        get_segmenter("brokenseg:x")
+    with pytest.raises(UnknownSegmenterError, match=r"\(No module named 'stability_no_such_module'\)$"):
+        get_segmenter("stability_no_such_module:x")
+    sys.path.insert(0, str(cwd_off_the_path))  # as python -m stability puts it
+    assert get_segmenter("myseg:fn")(["a", "b"]) == []
+    for name in ("myseg", "brokenseg"):
+        sys.modules.pop(name, None)
+
+
 def test_plain_callables_and_bound_parameters():
     def every(units, step=2):
         return list(range(step, len(units), step))
