@@ -65,7 +65,33 @@ class SegmenterInfo:
 
 
 def register(name: str, factory: Callable[..., Any], *, overwrite: bool = False) -> None:
-    """Register ``factory`` (a segmenter class or function) under ``name`` for this process."""
+    """Register ``factory`` (a segmenter class or function) under ``name`` for this process.
+
+    Parameters
+    ----------
+    name : str
+        The name :func:`get_segmenter` (and the command line's ``-s``, a config's ``segmenter``)
+        will know it by: non-empty, without ``:`` (which marks a ``module:attribute``).
+    factory : callable
+        A segmenter class (instantiated with the parameters given to :func:`get_segmenter`) or a
+        function ``units -> boundaries`` (parameters bound with :func:`functools.partial`).
+    overwrite : bool, default False
+        Replace a name already registered in this process (otherwise an error).
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``name`` is not such a string, or is already registered without ``overwrite``.
+    InvalidTypeError
+        If ``factory`` is not callable.
+
+    Examples
+    --------
+    >>> register("halves", lambda units: [len(units) // 2] if len(units) > 1 else [])
+    >>> get_segmenter("halves")(["a", "b", "c", "d"])
+    [2]
+    >>> unregister("halves")
+    """
     if not isinstance(name, str) or not name or ":" in name:
         raise InvalidParameterError.make("name", "a non-empty string without ':'", name)
     if not callable(factory):
