@@ -9,7 +9,8 @@ The core entry points:
 * :func:`load_results`: a run read back from its results file (:mod:`stability.store`);
 * :func:`get_segmenter`: resolve a segmenter from a callable, a name or ``module:attribute``;
 * :class:`Segmentation`: the one segmentation type, with every conversion;
-* :func:`read_corpus`: documents from Choi, Wiki-727K, JSON lines, CSV/TSV or plain text files.
+* :func:`read_corpus`: documents from Choi, Wiki-727K / Wiki-50, Chen, JSON lines, CSV/TSV,
+  Markdown, HTML or plain text files (:data:`stability.readers.FORMAT_TABLE`).
 
 Reference metrics live in :mod:`stability.metrics`, reports in :mod:`stability.reporting`, the
 validation study in :mod:`stability.study`.

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from .checks import did_you_mean
-from .exceptions import InvalidParameterError
+from .exceptions import InvalidParameterError, InvalidTypeError
 
 __all__ = [
     "Measure",
@@ -51,6 +51,7 @@ __all__ = [
     "measure",
     "stability_measure",
     "reference_measure",
+    "reference_measures",
     "oriented",
 ]
 
@@ -374,13 +375,40 @@ def _lookup(name: str, tables: tuple[Mapping[str, Measure], ...], what: str) -> 
                 return m
     names = [n for t in tables for n in t] + [a for t in tables for m in t.values() for a in m.aliases]
     raise InvalidParameterError(
-        f"unknown {what} {name!r}{did_you_mean(name, names)} Known: {', '.join(n for t in tables for n in t)}"
+        f"unknown {what} {name!r}{did_you_mean(name, names) or '.'} Known: {', '.join(n for t in tables for n in t)}"
     )
 
 
 def reference_measure(name: str) -> Measure:
     """The reference metric called ``name`` (or one of its aliases, e.g. ``wd``)."""
     return _lookup(name, (REFERENCE, MULTI_REFERENCE), "reference metric")
+
+
+def reference_measures(names: str | Iterable[str]) -> list[Measure]:
+    """The reference metrics named in ``names``, in that order and without repeats: names or
+    aliases, as a sequence (``["pk", "wd"]``) or one comma-separated string (``"pk,wd"``, the
+    command line's ``--metrics`` form).
+
+    Examples
+    --------
+    >>> [m.name for m in reference_measures("pk, wd,pk")]
+    ['pk', 'windowdiff']
+    >>> reference_measures("p")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    stability.exceptions.InvalidParameterError: unknown reference metric 'p'; did you mean 'pk'? Known: ...
+    """
+    if isinstance(names, str):
+        given = [name.strip() for name in names.split(",") if name.strip()]
+        if not given:
+            raise InvalidParameterError.make("metrics", "one or more metric names or aliases, e.g. 'pk,wd,b'", names)
+    elif isinstance(names, Iterable):
+        given = list(names)
+        if not all(isinstance(name, str) for name in given):
+            raise InvalidTypeError.make("metrics", "metric names (strings) or one comma-separated string", names)
+    else:
+        raise InvalidTypeError.make("metrics", "a sequence of metric names or one comma-separated string", names)
+    return list(dict.fromkeys(reference_measure(name) for name in given))
 
 
 def stability_measure(name: str) -> Measure:

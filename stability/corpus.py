@@ -26,6 +26,19 @@ class Document:
         Zero, one or several reference segmentations (one per annotator).
     times : tuple of (float, float), optional
         Start and end time of every unit, for duration-weighted metrics.
+    meta : mapping, optional
+        Anything else about the document, not compared by ``==``: the readers put the
+        ``format``, the ``source`` file, the ``line`` where the document starts, ``notes`` (what
+        they repaired or dropped) and format-specific keys such as section ``titles`` (see
+        :mod:`stability.readers`).
+
+    Examples
+    --------
+    >>> doc = Document("d1", ("One.", "Two.", "Three."), references=([2],), meta={"source": "d1.txt"})
+    >>> doc.n_units, doc.references[0].boundaries, doc.meta["source"]
+    (3, (2,), 'd1.txt')
+    >>> doc == Document("d1", ("One.", "Two.", "Three."), references=([2],))
+    True
     """
 
     id: str

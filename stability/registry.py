@@ -23,12 +23,14 @@ import difflib
 import functools
 import importlib
 import inspect
+import os
+import sys
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, Callable
 
 from .checks import did_you_mean
-from .exceptions import InvalidParameterError, InvalidTypeError, UnknownSegmenterError
+from .exceptions import InvalidParameterError, InvalidTypeError, UnknownSegmenterError, _short_repr
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -63,7 +65,33 @@ class SegmenterInfo:
 
 
 def register(name: str, factory: Callable[..., Any], *, overwrite: bool = False) -> None:
-    """Register ``factory`` (a segmenter class or function) under ``name`` for this process."""
+    """Register ``factory`` (a segmenter class or function) under ``name`` for this process.
+
+    Parameters
+    ----------
+    name : str
+        The name :func:`get_segmenter` (and the command line's ``-s``, a config's ``segmenter``)
+        will know it by: non-empty, without ``:`` (which marks a ``module:attribute``).
+    factory : callable
+        A segmenter class (instantiated with the parameters given to :func:`get_segmenter`) or a
+        function ``units -> boundaries`` (parameters bound with :func:`functools.partial`).
+    overwrite : bool, default False
+        Replace a name already registered in this process (otherwise an error).
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``name`` is not such a string, or is already registered without ``overwrite``.
+    InvalidTypeError
+        If ``factory`` is not callable.
+
+    Examples
+    --------
+    >>> register("halves", lambda units: [len(units) // 2] if len(units) > 1 else [])
+    >>> get_segmenter("halves")(["a", "b", "c", "d"])
+    [2]
+    >>> unregister("halves")
+    """
     if not isinstance(name, str) or not name or ":" in name:
         raise InvalidParameterError.make("name", "a non-empty string without ':'", name)
     if not callable(factory):
@@ -107,6 +135,23 @@ def available_segmenters() -> dict[str, SegmenterInfo]:
     return infos
 
 
+def _path_hint(module_name: str, exc: ImportError) -> str:
+    """Why a module that is in the current directory was not found, when that is the reason: the
+    current directory is not on ``sys.path`` (console scripts such as ``stability`` leave it out,
+    ``python -m`` puts it in)."""
+    top = module_name.partition(".")[0]
+    if not isinstance(exc, ModuleNotFoundError) or exc.name != top:
+        return ""  # the module was found; something it imports was not
+    here = os.getcwd()
+    if any(os.path.abspath(entry or here) == here for entry in sys.path if isinstance(entry, str)):
+        return ""
+    found = next((name for name in (f"{top}.py", f"{top}{os.sep}") if os.path.exists(os.path.join(here, name))), None)
+    if found is None:
+        return ""
+    return (f"; .{os.sep}{found} exists, but the current directory is not on the import path (the `stability` "
+            "command does not add it): run with PYTHONPATH=. or with python -m stability")
+
+
 def _resolve_target(target: str) -> Any:
     module_name, _, attribute = target.partition(":")
     if not module_name or not attribute:
@@ -117,7 +162,7 @@ def _resolve_target(target: str) -> Any:
         obj: Any = importlib.import_module(module_name)
     except ImportError as exc:
         raise UnknownSegmenterError(
-            f"segmenter {target!r}: cannot import module {module_name!r} ({exc})"
+            f"segmenter {target!r}: cannot import module {module_name!r} ({exc}){_path_hint(module_name, exc)}"
         ) from exc
     for part in attribute.split("."):
         try:
@@ -141,20 +186,30 @@ def is_plugin(spec: str) -> bool:
     return ":" in spec and spec not in _REGISTERED and spec not in _entry_points()
 
 
+def _callable_factory(spec: str, found: Any) -> Callable[..., Any]:
+    """``found`` (what the name ``spec`` led to), refused at once if it cannot be a segmenter."""
+    if not callable(found):
+        raise InvalidTypeError(
+            f"segmenter {spec!r} must be a callable (a function, or a Segmenter class or instance); "
+            f"received {type(found).__name__} {_short_repr(found)}", parameter="segmenter")
+    return found
+
+
 def _find_factory(spec: str) -> Callable[..., Any]:
     if spec in _REGISTERED:
         return _REGISTERED[spec]
     entry_points = _entry_points()
     if spec in entry_points:
         try:
-            return entry_points[spec].load()
+            found = entry_points[spec].load()
         except Exception as exc:  # a broken plugin: say which one and why
             raise UnknownSegmenterError(
                 f"segmenter {spec!r} is registered by {entry_points[spec].value!r} but failed "
                 f"to load: {type(exc).__name__}: {exc}"
             ) from exc
+        return _callable_factory(spec, found)
     if ":" in spec:
-        return _resolve_target(spec)
+        return _callable_factory(spec, _resolve_target(spec))
     known = sorted(set(entry_points) | set(_REGISTERED))
     close = difflib.get_close_matches(spec, known, n=1)
     hint = f" Did you mean {close[0]!r}?" if close else ""
@@ -170,13 +225,17 @@ def _check_parameter_names(factory: Callable[..., Any], params: dict[str, Any], 
         signature = inspect.signature(factory)
     except (TypeError, ValueError):  # no signature available (builtins): let the call decide
         return
-    accepted = [n for n, p in signature.parameters.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-    if any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values()):
+    parameters = list(signature.parameters.values())
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
         return
+    if not inspect.isclass(factory) and parameters and parameters[0].kind in (
+            inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
+        parameters = parameters[1:]  # a function's first argument is its input (the units), not a parameter
+    accepted = [p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     for name in params:
         if name not in accepted:
             raise InvalidParameterError(
-                f"segmenter {label!r} has no parameter {name!r}{did_you_mean(name, accepted)} "
+                f"segmenter {label!r} has no parameter {name!r}{did_you_mean(name, accepted) or '.'} "
                 f"Its parameters: {', '.join(accepted) or 'none'}")
 
 
@@ -281,6 +340,9 @@ def get_segmenter(spec: Any, **params: Any) -> Callable[..., Any]:
     ------
     UnknownSegmenterError
         If the name is unknown (the message lists the known names) or fails to import.
+    InvalidTypeError
+        If ``spec`` is neither a callable nor a string, or a ``"module:attribute"`` (or a plugin's
+        entry point) names something that is not callable (the message names it).
     InvalidParameterError
         If the parameters do not fit the segmenter.
 
@@ -291,6 +353,10 @@ def get_segmenter(spec: Any, **params: Any) -> Callable[..., Any]:
     [3, 6]
     >>> get_segmenter("even", n_segments="reference").get_params()
     {'n_segments': 'reference', 'segment_length': 10}
+    >>> get_segmenter("math:pi")
+    Traceback (most recent call last):
+    ...
+    stability.exceptions.InvalidTypeError: segmenter 'math:pi' must be a callable (a function, or a Segmenter class or instance); received float 3.141592653589793
     """
     if isinstance(spec, str):
         factory, label = _find_factory(spec), spec

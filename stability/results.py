@@ -229,11 +229,14 @@ class StabilityResult(RestartScores):
     references: tuple[tuple[int, ...], ...] = ()
 
     def __repr__(self) -> str:
-        """One line: who, where, how many boundaries, and the scores (no per-restart arrays)."""
+        """One line: who, where, how many boundaries, and the scores, the headline
+        (:data:`stability.catalogue.HEADLINE`) among them (no per-restart arrays)."""
+        from .catalogue import HEADLINE
+
         return (f"StabilityResult(segmenter={self.segmenter!r}, document={self.document!r}, "
                 f"n_units={self.segmentation.n_units}, n_boundaries={self.n_boundaries}, "
                 f"n_restarts={self.n_restarts}, f1={self.f1:.3f}, shuffle_f1={self.shuffle_f1:.3f}, "
-                f"shuffle_corrected={self.shuffle_corrected:.3f}, content_blind={self.content_blind})")
+                f"{HEADLINE.name}={HEADLINE.value(self):.3f}, content_blind={self.content_blind})")
 
     @property
     def n_boundaries(self) -> int:
@@ -497,8 +500,11 @@ class CorpusResult:
         return cached
 
     def comparison(self) -> dict[str, float | None]:
-        """:data:`stability.comparison.STABILITY_X_AGREEMENT` of every segmenter (``None`` where the
-        run has too few other segmenters), computed once per result and kept."""
+        """:data:`stability.comparison.STABILITY_X_AGREEMENT` of every segmenter, computed once per
+        result and kept: ``None`` for a segmenter with fewer than
+        :data:`~stability.comparison.MIN_OTHER_VOTERS` (two) other voters of positive headline
+        (other segmenters not told the reference count, whose headline over the corpus is above
+        0), whatever the number of segmenters in the run."""
         cached = self.__dict__.get("_comparison")
         if cached is None:
             from .comparison import STABILITY_X_AGREEMENT

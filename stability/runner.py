@@ -12,6 +12,8 @@ from __future__ import annotations
 import dataclasses
 
 import os
+import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
 from itertools import islice
@@ -64,6 +66,24 @@ def _segmenter_error(failure: Failure, message: str) -> SegmenterError:
     error_class = SegmenterOutputError if failure.kind == "output" else SegmenterError
     return error_class(message, segmenter=failure.segmenter, document=failure.document or None,
                        restart=failure.restart, seed=failure.seed)
+
+
+def _check_timeout(settings: Settings) -> None:
+    """Refuse, before any call, a ``timeout`` that no call could honour: its ``SIGALRM`` timer
+    needs the main thread of the process running the calls (:mod:`stability.isolation`), so a run
+    in this process started from another thread would record every pair as a timeout failure."""
+    if settings.timeout is None:
+        return
+    if not hasattr(signal, "setitimer"):
+        raise InvalidParameterError.make("timeout", "None on a platform without SIGALRM (the timeout's timer)",
+                                         settings.timeout)
+    in_process = settings.backend == "sequential" or (
+        settings.effective_jobs() == 1 and settings.backend in (None, "multiprocessing"))
+    if in_process and threading.current_thread() is not threading.main_thread():
+        raise InvalidParameterError.make(
+            "timeout", "None when the segmenter calls run in this process (n_jobs=1) from a thread other than "
+            "the main thread (the timeout's SIGALRM timer needs the main thread); call from the main thread, or "
+            "pass backend='loky' to run the calls in a worker process", settings.timeout)
 
 
 def _splitter(splitter: Any) -> Callable[[str], list[str]] | None:
@@ -140,6 +160,7 @@ def stability_test(
     (1.0, True)
     """
     settings = Settings.build(settings, **keywords)
+    _check_timeout(settings)
     doc, key = _one_document(units, doc_id, splitter)
     resolved = get_segmenter(segmenter)
     label = segmenter if isinstance(segmenter, str) else segmenter_name(resolved)
@@ -312,6 +333,7 @@ def evaluate(
     1.0
     """
     settings = Settings.build(settings, **keywords)
+    _check_timeout(settings)
     resolved = resolve_segmenters(segmenters)
     header = run_header(settings, resolved)
     run = _run_corpus(settings, resolved, documents, output, header, on_result, _splitter(splitter))

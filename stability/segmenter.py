@@ -2,7 +2,8 @@
 
 A segmenter is any callable ``segment(units: Sequence[str]) -> Sequence[int]`` returning the
 boundaries of the document (segment starts in ``1 .. len(units)-1``; see
-:mod:`stability.segmentation`). Nothing else is required: a plain function is a segmenter.
+:mod:`stability.segmentation`), or a :class:`~stability.segmentation.Segmentation` of
+``len(units)`` units. Nothing else is required: a plain function is a segmenter.
 
 Two optional extras are understood by the harness:
 
@@ -34,7 +35,10 @@ Two optional extras are understood by the harness:
   ``get_segmenter("c99", n_segments="reference")`` gives every document its reference's count.
 
 Output order: boundaries may be returned in any order; the harness sorts them (documented, no
-warning). Repeated or out-of-range boundaries and non-integers are errors.
+warning). Repeated or out-of-range boundaries and non-integers are errors, and so is a
+Segmentation of another number of units. Outputs are sequences (a list, tuple or 1-D integer
+array): a generator or a set is refused, from ``segment`` and ``segment_prepared`` as from
+``segment_batch`` (whose result is a sequence of outputs, one per order), with the same message.
 """
 
 from __future__ import annotations

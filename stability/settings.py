@@ -198,7 +198,9 @@ class Settings:
         is stopped and the (segmenter, document) pair is recorded as a ``"timeout"`` failure. It
         is enforced with a ``SIGALRM`` timer in the process running the call (see
         :mod:`stability.isolation`): in-process from the main thread (``n_jobs=1``) or in loky /
-        multiprocessing workers; the threading and dask backends refuse it.
+        multiprocessing workers; the threading and dask backends refuse it, and so does a run in
+        this process started from another thread (:func:`~stability.evaluate` and
+        :func:`~stability.stability_test` say so before any call).
 
     Examples
     --------

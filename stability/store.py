@@ -290,6 +290,34 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
 
     Summaries are recomputed from the per-document results with the run's settings, so a file
     cut by an interruption gives the summary of what was completed.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The results file a run wrote (``evaluate(..., output=...)``, ``stability run --out``:
+        ``results.jsonl`` in that folder) or the JSON report of a run (``report.json``).
+
+    Returns
+    -------
+    CorpusResult
+        The per-document results, their summaries and the failures, as :func:`stability.evaluate`
+        returned them.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``path`` is not a file.
+    CorpusFormatError
+        If the file is not a results file or a JSON report (the message names the file and line).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from stability import evaluate
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "results.jsonl"
+    >>> run = evaluate({"even": "even"}, [["a"] * 12], n_restarts=3, progress=False, output=path)
+    >>> load_results(path).documents["even"][0].f1
+    1.0
     """
     path = Path(path)
     if not path.is_file():

@@ -35,7 +35,13 @@ class InvalidOutput(Exception):
 
 
 def checked(raw: Any, n_units: int) -> tuple[int, ...]:
-    """Validate a segmenter's output; unsorted output is sorted silently (documented)."""
+    """Validate a segmenter's output: boundaries (unsorted output is sorted silently, documented)
+    or a :class:`~stability.segmentation.Segmentation` of the document's units."""
+    if isinstance(raw, Segmentation):
+        if raw.n_units != n_units:
+            raise InvalidOutput(f"returned invalid boundaries: a Segmentation of {raw.n_units} units for a "
+                                f"document of {n_units} units; received {raw!r}")
+        return raw.boundaries
     try:
         return check_boundaries(raw, n_units, "boundaries", sort=True)
     except (InvalidSegmentationError, InvalidTypeError) as exc:
@@ -165,7 +171,13 @@ def restart_chunk(
 
 def batch_outputs(segmenter: Any, prepared: Any, orders: list[np.ndarray], n: int) -> list[tuple[int, ...]]:
     """Every order of a chunk through ``segment_batch``, each output checked."""
-    raw = list(segmenter.segment_batch(prepared, np.stack(orders)))
+    raw = segmenter.segment_batch(prepared, np.stack(orders))
+    if isinstance(raw, (str, bytes)) or not isinstance(raw, (Sequence, np.ndarray)):
+        # as for one output (stability.segmentation.check_boundaries): a generator or set is refused
+        error = InvalidTypeError.make("segment_batch's result", "a sequence of boundaries, one per order "
+                                      "(a list, tuple or array)", raw)
+        raise InvalidOutput(f"returned invalid boundaries: {error}")
+    raw = list(raw)
     if len(raw) != len(orders):
         raise InvalidOutput(f"segment_batch returned {len(raw)} results for {len(orders)} orders")
     return [checked(b, n) for b in raw]

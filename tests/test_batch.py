@@ -105,3 +105,45 @@ def test_builtin_batch_matches_plain_calls_in_a_study(name):
     assert a.restart_boundaries == b.restart_boundaries
     assert a.shuffle.restart_boundaries == b.shuffle.restart_boundaries
     assert np.array_equal(a.restart_precision, b.restart_precision)
+
+
+def scores(result):
+    """A result as a dict, less the segmenter's name."""
+    return {key: value for key, value in result.to_dict().items() if key != "segmenter"}
+
+
+class _Outputs(Batched):
+    """A batched segmenter whose outputs take another form (``form(boundaries, n_units)``), and whose
+    ``segment_batch`` returns them as ``container(outputs)``."""
+
+    def __init__(self, form=lambda b, n: b, container=list):
+        super().__init__()
+        self.form, self.container = form, container
+
+    def segment_prepared(self, state, order):
+        return self.form(cohesion_segmenter([state[i] for i in order]), len(order))
+
+    def segment_batch(self, state, orders):
+        self.batches += 1
+        return self.container(self.segment_prepared(state, order) for order in orders)
+
+
+def test_a_generator_of_outputs_from_segment_batch_is_refused_as_one_from_segment():
+    # segment_batch's generator used to be read (list(...)), while segment's generator is refused
+    units, _ = topical_document(5)
+    with pytest.raises(SegmenterError, match=r"returned invalid boundaries: segment_batch's result must be a "
+                                             r"sequence of boundaries, one per order \(a list, tuple or array\); "
+                                             r"received generator"):
+        stability_test(_Outputs(container=iter), units, n_restarts=10)
+    assert scores(stability_test(_Outputs(container=tuple), units, n_restarts=10, seed=1)) == \
+        scores(stability_test(cohesion_segmenter, units, n_restarts=10, seed=1))
+
+
+def test_segmentations_are_valid_outputs_of_every_path():
+    from stability.segmentation import Segmentation
+
+    units, _ = topical_document(5)
+    segmenter = _Outputs(form=Segmentation)
+    assert scores(stability_test(segmenter, units, n_restarts=10, seed=1)) == \
+        scores(stability_test(cohesion_segmenter, units, n_restarts=10, seed=1))
+    assert segmenter.batches > 0

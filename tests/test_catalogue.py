@@ -11,7 +11,7 @@ import pytest
 
 from stability import catalogue, metrics
 from stability.catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, Measure, measure, oriented
-from stability.exceptions import InvalidParameterError
+from stability.exceptions import InvalidParameterError, InvalidTypeError
 from stability.results import StabilityResult
 from stability.segmentation import Segmentation
 
@@ -101,6 +101,38 @@ def test_names_aliases_and_suggestions():
     assert measure("f1") is REFERENCE["f1"]
     with pytest.raises(InvalidParameterError, match="did you mean 'windowdiff'"):
         measure("windowdif")
+
+
+def test_reference_measures_read_a_comma_separated_string_or_a_sequence():
+    wanted = [REFERENCE["pk"], REFERENCE["windowdiff"]]
+    assert catalogue.reference_measures("pk, wd,pk") == wanted == catalogue.reference_measures(["pk", "wd", "pk"])
+    with pytest.raises(InvalidParameterError, match="metrics must be one or more metric names"):
+        catalogue.reference_measures(" , ")
+    with pytest.raises(InvalidTypeError, match="metrics must be .*; received int 5"):
+        catalogue.reference_measures(5)
+
+
+@pytest.mark.parametrize("name,opening", [("nope", "unknown reference metric 'nope'. Known: precision, "),
+                                          ("windowdif", "unknown reference metric 'windowdif'; did you mean "
+                                                        "'windowdiff'? Known: precision, ")])
+def test_an_unknown_metric_is_one_sentence_then_the_known_ones(name, opening):
+    with pytest.raises(InvalidParameterError) as caught:
+        catalogue.reference_measure(name)
+    assert str(caught.value).startswith(opening)
+
+
+def test_render_reads_a_metrics_string_as_the_command_line_does():
+    # it used to read "pk" letter by letter: "unknown reference metric 'p'"
+    from stability import evaluate
+    from stability.demo import demo_corpus
+    from stability.reporting import render
+
+    result = evaluate({"even": "even"}, demo_corpus(n_documents=2), n_restarts=3, progress=False)
+    assert render(result, "table", metrics="pk, wd") == render(result, "table", metrics=["pk", "wd"])
+    only_pk = render(result, "table", metrics="pk")
+    assert only_pk == render(result, "table", metrics=["pk"]) and "WD = WindowDiff" not in only_pk
+    with pytest.raises(InvalidParameterError, match="unknown reference metric 'nope'"):
+        render(result, "table", metrics="pk,nope")
 
 
 def test_headline_is_a_correlated_stability_score():

@@ -7,6 +7,7 @@ date); modules whose optional dependency is missing are skipped.
 from __future__ import annotations
 
 import doctest
+import inspect
 import importlib
 import pkgutil
 
@@ -44,3 +45,29 @@ def test_the_core_modules_have_examples():
                  "stability.metrics.windows", "segmenters.c99"):
         tests = doctest.DocTestFinder().find(importlib.import_module(name))
         assert sum(len(t.examples) for t in tests) > 0, name
+
+
+def _documented(obj) -> set[str]:
+    """The names a numpydoc docstring's Parameters (or Attributes) section gives an entry
+    (``encoding, encoding_errors : str`` names two)."""
+    import re
+
+    doc = inspect.getdoc(obj) or ""
+    names: set[str] = set()
+    for section in re.finditer(r"^(?:Parameters|Attributes)\n-+\n(.*?)(?=^\S[^\n]*\n-+\n|\Z)", doc, re.S | re.M):
+        for line in section.group(1).splitlines():
+            if line and not line[0].isspace():
+                names.update(name.strip().lstrip("*") for name in line.split(" :")[0].rstrip(":").split(","))
+    return names
+
+
+#: The public classes built by users (the result classes are built by the library).
+BUILT_BY_USERS = ("Document", "Segmentation", "Settings")
+
+
+@pytest.mark.parametrize("name", [n for n in stability.__all__ if inspect.isfunction(getattr(stability, n))]
+                         + list(BUILT_BY_USERS))
+def test_public_callables_document_every_parameter(name):
+    obj = getattr(stability, name)
+    wanted = [p.name for p in inspect.signature(obj).parameters.values() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    assert [p for p in wanted if p not in _documented(obj)] == [], f"{name}: parameters without an entry"

@@ -10,11 +10,12 @@ in-process, such a run dies, and resuming records the pair named by the store's 
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 from faults import ACTIONS, GARBAGE, Fault, corpus
 
-from stability import InvalidParameterError, InvalidTypeError, Settings, evaluate
+from stability import InvalidParameterError, InvalidTypeError, Settings, evaluate, stability_test
 from stability.store import read_run
 
 MARKERS = ("a", "bad", "c", "d")
@@ -121,6 +122,38 @@ def test_timeout_is_checked(value):
 def test_timeout_is_refused_where_it_cannot_be_enforced(backend):
     with pytest.raises(InvalidParameterError, match=f"timeout.*{backend}"):
         Settings(timeout=1, backend=backend, n_jobs=2)
+
+
+def in_a_thread(function):
+    """What ``function()`` returns or raises, called from a thread other than the main thread."""
+    outcome = {}
+
+    def target():
+        try:
+            outcome["value"] = function()
+        except Exception as exc:  # handed back to the test's thread
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+@pytest.mark.parametrize("mode", [{"n_jobs": 1}, {"n_jobs": 1, "backend": "sequential"}])
+def test_an_in_process_timeout_outside_the_main_thread_is_refused_up_front(mode):
+    # it used to record every (segmenter, document) pair as a "timeout" failure
+    with pytest.raises(InvalidParameterError, match="timeout must be None .* other than the main thread.*backend='loky'"):
+        in_a_thread(lambda: run(Fault("raise", marker="none"), timeout=5, **mode))
+    with pytest.raises(InvalidParameterError, match="main thread"):
+        in_a_thread(lambda: stability_test(Fault("raise", marker="none"), ["a"] * 12, timeout=5, n_restarts=2))
+
+
+def test_a_timeout_in_worker_processes_works_from_any_thread(expected):
+    result = in_a_thread(lambda: run(Fault("hang"), timeout=0.5, n_jobs=1, backend="loky"))
+    check_isolated(result, "timeout", expected)
 
 
 @pytest.mark.parametrize("kind,mode", [("os_exit", {"n_jobs": 2}), ("sys_exit", {"n_jobs": 1}),

@@ -253,6 +253,25 @@ def test_invalid_output_names_segmenter_document_and_seed(bad, fragment):
     assert "initial segmentation" in message
 
 
+def test_a_segmentation_of_the_document_is_a_valid_output():
+    # it used to fail: "boundaries must be a sequence of integers ...; received Segmentation"
+    def as_segmentation(units):
+        return Segmentation.from_boundaries(cohesion_segmenter(units), len(units))
+
+    units, _ = topical_document(3)
+    plain = stability_test(cohesion_segmenter, units, n_restarts=10, seed=2).to_dict()
+    other = stability_test(as_segmentation, units, n_restarts=10, seed=2).to_dict()
+    assert {**other, "segmenter": "cohesion_segmenter"} == plain
+    with pytest.raises(SegmenterOutputError, match=r"a Segmentation of 9 units for a document of 8 units"):
+        stability_test(lambda units: Segmentation([3, 7], 9), ["x"] * 8, n_restarts=3)
+
+
+def test_a_generator_output_is_refused_saying_what_a_sequence_is():
+    with pytest.raises(SegmenterOutputError, match=r"boundaries must be a sequence of integers \(a list, tuple or "
+                                                   r"array\); received generator"):
+        stability_test(lambda units: (b for b in (3, 6)), ["x"] * 8, n_restarts=3)
+
+
 def test_failure_in_a_restart_names_the_restart():
     def fragile(units):
         if units[0] != "u0":

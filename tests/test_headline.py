@@ -213,3 +213,12 @@ def test_results_written_before_the_interval_get_the_one_the_run_would_have_stor
     loaded = load_results(path)
     for before, after in zip(fresh.documents["blocks"], loaded.documents["blocks"]):
         assert after.headline_ci == before.headline_ci and not math.isnan(after.headline_ci[0])
+
+
+def test_a_results_repr_shows_the_headline():
+    # it showed shuffle_corrected, the headline before count_corrected
+    from stability.catalogue import HEADLINE
+
+    result = stability_test(lambda units: [3, 6], ["w"] * 9, n_restarts=3)
+    text = repr(result)
+    assert f", {HEADLINE.name}={HEADLINE.value(result):.3f}, " in text and "shuffle_corrected" not in text

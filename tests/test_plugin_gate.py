@@ -84,3 +84,10 @@ def test_a_command_line_plugin_is_not_blamed_on_the_config_file(tmp_path):
     assert result.exit_code == 1
     assert result.stderr.startswith("error: segmenter 'conftest:cohesion_segmenter' is code outside")
     assert str(config) not in result.stderr
+
+
+def test_a_non_callable_module_attribute_is_named_on_the_command_line():
+    result = CliRunner().invoke(app, ["run", "-s", "math:pi", "--allow-plugins", "-r", "2", "--no-progress"])
+    assert result.exit_code == 1
+    assert "segmenter 'math:pi' must be a callable" in result.stderr
+    assert "received float 3.14" in result.stderr

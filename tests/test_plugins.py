@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from stability import available_segmenters, get_segmenter, register
-from stability.exceptions import InvalidParameterError, UnknownSegmenterError
+from stability.exceptions import InvalidParameterError, InvalidTypeError, UnknownSegmenterError
 from stability.registry import describe_segmenters, factory_params, unregister
 
 PLUGIN_MODULE = "stability_fake_plugin_mod"
@@ -24,6 +24,7 @@ def fake_plugin(tmp_path, monkeypatch):
         from stability.segmenter import Segmenter
 
         IMPORTED = True
+        NOT_CALLABLE = 42
 
         class EveryOther(Segmenter):
             name = "every_other"
@@ -62,6 +63,7 @@ def fake_plugin(tmp_path, monkeypatch):
         fake_bad_attribute = {PLUGIN_MODULE}:DoesNotExist
         fake_needs_arguments = {PLUGIN_MODULE}:NeedsArguments
         fake_explodes = {PLUGIN_MODULE}:ExplodesOnConstruction
+        fake_not_callable = {PLUGIN_MODULE}:NOT_CALLABLE
         """
     ))
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -125,6 +127,54 @@ def test_module_attribute_strings():
         get_segmenter("segmenters.c99:NoSuchClass")
 
 
+def test_a_name_leading_to_a_non_callable_is_refused_at_once_naming_it(fake_plugin):
+    # it used to be returned as the segmenter (42), and refused later as "segmenter must be ...; received int 42"
+    for spec in (f"{PLUGIN_MODULE}:NOT_CALLABLE", "fake_not_callable"):
+        with pytest.raises(InvalidTypeError, match=rf"segmenter '{spec}' must be a callable .*Segmenter.*; received int 42"):
+            get_segmenter(spec)
+    with pytest.raises(InvalidTypeError, match="'math:pi' must be a callable"):
+        get_segmenter("math:pi", n_segments=2)
+    report = describe_segmenters(["fake_not_callable"])["fake_not_callable"]
+    assert not report.ok and "InvalidTypeError" in report.error and "received int 42" in report.error
+
+
+@pytest.fixture
+def cwd_off_the_path(tmp_path, monkeypatch):
+    """The current directory, a fresh one, left off ``sys.path`` (as the ``stability`` console
+    script leaves it), with ``myseg.py``, a package ``mypkg/`` and ``brokenseg.py`` in it; a
+    ``brokenseg.py`` that imports a missing module is on the path, in another folder."""
+    (tmp_path / "myseg.py").write_text("def fn(units):\n    return []\n")
+    (tmp_path / "mypkg").mkdir()
+    (tmp_path / "mypkg" / "__init__.py").write_text("")
+    (tmp_path / "brokenseg.py").write_text("")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "brokenseg.py").write_text("import stability_no_such_dependency\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "lib")] + [p for p in sys.path if p not in ("", ".", str(tmp_path))])
+    importlib.invalidate_caches()
+    return tmp_path
+
+
+def test_a_module_in_the_current_directory_off_the_import_path_gets_a_hint(cwd_off_the_path):
+    hint = "the current directory is not on the import path (the `stability` command does not add it): " \
+           "run with PYTHONPATH=. or with python -m stability"
+    with pytest.raises(UnknownSegmenterError) as caught:
+        get_segmenter("myseg:fn")
+    assert str(caught.value) == f"segmenter 'myseg:fn': cannot import module 'myseg' (No module named 'myseg'); " \
+                                f"./myseg.py exists, but {hint}"
+    with pytest.raises(UnknownSegmenterError, match=r"'mypkg'\); \./mypkg/ exists, but the current directory"):
+        get_segmenter("mypkg.seg:segment")
+    # no hint for a module found whose own import fails, nor for one that is not here
+    with pytest.raises(UnknownSegmenterError, match=r"\(No module named 'stability_no_such_dependency'\)$"):
+        get_segmenter("brokenseg:x")
+    with pytest.raises(UnknownSegmenterError, match=r"\(No module named 'stability_no_such_module'\)$"):
+        get_segmenter("stability_no_such_module:x")
+    sys.path.insert(0, str(cwd_off_the_path))  # as python -m stability puts it
+    assert get_segmenter("myseg:fn")(["a", "b"]) == []
+    for name in ("myseg", "brokenseg"):
+        sys.modules.pop(name, None)
+
+
 def test_plain_callables_and_bound_parameters():
     def every(units, step=2):
         return list(range(step, len(units), step))
@@ -134,6 +184,23 @@ def test_plain_callables_and_bound_parameters():
     with pytest.raises(InvalidParameterError):
         get_segmenter(every, stride=4)
     assert factory_params(every) == {"step": 2}
+
+
+def test_an_unknown_parameter_is_one_sentence_listing_the_parameters_without_the_input():
+    def every(units, step=2, *, offset=0):
+        return list(range(step + offset, len(units), step))
+
+    with pytest.raises(InvalidParameterError) as caught:
+        get_segmenter(every, k=3)
+    assert str(caught.value) == "segmenter 'every' has no parameter 'k'. Its parameters: step, offset"
+    with pytest.raises(InvalidParameterError, match=r"has no parameter 'units'\. Its parameters: step, offset$"):
+        get_segmenter(every, units=["a"])  # the input is not a parameter
+    with pytest.raises(InvalidParameterError, match=r"has no parameter 'k'\. Its parameters: none$"):
+        get_segmenter(lambda units: [], k=3)
+    with pytest.raises(InvalidParameterError, match=r"'stp'; did you mean 'step'\? Its parameters: step, offset$"):
+        get_segmenter(every, stp=3)
+    with pytest.raises(InvalidParameterError, match=r"Its parameters: n_segments, mask_size, "):
+        get_segmenter("c99", k=3)  # a class: every parameter of its __init__
 
 
 def test_registered_names_and_unknown_names():

@@ -167,20 +167,27 @@ def read_corpus(
     pattern : str or sequence of str, optional
         File-name glob(s) selecting files in a directory; defaults per format: ``*.ref`` (choi),
         ``*`` (wiki), ``*.jsonl``/``*.json``, ``*.csv``/``*.tsv``, ``*.segmenttitles`` (chen),
-        ``*.md``/``*.markdown``, ``*.txt`` (text).
+        ``*.md``/``*.markdown``, ``*.html``/``*.htm``, ``*.txt`` (text).
     limit : int, optional
         Stop after this many documents.
     levels :
-        Wiki and Markdown: header or heading levels that are boundaries (default every level;
-        the usual Wiki-50 setting is ``levels="1-2"``, see :func:`read_wiki`).
+        Wiki, Markdown and HTML: header or heading levels that are boundaries (default every
+        level; the usual Wiki-50 setting is ``levels="1-2"``, see :func:`read_wiki`).
     unit : {"sentence", "paragraph", "line"}
-        Text (default ``"sentence"``) and Markdown (``"paragraph"`` or ``"sentence"``; default
-        ``"paragraph"``).
+        Text (default ``"sentence"``), Markdown and HTML (``"paragraph"`` or ``"sentence"``;
+        default ``"paragraph"``).
     splitter : str or callable
-        Text and Markdown: the sentence splitter (default ``"auto"``, see
+        Text, Markdown and HTML: the sentence splitter (default ``"auto"``, see
         :mod:`stability.splitters`).
     code : {"keep", "drop"}
-        Markdown only: code blocks (fenced or indented) as units, or removed (default ``"keep"``).
+        Markdown and HTML: code blocks (fenced or indented; ``<pre>``) as units, or removed
+        (default ``"keep"``).
+    markup : {"keep", "text"}
+        Markdown only: units as their Markdown source, or as the text a reader sees (default
+        ``"keep"``; see :func:`read_markdown`).
+    where : mapping or str
+        JSON lines only: keep the documents whose keys have these values, e.g.
+        ``{"set": "test"}`` or ``"set=test,lang=en"`` (see :func:`read_jsonl`).
     blank_lines : {"keep", "drop"}
         Choi only (default ``"keep"``).
     text_column, label_columns, start_column, end_column, document_column, delimiter :

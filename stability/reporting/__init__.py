@@ -62,11 +62,13 @@ def format_module(name: str) -> ModuleType:
 
 
 def report_of(result: Any, *, compact: bool = False, figures: bool = False, max_strips: int = 20,
-              metrics: Sequence[str] | None = None) -> Report:
+              metrics: str | Sequence[str] | None = None) -> Report:
     """The :class:`Report` of a command's result: a :class:`~stability.results.CorpusResult`, a
     :class:`~stability.scoring.ScoreResult`, the mapping of
     :func:`~stability.registry.describe_segmenters`, or a report (returned as is). ``metrics``
-    names the reference metrics to show (catalogue names or aliases)."""
+    names the reference metrics to show (catalogue names or aliases, as a sequence or one
+    comma-separated string such as ``"pk,wd"``)."""
+    from ..catalogue import reference_measures
     from ..registry import SegmenterStatus
     from ..results import CorpusResult
     from ..scoring import ScoreResult
@@ -75,6 +77,8 @@ def report_of(result: Any, *, compact: bool = False, figures: bool = False, max_
 
     if isinstance(result, Report):
         return result
+    if metrics is not None:  # a string is split at commas, never read letter by letter
+        metrics = [m.name for m in reference_measures(metrics)]
     if isinstance(result, CorpusResult):
         return corpus_report(result, compact=compact, figures=figures, max_strips=max_strips, metrics=metrics)
     if isinstance(result, ScoreResult):
@@ -86,13 +90,13 @@ def report_of(result: Any, *, compact: bool = False, figures: bool = False, max_
 
 
 def render(result: Any, format: str = "table", *, documents: bool | None = None, compact: bool | None = None,
-           metrics: Sequence[str] | None = None, max_strips: int = 20, **options: Any) -> str:
+           metrics: str | Sequence[str] | None = None, max_strips: int = 20, **options: Any) -> str:
     """Render a command's result in one of :func:`formats_available`.
 
     ``documents`` asks for the per-document tables (default: the format's choice: Markdown and
     HTML show them, the terminal table and CSV do not); ``compact`` picks the narrow selection of
     columns (default: the terminal table only); ``metrics`` names the reference metrics to show
-    (catalogue names or aliases, e.g. ``["pk", "wd", "b"]``); other ``options`` go to the format
+    (catalogue names or aliases, e.g. ``["pk", "wd", "b"]`` or ``"pk,wd,b"``); other ``options`` go to the format
     (``width`` of the terminal table).
     """
     module = format_module(format)
