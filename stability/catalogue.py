@@ -176,12 +176,12 @@ def _stability(name: str, short: str, title: str, direction: str | None, descrip
 _STABILITY_LIST = (
     _stability("count_corrected", "stability", "stability (count-aware shuffle correction)", "higher",
                "(F1 - C) / (1 - C), C = max(shuffle F1, chance F1): the stability F1 beyond what the shuffle "
-               "control and boundaries placed by chance reach; 0 for segmenters that ignore the content and for "
-               "documents without boundaries", compact=True, correlate=True,
+               "control and boundaries placed by chance reach; about 0 for segmenters that ignore the content "
+               "(sampling noise only) and 0 for documents without boundaries", compact=True, correlate=True,
                interval="headline_ci"),
     _stability("shuffle_corrected", "stab. (shuf.-corr.)", "stability (shuffle-corrected)", "higher",
                "(F1 - shuffle F1) / (1 - shuffle F1): the stability F1 corrected by the shuffle control, "
-               "0 for segmenters that ignore the content", correlate=True),
+               "about 0 for segmenters that ignore the content", correlate=True),
     _stability("n_boundaries", "bounds", "boundaries", None, "number of boundaries of the initial segmentation",
                compact=True, digits=1),
     _stability("precision", "STP", "stability precision", "higher", "mean over restarts of |B0 ∩ Br| / |Br|",

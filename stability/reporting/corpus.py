@@ -28,8 +28,8 @@ __all__ = ["HEADLINE_NOTE", "corpus_report", "summary_section", "document_sectio
 HEADLINE_NOTE = (
     "Headline: stability = (F1 - C) / (1 - C) with C = max(shuffle-control F1, chance F1): how much more "
     "stable the boundaries are under permutations within their segments than once the document's arrangement "
-    "is destroyed, or than boundaries placed at random in the same numbers; 0 for segmenters that ignore the "
-    "content and for documents without boundaries. Evidence (docs/validation*.md): "
+    "is destroyed, or than boundaries placed at random in the same numbers; about 0 for segmenters that ignore the "
+    "content, 0 for documents without boundaries. Evidence (docs/validation*.md): "
     "across segmenter configurations it ranks in fair agreement with boundary similarity B on concatenations "
     "of unrelated texts (Kendall tau 0.79 on Choi's, 0.72 on task dialogues), on clinical textbook chapters "
     "(0.68) and on novels split into chapters (0.67), only moderately on Wikipedia articles and meeting "
