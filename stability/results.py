@@ -364,9 +364,9 @@ class Stat:
         if n == 0:
             nan = float("nan")
             return cls(nan, nan, (nan, nan), 0)
-        if n == 1:  # one value gives no interval
+        if n == 1:  # one value gives no interval and no sample standard deviation
             nan = float("nan")
-            return cls(float(x[0]), 0.0, (nan, nan), 1)
+            return cls(float(x[0]), nan, (nan, nan), 1)
         return cls(float(x.mean()), float(x.std(ddof=1)), bootstrap_mean(x, rng, confidence, n_resamples), n)
 
     def to_dict(self) -> dict[str, Any]:

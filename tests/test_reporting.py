@@ -278,8 +278,10 @@ def test_an_interval_over_one_document_is_not_shown():
     docs = topical_corpus(440, 2, 3)
     one = evaluate({"c99": "c99"}, docs[:1], n_restarts=3, progress=False)
     stat = one.summary["c99"].macro[HEADLINE.name]
-    assert stat.n == 1 and np.isnan(stat.ci).all()
-    assert json.loads(render(one, "json"))["summary"]["c99"]["macro"][HEADLINE.name]["ci"] == [None, None]
+    assert stat.n == 1 and np.isnan(stat.ci).all() and np.isnan(stat.std)  # no spread from one value
+    macro = json.loads(render(one, "json"))["summary"]["c99"]["macro"][HEADLINE.name]
+    assert macro["ci"] == [None, None] and macro["std"] is None
+    assert f"{stat.mean:.2f} (n/a)" in render(one, "table", width=300, compact=False)
     line = render(one, "md").splitlines()[0]
     assert line == f"**{HEADLINE.title}: c99 {stat.mean:.2f} n/a**"
     assert "[n/a" not in render(one, "md") and "[n/a" not in render(one, "table", width=300)
