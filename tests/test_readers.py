@@ -214,6 +214,17 @@ def test_wiki_file_without_any_header_is_read_with_a_warning_naming_it(tmp_path)
     assert docs[1].references[0].boundaries == ()
 
 
+def test_wiki_levels_that_no_header_has_are_named_in_a_warning(tmp_path):
+    file = write(tmp_path / "300", "========,1,preface.\nA.\n========,2,Part.\nB.\n")
+    with pytest.warns(CorpusWarning, match=r"no header of the levels asked for \(4, 5\); its headers are of "
+                                           r"levels 1, 2: a reference without boundaries"):
+        [doc] = read_wiki(file, levels="4-5")
+    assert doc.references[0].boundaries == ()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CorpusWarning)   # a level that is there: no warning
+        assert next(read_wiki(file, levels=[2])).references[0].boundaries == (1,)
+
+
 def test_wiki_levels_have_no_upper_limit(tmp_path):
     # a Wiki-727K header gives a section's depth, which the format does not bound (unlike the six
     # heading levels of Markdown and HTML)

@@ -142,11 +142,13 @@ def _header(path: Path, lineno: int, text: str) -> tuple[int, str]:
 def _parse_wiki(path: Path, doc_id: str, lines: Iterable[str], levels: frozenset[int] | None) -> Document:
     sections = HeadedSections()
     dropped = headers = 0
+    seen: set[int] = set()
     for lineno, line in enumerate(lines, 1):
         text = line.strip()
         if text.startswith("========"):
             headers += 1
             level, header_title = _header(path, lineno, text)
+            seen.add(level)
             if levels is None or level in levels:
                 sections.heading(header_title)
         elif text in _LIST_LINES:
@@ -163,6 +165,9 @@ def _parse_wiki(path: Path, doc_id: str, lines: Iterable[str], levels: frozenset
     if not headers:
         note(notes, path, "no '========,<level>,<title>.' header line: read as one section, a reference "
                           "without boundaries (pass pattern= to leave out files that are not articles)")
+    elif levels is not None and not seen & levels:
+        note(notes, path, f"no header of the levels asked for ({', '.join(map(str, sorted(levels)))}); its headers "
+                          f"are of levels {', '.join(map(str, sorted(seen)))}: a reference without boundaries")
     reference, titles = sections.finish()
     meta = {
         "format": "wiki",
