@@ -384,8 +384,9 @@ class Failure:
 
     ``kind`` is ``"exception"`` (the segmenter raised), ``"output"`` (it returned invalid
     boundaries), ``"timeout"`` (a call exceeded the ``timeout`` setting) or ``"crash"`` (it killed
-    its worker process); ``restart`` is ``None`` for the initial segmentation, else the restart
-    of permutation ``stream`` (``"within"``, ``"shuffle"`` or ``"layout"``) that failed first.
+    its worker process); ``restart`` is the restart of permutation ``stream`` (``"within"``,
+    ``"shuffle"`` or ``"layout"``) that failed first; ``None`` with no stream for the initial
+    segmentation, ``None`` with a stream when a batched call failed and no single restart did.
     """
 
     segmenter: str
@@ -399,9 +400,10 @@ class Failure:
 
     def message(self) -> str:
         """One line naming the segmenter, document, stream, restart and seed, then the error."""
-        where = "initial segmentation" if self.restart is None else f"restart {self.restart}"
-        if self.restart is not None and self.stream is not None:
-            where += f" of the {self.stream} stream"
+        if self.restart is None:  # a stream without a restart: its batch failed, no single restart did
+            where = "initial segmentation" if self.stream is None else f"the batched restarts of the {self.stream} stream"
+        else:
+            where = f"restart {self.restart}" + ("" if self.stream is None else f" of the {self.stream} stream")
         return f"segmenter {self.segmenter!r}, document {self.document!r}, {where}, seed {self.seed}: {self.error}"
 
     def to_dict(self) -> dict[str, Any]:

@@ -275,3 +275,14 @@ def test_a_submission_gives_up_after_as_many_dead_pools_as_it_allows(monkeypatch
     with pytest.raises(TerminatedWorkerError):
         isolation.submit(pow, (2, 2), 2)
     assert len(fetched) == isolation.SUBMIT_ATTEMPTS
+
+
+def test_a_failure_message_says_where_it_happened():
+    from stability.results import Failure
+
+    def where(restart, stream):
+        return Failure("s", "d", "boom", restart, 0, stream=stream).message().split(", seed")[0]
+
+    assert where(None, None) == "segmenter 's', document 'd', initial segmentation"
+    assert where(3, "shuffle") == "segmenter 's', document 'd', restart 3 of the shuffle stream"
+    assert where(None, "within") == "segmenter 's', document 'd', the batched restarts of the within stream"
