@@ -97,7 +97,26 @@ def _check_metrics(value: Any, name: str) -> dict[str, Any] | None:
     options = dict(value)
     if "names" in options:
         options["names"] = _check_metric_names(options["names"])
-    return options
+    return {key: _METRIC_OPTION_CHECKS[key](v) if key in _METRIC_OPTION_CHECKS else v for key, v in options.items()}
+
+
+def _check_window(k: Any) -> Any:
+    """The window ``k`` of the metrics: None, a convention's name, or a window of at least 1 unit
+    (a document's own number of units bounds it when its metrics are computed)."""
+    from .metrics._common import WINDOW_POLICIES
+
+    if k is None or isinstance(k, str):
+        return None if k is None else check_choice(k, "metrics k", WINDOW_POLICIES)
+    return check_int(k, "metrics k", low=1)
+
+
+#: The checks of the metric options a run stores (the metric functions check them again per document).
+_METRIC_OPTION_CHECKS: dict[str, Callable[[Any], Any]] = {
+    "k": _check_window,
+    "tolerance": partial(check_int, name="metrics tolerance", low=0),
+    "gamma": partial(check_real, name="metrics gamma", low=0.0, high=1.0),
+    "window_limit": partial(check_int, name="metrics window_limit", low=0),
+}
 
 
 def _setting(default: Any, check: Callable[[Any, str], Any], *, recorded: bool = False, table: str = "run",

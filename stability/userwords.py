@@ -88,9 +88,8 @@ class Words:
         ``n_bootstrap x n_restarts``) is said in the user's words."""
         prefix = ""
 
-        def one(match: re.Match[str]) -> str:
+        def word(name: str) -> str:
             nonlocal prefix
-            name = match.group(0)
             if name in self.flags:
                 return self.flags[name]
             if name in self.keys:
@@ -99,7 +98,14 @@ class Words:
                 return f"{table} {name}"
             return name
 
-        said = re.sub(r"[A-Za-z_]\w*", one, parameter)
+        def one(match: re.Match[str]) -> str:
+            # "metrics window_limit" is the key of the [metrics] table, not the --metrics flag and a key
+            table, name = match.group(1), match.group(2)
+            if table is not None and self.keys.get(name, ("",))[0] == f"[{table}]":
+                return word(name)
+            return (f"{word(table)} " if table else "") + word(name)
+
+        said = re.sub(rf"(?:\b({'|'.join(KEYWORD_TABLES)}) )?([A-Za-z_]\w*)", one, parameter)
         return prefix, said
 
     def _hint(self, match: re.Match[str]) -> str:
