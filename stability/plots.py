@@ -68,7 +68,7 @@ def _frame(w: int, h: int, m: int, title: str, x_label: str, y_label: str, x_tic
              f'viewBox="0 0 {w + legend_width} {h}" font-family="sans-serif" role="img">',
              f'<title>{html.escape(title)}</title>',
              f'<rect width="{w + legend_width}" height="{h}" fill="white"/>',
-             f'<text x="{w / 2:.0f}" y="18" text-anchor="middle" font-size="14">{html.escape(title)}</text>',
+             _title_text(title, w + legend_width),
              f'<line x1="{m}" y1="{h - m}" x2="{w - m}" y2="{h - m}" stroke="#444"/>',
              f'<line x1="{m}" y1="{m}" x2="{m}" y2="{h - m}" stroke="#444"/>',
              f'<text x="{w / 2:.0f}" y="{h - 10}" text-anchor="middle" font-size="12">{html.escape(x_label)}</text>',
@@ -81,6 +81,17 @@ def _frame(w: int, h: int, m: int, title: str, x_label: str, y_label: str, x_tic
         parts.append(f'<line x1="{m - 4}" y1="{sy(yv):.1f}" x2="{m}" y2="{sy(yv):.1f}" stroke="#444"/>'
                      f'<text x="{m - 6}" y="{sy(yv) + 3:.1f}" text-anchor="end" font-size="10">{_tick(yv)}</text>')
     return parts
+
+
+#: Roughly the mean width of a character of the sans-serif titles, as a share of the font size.
+_CHAR_WIDTH = 0.6
+
+
+def _title_text(title: str, width: int, size: int = 14) -> str:
+    """The title, centred on the whole figure; one that would not fit is squeezed into it
+    (``textLength``) rather than cut at the figure's left edge."""
+    fit = f' textLength="{width - 10}" lengthAdjust="spacingAndGlyphs"' if _CHAR_WIDTH * size * len(title) > width - 10 else ""
+    return f'<text x="{width / 2:.0f}" y="18" text-anchor="middle" font-size="{size}"{fit}>{html.escape(title)}</text>'
 
 
 def _tick(value: float) -> str:

@@ -179,8 +179,8 @@ def test_correlations_orient_error_metrics(result):
     assert corr["segmenters"]["f1"]["pk"] < 0
 
 
-def _chromium(page_text: str, tmp_path, measures: dict[str, str], setup: str = "") -> dict:
-    """Load a page in headless Chromium at a 1280 x 900 window, run ``setup``, then evaluate each
+def _chromium(page_text: str, tmp_path, measures: dict[str, str], setup: str = "", window: str = "1280,900") -> dict:
+    """Load a page in headless Chromium at a ``window`` (1280 x 900), run ``setup``, then evaluate each
     JavaScript expression of ``measures``; returns their values (the page writes them as JSON into
     its title, which --dump-dom prints)."""
     fields = ",".join(f"{json.dumps(name)}:({expression})" for name, expression in measures.items())
@@ -189,7 +189,7 @@ def _chromium(page_text: str, tmp_path, measures: dict[str, str], setup: str = "
     page.write_text(page_text.replace("</body>", probe + "</body>"), encoding="utf-8")
     command = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1280,900", "--hide-scrollbars",
+               f"--user-data-dir={tmp_path / 'profile'}", f"--window-size={window}", "--hide-scrollbars",
                "--virtual-time-budget=5000", "--dump-dom", page.as_uri()]
     dom = subprocess.run(command, capture_output=True, text=True, timeout=120).stdout
     title = dom.split("<title>", 1)[1].split("</title>", 1)[0]
@@ -230,6 +230,40 @@ def test_html_report_of_eight_segmenters_fits_1280_pixels(tmp_path):
     assert seen["scroll"] <= 1280, seen  # no horizontal overflow of the page
     assert seen["result"] < seen["table"] and seen["result"] < 900  # the ranked result above the fold
     assert seen["sticky"] == "sticky"  # the first column stays in view when a wide table scrolls
+
+
+#: The per-document table of a page: the one whose header names the document.
+_PER_DOCUMENT = "[...document.querySelectorAll('table')].find(t=>[...t.querySelectorAll('th')].some(h=>h.textContent==='document'))"
+
+
+@needs_chromium
+def test_html_keeps_rows_named_titles_whole_and_strips_scaled(result, tmp_path):
+    """Scrolled to its right end, the per-document table still shows each row's segmenter and
+    document; every plot title starts inside its figure; at a phone's width the boundary strips
+    scale down instead of being cropped."""
+    page = render(result, "html", documents=True)
+    seen = _chromium(page, tmp_path, {
+        "segmenter": f"{_PER_DOCUMENT}.querySelector('tbody td:nth-child(1)').getBoundingClientRect().left",
+        "document": f"{_PER_DOCUMENT}.querySelector('tbody td:nth-child(2)').getBoundingClientRect().left",
+        "first": f"{_PER_DOCUMENT}.querySelector('tbody td:nth-child(1)').getBoundingClientRect().width",
+        "box": f"{_PER_DOCUMENT}.parentElement.getBoundingClientRect().left",
+        "scrolled": f"{_PER_DOCUMENT}.parentElement.scrollLeft",
+        "titles": "[...document.querySelectorAll('svg.plot text:first-of-type')].map(t=>t.getBBox().x)",
+        "tall": f"Math.max(...[...{_PER_DOCUMENT}.querySelectorAll('tbody tr')].map(r=>r.getBoundingClientRect().height))"},
+        setup=f"document.querySelectorAll('details').forEach(d=>d.open=true);{_PER_DOCUMENT}.parentElement.scrollLeft=1e6")
+    assert seen["scrolled"] > 0                                    # the table is wider than the page
+    assert abs(seen["segmenter"] - seen["box"]) < 2                # both key columns stay at the left edge
+    assert abs(seen["document"] - (seen["box"] + seen["first"])) < 2
+    assert seen["titles"] and min(seen["titles"]) >= 0             # no title cut at the figure's left edge
+    assert seen["tall"] < 120                                      # a long list of boundaries scrolls in its cell
+    phone = _chromium(page, tmp_path, {  # headless Chromium's narrowest window is 500 pixels
+        "body": "document.body.getBoundingClientRect().width",
+        "strips": "[...document.querySelectorAll('svg.strip')].map(s=>s.getBoundingClientRect().width)",
+        "axis": "[...document.querySelectorAll('svg.strip')].map(s=>s.querySelector('line').getBoundingClientRect().right"
+                " <= s.getBoundingClientRect().right + 1)"},
+        setup="document.querySelectorAll('details').forEach(d=>d.open=true)", window="400,900")
+    assert phone["body"] < 640 and phone["strips"] and max(phone["strips"]) <= phone["body"]  # 640 wide when drawn
+    assert all(phone["axis"])                                      # scaled with the figure, not cropped
 
 
 def test_html_groups_the_summary_columns(result):

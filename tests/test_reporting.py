@@ -288,3 +288,20 @@ def test_an_interval_over_one_document_is_not_shown():
     two = evaluate({"c99": "c99"}, docs, n_restarts=3, progress=False)  # two documents: an interval
     low, high = two.summary["c99"].macro[HEADLINE.name].ci
     assert f"c99 {two.summary['c99'].macro[HEADLINE.name].mean:.2f} [{low:.2f}, {high:.2f}]" in render(two, "md")
+
+
+def test_a_boundary_never_found_again_is_drawn_and_long_titles_fit():
+    from types import SimpleNamespace
+
+    from stability.plots import _title_text
+    from stability.reporting.figures import svg_strip
+
+    r = SimpleNamespace(segmentation=SimpleNamespace(n_units=20), document="d", spurious_boundaries={},
+                        boundary_confidence={5: 0.0, 12: 0.5})
+    strip = svg_strip(r, [5])
+    assert 'viewBox="0 0 640 70"' in strip                       # it scales with the page
+    assert strip.count("<rect") == 2 and "confidence 0.00 (never found again)" in strip
+    assert 'stroke="#1f77b4"' in strip                            # a hollow marker, not a bar of height 0
+    assert "textLength" not in _title_text("short", 570)
+    long = _title_text("Per document: " + "x" * 80, 570)
+    assert 'textLength="560"' in long and 'x="285"' in long       # squeezed into the whole figure, centred

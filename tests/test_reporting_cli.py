@@ -116,6 +116,8 @@ def test_rank_correlations_print_n_and_flag_fewer_than_five():
     # 3 segmenters: every tau shown in parentheses with a warning, never as a bare value
     assert all(cell.startswith("(") or cell == "n/a" for cell in by_over["segmenters"].strip(" |").split(" | ")[3:])
     assert "only 3 segmenters ranked (fewer than 5)" in md
+    one = evaluate({"even": "even", "none": "none", "all": "all"}, docs[:1], n_restarts=2, progress=False)
+    assert "only 3 (segmenter, document) pairs ranked" in render(one, "md")  # not "3 documents": there is one
     assert json.loads(render(result, "json"))["correlations_n"] == {"segmenters": 3, "documents": 6}
 
 

@@ -392,7 +392,8 @@ def _correlation_section(result: CorpusResult, compact: bool, metrics: Sequence[
             cells = [number(taus.get(m.name), 2) for m in refs]
             rows.append([score, over, str(counts[over])] + [f"({c})!" if few and c != "n/a" else c for c in cells])
         if few and corr.get(over):
-            notes.append(f"(...)!: only {counts[over]} {over} ranked (fewer than {MIN_RANKED}): with so few items a "
+            items = "(segmenter, document) pairs" if over == "documents" else over
+            notes.append(f"(...)!: only {counts[over]} {items} ranked (fewer than {MIN_RANKED}): with so few items a "
                          "rank correlation of +-1 arises by chance alone (1 time in 3 with 3 items); do not read it.")
     return Section("Kendall tau between stability and reference metrics (positive = agreement)", header, rows,
                    notes=notes, align="LLr" + "r" * len(refs),

@@ -30,12 +30,14 @@ def _scatter(points: list[tuple[float, float, str, str]], x_label: str, y_label:
 
 
 def svg_strip(r: StabilityResult, reference: Sequence[int] | None) -> str:
-    """One document: the initial boundaries as bars whose height is their confidence, spurious
-    restart boundaries in grey, reference boundaries as red ticks below the axis."""
+    """One document: the initial boundaries as bars whose height is their confidence (a hollow
+    square for one never found again), spurious restart boundaries in grey, reference boundaries
+    as red ticks below the axis; it scales to the page (``viewBox``)."""
     n = r.segmentation.n_units
     w, h, m = 640, 70, 10
     scale = (w - 2 * m) / max(n, 1)
-    parts = [f'<svg class="plot strip" xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" role="img">',
+    parts = [f'<svg class="plot strip" xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+             f'viewBox="0 0 {w} {h}" role="img">',
              f'<title>{html.escape(str(r.document))}: boundary confidence</title>',
              f'<line x1="{m}" y1="{h - 20}" x2="{w - m}" y2="{h - 20}" stroke="#999"/>']
     span = h - 20 - 8
@@ -46,8 +48,12 @@ def svg_strip(r: StabilityResult, reference: Sequence[int] | None) -> str:
     for b, conf in r.boundary_confidence.items():
         x = m + b * scale
         c = 0.0 if math.isnan(conf) else conf
-        parts.append(f'<rect x="{x - 2:.1f}" y="{h - 20 - span * c:.1f}" width="4" height="{max(span * c, 1):.1f}" fill="#1f77b4">'
-                     f'<title>boundary {b}: confidence {c:.2f}</title></rect>')
+        if c > 0:
+            parts.append(f'<rect x="{x - 2:.1f}" y="{h - 20 - span * c:.1f}" width="4" height="{span * c:.1f}" fill="#1f77b4">'
+                         f'<title>boundary {b}: confidence {c:.2f}</title></rect>')
+        else:  # never found again: a hollow marker on the axis, which a bar of height 0 would hide
+            parts.append(f'<rect x="{x - 3:.1f}" y="{h - 26}" width="6" height="6" fill="white" stroke="#1f77b4" '
+                         f'stroke-width="1.5"><title>boundary {b}: confidence 0.00 (never found again)</title></rect>')
     for b in reference or ():
         x = m + b * scale
         parts.append(f'<line x1="{x:.1f}" y1="{h - 18}" x2="{x:.1f}" y2="{h - 6}" stroke="#d62728" stroke-width="2">'

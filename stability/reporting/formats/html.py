@@ -20,20 +20,48 @@ th.group{text-align:center;background:#eef2f7} th.group.blank{background:#fff}
 tbody td:first-child,thead tr:last-child th:first-child{position:sticky;left:0;background:#fff;z-index:1}
 .figure{display:inline-block;margin:0.5em;max-width:100%} svg{max-width:100%;height:auto}
 .strip .caption{font-size:12px} summary{cursor:pointer;font-weight:bold;margin:0.6em 0}
-pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}"""
+pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
+td .long{max-height:4.5em;overflow-y:auto;min-width:24em;text-align:left}"""
+
+#: A cell longer than this (a document's list of boundaries) scrolls inside a box of three lines,
+#: so that one row does not grow a screen tall.
+LONG_CELL = 80
+
+#: Keeps every column naming a row in view when a wide table scrolls (CSS alone keeps the first:
+#: the others' offsets depend on the widths the browser gives the columns before them).
+STICKY_KEYS = """<script>
+document.querySelectorAll("table[data-keys]").forEach(function (table) {
+  var rows = table.querySelectorAll("thead tr:last-child, tbody tr"), left = 0;
+  for (var i = 0; i < +table.dataset.keys; i++) {
+    var width = 0;
+    rows.forEach(function (row) {
+      var cell = row.children[i];
+      cell.style.position = "sticky"; cell.style.left = left + "px"; cell.style.background = "#fff"; cell.style.zIndex = 1;
+      width = Math.max(width, cell.getBoundingClientRect().width);
+    });
+    left += width;
+  }
+});
+</script>"""
+
+
+def _cell(value: object, css: str) -> str:
+    text = html.escape(str(value))
+    return f'<td{css}><div class="long">{text}</div></td>' if len(str(value)) > LONG_CELL else f"<td{css}>{text}</td>"
 
 
 def table(section: Section) -> str:
-    """One table in a horizontally scrolling box (its first column stays in view); left-aligned
-    columns get ``class="l"``; column groups become a header row above the column titles."""
+    """One table in a horizontally scrolling box (the columns naming a row stay in view); left-aligned
+    columns get ``class="l"``; column groups become a header row above the column titles; a long
+    cell scrolls in a box of its own."""
     classes = [' class="l"' if a in "lL" else "" for a in section.alignment()]
     groups = "".join(f'<th colspan="{span}" class="group{"" if title else " blank"}">{html.escape(title)}</th>'
                      for title, span in section.groups if span)
     head = (f"<tr>{groups}</tr>" if groups else "") + "<tr>" + "".join(
         f"<th{c}>{html.escape(h)}</th>" for h, c in zip(section.header, classes)) + "</tr>"
-    body = "".join("<tr>" + "".join(f"<td{c}>{html.escape(str(v))}</td>" for v, c in zip(row, classes)) + "</tr>"
-                   for row in section.rows)
-    return f'<div class="scroll"><table><thead>{head}</thead><tbody>{body}</tbody></table></div>'
+    body = "".join("<tr>" + "".join(_cell(v, c) for v, c in zip(row, classes)) + "</tr>" for row in section.rows)
+    keys = f' data-keys="{section.keys}"' if section.keys > 1 else ""
+    return f'<div class="scroll"><table{keys}><thead>{head}</thead><tbody>{body}</tbody></table></div>'
 
 
 
@@ -58,12 +86,13 @@ def render(report: Report, *, details: bool = True) -> str:
     lead += "".join(f"<p>{html.escape(p)}</p>" for p in report.lead)
     blocks = "\n".join(b for b in (_block(s, details) for s in report.sections) if b)
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{html.escape(report.title.lower())}</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(report.title.lower())}</title>
 <style>
 {STYLE}
 </style></head><body>
 <h1>{html.escape(report.title)}</h1>
 {lead}
 {blocks}
+{STICKY_KEYS if 'data-keys="' in blocks else ""}
 </body></html>
 """
