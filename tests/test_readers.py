@@ -874,3 +874,16 @@ def test_writers_refuse_what_would_not_read_back(tmp_path):
         "units": ["a", "b", "c"],
         "references": [[2]],
     }
+
+
+def test_a_stray_quote_that_merges_tsv_rows_is_warned_about(tmp_path):
+    merged = write(tmp_path / "q.tsv", 'doc\ttext\tlabel\nd\tfirst\t1\nd\t"Unbalanced quote\t2\nd\tfour\t2\n'
+                                       'd\tfive"\t2\nd\tlast\t3\n')
+    with pytest.warns(CorpusWarning, match=r"q\.tsv:3: a quoted cell runs over lines 3 to 5 and holds the "
+                                           r"delimiter '\\t': probably an unbalanced double quote"):
+        [doc] = read_corpus(merged)
+    assert len(doc.units) == 3                     # what was read: the three middle rows are one cell
+    fine = write(tmp_path / "ok.tsv", 'doc\ttext\tlabel\nd\t"a cell\nover two lines"\t1\nd\tplain\t2\n')
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CorpusWarning)  # a quoted cell over two lines, without a tab: fine
+        assert next(read_corpus(fine)).units == ("a cell\nover two lines", "plain")

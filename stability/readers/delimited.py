@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import math
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, _short_repr
 from ..segmentation import Segmentation
 from .common import (
+    CorpusWarning,
     PathLike,
     Source,
     checked_documents,
@@ -248,7 +250,20 @@ def _data_rows(reader: Any, columns: _Columns, path: Path) -> Iterator[tuple[int
                 path=str(path),
                 line=lineno,
             )
+        _warn_merged_rows(row, lineno, reader, path)
         yield lineno, row
+
+
+def _warn_merged_rows(row: list[str], lineno: int, reader: Any, path: Path) -> None:
+    """Warn when a quoted cell runs over several lines and holds the delimiter: most likely a
+    stray double quote (``"Hello," she said``) that made the following rows part of one cell."""
+    last = reader.line_num
+    delimiter = reader.dialect.delimiter
+    if last > lineno and any("\n" in cell and delimiter in cell for cell in row):
+        warnings.warn(f"{path}:{lineno}: a quoted cell runs over lines {lineno} to {last} and holds the "
+                      f"delimiter {delimiter!r}: probably an unbalanced double quote that merged those rows "
+                      "into one (double the quotes inside a quoted cell, or remove the stray one)",
+                      CorpusWarning, stacklevel=2)
 
 
 def _row_id(row: list[str], lineno: int, columns: _Columns, default_id: str, path: Path) -> str:
