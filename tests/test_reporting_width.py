@@ -135,6 +135,19 @@ def test_columns_all_is_printed_in_parts_that_fit(run_dir, command, width):
     assert all(len(n.split(".")[1]) in (1, 2, 3) for n in numbers)
 
 
+@pytest.mark.parametrize("width", WIDTHS)
+def test_score_with_every_column_is_printed_in_parts(run_dir, width):
+    # it left columns out ("Left out for width 80: NWin, ...") although every column was asked for
+    text = CliRunner().invoke(app, _commands(run_dir)["score"] + ["--columns", "all", "--width", str(width)]).stdout
+    assert "Left out for width" not in text and "…" not in text
+    assert all(len(line.rstrip()) <= width for line in text.splitlines())
+    flat = " ".join(text.replace("┃", " ").split())
+    for title in ("Pk", "WD", "NWin", "TNWin", "GHD", "B", "S"):
+        assert f" {title} " in flat, title
+    compact = CliRunner().invoke(app, _commands(run_dir)["score"] + ["--width", str(width)]).stdout
+    assert "Part 2 of" not in compact                              # the default: what fits, in one table
+
+
 def test_parts_repeat_the_key_columns_and_each_fits():
     # widths 9 + 4 + 4 + 4: the whole table takes 34 characters, (segmenter, a, b) 27, (segmenter, a) 20
     section = Section("t", ["segmenter", "a", "b", "c"], [["x" * 9, "1.00", "2.00", "3.00"]])

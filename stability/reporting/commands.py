@@ -48,7 +48,8 @@ def score_report(result: Any, digits: int = 4, compact: bool = False, metrics: S
     data = (["document"] + keys, [[row[0]] + ["" if math.isnan(v) else repr(float(v)) for v in row[1:]] for row in table])
     n = len(result.documents)
     section = Section(f"Reference metrics: {n} document{'' if n == 1 else 's'}", ["document"] + [_title_of(k) for k in keys],
-                      rows, notes=_window_note(result), data=data, drop_order=tuple(range(len(keys), 0, -1))[:-1])
+                      rows, notes=_window_note(result), data=data,
+                      drop_order=tuple(range(len(keys), 0, -1))[:-1] if compact else ())  # all columns: in parts
     return Report("Reference metrics", [section], payload=result.to_dict())
 
 
