@@ -163,6 +163,10 @@ def score_files(
     documents: dict[str, dict[str, float]] = {}
     for doc_id, hyp in hypotheses.items():
         ref = references[doc_id]
+        if len(hyp.segmentations) > 1:
+            raise InvalidParameterError(
+                f"document {doc_id!r}: the hypothesis file gives {len(hyp.segmentations)} segmentations; score "
+                "compares one hypothesis per document with its reference(s) (put each hypothesis in a file of its own)")
         h = hyp.segmentations[0]
         if h.n_units != ref.segmentations[0].n_units:
             raise InvalidParameterError(
@@ -178,5 +182,5 @@ def score_files(
         x = np.array([d.get(key, np.nan) for d in documents.values()], dtype=float)
         x = x[~np.isnan(x)]
         mean[key] = float(x.mean()) if x.size else float("nan")
-        std[key] = float(x.std(ddof=1)) if x.size > 1 else (0.0 if x.size else float("nan"))
+        std[key] = float(x.std(ddof=1)) if x.size > 1 else float("nan")  # no spread from one value
     return ScoreResult(documents, mean, std, window=k)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import os
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from stability import Settings, evaluate, read_corpus
 from stability.cli import app
-from stability.exceptions import CorpusFormatError
+from stability.exceptions import CorpusFormatError, InvalidParameterError
 from stability.scoring import score_files
 from stability.settings import SettingsWarning, max_jobs
 
@@ -156,3 +157,34 @@ def test_a_bad_document_is_named_once(tmp_path):
         list(read_corpus(corpus))
     assert str(caught.value).count("document 'a'") == 1, caught.value
     assert "references[0] must lie in 1..2" in str(caught.value)
+
+
+def test_score_refuses_several_hypotheses_for_one_document_and_has_no_std_of_one(tmp_path):
+    ref = tmp_path / "ref.jsonl"
+    ref.write_text('{"id": "a", "references": [[3, 6], [3, 7]], "n_units": 10}\n', encoding="utf-8")
+    two = tmp_path / "two.jsonl"
+    two.write_text('{"id": "a", "references": [[3, 8], [1, 2]], "n_units": 10}\n', encoding="utf-8")
+    with pytest.raises(InvalidParameterError, match="document 'a': the hypothesis file gives 2 segmentations"):
+        score_files(ref, two)  # only the first was scored, silently
+    one = tmp_path / "one.jsonl"
+    one.write_text('{"id": "a", "boundaries": [3, 8], "n_units": 10}\n', encoding="utf-8")
+    result = score_files(ref, one)
+    assert result.mean["pk"] == result.documents["a"]["pk"] and all(np.isnan(v) for v in result.std.values())
+
+
+def test_reports_say_which_reference_the_single_reference_metrics_use(tmp_path):
+    from stability.reporting import render
+    from stability.reporting.corpus import FIRST_REFERENCE_NOTE
+
+    ref = tmp_path / "ref.jsonl"
+    ref.write_text('{"id": "a", "references": [[3, 6], [3, 7]], "n_units": 10}\n', encoding="utf-8")
+    single = tmp_path / "single.jsonl"
+    single.write_text('{"id": "a", "boundaries": [3, 6], "n_units": 10}\n', encoding="utf-8")
+    hyp = tmp_path / "hyp.jsonl"
+    hyp.write_text('{"id": "a", "boundaries": [3, 8], "n_units": 10}\n', encoding="utf-8")
+    assert FIRST_REFERENCE_NOTE in render(score_files(ref, hyp), "md")
+    assert FIRST_REFERENCE_NOTE not in render(score_files(single, hyp), "md")
+    units = [f"u{i}" for i in range(10)]
+    run = evaluate({"even": "even"}, [{"id": "a", "units": units, "references": [[3, 6], [3, 7]]}], n_restarts=2,
+                   progress=False)
+    assert FIRST_REFERENCE_NOTE in render(run, "md")

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..catalogue import measure
 from ..exceptions import InvalidParameterError
+from .corpus import first_reference_note
 from .model import Report, Section, number
 
 __all__ = ["score_report", "segmenters_report"]
@@ -48,7 +49,7 @@ def score_report(result: Any, digits: int = 4, compact: bool = False, metrics: S
     data = (["document"] + keys, [[row[0]] + ["" if math.isnan(v) else repr(float(v)) for v in row[1:]] for row in table])
     n = len(result.documents)
     section = Section(f"Reference metrics: {n} document{'' if n == 1 else 's'}", ["document"] + [_title_of(k) for k in keys],
-                      rows, notes=_window_note(result), data=data,
+                      rows, notes=[*_window_note(result), *first_reference_note(result.mean)], data=data,
                       drop_order=tuple(range(len(keys), 0, -1))[:-1] if compact else ())  # all columns: in parts
     return Report("Reference metrics", [section], payload=result.to_dict())
 

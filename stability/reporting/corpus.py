@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, Measure, reference_measure
@@ -198,8 +198,8 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     align = "LL" + "r" * len(tests) + "R" + "r" * bool(compared) + "r" * len(controls) + "L" + "r" * len(refs)
     groups = (("", 2), ("stability test", len(tests) + 1), *((("comparison", 1),) if compared else ()),
               ("controls", len(controls) + 1), ("reference", len(refs)))
-    notes = (*count_marks_notes(result), *_window_note(result, refs), *_layout_note(result), HEADLINE_NOTE,
-             *_comparison_note(compared))
+    notes = (*count_marks_notes(result), *_window_note(result, refs), *_reference_notes(result), *_layout_note(result),
+             HEADLINE_NOTE, *_comparison_note(compared))
     return Section(_title(result), header, rows, notes=notes, align=align,
                    data=_summary_data(result), groups=groups, highlight=FLAG_STYLES)
 
@@ -229,7 +229,7 @@ def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int) -> 
     drop = (1,) + tuple(range(len(header) - 1, flags_at, -1)) + tuple(range(flags_at - 1, 2, -1))
     return Section(_title(result, compact=True), header, rows,
                    notes=("Means over documents.", *count_marks_notes(result), *_window_note(result, refs),
-                          *_layout_note(result), HEADLINE_NOTE, *_comparison_note(compared)),
+                          *_reference_notes(result), *_layout_note(result), HEADLINE_NOTE, *_comparison_note(compared)),
                    align="LRRr" + "r" * len(extra) + "L" + "r" * len(refs), data=_summary_data(result),
                    drop_order=drop, highlight=FLAG_STYLES,
                    legend=legend([STABILITY["shuffle_gap"], *([STABILITY_X_AGREEMENT] if compared else []), *refs]))
@@ -256,6 +256,22 @@ def _window_note(result: CorpusResult, refs: Sequence[Measure]) -> list[str]:
         return []
     how = window_convention((result.settings.get("metrics") or {}).get("k"))
     return [f"Window metrics (Pk, WindowDiff and their variants) at k = {how}; each document's k is in the JSON report."]
+
+
+#: Said under a table whose documents have several references (a run's or a score's).
+FIRST_REFERENCE_NOTE = ("Several references per document: the single-reference metrics (F1(ref), Pk, WD, B and "
+                        "the others) compare with each document's first reference; the multi-reference ones "
+                        "(WiSeBE, kappa, mean F1, ...) use all of them.")
+
+
+def first_reference_note(metric_names: Iterable[str]) -> list[str]:
+    """:data:`FIRST_REFERENCE_NOTE` when multi-reference metrics were computed, i.e. some document
+    has several references."""
+    return [FIRST_REFERENCE_NOTE] if any(name in MULTI_REFERENCE for name in metric_names) else []
+
+
+def _reference_notes(result: CorpusResult) -> list[str]:
+    return first_reference_note({name for s in result.summary.values() for name in s.reference})
 
 
 def legend(measures: Sequence[Measure]) -> dict[str, str]:
