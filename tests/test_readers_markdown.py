@@ -257,6 +257,87 @@ def test_indented_code_blocks(tmp_path, text, kept, dropped):
     assert next(read_markdown(file, code="drop")).units == dropped
 
 
+@pytest.mark.parametrize(
+    "text, kept, dropped",
+    [
+        # a fence indented as a list item's content is a fence: one unit, its blank line inside it
+        ("* Step one:\n\n    ```bash\n    # clone\n    git clone x\n\n    cd x\n    ```\n\nAfter.\n",
+         ("* Step one:", "# clone git clone x cd x", "After."), ("* Step one:", "After.")),
+        # right under the item's line, and under a nested item whose content starts at column 6
+        ("   * On Linux:\n     ```bash\n     npx x \\\n         --y\n     ```\n",
+         ("* On Linux:", "npx x \\ --y"), ("* On Linux:",)),
+        ("* `a` {Function}\n  * `b` {Object}\n    * `c` {Object} The c:\n      ```mjs\n      import c;\n      ```\n"
+         "      More of c.\n", ("* `a` {Function} * `b` {Object} * `c` {Object} The c:", "import c;", "More of c."),
+         ("* `a` {Function} * `b` {Object} * `c` {Object} The c:", "More of c.")),
+        ("1. step\n\n\t~~~\n\tx = 1\n\t~~~\n", ("1. step", "x = 1"), ("1. step",)),  # a tab is four columns
+        # outside a list, four spaces make an indented code block, fence lines included (CommonMark)
+        ("Text.\n\n    ```\n    x\n    ```\n", ("Text.", "``` x ```"), ("Text.",)),
+    ],
+)
+def test_a_fence_in_a_list_item_may_be_indented_as_its_content(tmp_path, text, kept, dropped):
+    file = write(tmp_path / "a.md", text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # every fence is closed
+        doc = next(read_markdown(file))
+        assert doc.units == kept and doc.meta["code_blocks"] == 1
+        assert next(read_markdown(file, code="drop")).units == dropped
+
+
+@settings(max_examples=100, deadline=None)
+@given(marker=st.sampled_from(["*", "-", "1.", "10)"]), spaces=st.integers(1, 4), extra=st.integers(0, 3),
+       body=st.lists(st.sampled_from(["x = 1", "", "# not a heading", "- not an item", "    deeper"]), max_size=5))
+def test_a_fence_anywhere_in_a_list_items_indentation_is_one_code_unit(tmp_path_factory, marker, spaces, extra, body):
+    pad = " " * (len(marker) + spaces + extra)
+    text = f"{marker}{' ' * spaces}item\n\n{pad}```\n" + "".join(f"{pad}{line}\n" for line in body) + f"{pad}```\n\nAfter.\n"
+    file = write(tmp_path_factory.mktemp("md") / "a.md", text)
+    code = " ".join(line.strip() for line in body if line)
+    item = f"{marker}{' ' * spaces}item"
+    assert next(read_markdown(file)).units == (item, *([code] if code else []), "After.")
+    assert next(read_markdown(file, code="drop")).units == (item, "After.")
+
+
+@pytest.mark.parametrize("markup", ["keep", "text"])
+def test_text_after_a_comment_on_its_closing_line_is_kept(tmp_path, markup):
+    file = write(tmp_path / "a.md", "<!-- lint-disable --> This sentence follows a comment.\n\n<!--introduced_in=v0.10.0-->\n\n"
+                                    "<!-- a\nlonger comment\n--> Tail text.\nNext line.\n\n<!-- x --></div>\n<!-- y --> <!-- z -->\n")
+    doc = next(read_markdown(file, markup=markup))
+    assert doc.units == ("This sentence follows a comment.", "Tail text.", "Next line.")  # tags and comments alone: nothing
+
+
+# what the reader read before the fixes of list fences, code spans in links and text after comments
+ORDINARY = """Intro with `code`, a [link](https://x.org) and *emphasis*.
+
+* item one
+* item two
+
+    continued item
+
+- [ ] task
+  ```
+  inside fence
+  ```
+
+Plain.
+
+    indented code
+
+<!-- whole-line comment -->
+<!-- over
+two lines -->
+Last `a` and `b`.
+"""
+
+
+def test_ordinary_documents_read_as_before(tmp_path):
+    file = write(tmp_path / "a.md", ORDINARY)
+    assert next(read_markdown(file)).units == (
+        "Intro with `code`, a [link](https://x.org) and *emphasis*.", "* item one * item two", "continued item",
+        "- [ ] task", "inside fence", "Plain.", "indented code", "Last `a` and `b`.")
+    assert next(read_markdown(file, markup="text", code="drop")).units == (
+        "Intro with code, a link and emphasis.", "item one item two", "continued item", "task", "Plain.",
+        "Last a and b.")
+
+
 def test_a_list_item_is_not_a_setext_heading(tmp_path):
     # under a list item '---' is a thematic break and '===' is text (CommonMark), not an underline
     file = write(tmp_path / "a.md", "- one\n---\n\n- two\n===\n\nTitle\n---\n\nText.\n")
@@ -290,6 +371,10 @@ def test_sentence_splitters_that_learn_read_the_paragraphs_of_every_file(tmp_pat
          "An old logo in a badge, or https://x.org/a."),
         ("<span class=\"caption\">Figure 4-1: the &quot;hello&quot; &amp; more</span>", "Figure 4-1: the \"hello\" & more"),
         ("Not \\*emphasis\\*, not \\[a link\\](x), a \\`tick\\`.", "Not *emphasis*, not [a link](x), a `tick`."),
+        # a link or emphasis around a code span loses its markup too
+        ("Call [`require()`][require] or [`Worker`][] or see [`fs.open()`](https://x). **Never use `eval` here.**",
+         "Call require() or Worker or see fs.open(). Never use eval here."),
+        ("_`a`_ and *`b` c* or `*not*` and `[x](y)`", "a and b c or *not* and [x](y)"),
     ],
 )
 def test_markup_text_shows_what_a_reader_sees(tmp_path, source, shown):

@@ -44,6 +44,7 @@ _COMMENT_START = re.compile(r"^ {0,3}<!--")
 _LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*\S+(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?[ \t]*$")
 _FRONT_MATTER_END = ("---", "...")
 _LIST_ITEM = re.compile(rf"^ {{0,3}}{_MARKER}(?:[ \t]|$)")
+_ITEM_CONTENT = re.compile(rf"^( *{_MARKER})( *)(.?)")  # a list item's marker, on a line with tabs expanded
 _CODE_INDENT = 4
 
 # markup = "text": what is left of a line or a block once its Markdown is rendered
@@ -60,6 +61,8 @@ _TAG = re.compile(_TAG_PATTERN)
 _EMPHASIS = re.compile(r"(\*{1,3}|~~)(?=\S)(.+?)(?<=\S)\1")
 _UNDERSCORE = re.compile(r"(?<!\w)(_{1,3})(?=\S)(.+?)(?<=\S)\1(?!\w)")
 _PROTECTED = 0xE000  # escaped characters sit in the private use area while the rules run
+_SPAN_START, _SPAN_END, _SPAN_DIGIT = "\ue100", "\ue101", 0xE110  # so do code spans, by number
+_HELD_SPAN = re.compile("\ue100([\ue110-\ue119]+)\ue101")
 
 
 @dataclass(frozen=True)
@@ -98,10 +101,12 @@ def read_markdown(
     thematic break; lists, tables and block quotes are read as paragraphs), and code blocks,
     fenced (`````` ``` `````` or ``~~~``) or indented by four spaces after a blank line (not
     after a list item, whose indented lines continue it), one unit each, kept or dropped with
-    ``code``. Lines of a
+    ``code``; in a list item a fence may be indented as far as the item's content, and three
+    columns more. Lines of a
     block are stripped and joined with single spaces. Removed without a trace: YAML front matter
     (``---`` on the first line up to a closing ``---`` or ``...``), HTML comments that start a
-    line (``<!-- ... -->``, over several lines too), lines holding only HTML tags (``<details>``,
+    line (``<!-- ... -->``, over several lines too; text after the closing ``-->`` on its line
+    is shown, a paragraph of its own), lines holding only HTML tags (``<details>``,
     ``</div>``), link reference definitions (``[label]: https://...``) and thematic breaks
     (``---``, ``***``). A code fence never closed runs to the end
     of the file, as in CommonMark, with a warning naming its line.
@@ -127,7 +132,7 @@ def read_markdown(
         are the text a reader sees, for segmenters that count words: block quote and list
         markers, table pipes and delimiter rows, emphasis, code span backticks, backslash
         escapes, inline HTML tags and comments and link destinations are removed (a link or
-        an image leaves its text), and HTML entities are decoded; a line holding only ``>``
+        an image leaves its text, a code span in it included), and HTML entities are decoded; a line holding only ``>``
         ends a paragraph, as in CommonMark, and a heading inside a block quote is removed
         without starting a segment. Code blocks are kept as written either way.
     encoding, encoding_errors, pattern, limit :
@@ -222,6 +227,7 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str =
     paragraph: list[str] = []
     start = 0
     in_list = False  # indented lines after a list item continue the item: they are not code
+    item_indent = 0  # where the content of the last list item starts: a fence may be indented so far, and 3 more
     i = _front_matter_end(lines)
     as_text = markup == "text"
     inline = _inline_text if as_text else (lambda text: text)
@@ -255,6 +261,10 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str =
             yield from flush()
             body, i = _fenced(lines, i, fence.group(1), file, lineno, notes)
             yield Block("code", " ".join(body), lineno)
+        elif in_list and _indent(line) < item_indent + _CODE_INDENT and (fence := _FENCE.match(text)) is not None:
+            yield from flush()  # a fence in a list item, indented as the item's content
+            body, i = _fenced(lines, i, fence.group(1), file, lineno, notes, item_indent + _CODE_INDENT - 1)
+            yield Block("code", " ".join(body), lineno)
         elif _BREAK.match(line) or _TAGS_ONLY.match(line):
             yield from flush()
         elif not paragraph and _LINK_DEFINITION.match(line):  # "[label]: url", not rendered
@@ -272,14 +282,30 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str =
             while "-->" not in line and i < len(lines):
                 line = lines[i]
                 i += 1
+            tail = line.partition("-->")[2].strip()  # text after the comment is shown: its own block
+            if _TAG.sub("", _INLINE_COMMENT.sub("", tail)).strip() and (text := inline(tail)):
+                yield Block("paragraph", text, i)
         else:
             if not paragraph:
                 start = lineno
                 in_list = bool(_LIST_ITEM.match(line)) or (in_list and _indent(line) > 0)
+            if in_list and (content := _item_content(line)) is not None:
+                item_indent = content
             if as_text and _TABLE_DELIMITER.match(text) and "|" in text:
                 continue  # a table's "| --- | :-: |" row
             paragraph.append(_line_text(text) if as_text else text)
     yield from flush()
+
+
+def _item_content(line: str) -> int | None:
+    """The column where the content of the list item on ``line`` starts (``None``: no list item
+    there): after the marker and the spaces following it, or one column after the marker when
+    it is followed by nothing or by more than four spaces, as in CommonMark."""
+    item = _ITEM_CONTENT.match(line.expandtabs(4))
+    if item is None or (item.group(3) and not item.group(2)):
+        return None
+    marker, spaces = len(item.group(1)), len(item.group(2))
+    return marker + 1 if not item.group(3) or spaces > _CODE_INDENT else marker + spaces
 
 
 def _line_text(line: str) -> str:
@@ -292,15 +318,17 @@ def _line_text(line: str) -> str:
 
 def _inline_text(text: str) -> str:
     """What a reader sees of a block's inline Markdown: code spans keep their content as
-    written, the rest loses its markup (see ``markup`` in :func:`read_markdown`)."""
-    parts: list[str] = []
-    at = 0
-    for span in _CODE_SPAN.finditer(text):
-        parts.append(_rendered(text[at:span.start()]))
-        parts.append(span.group(2).strip())
-        at = span.end()
-    parts.append(_rendered(text[at:]))
-    return " ".join("".join(parts).split())
+    written, the rest loses its markup, a link or emphasis around a code span included (see
+    ``markup`` in :func:`read_markdown`)."""
+    spans: list[str] = []
+
+    def hold(span: re.Match) -> str:  # the rules run around a code span, not into it
+        spans.append(span.group(2).strip())
+        return _SPAN_START + "".join(chr(_SPAN_DIGIT + int(d)) for d in str(len(spans) - 1)) + _SPAN_END
+
+    text = _rendered(_CODE_SPAN.sub(hold, text))
+    text = _HELD_SPAN.sub(lambda m: spans[int("".join(str(ord(c) - _SPAN_DIGIT) for c in m.group(1)))], text)
+    return " ".join(text.split())
 
 
 def _rendered(text: str) -> str:
@@ -331,15 +359,15 @@ def _indented(lines: list[str], i: int) -> tuple[list[str], int]:
 
 
 def _fenced(lines: list[str], i: int, opening: str, file: Path, lineno: int,
-            notes: list[str] | None) -> tuple[list[str], int]:
+            notes: list[str] | None, indent: int = 3) -> tuple[list[str], int]:
     """The stripped non-blank lines of a code block opened by ``opening`` on line ``lineno``,
-    and the index of the line after its closing fence."""
-    closing = re.compile(rf"^ {{0,3}}{re.escape(opening[0])}{{{len(opening)},}}[ \t]*$")
+    and the index of the line after its closing fence (indented by ``indent`` columns at most)."""
+    closing = re.compile(rf"^[ \t]*{re.escape(opening[0])}{{{len(opening)},}}[ \t]*$")
     body: list[str] = []
     while i < len(lines):
         line = lines[i]
         i += 1
-        if closing.match(line):
+        if closing.match(line) and _indent(line) <= indent:
             return body, i
         if line.strip():
             body.append(line.strip())
