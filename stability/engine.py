@@ -40,6 +40,7 @@ waiting for the other pairs. Failures of one pair never lose the results of the 
 from __future__ import annotations
 
 import math
+import pickle
 from contextlib import closing
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
@@ -49,7 +50,7 @@ import numpy as np
 
 from .corpus import Document
 from .exceptions import InvalidParameterError
-from .isolation import Guarded, interruptible, result_or_crash, run_pool, submit
+from .isolation import Guarded, WorkerCrash, interruptible, result_or_crash, run_pool, submit
 from .outcome import STREAM_NAMES, Finished, f1_interval, restarts_headline_interval, score_task, stability_result
 from .permutations import Stream
 from .results import Failure, StabilityResult
@@ -126,33 +127,74 @@ def _run(function: Callable, tasks: list[tuple], n_jobs: int, backend: str | Non
         on_crash = ON_CRASH[function]
         return run_pool(function, tasks, n_jobs, lambda task, crash: on_crash(task, crash, n_jobs))
     if backend == "dask":
-        return _drain_dask(function, tasks)
+        return _drain_dask(function, tasks, n_jobs)
     from joblib import Parallel, delayed
 
     parallel = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered", batch_size=1)
     return parallel(delayed(function)(*task) for task in tasks)
 
 
-def _drain_dask(function: Callable, tasks: list[tuple]) -> Iterator[Any]:
+def _drain_dask(function: Callable, tasks: list[tuple], n_jobs: int) -> Iterator[Any]:
     """Every task submitted to the active ``distributed.Client`` (see
     stability.config.run_experiment), results as they complete; cancelled if not all read.
 
     Submitted directly rather than through joblib's dask backend, which runs the tasks in this
     process when the cluster has a single worker (it counts one worker as ``n_jobs=1``), where
-    the futures of the scattered units (:func:`_scatter_units`) would not be resolved.
+    the futures of the shipped units (:func:`_scatter_units`) would not be resolved.
+
+    As with loky (:func:`stability.isolation.run_pool`), a task lost with a dead worker (Dask
+    gave up on it, ``KilledWorker``, or it was cancelled) is run again alone at the end, and one
+    that kills its worker alone is a crash (``ON_CRASH``).
     """
     from distributed import as_completed, get_client
 
     client = get_client()
-    futures = [client.submit(function, *task, pure=False) for task in tasks]
-    left = len(futures)
+    futures = {client.submit(function, *task, pure=False): i for i, task in enumerate(tasks)}
+    lost: list[int] = []
     try:
-        for _, result in as_completed(futures, with_results=True):
-            left -= 1
+        for future in as_completed(list(futures)):
+            i = futures.pop(future)
+            try:
+                result = future.result()
+            except Exception:  # noqa: BLE001 - tasks return a segmenter's errors as data
+                if not _dask_lost(future):
+                    raise
+                lost.append(i)
+                continue
+            yield result
+        for i in sorted(lost):
+            try:
+                result = _dask_alone(function, tasks[i], n_jobs)
+            except WorkerCrash as crash:
+                result = ON_CRASH[function](tasks[i], crash, n_jobs, alone=_dask_alone)
             yield result
     finally:
-        if left:
-            client.cancel(futures)
+        if futures:
+            client.cancel(list(futures))
+
+
+def _dask_lost(future: Any) -> bool:
+    """Whether a Dask task did not end on its own: its worker died (``KilledWorker``), or it was
+    cancelled or lost (data it needed was lost with a worker)."""
+    from distributed import KilledWorker
+
+    return future.status != "error" or isinstance(future.exception(), KilledWorker)
+
+
+def _dask_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
+    """``function(*task)`` on the Dask cluster with nothing else submitted; raises
+    :class:`WorkerCrash` if its worker dies (as :func:`stability.isolation.submit_alone`)."""
+    from distributed import get_client, wait
+
+    future = get_client().submit(function, *task, pure=False)
+    wait(future)
+    try:
+        return future.result()
+    except Exception:  # noqa: BLE001 - tasks return a segmenter's errors as data
+        pass
+    if _dask_lost(future):
+        raise WorkerCrash("the worker process running the segmenter died")
+    raise future.exception()
 
 
 class _ShippedUnits(tuple):
@@ -171,6 +213,10 @@ def _scatter_units(pairs: list[Pair]) -> dict[int, Any]:
     fetch them from it when they need them (a broadcast would send every document to every
     worker). One 20,000-unit document, 100 restarts and the shuffle control of ``even`` on two
     local workers, ``n_jobs=8``: 1.0-1.7 s instead of 3.2-4.4 s (load 3.5-8 on 2 cores).
+
+    Each is the result of a task that unpickles the units (one pickle: the task's only argument),
+    not scattered data: when a segmenter kills the worker that holds them, the scheduler makes
+    them again from the task instead of cancelling every task that needs them.
     """
     from distributed import get_client
 
@@ -182,8 +228,8 @@ def _scatter_units(pairs: list[Pair]) -> dict[int, Any]:
         raise InvalidParameterError(
             "backend 'dask' runs inside a distributed.Client: create one first (or run a config "
             "with backend = 'dask', which starts or joins a cluster)") from None
-    shipped = [_ShippedUnits(pair.doc.units) for pair in pairs]
-    return dict(enumerate(client.scatter(shipped, hash=False)))
+    return {i: client.submit(pickle.loads, pickle.dumps(_ShippedUnits(pair.doc.units)), pure=False)
+            for i, pair in enumerate(pairs)}
 
 
 def _chunks(restarts: range, n_chunks: int) -> list[range]:

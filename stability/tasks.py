@@ -183,25 +183,26 @@ def batch_outputs(segmenter: Any, prepared: Any, orders: list[np.ndarray], n: in
     return [checked(b, n) for b in raw]
 
 
-def initial_crashed(task: tuple, crash: WorkerCrash, n_jobs: int) -> tuple:
+def initial_crashed(task: tuple, crash: WorkerCrash, n_jobs: int, alone: Callable = submit_alone) -> tuple:
     """The result of an initial task whose worker died when run alone."""
     return task[0], None, None, failure_of(None, crash)
 
 
-def restart_crashed(task: tuple, crash: WorkerCrash, n_jobs: int) -> list[ChunkResult]:
+def restart_crashed(task: tuple, crash: WorkerCrash, n_jobs: int, alone: Callable = submit_alone) -> list[ChunkResult]:
     """The results of a task of restarts whose worker died when run alone: each of its chunks'
-    restarts are run again one at a time, alone, to find the first that kills the worker."""
+    restarts are run again one at a time, alone (``alone(function, task, n_jobs)``, which raises
+    :class:`WorkerCrash`), to find the first that kills the worker."""
     units, chunks = task
-    return [chunk_crashed(units, chunk, n_jobs) for chunk in chunks]
+    return [chunk_crashed(units, chunk, n_jobs, alone) for chunk in chunks]
 
 
-def chunk_crashed(units: tuple[str, ...], chunk: Chunk, n_jobs: int) -> ChunkResult:
+def chunk_crashed(units: tuple[str, ...], chunk: Chunk, n_jobs: int, alone: Callable = submit_alone) -> ChunkResult:
     index, stream, *_, restarts = chunk
     out: list[tuple[int, ...]] = []
     for restart in restarts:
-        alone = (units, [(*chunk[:-1], range(restart, restart + 1))])
+        one = (units, [(*chunk[:-1], range(restart, restart + 1))])
         try:
-            [(_, _, _, got, problem)] = submit_alone(restart_task, alone, n_jobs)
+            [(_, _, _, got, problem)] = alone(restart_task, one, n_jobs)
         except WorkerCrash as again:
             return index, stream, restarts, out, failure_of(restart, again)
         out.extend(got)

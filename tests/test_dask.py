@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
+from faults import Fault, corpus
 
 from conftest import cohesion_segmenter, topical_document
 from stability import Document, evaluate
@@ -38,13 +41,14 @@ def test_dask_backend_matches_loky_and_sequential(client):
 
 def test_each_document_is_scattered_once_for_all_its_chunks_and_rounds(client, monkeypatch):
     sent = []
-    scatter = distributed.Client.scatter
+    submit = distributed.Client.submit
 
-    def spy(self, data, *args, **kwargs):
-        sent.extend(data if isinstance(data, list) else [data])
-        return scatter(self, data, *args, **kwargs)
+    def spy(self, function, *args, **kwargs):
+        if function is pickle.loads:  # a document's units, shipped as one pickle
+            sent.append(pickle.loads(args[0]))
+        return submit(self, function, *args, **kwargs)
 
-    monkeypatch.setattr(distributed.Client, "scatter", spy)
+    monkeypatch.setattr(distributed.Client, "submit", spy)
     docs = [Document(f"d{i}", tuple(topical_document(i)[0])) for i in range(3)]
     # adaptive stopping with a width never reached: 4 rounds of 10 restarts, several chunks each
     settings = dict(n_restarts=40, ci_width=1e-9, min_restarts=10, check_every=10, shuffle_control=True, progress=False)
@@ -72,3 +76,20 @@ def test_experiment_connects_to_a_scheduler_address(client):
                          backend="dask", scheduler=client.scheduler.address)
     result = run_experiment(exp, progress=False)
     assert result.summary["even"].n_documents == 12 and result.settings["backend"] == "dask"
+
+
+@pytest.mark.parametrize("when", ["initial", "restart"])
+def test_a_segmenter_that_kills_its_worker_is_a_crash_failure_and_the_rest_is_kept(client, when):
+    # the dead worker held the document's units: tasks needing them were cancelled, the run died
+    # with "cannot unpack non-iterable FutureCancelledError"
+    docs = corpus("a", "bad", "c")
+    settings = dict(n_restarts=4, n_bootstrap=50, progress=False)
+    expected = evaluate({"fault": Fault("raise", marker="none")}, docs, **settings)
+    result = evaluate({"fault": Fault("os_exit", when=when)}, docs, n_jobs=2, backend="dask", **settings)
+    [failure] = result.failures
+    assert (failure.document, failure.kind) == ("bad", "crash")
+    assert "worker process running the segmenter died" in failure.error
+    assert (failure.restart, failure.stream) == ((None, None) if when == "initial" else (0, "within"))
+    assert [r.to_dict() for r in result.documents["fault"]] == [
+        r.to_dict() for r in expected.documents["fault"] if r.document != "bad"]
+
