@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from .corpus import Document
-from .exceptions import InvalidParameterError
+from .exceptions import InvalidParameterError, UnknownSegmenterError
 from .isolation import Guarded, WorkerCrash, interruptible, result_or_crash, run_pool, submit
 from .outcome import STREAM_NAMES, Finished, f1_interval, restarts_headline_interval, score_task, stability_result
 from .permutations import Stream
@@ -156,8 +156,9 @@ def _drain_dask(function: Callable, tasks: list[tuple], n_jobs: int) -> Iterator
             i = futures.pop(future)
             try:
                 result = future.result()
-            except Exception:  # noqa: BLE001 - tasks return a segmenter's errors as data
+            except Exception as exc:  # noqa: BLE001 - tasks return a segmenter's errors as data
                 if not _dask_lost(future):
+                    _raise_unloadable(exc)
                     raise
                 lost.append(i)
                 continue
@@ -171,6 +172,20 @@ def _drain_dask(function: Callable, tasks: list[tuple], n_jobs: int) -> Iterator
     finally:
         if futures:
             client.cancel(list(futures))
+
+
+def _raise_unloadable(exc: BaseException) -> None:
+    """A task the workers could not even load (a segmenter's module missing on the cluster, so
+    the task graph does not deserialize there) as one clear error instead of Dask's traceback;
+    nothing for any other error."""
+    seen: BaseException | None = exc
+    while seen is not None and not isinstance(seen, ImportError):
+        seen = seen.__cause__ or seen.__context__
+    if seen is not None:
+        raise UnknownSegmenterError(
+            f"the Dask cluster cannot load the run's tasks ({seen}): every segmenter's module must be "
+            "importable on the cluster, its scheduler and every worker (install it there, or start them "
+            "with it on their PYTHONPATH); the results finished so far are kept, --resume goes on") from None
 
 
 def _dask_lost(future: Any) -> bool:

@@ -93,3 +93,22 @@ def test_a_segmenter_that_kills_its_worker_is_a_crash_failure_and_the_rest_is_ke
     assert [r.to_dict() for r in result.documents["fault"]] == [
         r.to_dict() for r in expected.documents["fault"] if r.document != "bad"]
 
+
+
+def test_a_task_the_workers_cannot_load_is_one_clear_error():
+    """Workers without a plugin segmenter's module fail to deserialize the task graph: Dask raises
+    a RuntimeError caused by the ImportError (seen with an external scheduler and workers started
+    without the module), which becomes one error naming the module and what to do."""
+    from stability.engine import _raise_unloadable
+    from stability.exceptions import UnknownSegmenterError
+
+    try:
+        try:
+            raise ModuleNotFoundError("No module named 'plug'")
+        except ModuleNotFoundError as missing:
+            raise RuntimeError("Error during deserialization of the task graph") from missing
+    except RuntimeError as exc:
+        with pytest.raises(UnknownSegmenterError, match=r"cannot load the run's tasks \(No module named 'plug'\): "
+                                                        r"every segmenter's module must be importable on the cluster"):
+            _raise_unloadable(exc)
+    assert _raise_unloadable(ValueError("a segmenter's own error")) is None  # anything else: left to the caller
