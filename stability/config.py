@@ -433,6 +433,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
         return evaluate(segmenters, documents, output=output, metrics=experiment.metric_options(), **run)
 
     if run.get("backend") == "dask":
+        _check_settings(run)  # a setting the run refuses is said before a cluster is started or joined
         result = _with_dask(call, scheduler)
     else:
         if scheduler is not None:
@@ -443,6 +444,18 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     if out_dir is not None:
         write_reports(result, out_dir, experiment.output.get("formats", []), experiment.output.get("documents") or None)
     return result
+
+
+def _check_settings(run: Mapping[str, Any]) -> None:
+    """Raise what :class:`~stability.settings.Settings` refuses in ``run`` (its warnings are left
+    to the run itself, which checks the same settings again)."""
+    import warnings
+
+    from .settings import Settings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        Settings(**{key: value for key, value in run.items() if key in Settings.names()})
 
 
 def _with_dask(call: Any, scheduler: str | None) -> Any:

@@ -112,3 +112,15 @@ def test_a_task_the_workers_cannot_load_is_one_clear_error():
                                                         r"every segmenter's module must be importable on the cluster"):
             _raise_unloadable(exc)
     assert _raise_unloadable(ValueError("a segmenter's own error")) is None  # anything else: left to the caller
+
+
+def test_a_refused_setting_is_said_before_a_cluster_starts(monkeypatch):
+    from stability import InvalidParameterError
+
+    def no_cluster(*args, **kwargs):
+        raise AssertionError("a cluster was started")
+
+    monkeypatch.setattr(distributed, "LocalCluster", no_cluster)
+    experiment = with_overrides(default_experiment(), backend="dask", timeout=3.0, n_restarts=2)
+    with pytest.raises(InvalidParameterError, match="timeout must be None with the dask backend"):
+        run_experiment(experiment, progress=False)
