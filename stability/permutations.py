@@ -110,6 +110,11 @@ _WORDS = re.compile(r"\w+")
 def _cased(word: str, like: str) -> str:
     """``word`` with the case of ``like`` character by character (same length); a character whose
     case change is not one character (``ß``) is left as it is, so the length never changes."""
+    if word.isascii() and like.isascii():  # the common shapes at once (ASCII: one character each way)
+        if like == like.lower():
+            return word.lower()
+        if like[0].isupper() and like[1:] == like[1:].lower():
+            return word[0].upper() + word[1:].lower()
     out = []
     for c, model in zip(word, like):
         changed = c.upper() if model.isupper() else c.lower()
