@@ -50,7 +50,7 @@ import numpy as np
 
 from .corpus import Document
 from .exceptions import InvalidParameterError, UnknownSegmenterError
-from .isolation import Guarded, WorkerCrash, interruptible, result_or_crash, run_pool, submit
+from .isolation import Guarded, WorkerCrash, interruptible, rerun_alone, result_or_crash, run_pool, submit
 from .outcome import STREAM_NAMES, Finished, f1_interval, restarts_headline_interval, score_task, stability_result
 from .permutations import Stream
 from .results import Failure, StabilityResult
@@ -163,12 +163,8 @@ def _drain_dask(function: Callable, tasks: list[tuple], n_jobs: int) -> Iterator
                 lost.append(i)
                 continue
             yield result
-        for i in sorted(lost):
-            try:
-                result = _dask_alone(function, tasks[i], n_jobs)
-            except WorkerCrash as crash:
-                result = ON_CRASH[function](tasks[i], crash, n_jobs, alone=_dask_alone)
-            yield result
+        yield from rerun_alone([tasks[i] for i in sorted(lost)], lambda task: _dask_alone(function, task, n_jobs),
+                               lambda task, crash: ON_CRASH[function](task, crash, n_jobs, alone=_dask_alone))
     finally:
         if futures:
             client.cancel(list(futures))

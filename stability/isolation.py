@@ -235,6 +235,19 @@ def submit_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
         raise
 
 
+def rerun_alone(tasks: list[tuple], alone: Callable[[tuple], Any],
+                on_crash: Callable[[tuple, WorkerCrash], Any]) -> Iterator[Any]:
+    """The results of tasks lost with a dead worker, each run again by ``alone`` with nothing
+    else in flight; ``on_crash(task, crash)`` for one that kills its worker even so (loky's pool
+    and the Dask cluster alike)."""
+    for task in tasks:
+        try:
+            result = alone(task)
+        except WorkerCrash as crash:
+            result = on_crash(task, crash)
+        yield result
+
+
 def run_pool(function: Callable, tasks: list[tuple], n_jobs: int,
              on_crash: Callable[[tuple, WorkerCrash], Any]) -> Iterator[Any]:
     """``function(*task)`` for every task in loky worker processes, in completion order.
@@ -262,12 +275,8 @@ def run_pool(function: Callable, tasks: list[tuple], n_jobs: int,
                     lost.append(i)
                     continue
                 yield result
-        for i in sorted(lost):
-            try:
-                result = submit_alone(function, tasks[i], n_jobs)
-            except WorkerCrash as crash:
-                result = on_crash(tasks[i], crash)
-            yield result
+        yield from rerun_alone([tasks[i] for i in sorted(lost)], lambda task: submit_alone(function, task, n_jobs),
+                               on_crash)
         finished = True
     finally:
         if not finished:
