@@ -407,6 +407,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     """
     from .reporting import write_reports
     from .runner import evaluate
+    from .settings import Settings
 
     if experiment.missing:
         flags = {"corpus": "--corpus", "segmenters": "--segmenter"}
@@ -428,12 +429,13 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
         output = Path(out_dir) / RESULTS_FILE
     segmenters = experiment.build_segmenters()
     documents = experiment.documents()
+    # checked here, once: a setting the run refuses is said before a Dask cluster is started or joined
+    settings = Settings.build(None, metrics=experiment.metric_options(), **run)
 
     def call() -> Any:
-        return evaluate(segmenters, documents, output=output, metrics=experiment.metric_options(), **run)
+        return evaluate(segmenters, documents, settings, output=output)
 
     if run.get("backend") == "dask":
-        _check_settings(run)  # a setting the run refuses is said before a cluster is started or joined
         result = _with_dask(call, scheduler)
     else:
         if scheduler is not None:
@@ -444,18 +446,6 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     if out_dir is not None:
         write_reports(result, out_dir, experiment.output.get("formats", []), experiment.output.get("documents") or None)
     return result
-
-
-def _check_settings(run: Mapping[str, Any]) -> None:
-    """Raise what :class:`~stability.settings.Settings` refuses in ``run`` (its warnings are left
-    to the run itself, which checks the same settings again)."""
-    import warnings
-
-    from .settings import Settings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        Settings(**{key: value for key, value in run.items() if key in Settings.names()})
 
 
 def _with_dask(call: Any, scheduler: str | None) -> Any:
