@@ -428,3 +428,125 @@ def test_markup_text_leaves_only_the_words(tmp_path_factory, words, prefix):
     file = tmp_path_factory.mktemp("md") / "x.md"
     file.write_text(f"# T\n\n{prefix}{source}\n")
     assert next(read_markdown(file, markup="text")).units == (" ".join(word for word, _ in words),)
+
+
+# Block structure against CommonMark. Each case was checked by hand against the CommonMark 0.31
+# specification (sections named) and against markdown-it-py, the parser rich already installs.
+@pytest.mark.parametrize(
+    "text, kept, dropped",
+    [
+        # 4.6 HTML blocks: a block-level tag runs to the next blank line; its indented lines are
+        # its text, not an indented code block (the tables of Node.js's os.md and readline.md)
+        ("<table>\n  <tr>\n    <td>SIGHUP</td>\n    <td>Sent when the terminal closes.</td>\n  </tr>\n</table>\n",
+         ("<td>SIGHUP</td> <td>Sent when the terminal closes.</td>",),
+         ("<td>SIGHUP</td> <td>Sent when the terminal closes.</td>",)),
+        # 4.6, condition 1: <pre> runs to its closing tag, blank lines included: code, tags removed
+        ("Text.\n\n<pre><code>x = 1\n\ny &lt; 2\n</code></pre>\n\nAfter.\n", ("Text.", "x = 1 y < 2", "After."),
+         ("Text.", "After.")),
+        # a script or a style is not shown at all
+        ("Text.\n\n<script>\nvar x = 1;\n</script>\n<style>\np { color: red }\n</style>\n\nAfter.\n",
+         ("Text.", "After."), ("Text.", "After.")),
+        # 5.2 list items: after a blank line, four columns past the item's content is indented code
+        ("- Examples import it as:\n\n      import pyparsing as pp\n      ppc = pp.common\n\n- Next.\n",
+         ("- Examples import it as:", "import pyparsing as pp ppc = pp.common", "- Next."),
+         ("- Examples import it as:", "- Next.")),
+        # 5.1 block quotes: a fence inside a quote is code, the quote's markers removed
+        ("> Note:\n>\n> ```powershell\n> git clone -c core.symlinks=true <url>\n> ```\n\nAfter.\n",
+         ("> Note: >", "git clone -c core.symlinks=true <url>", "After."), ("> Note: >", "After.")),  # as written
+        # ... and it ends with the quote when its fence is never closed (no warning: the quote ends it)
+        ("> ```js\n> const a = 1\n\nAfter.\n", ("const a = 1", "After."), ("After.",)),
+        # 5.2: a list item whose content is a fence; its closing fence is indented as that content
+        ("* Tag it:\n  * ```\n    git tag -s x\n    ```\n* Publish.\n",
+         ("* Tag it:", "git tag -s x", "* Publish."), ("* Tag it:", "* Publish.")),
+    ],
+)
+def test_html_blocks_quotes_and_list_items_hold_their_code_as_commonmark_does(tmp_path, text, kept, dropped):
+    file = write(tmp_path / "a.md", text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no fence is read as never closed
+        assert next(read_markdown(file)).units == kept
+        assert next(read_markdown(file, code="drop")).units == dropped
+
+
+def test_html_block_text_is_shown_without_its_tags(tmp_path):
+    file = write(tmp_path / "a.md", "# Signals\n\n<table>\n  <tr>\n    <td><code>SIGINT</code></td>\n"
+                                    "    <td>Sent on <kbd>Ctrl</kbd>+<kbd>C</kbd>.</td>\n  </tr>\n</table>\n")
+    assert next(read_markdown(file, markup="text", code="drop")).units == ("SIGINT Sent on Ctrl+C.",)
+
+
+def test_an_anchor_before_a_heading_does_not_hide_it(tmp_path):
+    """4.6: two tags on a line are inline HTML, not an HTML block, so the heading below counts."""
+    file = write(tmp_path / "a.md", "Intro.\n\n<a id=\"overview\"></a>\n## Overview\n\nText.\n")
+    doc = next(read_markdown(file))
+    assert doc.meta["titles"] == (None, "Overview") and doc.references[0].boundaries == (1,)
+
+
+def test_pipes_split_cells_only_in_a_table(tmp_path):
+    """A line ending with "|" is not a table row without a delimiter row (GitHub's tables)."""
+    file = write(tmp_path / "a.md", "* `ALPNProtocols`: {string[]|Buffer[]|\n  TypedArray|DataView}\n\n"
+                                    "| a | b |\n|---|---|\n| 1 | 2 |\n")
+    assert next(read_markdown(file, markup="text")).units == (
+        "ALPNProtocols: {string[]|Buffer[]| TypedArray|DataView}", "a b 1 2")
+
+
+_md_line = st.text(alphabet="abcdef", min_size=1, max_size=5).map(lambda w: w + " " + w[::-1])
+_md_block = st.one_of(
+    st.tuples(st.just("heading"), st.integers(1, 6), _md_line),
+    st.tuples(st.just("paragraph"), st.just(0), _md_line),
+    st.tuples(st.just("item"), st.sampled_from(["- ", "* ", "1. ", "10) "]), _md_line),
+    st.tuples(st.just("item_code"), st.sampled_from(["- ", "1. "]), _md_line),
+    st.tuples(st.just("item_fence"), st.sampled_from(["- ", "  * ", "1. "]), _md_line),
+    st.tuples(st.just("quote"), st.just(0), _md_line),
+    st.tuples(st.just("quote_fence"), st.sampled_from(["> ", ">"]), _md_line),
+    st.tuples(st.just("html"), st.sampled_from(["table", "div", "details"]), _md_line),
+    st.tuples(st.just("indented"), st.just(0), _md_line),
+    st.tuples(st.just("fence"), st.sampled_from(["```", "~~~~"]), _md_line),
+)
+
+
+def _write_block(kind, arg, line):
+    return {
+        "heading": lambda: f"{'#' * arg} {line}",
+        "paragraph": lambda: line,
+        "item": lambda: f"{arg}{line}",
+        "item_code": lambda: f"{arg}{line}\n\n{' ' * (len(arg) + 4)}{line}",
+        "item_fence": lambda: f"{arg}{line}\n{' ' * (len(arg) - len(arg.lstrip()))}{arg.strip()} ```\n"
+                              f"{' ' * len(arg)}  {line}\n{' ' * len(arg)}```",
+        "quote": lambda: f"> {line}",
+        "quote_fence": lambda: f"{arg}```\n{arg}{line}\n{arg}\n{arg}```",
+        "html": lambda: f"<{arg}>\n    {line}\n        {line}\n</{arg}>",
+        "indented": lambda: f"    {line}",
+        "fence": lambda: f"{arg}\n{line}\n\n    {line}\n{arg}",
+    }[kind]()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_md_block, min_size=1, max_size=10))
+def test_headings_and_code_blocks_agree_with_a_commonmark_parser(tmp_path_factory, blocks):
+    """Fuzzed documents of headings, paragraphs, list items (with indented and fenced code), block
+    quotes (with fences), HTML blocks and code blocks: the headings, the code and the words of the
+    rest come out as markdown-it-py, a CommonMark parser, reads them (HTML blocks as their text)."""
+    markdown_it = pytest.importorskip("markdown_it")
+    import html
+    import re
+
+    source = "\n\n".join(_write_block(*block) for block in blocks) + "\n"
+    tokens = markdown_it.MarkdownIt("commonmark").parse(source)
+    headings, code, words = [], [], []
+    for before, token in zip([None, *tokens], tokens):
+        if token.type == "inline" and before is not None and before.type == "heading_open":
+            headings.append((int(before.tag[1]), token.content))
+        elif token.type in ("fence", "code_block"):
+            code.append(" ".join(line.strip() for line in token.content.splitlines() if line.strip()))
+        elif token.type == "html_block":
+            words.extend(html.unescape(re.sub(r"<[^>]*>", " ", token.content)).split())
+        elif token.type == "inline":
+            words.extend(token.content.split())
+    file = tmp_path_factory.mktemp("md") / "x.md"
+    file.write_text(source)
+    from stability.readers.markdown import _blocks
+
+    ours = list(_blocks(source.splitlines(), file, [], "text"))
+    assert [(b.level, b.text) for b in ours if b.kind == "heading"] == headings
+    assert [b.text for b in ours if b.kind == "code"] == code
+    assert [w for b in ours if b.kind == "paragraph" for w in b.text.split()] == words

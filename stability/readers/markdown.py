@@ -41,6 +41,18 @@ _MARKER = r"(?:[-+*]|\d{1,9}[.)])"  # a list item's marker
 _TARGET = r"(?:\([^)]*\)|\[[^\]]*\])"  # a link's destination, or its reference label
 _TAGS_ONLY = re.compile(rf"^\s*(?:{_TAG_PATTERN}\s*)+$")
 _COMMENT_START = re.compile(r"^ {0,3}<!--")
+# CommonMark's HTML blocks: <pre>, <script> and <style> run to their closing tag; a block-level tag
+# (or any tag alone on its line, when no paragraph is open) runs to the next blank line
+_RAW_HTML = re.compile(r"^ {0,3}<(pre|script|style)(?:[ \t>]|$)", re.IGNORECASE)
+_BLOCK_TAGS = (
+    "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|"
+    "fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|"
+    "menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|"
+    "track|ul"
+)
+_HTML_BLOCK = re.compile(rf"^ {{0,3}}</?(?:{_BLOCK_TAGS})(?:[ \t]|/?>|$)", re.IGNORECASE)
+_ONE_TAG = re.compile(rf"^ {{0,3}}{_TAG_PATTERN}[ \t]*$")  # alone on its line, any tag starts one too
+_QUOTE_START = re.compile(r"^ {0,3}>")
 _LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*\S+(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?[ \t]*$")
 _FRONT_MATTER_END = ("---", "...")
 _LIST_ITEM = re.compile(rf"^ {{0,3}}{_MARKER}(?:[ \t]|$)")
@@ -99,10 +111,16 @@ def read_markdown(
 
     The blocks that become units: paragraphs (lines up to a blank line, a heading, a fence or a
     thematic break; lists, tables and block quotes are read as paragraphs), and code blocks,
-    fenced (`````` ``` `````` or ``~~~``) or indented by four spaces after a blank line (not
-    after a list item, whose indented lines continue it), one unit each, kept or dropped with
-    ``code``; in a list item a fence may be indented as far as the item's content, and three
-    columns more. Lines of a
+    fenced (`````` ``` `````` or ``~~~``) or indented by four spaces after a blank line, one
+    unit each, kept or dropped with ``code``. In a list item, indented lines continue the item;
+    code there is indented four columns past the item's content, and a fence may be indented as
+    far as that content and three columns more, or be the item's first line. A fence in a
+    block quote is code too, ending with its closing fence or with the quote. HTML blocks follow
+    CommonMark: a block-level tag (``<table>``, ``<div>``, ``<details>``, ...), or any tag alone
+    on its line, starts one that runs to the next blank line, whose lines are text whatever their
+    indentation (never code, never a heading; a line holding only tags ends the unit, as a table
+    row does in the HTML reader); ``<pre>`` runs to ``</pre>`` and is a code block (tags removed,
+    entities decoded); ``<script>`` and ``<style>`` are removed. Lines of a
     block are stripped and joined with single spaces. Removed without a trace: YAML front matter
     (``---`` on the first line up to a closing ``---`` or ``...``), HTML comments that start a
     line (``<!-- ... -->``, over several lines too; text after the closing ``-->`` on its line
@@ -225,33 +243,50 @@ def _indent(line: str) -> int:
 def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str = "keep") -> Iterator[Block]:
     """The headings, paragraphs and code blocks of a file, in order (see :func:`read_markdown`)."""
     paragraph: list[str] = []
+    table = False  # the open paragraph has a table's delimiter row: its pipes separate cells
     start = 0
     in_list = False  # indented lines after a list item continue the item: they are not code
     item_indent = 0  # where the content of the last list item starts: a fence may be indented so far, and 3 more
+    in_html = False  # in an HTML block, up to the next blank line: its lines are text, never code or headings
     i = _front_matter_end(lines)
     as_text = markup == "text"
     inline = _inline_text if as_text else (lambda text: text)
 
+    def joined() -> str:
+        return inline(" ".join(_line_text(line, table) for line in paragraph) if as_text else " ".join(paragraph))
+
     def flush() -> Iterator[Block]:
+        nonlocal table
         if paragraph:
-            text = inline(" ".join(paragraph))
+            text = joined()
             if text:
                 yield Block("paragraph", text, start)
             paragraph.clear()
+        table = False
 
     while i < len(lines):
         line = lines[i]
         text = line.strip()
         lineno = i + 1
         i += 1
+        if text and in_list and not paragraph and not in_html and _indent(line) == 0 and not _LIST_ITEM.match(line):
+            in_list = False  # a block at the margin ends the list
         if not text:
             yield from flush()
+            in_html = False
+        elif in_html:
+            if _TAGS_ONLY.match(line):
+                yield from flush()
+            else:
+                start = start if paragraph else lineno
+                paragraph.append(text)
         elif paragraph and _SETEXT.match(line) and not _LIST_ITEM.match(lines[start - 1]):
-            yield Block("heading", inline(" ".join(paragraph)), start, 1 if text[0] == "=" else 2)  # the paragraph above
+            yield Block("heading", joined(), start, 1 if text[0] == "=" else 2)  # the paragraph above
             paragraph.clear()
-        elif not paragraph and not in_list and _indent(line) >= _CODE_INDENT:  # an indented code block
-            body, i = _indented(lines, i - 1)
-            yield Block("code", " ".join(body), lineno)
+            table = False
+        elif not paragraph and _indent(line) >= (item_indent if in_list else 0) + _CODE_INDENT:
+            body, i = _indented(lines, i - 1, (item_indent if in_list else 0) + _CODE_INDENT)
+            yield Block("code", " ".join(body), lineno)  # an indented code block, in a list item too
         elif (heading := _ATX.match(line)) is not None:
             yield from flush()
             title = _ATX_CLOSING.sub("", heading.group(2) or "").strip()
@@ -265,7 +300,22 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str =
             yield from flush()  # a fence in a list item, indented as the item's content
             body, i = _fenced(lines, i, fence.group(1), file, lineno, notes, item_indent + _CODE_INDENT - 1)
             yield Block("code", " ".join(body), lineno)
+        elif (content := _item_content(line)) is not None and (fence := _FENCE.match(line.expandtabs(4)[content:])):
+            yield from flush()  # a list item whose content starts with a fence
+            in_list, item_indent = True, content
+            body, i = _fenced(lines, i, fence.group(1), file, lineno, notes, content + _CODE_INDENT - 1)
+            yield Block("code", " ".join(body), lineno)
+        elif _QUOTE_START.match(line) and (fence := _FENCE.match(_QUOTE.sub("", text))) is not None:
+            yield from flush()  # a fence in a block quote: the code block ends with its fence or with the quote
+            body, i = _fenced(lines, i, fence.group(1), file, lineno, notes, quoted=True)
+            yield Block("code", " ".join(body), lineno)
+        elif (raw := _RAW_HTML.match(line)) is not None:
+            yield from flush()
+            body, i = _raw_html(lines, i - 1, raw.group(1))
+            if raw.group(1).lower() == "pre":  # preformatted text is code; a script or a style is not shown
+                yield Block("code", " ".join(body), lineno)
         elif _BREAK.match(line) or _TAGS_ONLY.match(line):
+            in_html = _HTML_BLOCK.match(line) is not None or (not paragraph and _ONE_TAG.match(line) is not None)
             yield from flush()
         elif not paragraph and _LINK_DEFINITION.match(line):  # "[label]: url", not rendered
             continue
@@ -276,7 +326,7 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str =
                 continue
             if not paragraph:
                 start = lineno
-            paragraph.append(_line_text(quoted))
+            paragraph.append(quoted)
         elif _COMMENT_START.match(line):
             yield from flush()
             while "-->" not in line and i < len(lines):
@@ -286,14 +336,18 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str =
             if _TAG.sub("", _INLINE_COMMENT.sub("", tail)).strip() and (text := inline(tail)):
                 yield Block("paragraph", text, i)
         else:
+            if _HTML_BLOCK.match(line):
+                yield from flush()  # a block-level tag starts an HTML block, and ends a paragraph
+                in_html = True
             if not paragraph:
                 start = lineno
                 in_list = bool(_LIST_ITEM.match(line)) or (in_list and _indent(line) > 0)
             if in_list and (content := _item_content(line)) is not None:
                 item_indent = content
             if as_text and _TABLE_DELIMITER.match(text) and "|" in text:
-                continue  # a table's "| --- | :-: |" row
-            paragraph.append(_line_text(text) if as_text else text)
+                table = True  # a table's "| --- | :-: |" row
+                continue
+            paragraph.append(text)
     yield from flush()
 
 
@@ -308,12 +362,11 @@ def _item_content(line: str) -> int | None:
     return marker + 1 if not item.group(3) or spaces > _CODE_INDENT else marker + spaces
 
 
-def _line_text(line: str) -> str:
-    """A stripped line of a paragraph without its list marker (and task box) or table pipes."""
+def _line_text(line: str, table: bool = False) -> str:
+    """A stripped line of a paragraph without its list marker (and task box), and without its
+    pipes when the paragraph is a table (it has a delimiter row, as in GitHub's Markdown)."""
     line = _LIST_MARKER.sub("", line)
-    if line.startswith("|") or (line.endswith("|") and not line.endswith("\\|")):
-        line = re.sub(r"(?<!\\)\|", " ", line)
-    return line
+    return re.sub(r"(?<!\\)\|", " ", line) if table else line
 
 
 def _inline_text(text: str) -> str:
@@ -345,12 +398,13 @@ def _rendered(text: str) -> str:
     return "".join(chr(ord(c) - _PROTECTED) if _PROTECTED <= ord(c) < _PROTECTED + 128 else c for c in text)
 
 
-def _indented(lines: list[str], i: int) -> tuple[list[str], int]:
-    """The stripped non-blank lines of the indented code block starting at index ``i``, and the
-    index of the first line after it (blank lines inside it belong to it, trailing ones do not)."""
+def _indented(lines: list[str], i: int, indent: int = _CODE_INDENT) -> tuple[list[str], int]:
+    """The stripped non-blank lines of the code block indented by ``indent`` columns starting at
+    index ``i``, and the index of the first line after it (blank lines inside it belong to it,
+    trailing ones do not)."""
     body: list[str] = []
     end = i
-    while i < len(lines) and (not lines[i].strip() or _indent(lines[i]) >= _CODE_INDENT):
+    while i < len(lines) and (not lines[i].strip() or _indent(lines[i]) >= indent):
         if lines[i].strip():
             body.append(lines[i].strip())
             end = i + 1
@@ -359,13 +413,18 @@ def _indented(lines: list[str], i: int) -> tuple[list[str], int]:
 
 
 def _fenced(lines: list[str], i: int, opening: str, file: Path, lineno: int,
-            notes: list[str] | None, indent: int = 3) -> tuple[list[str], int]:
+            notes: list[str] | None, indent: int = 3, quoted: bool = False) -> tuple[list[str], int]:
     """The stripped non-blank lines of a code block opened by ``opening`` on line ``lineno``,
-    and the index of the line after its closing fence (indented by ``indent`` columns at most)."""
+    and the index of the line after its closing fence (indented by ``indent`` columns at most);
+    ``quoted``: in a block quote, whose markers are removed and whose end ends the block."""
     closing = re.compile(rf"^[ \t]*{re.escape(opening[0])}{{{len(opening)},}}[ \t]*$")
     body: list[str] = []
     while i < len(lines):
         line = lines[i]
+        if quoted:
+            if not _QUOTE_START.match(line):
+                return body, i  # the quote ends here, and its code block with it
+            line = _QUOTE.sub("", line.strip())
         i += 1
         if closing.match(line) and _indent(line) <= indent:
             return body, i
@@ -373,6 +432,23 @@ def _fenced(lines: list[str], i: int, opening: str, file: Path, lineno: int,
             body.append(line.strip())
     if notes is not None:
         note(notes, file, f"the code fence opened at line {lineno} is never closed; the rest of the file is read as code")
+    return body, i
+
+
+def _raw_html(lines: list[str], i: int, tag: str) -> tuple[list[str], int]:
+    """The text of the ``<pre>``, ``<script>`` or ``<style>`` block starting at index ``i``, by
+    line, tags removed and entities decoded, and the index of the line after its closing tag (the
+    end of the file when it has none, as in CommonMark)."""
+    closing = re.compile(rf"</{tag}\s*>", re.IGNORECASE)
+    body: list[str] = []
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        text = html.unescape(_TAG.sub("", line)).strip()
+        if text:
+            body.append(text)
+        if closing.search(line):
+            break
     return body, i
 
 
