@@ -34,7 +34,7 @@ HEADLINE_NOTE = (
     "of unrelated texts (Kendall tau 0.79 on Choi's, 0.72 on task dialogues), on clinical textbook chapters "
     "(0.68) and on novels split into chapters (0.67), only moderately on Wikipedia articles and meeting "
     "transcripts (about 0.5) and poorly on open-domain chit-chat (0.38); on technical documentation it depends "
-    "on the project and on which headings count (0.05 to 0.53 over eleven readings of six projects, below 0.3 "
+    "on the project and on which headings count (0.02 to 0.53 over eleven readings of six projects, below 0.3 "
     "on four): the references also reward the number "
     "of boundaries and penalise missed ones, which the stability test cannot see, and it overrates "
     "segmenters placing many boundaries in long documents (meeting transcripts, novels). "
