@@ -458,6 +458,8 @@ class ResultsStore:
         self.resume, self.overwrite, self.retry_failed = resume, overwrite, retry_failed
         self.completed: dict[tuple[str, str], Entry] = {}
         self._seen: set[str] = set()
+        #: documents the file holds records of, in the order they were written (corpus order)
+        self._recorded: dict[str, None] = {}
         self._handle: Any = None
         self._lock = _Lock(self.path)
         self._synced = 0.0
@@ -502,6 +504,7 @@ class ResultsStore:
         if scan.records:
             self._check(run)
         self.completed = run.entries
+        self._recorded = dict.fromkeys(doc for _, doc in run.entries)
         os.truncate(self.path, scan.end)
         self._handle = self.path.open("a", encoding="utf-8")
         if scan.needs_newline:
@@ -576,6 +579,7 @@ class ResultsStore:
         self._seen.add(doc_id)
         entry = self.completed.get((label, doc_id))
         if entry is None:
+            self._check_order(doc_id)
             return None
         if entry.document_hash is not None and entry.document_hash != doc_hash:
             raise self._refuse(
@@ -584,6 +588,21 @@ class ResultsStore:
         if isinstance(entry.value, Failure) and self.retry_failed:
             return None
         return entry.value
+
+    def _check_order(self, doc_id: str) -> None:
+        """A document the file has no record of may only come after every document it has: records
+        are written in corpus order, so an earlier new document means another corpus (or the same
+        documents in another order), refused before anything of it is computed or appended."""
+        if doc_id in self._recorded or not self._recorded:
+            return
+        waiting = [doc for doc in self._recorded if doc not in self._seen]
+        self._recorded = {}  # checked once: past this document, every new one is
+        if waiting:
+            raise self._refuse(
+                f"this corpus has document {doc_id!r}, of which the file holds no result, before "
+                f"{len(waiting)} document(s) of which it does (e.g. {waiting[0]!r}): its results were computed on "
+                "another corpus, or on these documents in another order",
+                "use another output folder, or the same corpus in the same order")
 
     def add(self, value: StabilityResult | Failure, doc_hash: str) -> None:
         """Append the record of one finished pair (flushed at once, fsynced about every second)."""
@@ -603,8 +622,9 @@ class ResultsStore:
         stale = sorted({doc for _, doc in self.completed} - self._seen)
         if stale:
             raise self._refuse(
-                f"it holds results of {len(stale)} document(s) that are not in this corpus (e.g. {stale[0]!r}), "
-                "now mixed with this run's", "use another output folder for another corpus")
+                f"it holds results of {len(stale)} document(s) that are not in this corpus (e.g. {stale[0]!r}): "
+                "a corpus cut shorter (a smaller limit) or another corpus",
+                "resume with the whole corpus it was computed on, or use another output folder")
 
     def _write(self, record: dict[str, Any]) -> None:
         self._handle.write(json.dumps(record) + "\n")
