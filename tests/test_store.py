@@ -373,3 +373,21 @@ def test_a_run_killed_mid_write_resumes_to_the_same_bytes(tmp_path):
         resumed = evaluate({"slow": fast}, docs, n_restarts=3, output=out, resume=True, progress=False)
     assert out.read_bytes() == whole.read_bytes()
     assert len(resumed.documents["slow"]) == 30
+
+
+def test_the_run_record_keeps_the_versions_and_a_resume_under_others_warns(tmp_path):
+    from stability.store import provenance
+
+    out = tmp_path / "run.jsonl"
+    result = run(out, iter(corpus(3)[:2]), provenance={"command": "by hand"})
+    lines = out.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["provenance"] == {**provenance(), "command": "by hand"} == result.settings["provenance"]
+    assert load_results(out).settings["provenance"] == header["provenance"]
+    header["provenance"].update(numpy="1.0.0", stability="0.0.1")  # as if computed by older versions
+    out.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    with pytest.warns(ResultsWarning, match=r"run.jsonl: its results were computed with stability 0.0.1 \(now "
+                      r"[^)]+\), numpy 1.0.0 \(now [^)]+\); the results this resume adds"):
+        resumed = run(out, iter(corpus(3)), resume=True)
+    assert resumed.settings["provenance"]["numpy"] == "1.0.0"  # the file's, kept
+    assert json.loads(out.read_text().splitlines()[0])["provenance"]["numpy"] == "1.0.0"
