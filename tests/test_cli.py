@@ -360,3 +360,17 @@ def test_the_reproduce_note_says_when_a_segmenter_is_non_deterministic(monkeypat
           "--restarts", "3", "--out", "out", "--no-progress")
     shown = _main(monkeypatch, capsys, "report", "out", "--report-format", "md").out
     assert "not bit for bit: stability:_coin_segmenter gave different outputs on the same input" in shown
+
+
+def test_report_of_a_folder_without_its_results_file_reads_its_json_report(runner, corpus_file, tmp_path):
+    # the folder's report.json was there, yet the command said results.jsonl does not exist
+    out = tmp_path / "out"
+    _run_to(runner, corpus_file, out)
+    whole = runner.invoke(app, ["report", str(out), "--report-format", "csv"])
+    (out / "results.jsonl").unlink()
+    again = runner.invoke(app, ["report", str(out), "--report-format", "csv"])
+    assert again.exit_code == 0, again.output
+    assert again.stdout == whole.stdout
+    (out / "report.json").unlink()
+    empty = runner.invoke(app, ["report", str(out)])
+    assert empty.exit_code == 1 and "holds neither results.jsonl nor report.json" in empty.stderr
