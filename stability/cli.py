@@ -297,7 +297,8 @@ def run(
         saved["dir"] = experiment.output.get("dir")
         if resume and "dir" not in experiment.output:
             raise typer.BadParameter("--resume needs an output directory (--out or [output] dir)")
-        result = run_experiment(experiment, progress=progress, on_results=lambda _: saved.update(complete=True))
+        result = run_experiment(experiment, progress=progress, on_results=lambda _: saved.update(complete=True),
+                                provenance=_command())
         _print_report(result, report_format or old_report, width=width, columns=columns, metrics=metrics,
                       documents=documents)
         for failure in result.failures:
@@ -370,10 +371,24 @@ def report(
     from .summary import load_results
 
     with _errors(debug, ctx):
-        path = results / "results.jsonl" if results.is_dir() else results
+        path = _saved_run(results)
         result = load_results(path)
         _print_report(result, report_format or old_format, width=width, columns=columns, metrics=metrics,
                       documents=documents or None, output=output or old_output)
+
+
+def _saved_run(results: Path) -> Path:
+    """The file ``stability report`` reads: the path given, or in an output folder its results file,
+    else (the results file deleted or never copied) its JSON report."""
+    from .exceptions import InvalidParameterError
+    from .store import RESULTS_FILE
+
+    if not results.is_dir():
+        return results
+    for name in (RESULTS_FILE, "report.json"):
+        if (results / name).is_file():
+            return results / name
+    raise InvalidParameterError(f"{results} holds neither {RESULTS_FILE} nor report.json: not the output folder of a run")
 
 
 @app.command()
@@ -424,9 +439,26 @@ def validate(
         typer.echo(f"headline score in use: {HEADLINE.name}; this study's rule picks: {run.decision.headline}")
 
 
+#: The arguments of this process's command line, set by :func:`main` (the console script and
+#: ``python -m stability``); ``None`` when the app is invoked otherwise (typer's test runner), where
+#: ``sys.argv`` is not the command that ran.
+_ARGV: list[str] | None = None
+
+
+def _command() -> dict[str, str] | None:
+    """The command line that ran, and the folder it ran in, for the run record."""
+    if _ARGV is None:
+        return None
+    import os
+
+    return {"command": shlex.join(["stability", *_ARGV]), "cwd": os.getcwd()}
+
+
 def main() -> None:
     """Console-script entry point."""
-    app()
+    global _ARGV
+    _ARGV = list(sys.argv[1:])
+    app(prog_name="stability")
 
 
 if __name__ == "__main__":  # pragma: no cover

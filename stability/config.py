@@ -397,13 +397,15 @@ def with_overrides(
 
 
 def run_experiment(experiment: Experiment, *, progress: bool | None = None,
-                   on_results: Callable[[Any], None] | None = None) -> Any:
+                   on_results: Callable[[Any], None] | None = None,
+                   provenance: Mapping[str, Any] | None = None) -> Any:
     """Run an experiment: read the corpus, evaluate, write the outputs; returns the CorpusResult.
 
     With ``[output] dir``, the run streams ``results.jsonl`` there and writes ``report.<format>``
     for each requested format. A folder that already holds results is an error unless the run
     says ``resume = true`` (continue it) or ``overwrite = true`` (replace it). ``on_results`` is
     called with the CorpusResult once every pair has finished, before the reports are written.
+    ``provenance`` (e.g. the command line) is kept in the run record (:func:`stability.evaluate`).
     """
     from .reporting import write_reports
     from .runner import evaluate
@@ -433,7 +435,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     settings = Settings.build(None, metrics=experiment.metric_options(), **run)
 
     def call() -> Any:
-        return evaluate(segmenters, documents, settings, output=output)
+        return evaluate(segmenters, documents, settings, output=output, provenance=provenance)
 
     if run.get("backend") == "dask":
         result = _with_dask(call, scheduler)

@@ -27,7 +27,7 @@ from .registry import get_segmenter
 from .results import CorpusResult, Failure, StabilityResult
 from .segmenter import segmenter_name
 from .settings import Settings
-from .store import ResultsStore, corpus_fingerprint, document_hash, run_header
+from .store import ResultsStore, corpus_fingerprint, document_hash, provenance as run_provenance, run_header
 from .summary import summarize
 
 __all__ = ["stability_test", "evaluate", "resolve_segmenters", "Settings"]
@@ -290,6 +290,7 @@ def evaluate(
     output: str | os.PathLike | None = None,
     on_result: Callable[[StabilityResult], None] | None = None,
     splitter: Any = None,
+    provenance: Mapping[str, Any] | None = None,
     **keywords: Any,
 ) -> CorpusResult:
     """Run the stability test of several segmenters over a corpus.
@@ -314,6 +315,10 @@ def evaluate(
         Documents given as raw strings are cut into units by this sentence splitter (a name of
         :func:`stability.splitters.available_splitters` or ``text -> list[str]``); without it a
         raw string is refused.
+    provenance : mapping, optional
+        What else the run record keeps to reproduce the run, beside the versions of stability,
+        Python and numpy (:func:`stability.store.provenance`), e.g. ``{"command": ...}``; it is in
+        the result's ``settings["provenance"]`` and the results file's header, not compared on resume.
     **keywords
         Settings by name (``n_restarts=10``, ``resume=True``...), replacing those of
         ``settings``; see :class:`~stability.settings.Settings`.
@@ -336,27 +341,30 @@ def evaluate(
     _check_timeout(settings)
     resolved = resolve_segmenters(segmenters)
     header = run_header(settings, resolved)
-    run = _run_corpus(settings, resolved, documents, output, header, on_result, _splitter(splitter))
+    origin = run_provenance(**dict(provenance or {}))
+    run = _run_corpus(settings, resolved, documents, output, header, on_result, _splitter(splitter), origin)
     s = settings
     summary = summarize(run.results, run.failures, seed=s.seed, confidence=s.confidence,
                         n_bootstrap=s.n_bootstrap, content_margin=s.content_margin)
     if run.failures and s.on_error == "raise":
         first = run.failures[0]
         raise _segmenter_error(first, f"{first.error} ({len(run.failures)} failure(s) in the run)")
-    extra = {"n_jobs": s.n_jobs, "backend": s.backend, "n_documents": run.n_documents}
+    extra = {"n_jobs": s.n_jobs, "backend": s.backend, "n_documents": run.n_documents,
+             "provenance": run.store.provenance if run.store is not None else origin}
     return CorpusResult(run.results, summary, run.failures, {**header, **extra})
 
 
 def _run_corpus(settings: Settings, segmenters: dict[str, Callable], documents: Iterable[Any],
                 output: str | os.PathLike | None, header: dict[str, Any],
                 on_result: Callable[[StabilityResult], None] | None,
-                split: Callable[[str], list[str]] | None = None) -> _CorpusRun:
+                split: Callable[[str], list[str]] | None = None,
+                origin: dict[str, Any] | None = None) -> _CorpusRun:
     """Evaluate the corpus block by block, keeping the results file when there is one."""
     docs, fingerprint = _documents(documents, output is not None, split)
     store = None
     if output is not None:
         store = ResultsStore(output, header, corpus=fingerprint, resume=settings.resume,
-                             overwrite=settings.overwrite, retry_failed=settings.retry_failed)
+                             overwrite=settings.overwrite, retry_failed=settings.retry_failed, provenance=origin)
     bar = Progress(settings.progress)
     run = _CorpusRun(settings, segmenters, store, on_result, bar)
     try:

@@ -2,11 +2,14 @@
 
 Format (JSON lines, UTF-8, one complete record per line):
 
-* a header ``{"type": "run", "settings": {...}, "corpus": {...} | null}``. ``settings`` holds the
+* a header ``{"type": "run", "settings": {...}, "corpus": {...} | null, "provenance": {...}}``. ``settings`` holds the
   recorded :class:`~stability.settings.Settings`, the segmenter labels, ``format_version``
   (:data:`FORMAT_VERSION`), the reference-metric options and every segmenter's parameters;
   ``corpus`` is the corpus fingerprint (:func:`corpus_fingerprint`) when the corpus was known in
-  full before the run (a list of documents), else ``null``;
+  full before the run (a list of documents), else ``null``; ``provenance`` (:func:`provenance`) what
+  else it takes to reproduce the run: the versions of stability, Python and numpy that computed it
+  and, from the command line, the command and the folder it ran in (not compared on resume: a
+  resume under other versions warns, since its results then come from two versions);
 * then one ``{"type": "result", "document_hash": ..., "result": {...}}`` or
   ``{"type": "failure", "document_hash": ..., "failure": {...}}`` per finished (segmenter, document)
   pair, written as soon as it is known (in corpus order), flushed at once and fsynced at least
@@ -61,6 +64,7 @@ __all__ = [
     "ResultsStore",
     "ResultsLockedError",
     "run_header",
+    "provenance",
     "document_hash",
     "corpus_fingerprint",
     "iter_records",
@@ -105,6 +109,31 @@ def corpus_fingerprint(docs: Iterable[Document]) -> dict[str, Any]:
         "ids": _sha(json.dumps([d.id for d in docs], ensure_ascii=False)),
         "content": _sha("".join(document_hash(d) for d in docs)),
     }
+
+
+#: The keys of :func:`provenance` that name versions: a resume under others warns.
+VERSION_KEYS = ("stability", "python", "numpy")
+
+
+def provenance(**extra: Any) -> dict[str, Any]:
+    """What a run record keeps beside its settings to reproduce the run: the versions of
+    stability, Python and numpy computing it, then ``extra`` (``command`` and ``cwd`` from the
+    command line), its ``None`` values left out.
+
+    >>> sorted(provenance(command="stability run"))
+    ['command', 'numpy', 'python', 'stability']
+    """
+    import platform
+
+    import numpy
+
+    from . import __version__
+
+    versions = {"stability": __version__, "python": platform.python_version(), "numpy": numpy.__version__}
+    return {**versions, **{k: v for k, v in extra.items() if v is not None}}
+
+
+_current = provenance  # for the methods whose parameter is named ``provenance``
 
 
 # ----------------------------------------------------------------------------------------------
@@ -205,6 +234,7 @@ class RunRecords:
     corpus: dict[str, Any] | None
     entries: dict[tuple[str, str], Entry]
     header: bool = False  # a run record was read
+    provenance: dict[str, Any] = field(default_factory=dict)  # empty in files written before it was kept
 
 
 def _entry(record: dict[str, Any], path: Path, number: int) -> Entry:
@@ -226,6 +256,8 @@ def _records(scan: _Scan, path: Path) -> RunRecords:
     for number, record in scan.records:
         if record["type"] == "run":
             run.settings, run.corpus, run.header = record.get("settings", {}), record.get("corpus"), True
+            kept = record.get("provenance")
+            run.provenance = dict(kept) if isinstance(kept, dict) else {}
             continue
         entry = _entry(record, path, number)
         run.entries[(entry.value.segmenter, entry.value.document or "")] = entry
@@ -343,7 +375,8 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
             documents.setdefault(entry.value.segmenter, []).append(entry.value)
         else:
             failures.append(entry.value)
-    return _corpus_result(documents, failures, run.settings, path)
+    settings = {**run.settings, "provenance": run.provenance} if run.provenance else run.settings
+    return _corpus_result(documents, failures, settings, path)
 
 
 def _with_headline_interval(result: StabilityResult, confidence: float, n_bootstrap: int) -> StabilityResult:
@@ -448,16 +481,24 @@ class ResultsStore:
         :func:`corpus_fingerprint` of the corpus when it is known in full before the run.
     resume, overwrite, retry_failed : bool
         As in :class:`~stability.settings.Settings`.
+    provenance : dict, optional
+        The header's ``provenance`` (default: :func:`provenance` of this process); on resume the
+        file's own is kept.
     """
 
     def __init__(self, path: str | os.PathLike, settings: dict[str, Any], *, corpus: dict[str, Any] | None = None,
-                 resume: bool = False, overwrite: bool = False, retry_failed: bool = False) -> None:
+                 resume: bool = False, overwrite: bool = False, retry_failed: bool = False,
+                 provenance: dict[str, Any] | None = None) -> None:
         self.path = Path(path)
         self.settings = settings
         self.corpus = corpus
+        #: the header's ``provenance``: this run's, or on resume the one the file was started with
+        self.provenance = _current() if provenance is None else provenance
         self.resume, self.overwrite, self.retry_failed = resume, overwrite, retry_failed
         self.completed: dict[tuple[str, str], Entry] = {}
         self._seen: set[str] = set()
+        #: documents the file holds records of, in the order they were written (corpus order)
+        self._recorded: dict[str, None] = {}
         self._handle: Any = None
         self._lock = _Lock(self.path)
         self._synced = 0.0
@@ -489,7 +530,7 @@ class ResultsStore:
                 self._continue()
             else:
                 self._handle = self.path.open("w", encoding="utf-8")
-                self._write({"type": "run", "settings": self.settings, "corpus": self.corpus})
+                self._write(self._header())
         except BaseException:
             self.close()
             raise
@@ -502,13 +543,29 @@ class ResultsStore:
         if scan.records:
             self._check(run)
         self.completed = run.entries
+        self._recorded = dict.fromkeys(doc for _, doc in run.entries)
         os.truncate(self.path, scan.end)
         self._handle = self.path.open("a", encoding="utf-8")
         if scan.needs_newline:
             self._handle.write("\n")
         if not any(record["type"] == "run" for _, record in scan.records):
-            self._write({"type": "run", "settings": self.settings, "corpus": self.corpus})
+            self._write(self._header())
+        elif run.provenance:
+            self._check_versions(run.provenance)
+            self.provenance = run.provenance
         self._take_marker()
+
+    def _header(self) -> dict[str, Any]:
+        return {"type": "run", "settings": self.settings, "corpus": self.corpus, "provenance": self.provenance}
+
+    def _check_versions(self, recorded: dict[str, Any]) -> None:
+        """Warn when the file was started under other versions than this resume runs."""
+        changed = [f"{key} {recorded[key]} (now {self.provenance.get(key)})" for key in VERSION_KEYS
+                   if key in recorded and recorded[key] != self.provenance.get(key)]
+        if changed:
+            warnings.warn(f"{self.path}: its results were computed with {', '.join(changed)}; the results this "
+                          "resume adds come from the versions of now, and the report records the first ones",
+                          ResultsWarning, stacklevel=5)
 
     def _read_marker(self) -> Any:
         try:
@@ -576,6 +633,7 @@ class ResultsStore:
         self._seen.add(doc_id)
         entry = self.completed.get((label, doc_id))
         if entry is None:
+            self._check_order(doc_id)
             return None
         if entry.document_hash is not None and entry.document_hash != doc_hash:
             raise self._refuse(
@@ -584,6 +642,21 @@ class ResultsStore:
         if isinstance(entry.value, Failure) and self.retry_failed:
             return None
         return entry.value
+
+    def _check_order(self, doc_id: str) -> None:
+        """A document the file has no record of may only come after every document it has: records
+        are written in corpus order, so an earlier new document means another corpus (or the same
+        documents in another order), refused before anything of it is computed or appended."""
+        if doc_id in self._recorded or not self._recorded:
+            return
+        waiting = [doc for doc in self._recorded if doc not in self._seen]
+        self._recorded = {}  # checked once: past this document, every new one is
+        if waiting:
+            raise self._refuse(
+                f"this corpus has document {doc_id!r}, of which the file holds no result, before "
+                f"{len(waiting)} document(s) of which it does (e.g. {waiting[0]!r}): its results were computed on "
+                "another corpus, or on these documents in another order",
+                "use another output folder, or the same corpus in the same order")
 
     def add(self, value: StabilityResult | Failure, doc_hash: str) -> None:
         """Append the record of one finished pair (flushed at once, fsynced about every second)."""
@@ -603,8 +676,9 @@ class ResultsStore:
         stale = sorted({doc for _, doc in self.completed} - self._seen)
         if stale:
             raise self._refuse(
-                f"it holds results of {len(stale)} document(s) that are not in this corpus (e.g. {stale[0]!r}), "
-                "now mixed with this run's", "use another output folder for another corpus")
+                f"it holds results of {len(stale)} document(s) that are not in this corpus (e.g. {stale[0]!r}): "
+                "a corpus cut shorter (a smaller limit) or another corpus",
+                "resume with the whole corpus it was computed on, or use another output folder")
 
     def _write(self, record: dict[str, Any]) -> None:
         self._handle.write(json.dumps(record) + "\n")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from conftest import topical_document
 from stability import Document
 from stability.cli import app
 from stability.readers import write_jsonl
+from stability.store import provenance
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("STABILITY_UPDATE_GOLDEN") == "1"
@@ -100,6 +102,9 @@ def test_report_formats_match_golden_files(runner, corpus_file, tmp_path, fmt):
     result = runner.invoke(app, ["report", str(out), "--format", fmt])
     assert result.exit_code == 0, result.output
     text = result.stdout.replace(str(tmp_path), "<tmp>")
+    for key, value in provenance().items():  # the versions of this machine, in the run record
+        for quote in ('"', "&quot;"):
+            text = text.replace(f"{quote}{key}{quote}: {quote}{value}{quote}", f"{quote}{key}{quote}: {quote}<{key}>{quote}")
     golden = GOLDEN / f"report.{fmt}"
     if UPDATE or not golden.exists():
         golden.write_text(text, encoding="utf-8")
@@ -306,3 +311,66 @@ def test_run_prints_the_per_document_table_when_asked(runner):
     assert plain.stdout.splitlines()[0].startswith("segmenter,params,")           # one row per segmenter
     assert documents.stdout.splitlines()[0].startswith("segmenter,document,units,")  # one row per document
     assert len(documents.stdout.splitlines()) == 1 + 12
+
+
+def _main(monkeypatch, capsys, *args):
+    """The console script (``stability.cli.main``) run in this process with ``args``."""
+    from stability import cli
+
+    monkeypatch.setattr("sys.argv", ["stability", *args])
+    with pytest.raises(SystemExit) as stop:
+        cli.main()
+    assert stop.value.code in (0, None), capsys.readouterr().err
+    return capsys.readouterr()
+
+
+def test_the_run_record_keeps_the_command_and_versions_and_the_report_says_how_to_reproduce(
+        monkeypatch, capsys, corpus_file, tmp_path):
+    # the run record held the settings but not the command, nor the versions that computed it
+    monkeypatch.chdir(tmp_path)
+    _main(monkeypatch, capsys, "run", "-s", "c99", "--corpus", corpus_file.name, "--restarts", "3", "--seed", "4",
+          "--out", "out", "--no-progress", "--report-format", "md")
+    header = json.loads((tmp_path / "out" / "results.jsonl").read_text().splitlines()[0])
+    command = f"stability run -s c99 --corpus {corpus_file.name} --restarts 3 --seed 4 --out out --no-progress --report-format md"
+    assert header["provenance"] == {**provenance(), "command": command, "cwd": str(tmp_path)}
+    shown = _main(monkeypatch, capsys, "report", "out", "--report-format", "md").out
+    assert (f"To reproduce: {command} (run in {tmp_path}; computed with stability {provenance()['stability']}, "
+            f"Python {provenance()['python']}, numpy {provenance()['numpy']}; the same numbers for any --jobs and backend)"
+            in shown)
+    # what it says reproduces the run, byte for byte
+    first = (tmp_path / "out" / "results.jsonl").read_bytes()
+    (tmp_path / "out").rename(tmp_path / "first")
+    _main(monkeypatch, capsys, *shlex.split(command)[1:])
+    assert (tmp_path / "out" / "results.jsonl").read_bytes() == first
+    # a resume keeps the first command; the JSON report carries it
+    _main(monkeypatch, capsys, *shlex.split(command)[1:], "--resume", "--jobs", "2")
+    assert (tmp_path / "out" / "results.jsonl").read_bytes() == first
+    assert json.loads((tmp_path / "out" / "report.json").read_text())["settings"]["provenance"]["command"] == command
+
+
+def test_the_reproduce_note_says_when_a_segmenter_is_non_deterministic(monkeypatch, capsys, corpus_file, tmp_path):
+    import random
+
+    import stability
+
+    random.seed(0)
+    monkeypatch.setattr(stability, "_coin_segmenter", lambda units: [random.randrange(1, len(units))], raising=False)
+    monkeypatch.chdir(tmp_path)
+    _main(monkeypatch, capsys, "run", "-s", "stability:_coin_segmenter", "--allow-plugins", "--corpus", corpus_file.name,
+          "--restarts", "3", "--out", "out", "--no-progress")
+    shown = _main(monkeypatch, capsys, "report", "out", "--report-format", "md").out
+    assert "not bit for bit: stability:_coin_segmenter gave different outputs on the same input" in shown
+
+
+def test_report_of_a_folder_without_its_results_file_reads_its_json_report(runner, corpus_file, tmp_path):
+    # the folder's report.json was there, yet the command said results.jsonl does not exist
+    out = tmp_path / "out"
+    _run_to(runner, corpus_file, out)
+    whole = runner.invoke(app, ["report", str(out), "--report-format", "csv"])
+    (out / "results.jsonl").unlink()
+    again = runner.invoke(app, ["report", str(out), "--report-format", "csv"])
+    assert again.exit_code == 0, again.output
+    assert again.stdout == whole.stdout
+    (out / "report.json").unlink()
+    empty = runner.invoke(app, ["report", str(out)])
+    assert empty.exit_code == 1 and "holds neither results.jsonl nor report.json" in empty.stderr

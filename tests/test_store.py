@@ -186,6 +186,31 @@ def test_resume_refuses_results_of_documents_absent_from_the_corpus(tmp_path):
         run(out, iter(corpus(2)), resume=True)
 
 
+def renamed(docs, prefix):
+    return [Document(f"{prefix}{i}", d.units, d.references) for i, d in enumerate(docs)]
+
+
+@pytest.mark.parametrize("case", ["other ids", "reordered"])
+def test_resume_refuses_a_streamed_corpus_with_new_documents_before_computing_them(tmp_path, case):
+    # the documents of a streamed corpus are only known as they come: a corpus whose first
+    # document the file has no result of, while it holds others, was run to the end, appended to
+    # the file and only then refused (the folder then mixed two corpora)
+    out = tmp_path / "run.jsonl"
+    first = corpus(3)
+    run(out, iter(first[:2]))
+    before = out.read_bytes()
+    other = renamed(corpus(3, offset=10), "new") if case == "other ids" else [first[2], first[0], first[1]]
+    counting = Counting()
+    with pytest.raises(InvalidParameterError, match=r"cannot resume .*run.jsonl: this corpus has document "
+                       r"'(new0|doc2)', of which the file holds no result, before 2 document\(s\) of which it does "
+                       r"\(e.g. 'doc0'\).*another corpus, or on these documents in another order"):
+        run(out, iter(other), segmenters={"lex": counting}, resume=True)
+    assert counting.documents == [] and out.read_bytes() == before  # nothing computed, nothing appended
+    longer = run(out, iter(first), segmenters={"lex": counting}, resume=True)  # the same corpus, longer: fine
+    assert [r.document for r in longer.documents["lex"]] == ["doc0", "doc1", "doc2"]
+    assert list(first[2].units) in counting.documents and list(first[0].units) not in counting.documents
+
+
 # ----------------------------------------------------------------------------------------------
 # failures: deduplicated, not retried unless asked (issue 12, defect 7)
 # ----------------------------------------------------------------------------------------------
@@ -348,3 +373,21 @@ def test_a_run_killed_mid_write_resumes_to_the_same_bytes(tmp_path):
         resumed = evaluate({"slow": fast}, docs, n_restarts=3, output=out, resume=True, progress=False)
     assert out.read_bytes() == whole.read_bytes()
     assert len(resumed.documents["slow"]) == 30
+
+
+def test_the_run_record_keeps_the_versions_and_a_resume_under_others_warns(tmp_path):
+    from stability.store import provenance
+
+    out = tmp_path / "run.jsonl"
+    result = run(out, iter(corpus(3)[:2]), provenance={"command": "by hand"})
+    lines = out.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["provenance"] == {**provenance(), "command": "by hand"} == result.settings["provenance"]
+    assert load_results(out).settings["provenance"] == header["provenance"]
+    header["provenance"].update(numpy="1.0.0", stability="0.0.1")  # as if computed by older versions
+    out.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    with pytest.warns(ResultsWarning, match=r"run.jsonl: its results were computed with stability 0.0.1 \(now "
+                      r"[^)]+\), numpy 1.0.0 \(now [^)]+\); the results this resume adds"):
+        resumed = run(out, iter(corpus(3)), resume=True)
+    assert resumed.settings["provenance"]["numpy"] == "1.0.0"  # the file's, kept
+    assert json.loads(out.read_text().splitlines()[0])["provenance"]["numpy"] == "1.0.0"

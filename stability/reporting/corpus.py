@@ -199,7 +199,7 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     groups = (("", 2), ("stability test", len(tests) + 1), *((("comparison", 1),) if compared else ()),
               ("controls", len(controls) + 1), ("reference", len(refs)))
     notes = (*count_marks_notes(result), *_window_note(result, refs), *_reference_notes(result), *_layout_note(result),
-             HEADLINE_NOTE, *_comparison_note(compared))
+             HEADLINE_NOTE, *_comparison_note(compared), *reproduce_note(result))
     return Section(_title(result), header, rows, notes=notes, align=align,
                    data=_summary_data(result), groups=groups, highlight=FLAG_STYLES)
 
@@ -229,10 +229,28 @@ def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int) -> 
     drop = (1,) + tuple(range(len(header) - 1, flags_at, -1)) + tuple(range(flags_at - 1, 2, -1))
     return Section(_title(result, compact=True), header, rows,
                    notes=("Means over documents.", *count_marks_notes(result), *_window_note(result, refs),
-                          *_reference_notes(result), *_layout_note(result), HEADLINE_NOTE, *_comparison_note(compared)),
+                          *_reference_notes(result), *_layout_note(result), HEADLINE_NOTE, *_comparison_note(compared),
+                          *reproduce_note(result)),
                    align="LRRr" + "r" * len(extra) + "L" + "r" * len(refs), data=_summary_data(result),
                    drop_order=drop, highlight=FLAG_STYLES,
                    legend=legend([STABILITY["shuffle_gap"], *([STABILITY_X_AGREEMENT] if compared else []), *refs]))
+
+
+def reproduce_note(result: CorpusResult) -> list[str]:
+    """How to reproduce the run, when its record holds the command line that ran it (the
+    ``provenance`` of :mod:`stability.store`): the command, its folder and the versions."""
+    origin = result.settings.get("provenance")
+    if not isinstance(origin, dict) or not isinstance(origin.get("command"), str):
+        return []
+    from ..store import VERSION_KEYS
+
+    names = {"stability": "stability", "python": "Python", "numpy": "numpy"}
+    versions = ", ".join(f"{names[k]} {origin[k]}" for k in VERSION_KEYS if k in origin)
+    where = f" in {origin['cwd']}" if isinstance(origin.get("cwd"), str) else ""
+    unstable = [label for label, s in result.summary.items() if s.deterministic is False]
+    same = (f"not bit for bit: {', '.join(unstable)} gave different outputs on the same input (non-deterministic)"
+            if unstable else "the same numbers for any --jobs and backend")
+    return [f"To reproduce: {origin['command']} (run{where}; computed with {versions}; {same})."]
 
 
 def _comparison_note(compared: dict[str, float | None] | None) -> list[str]:
