@@ -179,7 +179,8 @@ class Experiment:
             from .demo import demo_corpus
 
             demo = self.corpus["demo"]
-            return iter(demo_corpus(**(demo if isinstance(demo, Mapping) else {})))
+            docs = demo_corpus(**(demo if isinstance(demo, Mapping) else {}))
+            return iter(docs[:self.corpus["limit"]] if "limit" in self.corpus else docs)
         from .readers import read_corpus
 
         options = {k: v for k, v in self.corpus.items() if k != "path"}
@@ -255,7 +256,7 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
             _check_keys(demo, _demo_keys(), "[corpus.demo]", source)
         else:
             raise InvalidParameterError(f"{source}: [corpus] demo must be true or a table; received {demo!r}")
-        extra = set(corpus) - {"demo"}
+        extra = set(corpus) - {"demo", "limit"}  # limit counts documents of any corpus, the demo's too
         if extra:
             raise InvalidParameterError(f"{source}: [corpus] reader options {sorted(extra)} need 'path', not 'demo'")
     else:
@@ -379,10 +380,11 @@ def with_overrides(
         updated = replace(updated, corpus=options, missing=tuple(t for t in updated.missing if t != "corpus"))
     corpus_options = {k: v for k, v in {"format": format, **(reader or {})}.items() if v is not None}
     if corpus_options:
-        if "demo" in updated.corpus:
+        if "demo" in updated.corpus and set(corpus_options) - {"limit"}:
+            named = sorted(set(corpus_options) - {"limit"})
             raise InvalidParameterError(
-                f"the corpus options {' and '.join(f'{k}=' for k in sorted(corpus_options))} need a corpus path; "
-                "give --corpus too")
+                f"the corpus option{'s' if len(named) > 1 else ''} {' and '.join(f'{k}=' for k in named)} "
+                f"need{'' if len(named) > 1 else 's'} a corpus path (the demo corpus reads no file); give --corpus too")
         _check_keys(corpus_options, _corpus_keys(), "corpus overrides", updated.source)
         updated = replace(updated, corpus={**updated.corpus, **corpus_options})
     if out is not None:

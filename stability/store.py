@@ -136,6 +136,12 @@ def provenance(**extra: Any) -> dict[str, Any]:
 _current = provenance  # for the methods whose parameter is named ``provenance``
 
 
+def _short(value: Any, width: int = 60) -> str:
+    """A recorded setting as a message shows it: its JSON, cut at ``width`` characters."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 # ----------------------------------------------------------------------------------------------
 # reading
 # ----------------------------------------------------------------------------------------------
@@ -609,7 +615,8 @@ class ResultsStore:
         previous = {k: v for k, v in run.settings.items() if k != "segmenter_params"}
         if previous != current:
             changed = sorted(k for k in set(previous) | set(current) if previous.get(k) != current.get(k))
-            raise self._refuse(f"it was written with different settings ({', '.join(changed)})",
+            said = "; ".join(f"{k}: {_short(previous.get(k))} then, {_short(current.get(k))} now" for k in changed)
+            raise self._refuse(f"it was written with different settings ({said})",
                                "use another output file or the same settings")
         if run.corpus and self.corpus and run.corpus != self.corpus:
             raise self._refuse(

@@ -169,7 +169,19 @@ def test_reader_options_on_the_command_line(runner, tmp_path):
     assert levels.exit_code == 0, levels.output
     assert json.loads(levels.stdout)["documents"]["none"][0]["references"] == [[3]]
     demo = runner.invoke(app, ["run", "--encoding", "latin-1"])
-    assert demo.exit_code == 1 and "the corpus options --encoding need a corpus path" in demo.stderr
+    assert demo.exit_code == 1 and "the corpus option --encoding needs a corpus path" in demo.stderr
+
+
+def test_limit_counts_documents_of_the_demo_corpus_too(runner, tmp_path):
+    """--limit and [corpus] limit take the first documents of the demo corpus (it was refused)."""
+    flag = runner.invoke(app, ["run", "-s", "none", "--limit", "2", "--restarts", "2", "--no-progress", "--report", "json"])
+    assert flag.exit_code == 0, flag.output
+    assert [d["document"] for d in json.loads(flag.stdout)["documents"]["none"]] == ["demo-00", "demo-01"]
+    config = tmp_path / "demo.toml"
+    config.write_text("[corpus]\ndemo = true\nlimit = 3\n[segmenters.none]\nsegmenter = 'none'\n", encoding="utf-8")
+    table = runner.invoke(app, ["run", str(config), "--restarts", "2", "--no-progress", "--report", "json"])
+    assert table.exit_code == 0, table.output
+    assert len(json.loads(table.stdout)["documents"]["none"]) == 3
 
 
 def test_json_dialogue_hub_with_where_from_the_command_line_and_a_config(runner, tmp_path):

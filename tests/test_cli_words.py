@@ -45,7 +45,8 @@ RUN_FLAGS = [
     (["-s", "c99,mask_size=big"], "error: --segmenter 'c99,mask_size=big': "),
     (["-s", "c99,mask_size"], "error: --segmenter must be NAME or NAME,key=value,..."),
     (["--scheduler", "tcp://x:1"], "error: --scheduler is only used with --backend 'dask'"),
-    (["--corpus-format", "text"], "error: the corpus options --corpus-format need a corpus path; give --corpus too"),
+    (["--corpus-format", "text"], "error: the corpus option --corpus-format needs a corpus path (the demo corpus reads no file); "
+                                      "give --corpus too"),
     (["--unit", "line", "--encoding", "latin-1"], "error: the corpus options --encoding and --unit need a corpus path"),
     (["-s", "c999"], "error: --segmenter 'c999': unknown segmenter 'c999'. Did you mean 'c99'?"),
     (["--corpus", " "], "error: --corpus must be a file or folder path; received ' '"),

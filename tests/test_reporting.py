@@ -260,6 +260,18 @@ def test_a_segmenter_failing_on_every_document_is_listed_apart_from_the_ranking(
         assert line.count(" [") == 1  # c99 alone is ranked, with its interval
 
 
+def test_segmenters_with_the_same_printed_headline_are_joined_by_equals():
+    """The ranked line said "c99 0.91 > again 0.91" for two identical segmenters."""
+    from stability.reporting.corpus import ranked_line
+
+    run = evaluate({"c99": "c99", "again": "c99", "u00": "u00"}, topical_corpus(431, 2, 3), n_restarts=3, progress=False)
+    line = ranked_line(run)
+    c99, again = run.summary["c99"].macro[HEADLINE.name].mean, run.summary["again"].macro[HEADLINE.name].mean
+    assert c99 == again
+    assert re.search(r"(c99|again) [-0-9.]+ \[[^]]*\] = (again|c99) ", line), line
+    assert line.count(" = ") == 1 and line.count(" > ") == 1, line
+
+
 def test_the_failures_table_says_initial_or_the_stream_and_restart():
     from faults import Fault, corpus
 

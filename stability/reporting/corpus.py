@@ -476,7 +476,8 @@ def ranked_line(result: CorpusResult, digits: int = 2) -> str:
     layout-only ones, whose stability says nothing about the content, and those placing few or many
     boundaries, whose headline may be too high (:func:`count_marks_notes`).
 
-    Examples: ``u00 0.86 [0.84, 0.92] > c99 0.74 [0.70, 0.79]; even, none: content-blind``.
+    Examples: ``u00 0.86 [0.84, 0.92] > c99 0.74 [0.70, 0.79]; even, none: content-blind``; two
+    segmenters whose printed values are the same are joined by ``=``, not ``>``.
     """
     empty = [label for label, s in result.summary.items() if s.n_documents == 0]
     blind = [label for label, s in result.summary.items() if s.content_blind and label not in empty]
@@ -484,7 +485,13 @@ def ranked_line(result: CorpusResult, digits: int = 2) -> str:
     ranked = [(s.macro[HEADLINE.name], label) for label, s in result.summary.items()
               if label not in empty + blind + layout]
     ranked.sort(key=lambda item: -item[0].mean if item[0].n and not math.isnan(item[0].mean) else math.inf)
-    parts = [" > ".join(f"{label} {number(stat.mean, digits)} {_interval(stat, digits)}" for stat, label in ranked)]
+    chain = ""
+    for i, (stat, label) in enumerate(ranked):  # "=" where the printed values are the same
+        shown = number(stat.mean, digits)
+        if i:
+            chain += " = " if shown == number(ranked[i - 1][0].mean, digits) else " > "
+        chain += f"{label} {shown} {_interval(stat, digits)}"
+    parts = [chain]
     failed = [label for label in empty if result.summary[label].n_failed]
     if failed:
         parts.append(f"{', '.join(failed)}: failed on every document")
