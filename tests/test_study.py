@@ -315,7 +315,9 @@ def test_piped_validate_shows_no_spinner(two_corpora):
     spinner = set("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏") | {"\x1b"}
     assert not spinner & set(result.stderr) and not spinner & set(result.stdout)
     assert "analysis" not in result.stderr and "correlations" not in result.stderr
-    assert result.stderr.startswith("results cached in ")
+    lines = result.stderr.splitlines()  # the corpora's warnings (4 documents each: too few), then the summary line
+    assert [line.split(":")[:2] for line in lines[:-1]] == [["warning", " alpha"], ["warning", " beta"]]
+    assert lines[-1].startswith("results cached in ")
 
 
 def test_a_status_draws_only_where_asked(capsys):
@@ -556,3 +558,36 @@ def test_undefined_intervals_are_left_out_not_nan(two_corpora):
     text = "\n".join(_documents(study) + _verdict(study))
     assert "nan" not in text and "| pooled | +0.25 | +0.25 |" in text
     assert "not a clear advantage (no resample defines the interval)" in text
+
+
+def test_one_document_has_no_interval_over_documents_and_few_documents_are_no_conclusion(tmp_path):
+    """A study over one document printed every bootstrap interval as the point itself
+    (``+0.48 [+0.48, +0.48]``) and called each difference of scores "a clear advantage"; over few
+    documents it said nothing about the sample being too small for a conclusion."""
+    config = tmp_path / "multi.toml"
+    config.write_text(TWO_CORPORA, encoding="utf-8")
+    args = ["validate", str(config), "--corpus", "alpha", "--out", str(tmp_path / "cache"), "--docs",
+            str(tmp_path / "docs"), "--jobs", "1", "--limit", "1", "--restarts", "2", "--bootstrap", "40",
+            "--no-progress"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    report = (tmp_path / "docs" / "validation.md").read_text(encoding="utf-8")
+    import re
+
+    assert not re.search(r"\[([+-]\d\.\d\d), \1\]", report), "a zero-width interval over one document"
+    assert not re.search(r", a clear advantage", report)
+    assert "not a clear advantage (one document: no interval over documents)" in report
+    assert report.count("**Too few documents for a conclusion:** `alpha` (1 document).") == 2  # summary and section
+    assert "warning: alpha: 1 document, fewer than 30: its rank agreement and the rule's pick are a first look, " \
+           "not a conclusion (see the report)" in result.stderr
+
+
+def test_enough_documents_give_no_few_documents_warning(two_corpora):
+    _, _, report = two_corpora
+    assert "`alpha` (4 documents), `beta` (4 documents)." in report  # 4 documents each: warned
+    study = SimpleNamespace(documents=list(range(30)), settings={"settle_at": 30})
+    from stability.study.analysis import Study
+
+    assert Study.few_documents.fget(study) is False
+    study.documents = list(range(29))
+    assert Study.few_documents.fget(study) is True

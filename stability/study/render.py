@@ -356,8 +356,25 @@ def _share(value: float) -> str:
     return "n/a" if math.isnan(value) else f"{value:.1%}"
 
 
+def _few_documents(studies: Sequence[Study]) -> list[str]:
+    """A warning paragraph naming the corpora with fewer documents than the study needs for a
+    conclusion (:attr:`Study.few_documents`); nothing when every corpus has enough."""
+    few = [st for st in studies if st.few_documents]
+    if not few:
+        return []
+    at = int(few[0].settings.get("settle_at", 30))
+    names = ", ".join(f"`{st.name}` ({len(st.documents)} document{'' if len(st.documents) == 1 else 's'})"
+                      for st in few)
+    return [f"**Too few documents for a conclusion:** {names}. Lamprier et al. (section 7) find that a score's "
+            f"mean settles after about {at} documents; on fewer, the rankings below can still change with the next "
+            "documents, and bootstrap intervals over so few documents are too narrow (over one document there is "
+            "none). Read the correlations, the \"clear advantage\" sentences and the rule's pick as a first look, "
+            f"not as a check of the headline: annotate at least {at} documents before trusting or rejecting it.", ""]
+
+
 def _summary(run: StudyRun) -> list[str]:
     return (["## Summary across corpora", ""] + [f"- {_corpus_line(st)}" for st in run.studies] + [""]
+            + _few_documents(run.studies)
             + _cross_table(run) + _references_table(run) + _ceiling_table(run, HEADLINE.name)
             + _placement(run) + _comparison(run) + _halves(run) + _count_marks(run) + _sensitivity(run) + _decision(run))
 
@@ -536,7 +553,8 @@ def _sentences(study: Study) -> list[str]:
     for other in study.scores:
         if other != winner:
             low, high = study.difference_interval(winner, other)
-            clear = ("not a clear advantage (no resample defines the interval)" if math.isnan(low)
+            clear = ("not a clear advantage (one document: no interval over documents)" if len(study.documents) < 2
+                     else "not a clear advantage (no resample defines the interval)" if math.isnan(low)
                      else "a clear advantage" if low > 0 else "not a clear advantage (the interval includes 0)")
             out.append(f"  - minus {study.scores[other].title}: "
                        f"{_estimate(agree[winner] - agree[other], (low, high))}, {clear}.")
@@ -611,7 +629,7 @@ def _disagreement_sentences(study: Study) -> list[str]:
 
 
 def _corpus(study: Study, plots: Mapping[str, str]) -> list[str]:
-    out = [f"## Corpus `{study.name}`", "", _corpus_line(study), ""]
+    out = [f"## Corpus `{study.name}`", "", _corpus_line(study), ""] + _few_documents([study])
     out += (_configurations(study) + _paper_tables(study) + _rank_table(study) + _across(study)
             + _references(study) + _documents(study) + _settling(study) + _verdict(study))
     if plots:
