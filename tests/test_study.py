@@ -106,7 +106,7 @@ def test_family_comes_from_the_config_not_the_label():
 
 def _stub(name: str, values: dict[str, float]) -> SimpleNamespace:
     scores = dict.fromkeys(["shuffle_corrected", "f1", "gap"])
-    return SimpleNamespace(name=name, scores=scores, agreement=lambda subset, stat: values)
+    return SimpleNamespace(name=name, scores=scores, agreement=lambda subset, stat: values, content_aware=["c99"])
 
 
 def test_decision_rule_by_hand():
@@ -133,7 +133,8 @@ def test_named_corpora_and_several_files(tmp_path):
     multi = tmp_path / "multi.toml"
     multi.write_text(TWO_CORPORA, encoding="utf-8")
     single = tmp_path / "gamma.toml"
-    single.write_text("[corpus]\ndemo = { n_documents = 3 }\n[segmenters.none]\n", encoding="utf-8")
+    single.write_text("[corpus]\ndemo = { n_documents = 3 }\n[segmenters.none]\n[segmenters.all]\n[segmenters.c99]\n",
+                      encoding="utf-8")
     specs = load_corpora([multi, single])
     assert [s.name for s in specs] == ["alpha", "beta", "gamma"]
     assert specs[1].experiment.corpus == {"demo": {"n_documents": 5, "seed": 1, "n_segments": 4}}
@@ -591,3 +592,30 @@ def test_enough_documents_give_no_few_documents_warning(two_corpora):
     assert Study.few_documents.fget(study) is False
     study.documents = list(range(29))
     assert Study.few_documents.fget(study) is True
+
+
+@pytest.mark.parametrize("tables", ["[segmenters.c99]\n", "[segmenters.c99]\n[segmenters.u00]\n"])
+def test_fewer_than_three_configurations_are_refused_before_the_run(tmp_path, tables):
+    """Refused once the whole corpus had been run, as 'result must be a run with at least 3
+    segmenter configurations with results; received [...]', naming no file."""
+    config = tmp_path / "few.toml"
+    config.write_text("[corpus]\ndemo = { n_documents = 3 }\n" + tables + "[run]\nn_restarts = 2\n", encoding="utf-8")
+    out = tmp_path / "cache"
+    result = CliRunner().invoke(app, ["validate", str(config), "--out", str(out), "--no-progress"])
+    assert result.exit_code == 1, result.output
+    n = tables.count("[segmenters.")
+    assert (f"few.toml: a validation study ranks at least 3 segmenter configurations against the references "
+            f"([segmenters.NAME] tables); received {n}:") in result.stderr
+    assert not out.exists()  # nothing was run
+
+
+def test_all_configurations_content_blind_names_the_corpus_and_what_to_add(tmp_path):
+    config = tmp_path / "blind.toml"
+    config.write_text("[corpus]\ndemo = { n_documents = 3 }\n[segmenters.none]\n[segmenters.all]\n"
+                      "[segmenters.even_known]\nsegmenter = \"even\"\nn_segments = \"reference\"\n"
+                      "[run]\nn_restarts = 2\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(config), "--out", str(tmp_path / "cache"), "--no-progress",
+                                      "--bootstrap", "40"])
+    assert result.exit_code == 1, result.output
+    assert ("every configuration of 'blind' was flagged content-blind by the shuffle control (their stability scores "
+            "do not tell them apart, so they rank nothing): add segmenters that read the content") in result.stderr

@@ -45,7 +45,12 @@ __all__ = [
     "Study",
     "analyze",
     "ANALYSIS_PHASES",
+    "MIN_CONFIGURATIONS",
 ]
+
+#: The fewest segmenter configurations a study ranks: a rank correlation over two items is +-1 or
+#: undefined, whatever the scores.
+MIN_CONFIGURATIONS = 3
 
 
 def candidate_scores() -> dict[str, Measure]:
@@ -529,8 +534,9 @@ def analyze(result: CorpusResult, *, name: str = "corpus", specs: Mapping[str, M
     """
     phase = on_phase or no_phase
     labels = [label for label, docs in result.documents.items() if docs]
-    if len(labels) < 3:
-        raise InvalidParameterError.make("result", "a run with at least 3 segmenter configurations with results", labels)
+    if len(labels) < MIN_CONFIGURATIONS:
+        raise InvalidParameterError.make(
+            "result", f"a run with at least {MIN_CONFIGURATIONS} segmenter configurations with results", labels)
     specs = dict(specs or {})
     scores, metrics = candidate_scores(), reference_metrics(result, metric_names)
     blind = {label: result.summary[label].content_blind if label in result.summary else None for label in labels}
