@@ -426,6 +426,8 @@ def validate(
         from .catalogue import HEADLINE
 
         typer.echo(f"headline score in use: {HEADLINE.name}; this study's rule picks: {run.decision.headline}")
+    if any(study.result.failures for study in run.studies):
+        raise typer.Exit(code=3)  # as `run`: the study completed, but some segmenter failed on some document
 
 
 def main() -> None:

@@ -3,6 +3,7 @@ cross-corpus decision, and the multi-corpus report on two tiny demo corpora."""
 
 from __future__ import annotations
 
+import json
 import math
 import shlex
 from pathlib import Path
@@ -619,3 +620,26 @@ def test_all_configurations_content_blind_names_the_corpus_and_what_to_add(tmp_p
     assert result.exit_code == 1, result.output
     assert ("every configuration of 'blind' was flagged content-blind by the shuffle control (their stability scores "
             "do not tell them apart, so they rank nothing): add segmenters that read the content") in result.stderr
+
+
+def test_a_study_with_failed_segmenter_calls_exits_3_like_run(tmp_path):
+    """A known-count configuration on a document without references fails there; `validate` listed
+    the failure on stderr and wrote the report but exited 0, where every command's exit code 3
+    says that a run completed with failures."""
+    corpus = tmp_path / "mixed.jsonl"
+    units = [f"Sentence {i} about {'cats' if i < 6 else 'stars'} and more {'cats' if i < 6 else 'stars'}." for i in range(12)]
+    corpus.write_text("\n".join([
+        json.dumps({"id": "a", "units": units, "segments": [6, 6]}),
+        json.dumps({"id": "b", "units": units[::-1], "boundaries": [6]}),
+        json.dumps({"id": "c", "units": units}),  # no reference: the known-count configuration fails here
+    ]) + "\n", encoding="utf-8")
+    config = tmp_path / "mixed.toml"
+    config.write_text(f'[corpus]\npath = "{corpus.as_posix()}"\n[segmenters.c99]\n[segmenters.none]\n'
+                      '[segmenters.c99_known]\nsegmenter = "c99"\nn_segments = "reference"\n[run]\nn_restarts = 2\n',
+                      encoding="utf-8")
+    args = ["validate", str(config), "--out", str(tmp_path / "cache"), "--docs", str(tmp_path / "docs"),
+            "--bootstrap", "40", "--no-progress"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 3, result.output
+    assert "warning: mixed: segmenter 'c99_known', document 'c'" in result.stderr
+    assert (tmp_path / "docs" / "validation.md").is_file()  # the report is written all the same
