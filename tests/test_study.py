@@ -643,3 +643,20 @@ def test_a_study_with_failed_segmenter_calls_exits_3_like_run(tmp_path):
     assert result.exit_code == 3, result.output
     assert "warning: mixed: segmenter 'c99_known', document 'c'" in result.stderr
     assert (tmp_path / "docs" / "validation.md").is_file()  # the report is written all the same
+
+
+def test_the_protocol_is_linked_only_where_the_report_sits_beside_it(two_corpora, tmp_path):
+    """A report written into a user's folder linked to validation-protocol.md beside it, which is
+    not there (only the project's docs/ holds it)."""
+    root, args, report = two_corpora
+    assert "](validation-protocol.md)" not in report
+    assert "chosen by the protocol written before the numbers in the stability project's " \
+           "`docs/validation-protocol.md` (selection corpora" in report
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "validation-protocol.md").write_text("# protocol\n", encoding="utf-8")
+    at = args.index("--docs") + 1
+    result = CliRunner().invoke(app, args[:at] + [str(docs)] + args[at + 1:])
+    assert result.exit_code == 0, result.output
+    beside = (docs / "validation.md").read_text(encoding="utf-8")
+    assert "the numbers in [validation-protocol.md](validation-protocol.md) (selection corpora" in beside

@@ -34,6 +34,8 @@ from .run import QUICK_STRIDE, StudyRun
 
 __all__ = ["render_markdown", "write_report"]
 
+#: The study's protocol, beside the committed reports in the project's docs/ (linked from a report written there).
+PROTOCOL = "validation-protocol.md"
 TITLE = "# Validation study: do the stability scores rank segmenters the way references do?"
 _STATISTICS = (("kendall", "Kendall tau-b"), ("spearman", "Spearman rho"))
 _SUBSETS = (("all", "all configurations"), ("content-aware", "configurations not flagged content-blind"))
@@ -186,7 +188,7 @@ def _ceiling_table(run: StudyRun, headline: str) -> list[str]:
                         rows) + why)
 
 
-def _decision(run: StudyRun) -> list[str]:
+def _decision(run: StudyRun, linked: bool = True) -> list[str]:
     d = run.decision
     titles = {s: m.title for s, m in run.studies[0].scores.items()}
     corpora = [st.name for st in run.studies]
@@ -195,9 +197,10 @@ def _decision(run: StudyRun) -> list[str]:
             for s in titles]
     used = HEADLINE.name
     agrees = "agrees with" if d.headline == used else "differs from"
+    protocol = f"[{PROTOCOL}]({PROTOCOL})" if linked else f"the stability project's `docs/{PROTOCOL}`"
     return (["### Headline decision", "",
              f"The reports' headline is **{HEADLINE.title}** (`{used}`), chosen by the protocol written before "
-             "the numbers in [validation-protocol.md](validation-protocol.md) (selection corpora, reference "
+             f"the numbers in {protocol} (selection corpora, reference "
              "metrics and held-out corpus are named there). This study checks it with its own "
              f"rule, also fixed before the numbers: {RULE}", ""]
             + _md_table(["stability score"] + corpora + ["mean over corpora", "worst corpus"], rows)
@@ -372,11 +375,11 @@ def _few_documents(studies: Sequence[Study]) -> list[str]:
             f"not as a check of the headline: annotate at least {at} documents before trusting or rejecting it.", ""]
 
 
-def _summary(run: StudyRun) -> list[str]:
+def _summary(run: StudyRun, linked: bool = True) -> list[str]:
     return (["## Summary across corpora", ""] + [f"- {_corpus_line(st)}" for st in run.studies] + [""]
             + _few_documents(run.studies)
             + _cross_table(run) + _references_table(run) + _ceiling_table(run, HEADLINE.name)
-            + _placement(run) + _comparison(run) + _halves(run) + _count_marks(run) + _sensitivity(run) + _decision(run))
+            + _placement(run) + _comparison(run) + _halves(run) + _count_marks(run) + _sensitivity(run) + _decision(run, linked))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -643,11 +646,13 @@ def _corpus(study: Study, plots: Mapping[str, str]) -> list[str]:
 # the report
 # ----------------------------------------------------------------------------------------------
 def render_markdown(run: StudyRun, *, plots: Mapping[str, Mapping[str, str]] | None = None,
-                    discussion: str | None = None) -> str:
+                    discussion: str | None = None, protocol_beside: bool = True) -> str:
     """``validation.md``: header, reproduction, the summary across corpora, one section per corpus
     (``plots``: corpus -> {relative path: caption}) and ``discussion`` (hand-written, no numbers)
-    appended verbatim."""
-    out = _header(run) + _reproduce(run) + _summary(run)
+    appended verbatim. ``protocol_beside``: the report sits beside :data:`PROTOCOL` (the project's
+    ``docs/``), which it then links to; elsewhere it names the project's file instead of a link that
+    leads nowhere."""
+    out = _header(run) + _reproduce(run) + _summary(run, protocol_beside)
     for study in run.studies:
         out += _corpus(study, (plots or {}).get(study.name, {}))
     if discussion:
@@ -669,5 +674,6 @@ def write_report(run: StudyRun, directory: str | os.PathLike | None = None, *,
         plots[study.name] = write_plots(study, directory, folder)
     text = Path(discussion).read_text(encoding="utf-8") if discussion is not None else None
     path = directory / run.options.report_file
-    path.write_text(render_markdown(run, plots=plots, discussion=text), encoding="utf-8")
+    path.write_text(render_markdown(run, plots=plots, discussion=text,
+                                    protocol_beside=(directory / PROTOCOL).is_file()), encoding="utf-8")
     return path
