@@ -432,11 +432,17 @@ def validate(
         for study in run.studies:
             for failure in study.result.failures:
                 _err(f"warning: {study.name}: {failure.message().splitlines()[0]}")
+            if study.few_documents:
+                _err(f"warning: {study.name}: {len(study.documents)} document{'' if len(study.documents) == 1 else 's'}, "
+                     f"fewer than {study.settings['settle_at']}: its rank agreement and the rule's pick are a first "
+                     "look, not a conclusion (see the report)")
         _err(f"results cached in {run.options.out}; report written to {path} "
              f"(plots in {path.parent / run.options.name}); {time.perf_counter() - started:.0f} s")
         from .catalogue import HEADLINE
 
         typer.echo(f"headline score in use: {HEADLINE.name}; this study's rule picks: {run.decision.headline}")
+    if any(study.result.failures for study in run.studies):
+        raise typer.Exit(code=3)  # as `run`: the study completed, but some segmenter failed on some document
 
 
 #: The arguments of this process's command line, set by :func:`main` (the console script and

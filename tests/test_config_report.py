@@ -122,7 +122,8 @@ def test_the_limit_counts_the_documents_of_the_whole_corpus(tmp_path):
     with pytest.raises(InvalidTypeError, match="limit must be None or an integer; received str 'x'"):
         with_overrides(load_config(config), reader={"limit": "x"}).documents()
     study = tmp_path / "study.toml"  # `stability validate`: a [corpus.NAME] table reads the same way
-    study.write_text('[corpus.both]\npath = ["a/set", "b/set"]\nlimit = 3\n[segmenters.even]\n')
+    study.write_text('[corpus.both]\npath = ["a/set", "b/set"]\nlimit = 3\n[segmenters.even]\n[segmenters.none]\n'
+                     '[segmenters.all]\n')  # a study ranks at least 3 configurations
     assert len(list(load_corpora([study])[0].experiment.documents())) == 3
 
 

@@ -3,6 +3,7 @@ cross-corpus decision, and the multi-corpus report on two tiny demo corpora."""
 
 from __future__ import annotations
 
+import json
 import math
 import shlex
 from pathlib import Path
@@ -106,7 +107,7 @@ def test_family_comes_from_the_config_not_the_label():
 
 def _stub(name: str, values: dict[str, float]) -> SimpleNamespace:
     scores = dict.fromkeys(["shuffle_corrected", "f1", "gap"])
-    return SimpleNamespace(name=name, scores=scores, agreement=lambda subset, stat: values)
+    return SimpleNamespace(name=name, scores=scores, agreement=lambda subset, stat: values, content_aware=["c99"])
 
 
 def test_decision_rule_by_hand():
@@ -133,7 +134,8 @@ def test_named_corpora_and_several_files(tmp_path):
     multi = tmp_path / "multi.toml"
     multi.write_text(TWO_CORPORA, encoding="utf-8")
     single = tmp_path / "gamma.toml"
-    single.write_text("[corpus]\ndemo = { n_documents = 3 }\n[segmenters.none]\n", encoding="utf-8")
+    single.write_text("[corpus]\ndemo = { n_documents = 3 }\n[segmenters.none]\n[segmenters.all]\n[segmenters.c99]\n",
+                      encoding="utf-8")
     specs = load_corpora([multi, single])
     assert [s.name for s in specs] == ["alpha", "beta", "gamma"]
     assert specs[1].experiment.corpus == {"demo": {"n_documents": 5, "seed": 1, "n_segments": 4}}
@@ -315,7 +317,9 @@ def test_piped_validate_shows_no_spinner(two_corpora):
     spinner = set("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏") | {"\x1b"}
     assert not spinner & set(result.stderr) and not spinner & set(result.stdout)
     assert "analysis" not in result.stderr and "correlations" not in result.stderr
-    assert result.stderr.startswith("results cached in ")
+    lines = result.stderr.splitlines()  # the corpora's warnings (4 documents each: too few), then the summary line
+    assert [line.split(":")[:2] for line in lines[:-1]] == [["warning", " alpha"], ["warning", " beta"]]
+    assert lines[-1].startswith("results cached in ")
 
 
 def test_a_status_draws_only_where_asked(capsys):
@@ -556,3 +560,103 @@ def test_undefined_intervals_are_left_out_not_nan(two_corpora):
     text = "\n".join(_documents(study) + _verdict(study))
     assert "nan" not in text and "| pooled | +0.25 | +0.25 |" in text
     assert "not a clear advantage (no resample defines the interval)" in text
+
+
+def test_one_document_has_no_interval_over_documents_and_few_documents_are_no_conclusion(tmp_path):
+    """A study over one document printed every bootstrap interval as the point itself
+    (``+0.48 [+0.48, +0.48]``) and called each difference of scores "a clear advantage"; over few
+    documents it said nothing about the sample being too small for a conclusion."""
+    config = tmp_path / "multi.toml"
+    config.write_text(TWO_CORPORA, encoding="utf-8")
+    args = ["validate", str(config), "--corpus", "alpha", "--out", str(tmp_path / "cache"), "--docs",
+            str(tmp_path / "docs"), "--jobs", "1", "--limit", "1", "--restarts", "2", "--bootstrap", "40",
+            "--no-progress"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    report = (tmp_path / "docs" / "validation.md").read_text(encoding="utf-8")
+    import re
+
+    assert not re.search(r"\[([+-]\d\.\d\d), \1\]", report), "a zero-width interval over one document"
+    assert not re.search(r", a clear advantage", report)
+    assert "not a clear advantage (one document: no interval over documents)" in report
+    assert report.count("**Too few documents for a conclusion:** `alpha` (1 document).") == 2  # summary and section
+    assert "warning: alpha: 1 document, fewer than 30: its rank agreement and the rule's pick are a first look, " \
+           "not a conclusion (see the report)" in result.stderr
+
+
+def test_enough_documents_give_no_few_documents_warning(two_corpora):
+    _, _, report = two_corpora
+    assert "`alpha` (4 documents), `beta` (4 documents)." in report  # 4 documents each: warned
+    study = SimpleNamespace(documents=list(range(30)), settings={"settle_at": 30})
+    from stability.study.analysis import Study
+
+    assert Study.few_documents.fget(study) is False
+    study.documents = list(range(29))
+    assert Study.few_documents.fget(study) is True
+
+
+@pytest.mark.parametrize("tables", ["[segmenters.c99]\n", "[segmenters.c99]\n[segmenters.u00]\n"])
+def test_fewer_than_three_configurations_are_refused_before_the_run(tmp_path, tables):
+    """Refused once the whole corpus had been run, as 'result must be a run with at least 3
+    segmenter configurations with results; received [...]', naming no file."""
+    config = tmp_path / "few.toml"
+    config.write_text("[corpus]\ndemo = { n_documents = 3 }\n" + tables + "[run]\nn_restarts = 2\n", encoding="utf-8")
+    out = tmp_path / "cache"
+    result = CliRunner().invoke(app, ["validate", str(config), "--out", str(out), "--no-progress"])
+    assert result.exit_code == 1, result.output
+    n = tables.count("[segmenters.")
+    assert (f"few.toml: a validation study ranks at least 3 segmenter configurations against the references "
+            f"([segmenters.NAME] tables); received {n}:") in result.stderr
+    assert not out.exists()  # nothing was run
+
+
+def test_all_configurations_content_blind_names_the_corpus_and_what_to_add(tmp_path):
+    config = tmp_path / "blind.toml"
+    config.write_text("[corpus]\ndemo = { n_documents = 3 }\n[segmenters.none]\n[segmenters.all]\n"
+                      "[segmenters.even_known]\nsegmenter = \"even\"\nn_segments = \"reference\"\n"
+                      "[run]\nn_restarts = 2\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(config), "--out", str(tmp_path / "cache"), "--no-progress",
+                                      "--bootstrap", "40"])
+    assert result.exit_code == 1, result.output
+    assert ("every configuration of 'blind' was flagged content-blind by the shuffle control (their stability scores "
+            "do not tell them apart, so they rank nothing): add segmenters that read the content") in result.stderr
+
+
+def test_a_study_with_failed_segmenter_calls_exits_3_like_run(tmp_path):
+    """A known-count configuration on a document without references fails there; `validate` listed
+    the failure on stderr and wrote the report but exited 0, where every command's exit code 3
+    says that a run completed with failures."""
+    corpus = tmp_path / "mixed.jsonl"
+    units = [f"Sentence {i} about {'cats' if i < 6 else 'stars'} and more {'cats' if i < 6 else 'stars'}." for i in range(12)]
+    corpus.write_text("\n".join([
+        json.dumps({"id": "a", "units": units, "segments": [6, 6]}),
+        json.dumps({"id": "b", "units": units[::-1], "boundaries": [6]}),
+        json.dumps({"id": "c", "units": units}),  # no reference: the known-count configuration fails here
+    ]) + "\n", encoding="utf-8")
+    config = tmp_path / "mixed.toml"
+    config.write_text(f'[corpus]\npath = "{corpus.as_posix()}"\n[segmenters.c99]\n[segmenters.none]\n'
+                      '[segmenters.c99_known]\nsegmenter = "c99"\nn_segments = "reference"\n[run]\nn_restarts = 2\n',
+                      encoding="utf-8")
+    args = ["validate", str(config), "--out", str(tmp_path / "cache"), "--docs", str(tmp_path / "docs"),
+            "--bootstrap", "40", "--no-progress"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 3, result.output
+    assert "warning: mixed: segmenter 'c99_known', document 'c'" in result.stderr
+    assert (tmp_path / "docs" / "validation.md").is_file()  # the report is written all the same
+
+
+def test_the_protocol_is_linked_only_where_the_report_sits_beside_it(two_corpora, tmp_path):
+    """A report written into a user's folder linked to validation-protocol.md beside it, which is
+    not there (only the project's docs/ holds it)."""
+    root, args, report = two_corpora
+    assert "](validation-protocol.md)" not in report
+    assert "chosen by the protocol written before the numbers in the stability project's " \
+           "`docs/validation-protocol.md` (selection corpora" in report
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "validation-protocol.md").write_text("# protocol\n", encoding="utf-8")
+    at = args.index("--docs") + 1
+    result = CliRunner().invoke(app, args[:at] + [str(docs)] + args[at + 1:])
+    assert result.exit_code == 0, result.output
+    beside = (docs / "validation.md").read_text(encoding="utf-8")
+    assert "the numbers in [validation-protocol.md](validation-protocol.md) (selection corpora" in beside

@@ -45,7 +45,12 @@ __all__ = [
     "Study",
     "analyze",
     "ANALYSIS_PHASES",
+    "MIN_CONFIGURATIONS",
 ]
+
+#: The fewest segmenter configurations a study ranks: a rank correlation over two items is +-1 or
+#: undefined, whatever the scores.
+MIN_CONFIGURATIONS = 3
 
 
 def candidate_scores() -> dict[str, Measure]:
@@ -375,6 +380,15 @@ class Study:
     sensitivity: Sensitivity | None = None
     halves: HalfSplits | None = None
 
+    @property
+    def few_documents(self) -> bool:
+        """Whether the corpus has fewer documents than ``settings["settle_at"]`` (30 by default:
+        Lamprier et al., section 7, find a score's mean over documents settles after about 30).
+        On fewer, a ranking of the configurations can still change with the next documents and a
+        percentile bootstrap over so few documents gives intervals too narrow to rely on: the
+        report and ``stability validate`` say the numbers are no conclusion."""
+        return len(self.documents) < int(self.settings.get("settle_at", 30))
+
     def agreement(self, subset: str = "all", statistic: str = "kendall") -> dict[str, float]:
         """Mean oriented correlation of each candidate score with the reference metrics."""
         out = {}
@@ -520,8 +534,9 @@ def analyze(result: CorpusResult, *, name: str = "corpus", specs: Mapping[str, M
     """
     phase = on_phase or no_phase
     labels = [label for label, docs in result.documents.items() if docs]
-    if len(labels) < 3:
-        raise InvalidParameterError.make("result", "a run with at least 3 segmenter configurations with results", labels)
+    if len(labels) < MIN_CONFIGURATIONS:
+        raise InvalidParameterError.make(
+            "result", f"a run with at least {MIN_CONFIGURATIONS} segmenter configurations with results", labels)
     specs = dict(specs or {})
     scores, metrics = candidate_scores(), reference_metrics(result, metric_names)
     blind = {label: result.summary[label].content_blind if label in result.summary else None for label in labels}

@@ -213,7 +213,21 @@ def resampled_spearman_rho(x: Sequence[float], y: Sequence[float], groups: Seque
 # ----------------------------------------------------------------------------------------------
 def document_weights(n_documents: int, n_bootstrap: int, seed: int, stream: Sequence[int | str]) -> np.ndarray:
     """Multiplicity of each document in each of ``n_bootstrap`` resamples with replacement, shape
-    ``(n_bootstrap, n_documents)``, drawn from ``derived_rng(seed, "bootstrap", *stream)``."""
+    ``(n_bootstrap, n_documents)``, drawn from ``derived_rng(seed, "bootstrap", *stream)``.
+
+    A single document has no resample but itself, which would print its value as an interval of
+    width 0 (and call any difference of two scores "clear"): its weights are NaN, so that every
+    replicate computed from them is NaN and no interval over documents is shown.
+
+    Examples
+    --------
+    >>> document_weights(3, 2, 0, ()).sum(axis=1).tolist()  # each resample draws 3 documents
+    [3.0, 3.0]
+    >>> document_weights(1, 2, 0, ()).tolist()
+    [[nan], [nan]]
+    """
+    if n_documents < 2:
+        return np.full((n_bootstrap, n_documents), np.nan)
     rng = derived_rng(seed, "bootstrap", *stream)
     draws = rng.integers(0, n_documents, size=(n_bootstrap, n_documents))
     weights = np.zeros((n_bootstrap, n_documents))

@@ -34,6 +34,8 @@ from .run import QUICK_STRIDE, StudyRun
 
 __all__ = ["render_markdown", "write_report"]
 
+#: The study's protocol, beside the committed reports in the project's docs/ (linked from a report written there).
+PROTOCOL = "validation-protocol.md"
 TITLE = "# Validation study: do the stability scores rank segmenters the way references do?"
 _STATISTICS = (("kendall", "Kendall tau-b"), ("spearman", "Spearman rho"))
 _SUBSETS = (("all", "all configurations"), ("content-aware", "configurations not flagged content-blind"))
@@ -186,7 +188,7 @@ def _ceiling_table(run: StudyRun, headline: str) -> list[str]:
                         rows) + why)
 
 
-def _decision(run: StudyRun) -> list[str]:
+def _decision(run: StudyRun, linked: bool = True) -> list[str]:
     d = run.decision
     titles = {s: m.title for s, m in run.studies[0].scores.items()}
     corpora = [st.name for st in run.studies]
@@ -195,9 +197,10 @@ def _decision(run: StudyRun) -> list[str]:
             for s in titles]
     used = HEADLINE.name
     agrees = "agrees with" if d.headline == used else "differs from"
+    protocol = f"[{PROTOCOL}]({PROTOCOL})" if linked else f"the stability project's `docs/{PROTOCOL}`"
     return (["### Headline decision", "",
              f"The reports' headline is **{HEADLINE.title}** (`{used}`), chosen by the protocol written before "
-             "the numbers in [validation-protocol.md](validation-protocol.md) (selection corpora, reference "
+             f"the numbers in {protocol} (selection corpora, reference "
              "metrics and held-out corpus are named there). This study checks it with its own "
              f"rule, also fixed before the numbers: {RULE}", ""]
             + _md_table(["stability score"] + corpora + ["mean over corpora", "worst corpus"], rows)
@@ -356,10 +359,27 @@ def _share(value: float) -> str:
     return "n/a" if math.isnan(value) else f"{value:.1%}"
 
 
-def _summary(run: StudyRun) -> list[str]:
+def _few_documents(studies: Sequence[Study]) -> list[str]:
+    """A warning paragraph naming the corpora with fewer documents than the study needs for a
+    conclusion (:attr:`Study.few_documents`); nothing when every corpus has enough."""
+    few = [st for st in studies if st.few_documents]
+    if not few:
+        return []
+    at = int(few[0].settings.get("settle_at", 30))
+    names = ", ".join(f"`{st.name}` ({len(st.documents)} document{'' if len(st.documents) == 1 else 's'})"
+                      for st in few)
+    return [f"**Too few documents for a conclusion:** {names}. Lamprier et al. (section 7) find that a score's "
+            f"mean settles after about {at} documents; on fewer, the rankings below can still change with the next "
+            "documents, and bootstrap intervals over so few documents are too narrow (over one document there is "
+            "none). Read the correlations, the \"clear advantage\" sentences and the rule's pick as a first look, "
+            f"not as a check of the headline: annotate at least {at} documents before trusting or rejecting it.", ""]
+
+
+def _summary(run: StudyRun, linked: bool = True) -> list[str]:
     return (["## Summary across corpora", ""] + [f"- {_corpus_line(st)}" for st in run.studies] + [""]
+            + _few_documents(run.studies)
             + _cross_table(run) + _references_table(run) + _ceiling_table(run, HEADLINE.name)
-            + _placement(run) + _comparison(run) + _halves(run) + _count_marks(run) + _sensitivity(run) + _decision(run))
+            + _placement(run) + _comparison(run) + _halves(run) + _count_marks(run) + _sensitivity(run) + _decision(run, linked))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -536,7 +556,8 @@ def _sentences(study: Study) -> list[str]:
     for other in study.scores:
         if other != winner:
             low, high = study.difference_interval(winner, other)
-            clear = ("not a clear advantage (no resample defines the interval)" if math.isnan(low)
+            clear = ("not a clear advantage (one document: no interval over documents)" if len(study.documents) < 2
+                     else "not a clear advantage (no resample defines the interval)" if math.isnan(low)
                      else "a clear advantage" if low > 0 else "not a clear advantage (the interval includes 0)")
             out.append(f"  - minus {study.scores[other].title}: "
                        f"{_estimate(agree[winner] - agree[other], (low, high))}, {clear}.")
@@ -611,7 +632,7 @@ def _disagreement_sentences(study: Study) -> list[str]:
 
 
 def _corpus(study: Study, plots: Mapping[str, str]) -> list[str]:
-    out = [f"## Corpus `{study.name}`", "", _corpus_line(study), ""]
+    out = [f"## Corpus `{study.name}`", "", _corpus_line(study), ""] + _few_documents([study])
     out += (_configurations(study) + _paper_tables(study) + _rank_table(study) + _across(study)
             + _references(study) + _documents(study) + _settling(study) + _verdict(study))
     if plots:
@@ -625,11 +646,13 @@ def _corpus(study: Study, plots: Mapping[str, str]) -> list[str]:
 # the report
 # ----------------------------------------------------------------------------------------------
 def render_markdown(run: StudyRun, *, plots: Mapping[str, Mapping[str, str]] | None = None,
-                    discussion: str | None = None) -> str:
+                    discussion: str | None = None, protocol_beside: bool = True) -> str:
     """``validation.md``: header, reproduction, the summary across corpora, one section per corpus
     (``plots``: corpus -> {relative path: caption}) and ``discussion`` (hand-written, no numbers)
-    appended verbatim."""
-    out = _header(run) + _reproduce(run) + _summary(run)
+    appended verbatim. ``protocol_beside``: the report sits beside :data:`PROTOCOL` (the project's
+    ``docs/``), which it then links to; elsewhere it names the project's file instead of a link that
+    leads nowhere."""
+    out = _header(run) + _reproduce(run) + _summary(run, protocol_beside)
     for study in run.studies:
         out += _corpus(study, (plots or {}).get(study.name, {}))
     if discussion:
@@ -651,5 +674,6 @@ def write_report(run: StudyRun, directory: str | os.PathLike | None = None, *,
         plots[study.name] = write_plots(study, directory, folder)
     text = Path(discussion).read_text(encoding="utf-8") if discussion is not None else None
     path = directory / run.options.report_file
-    path.write_text(render_markdown(run, plots=plots, discussion=text), encoding="utf-8")
+    path.write_text(render_markdown(run, plots=plots, discussion=text,
+                                    protocol_beside=(directory / PROTOCOL).is_file()), encoding="utf-8")
     return path

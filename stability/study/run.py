@@ -25,7 +25,7 @@ from ..config import Experiment, _corpus_keys, _in_file, _validate
 from ..corpus import Document
 from ..exceptions import InvalidParameterError
 from ..status import PhaseCallback, Status
-from .analysis import Study, analyze
+from .analysis import MIN_CONFIGURATIONS, Study, analyze
 from .decision import Decision, decide
 
 if sys.version_info >= (3, 11):
@@ -196,6 +196,12 @@ def load_corpora(configs: Sequence[str | os.PathLike]) -> list[CorpusSpec]:
             raise InvalidParameterError(
                 f"{spec.experiment.source} has no {tables} table; a validation study runs the segmenter "
                 "configurations its file names ([segmenters.NAME] tables) on the corpora it names")
+    for spec in specs:
+        labels = list(spec.experiment.segmenters)
+        if len(labels) < MIN_CONFIGURATIONS:  # refused before any corpus is read or run
+            raise InvalidParameterError(
+                f"{spec.experiment.source}: a validation study ranks at least {MIN_CONFIGURATIONS} segmenter "
+                f"configurations against the references ([segmenters.NAME] tables); received {len(labels)}: {labels}")
     names = [s.name for s in specs]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
