@@ -397,7 +397,7 @@ def validate(
     config: Annotated[list[Path], typer.Argument(help="TOML experiment file(s) over documents with references: one \\[corpus] or several \\[corpus.NAME] tables each (e.g. configs/validation.toml).", exists=True, dir_okay=False)],
     quick: Annotated[bool, typer.Option("--quick", help="Every 4th document of each corpus, in corpus order.")] = False,
     out: Annotated[Optional[str], typer.Option("--out", "-o", help="Results cache directory (default: the first config's \\[output] dir, '-quick' appended with --quick; one folder per corpus when there are several); the run resumes from it.")] = None,
-    docs: Annotated[Optional[Path], typer.Option("--docs", help="Where validation.md and validation/*.svg go (default: the results directory).")] = None,
+    docs: Annotated[Optional[Path], typer.Option("--docs", help="Where the report NAME.md and its plots NAME/*.svg go (NAME: --name, default validation; default folder: the results directory).")] = None,
     name: Annotated[str, typer.Option("--name", help="The report's name: NAME.md, its plots under NAME/, and NAME-discussion.md appended when it sits in --docs.")] = "validation",
     n_jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (default: the config's n_jobs).")] = None,
     limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Only the first N documents of each corpus (after --quick).")] = None,

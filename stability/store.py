@@ -136,6 +136,10 @@ def provenance(**extra: Any) -> dict[str, Any]:
 _current = provenance  # for the methods whose parameter is named ``provenance``
 
 
+def _documents(n: Any) -> str:
+    return f"{n} document{'' if n == 1 else 's'}"
+
+
 def _short(value: Any, width: int = 60) -> str:
     """A recorded setting as a message shows it: its JSON, cut at ``width`` characters."""
     text = json.dumps(value, ensure_ascii=False)
@@ -620,8 +624,8 @@ class ResultsStore:
                                "use another output file or the same settings")
         if run.corpus and self.corpus and run.corpus != self.corpus:
             raise self._refuse(
-                f"it was computed on another corpus ({run.corpus.get('n_documents')} documents, fingerprint "
-                f"{run.corpus.get('content')}; now {self.corpus['n_documents']} documents, {self.corpus['content']})",
+                f"it was computed on another corpus ({_documents(run.corpus.get('n_documents'))}, fingerprint "
+                f"{run.corpus.get('content')}; now {_documents(self.corpus['n_documents'])}, {self.corpus['content']})",
                 "use another output folder or the same corpus")
         for entry in run.entries.values():
             value = entry.value

@@ -167,6 +167,8 @@ def test_resume_refuses_another_corpus_given_as_a_list(tmp_path):
     assert header["corpus"]["n_documents"] == 3 and len(header["corpus"]["content"]) == 32
     with pytest.raises(InvalidParameterError, match=r"cannot resume .*run.jsonl: it was computed on another corpus"):
         run(out, corpus(3, offset=10), resume=True)
+    with pytest.raises(InvalidParameterError, match=r"another corpus \(3 documents, fingerprint \w+; now 1 document, "):
+        run(out, corpus(1), resume=True)
 
 
 def test_resume_refuses_a_changed_document_in_a_streamed_corpus(tmp_path):
