@@ -26,6 +26,7 @@ from .exceptions import (
     SegmenterOutputError,
     StabilityError,
     UnknownSegmenterError,
+    ClusterError,
 )
 from .readers import CorpusWarning, read_corpus
 from .registry import available_segmenters, get_segmenter, register
@@ -59,6 +60,7 @@ __all__ = [
     "StabilityResult",
     "Stat",
     "UnknownSegmenterError",
+    "ClusterError",
     "__version__",
     "as_segmentation",
     "available_segmenters",

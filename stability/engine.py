@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import time
 from contextlib import closing
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
@@ -49,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from .corpus import Document
-from .exceptions import InvalidParameterError, UnknownSegmenterError
+from .exceptions import ClusterError, InvalidParameterError, UnknownSegmenterError
 from .isolation import Guarded, WorkerCrash, interruptible, rerun_alone, result_or_crash, run_pool, submit
 from .outcome import STREAM_NAMES, Finished, f1_interval, restarts_headline_interval, score_task, stability_result
 from .permutations import Stream
@@ -146,13 +147,13 @@ def _drain_dask(function: Callable, tasks: list[tuple], n_jobs: int) -> Iterator
     gave up on it, ``KilledWorker``, or it was cancelled) is run again alone at the end, and one
     that kills its worker alone is a crash (``ON_CRASH``).
     """
-    from distributed import as_completed, get_client
+    from distributed import get_client
 
     client = get_client()
     futures = {client.submit(function, *task, pure=False): i for i, task in enumerate(tasks)}
     lost: list[int] = []
     try:
-        for future in as_completed(list(futures)):
+        for future in _completed(client, list(futures)):
             i = futures.pop(future)
             try:
                 result = future.result()
@@ -192,13 +193,52 @@ def _dask_lost(future: Any) -> bool:
     return future.status != "error" or isinstance(future.exception(), KilledWorker)
 
 
+#: Seconds a Dask run waits while its cluster has no worker at all (they died and none came back,
+#: or none ever joined) before it stops with :class:`~stability.exceptions.ClusterError`.
+DASK_NO_WORKER_WAIT = 120.0
+_DASK_POLL = 0.05  # seconds between looks for finished tasks
+_DASK_WORKER_CHECK = 2.0  # seconds between asking the scheduler for its workers
+
+
+def _completed(client: Any, futures: list) -> Iterator[Any]:
+    """``futures`` as they finish (as ``distributed.as_completed``), but a cluster left without
+    any worker for :data:`DASK_NO_WORKER_WAIT` seconds is an error instead of a wait forever (a
+    worker killed by a segmenter over and over, and not restarted by its nanny, left a local
+    cluster empty and the run waiting for ever)."""
+    from distributed import as_completed
+
+    done = as_completed(futures)
+    checked, idle_since = time.monotonic(), None
+    while not done.is_empty():
+        batch = done.next_batch(block=False)
+        if batch:
+            yield from batch
+            continue
+        time.sleep(_DASK_POLL)
+        now = time.monotonic()
+        if now - checked < _DASK_WORKER_CHECK:
+            continue
+        checked = now
+        if client.scheduler_info().get("workers"):
+            idle_since = None
+        elif idle_since is None:
+            idle_since = now
+        elif now - idle_since >= DASK_NO_WORKER_WAIT:
+            raise ClusterError(
+                f"the Dask cluster has had no worker for {now - idle_since:.0f} s ({len(futures)} task(s) waiting): its "
+                "workers died and none came back, or none joined; the results finished so far are kept, --resume "
+                "goes on once the cluster has workers")
+
+
 def _dask_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
     """``function(*task)`` on the Dask cluster with nothing else submitted; raises
     :class:`WorkerCrash` if its worker dies (as :func:`stability.isolation.submit_alone`)."""
-    from distributed import get_client, wait
+    from distributed import get_client
 
-    future = get_client().submit(function, *task, pure=False)
-    wait(future)
+    client = get_client()
+    future = client.submit(function, *task, pure=False)
+    for _ in _completed(client, [future]):
+        pass
     try:
         return future.result()
     except Exception:  # noqa: BLE001 - tasks return a segmenter's errors as data

@@ -21,6 +21,7 @@ __all__ = [
     "SegmenterError",
     "SegmenterOutputError",
     "CorpusFormatError",
+    "ClusterError",
 ]
 
 
@@ -123,3 +124,7 @@ class CorpusFormatError(StabilityError, ValueError):
         if path is not None:
             where = f"{path}:{line}: " if line is not None else f"{path}: "
         super().__init__(where + message)
+
+
+class ClusterError(StabilityError, RuntimeError):
+    """The Dask cluster of a run can no longer run its tasks (it has had no worker for too long)."""

@@ -124,3 +124,28 @@ def test_a_refused_setting_is_said_before_a_cluster_starts(monkeypatch):
     experiment = with_overrides(default_experiment(), backend="dask", timeout=3.0, n_restarts=2)
     with pytest.raises(InvalidParameterError, match="timeout must be None with the dask backend"):
         run_experiment(experiment, progress=False)
+
+
+def test_a_cluster_left_without_workers_is_an_error_not_a_wait_forever(monkeypatch):
+    """Under heavy load, a worker killed over and over by a segmenter was not restarted by its
+    nanny: the local cluster had no worker left and the run waited for ever (seen in this suite).
+    Now a cluster without any worker for DASK_NO_WORKER_WAIT seconds stops the run with an error
+    that says the results so far are kept."""
+    from stability import ClusterError
+    from stability import engine
+
+    import time
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        future = client.submit(sum, [1, 2], pure=False)
+        assert list(engine._completed(client, [future])) == [future]  # with a worker: as as_completed
+        monkeypatch.setattr(engine, "DASK_NO_WORKER_WAIT", 0.5)
+        monkeypatch.setattr(engine, "_DASK_WORKER_CHECK", 0.1)
+        cluster.scale(0)
+        while client.scheduler_info()["workers"]:
+            time.sleep(0.05)
+        waiting = client.submit(sum, [3, 4], pure=False)
+        with pytest.raises(ClusterError, match=r"the Dask cluster has had no worker for \d+ s \(1 task\(s\) waiting\).*"
+                                               r"the results finished so far are kept, --resume goes on"):
+            list(engine._completed(client, [waiting]))
