@@ -187,6 +187,26 @@ def test_langchain_character_cuts_between_words():
     assert seg(LINES) == sorted(b for b in expected if 0 < b < len(LINES))
 
 
+def test_langchain_oversize_warning_is_silenced_during_the_call(caplog):
+    """langchain logs a warning for every chunk longer than chunk_size; in a run that is one
+    line per chunk and per restart (727 lines on stderr for two Node.js pages and 3 restarts).
+    The adapter silences it during its own call only: langchain's logger is left as it was."""
+    import logging
+
+    pytest.importorskip("langchain_text_splitters")
+    seg = get_segmenter("langchain_character", chunk_size=60, separator="\n")
+    lines = LINES[:4] + [" ".join(LINES[4:7])] + LINES[7:]  # one unit of 149 characters: an oversize chunk
+    with caplog.at_level(logging.WARNING):
+        assert seg(lines) == list(range(1, len(lines)))
+    assert not [r for r in caplog.records if "longer than" in r.getMessage()]
+    logger = logging.getLogger(chunkers_module.LANGCHAIN_LOGGER)
+    assert logger.filters == []
+    splitters = pytest.importorskip("langchain_text_splitters")
+    with caplog.at_level(logging.WARNING):  # outside the adapter langchain still says it
+        splitters.CharacterTextSplitter(separator="\n", chunk_size=60, chunk_overlap=0).split_text("\n".join(lines))
+    assert [r for r in caplog.records if "longer than" in r.getMessage()]
+
+
 def test_semchunk_with_a_word_counter():
     pytest.importorskip("semchunk")
     # 20 words hold two lines (18 words) but not three (27)
