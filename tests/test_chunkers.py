@@ -106,6 +106,26 @@ def test_generic_adapter_refuses_a_non_callable():
         ChunkerSegmenter("not a function")
 
 
+def test_a_segmenter_returning_chunk_texts_is_told_how_to_wrap_its_chunker():
+    """A chunker given as a segmenter (its chunks returned instead of boundaries) failed with
+    "boundaries[0] must be an integer; received str ...", which does not say what to do."""
+    from stability import evaluate
+
+    def pack(text):
+        lines = text.split("\n")
+        return ["\n".join(lines[i:i + 2]) for i in range(0, len(lines), 2)]
+
+    units = [f"unit {i} says something" for i in range(8)]
+    result = evaluate({"texts": lambda units: pack("\n".join(units)), "numbers": lambda units: [1.5]},
+                      [units], n_restarts=2, progress=False)
+    errors = {f.segmenter: f.error for f in result.failures}
+    assert "must be an integer" in errors["texts"]
+    assert "returned strings (chunk texts?)" in errors["texts"] and "ChunkerSegmenter(chunker)" in errors["texts"]
+    assert "ChunkerSegmenter" not in errors["numbers"]
+    wrapped = evaluate({"pack": ChunkerSegmenter(pack)}, [units], n_restarts=2, progress=False)
+    assert not wrapped.failures and wrapped.documents["pack"][0].segmentation.boundaries == (2, 4, 6)
+
+
 def test_generic_adapter_skips_documents_without_two_units():
     def fail(text):
         raise AssertionError("the chunker must not be called")
