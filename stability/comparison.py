@@ -13,8 +13,8 @@ chosen by a rule written before the numbers):
   ``n_segments="reference"``, :data:`stability.registry.REFERENCE_COUNT`) and not flagged
   layout-only over the corpus by the layout control (:func:`layout_only`: a text chunker's
   boundaries come from the units' lengths, and its headline is high for that reason, so its vote
-  would pull the consensus towards the other chunkers), each weighted by its headline over the
-  corpus, ``w_v = max(T_v, 0)``: a content-blind segmenter has no vote;
+  would pull the consensus towards the other chunkers; it gets no score either), each weighted by
+  its headline over the corpus, ``w_v = max(T_v, 0)``: a content-blind segmenter has no vote;
 * on a document, the agreement of segmenter ``c`` is the weighted mean over the other voters of
   the boundary F1 within one unit between its boundaries and theirs
   (:func:`boundary_agreement`), 0 where ``c`` places no boundary;
@@ -68,7 +68,8 @@ def stability_x_agreement(documents: Mapping[str, Sequence[StabilityResult]],
     Returns
     -------
     dict
-        Label -> the score, in the order of ``documents``.
+        Label -> the score, in the order of ``documents``; ``None`` also for a segmenter flagged
+        layout-only (:func:`layout_only`), whose headline comes from the units' lengths.
     """
     labels = list(documents)
     if headlines is None:
@@ -77,7 +78,9 @@ def stability_x_agreement(documents: Mapping[str, Sequence[StabilityResult]],
     voters = np.array([is_voter(documents[label]) for label in labels], dtype=bool)
     means = np.array([[headlines[label] for label in labels]], dtype=float)
     scores = comparison_scores(means, pairs, present, voters, np.ones((1, present.shape[1])))[0]
-    return {label: None if np.isnan(v) else float(v) for label, v in zip(labels, scores)}
+    # a layout-only segmenter's headline says nothing about the content: nothing to weigh
+    return {label: None if np.isnan(v) or layout_only(documents[label]) else float(v)
+            for label, v in zip(labels, scores)}
 
 
 #: The score's declaration: reports, JSON and CSV read its name, titles and meaning from here.
@@ -95,7 +98,7 @@ COMPARISON_NOTE = (
     "boundary). It credits "
     "boundaries other content-dependent segmenters also find, and sees some of the boundaries a segmenter "
     "missed; it is relative to the segmenters compared (n/a with fewer than "
-    f"{MIN_OTHER_VOTERS} others of positive headline). In the validation studies (docs/validation-protocol.md, "
+    f"{MIN_OTHER_VOTERS} others of positive headline, and for a layout-only segmenter). In the validation studies (docs/validation-protocol.md, "
     "Amendments 6 and 7) it ranked segmenter configurations closer to B and boundary F1 within one unit than the "
     "headline on all eleven readings it was measured on, by 0.02 to 0.09 in Kendall tau (Choi's concatenations, "
     "two Wikipedia corpora, eight readings of technical documentation from four projects); it was not "
