@@ -480,7 +480,7 @@ class ChonkieSentence(_ChonkieChunker):
     chunk_size, tokenizer, unit_separator :
         As :class:`ChonkieRecursive`.
     chunk_overlap : int, default 0
-        Tokens shared by consecutive chunks.
+        Tokens shared by consecutive chunks, below ``chunk_size``.
     """
 
     name = "chonkie_sentence"
@@ -489,7 +489,8 @@ class ChonkieSentence(_ChonkieChunker):
         self, chunk_size: int = 1000, tokenizer: str = "character", chunk_overlap: int = 0, unit_separator: str = "\n"
     ) -> None:
         super().__init__(chunk_size, tokenizer, unit_separator)
-        self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0)
+        # chonkie refuses an overlap of chunk_size or more only when it chunks (every document a failure)
+        self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0, high=self.chunk_size - 1)
 
     def _make(self, module: Any) -> Any:
         return module.SentenceChunker(

@@ -252,6 +252,14 @@ def test_chonkie_refuses_tokenizers_that_need_a_download():
         chunkers_module.LangchainRecursive(chunk_size=10, chunk_overlap=10)
 
 
+def test_chonkie_sentence_refuses_an_overlap_of_a_whole_chunk_when_built():
+    """chonkie refuses it only when it chunks: every document of a run was a failure."""
+    pytest.importorskip("chonkie")
+    for overlap in (100, 500):
+        with pytest.raises(InvalidParameterError, match=r"chunk_overlap must be an integer >= 0 and <= 99; received"):
+            chunkers_module.ChonkieSentence(chunk_size=100, chunk_overlap=overlap)
+
+
 def test_missing_extra_is_reported_not_raised(monkeypatch):
     monkeypatch.setitem(sys.modules, "semchunk", None)  # import semchunk now raises ImportError
     with pytest.raises(ImportError, match=r"stability-harness\[semchunk\]"):
