@@ -71,8 +71,10 @@ after the first character of the third unit, ``"cccccc"``, which goes to that ch
 
 from __future__ import annotations
 
+import contextlib
 import importlib
-from collections.abc import Callable, Sequence
+import logging
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -283,8 +285,37 @@ class FixedChars(_SizedChunker):
         return [text[i : i + size] for i in range(0, len(text), size)]
 
 
+#: The logger langchain warns on for every chunk longer than ``chunk_size``.
+LANGCHAIN_LOGGER = "langchain_text_splitters.base"
+
+
+class _OversizeFilter(logging.Filter):
+    """Drops langchain's "Created a chunk of size N, which is longer than the specified M"."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Created a chunk of size")
+
+
+@contextlib.contextmanager
+def _quiet_oversize() -> Iterator[None]:
+    """Silence langchain's oversize-chunk warning during one call (this call's own filter, removed
+    after it, so other threads' filters and langchain's other messages are left alone)."""
+    logger, quiet = logging.getLogger(LANGCHAIN_LOGGER), _OversizeFilter()
+    logger.addFilter(quiet)
+    try:
+        yield
+    finally:
+        logger.removeFilter(quiet)
+
+
 class _LangchainSplitter(_SizedChunker):
-    """Shared parameters of the langchain adapters (sizes in characters, ``len``)."""
+    """Shared parameters of the langchain adapters (sizes in characters, ``len``).
+
+    langchain logs a warning for every chunk longer than ``chunk_size`` (a piece without a
+    separator inside it, which it keeps whole): once per restart and per chunk, thousands of lines
+    in a run, about a chunk that is simply long. The adapters silence that message during their
+    calls (the chunk is located and snapped as any other).
+    """
 
     def __init__(self, chunk_size: int, chunk_overlap: int, unit_separator: str) -> None:
         super().__init__(chunk_size, unit_separator)
@@ -292,7 +323,9 @@ class _LangchainSplitter(_SizedChunker):
         _require("langchain_text_splitters", "langchain", self.name)
 
     def chunker(self, text: str) -> list[str]:  # type: ignore[override]
-        return self._splitter(_require("langchain_text_splitters", "langchain", self.name)).split_text(text)
+        splitter = self._splitter(_require("langchain_text_splitters", "langchain", self.name))
+        with _quiet_oversize():
+            return splitter.split_text(text)
 
 
 class LangchainRecursive(_LangchainSplitter):
@@ -447,7 +480,7 @@ class ChonkieSentence(_ChonkieChunker):
     chunk_size, tokenizer, unit_separator :
         As :class:`ChonkieRecursive`.
     chunk_overlap : int, default 0
-        Tokens shared by consecutive chunks.
+        Tokens shared by consecutive chunks, below ``chunk_size``.
     """
 
     name = "chonkie_sentence"
@@ -456,7 +489,8 @@ class ChonkieSentence(_ChonkieChunker):
         self, chunk_size: int = 1000, tokenizer: str = "character", chunk_overlap: int = 0, unit_separator: str = "\n"
     ) -> None:
         super().__init__(chunk_size, tokenizer, unit_separator)
-        self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0)
+        # chonkie refuses an overlap of chunk_size or more only when it chunks (every document a failure)
+        self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0, high=self.chunk_size - 1)
 
     def _make(self, module: Any) -> Any:
         return module.SentenceChunker(

@@ -10,8 +10,11 @@ segmenter's agreement with the others (Amendment 6 of docs/validation-protocol.m
 chosen by a rule written before the numbers):
 
 * the **voters** are the segmenters given no reference information (not built with
-  ``n_segments="reference"``, :data:`stability.registry.REFERENCE_COUNT`), each weighted by its
-  headline over the corpus, ``w_v = max(T_v, 0)``: a content-blind segmenter has no vote;
+  ``n_segments="reference"``, :data:`stability.registry.REFERENCE_COUNT`) and not flagged
+  layout-only over the corpus by the layout control (:func:`layout_only`: a text chunker's
+  boundaries come from the units' lengths, and its headline is high for that reason, so its vote
+  would pull the consensus towards the other chunkers; it gets no score either), each weighted by
+  its headline over the corpus, ``w_v = max(T_v, 0)``: a content-blind segmenter has no vote;
 * on a document, the agreement of segmenter ``c`` is the weighted mean over the other voters of
   the boundary F1 within one unit between its boundaries and theirs
   (:func:`boundary_agreement`), 0 where ``c`` places no boundary;
@@ -39,7 +42,7 @@ from .registry import REFERENCE_COUNT
 from .results import StabilityResult
 
 __all__ = ["STABILITY_X_AGREEMENT", "COMPARISON_NOTE", "MIN_OTHER_VOTERS", "AGREEMENT_TOLERANCE",
-           "boundary_agreement", "is_voter", "document_ids", "pairwise_agreement", "comparison_scores",
+           "boundary_agreement", "is_voter", "layout_only", "document_ids", "pairwise_agreement", "comparison_scores",
            "stability_x_agreement"]
 
 #: The score needs at least this many voters besides the segmenter with a positive headline.
@@ -65,7 +68,8 @@ def stability_x_agreement(documents: Mapping[str, Sequence[StabilityResult]],
     Returns
     -------
     dict
-        Label -> the score, in the order of ``documents``.
+        Label -> the score, in the order of ``documents``; ``None`` also for a segmenter flagged
+        layout-only (:func:`layout_only`), whose headline comes from the units' lengths.
     """
     labels = list(documents)
     if headlines is None:
@@ -74,7 +78,9 @@ def stability_x_agreement(documents: Mapping[str, Sequence[StabilityResult]],
     voters = np.array([is_voter(documents[label]) for label in labels], dtype=bool)
     means = np.array([[headlines[label] for label in labels]], dtype=float)
     scores = comparison_scores(means, pairs, present, voters, np.ones((1, present.shape[1])))[0]
-    return {label: None if np.isnan(v) else float(v) for label, v in zip(labels, scores)}
+    # a layout-only segmenter's headline says nothing about the content: nothing to weigh
+    return {label: None if np.isnan(v) or layout_only(documents[label]) else float(v)
+            for label, v in zip(labels, scores)}
 
 
 #: The score's declaration: reports, JSON and CSV read its name, titles and meaning from here.
@@ -88,10 +94,11 @@ STABILITY_X_AGREEMENT = Measure(
 COMPARISON_NOTE = (
     f"{STABILITY_X_AGREEMENT.short} = {STABILITY_X_AGREEMENT.title}: the headline times the segmenter's mean "
     f"boundary F1 within {AGREEMENT_TOLERANCE} unit against each other segmenter of this run that was not told "
-    "the reference count, weighted by that segmenter's headline (0 where it places no boundary). It credits "
+    "the reference count nor flagged layout-only, weighted by that segmenter's headline (0 where it places no "
+    "boundary). It credits "
     "boundaries other content-dependent segmenters also find, and sees some of the boundaries a segmenter "
     "missed; it is relative to the segmenters compared (n/a with fewer than "
-    f"{MIN_OTHER_VOTERS} others of positive headline). In the validation studies (docs/validation-protocol.md, "
+    f"{MIN_OTHER_VOTERS} others of positive headline, and for a layout-only segmenter). In the validation studies (docs/validation-protocol.md, "
     "Amendments 6 and 7) it ranked segmenter configurations closer to B and boundary F1 within one unit than the "
     "headline on all eleven readings it was measured on, by 0.02 to 0.09 in Kendall tau (Choi's concatenations, "
     "two Wikipedia corpora, eight readings of technical documentation from four projects); it was not "
@@ -104,9 +111,21 @@ def _headline(docs: Sequence[StabilityResult]) -> float:
     return float(np.nanmean(values)) if values and not np.all(np.isnan(values)) else float("nan")
 
 
+def layout_only(docs: Sequence[StabilityResult]) -> bool | None:
+    """Whether a segmenter is layout-only over a corpus: its mean layout-control F1 over the
+    documents that ran the control is at least ``1 - content_margin`` (the rule of
+    :attr:`stability.results.SegmenterSummary.layout_only`); ``None`` when no document ran it."""
+    values = [r.layout.f1 for r in docs if getattr(r, "layout", None) is not None]
+    values = [v for v in values if not np.isnan(v)]
+    if not values:
+        return None
+    return bool(np.mean(values) >= 1.0 - docs[0].content_margin)
+
+
 def is_voter(docs: Sequence[StabilityResult]) -> bool:
-    """Whether a segmenter's results may vote: it was not told each document's reference count."""
-    return not any(r.params.get("n_segments") == REFERENCE_COUNT for r in docs)
+    """Whether a segmenter's results may vote: it was not told each document's reference count,
+    and the layout control did not flag it layout-only (:func:`layout_only`)."""
+    return not any(r.params.get("n_segments") == REFERENCE_COUNT for r in docs) and not layout_only(docs)
 
 
 def boundary_agreement(first: Sequence[int], second: Sequence[int], tolerance: int = AGREEMENT_TOLERANCE) -> float:

@@ -119,7 +119,8 @@ def _in_file(error: InvalidParameterError | InvalidTypeError) -> InvalidParamete
 def segmenter_option(text: str) -> tuple[str, dict[str, Any]]:
     """A ``--segmenter`` value: ``NAME`` or ``NAME,key=value,...`` -> (label, its table as in a
     config's ``[segmenters.LABEL]``), the label being the text itself; each value is read as a TOML value (``5``, ``0.5``, ``true``),
-    else kept as a string (``n_segments=reference``).
+    else kept as a string (``n_segments=reference``). An unquoted value with a backslash is refused
+    (``separator=\\n`` would be a backslash and an ``n``): quoted, ``separator="\\n"`` is a newline.
 
     Examples
     --------
@@ -139,6 +140,12 @@ def segmenter_option(text: str) -> tuple[str, dict[str, Any]]:
         try:
             spec[key] = tomllib.loads(f"value = {raw}")["value"]
         except tomllib.TOMLDecodeError:
+            if "\\" in raw:  # separator=\n would be a backslash and an n, never a newline
+                raise InvalidParameterError(
+                    f"--segmenter '{text}': the value of {key!r}, {raw}, holds a backslash and is not quoted, so the "
+                    "backslash would be kept as a character, not read as an escape; quote it as a TOML string: "
+                    f"{key}=\"{raw}\" for escapes such as \\n (a newline), or {key}='{raw}' for the characters "
+                    "as typed") from None
             spec[key] = raw
     return text, spec
 

@@ -23,7 +23,7 @@ from .segmentation import Segmentation, check_boundaries
 from .segmenter import apply_order, has_batch_path, has_fast_path
 
 __all__ = ["Chunk", "ChunkResult", "Prepared", "initial_task", "restart_task", "restart_chunk", "ON_CRASH",
-           "describe", "checked"]
+           "describe", "checked", "CHUNKS_HINT"]
 
 
 def describe(exc: BaseException) -> str:
@@ -45,7 +45,21 @@ def checked(raw: Any, n_units: int) -> tuple[int, ...]:
     try:
         return check_boundaries(raw, n_units, "boundaries", sort=True)
     except (InvalidSegmentationError, InvalidTypeError) as exc:
-        raise InvalidOutput(f"returned invalid boundaries: {exc}") from None
+        raise InvalidOutput(f"returned invalid boundaries: {exc}{_chunks_hint(raw)}") from None
+
+
+#: Said when a segmenter returns strings: most likely a text chunker given as a segmenter.
+CHUNKS_HINT = ("; it returned strings (chunk texts?): a segmenter returns boundaries, the indices of the units "
+               "where a segment starts; a text chunker (text -> list of chunks) is evaluated through "
+               "segmenters.chunkers.ChunkerSegmenter(chunker), which joins the units into a text and turns "
+               "the chunks into boundaries")
+
+
+def _chunks_hint(raw: Any) -> str:
+    """:data:`CHUNKS_HINT` when ``raw`` is a list of strings, else nothing."""
+    if isinstance(raw, (list, tuple)) and raw and all(isinstance(x, str) for x in raw):
+        return CHUNKS_HINT
+    return ""
 
 
 def checked_call(segmenter: Callable, units: Sequence[str], n_units: int) -> tuple[int, ...]:

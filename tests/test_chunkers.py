@@ -106,6 +106,26 @@ def test_generic_adapter_refuses_a_non_callable():
         ChunkerSegmenter("not a function")
 
 
+def test_a_segmenter_returning_chunk_texts_is_told_how_to_wrap_its_chunker():
+    """A chunker given as a segmenter (its chunks returned instead of boundaries) failed with
+    "boundaries[0] must be an integer; received str ...", which does not say what to do."""
+    from stability import evaluate
+
+    def pack(text):
+        lines = text.split("\n")
+        return ["\n".join(lines[i:i + 2]) for i in range(0, len(lines), 2)]
+
+    units = [f"unit {i} says something" for i in range(8)]
+    result = evaluate({"texts": lambda units: pack("\n".join(units)), "numbers": lambda units: [1.5]},
+                      [units], n_restarts=2, progress=False)
+    errors = {f.segmenter: f.error for f in result.failures}
+    assert "must be an integer" in errors["texts"]
+    assert "returned strings (chunk texts?)" in errors["texts"] and "ChunkerSegmenter(chunker)" in errors["texts"]
+    assert "ChunkerSegmenter" not in errors["numbers"]
+    wrapped = evaluate({"pack": ChunkerSegmenter(pack)}, [units], n_restarts=2, progress=False)
+    assert not wrapped.failures and wrapped.documents["pack"][0].segmentation.boundaries == (2, 4, 6)
+
+
 def test_generic_adapter_skips_documents_without_two_units():
     def fail(text):
         raise AssertionError("the chunker must not be called")
@@ -187,6 +207,26 @@ def test_langchain_character_cuts_between_words():
     assert seg(LINES) == sorted(b for b in expected if 0 < b < len(LINES))
 
 
+def test_langchain_oversize_warning_is_silenced_during_the_call(caplog):
+    """langchain logs a warning for every chunk longer than chunk_size; in a run that is one
+    line per chunk and per restart (727 lines on stderr for two Node.js pages and 3 restarts).
+    The adapter silences it during its own call only: langchain's logger is left as it was."""
+    import logging
+
+    pytest.importorskip("langchain_text_splitters")
+    seg = get_segmenter("langchain_character", chunk_size=60, separator="\n")
+    lines = LINES[:4] + [" ".join(LINES[4:7])] + LINES[7:]  # one unit of 149 characters: an oversize chunk
+    with caplog.at_level(logging.WARNING):
+        assert seg(lines) == list(range(1, len(lines)))
+    assert not [r for r in caplog.records if "longer than" in r.getMessage()]
+    logger = logging.getLogger(chunkers_module.LANGCHAIN_LOGGER)
+    assert logger.filters == []
+    splitters = pytest.importorskip("langchain_text_splitters")
+    with caplog.at_level(logging.WARNING):  # outside the adapter langchain still says it
+        splitters.CharacterTextSplitter(separator="\n", chunk_size=60, chunk_overlap=0).split_text("\n".join(lines))
+    assert [r for r in caplog.records if "longer than" in r.getMessage()]
+
+
 def test_semchunk_with_a_word_counter():
     pytest.importorskip("semchunk")
     # 20 words hold two lines (18 words) but not three (27)
@@ -210,6 +250,14 @@ def test_chonkie_refuses_tokenizers_that_need_a_download():
         chunkers_module.ChonkieRecursive(tokenizer="gpt2")
     with pytest.raises(InvalidParameterError, match="chunk_overlap"):
         chunkers_module.LangchainRecursive(chunk_size=10, chunk_overlap=10)
+
+
+def test_chonkie_sentence_refuses_an_overlap_of_a_whole_chunk_when_built():
+    """chonkie refuses it only when it chunks: every document of a run was a failure."""
+    pytest.importorskip("chonkie")
+    for overlap in (100, 500):
+        with pytest.raises(InvalidParameterError, match=r"chunk_overlap must be an integer >= 0 and <= 99; received"):
+            chunkers_module.ChonkieSentence(chunk_size=100, chunk_overlap=overlap)
 
 
 def test_missing_extra_is_reported_not_raised(monkeypatch):

@@ -183,6 +183,19 @@ def test_segmenter_option_values_are_toml():
         {"segmenter": "texttiling", "w": 10, "smoothing_rounds": 1.5, "stem": False, "stopwords": "none"})
 
 
+def test_an_unquoted_backslash_in_a_segmenter_value_is_refused(runner):
+    """`separator=\\n` was kept as a backslash and an n, which never occurs in a text: the chunker
+    made one chunk, placed no boundary, and the run reported it content-blind."""
+    from stability.exceptions import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match=r"separator=\"\\n\" for escapes .* separator='\\n'"):
+        segmenter_option("langchain_character,separator=\\n")
+    assert segmenter_option('langchain_character,separator="\\n"')[1]["separator"] == "\n"
+    assert segmenter_option("langchain_character,separator='\\n'")[1]["separator"] == "\\n"
+    result = runner.invoke(app, ["run", "-s", "fixed_chars,unit_separator=\\t", "--restarts", "2", "--no-progress"])
+    assert result.exit_code != 0 and "holds a backslash and is not quoted" in result.output
+
+
 def test_segmenter_parameters_from_the_command_line_run(runner):
     result = runner.invoke(app, ["run", "-s", "even,n_segments=3", "--restarts", "2", "--no-progress",
                                  "--report-format", "json"])

@@ -169,3 +169,24 @@ def test_the_vectorised_score_is_the_definition(data):
         assert (fast[label] is None) == (slow[label] is None), label
         if slow[label] is not None:
             assert fast[label] == pytest.approx(slow[label], abs=1e-12), label
+
+
+def test_a_layout_only_segmenter_gets_no_vote_and_no_score():
+    """Text chunkers flagged layout-only by the layout control have a high headline for a reason
+    that has nothing to do with topics; as voters they outweighed the topic segmenters and the
+    consensus became the chunkers' (on the Node.js docs six chunkers gave every chunker a higher
+    score than u00 and c99). They lose their vote, and get no score (their headline would carry it)."""
+    docs = topical_corpus(540, 3, n_topics=5)
+    segmenters = {"c99": "c99", "u00": "u00", "tt": get_segmenter("texttiling", w=10, k=5),
+                  "chars": get_segmenter("fixed_chars", chunk_size=120),
+                  "chars2": get_segmenter("fixed_chars", chunk_size=160)}
+    both = evaluate(segmenters, docs, n_restarts=4, layout_control=True, progress=False)
+    assert {label for label, s in both.summary.items() if s.layout_only} == {"chars", "chars2"}
+    assert not is_voter(both.documents["chars"]) and is_voter(both.documents["c99"])
+    values = stability_x_agreement(both.documents)
+    topics = stability_x_agreement({k: both.documents[k] for k in ("c99", "u00", "tt")})
+    assert all(values[k] == pytest.approx(topics[k], abs=1e-15) for k in topics)
+    assert values["chars"] is None and values["chars2"] is None
+    # without the layout control nothing marks them: they vote, as any segmenter
+    plain = evaluate(segmenters, docs, n_restarts=4, progress=False)
+    assert is_voter(plain.documents["chars"]) and stability_x_agreement(plain.documents)["chars"] is not None

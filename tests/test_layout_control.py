@@ -253,3 +253,24 @@ def test_csv_summary_has_the_layout_columns_only_when_the_control_ran():
             assert float(by_label["fixed_chars"]["layout_f1_mean"]) == 1.0
         else:
             assert "layout_only" not in rows[0]
+
+
+def test_the_full_tables_show_the_layout_f1_only_when_the_control_ran():
+    """The number the layout-only flag is read from was only in the JSON and the CSV summary: the
+    Markdown and HTML tables, `--columns all` and the per-document table left it out, so a
+    chunker just under the threshold could not be told from one far below it."""
+    from stability.reporting import render
+
+    docs = demo_corpus()[:2]
+    for layout_control in (True, False):
+        result = evaluate(["fixed_chars", "c99"], docs, n_restarts=2, metrics=False, layout_control=layout_control)
+        md, per_document = render(result, "md"), render(result, "md", documents=True)
+        html = render(result, "html")
+        if layout_control:
+            header = next(line for line in md.splitlines() if line.startswith("| segmenter"))
+            cells = header.split(" | ")
+            row = next(line for line in md.splitlines() if line.startswith("| fixed_chars")).split(" | ")
+            assert row[cells.index("layout F1")] == "1.00 (0.00)"
+            assert "layout F1" in html and "layout F1" in per_document.split("Per document")[1]
+        else:
+            assert "layout F1" not in md + per_document + html

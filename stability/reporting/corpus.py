@@ -55,7 +55,8 @@ INTRODUCTION = (
 LAYOUT_NOTE = ("layout-only: the output does not change under the layout control (the document's words redistributed "
                "at random across units that keep their number of words and characters; F1 against the initial "
                "segmentation at least 1 - margin), so the boundaries come from the layout (unit lengths), not from "
-               "the content; the layout F1 of every document is in the JSON.")
+               "the content; the layout-control F1 is the column layout F1 of the full tables (--columns all, Markdown, "
+               "HTML, CSV), per document with --documents.")
 
 
 def _layout_note(result: CorpusResult) -> list[str]:
@@ -182,7 +183,7 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     refs = _reference_measures(result, compact, metrics)
     if compact:
         return _compact_summary(result, refs, digits)
-    tests, controls = _split_controls(_stability_measures(False))
+    tests, controls = _full_columns(result)
     header = ["segmenter", "docs"] + [HEADLINE.title if m is HEADLINE else m.short for m in tests]
     header += [f"F1 {_confidence(result)} CI"]
     compared = comparison_of(result)
@@ -210,6 +211,13 @@ CONTROLS = ("chance_f1", "corrected_f1", "shuffle_f1", "shuffle_gap")
 
 def _split_controls(measures: list[Measure]) -> tuple[list[Measure], list[Measure]]:
     return [m for m in measures if m.name not in CONTROLS], [m for m in measures if m.name in CONTROLS]
+
+
+def _full_columns(result: CorpusResult) -> tuple[list[Measure], list[Measure]]:
+    """The stability scores of the full tables, (test, controls): the controls end with the
+    layout-control F1 when the run has that control (the number its layout-only flag is read from)."""
+    tests, controls = _split_controls(_stability_measures(False))
+    return tests, controls + ([STABILITY["layout_f1"]] if _layout_note(result) else [])
 
 
 def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int) -> Section:
@@ -367,7 +375,7 @@ COMPACT_DOCUMENT = (HEADLINE.name, "shuffle_gap", "f1", "n_boundaries")
 
 def _document_table(result: CorpusResult, digits: int, compact: bool = False,
                     metrics: Sequence[str] | None = None) -> tuple[list[str], list[list[str]], str]:
-    scores = [STABILITY[n] for n in COMPACT_DOCUMENT] if compact else sum(_split_controls(_stability_measures(False)), [])
+    scores = [STABILITY[n] for n in COMPACT_DOCUMENT] if compact else sum(_full_columns(result), [])
     refs = _reference_measures(result, compact, metrics)
     header = ["segmenter", "document"] + ([] if compact else ["units"])
     for m in scores:
@@ -390,7 +398,7 @@ def document_section(result: CorpusResult, digits: int = 3, compact: bool = Fals
     n_refs = len(_reference_measures(result, compact, metrics))
     drop = (len(header) - 1,) + tuple(range(len(header) - 2, len(header) - 2 - n_refs, -1)) + (5, 4) if compact else ()
     shown = [STABILITY[n] for n in COMPACT_DOCUMENT] if compact else []
-    tests, controls = _split_controls(_stability_measures(False))
+    tests, controls = _full_columns(result)
     test_columns = sum(3 if m.interval else 1 for m in tests)  # a score with an interval: value, low, high
     groups = () if compact else (("", 3), ("stability test", test_columns), ("controls", len(controls) + 1),
                                  ("reference", n_refs), ("", 1))
