@@ -39,7 +39,7 @@ import numpy as np
 from .catalogue import HEADLINE, Measure
 from .matching import count_matches
 from .registry import REFERENCE_COUNT
-from .results import StabilityResult
+from .results import StabilityResult, is_layout_only
 
 __all__ = ["STABILITY_X_AGREEMENT", "COMPARISON_NOTE", "MIN_OTHER_VOTERS", "AGREEMENT_TOLERANCE",
            "boundary_agreement", "is_voter", "layout_only", "document_ids", "pairwise_agreement", "comparison_scores",
@@ -119,7 +119,7 @@ def layout_only(docs: Sequence[StabilityResult]) -> bool | None:
     values = [v for v in values if not np.isnan(v)]
     if not values:
         return None
-    return bool(np.mean(values) >= 1.0 - docs[0].content_margin)
+    return is_layout_only(float(np.mean(values)), docs[0].content_margin)
 
 
 def is_voter(docs: Sequence[StabilityResult]) -> bool:

@@ -19,7 +19,7 @@ import numpy as np
 
 from .corpus import Document
 from .permutations import Stream, stream_rng
-from .results import RestartScores, StabilityResult
+from .results import RestartScores, StabilityResult, is_content_blind, is_layout_only
 from .scores import (RestartCounts, boundary_confidence, chance_scores, headline_interval, restart_precision_recall,
                      spurious_boundaries)
 from .segmentation import Segmentation
@@ -174,8 +174,8 @@ def stability_result(settings: Settings, finished: Finished) -> StabilityResult:
                    headline_interval(within_samples, shuffle_samples, within.chance_f1, len(finished.initial),
                                      s.confidence))
     deterministic, self_f1 = _self_agreement(s, finished)
-    content_blind = None if shuffle is None else bool(shuffle.f1 >= within.f1 - s.content_margin)
-    layout_only = None if layout is None else bool(layout.f1 >= 1.0 - s.content_margin)
+    content_blind = None if shuffle is None else is_content_blind(shuffle.f1, within.f1, s.content_margin)
+    layout_only = None if layout is None else is_layout_only(layout.f1, s.content_margin)
     fields = {name: getattr(within, name) for name in RestartScores.__dataclass_fields__}
     doc = finished.doc
     return StabilityResult(

@@ -13,7 +13,20 @@ import numpy as np
 from .segmentation import Segmentation
 from .stats import bootstrap_mean, f1_array
 
-__all__ = ["RestartScores", "StabilityResult", "Stat", "SegmenterSummary", "Failure", "CorpusResult"]
+__all__ = ["RestartScores", "StabilityResult", "Stat", "SegmenterSummary", "Failure", "CorpusResult", "is_content_blind",
+           "is_layout_only"]
+
+
+def is_content_blind(shuffle_f1: float, f1: float, content_margin: float) -> bool:
+    """The shuffle control's verdict, for a document or for corpus means: destroying the document's
+    arrangement leaves the boundaries about as stable (shuffle F1 at least F1 minus the margin)."""
+    return bool(shuffle_f1 >= f1 - content_margin)
+
+
+def is_layout_only(layout_f1: float, content_margin: float) -> bool:
+    """The layout control's verdict, for a document or for a corpus mean: the output hardly changes
+    when every word is replaced (layout-control F1 at least 1 minus the margin)."""
+    return bool(layout_f1 >= 1.0 - content_margin)
 
 
 def _json_float(x: float | None) -> float | None:

@@ -22,7 +22,7 @@ import numpy as np
 from .catalogue import MULTI_REFERENCE, REFERENCE, STABILITY, oriented, stability_measure
 from .permutations import Stream
 from .stats import derived_rng, kendall_tau
-from .results import Failure, SegmenterSummary, StabilityResult, Stat
+from .results import Failure, SegmenterSummary, StabilityResult, Stat, is_content_blind, is_layout_only
 from .scores import restart_precision_recall
 from .stats import f1_score
 from .store import load_results  # noqa: F401  (kept importable from here)
@@ -142,11 +142,12 @@ def summarize(
             micro={"precision": micro_p, "recall": micro_r, "f1": f1_score(micro_p, micro_r)},
             content_blind_share=float(np.mean(blind)) if blind else float("nan"),
             nondeterministic_share=float(1 - np.mean(determ)) if determ else float("nan"),
-            content_blind=None if not blind else bool(macro["shuffle_f1"].mean >= macro["f1"].mean - content_margin),
+            content_blind=None if not blind else is_content_blind(macro["shuffle_f1"].mean, macro["f1"].mean,
+                                                                  content_margin),
             deterministic=None if not determ else bool(all(determ)),
             reference=reference,
             layout_only_share=float(np.mean(layout)) if layout else float("nan"),
-            layout_only=None if not layout else bool(macro["layout_f1"].mean >= 1.0 - content_margin),
+            layout_only=None if not layout else is_layout_only(macro["layout_f1"].mean, content_margin),
         )
     return out
 
