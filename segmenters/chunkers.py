@@ -343,16 +343,26 @@ class LangchainRecursive(_LangchainSplitter):
         Characters shared by consecutive chunks (langchain's default is 200).
     unit_separator : str, default "\\n"
         Whitespace joining the units.
+    separators : sequence of str, optional
+        Where it may cut, tried in order (langchain's ``separators``); default langchain's own,
+        ``["\\n\\n", "\\n", " ", ""]``. On the command line, a TOML array:
+        ``-s 'langchain_recursive,separators=["\\n", ". ", " "]'``.
     """
 
     name = "langchain_recursive"
 
-    def __init__(self, chunk_size: int = 1000, chunk_overlap: int = 0, unit_separator: str = "\n") -> None:
+    def __init__(self, chunk_size: int = 1000, chunk_overlap: int = 0, unit_separator: str = "\n",
+                 separators: Sequence[str] | None = None) -> None:
+        if separators is not None and (isinstance(separators, str) or not isinstance(separators, Sequence)
+                                       or not separators or not all(isinstance(x, str) for x in separators)):
+            raise InvalidTypeError.make("separators", "a non-empty list of strings", separators)
         super().__init__(chunk_size, chunk_overlap, unit_separator)
+        self.separators = None if separators is None else tuple(separators)
 
     def _splitter(self, module):
         return module.RecursiveCharacterTextSplitter(
-            chunk_size=self.chunk_size, chunk_overlap=self.chunk_overlap
+            chunk_size=self.chunk_size, chunk_overlap=self.chunk_overlap,
+            **({} if self.separators is None else {"separators": list(self.separators)}),
         )
 
 

@@ -128,8 +128,13 @@ def segmenter_option(text: str) -> tuple[str, dict[str, Any]]:
     ('c99', {})
     >>> segmenter_option("c99,mask_size=5,n_segments=reference")
     ('c99,mask_size=5,n_segments=reference', {'segmenter': 'c99', 'mask_size': 5, 'n_segments': 'reference'})
+
+    A comma inside a quoted string or a TOML array does not separate parameters:
+
+    >>> segmenter_option('langchain_recursive,separators=[". ", ", "],chunk_size=300')[1]
+    {'segmenter': 'langchain_recursive', 'separators': ['. ', ', '], 'chunk_size': 300}
     """
-    name, *pairs = (part.strip() for part in text.split(","))
+    name, *pairs = (part.strip() for part in _top_level_split(text))
     if not pairs and name == text:
         return text, {}
     spec: dict[str, Any] = {"segmenter": name}
@@ -148,6 +153,29 @@ def segmenter_option(text: str) -> tuple[str, dict[str, Any]]:
                     "as typed") from None
             spec[key] = raw
     return text, spec
+
+
+def _top_level_split(text: str) -> list[str]:
+    """``text`` cut at the commas outside quoted strings and brackets (TOML strings and arrays)."""
+    parts, start, depth, quote, i = [], 0, 0, "", 0
+    while i < len(text):
+        char = text[i]
+        if quote:
+            if char == "\\" and quote == '"':
+                i += 1  # an escaped character, a quote included
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+        elif char == "," and depth <= 0:
+            parts.append(text[start:i])
+            start = i + 1
+        i += 1
+    return [*parts, text[start:]]
 
 
 def _table(data: Mapping[str, Any], key: str, source: str) -> dict[str, Any]:

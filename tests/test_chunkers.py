@@ -18,6 +18,7 @@ from segmenters.chunkers import (
     snap_to_units,
 )
 from stability import get_segmenter
+from stability.config import segmenter_option
 from stability.exceptions import InvalidParameterError, InvalidTypeError, StabilityError
 from stability.registry import describe_segmenters
 
@@ -182,6 +183,19 @@ def test_langchain_recursive_keeps_whole_lines():
     pytest.importorskip("langchain_text_splitters")
     # 120 characters hold two lines (99) but not three (149); langchain cuts at "\n"
     assert get_segmenter("langchain_recursive", chunk_size=120)(LINES) == PAIRS
+
+
+def test_langchain_recursive_takes_its_separators():
+    pytest.importorskip("langchain_text_splitters")
+    # ". " never occurs in these lines (each ends with "." and a newline): nowhere to cut, one chunk
+    assert get_segmenter("langchain_recursive", chunk_size=120, separators=[". "])(LINES) == []
+    assert get_segmenter("langchain_recursive", chunk_size=120, separators=["\n", " "])(LINES) == PAIRS
+    spec = segmenter_option('langchain_recursive,chunk_size=120,separators=[". ", ","]')[1]
+    segmenter = get_segmenter(spec.pop("segmenter"), **spec)
+    assert segmenter.get_params()["separators"] == (". ", ",")  # a comma inside the array is not a parameter
+    for bad in ("\n", [], [1]):
+        with pytest.raises(StabilityError, match="separators must be a non-empty list of strings"):
+            get_segmenter("langchain_recursive", separators=bad)
 
 
 def test_langchain_recursive_overlap_starts_a_chunk_at_every_line():
