@@ -196,7 +196,7 @@ def _dask_lost(future: Any) -> bool:
 #: Seconds a Dask run waits while its cluster has no worker at all (they died and none came back,
 #: or none ever joined) before it stops with :class:`~stability.exceptions.ClusterError`.
 DASK_NO_WORKER_WAIT = 120.0
-_DASK_POLL = 0.05  # seconds between looks for finished tasks
+_DASK_POLL = 0.005  # seconds between looks for finished tasks (cheap: a look at a queue)
 _DASK_WORKER_CHECK = 2.0  # seconds between asking the scheduler for its workers
 
 
