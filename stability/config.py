@@ -100,11 +100,28 @@ TOP_KEYS = ("corpus", "segmenters", "run", "metrics", "output", "allow_plugins")
 DEFAULT_SEGMENTERS = ("c99", "u00", "texttiling", "even", "none")
 
 
+def _tables() -> dict[str, tuple[str, ...]]:
+    """Every table of an experiment file -> its keys (``""``: the top level)."""
+    return {"": TOP_KEYS, "[corpus]": _corpus_keys(), "[corpus.demo]": _demo_keys(), "[run]": _run_keys(),
+            "[metrics]": METRIC_KEYS, "[output]": OUTPUT_KEYS}
+
+
+def _elsewhere(key: str, where: str) -> str | None:
+    """Where ``key``, unknown in ``where``, belongs: a hint naming the table that takes it."""
+    if where != "the file (top level)" and key in TOP_KEYS and key != "allow_plugins":
+        return f"[{key}] is a table of its own, not a key of {where}"
+    for table, keys in _tables().items():
+        if table != where and key in keys:
+            return "it belongs at the top of the file" if table == "" else f"it belongs in {table}"
+    return None
+
+
 def _check_keys(table: Mapping[str, Any], valid: tuple[str, ...], where: str, source: str) -> None:
     for key in table:
         if key not in valid:
+            elsewhere = _elsewhere(key, where) if where.startswith(("[", "the file")) else None
             close = difflib.get_close_matches(key, valid, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else "."
+            hint = f": {elsewhere}." if elsewhere else f"; did you mean {close[0]!r}?" if close else "."
             raise InvalidParameterError(
                 f"{source}: unknown key {key!r} in {where}{hint} Valid keys: {', '.join(valid)}"
             )

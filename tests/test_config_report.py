@@ -288,3 +288,27 @@ def test_metrics_to_compute_are_chosen_by_name():
         evaluate("even", small_corpus(1), n_restarts=2, progress=False, metrics={"names": ["pkk"]})
     none = evaluate("even", small_corpus(1), n_restarts=2, progress=False, metrics=False)
     assert none.documents["even"][0].reference_metrics == {}
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("[run]\nk = 'nltk'\n", "unknown key 'k' in [run]: it belongs in [metrics]"),
+        ("[run]\nnames = ['pk']\n", "unknown key 'names' in [run]: it belongs in [metrics]"),
+        ("[run]\nlimit = 2\n", "unknown key 'limit' in [run]: it belongs in [corpus]"),
+        ("[run]\ndir = 'out'\n", "unknown key 'dir' in [run]: it belongs in [output]"),
+        ("[output]\nresume = true\n", "unknown key 'resume' in [output]: it belongs in [run]"),
+        ("[metrics]\nn_restarts = 3\n", "unknown key 'n_restarts' in [metrics]: it belongs in [run]"),
+        ("n_restarts = 3\n", "unknown key 'n_restarts' in the file (top level): it belongs in [run]"),
+        ("[corpus]\nn_restarts = 3\n", "unknown key 'n_restarts' in [corpus]: it belongs in [run]"),
+        ("[run]\nallow_plugins = true\n", "unknown key 'allow_plugins' in [run]: it belongs at the top of the file"),
+        ("[run]\nmetrics = false\n", "unknown key 'metrics' in [run]: [metrics] is a table of its own"),
+        ("[run]\nn_documents = 3\n", "unknown key 'n_documents' in [run]: it belongs in [corpus.demo]"),
+    ],
+)
+def test_a_key_in_the_wrong_table_names_its_table(tmp_path, text, fragment):
+    config = tmp_path / "bad.toml"
+    config.write_text(text)
+    with pytest.raises(InvalidParameterError) as info:
+        load_config(config)
+    assert fragment in str(info.value) and "bad.toml" in str(info.value)
