@@ -500,7 +500,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     if on_results is not None:
         on_results(result)
     if out_dir is not None:
-        write_reports(result, out_dir, experiment.output.get("formats", []), experiment.output.get("documents") or None)
+        write_reports(result, out_dir, experiment.output.get("formats", []), experiment.output.get("documents"))
     return result
 
 

@@ -312,3 +312,14 @@ def test_a_key_in_the_wrong_table_names_its_table(tmp_path, text, fragment):
     with pytest.raises(InvalidParameterError) as info:
         load_config(config)
     assert fragment in str(info.value) and "bad.toml" in str(info.value)
+
+
+@pytest.mark.parametrize("documents, shown", [(None, True), (True, True), (False, False)])
+def test_output_documents_false_leaves_the_per_document_tables_out(tmp_path, documents, shown):
+    config = tmp_path / "exp.toml"
+    line = "" if documents is None else f"documents = {str(documents).lower()}\n"
+    config.write_text('[corpus]\ndemo = { n_documents = 2 }\n[segmenters.even]\n[run]\nn_restarts = 3\n'
+                      f'[output]\ndir = "{tmp_path / "out"}"\nformats = ["md", "html"]\n{line}')
+    run_experiment(load_config(config), progress=False)
+    assert ("Per document" in (tmp_path / "out" / "report.md").read_text()) is shown
+    assert ("<h2>Per document<" in (tmp_path / "out" / "report.html").read_text()) is shown
