@@ -353,6 +353,55 @@ def segmenters(
                 _err(f"warning: segmenter {name!r} failed to load: {status.error}")
 
 
+#: Options of ``run`` that choose what is printed, not what is run: no config key.
+RUN_DISPLAY_OPTIONS = ("config", "report_format", "old_report", "columns", "metrics", "width", "documents", "debug",
+                       "old_format", "help")
+#: Options of ``run`` named otherwise than their config key (the Python name is the key elsewhere).
+RUN_OPTION_KEYS = {"corpus": ("[corpus]", "path"), "format": ("[corpus]", "format"), "out": ("[output]", "dir"),
+                   "segmenters": ("[segmenters.NAME]", "segmenter"), "allow_plugins": ("", "allow_plugins")}
+
+
+def run_option_keys() -> dict[tuple[str, str], str]:
+    """``(table, key) -> --flag`` for the options of ``stability run`` that set a config key
+    (a ``[run]`` or ``[corpus]`` key when not in :data:`RUN_OPTION_KEYS`)."""
+    from .config import _tables
+
+    command = typer.main.get_command(app).commands["run"]  # type: ignore[attr-defined]
+    found = {}
+    for param in command.params:
+        if param.name in RUN_DISPLAY_OPTIONS or not param.opts[0].startswith("--"):
+            continue
+        table = next((t for t in ("[run]", "[corpus]") if param.name in _tables()[t]), None)
+        where = RUN_OPTION_KEYS.get(param.name, (table, param.name))
+        found[where] = param.opts[0]
+    return found
+
+
+@app.command("config")
+def config_keys(
+    ctx: typer.Context,
+    report_format: Annotated[Optional[str], typer.Option("--report-format", help="table (default) or md.")] = None,
+    debug: Debug = False,
+) -> None:
+    """List every key of an experiment file: its table, type, default, meaning and run flag."""
+    from .configkeys import markdown, reference
+
+    with _errors(debug, ctx):
+        rows = reference(run_option_keys())
+        if (report_format or "table") == "md":
+            typer.echo(markdown(rows), nl=False)
+            return
+        if report_format != "table" and report_format is not None:
+            raise typer.BadParameter(f"must be table or md; received {report_format!r}", param_hint="--report-format")
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table("table", "key", "type", "default", "flag", "meaning")
+        for row in rows:
+            table.add_row(row.table or "(top)", row.key, row.type, row.default, row.flag or "", row.meaning)
+        Console(width=200 if not sys.stdout.isatty() else None).print(table)
+
+
 @app.command()
 def report(
     ctx: typer.Context,

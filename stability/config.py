@@ -34,7 +34,10 @@ table's parameters. Such specs, outside the registered names and ``stability.seg
 points, are refused unless the file says ``allow_plugins = true`` (top level) or the command line
 gives ``--allow-plugins``; the check runs before anything is imported. Only run configs you trust.
 
-Unknown keys are errors that suggest the closest valid key. A relative ``[corpus] path`` is
+Every key, with its type, default, meaning and command-line flag: ``stability config`` (or
+``docs/config.md``), generated from the declarations by :mod:`stability.configkeys`.
+
+Unknown keys are errors that suggest the closest valid key, or the table that takes them. A relative ``[corpus] path`` is
 resolved against the directory of the config file; ``[output] dir`` against the current
 directory (where the user runs the command).
 """
@@ -92,8 +95,35 @@ def _demo_keys() -> tuple[str, ...]:
     return _keywords(demo_corpus)
 
 
+#: The keys this module reads itself, (table, key) -> (type, default, meaning); the other keys are
+#: keyword arguments of the library, documented where they are declared (``stability.configkeys``
+#: lists them all: ``stability config``).
+OWN_KEYS: dict[tuple[str, str], tuple[str, str, str]] = {
+    ("", "allow_plugins"): ("bool", "false", "Run module:attribute segmenters outside the registered names "
+                            "and entry points (they import and run code: only configs you trust)."),
+    ("[corpus]", "path"): ("str or list of str", "-", "The corpus file or folder, or several (read in order, "
+                           "document ids prefixed by their folder); relative to the config file. "
+                           "Without path or demo the file needs --corpus."),
+    ("[corpus]", "demo"): ("true or table", "-", "Instead of path: the built-in demo corpus "
+                           "(demo_corpus(**demo), keys in [corpus.demo]); takes limit but no reader option."),
+    ("[segmenters.NAME]", "segmenter"): ("str", "NAME", "A registered segmenter (`stability segmenters`) or "
+                                         "module:attribute (needs allow_plugins); the table's other keys are its "
+                                         "parameters, n_segments = \"reference\" gives it each document's "
+                                         "reference count."),
+    ("[run]", "scheduler"): ("str", "-", "Dask scheduler address (with backend = \"dask\"; without it a "
+                             "two-worker local cluster is started)."),
+    ("[metrics]", "enabled"): ("bool", "true", "false: compute no reference metric."),
+    ("[metrics]", "names"): ("list of str", "all", "The reference metrics to compute (names of "
+                             "stability/catalogue.py, e.g. [\"pk\", \"windowdiff\", \"f1\"])."),
+    ("[output]", "dir"): ("str", "-", "Folder of results.jsonl and the reports, relative to the current "
+                          "directory; holding results already, it needs resume or overwrite in [run]."),
+    ("[output]", "formats"): ("str or list of str", "[\"md\", \"json\"]",
+                              "Reports written into dir, report.<format>: table, md, csv, json, html."),
+    ("[output]", "documents"): ("bool", "the format's", "Per-document tables in the reports written "
+                                "(Markdown and HTML have them unless false; CSV writes documents.csv)."),
+}
 METRIC_KEYS = ("enabled", "k", "tolerance", "gamma", "window_limit", "names")
-OUTPUT_KEYS = ("dir", "formats", "documents")
+OUTPUT_KEYS = tuple(key for table, key in OWN_KEYS if table == "[output]")
 TOP_KEYS = ("corpus", "segmenters", "run", "metrics", "output", "allow_plugins")
 
 #: What ``stability run`` does with no config: the built-in demo corpus and these segmenters.
