@@ -380,26 +380,16 @@ def run_option_keys() -> dict[tuple[str, str], str]:
 @app.command("config")
 def config_keys(
     ctx: typer.Context,
-    report_format: Annotated[Optional[str], typer.Option("--report-format", help="table (default) or md.")] = None,
+    report_format: ReportFormatOption = None,
+    width: WidthOption = None,
     debug: Debug = False,
 ) -> None:
-    """List every key of an experiment file: its table, type, default, meaning and run flag."""
-    from .configkeys import markdown, reference
+    """List every key of an experiment file: its table, type, default, run flag and meaning."""
+    from .configkeys import reference
+    from .reporting.commands import config_report
 
     with _errors(debug, ctx):
-        rows = reference(run_option_keys())
-        if (report_format or "table") == "md":
-            typer.echo(markdown(rows), nl=False)
-            return
-        if report_format != "table" and report_format is not None:
-            raise typer.BadParameter(f"must be table or md; received {report_format!r}", param_hint="--report-format")
-        from rich.console import Console
-        from rich.table import Table
-
-        table = Table("table", "key", "type", "default", "flag", "meaning")
-        for row in rows:
-            table.add_row(row.table or "(top)", row.key, row.type, row.default, row.flag or "", row.meaning)
-        Console(width=200 if not sys.stdout.isatty() else None).print(table)
+        _print_report(config_report(reference(run_option_keys())), report_format, width=width)
 
 
 @app.command()

@@ -5,8 +5,9 @@ Nothing here is written twice: the ``[run]`` keys are the fields of :class:`stab
 of :func:`stability.readers.read_corpus` and ``[corpus.demo]`` those of
 :func:`stability.demo.demo_corpus` (from their docstrings), the ``[metrics]`` options those of the
 metric functions they feed, and the keys :mod:`stability.config` reads itself are declared there
-(:data:`stability.config.OWN_KEYS`). ``stability config`` prints :func:`reference`;
-``docs/config.md`` is its Markdown, and a test fails when a key is accepted but undocumented.
+(:data:`stability.config.OWN_KEYS`). ``stability config`` prints :func:`reference` in any report format;
+``docs/config.md`` is :func:`markdown` of it, and a test fails when a key is accepted but undocumented
+or the page is stale.
 """
 
 from __future__ import annotations
@@ -86,6 +87,17 @@ def _split(spec: str) -> tuple[str, str]:
     return kind or "see meaning", default.strip() or "-"
 
 
+def _plain(text: str) -> str:
+    """A docstring's sentence as a reader sees it: Sphinx roles and double backticks become single
+    backticks (``:func:`~stability.readers.read_wiki``` -> ```read_wiki```).
+
+    >>> _plain("see :func:`~stability.readers.read_wiki`, e.g. ``levels=\"1-2\"``")
+    'see `read_wiki`, e.g. `levels="1-2"`'
+    """
+    text = re.sub(r":[a-z]+:`~?(?:[\w.]+\.)?([^`]+)`", r"`\1`", text)
+    return re.sub(r"``(.+?)``", r"`\1`", text)
+
+
 def _toml(value: Any) -> str:
     if value is None:
         return "-"
@@ -100,6 +112,7 @@ def _documented(table: str, keys: tuple[str, ...], docs: Mapping[str, tuple[str,
     for key in keys:
         spec, meaning = docs.get(key, ("", ""))
         kind, default = _split(spec)
+        meaning = _plain(meaning)
         if defaults is not None and key in defaults:
             default = _toml(defaults[key])
         rows.append(ConfigKey(table, key, kind, default, meaning))
@@ -142,7 +155,7 @@ def reference(flags: Mapping[tuple[str, str], str] | None = None) -> list[Config
 def markdown(rows: list[ConfigKey]) -> str:
     """The reference as Markdown: one table per config table."""
     out = ["# Experiment file keys", "",
-           "Every key a `stability run` config accepts (`stability config` prints this; generated from the",
+           "Every key a `stability run` config accepts (`stability config` prints the same; generated from the",
            "declarations by `stability.configkeys`, so it lists exactly what is accepted). A flag given on",
            "the command line overrides the file's value. A misspelled key, or a key in the wrong table, is",
            "refused with the file, the table and the key it meant.", ""]

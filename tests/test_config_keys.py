@@ -3,8 +3,11 @@ declarations: every accepted key is documented, every `run` flag has its key, th
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
+
+import pytest
 
 from typer.testing import CliRunner
 
@@ -47,13 +50,29 @@ def test_docs_page_is_the_generated_reference():
     if os.environ.get("STABILITY_UPDATE_GOLDEN"):
         PAGE.write_text(text, encoding="utf-8")
     assert PAGE.read_text(encoding="utf-8") == text, "docs/config.md is stale: regenerate it with " \
-        "`python -m stability config --report-format md > docs/config.md`"
+        "`STABILITY_UPDATE_GOLDEN=1 python -m pytest tests/test_config_keys.py`"
 
 
-def test_config_command_prints_the_reference():
-    result = CliRunner().invoke(app, ["config", "--report-format", "md"])
-    assert result.exit_code == 0 and result.stdout == markdown(reference(run_option_keys()))
-    table = CliRunner().invoke(app, ["config"])
-    assert table.exit_code == 0 and "n_restarts" in table.stdout and "--restarts" in table.stdout
+@pytest.mark.parametrize("width", [80, 100, 120])
+def test_config_command_prints_every_key_and_table_in_a_terminal(width):
+    """Through the report formats of every command: the table titles keep their brackets (rich
+    markup ate "[corpus]" in a first version) and no line is wider than the terminal."""
+    rows = reference(run_option_keys())
+    result = CliRunner().invoke(app, ["config", "--width", str(width)])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= width
+    for table in {row.table for row in rows if row.table}:
+        assert any(line.strip().startswith(table) for line in lines), table
+    words = set(result.stdout.split())
+    assert {row.key for row in rows} <= words and "--restarts" in words
+
+
+def test_config_command_in_other_formats():
+    rows = reference(run_option_keys())
+    payload = json.loads(CliRunner().invoke(app, ["config", "--report-format", "json"]).stdout)
+    assert [(k["table"], k["key"], k["flag"]) for k in payload["keys"]] == [(r.table, r.key, r.flag) for r in rows]
+    md = CliRunner().invoke(app, ["config", "--report-format", "md"])
+    assert md.exit_code == 0 and all(f"| {row.key} |" in md.stdout for row in rows)
     bad = CliRunner().invoke(app, ["config", "--report-format", "pdf"])
-    assert bad.exit_code == 2 and "table or md" in bad.stderr
+    assert bad.exit_code != 0 and "pdf" in bad.output

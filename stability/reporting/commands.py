@@ -99,3 +99,21 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
                         ["name", "origin", "fast path", "status"], rows, notes=notes, align="Llll"),
                 Section("Parameters and their defaults", ["segmenter", "parameter", "default"], parameters, align="LLl")]
     return Report("Segmenters", sections, payload={"segmenters": payload})
+
+
+def config_report(rows: Sequence[Any]) -> Report:
+    """Every key of an experiment file (:func:`stability.configkeys.reference`): one table per
+    config table, with each key's type, default, the ``stability run`` flag overriding it and its
+    meaning."""
+    import textwrap
+
+    header = ["key", "type", "default", "flag", "meaning"]
+    sections = []
+    for table in dict.fromkeys(row.table for row in rows):
+        raw = [[row.key, row.type, row.default, row.flag or "", row.meaning] for row in rows if row.table == table]
+        # long types and meanings wrap in a terminal (one table at 120 columns)
+        shown = [[cells[0], textwrap.fill(cells[1], 24), *cells[2:4], textwrap.fill(cells[4], 40)] for cells in raw]
+        sections.append(Section(table or "top of the file", header, shown, align="Lllll", data=(header, raw), keys=1))
+    payload = [{"table": row.table, "key": row.key, "type": row.type, "default": row.default, "flag": row.flag,
+                "meaning": row.meaning} for row in rows]
+    return Report("Experiment file keys", sections, payload={"keys": payload})
