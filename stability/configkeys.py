@@ -89,10 +89,10 @@ def _split(spec: str) -> tuple[str, str]:
 
 def _plain(text: str) -> str:
     """A docstring's sentence as a reader sees it: Sphinx roles and double backticks become single
-    backticks (``:func:`~stability.readers.read_wiki``` -> ```read_wiki```).
+    backticks.
 
-    >>> _plain("see :func:`~stability.readers.read_wiki`, e.g. ``levels=\"1-2\"``")
-    'see `read_wiki`, e.g. `levels="1-2"`'
+    >>> _plain("see :func:`~stability.readers.read_wiki`, e.g. ``levels=1``")
+    'see `read_wiki`, e.g. `levels=1`'
     """
     text = re.sub(r":[a-z]+:`~?(?:[\w.]+\.)?([^`]+)`", r"`\1`", text)
     return re.sub(r"``(.+?)``", r"`\1`", text)
