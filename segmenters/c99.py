@@ -731,5 +731,6 @@ def _check_exact_size(n_units: int) -> None:
         raise InvalidParameterError(
             f"C99's exact mode on {n_units} units would need about {need / 2**30:.1f} GiB "
             f"(limit {EXACT_MEMORY_LIMIT / 2**30:.1f} GiB, about {limit_units} units); use the "
-            f"long-document mode, e.g. C99(band=100) (--param band=100), for near-linear cost"
+            f"long-document mode, e.g. C99(band=100) (-s c99,band=100 on the command line, band = 100 in "
+            f"the segmenter's table of a config), for near-linear cost"
         )

@@ -225,7 +225,8 @@ def _check_exact_size(n_units: int) -> None:
         raise InvalidParameterError(
             f"U00's exact known-count mode on {n_units} units would need about {need / 2**30:.1f} GiB "
             f"for its cost matrix (limit {EXACT_MEMORY_LIMIT / 2**30:.1f} GiB, about 16,000 units); use "
-            f"the long-document mode, e.g. U00(max_segment_length=200), for near-linear cost"
+            f"the long-document mode, e.g. U00(max_segment_length=200) (-s u00,max_segment_length=200 on the "
+            f"command line, max_segment_length = 200 in the segmenter's table of a config), for near-linear cost"
         )
 
 

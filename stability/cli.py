@@ -324,7 +324,14 @@ def score(
     columns: ColumnsOption = None,
     debug: Debug = False,
 ) -> None:
-    """Reference metrics of existing segmentations (no segmenter involved), paired by document id."""
+    """Reference metrics of existing segmentations (no segmenter involved), paired by document id.
+
+    Each file holds one JSON object per line (.jsonl) or a JSON array of them (.json):
+    {"id": "doc1", "boundaries": [3, 7], "n_units": 10} (new segments start at units 3 and 7 of 10),
+    or {"id": "doc1", "masses": [3, 4, 3]} (segment sizes); several annotators of a reference:
+    "references": [[3, 7], [4]] with "n_units". Or any corpus run reads, whose references are used
+    (Choi files, JSON with "units", CSV label columns...).
+    """
     from .scoring import score_files
 
     with _errors(debug, ctx):

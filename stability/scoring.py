@@ -6,16 +6,16 @@ when a document has several references).
 
 A segmentation file is either
 
-* JSON lines of bare segmentations: ``{"id": ..., "boundaries": [...], "n_units": N}`` or
-  ``{"id": ..., "masses": [...]}`` (several annotators: ``"references": [[...], ...]`` with
-  ``n_units``), or
+* bare segmentations, one JSON object per line (``.jsonl``) or a JSON array of them (``.json``):
+  ``{"id": ..., "boundaries": [...], "n_units": N}`` or ``{"id": ..., "masses": [...]}``
+  (several annotators: ``"references": [[...], ...]`` with ``n_units``), or
 * any corpus :func:`stability.readers.read_corpus` reads (Choi files, JSON lines with units, CSV
   label columns...), whose reference segmentations are used.
 """
 
 from __future__ import annotations
 
-import json
+import itertools
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -38,58 +38,65 @@ class _Entry:
     times: Any = None
 
 
-def _bare_jsonl(path: Path) -> bool:
-    if path.suffix.lower() not in (".jsonl", ".json") or not path.is_file():
-        return False
-    try:
-        with path.open(encoding="utf-8") as handle:
-            for line in handle:
-                if line.strip():
-                    try:
-                        record = json.loads(line)
-                    except json.JSONDecodeError:
-                        return False
-                    return isinstance(record, dict) and "units" not in record
-    except UnicodeDecodeError:
-        return False  # the corpus reader says where the file does not decode
-    return False
+def _file_records(path: Path) -> Iterator[tuple[int, Any]]:
+    """``(line, object)`` of a JSON file read as the corpus reader reads it: JSON lines, or an
+    array of objects (pretty-printed or not)."""
+    from .readers.jsonl import _records
 
-
-def _parse_bare(path: Path) -> Iterator[_Entry]:
     with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise CorpusFormatError(f"expected a JSON object ({exc.msg})", path=str(path), line=number) from None
-            doc_id = str(record.get("id", number))
-            try:
-                if "masses" in record:
-                    segs = (Segmentation.from_masses(record["masses"]),)
-                elif "boundaries" in record or "references" in record:
-                    if "n_units" not in record:
-                        raise CorpusFormatError("'boundaries' needs 'n_units' (the number of units)", path=str(path), line=number)
-                    lists = [record["boundaries"]] if "boundaries" in record else record["references"]
-                    segs = tuple(Segmentation(b, record["n_units"]) for b in lists)
-                else:
-                    raise CorpusFormatError(
-                        "expected 'boundaries' with 'n_units', 'masses', or 'references' with 'n_units'",
-                        path=str(path), line=number,
-                    )
-            except CorpusFormatError:
-                raise
-            except StabilityError as exc:
-                raise CorpusFormatError(naming_document(doc_id, exc), path=str(path), line=number) from None
-            yield _Entry(doc_id, segs, record.get("times"))
+        yield from _records(path, handle)
+
+
+def _bare_records(path: Path) -> Iterator[tuple[int, Any]] | None:
+    """The records of a file of bare segmentations (JSON lines or a JSON array of objects
+    without units), or None when the file is something else (a corpus, which the corpus
+    reader reads and, if it is broken, reports)."""
+    from .readers.jsonl import KEY_ALIASES
+
+    if path.suffix.lower() not in (".jsonl", ".json") or not path.is_file():
+        return None
+    records = _file_records(path)
+    try:
+        first = next(records)
+    except (StopIteration, CorpusFormatError, UnicodeDecodeError):
+        records.close()
+        return None  # the corpus reader says what is wrong with the file
+    units_keys = {"units"} | {alias for alias, key in KEY_ALIASES.items() if key == "units"}
+    if not isinstance(first[1], dict) or units_keys & set(first[1]):
+        records.close()
+        return None
+    return itertools.chain([first], records)
+
+
+def _parse_bare(path: Path, records: Iterable[tuple[int, Any]]) -> Iterator[_Entry]:
+    for number, record in records:
+        doc_id = str(record.get("id", number))
+        try:
+            if "masses" in record:
+                segs = (Segmentation.from_masses(record["masses"]),)
+            elif "boundaries" in record or "references" in record:
+                if "n_units" not in record:
+                    raise CorpusFormatError("'boundaries' needs 'n_units' (the number of units)", path=str(path), line=number)
+                lists = [record["boundaries"]] if "boundaries" in record else record["references"]
+                segs = tuple(Segmentation(b, record["n_units"]) for b in lists)
+            else:
+                raise CorpusFormatError(
+                    "expected 'boundaries' with 'n_units', 'masses', or 'references' with 'n_units'",
+                    path=str(path), line=number,
+                )
+        except CorpusFormatError:
+            raise
+        except StabilityError as exc:
+            raise CorpusFormatError(naming_document(doc_id, exc), path=str(path), line=number) from None
+        yield _Entry(doc_id, segs, record.get("times"))
 
 
 def read_segmentations(path: str | os.PathLike, **reader_options: Any) -> Iterator[_Entry]:
     """Segmentations in a file, by document id (see the module docstring for the formats)."""
     path = Path(path)
-    if _bare_jsonl(path):
-        yield from _parse_bare(path)
+    records = _bare_records(path)
+    if records is not None:
+        yield from _parse_bare(path, records)
         return
     from .readers import read_corpus
 

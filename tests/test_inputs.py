@@ -188,3 +188,34 @@ def test_reports_say_which_reference_the_single_reference_metrics_use(tmp_path):
     run = evaluate({"even": "even"}, [{"id": "a", "units": units, "references": [[3, 6], [3, 7]]}], n_restarts=2,
                    progress=False)
     assert FIRST_REFERENCE_NOTE in render(run, "md")
+
+
+@pytest.mark.parametrize("indent", [None, 2])
+def test_score_reads_a_json_array_of_bare_segmentations(tmp_path, indent):
+    records = {"ref": [{"id": "a", "boundaries": [3, 7], "n_units": 10}, {"id": "b", "masses": [2, 2]}],
+               "hyp": [{"id": "a", "boundaries": [4, 7], "n_units": 10}, {"id": "b", "boundaries": [1], "n_units": 4}]}
+    for name, docs in records.items():
+        (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(d) + "\n" for d in docs), encoding="utf-8")
+        (tmp_path / f"{name}.json").write_text(json.dumps(docs, indent=indent), encoding="utf-8")
+    as_lines = score_files(tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl")
+    as_array = score_files(tmp_path / "ref.json", tmp_path / "hyp.json")  # was refused: "expected a 'units' list"
+    assert as_array.documents == as_lines.documents and set(as_array.documents) == {"a", "b"}
+    result = CliRunner().invoke(app, ["score", "-R", str(tmp_path / "ref.json"), "-H", str(tmp_path / "hyp.jsonl")])
+    assert result.exit_code == 0, result.output
+
+
+def test_score_reads_a_jsonl_corpus_whose_units_are_utterances(tmp_path):
+    """``utterances`` is read as ``units`` by the corpus reader: such a file is a corpus, not bare
+    segmentations (it was refused with "expected 'boundaries' with 'n_units'...")."""
+    ref = tmp_path / "dialogues.jsonl"
+    ref.write_text('{"id": "a", "utterances": ["hi", "hello", "rain?", "yes"], "segments": [2, 2]}\n', encoding="utf-8")
+    hyp = tmp_path / "hyp.jsonl"
+    hyp.write_text('{"id": "a", "boundaries": [2], "n_units": 4}\n', encoding="utf-8")
+    assert score_files(ref, hyp).documents["a"]["f1"] == 1.0
+
+
+def test_score_help_says_what_the_files_hold():
+    result = CliRunner().invoke(app, ["score", "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    for text in ('"boundaries": [3, 7]', '"n_units": 10', '"masses"', "JSON array"):
+        assert text in result.stdout

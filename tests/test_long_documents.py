@@ -202,3 +202,24 @@ def test_u00_exact_known_count_refuses_past_its_memory_limit(monkeypatch):
         U00(n_segments=3)(units)
     assert U00(n_segments=3, max_segment_length=len(units))(units)
     assert U00()(units) is not None  # the automatic mode keeps O(N) memory: no limit
+
+
+def test_the_size_guards_name_the_long_mode_as_the_command_line_takes_it(monkeypatch):
+    """The refusals told users to pass ``--param band=100``, an option no command has; the spec
+    they give now is one ``--segmenter`` reads and that builds the long mode."""
+    import re
+
+    from stability.config import segmenter_option
+
+    units, _ = topical_document(3)
+    monkeypatch.setattr(c99_module, "EXACT_MEMORY_LIMIT", c99_module.exact_memory(len(units)) - 1)
+    monkeypatch.setattr(u00_module, "EXACT_MEMORY_LIMIT", 8 * len(units) * (len(units) + 1) - 1)
+    for call, expected in ((lambda: C99()(units), ("c99", {"band": 100})),
+                           (lambda: U00(n_segments=3)(units), ("u00", {"max_segment_length": 200}))):
+        with pytest.raises(InvalidParameterError) as caught:
+            call()
+        message = str(caught.value)
+        assert "--param" not in message
+        spec = re.search(r"-s (\S+) on the command line", message).group(1)
+        name, params = expected
+        assert segmenter_option(spec)[1] == {"segmenter": name, **params}
