@@ -204,7 +204,7 @@ def section_fast_path(choi_docs, restarts: int) -> None:
     rng = np.random.default_rng(0)
     corpora = []
     if choi_docs:
-        corpora.append(("Choi 3-11 (20 docs)", choi_docs[:20]))
+        corpora.append((f"Choi 3-11 ({len(choi_docs[:20])} docs)", choi_docs[:20]))
     corpora.append(("synthetic 1,000 units", [synthetic_document(1000, seed=7)]))
     for corpus_label, docs in corpora:
         for label, name, _ in segmenter_specs(0):
