@@ -108,6 +108,8 @@ def check_choice(value: Any, name: str, choices: Iterable[Any]) -> Any:
     if isinstance(value, str) or not isinstance(value, (list, dict, set)):
         if value in options:
             return value
-    listed = ", ".join(repr(c) for c in options)
+    listed = ", ".join(repr(c) for c in options if c is not None)
+    if None in options:  # a config file cannot write None: the setting is then left out
+        listed += " (or None: leave it out)"
     error = InvalidParameterError.make(name, f"one of {listed}", value)
     raise InvalidParameterError(str(error) + did_you_mean(value, [c for c in options if isinstance(c, str)]), parameter=name)

@@ -323,3 +323,17 @@ def test_output_documents_false_leaves_the_per_document_tables_out(tmp_path, doc
     run_experiment(load_config(config), progress=False)
     assert ("Per document" in (tmp_path / "out" / "report.md").read_text()) is shown
     assert ("<h2>Per document<" in (tmp_path / "out" / "report.html").read_text()) is shown
+
+
+def test_a_choice_that_may_be_left_out_does_not_offer_python_none(tmp_path):
+    """`[run] backend = "x"` was told to be "one of None, 'loky', ...": TOML has no None."""
+    from typer.testing import CliRunner
+
+    from stability.cli import app
+
+    path = tmp_path / "exp.toml"
+    path.write_text('[corpus]\ndemo = true\n[segmenters.none]\nsegmenter = "none"\n[run]\nbackend = "x"\n')
+    result = CliRunner().invoke(app, ["run", str(path), "--no-progress"])
+    assert result.exit_code != 0
+    assert re.search(r"\[run\] backend must be one of 'loky', .*'dask' \(or None: leave it out\); received 'x'",
+                     " ".join(result.output.split())), result.output
