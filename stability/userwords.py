@@ -87,11 +87,18 @@ class Words:
         """``(prefix, words)`` for the parameter opening a message; each keyword in it (e.g.
         ``n_bootstrap x n_restarts``) is said in the user's words."""
         prefix = ""
+        names = re.findall(r"[A-Za-z_]\w*", parameter)
+        tables = {self.keys[n][0] for n in names if n in self.keys}
+        # a subject partly from a config file ("ci_score and ci_width") is said in the file's words
+        # throughout, its other keywords as keys of the same table rather than as flags
+        table_of_file = next(iter(tables)) if len(tables) == 1 else None
 
         def word(name: str) -> str:
             nonlocal prefix
-            if name in self.flags:
+            if name in self.flags and not (table_of_file and name not in self.keys and name in names):
                 return self.flags[name]
+            if table_of_file and name not in self.keys and name in self.flags:
+                return f"{table_of_file} {name}"
             if name in self.keys:
                 table, source = self.keys[name]
                 prefix = f"{source}: "

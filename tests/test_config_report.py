@@ -337,3 +337,18 @@ def test_a_choice_that_may_be_left_out_does_not_offer_python_none(tmp_path):
     assert result.exit_code != 0
     assert re.search(r"\[run\] backend must be one of 'loky', .*'dask' \(or None: leave it out\); received 'x'",
                      " ".join(result.output.split())), result.output
+
+
+def test_a_message_about_a_config_value_says_its_partner_as_a_key_too(tmp_path):
+    """`[run] ci_score = "headline"` without ci_width said "[run] ci_score and --ci-width go
+    together": half in the file's words, half in the command line's."""
+    from typer.testing import CliRunner
+
+    from stability.cli import app
+
+    path = tmp_path / "exp.toml"
+    path.write_text('[corpus]\ndemo = true\n[segmenters.none]\nsegmenter = "none"\n[run]\nci_score = "headline"\n')
+    said = " ".join(CliRunner().invoke(app, ["run", str(path), "--no-progress"]).output.split())
+    assert "[run] ci_score and [run] ci_width go together" in said, said
+    flags = " ".join(CliRunner().invoke(app, ["run", "--ci-score", "headline", "--no-progress"]).output.split())
+    assert "--ci-score and --ci-width go together" in flags, flags
