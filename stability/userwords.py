@@ -25,6 +25,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections.abc import Iterable, Mapping
@@ -88,10 +89,7 @@ class Words:
         ``n_bootstrap x n_restarts``) is said in the user's words."""
         prefix = ""
         names = re.findall(r"[A-Za-z_]\w*", parameter)
-        tables = {self.keys[n][0] for n in names if n in self.keys}
-        # a subject partly from a config file ("ci_score and ci_width") is said in the file's words
-        # throughout, its other keywords as keys of the same table rather than as flags
-        table_of_file = next(iter(tables)) if len(tables) == 1 else None
+        table_of_file = self._file_table(parameter)
 
         def word(name: str) -> str:
             nonlocal prefix
@@ -115,8 +113,20 @@ class Words:
         said = re.sub(rf"(?:\b({'|'.join(KEYWORD_TABLES)}) )?([A-Za-z_]\w*)", one, parameter)
         return prefix, said
 
-    def _hint(self, match: re.Match[str]) -> str:
+    def _file_table(self, parameter: str | None) -> str | None:
+        """The config table of a message's subject when it comes from a config file (one table):
+        the message then says its other keywords as keys of that table, not as flags
+        ("[run] ci_score and [run] ci_width", "[corpus] levels ...; set [corpus] format")."""
+        if not parameter:
+            return None
+        tables = {self.keys[n][0] for n in re.findall(r"[A-Za-z_]\w*", parameter) if n in self.keys}
+        return next(iter(tables)) if len(tables) == 1 else None
+
+    def _hint(self, match: re.Match[str], table: str | None = None) -> str:
         name, boolean, following = match.groups()
+        if table and name in self.flags and name not in self.keys:
+            value = {"True": "true", "False": "false"}.get(boolean or "", "")
+            return f"{table} {name} = {value}" if (boolean or following) else f"{table} {name}"
         if name in self.flags:
             flag = self.flags[name]
             if boolean is not None:
@@ -142,12 +152,14 @@ class Words:
         starts with it) and every ``keyword=`` hint (left out with its clause when the command
         cannot say the keyword)."""
         message = self._drop_unsaid(message) if self.unsaid else message
+        table = self._file_table(parameter) if parameter and message.startswith(parameter) else None
+        hint = functools.partial(self._hint, table=table)
         if parameter and message.startswith(parameter):
             prefix, said = self._subject(parameter)
             if said != parameter:
                 rest = _NONE_OR.sub(r"\1", message[len(parameter):], count=1)
-                return prefix + said + _HINT.sub(self._hint, rest)
-        return _HINT.sub(self._hint, message)
+                return prefix + said + _HINT.sub(hint, rest)
+        return _HINT.sub(hint, message)
 
 
 def _clause(message: str, at: int) -> tuple[int, int]:

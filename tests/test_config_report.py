@@ -352,3 +352,8 @@ def test_a_message_about_a_config_value_says_its_partner_as_a_key_too(tmp_path):
     assert "[run] ci_score and [run] ci_width go together" in said, said
     flags = " ".join(CliRunner().invoke(app, ["run", "--ci-score", "headline", "--no-progress"]).output.split())
     assert "--ci-score and --ci-width go together" in flags, flags
+    table = tmp_path / "levels.toml"
+    (tmp_path / "a.jsonl").write_text('{"id": "a", "units": ["x", "y", "z"], "boundaries": [1]}\n')
+    table.write_text('[corpus]\npath = "a.jsonl"\nlevels = [1]\n[segmenters.none]\nsegmenter = "none"\n')
+    hint = " ".join(CliRunner().invoke(app, ["run", str(table), "--no-progress"]).output.split())
+    assert "[corpus] levels applies only to format" in hint and "pass [corpus] format if the detection" in hint, hint
