@@ -357,3 +357,24 @@ def test_a_message_about_a_config_value_says_its_partner_as_a_key_too(tmp_path):
     table.write_text('[corpus]\npath = "a.jsonl"\nlevels = [1]\n[segmenters.none]\nsegmenter = "none"\n')
     hint = " ".join(CliRunner().invoke(app, ["run", str(table), "--no-progress"]).output.split())
     assert "[corpus] levels applies only to format" in hint and "pass [corpus] format if the detection" in hint, hint
+
+
+def test_a_boolean_flag_can_turn_off_what_the_config_turns_on(tmp_path):
+    """`layout_control = true` in a file could not be turned off from the command line (the flag
+    only turned it on); --no-layout-control does, and without either flag the file decides."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from stability.cli import app
+
+    path = tmp_path / "exp.toml"
+    path.write_text('[corpus]\ndemo = true\nlimit = 2\n[segmenters.none]\nsegmenter = "none"\n'
+                    '[run]\nlayout_control = true\nn_restarts = 2\n')
+
+    def has_layout(*flags):
+        result = CliRunner().invoke(app, ["run", str(path), *flags, "--no-progress", "--report-format", "json"])
+        assert result.exit_code == 0, result.output
+        return "layout" in json.loads(result.stdout)["documents"]["none"][0]
+
+    assert has_layout() and not has_layout("--no-layout-control") and has_layout("--layout-control")
