@@ -264,6 +264,12 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str =
             paragraph.clear()
         table = False
 
+    def fenced(fence: re.Match, **where: Any) -> Iterator[Block]:  # the code block a fence opens
+        nonlocal i
+        yield from flush()
+        body, i = _fenced(lines, i, fence.group(1), file, lineno, notes, **where)
+        yield Block("code", " ".join(body), lineno)
+
     while i < len(lines):
         line = lines[i]
         text = line.strip()
@@ -278,14 +284,15 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str =
             if _TAGS_ONLY.match(line):
                 yield from flush()
             else:
-                start = start if paragraph else lineno
+                if not paragraph:
+                    start = lineno
                 paragraph.append(text)
         elif paragraph and _SETEXT.match(line) and not _LIST_ITEM.match(lines[start - 1]):
             yield Block("heading", joined(), start, 1 if text[0] == "=" else 2)  # the paragraph above
             paragraph.clear()
             table = False
-        elif not paragraph and _indent(line) >= (item_indent if in_list else 0) + _CODE_INDENT:
-            body, i = _indented(lines, i - 1, (item_indent if in_list else 0) + _CODE_INDENT)
+        elif not paragraph and _indent(line) >= (code_at := (item_indent if in_list else 0) + _CODE_INDENT):
+            body, i = _indented(lines, i - 1, code_at)
             yield Block("code", " ".join(body), lineno)  # an indented code block, in a list item too
         elif (heading := _ATX.match(line)) is not None:
             yield from flush()
@@ -293,22 +300,14 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str =
             yield Block("heading", inline(title), lineno, len(heading.group(1)))
             in_list = False
         elif (fence := _FENCE.match(line)) is not None:
-            yield from flush()
-            body, i = _fenced(lines, i, fence.group(1), file, lineno, notes)
-            yield Block("code", " ".join(body), lineno)
+            yield from fenced(fence)
         elif in_list and _indent(line) < item_indent + _CODE_INDENT and (fence := _FENCE.match(text)) is not None:
-            yield from flush()  # a fence in a list item, indented as the item's content
-            body, i = _fenced(lines, i, fence.group(1), file, lineno, notes, item_indent + _CODE_INDENT - 1)
-            yield Block("code", " ".join(body), lineno)
+            yield from fenced(fence, indent=item_indent + _CODE_INDENT - 1)  # in a list item, as its content
         elif (content := _item_content(line)) is not None and (fence := _FENCE.match(line.expandtabs(4)[content:])):
-            yield from flush()  # a list item whose content starts with a fence
-            in_list, item_indent = True, content
-            body, i = _fenced(lines, i, fence.group(1), file, lineno, notes, content + _CODE_INDENT - 1)
-            yield Block("code", " ".join(body), lineno)
+            in_list, item_indent = True, content  # a list item whose content starts with a fence
+            yield from fenced(fence, indent=content + _CODE_INDENT - 1)
         elif _QUOTE_START.match(line) and (fence := _FENCE.match(_QUOTE.sub("", text))) is not None:
-            yield from flush()  # a fence in a block quote: the code block ends with its fence or with the quote
-            body, i = _fenced(lines, i, fence.group(1), file, lineno, notes, quoted=True)
-            yield Block("code", " ".join(body), lineno)
+            yield from fenced(fence, quoted=True)  # in a block quote: it ends with its fence or with the quote
         elif (raw := _RAW_HTML.match(line)) is not None:
             yield from flush()
             body, i = _raw_html(lines, i - 1, raw.group(1))
