@@ -88,20 +88,16 @@ class Words:
         """``(prefix, words)`` for the parameter opening a message; each keyword in it (e.g.
         ``n_bootstrap x n_restarts``) is said in the user's words."""
         prefix = ""
-        names = re.findall(r"[A-Za-z_]\w*", parameter)
         table_of_file = self._file_table(parameter)
 
         def word(name: str) -> str:
             nonlocal prefix
-            if name in self.flags and not (table_of_file and name not in self.keys and name in names):
-                return self.flags[name]
-            if table_of_file and name not in self.keys and name in self.flags:
-                return f"{table_of_file} {name}"
+            table = self._as_key(name, table_of_file)
+            if table is None:
+                return self.flags.get(name, name)
             if name in self.keys:
-                table, source = self.keys[name]
-                prefix = f"{source}: "
-                return f"{table} {name}"
-            return name
+                prefix = f"{self.keys[name][1]}: "
+            return f"{table} {name}"
 
         def one(match: re.Match[str]) -> str:
             # "metrics window_limit" is the key of the [metrics] table, not the --metrics flag and a key
@@ -122,20 +118,25 @@ class Words:
         tables = {self.keys[n][0] for n in re.findall(r"[A-Za-z_]\w*", parameter) if n in self.keys}
         return next(iter(tables)) if len(tables) == 1 else None
 
+    def _as_key(self, name: str, file_table: str | None) -> str | None:
+        """The config table ``name`` is said under, ``None`` when it is said as its flag (a
+        keyword in both is said as the flag) or as itself; a keyword of a message about a config
+        value (``file_table``, :meth:`_file_table`) that only a flag sets is said in that table."""
+        if name in self.flags:
+            return file_table if file_table and name not in self.keys else None
+        return self.keys[name][0] if name in self.keys else None
+
     def _hint(self, match: re.Match[str], table: str | None = None) -> str:
         name, boolean, following = match.groups()
-        if table and name in self.flags and name not in self.keys:
+        key_table = self._as_key(name, table)
+        if key_table is not None:
             value = {"True": "true", "False": "false"}.get(boolean or "", "")
-            return f"{table} {name} = {value}" if (boolean or following) else f"{table} {name}"
+            return f"{key_table} {name} = {value}" if (boolean or following) else f"{key_table} {name}"
         if name in self.flags:
             flag = self.flags[name]
             if boolean is not None:
                 return flag
             return f"{flag} " if following else flag
-        if name in self.keys:
-            table, _ = self.keys[name]
-            value = {"True": "true", "False": "false"}.get(boolean or "", "")
-            return f"{table} {name} = {value}" if (boolean or following) else f"{table} {name}"
         return match.group(0)
 
     def _drop_unsaid(self, message: str) -> str:
