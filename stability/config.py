@@ -123,6 +123,8 @@ OWN_KEYS: dict[tuple[str, str], tuple[str, str, str]] = {
                                 "(Markdown and HTML have them unless false; CSV writes documents.csv)."),
 }
 METRIC_KEYS = ("enabled", "k", "tolerance", "gamma", "window_limit", "names")
+#: The [corpus] keys the demo corpus takes besides ``demo``: limit counts documents of any corpus.
+DEMO_TAKES = ("limit",)
 OUTPUT_KEYS = tuple(key for table, key in OWN_KEYS if table == "[output]")
 TOP_KEYS = ("corpus", "segmenters", "run", "metrics", "output", "allow_plugins")
 
@@ -338,7 +340,7 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
             _check_keys(demo, _demo_keys(), "[corpus.demo]", source)
         else:
             raise InvalidParameterError(f"{source}: [corpus] demo must be true or a table; received {demo!r}")
-        extra = set(corpus) - {"demo", "limit"}  # limit counts documents of any corpus, the demo's too
+        extra = set(corpus) - {"demo", *DEMO_TAKES}
         if extra:
             raise InvalidParameterError(f"{source}: [corpus] reader options {sorted(extra)} need 'path', not 'demo'")
     else:
@@ -462,8 +464,8 @@ def with_overrides(
         updated = replace(updated, corpus=options, missing=tuple(t for t in updated.missing if t != "corpus"))
     corpus_options = {k: v for k, v in {"format": format, **(reader or {})}.items() if v is not None}
     if corpus_options:
-        if "demo" in updated.corpus and set(corpus_options) - {"limit"}:
-            named = sorted(set(corpus_options) - {"limit"})
+        named = sorted(set(corpus_options) - set(DEMO_TAKES)) if "demo" in updated.corpus else []
+        if named:
             raise InvalidParameterError(
                 f"the corpus option{'s' if len(named) > 1 else ''} {' and '.join(f'{k}=' for k in named)} "
                 f"need{'' if len(named) > 1 else 's'} a corpus path (the demo corpus reads no file); give --corpus too")
