@@ -32,7 +32,7 @@ import numpy as np
 
 from .exceptions import InvalidParameterError, InvalidTypeError
 
-__all__ = ["check_int", "check_real", "check_bool", "check_choice", "did_you_mean"]
+__all__ = ["check_int", "check_real", "check_bool", "check_choice", "did_you_mean", "counted"]
 
 
 def _bounds(low: float | None, high: float | None, low_open: bool = False, high_open: bool = False) -> str:
@@ -93,6 +93,15 @@ def check_bool(value: Any, name: str) -> bool:
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     raise InvalidTypeError.make(name, "true or false", value)
+
+
+def counted(n: Any, noun: str) -> str:
+    """``n`` and ``noun``, in the plural unless ``n`` is 1, for messages and titles.
+
+    >>> counted(1, "document"), counted(3, "restart")
+    ('1 document', '3 restarts')
+    """
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def did_you_mean(value: Any, choices: Iterable[str]) -> str:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator, Optional
 import typer
 
 from . import __version__
+from .checks import counted
 from .readers import FORMATS
 
 if TYPE_CHECKING:
@@ -479,7 +480,7 @@ def validate(
             for failure in study.result.failures:
                 _err(f"warning: {study.name}: {failure.message().splitlines()[0]}")
             if study.few_documents:
-                _err(f"warning: {study.name}: {len(study.documents)} document{'' if len(study.documents) == 1 else 's'}, "
+                _err(f"warning: {study.name}: {counted(len(study.documents), 'document')}, "
                      f"fewer than {study.settings['settle_at']}: its rank agreement and the rule's pick are a first "
                      "look, not a conclusion (see the report)")
         _err(f"results cached in {run.options.out}; report written to {path} "

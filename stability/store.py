@@ -52,6 +52,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .checks import counted
 from .corpus import Document
 from .exceptions import CorpusFormatError, InvalidParameterError, StabilityError
 from .results import CorpusResult, Failure, StabilityResult, _jsonable
@@ -134,10 +135,6 @@ def provenance(**extra: Any) -> dict[str, Any]:
 
 
 _current = provenance  # for the methods whose parameter is named ``provenance``
-
-
-def _documents(n: Any) -> str:
-    return f"{n} document{'' if n == 1 else 's'}"
 
 
 def _short(value: Any, width: int = 60) -> str:
@@ -624,8 +621,8 @@ class ResultsStore:
                                "use another output file or the same settings")
         if run.corpus and self.corpus and run.corpus != self.corpus:
             raise self._refuse(
-                f"it was computed on another corpus ({_documents(run.corpus.get('n_documents'))}, fingerprint "
-                f"{run.corpus.get('content')}; now {_documents(self.corpus['n_documents'])}, {self.corpus['content']})",
+                f"it was computed on another corpus ({counted(run.corpus.get('n_documents'), 'document')}, fingerprint "
+                f"{run.corpus.get('content')}; now {counted(self.corpus['n_documents'], 'document')}, {self.corpus['content']})",
                 "use another output folder or the same corpus")
         for entry in run.entries.values():
             value = entry.value

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..catalogue import measure
+from ..checks import counted
 from ..exceptions import InvalidParameterError
 from .corpus import first_reference_note
 from .model import Report, Section, number
@@ -48,7 +49,7 @@ def score_report(result: Any, digits: int = 4, compact: bool = False, metrics: S
     rows = [[row[0]] + [number(v, digits) for v in row[1:]] for row in table]
     data = (["document"] + keys, [[row[0]] + ["" if math.isnan(v) else repr(float(v)) for v in row[1:]] for row in table])
     n = len(result.documents)
-    section = Section(f"Reference metrics: {n} document{'' if n == 1 else 's'}", ["document"] + [_title_of(k) for k in keys],
+    section = Section(f"Reference metrics: {counted(n, 'document')}", ["document"] + [_title_of(k) for k in keys],
                       rows, notes=[*_window_note(result), *first_reference_note(result.mean)], data=data,
                       drop_order=tuple(range(len(keys), 0, -1))[:-1] if compact else ())  # all columns: in parts
     return Report("Reference metrics", [section], payload=result.to_dict())

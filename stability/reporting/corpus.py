@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, Measure, reference_measure
+from ..checks import counted
 from ..comparison import COMPARISON_NOTE, STABILITY_X_AGREEMENT
 from ..exceptions import InvalidParameterError
 from ..results import CorpusResult, Failure, StabilityResult, Stat, _jsonable
@@ -149,13 +150,13 @@ def headline_stat(result: CorpusResult, label: str) -> Stat:
 def _title(result: CorpusResult, compact: bool = False) -> str:
     n_docs = result.settings.get("n_documents", max((s.n_documents for s in result.summary.values()), default=0))
     n_restarts = result.settings.get("n_restarts", "?")
-    restarts = f"{n_restarts} restart{'' if n_restarts == 1 else 's'}"
+    restarts = counted(n_restarts, "restart")
     if result.settings.get("ci_width") is not None:  # adaptive stopping: what the documents actually ran
         ran = [r.n_restarts for docs in result.documents.values() for r in docs] or [0]
         watched = "headline" if result.settings.get("ci_score") == "headline" else "F1"
         restarts = (f"{min(ran)} to {max(ran)} restarts (adaptive stopping at a {watched} interval of "
                     f"{result.settings['ci_width']:g})")
-    run = (f"Stability test: {n_docs} document{'' if n_docs == 1 else 's'}, {restarts}, seed "
+    run = (f"Stability test: {counted(n_docs, 'document')}, {restarts}, seed "
            f"{result.settings.get('seed', '?')}")
     return run if compact else f"{run} - mean (std) over documents - headline: {HEADLINE.title}"
 

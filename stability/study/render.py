@@ -19,6 +19,7 @@ import numpy as np
 from .analysis import Study, primary_metric
 from .correlations import Correlation
 from ..catalogue import HEADLINE, reference_measure
+from ..checks import counted
 from ..comparison import STABILITY_X_AGREEMENT
 from ..reporting import markdown_table
 from ..reporting.corpus import flags
@@ -366,7 +367,7 @@ def _few_documents(studies: Sequence[Study]) -> list[str]:
     if not few:
         return []
     at = int(few[0].settings.get("settle_at", 30))
-    names = ", ".join(f"`{st.name}` ({len(st.documents)} document{'' if len(st.documents) == 1 else 's'})"
+    names = ", ".join(f"`{st.name}` ({counted(len(st.documents), 'document')})"
                       for st in few)
     return [f"**Too few documents for a conclusion:** {names}. Lamprier et al. (section 7) find that a score's "
             f"mean settles after about {at} documents; on fewer, the rankings below can still change with the next "

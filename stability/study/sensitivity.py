@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..checks import counted
 from ..results import CorpusResult, StabilityResult
 from ..scores import headline_document, restart_precision_recall
 from ..outcome import stored_headline_interval
@@ -125,7 +126,7 @@ def undefined_because(result: CorpusResult, labels: Sequence[str]) -> str | None
         return "the documents have different numbers of restarts (adaptive stopping)"
     full = counts.pop()
     if full // 2 < MIN_HALF:
-        return (f"half of the {full} restart{'' if full == 1 else 's'} is {full // 2}, and an interval over fewer "
+        return (f"half of the {counted(full, 'restart')} is {full // 2}, and an interval over fewer "
                 f"than {MIN_HALF} restarts is a single point")
     return None
 
