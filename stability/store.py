@@ -112,8 +112,10 @@ def corpus_fingerprint(docs: Iterable[Document]) -> dict[str, Any]:
     }
 
 
-#: The keys of :func:`provenance` that name versions: a resume under others warns.
-VERSION_KEYS = ("stability", "python", "numpy")
+#: The keys of :func:`provenance` that name versions (a resume under others warns), and how
+#: reports name each.
+VERSIONS = {"stability": "stability", "python": "Python", "numpy": "numpy"}
+VERSION_KEYS = tuple(VERSIONS)
 
 
 def provenance(**extra: Any) -> dict[str, Any]:

@@ -251,10 +251,9 @@ def reproduce_note(result: CorpusResult) -> list[str]:
     origin = result.settings.get("provenance")
     if not isinstance(origin, dict) or not isinstance(origin.get("command"), str):
         return []
-    from ..store import VERSION_KEYS
+    from ..store import VERSIONS
 
-    names = {"stability": "stability", "python": "Python", "numpy": "numpy"}
-    versions = ", ".join(f"{names[k]} {origin[k]}" for k in VERSION_KEYS if k in origin)
+    versions = ", ".join(f"{name} {origin[key]}" for key, name in VERSIONS.items() if key in origin)
     where = f" in {origin['cwd']}" if isinstance(origin.get("cwd"), str) else ""
     unstable = [label for label, s in result.summary.items() if s.deterministic is False]
     same = (f"not bit for bit: {', '.join(unstable)} gave different outputs on the same input (non-deterministic)"
