@@ -375,11 +375,12 @@ def run_option_keys() -> dict[tuple[str, str], str]:
     from .config import _tables
 
     command = typer.main.get_command(app).commands["run"]  # type: ignore[attr-defined]
+    tables = _tables()
     found = {}
     for param in command.params:
         if param.name in RUN_DISPLAY_OPTIONS or not param.opts[0].startswith("--"):
             continue
-        table = next((t for t in ("[run]", "[corpus]") if param.name in _tables()[t]), None)
+        table = next((t for t in ("[run]", "[corpus]") if param.name in tables[t]), None)
         where = RUN_OPTION_KEYS.get(param.name, (table, param.name))
         found[where] = param.opts[0]
     return found
