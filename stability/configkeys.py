@@ -35,9 +35,10 @@ class ConfigKey:
     flag: str | None = None
 
 
-def parameters(doc: str | None) -> dict[str, tuple[str, str]]:
-    """``name -> (spec, description)`` of a numpydoc "Parameters" section (``a, b : int`` gives
-    both names the same entry).
+def parameters(doc: str | None, sections: tuple[str, ...] = ("Parameters",)) -> dict[str, tuple[str, str]]:
+    """``name -> (spec, description)`` of a numpydoc docstring's "Parameters" section (or of the
+    ``sections`` named, e.g. "Attributes" too); ``a, b : int`` gives both names the same entry,
+    ``**keywords`` is ``keywords``.
 
     Examples
     --------
@@ -62,18 +63,16 @@ def parameters(doc: str | None) -> dict[str, tuple[str, str]]:
             found[name] = (spec, " ".join(text))
 
     for i, line in enumerate(lines):
-        underline = i + 1 < len(lines) and set(lines[i + 1].strip()) == {"-"}
-        if underline:
-            if inside:
-                break
-            inside = line.strip() == "Parameters"
+        if i + 1 < len(lines) and set(lines[i + 1].strip()) == {"-"}:  # a section's title, underlined
+            close()
+            names, inside = [], line.strip() in sections
             continue
         if not inside or set(line.strip()) == {"-"}:
             continue
         if line and not line[0].isspace():
             close()
             head, _, spec = line.partition(":")
-            names, spec, text = [n.strip() for n in head.split(",")], spec.strip(), []
+            names, spec, text = [n.strip().lstrip("*") for n in head.split(",")], spec.strip(), []
         elif line.strip():
             text.append(line.strip())
     close()

@@ -50,15 +50,9 @@ def test_the_core_modules_have_examples():
 def _documented(obj) -> set[str]:
     """The names a numpydoc docstring's Parameters (or Attributes) section gives an entry
     (``encoding, encoding_errors : str`` names two)."""
-    import re
+    from stability.configkeys import parameters
 
-    doc = inspect.getdoc(obj) or ""
-    names: set[str] = set()
-    for section in re.finditer(r"^(?:Parameters|Attributes)\n-+\n(.*?)(?=^\S[^\n]*\n-+\n|\Z)", doc, re.S | re.M):
-        for line in section.group(1).splitlines():
-            if line and not line[0].isspace():
-                names.update(name.strip().lstrip("*") for name in line.split(" :")[0].rstrip(":").split(","))
-    return names
+    return set(parameters(inspect.getdoc(obj), sections=("Parameters", "Attributes")))
 
 
 #: The public classes built by users (the result classes are built by the library).
