@@ -90,12 +90,18 @@ def test_config_keys_feed_keyword_arguments(tmp_path):
     ],
 )
 def test_config_errors_name_the_file_and_suggest(tmp_path, text, fragment):
+    error = _load_error(tmp_path, text, (InvalidParameterError, InvalidTypeError))
+    assert fragment in str(error) and "bad.toml" in str(error)
+    assert error.parameter is None  # already in the file's words: nothing for the command line to translate
+
+
+def _load_error(tmp_path, text, errors):
+    """The error ``load_config`` raises for a file ``bad.toml`` holding ``text``."""
     config = tmp_path / "bad.toml"
     config.write_text(text)
-    with pytest.raises((InvalidParameterError, InvalidTypeError)) as info:
+    with pytest.raises(errors) as info:
         load_config(config)
-    assert fragment in str(info.value) and "bad.toml" in str(info.value)
-    assert info.value.parameter is None  # already in the file's words: nothing for the command line to translate
+    return info.value
 
 
 def test_several_corpus_paths_get_distinct_ids(tmp_path):
@@ -307,11 +313,8 @@ def test_metrics_to_compute_are_chosen_by_name():
     ],
 )
 def test_a_key_in_the_wrong_table_names_its_table(tmp_path, text, fragment):
-    config = tmp_path / "bad.toml"
-    config.write_text(text)
-    with pytest.raises(InvalidParameterError) as info:
-        load_config(config)
-    assert fragment in str(info.value) and "bad.toml" in str(info.value)
+    error = _load_error(tmp_path, text, InvalidParameterError)
+    assert fragment in str(error) and "bad.toml" in str(error)
 
 
 @pytest.mark.parametrize("documents, shown", [(None, True), (True, True), (False, False)])
