@@ -3,6 +3,8 @@ declarations: every accepted key is documented, every `run` flag has its key, th
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 from pathlib import Path
@@ -74,5 +76,8 @@ def test_config_command_in_other_formats():
     assert [(k["table"], k["key"], k["flag"]) for k in payload["keys"]] == [(r.table, r.key, r.flag) for r in rows]
     md = CliRunner().invoke(app, ["config", "--report-format", "md"])
     assert md.exit_code == 0 and all(f"| {row.key} |" in md.stdout for row in rows)
+    # CSV is one table of every key, the config table named on each row (not the first table only)
+    table = list(csv.DictReader(io.StringIO(CliRunner().invoke(app, ["config", "--report-format", "csv"]).stdout)))
+    assert [(k["table"], k["key"]) for k in table] == [(r.table, r.key) for r in rows]
     bad = CliRunner().invoke(app, ["config", "--report-format", "pdf"])
     assert bad.exit_code != 0 and "pdf" in bad.output

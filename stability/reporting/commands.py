@@ -117,4 +117,5 @@ def config_report(rows: Sequence[Any]) -> Report:
         sections.append(Section(table or "top of the file", header, shown, align="Lllll", data=(header, raw), keys=1))
     payload = [{"table": row.table, "key": row.key, "type": row.type, "default": row.default, "flag": row.flag,
                 "meaning": row.meaning} for row in rows]
-    return Report("Experiment file keys", sections, payload={"keys": payload})
+    flat = (["table", *header], [[row.table, row.key, row.type, row.default, row.flag or "", row.meaning] for row in rows])
+    return Report("Experiment file keys", sections, payload={"keys": payload}, data=flat)

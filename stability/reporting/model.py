@@ -119,7 +119,9 @@ class Report:
 
     ``result`` is the one-line answer shown above everything else (a run's ranked headline);
     ``payload`` is what the JSON format writes (the complete, machine-readable result); without one
-    JSON carries the tables themselves.
+    JSON carries the tables themselves. ``data`` is the whole result as one table with raw values
+    (header, rows), for a report whose sections split one table (CSV writes it instead of the
+    first section).
     """
 
     title: str
@@ -127,6 +129,7 @@ class Report:
     lead: Sequence[str] = ()
     payload: Any = None
     result: str = ""
+    data: Any = None
 
     def tables(self, details: bool) -> list[Section]:
         """The table blocks to show: the per-item ones only when ``details`` is true."""

@@ -32,12 +32,17 @@ def cell(value: object) -> object:
 
 
 def render(report: Report, *, details: bool = False) -> str:
-    """The first table (the first per-item one with ``details``), full-precision values when the
-    section carries them."""
+    """The report's one-table form when it has one, else its first table (the first per-item one
+    with ``details``), full-precision values when the section carries them."""
+    if report.data is not None and not details:
+        return _write(*report.data)
     tables = [s for s in report.tables(True) if s.detail == details] or report.tables(True)
     if not tables:
         raise InvalidParameterError(f"the report {report.title!r} has no table to write as CSV")
-    header, rows = tables[0].data or (tables[0].header, tables[0].rows)
+    return _write(*(tables[0].data or (tables[0].header, tables[0].rows)))
+
+
+def _write(header, rows) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([cell(c) for c in header])
