@@ -384,7 +384,11 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
             documents.setdefault(entry.value.segmenter, []).append(entry.value)
         else:
             failures.append(entry.value)
-    settings = {**run.settings, "provenance": run.provenance} if run.provenance else run.settings
+    # what the run's own report says beside its settings: the documents reached (a cut file: those
+    # completed); how it ran (jobs, backend) is not recorded, as it does not change a result
+    settings = {**run.settings, "n_documents": len(dict.fromkeys(doc for _, doc in run.entries))}
+    if run.provenance:
+        settings["provenance"] = run.provenance
     return _corpus_result(documents, failures, settings, path)
 
 

@@ -160,6 +160,8 @@ def test_load_results_from_an_interrupted_stream(tmp_path):
         partial = load_results(out)
     assert [r.document for r in partial.documents["lex"]] == ["doc0", "doc1"]
     assert partial.documents["lex"][1].to_dict() == full.documents["lex"][1].to_dict()
+    # the report of a file says how many documents it holds, as the run's own report did
+    assert full.settings["n_documents"] == 3 and partial.settings["n_documents"] == 2
     out.write_text("\n".join([lines[0], "{oops", lines[1]]) + "\n")
     with pytest.raises(CorpusFormatError, match=r"run.jsonl:2: not a JSON record"):
         load_results(out)
