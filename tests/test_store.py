@@ -241,7 +241,7 @@ def test_recorded_failures_are_kept_once_and_not_retried_unless_asked(tmp_path):
     kinds = [json.loads(line)["type"] for line in out.read_text().splitlines()]
     assert kinds == ["run", "result", "failure", "result", "result"]
     assert len(load_results(out).failures) == 1
-    assert load_results(out).settings["n_documents"] == 3  # the failed document counts
+    assert load_results(out).settings["n_documents"] == 4  # doc0, bad (it failed), doc1, doc2
 
     BROKEN["on"] = False  # fixed: retry_failed runs the pair again and its result replaces the failure
     retried = run(out, docs, {"s": sometimes}, resume=True, retry_failed=True)
