@@ -20,13 +20,16 @@ Reading (:func:`iter_records`, :func:`read_run`, :func:`load_results`): a damage
 file and line and left out; a damaged line anywhere else is a
 :class:`~stability.exceptions.CorpusFormatError` naming the file and line. A file written by a
 newer format version is refused. When a pair has several records (a failure retried on resume),
-the last one counts.
+the last one counts; so does the last header (a resume that adds segmenters writes one).
 
 Writing (:class:`ResultsStore`): an existing file is an error unless ``resume`` or
 ``overwrite``; a lock file (``results.jsonl.lock``) keeps a second run out; on resume, a damaged
 last line is dropped and the file truncated back to its last complete line before anything is
 appended, and the file must have been written with the same settings, segmenter parameters and
-documents.
+documents. A resume may add segmenters (only their pairs are computed, the file's are reused;
+restarts are drawn per document, stream and restart, whatever the other segmenters): it appends a
+header listing them all, with this run's command, so that running that command afresh computes the
+whole file again. Leaving out a segmenter of the file is refused.
 
 In-process runs (``n_jobs=1`` without a backend) have no worker process to contain a segmenter
 that ends the process (``os._exit``, a segfault, the OOM killer). Before each call the store writes
@@ -507,6 +510,7 @@ class ResultsStore:
         self.corpus = corpus
         #: the header's ``provenance``: this run's, or on resume the one the file was started with
         self.provenance = _current() if provenance is None else provenance
+        self._own = self.provenance  # this process's, whatever the file's
         self.resume, self.overwrite, self.retry_failed = resume, overwrite, retry_failed
         self.completed: dict[tuple[str, str], Entry] = {}
         self._seen: set[str] = set()
@@ -563,9 +567,22 @@ class ResultsStore:
             self._handle.write("\n")
         if not any(record["type"] == "run" for _, record in scan.records):
             self._write(self._header())
-        elif run.provenance:
+            self._take_marker()
+            return
+        if run.provenance:
             self._check_versions(run.provenance)
             self.provenance = run.provenance
+        added = self._added(run)
+        if added:
+            # the last run record of a file is its header: this one lists the segmenters added, and
+            # the command of this run (run afresh, it computes every pair of the file again)
+            self.corpus = self.corpus or run.corpus
+            place = ("command", "cwd")
+            self.provenance = {**{k: v for k, v in self.provenance.items() if k not in place},
+                               **{k: v for k, v in self._own.items() if k in place}}
+            self._write(self._header())
+            warnings.warn(f"{self.path}: segmenter(s) {', '.join(map(repr, added))} added to the run it holds; the "
+                          "results of the others are reused", ResultsWarning, stacklevel=4)
         self._take_marker()
 
     def _header(self) -> dict[str, Any]:
@@ -616,10 +633,13 @@ class ResultsStore:
         return InvalidParameterError(f"cannot resume {self.path}: {why}; {advice}")
 
     def _check(self, run: RunRecords) -> None:
-        """The file must come from the same settings, segmenter parameters and corpus."""
+        """The file must come from the same settings, segmenter parameters and corpus; the run may
+        add segmenters (:meth:`_added`)."""
         current = json.loads(json.dumps(self.settings))
         params = current.pop("segmenter_params", {})
         previous = {k: v for k, v in run.settings.items() if k != "segmenter_params"}
+        if self._added(run):
+            previous["segmenters"] = current.get("segmenters")
         if previous != current:
             changed = sorted(k for k in set(previous) | set(current) if previous.get(k) != current.get(k))
             said = "; ".join(f"{k}: {_short(previous.get(k))} then, {_short(current.get(k))} now" for k in changed)
@@ -638,6 +658,21 @@ class ResultsStore:
                         f"results of segmenter {value.segmenter!r} were computed with parameters "
                         f"{_jsonable(value.params)}, now {params[value.segmenter]}",
                         "use another output file or the same parameters")
+
+    def _added(self, run: RunRecords) -> list[str]:
+        """The segmenters this run adds to those the file was written for (its other settings
+        checked as always): the file's results are reused and only the new segmenters' pairs are
+        computed. A segmenter of the file left out of the run is refused: its results would stay in
+        the file, read back beside the others."""
+        before, now = run.settings.get("segmenters"), self.settings.get("segmenters")
+        if not (isinstance(before, list) and isinstance(now, list)) or before == now:
+            return []
+        dropped = [label for label in before if label not in now]
+        if dropped:
+            raise self._refuse(
+                f"it holds results of segmenter(s) {', '.join(map(repr, dropped))}, which this run leaves out",
+                "keep them in the run (their results are reused, not computed again), or use another output file")
+        return [label for label in now if label not in before]
 
     # -- during the run ------------------------------------------------------------------------
     def reuse(self, label: str, doc_id: str, doc_hash: str) -> StabilityResult | Failure | None:

@@ -400,3 +400,66 @@ def test_the_run_record_keeps_the_versions_and_a_resume_under_others_warns(tmp_p
         resumed = run(out, iter(corpus(3)), resume=True)
     assert resumed.settings["provenance"]["numpy"] == "1.0.0"  # the file's, kept
     assert json.loads(out.read_text().splitlines()[0])["provenance"]["numpy"] == "1.0.0"
+
+
+# ----------------------------------------------------------------------------------------------
+# a segmenter added on resume
+# ----------------------------------------------------------------------------------------------
+def test_a_resume_may_add_a_segmenter_and_computes_only_its_pairs(tmp_path):
+    from stability import get_segmenter
+
+    out, docs = tmp_path / "run.jsonl", corpus(3)
+    first = Counting()
+    run(out, docs, {"lex": first})
+    assert first.documents
+    again, added = Counting(), get_segmenter("even", n_segments=3)
+    with pytest.warns(ResultsWarning, match=r"segmenter\(s\) 'ev' added to the run it holds"):
+        both = run(out, docs, {"lex": again, "ev": added}, resume=True)
+    assert again.documents == []  # the file's results were reused, not computed again
+    fresh = run(tmp_path / "fresh.jsonl", docs, {"lex": cohesion_segmenter, "ev": added})
+    assert both.to_dict()["documents"] == fresh.to_dict()["documents"]
+    # the file now reads back as the two-segmenter run, and resumes as one without a warning
+    loaded = load_results(out)
+    assert list(loaded.documents) == ["lex", "ev"] and loaded.to_dict()["documents"] == fresh.to_dict()["documents"]
+    headers = [json.loads(line) for line in out.read_text().splitlines() if '"type": "run"' in line]
+    assert [h["settings"]["segmenters"] for h in headers] == [["lex"], ["lex", "ev"]]
+    assert headers[1]["corpus"] == headers[0]["corpus"] and headers[1]["provenance"]["stability"]
+    before = out.read_bytes()
+    run(out, docs, {"lex": again, "ev": added}, resume=True)
+    assert out.read_bytes() == before
+
+
+def test_a_resume_leaving_out_a_segmenter_of_the_file_is_refused(tmp_path):
+    from stability import get_segmenter
+
+    out, docs = tmp_path / "run.jsonl", corpus(2)
+    run(out, docs, {"lex": cohesion_segmenter, "ev": get_segmenter("even", n_segments=3)})
+    before = out.read_bytes()
+    with pytest.raises(InvalidParameterError, match=r"holds results of segmenter\(s\) 'ev', which this run leaves out; "
+                                                    r"keep them in the run"):
+        run(out, docs, {"lex": cohesion_segmenter}, resume=True)
+    with pytest.raises(InvalidParameterError, match=r"different settings \(n_restarts: 4 then, 5 now\)"):
+        run(out, docs, {"lex": cohesion_segmenter, "ev": get_segmenter("even"), "x": cohesion_segmenter},
+            resume=True, n_restarts=5)  # adding one does not let another setting change
+    assert out.read_bytes() == before
+
+
+def test_the_cli_resumes_with_an_added_segmenter_and_its_command_reproduces_the_file(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from stability import cli
+    from stability.cli import app
+
+    out = tmp_path / "out"
+    base = ["run", "-r", "3", "--limit", "2", "--no-progress", "--out", str(out)]
+    assert CliRunner().invoke(app, [*base, "-s", "even"]).exit_code == 0
+    monkeypatch.setattr(cli, "_ARGV", [*base, "-s", "even", "-s", "none", "--resume"])  # as main() sets it
+    resumed = CliRunner().invoke(app, cli._ARGV)
+    assert resumed.exit_code == 0, resumed.output
+    header = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()
+              if '"type": "run"' in line][-1]
+    assert "-s none --resume" in header["provenance"]["command"]
+    fresh = CliRunner().invoke(app, [*base[:-1], str(tmp_path / "fresh"), "-s", "even", "-s", "none"])
+    assert fresh.exit_code == 0
+    assert (load_results(out / "results.jsonl").to_dict()["documents"]
+            == load_results(tmp_path / "fresh" / "results.jsonl").to_dict()["documents"])

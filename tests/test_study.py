@@ -660,3 +660,29 @@ def test_the_protocol_is_linked_only_where_the_report_sits_beside_it(two_corpora
     assert result.exit_code == 0, result.output
     beside = (docs / "validation.md").read_text(encoding="utf-8")
     assert "the numbers in [validation-protocol.md](validation-protocol.md) (selection corpora" in beside
+
+
+def test_a_configuration_added_to_a_study_reuses_the_cache(tmp_path):
+    # a user adds a configuration to a study that has run: only its pairs are computed, and the
+    # report is the one a run from scratch gives
+    config = tmp_path / "study.toml"
+    config.write_text(TWO_CORPORA, encoding="utf-8")
+
+    def validate(cache, docs):
+        args = ["validate", str(config), "--out", str(tmp_path / cache), "--docs", str(tmp_path / docs),
+                "--jobs", "1", "--limit", "3", "--restarts", "2", "--bootstrap", "40", "--no-progress"]
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.output
+        return result
+
+    validate("cache", "before")
+    config.write_text(TWO_CORPORA.replace("[segmenters.none]", "[segmenters.u00]\n[segmenters.none]"), encoding="utf-8")
+    again = validate("cache", "after")
+    assert "'u00' added to the run it holds" in again.output
+    validate("fresh", "fresh")
+    for name in ("alpha", "beta"):
+        lines = (tmp_path / "cache" / name / "results.jsonl").read_text().splitlines()
+        assert sum('"type": "run"' in line for line in lines) == 2
+    assert "u00" in (tmp_path / "after" / "validation.md").read_text(encoding="utf-8")
+    assert ((tmp_path / "after" / "validation.md").read_text(encoding="utf-8").replace("/after", "/fresh")
+            .replace("/cache", "/fresh") == (tmp_path / "fresh" / "validation.md").read_text(encoding="utf-8"))
