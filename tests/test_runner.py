@@ -163,7 +163,8 @@ def test_load_results_from_an_interrupted_stream(tmp_path):
     # the report of a file says how many documents it holds, as the run's own report did
     assert full.settings["n_documents"] == 3 and partial.settings["n_documents"] == 2
     out.write_text("\n".join([lines[0], "{oops", lines[1]]) + "\n")
-    with pytest.raises(CorpusFormatError, match=r"run.jsonl:2: not a JSON record"):
+    with pytest.raises(CorpusFormatError, match=r"run.jsonl:2: not a JSON record .*; the other lines hold finished "
+                                                r"results: remove or repair this one to read them"):
         load_results(out)
 
 
