@@ -413,23 +413,30 @@ class Semchunk(_SizedChunker):
     ----------
     chunk_size : int, default 150
         Maximum words per chunk.
+    chunk_overlap : int, default 0
+        Words shared by consecutive chunks (semchunk's ``overlap`` in tokens); each chunk start is
+        a boundary, so an overlap adds boundaries inside the previous chunk.
     unit_separator : str, default "\\n"
         Whitespace joining the units.
     """
 
     name = "semchunk"
 
-    def __init__(self, chunk_size: int = 150, unit_separator: str = "\n") -> None:
+    def __init__(self, chunk_size: int = 150, chunk_overlap: int = 0, unit_separator: str = "\n") -> None:
         super().__init__(chunk_size, unit_separator)
+        self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0, high=self.chunk_size - 1)
         _require("semchunk", "semchunk", self.name)
 
-    def chunker(self, text: str) -> list[str]:  # type: ignore[override]
+    def _chunk(self, text: str, **options: Any) -> Any:
         module = _require("semchunk", "semchunk", self.name)
-        return module.chunk(text, chunk_size=self.chunk_size, token_counter=word_count)
+        return module.chunk(text, chunk_size=self.chunk_size, token_counter=word_count,
+                            overlap=self.chunk_overlap or None, **options)
+
+    def chunker(self, text: str) -> list[str]:  # type: ignore[override]
+        return self._chunk(text)
 
     def chunk_starts(self, text: str) -> list[int]:
-        module = _require("semchunk", "semchunk", self.name)
-        _, offsets = module.chunk(text, chunk_size=self.chunk_size, token_counter=word_count, offsets=True)
+        _, offsets = self._chunk(text, offsets=True)
         return offsets_to_compact(text, [start for start, _ in offsets])
 
 

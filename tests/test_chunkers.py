@@ -245,6 +245,11 @@ def test_semchunk_with_a_word_counter():
     pytest.importorskip("semchunk")
     # 20 words hold two lines (18 words) but not three (27)
     assert get_segmenter("semchunk", chunk_size=20)(LINES) == PAIRS
+    # an overlap of 9 words (one line) repeats each chunk's last line in the next: a chunk then
+    # starts at every line, as langchain's overlap does (hand computation, 9 words a line)
+    assert get_segmenter("semchunk", chunk_size=20, chunk_overlap=9)(LINES) == list(range(1, 11))
+    with pytest.raises(InvalidParameterError, match=r"chunk_overlap must be an integer >= 0 and <= 19"):
+        get_segmenter("semchunk", chunk_size=20, chunk_overlap=20)
 
 
 @pytest.mark.parametrize("name", ["chonkie_recursive", "chonkie_sentence"])
