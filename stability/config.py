@@ -435,6 +435,19 @@ def default_experiment() -> Experiment:
     return _validate({}, DEFAULTS_SOURCE, None)
 
 
+def _check_replaced(experiment: Experiment, given: Mapping[str, Any]) -> None:
+    """A file's [run] value that a flag replaces is still checked: a mistake in the file is said
+    even when this command line hides it (the next run without the flag would fail on it)."""
+    from .settings import Settings
+
+    for key in given:
+        if key in experiment.run and key in Settings.names():
+            try:
+                Settings.check(key, experiment.run[key], f"{experiment.source}: [run] {key}")
+            except (InvalidParameterError, InvalidTypeError) as exc:
+                raise _in_file(exc) from None
+
+
 def with_overrides(
     experiment: Experiment,
     *,
@@ -477,6 +490,7 @@ def with_overrides(
         updated = replace(updated, output={**updated.output, "dir": out})
     given = {k: v for k, v in run.items() if v is not None}
     _check_keys(given, _run_keys(), "run overrides", updated.source)
+    _check_replaced(updated, given)
     if given:
         updated = replace(updated, run={**updated.run, **given})
     return updated

@@ -287,6 +287,13 @@ class Settings:
 
     # -- building --------------------------------------------------------------------------------
     @classmethod
+    def check(cls, name: str, value: Any, said: str | None = None) -> Any:
+        """``value`` checked as setting ``name`` is on its own (its partners unchecked), the error
+        saying it as ``said`` (default ``name``)."""
+        field_ = next(f for f in fields(cls) if f.name == name)
+        return field_.metadata["check"](value, said or name)
+
+    @classmethod
     def names(cls, table: str | None = None) -> tuple[str, ...]:
         """Field names, in declaration order (only those of config ``table`` when given)."""
         return tuple(f.name for f in fields(cls) if table is None or f.metadata["table"] == table)

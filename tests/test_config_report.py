@@ -140,6 +140,14 @@ def test_overrides_win_over_the_file():
         with_overrides(default_experiment(), format="choi")
 
 
+def test_a_bad_file_value_is_said_even_when_a_flag_replaces_it(tmp_path):
+    config = tmp_path / "bad.toml"
+    config.write_text('[corpus]\ndemo = true\n[segmenters.even]\n[run]\nn_restarts = "abc"\nseed = 3\n')
+    with pytest.raises(InvalidTypeError, match=r"bad.toml: \[run\] n_restarts must be an integer; received str 'abc'"):
+        with_overrides(load_config(config), n_restarts=5)
+    assert with_overrides(load_config(config), seed=4).run["seed"] == 4  # a good value is simply replaced
+
+
 # -- reports ---------------------------------------------------------------------------------
 def test_every_format_renders_and_json_is_complete(result):
     data = json.loads(render(result, "json"))
