@@ -17,7 +17,7 @@ from typing import Any
 
 from ..catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, Measure, reference_measure
 from ..checks import counted
-from ..comparison import COMPARISON_NOTE, STABILITY_X_AGREEMENT
+from ..comparison import COMPARISON_BRIEF, COMPARISON_NOTE, STABILITY_X_AGREEMENT
 from ..exceptions import InvalidParameterError
 from ..results import CorpusResult, Failure, StabilityResult, Stat, _jsonable
 from ..summary import COUNT_MARKS, count_marks
@@ -42,6 +42,16 @@ HEADLINE_NOTE = (
     "Use it to compare segmenters over a corpus (per document it is noisy: the per-document table gives each "
     "value's interval over its restarts), and check it on a few annotated documents of your own (Kendall tau "
     "below)."
+)
+
+#: The same in brief, under the compact table a terminal shows (the full note is in every other
+#: table and format).
+HEADLINE_BRIEF = (
+    "Headline: stability = (F1 - C) / (1 - C) with C = max(shuffle-control F1, chance F1): 0 for segmenters that "
+    "ignore the content and for documents without boundaries. How well it ranks segmenters depends on the kind of "
+    "text (docs/validity.md): fairly on concatenated texts, clinical chapters and novels, moderately on Wikipedia "
+    "articles and meetings, poorly on chit-chat, from not at all to moderately on technical documentation. Compare "
+    "segmenters over a corpus, not documents, and check the ranking on a few annotated documents (Kendall tau below)."
 )
 
 #: What the stability test is, for formats with room for a paragraph (HTML).
@@ -238,8 +248,8 @@ def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int) -> 
     drop = (1,) + tuple(range(len(header) - 1, flags_at, -1)) + tuple(range(flags_at - 1, 2, -1))
     return Section(_title(result, compact=True), header, rows,
                    notes=("Means over documents.", *count_marks_notes(result), *_window_note(result, refs),
-                          *_reference_notes(result), *_layout_note(result), HEADLINE_NOTE, *_comparison_note(compared),
-                          *reproduce_note(result)),
+                          *_reference_notes(result), *_layout_note(result), HEADLINE_BRIEF,
+                          *_comparison_note(compared, brief=True), *reproduce_note(result)),
                    align="LRRr" + "r" * len(extra) + "L" + "r" * len(refs), data=_summary_data(result),
                    drop_order=drop, highlight=FLAG_STYLES,
                    legend=legend([STABILITY["shuffle_gap"], *([STABILITY_X_AGREEMENT] if compared else []), *refs]))
@@ -261,8 +271,8 @@ def reproduce_note(result: CorpusResult) -> list[str]:
     return [f"To reproduce: {origin['command']} (run{where}; computed with {versions}; {same})."]
 
 
-def _comparison_note(compared: dict[str, float | None] | None) -> list[str]:
-    return [COMPARISON_NOTE] if compared else []
+def _comparison_note(compared: dict[str, float | None] | None, brief: bool = False) -> list[str]:
+    return [COMPARISON_BRIEF if brief else COMPARISON_NOTE] if compared else []
 
 
 #: How each window policy of the reports' window metrics chooses k.
