@@ -85,9 +85,14 @@ def _origin(status: Any) -> str:
 def segmenters_report(statuses: Mapping[str, Any]) -> Report:
     """The available segmenters (origin, fast path, load status), then one row per default
     parameter: two narrow tables rather than one whose rows wrap."""
-    rows, parameters, notes, payload = [], [], [], []
+    import textwrap
+
+    rows, raw, parameters, notes, payload = [], [], [], [], []
     for name, status in statuses.items():
-        rows.append([name, _origin(status), "yes" if status.fast_path else "no", "ok" if status.ok else "failed"])
+        cells = [name, _origin(status), "yes" if status.fast_path else "no", "ok" if status.ok else "failed",
+                 _plain_description(name, status.description)]
+        raw.append(cells)
+        rows.append([*cells[:4], textwrap.fill(cells[4], 32)])  # one table at 80 columns
         if not status.ok:
             notes.append(f"{name} failed to load: {status.error}")
         parameters += [[name, key, _short(value)] for key, value in (status.params or {}).items()]
@@ -96,10 +101,22 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
                         "parameters": {k: repr(v) for k, v in (status.params or {}).items()},
                         "fast_path": status.fast_path, "deterministic": status.deterministic,
                         "description": status.description, "error": status.error})
-    sections = [Section("Segmenters (use with --segmenter NAME, or module:attribute)",
-                        ["name", "origin", "fast path", "status"], rows, notes=notes, align="Llll"),
+    header = ["name", "origin", "fast path", "status", "description"]
+    sections = [Section("Segmenters (use with --segmenter NAME, or module:attribute)", header, rows, notes=notes,
+                        align="Lllll", data=(header, raw), drop_order=(2,)),
                 Section("Parameters and their defaults", ["segmenter", "parameter", "default"], parameters, align="LLl")]
     return Report("Segmenters", sections, payload={"segmenters": payload})
+
+
+def _plain_description(name: str, description: str | None) -> str:
+    """The first line of a segmenter's docstring as a reader sees it: without its own name in
+    front and without reStructuredText's literal quotes.
+
+    >>> _plain_description("none", "``none``: one segment, no boundaries (``B = []``).")
+    'one segment, no boundaries (B = []).'
+    """
+    text = (description or "").replace("``", "")
+    return text[len(name) + 2:] if text.startswith(f"{name}: ") else text
 
 
 def config_report(rows: Sequence[Any]) -> Report:
