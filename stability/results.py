@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .exceptions import call_place
 from .segmentation import Segmentation
 from .stats import bootstrap_mean, f1_array
 
@@ -413,11 +414,8 @@ class Failure:
 
     def message(self) -> str:
         """One line naming the segmenter, document, stream, restart and seed, then the error."""
-        if self.restart is None:  # a stream without a restart: its batch failed, no single restart did
-            where = "initial segmentation" if self.stream is None else f"the batched restarts of the {self.stream} stream"
-        else:
-            where = f"restart {self.restart}" + ("" if self.stream is None else f" of the {self.stream} stream")
-        return f"segmenter {self.segmenter!r}, document {self.document!r}, {where}, seed {self.seed}: {self.error}"
+        return (f"segmenter {self.segmenter!r}, document {self.document!r}, "
+                f"{call_place(self.restart, self.stream)}, seed {self.seed}: {self.error}")
 
     def to_dict(self) -> dict[str, Any]:
         return {

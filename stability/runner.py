@@ -65,7 +65,7 @@ def _segmenter_error(failure: Failure, message: str) -> SegmenterError:
     """The exception raised for a recorded failure (invalid output or an exception)."""
     error_class = SegmenterOutputError if failure.kind == "output" else SegmenterError
     return error_class(message, segmenter=failure.segmenter, document=failure.document or None,
-                       restart=failure.restart, seed=failure.seed)
+                       restart=failure.restart, seed=failure.seed, stream=failure.stream)
 
 
 def _check_timeout(settings: Settings) -> None:
