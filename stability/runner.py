@@ -275,10 +275,12 @@ class _CorpusRun:
 def _documents(documents: Iterable[Any], fingerprint: bool,
                split: Callable[[str], list[str]] | None = None) -> tuple[Iterator[Document], dict[str, Any] | None]:
     """The corpus as a stream of Documents (raw strings cut by ``split``), and its fingerprint when
-    it is a sequence (known in full before the run) and ``fingerprint`` is asked for."""
-    if fingerprint and isinstance(documents, Sequence) and not isinstance(documents, (str, bytes)):
+    it is a sequence and ``fingerprint`` is asked for. A sequence is known in full before the run,
+    so all of it is validated before any segmenter runs (an invalid document near its end must not
+    throw away the results of the documents before it); an iterator is validated as it is read."""
+    if isinstance(documents, Sequence) and not isinstance(documents, (str, bytes)):
         docs = list(as_documents(documents, split))
-        return iter(docs), corpus_fingerprint(docs)
+        return iter(docs), corpus_fingerprint(docs) if fingerprint else None
     return iter(as_documents(documents, split)), None
 
 
@@ -302,7 +304,8 @@ def evaluate(
         :func:`resolve_segmenters`.
     documents : iterable
         :class:`~stability.Document` objects, mappings with ``id``/``units``/``references`` keys,
-        or bare lists of units (ids: their positions); read ``block_size`` at a time.
+        or bare lists of units (ids: their positions); read ``block_size`` at a time. A sequence
+        (a list) is validated in full before any segmenter runs; an iterator as it is read.
     settings : Settings, optional
         The run's settings (default: the defaults of :class:`~stability.settings.Settings`).
     output : path, optional
