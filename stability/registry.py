@@ -232,11 +232,19 @@ def _check_parameter_names(factory: Callable[..., Any], params: dict[str, Any], 
             inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
         parameters = parameters[1:]  # a function's first argument is its input (the units), not a parameter
     accepted = [p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-    for name in params:
-        if name not in accepted:
-            raise InvalidParameterError(
-                f"segmenter {label!r} has no parameter {name!r}{did_you_mean(name, accepted) or '.'} "
-                f"Its parameters: {', '.join(accepted) or 'none'}")
+    built = not inspect.isclass(factory) and callable(getattr(factory, "get_params", None))
+    unknown = [name for name in params if name not in accepted]
+    if unknown and built:  # its get_params names parameters, but it was built with them already
+        cls = type(factory)
+        raise InvalidParameterError(
+            f"segmenter {label!r} is an instance already built ({_short_repr(factory)}), which takes no "
+            f"parameters ({unknown[0]!r} given): build it with them, {cls.__name__}({unknown[0]}=...), or give "
+            f"its class, '{cls.__module__}:{cls.__qualname__}', with the parameters")
+    if unknown:
+        name = unknown[0]
+        raise InvalidParameterError(
+            f"segmenter {label!r} has no parameter {name!r}{did_you_mean(name, accepted) or '.'} "
+            f"Its parameters: {', '.join(accepted) or 'none'}")
 
 
 def _instantiate(factory: Callable[..., Any], params: dict[str, Any], label: str) -> Any:
