@@ -104,7 +104,13 @@ def register(name: str, factory: Callable[..., Any], *, overwrite: bool = False)
 
 
 def unregister(name: str) -> None:
-    """Remove a name registered with :func:`register` (no error if absent)."""
+    """Remove a name registered with :func:`register` (no error if absent).
+
+    Parameters
+    ----------
+    name : str
+        The name given to :func:`register`; names published by entry points are not affected.
+    """
     _REGISTERED.pop(name, None)
 
 
