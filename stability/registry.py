@@ -25,6 +25,7 @@ import importlib
 import inspect
 import os
 import sys
+import threading
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, Callable
@@ -51,6 +52,7 @@ ENTRY_POINT_GROUP = "stability.segmenters"
 DISTRIBUTION = "stability-harness"
 
 _REGISTERED: dict[str, Callable[..., Any]] = {}
+_REGISTRY_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -96,11 +98,12 @@ def register(name: str, factory: Callable[..., Any], *, overwrite: bool = False)
         raise InvalidParameterError.make("name", "a non-empty string without ':'", name)
     if not callable(factory):
         raise InvalidTypeError.make("factory", "a callable (segmenter class or function)", factory)
-    if name in _REGISTERED and not overwrite:
-        raise InvalidParameterError(
-            f"name {name!r} is already registered; pass overwrite=True to replace it"
-        )
-    _REGISTERED[name] = factory
+    with _REGISTRY_LOCK:  # the check and the write as one step: two threads never both take a name
+        if name in _REGISTERED and not overwrite:
+            raise InvalidParameterError(
+                f"name {name!r} is already registered; pass overwrite=True to replace it"
+            )
+        _REGISTERED[name] = factory
 
 
 def unregister(name: str) -> None:
@@ -111,7 +114,8 @@ def unregister(name: str) -> None:
     name : str
         The name given to :func:`register`; names published by entry points are not affected.
     """
-    _REGISTERED.pop(name, None)
+    with _REGISTRY_LOCK:
+        _REGISTERED.pop(name, None)
 
 
 def _entry_points() -> dict[str, metadata.EntryPoint]:

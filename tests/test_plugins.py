@@ -240,6 +240,42 @@ def test_a_parameter_not_stored_under_its_name_is_named_by_get_params_and_repr_n
         stability_test(Private(), ["u"] * 6, n_restarts=2)
 
 
+def test_two_threads_registering_one_name_cannot_both_succeed(monkeypatch):
+    """register checked the name and wrote it in two steps: two threads could both pass the check,
+    and the second silently replaced the first's segmenter."""
+    import threading
+
+    from stability import registry
+
+    barrier = threading.Barrier(2, timeout=1)
+
+    class Racing(dict):
+        def __contains__(self, key):  # both threads check the name before either writes it
+            found = super().__contains__(key)
+            try:
+                barrier.wait()
+            except threading.BrokenBarrierError:  # the other thread is held by the lock
+                pass
+            return found
+
+    monkeypatch.setattr(registry, "_REGISTERED", Racing())
+    outcomes = []
+
+    def attempt(factory):
+        try:
+            register("test_race", factory)
+            outcomes.append("registered")
+        except InvalidParameterError:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=attempt, args=(lambda units, i=i: [],)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["refused", "registered"]
+
+
 def test_registered_names_and_unknown_names():
     register("test_plugin_third", lambda units: [1] if len(units) > 1 else [])
     try:
