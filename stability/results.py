@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .checks import counted
 from .exceptions import call_place
 from .segmentation import Segmentation
 from .stats import bootstrap_mean, f1_array
@@ -532,8 +533,8 @@ class CorpusResult:
 
         n_docs = max((len(d) for d in self.documents.values()), default=0)
         heads = ", ".join(f"{label} {s.macro[HEADLINE.name].mean:.3f}" for label, s in self.summary.items())
-        return (f"CorpusResult({len(self.documents)} segmenters x {n_docs} documents, "
-                f"{len(self.failures)} failures; {HEADLINE.name}: {heads})")
+        return (f"CorpusResult({counted(len(self.documents), 'segmenter')} x {counted(n_docs, 'document')}, "
+                f"{counted(len(self.failures), 'failure')}; {HEADLINE.name}: {heads})")
 
     def to_rows(self, level: str = "documents") -> list[dict[str, Any]]:
         """The result as a table of plain values, one dict a row (like a data frame's records).

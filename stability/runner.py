@@ -110,7 +110,7 @@ def _one_document(units: Sequence[str] | Document | str, doc_id: str | None,
 
 def stability_test(
     segmenter: Any,
-    units: Sequence[str] | Document,
+    units: Sequence[str] | Document | str,
     settings: Settings | None = None,
     *,
     doc_id: str | None = None,
@@ -128,8 +128,9 @@ def stability_test(
     ----------
     segmenter : callable or str
         Any segmenter (see :func:`stability.get_segmenter`).
-    units : sequence of str or Document
-        The document's units (a Document's references also get their metrics, see ``metrics``).
+    units : sequence of str, Document or str
+        The document's units (a Document's references also get their metrics, see ``metrics``),
+        or raw text with ``splitter``.
     settings : Settings, optional
         The run's settings (default: the defaults of :class:`~stability.settings.Settings`).
     doc_id : str, optional

@@ -164,6 +164,13 @@ def test_markdown_table_escapes_pipes_and_aligns():
 def test_results_have_short_reprs_and_rows(corpus_result):
     text = repr(corpus_result)
     assert text.startswith(f"CorpusResult(2 segmenters x 2 documents, 0 failures; {HEADLINE.name}: even 0.000")
+    def fails_on_one_unit(units):
+        if len(units) == 1:
+            raise ValueError("too short")
+        return []
+
+    single = evaluate({"f": fails_on_one_unit}, [["a"] * 6, ["x"]], n_restarts=2, progress=False)
+    assert repr(single).startswith("CorpusResult(1 segmenter x 1 document, 1 failure;")  # not "1 segmenters"
     one = corpus_result.documents["even"][0]
     assert len(repr(one)) < 300 and "array" not in repr(one) and "n_boundaries=" in repr(one)
     assert repr(one.shuffle).startswith("RestartScores(scope='shuffle'")
