@@ -29,12 +29,12 @@ from .exceptions import (
     ClusterError,
 )
 from .readers import CorpusWarning, read_corpus
-from .registry import available_segmenters, get_segmenter, register
+from .registry import available_segmenters, get_segmenter, register, unregister
 from .results import CorpusResult, Failure, RestartScores, SegmenterSummary, StabilityResult, Stat
 from .runner import evaluate, stability_test
 from .segmentation import Segmentation, as_segmentation
 from .segmenter import Segmenter
-from .settings import Settings
+from .settings import Settings, SettingsWarning
 from .store import ResultsWarning, load_results
 
 __version__ = "0.1.0"
@@ -55,6 +55,7 @@ __all__ = [
     "SegmenterOutputError",
     "SegmenterSummary",
     "Settings",
+    "SettingsWarning",
     "ResultsWarning",
     "StabilityError",
     "StabilityResult",
@@ -70,4 +71,5 @@ __all__ = [
     "read_corpus",
     "register",
     "stability_test",
+    "unregister",
 ]

@@ -84,8 +84,14 @@ class Columns(str, Enum):
 #: The options every printing command shares (the report format's names come from stability.reporting).
 ReportFormatOption = Annotated[Optional[str], typer.Option(
     "--report-format", callback=lambda v: v and _report_format(v), help=f"Report format: {_format_names()} (default table).")]
+def _min_width() -> int:
+    from .reporting.formats.table import MIN_WIDTH
+
+    return MIN_WIDTH
+
+
 WidthOption = Annotated[Optional[int], typer.Option(
-    "--width", min=20, help="Terminal width for the table format (default: detected; set it for files and CI).")]
+    "--width", min=_min_width(), help="Terminal width for the table format (default: detected; set it for files and CI).")]
 ColumnsOption = Annotated[Optional[Columns], typer.Option(
     "--columns", help="compact: what fits the terminal (the table's default); all: every column.")]
 MetricsOption = Annotated[Optional[str], typer.Option(

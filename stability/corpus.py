@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
+from .checks import check_real
 from .exceptions import InvalidTypeError, InvalidParameterError
 from .segmentation import Segmentation, check_boundaries
 
@@ -50,6 +53,10 @@ class Document:
     def __post_init__(self) -> None:
         if not isinstance(self.id, str):
             raise InvalidTypeError.make("Document.id", "a string", self.id)
+        if isinstance(self.units, (str, bytes)) or not isinstance(self.units, Iterable):
+            raise InvalidTypeError.make(  # a string would otherwise become one unit per character
+                f"document {self.id!r} units", "a sequence of strings, one per unit (cut a raw text with a "
+                "sentence splitter, stability.splitters.get_splitter)", self.units)
         units = tuple(self.units)
         for i, unit in enumerate(units):
             if not isinstance(unit, str):
@@ -57,8 +64,16 @@ class Document:
         if not units:
             raise InvalidParameterError(f"document {self.id!r} must have at least one unit; it has none")
         object.__setattr__(self, "units", units)
+        if isinstance(self.references, (str, bytes, Segmentation)) or not isinstance(self.references, Iterable):
+            raise InvalidTypeError.make(
+                f"document {self.id!r} references", "a sequence of reference segmentations, one per annotator "
+                "(one reference: references=([3, 7],))", self.references)
         refs = []
         for j, ref in enumerate(self.references):
+            if isinstance(ref, (int, np.integer)) and not isinstance(ref, bool):
+                raise InvalidTypeError.make(
+                    f"document {self.id!r} references", "a sequence of reference segmentations, one per annotator; "
+                    "a flat list of boundaries is one reference: wrap it, references=([3, 7],)", self.references)
             name = f"document {self.id!r} references[{j}]"
             if isinstance(ref, Segmentation):
                 if ref.n_units != len(units):
@@ -70,7 +85,7 @@ class Document:
                 refs.append(Segmentation(check_boundaries(ref, len(units), name), len(units)))
         object.__setattr__(self, "references", tuple(refs))
         if self.times is not None:
-            times = tuple((float(a), float(b)) for a, b in self.times)
+            times = tuple(_time_pair(pair, f"document {self.id!r} times[{i}]") for i, pair in enumerate(self.times))
             if len(times) != len(units):
                 raise InvalidParameterError(
                     f"document {self.id!r} times must have one (start, end) pair per unit "
@@ -81,6 +96,17 @@ class Document:
     @property
     def n_units(self) -> int:
         return len(self.units)
+
+
+def _time_pair(pair: Any, name: str) -> tuple[float, float]:
+    """A unit's ``(start, end)`` times as floats, or an error naming the unit."""
+    expected = "a (start, end) pair of numbers"
+    if isinstance(pair, (str, bytes)) or not isinstance(pair, Iterable):
+        raise InvalidTypeError.make(name, expected, pair)
+    values = tuple(pair)
+    if len(values) != 2:
+        raise InvalidParameterError.make(name, expected, pair)
+    return check_real(values[0], f"{name} start"), check_real(values[1], f"{name} end")
 
 
 def as_document(value: Any, index: int = 0, split: Callable[[str], list[str]] | None = None) -> Document:
@@ -103,8 +129,8 @@ def as_document(value: Any, index: int = 0, split: Callable[[str], list[str]] | 
             raise InvalidParameterError(f"document {index} has no 'units'")
         return Document(
             id=str(value.get("id", index)),
-            units=tuple(value["units"]),
-            references=tuple(value.get("references", ())),
+            units=value["units"],  # Document checks and converts both
+            references=value.get("references", ()),
             times=value.get("times"),
             meta=dict(value.get("meta", {})),
         )
@@ -115,6 +141,13 @@ def as_document(value: Any, index: int = 0, split: Callable[[str], list[str]] | 
 
 def as_documents(values: Iterable[Any], split: Callable[[str], list[str]] | None = None) -> Iterable[Document]:
     """Lazily validate a stream of documents (raw strings cut by ``split``); duplicate ids are an error."""
+    if isinstance(values, (str, bytes, Document)) or not isinstance(values, Iterable):
+        raise InvalidTypeError.make("documents", "an iterable of documents (Document objects, mappings or lists of "
+                                    "units)", values)
+    return _validated(values, split)
+
+
+def _validated(values: Iterable[Any], split: Callable[[str], list[str]] | None) -> Iterator[Document]:
     seen: set[str] = set()
     for index, value in enumerate(values):
         doc = as_document(value, index, split)

@@ -81,11 +81,27 @@ class UnknownSegmenterError(StabilityError, LookupError):
     """A segmenter name that is neither registered nor an importable ``module:attribute``."""
 
 
+def call_place(restart: int | None, stream: str | None) -> str:
+    """Which call of a pair failed, in words: the initial segmentation, a restart of a permutation
+    stream, or the batched restarts of a stream (no single restart failed).
+
+    Examples
+    --------
+    >>> call_place(None, None), call_place(3, "shuffle"), call_place(None, "within")
+    ('initial segmentation', 'restart 3 of the shuffle stream', 'the batched restarts of the within stream')
+    """
+    if restart is None:
+        return "initial segmentation" if stream is None else f"the batched restarts of the {stream} stream"
+    return f"restart {restart}" + ("" if stream is None else f" of the {stream} stream")
+
+
 class SegmenterError(StabilityError, RuntimeError):
     """A segmenter raised while segmenting a document.
 
-    The message names the segmenter, the document, the restart (``None`` for the initial
-    segmentation) and the seed, so the failing call can be reproduced alone.
+    The message names the segmenter, the document, the call (the initial segmentation, or the
+    restart of permutation ``stream``: ``"within"``, ``"shuffle"`` or ``"layout"``; ``restart``
+    ``None`` with a stream when a batched call failed and no single restart did) and the seed, so
+    the failing call can be reproduced alone.
     """
 
     def __init__(
@@ -96,15 +112,17 @@ class SegmenterError(StabilityError, RuntimeError):
         document: str | None = None,
         restart: int | None = None,
         seed: int | None = None,
+        stream: str | None = None,
     ) -> None:
         self.segmenter = segmenter
         self.document = document
         self.restart = restart
         self.seed = seed
+        self.stream = stream
         where = [f"segmenter {segmenter!r}"]
         if document is not None:
             where.append(f"document {document!r}")
-        where.append("initial segmentation" if restart is None else f"restart {restart}")
+        where.append(call_place(restart, stream))
         if seed is not None:
             where.append(f"seed {seed}")
         super().__init__(f"{', '.join(where)}: {message}")

@@ -20,7 +20,7 @@ from enum import IntEnum
 import numpy as np
 
 from .checks import check_int
-from .exceptions import InvalidParameterError
+from .exceptions import InvalidParameterError, InvalidTypeError
 from .stats import derived_rng, derived_rngs, doc_key
 
 __all__ = [
@@ -47,7 +47,24 @@ class Stream(IntEnum):
 
 
 def check_seed(seed: object) -> int:
-    """Validate a run seed: a non-negative integer."""
+    """Validate a run seed: a non-negative integer.
+
+    A numpy ``Generator``, ``RandomState`` or ``SeedSequence`` is refused with a message saying how
+    to draw an integer from it: the seed is recorded with the results, so that every permutation
+    can be derived again from it (``SeedSequence(seed, spawn_key=...)``).
+
+    Examples
+    --------
+    >>> check_seed(np.random.default_rng(0))
+    Traceback (most recent call last):
+    ...
+    stability.exceptions.InvalidTypeError: seed must be an integer >= 0 (it is recorded with the results to reproduce the run; draw one from a numpy Generator with int(rng.integers(2**32))); received Generator Generator(PCG64)
+    """
+    if isinstance(seed, (np.random.Generator, np.random.RandomState, np.random.SeedSequence, np.random.BitGenerator)):
+        shown = re.sub(r" at 0x[0-9a-fA-F]+", "", repr(seed)).replace("\n", "").replace("    ", "")
+        raise InvalidTypeError(
+            "seed must be an integer >= 0 (it is recorded with the results to reproduce the run; draw one from a "
+            f"numpy Generator with int(rng.integers(2**32))); received {type(seed).__name__} {shown}", parameter="seed")
     return check_int(seed, "seed", low=0)
 
 

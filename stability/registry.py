@@ -25,6 +25,7 @@ import importlib
 import inspect
 import os
 import sys
+import threading
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, Callable
@@ -51,6 +52,7 @@ ENTRY_POINT_GROUP = "stability.segmenters"
 DISTRIBUTION = "stability-harness"
 
 _REGISTERED: dict[str, Callable[..., Any]] = {}
+_REGISTRY_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -96,16 +98,24 @@ def register(name: str, factory: Callable[..., Any], *, overwrite: bool = False)
         raise InvalidParameterError.make("name", "a non-empty string without ':'", name)
     if not callable(factory):
         raise InvalidTypeError.make("factory", "a callable (segmenter class or function)", factory)
-    if name in _REGISTERED and not overwrite:
-        raise InvalidParameterError(
-            f"name {name!r} is already registered; pass overwrite=True to replace it"
-        )
-    _REGISTERED[name] = factory
+    with _REGISTRY_LOCK:  # the check and the write as one step: two threads never both take a name
+        if name in _REGISTERED and not overwrite:
+            raise InvalidParameterError(
+                f"name {name!r} is already registered; pass overwrite=True to replace it"
+            )
+        _REGISTERED[name] = factory
 
 
 def unregister(name: str) -> None:
-    """Remove a name registered with :func:`register` (no error if absent)."""
-    _REGISTERED.pop(name, None)
+    """Remove a name registered with :func:`register` (no error if absent).
+
+    Parameters
+    ----------
+    name : str
+        The name given to :func:`register`; names published by entry points are not affected.
+    """
+    with _REGISTRY_LOCK:
+        _REGISTERED.pop(name, None)
 
 
 def _entry_points() -> dict[str, metadata.EntryPoint]:
@@ -232,11 +242,19 @@ def _check_parameter_names(factory: Callable[..., Any], params: dict[str, Any], 
             inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
         parameters = parameters[1:]  # a function's first argument is its input (the units), not a parameter
     accepted = [p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-    for name in params:
-        if name not in accepted:
-            raise InvalidParameterError(
-                f"segmenter {label!r} has no parameter {name!r}{did_you_mean(name, accepted) or '.'} "
-                f"Its parameters: {', '.join(accepted) or 'none'}")
+    built = not inspect.isclass(factory) and callable(getattr(factory, "get_params", None))
+    unknown = [name for name in params if name not in accepted]
+    if unknown and built:  # its get_params names parameters, but it was built with them already
+        cls = type(factory)
+        raise InvalidParameterError(
+            f"segmenter {label!r} is an instance already built ({_short_repr(factory)}), which takes no "
+            f"parameters ({unknown[0]!r} given): build it with them, {cls.__name__}({unknown[0]}=...), or give "
+            f"its class, '{cls.__module__}:{cls.__qualname__}', with the parameters")
+    if unknown:
+        name = unknown[0]
+        raise InvalidParameterError(
+            f"segmenter {label!r} has no parameter {name!r}{did_you_mean(name, accepted) or '.'} "
+            f"Its parameters: {', '.join(accepted) or 'none'}")
 
 
 def _instantiate(factory: Callable[..., Any], params: dict[str, Any], label: str) -> Any:

@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from .checks import counted
+from .exceptions import call_place
 from .segmentation import Segmentation
 from .stats import bootstrap_mean, f1_array
 
@@ -413,11 +415,8 @@ class Failure:
 
     def message(self) -> str:
         """One line naming the segmenter, document, stream, restart and seed, then the error."""
-        if self.restart is None:  # a stream without a restart: its batch failed, no single restart did
-            where = "initial segmentation" if self.stream is None else f"the batched restarts of the {self.stream} stream"
-        else:
-            where = f"restart {self.restart}" + ("" if self.stream is None else f" of the {self.stream} stream")
-        return f"segmenter {self.segmenter!r}, document {self.document!r}, {where}, seed {self.seed}: {self.error}"
+        return (f"segmenter {self.segmenter!r}, document {self.document!r}, "
+                f"{call_place(self.restart, self.stream)}, seed {self.seed}: {self.error}")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -534,8 +533,8 @@ class CorpusResult:
 
         n_docs = max((len(d) for d in self.documents.values()), default=0)
         heads = ", ".join(f"{label} {s.macro[HEADLINE.name].mean:.3f}" for label, s in self.summary.items())
-        return (f"CorpusResult({len(self.documents)} segmenters x {n_docs} documents, "
-                f"{len(self.failures)} failures; {HEADLINE.name}: {heads})")
+        return (f"CorpusResult({counted(len(self.documents), 'segmenter')} x {counted(n_docs, 'document')}, "
+                f"{counted(len(self.failures), 'failure')}; {HEADLINE.name}: {heads})")
 
     def to_rows(self, level: str = "documents") -> list[dict[str, Any]]:
         """The result as a table of plain values, one dict a row (like a data frame's records).

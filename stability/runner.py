@@ -65,7 +65,7 @@ def _segmenter_error(failure: Failure, message: str) -> SegmenterError:
     """The exception raised for a recorded failure (invalid output or an exception)."""
     error_class = SegmenterOutputError if failure.kind == "output" else SegmenterError
     return error_class(message, segmenter=failure.segmenter, document=failure.document or None,
-                       restart=failure.restart, seed=failure.seed)
+                       restart=failure.restart, seed=failure.seed, stream=failure.stream)
 
 
 def _check_timeout(settings: Settings) -> None:
@@ -110,7 +110,7 @@ def _one_document(units: Sequence[str] | Document | str, doc_id: str | None,
 
 def stability_test(
     segmenter: Any,
-    units: Sequence[str] | Document,
+    units: Sequence[str] | Document | str,
     settings: Settings | None = None,
     *,
     doc_id: str | None = None,
@@ -128,8 +128,9 @@ def stability_test(
     ----------
     segmenter : callable or str
         Any segmenter (see :func:`stability.get_segmenter`).
-    units : sequence of str or Document
-        The document's units (a Document's references also get their metrics, see ``metrics``).
+    units : sequence of str, Document or str
+        The document's units (a Document's references also get their metrics, see ``metrics``),
+        or raw text with ``splitter``.
     settings : Settings, optional
         The run's settings (default: the defaults of :class:`~stability.settings.Settings`).
     doc_id : str, optional
@@ -275,10 +276,12 @@ class _CorpusRun:
 def _documents(documents: Iterable[Any], fingerprint: bool,
                split: Callable[[str], list[str]] | None = None) -> tuple[Iterator[Document], dict[str, Any] | None]:
     """The corpus as a stream of Documents (raw strings cut by ``split``), and its fingerprint when
-    it is a sequence (known in full before the run) and ``fingerprint`` is asked for."""
-    if fingerprint and isinstance(documents, Sequence) and not isinstance(documents, (str, bytes)):
+    it is a sequence and ``fingerprint`` is asked for. A sequence is known in full before the run,
+    so all of it is validated before any segmenter runs (an invalid document near its end must not
+    throw away the results of the documents before it); an iterator is validated as it is read."""
+    if isinstance(documents, Sequence) and not isinstance(documents, (str, bytes)):
         docs = list(as_documents(documents, split))
-        return iter(docs), corpus_fingerprint(docs)
+        return iter(docs), corpus_fingerprint(docs) if fingerprint else None
     return iter(as_documents(documents, split)), None
 
 
@@ -302,7 +305,8 @@ def evaluate(
         :func:`resolve_segmenters`.
     documents : iterable
         :class:`~stability.Document` objects, mappings with ``id``/``units``/``references`` keys,
-        or bare lists of units (ids: their positions); read ``block_size`` at a time.
+        or bare lists of units (ids: their positions); read ``block_size`` at a time. A sequence
+        (a list) is validated in full before any segmenter runs; an iterator as it is read.
     settings : Settings, optional
         The run's settings (default: the defaults of :class:`~stability.settings.Settings`).
     output : path, optional

@@ -136,11 +136,29 @@ class Segmenter:
         return _init_parameters(cls)
 
     def get_params(self) -> dict[str, Any]:
-        """Keyword arguments this segmenter was built with, by name."""
-        return {name: getattr(self, name) for name in self._param_names()}
+        """Keyword arguments this segmenter was built with, by name.
+
+        Raises
+        ------
+        AttributeError
+            If a parameter of ``__init__`` is not stored under an attribute of its name (the
+            message names it and the convention).
+        """
+        params = {}
+        for name in self._param_names():
+            try:
+                params[name] = getattr(self, name)
+            except AttributeError:
+                raise AttributeError(
+                    f"{type(self).__name__}.get_params: the __init__ parameter {name!r} must be stored as "
+                    f"self.{name} (a Segmenter keeps each keyword argument of __init__ under an attribute of "
+                    f"the same name, which get_params, repr and the results read); {type(self).__name__} "
+                    f"has no attribute {name!r}") from None
+        return params
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        names = self._param_names()
+        args = ", ".join(f"{k}={getattr(self, k)!r}" if hasattr(self, k) else f"{k}=<not stored>" for k in names)
         return f"{type(self).__name__}({args})"
 
 

@@ -65,3 +65,20 @@ def test_public_callables_document_every_parameter(name):
     obj = getattr(stability, name)
     wanted = [p.name for p in inspect.signature(obj).parameters.values() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
     assert [p for p in wanted if p not in _documented(obj)] == [], f"{name}: parameters without an entry"
+
+
+def test_every_warning_category_and_the_pair_of_register_are_exported():
+    """A user filters a warning by its category (``filterwarnings("error", category=...)``) and
+    undoes a ``register``: SettingsWarning and unregister were only in their submodules, beside
+    ResultsWarning, CorpusWarning and register at the top."""
+    warning_classes = set()
+    for name in MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        warning_classes |= {obj for obj in vars(module).values() if inspect.isclass(obj)
+                            and issubclass(obj, Warning) and obj.__module__.startswith("stability")}
+    exported = {getattr(stability, name) for name in stability.__all__}
+    assert sorted(c.__name__ for c in warning_classes - exported) == []
+    assert {"register", "unregister"} <= set(stability.__all__)

@@ -286,3 +286,42 @@ def test_a_failure_message_says_where_it_happened():
     assert where(None, None) == "segmenter 's', document 'd', initial segmentation"
     assert where(3, "shuffle") == "segmenter 's', document 'd', restart 3 of the shuffle stream"
     assert where(None, "within") == "segmenter 's', document 'd', the batched restarts of the within stream"
+
+
+def test_the_raised_error_says_which_call_failed_as_the_failure_does():
+    """stability_test (and evaluate with on_error="raise") raise a failure's SegmenterError: a
+    failed batch of restarts, or a restart of the shuffle stream, used to read "initial
+    segmentation" / a bare "restart 0"."""
+    from stability import Segmenter, stability_test
+    from stability.exceptions import SegmenterError
+
+    class ShortBatch(Segmenter):
+        def segment(self, units):
+            return [3]
+
+        def prepare(self, units):
+            return None
+
+        def segment_prepared(self, state, order):
+            return [3]
+
+        def segment_batch(self, state, orders):
+            return [[3]]  # one result for several orders
+
+    with pytest.raises(SegmenterError) as info:
+        stability_test(ShortBatch(), ["u"] * 8, n_restarts=3, doc_id="d")
+    assert "the batched restarts of the within stream" in str(info.value)
+    assert "initial segmentation" not in str(info.value)
+    assert info.value.stream == "within" and info.value.restart is None
+
+    calls = []
+
+    def fails_on_the_shuffle(units):
+        calls.append(1)
+        if len(calls) > 3:  # the initial call, the determinism check, the within restart
+            raise RuntimeError("boom")
+        return [4]
+
+    with pytest.raises(SegmenterError) as info:
+        stability_test(fails_on_the_shuffle, [f"u{i}" for i in range(8)], n_restarts=1, doc_id="d")
+    assert "restart 0 of the shuffle stream" in str(info.value), str(info.value)

@@ -203,6 +203,79 @@ def test_an_unknown_parameter_is_one_sentence_listing_the_parameters_without_the
         get_segmenter("c99", k=3)  # a class: every parameter of its __init__
 
 
+def test_parameters_given_to_a_built_instance_name_its_class():
+    """An instance (a plugin's ``module:instance``) takes no parameters; the message used to say it
+    has none ("Its parameters: none"), although its get_params lists them."""
+    from stability import Segmenter
+
+    class Every(Segmenter):
+        def __init__(self, step=2):
+            self.step = step
+
+        def segment(self, units):
+            return list(range(self.step, len(units), self.step))
+
+    with pytest.raises(InvalidParameterError) as caught:
+        get_segmenter(Every(step=3), step=4)
+    message = str(caught.value)
+    assert "is an instance already built (Every(step=3))" in message and "'step' given" in message
+    assert f"'{Every.__module__}:{Every.__qualname__}'" in message and "Its parameters: none" not in message
+    assert get_segmenter(Every, step=4).get_params() == {"step": 4}
+
+
+def test_a_parameter_not_stored_under_its_name_is_named_by_get_params_and_repr_never_fails():
+    from stability import Segmenter, stability_test
+
+    class Private(Segmenter):
+        def __init__(self, step=2):
+            self._step = step  # breaks the convention: get_params reads self.step
+
+        def segment(self, units):
+            return list(range(self._step, len(units), self._step))
+
+    assert repr(Private()) == "Private(step=<not stored>)"  # used to raise AttributeError
+    with pytest.raises(AttributeError, match=r"the __init__ parameter 'step' must be stored as self\.step"):
+        Private().get_params()
+    with pytest.raises(AttributeError, match=r"must be stored as self\.step"):
+        stability_test(Private(), ["u"] * 6, n_restarts=2)
+
+
+def test_two_threads_registering_one_name_cannot_both_succeed(monkeypatch):
+    """register checked the name and wrote it in two steps: two threads could both pass the check,
+    and the second silently replaced the first's segmenter."""
+    import threading
+
+    from stability import registry
+
+    barrier = threading.Barrier(2, timeout=1)
+
+    class Racing(dict):
+        def __contains__(self, key):  # both threads check the name before either writes it
+            found = super().__contains__(key)
+            try:
+                barrier.wait()
+            except threading.BrokenBarrierError:  # the other thread is held by the lock
+                pass
+            return found
+
+    monkeypatch.setattr(registry, "_REGISTERED", Racing())
+    outcomes = []
+
+    def attempt(factory):
+        try:
+            register("test_race", factory)
+            outcomes.append("registered")
+        except InvalidParameterError:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=attempt, args=(lambda units, i=i: [],)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["refused", "registered"]
+
+
 def test_registered_names_and_unknown_names():
     register("test_plugin_third", lambda units: [1] if len(units) > 1 else [])
     try:

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from stability import InvalidParameterError, evaluate, get_segmenter
+from stability import InvalidParameterError, InvalidTypeError, evaluate, get_segmenter
 from stability.catalogue import HEADLINE, STABILITY
 from stability.cli import app
 from stability.config import load_config
@@ -51,6 +51,22 @@ def score_result(tmp_path_factory):
     (folder / "ref.jsonl").write_text('{"id": "a", "masses": [3, 4, 2]}\n{"id": "b", "boundaries": [5], "n_units": 10}\n')
     (folder / "hyp.jsonl").write_text('{"id": "a", "masses": [2, 6, 1]}\n{"id": "b", "boundaries": [5], "n_units": 10}\n')
     return score_files(folder / "ref.jsonl", folder / "hyp.jsonl", k=2)
+
+
+@pytest.mark.parametrize("fmt, options, error, fragment", [
+    # these raised TypeError from inside the format, or were read as true, or drew a cut table
+    ("table", {"width": "80"}, InvalidTypeError, "width must be None or an integer; received str '80'"),
+    ("table", {"width": 5}, InvalidParameterError, "width must be None or an integer >= 20; received 5"),
+    ("table", {"color": "no"}, InvalidTypeError, "color must be true or false"),
+    ("md", {"documents": "yes"}, InvalidTypeError, "documents must be true or false; received str 'yes'"),
+    ("md", {"compact": 1}, InvalidTypeError, "compact must be true or false"),
+    ("md", {"max_strips": -1}, InvalidParameterError, "max_strips must be an integer >= 0"),
+    ("md", {"width": 80}, InvalidParameterError, "format 'md' has no option 'width'. Its options: none"),
+    ("table", {"widht": 80}, InvalidParameterError, "format 'table' has no option 'widht'; did you mean 'width'?"),
+])
+def test_render_checks_its_options_and_names_them(corpus_result, fmt, options, error, fragment):
+    with pytest.raises(error, match=re.escape(fragment)):
+        render(corpus_result, fmt, **options)
 
 
 def test_formats_are_discovered_from_their_modules():
@@ -148,6 +164,13 @@ def test_markdown_table_escapes_pipes_and_aligns():
 def test_results_have_short_reprs_and_rows(corpus_result):
     text = repr(corpus_result)
     assert text.startswith(f"CorpusResult(2 segmenters x 2 documents, 0 failures; {HEADLINE.name}: even 0.000")
+    def fails_on_one_unit(units):
+        if len(units) == 1:
+            raise ValueError("too short")
+        return []
+
+    single = evaluate({"f": fails_on_one_unit}, [["a"] * 6, ["x"]], n_restarts=2, progress=False)
+    assert repr(single).startswith("CorpusResult(1 segmenter x 1 document, 1 failure;")  # not "1 segmenters"
     one = corpus_result.documents["even"][0]
     assert len(repr(one)) < 300 and "array" not in repr(one) and "n_boundaries=" in repr(one)
     assert repr(one.shuffle).startswith("RestartScores(scope='shuffle'")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from conftest import cohesion_segmenter, topical_document
-from stability import Document, InvalidParameterError, SegmenterError, evaluate, stability_test
+from stability import Document, InvalidParameterError, InvalidTypeError, SegmenterError, evaluate, stability_test
 from stability.demo import demo_corpus
 from stability.store import ResultsWarning
 
@@ -129,6 +129,37 @@ def test_bad_inputs_are_named():
         evaluate(["even", "even"], [["x", "y"]], n_restarts=2, progress=False)
     with pytest.raises(InvalidParameterError, match="on_error must be"):
         evaluate("even", [["x"]], on_error="ignore")
+
+
+def test_a_list_of_documents_is_validated_before_any_segmenter_call():
+    """An invalid document at the end of a list used to stop the run after the blocks before it
+    were computed, and their results were lost with it."""
+    calls = []
+
+    def counting(units):
+        calls.append(1)
+        return []
+
+    with pytest.raises(InvalidParameterError, match="document '2' must have at least one unit"):
+        evaluate({"c": counting}, [["a"] * 4, ["b"] * 4, []], n_restarts=2, block_size=1, progress=False)
+    assert calls == []
+
+
+@pytest.mark.parametrize("build, fragment", [
+    # a string used to become one unit per character
+    (lambda: Document("x", "One. Two."), r"document 'x' units must be a sequence of strings, one per unit"),
+    (lambda: evaluate("even", [{"id": "x", "units": "One. Two."}], n_restarts=2, progress=False),
+     r"document 'x' units must be a sequence of strings"),
+    # these raised bare TypeError / ValueError from inside the constructor
+    (lambda: Document("x", ["a", "b"], references=None), r"document 'x' references must be a sequence of reference"),
+    (lambda: Document("x", ["a", "b", "c"], references=[1, 2]), r"wrap it, references=\(\[3, 7\],\); received list"),
+    (lambda: Document("x", ["a", "b"], times=[(0, 1), ("a", 2)]), r"document 'x' times\[1\] start must be a real"),
+    (lambda: Document("x", ["a", "b"], times=[0, 1]), r"document 'x' times\[0\] must be a \(start, end\) pair"),
+    (lambda: evaluate("even", 5, n_restarts=2, progress=False), r"documents must be an iterable of documents"),
+])
+def test_malformed_documents_are_one_error_naming_the_field(build, fragment):
+    with pytest.raises((InvalidParameterError, InvalidTypeError), match=fragment):
+        build()
 
 
 def test_demo_corpus_is_seeded_and_has_references():

@@ -120,3 +120,12 @@ def test_settings_from_an_untrusted_source_are_bounded():
     Settings(n_restarts=1000, n_bootstrap=10_000)  # 10**7 cells: fine
     with pytest.raises(InvalidParameterError, match="n_bootstrap x n_restarts"):
         Settings(n_restarts=100_000, n_bootstrap=100_000)
+
+
+@pytest.mark.parametrize("seed", [np.random.default_rng(0), np.random.SeedSequence(1), np.random.RandomState(2)])
+def test_a_numpy_random_state_as_seed_says_how_to_draw_an_integer(seed):
+    """scikit-learn users pass a Generator as their random state; it was refused as any other
+    non-integer, without saying why the seed must be an integer or how to get one."""
+    with pytest.raises(InvalidTypeError, match=r"seed must be an integer >= 0 \(it is recorded with the results.*"
+                                               r"int\(rng\.integers\(2\*\*32\)\)\); received " + type(seed).__name__):
+        stability_test(lambda units: [], ["a", "b"], seed=seed)

@@ -18,6 +18,7 @@ Examples
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import pkgutil
 from collections.abc import Mapping, Sequence
@@ -25,6 +26,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from ..checks import check_bool, check_int, did_you_mean
 from ..exceptions import InvalidParameterError
 from . import formats as _formats_package
 from .model import Report, Section, markdown_table, mean_std, number
@@ -100,6 +102,14 @@ def render(result: Any, format: str = "table", *, documents: bool | None = None,
     (``width`` of the terminal table).
     """
     module = format_module(format)
+    documents = None if documents is None else check_bool(documents, "documents")
+    compact = None if compact is None else check_bool(compact, "compact")
+    max_strips = check_int(max_strips, "max_strips", low=0)
+    accepted = [name for name in inspect.signature(module.render).parameters if name not in ("report", "details")]
+    for name in options:
+        if name not in accepted:
+            raise InvalidParameterError(f"format {format!r} has no option {name!r}{did_you_mean(name, accepted) or '.'} "
+                                        f"Its options: {', '.join(accepted) or 'none'}", parameter=name)
     report = report_of(result, compact=getattr(module, "COMPACT", False) if compact is None else compact,
                        figures=getattr(module, "FIGURES", False), max_strips=max_strips, metrics=metrics)
     details = getattr(module, "DETAILS", False) if documents is None else documents

@@ -17,6 +17,7 @@ import io
 import textwrap
 from collections.abc import Sequence
 
+from ...checks import check_bool, check_int
 from ..model import Report, Section
 
 NAME = "table"
@@ -24,6 +25,9 @@ EXTENSION = "txt"
 ORDER = 0
 COMPACT = True
 DESCRIPTION = "tables for a terminal"
+
+#: The narrowest ``width`` accepted (``--width`` of the command line too).
+MIN_WIDTH = 20
 
 
 def _widths(section: Section) -> list[int]:
@@ -121,6 +125,9 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
     """The result line, then the report's tables and their notes, for a terminal ``width`` wide
     (``color``: with ANSI styles)."""
     from rich.console import Console
+
+    width = check_int(width, "width", low=MIN_WIDTH, none=True)
+    color = check_bool(color, "color")
 
     console = Console(record=True, width=width, file=io.StringIO(), force_terminal=color,
                       color_system="standard" if color else None)
