@@ -887,3 +887,28 @@ def test_a_stray_quote_that_merges_tsv_rows_is_warned_about(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error", CorpusWarning)  # a quoted cell over two lines, without a tab: fine
         assert next(read_corpus(fine)).units == ("a cell\nover two lines", "plain")
+
+
+def test_decoding_error_of_a_utf16_or_utf32_file_names_its_byte_order_mark(tmp_path):
+    # Windows Notepad's "Unicode" is UTF-16 LE with a byte-order mark: latin-1 would read NULs
+    for codec in ("utf-16", "utf-32"):
+        file = write(tmp_path / f"{codec}.txt", "Guten Tag. Grüß Gott.\n", encoding=codec)
+        with pytest.raises(CorpusFormatError, match=f"{codec.upper()} byte-order mark: pass encoding='{codec}'") as info:
+            list(read_corpus(file))
+        assert "latin-1" not in str(info.value)
+        assert next(read_corpus(file, encoding=codec)).units == ("Guten Tag.", "Grüß Gott.")
+
+
+def test_binary_files_are_passed_over_by_detection_and_named_as_not_text(tmp_path):
+    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10"
+    (tmp_path / "notes").mkdir()
+    write(tmp_path / "notes" / "a.txt", "One sentence. Two sentences.\n")
+    (tmp_path / "notes" / "photo.png").write_bytes(png)
+    (tmp_path / "notes" / "Thumbs.db").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00")
+    assert [doc.id for doc in read_corpus(tmp_path / "notes")] == ["a.txt"]
+    write(tmp_path / "wiki" / "300", "========,1,preface.\nA.\n========,2,Life.\nB.\n")
+    (tmp_path / "wiki" / "logo.png").write_bytes(png)
+    with pytest.raises(CorpusFormatError, match="holds NUL bytes: it is not text") as info:
+        list(read_corpus(tmp_path / "wiki"))
+    assert str(info.value).startswith(f"{tmp_path / 'wiki' / 'logo.png'}:1: ")
+    assert "pattern=" in str(info.value) and "latin-1" not in str(info.value)

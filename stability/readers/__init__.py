@@ -49,7 +49,9 @@ Conventions shared by every reader
   must be unique over the stream; a repeated id is a format error at the place it repeats.
 * **Encodings.** ``encoding="utf-8"`` by default, strict: a byte sequence that does not decode is
   a :class:`CorpusFormatError` naming the file, the line and the byte offset, and suggesting
-  ``encoding=`` (e.g. ``"latin-1"``). A UTF-8 byte-order mark at the start of a file is ignored.
+  ``encoding=`` (e.g. ``"latin-1"``; ``"utf-16"`` for a file starting with a UTF-16 byte-order
+  mark; ``pattern=`` to leave out a file holding NUL bytes, which is not text). A UTF-8
+  byte-order mark at the start of a file is ignored.
   ``encoding_errors`` (``"strict"``, ``"replace"``, ``"ignore"``...) is passed to :func:`open`.
 * **Ids.** Formats with one document per file (choi, wiki, markdown, text) use the file's path relative to
   the directory given, with ``/`` separators (``1/3-11/0.ref``); a single file given directly is

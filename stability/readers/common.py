@@ -39,7 +39,9 @@ __all__ = [
     "first_lines",
     "iter_lines",
     "list_files",
+    "looks_binary",
     "make_document",
+    "marked_encoding",
     "note",
     "open_source",
     "stream_files",
@@ -206,8 +208,60 @@ def _locate_decode_error(path: Path, encoding: str) -> tuple[int | None, int | N
             fed += len(chunk)
 
 
+#: Byte-order marks that name a file's encoding, longest first (UTF-32's starts like UTF-16's).
+_BYTE_ORDER_MARKS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+#: Bytes looked at to tell a binary file from text (as git and grep do: a NUL byte among them).
+_HEAD_BYTES = 8192
+
+
+def _head(path: Path) -> bytes:
+    """The first bytes of ``path`` (nothing when it cannot be read)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(_HEAD_BYTES)
+    except OSError:
+        return b""
+
+
+def marked_encoding(path: Path) -> str | None:
+    """The encoding a UTF-16 or UTF-32 byte-order mark at the start of ``path`` names, or None."""
+    head = _head(path)
+    return next((name for mark, name in _BYTE_ORDER_MARKS if head.startswith(mark)), None)
+
+
+def looks_binary(path: Path) -> bool:
+    """Whether ``path`` is not a text file: a NUL byte in its first bytes and no UTF-16/32 mark.
+
+    Images, PDFs, office documents and Thumbs.db hold NUL bytes; text in any 8-bit encoding or
+    in UTF-8 does not.
+    """
+    return marked_encoding(path) is None and b"\0" in _head(path)
+
+
+def _decoding_advice(path: Path) -> str:
+    """What to do about a file that does not decode, from what its first bytes show."""
+    marked = marked_encoding(path)
+    if marked is not None:
+        return f"the file starts with a {marked.upper()} byte-order mark: pass encoding='{marked}'"
+    if looks_binary(path):
+        return (
+            "the file holds NUL bytes: it is not text (an image, a PDF, an office document...) or it is "
+            "UTF-16 without a byte-order mark (encoding='utf-16-le'); leave it out with pattern= "
+            "(a glob of the corpus files' names)"
+        )
+    return (
+        "pass encoding= with the file's encoding (for example encoding='latin-1' or 'cp1252'), "
+        "or encoding_errors='replace' to substitute undecodable bytes"
+    )
+
+
 def _decode_error(path: Path, encoding: str, exc: UnicodeDecodeError) -> CorpusFormatError:
-    """Describe a decoding error with its line and byte offset."""
+    """Describe a decoding error with its line, its byte offset and what to do about it."""
     bad = exc.object[exc.start : exc.end] if exc.object else b""
     try:
         line, offset, found = _locate_decode_error(path, encoding)
@@ -217,8 +271,7 @@ def _decode_error(path: Path, encoding: str, exc: UnicodeDecodeError) -> CorpusF
     shown = "utf-8" if encoding == "utf-8-sig" else encoding
     return CorpusFormatError(
         f"cannot decode the file as {shown!r}{where} (bytes {found or bad!r}: {exc.reason}); "
-        f"pass encoding= with the file's encoding (for example encoding='latin-1' or 'cp1252'), "
-        f"or encoding_errors='replace' to substitute undecodable bytes",
+        f"{_decoding_advice(path)}",
         path=str(path),
         line=line,
     )
