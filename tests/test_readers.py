@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import json
+import os
 import warnings
 from pathlib import Path
 
@@ -912,3 +913,24 @@ def test_binary_files_are_passed_over_by_detection_and_named_as_not_text(tmp_pat
         list(read_corpus(tmp_path / "wiki"))
     assert str(info.value).startswith(f"{tmp_path / 'wiki' / 'logo.png'}:1: ")
     assert "pattern=" in str(info.value) and "latin-1" not in str(info.value)
+
+
+def test_symbolic_links_to_directories_are_followed_once_and_loops_are_not(tmp_path):
+    elsewhere = write(tmp_path / "elsewhere" / "b.txt", "Third sentence. Fourth one.\n").parent
+    corpus = write(tmp_path / "corpus" / "a.txt", "One sentence. Two sentences.\n").parent
+    (corpus / "linked").symlink_to(elsewhere, target_is_directory=True)
+    (corpus / "back").symlink_to(tmp_path, target_is_directory=True)  # leads to a parent: a loop
+    (corpus / "self").symlink_to(corpus, target_is_directory=True)
+    assert [doc.id for doc in read_corpus(corpus)] == ["a.txt", "linked/b.txt"]
+
+
+def test_a_broken_link_or_a_named_pipe_in_a_corpus_folder_is_named(tmp_path):
+    corpus = write(tmp_path / "a.txt", "One sentence. Two sentences.\n").parent
+    (corpus / "gone.txt").symlink_to(tmp_path / "nowhere.txt")
+    with pytest.raises(CorpusFormatError, match="symbolic link to .*nowhere.txt'?, which does not exist") as info:
+        read_corpus(corpus)
+    assert str(info.value).startswith(f"{corpus / 'gone.txt'}: ")
+    (corpus / "gone.txt").unlink()
+    os.mkfifo(corpus / "pipe.txt")  # reading it would wait forever for a writer
+    with pytest.raises(CorpusFormatError, match="not a regular file"):
+        read_corpus(corpus)

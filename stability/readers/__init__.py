@@ -55,8 +55,9 @@ Conventions shared by every reader
   ``encoding_errors`` (``"strict"``, ``"replace"``, ``"ignore"``...) is passed to :func:`open`.
 * **Ids.** Formats with one document per file (choi, wiki, markdown, text) use the file's path relative to
   the directory given, with ``/`` separators (``1/3-11/0.ref``); a single file given directly is
-  named by its file name. Directories are walked recursively, hidden entries (``.name``) are
-  skipped, and files are sorted in natural order (``2.ref`` before ``10.ref``). JSON uses the
+  named by its file name. Directories are walked recursively, following symbolic links to
+  directories (a link back to a parent is not followed); hidden entries (``.name``) are skipped,
+  and files are sorted in natural order (``2.ref`` before ``10.ref``). JSON uses the
   ``id`` field (default: the line where the document starts); CSV the document column (default: the file stem);
   Chen's format its ``doc`` column.
 * **Notes.** Anything a reader repairs, drops or ignores is recorded as a sentence in

@@ -112,8 +112,10 @@ def _natural_key(relative: str) -> tuple:
 def list_files(path: PathLike, patterns: tuple[str, ...]) -> tuple[Path, list[tuple[str, Path]]]:
     """Return ``(root, [(relative id, file)])``; a single file is returned alone, named by its name.
 
-    Directories are walked recursively, hidden entries are skipped, files are sorted in natural
-    order (``2.ref`` before ``10.ref``).
+    Directories are walked recursively, following symbolic links (see :func:`_walk`), hidden
+    entries are skipped, files are sorted in natural order (``2.ref`` before ``10.ref``). A
+    matching entry that cannot be read as a file (a broken symbolic link, a named pipe) is a
+    :class:`CorpusFormatError` naming it.
     """
     root = Path(path)
     if root.is_file():
@@ -121,12 +123,12 @@ def list_files(path: PathLike, patterns: tuple[str, ...]) -> tuple[Path, list[tu
     if not root.is_dir():
         raise FileNotFoundError(errno.ENOENT, "no such corpus file or directory", str(root))
     found = []
-    for directory, subdirs, names in os.walk(root):
-        subdirs[:] = [d for d in subdirs if not d.startswith(".")]
+    for directory, names in _walk(root):
         for name in names:
             if name.startswith(".") or not any(fnmatch.fnmatch(name, p) for p in patterns):
                 continue
             full = Path(directory) / name
+            _check_regular_file(full)
             found.append((full.relative_to(root).as_posix(), full))
     if not found:
         raise CorpusFormatError(
@@ -136,6 +138,46 @@ def list_files(path: PathLike, patterns: tuple[str, ...]) -> tuple[Path, list[tu
         )
     found.sort(key=lambda item: _natural_key(item[0]))
     return root, found
+
+
+def _walk(root: Path) -> Iterator[tuple[str, list[str]]]:
+    """``(directory, file names)`` under ``root``, hidden directories left out.
+
+    Symbolic links to directories are followed (a corpus assembled from links is read whole),
+    except one that leads back to a directory it sits in, and a directory reached twice is read
+    once, under the first path in sorted order.
+    """
+    visited: set[str] = set()
+    for directory, subdirs, names in os.walk(root, followlinks=True):
+        here = os.path.realpath(directory)
+        if here in visited:
+            subdirs[:] = []
+            continue
+        visited.add(here)
+        subdirs[:] = sorted(
+            d for d in subdirs if not d.startswith(".") and not _encloses(os.path.join(directory, d), here)
+        )
+        yield directory, names
+
+
+def _encloses(subdir: str, here: str) -> bool:
+    """Whether ``subdir`` (a link, say) leads to ``here`` or one of its parents: a loop."""
+    target = os.path.realpath(subdir)
+    return here == target or here.startswith(target.rstrip(os.sep) + os.sep)
+
+
+def _check_regular_file(file: Path) -> None:
+    """Refuse a listed entry that is not a readable file, naming it."""
+    if file.is_file():
+        return
+    if file.is_symlink():
+        problem = f"a symbolic link to {os.readlink(file)!r}, which does not exist"
+    else:
+        problem = "not a regular file (a named pipe or a device)"
+    raise CorpusFormatError(
+        f"expected a corpus file; this is {problem} (remove it, or pass pattern= to leave it out)",
+        path=str(file),
+    )
 
 
 @dataclass(frozen=True)
