@@ -243,6 +243,8 @@ def _locate_decode_error(path: Path, encoding: str) -> tuple[int | None, int | N
                 text = err.object[: err.start].decode(encoding, "replace")
                 line = newlines + _count_newlines(text, previous_cr) + 1
                 return line, fed - pending + err.start, err.object[err.start : err.end]
+            except UnicodeError:  # a codec refusing the stream itself (UTF-16 without a mark)
+                return newlines + 1, fed - pending, None
             if not chunk:
                 return None, None, None
             newlines += _count_newlines(text, previous_cr)
@@ -285,8 +287,14 @@ def looks_binary(path: Path) -> bool:
     return marked_encoding(path) is None and b"\0" in _head(path)
 
 
-def _decoding_advice(path: Path) -> str:
-    """What to do about a file that does not decode, from what its first bytes show."""
+def _decoding_advice(path: Path, refused: bool) -> str:
+    """What to do about a file that does not decode, from what its first bytes show; ``refused``:
+    the codec refused the whole stream, whatever the error handler."""
+    if refused:
+        return (
+            "pass encoding= with the file's encoding (for example encoding='utf-16-le' for UTF-16 "
+            "without a byte-order mark, or 'utf-8')"
+        )
     marked = marked_encoding(path)
     if marked is not None:
         return f"the file starts with a {marked.upper()} byte-order mark: pass encoding='{marked}'"
@@ -302,18 +310,18 @@ def _decoding_advice(path: Path) -> str:
     )
 
 
-def _decode_error(path: Path, encoding: str, exc: UnicodeDecodeError) -> CorpusFormatError:
+def _decode_error(path: Path, encoding: str, exc: UnicodeError) -> CorpusFormatError:
     """Describe a decoding error with its line, its byte offset and what to do about it."""
-    bad = exc.object[exc.start : exc.end] if exc.object else b""
     try:
         line, offset, found = _locate_decode_error(path, encoding)
     except OSError:  # pragma: no cover - the file vanished between the two reads
         line, offset, found = None, None, None
     where = f" at byte offset {offset}" if offset is not None else ""
     shown = "utf-8" if encoding == "utf-8-sig" else encoding
+    refused = not isinstance(exc, UnicodeDecodeError)
+    what = str(exc) if refused else f"bytes {found or exc.object[exc.start : exc.end]!r}: {exc.reason}"
     return CorpusFormatError(
-        f"cannot decode the file as {shown!r}{where} (bytes {found or bad!r}: {exc.reason}); "
-        f"{_decoding_advice(path)}",
+        f"cannot decode the file as {shown!r}{where} ({what}); {_decoding_advice(path, refused)}",
         path=str(path),
         line=line,
     )
@@ -332,7 +340,7 @@ def iter_lines(path: Path, encoding: str, errors: str, *, raw: bool = False) -> 
             else:
                 for line in handle:
                     yield line[:-1] if line.endswith("\n") else line
-    except UnicodeDecodeError as exc:
+    except UnicodeError as exc:  # a decoding error, or a codec refusing the stream (UTF-16 without a mark)
         raise _decode_error(path, encoding, exc) from None
 
 
