@@ -945,3 +945,15 @@ def test_a_codec_refusing_the_whole_file_is_a_format_error_not_a_traceback(tmp_p
             list(reader(file, encoding="utf-16", encoding_errors="replace"))  # no handler helps
         assert str(info.value).startswith(f"{file}:1: ")
         assert "encoding_errors" not in str(info.value)
+
+
+@pytest.mark.parametrize("delimiter, name", [(";", "semicolon"), ("\t", "tab")])
+def test_a_header_read_as_one_column_names_the_delimiter_it_holds(tmp_path, delimiter, name):
+    # Excel in most European locales saves "CSV" with semicolons (and a byte-order mark, CRLF ends)
+    file = tmp_path / "export.csv"
+    rows = [["text", "label"], ["Hello.", "1"], ["News.", "2"]]
+    file.write_bytes("".join(delimiter.join(row) + "\r\n" for row in rows).encode("utf-8-sig"))
+    with pytest.raises(CorpusFormatError, match=f"the header is one column holding a {name}, probably the delimiter"):
+        list(read_csv(file))
+    (doc,) = read_csv(file, delimiter=delimiter)
+    assert doc.units == ("Hello.", "News.") and bounds(doc) == [(1,)]
