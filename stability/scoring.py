@@ -38,16 +38,17 @@ class _Entry:
     times: Any = None
 
 
-def _file_records(path: Path) -> Iterator[tuple[int, Any]]:
+def _file_records(path: Path, encoding: str, errors: str) -> Iterator[tuple[int, Any]]:
     """``(line, object)`` of a JSON file read as the corpus reader reads it: JSON lines, or an
-    array of objects (pretty-printed or not)."""
+    array of objects (pretty-printed or not), in the same encoding (a UTF-8 byte-order mark
+    skipped)."""
+    from .readers.common import check_encoding, iter_lines
     from .readers.jsonl import _records
 
-    with path.open(encoding="utf-8") as handle:
-        yield from _records(path, handle)
+    yield from _records(path, iter_lines(path, check_encoding(encoding, errors), errors))
 
 
-def _bare_records(path: Path) -> Iterator[tuple[int, Any]] | None:
+def _bare_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -> Iterator[tuple[int, Any]] | None:
     """The records of a file of bare segmentations (JSON lines or a JSON array of objects
     without units), or None when the file is something else (a corpus, which the corpus
     reader reads and, if it is broken, reports)."""
@@ -55,7 +56,7 @@ def _bare_records(path: Path) -> Iterator[tuple[int, Any]] | None:
 
     if path.suffix.lower() not in (".jsonl", ".json") or not path.is_file():
         return None
-    records = _file_records(path)
+    records = _file_records(path, encoding, errors)
     try:
         first = next(records)
     except (StopIteration, CorpusFormatError, UnicodeDecodeError):
@@ -94,7 +95,9 @@ def _parse_bare(path: Path, records: Iterable[tuple[int, Any]]) -> Iterator[_Ent
 def read_segmentations(path: str | os.PathLike, **reader_options: Any) -> Iterator[_Entry]:
     """Segmentations in a file, by document id (see the module docstring for the formats)."""
     path = Path(path)
-    records = _bare_records(path)
+    records = _bare_records(
+        path, reader_options.get("encoding", "utf-8"), reader_options.get("encoding_errors", "strict")
+    )
     if records is not None:
         yield from _parse_bare(path, records)
         return

@@ -22,6 +22,10 @@ name               what it does
                    (``pip install 'stability-harness[sbd]'``)
 =================  ==========================================================================
 
+Every built-in splitter also ends a sentence at the stops of other scripts (:data:`SCRIPT_ENDS`:
+Chinese and Japanese ``。！？``, written without a space after them, Arabic ``؟``, Devanagari
+``।``), which Punkt and the rules would not see (:func:`split_script_ends`).
+
 Splitters that learn from the corpus (``auto``, ``punkt``) are built from the corpus text by
 :func:`get_splitter` (``corpus=``); :func:`~stability.readers.read_text` reads the files once to
 train them, then again to split.
@@ -53,6 +57,7 @@ __all__ = [
     "NUMBER_PREFIXES",
     "TITLES",
     "PUNKT_MIN_CHARACTERS",
+    "SCRIPT_ENDS",
     "SPLITTERS",
     "Splitter",
     "SplitterSpec",
@@ -60,6 +65,7 @@ __all__ = [
     "check_splitter",
     "get_splitter",
     "register_splitter",
+    "split_script_ends",
 ]
 
 Splitter = Callable[[str], list[str]]
@@ -88,6 +94,13 @@ _CLOSING = "\"'\u201d\u2019)]"
 _OPENING = "\"'\u201c\u2018(["
 # a word, its final '.', '!' or '?' run, closing quotes or brackets, then space and the next character
 _CANDIDATE = re.compile(rf"(?P<word>\S*?)(?P<end>[.!?]+)[{re.escape(_CLOSING)}]*(?=\s+(?P<next>\S))")
+#: Sentence ends of other scripts, which need no space after them: the full-width stops of Chinese
+#: and Japanese (written with none), the Arabic question mark and the Devanagari danda. None of
+#: them abbreviates. One closed by a quote or a bracket ends a sentence only before a space or
+#: the end of the text (「行こう！」と言った。 is one sentence).
+SCRIPT_ENDS = "\u3002\uff01\uff1f\uff61\u061f\u0964\u0965"  # 。！？｡ ؟ । ॥
+_CLOSING_WIDE = re.escape(_CLOSING + "\u300d\u300f\uff09\u3015\u3011\u300b\u3009")  # 」』）〕】》〉
+_SCRIPT_END = re.compile(rf"[{SCRIPT_ENDS}]+(?![{_CLOSING_WIDE}])|[{SCRIPT_ENDS}]+[{_CLOSING_WIDE}]+(?=\s|$)")
 
 
 @dataclass(frozen=True)
@@ -132,7 +145,28 @@ def split_rules(text: str) -> list[str]:
             sentences.append(text[start : match.end()].strip())
             start = match.end()
     sentences.append(text[start:].strip())
-    return [s for s in sentences if s]
+    return split_script_ends(sentences)
+
+
+def split_script_ends(sentences: Iterable[str]) -> list[str]:
+    """Split every sentence after the sentence ends of other scripts (:data:`SCRIPT_ENDS`).
+
+    Every built-in splitter ends with it: nltk's Punkt and the rules look for ``.``, ``!`` and
+    ``?`` followed by a space, so a Chinese or Japanese paragraph would otherwise be one unit.
+
+    Examples
+    --------
+    >>> split_script_ends(["今天天气很好。我们去公园散步。", "「行こう！」と言った。Yes.", "كيف حالك؟ بخير."])
+    ['今天天气很好。', '我们去公园散步。', '「行こう！」と言った。', 'Yes.', 'كيف حالك؟', 'بخير.']
+    """
+    pieces = []
+    for sentence in sentences:
+        start = 0
+        for match in _SCRIPT_END.finditer(sentence):
+            pieces.append(sentence[start : match.end()])
+            start = match.end()
+        pieces.append(sentence[start:])
+    return _clean(pieces)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -151,7 +185,7 @@ def _trained(corpus: Iterable[str] | None) -> tuple[Splitter, int]:
     params = trainer.get_params()
     params.abbrev_types.update(ABBREVIATIONS)
     tokenizer = PunktSentenceTokenizer(params)
-    return (lambda text: join_lowercase_starts(_clean(tokenizer.tokenize(text)))), total
+    return (lambda text: split_script_ends(join_lowercase_starts(_clean(tokenizer.tokenize(text))))), total
 
 
 def train_punkt(corpus: Iterable[str]) -> Splitter:
@@ -200,7 +234,7 @@ def _build_untrained(corpus: Iterable[str] | None) -> Splitter:
     from nltk.tokenize.punkt import PunktSentenceTokenizer
 
     tokenizer = PunktSentenceTokenizer()
-    return lambda text: _clean(tokenizer.tokenize(text))
+    return lambda text: split_script_ends(tokenizer.tokenize(text))
 
 
 def _build_pysbd(corpus: Iterable[str] | None) -> Splitter:
@@ -212,7 +246,7 @@ def _build_pysbd(corpus: Iterable[str] | None) -> Splitter:
             "pip install 'stability-harness[sbd]'"
         ) from None
     segmenter = pysbd.Segmenter(language="en", clean=False)
-    return lambda text: _clean(segmenter.segment(text))
+    return lambda text: split_script_ends(segmenter.segment(text))
 
 
 #: The registry: name -> :class:`SplitterSpec`. Add entries with :func:`register_splitter`.

@@ -219,3 +219,17 @@ def test_score_help_says_what_the_files_hold():
     assert result.exit_code == 0
     for text in ('"boundaries": [3, 7]', '"n_units": 10', '"masses"', "JSON array"):
         assert text in result.stdout
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".json"])
+def test_score_reads_bare_segmentations_saved_with_a_byte_order_mark(tmp_path, suffix):
+    """Windows editors and Excel save UTF-8 with a byte-order mark, which the corpus readers skip;
+    bare segmentations were then read as a corpus and refused ("expected a 'units' list")."""
+    ref = tmp_path / "ref.jsonl"
+    ref.write_text('{"id": "a", "boundaries": [3, 7], "n_units": 10}\n', encoding="utf-8")
+    hyp = tmp_path / f"hyp{suffix}"
+    hyp.write_text('{"id": "a", "masses": [3, 4, 3]}\r\n', encoding="utf-8-sig")
+    assert score_files(ref, hyp).documents["a"]["f1"] == 1.0
+    for file in (ref, hyp):  # the encoding given is that of both files
+        file.write_text(file.read_text(encoding="utf-8-sig"), encoding="utf-16")
+    assert score_files(ref, hyp, encoding="utf-16").documents["a"]["f1"] == 1.0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import json
+import os
 import warnings
 from pathlib import Path
 
@@ -887,3 +888,72 @@ def test_a_stray_quote_that_merges_tsv_rows_is_warned_about(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error", CorpusWarning)  # a quoted cell over two lines, without a tab: fine
         assert next(read_corpus(fine)).units == ("a cell\nover two lines", "plain")
+
+
+def test_decoding_error_of_a_utf16_or_utf32_file_names_its_byte_order_mark(tmp_path):
+    # Windows Notepad's "Unicode" is UTF-16 LE with a byte-order mark: latin-1 would read NULs
+    for codec in ("utf-16", "utf-32"):
+        file = write(tmp_path / f"{codec}.txt", "Guten Tag. Grüß Gott.\n", encoding=codec)
+        with pytest.raises(CorpusFormatError, match=f"{codec.upper()} byte-order mark: pass encoding='{codec}'") as info:
+            list(read_corpus(file))
+        assert "latin-1" not in str(info.value)
+        assert next(read_corpus(file, encoding=codec)).units == ("Guten Tag.", "Grüß Gott.")
+
+
+def test_binary_files_are_passed_over_by_detection_and_named_as_not_text(tmp_path):
+    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10"
+    (tmp_path / "notes").mkdir()
+    write(tmp_path / "notes" / "a.txt", "One sentence. Two sentences.\n")
+    (tmp_path / "notes" / "photo.png").write_bytes(png)
+    (tmp_path / "notes" / "Thumbs.db").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00")
+    assert [doc.id for doc in read_corpus(tmp_path / "notes")] == ["a.txt"]
+    write(tmp_path / "wiki" / "300", "========,1,preface.\nA.\n========,2,Life.\nB.\n")
+    (tmp_path / "wiki" / "logo.png").write_bytes(png)
+    with pytest.raises(CorpusFormatError, match="holds NUL bytes: it is not text") as info:
+        list(read_corpus(tmp_path / "wiki"))
+    assert str(info.value).startswith(f"{tmp_path / 'wiki' / 'logo.png'}:1: ")
+    assert "pattern=" in str(info.value) and "latin-1" not in str(info.value)
+
+
+def test_symbolic_links_to_directories_are_followed_once_and_loops_are_not(tmp_path):
+    elsewhere = write(tmp_path / "elsewhere" / "b.txt", "Third sentence. Fourth one.\n").parent
+    corpus = write(tmp_path / "corpus" / "a.txt", "One sentence. Two sentences.\n").parent
+    (corpus / "linked").symlink_to(elsewhere, target_is_directory=True)
+    (corpus / "back").symlink_to(tmp_path, target_is_directory=True)  # leads to a parent: a loop
+    (corpus / "self").symlink_to(corpus, target_is_directory=True)
+    assert [doc.id for doc in read_corpus(corpus)] == ["a.txt", "linked/b.txt"]
+
+
+def test_a_broken_link_or_a_named_pipe_in_a_corpus_folder_is_named(tmp_path):
+    corpus = write(tmp_path / "a.txt", "One sentence. Two sentences.\n").parent
+    (corpus / "gone.txt").symlink_to(tmp_path / "nowhere.txt")
+    with pytest.raises(CorpusFormatError, match="symbolic link to .*nowhere.txt'?, which does not exist") as info:
+        read_corpus(corpus)
+    assert str(info.value).startswith(f"{corpus / 'gone.txt'}: ")
+    (corpus / "gone.txt").unlink()
+    os.mkfifo(corpus / "pipe.txt")  # reading it would wait forever for a writer
+    with pytest.raises(CorpusFormatError, match="not a regular file"):
+        read_corpus(corpus)
+
+
+def test_a_codec_refusing_the_whole_file_is_a_format_error_not_a_traceback(tmp_path):
+    # Python's utf-16 codec raises UnicodeError (not UnicodeDecodeError) for a file without a mark
+    file = write(tmp_path / "de.txt", "Der Hund bellt. Die Katze schläft.\n")
+    for reader in (read_text, read_jsonl, read_csv):
+        with pytest.raises(CorpusFormatError, match="cannot decode the file as 'utf-16' at byte offset 0 "
+                                                    r"\(UTF-16 stream does not start with BOM\)") as info:
+            list(reader(file, encoding="utf-16", encoding_errors="replace"))  # no handler helps
+        assert str(info.value).startswith(f"{file}:1: ")
+        assert "encoding_errors" not in str(info.value)
+
+
+@pytest.mark.parametrize("delimiter, name", [(";", "semicolon"), ("\t", "tab")])
+def test_a_header_read_as_one_column_names_the_delimiter_it_holds(tmp_path, delimiter, name):
+    # Excel in most European locales saves "CSV" with semicolons (and a byte-order mark, CRLF ends)
+    file = tmp_path / "export.csv"
+    rows = [["text", "label"], ["Hello.", "1"], ["News.", "2"]]
+    file.write_bytes("".join(delimiter.join(row) + "\r\n" for row in rows).encode("utf-8-sig"))
+    with pytest.raises(CorpusFormatError, match=f"the header is one column holding a {name}, probably the delimiter"):
+        list(read_csv(file))
+    (doc,) = read_csv(file, delimiter=delimiter)
+    assert doc.units == ("Hello.", "News.") and bounds(doc) == [(1,)]

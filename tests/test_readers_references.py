@@ -112,3 +112,26 @@ def test_sizes_and_boundaries_give_the_same_references(tmp_path, refs):
     )
     docs = list(read_jsonl(file))
     assert all(list(d.references) == expected for d in docs)
+
+
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        ('{"id": "a", "units": ["x", "y"], "units": ["z"]}\n', 1),  # JSON lines
+        ('{"id": "a", "units": ["x", "y"], "meta": {"k": 1, "k": 2}}\n', 1),  # a nested object too
+        ('[\n  {"id": "a", "units": ["x"]},\n  {"id": "b", "units": ["x", "y"],\n   "units": ["z"]}\n]\n', 3),
+    ],
+)
+def test_a_key_given_twice_is_an_error_not_a_value_lost(tmp_path, text, line):
+    # json.loads keeps the last of two equal keys: the units ["x", "y"] were dropped silently
+    file = tmp_path / "c.json"
+    file.write_text(text)
+    with pytest.raises(CorpusFormatError, match=r"key '(units|k)' appears twice in one object") as info:
+        list(read_jsonl(file))
+    assert str(info.value).startswith(f"{file}:{line}: ")
+
+
+def test_null_units_are_named_as_null_not_as_missing(tmp_path):
+    file = jsonl(tmp_path, {"id": "a", "units": None})
+    with pytest.raises(CorpusFormatError, match="'units' must be a list of strings; received None"):
+        list(read_jsonl(file))

@@ -102,7 +102,7 @@ def test_rules(text, expected):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("ab. !?\"'()DrM\n")), max_size=80))
+@given(st.text(alphabet=st.sampled_from(list("ab. !?\"'()DrM\n") + list("。！？」؟।")), max_size=80))
 def test_splitters_lose_no_text(text):
     # every character but whitespace comes back, in order, and no sentence is blank
     for split in (split_rules, get_splitter("punkt_untrained"), get_splitter("punkt", corpus=[text])):
@@ -238,3 +238,29 @@ def test_cli_splitter_option(tmp_path):
     assert '"n_units": 11' in result.stdout  # 2 sentences of RAW + 3 x 3
     bad = CliRunner().invoke(app, ["run", "-s", "none", "--corpus", str(tmp_path / "doc.txt"), "--splitter", "rulez"])
     assert bad.exit_code == 1 and "did you mean 'rules'" in bad.output
+
+
+CHINESE = "今天天气很好。我们去公园散步！公园里有人吗？有很多人。"
+CHINESE_SENTENCES = ["今天天气很好。", "我们去公园散步！", "公园里有人吗？", "有很多人。"]
+
+
+@pytest.mark.parametrize("name", ["auto", "rules", "punkt", "punkt_untrained"])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (CHINESE, CHINESE_SENTENCES),  # no space after a full-width stop: the paragraph was one unit
+        ("「行こう！」と言った。雨が降った。", ["「行こう！」と言った。", "雨が降った。"]),  # a quoted '！' goes on
+        ("كيف حالك؟ أنا بخير. شكرا.", ["كيف حالك؟", "أنا بخير.", "شكرا."]),
+        ("मैं घर गया। वह आई।", ["मैं घर गया।", "वह आई।"]),
+    ],
+)
+def test_every_built_in_splitter_ends_sentences_of_other_scripts(name, text, expected):
+    assert get_splitter(name)(text) == expected
+
+
+def test_a_large_chinese_corpus_is_split_into_sentences_by_trained_punkt(tmp_path):
+    paragraph = CHINESE * 20
+    (tmp_path / "zh.txt").write_text("\n\n".join([paragraph] * 100), encoding="utf-8")
+    assert len(paragraph) * 100 >= PUNKT_MIN_CHARACTERS  # auto trains Punkt, which splits at '. ' only
+    (doc,) = read_text(tmp_path)
+    assert doc.n_units == 100 * 20 * 4 and doc.units[:4] == tuple(CHINESE_SENTENCES)

@@ -49,12 +49,15 @@ Conventions shared by every reader
   must be unique over the stream; a repeated id is a format error at the place it repeats.
 * **Encodings.** ``encoding="utf-8"`` by default, strict: a byte sequence that does not decode is
   a :class:`CorpusFormatError` naming the file, the line and the byte offset, and suggesting
-  ``encoding=`` (e.g. ``"latin-1"``). A UTF-8 byte-order mark at the start of a file is ignored.
+  ``encoding=`` (e.g. ``"latin-1"``; ``"utf-16"`` for a file starting with a UTF-16 byte-order
+  mark; ``pattern=`` to leave out a file holding NUL bytes, which is not text). A UTF-8
+  byte-order mark at the start of a file is ignored.
   ``encoding_errors`` (``"strict"``, ``"replace"``, ``"ignore"``...) is passed to :func:`open`.
 * **Ids.** Formats with one document per file (choi, wiki, markdown, text) use the file's path relative to
   the directory given, with ``/`` separators (``1/3-11/0.ref``); a single file given directly is
-  named by its file name. Directories are walked recursively, hidden entries (``.name``) are
-  skipped, and files are sorted in natural order (``2.ref`` before ``10.ref``). JSON uses the
+  named by its file name. Directories are walked recursively, following symbolic links to
+  directories (a link back to a parent is not followed); hidden entries (``.name``) are skipped,
+  and files are sorted in natural order (``2.ref`` before ``10.ref``). JSON uses the
   ``id`` field (default: the line where the document starts); CSV the document column (default: the file stem);
   Chen's format its ``doc`` column.
 * **Notes.** Anything a reader repairs, drops or ignores is recorded as a sentence in

@@ -39,7 +39,9 @@ __all__ = [
     "first_lines",
     "iter_lines",
     "list_files",
+    "looks_binary",
     "make_document",
+    "marked_encoding",
     "note",
     "open_source",
     "stream_files",
@@ -110,8 +112,10 @@ def _natural_key(relative: str) -> tuple:
 def list_files(path: PathLike, patterns: tuple[str, ...]) -> tuple[Path, list[tuple[str, Path]]]:
     """Return ``(root, [(relative id, file)])``; a single file is returned alone, named by its name.
 
-    Directories are walked recursively, hidden entries are skipped, files are sorted in natural
-    order (``2.ref`` before ``10.ref``).
+    Directories are walked recursively, following symbolic links (see :func:`_walk`), hidden
+    entries are skipped, files are sorted in natural order (``2.ref`` before ``10.ref``). A
+    matching entry that cannot be read as a file (a broken symbolic link, a named pipe) is a
+    :class:`CorpusFormatError` naming it.
     """
     root = Path(path)
     if root.is_file():
@@ -119,12 +123,12 @@ def list_files(path: PathLike, patterns: tuple[str, ...]) -> tuple[Path, list[tu
     if not root.is_dir():
         raise FileNotFoundError(errno.ENOENT, "no such corpus file or directory", str(root))
     found = []
-    for directory, subdirs, names in os.walk(root):
-        subdirs[:] = [d for d in subdirs if not d.startswith(".")]
+    for directory, names in _walk(root):
         for name in names:
             if name.startswith(".") or not any(fnmatch.fnmatch(name, p) for p in patterns):
                 continue
             full = Path(directory) / name
+            _check_regular_file(full)
             found.append((full.relative_to(root).as_posix(), full))
     if not found:
         raise CorpusFormatError(
@@ -134,6 +138,46 @@ def list_files(path: PathLike, patterns: tuple[str, ...]) -> tuple[Path, list[tu
         )
     found.sort(key=lambda item: _natural_key(item[0]))
     return root, found
+
+
+def _walk(root: Path) -> Iterator[tuple[str, list[str]]]:
+    """``(directory, file names)`` under ``root``, hidden directories left out.
+
+    Symbolic links to directories are followed (a corpus assembled from links is read whole),
+    except one that leads back to a directory it sits in, and a directory reached twice is read
+    once, under the first path in sorted order.
+    """
+    visited: set[str] = set()
+    for directory, subdirs, names in os.walk(root, followlinks=True):
+        here = os.path.realpath(directory)
+        if here in visited:
+            subdirs[:] = []
+            continue
+        visited.add(here)
+        subdirs[:] = sorted(
+            d for d in subdirs if not d.startswith(".") and not _encloses(os.path.join(directory, d), here)
+        )
+        yield directory, names
+
+
+def _encloses(subdir: str, here: str) -> bool:
+    """Whether ``subdir`` (a link, say) leads to ``here`` or one of its parents: a loop."""
+    target = os.path.realpath(subdir)
+    return here == target or here.startswith(target.rstrip(os.sep) + os.sep)
+
+
+def _check_regular_file(file: Path) -> None:
+    """Refuse a listed entry that is not a readable file, naming it."""
+    if file.is_file():
+        return
+    if file.is_symlink():
+        problem = f"a symbolic link to {os.readlink(file)!r}, which does not exist"
+    else:
+        problem = "not a regular file (a named pipe or a device)"
+    raise CorpusFormatError(
+        f"expected a corpus file; this is {problem} (remove it, or pass pattern= to leave it out)",
+        path=str(file),
+    )
 
 
 @dataclass(frozen=True)
@@ -199,6 +243,8 @@ def _locate_decode_error(path: Path, encoding: str) -> tuple[int | None, int | N
                 text = err.object[: err.start].decode(encoding, "replace")
                 line = newlines + _count_newlines(text, previous_cr) + 1
                 return line, fed - pending + err.start, err.object[err.start : err.end]
+            except UnicodeError:  # a codec refusing the stream itself (UTF-16 without a mark)
+                return newlines + 1, fed - pending, None
             if not chunk:
                 return None, None, None
             newlines += _count_newlines(text, previous_cr)
@@ -206,19 +252,76 @@ def _locate_decode_error(path: Path, encoding: str) -> tuple[int | None, int | N
             fed += len(chunk)
 
 
-def _decode_error(path: Path, encoding: str, exc: UnicodeDecodeError) -> CorpusFormatError:
-    """Describe a decoding error with its line and byte offset."""
-    bad = exc.object[exc.start : exc.end] if exc.object else b""
+#: Byte-order marks that name a file's encoding, longest first (UTF-32's starts like UTF-16's).
+_BYTE_ORDER_MARKS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+#: Bytes looked at to tell a binary file from text (as git and grep do: a NUL byte among them).
+_HEAD_BYTES = 8192
+
+
+def _head(path: Path) -> bytes:
+    """The first bytes of ``path`` (nothing when it cannot be read)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(_HEAD_BYTES)
+    except OSError:
+        return b""
+
+
+def marked_encoding(path: Path) -> str | None:
+    """The encoding a UTF-16 or UTF-32 byte-order mark at the start of ``path`` names, or None."""
+    head = _head(path)
+    return next((name for mark, name in _BYTE_ORDER_MARKS if head.startswith(mark)), None)
+
+
+def looks_binary(path: Path) -> bool:
+    """Whether ``path`` is not a text file: a NUL byte in its first bytes and no UTF-16/32 mark.
+
+    Images, PDFs, office documents and Thumbs.db hold NUL bytes; text in any 8-bit encoding or
+    in UTF-8 does not.
+    """
+    return marked_encoding(path) is None and b"\0" in _head(path)
+
+
+def _decoding_advice(path: Path, refused: bool) -> str:
+    """What to do about a file that does not decode, from what its first bytes show; ``refused``:
+    the codec refused the whole stream, whatever the error handler."""
+    if refused:
+        return (
+            "pass encoding= with the file's encoding (for example encoding='utf-16-le' for UTF-16 "
+            "without a byte-order mark, or 'utf-8')"
+        )
+    marked = marked_encoding(path)
+    if marked is not None:
+        return f"the file starts with a {marked.upper()} byte-order mark: pass encoding='{marked}'"
+    if looks_binary(path):
+        return (
+            "the file holds NUL bytes: it is not text (an image, a PDF, an office document...) or it is "
+            "UTF-16 without a byte-order mark (encoding='utf-16-le'); leave it out with pattern= "
+            "(a glob of the corpus files' names)"
+        )
+    return (
+        "pass encoding= with the file's encoding (for example encoding='latin-1' or 'cp1252'), "
+        "or encoding_errors='replace' to substitute undecodable bytes"
+    )
+
+
+def _decode_error(path: Path, encoding: str, exc: UnicodeError) -> CorpusFormatError:
+    """Describe a decoding error with its line, its byte offset and what to do about it."""
     try:
         line, offset, found = _locate_decode_error(path, encoding)
     except OSError:  # pragma: no cover - the file vanished between the two reads
         line, offset, found = None, None, None
     where = f" at byte offset {offset}" if offset is not None else ""
     shown = "utf-8" if encoding == "utf-8-sig" else encoding
+    refused = not isinstance(exc, UnicodeDecodeError)
+    what = str(exc) if refused else f"bytes {found or exc.object[exc.start : exc.end]!r}: {exc.reason}"
     return CorpusFormatError(
-        f"cannot decode the file as {shown!r}{where} (bytes {found or bad!r}: {exc.reason}); "
-        f"pass encoding= with the file's encoding (for example encoding='latin-1' or 'cp1252'), "
-        f"or encoding_errors='replace' to substitute undecodable bytes",
+        f"cannot decode the file as {shown!r}{where} ({what}); {_decoding_advice(path, refused)}",
         path=str(path),
         line=line,
     )
@@ -237,7 +340,7 @@ def iter_lines(path: Path, encoding: str, errors: str, *, raw: bool = False) -> 
             else:
                 for line in handle:
                     yield line[:-1] if line.endswith("\n") else line
-    except UnicodeDecodeError as exc:
+    except UnicodeError as exc:  # a decoding error, or a codec refusing the stream (UTF-16 without a mark)
         raise _decode_error(path, encoding, exc) from None
 
 

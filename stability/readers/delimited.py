@@ -37,6 +37,9 @@ _DOCUMENT_COLUMNS = ("document", "doc_id", "document_id", "doc")
 _LABEL_COLUMNS = ("label", "labels", "segment", "topic", "reference", "ground_truth")
 _LABEL_PREFIXES = ("label_", "reference_", "ref_", "annotator_")
 
+#: Delimiters that a header read with another one shows as one column, with their names.
+_OTHER_DELIMITERS = {";": "semicolon", "\t": "tab", "|": "vertical bar", ",": "comma"}
+
 Rows = list[tuple[int, list[str]]]  # (physical line of the row, cells)
 
 
@@ -175,9 +178,25 @@ def _is_label_column(name: str) -> bool:
     return lowered in _LABEL_COLUMNS or lowered.startswith(_LABEL_PREFIXES)
 
 
-def _columns(header: list[str], options: dict[str, Any], path: Path) -> _Columns:
+def _delimiter_hint(header: list[str], delimiter: str) -> str:
+    """A hint when the header is one cell holding another usual delimiter (a European Excel export
+    uses ``;``).
+
+    >>> _delimiter_hint(["text;label"], ","), _delimiter_hint(["text", "label"], ",")
+    ('; the header is one column holding a semicolon, probably the delimiter (pass it as delimiter=)', '')
+    """
+    if len(header) == 1:
+        for candidate, name in _OTHER_DELIMITERS.items():
+            if candidate != delimiter and candidate in header[0]:
+                return f"; the header is one column holding a {name}, probably the delimiter (pass it as delimiter=)"
+    return ""
+
+
+def _columns(header: list[str], options: dict[str, Any], path: Path, delimiter: str) -> _Columns:
     def fail(message: str) -> CorpusFormatError:
-        return CorpusFormatError(f"{message} (header {_short_repr(header, 200)})", path=str(path), line=1)
+        return CorpusFormatError(
+            f"{message} (header {_short_repr(header, 200)}){_delimiter_hint(header, delimiter)}", path=str(path), line=1
+        )
 
     duplicates = sorted({h for h in header if header.count(h) > 1})
     if duplicates:
@@ -212,7 +231,7 @@ def _parse_csv(
     header = _next_row(reader, path)
     if header is None:
         raise CorpusFormatError("expected a header row naming the columns; the file is empty", path=str(path), line=1)
-    columns = _columns(header, options, path)
+    columns = _columns(header, options, path, delimiter)
     keyed = ((_row_id(row, lineno, columns, default_id, path), lineno, (lineno, row)) for lineno, row in
              _data_rows(reader, columns, path))
     empty = True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import itertools
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 from ..checks import did_you_mean
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError
-from .common import PathLike, check_encoding, list_files
+from .common import PathLike, check_encoding, list_files, looks_binary
 from .formats import COMMON_OPTIONS, FORMAT_TABLE, CorpusFormat
 
 __all__ = ["detect_format", "read_corpus", "register_format", "unregister_format"]
@@ -22,7 +23,9 @@ Detection = tuple[CorpusFormat, str, "tuple[str, ...] | None"]
 
 
 def _sniff(file: Path, codec: str, errors: str) -> tuple[CorpusFormat, str] | None:
-    """The first row whose sniffer recognises ``file``, with what it saw."""
+    """The first row whose sniffer recognises ``file``, with what it saw (none for a binary file)."""
+    if looks_binary(file):
+        return None
     for row in FORMAT_TABLE.values():
         found = row.sniff(file, codec, errors) if row.sniff is not None else None
         if found:
@@ -49,7 +52,7 @@ def _detect_directory(root: Path, codec: str, errors: str) -> Detection:
         for suffix in row.extensions:
             if suffix in suffixes:
                 return row, f"from the {suffix!r} files in the directory", None
-    sniffed = files[:_SNIFF_FILES]
+    sniffed = list(itertools.islice(((r, f) for r, f in files if not looks_binary(f)), _SNIFF_FILES))
     for relative, file in sniffed:
         found = _sniff(file, codec, errors)
         if found is not None:
@@ -81,9 +84,10 @@ def detect_format(path: PathLike, *, encoding: str = "utf-8", encoding_errors: s
     ``.segmenttitles`` chen); otherwise its content (a ``========,<level>,<title>.`` header among
     its first non-blank lines: wiki; a ``==========`` line: choi; an ``X.text`` file with
     ``X.segmenttitles`` beside it: chen); otherwise text. A directory (searched recursively): the
-    first of those extensions present; otherwise the content of its first ten files in natural
-    order, as for a file (when one of them decides, every non-hidden file of the directory is
-    read, whatever its name: pass ``pattern=`` to narrow it); otherwise ``.txt`` files: text;
+    first of those extensions present; otherwise the content of its first ten text files in
+    natural order, as for a file (files holding NUL bytes, such as images, PDFs and office
+    documents, are passed over; when one of them decides, every non-hidden file of the directory
+    is read, whatever its name: pass ``pattern=`` to narrow it); otherwise ``.txt`` files: text;
     otherwise a :class:`CorpusFormatError`.
 
     Examples

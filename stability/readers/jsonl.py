@@ -89,7 +89,8 @@ def read_jsonl(
     errors; a key that looks like a reference (a list under a name such as ``reference``,
     ``labels``, ``gold``, ``segmentation``, ``sizes``, ``boundary``, or close to a reference key)
     is kept in ``meta`` with a note and a :class:`CorpusWarning` naming the key and ``file:line``,
-    so that a reference is never lost silently. Blank lines are skipped; a file with no document
+    so that a reference is never lost silently; for the same reason a key given twice in one object
+    is an error (JSON parsers keep its last value). Blank lines are skipped; a file with no document
     (empty, blank, or an empty array) is an error, as in the other formats.
 
     Parameters
@@ -224,7 +225,7 @@ def _line_records(path: Path, lines: Iterable[str]) -> Iterator[tuple[int, dict[
 
 def _json_records(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """The document objects of a JSON text: a top-level array of them, or objects one after another."""
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(object_pairs_hook=_unique_keys)
     lines = _LineCounter(text)
 
     def fail(message: str, at: int) -> CorpusFormatError:
@@ -237,6 +238,8 @@ def _json_records(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]
             raise CorpusFormatError(
                 f"invalid JSON at column {exc.colno}: {exc.msg}", path=str(path), line=exc.lineno
             ) from None
+        except _RepeatedKey as exc:
+            raise fail(str(exc), at) from None
 
     def document(value: Any, at: int) -> tuple[int, dict[str, Any]]:
         if not isinstance(value, dict):
@@ -301,9 +304,9 @@ def _parse_record(path: Path, lineno: int, record: dict[str, Any], prefix: str) 
     if isinstance(doc_id, bool) or not isinstance(doc_id, (str, int)):
         raise fail(f"'id' must be a string or an integer; received {_short_repr(doc_id)}")
     doc_id = str(doc_id)
-    units = record.get("units")
-    if units is None:
+    if "units" not in record:
         raise fail(f"document {doc_id!r}: expected a 'units' list of strings; the key is missing")
+    units = record["units"]
     if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
         raise fail(f"document {doc_id!r}: 'units' must be a list of strings; received {_short_repr(units)}")
     fail_doc = lambda message: fail(f"document {doc_id!r}: {message}")  # noqa: E731
@@ -330,9 +333,28 @@ def _canonical_keys(record: dict[str, Any], fail: Fail) -> dict[str, Any]:
     return {KEY_ALIASES.get(key, key): value for key, value in record.items()}
 
 
+class _RepeatedKey(ValueError):
+    """A key given twice in one JSON object, which :mod:`json` would read as its last value."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The object of ``pairs``; a repeated key is an error, not the first value lost silently."""
+    record: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in record:
+            raise _RepeatedKey(
+                f"key {key!r} appears twice in one object; expected each key once (JSON would keep "
+                f"only the last value and lose the first)"
+            )
+        record[key] = value
+    return record
+
+
 def _load(line: str, fail: Fail) -> dict[str, Any]:
     try:
-        record = json.loads(line)
+        record = json.loads(line, object_pairs_hook=_unique_keys)
+    except _RepeatedKey as exc:
+        raise fail(str(exc)) from None
     except json.JSONDecodeError as exc:
         hint = ""
         if line.strip() in ("[", "{"):
