@@ -84,13 +84,18 @@ def _origin(status: Any) -> str:
 
 def segmenters_report(statuses: Mapping[str, Any]) -> Report:
     """The available segmenters (origin, fast path, load status), then one row per default
-    parameter: two narrow tables rather than one whose rows wrap."""
-    rows, parameters, notes, payload = [], [], [], []
+    parameter: two narrow tables rather than one whose rows wrap. As one table (CSV): a row per
+    segmenter and parameter (one with empty parameter cells for a segmenter without any), each
+    default's whole repr, and the load error."""
+    rows, parameters, notes, payload, flat = [], [], [], [], []
     for name, status in statuses.items():
-        rows.append([name, _origin(status), "yes" if status.fast_path else "no", "ok" if status.ok else "failed"])
+        row = [name, _origin(status), "yes" if status.fast_path else "no", "ok" if status.ok else "failed"]
+        rows.append(row)
         if not status.ok:
             notes.append(f"{name} failed to load: {status.error}")
         parameters += [[name, key, _short(value)] for key, value in (status.params or {}).items()]
+        flat += [[*row, key, repr(value), status.error or ""] for key, value in (status.params or {}).items()]
+        flat += [] if status.params else [[*row, "", "", status.error or ""]]
         payload.append({"name": name, "origin": status.info.origin, "target": status.info.target,
                         "distribution": status.info.distribution, "version": status.info.version,
                         "parameters": {k: repr(v) for k, v in (status.params or {}).items()},
@@ -99,7 +104,8 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
     sections = [Section("Segmenters (use with --segmenter NAME, or module:attribute)",
                         ["name", "origin", "fast path", "status"], rows, notes=notes, align="Llll"),
                 Section("Parameters and their defaults", ["segmenter", "parameter", "default"], parameters, align="LLl")]
-    return Report("Segmenters", sections, payload={"segmenters": payload})
+    header = [*sections[0].header, *sections[1].header[1:], "error"]
+    return Report("Segmenters", sections, payload={"segmenters": payload}, data=(header, flat))
 
 
 def config_report(rows: Sequence[Any]) -> Report:
