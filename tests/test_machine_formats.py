@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
+import pytest
 from typer.testing import CliRunner
 
+from stability import evaluate
 from stability.cli import app
 from stability.registry import describe_segmenters
+from stability.reporting import render
+from test_reporting import topical_corpus
 
 
 def _csv(text: str) -> list[dict[str, str]]:
@@ -28,3 +33,26 @@ def test_segmenters_csv_has_every_parameter_not_only_the_first_table():
             assert [row["default"] for row in rows if (row["name"], row["parameter"]) == (name, key)] == [repr(value)]
     assert {row["name"] for row in rows} == set(statuses)  # a segmenter without parameters too
     assert [row["parameter"] for row in rows if row["name"] == "none"] == [""]
+
+
+@pytest.fixture(scope="module")
+def corpus_result():
+    """Two segmenters over three documents with references: ``none`` has no boundaries (its
+    chance-corrected F1 is undefined: NaN)."""
+    return evaluate({"c99": "c99", "none": "none"}, topical_corpus(700, 3), n_restarts=3, progress=False)
+
+
+def test_documents_csv_has_the_json_numbers_at_full_precision(corpus_result):
+    documents = {(d["segmenter"], d["document"]): d
+                 for docs in json.loads(render(corpus_result, "json"))["documents"].values() for d in docs}
+    rows = _csv(render(corpus_result, "csv", documents=True))
+    assert len(rows) == len(documents) == 6
+    for row in rows:
+        doc = documents[(row["segmenter"], row["document"])]
+        assert float(row["F1"]) == doc["f1"] and [float(row["F1 low"]), float(row["F1 high"])] == doc["f1_ci"]
+        assert float(row["chance"]) == doc["chance_f1"] and float(row["Pk"]) == doc["reference_metrics"]["pk"]
+        # undefined: an empty cell, as in the summary CSV (not the text "n/a")
+        assert row["corrected"] == ("" if doc["corrected_f1"] is None else repr(doc["corrected_f1"]))
+        confidence = {int(b): float(c) for b, c in (pair.split(":") for pair in row["boundary:confidence"].split())}
+        assert confidence == {int(b): c for b, c in doc["boundary_confidence"].items()}
+    assert {row["corrected"] for row in rows if row["segmenter"] == "none"} == {""}
