@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from stability import evaluate
+from stability.catalogue import HEADLINE, STABILITY
 from stability.cli import app
 from stability.registry import describe_segmenters
 from stability.reporting import render
@@ -56,3 +57,17 @@ def test_documents_csv_has_the_json_numbers_at_full_precision(corpus_result):
         confidence = {int(b): float(c) for b, c in (pair.split(":") for pair in row["boundary:confidence"].split())}
         assert confidence == {int(b): c for b, c in doc["boundary_confidence"].items()}
     assert {row["corrected"] for row in rows if row["segmenter"] == "none"} == {""}
+
+
+def test_json_documents_carry_the_scores_of_the_per_document_table(corpus_result):
+    """The per-document table shows the headline, the shuffle-corrected score and the gap; the
+    JSON record of each document has them too (not only the inputs to recompute them)."""
+    data = json.loads(render(corpus_result, "json"))
+    rows = {(row["segmenter"], row["document"]): row for row in _csv(render(corpus_result, "csv", documents=True))}
+    for label, records in data["documents"].items():
+        for record, r in zip(records, corpus_result.documents[label]):
+            row = rows[(label, record["document"])]
+            for m in (HEADLINE, STABILITY["shuffle_corrected"], STABILITY["shuffle_gap"], STABILITY["shuffle_f1"]):
+                assert record["scores"][m.name] == m.value(r)
+                assert float(row[m.short]) == record["scores"][m.name]
+            assert record["scores"]["corrected_f1"] == (None if label == "none" else r.corrected_f1)

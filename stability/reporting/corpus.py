@@ -533,6 +533,10 @@ def clean(value: Any) -> Any:
 
 def _payload(result: CorpusResult) -> dict[str, Any]:
     data = clean(result.to_dict())
+    scores = sum(_full_columns(result), [])  # each document's scores, as its row of the per-document table
+    for label, records in data["documents"].items():
+        for record, r in zip(records, result.documents[label]):
+            record["scores"] = clean({m.name: m.value(r) for m in scores})
     data["headline"] = {"score": HEADLINE.name, "title": HEADLINE.title, "note": HEADLINE_NOTE,
                         "summary": {label: headline_stat(result, label).to_dict() for label in result.summary},
                         **{key: {label: {"boundaries": mean, "median": median}
