@@ -71,3 +71,19 @@ def test_json_documents_carry_the_scores_of_the_per_document_table(corpus_result
                 assert record["scores"][m.name] == m.value(r)
                 assert float(row[m.short]) == record["scores"][m.name]
             assert record["scores"]["corrected_f1"] == (None if label == "none" else r.corrected_f1)
+
+
+def test_csv_keeps_dashes_and_flags_as_they_are_but_still_guards_formulas():
+    """The ``'`` guard is for text a spreadsheet would run; on a dash placeholder or a flag it only
+    corrupts the value a program reads (``'--restarts``)."""
+    result = CliRunner().invoke(app, ["config", "--report-format", "csv"])
+    assert result.exit_code == 0, result.output
+    rows = _csv(result.stdout)
+    restarts = next(row for row in rows if row["key"] == "n_restarts")
+    assert restarts["flag"] == "--restarts"
+    assert {row["default"] for row in rows if row["key"] in ("path", "format")} == {"-"}
+    assert not [row for row in rows if any(value.startswith("'") for value in row.values())]
+    from stability.reporting.formats.csv import cell
+
+    for formula in ("=1+2", "-2+3", "-cmd|' /C calc'!A0", "--x+1", "@SUM(A1)", "+1-", "-A1:A2"):
+        assert cell(formula) == "'" + formula
