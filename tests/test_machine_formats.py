@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -87,3 +88,16 @@ def test_csv_keeps_dashes_and_flags_as_they_are_but_still_guards_formulas():
 
     for formula in ("=1+2", "-2+3", "-cmd|' /C calc'!A0", "--x+1", "@SUM(A1)", "+1-", "-A1:A2"):
         assert cell(formula) == "'" + formula
+
+
+def test_markdown_notes_render_as_one_emphasis_each(corpus_result):
+    """A note holding an asterisk (the headline's ``docs/validation*.md``) ended its italics there
+    and left a stray ``*`` at its end."""
+    from markdown_it import MarkdownIt  # CommonMark, as rich renders Markdown
+
+    text = render(corpus_result, "md")
+    page = MarkdownIt("commonmark").enable("table").render(text)
+    assert page.count("<table>") == text.count("### ")
+    notes = [line for line in text.splitlines() if line.startswith("*") and not line.startswith("**")]
+    assert notes and len(re.findall(r"<p><em>", page)) == len(notes)
+    assert "docs/validation*.md): across" in page and not re.search(r"\*</p>", page)
