@@ -101,3 +101,10 @@ def test_markdown_notes_render_as_one_emphasis_each(corpus_result):
     notes = [line for line in text.splitlines() if line.startswith("*") and not line.startswith("**")]
     assert notes and len(re.findall(r"<p><em>", page)) == len(notes)
     assert "docs/validation*.md): across" in page and not re.search(r"\*</p>", page)
+
+
+def test_every_report_file_ends_with_a_line_end(corpus_result, tmp_path):
+    from stability.reporting import formats_available, write_reports
+
+    for path in write_reports(corpus_result, tmp_path, formats_available()):
+        assert path.read_text(encoding="utf-8").endswith("\n"), path.name
