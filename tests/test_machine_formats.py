@@ -108,3 +108,29 @@ def test_every_report_file_ends_with_a_line_end(corpus_result, tmp_path):
 
     for path in write_reports(corpus_result, tmp_path, formats_available()):
         assert path.read_text(encoding="utf-8").endswith("\n"), path.name
+
+
+CHATTY = '''
+def segment(units):
+    print("segmenting", len(units))
+    return [len(units) // 2]
+'''
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])  # in this process; in loky workers
+def test_what_a_segmenter_prints_goes_to_stderr_not_into_the_report(tmp_path, jobs):
+    import os
+    import subprocess
+    import sys
+
+    from stability.readers import write_jsonl
+
+    (tmp_path / "chatty.py").write_text(CHATTY)
+    write_jsonl(topical_corpus(710, 2), tmp_path / "corpus.jsonl")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    result = subprocess.run([sys.executable, "-m", "stability", "run", "-s", "chatty:segment", "--allow-plugins",
+                             "--corpus", str(tmp_path / "corpus.jsonl"), "-r", "2", "-j", jobs, "--no-progress",
+                             "--report-format", "json"], capture_output=True, text=True, timeout=300, env=env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["summary"]["chatty:segment"]["n_documents"] == 2
+    assert "segmenting" in result.stderr
