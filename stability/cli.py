@@ -287,6 +287,7 @@ def run(
     Exit code 3 when the run completed but some segmenter failed on some document.
     """
     from .config import default_experiment, load_config, run_experiment, with_overrides
+    from .isolation import printing_to_stderr
 
     saved: dict[str, Any] = {"dir": None, "complete": False}
     with _errors(debug, ctx, lambda: saved["dir"], lambda: saved["complete"]):
@@ -304,8 +305,9 @@ def run(
         saved["dir"] = experiment.output.get("dir")
         if resume and "dir" not in experiment.output:
             raise typer.BadParameter("--resume needs an output directory (--out or [output] dir)")
-        result = run_experiment(experiment, progress=progress, on_results=lambda _: saved.update(complete=True),
-                                provenance=_command())
+        with printing_to_stderr():  # stdout: the report alone, whatever the segmenters print
+            result = run_experiment(experiment, progress=progress, on_results=lambda _: saved.update(complete=True),
+                                    provenance=_command())
         _print_report(result, report_format or old_report, width=width, columns=columns, metrics=metrics,
                       documents=documents)
         for failure in result.failures:
@@ -465,6 +467,7 @@ def validate(
     """Validation study: rank agreement between stability scores and reference metrics over a family of segmenters, on one corpus or several."""
     import time
 
+    from .isolation import printing_to_stderr
     from .status import Status
     from .study import StudyOptions, run_study, write_report
 
@@ -474,7 +477,8 @@ def validate(
                                docs=None if docs is None else str(docs), jobs=n_jobs, limit=limit, restarts=n_restarts,
                                bootstrap=n_bootstrap, corpora=tuple(corpus or ()), progress=progress, name=name,
                                comparison=comparison)
-        run = run_study(options)
+        with printing_to_stderr():  # stdout: the result line alone, whatever the segmenters print
+            run = run_study(options)
         target = Path(run.options.docs)
         discussion = target / run.options.discussion_file
         status = Status(progress)

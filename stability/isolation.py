@@ -26,6 +26,9 @@ per-document :class:`~stability.results.Failure` and the other documents are kep
   instead of dying on it again.
 * **Interrupts.** During a run, SIGINT and SIGTERM raise ``KeyboardInterrupt`` in the main
   thread; the worker processes are killed at once and the results already stored stay on disk.
+* **Output.** Within :func:`printing_to_stderr` (the command line's runs), what a segmenter prints
+  goes to stderr, in this process and in the workers it starts, so that stdout carries the report
+  alone.
 """
 
 from __future__ import annotations
@@ -40,8 +43,8 @@ from functools import partial
 from itertools import islice
 from typing import Any
 
-__all__ = ["Guarded", "SegmenterEscape", "SegmenterTimeout", "interruptible", "interrupted", "run_pool",
-           "WorkerCrash", "is_crash", "submit", "result_or_crash"]
+__all__ = ["Guarded", "SegmenterEscape", "SegmenterTimeout", "interruptible", "interrupted", "printing_to_stderr",
+           "run_pool", "WorkerCrash", "is_crash", "submit", "result_or_crash"]
 
 
 class SegmenterEscape(Exception):
@@ -94,6 +97,32 @@ def interruptible() -> Iterator[None]:
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
+
+
+@contextlib.contextmanager
+def printing_to_stderr() -> Iterator[None]:
+    """During the block, what is printed to stdout goes to stderr: ``sys.stdout`` and, when it is
+    the process's file descriptor 1, that descriptor too (worker processes started in the block
+    inherit it), so that a segmenter printing progress cannot mix its lines into a report written
+    to stdout (JSON, CSV) afterwards."""
+    import os
+    import sys
+
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1) if sys.stdout.fileno() == 1 and sys.stderr.fileno() == 2 else None
+    except (AttributeError, OSError, ValueError):  # a stream without a descriptor (a test's buffer)
+        saved = None
+    if saved is not None:
+        os.dup2(2, 1)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        if saved is not None:
+            sys.stdout.flush()
+            os.dup2(saved, 1)
+            os.close(saved)
 
 
 # -- one call --------------------------------------------------------------------------------------

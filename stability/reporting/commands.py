@@ -83,19 +83,23 @@ def _origin(status: Any) -> str:
 
 
 def segmenters_report(statuses: Mapping[str, Any]) -> Report:
-    """The available segmenters (origin, fast path, load status), then one row per default
-    parameter: two narrow tables rather than one whose rows wrap."""
+    """The available segmenters (origin, fast path, load status, description), then one row per
+    default parameter: two narrow tables rather than one whose rows wrap. As one table (CSV): a
+    row per segmenter and parameter (one with empty parameter cells for a segmenter without any),
+    each default's whole repr, and the load error."""
     import textwrap
 
-    rows, raw, parameters, notes, payload = [], [], [], [], []
+    rows, raw, parameters, notes, payload, flat = [], [], [], [], [], []
     for name, status in statuses.items():
-        cells = [name, _origin(status), "yes" if status.fast_path else "no", "ok" if status.ok else "failed",
-                 _plain_description(name, status.description)]
-        raw.append(cells)
-        rows.append([*cells[:4], textwrap.fill(cells[4], 32)])  # one table at 80 columns
+        row = [name, _origin(status), "yes" if status.fast_path else "no", "ok" if status.ok else "failed",
+               _plain_description(name, status.description)]
+        raw.append(row)
+        rows.append([*row[:4], textwrap.fill(row[4], 32)])  # one table at 80 columns
         if not status.ok:
             notes.append(f"{name} failed to load: {status.error}")
         parameters += [[name, key, _short(value)] for key, value in (status.params or {}).items()]
+        flat += [[*row, key, repr(value), status.error or ""] for key, value in (status.params or {}).items()]
+        flat += [] if status.params else [[*row, "", "", status.error or ""]]
         payload.append({"name": name, "origin": status.info.origin, "target": status.info.target,
                         "distribution": status.info.distribution, "version": status.info.version,
                         "parameters": {k: repr(v) for k, v in (status.params or {}).items()},
@@ -105,7 +109,8 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
     sections = [Section("Segmenters (use with --segmenter NAME, or module:attribute)", header, rows, notes=notes,
                         align="Lllll", data=(header, raw), drop_order=(2,)),
                 Section("Parameters and their defaults", ["segmenter", "parameter", "default"], parameters, align="LLl")]
-    return Report("Segmenters", sections, payload={"segmenters": payload})
+    flat_header = [*header, *sections[1].header[1:], "error"]
+    return Report("Segmenters", sections, payload={"segmenters": payload}, data=(flat_header, flat))
 
 
 def _plain_description(name: str, description: str | None) -> str:

@@ -363,19 +363,24 @@ def _summary_data(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
     return header, rows
 
 
-def _document_cells(r: StabilityResult, scores: list[Measure], refs: list[Measure], digits: int,
+def _document_cells(r: StabilityResult, scores: list[Measure], refs: list[Measure], digits: int | None,
                     full: bool) -> list[str]:
+    """One row of the per-document table; ``digits=None``: raw values (full precision, empty when
+    missing), as CSV writes them."""
+    show = _raw if digits is None else lambda x: number(x, digits)
     cells = [r.segmenter, str(r.document)] + ([str(r.segmentation.n_units)] if full else [])
     for m in scores:
-        value = number(m.value(r), 0 if m.digits is not None else digits)  # counts are whole per document
-        bounds = [number(x, digits) for x in getattr(r, m.interval)] if m.interval else []
+        whole = m.digits is not None  # counts are whole per document
+        value = show(m.value(r)) if digits is None and not whole else number(m.value(r), 0 if whole else digits)
+        bounds = [show(x) for x in getattr(r, m.interval)] if m.interval else []
         if full:
             cells += [value] + bounds
         else:  # compact: the headline's interval in its cell
             cells.append(f"{value} [{bounds[0]}, {bounds[1]}]" if m is HEADLINE else value)
     cells.append(flags(r.content_blind, r.deterministic, layout_only=r.layout_only))
-    cells += [number(r.reference_metrics.get(m.name), digits) for m in refs]
-    cells.append(" ".join(f"{b}:{number(c, 2)}" for b, c in r.boundary_confidence.items()))
+    cells += [show(r.reference_metrics.get(m.name)) for m in refs]
+    cells.append(" ".join(f"{b}:{number(c, 2) if digits is not None else show(c)}"
+                          for b, c in r.boundary_confidence.items()))
     return cells
 
 
@@ -383,7 +388,7 @@ def _document_cells(r: StabilityResult, scores: list[Measure], refs: list[Measur
 COMPACT_DOCUMENT = (HEADLINE.name, "shuffle_gap", "f1", "n_boundaries")
 
 
-def _document_table(result: CorpusResult, digits: int, compact: bool = False,
+def _document_table(result: CorpusResult, digits: int | None, compact: bool = False,
                     metrics: Sequence[str] | None = None) -> tuple[list[str], list[list[str]], str]:
     scores = [STABILITY[n] for n in COMPACT_DOCUMENT] if compact else sum(_full_columns(result), [])
     refs = _reference_measures(result, compact, metrics)
@@ -404,7 +409,7 @@ def document_section(result: CorpusResult, digits: int = 3, compact: bool = Fals
     """Per-document table (headline and gap included), with each boundary and its confidence;
     compact: the headline, gap, F1, boundary count, flags and compact reference metrics."""
     header, rows, align = _document_table(result, digits, compact, metrics)
-    raw_header, raw_rows, _ = _document_table(result, 6, False, metrics)
+    raw_header, raw_rows, _ = _document_table(result, None, False, metrics)
     n_refs = len(_reference_measures(result, compact, metrics))
     drop = (len(header) - 1,) + tuple(range(len(header) - 2, len(header) - 2 - n_refs, -1)) + (5, 4) if compact else ()
     shown = [STABILITY[n] for n in COMPACT_DOCUMENT] if compact else []
@@ -538,6 +543,10 @@ def clean(value: Any) -> Any:
 
 def _payload(result: CorpusResult) -> dict[str, Any]:
     data = clean(result.to_dict())
+    scores = sum(_full_columns(result), [])  # each document's scores, as its row of the per-document table
+    for label, records in data["documents"].items():
+        for record, r in zip(records, result.documents[label]):
+            record["scores"] = clean({m.name: m.value(r) for m in scores})
     data["headline"] = {"score": HEADLINE.name, "title": HEADLINE.title, "note": HEADLINE_NOTE,
                         "summary": {label: headline_stat(result, label).to_dict() for label in result.summary},
                         **{key: {label: {"boundaries": mean, "median": median}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from ...exceptions import InvalidParameterError
 from ..model import Report
@@ -16,14 +17,20 @@ DESCRIPTION = "one table with raw numbers"
 SEPARATE_DETAILS = True
 
 
+#: Text starting with ``-`` that holds no formula a spreadsheet could run (no call, reference to
+#: another sheet or operator): a dash placeholder and command-line flags (``--restarts``), written
+#: as they are rather than with a ``'`` that a program reading the file would keep.
+PLAIN = re.compile(r"-|--[A-Za-z][A-Za-z0-9_-]*")
+
+
 def cell(value: object) -> object:
     """A cell that a spreadsheet will not run: text starting with ``=``, ``+``, ``-``, ``@``, a tab
-    or a carriage return (a formula) gets a leading ``'``; numbers are kept.
+    or a carriage return (a formula) gets a leading ``'``; numbers and :data:`PLAIN` text are kept.
 
-    >>> cell("=HYPERLINK(1)"), cell("-0.25"), cell("c99")
-    ("'=HYPERLINK(1)", '-0.25', 'c99')
+    >>> cell("=HYPERLINK(1)"), cell("-2+3"), cell("-0.25"), cell("c99"), cell("-"), cell("--restarts")
+    ("'=HYPERLINK(1)", "'-2+3", '-0.25', 'c99', '-', '--restarts')
     """
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r") and not PLAIN.fullmatch(value):
         try:
             float(value)
         except ValueError:

@@ -1,0 +1,136 @@
+"""What the machine formats (CSV, JSON) give a program reading them: every row the tables show,
+the same numbers, strict JSON, cells pandas reads as they are."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from stability import evaluate
+from stability.catalogue import HEADLINE, STABILITY
+from stability.cli import app
+from stability.registry import describe_segmenters
+from stability.reporting import render
+from test_reporting import topical_corpus
+
+
+def _csv(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_segmenters_csv_has_every_parameter_not_only_the_first_table():
+    result = CliRunner().invoke(app, ["segmenters", "--report-format", "csv"])
+    assert result.exit_code == 0, result.output
+    rows = _csv(result.stdout)
+    statuses = describe_segmenters()
+    pairs = {(row["name"], row["parameter"]) for row in rows}
+    for name, status in statuses.items():  # each default, whole (tables elide long ones)
+        for key, value in (status.params or {}).items():
+            assert (name, key) in pairs
+            assert [row["default"] for row in rows if (row["name"], row["parameter"]) == (name, key)] == [repr(value)]
+    assert {row["name"] for row in rows} == set(statuses)  # a segmenter without parameters too
+    assert [row["parameter"] for row in rows if row["name"] == "none"] == [""]
+
+
+@pytest.fixture(scope="module")
+def corpus_result():
+    """Two segmenters over three documents with references: ``none`` has no boundaries (its
+    chance-corrected F1 is undefined: NaN)."""
+    return evaluate({"c99": "c99", "none": "none"}, topical_corpus(700, 3), n_restarts=3, progress=False)
+
+
+def test_documents_csv_has_the_json_numbers_at_full_precision(corpus_result):
+    documents = {(d["segmenter"], d["document"]): d
+                 for docs in json.loads(render(corpus_result, "json"))["documents"].values() for d in docs}
+    rows = _csv(render(corpus_result, "csv", documents=True))
+    assert len(rows) == len(documents) == 6
+    for row in rows:
+        doc = documents[(row["segmenter"], row["document"])]
+        assert float(row["F1"]) == doc["f1"] and [float(row["F1 low"]), float(row["F1 high"])] == doc["f1_ci"]
+        assert float(row["chance"]) == doc["chance_f1"] and float(row["Pk"]) == doc["reference_metrics"]["pk"]
+        # undefined: an empty cell, as in the summary CSV (not the text "n/a")
+        assert row["corrected"] == ("" if doc["corrected_f1"] is None else repr(doc["corrected_f1"]))
+        confidence = {int(b): float(c) for b, c in (pair.split(":") for pair in row["boundary:confidence"].split())}
+        assert confidence == {int(b): c for b, c in doc["boundary_confidence"].items()}
+    assert {row["corrected"] for row in rows if row["segmenter"] == "none"} == {""}
+
+
+def test_json_documents_carry_the_scores_of_the_per_document_table(corpus_result):
+    """The per-document table shows the headline, the shuffle-corrected score and the gap; the
+    JSON record of each document has them too (not only the inputs to recompute them)."""
+    data = json.loads(render(corpus_result, "json"))
+    rows = {(row["segmenter"], row["document"]): row for row in _csv(render(corpus_result, "csv", documents=True))}
+    for label, records in data["documents"].items():
+        for record, r in zip(records, corpus_result.documents[label]):
+            row = rows[(label, record["document"])]
+            for m in (HEADLINE, STABILITY["shuffle_corrected"], STABILITY["shuffle_gap"], STABILITY["shuffle_f1"]):
+                assert record["scores"][m.name] == m.value(r)
+                assert float(row[m.short]) == record["scores"][m.name]
+            assert record["scores"]["corrected_f1"] == (None if label == "none" else r.corrected_f1)
+
+
+def test_csv_keeps_dashes_and_flags_as_they_are_but_still_guards_formulas():
+    """The ``'`` guard is for text a spreadsheet would run; on a dash placeholder or a flag it only
+    corrupts the value a program reads (``'--restarts``)."""
+    result = CliRunner().invoke(app, ["config", "--report-format", "csv"])
+    assert result.exit_code == 0, result.output
+    rows = _csv(result.stdout)
+    restarts = next(row for row in rows if row["key"] == "n_restarts")
+    assert restarts["flag"] == "--restarts"
+    assert {row["default"] for row in rows if row["key"] in ("path", "format")} == {"-"}
+    assert not [row for row in rows if any(value.startswith("'") for value in row.values())]
+    from stability.reporting.formats.csv import cell
+
+    for formula in ("=1+2", "-2+3", "-cmd|' /C calc'!A0", "--x+1", "@SUM(A1)", "+1-", "-A1:A2"):
+        assert cell(formula) == "'" + formula
+
+
+def test_markdown_notes_render_as_one_emphasis_each(corpus_result):
+    """A note holding an asterisk (the headline's ``docs/validation*.md``) ended its italics there
+    and left a stray ``*`` at its end."""
+    from markdown_it import MarkdownIt  # CommonMark, as rich renders Markdown
+
+    text = render(corpus_result, "md")
+    page = MarkdownIt("commonmark").enable("table").render(text)
+    assert page.count("<table>") == text.count("### ")
+    notes = [line for line in text.splitlines() if line.startswith("*") and not line.startswith("**")]
+    assert notes and len(re.findall(r"<p><em>", page)) == len(notes)
+    assert "docs/validation*.md): across" in page and not re.search(r"\*</p>", page)
+
+
+def test_every_report_file_ends_with_a_line_end(corpus_result, tmp_path):
+    from stability.reporting import formats_available, write_reports
+
+    for path in write_reports(corpus_result, tmp_path, formats_available()):
+        assert path.read_text(encoding="utf-8").endswith("\n"), path.name
+
+
+CHATTY = '''
+def segment(units):
+    print("segmenting", len(units))
+    return [len(units) // 2]
+'''
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])  # in this process; in loky workers
+def test_what_a_segmenter_prints_goes_to_stderr_not_into_the_report(tmp_path, jobs):
+    import os
+    import subprocess
+    import sys
+
+    from stability.readers import write_jsonl
+
+    (tmp_path / "chatty.py").write_text(CHATTY)
+    write_jsonl(topical_corpus(710, 2), tmp_path / "corpus.jsonl")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    result = subprocess.run([sys.executable, "-m", "stability", "run", "-s", "chatty:segment", "--allow-plugins",
+                             "--corpus", str(tmp_path / "corpus.jsonl"), "-r", "2", "-j", jobs, "--no-progress",
+                             "--report-format", "json"], capture_output=True, text=True, timeout=300, env=env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["summary"]["chatty:segment"]["n_documents"] == 2
+    assert "segmenting" in result.stderr
