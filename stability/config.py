@@ -438,14 +438,24 @@ def default_experiment() -> Experiment:
 def _check_replaced(experiment: Experiment, given: Mapping[str, Any]) -> None:
     """A file's [run] value that a flag replaces is still checked: a mistake in the file is said
     even when this command line hides it (the next run without the flag would fail on it)."""
-    from .settings import Settings
+    import warnings
 
-    for key in given:
-        if key in experiment.run and key in Settings.names():
-            try:
-                Settings.check(key, experiment.run[key], f"{experiment.source}: [run] {key}")
-            except (InvalidParameterError, InvalidTypeError) as exc:
-                raise _in_file(exc) from None
+    from .settings import Settings
+    from .userwords import without_none
+
+    replaced = [key for key in given if key in experiment.run and key in Settings.names()]
+    try:  # a mistake of the flags' own comes first, said as a flag when the run is built
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for key in replaced:
+                Settings.check(key, given[key])
+    except (InvalidParameterError, InvalidTypeError):
+        return
+    for key in replaced:
+        try:
+            Settings.check(key, experiment.run[key], f"{experiment.source}: [run] {key}")
+        except (InvalidParameterError, InvalidTypeError) as exc:
+            raise type(exc)(without_none(str(exc))) from None
 
 
 def with_overrides(

@@ -37,7 +37,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["Words", "config_keys"]
+__all__ = ["Words", "config_keys", "without_none"]
 
 #: A hint naming a keyword: ``name=``, with ``True``/``False`` or the start of a value after it.
 _HINT = re.compile(r"\b([A-Za-z_]\w*)=(True\b|False\b)?(?=(\S?))")
@@ -47,6 +47,16 @@ _NONE_OR = re.compile(r"(must be )None(?: \([^)]*\))? or ")
 #: Config tables whose keys are keyword arguments of the library (``[corpus]``: read_corpus,
 #: ``[run]``: Settings, ``[metrics]``: the metric options).
 KEYWORD_TABLES = ("run", "corpus", "metrics")
+
+
+def without_none(message: str) -> str:
+    """``message`` without its "None or" choice, which a command line or a TOML file cannot say
+    (they leave the option out instead).
+
+    >>> without_none("ci_width must be None or a number > 0; received 3.0")
+    'ci_width must be a number > 0; received 3.0'
+    """
+    return _NONE_OR.sub(r"\1", message, count=1)
 
 
 def config_keys(paths: Iterable[str | Path]) -> dict[str, tuple[str, str]]:
@@ -158,7 +168,7 @@ class Words:
         if parameter and message.startswith(parameter):
             prefix, said = self._subject(parameter)
             if said != parameter:
-                rest = _NONE_OR.sub(r"\1", message[len(parameter):], count=1)
+                rest = without_none(message[len(parameter):])
                 return prefix + said + _HINT.sub(hint, rest)
         return _HINT.sub(hint, message)
 

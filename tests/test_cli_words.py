@@ -120,6 +120,10 @@ def test_config_errors_keep_the_toml_key_and_table(runner, tmp_path):
     # a flag typed over the config's value is said as the flag
     assert _error(runner.invoke(app, ["run", str(config), "--ci-width", "0.1", "--jobs", "0"])).startswith(
         "error: --jobs must be a non-zero integer")
+    # a flag replacing a bad value of the file does not hide it (the next run without the flag fails on it)
+    assert _error(runner.invoke(app, ["run", str(config), "--ci-width", "0.1"])) == (
+        f"error: {config}: [run] ci_width must be a number > 0 and <= 1; received 3.0")
+    config.write_text(config.read_text().replace("ci_width = 3.0", "ci_width = 0.3"), encoding="utf-8")
     assert _error(runner.invoke(app, ["run", str(config), "--ci-width", "0.1"])).startswith(
         f"error: {config}: [run] n_jobs must be")
 
