@@ -190,9 +190,13 @@ def _words(ctx: typer.Context) -> "Words":
 
     from .readers import read_corpus
 
-    # the reader's keywords this command has no flag or config key for: hints naming them are left out
-    unsaid = frozenset(inspect.signature(read_corpus).parameters) - set(flags) - set(keys)
-    return Words({name: flag for name, flag in flags.items() if name in typed or name not in keys}, keys, unsaid)
+    # the reader's keywords this command has no flag for: a command reading a config file says them
+    # as its corpus table's keys, another leaves hints naming them out
+    flagless = frozenset(inspect.signature(read_corpus).parameters) - set(flags) - set(keys)
+    table = "[corpus.NAME]" if ctx.command.name == "validate" else "[corpus]"
+    settable = dict.fromkeys(flagless, table) if "config" in ctx.params else {}
+    return Words({name: flag for name, flag in flags.items() if name in typed or name not in keys}, keys,
+                 flagless - set(settable), settable)
 
 
 @contextlib.contextmanager

@@ -118,6 +118,22 @@ def _documented(table: str, keys: tuple[str, ...], docs: Mapping[str, tuple[str,
     return rows
 
 
+def _reader_parameters(doc: str | None) -> dict[str, tuple[str, str]]:
+    """:func:`parameters` of ``read_corpus``, where an entry only sends the reader to one format's
+    reader ("CSV only (see :func:`read_csv`)") replaced by that reader's own entry, said for that
+    format (each option is described once, where it is read)."""
+    from . import readers
+
+    found = parameters(doc)
+    for name, (spec, text) in found.items():
+        sent = re.fullmatch(r"(.+?) only \(see :func:`(?:~?[\w.]+\.)?(read_\w+)`\)\.", text.strip())
+        if not spec and sent:
+            own = parameters(getattr(readers, sent.group(2)).__doc__).get(name)
+            if own is not None:
+                found[name] = (own[0], f"{sent.group(1)} only: {own[1][:1].lower()}{own[1][1:]}")
+    return found
+
+
 def reference(flags: Mapping[tuple[str, str], str] | None = None) -> list[ConfigKey]:
     """Every key an experiment file accepts, table by table, in the order the tables are read.
 
@@ -134,7 +150,7 @@ def reference(flags: Mapping[tuple[str, str], str] | None = None) -> list[Config
     rows = [row for row in own if row.table == ""]
     rows += [row for row in own if row.table == "[corpus]"]
     reader = tuple(k for k in _corpus_keys() if ("[corpus]", k) not in OWN_KEYS)
-    rows += _documented("[corpus]", reader, parameters(read_corpus.__doc__))
+    rows += _documented("[corpus]", reader, _reader_parameters(read_corpus.__doc__))
     demo_defaults = {p.name: p.default for p in inspect.signature(demo_corpus).parameters.values()}
     rows += _documented("[corpus.demo]", _demo_keys(), parameters(demo_corpus.__doc__), demo_defaults)
     rows += [row for row in own if row.table == "[segmenters.NAME]"]

@@ -39,8 +39,9 @@ else:  # pragma: no cover
 
 __all__ = ["Words", "config_keys", "without_none"]
 
-#: A hint naming a keyword: ``name=``, with ``True``/``False`` or the start of a value after it.
-_HINT = re.compile(r"\b([A-Za-z_]\w*)=(True\b|False\b)?(?=(\S?))")
+#: A hint naming a keyword: ``name=``, with ``True``/``False`` or the start of a value after it (a
+#: closing bracket or a comma after it is not a value).
+_HINT = re.compile(r"\b([A-Za-z_]\w*)=(True\b|False\b)?(?=([^\s)\],;]?))")
 #: What a command line or a TOML file cannot say: "None or" (leave the option out instead).
 _NONE_OR = re.compile(r"(must be )None(?: \([^)]*\))? or ")
 
@@ -93,6 +94,9 @@ class Words:
     #: Keywords the command can say neither way (``format=`` for ``stability score``, which
     #: detects the format): a hint naming one is left out, with its clause.
     unsaid: frozenset[str] = frozenset()
+    #: Keywords without a flag that a config file of the command can set (keyword -> table): a
+    #: hint names them as that key (``[corpus] delimiter``).
+    settable: Mapping[str, str] = field(default_factory=dict)
 
     def _subject(self, parameter: str) -> tuple[str, str]:
         """``(prefix, words)`` for the parameter opening a message; each keyword in it (e.g.
@@ -139,6 +143,8 @@ class Words:
     def _hint(self, match: re.Match[str], table: str | None = None) -> str:
         name, boolean, following = match.groups()
         key_table = self._as_key(name, table)
+        if key_table is None and name not in self.flags:
+            key_table = self.settable.get(name)
         if key_table is not None:
             value = {"True": "true", "False": "false"}.get(boolean or "", "")
             return f"{key_table} {name} = {value}" if (boolean or following) else f"{key_table} {name}"

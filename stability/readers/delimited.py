@@ -104,10 +104,21 @@ def read_csv(
     ----------
     path : str or path-like
         A file, or a directory searched recursively.
-    text_column, label_columns, start_column, end_column, document_column : str, optional
-        Column names (``label_columns`` may be a list); see above for defaults.
+    text_column : str, optional
+        The column of the units' text (default: the first of ``text``, ``sentence``, ``unit``,
+        ``utterance``, ``content``).
+    label_columns : str or list of str, optional
+        The columns of the references, one per annotator (default: every column named ``label``,
+        ``labels``, ``segment``, ``topic``, ``reference``, ``ground_truth`` or starting with
+        ``label_``, ``reference_``, ``ref_``, ``annotator_``; none: no references).
+    start_column, end_column : str, optional
+        The columns of each unit's start and end times (default: ``start`` and ``end``, used only
+        when both exist).
+    document_column : str, optional
+        The column naming each row's document (default: the first of ``document``, ``doc_id``,
+        ``document_id``, ``doc``; none: one document a file).
     delimiter : str, optional
-        Field delimiter; default tab for ``.tsv``/``.tab`` files and comma otherwise.
+        Field delimiter (default: tab for ``.tsv``/``.tab`` files, comma otherwise).
     encoding, encoding_errors, pattern, limit :
         The options of every reader (see :func:`~stability.readers.read_corpus`); ``pattern``
         defaults to ``"*.csv"`` and ``"*.tsv"`` here.
