@@ -124,8 +124,10 @@ def test_score_report_in_every_format_carries_the_numbers(score_result):
     # metrics-peers.md section 2.3: masses [3,4,2] vs [2,6,1] at k=2 -> pk = 3/7 = 0.4286
     assert "| a | " in render(score_result, "md") and "0.4286" in render(score_result, "md")
     rows = {r["document"]: r for r in csv.DictReader(io.StringIO(render(score_result, "csv")))}
-    assert float(rows["a"]["pk"]) == pytest.approx(3 / 7) and float(rows["mean"]["pk"]) == pytest.approx(3 / 14)
-    assert json.loads(render(score_result, "json"))["documents"]["b"]["pk"] == 0.0
+    assert float(rows["a"]["pk"]) == pytest.approx(3 / 7)
+    assert list(rows) == ["a", "b"]  # documents only: a "mean" row would be read as a document
+    payload = json.loads(render(score_result, "json"))
+    assert payload["documents"]["b"]["pk"] == 0.0 and payload["mean"]["pk"] == pytest.approx(3 / 14)
     page = render(score_result, "html")
     assert page.startswith("<!DOCTYPE html>") and "<td>0.4286</td>" in page
 

@@ -41,13 +41,16 @@ def _window_note(result: Any) -> list[str]:
 
 
 def score_report(result: Any, digits: int = 4, compact: bool = False, metrics: Sequence[str] | None = None) -> Report:
-    """Per-document reference metrics, then their mean and standard deviation over documents;
-    ``compact``: the catalogue's compact metrics; ``metrics``: the metrics named (or aliased)."""
+    """Per-document reference metrics, then their mean and standard deviation over documents (the
+    raw table, written as CSV, holds the documents only); ``compact``: the catalogue's compact metrics; ``metrics``: the metrics named (or aliased)."""
     keys = _score_keys(result, compact, metrics)
     table = [[doc] + [values.get(k, math.nan) for k in keys] for doc, values in result.documents.items()]
     table += [["mean"] + [result.mean[k] for k in keys], ["std"] + [result.std[k] for k in keys]]
     rows = [[row[0]] + [number(v, digits) for v in row[1:]] for row in table]
-    data = (["document"] + keys, [[row[0]] + ["" if math.isnan(v) else repr(float(v)) for v in row[1:]] for row in table])
+    # the machine-readable table holds documents only (a mean row would be read as a document);
+    # JSON carries the mean and std apart
+    data = (["document"] + keys, [[row[0]] + ["" if math.isnan(v) else repr(float(v)) for v in row[1:]]
+                                  for row in table[:-2]])
     n = len(result.documents)
     section = Section(f"Reference metrics: {counted(n, 'document')}", ["document"] + [_title_of(k) for k in keys],
                       rows, notes=[*_window_note(result), *first_reference_note(result.mean)], data=data,
