@@ -110,6 +110,22 @@ def test_every_report_file_ends_with_a_line_end(corpus_result, tmp_path):
         assert path.read_text(encoding="utf-8").endswith("\n"), path.name
 
 
+def test_a_terminal_table_written_to_a_file_is_the_same_whatever_the_terminal(corpus_result, tmp_path, monkeypatch):
+    # report.txt followed the COLUMNS of the terminal that ran the command (80 when none):
+    # columns were left out, and two runs of one command wrote two files
+    from stability.reporting import FILE_WIDTH, write_reports
+
+    texts = []
+    for columns in ("60", "200"):
+        monkeypatch.setenv("COLUMNS", columns)
+        folder = tmp_path / columns
+        folder.mkdir()
+        (path,) = write_reports(corpus_result, folder, ["table"])
+        texts.append(path.read_text(encoding="utf-8"))
+    assert texts[0] == texts[1] == render(corpus_result, "table", width=FILE_WIDTH)
+    assert max(len(line) for line in texts[0].splitlines()) <= FILE_WIDTH
+
+
 CHATTY = '''
 def segment(units):
     print("segmenting", len(units))

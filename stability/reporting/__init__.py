@@ -116,14 +116,20 @@ def render(result: Any, format: str = "table", *, documents: bool | None = None,
     return module.render(report, details=details, **options)
 
 
+#: The width of a terminal table written to a file: the same file whatever terminal ran the command.
+FILE_WIDTH = 120
+
+
 def write_reports(result: Any, directory: str | os.PathLike, formats: Any, documents: bool | None = None) -> list[Path]:
     """Write ``report.<extension>`` for each format into ``directory``; formats holding one table
-    (``SEPARATE_DETAILS``, CSV) write the per-document table to ``documents.<extension>`` too."""
+    (``SEPARATE_DETAILS``, CSV) write the per-document table to ``documents.<extension>`` too. A
+    terminal table is :data:`FILE_WIDTH` columns wide."""
     written = []
     for name in formats:
         module = format_module(name)
         separate = getattr(module, "SEPARATE_DETAILS", False)
-        texts = {"report": render(result, name, documents=None if separate else documents)}
+        options = {"width": FILE_WIDTH} if "width" in inspect.signature(module.render).parameters else {}
+        texts = {"report": render(result, name, documents=None if separate else documents, **options)}
         if separate:
             texts["documents"] = render(result, name, documents=True)
         for stem, text in texts.items():
