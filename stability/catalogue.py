@@ -214,7 +214,8 @@ _STABILITY_LIST = (
 class MetricContext:
     """What a reference metric needs: the validated pair and the report's options.
 
-    ``k`` is the resolved window (0 on a one-unit document, where window metrics are NaN);
+    ``k`` is the resolved window (0 on a one-unit document, where window metrics and the
+    ``window_k`` measure are NaN);
     intermediate results shared by several measures (boundary P/R/F1, WiSeBE parts) are computed
     once per context.
     """
@@ -311,7 +312,8 @@ _REFERENCE_LIST = (
                "Bouchekif et al.'s CovN at threshold gamma"),
     _reference("cov_d", "CovD", "segment coverage (duration)", "higher", _plain("cov_d", gamma="gamma", times="times"),
                "Bouchekif et al.'s CovD at threshold gamma"),
-    _reference("window_k", "k", "window k", None, lambda c: c.k, "the window used by the window metrics",
+    _reference("window_k", "k", "window k", None, lambda c: c.k if c.k else float("nan"),
+               "the window used by the window metrics (n/a where they are: a one-unit document)",
                kind="parameter", report=False, function="window_size"),
 )
 

@@ -171,6 +171,20 @@ def test_score_json_report_of_an_infinite_nwin_is_strict_json(runner, tmp_path):
     assert data["documents"]["b"]["nwin"] == 0.0
 
 
+def test_score_one_unit_document_has_no_window(runner, tmp_path):
+    """A one-unit document has no gap, so no window metric (they are n/a): its window k is n/a too,
+    not 0. It was 0, so the note said "k = 0 to 2" and the mean k counted it (1.0 instead of 2)."""
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl"
+    ref.write_text('{"id": "a", "boundaries": [3, 7], "n_units": 9}\n{"id": "b", "boundaries": [], "n_units": 1}\n')
+    hyp.write_text('{"id": "a", "boundaries": [2, 8], "n_units": 9}\n{"id": "b", "boundaries": [], "n_units": 1}\n')
+    table = runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--report-format", "md"])
+    assert table.exit_code == 0, table.output
+    assert "Window metrics at k = 2;" in table.stdout  # Lamprier eq. 5 for document a: round(9 / 6) = 2
+    data = json.loads(runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--report-format", "json"]).stdout)
+    assert data["documents"]["b"]["window_k"] is None and data["documents"]["b"]["pk"] is None
+    assert data["mean"]["window_k"] == 2.0
+
+
 def test_reader_options_on_the_command_line(runner, tmp_path):
     text = tmp_path / "notes.txt"
     text.write_bytes("Caf\xe9 one. Caf\xe9 two.\n\nThird part here. And more.\n".encode("latin-1"))
