@@ -237,10 +237,11 @@ class MetricContext:
 
     @cached_property
     def near_prf(self) -> Any:
-        """Boundary P/R/F1 with a tolerance of one unit (at least the report's tolerance)."""
+        """Boundary P/R/F1 with a tolerance of exactly one unit, whatever the report's tolerance
+        (the F1(±1) column says so)."""
         from .metrics import boundary_prf
 
-        return boundary_prf(self.reference, self.hypothesis, max(1, self.tolerance))
+        return boundary_prf(self.reference, self.hypothesis, 1)
 
     @cached_property
     def wisebe(self) -> Any:
