@@ -214,7 +214,8 @@ _STABILITY_LIST = (
 class MetricContext:
     """What a reference metric needs: the validated pair and the report's options.
 
-    ``k`` is the resolved window (0 on a one-unit document, where window metrics are NaN);
+    ``k`` is the resolved window (0 on a one-unit document, where window metrics and the
+    ``window_k`` measure are NaN);
     intermediate results shared by several measures (boundary P/R/F1, WiSeBE parts) are computed
     once per context.
     """
@@ -236,10 +237,11 @@ class MetricContext:
 
     @cached_property
     def near_prf(self) -> Any:
-        """Boundary P/R/F1 with a tolerance of one unit (at least the report's tolerance)."""
+        """Boundary P/R/F1 with a tolerance of exactly one unit, whatever the report's tolerance
+        (the F1(±1) column says so)."""
         from .metrics import boundary_prf
 
-        return boundary_prf(self.reference, self.hypothesis, max(1, self.tolerance))
+        return boundary_prf(self.reference, self.hypothesis, 1)
 
     @cached_property
     def wisebe(self) -> Any:
@@ -311,7 +313,8 @@ _REFERENCE_LIST = (
                "Bouchekif et al.'s CovN at threshold gamma"),
     _reference("cov_d", "CovD", "segment coverage (duration)", "higher", _plain("cov_d", gamma="gamma", times="times"),
                "Bouchekif et al.'s CovD at threshold gamma"),
-    _reference("window_k", "k", "window k", None, lambda c: c.k, "the window used by the window metrics",
+    _reference("window_k", "k", "window k", None, lambda c: c.k if c.k else float("nan"),
+               "the window used by the window metrics (n/a where they are: a one-unit document)",
                kind="parameter", report=False, function="window_size"),
 )
 

@@ -134,8 +134,10 @@ class ScoreResult:
     window: Any = None
 
     def to_dict(self) -> dict[str, Any]:
+        """Strict JSON: NaN (not computed) and infinities (NWin / TNWin when their expectation is
+        0, see :func:`~stability.metrics.nwin`) become None, as in the run reports."""
         def clean(d: dict[str, float]) -> dict[str, float | None]:
-            return {k: (None if np.isnan(v) else v) for k, v in d.items()}
+            return {k: (v if np.isfinite(v) else None) for k, v in d.items()}
 
         return {"mean": clean(self.mean), "std": clean(self.std),
                 "documents": {k: clean(v) for k, v in self.documents.items()},
@@ -192,5 +194,6 @@ def score_files(
         x = np.array([d.get(key, np.nan) for d in documents.values()], dtype=float)
         x = x[~np.isnan(x)]
         mean[key] = float(x.mean()) if x.size else float("nan")
-        std[key] = float(x.std(ddof=1)) if x.size > 1 else float("nan")  # no spread from one value
+        with np.errstate(invalid="ignore"):  # an infinite NWin has no spread: NaN, without a warning
+            std[key] = float(x.std(ddof=1)) if x.size > 1 else float("nan")  # no spread from one value
     return ScoreResult(documents, mean, std, window=k)

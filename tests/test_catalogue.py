@@ -149,3 +149,16 @@ def test_stability_values_read_the_result():
     assert values["f1"] == 1.0 and values["n_boundaries"] == 3
     assert values["shuffle_corrected"] == 0.0  # content-blind: the shuffle control is as stable
     assert np.isfinite(values["shuffle_gap"])
+
+
+def test_f1_within_one_unit_is_within_one_unit_whatever_the_tolerance():
+    """F1(±1), "boundary F1 within one unit", was computed at max(1, tolerance): with a report
+    tolerance of 3 it was F1 within 3 units under the ±1 title. Hand count: reference {3},
+    hypothesis {6} of 9 units are 3 units apart, so they match within 3 (F1 = 1) but not within 1
+    (P = R = F1 = 0)."""
+    from stability.metrics import compute_all
+
+    ref, hyp = Segmentation([3], 9), Segmentation([6], 9)
+    scores = compute_all(ref, hyp, tolerance=3)
+    assert scores["f1"] == 1.0 and scores["f1_1"] == 0.0
+    assert compute_all(ref, Segmentation([4], 9), tolerance=0)["f1_1"] == 1.0  # 1 unit apart

@@ -152,6 +152,39 @@ def test_score_reference_metrics_without_segmenter(runner, tmp_path):
     assert bad.exit_code == 1 and "references without a hypothesis: ['b']" in bad.stderr
 
 
+def test_score_json_report_of_an_infinite_nwin_is_strict_json(runner, tmp_path):
+    """NWin is documented to be ``inf`` when its expectation E is 0 but the corrected WindowDiff is
+    not: here n = 4, k = n-1 = 3, reference [1] and hypothesis [3] (one boundary each). Every full
+    window holds all 3 gaps, so E = |1 - 1| = 0 (Lamprier et al. 2007 eq. 8), while the edge windows
+    of eq. 4 differ (4 of n+k-2 = 5 windows: WD_c = 0.8). The JSON report crashed on the infinity
+    ("Out of range float values are not JSON compliant") and its standard deviation printed a numpy
+    warning; it now gives null for it, as the run reports do for non-finite numbers."""
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl"
+    ref.write_text('{"id": "a", "boundaries": [1], "n_units": 4}\n{"id": "b", "boundaries": [1], "n_units": 4}\n')
+    hyp.write_text('{"id": "a", "boundaries": [3], "n_units": 4}\n{"id": "b", "boundaries": [1], "n_units": 4}\n')
+    result = runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "-k", "3", "--report-format", "json"])
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.stderr
+    data = json.loads(result.stdout)
+    assert data["documents"]["a"]["windowdiff_corrected"] == pytest.approx(0.8)
+    assert data["documents"]["a"]["nwin"] is None and data["mean"]["nwin"] is None
+    assert data["documents"]["b"]["nwin"] == 0.0
+
+
+def test_score_one_unit_document_has_no_window(runner, tmp_path):
+    """A one-unit document has no gap, so no window metric (they are n/a): its window k is n/a too,
+    not 0. It was 0, so the note said "k = 0 to 2" and the mean k counted it (1.0 instead of 2)."""
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl"
+    ref.write_text('{"id": "a", "boundaries": [3, 7], "n_units": 9}\n{"id": "b", "boundaries": [], "n_units": 1}\n')
+    hyp.write_text('{"id": "a", "boundaries": [2, 8], "n_units": 9}\n{"id": "b", "boundaries": [], "n_units": 1}\n')
+    table = runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--report-format", "md"])
+    assert table.exit_code == 0, table.output
+    assert "Window metrics at k = 2;" in table.stdout  # Lamprier eq. 5 for document a: round(9 / 6) = 2
+    data = json.loads(runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--report-format", "json"]).stdout)
+    assert data["documents"]["b"]["window_k"] is None and data["documents"]["b"]["pk"] is None
+    assert data["mean"]["window_k"] == 2.0
+
+
 def test_reader_options_on_the_command_line(runner, tmp_path):
     text = tmp_path / "notes.txt"
     text.write_bytes("Caf\xe9 one. Caf\xe9 two.\n\nThird part here. And more.\n".encode("latin-1"))

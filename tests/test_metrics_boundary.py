@@ -21,6 +21,7 @@ from stability.metrics import (
     boundary_edit_counts,
     boundary_prf,
     boundary_similarity,
+    cov_d,
     ghd,
     segmentation_similarity,
 )
@@ -248,3 +249,16 @@ def test_boundary_prf_with_a_time_tolerance():
     assert boundary_prf(ref, hyp, 10.0, times=times).f1 == 1.0
     with pytest.raises(InvalidParameterError, match="shape"):
         boundary_prf(ref, hyp, 1.0, times=times[:4])
+
+
+def test_time_errors_name_the_unit_and_its_numbers():
+    """boundary_prf said only "times must be finite numbers" (no unit, no value), and CovD wrote
+    numpy 2's reprs ("start=np.float64(2.0)"): both now name the unit and its two numbers."""
+    ref = Segmentation([2], 4)
+    nan_start = [(0.0, 1.0), (1.0, 2.0), (float("nan"), 3.0), (3.0, 4.0)]
+    for call in (lambda: boundary_prf(ref, ref, 1.0, times=nan_start), lambda: cov_d(ref, ref, times=nan_start)):
+        with pytest.raises(InvalidParameterError, match=r"^times must be finite numbers; unit 2 has start=nan, end=3\.0$"):
+            call()
+    backwards = np.array([(0.0, 1.0), (2.0, 1.0), (2.0, 3.0), (3.0, 4.0)])
+    with pytest.raises(InvalidParameterError, match=r"end >= start for every unit; unit 1 has start=2\.0, end=1\.0$"):
+        cov_d(ref, ref, times=backwards)

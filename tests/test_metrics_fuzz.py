@@ -219,7 +219,7 @@ def _compute_all_ok(d: Any, args: tuple, kwargs: dict) -> bool:
     one_unit = args[0].n_units == 1
     for name, value in d.items():
         if name == "window_k":
-            ok = type(value) is int and (value == 0 if one_unit else 1 <= value < args[0].n_units)
+            ok = math.isnan(value) if one_unit else type(value) is int and 1 <= value < args[0].n_units
         elif name in ("ghd", "nwin", "tnwin"):
             ok = type(value) is float and (value >= 0.0 or (one_unit and math.isnan(value)))
         else:

@@ -86,6 +86,20 @@ def test_type_errors():
         Segmentation.from_gaps("0020")
 
 
+def test_integer_gap_sequences_are_read_with_the_default_boundary():
+    """nltk's lists of ints (``pk([0, 0, 1, 0], ..., boundary=1)``): from_gaps refused them under its
+    default ``boundary="1"`` with "must contain only '1' (boundary) and '0' (no boundary) ...;
+    element 0 is 0", a message that reads as a contradiction. DESIGN.md: "00100010" <-> [3, 7]."""
+    s = Segmentation([3, 7], 9)
+    assert Segmentation.from_gaps([0, 0, 1, 0, 0, 0, 1, 0]) == s
+    assert Segmentation.from_gaps(np.array([0, 0, 1, 0, 0, 0, 1, 0])) == s
+    assert Segmentation.from_gaps([0, 0, 1, 0, 0, 0, 1, 0], boundary=1) == s
+    with pytest.raises(InvalidSegmentationError, match="element 1 is 2"):
+        Segmentation.from_gaps([0, 2, 0])
+    with pytest.raises(InvalidSegmentationError, match="element 1 is 1"):
+        Segmentation.from_gaps(["0", 1, "0"])  # mixed strings and ints: not guessed at
+
+
 def test_check_boundaries_sorts_on_request():
     assert check_boundaries(np.array([7, 3]), 9, sort=True) == (3, 7)
     assert check_boundaries([], 1) == ()

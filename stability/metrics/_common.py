@@ -28,6 +28,7 @@ __all__ = [
     "check_bool",
     "check_real",
     "check_times",
+    "unit_times",
     "check_int",
     "safe_ratio",
     "with_parts",
@@ -73,7 +74,8 @@ def pair(reference: Any, hypothesis: Any) -> tuple[Segmentation, Segmentation]:
 
 
 def check_times(times: Any, n_units: int) -> np.ndarray:
-    """Per-unit ``(start, end)`` times as a float array of shape ``(n_units, 2)``."""
+    """Per-unit ``(start, end)`` times as a float array of shape ``(n_units, 2)``, all finite (an
+    error names the first unit that is not, with its two numbers)."""
     try:
         arr = np.asarray(times, dtype=np.float64)
     except (TypeError, ValueError):
@@ -82,7 +84,15 @@ def check_times(times: Any, n_units: int) -> np.ndarray:
         raise InvalidParameterError(
             f"times must have one (start, end) row per unit, shape ({n_units}, 2); received shape {arr.shape}"
         )
+    bad = np.flatnonzero(~np.isfinite(arr).all(axis=1))
+    if bad.size:
+        raise InvalidParameterError(f"times must be finite numbers; {unit_times(arr, int(bad[0]))}")
     return arr
+
+
+def unit_times(arr: np.ndarray, unit: int) -> str:
+    """``unit 2 has start=nan, end=3.0``: one unit's times as messages give them (plain floats)."""
+    return f"unit {unit} has start={float(arr[unit, 0])!r}, end={float(arr[unit, 1])!r}"
 
 
 def check_k(k: Any, n_units: int, name: str = "k") -> int:

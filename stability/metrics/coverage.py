@@ -35,7 +35,7 @@ import numpy as np
 
 from ..exceptions import InvalidParameterError
 from ..segmentation import Segmentation
-from ._common import check_real, check_times, harmonic, pair, with_parts
+from ._common import check_real, check_times, harmonic, pair, unit_times, with_parts
 
 __all__ = ["CoverageResult", "cov_n", "cov_d"]
 
@@ -70,10 +70,7 @@ def _unit_weights(times: Any, n_units: int) -> Optional[np.ndarray]:
     durations = arr[:, 1] - arr[:, 0]
     if not np.all(np.isfinite(durations)) or np.any(durations < 0):
         bad = int(np.flatnonzero(~(durations >= 0))[0])
-        raise InvalidParameterError(
-            f"times must have finite end >= start for every unit; unit {bad} has "
-            f"start={arr[bad, 0]!r}, end={arr[bad, 1]!r}"
-        )
+        raise InvalidParameterError(f"times must have finite end >= start for every unit; {unit_times(arr, bad)}")
     with np.errstate(over="ignore"):  # checked just below
         cum = np.concatenate(([0.0], np.cumsum(durations)))
     if not np.isfinite(cum[-1]):

@@ -51,7 +51,8 @@ def compute_all(reference: Any, hypothesis: Any, *, k: WindowPolicy = None, tole
         * ``cov_n``, ``cov_d``: CovN and CovD (their F values);
         * ``window_k``: the window used (an int).
 
-        On a 1-unit document (no gap) the window metrics are ``nan`` and ``window_k`` is 0.
+        On a 1-unit document (no gap) the window metrics are ``nan``, and so is ``window_k``
+        (no window was used).
 
     Examples
     --------
