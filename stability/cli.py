@@ -114,13 +114,15 @@ def _print_report(result: object, report_format: Optional[str], *, width: Option
                   documents: Optional[bool] = None, output: Optional[Path] = None) -> None:
     """Render ``result`` with the reporting package; print it, or write it to ``output``."""
     from .reporting import render
+    from .status import colored
 
-    terminal = output is None and sys.stdout.isatty()
-    options = {"width": width, "color": terminal} if (report_format or "table") == "table" else {}
+    styled = output is None and colored(sys.stdout)  # a terminal's, FORCE_COLOR's, never NO_COLOR's
+    options = {"width": width, "color": styled} if (report_format or "table") == "table" else {}
     text = render(result, report_format or "table", documents=documents, metrics=metrics,
                   compact=None if columns is None else columns is Columns.compact, **options)
     if output is None:
-        typer.echo(text, nl=not text.endswith("\n"))  # one line end, never a blank line after the report
+        # one line end, never a blank line after the report; click would strip FORCE_COLOR's styles off a pipe
+        typer.echo(text, nl=not text.endswith("\n"), color=True if styled else None)
     else:
         output.write_text(text, encoding="utf-8")
         _err(f"report written to {output}")

@@ -43,3 +43,63 @@ def test_help_paragraphs_flow_to_the_terminal_width(command):
     for paragraph in doc.split("\n\n"):
         said = " ".join(paragraph.split())
         assert any(said in line for line in shown), (command, said)
+
+
+ANSI = "\x1b["
+
+
+def _run_even(env: dict[str, str]) -> CliRunner:
+    runner = CliRunner(env={"COLUMNS": "120", "_TYPER_FORCE_DISABLE_TERMINAL": "1", **env})
+    return runner.invoke(app, ["run", "-s", "even", "-r", "2", "--limit", "1", "--no-progress"])
+
+
+def test_force_color_styles_a_piped_report_and_no_color_wins():
+    """FORCE_COLOR (force-color.org) asks for styles where stdout is no terminal, a CI log that
+    shows colours; NO_COLOR (no-color.org) wins over it. Before, a piped report was never styled."""
+    forced = _run_even({"FORCE_COLOR": "1", "NO_COLOR": ""})
+    assert forced.exit_code == 0, forced.output
+    assert ANSI in forced.stdout and "content-blind" in forced.stdout
+    both = _run_even({"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    assert both.exit_code == 0 and ANSI not in both.stdout and "content-blind" in both.stdout
+    plain = _run_even({"FORCE_COLOR": "", "NO_COLOR": ""})
+    assert plain.exit_code == 0 and ANSI not in plain.stdout
+
+
+def _in_a_terminal(argv: list[str], env: dict[str, str]) -> tuple[int, bytes]:
+    """``python -m stability ARGV`` with stdout and stderr on a pseudo-terminal: (exit code, bytes)."""
+    import os
+    import pty
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root), "COLUMNS": "120", "TERM": "xterm", **env}
+    env = {name: value for name, value in env.items() if value}  # an empty variable is an unset one
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover (the child)
+        os.chdir(root)
+        os.execve(sys.executable, [sys.executable, "-m", "stability", *argv], env)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return os.waitstatus_to_exitcode(status), out
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs a pseudo-terminal")
+def test_no_color_keeps_a_terminal_report_plain():
+    """On a terminal the report is styled (bold result line, coloured flags) unless NO_COLOR is
+    set: before, NO_COLOR was ignored and the flags came out yellow."""
+    argv = ["run", "-s", "even", "-r", "2", "--limit", "1", "--no-progress"]
+    code, styled = _in_a_terminal(argv, {"NO_COLOR": "", "FORCE_COLOR": ""})
+    assert code == 0 and ANSI.encode() in styled and b"content-blind" in styled
+    code, plain = _in_a_terminal(argv, {"NO_COLOR": "1", "FORCE_COLOR": ""})
+    assert code == 0 and b"content-blind" in plain
+    assert ANSI.encode() not in plain, plain
