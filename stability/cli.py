@@ -203,6 +203,15 @@ def _words(ctx: typer.Context) -> "Words":
     return Words({name: flag for name, flag in flags.items() if name in typed or name not in keys}, keys, unsaid)
 
 
+def _os_message(exc: OSError) -> str:
+    """An operating-system error as a user reads it: what failed and on which path, without
+    Python's ``[Errno 2]``."""
+    names = " -> ".join(repr(str(name)) for name in (exc.filename, exc.filename2) if name is not None)
+    if not exc.strerror:
+        return str(exc)
+    return f"{exc.strerror}: {names}" if names else exc.strerror
+
+
 @contextlib.contextmanager
 def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] = lambda: None,
             complete: Callable[[], bool] = lambda: False) -> Iterator[None]:
@@ -221,7 +230,8 @@ def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] =
     except (StabilityError, OSError) as exc:
         if debug:
             raise
-        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        message = _os_message(exc) if isinstance(exc, OSError) else str(exc)
+        message = message.splitlines()[0] if message else type(exc).__name__
         _err(f"error: {_words(ctx).say(message, getattr(exc, 'parameter', None))}")
         raise typer.Exit(code=1) from None
     except KeyboardInterrupt:
@@ -424,8 +434,8 @@ def report(
     report_format: ReportFormatOption = None,
     old_format: Annotated[Optional[str], typer.Option("--format", "-f", hidden=True, callback=lambda v: v and _report_format(v))] = None,
     documents: DocumentsOption = False,
-    output: Annotated[Optional[Path], typer.Option("--output", help="Write to this file instead of stdout.")] = None,
-    old_output: Annotated[Optional[Path], typer.Option("-o", hidden=True)] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", dir_okay=False, help="Write to this file instead of stdout.")] = None,
+    old_output: Annotated[Optional[Path], typer.Option("-o", hidden=True, dir_okay=False)] = None,
     metrics: MetricsOption = None,
     width: WidthOption = None,
     columns: ColumnsOption = None,

@@ -103,3 +103,53 @@ def test_no_color_keeps_a_terminal_report_plain():
     code, plain = _in_a_terminal(argv, {"NO_COLOR": "1", "FORCE_COLOR": ""})
     assert code == 0 and b"content-blind" in plain
     assert ANSI.encode() not in plain, plain
+
+
+def _runner() -> CliRunner:
+    return CliRunner(env={"COLUMNS": "120", "_TYPER_FORCE_DISABLE_TERMINAL": "1"})
+
+
+def test_out_that_is_a_file_is_said_as_the_flag_before_the_run(tmp_path):
+    """``--out`` naming a file (or a folder under one) cannot hold results: one line naming the
+    flag and the file, before any segmenter runs. Before, the run computed everything, then said
+    ``[Errno 17] File exists: '...'`` (as if results were there) or ``[Errno 20] Not a directory``."""
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine\n", encoding="utf-8")
+    for out in (taken, taken / "results"):
+        result = _runner().invoke(app, ["run", "-s", "even", "-r", "2", "--limit", "1", "--no-progress",
+                                        "--out", str(out)])
+        assert result.exit_code == 1 and result.stdout == "", result.output
+        assert result.stderr.count("\n") == 1, result.stderr
+        assert result.stderr.startswith("error: --out ") and f"{str(taken)!r}" in result.stderr
+        assert "is a file" in result.stderr and "Errno" not in result.stderr
+    assert taken.read_text(encoding="utf-8") == "mine\n"
+
+
+def test_output_dir_of_a_config_that_is_a_file_names_the_file_and_key(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # [output] dir is relative to the current folder
+    (tmp_path / "taken").write_text("", encoding="utf-8")
+    config = tmp_path / "exp.toml"
+    config.write_text('[corpus]\ndemo = true\n[segmenters.even]\n[output]\ndir = "taken"\n', encoding="utf-8")
+    result = _runner().invoke(app, ["run", str(config), "-r", "2", "--limit", "1", "--no-progress"])
+    assert result.exit_code == 1 and result.stdout == "", result.output
+    assert f"{config}: [output] dir" in result.stderr and "'taken'" in result.stderr and "is a file" in result.stderr
+
+
+def test_a_missing_corpus_is_one_line_without_errno(tmp_path):
+    """A corpus path that does not exist: one line naming it, without Python's ``[Errno 2]``."""
+    missing = tmp_path / "nowhere"
+    result = _runner().invoke(app, ["run", "-s", "even", "--corpus", str(missing), "--no-progress"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == f"error: no such corpus file or directory: {str(missing)!r}\n"
+
+
+def test_report_output_that_is_a_folder_is_a_usage_error(tmp_path):
+    """``--output`` is always a file: a folder is refused as a usage error naming the flag (it
+    was ``error: [Errno 21] Is a directory``, after the report was rendered)."""
+    run = _runner().invoke(app, ["run", "-s", "even", "-r", "2", "--limit", "1", "--no-progress",
+                                 "--out", str(tmp_path / "run")])
+    assert run.exit_code == 0, run.output
+    for flag in ("--output", "-o"):
+        result = _runner().invoke(app, ["report", str(tmp_path / "run"), flag, str(tmp_path)])
+        assert result.exit_code == 2 and result.stdout == "", result.output
+        assert flag in result.stderr and "is a directory" in result.stderr
