@@ -53,7 +53,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .checks import check_bool, check_int
+from .checks import check_bool, check_folder, check_int
 from .corpus import Document
 from .exceptions import InvalidParameterError, InvalidTypeError, UnknownSegmenterError
 from .reporting import formats_available
@@ -157,19 +157,6 @@ def _check_keys(table: Mapping[str, Any], valid: tuple[str, ...], where: str, so
             raise InvalidParameterError(
                 f"{source}: unknown key {key!r} in {where}{hint} Valid keys: {', '.join(valid)}"
             )
-
-
-def _check_folder(path: str, name: str, *, in_file: bool = False) -> None:
-    """Refuse an output folder that is a file, or lies under one (it could never hold results),
-    before anything runs. ``name`` is the keyword (``out``), or the file, table and key
-    (``in_file``)."""
-    for part in (Path(path), *Path(path).parents):
-        if part.exists():
-            if part.is_dir():
-                return
-            where = "which is a file" if part == Path(path) else f"under {str(part)!r}, which is a file"
-            message = f"{name} must be a folder; received {path!r}, {where}"
-            raise InvalidParameterError(message, parameter=None if in_file else name)
 
 
 def _in_file(error: InvalidParameterError | InvalidTypeError) -> InvalidParameterError | InvalidTypeError:
@@ -407,7 +394,7 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
     if out_dir is not None and (not isinstance(out_dir, str) or not out_dir.strip()):
         raise _in_file(InvalidParameterError.make(f"{source}: [output] dir", "a non-empty string (a folder path)", out_dir))
     if out_dir is not None:
-        _check_folder(out_dir, f"{source}: [output] dir", in_file=True)
+        check_folder(out_dir, f"{source}: [output] dir")
     documents = output.get("documents")
     if documents is not None and not isinstance(documents, bool):
         raise _in_file(InvalidTypeError.make(f"{source}: [output] documents", "true or false", documents))
@@ -512,7 +499,7 @@ def with_overrides(
     if out is not None:
         if not out.strip():
             raise InvalidParameterError.make("out", "a folder path", out)  # the CLI says --out
-        _check_folder(out, "out")
+        check_folder(out, "out", parameter="out")
         updated = replace(updated, output={**updated.output, "dir": out})
     given = {k: v for k, v in run.items() if v is not None}
     _check_keys(given, _run_keys(), "run overrides", updated.source)

@@ -153,3 +153,18 @@ def test_report_output_that_is_a_folder_is_a_usage_error(tmp_path):
         result = _runner().invoke(app, ["report", str(tmp_path / "run"), flag, str(tmp_path)])
         assert result.exit_code == 2 and result.stdout == "", result.output
         assert flag in result.stderr and "is a directory" in result.stderr
+
+
+def test_validate_refuses_a_file_as_out_or_docs_before_the_study(tmp_path):
+    """``validate --docs FILE`` ran the whole study, then failed writing its report
+    (``Not a directory: 'FILE/validation'``); ``--out FILE`` said ``File exists``."""
+    taken = tmp_path / "notes.txt"
+    taken.write_text("", encoding="utf-8")
+    config = tmp_path / "study.toml"
+    config.write_text('[corpus]\ndemo = true\n[segmenters.even]\n[segmenters.none]\n[segmenters.c99]\n',
+                      encoding="utf-8")
+    for flag, extra in (("--out", []), ("--docs", ["--out", str(tmp_path / "cache")])):
+        result = _runner().invoke(app, ["validate", str(config), "--no-progress", flag, str(taken), *extra])
+        assert result.exit_code == 1 and result.stdout == "", result.output
+        assert result.stderr.startswith(f"error: {flag} must be a folder; received {str(taken)!r}"), result.stderr
+        assert not (tmp_path / "cache").exists()
