@@ -529,8 +529,25 @@ def _flowing(doc: str | None) -> str | None:
     return doc and "\n\n".join(" ".join(part.split()) for part in inspect.cleandoc(doc).split("\n\n"))
 
 
+class _Command(typer.core.TyperCommand):
+    """A command whose typo suggestions name only the flags its ``--help`` shows: a hidden older
+    spelling (``--report``, ``--format``, ``--k``) still works, but is never suggested."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except Exception as exc:  # click's NoSuchOption (typer's own copy of click in recent typers)
+            possibilities = getattr(exc, "possibilities", None)
+            if possibilities:
+                hidden = {flag for param in self.params if getattr(param, "hidden", False)
+                          for flag in (*param.opts, *param.secondary_opts)}
+                exc.possibilities = [flag for flag in possibilities if flag not in hidden] or None
+            raise
+
+
 for _info in app.registered_commands:
     _info.help = _info.help or _flowing(_info.callback.__doc__ if _info.callback else None)
+    _info.cls = _Command
 
 
 #: The arguments of this process's command line, set by :func:`main` (the console script and

@@ -168,3 +168,21 @@ def test_validate_refuses_a_file_as_out_or_docs_before_the_study(tmp_path):
         assert result.exit_code == 1 and result.stdout == "", result.output
         assert result.stderr.startswith(f"error: {flag} must be a folder; received {str(taken)!r}"), result.stderr
         assert not (tmp_path / "cache").exists()
+
+
+@pytest.mark.parametrize("argv,suggested,hidden", [
+    (["run", "--restart", "3"], "--restarts", "--report"),
+    (["report", ".", "--formt", "md"], "--report-format", "--format"),
+    (["score", "--kk", "3"], None, "--k"),
+])
+def test_typo_suggestions_name_only_documented_flags(argv, suggested, hidden):
+    """A mistyped flag gets the documented flags near it, never a hidden older spelling
+    (``--restart`` suggested ``--report``, kept only for old scripts)."""
+    import re
+
+    result = _runner().invoke(app, argv)
+    assert result.exit_code == 2
+    typed = next(word for word in argv if word.startswith("--"))
+    named = set(re.findall(r"--[a-z][\w-]*", result.stderr)) - {typed}
+    assert hidden not in named, result.stderr
+    assert named == ({suggested} if suggested else set()), result.stderr
