@@ -336,11 +336,19 @@ def run(
         raise typer.Exit(code=3)
 
 
+def _existing_or_dash(value: str) -> str:
+    """A path that exists, or ``-`` (standard input). (typer's ``allow_dash`` misses ``-`` once it
+    has made it a ``Path``.)"""
+    if value != "-" and not Path(value).exists():
+        raise typer.BadParameter(f"path {value!r} does not exist.")
+    return value
+
+
 @app.command()
 def score(
     ctx: typer.Context,
-    reference: Annotated[Path, typer.Option("--reference", "-R", exists=True, help="Reference segmentations (file or directory).")],
-    hypothesis: Annotated[Path, typer.Option("--hypothesis", "-H", exists=True, help="Hypothesis segmentations.")],
+    reference: Annotated[str, typer.Option("--reference", "-R", callback=_existing_or_dash, help="Reference segmentations (file or directory; - reads them from stdin).")],
+    hypothesis: Annotated[str, typer.Option("--hypothesis", "-H", callback=_existing_or_dash, help="Hypothesis segmentations (file or directory; - reads them from stdin).")],
     k: Annotated[Optional[str], typer.Option("--window", "-k", help="Window k of Pk/WindowDiff: an integer or lamprier / nltk / segeval.")] = None,
     old_k: Annotated[Optional[str], typer.Option("--k", hidden=True)] = None,
     tolerance: Annotated[int, typer.Option("--tolerance", min=0, help="Boundary-matching tolerance for P/R/F1.")] = 0,

@@ -186,3 +186,33 @@ def test_typo_suggestions_name_only_documented_flags(argv, suggested, hidden):
     named = set(re.findall(r"--[a-z][\w-]*", result.stderr)) - {typed}
     assert hidden not in named, result.stderr
     assert named == ({suggested} if suggested else set()), result.stderr
+
+
+REF = '{"id": "a", "masses": [3, 4, 2]}\n{"id": "b", "masses": [5, 5]}\n'
+HYP = '{"id": "a", "masses": [2, 6, 1]}\n{"id": "b", "masses": [4, 6]}\n'
+
+
+def test_score_reads_segmentations_piped_on_stdin(tmp_path):
+    """``-`` as --reference or --hypothesis reads the segmentations from standard input, so a
+    segmenter's output can be piped into ``score`` (it was refused: path '-' does not exist)."""
+    (tmp_path / "ref.jsonl").write_text(REF, encoding="utf-8")
+    (tmp_path / "hyp.jsonl").write_text(HYP, encoding="utf-8")
+    args = ["score", "--report-format", "json"]
+    files = _runner().invoke(app, [*args, "-R", str(tmp_path / "ref.jsonl"), "-H", str(tmp_path / "hyp.jsonl")])
+    assert files.exit_code == 0, files.output
+    piped = _runner().invoke(app, [*args, "-R", str(tmp_path / "ref.jsonl"), "-H", "-"], input=HYP)
+    assert piped.exit_code == 0, piped.output
+    assert piped.stdout == files.stdout
+    as_json_array = "[" + ",".join(REF.splitlines()) + "]"
+    reference = _runner().invoke(app, [*args, "--reference", "-", "-H", str(tmp_path / "hyp.jsonl")], input=as_json_array)
+    assert reference.exit_code == 0 and reference.stdout == files.stdout, reference.output
+
+
+def test_score_stdin_once_and_segmentations_only():
+    both = _runner().invoke(app, ["score", "-R", "-", "-H", "-"], input=REF)
+    assert both.exit_code == 1 and "standard input" in both.stderr and both.stderr.count("\n") == 1
+    corpus = '{"id": "a", "units": ["x", "y"], "boundaries": [1]}\n'
+    refused = _runner().invoke(app, ["score", "-R", "-", "-H", "-"], input=corpus)
+    assert refused.exit_code == 1
+    units = _runner().invoke(app, ["score", "-R", "-", "-H", __file__], input=corpus)
+    assert units.exit_code == 1 and "<stdin>" in units.stderr and "as a file" in units.stderr, units.stderr
