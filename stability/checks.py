@@ -32,7 +32,7 @@ import numpy as np
 
 from .exceptions import InvalidParameterError, InvalidTypeError
 
-__all__ = ["check_int", "check_real", "check_bool", "check_choice", "did_you_mean", "counted"]
+__all__ = ["check_int", "check_real", "check_bool", "check_choice", "check_folder", "did_you_mean", "counted"]
 
 
 def _bounds(low: float | None, high: float | None, low_open: bool = False, high_open: bool = False) -> str:
@@ -93,6 +93,33 @@ def check_bool(value: Any, name: str) -> bool:
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     raise InvalidTypeError.make(name, "true or false", value)
+
+
+def check_folder(path: Any, name: str, *, parameter: str | None = None) -> Any:
+    """``path``, a folder to write into, when it is one or can be made: not a file, nor under a
+    file (it could never hold what a run writes, and would fail only once the run is done).
+    ``parameter``: the keyword the message is about, for a front end to say as its flag (``None``
+    when ``name`` already says the file and key).
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> (folder / "notes.txt").write_text("")
+    0
+    >>> check_folder(folder / "notes.txt" / "results", "out")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    stability.exceptions.InvalidParameterError: out must be a folder; received '.../notes.txt/results', under '.../notes.txt', which is a file
+    """
+    from pathlib import Path
+
+    for part in (Path(path), *Path(path).parents):
+        if part.exists():
+            if part.is_dir():
+                return path
+            where = "which is a file" if part == Path(path) else f"under {str(part)!r}, which is a file"
+            raise InvalidParameterError(f"{name} must be a folder; received {str(path)!r}, {where}",
+                                        parameter=parameter)
+    return path
 
 
 def counted(n: Any, noun: str) -> str:

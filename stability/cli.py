@@ -81,9 +81,15 @@ class Columns(str, Enum):
     all = "all"
 
 
+#: The panels of ``--help`` (each its own table, so that at 80 columns a long flag of one, such as
+#: ``--no-layout-control``, does not squeeze the help of forty options into one narrow column).
+SEGMENTERS_PANEL, CORPUS_PANEL, TEST_PANEL = "Segmenters", "Corpus", "Stability test"
+CONTROLS_PANEL, EXECUTION_PANEL = "Adaptive stopping and controls", "Execution"
+RESULTS_PANEL, REPORT_PANEL = "Results folder", "Report"
+
 #: The options every printing command shares (the report format's names come from stability.reporting).
 ReportFormatOption = Annotated[Optional[str], typer.Option(
-    "--report-format", callback=lambda v: v and _report_format(v), help=f"Report format: {_format_names()} (default table).")]
+    "--report-format", callback=lambda v: v and _report_format(v), rich_help_panel=REPORT_PANEL, help=f"Report format: {_format_names()} (default table).")]
 def _min_width() -> int:
     from .reporting.formats.table import MIN_WIDTH
 
@@ -91,13 +97,13 @@ def _min_width() -> int:
 
 
 WidthOption = Annotated[Optional[int], typer.Option(
-    "--width", min=_min_width(), help="Terminal width for the table format (default: detected; set it for files and CI).")]
+    "--width", min=_min_width(), rich_help_panel=REPORT_PANEL, help="Terminal width for the table format (default: detected; set it for files and CI).")]
 ColumnsOption = Annotated[Optional[Columns], typer.Option(
-    "--columns", help="compact: what fits the terminal (the table's default); all: every column.")]
+    "--columns", rich_help_panel=REPORT_PANEL, help="compact: what fits the terminal (the table's default); all: every column.")]
 MetricsOption = Annotated[Optional[str], typer.Option(
-    "--metrics", callback=_metric_list, help="Reference metrics to show, comma-separated names or aliases (e.g. pk,wd,b).")]
+    "--metrics", callback=_metric_list, rich_help_panel=REPORT_PANEL, help="Reference metrics to show, comma-separated names or aliases (e.g. pk,wd,b).")]
 DocumentsOption = Annotated[bool, typer.Option(
-    "--documents", help="Include the per-document table (table, md, csv, html).")]
+    "--documents", rich_help_panel=REPORT_PANEL, help="Include the per-document table (table, md, csv, html).")]
 #: Hidden spelling of --report-format kept from earlier releases.
 OldReportOption = Annotated[Optional[str], typer.Option(
     "--report", hidden=True, callback=lambda v: v and _report_format(v))]
@@ -108,13 +114,15 @@ def _print_report(result: object, report_format: Optional[str], *, width: Option
                   documents: Optional[bool] = None, output: Optional[Path] = None) -> None:
     """Render ``result`` with the reporting package; print it, or write it to ``output``."""
     from .reporting import render
+    from .status import colored
 
-    terminal = output is None and sys.stdout.isatty()
-    options = {"width": width, "color": terminal} if (report_format or "table") == "table" else {}
+    styled = output is None and colored(sys.stdout)  # a terminal's, FORCE_COLOR's, never NO_COLOR's
+    options = {"width": width, "color": styled} if (report_format or "table") == "table" else {}
     text = render(result, report_format or "table", documents=documents, metrics=metrics,
                   compact=None if columns is None else columns is Columns.compact, **options)
     if output is None:
-        typer.echo(text, nl=not text.endswith("\n"))  # one line end, never a blank line after the report
+        # one line end, never a blank line after the report; click would strip FORCE_COLOR's styles off a pipe
+        typer.echo(text, nl=not text.endswith("\n"), color=True if styled else None)
     else:
         output.write_text(text, encoding="utf-8")
         _err(f"report written to {output}")
@@ -199,6 +207,15 @@ def _words(ctx: typer.Context) -> "Words":
                  flagless - set(settable), settable)
 
 
+def _os_message(exc: OSError) -> str:
+    """An operating-system error as a user reads it: what failed and on which path, without
+    Python's ``[Errno 2]``."""
+    names = " -> ".join(repr(str(name)) for name in (exc.filename, exc.filename2) if name is not None)
+    if not exc.strerror:
+        return str(exc)
+    return f"{exc.strerror}: {names}" if names else exc.strerror
+
+
 @contextlib.contextmanager
 def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] = lambda: None,
             complete: Callable[[], bool] = lambda: False) -> Iterator[None]:
@@ -217,7 +234,8 @@ def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] =
     except (StabilityError, OSError) as exc:
         if debug:
             raise
-        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        message = _os_message(exc) if isinstance(exc, OSError) else str(exc)
+        message = message.splitlines()[0] if message else type(exc).__name__
         _err(f"error: {_words(ctx).say(message, getattr(exc, 'parameter', None))}")
         raise typer.Exit(code=1) from None
     except KeyboardInterrupt:
@@ -247,36 +265,36 @@ Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks.")]
 def run(
     ctx: typer.Context,
     config: Annotated[Optional[Path], typer.Argument(help="TOML experiment file (default: the built-in demo).", exists=True, dir_okay=False)] = None,
-    segmenters: Annotated[Optional[list[str]], typer.Option("--segmenter", "-s", help="Segmenter name or module:attribute, with parameters as NAME,key=value,... (e.g. c99,mask_size=5; repeatable); replaces the config's. A module:attribute imports and runs that code (needs --allow-plugins).")] = None,
-    allow_plugins: Annotated[bool, typer.Option("--allow-plugins", help="Allow module:attribute segmenters outside the registered ones (they run arbitrary code: only for code and configs you trust).")] = False,
-    corpus: Annotated[Optional[str], typer.Option("--corpus", "-c", help="Corpus path (file or directory).")] = None,
-    format: Annotated[Optional[str], typer.Option("--corpus-format", help=f"Corpus format: {', '.join(FORMATS)} (default: detected).")] = None,
+    segmenters: Annotated[Optional[list[str]], typer.Option("--segmenter", "-s", help="Segmenter name or module:attribute, with parameters as NAME,key=value,... (e.g. c99,mask_size=5; repeatable); replaces the config's. A module:attribute imports and runs that code (needs --allow-plugins).", rich_help_panel=SEGMENTERS_PANEL)] = None,
+    allow_plugins: Annotated[bool, typer.Option("--allow-plugins", help="Allow module:attribute segmenters outside the registered ones (they run arbitrary code: only for code and configs you trust).", rich_help_panel=SEGMENTERS_PANEL)] = False,
+    corpus: Annotated[Optional[str], typer.Option("--corpus", "-c", help="Corpus path (file or directory).", rich_help_panel=CORPUS_PANEL)] = None,
+    format: Annotated[Optional[str], typer.Option("--corpus-format", help=f"Corpus format: {', '.join(FORMATS)} (default: detected).", rich_help_panel=CORPUS_PANEL)] = None,
     old_format: Annotated[Optional[str], typer.Option("--format", "-f", hidden=True)] = None,
-    pattern: Annotated[Optional[str], typer.Option("--pattern", help="Corpus folders: the glob of the files to read, e.g. '*.ref' (default: the format's).")] = None,
-    encoding: Annotated[Optional[str], typer.Option("--encoding", help="Text encoding of the corpus files (default utf-8, strict).")] = None,
-    levels: Annotated[Optional[str], typer.Option("--levels", help="Wiki, Markdown and HTML corpora: header or heading levels that count as boundaries, e.g. '1,2' or '1-2'.")] = None,
-    unit: Annotated[Optional[str], typer.Option("--unit", help="Plain-text corpora: sentence, paragraph or line; Markdown and HTML corpora: paragraph or sentence.")] = None,
-    code: Annotated[Optional[str], typer.Option("--code", help="Markdown and HTML corpora: code blocks (fenced or indented; <pre>) kept as units (keep, the default) or removed (drop).")] = None,
-    markup: Annotated[Optional[str], typer.Option("--markup", help="Markdown corpora: units as written (keep, the default) or as the text a reader sees, without links' targets, emphasis, quote and list markers or inline HTML (text).")] = None,
-    where: Annotated[Optional[str], typer.Option("--where", help="JSON corpora: keep the documents whose keys have these values, e.g. 'set=test' (several: 'set=test,lang=en').")] = None,
-    splitter: Annotated[Optional[str], typer.Option("--splitter", help="Plain-text and Markdown corpora cut into sentences: auto (Punkt trained on the corpus when large enough, else rules), rules, punkt, punkt_untrained, pysbd (extra sbd).")] = None,
-    blank_lines: Annotated[Optional[str], typer.Option("--blank-lines", help="Choi corpora: whitespace-only lines are kept as empty units (keep, the default: Choi's own files count them) or dropped (drop).")] = None,
-    limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Read only the first N documents of the corpus (files in natural order).")] = None,
-    n_restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Restarts per document (maximum with --ci-width).")] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", min=0, help="Run seed.")] = None,
-    n_jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (-1: all cores, -2: all but one, and so on).")] = None,
-    backend: Annotated[Optional[Backend], typer.Option("--backend", help="joblib backend.")] = None,
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (with --backend dask).")] = None,
-    tolerance: Annotated[Optional[int], typer.Option("--tolerance", min=0, help="Near-miss window (units).")] = None,
-    ci_width: Annotated[Optional[float], typer.Option("--ci-width", help="Adaptive stopping: stop when the F1 interval (or, with --ci-score headline, the headline's) is this narrow.")] = None,
-    ci_score: Annotated[Optional[str], typer.Option("--ci-score", help="What --ci-width watches: f1 (each stream on its own, the default) or headline (the test and the shuffle control stop together once the headline's interval is that narrow).")] = None,
-    layout_control: Annotated[Optional[bool], typer.Option("--layout-control/--no-layout-control", help="Also run the layout control (words redistributed across units that keep their lengths) and flag layout-only segmenters (--no-layout-control: not, whatever the config says).", show_default=False)] = None,
-    timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds one segmenter call may take; a longer call is stopped and recorded as a timeout failure of its document (default: no limit).")] = None,
-    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Output directory (results.jsonl + reports).")] = None,
-    resume: Annotated[Optional[bool], typer.Option("--resume/--no-resume", help="Continue an interrupted run in --out.", show_default=False)] = None,
-    retry_failed: Annotated[Optional[bool], typer.Option("--retry-failed/--no-retry-failed", help="With --resume: run again the (segmenter, document) pairs recorded as failures (by default they are kept).", show_default=False)] = None,
-    overwrite: Annotated[Optional[bool], typer.Option("--overwrite/--no-overwrite", help="Replace the results already in --out (without it or --resume, existing results are an error).", show_default=False)] = None,
-    progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on a terminal).")] = None,
+    pattern: Annotated[Optional[str], typer.Option("--pattern", help="Corpus folders: the glob of the files to read, e.g. '*.ref' (default: the format's).", rich_help_panel=CORPUS_PANEL)] = None,
+    encoding: Annotated[Optional[str], typer.Option("--encoding", help="Text encoding of the corpus files (default utf-8, strict).", rich_help_panel=CORPUS_PANEL)] = None,
+    levels: Annotated[Optional[str], typer.Option("--levels", help="Wiki, Markdown and HTML corpora: header or heading levels that count as boundaries, e.g. '1,2' or '1-2'.", rich_help_panel=CORPUS_PANEL)] = None,
+    unit: Annotated[Optional[str], typer.Option("--unit", help="Plain-text corpora: sentence, paragraph or line; Markdown and HTML corpora: paragraph or sentence.", rich_help_panel=CORPUS_PANEL)] = None,
+    code: Annotated[Optional[str], typer.Option("--code", help="Markdown and HTML corpora: code blocks (fenced or indented; <pre>) kept as units (keep, the default) or removed (drop).", rich_help_panel=CORPUS_PANEL)] = None,
+    markup: Annotated[Optional[str], typer.Option("--markup", help="Markdown corpora: units as written (keep, the default) or as the text a reader sees, without links' targets, emphasis, quote and list markers or inline HTML (text).", rich_help_panel=CORPUS_PANEL)] = None,
+    where: Annotated[Optional[str], typer.Option("--where", help="JSON corpora: keep the documents whose keys have these values, e.g. 'set=test' (several: 'set=test,lang=en').", rich_help_panel=CORPUS_PANEL)] = None,
+    splitter: Annotated[Optional[str], typer.Option("--splitter", help="Plain-text and Markdown corpora cut into sentences: auto (Punkt trained on the corpus when large enough, else rules), rules, punkt, punkt_untrained, pysbd (extra sbd).", rich_help_panel=CORPUS_PANEL)] = None,
+    blank_lines: Annotated[Optional[str], typer.Option("--blank-lines", help="Choi corpora: whitespace-only lines are kept as empty units (keep, the default: Choi's own files count them) or dropped (drop).", rich_help_panel=CORPUS_PANEL)] = None,
+    limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Read only the first N documents of the corpus (files in natural order).", rich_help_panel=CORPUS_PANEL)] = None,
+    n_restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Restarts per document (maximum with --ci-width).", rich_help_panel=TEST_PANEL)] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", min=0, help="Run seed.", rich_help_panel=TEST_PANEL)] = None,
+    n_jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (-1: all cores, -2: all but one, and so on).", rich_help_panel=EXECUTION_PANEL)] = None,
+    backend: Annotated[Optional[Backend], typer.Option("--backend", help="joblib backend.", rich_help_panel=EXECUTION_PANEL)] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (with --backend dask).", rich_help_panel=EXECUTION_PANEL)] = None,
+    tolerance: Annotated[Optional[int], typer.Option("--tolerance", min=0, help="Near-miss window (units).", rich_help_panel=TEST_PANEL)] = None,
+    ci_width: Annotated[Optional[float], typer.Option("--ci-width", help="Adaptive stopping: stop when the F1 interval (or, with --ci-score headline, the headline's) is this narrow.", rich_help_panel=CONTROLS_PANEL)] = None,
+    ci_score: Annotated[Optional[str], typer.Option("--ci-score", help="What --ci-width watches: f1 (each stream on its own, the default) or headline (the test and the shuffle control stop together once the headline's interval is that narrow).", rich_help_panel=CONTROLS_PANEL)] = None,
+    layout_control: Annotated[Optional[bool], typer.Option("--layout-control/--no-layout-control", help="Also run the layout control (words redistributed across units that keep their lengths) and flag layout-only segmenters (--no-layout-control: not, whatever the config says).", show_default=False, rich_help_panel=CONTROLS_PANEL)] = None,
+    timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds one segmenter call may take; a longer call is stopped and recorded as a timeout failure of its document (default: no limit).", rich_help_panel=TEST_PANEL)] = None,
+    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Output directory (results.jsonl + reports).", rich_help_panel=RESULTS_PANEL)] = None,
+    resume: Annotated[Optional[bool], typer.Option("--resume/--no-resume", help="Continue an interrupted run in --out.", show_default=False, rich_help_panel=RESULTS_PANEL)] = None,
+    retry_failed: Annotated[Optional[bool], typer.Option("--retry-failed/--no-retry-failed", help="With --resume: run again the (segmenter, document) pairs recorded as failures (by default they are kept).", show_default=False, rich_help_panel=RESULTS_PANEL)] = None,
+    overwrite: Annotated[Optional[bool], typer.Option("--overwrite/--no-overwrite", help="Replace the results already in --out (without it or --resume, existing results are an error).", show_default=False, rich_help_panel=RESULTS_PANEL)] = None,
+    progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on a terminal).", rich_help_panel=EXECUTION_PANEL)] = None,
     report_format: ReportFormatOption = None,
     old_report: OldReportOption = None,
     columns: ColumnsOption = None,
@@ -322,11 +340,19 @@ def run(
         raise typer.Exit(code=3)
 
 
+def _existing_or_dash(value: str) -> str:
+    """A path that exists, or ``-`` (standard input). (typer's ``allow_dash`` misses ``-`` once it
+    has made it a ``Path``.)"""
+    if value != "-" and not Path(value).exists():
+        raise typer.BadParameter(f"path {value!r} does not exist.")
+    return value
+
+
 @app.command()
 def score(
     ctx: typer.Context,
-    reference: Annotated[Path, typer.Option("--reference", "-R", exists=True, help="Reference segmentations (file or directory).")],
-    hypothesis: Annotated[Path, typer.Option("--hypothesis", "-H", exists=True, help="Hypothesis segmentations.")],
+    reference: Annotated[str, typer.Option("--reference", "-R", callback=_existing_or_dash, help="Reference segmentations (file or directory; - reads them from stdin).")],
+    hypothesis: Annotated[str, typer.Option("--hypothesis", "-H", callback=_existing_or_dash, help="Hypothesis segmentations (file or directory; - reads them from stdin).")],
     k: Annotated[Optional[str], typer.Option("--window", "-k", help="Window k of Pk/WindowDiff: an integer or lamprier / nltk / segeval.")] = None,
     old_k: Annotated[Optional[str], typer.Option("--k", hidden=True)] = None,
     tolerance: Annotated[int, typer.Option("--tolerance", min=0, help="Boundary-matching tolerance for P/R/F1.")] = 0,
@@ -420,8 +446,8 @@ def report(
     report_format: ReportFormatOption = None,
     old_format: Annotated[Optional[str], typer.Option("--format", "-f", hidden=True, callback=lambda v: v and _report_format(v))] = None,
     documents: DocumentsOption = False,
-    output: Annotated[Optional[Path], typer.Option("--output", help="Write to this file instead of stdout.")] = None,
-    old_output: Annotated[Optional[Path], typer.Option("-o", hidden=True)] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", dir_okay=False, help="Write to this file instead of stdout.")] = None,
+    old_output: Annotated[Optional[Path], typer.Option("-o", hidden=True, dir_okay=False)] = None,
     metrics: MetricsOption = None,
     width: WidthOption = None,
     columns: ColumnsOption = None,
@@ -505,6 +531,35 @@ def validate(
         typer.echo(f"headline score in use: {HEADLINE.name}; this study's rule picks: {run.decision.headline}")
     if any(study.result.failures for study in run.studies):
         raise typer.Exit(code=3)  # as `run`: the study completed, but some segmenter failed on some document
+
+
+def _flowing(doc: str | None) -> str | None:
+    """A command's docstring as ``--help`` shows it: each paragraph on one line, for the
+    terminal to wrap (rich keeps a docstring's line ends, which at 80 columns made ragged lines)."""
+    import inspect
+
+    return doc and "\n\n".join(" ".join(part.split()) for part in inspect.cleandoc(doc).split("\n\n"))
+
+
+class _Command(typer.core.TyperCommand):
+    """A command whose typo suggestions name only the flags its ``--help`` shows: a hidden older
+    spelling (``--report``, ``--format``, ``--k``) still works, but is never suggested."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except Exception as exc:  # click's NoSuchOption (typer's own copy of click in recent typers)
+            possibilities = getattr(exc, "possibilities", None)
+            if possibilities:
+                hidden = {flag for param in self.params if getattr(param, "hidden", False)
+                          for flag in (*param.opts, *param.secondary_opts)}
+                exc.possibilities = [flag for flag in possibilities if flag not in hidden] or None
+            raise
+
+
+for _info in app.registered_commands:
+    _info.help = _info.help or _flowing(_info.callback.__doc__ if _info.callback else None)
+    _info.cls = _Command
 
 
 #: The arguments of this process's command line, set by :func:`main` (the console script and

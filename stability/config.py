@@ -53,7 +53,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .checks import check_bool, check_int
+from .checks import check_bool, check_folder, check_int
 from .corpus import Document
 from .exceptions import InvalidParameterError, InvalidTypeError, UnknownSegmenterError
 from .reporting import formats_available
@@ -393,6 +393,8 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
     out_dir = output.get("dir")
     if out_dir is not None and (not isinstance(out_dir, str) or not out_dir.strip()):
         raise _in_file(InvalidParameterError.make(f"{source}: [output] dir", "a non-empty string (a folder path)", out_dir))
+    if out_dir is not None:
+        check_folder(out_dir, f"{source}: [output] dir")
     documents = output.get("documents")
     if documents is not None and not isinstance(documents, bool):
         raise _in_file(InvalidTypeError.make(f"{source}: [output] documents", "true or false", documents))
@@ -497,6 +499,7 @@ def with_overrides(
     if out is not None:
         if not out.strip():
             raise InvalidParameterError.make("out", "a folder path", out)  # the CLI says --out
+        check_folder(out, "out", parameter="out")
         updated = replace(updated, output={**updated.output, "dir": out})
     given = {k: v for k, v in run.items() if v is not None}
     _check_keys(given, _run_keys(), "run overrides", updated.source)

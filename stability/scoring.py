@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,8 +93,36 @@ def _parse_bare(path: Path, records: Iterable[tuple[int, Any]]) -> Iterator[_Ent
         yield _Entry(doc_id, segs, record.get("times"))
 
 
+#: The path that means standard input (``stability score -H -``), and how messages name it.
+STDIN, STDIN_NAME = "-", "<stdin>"
+
+
+def _stdin_records(encoding: str, errors: str) -> Iterator[tuple[int, Any]]:
+    """Bare segmentations piped on standard input: JSON lines or a JSON array (a corpus, whose
+    format is told by its files, is given as a file)."""
+    from .readers.common import check_encoding
+    from .readers.jsonl import KEY_ALIASES, _records
+
+    stream = getattr(sys.stdin, "buffer", None)
+    try:
+        text = stream.read().decode(check_encoding(encoding, errors), errors) if stream else sys.stdin.read()
+    except UnicodeDecodeError as exc:
+        raise CorpusFormatError(f"not {encoding} text ({exc.reason} at byte {exc.start})", path=STDIN_NAME) from None
+    units_keys = {"units"} | {alias for alias, key in KEY_ALIASES.items() if key == "units"}
+    for number, record in _records(Path(STDIN_NAME), iter(text.splitlines())):
+        if not isinstance(record, dict) or units_keys & set(record):
+            raise CorpusFormatError("standard input takes segmentations ('boundaries' with 'n_units', 'masses' or "
+                                    "'references'), not a corpus: give the corpus as a file", path=STDIN_NAME, line=number)
+        yield number, record
+
+
 def read_segmentations(path: str | os.PathLike, **reader_options: Any) -> Iterator[_Entry]:
-    """Segmentations in a file, by document id (see the module docstring for the formats)."""
+    """Segmentations in a file, or piped on standard input when ``path`` is ``"-"``, by document
+    id (see the module docstring for the formats)."""
+    if str(path) == STDIN:
+        options = reader_options.get("encoding", "utf-8"), reader_options.get("encoding_errors", "strict")
+        yield from _parse_bare(Path(STDIN_NAME), _stdin_records(*options))
+        return
     path = Path(path)
     records = _bare_records(
         path, reader_options.get("encoding", "utf-8"), reader_options.get("encoding_errors", "strict")
@@ -157,10 +186,14 @@ def score_files(
     """Score every hypothesis segmentation against the reference(s) of the same document id.
 
     Every hypothesis must have a reference (an error names the missing ids); references without
-    a hypothesis are an error too, so a partial file is never scored silently.
+    a hypothesis are an error too, so a partial file is never scored silently. Either path (not
+    both) may be ``"-"``: segmentations piped on standard input.
     """
     from .metrics import compute_all, multi_reference_metrics
 
+    if str(reference) == str(hypothesis) == STDIN:
+        raise InvalidParameterError("reference and hypothesis cannot both be read from standard input ('-'): "
+                                    "give one of them as a file")
     references = _by_id(read_segmentations(reference, **reader_options), reference)
     hypotheses = _by_id(read_segmentations(hypothesis, **reader_options), hypothesis)
     missing = sorted(set(hypotheses) - set(references))

@@ -18,11 +18,12 @@ Examples
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["PhaseCallback", "Status", "no_phase", "shown"]
+__all__ = ["PhaseCallback", "Status", "colored", "no_phase", "shown"]
 
 #: ``on_phase(phase, detail)``: a long phase starts (``detail``: the corpus and counts, or ``""``).
 PhaseCallback = Callable[[str, str], None]
@@ -31,6 +32,28 @@ PhaseCallback = Callable[[str, str], None]
 def shown(show: bool | None) -> bool:
     """Whether to draw progress: ``show`` when given, else whether stderr is a terminal."""
     return sys.stderr.isatty() if show is None else bool(show)
+
+
+def colored(stream: Any = None, environ: Mapping[str, str] | None = None) -> bool:
+    """Whether to write ANSI styles (bold, colours) to ``stream`` (default: stdout), by the
+    conventions of terminal programs: never when ``NO_COLOR`` is set and not empty
+    (no-color.org), always when ``FORCE_COLOR`` is (force-color.org: a CI log that shows
+    colours), else when the stream is a terminal that is not ``TERM=dumb``.
+
+    >>> import io
+    >>> colored(io.StringIO(), {"FORCE_COLOR": "1"}), colored(io.StringIO(), {})
+    (True, False)
+    >>> colored(io.StringIO(), {"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    False
+    """
+    environ = os.environ if environ is None else environ
+    if environ.get("NO_COLOR"):
+        return False
+    if environ.get("FORCE_COLOR"):
+        return True
+    stream = sys.stdout if stream is None else stream
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and environ.get("TERM") != "dumb"
 
 
 def no_phase(phase: str, detail: str) -> None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..checks import check_int
+from ..checks import check_folder, check_int
 from ..config import Experiment, _corpus_keys, _in_file, _validate
 from ..corpus import Document
 from ..exceptions import InvalidParameterError
@@ -293,6 +293,9 @@ def _resolved(options: StudyOptions, specs: Sequence[CorpusSpec]) -> StudyOption
     if out is None:
         base = specs[0].experiment.output.get("dir", DEFAULT_OUT)
         out = f"{base}-quick" if options.quick else base
+    check_folder(out, "out", parameter="out")  # a file where a folder goes is said now, not after the study
+    if options.docs is not None:
+        check_folder(options.docs, "docs", parameter="docs")
     return replace(options, out=Path(out).as_posix(), docs=Path(options.docs or out).as_posix())
 
 

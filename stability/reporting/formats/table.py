@@ -6,9 +6,10 @@ number: when its cells do not fit, the columns its section allows to drop (``dro
 out, most dispensable first, and a note names them. A table that still does not fit (every column
 asked for, ``--columns all``) is printed in parts, each as wide as the terminal allows and each
 starting with the columns that name a row (``Section.keys``); on a terminal too narrow for even
-those and one other column, the parts run past its edge rather than cut a cell. With ``color`` (the CLI sets it when stdout
-is a terminal) the result line is bold and the words a section highlights (flags) are coloured;
-piped output has no escape codes.
+those and one other column, the parts run past its edge rather than cut a cell. With ``color`` (the CLI sets it by
+:func:`stability.status.colored`: stdout a terminal, or ``FORCE_COLOR``; never with ``NO_COLOR``) the
+result line is bold and the words a section highlights (flags) are coloured; otherwise the text has
+no escape codes.
 """
 
 from __future__ import annotations

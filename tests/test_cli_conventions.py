@@ -1,0 +1,218 @@
+"""The conventions of mature command lines, as a user in a terminal or a CI script meets them:
+help readable at 80 columns, NO_COLOR / FORCE_COLOR, clear errors for a bad --out, suggestions
+that name only documented flags."""
+
+from __future__ import annotations
+
+import pytest
+import typer.main
+from typer.testing import CliRunner
+
+from stability.cli import app
+
+COMMANDS = sorted(typer.main.get_command(app).commands)
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_help_at_80_columns_cuts_no_flag_and_no_word(command):
+    """At 80 columns every flag and every word of the help shows whole: rich cuts a word wider
+    than its column with an ellipsis (``--no-layout-con…``, ``NAME,key=value,.…`` in ``run``,
+    whose forty options shared one table before)."""
+    narrow = CliRunner(env={"COLUMNS": "80", "_TYPER_FORCE_DISABLE_TERMINAL": "1"})
+    result = narrow.invoke(app, [command, "--help"] if command else ["--help"])
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.output, result.output
+    assert max(len(line) for line in result.output.splitlines()) <= 80
+    params = typer.main.get_command(app).commands[command].params if command else []
+    for param in params:  # every documented flag, its negative form too, is in the help as written
+        if param.param_type_name == "option" and not param.hidden:
+            for flag in (*param.opts, *param.secondary_opts):
+                assert flag in result.output, (command, flag)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_paragraphs_flow_to_the_terminal_width(command):
+    """A command's description is wrapped to the terminal, not at the line ends of its
+    docstring: rich keeps those, so at 80 columns ``score --help`` showed ragged lines
+    (``... (.json):`` alone, then ``units 3 and 7 of 10),`` ...)."""
+    import inspect
+
+    wide = CliRunner(env={"COLUMNS": "1000", "_TYPER_FORCE_DISABLE_TERMINAL": "1"})
+    shown = [" ".join(line.split()) for line in wide.invoke(app, [command, "--help"]).output.splitlines()]
+    doc = inspect.cleandoc(typer.main.get_command(app).commands[command].callback.__doc__)
+    for paragraph in doc.split("\n\n"):
+        said = " ".join(paragraph.split())
+        assert any(said in line for line in shown), (command, said)
+
+
+ANSI = "\x1b["
+
+
+def _run_even(env: dict[str, str]) -> CliRunner:
+    runner = CliRunner(env={"COLUMNS": "120", "_TYPER_FORCE_DISABLE_TERMINAL": "1", **env})
+    return runner.invoke(app, ["run", "-s", "even", "-r", "2", "--limit", "1", "--no-progress"])
+
+
+def test_force_color_styles_a_piped_report_and_no_color_wins():
+    """FORCE_COLOR (force-color.org) asks for styles where stdout is no terminal, a CI log that
+    shows colours; NO_COLOR (no-color.org) wins over it. Before, a piped report was never styled."""
+    forced = _run_even({"FORCE_COLOR": "1", "NO_COLOR": ""})
+    assert forced.exit_code == 0, forced.output
+    assert ANSI in forced.stdout and "content-blind" in forced.stdout
+    both = _run_even({"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    assert both.exit_code == 0 and ANSI not in both.stdout and "content-blind" in both.stdout
+    plain = _run_even({"FORCE_COLOR": "", "NO_COLOR": ""})
+    assert plain.exit_code == 0 and ANSI not in plain.stdout
+
+
+def _in_a_terminal(argv: list[str], env: dict[str, str]) -> tuple[int, bytes]:
+    """``python -m stability ARGV`` with stdout and stderr on a pseudo-terminal: (exit code, bytes)."""
+    import os
+    import pty
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root), "COLUMNS": "120", "TERM": "xterm", **env}
+    env = {name: value for name, value in env.items() if value}  # an empty variable is an unset one
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover (the child)
+        os.chdir(root)
+        os.execve(sys.executable, [sys.executable, "-m", "stability", *argv], env)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return os.waitstatus_to_exitcode(status), out
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs a pseudo-terminal")
+def test_no_color_keeps_a_terminal_report_plain():
+    """On a terminal the report is styled (bold result line, coloured flags) unless NO_COLOR is
+    set: before, NO_COLOR was ignored and the flags came out yellow."""
+    argv = ["run", "-s", "even", "-r", "2", "--limit", "1", "--no-progress"]
+    code, styled = _in_a_terminal(argv, {"NO_COLOR": "", "FORCE_COLOR": ""})
+    assert code == 0 and ANSI.encode() in styled and b"content-blind" in styled
+    code, plain = _in_a_terminal(argv, {"NO_COLOR": "1", "FORCE_COLOR": ""})
+    assert code == 0 and b"content-blind" in plain
+    assert ANSI.encode() not in plain, plain
+
+
+def _runner() -> CliRunner:
+    return CliRunner(env={"COLUMNS": "120", "_TYPER_FORCE_DISABLE_TERMINAL": "1"})
+
+
+def test_out_that_is_a_file_is_said_as_the_flag_before_the_run(tmp_path):
+    """``--out`` naming a file (or a folder under one) cannot hold results: one line naming the
+    flag and the file, before any segmenter runs. Before, the run computed everything, then said
+    ``[Errno 17] File exists: '...'`` (as if results were there) or ``[Errno 20] Not a directory``."""
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine\n", encoding="utf-8")
+    for out in (taken, taken / "results"):
+        result = _runner().invoke(app, ["run", "-s", "even", "-r", "2", "--limit", "1", "--no-progress",
+                                        "--out", str(out)])
+        assert result.exit_code == 1 and result.stdout == "", result.output
+        assert result.stderr.count("\n") == 1, result.stderr
+        assert result.stderr.startswith("error: --out ") and f"{str(taken)!r}" in result.stderr
+        assert "is a file" in result.stderr and "Errno" not in result.stderr
+    assert taken.read_text(encoding="utf-8") == "mine\n"
+
+
+def test_output_dir_of_a_config_that_is_a_file_names_the_file_and_key(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # [output] dir is relative to the current folder
+    (tmp_path / "taken").write_text("", encoding="utf-8")
+    config = tmp_path / "exp.toml"
+    config.write_text('[corpus]\ndemo = true\n[segmenters.even]\n[output]\ndir = "taken"\n', encoding="utf-8")
+    result = _runner().invoke(app, ["run", str(config), "-r", "2", "--limit", "1", "--no-progress"])
+    assert result.exit_code == 1 and result.stdout == "", result.output
+    assert f"{config}: [output] dir" in result.stderr and "'taken'" in result.stderr and "is a file" in result.stderr
+
+
+def test_a_missing_corpus_is_one_line_without_errno(tmp_path):
+    """A corpus path that does not exist: one line naming it, without Python's ``[Errno 2]``."""
+    missing = tmp_path / "nowhere"
+    result = _runner().invoke(app, ["run", "-s", "even", "--corpus", str(missing), "--no-progress"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == f"error: no such corpus file or directory: {str(missing)!r}\n"
+
+
+def test_report_output_that_is_a_folder_is_a_usage_error(tmp_path):
+    """``--output`` is always a file: a folder is refused as a usage error naming the flag (it
+    was ``error: [Errno 21] Is a directory``, after the report was rendered)."""
+    run = _runner().invoke(app, ["run", "-s", "even", "-r", "2", "--limit", "1", "--no-progress",
+                                 "--out", str(tmp_path / "run")])
+    assert run.exit_code == 0, run.output
+    for flag in ("--output", "-o"):
+        result = _runner().invoke(app, ["report", str(tmp_path / "run"), flag, str(tmp_path)])
+        assert result.exit_code == 2 and result.stdout == "", result.output
+        assert flag in result.stderr and "is a directory" in result.stderr
+
+
+def test_validate_refuses_a_file_as_out_or_docs_before_the_study(tmp_path):
+    """``validate --docs FILE`` ran the whole study, then failed writing its report
+    (``Not a directory: 'FILE/validation'``); ``--out FILE`` said ``File exists``."""
+    taken = tmp_path / "notes.txt"
+    taken.write_text("", encoding="utf-8")
+    config = tmp_path / "study.toml"
+    config.write_text('[corpus]\ndemo = true\n[segmenters.even]\n[segmenters.none]\n[segmenters.c99]\n',
+                      encoding="utf-8")
+    for flag, extra in (("--out", []), ("--docs", ["--out", str(tmp_path / "cache")])):
+        result = _runner().invoke(app, ["validate", str(config), "--no-progress", flag, str(taken), *extra])
+        assert result.exit_code == 1 and result.stdout == "", result.output
+        assert result.stderr.startswith(f"error: {flag} must be a folder; received {str(taken)!r}"), result.stderr
+        assert not (tmp_path / "cache").exists()
+
+
+@pytest.mark.parametrize("argv,suggested,hidden", [
+    (["run", "--restart", "3"], "--restarts", "--report"),
+    (["report", ".", "--formt", "md"], "--report-format", "--format"),
+    (["score", "--kk", "3"], None, "--k"),
+])
+def test_typo_suggestions_name_only_documented_flags(argv, suggested, hidden):
+    """A mistyped flag gets the documented flags near it, never a hidden older spelling
+    (``--restart`` suggested ``--report``, kept only for old scripts)."""
+    import re
+
+    result = _runner().invoke(app, argv)
+    assert result.exit_code == 2
+    typed = next(word for word in argv if word.startswith("--"))
+    named = set(re.findall(r"--[a-z][\w-]*", result.stderr)) - {typed}
+    assert hidden not in named, result.stderr
+    assert named == ({suggested} if suggested else set()), result.stderr
+
+
+REF = '{"id": "a", "masses": [3, 4, 2]}\n{"id": "b", "masses": [5, 5]}\n'
+HYP = '{"id": "a", "masses": [2, 6, 1]}\n{"id": "b", "masses": [4, 6]}\n'
+
+
+def test_score_reads_segmentations_piped_on_stdin(tmp_path):
+    """``-`` as --reference or --hypothesis reads the segmentations from standard input, so a
+    segmenter's output can be piped into ``score`` (it was refused: path '-' does not exist)."""
+    (tmp_path / "ref.jsonl").write_text(REF, encoding="utf-8")
+    (tmp_path / "hyp.jsonl").write_text(HYP, encoding="utf-8")
+    args = ["score", "--report-format", "json"]
+    files = _runner().invoke(app, [*args, "-R", str(tmp_path / "ref.jsonl"), "-H", str(tmp_path / "hyp.jsonl")])
+    assert files.exit_code == 0, files.output
+    piped = _runner().invoke(app, [*args, "-R", str(tmp_path / "ref.jsonl"), "-H", "-"], input=HYP)
+    assert piped.exit_code == 0, piped.output
+    assert piped.stdout == files.stdout
+    as_json_array = "[" + ",".join(REF.splitlines()) + "]"
+    reference = _runner().invoke(app, [*args, "--reference", "-", "-H", str(tmp_path / "hyp.jsonl")], input=as_json_array)
+    assert reference.exit_code == 0 and reference.stdout == files.stdout, reference.output
+
+
+def test_score_stdin_once_and_segmentations_only():
+    both = _runner().invoke(app, ["score", "-R", "-", "-H", "-"], input=REF)
+    assert both.exit_code == 1 and "standard input" in both.stderr and both.stderr.count("\n") == 1
+    corpus = '{"id": "a", "units": ["x", "y"], "boundaries": [1]}\n'
+    refused = _runner().invoke(app, ["score", "-R", "-", "-H", "-"], input=corpus)
+    assert refused.exit_code == 1
+    units = _runner().invoke(app, ["score", "-R", "-", "-H", __file__], input=corpus)
+    assert units.exit_code == 1 and "<stdin>" in units.stderr and "as a file" in units.stderr, units.stderr
