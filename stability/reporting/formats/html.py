@@ -28,19 +28,19 @@ td .long{max-height:4.5em;overflow-y:auto;min-width:24em;text-align:left}"""
 LONG_CELL = 80
 
 #: Keeps every column naming a row in view when a wide table scrolls (CSS alone keeps the first:
-#: the others' offsets depend on the widths the browser gives the columns before them).
+#: the others' offsets depend on the widths the browser gives the columns before them). The widths
+#: are read from the header row, all before any cell is styled: reading after a write forces a
+#: layout, and one per row made a table of a thousand rows take minutes to open.
 STICKY_KEYS = """<script>
 document.querySelectorAll("table[data-keys]").forEach(function (table) {
-  var rows = table.querySelectorAll("thead tr:last-child, tbody tr"), left = 0;
-  for (var i = 0; i < +table.dataset.keys; i++) {
-    var width = 0;
-    rows.forEach(function (row) {
-      var cell = row.children[i];
-      cell.style.position = "sticky"; cell.style.left = left + "px"; cell.style.background = "#fff"; cell.style.zIndex = 1;
-      width = Math.max(width, cell.getBoundingClientRect().width);
+  var head = table.querySelector("thead tr:last-child").children, lefts = [0];
+  for (var i = 1; i < +table.dataset.keys; i++) lefts.push(lefts[i - 1] + head[i - 1].getBoundingClientRect().width);
+  table.querySelectorAll("thead tr:last-child, tbody tr").forEach(function (row) {
+    lefts.forEach(function (left, i) {
+      var style = row.children[i].style;
+      style.position = "sticky"; style.left = left + "px"; style.background = "#fff"; style.zIndex = 1;
     });
-    left += width;
-  }
+  });
 });
 </script>"""
 
