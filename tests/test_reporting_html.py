@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from stability import evaluate
+from stability import Document, evaluate
 from stability.reporting import render
 from test_config_report import _chromium, needs_chromium, small_corpus
 
@@ -30,3 +30,20 @@ def test_sticky_columns_are_measured_once_per_column_not_per_row(blind_result, t
         "sticky": "[...document.querySelectorAll('table[data-keys] tbody td:nth-child(2)')].every(c=>c.style.position==='sticky')"})
     assert seen["rows"] > 16 and seen["keys"] >= 2 and seen["sticky"]
     assert seen["reads"] <= seen["keys"], seen  # at most one read a key column
+
+
+#: A document id and a segmenter label without a place to break a line (file paths, URLs).
+LONG_ID = "wiki/" + "Very_Long_Article_Title_" * 5
+LONG_LABEL = "plugins.segmenters:" + "TextTilingWithLongName" * 3
+
+
+@needs_chromium
+def test_long_ids_and_labels_wrap_instead_of_widening_a_phone_page(tmp_path):
+    """Strip captions, fold titles and the result line break a long word (the tables scroll in
+    their own boxes), so that the page itself never scrolls sideways on a phone."""
+    docs = [Document(f"{LONG_ID}{i}", doc.units, references=doc.references) for i, doc in enumerate(small_corpus(2))]
+    res = evaluate({LONG_LABEL: "even", "none": "none"}, docs, n_restarts=2, progress=False)
+    seen = _chromium(render(res, "html", documents=True), tmp_path, {
+        "window": "window.innerWidth", "page": "document.documentElement.scrollWidth"},
+        setup="document.querySelectorAll('details').forEach(d=>d.open=true)", window="400,900")
+    assert seen["page"] <= seen["window"], seen

@@ -13,7 +13,7 @@ DETAILS = True
 FIGURES = True
 DESCRIPTION = "a self-contained page with plots"
 
-STYLE = """body{font-family:system-ui,sans-serif;margin:1.5em;color:#222} .result{font-size:1.15em}
+STYLE = """body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;overflow-wrap:break-word} .result{font-size:1.15em}
 .scroll{overflow-x:auto;max-width:100%} table{border-collapse:separate;border-spacing:0;margin:1em 0;font-size:12px}
 th,td{border-bottom:1px solid #ccc;border-left:1px solid #e4e4e4;padding:2px 3px;text-align:right} th.l,td.l{text-align:left}
 th.group{text-align:center;background:#eef2f7} th.group.blank{background:#fff}
