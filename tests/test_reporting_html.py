@@ -47,3 +47,22 @@ def test_long_ids_and_labels_wrap_instead_of_widening_a_phone_page(tmp_path):
         "window": "window.innerWidth", "page": "document.documentElement.scrollWidth"},
         setup="document.querySelectorAll('details').forEach(d=>d.open=true)", window="400,900")
     assert seen["page"] <= seen["window"], seen
+
+
+#: Applies the page's print rules to the screen (headless Chromium renders for the screen).
+AS_PRINTED = ("[...document.styleSheets].forEach(s=>[...s.cssRules].filter(r=>r.media&&r.media.mediaText==='print')"
+              ".forEach(r=>{const e=document.createElement('style');e.textContent=[...r.cssRules].map(x=>x.cssText)"
+              ".join('\\n');document.head.append(e)}))")
+
+
+@needs_chromium
+def test_printed_page_shows_folded_strips_and_whole_tables(blind_result, tmp_path):
+    """On paper nothing can be opened or scrolled: the folded strips print, and no table, nor a long
+    cell, is cut at the edge of its scroll box."""
+    seen = _chromium(render(blind_result, "html", documents=True), tmp_path, {
+        "strips": "[...document.querySelectorAll('details svg.strip')].map(s=>s.checkVisibility())",
+        "cut": "[...document.querySelectorAll('.scroll, td .long')].filter(e=>(e.scrollWidth>e.clientWidth+1||"
+               "e.scrollHeight>e.clientHeight+1)&&getComputedStyle(e).overflow!=='visible').length",
+        "open": "document.querySelectorAll('details[open]').length"}, setup=AS_PRINTED)
+    assert seen["open"] == 0 and seen["strips"] and all(seen["strips"]), seen
+    assert seen["cut"] == 0, seen

@@ -21,7 +21,10 @@ tbody td:first-child,thead tr:last-child th:first-child{position:sticky;left:0;b
 .figure{display:inline-block;margin:0.5em;max-width:100%} svg{max-width:100%;height:auto}
 .strip .caption{font-size:12px} summary{cursor:pointer;font-weight:bold;margin:0.6em 0}
 pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
-td .long{max-height:4.5em;overflow-y:auto;min-width:24em;text-align:left}"""
+td .long{max-height:4.5em;overflow-y:auto;min-width:24em;text-align:left}
+@media print{body{margin:0} .scroll,td .long{overflow:visible;max-height:none} table{font-size:9px}
+details::details-content{content-visibility:visible;display:block} summary{list-style:none;cursor:auto}
+tr,.figure,.strip{break-inside:avoid} h2,summary{break-after:avoid}}"""
 
 #: A cell longer than this (a document's list of boundaries) scrolls inside a box of three lines,
 #: so that one row does not grow a screen tall.
