@@ -3,6 +3,8 @@ on a phone's width, printed, and with hostile strings in its labels."""
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
+
 import pytest
 
 from stability import Document, evaluate
@@ -66,3 +68,37 @@ def test_printed_page_shows_folded_strips_and_whole_tables(blind_result, tmp_pat
         "open": "document.querySelectorAll('details[open]').length"}, setup=AS_PRINTED)
     assert seen["open"] == 0 and seen["strips"] and all(seen["strips"]), seen
     assert seen["cut"] == 0, seen
+
+
+class _Cells(HTMLParser):
+    """The cells of a page's tables: (table index, in thead, row index, tag, attributes), in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells, self.keys, self.table, self.head, self.row = [], [], -1, False, -1
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.table += 1
+            self.keys.append(int(dict(attrs).get("data-keys", 1)))
+        self.head = {"thead": True, "tbody": False}.get(tag, self.head)
+        self.row += tag == "tr"
+        if tag in ("th", "td"):
+            self.cells.append((self.table, self.head, self.row, tag, dict(attrs)))
+
+
+def test_table_headers_say_what_they_head(blind_result):
+    """A screen reader announces, for each number, its column and the segmenter and document of its
+    row: column titles have scope col (colgroup for a group title), the cells naming a row scope row."""
+    parser = _Cells()
+    parser.feed(render(blind_result, "html", documents=True))
+    assert parser.table >= 2 and max(parser.keys) >= 2
+    heads = [(tag, a.get("scope"), "colspan" in a) for _, head, _, tag, a in parser.cells if head]
+    assert heads and all(tag == "th" and scope == ("colgroup" if span else "col") for tag, scope, span in heads)
+    rows = {}
+    for table, head, row, tag, a in parser.cells:
+        if not head:
+            rows.setdefault((table, row), []).append((tag, a.get("scope")))
+    for (table, _), cells in rows.items():
+        keys = parser.keys[table]
+        assert cells[:keys] == [("th", "row")] * keys and all(tag == "td" for tag, _ in cells[keys:])

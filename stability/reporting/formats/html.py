@@ -17,7 +17,8 @@ STYLE = """body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;overflo
 .scroll{overflow-x:auto;max-width:100%} table{border-collapse:separate;border-spacing:0;margin:1em 0;font-size:12px}
 th,td{border-bottom:1px solid #ccc;border-left:1px solid #e4e4e4;padding:2px 3px;text-align:right} th.l,td.l{text-align:left}
 th.group{text-align:center;background:#eef2f7} th.group.blank{background:#fff}
-tbody td:first-child,thead tr:last-child th:first-child{position:sticky;left:0;background:#fff;z-index:1}
+tbody tr>:first-child,thead tr:last-child th:first-child{position:sticky;left:0;background:#fff;z-index:1}
+tbody th{font-weight:normal}
 .figure{display:inline-block;margin:0.5em;max-width:100%} svg{max-width:100%;height:auto}
 .strip .caption{font-size:12px} summary{cursor:pointer;font-weight:bold;margin:0.6em 0}
 pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
@@ -48,24 +49,27 @@ document.querySelectorAll("table[data-keys]").forEach(function (table) {
 </script>"""
 
 
-def _cell(value: object, css: str) -> str:
+def _cell(value: object, css: str, key: bool) -> str:
+    """A body cell; a ``key`` one (naming its row) is a row header."""
+    tag, scope = ("th", ' scope="row"') if key else ("td", "")
     text = html.escape(str(value))
-    return f'<td{css}><div class="long">{text}</div></td>' if len(str(value)) > LONG_CELL else f"<td{css}>{text}</td>"
+    inner = f'<div class="long">{text}</div>' if len(str(value)) > LONG_CELL else text
+    return f"<{tag}{scope}{css}>{inner}</{tag}>"
 
 
 def table(section: Section) -> str:
-    """One table in a horizontally scrolling box (the columns naming a row stay in view); left-aligned
-    columns get ``class="l"``; column groups become a header row above the column titles; a long
-    cell scrolls in a box of its own."""
+    """One table in a horizontally scrolling box (the columns naming a row stay in view, as row
+    headers); left-aligned columns get ``class="l"``; column groups become a header row above the
+    column titles; a long cell scrolls in a box of its own."""
     classes = [' class="l"' if a in "lL" else "" for a in section.alignment()]
-    groups = "".join(f'<th colspan="{span}" class="group{"" if title else " blank"}">{html.escape(title)}</th>'
-                     for title, span in section.groups if span)
+    groups = "".join(f'<th scope="colgroup" colspan="{span}" class="group{"" if title else " blank"}">'
+                     f"{html.escape(title)}</th>" for title, span in section.groups if span)
     head = (f"<tr>{groups}</tr>" if groups else "") + "<tr>" + "".join(
-        f"<th{c}>{html.escape(h)}</th>" for h, c in zip(section.header, classes)) + "</tr>"
-    body = "".join("<tr>" + "".join(_cell(v, c) for v, c in zip(row, classes)) + "</tr>" for row in section.rows)
+        f'<th scope="col"{c}>{html.escape(h)}</th>' for h, c in zip(section.header, classes)) + "</tr>"
+    body = "".join("<tr>" + "".join(_cell(v, c, i < section.keys) for i, (v, c) in enumerate(zip(row, classes))) + "</tr>"
+                   for row in section.rows)
     keys = f' data-keys="{section.keys}"' if section.keys > 1 else ""
     return f'<div class="scroll"><table{keys}><thead>{head}</thead><tbody>{body}</tbody></table></div>'
-
 
 
 def _block(section: Section, details: bool) -> str:
