@@ -102,3 +102,21 @@ def test_table_headers_say_what_they_head(blind_result):
     for (table, _), cells in rows.items():
         keys = parser.keys[table]
         assert cells[:keys] == [("th", "row")] * keys and all(tag == "td" for tag, _ in cells[keys:])
+
+
+def test_flags_are_marked_in_their_colours():
+    """As in a terminal, each flag stands out in its colour (yellow: a caveat, red: a fault); a label
+    that contains a flag's words is neither marked nor unescaped."""
+    docs = small_corpus(3)
+
+    def fails_once(units):
+        if set(units) == set(docs[0].units):
+            raise ValueError("no boundary for this one")
+        return [len(units) // 2]
+
+    res = evaluate({"<b>content-blind</b>": "even", "half": fails_once}, docs, n_restarts=2, progress=False)
+    page = render(res, "html")
+    assert '<td class="l"><mark class="yellow">content-blind</mark></td>' in page
+    assert '<mark class="yellow">content-blind</mark>, <mark class="red">1 failed</mark></td>' in page
+    assert '<th scope="row" class="l">&lt;b&gt;content-blind&lt;/b&gt;</th>' in page
+    assert "<b>content-blind" not in page

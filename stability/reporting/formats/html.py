@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 
 from ..model import Report, Section
 
@@ -23,6 +24,7 @@ tbody th{font-weight:normal}
 .strip .caption{font-size:12px} summary{cursor:pointer;font-weight:bold;margin:0.6em 0}
 pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
 td .long{max-height:4.5em;overflow-y:auto;min-width:24em;text-align:left}
+mark{white-space:nowrap;padding:0 2px;border-radius:2px;print-color-adjust:exact} mark.yellow{background:#ffe58f} mark.red{background:#ffc9c9;color:#7a0000}
 @media print{body{margin:0} .scroll,td .long{overflow:visible;max-height:none} table{font-size:9px}
 details::details-content{content-visibility:visible;display:block} summary{list-style:none;cursor:auto}
 tr,.figure,.strip{break-inside:avoid} h2,summary{break-after:avoid}}"""
@@ -49,10 +51,20 @@ document.querySelectorAll("table[data-keys]").forEach(function (table) {
 </script>"""
 
 
-def _cell(value: object, css: str, key: bool) -> str:
-    """A body cell; a ``key`` one (naming its row) is a row header."""
+def _marked(value: object, highlight: Mapping[str, str]) -> str:
+    """``value`` escaped, each of its comma-separated parts holding a word of ``highlight`` (a flag,
+    ``2 failed``) in a ``mark`` of that word's colour, as a terminal colours it."""
+    parts = []
+    for part in str(value).split(", "):
+        style = next((style for word, style in highlight.items() if word in part), None)
+        parts.append(f'<mark class="{html.escape(style)}">{html.escape(part)}</mark>' if style else html.escape(part))
+    return ", ".join(parts)
+
+
+def _cell(value: object, css: str, key: bool, highlight: Mapping[str, str]) -> str:
+    """A body cell; a ``key`` one (naming its row) is a row header, its text never marked."""
     tag, scope = ("th", ' scope="row"') if key else ("td", "")
-    text = html.escape(str(value))
+    text = _marked(value, {} if key else highlight)
     inner = f'<div class="long">{text}</div>' if len(str(value)) > LONG_CELL else text
     return f"<{tag}{scope}{css}>{inner}</{tag}>"
 
@@ -66,7 +78,7 @@ def table(section: Section) -> str:
                      f"{html.escape(title)}</th>" for title, span in section.groups if span)
     head = (f"<tr>{groups}</tr>" if groups else "") + "<tr>" + "".join(
         f'<th scope="col"{c}>{html.escape(h)}</th>' for h, c in zip(section.header, classes)) + "</tr>"
-    body = "".join("<tr>" + "".join(_cell(v, c, i < section.keys) for i, (v, c) in enumerate(zip(row, classes))) + "</tr>"
+    body = "".join("<tr>" + "".join(_cell(v, c, i < section.keys, section.highlight) for i, (v, c) in enumerate(zip(row, classes))) + "</tr>"
                    for row in section.rows)
     keys = f' data-keys="{section.keys}"' if section.keys > 1 else ""
     return f'<div class="scroll"><table{keys}><thead>{head}</thead><tbody>{body}</tbody></table></div>'
