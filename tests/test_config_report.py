@@ -235,12 +235,12 @@ def test_html_report_of_eight_segmenters_fits_1280_pixels(tmp_path):
     names = ["c99", "u00", "texttiling", "texttiling_nltk", "even", "none", "all", "random"]
     res = evaluate({n: n for n in names}, small_corpus(), n_restarts=2, progress=False)
     page = render(res, "html")
-    assert f"<th>{STABILITY_X_AGREEMENT.short}</th>" in page  # four segmenters compared: the comparison column too
+    assert f'<th scope="col">{STABILITY_X_AGREEMENT.short}</th>' in page  # four segmenters compared: the comparison column too
     seen = _chromium(page, tmp_path, {
         "scroll": "document.documentElement.scrollWidth", "window": "window.innerWidth",
         "result": "document.querySelector('.result').getBoundingClientRect().top",
         "table": "document.querySelector('table').getBoundingClientRect().top",
-        "sticky": "getComputedStyle(document.querySelector('tbody td:first-child')).position"})
+        "sticky": "getComputedStyle(document.querySelector('tbody tr>:first-child')).position"})
     assert seen["window"] == 1280
     assert seen["scroll"] <= 1280, seen  # no horizontal overflow of the page
     assert seen["result"] < seen["table"] and seen["result"] < 900  # the ranked result above the fold
@@ -258,9 +258,9 @@ def test_html_keeps_rows_named_titles_whole_and_strips_scaled(result, tmp_path):
     scale down instead of being cropped."""
     page = render(result, "html", documents=True)
     seen = _chromium(page, tmp_path, {
-        "segmenter": f"{_PER_DOCUMENT}.querySelector('tbody td:nth-child(1)').getBoundingClientRect().left",
-        "document": f"{_PER_DOCUMENT}.querySelector('tbody td:nth-child(2)').getBoundingClientRect().left",
-        "first": f"{_PER_DOCUMENT}.querySelector('tbody td:nth-child(1)').getBoundingClientRect().width",
+        "segmenter": f"{_PER_DOCUMENT}.querySelector('tbody tr>:nth-child(1)').getBoundingClientRect().left",
+        "document": f"{_PER_DOCUMENT}.querySelector('tbody tr>:nth-child(2)').getBoundingClientRect().left",
+        "first": f"{_PER_DOCUMENT}.querySelector('tbody tr>:nth-child(1)').getBoundingClientRect().width",
         "box": f"{_PER_DOCUMENT}.parentElement.getBoundingClientRect().left",
         "scrolled": f"{_PER_DOCUMENT}.parentElement.scrollLeft",
         "titles": "[...document.querySelectorAll('svg.plot text:first-of-type')].map(t=>t.getBBox().x)",
@@ -284,10 +284,10 @@ def test_html_keeps_rows_named_titles_whole_and_strips_scaled(result, tmp_path):
 def test_html_groups_the_summary_columns(result):
     page = render(result, "html")
     summary = page.split("<table>", 1)[1].split("</thead>", 1)[0]
-    groups = re.findall(r'<th colspan="(\d+)" class="group[^"]*">([^<]*)</th>', summary)
+    groups = re.findall(r'<th scope="colgroup" colspan="(\d+)" class="group[^"]*">([^<]*)</th>', summary)
     assert [g[1] for g in groups] == ["", "stability test", "controls", "reference"]
     assert len(re.findall(r"<th[ >]", summary)) - len(groups) == sum(int(n) for n, _ in groups)  # spans cover every column
-    titles = re.findall(r"<th(?: class=\"l\")?>([^<]*)</th>", summary.split("</tr>", 1)[1])
+    titles = re.findall(r"<th scope=\"col\"(?: class=\"l\")?>([^<]*)</th>", summary.split("</tr>", 1)[1])
     spans = [int(n) for n, _ in groups]
     controls = titles[sum(spans[:2]):sum(spans[:3])]
     assert controls == ["chance", "corrected", "shuffle F1", "gap", "flags"]

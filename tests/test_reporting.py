@@ -137,7 +137,7 @@ def test_segmenters_report_lists_builtins_in_every_format():
     data = json.loads(render(statuses, "json"))["segmenters"]
     assert {"c99", "even", "none"} <= {s["name"] for s in data}
     assert "| even | built-in |" in render(statuses, "md")
-    assert "<td class=\"l\">c99</td>" in render(statuses, "html")
+    assert "<th scope=\"row\" class=\"l\">c99</th>" in render(statuses, "html")
 
 
 def test_a_long_default_is_elided_in_tables_and_whole_in_json():

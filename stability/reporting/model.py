@@ -63,7 +63,7 @@ class Section:
         Shown folded (a block the reader opens), where the format can fold.
     highlight : mapping of str to str
         Words to colour in the cells (word -> rich style, e.g. ``{"content-blind": "yellow"}``),
-        where the output supports colour (a terminal).
+        where the output supports colour (a terminal; HTML marks them).
     keys : int
         The leading columns that name a row (segmenter, document): a terminal too narrow for the
         whole table prints it in parts, each starting with these columns.

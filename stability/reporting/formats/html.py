@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 
 from ..model import Report, Section
 
@@ -13,56 +14,74 @@ DETAILS = True
 FIGURES = True
 DESCRIPTION = "a self-contained page with plots"
 
-STYLE = """body{font-family:system-ui,sans-serif;margin:1.5em;color:#222} .result{font-size:1.15em}
+STYLE = """body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;overflow-wrap:break-word} .result{font-size:1.15em}
 .scroll{overflow-x:auto;max-width:100%} table{border-collapse:separate;border-spacing:0;margin:1em 0;font-size:12px}
 th,td{border-bottom:1px solid #ccc;border-left:1px solid #e4e4e4;padding:2px 3px;text-align:right} th.l,td.l{text-align:left}
 th.group{text-align:center;background:#eef2f7} th.group.blank{background:#fff}
-tbody td:first-child,thead tr:last-child th:first-child{position:sticky;left:0;background:#fff;z-index:1}
+tbody tr>:first-child,thead tr:last-child th:first-child{position:sticky;left:0;background:#fff;z-index:1}
+tbody th{font-weight:normal}
 .figure{display:inline-block;margin:0.5em;max-width:100%} svg{max-width:100%;height:auto}
 .strip .caption{font-size:12px} summary{cursor:pointer;font-weight:bold;margin:0.6em 0}
 pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
-td .long{max-height:4.5em;overflow-y:auto;min-width:24em;text-align:left}"""
+td .long{max-height:4.5em;overflow-y:auto;min-width:24em;text-align:left}
+mark{white-space:nowrap;padding:0 2px;border-radius:2px;print-color-adjust:exact} mark.yellow{background:#ffe58f} mark.red{background:#ffc9c9;color:#7a0000}
+@media print{body{margin:0} .scroll,td .long{overflow:visible;max-height:none} table{font-size:9px}
+details::details-content{content-visibility:visible;display:block} summary{list-style:none;cursor:auto}
+tr,.figure,.strip{break-inside:avoid} h2,summary{break-after:avoid}}"""
 
 #: A cell longer than this (a document's list of boundaries) scrolls inside a box of three lines,
 #: so that one row does not grow a screen tall.
 LONG_CELL = 80
 
 #: Keeps every column naming a row in view when a wide table scrolls (CSS alone keeps the first:
-#: the others' offsets depend on the widths the browser gives the columns before them).
+#: the others' offsets depend on the widths the browser gives the columns before them). The widths
+#: are read from the header row, all before any cell is styled: reading after a write forces a
+#: layout, and one per row made a table of a thousand rows take minutes to open.
 STICKY_KEYS = """<script>
 document.querySelectorAll("table[data-keys]").forEach(function (table) {
-  var rows = table.querySelectorAll("thead tr:last-child, tbody tr"), left = 0;
-  for (var i = 0; i < +table.dataset.keys; i++) {
-    var width = 0;
-    rows.forEach(function (row) {
-      var cell = row.children[i];
-      cell.style.position = "sticky"; cell.style.left = left + "px"; cell.style.background = "#fff"; cell.style.zIndex = 1;
-      width = Math.max(width, cell.getBoundingClientRect().width);
+  var head = table.querySelector("thead tr:last-child").children, lefts = [0];
+  for (var i = 1; i < +table.dataset.keys; i++) lefts.push(lefts[i - 1] + head[i - 1].getBoundingClientRect().width);
+  table.querySelectorAll("thead tr:last-child, tbody tr").forEach(function (row) {
+    lefts.forEach(function (left, i) {
+      var style = row.children[i].style;
+      style.position = "sticky"; style.left = left + "px"; style.background = "#fff"; style.zIndex = 1;
     });
-    left += width;
-  }
+  });
 });
 </script>"""
 
 
-def _cell(value: object, css: str) -> str:
-    text = html.escape(str(value))
-    return f'<td{css}><div class="long">{text}</div></td>' if len(str(value)) > LONG_CELL else f"<td{css}>{text}</td>"
+def _marked(value: object, highlight: Mapping[str, str]) -> str:
+    """``value`` escaped, each of its comma-separated parts holding a word of ``highlight`` (a flag,
+    ``2 failed``) in a ``mark`` of that word's colour, as a terminal colours it."""
+    parts = []
+    for part in str(value).split(", "):
+        style = next((style for word, style in highlight.items() if word in part), None)
+        parts.append(f'<mark class="{html.escape(style)}">{html.escape(part)}</mark>' if style else html.escape(part))
+    return ", ".join(parts)
+
+
+def _cell(value: object, css: str, key: bool, highlight: Mapping[str, str]) -> str:
+    """A body cell; a ``key`` one (naming its row) is a row header, its text never marked."""
+    tag, scope = ("th", ' scope="row"') if key else ("td", "")
+    text = _marked(value, {} if key else highlight)
+    inner = f'<div class="long">{text}</div>' if len(str(value)) > LONG_CELL else text
+    return f"<{tag}{scope}{css}>{inner}</{tag}>"
 
 
 def table(section: Section) -> str:
-    """One table in a horizontally scrolling box (the columns naming a row stay in view); left-aligned
-    columns get ``class="l"``; column groups become a header row above the column titles; a long
-    cell scrolls in a box of its own."""
+    """One table in a horizontally scrolling box (the columns naming a row stay in view, as row
+    headers); left-aligned columns get ``class="l"``; column groups become a header row above the
+    column titles; a long cell scrolls in a box of its own."""
     classes = [' class="l"' if a in "lL" else "" for a in section.alignment()]
-    groups = "".join(f'<th colspan="{span}" class="group{"" if title else " blank"}">{html.escape(title)}</th>'
-                     for title, span in section.groups if span)
+    groups = "".join(f'<th scope="colgroup" colspan="{span}" class="group{"" if title else " blank"}">'
+                     f"{html.escape(title)}</th>" for title, span in section.groups if span)
     head = (f"<tr>{groups}</tr>" if groups else "") + "<tr>" + "".join(
-        f"<th{c}>{html.escape(h)}</th>" for h, c in zip(section.header, classes)) + "</tr>"
-    body = "".join("<tr>" + "".join(_cell(v, c) for v, c in zip(row, classes)) + "</tr>" for row in section.rows)
+        f'<th scope="col"{c}>{html.escape(h)}</th>' for h, c in zip(section.header, classes)) + "</tr>"
+    body = "".join("<tr>" + "".join(_cell(v, c, i < section.keys, section.highlight) for i, (v, c) in enumerate(zip(row, classes))) + "</tr>"
+                   for row in section.rows)
     keys = f' data-keys="{section.keys}"' if section.keys > 1 else ""
     return f'<div class="scroll"><table{keys}><thead>{head}</thead><tbody>{body}</tbody></table></div>'
-
 
 
 def _block(section: Section, details: bool) -> str:

@@ -1,0 +1,122 @@
+"""The HTML report as a reader gets it: in a real browser (headless Chromium, skipped without it),
+on a phone's width, printed, and with hostile strings in its labels."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import pytest
+
+from stability import Document, evaluate
+from stability.reporting import render
+from test_config_report import _chromium, needs_chromium, small_corpus
+
+#: Counts the layout reads (``getBoundingClientRect``) of the page's own scripts: put in its head.
+COUNT_READS = ("<script>var reads=0,read=Element.prototype.getBoundingClientRect;"
+               "Element.prototype.getBoundingClientRect=function(){reads++;return read.call(this)}</script>")
+
+
+@pytest.fixture(scope="module")
+def blind_result():
+    return evaluate({"even": "even", "none": "none"}, small_corpus(8), n_restarts=2, progress=False)
+
+
+@needs_chromium
+def test_sticky_columns_are_measured_once_per_column_not_per_row(blind_result, tmp_path):
+    """Measuring each row's key cells after styling the previous row forced a layout per row: a
+    per-document table of 1,500 rows took a minute and a half to open."""
+    page = render(blind_result, "html", documents=True).replace("<head>", "<head>" + COUNT_READS, 1)
+    seen = _chromium(page, tmp_path, {
+        "reads": "reads", "keys": "[...document.querySelectorAll('table[data-keys]')].reduce((n,t)=>n+ +t.dataset.keys,0)",
+        "rows": "document.querySelectorAll('table[data-keys] tbody tr').length",
+        "sticky": "[...document.querySelectorAll('table[data-keys] tbody td:nth-child(2)')].every(c=>c.style.position==='sticky')"})
+    assert seen["rows"] > 16 and seen["keys"] >= 2 and seen["sticky"]
+    assert seen["reads"] <= seen["keys"], seen  # at most one read a key column
+
+
+#: A document id and a segmenter label without a place to break a line (file paths, URLs).
+LONG_ID = "wiki/" + "Very_Long_Article_Title_" * 5
+LONG_LABEL = "plugins.segmenters:" + "TextTilingWithLongName" * 3
+
+
+@needs_chromium
+def test_long_ids_and_labels_wrap_instead_of_widening_a_phone_page(tmp_path):
+    """Strip captions, fold titles and the result line break a long word (the tables scroll in
+    their own boxes), so that the page itself never scrolls sideways on a phone."""
+    docs = [Document(f"{LONG_ID}{i}", doc.units, references=doc.references) for i, doc in enumerate(small_corpus(2))]
+    res = evaluate({LONG_LABEL: "even", "none": "none"}, docs, n_restarts=2, progress=False)
+    seen = _chromium(render(res, "html", documents=True), tmp_path, {
+        "window": "window.innerWidth", "page": "document.documentElement.scrollWidth"},
+        setup="document.querySelectorAll('details').forEach(d=>d.open=true)", window="400,900")
+    assert seen["page"] <= seen["window"], seen
+
+
+#: Applies the page's print rules to the screen (headless Chromium renders for the screen).
+AS_PRINTED = ("[...document.styleSheets].forEach(s=>[...s.cssRules].filter(r=>r.media&&r.media.mediaText==='print')"
+              ".forEach(r=>{const e=document.createElement('style');e.textContent=[...r.cssRules].map(x=>x.cssText)"
+              ".join('\\n');document.head.append(e)}))")
+
+
+@needs_chromium
+def test_printed_page_shows_folded_strips_and_whole_tables(blind_result, tmp_path):
+    """On paper nothing can be opened or scrolled: the folded strips print, and no table, nor a long
+    cell, is cut at the edge of its scroll box."""
+    seen = _chromium(render(blind_result, "html", documents=True), tmp_path, {
+        "strips": "[...document.querySelectorAll('details svg.strip')].map(s=>s.checkVisibility())",
+        "cut": "[...document.querySelectorAll('.scroll, td .long')].filter(e=>(e.scrollWidth>e.clientWidth+1||"
+               "e.scrollHeight>e.clientHeight+1)&&getComputedStyle(e).overflow!=='visible').length",
+        "open": "document.querySelectorAll('details[open]').length"}, setup=AS_PRINTED)
+    assert seen["open"] == 0 and seen["strips"] and all(seen["strips"]), seen
+    assert seen["cut"] == 0, seen
+
+
+class _Cells(HTMLParser):
+    """The cells of a page's tables: (table index, in thead, row index, tag, attributes), in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells, self.keys, self.table, self.head, self.row = [], [], -1, False, -1
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.table += 1
+            self.keys.append(int(dict(attrs).get("data-keys", 1)))
+        self.head = {"thead": True, "tbody": False}.get(tag, self.head)
+        self.row += tag == "tr"
+        if tag in ("th", "td"):
+            self.cells.append((self.table, self.head, self.row, tag, dict(attrs)))
+
+
+def test_table_headers_say_what_they_head(blind_result):
+    """A screen reader announces, for each number, its column and the segmenter and document of its
+    row: column titles have scope col (colgroup for a group title), the cells naming a row scope row."""
+    parser = _Cells()
+    parser.feed(render(blind_result, "html", documents=True))
+    assert parser.table >= 2 and max(parser.keys) >= 2
+    heads = [(tag, a.get("scope"), "colspan" in a) for _, head, _, tag, a in parser.cells if head]
+    assert heads and all(tag == "th" and scope == ("colgroup" if span else "col") for tag, scope, span in heads)
+    rows = {}
+    for table, head, row, tag, a in parser.cells:
+        if not head:
+            rows.setdefault((table, row), []).append((tag, a.get("scope")))
+    for (table, _), cells in rows.items():
+        keys = parser.keys[table]
+        assert cells[:keys] == [("th", "row")] * keys and all(tag == "td" for tag, _ in cells[keys:])
+
+
+def test_flags_are_marked_in_their_colours():
+    """As in a terminal, each flag stands out in its colour (yellow: a caveat, red: a fault); a label
+    that contains a flag's words is neither marked nor unescaped."""
+    docs = small_corpus(3)
+
+    def fails_once(units):
+        if set(units) == set(docs[0].units):
+            raise ValueError("no boundary for this one")
+        return [len(units) // 2]
+
+    res = evaluate({"<b>content-blind</b>": "even", "half": fails_once}, docs, n_restarts=2, progress=False)
+    page = render(res, "html")
+    assert '<td class="l"><mark class="yellow">content-blind</mark></td>' in page
+    assert '<mark class="yellow">content-blind</mark>, <mark class="red">1 failed</mark></td>' in page
+    assert '<th scope="row" class="l">&lt;b&gt;content-blind&lt;/b&gt;</th>' in page
+    assert "<b>content-blind" not in page
