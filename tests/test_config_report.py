@@ -292,7 +292,7 @@ def test_html_groups_the_summary_columns(result):
     controls = titles[sum(spans[:2]):sum(spans[:3])]
     assert controls == ["chance", "corrected", "shuffle F1", "gap", "flags"]
     assert titles[sum(spans[:3]):][:2] == ["P", "R"]  # reference P/R apart from the stability STP/STR
-    assert f'<p class="result"><b>{HEADLINE.title}: lex ' in page
+    assert f'<p class="result"><b>{HEADLINE.title} [95% CI]: lex ' in page
 
 
 def test_metrics_to_compute_are_chosen_by_name():

@@ -282,7 +282,7 @@ def test_a_segmenter_failing_on_every_document_is_listed_apart_from_the_ranking(
         line = head[:head.index("content-blind") + len("content-blind")]
         assert "fails n/a" not in line and "> fails" not in line
         assert "; fails: failed on every document; even: content-blind" in line
-        assert line.count(" [") == 1  # c99 alone is ranked, with its interval
+        assert line.count(" [") == 2  # the title's [95% CI], then c99 alone, ranked with its interval
 
 
 def test_segmenters_with_the_same_printed_headline_are_joined_by_equals():
@@ -320,7 +320,7 @@ def test_an_interval_over_one_document_is_not_shown():
     assert macro["ci"] == [None, None] and macro["std"] is None
     assert f"{stat.mean:.2f} (n/a)" in render(one, "table", width=300, compact=False)
     line = render(one, "md").splitlines()[0]
-    assert line == f"**{HEADLINE.title}: c99 {stat.mean:.2f} n/a**"
+    assert line == f"**{HEADLINE.title} [95% CI]: c99 {stat.mean:.2f} n/a**"
     assert "[n/a" not in render(one, "md") and "[n/a" not in render(one, "table", width=300)
     two = evaluate({"c99": "c99"}, docs, n_restarts=3, progress=False)  # two documents: an interval
     low, high = two.summary["c99"].macro[HEADLINE.name].ci
@@ -342,3 +342,21 @@ def test_a_boundary_never_found_again_is_drawn_and_long_titles_fit():
     assert "textLength" not in _title_text("short", 570)
     long = _title_text("Per document: " + "x" * 80, 570)
     assert 'textLength="560"' in long and 'x="285"' in long       # squeezed into the whole figure, centred
+
+
+def test_the_ranked_line_names_its_interval_and_a_segmenter_failing_on_some_documents():
+    # at a glance a partial failure was only in the flags column and the failures table, and the
+    # bracketed interval did not say what it was
+    from stability.reporting.corpus import ranked_line
+
+    def sometimes(units):
+        if "alpha" in units[0]:
+            raise ValueError("boom")
+        return [len(units) // 2]
+
+    docs = topical_corpus(432, 3, 3)
+    docs = [Document("first", ("alpha " + docs[0].units[0], *docs[0].units[1:])), *docs[1:]]
+    run = evaluate({"sometimes": sometimes, "c99": "c99"}, docs, n_restarts=3, progress=False, confidence=0.9)
+    line = ranked_line(run)
+    assert line.startswith(f"{HEADLINE.title} [90% CI]: ")
+    assert "; sometimes: failed on 1 of 3 documents" in line, line

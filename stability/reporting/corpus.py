@@ -494,10 +494,11 @@ def failed_at(failure: Failure) -> str:
 
 
 def ranked_line(result: CorpusResult, digits: int = 2) -> str:
-    """The result in one line: segmenters by decreasing headline (mean [95% CI]), then the
-    segmenters without any result (failed on every document), the content-blind ones and the
-    layout-only ones, whose stability says nothing about the content, and those placing few or many
-    boundaries, whose headline may be too high (:func:`count_marks_notes`).
+    """The result in one line: segmenters by decreasing headline (mean [95% CI]), then those that
+    failed on some documents, those without any result (failed on every document), the
+    content-blind ones and the layout-only ones, whose stability says nothing about the content,
+    and those placing few or many boundaries, whose headline may be too high
+    (:func:`count_marks_notes`).
 
     Examples: ``u00 0.86 [0.84, 0.92] > c99 0.74 [0.70, 0.79]; even, none: content-blind``; two
     segmenters whose printed values are the same are joined by ``=``, not ``>``.
@@ -515,6 +516,8 @@ def ranked_line(result: CorpusResult, digits: int = 2) -> str:
             chain += " = " if shown == number(ranked[i - 1][0].mean, digits) else " > "
         chain += f"{label} {shown} {_interval(stat, digits)}"
     parts = [chain]
+    parts += [f"{label}: failed on {s.n_failed} of {counted(s.n_failed + s.n_documents, 'document')}"
+              for label, s in result.summary.items() if s.n_failed and s.n_documents]
     failed = [label for label in empty if result.summary[label].n_failed]
     if failed:
         parts.append(f"{', '.join(failed)}: failed on every document")
@@ -526,7 +529,7 @@ def ranked_line(result: CorpusResult, digits: int = 2) -> str:
         parts.append(f"{', '.join(layout)}: layout-only")
     marked = count_marks(result.summary)
     parts += [f"{', '.join(marked[mark.key])}: {mark.name}" for mark in COUNT_MARKS if marked[mark.key]]
-    return f"{HEADLINE.title}: " + "; ".join(p for p in parts if p)
+    return f"{HEADLINE.title} {ci_title(result)}: " + "; ".join(p for p in parts if p)
 
 
 def clean(value: Any) -> Any:
