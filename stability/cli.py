@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from .userwords import Words
 
 #: Exit codes of every command.
-EXIT_CODES = {0: "success", 1: "an error (one line on stderr)", 2: "a usage error",
+EXIT_CODES = {0: "success", 1: "an error (one line on stderr), a value the run refuses included",
+              2: "a usage error the parser finds (an unknown option, a missing or ill-typed value)",
               3: "the run completed but some segmenter failed on some document"}
 EPILOG = "Exit codes: " + "; ".join(f"{code} {meaning}" for code, meaning in EXIT_CODES.items()) + "."
 
