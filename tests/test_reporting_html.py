@@ -120,3 +120,17 @@ def test_flags_are_marked_in_their_colours():
     assert '<mark class="yellow">content-blind</mark>, <mark class="red">1 failed</mark></td>' in page
     assert '<th scope="row" class="l">&lt;b&gt;content-blind&lt;/b&gt;</th>' in page
     assert "<b>content-blind" not in page
+
+
+def test_a_scatter_of_many_points_drops_its_tooltips():
+    # 300 documents x 5 segmenters made a 0.9 MB page, mostly a circle and a tooltip a point
+    from stability.reporting.figures import MAX_TOOLTIPS, _scatter
+
+    def points(n):
+        return [(i / n, (i * 7 % n) / n, "c99" if i % 2 else "u00", f"doc{i}") for i in range(n)]
+
+    few, many = _scatter(points(MAX_TOOLTIPS), "x", "y", "t"), _scatter(points(MAX_TOOLTIPS + 1), "x", "y", "t")
+    legend = 2  # a circle for each series in the legend
+    assert few.count("<circle") == MAX_TOOLTIPS + legend and "doc7" in few
+    assert many.count("<circle") == legend and "doc7" not in many and many.count('stroke-linecap="round"') == 2
+    assert len(many) < len(few) / 3
