@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .exceptions import CorpusFormatError, InvalidParameterError, StabilityError
+from .exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, StabilityError
 from .readers.common import naming_document
 from .segmentation import Segmentation
 
@@ -217,9 +217,13 @@ def score_files(
             raise InvalidParameterError(
                 f"document {doc_id!r}: the hypothesis covers {h.n_units} units, the reference {ref.segmentations[0].n_units}"
             )
-        values = compute_all(ref.segmentations[0], h, k=k, tolerance=tolerance, gamma=gamma, times=ref.times)
-        if len(ref.segmentations) >= 2:
-            values.update(multi_reference_metrics(ref.segmentations, h, window_limit=window_limit, tolerance=tolerance))
+        try:
+            values = compute_all(ref.segmentations[0], h, k=k, tolerance=tolerance, gamma=gamma, times=ref.times)
+            if len(ref.segmentations) >= 2:
+                values.update(multi_reference_metrics(ref.segmentations, h, window_limit=window_limit,
+                                                      tolerance=tolerance))
+        except (InvalidParameterError, InvalidTypeError) as exc:  # a window too wide for this document
+            raise type(exc)(f"{exc} (document {doc_id!r})", parameter=exc.parameter) from None
         documents[doc_id] = {key: float(v) for key, v in values.items()}
     keys = list(dict.fromkeys(k for d in documents.values() for k in d))
     mean, std = {}, {}

@@ -105,6 +105,12 @@ def test_score_window(runner, choi_dir):
     ref = choi_dir / "a.ref"
     message = _error(runner.invoke(app, ["score", "-R", str(ref), "-H", str(ref), "--window", "wide"]))
     assert message.startswith("error: --window must be an integer or one of")
+    # a window too wide for one document names it
+    short = choi_dir / "short.jsonl"
+    short.write_text('{"id": "tiny", "masses": [3, 2]}\n', encoding="utf-8")
+    message = _error(runner.invoke(app, ["score", "-R", str(short), "-H", str(short), "--window", "9"]))
+    assert message == ("error: --window must be an integer in 1..4 (the number of gaps of a 5-unit document); "
+                       "received 9 (document 'tiny')")
 
 
 def test_config_errors_keep_the_toml_key_and_table(runner, tmp_path):
