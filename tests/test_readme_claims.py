@@ -143,3 +143,16 @@ def test_the_summary_per_kind_of_text_gives_the_range_of_the_reports():
         quoted = re.findall(r"[+-]\d\.\d\d", bullet)
         assert quoted == ([values[0], values[-1]] if values[0] != values[-1] else [values[0]]), bullet
     assert sorted(c for corpora in KINDS.values() for c in corpora) == sorted(reports)
+
+
+def test_every_relative_link_of_the_readme_and_docs_resolves():
+    # the README's evidence moved to docs/validity.md; a link left pointing at the old place, or
+    # a report renamed, would send readers nowhere
+    broken = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "benchmarks" / "RESULTS.md"]:
+        for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text(encoding="utf-8")):
+            if not target.startswith(("http://", "https://", "#", "mailto:")):
+                if not (page.parent / target.split("#")[0]).exists():
+                    broken.append(f"{page.relative_to(ROOT)} -> {target}")
+    assert broken == []
+    assert "](docs/validity.md)" in README
