@@ -156,3 +156,37 @@ def test_every_relative_link_of_the_readme_and_docs_resolves():
                     broken.append(f"{page.relative_to(ROOT)} -> {target}")
     assert broken == []
     assert "](docs/validity.md)" in README
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_the_three_corpora_means_quote_the_study_report():
+    # "reaches 0.59 (95% bootstrap interval over documents 0.52 to 0.66) where the best reachable
+    # is 0.81", and "(0.64 over the three corpora)" for ×agreement: docs/validation.md's two
+    # "Mean of the two over all corpora (3)" lines, in the README and in docs/validity.md
+    report = (ROOT / "docs" / "validation.md").read_text(encoding="utf-8")
+    headline = re.search(r"Mean of the two over all corpora \(3\): \+(\d\.\d\d) \[\+(\d\.\d\d), \+(\d\.\d\d)\] "
+                         r"\(ceiling \+(\d\.\d\d)\)", report).groups()
+    agreement = re.search(r"Mean of the two over all corpora \(3\): \+(\d\.\d\d) \[[^]]*\] against the headline's "
+                          r"\+(\d\.\d\d)", report).groups()
+    mean, low, high, ceiling = headline
+    assert agreement[1] == mean
+    readme = _flat(README)
+    assert (f"the headline reaches {mean} (95% bootstrap interval over documents {low} to {high}) where the best "
+            f"reachable is {ceiling}") in readme
+    assert f"({agreement[0]} over the three corpora)" in readme
+    validity = _flat(VALIDITY)
+    assert f"it reaches {mean} (95% bootstrap interval over documents {low} to {high}) where the best reachable " \
+           f"is {ceiling}" in validity
+    assert f"it reaches {agreement[0]} against {mean}" in validity
+
+
+def test_the_count_of_readings_below_the_aim_is_the_tables():
+    # "its mean of those two is below 0.45, the level the project aims at ..., on 7 of the 21
+    # readings above": counted from the README's own table (vs B and vs boundary F1)
+    _, rows = _first_table(README.split("**What the headline is worth, per kind of text.**", 1)[1])
+    below = sum((float(b) + float(f1)) / 2 < 0.45 for _, b, f1, _, _ in rows)
+    assert f"below 0.45, the level the project aims at for every kind of text, on {below} of the {len(rows)} " \
+           "readings above" in _flat(README)
