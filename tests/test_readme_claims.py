@@ -190,3 +190,24 @@ def test_the_count_of_readings_below_the_aim_is_the_tables():
     below = sum((float(b) + float(f1)) / 2 < 0.45 for _, b, f1, _, _ in rows)
     assert f"below 0.45, the level the project aims at for every kind of text, on {below} of the {len(rows)} " \
            "readings above" in _flat(README)
+
+
+def test_the_output_folder_holds_the_files_the_readme_names(tmp_path, monkeypatch):
+    # "The folder holds results.jsonl ... and a report.<extension> for each format of [output]
+    # formats (md and json unless a config names others; configs/demo.toml names all five: ...)"
+    from typer.testing import CliRunner
+
+    from stability.cli import app
+
+    runner = CliRunner(env={"COLUMNS": "80", "_TYPER_FORCE_DISABLE_TERMINAL": "1"})
+    monkeypatch.chdir(tmp_path)
+    plain = runner.invoke(app, ["run", "-s", "even", "-r", "2", "--limit", "1", "--no-progress", "--out", "plain"])
+    demo = runner.invoke(app, ["run", str(ROOT / "configs" / "demo.toml"), "-s", "even", "-r", "2", "--limit", "1",
+                               "--no-progress", "--out", "demo"])
+    assert plain.exit_code == 0 and demo.exit_code == 0, plain.output + demo.output
+    sentence = _flat(README).split("The folder holds", 1)[1].split(". ", 1)[0]
+    named = set(re.findall(r"`((?:results|report|documents)\.[a-z]+)`", sentence))
+    assert {p.name for p in (tmp_path / "plain").iterdir()} == {"results.jsonl", "report.md", "report.json"}
+    assert {p.name for p in (tmp_path / "demo").iterdir()} == named
+    table = (tmp_path / "demo" / "report.txt").read_text(encoding="utf-8").splitlines()
+    assert max(map(len, table)) <= 120 and "at 120 columns" in sentence
