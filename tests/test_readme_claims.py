@@ -231,3 +231,28 @@ def test_the_restarts_numbers_quote_the_reports():
             f"document's by up to {max(documents):.2f} (by more than 0.1 on all but {below} of the "
             f"{len(documents)} readings)") in _flat(README)
     assert f"({max(configurations):.3f} at most on every corpus run)" in _flat(VALIDITY)
+
+
+def test_the_example_result_line_has_the_shape_the_program_prints(tmp_path, monkeypatch):
+    # the README's example of the ranked line (interval, partial failures, content-blind ones set
+    # apart) and a run's own line, with a segmenter failing on some documents, read the same way
+    from typer.testing import CliRunner
+
+    from stability.cli import app
+
+    (tmp_path / "oddfail.py").write_text(
+        "def segment(units):\n    if len(units) % 2:\n        raise ValueError('odd')\n    return [len(units) // 2]\n",
+        encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    runner = CliRunner(env={"COLUMNS": "400", "_TYPER_FORCE_DISABLE_TERMINAL": "1"})
+    result = runner.invoke(app, ["run", "-s", "c99", "-s", "u00", "-s", "oddfail:segment", "-s", "even",
+                                 "--allow-plugins", "-r", "2", "--limit", "6", "--no-progress"])
+    score = r"[\w:.-]+ -?\d\.\d\d \[-?\d\.\d\d, -?\d\.\d\d\]"
+    shape = (rf"{re.escape(HEADLINE.title)} \[95% CI\]: {score}( > {score})*"
+             r"(; [\w:., -]+: failed on \d+ of \d+ documents)*(; [\w:., -]+: content-blind)?")
+    assert result.stdout, result.output
+    printed = result.stdout.splitlines()[0]
+    assert result.exit_code == 3 and "failed on" in printed and "content-blind" in printed, result.output
+    assert re.fullmatch(shape, printed), printed
+    example = re.search(r"e\.g\.\s+`([^`]+)`", README).group(1)
+    assert re.fullmatch(shape, example), example
