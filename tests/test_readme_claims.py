@@ -256,3 +256,15 @@ def test_the_example_result_line_has_the_shape_the_program_prints(tmp_path, monk
     assert re.fullmatch(shape, printed), printed
     example = re.search(r"e\.g\.\s+`([^`]+)`", README).group(1)
     assert re.fullmatch(shape, example), example
+
+
+def test_the_agreement_claim_quotes_the_reports():
+    # "closer to the references than the headline on all eleven readings it was computed on, by
+    # 0.02 to 0.09": the difference column of every report's comparison section
+    differences = []
+    for header, rows in _tables("### The second number of a comparison"):
+        differences += [dict(zip(header, row))["difference"].split()[0] for row in rows]
+    assert len(differences) == 11 and all(float(d) > 0 for d in differences)
+    low, high = min(differences, key=float).lstrip("+"), max(differences, key=float).lstrip("+")
+    claim = f"on all eleven readings it was computed on, by {low} to {high}"
+    assert claim in " ".join(README.split()) and claim in " ".join(VALIDITY.split())
