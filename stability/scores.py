@@ -195,9 +195,10 @@ def spurious_boundaries(
     """
     if not restarts:
         return {}
-    if tolerance == 0:  # one Counter over every restart's unmatched positions
-        base = set(initial)
-        counts = Counter(x for x in chain.from_iterable(restarts) if x not in base)
+    if tolerance == 0:  # every restart's unmatched positions counted at once
+        found = np.fromiter(chain.from_iterable(restarts), dtype=np.int64)
+        positions, hits = np.unique(found[~np.isin(found, np.asarray(initial, dtype=np.int64))], return_counts=True)
+        return {pos: count / len(restarts) for pos, count in zip(positions.tolist(), hits.tolist())}
     else:
         counts = Counter()
         for b in restarts:

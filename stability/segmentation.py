@@ -89,13 +89,16 @@ def check_boundaries(
     return tuple(values)
 
 
+_INT = {int}
+
+
 def _int_list(boundaries: Any, name: str) -> list[int]:
     """The elements of a sequence (or 1-D integer array) as Python ints.
 
     Unordered or one-shot containers (sets, dicts, generators) are refused: their order, or
     whether they can be read twice, is not defined, so reading them would be a silent guess.
     """
-    if type(boundaries) in (list, tuple) and all(type(v) is int for v in boundaries):
+    if type(boundaries) in (list, tuple) and set(map(type, boundaries)) <= _INT:
         return list(boundaries)  # the common case first, checked without per-element calls
     if isinstance(boundaries, np.ndarray):
         if boundaries.ndim != 1:

@@ -63,6 +63,7 @@ __all__ = [
     "segmenter_name",
     "segmenter_params",
     "apply_order",
+    "unit_table",
     "for_document",
     "prepare_key",
 ]
@@ -252,11 +253,22 @@ def segmenter_params(segmenter: Any) -> dict[str, Any]:
 
 
 def apply_order(units: Sequence[str], order: np.ndarray) -> list[str]:
-    """The document ``units`` reordered by ``order`` (``[units[i] for i in order]``)."""
+    """The document ``units`` reordered by ``order`` (``[units[i] for i in order]``); ``units``
+    may be a one-dimensional object array of them (:func:`unit_table`), faster to gather from."""
+    if isinstance(units, np.ndarray):
+        return units[order].tolist()
     indices = order.tolist()
     if len(indices) < 2:
         return [units[i] for i in indices]
     return list(itemgetter(*indices)(units))  # one C-level gather
+
+
+def unit_table(units: Sequence[str]) -> np.ndarray:
+    """``units`` as a one-dimensional object array (the same string objects), from which
+    :func:`apply_order` gathers a long document's reordered units faster than from a list."""
+    table = np.empty(len(units), dtype=object)
+    table[:] = units
+    return table
 
 
 def for_document(segmenter: Any, document: Any) -> Any:

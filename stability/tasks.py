@@ -20,7 +20,7 @@ from .exceptions import InvalidSegmentationError, InvalidTypeError
 from .isolation import SegmenterTimeout, WorkerCrash, submit_alone
 from .permutations import Stream, layout_units, restart_orders, stream_rng
 from .segmentation import Segmentation, check_boundaries
-from .segmenter import apply_order, has_batch_path, has_fast_path
+from .segmenter import apply_order, has_batch_path, has_fast_path, unit_table
 
 __all__ = ["Chunk", "ChunkResult", "Prepared", "initial_task", "restart_task", "restart_chunk", "ON_CRASH",
            "describe", "checked", "CHUNKS_HINT"]
@@ -170,9 +170,10 @@ def restart_chunk(
                 return index, stream, restarts, batch_outputs(segmenter, state, orders, n), None
             except Exception as exc:  # noqa: BLE001 - located below, restart by restart
                 batch_error = exc
+        table = unit_table(units) if state is None and orders else None
         for restart, order in zip(restarts, orders):
             if state is None:
-                out.append(checked_call(segmenter, apply_order(units, order), n))
+                out.append(checked_call(segmenter, apply_order(table, order), n))
             else:
                 out.append(checked(segmenter.segment_prepared(state, order), n))
         if batch_error is not None:
