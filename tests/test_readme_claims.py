@@ -268,3 +268,9 @@ def test_the_agreement_claim_quotes_the_reports():
     low, high = min(differences, key=float).lstrip("+"), max(differences, key=float).lstrip("+")
     claim = f"on all eleven readings it was computed on, by {low} to {high}"
     assert claim in " ".join(README.split()) and claim in " ".join(VALIDITY.split())
+
+
+def test_every_benchmark_script_is_in_the_readme_table():
+    scripts = sorted(p.name for p in (ROOT / "benchmarks").glob("*.py") if not p.name.startswith("_"))
+    listed = set(re.findall(r"^\| `benchmarks/([\w.]+\.py)` \|", README, flags=re.M))
+    assert [name for name in scripts if name not in listed] == []
