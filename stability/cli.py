@@ -295,7 +295,7 @@ def run(
     resume: Annotated[Optional[bool], typer.Option("--resume/--no-resume", help="Continue an interrupted run in --out.", show_default=False, rich_help_panel=RESULTS_PANEL)] = None,
     retry_failed: Annotated[Optional[bool], typer.Option("--retry-failed/--no-retry-failed", help="With --resume: run again the (segmenter, document) pairs recorded as failures (by default they are kept).", show_default=False, rich_help_panel=RESULTS_PANEL)] = None,
     overwrite: Annotated[Optional[bool], typer.Option("--overwrite/--no-overwrite", help="Replace the results already in --out (without it or --resume, existing results are an error).", show_default=False, rich_help_panel=RESULTS_PANEL)] = None,
-    progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on a terminal).", rich_help_panel=EXECUTION_PANEL)] = None,
+    progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress on stderr: a bar on a terminal (the default there); --progress elsewhere (a CI log) prints a plain line every 10 s.", rich_help_panel=EXECUTION_PANEL)] = None,
     report_format: ReportFormatOption = None,
     old_report: OldReportOption = None,
     columns: ColumnsOption = None,
@@ -491,7 +491,7 @@ def validate(
     n_restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Override the configs' restarts.")] = None,
     n_bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap resamples of documents per interval (at least 40).")] = 1000,
     corpus: Annotated[Optional[list[str]], typer.Option("--corpus", "-c", help="Only this corpus of the config files (repeatable; default: all).")] = None,
-    progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on a terminal).")] = None,
+    progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress on stderr: a bar on a terminal (the default there); --progress elsewhere (a CI log) prints a plain line every 10 s.")] = None,
     comparison: Annotated[bool, typer.Option("--comparison", help="Also rank the configurations by the second number of a comparison, stability x agreement with the other segmenters, against B and boundary F1 within one unit (a section of the report).")] = False,
     debug: Debug = False,
 ) -> None:

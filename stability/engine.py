@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import sys
 import time
 from contextlib import closing
 from collections.abc import Callable, Hashable, Iterator
@@ -289,6 +290,10 @@ def _chunks(restarts: range, n_chunks: int) -> list[range]:
     return [range(int(a), int(b)) for a, b in zip(edges, edges[1:]) if b > a]
 
 
+#: Seconds between two plain progress lines (progress asked for where stderr is no terminal).
+LINE_EVERY = 10.0
+
+
 class Progress:
     """A rich progress bar of restarts on stderr; by default only when stderr is a terminal
     (:func:`stability.status.shown`). Beside the bar: the phase (first segmentations, then
@@ -301,7 +306,11 @@ class Progress:
         self._bar = None
         self._description = description
         self._pairs = [0, 0]  # finished, known
-        if shown(show):
+        #: asked for where stderr is no terminal (a CI log): plain lines, one every LINE_EVERY s
+        self._lines = bool(show) and not sys.stderr.isatty()
+        self._counts = [0, 0]  # restarts done, total
+        self._clock = [time.monotonic()] * 2  # started, last line
+        if shown(show) and not self._lines:
             from rich.console import Console
             from rich.markup import escape
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -323,11 +332,15 @@ class Progress:
             self._total = 0
 
     def add_total(self, amount: int) -> None:
+        self._counts[1] += amount
         if self._bar is not None:
             self._total += amount
             self._bar.update(self._task, total=self._total)
 
     def advance(self, amount: int) -> None:
+        self._counts[0] += amount
+        if self._lines and time.monotonic() - self._clock[1] >= LINE_EVERY:
+            self._line()
         if self._bar is not None and amount:
             self._bar.advance(self._task, amount)
             speed = self._bar.tasks[0].speed
@@ -351,7 +364,22 @@ class Progress:
         if self._bar is not None and self._pairs[1] > 1:
             self._bar.update(self._task, pairs=f"pairs {self._pairs[0]}/{self._pairs[1]}")
 
+    def _line(self, end: str = "") -> None:
+        """One plain progress line on stderr: restarts done of the total, pairs, rate, time."""
+        now = time.monotonic()
+        self._clock[1] = now
+        done, total = self._counts
+        elapsed = now - self._clock[0]
+        share = f" ({done / total:.0%})" if total else ""
+        pairs = f", pairs {self._pairs[0]}/{self._pairs[1]}" if self._pairs[1] > 1 else ""
+        rate = f", {done / elapsed:,.0f}/s" if elapsed > 0 and done else ""
+        print(f"{self._description} {done:,}/{total:,}{share}{pairs}{rate}, {elapsed:.0f} s{end}",
+              file=sys.stderr, flush=True)
+
     def close(self) -> None:
+        if self._lines:
+            self._line(", done")
+            self._lines = False
         if self._bar is not None:
             self._bar.stop()
 

@@ -216,3 +216,22 @@ def test_score_stdin_once_and_segmentations_only():
     assert refused.exit_code == 1
     units = _runner().invoke(app, ["score", "-R", "-", "-H", __file__], input=corpus)
     assert units.exit_code == 1 and "<stdin>" in units.stderr and "as a file" in units.stderr, units.stderr
+
+
+def test_progress_asked_for_in_a_log_is_plain_lines(monkeypatch):
+    # --progress where stderr is no terminal (a CI log) printed nothing: rich draws no bar there
+    from typer.testing import CliRunner
+
+    from stability import engine
+    from stability.cli import app
+
+    args = ["run", "--limit", "2", "-r", "4", "-s", "even", "-s", "c99"]
+    quiet = CliRunner().invoke(app, args)
+    assert quiet.exit_code == 0 and "restarts " not in quiet.stderr  # not asked for: nothing
+    final = CliRunner().invoke(app, [*args, "--progress"])
+    lines = [line for line in final.stderr.splitlines() if line.startswith("restarts ")]
+    assert len(lines) == 1 and lines[0].endswith(", done") and "(100%)" in lines[0], final.stderr
+    assert "\x1b" not in final.stderr and "\r" not in final.stderr
+    monkeypatch.setattr(engine, "LINE_EVERY", 0.0)  # a line at every step
+    often = CliRunner().invoke(app, [*args, "--progress"])
+    assert len([line for line in often.stderr.splitlines() if line.startswith("restarts ")]) > 2

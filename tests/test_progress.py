@@ -38,7 +38,10 @@ def test_a_run_names_its_phases_and_counts_pairs(monkeypatch):
     assert calls[-1] == ("done", (6, 6))
 
 
-def test_the_bar_shows_phase_rate_and_pairs_on_a_terminal():
+def test_the_bar_shows_phase_rate_and_pairs_on_a_terminal(monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # elsewhere --progress prints plain lines
     bar = Progress(True, "restarts")
     try:
         bar.add_total(100)
