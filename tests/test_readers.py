@@ -957,3 +957,15 @@ def test_a_header_read_as_one_column_names_the_delimiter_it_holds(tmp_path, deli
         list(read_csv(file))
     (doc,) = read_csv(file, delimiter=delimiter)
     assert doc.units == ("Hello.", "News.") and bounds(doc) == [(1,)]
+
+
+def test_utf16_without_a_byte_order_mark_is_not_read_as_text_full_of_nul_characters(tmp_path):
+    # ASCII text in UTF-16 without a mark decodes as UTF-8 without error, every other character a
+    # NUL: it was read silently, units and all full of NULs
+    file = tmp_path / "notes.txt"
+    file.write_bytes("One sentence here. Another one there.\n\nA second paragraph.\n".encode("utf-16-le"))
+    with pytest.raises(CorpusFormatError, match=r"notes.txt:1: the text read as 'utf-8' holds NUL characters: "
+                                                r"it is UTF-16 without a byte-order mark \(pass encoding='utf-16-le'"):
+        list(read_corpus(file))
+    docs = list(read_corpus(file, encoding="utf-16-le"))
+    assert docs and all("\0" not in unit for unit in docs[0].units)

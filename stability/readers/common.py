@@ -327,6 +327,16 @@ def _decode_error(path: Path, encoding: str, exc: UnicodeError) -> CorpusFormatE
     )
 
 
+def _nul_error(path: Path, encoding: str, line: int) -> CorpusFormatError:
+    """A file that decodes but holds NUL characters: UTF-16 text without a byte-order mark read as
+    an 8-bit encoding (every other byte of ASCII text is a NUL), or no text at all."""
+    shown = "utf-8" if encoding == "utf-8-sig" else encoding
+    return CorpusFormatError(
+        f"the text read as {shown!r} holds NUL characters: it is UTF-16 without a byte-order mark (pass "
+        "encoding='utf-16-le', or 'utf-16-be') or not text at all (leave it out with pattern=)",
+        path=str(path), line=line)
+
+
 def iter_lines(path: Path, encoding: str, errors: str, *, raw: bool = False) -> Iterator[str]:
     """Yield the lines of ``path`` one at a time, turning decoding errors into format errors.
 
@@ -335,11 +345,10 @@ def iter_lines(path: Path, encoding: str, errors: str, *, raw: bool = False) -> 
     """
     try:
         with open(path, encoding=encoding, errors=errors, newline="" if raw else None) as handle:
-            if raw:
-                yield from handle
-            else:
-                for line in handle:
-                    yield line[:-1] if line.endswith("\n") else line
+            for number, line in enumerate(handle, 1):
+                if "\0" in line:
+                    raise _nul_error(path, encoding, number)
+                yield line if raw or not line.endswith("\n") else line[:-1]
     except UnicodeError as exc:  # a decoding error, or a codec refusing the stream (UTF-16 without a mark)
         raise _decode_error(path, encoding, exc) from None
 
