@@ -235,3 +235,15 @@ def test_progress_asked_for_in_a_log_is_plain_lines(monkeypatch):
     monkeypatch.setattr(engine, "LINE_EVERY", 0.0)  # a line at every step
     often = CliRunner().invoke(app, [*args, "--progress"])
     assert len([line for line in often.stderr.splitlines() if line.startswith("restarts ")]) > 2
+
+
+def test_a_missing_corpus_of_a_study_names_its_config_and_corpus(tmp_path):
+    # it said only "no such corpus file or directory: '.../configs/../../clinical'"
+    (tmp_path / "configs").mkdir()
+    config = tmp_path / "configs" / "study.toml"
+    config.write_text('[corpus.clinical]\npath = "../../clinical"\n[segmenters.even]\n[segmenters.none]\n'
+                      '[segmenters.all]\n', encoding="utf-8")
+    result = _runner().invoke(app, ["validate", str(config), "--out", str(tmp_path / "out"), "--no-progress"])
+    assert result.exit_code == 1
+    assert result.stderr == (f"error: {config} (corpus 'clinical'): no such corpus file or directory: "
+                             f"{str((tmp_path.parent / 'clinical').resolve())!r}\n")

@@ -121,7 +121,9 @@ def list_files(path: PathLike, patterns: tuple[str, ...]) -> tuple[Path, list[tu
     if root.is_file():
         return root, [(root.name, root)]
     if not root.is_dir():
-        raise FileNotFoundError(errno.ENOENT, "no such corpus file or directory", str(root))
+        # as given, unless it climbs ("configs/../../x" from a config: said resolved, links followed)
+        said = root.resolve() if ".." in root.parts else root
+        raise FileNotFoundError(errno.ENOENT, "no such corpus file or directory", str(said))
     found = []
     for directory, names in _walk(root):
         for name in names:

@@ -254,6 +254,10 @@ def _prepare(spec: CorpusSpec, options: StudyOptions, status: Status) -> _Prepar
         segmenters = spec.experiment.build_segmenters()
     except InvalidParameterError as exc:
         raise InvalidParameterError(f"{where}: {exc}") from exc
+    except OSError as exc:  # a missing corpus path: which corpus of which config
+        if not exc.strerror:
+            raise
+        raise type(exc)(exc.errno, f"{where}: {exc.strerror}", exc.filename) from exc
     available = len(documents)
     if options.quick:
         documents = quick_subset(documents)
