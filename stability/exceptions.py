@@ -138,6 +138,7 @@ class CorpusFormatError(StabilityError, ValueError):
     def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
         self.path = path
         self.line = line
+        self.reason = message  # what is wrong, without the file and line
         where = ""
         if path is not None:
             where = f"{path}:{line}: " if line is not None else f"{path}: "

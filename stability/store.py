@@ -208,10 +208,10 @@ def _scan(path: Path) -> _Scan:
                 if number == 1:
                     raise
                 raise CorpusFormatError(
-                    f"{str(exc)[len(f'{path}:{number}: '):]}; the other lines hold finished results: remove or repair this "
+                    f"{exc.reason}; the other lines hold finished results: remove or repair this "
                     "one to read them (a resume then computes its pair again)", path=str(path), line=number) from None
             what = "incomplete" if newline < 0 else "invalid"
-            scan.dropped = f"{path}:{number}: {what} last line left out ({str(exc).split(': ', 2)[-1]})"
+            scan.dropped = f"{path}:{number}: {what} last line left out ({exc.reason})"
             break
         if record["type"] == "run":
             _check_version(record, path, number)
