@@ -561,8 +561,7 @@ class ResultsStore:
         if scan.dropped:
             warnings.warn(f"{scan.dropped}; cut off before resuming", ResultsWarning, stacklevel=4)
         run = _records(scan, self.path)
-        if scan.records:
-            self._check(run)
+        added = self._check(run) if scan.records else []
         self.completed = run.entries
         self._recorded = dict.fromkeys(doc for _, doc in run.entries)
         os.truncate(self.path, scan.end)
@@ -576,7 +575,6 @@ class ResultsStore:
         if run.provenance:
             self._check_versions(run.provenance)
             self.provenance = run.provenance
-        added = self._added(run)
         if added:
             # the last run record of a file is its header: this one lists the segmenters added, and
             # the command of this run (run afresh, it computes every pair of the file again)
@@ -636,13 +634,14 @@ class ResultsStore:
     def _refuse(self, why: str, advice: str) -> InvalidParameterError:
         return InvalidParameterError(f"cannot resume {self.path}: {why}; {advice}")
 
-    def _check(self, run: RunRecords) -> None:
+    def _check(self, run: RunRecords) -> list[str]:
         """The file must come from the same settings, segmenter parameters and corpus; the run may
-        add segmenters (:meth:`_added`)."""
+        add segmenters (:meth:`_added`), which are returned."""
         current = json.loads(json.dumps(self.settings))
         params = current.pop("segmenter_params", {})
         previous = {k: v for k, v in run.settings.items() if k != "segmenter_params"}
-        if self._added(run):
+        added = self._added(run)
+        if added:
             previous["segmenters"] = current.get("segmenters")
         if previous != current:
             changed = sorted(k for k in set(previous) | set(current) if previous.get(k) != current.get(k))
@@ -662,6 +661,7 @@ class ResultsStore:
                         f"results of segmenter {value.segmenter!r} were computed with parameters "
                         f"{_jsonable(value.params)}, now {params[value.segmenter]}",
                         "use another output file or the same parameters")
+        return added
 
     def _added(self, run: RunRecords) -> list[str]:
         """The segmenters this run adds to those the file was written for (its other settings
