@@ -274,10 +274,19 @@ def _head(path: Path) -> bytes:
         return b""
 
 
+def _mark_of(head: bytes) -> str | None:
+    """The encoding a UTF-16 or UTF-32 byte-order mark at the start of ``head`` names, or None."""
+    return next((name for mark, name in _BYTE_ORDER_MARKS if head.startswith(mark)), None)
+
+
+def _binary(head: bytes) -> bool:
+    """A NUL byte among the first bytes ``head`` of a file without a UTF-16/32 mark."""
+    return _mark_of(head) is None and b"\0" in head
+
+
 def marked_encoding(path: Path) -> str | None:
     """The encoding a UTF-16 or UTF-32 byte-order mark at the start of ``path`` names, or None."""
-    head = _head(path)
-    return next((name for mark, name in _BYTE_ORDER_MARKS if head.startswith(mark)), None)
+    return _mark_of(_head(path))
 
 
 def looks_binary(path: Path) -> bool:
@@ -286,7 +295,7 @@ def looks_binary(path: Path) -> bool:
     Images, PDFs, office documents and Thumbs.db hold NUL bytes; text in any 8-bit encoding or
     in UTF-8 does not.
     """
-    return marked_encoding(path) is None and b"\0" in _head(path)
+    return _binary(_head(path))
 
 
 def _decoding_advice(path: Path, refused: bool) -> str:
@@ -297,10 +306,11 @@ def _decoding_advice(path: Path, refused: bool) -> str:
             "pass encoding= with the file's encoding (for example encoding='utf-16-le' for UTF-16 "
             "without a byte-order mark, or 'utf-8')"
         )
-    marked = marked_encoding(path)
+    head = _head(path)  # read once for both questions
+    marked = _mark_of(head)
     if marked is not None:
         return f"the file starts with a {marked.upper()} byte-order mark: pass encoding='{marked}'"
-    if looks_binary(path):
+    if _binary(head):
         return (
             "the file holds NUL bytes: it is not text (an image, a PDF, an office document...) or it is "
             "UTF-16 without a byte-order mark (encoding='utf-16-le'); leave it out with pattern= "
