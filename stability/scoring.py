@@ -49,12 +49,18 @@ def _file_records(path: Path, encoding: str, errors: str) -> Iterator[tuple[int,
     yield from _records(path, iter_lines(path, check_encoding(encoding, errors), errors))
 
 
+def _holds_units(record: dict[str, Any]) -> bool:
+    """Whether a JSON record has units (under ``units`` or one of its aliases): a corpus document,
+    not a bare segmentation."""
+    from .readers.jsonl import KEY_ALIASES
+
+    return "units" in record or any(key == "units" and alias in record for alias, key in KEY_ALIASES.items())
+
+
 def _bare_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -> Iterator[tuple[int, Any]] | None:
     """The records of a file of bare segmentations (JSON lines or a JSON array of objects
     without units), or None when the file is something else (a corpus, which the corpus
     reader reads and, if it is broken, reports)."""
-    from .readers.jsonl import KEY_ALIASES
-
     if path.suffix.lower() not in (".jsonl", ".json") or not path.is_file():
         return None
     records = _file_records(path, encoding, errors)
@@ -63,8 +69,7 @@ def _bare_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -
     except (StopIteration, CorpusFormatError, UnicodeDecodeError):
         records.close()
         return None  # the corpus reader says what is wrong with the file
-    units_keys = {"units"} | {alias for alias, key in KEY_ALIASES.items() if key == "units"}
-    if not isinstance(first[1], dict) or units_keys & set(first[1]):
+    if not isinstance(first[1], dict) or _holds_units(first[1]):
         records.close()
         return None
     return itertools.chain([first], records)
@@ -101,16 +106,15 @@ def _stdin_records(encoding: str, errors: str) -> Iterator[tuple[int, Any]]:
     """Bare segmentations piped on standard input: JSON lines or a JSON array (a corpus, whose
     format is told by its files, is given as a file)."""
     from .readers.common import check_encoding
-    from .readers.jsonl import KEY_ALIASES, _records
+    from .readers.jsonl import _records
 
     stream = getattr(sys.stdin, "buffer", None)
     try:
         text = stream.read().decode(check_encoding(encoding, errors), errors) if stream else sys.stdin.read()
     except UnicodeDecodeError as exc:
         raise CorpusFormatError(f"not {encoding} text ({exc.reason} at byte {exc.start})", path=STDIN_NAME) from None
-    units_keys = {"units"} | {alias for alias, key in KEY_ALIASES.items() if key == "units"}
     for number, record in _records(Path(STDIN_NAME), iter(text.splitlines())):
-        if not isinstance(record, dict) or units_keys & set(record):
+        if not isinstance(record, dict) or _holds_units(record):
             raise CorpusFormatError("standard input takes segmentations ('boundaries' with 'n_units', 'masses' or "
                                     "'references'), not a corpus: give the corpus as a file", path=STDIN_NAME, line=number)
         yield number, record
