@@ -134,13 +134,14 @@ def config_report(rows: Sequence[Any]) -> Report:
     import textwrap
 
     header = ["key", "type", "default", "flag", "meaning"]
+    cells = [[row.key, row.type, row.default, row.flag or "", row.meaning] for row in rows]
     sections = []
     for table in dict.fromkeys(row.table for row in rows):
-        raw = [[row.key, row.type, row.default, row.flag or "", row.meaning] for row in rows if row.table == table]
+        raw = [c for row, c in zip(rows, cells) if row.table == table]
         # long types and meanings wrap in a terminal (one table at 120 columns)
-        shown = [[cells[0], textwrap.fill(cells[1], 24), *cells[2:4], textwrap.fill(cells[4], 40)] for cells in raw]
+        shown = [[c[0], textwrap.fill(c[1], 24), *c[2:4], textwrap.fill(c[4], 40)] for c in raw]
         sections.append(Section(table or "top of the file", header, shown, align="Lllll", data=(header, raw), keys=1))
     payload = [{"table": row.table, "key": row.key, "type": row.type, "default": row.default, "flag": row.flag,
                 "meaning": row.meaning} for row in rows]
-    flat = (["table", *header], [[row.table, row.key, row.type, row.default, row.flag or "", row.meaning] for row in rows])
+    flat = (["table", *header], [[row.table, *c] for row, c in zip(rows, cells)])
     return Report("Experiment file keys", sections, payload={"keys": payload}, data=flat)
