@@ -523,7 +523,7 @@ def validate(
                 _err(f"warning: {study.name}: {failure.message().splitlines()[0]}")
             if study.few_documents:
                 _err(f"warning: {study.name}: {counted(len(study.documents), 'document')}, "
-                     f"fewer than {study.settings['settle_at']}: its rank agreement and the rule's pick are a first "
+                     f"fewer than {study.settle_at}: its rank agreement and the rule's pick are a first "
                      "look, not a conclusion (see the report)")
         _err(f"results cached in {run.options.out}; report written to {path} "
              f"(plots in {path.parent / run.options.name}); {time.perf_counter() - started:.0f} s")

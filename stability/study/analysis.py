@@ -381,13 +381,18 @@ class Study:
     halves: HalfSplits | None = None
 
     @property
+    def settle_at(self) -> int:
+        """The documents after which a score's mean over documents is expected to settle
+        (``settings["settle_at"]``, 30 by default: Lamprier et al., section 7)."""
+        return int(self.settings.get("settle_at", 30))
+
+    @property
     def few_documents(self) -> bool:
-        """Whether the corpus has fewer documents than ``settings["settle_at"]`` (30 by default:
-        Lamprier et al., section 7, find a score's mean over documents settles after about 30).
-        On fewer, a ranking of the configurations can still change with the next documents and a
-        percentile bootstrap over so few documents gives intervals too narrow to rely on: the
-        report and ``stability validate`` say the numbers are no conclusion."""
-        return len(self.documents) < int(self.settings.get("settle_at", 30))
+        """Whether the corpus has fewer documents than :attr:`settle_at`. On fewer, a ranking of
+        the configurations can still change with the next documents and a percentile bootstrap
+        over so few documents gives intervals too narrow to rely on: the report and ``stability
+        validate`` say the numbers are no conclusion."""
+        return len(self.documents) < self.settle_at
 
     def agreement(self, subset: str = "all", statistic: str = "kendall") -> dict[str, float]:
         """Mean oriented correlation of each candidate score with the reference metrics."""

@@ -366,7 +366,7 @@ def _few_documents(studies: Sequence[Study]) -> list[str]:
     few = [st for st in studies if st.few_documents]
     if not few:
         return []
-    at = int(few[0].settings.get("settle_at", 30))
+    at = few[0].settle_at
     names = ", ".join(f"`{st.name}` ({counted(len(st.documents), 'document')})"
                       for st in few)
     return [f"**Too few documents for a conclusion:** {names}. Lamprier et al. (section 7) find that a score's "
