@@ -590,7 +590,8 @@ def test_enough_documents_give_no_few_documents_warning(two_corpora):
     study = SimpleNamespace(documents=list(range(30)), settings={"settle_at": 30})
     from stability.study.analysis import Study
 
-    assert Study.few_documents.fget(study) is False
+    study.settle_at = Study.settle_at.fget(study)
+    assert study.settle_at == 30 and Study.few_documents.fget(study) is False
     study.documents = list(range(29))
     assert Study.few_documents.fget(study) is True
 
