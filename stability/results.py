@@ -382,7 +382,8 @@ class Stat:
         if n == 1:  # one value gives no interval and no sample standard deviation
             nan = float("nan")
             return cls(float(x[0]), nan, (nan, nan), 1)
-        return cls(float(x.mean()), float(x.std(ddof=1)), bootstrap_mean(x, rng, confidence, n_resamples), n)
+        with np.errstate(invalid="ignore"):  # an infinite value (NWin) has no spread: NaN, without a warning
+            return cls(float(x.mean()), float(x.std(ddof=1)), bootstrap_mean(x, rng, confidence, n_resamples), n)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -148,6 +148,24 @@ def _short(value: Any, width: int = 60) -> str:
     return text if len(text) <= width else text[:width - 3] + "..."
 
 
+#: How the results file spells an infinite value (a normalised WindowDiff whose expected value is
+#: 0, for one): JSON has no infinity, and these are the strings Python's ``float`` reads back, as
+#: every float of a record is read (``results._from_json_float``). NaN is already ``null`` there.
+_INFINITIES = {math.inf: "Infinity", -math.inf: "-Infinity"}
+
+
+def _strict(value: Any) -> Any:
+    """``value`` with its infinite floats spelled as strings, so the line is strict JSON (other
+    programs, ``jq`` or a browser's ``JSON.parse``, refuse a bare ``Infinity``)."""
+    if isinstance(value, dict):
+        return {k: _strict(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_strict(v) for v in value]
+    if isinstance(value, float) and math.isinf(value):
+        return _INFINITIES[value]
+    return value
+
+
 # ----------------------------------------------------------------------------------------------
 # reading
 # ----------------------------------------------------------------------------------------------
@@ -734,7 +752,7 @@ class ResultsStore:
                 "resume with the whole corpus it was computed on, or use another output folder")
 
     def _write(self, record: dict[str, Any]) -> None:
-        self._handle.write(json.dumps(record) + "\n")
+        self._handle.write(json.dumps(_strict(record), allow_nan=False) + "\n")
         self._handle.flush()
         now = time.monotonic()
         if now - self._synced >= _SYNC_EVERY:

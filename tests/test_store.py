@@ -463,3 +463,33 @@ def test_the_cli_resumes_with_an_added_segmenter_and_its_command_reproduces_the_
     assert fresh.exit_code == 0
     assert (load_results(out / "results.jsonl").to_dict()["documents"]
             == load_results(tmp_path / "fresh" / "results.jsonl").to_dict()["documents"])
+
+
+# ----------------------------------------------------------------------------------------------
+# strict JSON
+# ----------------------------------------------------------------------------------------------
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # its summary printed numpy's warning
+def test_an_infinite_metric_is_written_as_strict_json_and_read_back_infinite(tmp_path, monkeypatch):
+    """NWin is infinite when its expected value is 0 and WindowDiff is not (stability.metrics.
+    windows); the results file spelled it as a bare ``Infinity``, which jq and JSON.parse refuse."""
+    import math
+
+    import stability.metrics
+
+    real = stability.metrics.compute_all
+    monkeypatch.setattr(stability.metrics, "compute_all",
+                        lambda *a, **k: {**real(*a, **k), "nwin": math.inf, "tnwin": -math.inf})
+    out = tmp_path / "run.jsonl"
+    run(out, metrics={"names": ["boundary_similarity", "nwin", "tnwin"]})
+
+    def refuse(constant):
+        raise ValueError(f"not strict JSON: {constant}")
+
+    lines = out.read_text().splitlines()
+    records = [json.loads(line, parse_constant=refuse) for line in lines]
+    assert records[1]["result"]["reference_metrics"]["nwin"] == "Infinity"
+    assert records[1]["result"]["reference_metrics"]["tnwin"] == "-Infinity"
+    loaded = load_results(out)
+    first = next(iter(loaded.documents.values()))[0]
+    assert first.reference_metrics["nwin"] == math.inf and first.reference_metrics["tnwin"] == -math.inf
+    assert 0 <= first.reference_metrics["boundary_similarity"] <= 1  # finite ones as computed

@@ -533,8 +533,8 @@ def ranked_line(result: CorpusResult, digits: int = 2) -> str:
 
 
 def clean(value: Any) -> Any:
-    """``value`` with non-finite floats (NaN; infinities from a damaged file) replaced by None,
-    recursively (strict JSON)."""
+    """``value`` with non-finite floats (NaN; an infinite NWin, see ``stability.metrics.nwin``)
+    replaced by None, recursively (strict JSON)."""
     if isinstance(value, dict):
         return {k: clean(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
