@@ -14,6 +14,9 @@ An experiment file has five tables::
     [segmenters.c99_told]    # told each document's count: its first reference's segments
     segmenter = "c99"
     n_segments = "reference"
+    [segmenters.texttiling]  # a grid: one configuration per combination of the listed values,
+    k = 10                   # labelled texttiling,w=10,smoothing_rounds=1 and so on
+    grid = { w = [10, 20, 30], smoothing_rounds = [1, 2] }
 
     [run]                    # stability.Settings(**run), plus "scheduler" for a Dask cluster
     n_restarts = 100
@@ -46,7 +49,10 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import itertools
+import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -110,6 +116,9 @@ OWN_KEYS: dict[tuple[str, str], tuple[str, str, str]] = {
                                          "module:attribute (needs allow_plugins); the table's other keys are its "
                                          "parameters, n_segments = \"reference\" gives it each document's "
                                          "reference count."),
+    ("[segmenters.NAME]", "grid"): ("table of lists", "-", "Parameter values to try together: one configuration "
+                                    "per combination, labelled NAME,key=value,... (e.g. grid = { w = [10, 20] }); "
+                                    "with --segmenter, NAME,grid={w=[10,20]}."),
     ("[run]", "scheduler"): ("str", "-", "Dask scheduler address (with backend = \"dask\"; without it a "
                              "two-worker local cluster is started)."),
     ("[metrics]", "enabled"): ("bool", "true", "false: compute no reference metric."),
@@ -167,7 +176,7 @@ def _in_file(error: InvalidParameterError | InvalidTypeError) -> InvalidParamete
 
 def segmenter_option(text: str) -> tuple[str, dict[str, Any]]:
     """A ``--segmenter`` value: ``NAME`` or ``NAME,key=value,...`` -> (label, its table as in a
-    config's ``[segmenters.LABEL]``), the label being the text itself; each value is read as a TOML value (``5``, ``0.5``, ``true``),
+    config's ``[segmenters.LABEL]``), the label being the text itself (but a grid); each value is read as a TOML value (``5``, ``0.5``, ``true``),
     else kept as a string (``n_segments=reference``). An unquoted value with a backslash is refused
     (``separator=\\n`` would be a backslash and an ``n``): quoted, ``separator="\\n"`` is a newline.
 
@@ -182,6 +191,12 @@ def segmenter_option(text: str) -> tuple[str, dict[str, Any]]:
 
     >>> segmenter_option('langchain_recursive,separators=[". ", ", "],chunk_size=300')[1]
     {'segmenter': 'langchain_recursive', 'separators': ['. ', ', '], 'chunk_size': 300}
+
+    A grid (values to try, :func:`expand_grid`) is left out of the label its configurations
+    extend:
+
+    >>> segmenter_option("texttiling,k=10,grid={w=[10,20]}")
+    ('texttiling,k=10', {'segmenter': 'texttiling', 'k': 10, 'grid': {'w': [10, 20]}})
     """
     name, *pairs = (part.strip() for part in _top_level_split(text))
     if not pairs and name == text:
@@ -201,7 +216,85 @@ def segmenter_option(text: str) -> tuple[str, dict[str, Any]]:
                     f"{key}=\"{raw}\" for escapes such as \\n (a newline), or {key}='{raw}' for the characters "
                     "as typed") from None
             spec[key] = raw
+    if GRID_KEY in spec:  # its configurations are labelled by the rest and each grid value
+        return ",".join([name, *(pair for pair in pairs if pair.partition("=")[0].strip() != GRID_KEY)]), spec
     return text, spec
+
+
+#: The key of a segmenter's table that lists values to try (a grid); it is never a parameter.
+GRID_KEY = "grid"
+
+
+def _label_value(value: Any) -> str:
+    """A grid value as its configuration's label shows it: as ``--segmenter`` would read it back
+    (a plain word unquoted, ``n_segments=reference``; other strings quoted; TOML's true/false)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        return value if re.fullmatch(r"[A-Za-z_][\w.:-]*", value) and value not in ("true", "false") else json.dumps(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_label_value(v) for v in value) + "]"
+    return str(value)
+
+
+def expand_grid(label: str, spec: Mapping[str, Any], where: str) -> dict[str, dict[str, Any]]:
+    """A segmenter's table with its ``grid`` expanded: one table per combination of the grid's
+    values (the first key varying slowest), labelled ``label,key=value,...``; a table without a
+    grid is returned as it is. ``where`` names the table in errors.
+
+    Examples
+    --------
+    >>> expand_grid("tt", {"segmenter": "texttiling", "k": 10, "grid": {"w": [10, 20]}}, "[segmenters.tt]")
+    {'tt,w=10': {'segmenter': 'texttiling', 'k': 10, 'w': 10}, 'tt,w=20': {'segmenter': 'texttiling', 'k': 10, 'w': 20}}
+    >>> list(expand_grid("c99", {"grid": {"mask_size": [5, 9], "n_segments": ["reference", 6]}}, "[segmenters.c99]"))
+    ['c99,mask_size=5,n_segments=reference', 'c99,mask_size=5,n_segments=6', 'c99,mask_size=9,n_segments=reference', 'c99,mask_size=9,n_segments=6']
+    """
+    if GRID_KEY not in spec:
+        return {label: dict(spec)}
+    grid = spec[GRID_KEY]
+    example = "e.g. grid = { w = [10, 20] }"
+    if not isinstance(grid, Mapping) or not grid:
+        raise InvalidParameterError(
+            f"{where} grid must be a table of parameter -> list of values to try ({example}); received {grid!r}")
+    fixed = {k: v for k, v in spec.items() if k != GRID_KEY}
+    for key, values in grid.items():
+        if key == "segmenter":
+            raise InvalidParameterError(f"{where} grid varies 'segmenter': a grid varies one segmenter's "
+                                        "parameters; give each segmenter a table of its own")
+        if key in fixed:
+            raise InvalidParameterError(f"{where} sets {key!r} both as a parameter ({fixed[key]!r}) and in its grid "
+                                        f"({values!r}); keep one")
+        if not isinstance(values, list) or not values:
+            raise InvalidParameterError(
+                f"{where} grid {key} must be a non-empty list of values to try ({example}); received {values!r}")
+        shown = [_label_value(v) for v in values]
+        repeated = sorted({v for v in shown if shown.count(v) > 1})
+        if repeated:
+            raise InvalidParameterError(f"{where} grid {key} lists {repeated[0]} twice; each value once")
+    points = {}
+    for combination in itertools.product(*grid.values()):
+        point = dict(zip(grid, combination))
+        name = ",".join([label, *(f"{k}={_label_value(v)}" for k, v in point.items())])
+        points[name] = {"segmenter": fixed.get("segmenter", label), **{k: v for k, v in fixed.items() if k != "segmenter"},
+                        **point}
+    return points
+
+
+def _expand_grids(tables: Mapping[str, Mapping[str, Any]], where: Callable[[str], str]) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """Every table's grid expanded (:func:`expand_grid`): the configurations by label, and each
+    grid point's label -> its table's label. A label made twice is an error naming both tables."""
+    expanded: dict[str, dict[str, Any]] = {}
+    origins: dict[str, str] = {}
+    for label, spec in tables.items():
+        for name, point in expand_grid(label, spec, where(label)).items():
+            if name in expanded:
+                first = origins.get(name, name)
+                raise InvalidParameterError(
+                    f"{where(label)} makes the configuration {name!r}, which {where(first)} already names; rename one")
+            expanded[name] = point
+            if name != label:
+                origins[name] = label
+    return expanded, origins
 
 
 def _top_level_split(text: str) -> list[str]:
@@ -256,6 +349,9 @@ class Experiment:
     #: The command-line flag the segmenters came from (:func:`with_overrides`), or ``None`` for
     #: the file's ``[segmenters]`` tables: errors about a segmenter's parameters name it.
     segmenters_flag: str | None = None
+    #: A grid point's label -> the label of the table (or ``--segmenter`` value) whose grid made
+    #: it (:func:`expand_grid`): errors about its parameters name that table.
+    grid_origins: dict[str, str] = field(default_factory=dict)
 
     def documents(self) -> Iterator[Document]:
         """The corpus as a lazy stream of documents."""
@@ -309,7 +405,10 @@ class Experiment:
             try:
                 built[label] = get_segmenter(spec.get("segmenter", label), **params)
             except (InvalidParameterError, InvalidTypeError, UnknownSegmenterError) as exc:  # say where they came from
-                where = f"{self.segmenters_flag} {label!r}" if self.segmenters_flag else f"{self.source}: [segmenters.{label}]"
+                table = self.grid_origins.get(label, label)
+                where = f"{self.segmenters_flag} {table!r}" if self.segmenters_flag else f"{self.source}: [segmenters.{table}]"
+                if table != label:
+                    where += f" (grid point {label!r})"
                 raise type(exc)(f"{where}: {exc}") from exc
         return built
 
@@ -363,6 +462,7 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
                 f"{source}: [segmenters.{label}] must be a table of parameters; received {spec!r}"
             )
         segmenters[label] = dict(spec)
+    segmenters, origins = _expand_grids(segmenters, lambda label: f"{source}: [segmenters.{label}]")
     if "segmenters" in data and not segmenters:
         raise InvalidParameterError(
             f"{source}: [segmenters] names no segmenter; add a table for each, e.g. [segmenters.c99] "
@@ -411,7 +511,7 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
             )
     output["formats"] = list(formats)
     missing = tuple(t for t in ("corpus", "segmenters") if source != DEFAULTS_SOURCE and t not in data)
-    return Experiment(corpus, segmenters, run, metrics, output, source, allow, missing)
+    return Experiment(corpus, segmenters, run, metrics, output, source, allow, missing, grid_origins=origins)
 
 
 def load_config(path: str | os.PathLike) -> Experiment:
@@ -479,7 +579,9 @@ def with_overrides(
     """
     updated = experiment if allow_plugins is None else replace(experiment, allow_plugins=allow_plugins)
     if segmenters:
-        updated = replace(updated, segmenters=dict(segmenter_option(text) for text in segmenters),
+        tables, origins = _expand_grids(dict(segmenter_option(text) for text in segmenters),
+                                        lambda label: f"--segmenter {label!r}")
+        updated = replace(updated, segmenters=tables, grid_origins=origins,
                           missing=tuple(t for t in updated.missing if t != "segmenters"), segmenters_flag="--segmenter")
     if corpus is not None:
         if not corpus.strip():

@@ -1,0 +1,94 @@
+"""Parameter grids in a segmenter's table (``grid = { w = [10, 20] }``) or ``--segmenter`` value:
+one configuration per combination, the same results as writing each table by hand."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from typer.testing import CliRunner
+
+from stability import InvalidParameterError
+from stability.cli import app
+from stability.config import load_config, run_experiment, with_overrides
+
+CORPUS = "[corpus]\ndemo = { n_documents = 3, n_segments = 4 }\n[run]\nn_restarts = 3\n[metrics]\nenabled = false\n"
+
+
+def _write(tmp_path, text, name="exp.toml"):
+    path = tmp_path / name
+    path.write_text(CORPUS + text, encoding="utf-8")
+    return path
+
+
+def test_a_grid_makes_one_configuration_per_combination_in_order(tmp_path):
+    path = _write(tmp_path, '[segmenters.tt]\nsegmenter = "texttiling"\nk = 10\n'
+                            'grid = { w = [10, 20], smoothing_rounds = [1, 2] }\n[segmenters.c99]\n')
+    experiment = load_config(path)
+    assert list(experiment.segmenters) == ["tt,w=10,smoothing_rounds=1", "tt,w=10,smoothing_rounds=2",
+                                           "tt,w=20,smoothing_rounds=1", "tt,w=20,smoothing_rounds=2", "c99"]
+    assert experiment.segmenters["tt,w=20,smoothing_rounds=1"] == {
+        "segmenter": "texttiling", "k": 10, "w": 20, "smoothing_rounds": 1}
+    assert experiment.segmenters["c99"] == {}
+
+
+def test_a_grid_gives_the_results_of_the_tables_written_by_hand(tmp_path):
+    grid = load_config(_write(tmp_path, '[segmenters.texttiling]\ngrid = { w = [6, 12] }\n', "grid.toml"))
+    by_hand = load_config(_write(tmp_path, '[segmenters."texttiling,w=6"]\nsegmenter = "texttiling"\nw = 6\n'
+                                           '[segmenters."texttiling,w=12"]\nsegmenter = "texttiling"\nw = 12\n',
+                                 "hand.toml"))
+    a, b = run_experiment(grid, progress=False), run_experiment(by_hand, progress=False)
+    assert list(a.summary) == list(b.summary) == ["texttiling,w=6", "texttiling,w=12"]
+    for label in a.summary:
+        assert [r.f1 for r in a.documents[label]] == [r.f1 for r in b.documents[label]]
+        assert [r.segmentation.boundaries for r in a.documents[label]] == [r.segmentation.boundaries for r in b.documents[label]]
+    # the two points are different configurations, not one run twice
+    assert [r.segmentation.boundaries for r in a.documents["texttiling,w=6"]] != [r.segmentation.boundaries for r in a.documents["texttiling,w=12"]]
+
+
+def test_the_command_line_takes_a_grid_as_an_inline_table(tmp_path):
+    result = CliRunner().invoke(app, ["run", "-s", "texttiling,k=10,grid={w=[6, 12]}", "-s", "even",
+                                      "--restarts", "2", "--no-progress", "--report-format", "csv"])
+    assert result.exit_code == 0, result.output
+    rows = {row[0] for row in csv.reader(io.StringIO(result.stdout))}
+    assert {"texttiling,k=10,w=6", "texttiling,k=10,w=12", "even"} <= rows
+
+
+@pytest.mark.parametrize("table, message", [
+    ('grid = [10, 20]', r"grid must be a table of parameter -> list of values"),
+    ('grid = {}', r"grid must be a table"),
+    ('grid = { w = 10 }', r"grid w must be a non-empty list of values to try .*received 10"),
+    ('grid = { w = [] }', r"grid w must be a non-empty list"),
+    ('grid = { w = [10, 20, 10] }', r"grid w lists 10 twice"),
+    ('w = 5\ngrid = { w = [10, 20] }', r"sets 'w' both as a parameter \(5\) and in its grid \(\[10, 20\]\)"),
+    ('grid = { segmenter = ["c99", "u00"] }', r"grid varies 'segmenter'"),
+])
+def test_a_malformed_grid_is_refused_naming_its_table(tmp_path, table, message):
+    path = _write(tmp_path, f'[segmenters.tt]\nsegmenter = "texttiling"\n{table}\n')
+    with pytest.raises(InvalidParameterError, match=r"exp.toml: \[segmenters.tt\] " + message):
+        load_config(path)
+
+
+def test_a_grid_point_named_twice_is_refused_naming_both_tables(tmp_path):
+    path = _write(tmp_path, '[segmenters.tt]\nsegmenter = "texttiling"\ngrid = { w = [10, 20] }\n'
+                            '[segmenters."tt,w=20"]\nsegmenter = "texttiling"\nw = 20\n')
+    with pytest.raises(InvalidParameterError, match=r"\[segmenters.tt,w=20\] makes the configuration 'tt,w=20', "
+                                                    r"which .*\[segmenters.tt\] already names"):
+        load_config(path)
+
+
+def test_an_unknown_grid_parameter_names_the_table_and_the_point(tmp_path):
+    path = _write(tmp_path, '[segmenters.tt]\nsegmenter = "texttiling"\ngrid = { wx = [10, 20] }\n')
+    with pytest.raises(InvalidParameterError, match=r"exp.toml: \[segmenters.tt\] \(grid point 'tt,wx=10'\): "
+                                                    r".*no parameter 'wx'; did you mean 'w'"):
+        run_experiment(load_config(path), progress=False)
+    flagged = with_overrides(load_config(path), segmenters=["texttiling,grid={wx=[1]}"])
+    with pytest.raises(InvalidParameterError, match=r"--segmenter 'texttiling' \(grid point 'texttiling,wx=1'\)"):
+        run_experiment(flagged, progress=False)
+
+
+def test_string_values_label_as_the_command_line_would_read_them(tmp_path):
+    path = _write(tmp_path, '[segmenters.c99]\ngrid = { n_segments = ["reference", 4], similarity = ["a b"] }\n')
+    assert list(load_config(path).segmenters) == ['c99,n_segments=reference,similarity="a b"',
+                                                  'c99,n_segments=4,similarity="a b"']
