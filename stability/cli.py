@@ -268,7 +268,7 @@ def run(
     config: Annotated[Optional[Path], typer.Argument(help="TOML experiment file (default: the built-in demo).", exists=True, dir_okay=False)] = None,
     segmenters: Annotated[Optional[list[str]], typer.Option("--segmenter", "-s", help="Segmenter name or module:attribute, with parameters as NAME,key=value,... (e.g. c99,mask_size=5; values to try as a grid, texttiling,grid={w=[10,20]}; repeatable); replaces the config's. A module:attribute imports and runs that code (needs --allow-plugins).", rich_help_panel=SEGMENTERS_PANEL)] = None,
     allow_plugins: Annotated[bool, typer.Option("--allow-plugins", help="Allow module:attribute segmenters outside the registered ones (they run arbitrary code: only for code and configs you trust).", rich_help_panel=SEGMENTERS_PANEL)] = False,
-    corpus: Annotated[Optional[str], typer.Option("--corpus", "-c", help="Corpus path (file or directory).", rich_help_panel=CORPUS_PANEL)] = None,
+    corpus: Annotated[Optional[str], typer.Option("--corpus", "-c", help="Corpus path (file or directory; - reads one file's content from stdin).", rich_help_panel=CORPUS_PANEL)] = None,
     format: Annotated[Optional[str], typer.Option("--corpus-format", help=f"Corpus format: {', '.join(FORMATS)} (default: detected).", rich_help_panel=CORPUS_PANEL)] = None,
     old_format: Annotated[Optional[str], typer.Option("--format", "-f", hidden=True)] = None,
     pattern: Annotated[Optional[str], typer.Option("--pattern", help="Corpus folders: the glob of the files to read, e.g. '*.ref' (default: the format's).", rich_help_panel=CORPUS_PANEL)] = None,

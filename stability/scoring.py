@@ -27,6 +27,7 @@ import numpy as np
 
 from .exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, StabilityError
 from .readers.common import naming_document
+from .readers.dispatch import STDIN, STDIN_NAME
 from .segmentation import Segmentation
 
 __all__ = ["read_segmentations", "score_files", "ScoreResult"]
@@ -98,8 +99,6 @@ def _parse_bare(path: Path, records: Iterable[tuple[int, Any]]) -> Iterator[_Ent
         yield _Entry(doc_id, segs, record.get("times"))
 
 
-#: The path that means standard input (``stability score -H -``), and how messages name it.
-STDIN, STDIN_NAME = "-", "<stdin>"
 
 
 def _stdin_records(encoding: str, errors: str) -> Iterator[tuple[int, Any]]:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import json
+import shutil
+import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -14,7 +18,11 @@ from ..exceptions import CorpusFormatError, InvalidParameterError
 from .common import PathLike, check_encoding, list_files, looks_binary
 from .formats import COMMON_OPTIONS, FORMAT_TABLE, CorpusFormat
 
-__all__ = ["detect_format", "read_corpus", "register_format", "unregister_format"]
+__all__ = ["STDIN", "STDIN_NAME", "detect_format", "read_corpus", "register_format", "unregister_format"]
+
+#: The path that means standard input (``--corpus -``, ``stability score -H -``), and how
+#: messages name it.
+STDIN, STDIN_NAME = "-", "<stdin>"
 
 _SNIFF_FILES = 10  # files of a directory looked at when extensions do not decide
 
@@ -161,7 +169,10 @@ def read_corpus(
     Parameters
     ----------
     path : str or path-like
-        A file or a directory.
+        A file or a directory; ``"-"`` reads one file's content from standard input (read whole
+        when this function is called; its format detected from the content, JSON for JSON lines
+        or an array, else as for a file without extension: pass ``format`` for CSV, Markdown or
+        HTML).
     format : {"choi", "wiki", "jsonl", "csv", "chen", "markdown", "html", "text"}, optional
         The format; detected when omitted (see :func:`detect_format`). Case is ignored, and
         ``"json"``, ``"tsv"``, ``"md"``, ``"htm"``, ``"txt"``, ``"wiki727k"``, ``"wiki50"`` are accepted as
@@ -213,6 +224,9 @@ def read_corpus(
     """
     codec = check_encoding(encoding, encoding_errors)
     _check_option_names(options)
+    if str(path) == STDIN:
+        return _read_stdin(format, codec, dict(encoding=encoding, encoding_errors=encoding_errors, pattern=pattern,
+                                               limit=limit), options)
     if format is None:
         row, reason, sniffed_pattern = _detect(path, codec, encoding_errors)
         how = f"format {row.name!r} detected {reason}"
@@ -220,14 +234,79 @@ def read_corpus(
     else:
         row = _lookup(format)
         how = f"format {row.name!r} given"
+    return _read(row, how, path, dict(encoding=encoding, encoding_errors=encoding_errors, pattern=pattern,
+                                      limit=limit), options)
+
+
+def _read(row: CorpusFormat, how: str, path: PathLike, common: dict[str, Any], options: dict[str, Any]) -> Iterator[Document]:
+    """``row``'s reader on ``path``, its errors saying ``how`` the format was chosen."""
     given = _format_options(row, options, how)
     try:
-        documents = row.reader(
-            path, encoding=encoding, encoding_errors=encoding_errors, pattern=pattern, limit=limit, **given
-        )
+        documents = row.reader(path, **common, **given)
     except CorpusFormatError as exc:
         raise _with_format(exc, how) from exc
     return _explain(documents, how)
+
+
+def _read_stdin(format: str | None, codec: str, common: dict[str, Any], options: dict[str, Any]) -> Iterator[Document]:
+    """:func:`read_corpus` of what standard input holds, kept in a temporary file (of the
+    format's extension) while the documents are read; messages name ``<stdin>``."""
+    stream = getattr(sys.stdin, "buffer", None)
+    data = stream.read() if stream is not None else sys.stdin.read().encode(codec)
+    if not data.strip():
+        raise CorpusFormatError("standard input is empty: pipe a corpus into it (e.g. cat corpus.jsonl | "
+                                "stability run --corpus - ...)", path=STDIN_NAME)
+    row = _lookup(format) if format is not None else _json_row(data)
+    if row is not None and row.paired:
+        raise InvalidParameterError(f"format {row.name!r} reads several files a document; give its folder, not "
+                                    "standard input", parameter="path")
+    folder = Path(tempfile.mkdtemp(prefix="stability-stdin-"))
+    file = folder / ("stdin" + (row.extensions[0] if row is not None and row.extensions else ""))
+    try:
+        file.write_bytes(data)
+        if row is None:  # as a file without extension: its sniffers, else text
+            row, reason, _ = _detect_file(file, codec, common["encoding_errors"])
+            how = f"format {row.name!r} detected {reason}"
+        else:
+            how = f"format {row.name!r} {'given' if format is not None else 'detected from its JSON content'}"
+        documents = _read(row, how, file, common, options)
+    except BaseException as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        if isinstance(exc, CorpusFormatError) and exc.path == str(file):
+            raise _from_stdin(exc, file) from None
+        raise
+
+    def named() -> Iterator[Document]:
+        try:
+            yield from documents
+        except CorpusFormatError as exc:
+            if exc.path != str(file):
+                raise
+            raise _from_stdin(exc, file) from None
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    return named()
+
+
+def _from_stdin(exc: CorpusFormatError, file: Path) -> CorpusFormatError:
+    """``exc`` about the temporary file holding standard input, said of ``<stdin>``."""
+    return CorpusFormatError(exc.reason.replace(str(file), STDIN_NAME), path=STDIN_NAME, line=exc.line)
+
+
+def _json_row(data: bytes) -> CorpusFormat | None:
+    """The JSON-lines row when ``data`` starts as JSON does (an object, or an array that parses),
+    else None (detected as a file without extension is)."""
+    text = data.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+    if text.startswith("{"):
+        return FORMAT_TABLE["jsonl"]
+    if text.startswith("["):
+        try:
+            json.loads(text)
+        except ValueError:
+            return None
+        return FORMAT_TABLE["jsonl"]
+    return None
 
 
 def _with_format(exc: CorpusFormatError, how: str) -> CorpusFormatError:

@@ -61,6 +61,9 @@ class CorpusFormat:
         format).
     fallback : bool
         The format of a single file that nothing else recognises (one row only: ``text``).
+    paired : bool
+        A document spans several files (Chen's ``.text`` and ``.segmenttitles``), so it cannot
+        be piped on standard input.
     """
 
     name: str
@@ -72,6 +75,7 @@ class CorpusFormat:
     aliases: tuple[str, ...] = ()
     weak_extensions: tuple[str, ...] = ()
     fallback: bool = False
+    paired: bool = False
 
     @property
     def options(self) -> tuple[str, ...]:
@@ -105,7 +109,7 @@ FORMAT_TABLE: dict[str, CorpusFormat] = _rows(
     CorpusFormat("csv", read_csv, extensions=(".csv", ".tsv"), writer=write_csv, aliases=("tsv",)),
     CorpusFormat(
         "chen", read_chen, extensions=(".segmenttitles",), sniff=sniff_chen,
-        marker="a '.segmenttitles' file beside a '.text' file",
+        marker="a '.segmenttitles' file beside a '.text' file", paired=True,
     ),
     CorpusFormat("markdown", read_markdown, extensions=(".md", ".markdown"), aliases=("md",)),
     CorpusFormat("html", read_html, extensions=(".html", ".htm"), aliases=("htm",)),
