@@ -597,7 +597,10 @@ class C99(Segmenter):
         ``c`` of the automatic stop threshold ``mean + c * std``.
     tokenizer, stopwords, stem :
         Preprocessing (:class:`segmenters.preprocessing.Preprocessor`). ``stopwords=None`` is the
-        project's English list. Use ``tokenizer="choi"`` on pre-tokenized corpora such as Choi's.
+        project's English list and ``stem=True`` Porter's English stemmer; for another language
+        give its stopwords and ``stem="german"`` (any Snowball language) or ``stem=False``, and
+        ``tokenizer="unicode"`` for Chinese, Japanese or scripts with combining marks. Use
+        ``tokenizer="choi"`` on pre-tokenized corpora such as Choi's.
     band : int, optional
         **Long-document mode**: keep only the cells of the rank matrix within ``band`` units of
         the diagonal (similarities within ``band + mask_size - 1``), all others count as 0. Those
@@ -637,7 +640,7 @@ class C99(Segmenter):
         std_coeff: float = 1.2,
         tokenizer: str = "words",
         stopwords: Iterable[str] | None = None,
-        stem: bool = True,
+        stem: bool | str = True,
         band: int | None = None,
     ) -> None:
         check_int(n_segments, "n_segments", low=1, none=True)

@@ -95,7 +95,8 @@ class LSAEncoder:
         Vocabulary cap: the terms found in the most units (ties: alphabetical).
     tokenizer, stopwords, stem :
         Preprocessing (:class:`segmenters.preprocessing.Preprocessor`); ``tokenizer="choi"`` for
-        pre-tokenized corpora such as Choi's.
+        pre-tokenized corpora such as Choi's, ``tokenizer="unicode"`` and ``stem="<language>"``
+        for text not in English.
 
     Examples
     --------
@@ -109,7 +110,7 @@ class LSAEncoder:
     max_terms: int = 5000
     tokenizer: str = "words"
     stopwords: tuple[str, ...] | None = None
-    stem: bool = True
+    stem: bool | str = True
     _preprocessor: Preprocessor = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -301,7 +301,10 @@ class U00(Segmenter):
         part of the optimisation (prior ``N^-m``).
     tokenizer, stopwords, stem :
         Preprocessing (:class:`segmenters.preprocessing.Preprocessor`); ``stopwords=None`` is the
-        project's English list. Utiyama's experiments used Choi's stoplist and Porter stemming.
+        project's English list. Utiyama's experiments used Choi's stoplist and Porter stemming
+        (``stem=True``). For another language give its stopwords and ``stem="german"`` (any
+        Snowball language) or ``stem=False``, and ``tokenizer="unicode"`` for Chinese, Japanese or
+        scripts with combining marks.
     max_segment_length : int, optional
         **Long-document mode**: segments of at most this many units. Only the costs ``c(g, h)``
         with ``h - g <= max_segment_length`` are computed (the same values as the exact mode), so
@@ -338,7 +341,7 @@ class U00(Segmenter):
         n_segments: int | None = None,
         tokenizer: str = "words",
         stopwords: Iterable[str] | None = None,
-        stem: bool = True,
+        stem: bool | str = True,
         max_segment_length: int | None = None,
     ) -> None:
         check_int(n_segments, "n_segments", low=1, none=True)
