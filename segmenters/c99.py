@@ -51,7 +51,7 @@ from stability.checks import check_int, check_real
 from stability.exceptions import InvalidParameterError
 from stability.segmenter import Segmenter
 
-from .preprocessing import EncodedUnits, Preprocessor
+from .preprocessing import EncodedUnits, Preprocessor, stopwords_param
 
 __all__ = [
     "C99",
@@ -639,7 +639,7 @@ class C99(Segmenter):
         mask_size: int = 11,
         std_coeff: float = 1.2,
         tokenizer: str = "words",
-        stopwords: Iterable[str] | None = None,
+        stopwords: Iterable[str] | str | None = None,
         stem: bool | str = True,
         band: int | None = None,
     ) -> None:
@@ -651,7 +651,7 @@ class C99(Segmenter):
         self.mask_size = mask_size
         self.std_coeff = std_coeff
         self.tokenizer = tokenizer
-        self.stopwords = None if stopwords is None else list(stopwords)
+        self.stopwords = stopwords_param(stopwords)
         self.stem = stem
         self.band = band
         self._preprocessor = Preprocessor(tokenizer=tokenizer, stopwords=stopwords, stem=stem)

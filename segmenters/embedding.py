@@ -109,14 +109,14 @@ class LSAEncoder:
     n_components: int = 10
     max_terms: int = 5000
     tokenizer: str = "words"
-    stopwords: tuple[str, ...] | None = None
+    stopwords: tuple[str, ...] | str | None = None
     stem: bool | str = True
     _preprocessor: Preprocessor = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         check_int(self.n_components, "n_components", low=1)
         check_int(self.max_terms, "max_terms", low=1)
-        if self.stopwords is not None:
+        if self.stopwords is not None and not isinstance(self.stopwords, str):
             object.__setattr__(self, "stopwords", tuple(self.stopwords))
         preprocessor = Preprocessor(tokenizer=self.tokenizer, stopwords=self.stopwords, stem=self.stem)
         object.__setattr__(self, "_preprocessor", preprocessor)

@@ -24,7 +24,8 @@ Every step is a parameter, so a report can print exactly what was done:
 ``stopwords``
     A list of words to drop, compared after lower-casing and before stemming. ``None`` means the
     project's list (:mod:`segmenters.stopwords`), which is English; ``[]`` keeps every word. For
-    another language give that language's function words.
+    another language give that language's function words, or ``"nltk:german"`` (any language of
+    nltk's stopword lists, once they are downloaded: ``python -m nltk.downloader stopwords``).
 ``stem``
     ``True`` (default): Porter-stem the remaining words with the original algorithm
     (``PorterStemmer.ORIGINAL_ALGORITHM``), as in Choi's and Utiyama's experiments; it is meant
@@ -59,6 +60,8 @@ __all__ = [
     "stemmer_languages",
     "count_matrix",
     "resolve_stopwords",
+    "stopwords_param",
+    "NLTK_STOPWORDS_PREFIX",
     "ragged_take",
 ]
 
@@ -176,17 +179,53 @@ def _unicode_tokens(text: str) -> list[str]:
     return tokens
 
 
-def resolve_stopwords(stopwords: Iterable[str] | None, name: str = "stopwords") -> frozenset[str]:
-    """``None`` -> the project's list; otherwise the given words (strings) as a frozenset."""
+#: ``stopwords="nltk:<language>"`` names one of nltk's stopword lists (``nltk.download("stopwords")``).
+NLTK_STOPWORDS_PREFIX = "nltk:"
+
+
+def resolve_stopwords(stopwords: Iterable[str] | str | None, name: str = "stopwords") -> frozenset[str]:
+    """The stopwords a ``stopwords`` parameter names, as a frozenset.
+
+    ``None`` is the project's English list (:mod:`segmenters.stopwords`); ``"nltk:german"`` (any
+    language of nltk's ``stopwords`` corpus) reads nltk's list for that language, which must have
+    been downloaded once (``python -m nltk.downloader stopwords``); a list gives the words
+    themselves (strings).
+    """
     if stopwords is None:
         return ENGLISH_STOPWORDS
+    if isinstance(stopwords, str) and stopwords.startswith(NLTK_STOPWORDS_PREFIX):
+        return _nltk_stopwords(stopwords, name)
     if isinstance(stopwords, (str, bytes)):
-        raise InvalidParameterError.make(name, "a list of words (not a single string), or None", stopwords)
+        raise InvalidParameterError.make(
+            name, f"a list of words, '{NLTK_STOPWORDS_PREFIX}<language>' (nltk's list for that language) or None", stopwords)
     words = frozenset(stopwords)
     for word in words:
         if not isinstance(word, str):
             raise InvalidParameterError.make(name, "a list of strings", word)
     return words
+
+
+def stopwords_param(stopwords: Iterable[str] | str | None) -> list[str] | str | None:
+    """What a segmenter records of its ``stopwords`` parameter: ``None``, the ``"nltk:..."`` name,
+    or the words as a list."""
+    return stopwords if stopwords is None or isinstance(stopwords, str) else list(stopwords)
+
+
+def _nltk_stopwords(spec: str, name: str) -> frozenset[str]:
+    """nltk's stopword list named by ``spec`` (``"nltk:<language>"``), lower-cased."""
+    language = spec[len(NLTK_STOPWORDS_PREFIX):]
+    from nltk.corpus import stopwords as corpus
+
+    try:
+        languages = corpus.fileids()
+    except LookupError:
+        raise InvalidParameterError(
+            f"{name}={spec!r} reads nltk's stopword lists, which are not installed: download them once with "
+            "'python -m nltk.downloader stopwords', or give the words as a list", parameter=name) from None
+    if language not in languages:
+        raise InvalidParameterError.make(
+            name, f"'{NLTK_STOPWORDS_PREFIX}' and one of nltk's stopword languages ({', '.join(languages)})", spec)
+    return frozenset(word.lower() for word in corpus.words(language))
 
 
 @dataclass(frozen=True)
@@ -240,7 +279,7 @@ class Preprocessor:
         self,
         tokenizer: str = "words",
         lowercase: bool = True,
-        stopwords: Iterable[str] | None = None,
+        stopwords: Iterable[str] | str | None = None,
         stem: bool | str = True,
     ) -> None:
         if tokenizer not in TOKENIZERS:

@@ -44,7 +44,7 @@ from stability.checks import check_int
 from stability.exceptions import InvalidParameterError
 from stability.segmenter import Segmenter
 
-from .preprocessing import EncodedUnits, Preprocessor, ragged_take
+from .preprocessing import EncodedUnits, Preprocessor, ragged_take, stopwords_param
 
 __all__ = ["U00", "segment_costs", "u00_boundaries", "u00_batch"]
 
@@ -340,7 +340,7 @@ class U00(Segmenter):
         self,
         n_segments: int | None = None,
         tokenizer: str = "words",
-        stopwords: Iterable[str] | None = None,
+        stopwords: Iterable[str] | str | None = None,
         stem: bool | str = True,
         max_segment_length: int | None = None,
     ) -> None:
@@ -349,7 +349,7 @@ class U00(Segmenter):
         self.n_segments = n_segments
         self.max_segment_length = max_segment_length
         self.tokenizer = tokenizer
-        self.stopwords = None if stopwords is None else list(stopwords)
+        self.stopwords = stopwords_param(stopwords)
         self.stem = stem
         self._preprocessor = Preprocessor(tokenizer=tokenizer, stopwords=stopwords, stem=stem)
 

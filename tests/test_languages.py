@@ -3,6 +3,8 @@ the warning when units carry almost no terms (the texts are written for these te
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from segmenters.c99 import C99
@@ -111,3 +113,43 @@ def test_c99_finds_chinese_topics_with_the_unicode_tokenizer():
     assert C99(stopwords=[])(units) == []
     assert C99(tokenizer="unicode", stopwords=[], stem=False)(units) == [3]
     assert U00(n_segments=2, tokenizer="unicode", stopwords=[], stem=False)(units) == [3]
+
+
+# --------------------------------------------------------------------------- stopword lists
+
+NLTK_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "nltk_data"
+
+
+def _fresh_nltk_stopwords(monkeypatch, path):
+    """nltk's stopword corpus as if never loaded, searched on ``path`` only."""
+    import nltk
+    from nltk.corpus.reader import WordListCorpusReader
+    from nltk.corpus.util import LazyCorpusLoader
+
+    monkeypatch.setattr(nltk.data, "path", [str(path)])
+    monkeypatch.setattr(nltk.corpus, "stopwords",
+                        LazyCorpusLoader("stopwords", WordListCorpusReader, r"(?!README|\.).*", encoding="utf8"))
+
+
+@pytest.mark.skipif(not (NLTK_DATA / "corpora" / "stopwords" / "german").exists(), reason="../shared nltk data absent")
+def test_stopwords_name_an_nltk_list(monkeypatch):
+    # Before, a string was refused: a German user had to paste the list into the config.
+    _fresh_nltk_stopwords(monkeypatch, NLTK_DATA)
+    german = (NLTK_DATA / "corpora" / "stopwords" / "german").read_text(encoding="utf-8").split()
+    c99 = C99(stopwords="nltk:german", stem=False)
+    assert c99.get_params()["stopwords"] == "nltk:german"  # recorded by name, not as letters
+    assert c99._preprocessor.stopwords == frozenset(german)
+    assert c99._preprocessor.terms("Der Teig und das Brot") == ["teig", "brot"]
+    with pytest.raises(InvalidParameterError, match=r"stopwords must be 'nltk:' and one of .*german.*; received 'nltk:klingon'"):
+        U00(stopwords="nltk:klingon")
+
+
+def test_stopwords_from_nltk_say_how_to_download_them(monkeypatch, tmp_path):
+    _fresh_nltk_stopwords(monkeypatch, tmp_path)  # nothing installed there
+    with pytest.raises(InvalidParameterError, match=r"stopwords='nltk:german' .* not installed: .*nltk.downloader stopwords"):
+        C99(stopwords="nltk:german")
+
+
+def test_a_single_string_of_stopwords_is_still_refused():
+    with pytest.raises(InvalidParameterError, match=r"stopwords must be a list of words, 'nltk:<language>' .*; received 'der'"):
+        Preprocessor(stopwords="der")
