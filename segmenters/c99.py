@@ -656,6 +656,10 @@ class C99(Segmenter):
         self.band = band
         self._preprocessor = Preprocessor(tokenizer=tokenizer, stopwords=stopwords, stem=stem)
 
+    def unit_terms(self, units: Sequence[str]) -> list[list[str]]:
+        """The terms C99 compares in each unit (tokenized, without stopwords, stemmed)."""
+        return [self._preprocessor.terms(unit) for unit in units]
+
     def prepare(self, units: Sequence[str]) -> C99State:
         """Similarity matrix of the units (computed once per document), or in the long-document
         mode their encoded terms."""

@@ -315,6 +315,13 @@ class EmbeddedSegmenter(Segmenter):
     #: equal ``LSAEncoder``) share them (an unhashable encoder is never shared).
     prepare_params = ("embed",)
 
+    def unit_terms(self, units: Sequence[str]) -> list[list[str]] | None:
+        """The terms the default encoder (:class:`LSAEncoder`) weighs in each unit; ``None`` for
+        another encoder, whose view of the units is its own."""
+        if not isinstance(self.embed, LSAEncoder):
+            return None
+        return [self.embed._preprocessor.terms(unit) for unit in units]
+
     def prepare(self, units: Sequence[str]) -> EmbeddingState:
         """Normalised unit vectors (the encoder is called once per document)."""
         if len(units) == 0:

@@ -123,6 +123,13 @@ class _TextTilingParams(Segmenter):
         self.cutoff_policy = cutoff_policy
         self._stopset = resolve_stopwords(stopwords)
 
+    def unit_terms(self, units: Sequence[str]) -> list[list[str]]:
+        """The tokens TextTiling compares in each unit: as nltk, only the letters ``a-z`` of the
+        lower-cased text make tokens (other letters are dropped: a Russian or Chinese unit has
+        none, ``"Bäcker"`` gives ``"bcker"``), stopwords removed."""
+        stop = self._stopset
+        return [[t for t in _TOKEN.findall(_NOT_KEPT.sub("", unit.lower())) if t not in stop] for unit in units]
+
 
 # --------------------------------------------------------------------------------------------
 # nltk reference

@@ -353,6 +353,10 @@ class U00(Segmenter):
         self.stem = stem
         self._preprocessor = Preprocessor(tokenizer=tokenizer, stopwords=stopwords, stem=stem)
 
+    def unit_terms(self, units: Sequence[str]) -> list[list[str]]:
+        """The terms U00 counts in each unit (tokenized, without stopwords, stemmed)."""
+        return [self._preprocessor.terms(unit) for unit in units]
+
     def prepare(self, units: Sequence[str]) -> EncodedUnits:
         """Term ids of every unit (computed once per document)."""
         return self._preprocessor.encode(units)
