@@ -51,7 +51,7 @@ from stability.checks import check_int, check_real
 from stability.exceptions import InvalidParameterError
 from stability.segmenter import Segmenter
 
-from .preprocessing import EncodedUnits, Preprocessor
+from .preprocessing import EncodedUnits, Preprocessor, stopwords_param
 
 __all__ = [
     "C99",
@@ -597,7 +597,10 @@ class C99(Segmenter):
         ``c`` of the automatic stop threshold ``mean + c * std``.
     tokenizer, stopwords, stem :
         Preprocessing (:class:`segmenters.preprocessing.Preprocessor`). ``stopwords=None`` is the
-        project's English list. Use ``tokenizer="choi"`` on pre-tokenized corpora such as Choi's.
+        project's English list and ``stem=True`` Porter's English stemmer; for another language
+        give its stopwords and ``stem="german"`` (any Snowball language) or ``stem=False``, and
+        ``tokenizer="unicode"`` for Chinese, Japanese or scripts with combining marks. Use
+        ``tokenizer="choi"`` on pre-tokenized corpora such as Choi's.
     band : int, optional
         **Long-document mode**: keep only the cells of the rank matrix within ``band`` units of
         the diagonal (similarities within ``band + mask_size - 1``), all others count as 0. Those
@@ -636,8 +639,8 @@ class C99(Segmenter):
         mask_size: int = 11,
         std_coeff: float = 1.2,
         tokenizer: str = "words",
-        stopwords: Iterable[str] | None = None,
-        stem: bool = True,
+        stopwords: Iterable[str] | str | None = None,
+        stem: bool | str = True,
         band: int | None = None,
     ) -> None:
         check_int(n_segments, "n_segments", low=1, none=True)
@@ -648,10 +651,14 @@ class C99(Segmenter):
         self.mask_size = mask_size
         self.std_coeff = std_coeff
         self.tokenizer = tokenizer
-        self.stopwords = None if stopwords is None else list(stopwords)
+        self.stopwords = stopwords_param(stopwords)
         self.stem = stem
         self.band = band
         self._preprocessor = Preprocessor(tokenizer=tokenizer, stopwords=stopwords, stem=stem)
+
+    def unit_terms(self, units: Sequence[str]) -> list[list[str]]:
+        """The terms C99 compares in each unit (tokenized, without stopwords, stemmed)."""
+        return [self._preprocessor.terms(unit) for unit in units]
 
     def prepare(self, units: Sequence[str]) -> C99State:
         """Similarity matrix of the units (computed once per document), or in the long-document

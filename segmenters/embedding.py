@@ -95,7 +95,8 @@ class LSAEncoder:
         Vocabulary cap: the terms found in the most units (ties: alphabetical).
     tokenizer, stopwords, stem :
         Preprocessing (:class:`segmenters.preprocessing.Preprocessor`); ``tokenizer="choi"`` for
-        pre-tokenized corpora such as Choi's.
+        pre-tokenized corpora such as Choi's, ``tokenizer="unicode"`` and ``stem="<language>"``
+        for text not in English.
 
     Examples
     --------
@@ -108,14 +109,14 @@ class LSAEncoder:
     n_components: int = 10
     max_terms: int = 5000
     tokenizer: str = "words"
-    stopwords: tuple[str, ...] | None = None
-    stem: bool = True
+    stopwords: tuple[str, ...] | str | None = None
+    stem: bool | str = True
     _preprocessor: Preprocessor = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         check_int(self.n_components, "n_components", low=1)
         check_int(self.max_terms, "max_terms", low=1)
-        if self.stopwords is not None:
+        if self.stopwords is not None and not isinstance(self.stopwords, str):
             object.__setattr__(self, "stopwords", tuple(self.stopwords))
         preprocessor = Preprocessor(tokenizer=self.tokenizer, stopwords=self.stopwords, stem=self.stem)
         object.__setattr__(self, "_preprocessor", preprocessor)
@@ -313,6 +314,13 @@ class EmbeddedSegmenter(Segmenter):
     #: The unit vectors depend only on the encoder: configurations with equal encoders (e.g. two
     #: equal ``LSAEncoder``) share them (an unhashable encoder is never shared).
     prepare_params = ("embed",)
+
+    def unit_terms(self, units: Sequence[str]) -> list[list[str]] | None:
+        """The terms the default encoder (:class:`LSAEncoder`) weighs in each unit; ``None`` for
+        another encoder, whose view of the units is its own."""
+        if not isinstance(self.embed, LSAEncoder):
+            return None
+        return [self.embed._preprocessor.terms(unit) for unit in units]
 
     def prepare(self, units: Sequence[str]) -> EmbeddingState:
         """Normalised unit vectors (the encoder is called once per document)."""

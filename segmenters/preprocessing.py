@@ -1,23 +1,37 @@
 """Shared text preprocessing of the lexical segmenters (C99, U00).
 
 A :class:`Preprocessor` turns each unit into a list of terms: tokenize, lower-case, drop
-stopwords, Porter-stem (nltk's ``PorterStemmer``, which needs no data). Every step is a parameter,
-so a report can print exactly what was done:
+stopwords, stem (nltk's ``PorterStemmer`` or one of its Snowball stemmers, which need no data).
+Every step is a parameter, so a report can print exactly what was done:
 
 ``tokenizer``
-    ``"words"`` (default): maximal runs of letters (any script), allowing an inner hyphen or
-    apostrophe (``"well-known"``, ``"don't"``); digits and punctuation are dropped. Works on raw
-    text.
+    ``"words"`` (default): maximal runs of letters, allowing an inner hyphen or apostrophe
+    (``"well-known"``, ``"don't"``); digits and punctuation are dropped. Works on raw text in
+    scripts that put spaces between words and need no combining marks (Latin, Cyrillic, Greek,
+    Hangul...): a combining mark ends a word (Devanagari or Thai vowel signs, Arabic vowel marks,
+    accents written as separate characters), and a run of Chinese or Japanese characters, written
+    without spaces, is one word, often the whole clause.
+    ``"unicode"``: for text in any script: the text is put in Unicode's composed form (NFC), a
+    word's combining marks stay in it, and every run of Chinese or Japanese characters (Han,
+    Hiragana, Katakana) gives its overlapping character bigrams (``"天气预报"`` -> ``"天气"``,
+    ``"气预"``, ``"预报"``; a lone character is its own term), a common stand-in for a word
+    segmenter. Thai, Lao, Khmer and Burmese, also written without spaces, are not cut: give them
+    with spaces between words.
     ``"choi"``: Choi's (2000) rule for pre-tokenized corpora such as his benchmark: split on
     whitespace and keep a token only if every character is a letter or ``-``.
 ``lowercase``
     Lower-case before tokenizing (default true).
 ``stopwords``
     A list of words to drop, compared after lower-casing and before stemming. ``None`` means the
-    project's list (:mod:`segmenters.stopwords`); ``[]`` keeps every word.
+    project's list (:mod:`segmenters.stopwords`), which is English; ``[]`` keeps every word. For
+    another language give that language's function words, or ``"nltk:german"`` (any language of
+    nltk's stopword lists, once they are downloaded: ``python -m nltk.downloader stopwords``).
 ``stem``
-    Porter-stem the remaining words (default true). The original algorithm
-    (``PorterStemmer.ORIGINAL_ALGORITHM``) is used, as in Choi's and Utiyama's experiments.
+    ``True`` (default): Porter-stem the remaining words with the original algorithm
+    (``PorterStemmer.ORIGINAL_ALGORITHM``), as in Choi's and Utiyama's experiments; it is meant
+    for English. ``False``: no stemming. A language name of :func:`stemmer_languages`
+    (``"german"``, ``"french"``, ``"spanish"``, ``"russian"``, ``"arabic"``...): nltk's Snowball
+    stemmer for that language (it lower-cases the words it stems).
 
 Terms do not depend on the order of the units, which is what the segmenters' fast restart path
 relies on: :meth:`Preprocessor.encode` is computed once per document and reused.
@@ -25,8 +39,11 @@ relies on: :meth:`Preprocessor.encode` is computed once per document and reused.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable, Sequence
+import sys
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,49 +56,176 @@ __all__ = [
     "Preprocessor",
     "EncodedUnits",
     "TOKENIZERS",
+    "check_stem",
+    "stemmer_languages",
     "count_matrix",
     "resolve_stopwords",
+    "stopwords_param",
+    "NLTK_STOPWORDS_PREFIX",
     "ragged_take",
 ]
 
-TOKENIZERS = ("words", "choi")
+TOKENIZERS = ("words", "unicode", "choi")
 
 _WORD_RE = re.compile(r"[^\W\d_]+(?:['\u2019\-][^\W\d_]+)*")
 # Choi: a whitespace-delimited token made only of letters and hyphens
 _CHOI_TOKEN_RE = re.compile(r"(?<!\S)(?:[^\W\d_]|-)+(?!\S)")
+# Chinese and Japanese characters: Hiragana, Katakana (with its prolonged sound mark), the
+# ideographic iteration and closing marks, Han (unified, extension A, compatibility, and the
+# supplementary planes' extensions) and half-width Katakana.
+_CJK = ("\u3005-\u3007\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+        "\uff66-\uff9f\U00020000-\U0003134f")
+_CJK_SPLIT = re.compile(f"([{_CJK}]+)")
 
-_STEMMER = None
-_STEM_CACHE: dict[str, str] = {}
 _STEM_CACHE_LIMIT = 1_000_000
 
 
-def _stem(word: str) -> str:
-    global _STEMMER
-    cached = _STEM_CACHE.get(word)
-    if cached is not None:
-        return cached
-    if _STEMMER is None:
+def stemmer_languages() -> tuple[str, ...]:
+    """The languages ``stem`` may name: those of nltk's ``SnowballStemmer`` (it needs no data)."""
+    from nltk.stem.snowball import SnowballStemmer
+
+    return tuple(SnowballStemmer.languages)
+
+
+def check_stem(stem: bool | str, name: str = "stem") -> bool | str:
+    """``stem`` if it is ``True``, ``False`` or a language of :func:`stemmer_languages`.
+
+    Examples
+    --------
+    >>> check_stem("german")
+    'german'
+    >>> check_stem("deutsch")
+    Traceback (most recent call last):
+    ...
+    stability.exceptions.InvalidParameterError: stem must be true (Porter, for English), false (no stemming) or a language of nltk's Snowball stemmers: 'arabic', 'danish', 'dutch', 'english', 'finnish', 'french', 'german', 'hungarian', 'italian', 'norwegian', 'porter', 'portuguese', 'romanian', 'russian', 'spanish', 'swedish'; received 'deutsch'
+    """
+    if isinstance(stem, bool):
+        return stem
+    languages = stemmer_languages()
+    if isinstance(stem, str) and stem in languages:
+        return stem
+    languages = ", ".join(map(repr, languages))
+    raise InvalidParameterError.make(
+        name, f"true (Porter, for English), false (no stemming) or a language of nltk's Snowball stemmers: {languages}",
+        stem)
+
+
+@functools.cache
+def _stemmer(stem: bool | str) -> Callable[[str], str]:
+    """The stemming function of a checked ``stem`` value (one per value and process), cached per word."""
+    if stem is True:
         from nltk.stem.porter import PorterStemmer
 
-        _STEMMER = PorterStemmer(mode=PorterStemmer.ORIGINAL_ALGORITHM)
-    stemmed = _STEMMER.stem(word, to_lowercase=False)
-    if len(_STEM_CACHE) >= _STEM_CACHE_LIMIT:
-        _STEM_CACHE.clear()
-    _STEM_CACHE[word] = stemmed
-    return stemmed
+        porter = PorterStemmer(mode=PorterStemmer.ORIGINAL_ALGORITHM)
+
+        def base(word: str) -> str:
+            return porter.stem(word, to_lowercase=False)
+    else:
+        from nltk.stem.snowball import SnowballStemmer
+
+        base = SnowballStemmer(stem).stem
+    cache: dict[str, str] = {}
+
+    def stem_word(word: str) -> str:
+        stemmed = cache.get(word)
+        if stemmed is None:
+            stemmed = base(word)
+            if len(cache) >= _STEM_CACHE_LIMIT:
+                cache.clear()
+            cache[word] = stemmed
+        return stemmed
+
+    return stem_word
 
 
-def resolve_stopwords(stopwords: Iterable[str] | None, name: str = "stopwords") -> frozenset[str]:
-    """``None`` -> the project's list; otherwise the given words (strings) as a frozenset."""
+@functools.cache
+def _unicode_word_re() -> re.Pattern:
+    """Words of any script: a letter, then letters and combining marks (categories Mn, Mc, Me),
+    with an inner hyphen or apostrophe; built on first use from Python's Unicode database."""
+    ranges: list[str] = []
+    start = previous = None
+    for code in range(sys.maxunicode + 1):
+        if unicodedata.category(chr(code))[0] == "M":
+            if previous is not None and code == previous + 1:
+                previous = code
+                continue
+            if start is not None:
+                ranges.append(_char_range(start, previous))
+            start = previous = code
+    ranges.append(_char_range(start, previous))
+    body = rf"(?:[^\W\d_]|[{''.join(ranges)}])*"
+    return re.compile(rf"[^\W\d_]{body}(?:['\u2019\-][^\W\d_]{body})*")
+
+
+def _char_range(first: int, last: int) -> str:
+    return re.escape(chr(first)) if first == last else f"{re.escape(chr(first))}-{re.escape(chr(last))}"
+
+
+def _unicode_tokens(text: str) -> list[str]:
+    """The ``"unicode"`` tokenizer (see the module docstring)."""
+    tokens: list[str] = []
+    for word in _unicode_word_re().findall(unicodedata.normalize("NFC", text)):
+        pieces = _CJK_SPLIT.split(word)
+        if len(pieces) == 1:
+            tokens.append(word)
+            continue
+        for k, piece in enumerate(pieces):
+            if k % 2 == 0:  # outside a run of Chinese or Japanese characters
+                tokens.extend(_WORD_RE.findall(piece) if piece else ())
+            elif len(piece) == 1:
+                tokens.append(piece)
+            else:
+                tokens.extend(piece[j:j + 2] for j in range(len(piece) - 1))
+    return tokens
+
+
+#: ``stopwords="nltk:<language>"`` names one of nltk's stopword lists (``nltk.download("stopwords")``).
+NLTK_STOPWORDS_PREFIX = "nltk:"
+
+
+def resolve_stopwords(stopwords: Iterable[str] | str | None, name: str = "stopwords") -> frozenset[str]:
+    """The stopwords a ``stopwords`` parameter names, as a frozenset.
+
+    ``None`` is the project's English list (:mod:`segmenters.stopwords`); ``"nltk:german"`` (any
+    language of nltk's ``stopwords`` corpus) reads nltk's list for that language, which must have
+    been downloaded once (``python -m nltk.downloader stopwords``); a list gives the words
+    themselves (strings).
+    """
     if stopwords is None:
         return ENGLISH_STOPWORDS
+    if isinstance(stopwords, str) and stopwords.startswith(NLTK_STOPWORDS_PREFIX):
+        return _nltk_stopwords(stopwords, name)
     if isinstance(stopwords, (str, bytes)):
-        raise InvalidParameterError.make(name, "a list of words (not a single string), or None", stopwords)
+        raise InvalidParameterError.make(
+            name, f"a list of words, '{NLTK_STOPWORDS_PREFIX}<language>' (nltk's list for that language) or None", stopwords)
     words = frozenset(stopwords)
     for word in words:
         if not isinstance(word, str):
             raise InvalidParameterError.make(name, "a list of strings", word)
     return words
+
+
+def stopwords_param(stopwords: Iterable[str] | str | None) -> list[str] | str | None:
+    """What a segmenter records of its ``stopwords`` parameter: ``None``, the ``"nltk:..."`` name,
+    or the words as a list."""
+    return stopwords if stopwords is None or isinstance(stopwords, str) else list(stopwords)
+
+
+def _nltk_stopwords(spec: str, name: str) -> frozenset[str]:
+    """nltk's stopword list named by ``spec`` (``"nltk:<language>"``), lower-cased."""
+    language = spec[len(NLTK_STOPWORDS_PREFIX):]
+    from nltk.corpus import stopwords as corpus
+
+    try:
+        languages = corpus.fileids()
+    except LookupError:
+        raise InvalidParameterError(
+            f"{name}={spec!r} reads nltk's stopword lists, which are not installed: download them once with "
+            "'python -m nltk.downloader stopwords', or give the words as a list", parameter=name) from None
+    if language not in languages:
+        raise InvalidParameterError.make(
+            name, f"'{NLTK_STOPWORDS_PREFIX}' and one of nltk's stopword languages ({', '.join(languages)})", spec)
+    return frozenset(word.lower() for word in corpus.words(language))
 
 
 @dataclass(frozen=True)
@@ -135,29 +279,32 @@ class Preprocessor:
         self,
         tokenizer: str = "words",
         lowercase: bool = True,
-        stopwords: Iterable[str] | None = None,
-        stem: bool = True,
+        stopwords: Iterable[str] | str | None = None,
+        stem: bool | str = True,
     ) -> None:
         if tokenizer not in TOKENIZERS:
             raise InvalidParameterError.make("tokenizer", f"one of {TOKENIZERS}", tokenizer)
         self.tokenizer = tokenizer
         self.lowercase = bool(lowercase)
         self.stopwords = resolve_stopwords(stopwords)
-        self.stem = bool(stem)
+        self.stem = check_stem(stem)
 
     def tokens(self, unit: str) -> list[str]:
         """The words of one unit, before stopword removal and stemming."""
         text = unit.lower() if self.lowercase else unit
         if self.tokenizer == "words":
             return _WORD_RE.findall(text)
+        if self.tokenizer == "unicode":
+            return _unicode_tokens(text)
         return _CHOI_TOKEN_RE.findall(text)
 
     def terms(self, unit: str) -> list[str]:
         """The terms of one unit: tokens without stopwords, stemmed if asked."""
         stop = self.stopwords
         words = [t for t in self.tokens(unit) if t not in stop]
-        if self.stem:
-            words = [_stem(t) for t in words]
+        if self.stem is not False:
+            stem_word = _stemmer(self.stem)
+            words = [stem_word(t) for t in words]
         return words
 
     def encode(self, units: Sequence[str]) -> EncodedUnits:

@@ -54,7 +54,7 @@ from stability.checks import check_choice, check_int
 from stability.exceptions import InvalidParameterError
 from stability.segmenter import Segmenter
 
-from .preprocessing import ragged_take, resolve_stopwords
+from .preprocessing import ragged_take, resolve_stopwords, stopwords_param
 
 __all__ = ["TextTiling", "TextTilingNLTK", "normalize_units", "join_units"]
 
@@ -108,7 +108,7 @@ class _TextTilingParams(Segmenter):
         w: int = 20,
         k: int = 10,
         similarity_method: str = "block_comparison",
-        stopwords: Iterable[str] | None = None,
+        stopwords: Iterable[str] | str | None = None,
         smoothing_width: int = 2,
         smoothing_rounds: int = 1,
         cutoff_policy: str = "HC",
@@ -117,11 +117,18 @@ class _TextTilingParams(Segmenter):
         self.w = int(w)
         self.k = int(k)
         self.similarity_method = similarity_method
-        self.stopwords = None if stopwords is None else list(stopwords)
+        self.stopwords = stopwords_param(stopwords)
         self.smoothing_width = int(smoothing_width)
         self.smoothing_rounds = int(smoothing_rounds)
         self.cutoff_policy = cutoff_policy
         self._stopset = resolve_stopwords(stopwords)
+
+    def unit_terms(self, units: Sequence[str]) -> list[list[str]]:
+        """The tokens TextTiling compares in each unit: as nltk, only the letters ``a-z`` of the
+        lower-cased text make tokens (other letters are dropped: a Russian or Chinese unit has
+        none, ``"Bäcker"`` gives ``"bcker"``), stopwords removed."""
+        stop = self._stopset
+        return [[t for t in _TOKEN.findall(_NOT_KEPT.sub("", unit.lower())) if t not in stop] for unit in units]
 
 
 # --------------------------------------------------------------------------------------------
@@ -380,7 +387,8 @@ class TextTiling(_TextTilingParams):
         Gap scores (nltk's ``BLOCK_COMPARISON`` / ``VOCABULARY_INTRODUCTION``).
     stopwords : list of str, optional
         Removed after chunking. ``None`` is the project's list (:mod:`segmenters.stopwords`), not
-        nltk's: pass nltk's list explicitly to compare with nltk's default.
+        nltk's: pass nltk's list explicitly to compare with nltk's default (``"nltk:english"``
+        once nltk's lists are downloaded; ``"nltk:german"`` and so on for other languages).
     smoothing_width : int, default 2
         Moving-average window minus one.
     smoothing_rounds : int, default 1

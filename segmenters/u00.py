@@ -44,7 +44,7 @@ from stability.checks import check_int
 from stability.exceptions import InvalidParameterError
 from stability.segmenter import Segmenter
 
-from .preprocessing import EncodedUnits, Preprocessor, ragged_take
+from .preprocessing import EncodedUnits, Preprocessor, ragged_take, stopwords_param
 
 __all__ = ["U00", "segment_costs", "u00_boundaries", "u00_batch"]
 
@@ -301,7 +301,10 @@ class U00(Segmenter):
         part of the optimisation (prior ``N^-m``).
     tokenizer, stopwords, stem :
         Preprocessing (:class:`segmenters.preprocessing.Preprocessor`); ``stopwords=None`` is the
-        project's English list. Utiyama's experiments used Choi's stoplist and Porter stemming.
+        project's English list. Utiyama's experiments used Choi's stoplist and Porter stemming
+        (``stem=True``). For another language give its stopwords and ``stem="german"`` (any
+        Snowball language) or ``stem=False``, and ``tokenizer="unicode"`` for Chinese, Japanese or
+        scripts with combining marks.
     max_segment_length : int, optional
         **Long-document mode**: segments of at most this many units. Only the costs ``c(g, h)``
         with ``h - g <= max_segment_length`` are computed (the same values as the exact mode), so
@@ -337,8 +340,8 @@ class U00(Segmenter):
         self,
         n_segments: int | None = None,
         tokenizer: str = "words",
-        stopwords: Iterable[str] | None = None,
-        stem: bool = True,
+        stopwords: Iterable[str] | str | None = None,
+        stem: bool | str = True,
         max_segment_length: int | None = None,
     ) -> None:
         check_int(n_segments, "n_segments", low=1, none=True)
@@ -346,9 +349,13 @@ class U00(Segmenter):
         self.n_segments = n_segments
         self.max_segment_length = max_segment_length
         self.tokenizer = tokenizer
-        self.stopwords = None if stopwords is None else list(stopwords)
+        self.stopwords = stopwords_param(stopwords)
         self.stem = stem
         self._preprocessor = Preprocessor(tokenizer=tokenizer, stopwords=stopwords, stem=stem)
+
+    def unit_terms(self, units: Sequence[str]) -> list[list[str]]:
+        """The terms U00 counts in each unit (tokenized, without stopwords, stemmed)."""
+        return [self._preprocessor.terms(unit) for unit in units]
 
     def prepare(self, units: Sequence[str]) -> EncodedUnits:
         """Term ids of every unit (computed once per document)."""

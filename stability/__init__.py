@@ -33,7 +33,7 @@ from .registry import available_segmenters, get_segmenter, register, unregister
 from .results import CorpusResult, Failure, RestartScores, SegmenterSummary, StabilityResult, Stat
 from .runner import evaluate, stability_test
 from .segmentation import Segmentation, as_segmentation
-from .segmenter import Segmenter
+from .segmenter import Segmenter, SegmenterWarning
 from .settings import Settings, SettingsWarning
 from .store import ResultsWarning, load_results
 
@@ -54,6 +54,7 @@ __all__ = [
     "SegmenterError",
     "SegmenterOutputError",
     "SegmenterSummary",
+    "SegmenterWarning",
     "Settings",
     "SettingsWarning",
     "ResultsWarning",

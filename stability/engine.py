@@ -43,6 +43,7 @@ import math
 import pickle
 import sys
 import time
+import warnings
 from contextlib import closing
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
@@ -57,7 +58,7 @@ from .outcome import STREAM_NAMES, Finished, f1_interval, restarts_headline_inte
 from .permutations import Stream
 from .results import Failure, StabilityResult
 from .scores import restart_precision_recall
-from .segmenter import for_document, prepare_key, segmenter_params
+from .segmenter import SegmenterWarning, for_document, prepare_key, segmenter_params, unit_terms_problem
 from .settings import Settings
 from .tasks import ON_CRASH, Chunk, describe, initial_task, restart_task
 
@@ -422,8 +423,12 @@ def _families(pairs: list[Pair], todo: list[_Work]) -> list[list[_Work]]:
 class Engine:
     """Runs pairs to completion with one :class:`~stability.settings.Settings`."""
 
-    def __init__(self, settings: Settings, progress: Progress, on_call: OnCall | None = None) -> None:
+    def __init__(self, settings: Settings, progress: Progress, on_call: OnCall | None = None,
+                 warned: set[str] | None = None) -> None:
         self.settings = settings
+        #: Labels of the segmenters already warned about (:meth:`_check_terms`), shared by the
+        #: engines of one corpus run so that each segmenter is named once.
+        self.warned = set() if warned is None else warned
         self.n_jobs = settings.effective_jobs()
         self.progress = progress
         #: Results computed in the worker processes (several jobs, process pool), else in this one.
@@ -497,6 +502,7 @@ class Engine:
         for i, pair in enumerate(pairs):
             try:
                 resolved = for_document(pair.segmenter, pair.doc)
+                self._check_terms(pair.label, resolved, pair.doc)
                 pair.share = prepare_key(resolved)
                 pair.resolved = Guarded(resolved, s.timeout)
             except Exception as exc:
@@ -509,6 +515,19 @@ class Engine:
         with closing(self._execute(initial_task, tasks)) as results:
             self._initial_results(pairs, results, on_done)
         self.progress.phase(None)
+
+    def _check_terms(self, label: str, segmenter: Any, doc: Any) -> None:
+        """Warn, once per segmenter, when it sees next to nothing of a document's units."""
+        if label in self.warned:
+            return
+        problem = unit_terms_problem(segmenter, doc.units)
+        if problem is not None:
+            self.warned.add(label)
+            where = f"{label} on document {doc.id!r}" if doc.id else label  # stability_test's document: no id
+            warnings.warn(
+                f"{where}: {problem}, so its boundaries say little about the content; "
+                "is its preprocessing set for the document's language (tokenizer, stopwords, stem: README, "
+                "'Documents not in English')? Said once per segmenter", SegmenterWarning, stacklevel=2)
 
     def _initial_results(self, pairs: list[Pair], results: Iterator[Any], on_done: Callable[[int], None]) -> None:
         s = self.settings

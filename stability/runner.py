@@ -196,6 +196,7 @@ class _CorpusRun:
         self.results: dict[str, list[StabilityResult]] = {label: [] for label in segmenters}
         self.failures: list[Failure] = []
         self.n_documents = 0
+        self.warned: set[str] = set()  # segmenters warned about by the engine (named once a run)
 
     def block(self, docs: list[Document]) -> None:
         """Evaluate one block of documents; every pair is stored as soon as it and the pairs
@@ -216,7 +217,7 @@ class _CorpusRun:
         self.n_documents += len(docs)
         self.progress.add_total(len(pairs) * self.settings.restart_budget())
         self.progress.add_pairs(len(pairs))
-        engine = Engine(self.settings, self.progress)
+        engine = Engine(self.settings, self.progress, warned=self.warned)
         finished = [False] * len(pairs)
         position = 0
 
@@ -245,7 +246,7 @@ class _CorpusRun:
         suspect = [i for i, pair in enumerate(pairs) if (pair.label, pair.doc.id) == dead]
         if suspect:
             contained = dataclasses.replace(self.settings, n_jobs=1, backend="loky")
-            Engine(contained, self.progress).run([pairs[suspect[0]]], lambda _: on_done(suspect[0]))
+            Engine(contained, self.progress, warned=self.warned).run([pairs[suspect[0]]], lambda _: on_done(suspect[0]))
         rest = [i for i in range(len(pairs)) if i not in suspect]
         announce = None
         if store is not None:
@@ -253,7 +254,8 @@ class _CorpusRun:
                 pair = pairs[rest[j]]
                 store.running(pair.label, pair.doc.id, digests[rest[j]], stream, restarts)
 
-        Engine(self.settings, self.progress, announce).run([pairs[i] for i in rest], lambda j: on_done(rest[j]))
+        Engine(self.settings, self.progress, announce, self.warned).run([pairs[i] for i in rest],
+                                                                       lambda j: on_done(rest[j]))
 
     def _emit(self, engine: Engine, pairs: list[Pair], digest: str, value: StabilityResult | Failure | int) -> None:
         fresh = isinstance(value, int)

@@ -34,6 +34,13 @@ Two optional extras are understood by the harness:
   parameters (``get_params``) are those recorded in the results. This is how
   ``get_segmenter("c99", n_segments="reference")`` gives every document its reference's count.
 
+* **The terms it sees.** ``unit_terms(units) -> list of term lists`` (one list per unit, or
+  ``None`` when the segmenter cannot say) gives the terms a lexical segmenter compares (C99, U00,
+  TextTiling: after tokenizing, stopwords and stemming). The harness calls it once per document and
+  segmenter, before the run, and warns (:class:`SegmenterWarning`) when most units share no term
+  with any other unit (:func:`unit_terms_problem`): the segmenter then sees next to nothing of
+  the content, typically text in a language or script its preprocessing was not set for.
+
 Output order: boundaries may be returned in any order; the harness sorts them (documented, no
 warning). Repeated or out-of-range boundaries and non-integers are errors, and so is a
 Segmentation of another number of units. Outputs are sequences (a list, tuple or 1-D integer
@@ -45,6 +52,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+from collections import Counter
 from operator import itemgetter
 from collections.abc import Hashable, Sequence
 from typing import Any, Protocol, runtime_checkable
@@ -66,6 +74,9 @@ __all__ = [
     "unit_table",
     "for_document",
     "prepare_key",
+    "SegmenterWarning",
+    "LINKED_UNITS_MIN",
+    "unit_terms_problem",
 ]
 
 
@@ -276,3 +287,51 @@ def for_document(segmenter: Any, document: Any) -> Any:
     that method (per-document parameters), else ``segmenter`` itself."""
     resolve = getattr(segmenter, "for_document", None)
     return resolve(document) if callable(resolve) else segmenter
+
+
+class SegmenterWarning(UserWarning):
+    """A segmenter will see little of a document (see :func:`unit_terms_problem`)."""
+
+
+#: The share of a document's non-empty units that must share a term with another unit, as the
+#: segmenter sees them (:func:`unit_terms_problem`). In English text nearly all do (see
+#: ``tests/test_languages.py``); in a language the preprocessing was not set for (Chinese read as
+#: words between spaces, Russian by TextTiling's ``a-z`` letters) nearly none.
+LINKED_UNITS_MIN = 0.5
+
+
+def unit_terms_problem(segmenter: Any, units: Sequence[str]) -> str | None:
+    """Why ``segmenter`` can see little of ``units``, in words, or ``None``.
+
+    Reads the segmenter's ``unit_terms(units)`` (the terms it compares in each unit; segmenters
+    without it, or returning ``None``, are not judged). A unit is *linked* when one of its terms is
+    also in another unit; when fewer than :data:`LINKED_UNITS_MIN` of the non-empty units (at
+    least two) are linked, the sentence says how many are not and how many have no term at all.
+
+    Examples
+    --------
+    >>> class Words:
+    ...     def unit_terms(self, units):
+    ...         return [unit.split() for unit in units]
+    >>> unit_terms_problem(Words(), ["bread oven", "oven baker", "goal match", "match fans"]) is None
+    True
+    >>> unit_terms_problem(Words(), ["面包师每天来到面包店", "他揉面团", "", "球队比赛"])
+    '3 of 3 non-empty units share no term with another unit'
+    """
+    unit_terms = getattr(segmenter, "unit_terms", None)
+    if not callable(unit_terms):
+        return None
+    terms = unit_terms(units)
+    if terms is None:
+        return None
+    filled = [set(unit_terms_of) for unit, unit_terms_of in zip(units, terms) if unit.strip()]
+    if len(filled) < 2:
+        return None
+    units_with = Counter(term for found in filled for term in found)
+    linked = sum(1 for found in filled if any(units_with[term] > 1 for term in found))
+    if linked >= LINKED_UNITS_MIN * len(filled):
+        return None
+    unlinked = len(filled) - linked
+    bare = sum(1 for found in filled if not found)
+    said = f"{unlinked} of {len(filled)} non-empty units share no term with another unit"
+    return said + (f" ({bare} have no term)" if bare else "")
