@@ -10,6 +10,7 @@ what was expected, and show what was received.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "SegmenterOutputError",
     "CorpusFormatError",
     "ClusterError",
+    "RunInterrupted",
 ]
 
 
@@ -147,3 +149,39 @@ class CorpusFormatError(StabilityError, ValueError):
 
 class ClusterError(StabilityError, RuntimeError):
     """The Dask cluster of a run can no longer run its tasks (it has had no worker for too long)."""
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """A corpus run (:func:`stability.evaluate`) stopped by an interrupt: Ctrl-C or SIGINT (a
+    notebook's interrupt button), or SIGTERM. What had finished is kept in :attr:`result`.
+
+    It is a ``KeyboardInterrupt``, so it stops a script or a notebook cell as any interrupt does
+    (and is not caught by ``except Exception``); catch it to go on with the partial result.
+
+    Attributes
+    ----------
+    finished : int
+        The (segmenter, document) pairs finished before the interrupt, results and failures.
+    result : CorpusResult
+        Those pairs as a :class:`~stability.results.CorpusResult` (its summaries computed when it
+        is first read), as :func:`~stability.store.load_results` reads them from an interrupted
+        run's results file.
+
+    Examples
+    --------
+    >>> stop = RunInterrupted("interrupted", lambda: "the partial result", finished=2)
+    >>> isinstance(stop, KeyboardInterrupt), stop.finished, stop.result
+    (True, 2, 'the partial result')
+    """
+
+    def __init__(self, message: str, build: Callable[[], Any], finished: int) -> None:
+        super().__init__(message)
+        self.finished = finished
+        self._build = build
+        self._result: Any = None
+
+    @property
+    def result(self) -> Any:
+        if self._result is None:
+            self._result = self._build()
+        return self._result

@@ -1,0 +1,61 @@
+"""The library used from a notebook or a script, never through the command line: an interrupted
+run keeps what finished, results display themselves, warnings can be filtered as one family."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from stability import Document, RunInterrupted, evaluate, load_results
+
+
+def even_thirds(units):
+    return list(range(3, len(units), 3))
+
+
+def letters(n_documents: int = 5, n_units: int = 12) -> list[Document]:
+    return [Document(f"d{i}", tuple(f"d{i} unit {j}" for j in range(n_units))) for i in range(n_documents)]
+
+
+def interrupting_at(document: str):
+    """A segmenter like :func:`even_thirds` that sends this process a real SIGINT (a notebook's
+    interrupt button, Ctrl-C in a script) while it segments ``document``."""
+
+    def segment(units):
+        if units[0].startswith(f"{document} "):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)  # the signal arrives before this ends
+        return even_thirds(units)
+
+    return segment
+
+
+@pytest.mark.parametrize("with_file", [False, True])
+def test_an_interrupted_evaluate_keeps_the_pairs_that_finished(tmp_path, with_file):
+    output = tmp_path / "run.jsonl" if with_file else None
+    segmenters = {"even": even_thirds, "stops": interrupting_at("d3")}
+    # blocks of two documents: d0 and d1 finish, then d3's first segmentation is interrupted
+    with pytest.raises(KeyboardInterrupt) as caught:
+        evaluate(segmenters, letters(), n_restarts=3, block_size=2, progress=False, output=output)
+    stop = caught.value
+    assert isinstance(stop, RunInterrupted)
+    assert stop.finished == 4  # two segmenters x two documents
+    message = str(stop)
+    assert "4 (segmenter, document) pairs finished" in message and ".result" in message
+    partial = stop.result
+    assert {label: [r.document for r in docs] for label, docs in partial.documents.items()} == {
+        "even": ["d0", "d1"], "stops": ["d0", "d1"]}
+    assert partial.settings["n_documents"] == 2 and partial.summary["even"].n_documents == 2
+    assert partial.failures == []
+    # the same numbers as an uninterrupted run of those documents
+    whole = evaluate({"even": even_thirds, "stops": even_thirds}, letters(2), n_restarts=3, progress=False)
+    assert [r.to_dict() for r in partial.documents["even"]] == [r.to_dict() for r in whole.documents["even"]]
+    if with_file:
+        assert "resume=True" in message
+        on_disk = load_results(output)
+        assert on_disk.to_dict()["documents"] == partial.to_dict()["documents"]
+    else:
+        assert "output=" in message  # how to keep them on disk next time
