@@ -166,6 +166,12 @@ class ScoreResult:
     std: dict[str, float] = field(default_factory=dict)
     window: Any = None
 
+    def _repr_html_(self) -> str:
+        """The report, as a notebook shows it (:func:`stability.reporting.notebook_html`)."""
+        from .reporting import notebook_html
+
+        return notebook_html(self)
+
     def to_dict(self) -> dict[str, Any]:
         """Strict JSON: NaN (not computed) and infinities (NWin / TNWin when their expectation is
         0, see :func:`~stability.metrics.nwin`) become None, as in the run reports."""

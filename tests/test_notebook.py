@@ -59,3 +59,42 @@ def test_an_interrupted_evaluate_keeps_the_pairs_that_finished(tmp_path, with_fi
         assert on_disk.to_dict()["documents"] == partial.to_dict()["documents"]
     else:
         assert "output=" in message  # how to keep them on disk next time
+
+
+def _fragment_checks(shown: str, report) -> None:
+    """``shown`` is a fragment (nothing that would restyle the notebook around it) holding the
+    compact report's result line and every cell of its tables."""
+    import html
+
+    assert shown.startswith('<div class="stability-report">') and shown.endswith("</div>")
+    for page_only in ("<!DOCTYPE", "<html", "<head", "<body", "<style", "<script"):
+        assert page_only not in shown
+    assert html.escape(report.result) in shown
+    for section in report.tables(details=False):
+        for cell in [*section.header, *(cell for row in section.rows for cell in row)]:
+            assert html.escape(str(cell)) in shown
+
+
+def test_a_corpus_result_shows_its_compact_report_in_a_notebook():
+    from stability.reporting import report_of
+
+    result = evaluate({"even": even_thirds, "none": "none"}, letters(3), n_restarts=2, progress=False)
+    shown = result._repr_html_()
+    report = report_of(result, compact=True)
+    _fragment_checks(shown, report)
+    assert report.sections[0].header[0] == "segmenter" and "stability [95% CI]" in report.sections[0].header
+    assert "d1" not in shown  # no per-document table
+    assert "<details><summary>Settings</summary>" in shown  # folded
+
+
+def test_a_score_result_shows_its_report_in_a_notebook(tmp_path):
+    import json
+
+    from stability.reporting import report_of
+    from stability.scoring import score_files
+
+    for name, boundaries in (("ref", [[3, 7], [5]]), ("hyp", [[3, 8], [5]])):
+        lines = [json.dumps({"id": f"d{i}", "boundaries": b, "n_units": 10}) for i, b in enumerate(boundaries)]
+        (tmp_path / f"{name}.jsonl").write_text("\n".join(lines) + "\n")
+    result = score_files(tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl")
+    _fragment_checks(result._repr_html_(), report_of(result, compact=True))
