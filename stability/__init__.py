@@ -26,6 +26,7 @@ from .exceptions import (
     SegmenterError,
     SegmenterOutputError,
     StabilityError,
+    StabilityWarning,
     UnknownSegmenterError,
     ClusterError,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "SettingsWarning",
     "ResultsWarning",
     "StabilityError",
+    "StabilityWarning",
     "StabilityResult",
     "Stat",
     "UnknownSegmenterError",

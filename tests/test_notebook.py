@@ -98,3 +98,36 @@ def test_a_score_result_shows_its_report_in_a_notebook(tmp_path):
         (tmp_path / f"{name}.jsonl").write_text("\n".join(lines) + "\n")
     result = score_files(tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl")
     _fragment_checks(result._repr_html_(), report_of(result, compact=True))
+
+
+def test_every_warning_of_the_package_is_a_stability_warning_pointing_at_the_callers_line(tmp_path):
+    """One category filters them all (``warnings.filterwarnings("ignore", category=StabilityWarning)``),
+    and a notebook shows each beside the user's own call, not a line inside the package."""
+    import inspect
+    import warnings
+
+    import stability
+    from stability import StabilityWarning
+
+    exported = [getattr(stability, name) for name in stability.__all__]
+    categories = [c for c in exported if inspect.isclass(c) and issubclass(c, Warning)]
+    assert {c.__name__ for c in categories} >= {"SettingsWarning", "CorpusWarning", "ResultsWarning"}
+    assert all(issubclass(c, StabilityWarning) for c in categories)
+
+    output = tmp_path / "run.jsonl"
+    evaluate({"even": even_thirds}, letters(2), n_restarts=2, progress=False, output=output)
+    with output.open("a") as handle:
+        handle.write('{"cut')  # a run killed in the middle of a line
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("==========\nOne.\n\nTwo.\n==========\n")  # a blank line between units, noted
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        here = inspect.currentframe().f_lineno
+        evaluate({"even": even_thirds}, letters(1), n_restarts=2, progress=False, n_jobs=10_000)
+        load_results(output)
+        evaluate({"even": even_thirds}, letters(2), n_restarts=2, progress=False, output=output, resume=True)
+        list(stability.read_corpus(corpus, format="choi"))  # read lazily: the warning comes as it is read
+    seen = {(w.category.__name__, w.lineno - here) for w in caught if issubclass(w.category, StabilityWarning)}
+    assert all(w.filename == __file__ for w in caught if issubclass(w.category, StabilityWarning)), [
+        (w.category.__name__, w.filename, w.lineno) for w in caught]
+    assert seen == {("SettingsWarning", 1), ("ResultsWarning", 2), ("ResultsWarning", 3), ("CorpusWarning", 4)}
