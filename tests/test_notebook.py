@@ -131,3 +131,20 @@ def test_every_warning_of_the_package_is_a_stability_warning_pointing_at_the_cal
     assert all(w.filename == __file__ for w in caught if issubclass(w.category, StabilityWarning)), [
         (w.category.__name__, w.filename, w.lineno) for w in caught]
     assert seen == {("SettingsWarning", 1), ("ResultsWarning", 2), ("ResultsWarning", 3), ("CorpusWarning", 4)}
+
+
+def test_a_document_shows_its_size_not_its_whole_text():
+    """A list of documents left as a cell's value was every unit of every document (5,800
+    characters for one demo document)."""
+    from stability.demo import demo_corpus
+
+    doc = demo_corpus(n_documents=1)[0]
+    shown = repr(doc)
+    assert len(shown) < 300
+    assert shown.startswith(f"Document(id={doc.id!r}, n_units={doc.n_units}, units=(")
+    assert f"... {doc.n_units - 2} more)" in shown
+    assert f"references=({doc.references[0]!r},)" in shown
+    short = Document("d1", ("One.", "Two."), references=([1],), meta={"source": "x.txt"})
+    assert repr(short) == ("Document(id='d1', n_units=2, units=('One.', 'Two.'), "
+                           "references=(Segmentation(boundaries=[1], n_units=2),))")
+    assert repr(Document("d2", ("Alone.",))) == "Document(id='d2', n_units=1, units=('Alone.',), references=())"
