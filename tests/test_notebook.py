@@ -148,3 +148,35 @@ def test_a_document_shows_its_size_not_its_whole_text():
     assert repr(short) == ("Document(id='d1', n_units=2, units=('One.', 'Two.'), "
                            "references=(Segmentation(boundaries=[1], n_units=2),))")
     assert repr(Document("d2", ("Alone.",))) == "Document(id='d2', n_units=1, units=('Alone.',), references=())"
+
+
+def test_segmentations_held_in_python_are_scored_as_stability_score_scores_files(tmp_path):
+    """``stability score`` took files only: a notebook's segmentations had to be written out first."""
+    import json
+
+    from stability import Segmentation
+    from stability.scoring import score_files, score_segmentations
+
+    references = {"a": Segmentation([3, 7], 10), "b": (Segmentation([5], 10), Segmentation([4], 10))}
+    hypotheses = {"a": Segmentation([3, 8], 10), "b": Segmentation([5], 10)}
+    (tmp_path / "ref.jsonl").write_text(
+        json.dumps({"id": "a", "boundaries": [3, 7], "n_units": 10}) + "\n"
+        + json.dumps({"id": "b", "references": [[5], [4]], "n_units": 10}) + "\n")
+    (tmp_path / "hyp.jsonl").write_text("".join(json.dumps({"id": i, "boundaries": list(s.boundaries), "n_units": 10})
+                                                + "\n" for i, s in hypotheses.items()))
+    in_memory = score_segmentations(references, hypotheses, k="nltk")
+    assert in_memory.to_dict() == score_files(tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl", k="nltk").to_dict()
+    assert in_memory.documents["a"]["f1"] == 0.5  # one of two boundaries exact: P = R = 1/2
+    assert "wisebe" in " ".join(in_memory.documents["b"])  # two references: the multi-reference metrics too
+    # a corpus's documents (their references and unit times) are references too
+    docs = [Document("a", tuple("abcdefghij"), references=([3, 7],)), Document("b", tuple("abcdefghij"), references=([5], [4]))]
+    assert score_segmentations(docs, hypotheses, k="nltk").to_dict() == in_memory.to_dict()
+    # the errors of the files' path, naming the document
+    with pytest.raises(ValueError, match="documents must pair up by id; references without a hypothesis: \\['b'\\]"):
+        score_segmentations(references, {"a": hypotheses["a"]})
+    with pytest.raises(TypeError, match=r"hypotheses\['a'\] must be a Segmentation"):
+        score_segmentations(references, {"a": [3, 8], "b": hypotheses["b"]})
+    # a short repr, and rows for a data frame
+    assert repr(in_memory).startswith("ScoreResult(2 documents, window nltk; mean: ")
+    rows = in_memory.to_rows()
+    assert [row["document"] for row in rows] == ["a", "b"] and rows[0]["f1"] == 0.5
