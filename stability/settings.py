@@ -193,8 +193,9 @@ class Settings:
         segmenters that release the GIL, ``"dask"`` inside a ``distributed.Client``,
         ``"sequential"``). Results do not depend on it.
     progress : bool or None, default None
-        Progress bar of restarts on stderr (``None``: for corpus runs, only when stderr is a
-        terminal; for :func:`~stability.stability_test`, none).
+        Progress of restarts on stderr (``None``: for corpus runs, only when stderr is a
+        terminal, a bar, or a notebook's, one line rewritten in place; for
+        :func:`~stability.stability_test`, none); ``True`` elsewhere (a CI log): a line every 10 s.
     on_error : {"record", "raise"}, default "record"
         Corpus runs: a segmenter failing on a document is recorded in ``failures`` (and the
         results file) and the run goes on; ``"raise"`` raises at the end of the run, after

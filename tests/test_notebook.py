@@ -180,3 +180,27 @@ def test_segmentations_held_in_python_are_scored_as_stability_score_scores_files
     assert repr(in_memory).startswith("ScoreResult(2 documents, window nltk; mean: ")
     rows = in_memory.to_rows()
     assert [row["document"] for row in rows] == ["a", "b"] and rows[0]["f1"] == 0.5
+
+
+def test_a_notebook_shows_progress_by_default_as_one_line_rewritten_in_place(monkeypatch):
+    """A notebook's stderr is no terminal: a run showed no progress unless asked, and when asked a
+    new line every 10 s piled up under the cell. ipykernel's stream is told by its class's module,
+    as :func:`stability.status.in_notebook` reads it."""
+    import io
+    import sys
+
+    from stability import engine
+
+    KernelStream = type("OutStream", (io.StringIO,), {"__module__": "ipykernel.iostream"})
+    stream = KernelStream()
+    monkeypatch.setattr(sys, "stderr", stream)
+    monkeypatch.setattr(engine, "NOTEBOOK_EVERY", 0.0)  # rewritten at every step
+    evaluate({"even": even_thirds, "none": "none"}, letters(3), n_restarts=3)  # progress: the default
+    shown = stream.getvalue()
+    assert shown.count("\r") > 2 and shown.endswith(", done\n") and shown.count("\n") == 1, shown
+    last = shown.rsplit("\r", 1)[1]
+    assert last.startswith("restarts ") and "(100%)" in last and "pairs 6/6" in last
+    quiet = KernelStream()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    evaluate({"even": even_thirds}, letters(1), n_restarts=3, progress=False)
+    assert quiet.getvalue() == ""
