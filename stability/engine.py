@@ -385,9 +385,11 @@ class Progress:
         else:
             print(text, file=sys.stderr, flush=True)
 
-    def close(self) -> None:
+    def close(self, finished: bool = True) -> None:
+        """Remove the bar, or write the last plain line: ``done``, or ``stopped`` when the work
+        did not finish (an interrupt, an error)."""
         if self._lines:
-            self._line(", done")
+            self._line(", done" if finished else ", stopped")
             self._lines = False
         if self._bar is not None:
             self._bar.stop()

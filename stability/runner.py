@@ -172,11 +172,13 @@ def _test_pair(pair: Pair, settings: Settings) -> StabilityResult:
     """Run the engine on one pair; its failure is raised."""
     bar = Progress(settings.progress is True, pair.label)  # one document: no bar unless asked
     bar.add_total(settings.restart_budget())
+    finished = False
     try:
         engine = Engine(settings, bar)
         engine.run([pair])
+        finished = True
     finally:
-        bar.close()
+        bar.close(finished)
     if pair.error is not None:
         failure = pair.error
         raise _segmenter_error(failure, failure.error + (f"\n{failure.traceback}" if failure.traceback else ""))
@@ -401,11 +403,13 @@ def _run_corpus(run: _CorpusRun, documents: Iterable[Any], output: str | os.Path
         run.store = ResultsStore(output, header, corpus=fingerprint, resume=settings.resume,
                                  overwrite=settings.overwrite, retry_failed=settings.retry_failed, provenance=origin)
     run.progress = Progress(settings.progress)
+    finished = False
     try:
         with run.store if run.store is not None else nullcontext():
             while block := list(islice(docs, settings.block_size)):
                 run.block(block)
             if run.store is not None:
                 run.store.finish()
+        finished = True
     finally:
-        run.progress.close()
+        run.progress.close(finished)

@@ -204,3 +204,11 @@ def test_a_notebook_shows_progress_by_default_as_one_line_rewritten_in_place(mon
     monkeypatch.setattr(sys, "stderr", quiet)
     evaluate({"even": even_thirds}, letters(1), n_restarts=3, progress=False)
     assert quiet.getvalue() == ""
+
+
+def test_the_last_progress_line_of_an_interrupted_run_says_stopped(capsys):
+    # it said ", done" after an interrupt, beside a share of the restarts below 100%
+    with pytest.raises(RunInterrupted):
+        evaluate({"stops": interrupting_at("d3")}, letters(), n_restarts=3, block_size=2, progress=True)
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith("restarts ") and last.endswith(", stopped") and "(100%)" not in last, last
