@@ -15,7 +15,11 @@ from .segmentation import Segmentation, check_boundaries
 __all__ = ["Document", "as_document", "as_documents"]
 
 
-@dataclass(frozen=True)
+#: How many units a document's ``repr`` shows, and at most how many characters of each.
+REPR_UNITS, REPR_UNIT = 2, 40
+
+
+@dataclass(frozen=True, repr=False)
 class Document:
     """A document: an id, its units, and optionally reference segmentations and unit times.
 
@@ -96,6 +100,15 @@ class Document:
     @property
     def n_units(self) -> int:
         return len(self.units)
+
+    def __repr__(self) -> str:
+        """The id, the size and the first units cut short, the references (never every unit: a
+        list of documents left as a notebook cell's value stays readable)."""
+        shown = ", ".join(repr(u if len(u) <= REPR_UNIT else u[:REPR_UNIT - 3] + "...") for u in self.units[:REPR_UNITS])
+        more = f", ... {self.n_units - REPR_UNITS} more" if self.n_units > REPR_UNITS else "," * (self.n_units == 1)
+        times = "" if self.times is None else f", times=<{self.n_units} (start, end) pairs>"
+        return (f"Document(id={self.id!r}, n_units={self.n_units}, units=({shown}{more}), "
+                f"references={self.references!r}{times})")
 
 
 def _time_pair(pair: Any, name: str) -> tuple[float, float]:

@@ -293,22 +293,28 @@ def _chunks(restarts: range, n_chunks: int) -> list[range]:
 
 #: Seconds between two plain progress lines (progress asked for where stderr is no terminal).
 LINE_EVERY = 10.0
+#: Seconds between two rewrites of the one progress line of a notebook.
+NOTEBOOK_EVERY = 1.0
 
 
 class Progress:
     """A rich progress bar of restarts on stderr; by default only when stderr is a terminal
-    (:func:`stability.status.shown`). Beside the bar: the phase (first segmentations, then
-    restarts), restarts per second, the (segmenter, document) pairs finished of those known so
-    far, and the time left."""
+    (:func:`stability.status.shown`) or a notebook's (:func:`stability.status.in_notebook`). Beside
+    the bar: the phase (first segmentations, then restarts), restarts per second, the (segmenter,
+    document) pairs finished of those known so far, and the time left. Where stderr is no terminal
+    it is plain text: in a notebook one line, rewritten every :data:`NOTEBOOK_EVERY` seconds;
+    elsewhere (a CI log, when asked for) a new line every :data:`LINE_EVERY` seconds."""
 
     def __init__(self, show: bool | None, description: str = "restarts") -> None:
-        from .status import shown
+        from .status import in_notebook, shown
 
         self._bar = None
         self._description = description
         self._pairs = [0, 0]  # finished, known
-        #: asked for where stderr is no terminal (a CI log): plain lines, one every LINE_EVERY s
-        self._lines = bool(show) and not sys.stderr.isatty()
+        #: a notebook's stderr: one line, rewritten after a carriage return
+        self._notebook = in_notebook()
+        #: asked for where stderr is no terminal (a CI log), or a notebook's: plain text
+        self._lines = (bool(show) or (show is None and self._notebook)) and not sys.stderr.isatty()
         self._counts = [0, 0]  # restarts done, total
         self._clock = [time.monotonic()] * 2  # started, last line
         if shown(show) and not self._lines:
@@ -340,7 +346,7 @@ class Progress:
 
     def advance(self, amount: int) -> None:
         self._counts[0] += amount
-        if self._lines and time.monotonic() - self._clock[1] >= LINE_EVERY:
+        if self._lines and time.monotonic() - self._clock[1] >= (NOTEBOOK_EVERY if self._notebook else LINE_EVERY):
             self._line()
         if self._bar is not None and amount:
             self._bar.advance(self._task, amount)
@@ -374,12 +380,17 @@ class Progress:
         share = f" ({done / total:.0%})" if total else ""
         pairs = f", pairs {self._pairs[0]}/{self._pairs[1]}" if self._pairs[1] > 1 else ""
         rate = f", {done / elapsed:,.0f}/s" if elapsed > 0 and done else ""
-        print(f"{self._description} {done:,}/{total:,}{share}{pairs}{rate}, {elapsed:.0f} s{end}",
-              file=sys.stderr, flush=True)
+        text = f"{self._description} {done:,}/{total:,}{share}{pairs}{rate}, {elapsed:.0f} s{end}"
+        if self._notebook:  # the line written again in place; a new line once done
+            print(f"\r{text}", end="\n" if end else "", file=sys.stderr, flush=True)
+        else:
+            print(text, file=sys.stderr, flush=True)
 
-    def close(self) -> None:
+    def close(self, finished: bool = True) -> None:
+        """Remove the bar, or write the last plain line: ``done``, or ``stopped`` when the work
+        did not finish (an interrupt, an error)."""
         if self._lines:
-            self._line(", done")
+            self._line(", done" if finished else ", stopped")
             self._lines = False
         if self._bar is not None:
             self._bar.stop()

@@ -6,10 +6,16 @@ unknown name), so ``except ValueError`` keeps working for code that does not kno
 
 Messages follow one pattern: they name the parameter (or the segmenter, document and restart), say
 what was expected, and show what was received.
+
+Every warning is a :class:`StabilityWarning` (one category filters them all), emitted by
+:func:`warn` at the line of the caller's code that led to it.
 """
 
 from __future__ import annotations
 
+import sys
+import warnings
+from collections.abc import Callable
 from typing import Any
 
 __all__ = [
@@ -22,6 +28,9 @@ __all__ = [
     "SegmenterOutputError",
     "CorpusFormatError",
     "ClusterError",
+    "RunInterrupted",
+    "StabilityWarning",
+    "warn",
 ]
 
 
@@ -147,3 +156,73 @@ class CorpusFormatError(StabilityError, ValueError):
 
 class ClusterError(StabilityError, RuntimeError):
     """The Dask cluster of a run can no longer run its tasks (it has had no worker for too long)."""
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """A corpus run (:func:`stability.evaluate`) stopped by an interrupt: Ctrl-C or SIGINT (a
+    notebook's interrupt button), or SIGTERM. What had finished is kept in :attr:`result`.
+
+    It is a ``KeyboardInterrupt``, so it stops a script or a notebook cell as any interrupt does
+    (and is not caught by ``except Exception``); catch it to go on with the partial result.
+
+    Attributes
+    ----------
+    finished : int
+        The (segmenter, document) pairs finished before the interrupt, results and failures.
+    result : CorpusResult
+        Those pairs as a :class:`~stability.results.CorpusResult` (its summaries computed when it
+        is first read), as :func:`~stability.store.load_results` reads them from an interrupted
+        run's results file.
+
+    Examples
+    --------
+    >>> stop = RunInterrupted("interrupted", lambda: "the partial result", finished=2)
+    >>> isinstance(stop, KeyboardInterrupt), stop.finished, stop.result
+    (True, 2, 'the partial result')
+    """
+
+    def __init__(self, message: str, build: Callable[[], Any], finished: int) -> None:
+        super().__init__(message)
+        self.finished = finished
+        self._build = build
+        self._result: Any = None
+
+    @property
+    def result(self) -> Any:
+        if self._result is None:
+            self._result = self._build()
+        return self._result
+
+
+class StabilityWarning(UserWarning):
+    """Base class of every warning of this package (:class:`~stability.SettingsWarning`,
+    :class:`~stability.CorpusWarning`, :class:`~stability.ResultsWarning`):
+    ``warnings.filterwarnings("ignore", category=StabilityWarning)`` silences them all."""
+
+
+def _own(frame: Any) -> bool:
+    """Whether ``frame`` runs this package's code: a function of one of its modules, or one that
+    ``dataclasses`` wrote for a class of it (``Settings.__init__``, whose file is ``<string>``)."""
+    name = frame.f_globals.get("__name__") or ""
+    return name == __package__ or name.startswith(f"{__package__}.")
+
+
+def warn(message: str, category: type[StabilityWarning]) -> None:
+    """Emit ``message`` as a warning of ``category`` at the first frame outside this package: the
+    line of the user's script or notebook cell (or of the command line's framework) that called
+    into it, whatever the depth of the calls inside, as Python 3.12's ``skip_file_prefixes`` does.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn("something was adjusted", StabilityWarning)
+    >>> caught[0].category.__name__, str(caught[0].message)
+    ('StabilityWarning', 'something was adjusted')
+    """
+    level, frame = 2, sys._getframe(1)
+    while frame.f_back is not None and _own(frame):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level)

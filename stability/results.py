@@ -537,6 +537,12 @@ class CorpusResult:
         return (f"CorpusResult({counted(len(self.documents), 'segmenter')} x {counted(n_docs, 'document')}, "
                 f"{counted(len(self.failures), 'failure')}; {HEADLINE.name}: {heads})")
 
+    def _repr_html_(self) -> str:
+        """The compact report, as a notebook shows it (:func:`stability.reporting.notebook_html`)."""
+        from .reporting import notebook_html
+
+        return notebook_html(self)
+
     def to_rows(self, level: str = "documents") -> list[dict[str, Any]]:
         """The result as a table of plain values, one dict a row (like a data frame's records).
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from .corpus import Document, as_documents
 from .engine import Engine, Pair, Progress
-from .exceptions import InvalidParameterError, InvalidTypeError, SegmenterError, SegmenterOutputError
+from .exceptions import InvalidParameterError, InvalidTypeError, RunInterrupted, SegmenterError, SegmenterOutputError
 from .permutations import doc_key
 from .registry import get_segmenter
 from .results import CorpusResult, Failure, StabilityResult
@@ -172,11 +172,13 @@ def _test_pair(pair: Pair, settings: Settings) -> StabilityResult:
     """Run the engine on one pair; its failure is raised."""
     bar = Progress(settings.progress is True, pair.label)  # one document: no bar unless asked
     bar.add_total(settings.restart_budget())
+    finished = False
     try:
         engine = Engine(settings, bar)
         engine.run([pair])
+        finished = True
     finally:
-        bar.close()
+        bar.close(finished)
     if pair.error is not None:
         failure = pair.error
         raise _segmenter_error(failure, failure.error + (f"\n{failure.traceback}" if failure.traceback else ""))
@@ -184,15 +186,16 @@ def _test_pair(pair: Pair, settings: Settings) -> StabilityResult:
 
 
 class _CorpusRun:
-    """The state of one :func:`evaluate` call: results in corpus order, stored as they finish."""
+    """The state of one :func:`evaluate` call: results in corpus order, stored as they finish
+    (:func:`_run_corpus` gives it its results file and progress display)."""
 
-    def __init__(self, settings: Settings, segmenters: dict[str, Callable], store: ResultsStore | None,
-                 on_result: Callable[[StabilityResult], None] | None, progress: Progress) -> None:
+    def __init__(self, settings: Settings, segmenters: dict[str, Callable],
+                 on_result: Callable[[StabilityResult], None] | None) -> None:
         self.settings = settings
         self.segmenters = segmenters
-        self.store = store
+        self.store: ResultsStore | None = None
         self.on_result = on_result
-        self.progress = progress
+        self.progress = Progress(False)
         self.results: dict[str, list[StabilityResult]] = {label: [] for label in segmenters}
         self.failures: list[Failure] = []
         self.n_documents = 0
@@ -335,6 +338,14 @@ def evaluate(
         Per-document results, per-segmenter summaries (the paper's Table 3: mean, std and
         bootstrap interval over documents; micro averages over all restarts), and failures.
 
+    Raises
+    ------
+    RunInterrupted
+        On Ctrl-C (SIGINT, a notebook's interrupt) or SIGTERM: a ``KeyboardInterrupt`` whose
+        ``result`` is the :class:`CorpusResult` of the pairs finished before it.
+    SegmenterError
+        With ``on_error="raise"``, the first failure of the run.
+
     Examples
     --------
     >>> from stability import evaluate
@@ -348,37 +359,59 @@ def evaluate(
     resolved = resolve_segmenters(segmenters)
     header = run_header(settings, resolved)
     origin = run_provenance(**dict(provenance or {}))
-    run = _run_corpus(settings, resolved, documents, output, header, on_result, _splitter(splitter), origin)
-    s = settings
-    summary = summarize(run.results, run.failures, seed=s.seed, confidence=s.confidence,
-                        n_bootstrap=s.n_bootstrap, content_margin=s.content_margin)
-    if run.failures and s.on_error == "raise":
+    run = _CorpusRun(settings, resolved, on_result)
+    try:
+        _run_corpus(run, documents, output, header, _splitter(splitter), origin)
+    except KeyboardInterrupt:
+        raise _interrupted(run, header, origin, output) from None
+    if run.failures and settings.on_error == "raise":
         first = run.failures[0]
         raise _segmenter_error(first, f"{first.error} ({len(run.failures)} failure(s) in the run)")
-    extra = {"n_jobs": s.n_jobs, "backend": s.backend, "n_documents": run.n_documents,
+    return _corpus_result(run, header, origin, run.n_documents)
+
+
+def _corpus_result(run: _CorpusRun, header: dict[str, Any], origin: dict[str, Any], n_documents: int) -> CorpusResult:
+    """The :class:`CorpusResult` of what ``run`` has finished, summarised over documents."""
+    s = run.settings
+    summary = summarize(run.results, run.failures, seed=s.seed, confidence=s.confidence,
+                        n_bootstrap=s.n_bootstrap, content_margin=s.content_margin)
+    extra = {"n_jobs": s.n_jobs, "backend": s.backend, "n_documents": n_documents,
              "provenance": run.store.provenance if run.store is not None else origin}
     return CorpusResult(run.results, summary, run.failures, {**header, **extra})
 
 
-def _run_corpus(settings: Settings, segmenters: dict[str, Callable], documents: Iterable[Any],
-                output: str | os.PathLike | None, header: dict[str, Any],
-                on_result: Callable[[StabilityResult], None] | None,
-                split: Callable[[str], list[str]] | None = None,
-                origin: dict[str, Any] | None = None) -> _CorpusRun:
-    """Evaluate the corpus block by block, keeping the results file when there is one."""
+def _interrupted(run: _CorpusRun, header: dict[str, Any], origin: dict[str, Any],
+                 output: str | os.PathLike | None) -> RunInterrupted:
+    """The interrupt of a corpus run, holding the pairs finished before it (in corpus order, as
+    the results file has them); its documents are those reached, as :func:`load_results` counts
+    them in an interrupted run's file."""
+    finished = run.failures + [r for docs in run.results.values() for r in docs]
+    reached = len({f.document for f in run.failures} | {r.document for docs in run.results.values() for r in docs})
+    where = (f"they are in {os.fspath(output)!r} too, and evaluate(..., output=..., resume=True) continues the run"
+             if output is not None else "give output= to keep a run's results on disk as they finish and resume it")
+    message = (f"evaluate was interrupted; {len(finished)} (segmenter, document) pairs finished before it, kept in "
+               f"this exception's .result (a CorpusResult: `except KeyboardInterrupt as stop: partial = stop.result`); "
+               f"{where}")
+    return RunInterrupted(message, lambda: _corpus_result(run, header, origin, reached), finished=len(finished))
+
+
+def _run_corpus(run: _CorpusRun, documents: Iterable[Any], output: str | os.PathLike | None,
+                header: dict[str, Any], split: Callable[[str], list[str]] | None = None,
+                origin: dict[str, Any] | None = None) -> None:
+    """Evaluate the corpus block by block into ``run``, keeping the results file when there is one."""
+    settings = run.settings
     docs, fingerprint = _documents(documents, output is not None, split)
-    store = None
     if output is not None:
-        store = ResultsStore(output, header, corpus=fingerprint, resume=settings.resume,
-                             overwrite=settings.overwrite, retry_failed=settings.retry_failed, provenance=origin)
-    bar = Progress(settings.progress)
-    run = _CorpusRun(settings, segmenters, store, on_result, bar)
+        run.store = ResultsStore(output, header, corpus=fingerprint, resume=settings.resume,
+                                 overwrite=settings.overwrite, retry_failed=settings.retry_failed, provenance=origin)
+    run.progress = Progress(settings.progress)
+    finished = False
     try:
-        with store if store is not None else nullcontext():
+        with run.store if run.store is not None else nullcontext():
             while block := list(islice(docs, settings.block_size)):
                 run.block(block)
-            if store is not None:
-                store.finish()
+            if run.store is not None:
+                run.store.finish()
+        finished = True
     finally:
-        bar.close()
-    return run
+        run.progress.close(finished)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,7 @@ from .readers.common import naming_document
 from .readers.dispatch import STDIN, STDIN_NAME
 from .segmentation import Segmentation
 
-__all__ = ["read_segmentations", "score_files", "ScoreResult"]
+__all__ = ["read_segmentations", "score_files", "score_segmentations", "ScoreResult"]
 
 
 @dataclass(frozen=True)
@@ -165,6 +165,29 @@ class ScoreResult:
     std: dict[str, float] = field(default_factory=dict)
     window: Any = None
 
+    def __repr__(self) -> str:
+        """The number of documents, the window and the means of the compact metrics (those of
+        the terminal table), never every document's metrics."""
+        from .checks import counted
+        from .reporting.corpus import selected_measures
+
+        means = ", ".join(f"{m.name} {self.mean[m.name]:.3f}" for m in selected_measures(set(self.mean), compact=True))
+        return f"ScoreResult({counted(len(self.documents), 'document')}, window {self._window_name()}; mean: {means})"
+
+    def _window_name(self) -> Any:
+        return "lamprier" if self.window is None else self.window
+
+    def to_rows(self) -> list[dict[str, Any]]:
+        """One dict a document, ``{"document": id, metric: value, ...}`` (for
+        ``pandas.DataFrame(result.to_rows())``); the mean and std are :attr:`mean` and :attr:`std`."""
+        return [{"document": doc_id, **values} for doc_id, values in self.documents.items()]
+
+    def _repr_html_(self) -> str:
+        """The report, as a notebook shows it (:func:`stability.reporting.notebook_html`)."""
+        from .reporting import notebook_html
+
+        return notebook_html(self)
+
     def to_dict(self) -> dict[str, Any]:
         """Strict JSON: NaN (not computed) and infinities (NWin / TNWin when their expectation is
         0, see :func:`~stability.metrics.nwin`) become None, as in the run reports."""
@@ -173,7 +196,7 @@ class ScoreResult:
 
         return {"mean": clean(self.mean), "std": clean(self.std),
                 "documents": {k: clean(v) for k, v in self.documents.items()},
-                "window": "lamprier" if self.window is None else self.window}
+                "window": self._window_name()}
 
 
 def score_files(
@@ -190,15 +213,97 @@ def score_files(
 
     Every hypothesis must have a reference (an error names the missing ids); references without
     a hypothesis are an error too, so a partial file is never scored silently. Either path (not
-    both) may be ``"-"``: segmentations piped on standard input.
+    both) may be ``"-"``: segmentations piped on standard input. Segmentations held in Python
+    are scored by :func:`score_segmentations`.
     """
-    from .metrics import compute_all, multi_reference_metrics
-
     if str(reference) == str(hypothesis) == STDIN:
         raise InvalidParameterError("reference and hypothesis cannot both be read from standard input ('-'): "
                                     "give one of them as a file")
     references = _by_id(read_segmentations(reference, **reader_options), reference)
     hypotheses = _by_id(read_segmentations(hypothesis, **reader_options), hypothesis)
+    return _score(references, hypotheses, k=k, tolerance=tolerance, gamma=gamma, window_limit=window_limit)
+
+
+def _reference_entries(references: Any) -> dict[str, _Entry]:
+    """:func:`score_segmentations`'s references by document id."""
+    from .segmentation import as_segmentation
+
+    if isinstance(references, Mapping):
+        entries = {}
+        for doc_id, value in references.items():
+            name = f"references[{doc_id!r}]"
+            many = isinstance(value, Sequence) and bool(value) and all(isinstance(v, Segmentation) for v in value)
+            segs = (tuple(as_segmentation(v, f"{name}[{i}]") for i, v in enumerate(value)) if many
+                    else (as_segmentation(value, name),))
+            entries[str(doc_id)] = _Entry(str(doc_id), segs)
+        return entries
+    from .corpus import Document
+
+    if isinstance(references, (str, bytes)) or not isinstance(references, Iterable):
+        raise InvalidTypeError.make("references", "a mapping document id -> Segmentation (or a sequence of them, one "
+                                    "per annotator), or Documents with references", references)
+    entries = []
+    for i, doc in enumerate(references):
+        if not isinstance(doc, Document):
+            raise InvalidTypeError.make(f"references[{i}]", "a Document (or give a mapping document id -> Segmentation)", doc)
+        if not doc.references:
+            raise InvalidParameterError(f"document {doc.id!r} has no reference segmentation to score against")
+        entries.append(_Entry(doc.id, doc.references, doc.times))
+    return _by_id(entries, "references")
+
+
+def score_segmentations(
+    references: Any,
+    hypotheses: Mapping[str, Segmentation],
+    *,
+    k: Any = None,
+    tolerance: int = 0,
+    gamma: float = 0.85,
+    window_limit: int = 3,
+) -> ScoreResult:
+    """:func:`score_files` for segmentations held in Python (a notebook's): every hypothesis
+    against the reference(s) of the same document id, with the same checks and metrics.
+
+    Parameters
+    ----------
+    references : mapping or iterable of Document
+        Document id -> :class:`~stability.Segmentation`, or a sequence of them (one per annotator:
+        the multi-reference metrics are added); or :class:`~stability.Document` objects, whose
+        references and unit times are used.
+    hypotheses : mapping
+        Document id -> :class:`~stability.Segmentation` (one per document).
+    k, tolerance, gamma, window_limit
+        As for :func:`stability.metrics.compute_all` (``k``: the window of Pk and WindowDiff,
+        ``None`` for the default of Lamprier et al., ``"nltk"``, ``"segeval"`` or an int) and
+        :func:`~stability.metrics.multi_reference_metrics`.
+
+    Returns
+    -------
+    ScoreResult
+        The result ``stability score`` renders (:func:`stability.reporting.render`).
+
+    Examples
+    --------
+    >>> from stability import Segmentation
+    >>> result = score_segmentations({"d1": Segmentation([3, 7], 10)}, {"d1": Segmentation([3, 8], 10)})
+    >>> result.documents["d1"]["f1"], result.documents["d1"]["f1_1"]
+    (0.5, 1.0)
+    """
+    from .segmentation import as_segmentation
+
+    if not isinstance(hypotheses, Mapping):
+        raise InvalidTypeError.make("hypotheses", "a mapping document id -> Segmentation", hypotheses)
+    hyps = {str(doc_id): _Entry(str(doc_id), (as_segmentation(value, f"hypotheses[{doc_id!r}]"),))
+            for doc_id, value in hypotheses.items()}
+    return _score(_reference_entries(references), hyps, k=k, tolerance=tolerance, gamma=gamma,
+                  window_limit=window_limit)
+
+
+def _score(references: Mapping[str, _Entry], hypotheses: Mapping[str, _Entry], *, k: Any, tolerance: int,
+           gamma: float, window_limit: int) -> ScoreResult:
+    """The metrics of every hypothesis against its references, paired by id."""
+    from .metrics import compute_all, multi_reference_metrics
+
     missing = sorted(set(hypotheses) - set(references))
     unmatched = sorted(set(references) - set(hypotheses))
     if missing or unmatched:

@@ -10,20 +10,19 @@ written in the results file and must match to resume), and which config table it
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from functools import partial
 from typing import Any
 
 from .checks import check_bool, check_choice, check_int, check_real, did_you_mean
-from .exceptions import InvalidParameterError, InvalidTypeError
+from .exceptions import InvalidParameterError, InvalidTypeError, StabilityWarning, warn
 from .permutations import Stream, check_seed
 
 __all__ = ["Settings", "SettingsWarning", "BACKENDS", "METRIC_OPTIONS", "max_jobs"]
 
 
-class SettingsWarning(UserWarning):
+class SettingsWarning(StabilityWarning):
     """A setting was adjusted (e.g. ``n_jobs`` capped); the message says from what to what."""
 
 #: joblib backends a run accepts (``None``: loky when ``n_jobs != 1``, else in-process).
@@ -50,13 +49,13 @@ def _check_jobs(value: Any, name: str) -> int:
         raise InvalidParameterError.make(name, "a non-zero integer (-1: all cores)", value)
     if abs(jobs) > max_jobs():
         capped = max_jobs() if jobs > 0 else -1
-        warnings.warn(f"{name}={jobs} is beyond {max_jobs()} workers ({JOBS_PER_CORE} per core on "
-                      f"{os.cpu_count() or 1} cores); using {name}={capped}", SettingsWarning, stacklevel=2)
+        warn(f"{name}={jobs} is beyond {max_jobs()} workers ({JOBS_PER_CORE} per core on "
+             f"{os.cpu_count() or 1} cores); using {name}={capped}", SettingsWarning)
         return capped
     cores = os.cpu_count() or 1
     if jobs < -1 and cores + 1 + jobs < 1:  # joblib's -k: all cores but k - 1
-        warnings.warn(f"{name}={jobs} means all {cores} cores but {-jobs - 1}, none left; using {name}=1",
-                      SettingsWarning, stacklevel=2)
+        warn(f"{name}={jobs} means all {cores} cores but {-jobs - 1}, none left; using {name}=1",
+             SettingsWarning)
         return 1
     return jobs
 
@@ -194,8 +193,9 @@ class Settings:
         segmenters that release the GIL, ``"dask"`` inside a ``distributed.Client``,
         ``"sequential"``). Results do not depend on it.
     progress : bool or None, default None
-        Progress bar of restarts on stderr (``None``: for corpus runs, only when stderr is a
-        terminal; for :func:`~stability.stability_test`, none).
+        Progress of restarts on stderr (``None``: for corpus runs, only when stderr is a
+        terminal, a bar, or a notebook's, one line rewritten in place; for
+        :func:`~stability.stability_test`, none); ``True`` elsewhere (a CI log): a line every 10 s.
     on_error : {"record", "raise"}, default "record"
         Corpus runs: a segmenter failing on a document is recorded in ``failures`` (and the
         results file) and the run goes on; ``"raise"`` raises at the end of the run, after

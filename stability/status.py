@@ -23,10 +23,23 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["PhaseCallback", "Status", "colored", "no_phase", "shown"]
+__all__ = ["PhaseCallback", "Status", "colored", "in_notebook", "no_phase", "shown"]
 
 #: ``on_phase(phase, detail)``: a long phase starts (``detail``: the corpus and counts, or ``""``).
 PhaseCallback = Callable[[str, str], None]
+
+
+def in_notebook(stream: Any = None) -> bool:
+    """Whether ``stream`` (default: stderr) is the output of a Jupyter kernel (ipykernel's stream:
+    Jupyter, VS Code and Colab notebooks): no terminal, yet a line written again after a carriage
+    return shows as one line that changes.
+
+    >>> import io
+    >>> in_notebook(io.StringIO())
+    False
+    """
+    stream = sys.stderr if stream is None else stream
+    return type(stream).__module__.split(".")[0] == "ipykernel"
 
 
 def shown(show: bool | None) -> bool:

@@ -49,7 +49,6 @@ import math
 import os
 import socket
 import time
-import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -57,7 +56,7 @@ from typing import Any
 
 from .checks import counted
 from .corpus import Document
-from .exceptions import CorpusFormatError, InvalidParameterError, StabilityError
+from .exceptions import CorpusFormatError, InvalidParameterError, StabilityError, StabilityWarning, warn
 from .results import CorpusResult, Failure, StabilityResult, _jsonable
 from .shapes import check_fields
 
@@ -86,7 +85,7 @@ _PAYLOAD = {"result": "result", "failure": "failure"}
 _SYNC_EVERY = 1.0  # seconds between two fsyncs of the results file
 
 
-class ResultsWarning(UserWarning):
+class ResultsWarning(StabilityWarning):
     """A results file had a damaged last line (left out, and cut off before a resume)."""
 
 
@@ -248,7 +247,7 @@ def iter_records(path: Any) -> Iterator[tuple[int, dict[str, Any]]]:
     """
     scan = _scan(Path(path))
     if scan.dropped:
-        warnings.warn(scan.dropped, ResultsWarning, stacklevel=2)
+        warn(scan.dropped, ResultsWarning)
     yield from scan.records
 
 
@@ -303,7 +302,7 @@ def read_run(path: str | os.PathLike) -> RunRecords:
     path = Path(path)
     scan = _scan(path)
     if scan.dropped:
-        warnings.warn(scan.dropped, ResultsWarning, stacklevel=2)
+        warn(scan.dropped, ResultsWarning)
     return _records(scan, path)
 
 
@@ -492,8 +491,7 @@ class _Lock:
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
-            warnings.warn(f"{self.path}: removed a lock left by process {pid}, which has ended", ResultsWarning,
-                          stacklevel=4)
+            warn(f"{self.path}: removed a lock left by process {pid}, which has ended", ResultsWarning)
             self.path.unlink(missing_ok=True)
             return True
         except PermissionError:
@@ -577,7 +575,7 @@ class ResultsStore:
     def _continue(self) -> None:
         scan = _scan(self.path)
         if scan.dropped:
-            warnings.warn(f"{scan.dropped}; cut off before resuming", ResultsWarning, stacklevel=4)
+            warn(f"{scan.dropped}; cut off before resuming", ResultsWarning)
         run = _records(scan, self.path)
         added = self._check(run) if scan.records else []
         self.completed = run.entries
@@ -601,8 +599,8 @@ class ResultsStore:
             self.provenance = {**{k: v for k, v in self.provenance.items() if k not in place},
                                **{k: v for k, v in self._own.items() if k in place}}
             self._write(self._header())
-            warnings.warn(f"{self.path}: segmenter(s) {', '.join(map(repr, added))} added to the run it holds; the "
-                          "results of the others are reused", ResultsWarning, stacklevel=4)
+            warn(f"{self.path}: segmenter(s) {', '.join(map(repr, added))} added to the run it holds; the "
+                 "results of the others are reused", ResultsWarning)
         self._take_marker()
 
     def _header(self) -> dict[str, Any]:
@@ -613,9 +611,9 @@ class ResultsStore:
         changed = [f"{key} {recorded[key]} (now {self.provenance.get(key)})" for key in VERSION_KEYS
                    if key in recorded and recorded[key] != self.provenance.get(key)]
         if changed:
-            warnings.warn(f"{self.path}: its results were computed with {', '.join(changed)}; the results this "
-                          "resume adds come from the versions of now, and the report records the first ones",
-                          ResultsWarning, stacklevel=5)
+            warn(f"{self.path}: its results were computed with {', '.join(changed)}; the results this "
+                 "resume adds come from the versions of now, and the report records the first ones",
+                 ResultsWarning)
 
     def _read_marker(self) -> Any:
         try:
@@ -640,13 +638,13 @@ class ResultsStore:
             return
         found = _marker_call(info)
         if found is None:
-            warnings.warn(f"{self._marker}: not a marker this program wrote ({str(info)[:80]}); removed",
-                          ResultsWarning, stacklevel=5)
+            warn(f"{self._marker}: not a marker this program wrote ({str(info)[:80]}); removed",
+                 ResultsWarning)
         elif found[:2] not in self.completed:
             self.suspect = found[:2]
-            warnings.warn(f"{self.path}: the previous run died during {found[2]} of segmenter {found[0]!r} on "
-                          f"document {found[1]!r}; that pair runs again in a worker process, where a crash is "
-                          "recorded as its failure", ResultsWarning, stacklevel=5)
+            warn(f"{self.path}: the previous run died during {found[2]} of segmenter {found[0]!r} on "
+                 f"document {found[1]!r}; that pair runs again in a worker process, where a crash is "
+                 "recorded as its failure", ResultsWarning)
         self._marker.unlink(missing_ok=True)
 
     def _refuse(self, why: str, advice: str) -> InvalidParameterError:

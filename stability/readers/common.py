@@ -13,7 +13,6 @@ import errno
 import fnmatch
 import os
 import re
-import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +25,8 @@ from ..exceptions import (
     InvalidParameterError,
     InvalidSegmentationError,
     InvalidTypeError,
+    StabilityWarning,
+    warn,
 )
 from ..segmentation import Segmentation
 
@@ -54,7 +55,7 @@ T = TypeVar("T")
 _VALIDATION_ERRORS = (InvalidParameterError, InvalidSegmentationError, InvalidTypeError)
 
 
-class CorpusWarning(UserWarning):
+class CorpusWarning(StabilityWarning):
     """Something in a corpus file was repaired, dropped or ignored; the same text is in ``meta["notes"]``."""
 
 
@@ -375,7 +376,7 @@ def note(notes: list[str], where: Path | str, text: str) -> None:
     one line of a file holding several documents.
     """
     notes.append(text)
-    warnings.warn(f"{where}: {text}", CorpusWarning, stacklevel=4)
+    warn(f"{where}: {text}", CorpusWarning)
 
 
 class HeadedSections:

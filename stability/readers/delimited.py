@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import csv
 import math
-import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..corpus import Document
-from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, _short_repr
+from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, _short_repr, warn
 from ..segmentation import Segmentation
 from .common import (
     CorpusWarning,
@@ -290,10 +289,10 @@ def _warn_merged_rows(row: list[str], lineno: int, reader: Any, path: Path) -> N
     last = reader.line_num
     delimiter = reader.dialect.delimiter
     if last > lineno and any("\n" in cell and delimiter in cell for cell in row):
-        warnings.warn(f"{path}:{lineno}: a quoted cell runs over lines {lineno} to {last} and holds the "
-                      f"delimiter {delimiter!r}: probably an unbalanced double quote that merged those rows "
-                      "into one (double the quotes inside a quoted cell, or remove the stray one)",
-                      CorpusWarning, stacklevel=2)
+        warn(f"{path}:{lineno}: a quoted cell runs over lines {lineno} to {last} and holds the "
+             f"delimiter {delimiter!r}: probably an unbalanced double quote that merged those rows "
+             "into one (double the quotes inside a quoted cell, or remove the stray one)",
+             CorpusWarning)
 
 
 def _row_id(row: list[str], lineno: int, columns: _Columns, default_id: str, path: Path) -> str:

@@ -32,7 +32,7 @@ from . import formats as _formats_package
 from .model import Report, Section, markdown_table, mean_std, number
 
 __all__ = ["Report", "Section", "markdown_table", "number", "mean_std", "formats_available", "format_module",
-           "report_of", "render", "write_reports"]
+           "report_of", "render", "write_reports", "notebook_html"]
 
 #: What a format module must declare.
 REQUIRED = ("NAME", "EXTENSION", "render")
@@ -114,6 +114,14 @@ def render(result: Any, format: str = "table", *, documents: bool | None = None,
                        figures=getattr(module, "FIGURES", False), max_strips=max_strips, metrics=metrics)
     details = getattr(module, "DETAILS", False) if documents is None else documents
     return module.render(report, details=details, **options)
+
+
+def notebook_html(result: Any) -> str:
+    """What a notebook (Jupyter, VS Code, Colab) shows for a command's result, its ``_repr_html_``:
+    the compact report the terminal prints (the ranked result line, the summary table and its
+    notes; no per-document table, no figures), as an HTML fragment of the HTML format
+    (``page=False``) that leaves the notebook's own styles alone."""
+    return format_module("html").render(report_of(result, compact=True), details=False, page=False)
 
 
 #: The width of a terminal table written to a file: the same file whatever terminal ran the command.

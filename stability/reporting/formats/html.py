@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from collections.abc import Mapping
 
@@ -84,10 +85,13 @@ def table(section: Section) -> str:
     return f'<div class="scroll"><table{keys}><thead>{head}</thead><tbody>{body}</tbody></table></div>'
 
 
-def _block(section: Section, details: bool) -> str:
+def _block(section: Section, details: bool, page: bool = True) -> str:
     if section.detail and not details:
         return ""
-    heading = f"<summary>{html.escape(section.title)}</summary>" if section.collapsed else f"<h2>{html.escape(section.title)}</h2>"
+    if not page and section.text and not section.is_table:  # in a notebook's output: folded
+        section = dataclasses.replace(section, collapsed=True)
+    level = "h2" if page else "h4"  # a fragment sits under the headings of the page holding it
+    heading = f"<summary>{html.escape(section.title)}</summary>" if section.collapsed else f"<{level}>{html.escape(section.title)}</{level}>"
     parts = [heading]
     if section.is_table:
         parts.append(table(section))
@@ -99,11 +103,19 @@ def _block(section: Section, details: bool) -> str:
     return f"<details>{''.join(parts)}</details>" if section.collapsed else "".join(parts)
 
 
-def render(report: Report, *, details: bool = True) -> str:
-    """The page: title, lead paragraphs, then every block in order."""
+def render(report: Report, *, details: bool = True, page: bool = True) -> str:
+    """The page: title, lead paragraphs, then every block in order.
+
+    ``page=False`` gives the same content as a fragment to put in another page (a notebook's
+    output, :meth:`stability.CorpusResult._repr_html_`): one ``div`` without the page's head,
+    style sheet and script, which would restyle the page around it; preformatted text blocks
+    (the settings) are folded.
+    """
     lead = f'<p class="result"><b>{html.escape(report.result)}</b></p>' if report.result else ""
     lead += "".join(f"<p>{html.escape(p)}</p>" for p in report.lead)
-    blocks = "\n".join(b for b in (_block(s, details) for s in report.sections) if b)
+    blocks = "\n".join(b for b in (_block(s, details, page) for s in report.sections) if b)
+    if not page:
+        return f'<div class="stability-report">\n<h3>{html.escape(report.title)}</h3>\n{lead}\n{blocks}\n</div>'
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(report.title.lower())}</title>
 <style>

@@ -1,0 +1,214 @@
+"""The library used from a notebook or a script, never through the command line: an interrupted
+run keeps what finished, results display themselves, warnings can be filtered as one family."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from stability import Document, RunInterrupted, evaluate, load_results
+
+
+def even_thirds(units):
+    return list(range(3, len(units), 3))
+
+
+def letters(n_documents: int = 5, n_units: int = 12) -> list[Document]:
+    return [Document(f"d{i}", tuple(f"d{i} unit {j}" for j in range(n_units))) for i in range(n_documents)]
+
+
+def interrupting_at(document: str):
+    """A segmenter like :func:`even_thirds` that sends this process a real SIGINT (a notebook's
+    interrupt button, Ctrl-C in a script) while it segments ``document``."""
+
+    def segment(units):
+        if units[0].startswith(f"{document} "):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)  # the signal arrives before this ends
+        return even_thirds(units)
+
+    return segment
+
+
+@pytest.mark.parametrize("with_file", [False, True])
+def test_an_interrupted_evaluate_keeps_the_pairs_that_finished(tmp_path, with_file):
+    output = tmp_path / "run.jsonl" if with_file else None
+    segmenters = {"even": even_thirds, "stops": interrupting_at("d3")}
+    # blocks of two documents: d0 and d1 finish, then d3's first segmentation is interrupted
+    with pytest.raises(KeyboardInterrupt) as caught:
+        evaluate(segmenters, letters(), n_restarts=3, block_size=2, progress=False, output=output)
+    stop = caught.value
+    assert isinstance(stop, RunInterrupted)
+    assert stop.finished == 4  # two segmenters x two documents
+    message = str(stop)
+    assert "4 (segmenter, document) pairs finished" in message and ".result" in message
+    partial = stop.result
+    assert {label: [r.document for r in docs] for label, docs in partial.documents.items()} == {
+        "even": ["d0", "d1"], "stops": ["d0", "d1"]}
+    assert partial.settings["n_documents"] == 2 and partial.summary["even"].n_documents == 2
+    assert partial.failures == []
+    # the same numbers as an uninterrupted run of those documents
+    whole = evaluate({"even": even_thirds, "stops": even_thirds}, letters(2), n_restarts=3, progress=False)
+    assert [r.to_dict() for r in partial.documents["even"]] == [r.to_dict() for r in whole.documents["even"]]
+    if with_file:
+        assert "resume=True" in message
+        on_disk = load_results(output)
+        assert on_disk.to_dict()["documents"] == partial.to_dict()["documents"]
+    else:
+        assert "output=" in message  # how to keep them on disk next time
+
+
+def _fragment_checks(shown: str, report) -> None:
+    """``shown`` is a fragment (nothing that would restyle the notebook around it) holding the
+    compact report's result line and every cell of its tables."""
+    import html
+
+    assert shown.startswith('<div class="stability-report">') and shown.endswith("</div>")
+    for page_only in ("<!DOCTYPE", "<html", "<head", "<body", "<style", "<script"):
+        assert page_only not in shown
+    assert html.escape(report.result) in shown
+    for section in report.tables(details=False):
+        for cell in [*section.header, *(cell for row in section.rows for cell in row)]:
+            assert html.escape(str(cell)) in shown
+
+
+def test_a_corpus_result_shows_its_compact_report_in_a_notebook():
+    from stability.reporting import report_of
+
+    result = evaluate({"even": even_thirds, "none": "none"}, letters(3), n_restarts=2, progress=False)
+    shown = result._repr_html_()
+    report = report_of(result, compact=True)
+    _fragment_checks(shown, report)
+    assert report.sections[0].header[0] == "segmenter" and "stability [95% CI]" in report.sections[0].header
+    assert "d1" not in shown  # no per-document table
+    assert "<details><summary>Settings</summary>" in shown  # folded
+
+
+def test_a_score_result_shows_its_report_in_a_notebook(tmp_path):
+    import json
+
+    from stability.reporting import report_of
+    from stability.scoring import score_files
+
+    for name, boundaries in (("ref", [[3, 7], [5]]), ("hyp", [[3, 8], [5]])):
+        lines = [json.dumps({"id": f"d{i}", "boundaries": b, "n_units": 10}) for i, b in enumerate(boundaries)]
+        (tmp_path / f"{name}.jsonl").write_text("\n".join(lines) + "\n")
+    result = score_files(tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl")
+    _fragment_checks(result._repr_html_(), report_of(result, compact=True))
+
+
+def test_every_warning_of_the_package_is_a_stability_warning_pointing_at_the_callers_line(tmp_path):
+    """One category filters them all (``warnings.filterwarnings("ignore", category=StabilityWarning)``),
+    and a notebook shows each beside the user's own call, not a line inside the package."""
+    import inspect
+    import warnings
+
+    import stability
+    from stability import StabilityWarning
+
+    exported = [getattr(stability, name) for name in stability.__all__]
+    categories = [c for c in exported if inspect.isclass(c) and issubclass(c, Warning)]
+    assert {c.__name__ for c in categories} >= {"SettingsWarning", "CorpusWarning", "ResultsWarning"}
+    assert all(issubclass(c, StabilityWarning) for c in categories)
+
+    output = tmp_path / "run.jsonl"
+    evaluate({"even": even_thirds}, letters(2), n_restarts=2, progress=False, output=output)
+    with output.open("a") as handle:
+        handle.write('{"cut')  # a run killed in the middle of a line
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("==========\nOne.\n\nTwo.\n==========\n")  # a blank line between units, noted
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        here = inspect.currentframe().f_lineno
+        evaluate({"even": even_thirds}, letters(1), n_restarts=2, progress=False, n_jobs=10_000)
+        load_results(output)
+        evaluate({"even": even_thirds}, letters(2), n_restarts=2, progress=False, output=output, resume=True)
+        list(stability.read_corpus(corpus, format="choi"))  # read lazily: the warning comes as it is read
+    seen = {(w.category.__name__, w.lineno - here) for w in caught if issubclass(w.category, StabilityWarning)}
+    assert all(w.filename == __file__ for w in caught if issubclass(w.category, StabilityWarning)), [
+        (w.category.__name__, w.filename, w.lineno) for w in caught]
+    assert seen == {("SettingsWarning", 1), ("ResultsWarning", 2), ("ResultsWarning", 3), ("CorpusWarning", 4)}
+
+
+def test_a_document_shows_its_size_not_its_whole_text():
+    """A list of documents left as a cell's value was every unit of every document (5,800
+    characters for one demo document)."""
+    from stability.demo import demo_corpus
+
+    doc = demo_corpus(n_documents=1)[0]
+    shown = repr(doc)
+    assert len(shown) < 300
+    assert shown.startswith(f"Document(id={doc.id!r}, n_units={doc.n_units}, units=(")
+    assert f"... {doc.n_units - 2} more)" in shown
+    assert f"references=({doc.references[0]!r},)" in shown
+    short = Document("d1", ("One.", "Two."), references=([1],), meta={"source": "x.txt"})
+    assert repr(short) == ("Document(id='d1', n_units=2, units=('One.', 'Two.'), "
+                           "references=(Segmentation(boundaries=[1], n_units=2),))")
+    assert repr(Document("d2", ("Alone.",))) == "Document(id='d2', n_units=1, units=('Alone.',), references=())"
+
+
+def test_segmentations_held_in_python_are_scored_as_stability_score_scores_files(tmp_path):
+    """``stability score`` took files only: a notebook's segmentations had to be written out first."""
+    import json
+
+    from stability import Segmentation
+    from stability.scoring import score_files, score_segmentations
+
+    references = {"a": Segmentation([3, 7], 10), "b": (Segmentation([5], 10), Segmentation([4], 10))}
+    hypotheses = {"a": Segmentation([3, 8], 10), "b": Segmentation([5], 10)}
+    (tmp_path / "ref.jsonl").write_text(
+        json.dumps({"id": "a", "boundaries": [3, 7], "n_units": 10}) + "\n"
+        + json.dumps({"id": "b", "references": [[5], [4]], "n_units": 10}) + "\n")
+    (tmp_path / "hyp.jsonl").write_text("".join(json.dumps({"id": i, "boundaries": list(s.boundaries), "n_units": 10})
+                                                + "\n" for i, s in hypotheses.items()))
+    in_memory = score_segmentations(references, hypotheses, k="nltk")
+    assert in_memory.to_dict() == score_files(tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl", k="nltk").to_dict()
+    assert in_memory.documents["a"]["f1"] == 0.5  # one of two boundaries exact: P = R = 1/2
+    assert "wisebe" in " ".join(in_memory.documents["b"])  # two references: the multi-reference metrics too
+    # a corpus's documents (their references and unit times) are references too
+    docs = [Document("a", tuple("abcdefghij"), references=([3, 7],)), Document("b", tuple("abcdefghij"), references=([5], [4]))]
+    assert score_segmentations(docs, hypotheses, k="nltk").to_dict() == in_memory.to_dict()
+    # the errors of the files' path, naming the document
+    with pytest.raises(ValueError, match="documents must pair up by id; references without a hypothesis: \\['b'\\]"):
+        score_segmentations(references, {"a": hypotheses["a"]})
+    with pytest.raises(TypeError, match=r"hypotheses\['a'\] must be a Segmentation"):
+        score_segmentations(references, {"a": [3, 8], "b": hypotheses["b"]})
+    # a short repr, and rows for a data frame
+    assert repr(in_memory).startswith("ScoreResult(2 documents, window nltk; mean: ")
+    rows = in_memory.to_rows()
+    assert [row["document"] for row in rows] == ["a", "b"] and rows[0]["f1"] == 0.5
+
+
+def test_a_notebook_shows_progress_by_default_as_one_line_rewritten_in_place(monkeypatch):
+    """A notebook's stderr is no terminal: a run showed no progress unless asked, and when asked a
+    new line every 10 s piled up under the cell. ipykernel's stream is told by its class's module,
+    as :func:`stability.status.in_notebook` reads it."""
+    import io
+    import sys
+
+    from stability import engine
+
+    KernelStream = type("OutStream", (io.StringIO,), {"__module__": "ipykernel.iostream"})
+    stream = KernelStream()
+    monkeypatch.setattr(sys, "stderr", stream)
+    monkeypatch.setattr(engine, "NOTEBOOK_EVERY", 0.0)  # rewritten at every step
+    evaluate({"even": even_thirds, "none": "none"}, letters(3), n_restarts=3)  # progress: the default
+    shown = stream.getvalue()
+    assert shown.count("\r") > 2 and shown.endswith(", done\n") and shown.count("\n") == 1, shown
+    last = shown.rsplit("\r", 1)[1]
+    assert last.startswith("restarts ") and "(100%)" in last and "pairs 6/6" in last
+    quiet = KernelStream()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    evaluate({"even": even_thirds}, letters(1), n_restarts=3, progress=False)
+    assert quiet.getvalue() == ""
+
+
+def test_the_last_progress_line_of_an_interrupted_run_says_stopped(capsys):
+    # it said ", done" after an interrupt, beside a share of the restarts below 100%
+    with pytest.raises(RunInterrupted):
+        evaluate({"stops": interrupting_at("d3")}, letters(), n_restarts=3, block_size=2, progress=True)
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith("restarts ") and last.endswith(", stopped") and "(100%)" not in last, last
