@@ -43,7 +43,6 @@ import math
 import pickle
 import sys
 import time
-import warnings
 from contextlib import closing
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
@@ -52,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from .corpus import Document
-from .exceptions import ClusterError, InvalidParameterError, UnknownSegmenterError
+from .exceptions import ClusterError, InvalidParameterError, UnknownSegmenterError, warn
 from .isolation import Guarded, WorkerCrash, interruptible, rerun_alone, result_or_crash, run_pool, submit
 from .outcome import STREAM_NAMES, Finished, f1_interval, restarts_headline_interval, score_task, stability_result
 from .permutations import Stream
@@ -535,10 +534,9 @@ class Engine:
         if problem is not None:
             self.warned.add(label)
             where = f"{label} on document {doc.id!r}" if doc.id else label  # stability_test's document: no id
-            warnings.warn(
-                f"{where}: {problem}, so its boundaries say little about the content; "
-                "is its preprocessing set for the document's language (tokenizer, stopwords, stem: README, "
-                "'Documents not in English')? Said once per segmenter", SegmenterWarning, stacklevel=2)
+            warn(f"{where}: {problem}, so its boundaries say little about the content; "
+                 "is its preprocessing set for the document's language (tokenizer, stopwords, stem: README, "
+                 "'Documents not in English')? Said once per segmenter", SegmenterWarning)
 
     def _initial_results(self, pairs: list[Pair], results: Iterator[Any], on_done: Callable[[int], None]) -> None:
         s = self.settings

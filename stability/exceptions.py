@@ -196,7 +196,8 @@ class RunInterrupted(KeyboardInterrupt):
 
 class StabilityWarning(UserWarning):
     """Base class of every warning of this package (:class:`~stability.SettingsWarning`,
-    :class:`~stability.CorpusWarning`, :class:`~stability.ResultsWarning`):
+    :class:`~stability.CorpusWarning`, :class:`~stability.ResultsWarning`,
+    :class:`~stability.SegmenterWarning`):
     ``warnings.filterwarnings("ignore", category=StabilityWarning)`` silences them all."""
 
 

@@ -59,7 +59,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from .exceptions import InvalidParameterError
+from .exceptions import InvalidParameterError, StabilityWarning
 
 __all__ = [
     "Segmenter",
@@ -289,7 +289,7 @@ def for_document(segmenter: Any, document: Any) -> Any:
     return resolve(document) if callable(resolve) else segmenter
 
 
-class SegmenterWarning(UserWarning):
+class SegmenterWarning(StabilityWarning):
     """A segmenter will see little of a document (see :func:`unit_terms_problem`)."""
 
 

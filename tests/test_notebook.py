@@ -111,7 +111,7 @@ def test_every_warning_of_the_package_is_a_stability_warning_pointing_at_the_cal
 
     exported = [getattr(stability, name) for name in stability.__all__]
     categories = [c for c in exported if inspect.isclass(c) and issubclass(c, Warning)]
-    assert {c.__name__ for c in categories} >= {"SettingsWarning", "CorpusWarning", "ResultsWarning"}
+    assert {c.__name__ for c in categories} >= {"SettingsWarning", "CorpusWarning", "ResultsWarning", "SegmenterWarning"}
     assert all(issubclass(c, StabilityWarning) for c in categories)
 
     output = tmp_path / "run.jsonl"
@@ -127,10 +127,13 @@ def test_every_warning_of_the_package_is_a_stability_warning_pointing_at_the_cal
         load_results(output)
         evaluate({"even": even_thirds}, letters(2), n_restarts=2, progress=False, output=output, resume=True)
         list(stability.read_corpus(corpus, format="choi"))  # read lazily: the warning comes as it is read
+        evaluate({"c99": "c99"}, [stability.Document("zh", ("面包师每天来到面包店", "他揉面团", "球队比赛", "观众很多"))],
+                 n_restarts=2, progress=False)  # C99's default tokenizer sees one term a clause
     seen = {(w.category.__name__, w.lineno - here) for w in caught if issubclass(w.category, StabilityWarning)}
     assert all(w.filename == __file__ for w in caught if issubclass(w.category, StabilityWarning)), [
         (w.category.__name__, w.filename, w.lineno) for w in caught]
-    assert seen == {("SettingsWarning", 1), ("ResultsWarning", 2), ("ResultsWarning", 3), ("CorpusWarning", 4)}
+    assert seen == {("SettingsWarning", 1), ("ResultsWarning", 2), ("ResultsWarning", 3), ("CorpusWarning", 4),
+                    ("SegmenterWarning", 5)}
 
 
 def test_a_document_shows_its_size_not_its_whole_text():
