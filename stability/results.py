@@ -548,17 +548,20 @@ class CorpusResult:
 
         ``level="documents"``: one row per (segmenter, document) with every stability score of the
         catalogue and every reference metric computed; ``level="segmenters"``: one row per
-        segmenter with the mean over documents of each (keys as in the per-document rows).
-        Reference metrics are prefixed ``ref_`` (``ref_f1`` beside the stability ``f1``), as in CSV.
+        segmenter, the table ``report.csv`` holds (``f1_mean``, ``f1_std``, ``f1_ci_low``,
+        ``f1_ci_high`` for each score reported, ``micro_f1``, ``ref_pk_mean``...; ``None`` where not
+        computed, ``params`` a dict). Reference metrics are prefixed ``ref_`` (``ref_f1`` beside the
+        stability ``f1``), as in CSV.
         """
         from .catalogue import STABILITY
         from .checks import check_choice
 
         check_choice(level, "level", ("documents", "segmenters"))
         if level == "segmenters":
-            return [{"segmenter": label, "n_documents": s.n_documents, "n_failed": s.n_failed,
-                     "content_blind": s.content_blind, "layout_only": s.layout_only, **{k: st.mean for k, st in s.macro.items()},
-                     **{f"ref_{k}": st.mean for k, st in s.reference.items()}} for label, s in self.summary.items()]
+            from .reporting.corpus import summary_table
+
+            header, rows = summary_table(self)
+            return [dict(zip(header, row)) for row in rows]
         return [{"segmenter": label, "document": r.document, "n_units": r.segmentation.n_units,
                  "content_blind": r.content_blind, "layout_only": r.layout_only, **{name: m.value(r) for name, m in STABILITY.items()},
                  **{f"ref_{k}": v for k, v in r.reference_metrics.items()}}

@@ -181,7 +181,14 @@ def test_results_have_short_reprs_and_rows(corpus_result):
     assert rows[0]["f1"] == one.f1 and rows[0]["ref_f1"] == one.reference_metrics["f1"]  # no name clash
     assert set(STABILITY) <= set(rows[0])
     means = {r["segmenter"]: r for r in corpus_result.to_rows("segmenters")}
-    assert means["even"]["ref_pk"] == pytest.approx(sum(r.reference_metrics["pk"] for r in corpus_result.documents["even"]) / 2)
+    assert means["even"]["ref_pk_mean"] == pytest.approx(sum(r.reference_metrics["pk"] for r in corpus_result.documents["even"]) / 2)
+    # the segmenters' rows are report.csv's table, with Python values (not a second declaration of it)
+    table = list(csv.reader(io.StringIO(render(corpus_result, "csv"))))
+    assert [list(row) for row in corpus_result.to_rows("segmenters")][0] == table[0]
+    for record, line in zip(corpus_result.to_rows("segmenters"), table[1:]):
+        assert isinstance(record["params"], dict) and record["f1_ci_low"] <= record["f1_mean"] <= record["f1_ci_high"]
+        assert [("" if v is None else json.dumps(v, sort_keys=True) if isinstance(v, dict) else str(v))
+                for v in record.values()] == line
     with pytest.raises(InvalidParameterError, match="level must be one of"):
         corpus_result.to_rows("documentz")
 

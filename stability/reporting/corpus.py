@@ -332,8 +332,11 @@ def _raw(x: Any) -> str:
     return "" if x is None or (isinstance(x, float) and math.isnan(x)) else repr(float(x))
 
 
-def _summary_data(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
-    """The summary with raw numbers (mean, std, CI bounds per score), as CSV writes it."""
+def summary_table(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
+    """The summary with its values as Python holds them (mean, std and CI bounds per score, the
+    micro scores, reference means and stds; ``None`` where not computed; ``params`` a dict): the
+    one declaration of the table that CSV writes (:func:`_summary_data`) and that
+    :meth:`~stability.CorpusResult.to_rows` gives with ``level="segmenters"``."""
     scores = [m.name for m in STABILITY.values() if m.report] + ["self_agreement_f1"]
     refs = [m.name for m in _reference_measures(result)]
     header = ["segmenter", "params", "n_documents", "n_failed", "content_blind", "deterministic"]
@@ -345,22 +348,34 @@ def _summary_data(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
     header += [STABILITY_X_AGREEMENT.name] if compared else []
     rows = []
     for label, s in result.summary.items():
-        row: list[Any] = [label, json.dumps(_jsonable(s.params), sort_keys=True), s.n_documents, s.n_failed,
-                          s.content_blind, s.deterministic]
+        row: list[Any] = [label, _jsonable(s.params), s.n_documents, s.n_failed, s.content_blind, s.deterministic]
         for key in scores:
             st = s.macro[key]
-            row += [_raw(st.mean), _raw(st.std), _raw(st.ci[0]), _raw(st.ci[1])]
-        row += [_raw(s.micro["precision"]), _raw(s.micro["recall"]), _raw(s.micro["f1"])]
+            row += [_value(st.mean), _value(st.std), _value(st.ci[0]), _value(st.ci[1])]
+        row += [_value(s.micro["precision"]), _value(s.micro["recall"]), _value(s.micro["f1"])]
         for key in refs:
             st = s.reference.get(key)
-            row += [_raw(st.mean), _raw(st.std)] if st else ["", ""]
+            row += [_value(st.mean), _value(st.std)] if st else [None, None]
         if layout:
             st = s.macro.get("layout_f1")
-            row += [s.layout_only] + ([_raw(st.mean), _raw(st.std)] if st else ["", ""])
+            row += [s.layout_only] + ([_value(st.mean), _value(st.std)] if st else [None, None])
         if compared:
-            row.append(_raw(compared[label]))
+            row.append(_value(compared[label]))
         rows.append(row)
     return header, rows
+
+
+def _value(x: Any) -> float | None:
+    """A number of :func:`summary_table`: a float, or None when not computed (NaN)."""
+    return None if x is None or math.isnan(x) else float(x)
+
+
+def _summary_data(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
+    """The summary with raw numbers, as CSV writes it (:func:`summary_table`, each float at full
+    precision, the parameters as JSON, an empty cell where not computed)."""
+    header, rows = summary_table(result)
+    return header, [[json.dumps(v, sort_keys=True) if isinstance(v, dict) else _raw(v) if isinstance(v, float) or v is None
+                     else v for v in row] for row in rows]
 
 
 def _document_cells(r: StabilityResult, scores: list[Measure], refs: list[Measure], digits: int | None,
