@@ -129,3 +129,18 @@ def test_derived_rng_is_the_restart_scheme():
     b = derived_rng(7, "doc", int(Stream.SHUFFLE), 3).random(4)
     assert a.tolist() == b.tolist()
     assert derived_rng(7, "doc").random() != derived_rng(7, "other").random()
+
+
+def test_a_percentile_interval_over_few_values_cannot_reach_its_level():
+    # Hand derivation: every bootstrap mean lies between the smallest and the largest value, so the
+    # interval does; it holds the true mean mu only when the values are not all on one side of it.
+    # With q = P(X < mu) for a continuous X, that is 1 - q^n - (1 - q)^n <= 1 - 2^(1 - n) (q = 1/2).
+    from stability.stats import percentile_coverage_bound
+
+    assert [percentile_coverage_bound(n) for n in (1, 2, 3, 5, 6)] == [0.0, 0.5, 0.75, 0.9375, 0.96875]
+    # simulated: 3 values of a symmetric distribution, mean 0: the 95% interval covers about 75%
+    # (with 3 values, the 2.5% and 97.5% bootstrap quantiles are the smallest and largest value)
+    rng = derived_rng(0, "coverage")
+    hits = sum(low <= 0.0 <= high for low, high in
+               (bootstrap_mean(rng.normal(size=3), rng, 0.95, 400) for _ in range(2000)))
+    assert hits / 2000 == pytest.approx(0.75, abs=0.03)
