@@ -155,11 +155,14 @@ def bootstrap_f1_samples(precision: np.ndarray, recall: np.ndarray, rng: np.rand
     """Eq. 11's F1 of ``n_resamples`` bootstrap resamples of the restarts (vectorised): each
     resample draws the restarts with replacement and takes the F1 of its averaged precision and
     recall, as the point estimate is. Restarts that all agree give the point value every time
-    (no draw); no restart gives NaNs."""
+    (no draw); no restart, or a single one, gives NaNs: one restart is no sample of how the
+    restarts vary (its resamples would all be itself, a 0-wide interval on which adaptive
+    stopping would stop), as one document gives no interval over documents
+    (:class:`stability.results.Stat`)."""
     n = precision.shape[0]
-    if n == 0:
+    if n <= 1:
         return np.full(n_resamples, np.nan)
-    if n == 1 or (np.all(precision == precision[0]) and np.all(recall == recall[0])):
+    if np.all(precision == precision[0]) and np.all(recall == recall[0]):
         return np.full(n_resamples, f1_score(float(precision.mean()), float(recall.mean())))
     idx = rng.integers(0, n, size=(n_resamples, n))
     return f1_array(precision[idx].mean(axis=1), recall[idx].mean(axis=1))
