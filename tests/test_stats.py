@@ -144,3 +144,15 @@ def test_a_percentile_interval_over_few_values_cannot_reach_its_level():
     hits = sum(low <= 0.0 <= high for low, high in
                (bootstrap_mean(rng.normal(size=3), rng, 0.95, 400) for _ in range(2000)))
     assert hits / 2000 == pytest.approx(0.75, abs=0.03)
+
+
+@pytest.mark.parametrize("n", [64, 257, 600])
+def test_kendall_tau_equals_the_pairwise_definition_on_long_rows_with_ties(n):
+    # past the 30 items of the property test: every level of the merge count, ties in x, in y and
+    # in both, floats and a run of equal values (the reference: pairwise_tau_b, O(n^2) pairs)
+    rng = np.random.default_rng(n)
+    x = np.round(rng.normal(size=n), 1)
+    y = np.round(-x + rng.normal(size=n), 1)
+    x[: n // 4] = x[0]
+    assert kendall_tau(x, y) == pytest.approx(pairwise_tau_b(x.tolist(), y.tolist()), abs=1e-12)
+    assert kendall_tau_rows(x[None], y[None])[0] == kendall_tau(x, y)  # > ROW_ITEMS_BATCHED: the same function
