@@ -119,3 +119,27 @@ def test_chance_level_with_a_tolerance_is_the_mean_over_every_placement(n_units,
     p, r = np.mean(exp_p), np.mean(exp_r)
     got = chance_scores(initial, np.array(counts), n_units, tolerance, np.random.default_rng(5), n_samples=20000)
     assert got == pytest.approx((p, r, f1_score(p, r)), abs=0.01)
+
+
+def _picky(modulus):
+    def segment(units):  # content-dependent: a boundary where the sum of two neighbours' numbers divides
+        return [i for i in range(1, len(units)) if (int(units[i]) + int(units[i - 1])) % modulus == 0]
+    return segment
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.permutations(["m2", "m3", "m4", "m5"]), st.integers(0, 1000))
+def test_a_run_is_the_same_whatever_the_order_of_its_segmenters(order, seed):
+    from stability import Document, evaluate
+
+    segmenters = {f"m{k}": _picky(k) for k in (2, 3, 4, 5)}
+    docs = [Document(f"d{j}", [str((7 * i + j) % 11) for i in range(12 + 3 * j)]) for j in range(3)]
+    options = dict(n_restarts=4, seed=seed, n_bootstrap=50, progress=False)
+    given_order = evaluate(segmenters, docs, **options)
+    other = evaluate({label: segmenters[label] for label in order}, docs, **options)
+    assert list(other.summary) == order
+    for label in segmenters:
+        assert [r.to_dict() for r in other.documents[label]] == [r.to_dict() for r in given_order.documents[label]]
+        assert other.summary[label].to_dict() == given_order.summary[label].to_dict()
+    assert other.comparison() == given_order.comparison()
+    assert other.correlations() == given_order.correlations()
