@@ -382,3 +382,6 @@ def test_intervals_over_too_few_documents_say_they_cannot_reach_their_level():
         assert said in " ".join(render(few, fmt, **options).split()), fmt
         assert "holds the mean at most" not in render(enough, fmt, **options), fmt
     assert said in " ".join(render(few, "table", width=400, compact=False).split())  # the full table too
+    # without the shuffle control there is no headline, but the F1 column's interval is over 3 documents too
+    plain = evaluate({"blocks": blocks}, docs[:3], n_restarts=4, n_bootstrap=50, progress=False, shuffle_control=False)
+    assert said in " ".join(render(plain, "md").split())

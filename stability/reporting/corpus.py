@@ -183,11 +183,11 @@ def ci_title(result: CorpusResult) -> str:
 
 
 def few_documents_note(result: CorpusResult) -> list[str]:
-    """What the intervals over documents are worth when a segmenter's headline was computed on so
-    few documents that its percentile interval cannot reach the run's confidence level
+    """What the intervals over documents are worth when a segmenter's headline or F1 was computed on
+    so few documents that its percentile interval cannot reach the run's confidence level
     (:func:`stability.stats.percentile_coverage_bound`); nothing otherwise."""
     level = float(result.settings.get("confidence", 0.95))
-    counts = [s.macro[HEADLINE.name].n for s in result.summary.values() if HEADLINE.name in s.macro]
+    counts = [s.macro[name].n for s in result.summary.values() for name in (HEADLINE.name, "f1") if name in s.macro]
     n = min((c for c in counts if c >= 2), default=0)
     if not n or percentile_coverage_bound(n) >= level:
         return []
