@@ -68,19 +68,24 @@ def stability_x_agreement(documents: Mapping[str, Sequence[StabilityResult]],
     Returns
     -------
     dict
-        Label -> the score, in the order of ``documents``; ``None`` also for a segmenter flagged
+        Label -> the score, in the order of ``documents`` (computed in the order of the labels, so
+        the same to the last bit whatever that order); ``None`` also for a segmenter flagged
         layout-only (:func:`layout_only`), whose headline comes from the units' lengths.
     """
-    labels = list(documents)
+    # computed in the order of the labels, not the order given: the weighted sums over voters and
+    # documents then add the same numbers in the same order for any order of the run's segmenters
+    # (the command line's), so the values are the same to the last bit
+    labels = sorted(documents)
+    ordered = {label: documents[label] for label in labels}
     if headlines is None:
-        headlines = {label: _headline(docs) for label, docs in documents.items()}
-    pairs, present = pairwise_agreement(documents, labels, document_ids(documents))
-    voters = np.array([is_voter(documents[label]) for label in labels], dtype=bool)
+        headlines = {label: _headline(docs) for label, docs in ordered.items()}
+    pairs, present = pairwise_agreement(ordered, labels, document_ids(ordered))
+    voters = np.array([is_voter(ordered[label]) for label in labels], dtype=bool)
     means = np.array([[headlines[label] for label in labels]], dtype=float)
-    scores = comparison_scores(means, pairs, present, voters, np.ones((1, present.shape[1])))[0]
+    scores = dict(zip(labels, comparison_scores(means, pairs, present, voters, np.ones((1, present.shape[1])))[0]))
     # a layout-only segmenter's headline says nothing about the content: nothing to weigh
-    return {label: None if np.isnan(v) or layout_only(documents[label]) else float(v)
-            for label, v in zip(labels, scores)}
+    return {label: None if np.isnan(scores[label]) or layout_only(documents[label]) else float(scores[label])
+            for label in documents}
 
 
 #: The score's declaration: reports, JSON and CSV read its name, titles and meaning from here.

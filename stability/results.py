@@ -62,7 +62,8 @@ class RestartScores:
     f1 : float
         Eq. 11 applied to STP and STR.
     f1_ci : (float, float)
-        Percentile bootstrap confidence interval of ``f1`` over restarts.
+        Percentile bootstrap confidence interval of ``f1`` over restarts (NaN from a single
+        restart, which is no sample of how restarts vary).
     precision_std, recall_std, f1_std : float
         Spread (standard deviation, ddof=0) over restarts of per-restart P, R and F1.
     boundary_confidence : dict

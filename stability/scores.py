@@ -298,7 +298,8 @@ def headline_interval(f1_samples: np.ndarray, shuffle_samples: np.ndarray, chanc
     draws of their own F1 intervals, independent of each other); replicate ``i`` of the headline
     is the correction of ``f1_samples[i]`` by ``shuffle_samples[i]``, the chance level, a function
     of the counts, held at its value. A document without boundaries gets ``(0, 0)``; ``(nan,
-    nan)`` when a stream has no restart (no shuffle control).
+    nan)`` when a stream has no restart (no shuffle control) or a single one (its replicates are
+    NaN: one restart is no sample).
 
     Examples
     --------

@@ -6,7 +6,7 @@ One definition each, read by the scores, the runner, the summaries, the reports 
 * :func:`f1_score` / :func:`f1_array`: the harmonic mean of precision and recall (Lamprier et al.
   2007, eq. 11), 0 when both are 0;
 * :func:`percentile_interval`, :func:`bootstrap_mean`, :func:`bootstrap_f1`: percentile bootstrap
-  confidence intervals;
+  confidence intervals, and :func:`percentile_coverage_bound`, the most one over few values can cover;
 * :func:`kendall_tau`, :func:`spearman_rho`, :func:`average_ranks`: rank correlations;
 * :func:`derived_rng`, :func:`doc_key`: the one seed scheme, ``numpy.random.SeedSequence(seed,
   spawn_key=...)`` keyed by names and numbers, so a random stream never depends on scheduling,
@@ -28,6 +28,7 @@ __all__ = [
     "f1_score",
     "f1_array",
     "percentile_interval",
+    "percentile_coverage_bound",
     "defined_mean",
     "defined_row_means",
     "bootstrap_mean",
@@ -89,6 +90,24 @@ def percentile_interval(samples: Any, confidence: float = 0.95) -> tuple[float, 
     return float(low), float(high)
 
 
+def percentile_coverage_bound(n: int) -> float:
+    """The most often a percentile bootstrap interval of the mean of ``n`` values can hold the true
+    mean, whatever its level: ``1 - 2^(1 - n)`` (0.5 with 2 values, 0.75 with 3, 0.9375 with 5).
+
+    Every resampled mean lies between the smallest and the largest value, hence so does the
+    interval, which holds the mean ``mu`` only when the values are not all on one side of it. For
+    values drawn from a continuous distribution with ``q = P(X < mu)`` that happens with
+    probability ``1 - q^n - (1 - q)^n``, at most ``1 - 2^(1 - n)`` (at ``q = 1/2``). So over fewer
+    than 6 values a "95%" interval is not one. 0 for ``n <= 1``.
+
+    Examples
+    --------
+    >>> percentile_coverage_bound(3), percentile_coverage_bound(6)
+    (0.75, 0.96875)
+    """
+    return 0.0 if n <= 1 else 1.0 - 2.0 ** (1 - n)
+
+
 def defined_mean(values: Any) -> float:
     """Mean of the values that are not NaN; NaN, without a warning, when there is none.
 
@@ -136,11 +155,14 @@ def bootstrap_f1_samples(precision: np.ndarray, recall: np.ndarray, rng: np.rand
     """Eq. 11's F1 of ``n_resamples`` bootstrap resamples of the restarts (vectorised): each
     resample draws the restarts with replacement and takes the F1 of its averaged precision and
     recall, as the point estimate is. Restarts that all agree give the point value every time
-    (no draw); no restart gives NaNs."""
+    (no draw); no restart, or a single one, gives NaNs: one restart is no sample of how the
+    restarts vary (its resamples would all be itself, a 0-wide interval on which adaptive
+    stopping would stop), as one document gives no interval over documents
+    (:class:`stability.results.Stat`)."""
     n = precision.shape[0]
-    if n == 0:
+    if n <= 1:
         return np.full(n_resamples, np.nan)
-    if n == 1 or (np.all(precision == precision[0]) and np.all(recall == recall[0])):
+    if np.all(precision == precision[0]) and np.all(recall == recall[0]):
         return np.full(n_resamples, f1_score(float(precision.mean()), float(recall.mean())))
     idx = rng.integers(0, n, size=(n_resamples, n))
     return f1_array(precision[idx].mean(axis=1), recall[idx].mean(axis=1))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from stability import Segmentation, stability_test
@@ -64,3 +65,81 @@ def test_results_depend_only_on_the_seed(seg, seed):
     b = stability_test(picky, units, n_restarts=5, seed=seed, n_bootstrap=50)
     assert a.to_dict() == b.to_dict()
     assert 0 <= a.f1 <= 1 and 0 <= a.f1_ci[0] <= a.f1_ci[1] <= 1
+
+
+def _maximum_matching(reference, hypothesis, tolerance):
+    """Size of a maximum one-to-one matching within ``tolerance``, by augmenting paths (Kuhn's
+    algorithm): the reference for the left-to-right sweep of stability.matching."""
+    owner: dict[int, int] = {}
+
+    def augment(i, seen):
+        for j, h in enumerate(hypothesis):
+            if abs(reference[i] - h) <= tolerance and j not in seen:
+                seen.add(j)
+                if j not in owner or augment(owner[j], seen):
+                    owner[j] = i
+                    return True
+        return False
+
+    return sum(augment(i, set()) for i in range(len(reference)))
+
+
+@settings(max_examples=300)
+@given(st.sets(st.integers(1, 30), max_size=10), st.sets(st.integers(1, 30), max_size=10), st.integers(0, 4))
+def test_tolerant_matching_is_a_maximum_matching(reference, hypothesis, tolerance):
+    from stability.matching import count_matches, match_boundaries
+
+    reference, hypothesis = sorted(reference), sorted(hypothesis)
+    pairs = match_boundaries(reference, hypothesis, tolerance)
+    assert len(pairs) == count_matches(reference, hypothesis, tolerance) == _maximum_matching(reference, hypothesis,
+                                                                                               tolerance)
+    assert all(abs(r - h) <= tolerance for r, h in pairs)
+    assert len({r for r, _ in pairs}) == len({h for _, h in pairs}) == len(pairs)  # one to one
+
+
+@pytest.mark.parametrize("n_units, initial, counts, tolerance", [(9, [2, 5, 7], [1, 2, 3, 0], 1), (10, [4], [2, 5], 2),
+                                                                  (8, [], [0, 2], 1), (11, [1, 2, 10], [3, 3, 8], 1)])
+def test_chance_level_with_a_tolerance_is_the_mean_over_every_placement(n_units, initial, counts, tolerance):
+    """The Monte-Carlo chance level with a tolerance against its exact value: every placement of
+    ``m`` boundaries among the ``n - 1`` gaps enumerated, matched one to one as the restarts are."""
+    from itertools import combinations
+
+    from stability.matching import count_matches
+    from stability.stats import f1_score
+
+    m0, exp_p, exp_r = len(initial), [], []
+    for m in counts:
+        if m == 0:  # the zero rule: both empty -> 1, else 0
+            exp_p.append(float(m0 == 0))
+            exp_r.append(float(m0 == 0))
+            continue
+        x = np.mean([count_matches(initial, list(c), tolerance) for c in combinations(range(1, n_units), m)])
+        exp_p.append(x / m)
+        exp_r.append(x / m0 if m0 else 0.0)
+    p, r = np.mean(exp_p), np.mean(exp_r)
+    got = chance_scores(initial, np.array(counts), n_units, tolerance, np.random.default_rng(5), n_samples=20000)
+    assert got == pytest.approx((p, r, f1_score(p, r)), abs=0.01)
+
+
+def _picky(modulus):
+    def segment(units):  # content-dependent: a boundary where the sum of two neighbours' numbers divides
+        return [i for i in range(1, len(units)) if (int(units[i]) + int(units[i - 1])) % modulus == 0]
+    return segment
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.permutations(["m2", "m3", "m4", "m5"]), st.integers(0, 1000))
+def test_a_run_is_the_same_whatever_the_order_of_its_segmenters(order, seed):
+    from stability import Document, evaluate
+
+    segmenters = {f"m{k}": _picky(k) for k in (2, 3, 4, 5)}
+    docs = [Document(f"d{j}", [str((7 * i + j) % 11) for i in range(12 + 3 * j)]) for j in range(3)]
+    options = dict(n_restarts=4, seed=seed, n_bootstrap=50, progress=False)
+    given_order = evaluate(segmenters, docs, **options)
+    other = evaluate({label: segmenters[label] for label in order}, docs, **options)
+    assert list(other.summary) == order
+    for label in segmenters:
+        assert [r.to_dict() for r in other.documents[label]] == [r.to_dict() for r in given_order.documents[label]]
+        assert other.summary[label].to_dict() == given_order.summary[label].to_dict()
+    assert other.comparison() == given_order.comparison()
+    assert other.correlations() == given_order.correlations()

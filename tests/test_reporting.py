@@ -367,3 +367,28 @@ def test_the_ranked_line_names_its_interval_and_a_segmenter_failing_on_some_docu
     line = ranked_line(run)
     assert line.startswith(f"{HEADLINE.title} [90% CI]: ")
     assert "; sometimes: failed on 1 of 3 documents" in line, line
+
+
+def test_intervals_over_too_few_documents_say_they_cannot_reach_their_level():
+    """A run on 3 documents printed `c99 0.94 [0.81, 1.00]` under "95% CI" and nothing more: a
+    percentile interval over 3 documents holds the mean at most 75% of the time
+    (stability.stats.percentile_coverage_bound). The summary tables now say so; with 6 documents
+    the bound (96.9%) is above the level and nothing is said."""
+    from stability import evaluate
+
+    def blocks(units):
+        return [i for i in range(1, len(units)) if units[i].split()[0] != units[i - 1].split()[0]]
+
+    docs = [Document(f"d{k}", [f"{w} x{(i + k) % 3}" for w in ("apple", "pear", "plum") for i in range(3 + k)])
+            for k in range(6)]
+    few = evaluate({"blocks": blocks}, docs[:3], n_restarts=4, n_bootstrap=50, progress=False)
+    enough = evaluate({"blocks": blocks}, docs, n_restarts=4, n_bootstrap=50, progress=False)
+    said = "a percentile bootstrap interval over 3 documents holds the mean at most 75% of the time"
+    assert [s.macro[HEADLINE.name].n for s in few.summary.values()] == [3]
+    for fmt, options in (("table", {"width": 400}), ("md", {})):
+        assert said in " ".join(render(few, fmt, **options).split()), fmt
+        assert "holds the mean at most" not in render(enough, fmt, **options), fmt
+    assert said in " ".join(render(few, "table", width=400, compact=False).split())  # the full table too
+    # without the shuffle control there is no headline, but the F1 column's interval is over 3 documents too
+    plain = evaluate({"blocks": blocks}, docs[:3], n_restarts=4, n_bootstrap=50, progress=False, shuffle_control=False)
+    assert said in " ".join(render(plain, "md").split())

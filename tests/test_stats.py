@@ -129,3 +129,30 @@ def test_derived_rng_is_the_restart_scheme():
     b = derived_rng(7, "doc", int(Stream.SHUFFLE), 3).random(4)
     assert a.tolist() == b.tolist()
     assert derived_rng(7, "doc").random() != derived_rng(7, "other").random()
+
+
+def test_a_percentile_interval_over_few_values_cannot_reach_its_level():
+    # Hand derivation: every bootstrap mean lies between the smallest and the largest value, so the
+    # interval does; it holds the true mean mu only when the values are not all on one side of it.
+    # With q = P(X < mu) for a continuous X, that is 1 - q^n - (1 - q)^n <= 1 - 2^(1 - n) (q = 1/2).
+    from stability.stats import percentile_coverage_bound
+
+    assert [percentile_coverage_bound(n) for n in (1, 2, 3, 5, 6)] == [0.0, 0.5, 0.75, 0.9375, 0.96875]
+    # simulated: 3 values of a symmetric distribution, mean 0: the 95% interval covers about 75%
+    # (with 3 values, the 2.5% and 97.5% bootstrap quantiles are the smallest and largest value)
+    rng = derived_rng(0, "coverage")
+    hits = sum(low <= 0.0 <= high for low, high in
+               (bootstrap_mean(rng.normal(size=3), rng, 0.95, 400) for _ in range(2000)))
+    assert hits / 2000 == pytest.approx(0.75, abs=0.03)
+
+
+@pytest.mark.parametrize("n", [64, 257, 600])
+def test_kendall_tau_equals_the_pairwise_definition_on_long_rows_with_ties(n):
+    # past the 30 items of the property test: every level of the merge count, ties in x, in y and
+    # in both, floats and a run of equal values (the reference: pairwise_tau_b, O(n^2) pairs)
+    rng = np.random.default_rng(n)
+    x = np.round(rng.normal(size=n), 1)
+    y = np.round(-x + rng.normal(size=n), 1)
+    x[: n // 4] = x[0]
+    assert kendall_tau(x, y) == pytest.approx(pairwise_tau_b(x.tolist(), y.tolist()), abs=1e-12)
+    assert kendall_tau_rows(x[None], y[None])[0] == kendall_tau(x, y)  # > ROW_ITEMS_BATCHED: the same function

@@ -20,6 +20,7 @@ from ..checks import counted
 from ..comparison import COMPARISON_BRIEF, COMPARISON_NOTE, STABILITY_X_AGREEMENT
 from ..exceptions import InvalidParameterError
 from ..results import CorpusResult, Failure, StabilityResult, Stat, _jsonable
+from ..stats import percentile_coverage_bound
 from ..summary import COUNT_MARKS, count_marks
 from .model import Report, Section, mean_std, number
 
@@ -181,6 +182,20 @@ def ci_title(result: CorpusResult) -> str:
     return f"[{_confidence(result)} CI]"
 
 
+def few_documents_note(result: CorpusResult) -> list[str]:
+    """What the intervals over documents are worth when a segmenter's headline or F1 was computed on
+    so few documents that its percentile interval cannot reach the run's confidence level
+    (:func:`stability.stats.percentile_coverage_bound`); nothing otherwise."""
+    level = float(result.settings.get("confidence", 0.95))
+    counts = [s.macro[name].n for s in result.summary.values() for name in (HEADLINE.name, "f1") if name in s.macro]
+    n = min((c for c in counts if c >= 2), default=0)
+    if not n or percentile_coverage_bound(n) >= level:
+        return []
+    return [f"Intervals over documents: a percentile bootstrap interval over {counted(n, 'document')} holds the mean "
+            f"at most {percentile_coverage_bound(n):.0%} of the time (it lies between the lowest and the highest "
+            f"document's value), not {_confidence(result)}: compare segmenters over more documents."]
+
+
 def _interval(stat: Stat | None, digits: int) -> str:
     """``[low, high]``, or n/a without an interval (fewer than two documents)."""
     return f"[{number(stat.ci[0], digits)}, {number(stat.ci[1], digits)}]" if stat and stat.n > 1 else "n/a"
@@ -210,8 +225,8 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     align = "LL" + "r" * len(tests) + "R" + "r" * bool(compared) + "r" * len(controls) + "L" + "r" * len(refs)
     groups = (("", 2), ("stability test", len(tests) + 1), *((("comparison", 1),) if compared else ()),
               ("controls", len(controls) + 1), ("reference", len(refs)))
-    notes = (*count_marks_notes(result), *_window_note(result, refs), *_reference_notes(result), *_layout_note(result),
-             HEADLINE_NOTE, *_comparison_note(compared), *reproduce_note(result))
+    notes = (*few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
+             *_reference_notes(result), *_layout_note(result), HEADLINE_NOTE, *_comparison_note(compared), *reproduce_note(result))
     return Section(_title(result), header, rows, notes=notes, align=align,
                    data=_summary_data(result), groups=groups, highlight=FLAG_STYLES)
 
@@ -247,7 +262,7 @@ def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int) -> 
     flags_at = 4 + len(extra)
     drop = (1,) + tuple(range(len(header) - 1, flags_at, -1)) + tuple(range(flags_at - 1, 2, -1))
     return Section(_title(result, compact=True), header, rows,
-                   notes=("Means over documents.", *count_marks_notes(result), *_window_note(result, refs),
+                   notes=("Means over documents.", *few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
                           *_reference_notes(result), *_layout_note(result), HEADLINE_BRIEF,
                           *_comparison_note(compared, brief=True), *reproduce_note(result)),
                    align="LRRr" + "r" * len(extra) + "L" + "r" * len(refs), data=_summary_data(result),
