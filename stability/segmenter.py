@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import pickle
 from operator import itemgetter
 from collections.abc import Hashable, Sequence
 from typing import Any, Protocol, runtime_checkable
@@ -66,6 +67,7 @@ __all__ = [
     "unit_table",
     "for_document",
     "prepare_key",
+    "pickling_problem",
 ]
 
 
@@ -276,3 +278,43 @@ def for_document(segmenter: Any, document: Any) -> Any:
     that method (per-document parameters), else ``segmenter`` itself."""
     resolve = getattr(segmenter, "for_document", None)
     return resolve(document) if callable(resolve) else segmenter
+
+
+def pickling_problem(segmenter: Any) -> str | None:
+    """Why ``segmenter`` cannot be sent to worker processes, or ``None`` when it can.
+
+    Worker processes (joblib's ``loky`` and ``multiprocessing`` backends, a Dask cluster) receive
+    every segmenter pickled, by loky's pickler (cloudpickle, which also carries functions defined
+    in a script or a notebook); what it cannot carry (an open file, a lock, a database connection
+    held as an attribute) cannot reach a worker. The segmenter is pickled as loky pickles a task
+    and read back as a worker reads it.
+
+    Parameters
+    ----------
+    segmenter : callable
+        Any segmenter.
+
+    Returns
+    -------
+    str or None
+        ``"ExceptionType: message"`` of the first error, or ``None``.
+
+    Examples
+    --------
+    >>> import threading
+    >>> pickling_problem(lambda units: [])
+    >>> class Locked:
+    ...     def __init__(self):
+    ...         self.lock = threading.Lock()
+    ...     def __call__(self, units):
+    ...         return []
+    >>> pickling_problem(Locked())
+    "TypeError: cannot pickle '_thread.lock' object"
+    """
+    from joblib.externals.loky.backend.reduction import dumps
+
+    try:
+        pickle.loads(dumps(segmenter))
+    except Exception as exc:  # noqa: BLE001 - any error here is the answer, given as text
+        return f"{type(exc).__name__}: {exc}"
+    return None

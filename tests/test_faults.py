@@ -325,3 +325,35 @@ def test_the_raised_error_says_which_call_failed_as_the_failure_does():
     with pytest.raises(SegmenterError) as info:
         stability_test(fails_on_the_shuffle, [f"u{i}" for i in range(8)], n_restarts=1, doc_id="d")
     assert "restart 0 of the shuffle stream" in str(info.value), str(info.value)
+
+
+class _HoldsALock:
+    """A segmenter keeping a lock as an attribute: it runs in this process, but cannot be pickled
+    to worker processes."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+
+    def __call__(self, units):
+        return [len(units) // 2] if len(units) > 1 else []
+
+
+@pytest.mark.parametrize("mode", [{"n_jobs": 2}, {"n_jobs": 1, "backend": "loky"}])
+def test_a_segmenter_that_cannot_be_pickled_to_the_workers_fails_alone_saying_why(mode, expected):
+    # before: the run stopped at its first task with loky's bare "PicklingError: Could not pickle the
+    # task to send it to the workers", a traceback naming neither the segmenter nor the way out,
+    # and the other segmenters' results were lost with it
+    result = evaluate({"locked": _HoldsALock(), "fault": Fault("raise", marker="none")}, corpus(*MARKERS),
+                      **{**SETTINGS, **mode})
+    assert {r.document: r.to_dict() for r in result.documents["fault"]} == expected
+    assert [(f.segmenter, f.document, f.restart) for f in result.failures] == [("locked", m, None) for m in MARKERS]
+    error = result.failures[0].error
+    assert "cannot be sent to the worker processes" in error
+    assert "TypeError: cannot pickle '_thread.lock' object" in error
+    assert "n_jobs = 1 without a backend" in error and "threading" in error
+
+
+@pytest.mark.parametrize("mode", [{"n_jobs": 1}, {"n_jobs": 2, "backend": "threading"}])
+def test_a_segmenter_that_cannot_be_pickled_runs_where_nothing_is_pickled(mode):
+    result = evaluate({"locked": _HoldsALock()}, corpus(*MARKERS), **{**SETTINGS, **mode})
+    assert not result.failures and len(result.documents["locked"]) == len(MARKERS)
