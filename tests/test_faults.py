@@ -357,3 +357,24 @@ def test_a_segmenter_that_cannot_be_pickled_to_the_workers_fails_alone_saying_wh
 def test_a_segmenter_that_cannot_be_pickled_runs_where_nothing_is_pickled(mode):
     result = evaluate({"locked": _HoldsALock()}, corpus(*MARKERS), **{**SETTINGS, **mode})
     assert not result.failures and len(result.documents["locked"]) == len(MARKERS)
+
+
+def test_segment_sizes_returned_as_boundaries_are_told_to_use_from_masses():
+    # A segmenter returning sizes (segeval's masses) instead of segment starts: on 10 units the sizes
+    # [2, 3, 5] are also valid boundaries, which no check can tell apart (they are read as
+    # boundaries, the one convention); [4, 3, 3] (3 repeated) and [10] (out of range) are invalid,
+    # and before this the error said only that, not what the values look like.
+    from stability import Segmentation
+
+    units = [f"unit {i}" for i in range(10)]
+    outputs = {"repeated": [4, 3, 3], "one_segment": [10], "array": __import__("numpy").array([4, 3, 3]),
+               "not_sizes": [4, 4, 13]}
+    result = evaluate({name: (lambda out: lambda units: out)(out) for name, out in outputs.items()}, [units],
+                      **SETTINGS)
+    errors = {f.segmenter: f.error for f in result.failures}
+    for name in ("repeated", "one_segment", "array"):
+        assert "sum to the document's 10 units: segment sizes?" in errors[name], errors[name]
+        assert "Segmentation.from_masses(sizes)" in errors[name]
+    assert "segment sizes" not in errors["not_sizes"]
+    fixed = evaluate({"sizes": lambda units: Segmentation.from_masses([4, 3, 3])}, [units], **SETTINGS)
+    assert not fixed.failures and fixed.documents["sizes"][0].segmentation.boundaries == (4, 7)
