@@ -245,13 +245,48 @@ def segmenter_name(segmenter: Any) -> str:
 
 
 def segmenter_params(segmenter: Any) -> dict[str, Any]:
-    """Parameters of a segmenter: ``get_params()`` if offered, partial keywords, else ``{}``."""
+    """Parameters of a segmenter, as reports and the results file record them.
+
+    ``get_params()`` if it offers one; a :func:`functools.partial`'s keywords; for an object of a
+    class without ``get_params`` whose ``__init__`` stores each keyword parameter under its own
+    name (the convention of :class:`Segmenter` and scikit-learn), those attributes; else ``{}``
+    (a plain function, or a class that keeps its parameters under other names).
+
+    Examples
+    --------
+    >>> class Every:
+    ...     def __init__(self, k=3):
+    ...         self.k = k
+    ...     def __call__(self, units):
+    ...         return list(range(self.k, len(units), self.k))
+    >>> segmenter_params(Every(k=4)), segmenter_params(lambda units: [])
+    ({'k': 4}, {})
+    """
     get_params = getattr(segmenter, "get_params", None)
     if callable(get_params):
         return dict(get_params())
     if isinstance(segmenter, functools.partial):
         return dict(segmenter.keywords)
-    return {}
+    names = stored_init_parameters(segmenter)
+    return {name: getattr(segmenter, name) for name in names} if names else {}
+
+
+def stored_init_parameters(segmenter: Any) -> tuple[str, ...] | None:
+    """The keyword parameters of the ``__init__`` of ``segmenter``'s class when every one is
+    stored under an attribute of its name; ``None`` when it has none, or one is not stored so
+    (or ``segmenter`` is a function or a class, not an object built by one)."""
+    if inspect.isroutine(segmenter) or inspect.isclass(segmenter):
+        return None
+    cls = type(segmenter)
+    if cls.__init__ is object.__init__:
+        return None
+    try:
+        names = _init_parameters(cls)
+    except (TypeError, ValueError):  # no signature (a class written in C)
+        return None
+    if not names or not all(hasattr(segmenter, name) for name in names):
+        return None
+    return names
 
 
 def apply_order(units: Sequence[str], order: np.ndarray) -> list[str]:
