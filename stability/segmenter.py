@@ -39,6 +39,8 @@ warning). Repeated or out-of-range boundaries and non-integers are errors, and s
 Segmentation of another number of units. Outputs are sequences (a list, tuple or 1-D integer
 array): a generator or a set is refused, from ``segment`` and ``segment_prepared`` as from
 ``segment_batch`` (whose result is a sequence of outputs, one per order), with the same message.
+
+:func:`stability.check_segmenter` runs these rules on a segmenter (:mod:`stability.contract`).
 """
 
 from __future__ import annotations
