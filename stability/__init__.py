@@ -8,6 +8,7 @@ The core entry points:
   ``stability_test`` take one, or the keywords that build one);
 * :func:`load_results`: a run read back from its results file (:mod:`stability.store`);
 * :func:`get_segmenter`: resolve a segmenter from a callable, a name or ``module:attribute``;
+* :func:`check_segmenter`: the checks of the segmenter contract, run on your own segmenter;
 * :class:`Segmentation`: the one segmentation type, with every conversion;
 * :func:`read_corpus`: documents from Choi, Wiki-727K / Wiki-50, Chen, JSON lines, CSV/TSV,
   Markdown, HTML or plain text files (:data:`stability.readers.FORMAT_TABLE`).
@@ -16,6 +17,7 @@ Reference metrics live in :mod:`stability.metrics`, reports in :mod:`stability.r
 validation study in :mod:`stability.study`.
 """
 
+from .contract import SegmenterContractError, check_segmenter
 from .corpus import Document
 from .exceptions import (
     CorpusFormatError,
@@ -54,6 +56,7 @@ __all__ = [
     "RunInterrupted",
     "Segmentation",
     "Segmenter",
+    "SegmenterContractError",
     "SegmenterError",
     "SegmenterOutputError",
     "SegmenterSummary",
@@ -70,6 +73,7 @@ __all__ = [
     "__version__",
     "as_segmentation",
     "available_segmenters",
+    "check_segmenter",
     "evaluate",
     "get_segmenter",
     "load_results",

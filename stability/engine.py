@@ -57,7 +57,8 @@ from .outcome import STREAM_NAMES, Finished, f1_interval, restarts_headline_inte
 from .permutations import Stream
 from .results import Failure, StabilityResult
 from .scores import restart_precision_recall
-from .segmenter import SegmenterWarning, for_document, prepare_key, segmenter_params, unit_terms_problem
+from .segmenter import (SegmenterWarning, for_document, pickling_problem, prepare_key, segmenter_params,
+                        unit_terms_problem)
 from .settings import Settings
 from .tasks import ON_CRASH, Chunk, describe, initial_task, restart_task
 
@@ -509,14 +510,18 @@ class Engine:
     def _initial(self, pairs: list[Pair], on_done: Callable[[int], None]) -> None:
         s = self.settings
         tasks = []
+        unsendable: dict[int, str | None] = {}  # id of a resolved segmenter -> why it does not pickle
         for i, pair in enumerate(pairs):
             try:
                 resolved = for_document(pair.segmenter, pair.doc)
                 self._check_terms(pair.label, resolved, pair.doc)
                 pair.share = prepare_key(resolved)
                 pair.resolved = Guarded(resolved, s.timeout)
+                problem = self._unsendable(resolved, unsendable)
             except Exception as exc:
-                self._fail(pair, {"restart": None, "kind": "exception", "error": describe(exc)})
+                problem = describe(exc)
+            if problem is not None:
+                self._fail(pair, {"restart": None, "kind": "exception", "error": problem})
                 self.progress.advance(s.restart_budget())
                 on_done(i)
                 continue
@@ -537,6 +542,20 @@ class Engine:
             warn(f"{where}: {problem}, so its boundaries say little about the content; "
                  "is its preprocessing set for the document's language (tokenizer, stopwords, stem: README, "
                  "'Documents not in English')? Said once per segmenter", SegmenterWarning)
+
+    def _unsendable(self, segmenter: Any, known: dict[int, str | None]) -> str | None:
+        """Why ``segmenter`` cannot go to this run's worker processes (it does not pickle), once
+        per segmenter object; ``None`` when it can, or when the run has no worker processes."""
+        s = self.settings
+        if s.backend in ("threading", "sequential") or (self.n_jobs == 1 and s.backend is None):
+            return None
+        if id(segmenter) not in known:
+            problem = pickling_problem(segmenter)
+            known[id(segmenter)] = None if problem is None else (
+                f"the segmenter cannot be sent to the worker processes (backend {s.backend or 'loky'}, "
+                f"n_jobs {s.n_jobs}): pickling it fails with {problem}; run it in this process "
+                "(n_jobs = 1 without a backend) or in threads (backend = 'threading'), or make it picklable")
+        return known[id(segmenter)]
 
     def _initial_results(self, pairs: list[Pair], results: Iterator[Any], on_done: Callable[[int], None]) -> None:
         s = self.settings

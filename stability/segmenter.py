@@ -46,12 +46,15 @@ warning). Repeated or out-of-range boundaries and non-integers are errors, and s
 Segmentation of another number of units. Outputs are sequences (a list, tuple or 1-D integer
 array): a generator or a set is refused, from ``segment`` and ``segment_prepared`` as from
 ``segment_batch`` (whose result is a sequence of outputs, one per order), with the same message.
+
+:func:`stability.check_segmenter` runs these rules on a segmenter (:mod:`stability.contract`).
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import pickle
 from collections import Counter
 from operator import itemgetter
 from collections.abc import Hashable, Sequence
@@ -77,6 +80,7 @@ __all__ = [
     "SegmenterWarning",
     "LINKED_UNITS_MIN",
     "unit_terms_problem",
+    "pickling_problem",
 ]
 
 
@@ -254,13 +258,48 @@ def segmenter_name(segmenter: Any) -> str:
 
 
 def segmenter_params(segmenter: Any) -> dict[str, Any]:
-    """Parameters of a segmenter: ``get_params()`` if offered, partial keywords, else ``{}``."""
+    """Parameters of a segmenter, as reports and the results file record them.
+
+    ``get_params()`` if it offers one; a :func:`functools.partial`'s keywords; for an object of a
+    class without ``get_params`` whose ``__init__`` stores each keyword parameter under its own
+    name (the convention of :class:`Segmenter` and scikit-learn), those attributes; else ``{}``
+    (a plain function, or a class that keeps its parameters under other names).
+
+    Examples
+    --------
+    >>> class Every:
+    ...     def __init__(self, k=3):
+    ...         self.k = k
+    ...     def __call__(self, units):
+    ...         return list(range(self.k, len(units), self.k))
+    >>> segmenter_params(Every(k=4)), segmenter_params(lambda units: [])
+    ({'k': 4}, {})
+    """
     get_params = getattr(segmenter, "get_params", None)
     if callable(get_params):
         return dict(get_params())
     if isinstance(segmenter, functools.partial):
         return dict(segmenter.keywords)
-    return {}
+    names = stored_init_parameters(segmenter)
+    return {name: getattr(segmenter, name) for name in names} if names else {}
+
+
+def stored_init_parameters(segmenter: Any) -> tuple[str, ...] | None:
+    """The keyword parameters of the ``__init__`` of ``segmenter``'s class when every one is
+    stored under an attribute of its name; ``None`` when it has none, or one is not stored so
+    (or ``segmenter`` is a function or a class, not an object built by one)."""
+    if inspect.isroutine(segmenter) or inspect.isclass(segmenter):
+        return None
+    cls = type(segmenter)
+    if cls.__init__ is object.__init__:
+        return None
+    try:
+        names = _init_parameters(cls)
+    except (TypeError, ValueError):  # no signature (a class written in C)
+        return None
+    if not names or not all(hasattr(segmenter, name) for name in names):
+        return None
+    return names
 
 
 def apply_order(units: Sequence[str], order: np.ndarray) -> list[str]:
@@ -335,3 +374,43 @@ def unit_terms_problem(segmenter: Any, units: Sequence[str]) -> str | None:
     bare = sum(1 for found in filled if not found)
     said = f"{unlinked} of {len(filled)} non-empty units share no term with another unit"
     return said + (f" ({bare} have no term)" if bare else "")
+
+
+def pickling_problem(segmenter: Any) -> str | None:
+    """Why ``segmenter`` cannot be sent to worker processes, or ``None`` when it can.
+
+    Worker processes (joblib's ``loky`` and ``multiprocessing`` backends, a Dask cluster) receive
+    every segmenter pickled, by loky's pickler (cloudpickle, which also carries functions defined
+    in a script or a notebook); what it cannot carry (an open file, a lock, a database connection
+    held as an attribute) cannot reach a worker. The segmenter is pickled as loky pickles a task
+    and read back as a worker reads it.
+
+    Parameters
+    ----------
+    segmenter : callable
+        Any segmenter.
+
+    Returns
+    -------
+    str or None
+        ``"ExceptionType: message"`` of the first error, or ``None``.
+
+    Examples
+    --------
+    >>> import threading
+    >>> pickling_problem(lambda units: [])
+    >>> class Locked:
+    ...     def __init__(self):
+    ...         self.lock = threading.Lock()
+    ...     def __call__(self, units):
+    ...         return []
+    >>> pickling_problem(Locked())
+    "TypeError: cannot pickle '_thread.lock' object"
+    """
+    from joblib.externals.loky.backend.reduction import dumps
+
+    try:
+        pickle.loads(dumps(segmenter))
+    except Exception as exc:  # noqa: BLE001 - any error here is the answer, given as text
+        return f"{type(exc).__name__}: {exc}"
+    return None

@@ -45,7 +45,7 @@ def checked(raw: Any, n_units: int) -> tuple[int, ...]:
     try:
         return check_boundaries(raw, n_units, "boundaries", sort=True)
     except (InvalidSegmentationError, InvalidTypeError) as exc:
-        raise InvalidOutput(f"returned invalid boundaries: {exc}{_chunks_hint(raw)}") from None
+        raise InvalidOutput(f"returned invalid boundaries: {exc}{_chunks_hint(raw)}{_masses_hint(raw, n_units)}") from None
 
 
 #: Said when a segmenter returns strings: most likely a text chunker given as a segmenter.
@@ -60,6 +60,20 @@ def _chunks_hint(raw: Any) -> str:
     if isinstance(raw, (list, tuple)) and raw and all(isinstance(x, str) for x in raw):
         return CHUNKS_HINT
     return ""
+
+
+def _masses_hint(raw: Any, n_units: int) -> str:
+    """What to return instead, when invalid boundaries are positive integers summing to the
+    document's number of units (segment sizes, segeval's masses), else nothing."""
+    if not isinstance(raw, (list, tuple, np.ndarray)) or isinstance(raw, np.ndarray) and raw.ndim != 1:
+        return ""
+    values = list(raw)
+    if not values or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 1 for v in values):
+        return ""
+    if sum(int(v) for v in values) != n_units:
+        return ""
+    return (f"; its values sum to the document's {n_units} units: segment sizes? a segmenter returns boundaries "
+            "(the units where a segment starts); return Segmentation.from_masses(sizes) to give sizes")
 
 
 def checked_call(segmenter: Callable, units: Sequence[str], n_units: int) -> tuple[int, ...]:

@@ -108,8 +108,9 @@ def test_builtin_batch_matches_plain_calls_in_a_study(name):
 
 
 def scores(result):
-    """A result as a dict, less the segmenter's name."""
-    return {key: value for key, value in result.to_dict().items() if key != "segmenter"}
+    """A result as a dict, less the segmenter's name and parameters (a class storing its __init__
+    parameters under their names has them recorded; a function has none)."""
+    return {key: value for key, value in result.to_dict().items() if key not in ("segmenter", "params")}
 
 
 class _Outputs(Batched):

@@ -29,14 +29,19 @@ def run(segmenter, **settings):
     return evaluate({"fault": segmenter}, corpus(*MARKERS), **{**SETTINGS, **settings})
 
 
+def scored(result):
+    """A document's result as a dict, less the parameters (each Fault records its own kind)."""
+    return {key: value for key, value in result.to_dict().items() if key != "params"}
+
+
 def healthy():
-    return {r.document: r.to_dict() for r in run(Fault("raise", marker="none")).documents["fault"]}
+    return {r.document: scored(r) for r in run(Fault("raise", marker="none")).documents["fault"]}
 
 
 def check_isolated(result, kind: str, expected):
     """One failure, on document 'bad', of ``kind``; every other document's result as in a healthy run."""
     assert [(f.segmenter, f.document, f.kind) for f in result.failures] == [("fault", "bad", kind)]
-    kept = {r.document: r.to_dict() for r in result.documents["fault"]}
+    kept = {r.document: scored(r) for r in result.documents["fault"]}
     assert kept == {doc: value for doc, value in expected.items() if doc != "bad"}
 
 
@@ -109,7 +114,7 @@ def test_timeout_records_are_identical_for_jobs_1_and_2():
 
 
 def test_a_timeout_does_not_affect_healthy_results(expected):
-    assert {r.document: r.to_dict() for r in run(Fault("hang", marker="none"), timeout=30).documents["fault"]} == expected
+    assert {r.document: scored(r) for r in run(Fault("hang", marker="none"), timeout=30).documents["fault"]} == expected
 
 
 @pytest.mark.parametrize("value", [0, -1, True, "5", float("inf")])
@@ -325,3 +330,56 @@ def test_the_raised_error_says_which_call_failed_as_the_failure_does():
     with pytest.raises(SegmenterError) as info:
         stability_test(fails_on_the_shuffle, [f"u{i}" for i in range(8)], n_restarts=1, doc_id="d")
     assert "restart 0 of the shuffle stream" in str(info.value), str(info.value)
+
+
+class _HoldsALock:
+    """A segmenter keeping a lock as an attribute: it runs in this process, but cannot be pickled
+    to worker processes."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+
+    def __call__(self, units):
+        return [len(units) // 2] if len(units) > 1 else []
+
+
+@pytest.mark.parametrize("mode", [{"n_jobs": 2}, {"n_jobs": 1, "backend": "loky"}])
+def test_a_segmenter_that_cannot_be_pickled_to_the_workers_fails_alone_saying_why(mode, expected):
+    # before: the run stopped at its first task with loky's bare "PicklingError: Could not pickle the
+    # task to send it to the workers", a traceback naming neither the segmenter nor the way out,
+    # and the other segmenters' results were lost with it
+    result = evaluate({"locked": _HoldsALock(), "fault": Fault("raise", marker="none")}, corpus(*MARKERS),
+                      **{**SETTINGS, **mode})
+    assert {r.document: scored(r) for r in result.documents["fault"]} == expected
+    assert [(f.segmenter, f.document, f.restart) for f in result.failures] == [("locked", m, None) for m in MARKERS]
+    error = result.failures[0].error
+    assert "cannot be sent to the worker processes" in error
+    assert "TypeError: cannot pickle '_thread.lock' object" in error
+    assert "n_jobs = 1 without a backend" in error and "threading" in error
+
+
+@pytest.mark.parametrize("mode", [{"n_jobs": 1}, {"n_jobs": 2, "backend": "threading"}])
+def test_a_segmenter_that_cannot_be_pickled_runs_where_nothing_is_pickled(mode):
+    result = evaluate({"locked": _HoldsALock()}, corpus(*MARKERS), **{**SETTINGS, **mode})
+    assert not result.failures and len(result.documents["locked"]) == len(MARKERS)
+
+
+def test_segment_sizes_returned_as_boundaries_are_told_to_use_from_masses():
+    # A segmenter returning sizes (segeval's masses) instead of segment starts: on 10 units the sizes
+    # [2, 3, 5] are also valid boundaries, which no check can tell apart (they are read as
+    # boundaries, the one convention); [4, 3, 3] (3 repeated) and [10] (out of range) are invalid,
+    # and before this the error said only that, not what the values look like.
+    from stability import Segmentation
+
+    units = [f"unit {i}" for i in range(10)]
+    outputs = {"repeated": [4, 3, 3], "one_segment": [10], "array": __import__("numpy").array([4, 3, 3]),
+               "not_sizes": [4, 4, 13]}
+    result = evaluate({name: (lambda out: lambda units: out)(out) for name, out in outputs.items()}, [units],
+                      **SETTINGS)
+    errors = {f.segmenter: f.error for f in result.failures}
+    for name in ("repeated", "one_segment", "array"):
+        assert "sum to the document's 10 units: segment sizes?" in errors[name], errors[name]
+        assert "Segmentation.from_masses(sizes)" in errors[name]
+    assert "segment sizes" not in errors["not_sizes"]
+    fixed = evaluate({"sizes": lambda units: Segmentation.from_masses([4, 3, 3])}, [units], **SETTINGS)
+    assert not fixed.failures and fixed.documents["sizes"][0].segmentation.boundaries == (4, 7)

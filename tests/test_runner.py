@@ -221,6 +221,31 @@ def test_resume_refuses_changed_segmenter_parameters(tmp_path):
     assert len(again.documents["ev"]) == 2
 
 
+
+class _EveryK:
+    """A segmenter class written without stability.Segmenter, hence without get_params: it stores
+    its parameter under its own name, as scikit-learn's estimators do."""
+
+    def __init__(self, k=3):
+        self.k = k
+
+    def __call__(self, units):
+        return list(range(self.k, len(units), self.k))
+
+
+def test_a_segmenter_class_without_get_params_has_its_parameters_recorded_and_checked_on_resume(tmp_path):
+    # before: its parameters were recorded as {} (reports showed none), and a resume with k=4
+    # silently reused the results computed with k=3 (a config's [segmenters.mine] table labels
+    # them "mine" whatever its keys)
+    from stability import get_segmenter
+
+    out = tmp_path / "run.jsonl"
+    docs = corpus(2)
+    first = evaluate({"mine": get_segmenter(_EveryK, k=3)}, docs, n_restarts=2, output=out, progress=False)
+    assert first.documents["mine"][0].params == {"k": 3}
+    with pytest.raises(InvalidParameterError, match="'mine' were computed with parameters {'k': 3}, now {'k': 4}"):
+        evaluate({"mine": get_segmenter(_EveryK, k=4)}, docs, n_restarts=2, output=out, resume=True, progress=False)
+
 # ----------------------------------------------------------------------------------------------
 # n_segments = "reference": each document's own known count (issue 11, item 2)
 # ----------------------------------------------------------------------------------------------

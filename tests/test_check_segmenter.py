@@ -1,0 +1,285 @@
+"""check_segmenter catches each kind of broken segmenter an author may write, by the check that
+names the rule, saying what was wrong and on which document; well-behaved segmenters pass.
+
+The segmenters are written here as an author would write them (a function, a class with
+parameters, a class with the fast and batched restart paths), each broken in one way.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import numpy as np
+import pytest
+
+from stability import (
+    InvalidParameterError,
+    InvalidTypeError,
+    Segmentation,
+    Segmenter,
+    SegmenterContractError,
+    check_segmenter,
+    get_segmenter,
+)
+from stability.contract import CHECKS, check_documents
+
+
+def every_four(units):
+    return list(range(4, len(units), 4))
+
+
+class Lengths(Segmenter):
+    """A boundary where a unit's length jumps, with both restart paths (correct)."""
+
+    prepare_params = ()
+
+    def __init__(self, jump=15):
+        self.jump = jump
+
+    def _cut(self, lengths):
+        return [i for i in range(1, len(lengths)) if abs(lengths[i] - lengths[i - 1]) > self.jump]
+
+    def segment(self, units):
+        return self._cut([len(u) for u in units])
+
+    def prepare(self, units):
+        return np.array([len(u) for u in units])
+
+    def segment_prepared(self, state, order):
+        return self._cut(state[order].tolist())
+
+    def segment_batch(self, state, orders):
+        return [self.segment_prepared(state, order) for order in orders]
+
+
+class FastPathDisagrees(Lengths):
+    def segment_prepared(self, state, order):
+        return self._cut(state.tolist())  # forgets to reorder
+
+    def segment_batch(self, state, orders):
+        return [self.segment_prepared(state, order) for order in orders]
+
+
+class BatchDropsBoundaries(Lengths):
+    def segment_batch(self, state, orders):
+        return [self.segment_prepared(state, order)[:1] for order in orders]
+
+
+class ModifiesItsState(Lengths):
+    def segment_prepared(self, state, order):
+        state[0] += 1
+        return super().segment_prepared(state, order)
+
+
+class DeclaresAnUnknownPrepareParameter(Lengths):
+    prepare_params = ("window",)
+
+
+class KeepsALock(Segmenter):
+    def __init__(self, k=4):
+        self.k = k
+        self.lock = threading.Lock()
+
+    def segment(self, units):
+        return list(range(self.k, len(units), self.k))
+
+
+class RenamesItsParameter:
+    """No get_params, and k kept as self.step: runs cannot record k."""
+
+    def __init__(self, k=4):
+        self.step = k
+
+    def __call__(self, units):
+        return list(range(self.step, len(units), self.step))
+
+
+class StoresItsParameter:
+    """No get_params, but k kept as self.k (the convention): its parameters are read."""
+
+    def __init__(self, k=4):
+        self.k = k
+
+    def __call__(self, units):
+        return list(range(self.k, len(units), self.k))
+
+
+class HidesAParameter(Segmenter):
+    """get_params leaves out the parameter that changes the output."""
+
+    def __init__(self, k=4):
+        self.k = k
+        self._step = k
+
+    def get_params(self):
+        return {}
+
+    def segment(self, units):
+        return list(range(self._step, len(units), self._step))
+
+
+class IgnoresNSegments(Segmenter):
+    def __init__(self, n_segments=None):
+        self.n_segments = n_segments
+
+    def segment(self, units):
+        return list(range(3, len(units), 3))
+
+
+class CountsItsCalls:
+    """Stateful: its output depends on how many documents it segmented before."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, units):
+        self.calls += 1
+        return [1] if len(units) > 1 and self.calls % 2 else []
+
+
+def coin(units):
+    return sorted(random.sample(range(1, len(units)), 1)) if len(units) > 2 else []
+
+
+class DeclaredRandom(Segmenter):
+    deterministic = False
+
+    def segment(self, units):
+        return sorted(random.sample(range(1, len(units)), 1)) if len(units) > 2 else []
+
+
+def odd_fails(units):
+    if len(units) % 2:
+        raise ValueError("odd number of units")
+    return every_four(units)
+
+
+BROKEN = {
+    # name: (segmenter, the check that fails, what its message says)
+    "segment sizes": (lambda units: [len(units)], "valid_output", "segment sizes?"),
+    "out of range": (lambda units: [len(units) + 3], "valid_output", "must lie in 1.."),
+    "a boundary at 0": (lambda units: [0, *every_four(units)], "valid_output", "received 0 in [0"),
+    "a boundary at n": (lambda units: [*every_four(units), len(units)], "valid_output", "must lie in 1.."),
+    "floats": (lambda units: [b + 0.5 for b in every_four(units)], "valid_output", "must be an integer; received float"),
+    "a float array": (lambda units: np.array(every_four(units), dtype=float), "valid_output",
+                      "must be a sequence of integers; received ndarray"),
+    "None": (lambda units: None, "valid_output", "received NoneType None"),
+    "repeated": (lambda units: every_four(units) * 2, "valid_output", "is repeated"),
+    "chunk texts": (lambda units: ["\n".join(units)], "valid_output", "ChunkerSegmenter(chunker)"),
+    "raises sometimes": (odd_fails, "valid_output", "raised ValueError: odd number of units"),
+    "non-deterministic": (coin, "deterministic", "declare deterministic = False"),
+    "stateful": (CountsItsCalls(), "deterministic", "the first call returned"),
+    "parameter renamed": (RenamesItsParameter(k=3), "parameters", "k is not stored under its own name (self.k = k)"),
+    "parameter hidden": (HidesAParameter(k=3), "parameters", "get_params() returns [], but HidesAParameter.__init__ "
+                                                             "takes ['k']"),
+    "n_segments ignored": (IgnoresNSegments(), "n_segments", "with n_segments=2 it returned 0 boundaries []"),
+    "fast path disagrees": (FastPathDisagrees(), "fast_path", "segment_prepared(prepare(units), order) returned"),
+    "batch drops boundaries": (BatchDropsBoundaries(), "batch_path", "segment_batch returned"),
+    "state modified": (ModifiesItsState(), "prepared_state", "must be read-only"),
+    "unknown prepare parameter": (DeclaresAnUnknownPrepareParameter(), "prepare_params", "['window']"),
+    "holds a lock": (KeepsALock(), "picklable", "cannot pickle '_thread.lock' object"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BROKEN))
+def test_each_broken_segmenter_fails_the_check_of_its_rule_saying_what_and_where(kind):
+    segmenter, check, said = BROKEN[kind]
+    report = check_segmenter(segmenter, raise_on_failure=False)
+    failed = {r.name: r.message for r in report.failures}
+    assert check in failed, str(report)
+    assert said in failed[check], failed[check]
+    if check not in ("parameters", "prepare_params", "picklable"):  # about the object, not a document
+        assert "on the " in failed[check] and "document" in failed[check], failed[check]
+
+
+@pytest.mark.parametrize("segmenter", [
+    every_four,
+    lambda units: np.arange(3, len(units), 3),                                  # a numpy array
+    lambda units: list(reversed(every_four(units))),                            # unsorted: sorted by the harness
+    lambda units: Segmentation.from_masses([len(units)]),                       # sizes, said as such
+    Lengths(jump=10),
+    StoresItsParameter(k=5),
+    get_segmenter("even", n_segments=3),
+], ids=["function", "array", "unsorted", "segmentation", "both paths", "class without get_params", "built-in"])
+def test_well_behaved_segmenters_pass(segmenter):
+    report = check_segmenter(segmenter)
+    assert report.ok and {r.status for r in report.results} <= {"passed", "skipped"}
+
+
+def test_a_class_that_stores_its_parameters_is_reported_with_them():
+    report = check_segmenter(StoresItsParameter(k=5), checks=["parameters"])
+    assert report.results[0].message.startswith("parameters {'k': 5} (those of __init__)")
+    assert report.segmenter == "StoresItsParameter(k=5)"
+
+
+def test_a_declared_non_deterministic_segmenter_skips_the_determinism_check():
+    [result] = check_segmenter(DeclaredRandom(), checks=["deterministic"]).results
+    assert result.status == "skipped" and "deterministic = False" in result.message
+
+
+def test_a_failure_raises_with_the_whole_report():
+    with pytest.raises(SegmenterContractError) as caught:
+        check_segmenter(FastPathDisagrees())
+    text = str(caught.value)
+    assert text.splitlines()[0] == "check_segmenter(FastPathDisagrees(jump=15)): 7 passed, 1 failed, 1 skipped"
+    assert "  FAILED   fast_path " in text and "  passed   batch_path " in text
+    assert isinstance(caught.value, AssertionError)  # a test calling it fails, with the report
+
+
+def test_every_check_is_reported_in_order():
+    report = check_segmenter(every_four)
+    assert [r.name for r in report.results] == [c.name for c in CHECKS]
+
+
+def test_checks_can_be_chosen_by_name_and_an_unknown_name_is_refused_naming_them():
+    assert [r.name for r in check_segmenter(every_four, checks=["picklable"]).results] == ["picklable"]
+    with pytest.raises(InvalidParameterError, match="checks must be names among valid_output, deterministic"):
+        check_segmenter(every_four, checks=["determinism"])
+
+
+def test_your_documents_are_checked_first_and_named():
+    units = ["a short unit"] * 5
+    report = check_segmenter(odd_fails, documents=[units], raise_on_failure=False)
+    assert report.failures[0].message.startswith("on the document 0 you gave (5 units): raised ValueError")
+    with pytest.raises(InvalidTypeError, match=r"documents\[0\] must be a non-empty sequence of strings"):
+        check_segmenter(every_four, documents=[[]])
+    with pytest.raises(InvalidTypeError, match="documents must be a sequence of documents"):
+        check_segmenter(every_four, documents="one text")
+
+
+def test_names_and_module_attribute_specs_are_resolved():
+    assert check_segmenter("even").ok
+    assert check_segmenter("test_check_segmenter:every_four", checks=["valid_output"]).ok
+
+
+def test_a_reference_count_segmenter_is_refused_with_what_to_check_instead():
+    with pytest.raises(InvalidParameterError, match="built with an integer n_segments"):
+        check_segmenter(get_segmenter("even", n_segments="reference"))
+
+
+def test_the_check_documents_are_fixed_and_include_short_empty_and_long_ones():
+    documents = check_documents()
+    assert documents == check_documents()
+    sizes = [len(units) for _, units in documents]
+    assert min(sizes) == 1 and max(sizes) == 500
+    assert [""] in [units for _, units in documents] and ["", ""] in [units for _, units in documents]
+
+
+def test_the_readme_example_shows_what_check_segmenter_prints():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+
+    class EveryK(Segmenter):
+        def __init__(self, k=4):
+            self.k = k
+
+        def segment(self, units):
+            return list(range(self.k, len(units), self.k))
+
+    first, second = str(check_segmenter(EveryK(k=4))).splitlines()[:2]
+    assert f"# {first}\n# {second}\n" in readme
+    message = check_segmenter(lambda units: [len(units)], raise_on_failure=False).failures[0].message
+    assert message.startswith("on the document of 1 empty unit: returned invalid boundaries: ") and "segment sizes?" in message
+    assert '# "on the document of 1 empty unit: returned invalid boundaries: ... segment sizes? ..."' in readme
