@@ -470,9 +470,10 @@ class ChonkieRecursive(_ChonkieChunker):
     Parameters
     ----------
     chunk_size : int, default 1000
-        Maximum tokens per chunk.
+        Maximum tokens per chunk: characters with ``tokenizer="character"`` (the default), words
+        with ``"word"``.
     tokenizer : {"character", "word"}, default "character"
-        chonkie's built-in tokenizers (no download).
+        What ``chunk_size`` counts: chonkie's built-in tokenizers (no download).
     unit_separator : str, default "\\n"
         Whitespace joining the units.
     """

@@ -24,6 +24,7 @@ import functools
 import importlib
 import inspect
 import os
+import re
 import sys
 import threading
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ __all__ = [
     "factory_params",
     "get_segmenter",
     "load_segmenter_factory",
+    "parameter_meanings",
     "register",
     "unregister",
 ]
@@ -400,6 +402,7 @@ class SegmenterStatus:
     fast_path: bool = False  # offers prepare / segment_prepared
     deterministic: bool | None = None
     description: str | None = None  # first line of the factory's docstring
+    meanings: dict[str, str] | None = None  # parameter -> its documentation (parameter_meanings)
 
     @property
     def name(self) -> str:
@@ -454,6 +457,39 @@ def factory_params(factory: Any) -> dict[str, Any]:
     }
 
 
+#: A parameter documented as another class's: ``As :class:`ChonkieRecursive`.``
+_AS_OTHER = re.compile(r"As :class:`~?(?:[\w.]+\.)?(\w+)`\.?")
+
+
+def parameter_meanings(factory: Any) -> dict[str, str]:
+    """``parameter -> meaning`` of a segmenter factory, from the numpydoc "Parameters" section of
+    its docstring (:func:`stability.configkeys.parameters`): a class's own, then its bases' for
+    what it leaves out; an entry that only says ``As :class:`Other`.`` is ``Other``'s entry (a
+    class of the same module). Parameters not documented are left out.
+
+    Examples
+    --------
+    >>> from segmenters.chunkers import ChonkieSentence
+    >>> parameter_meanings(ChonkieSentence)["chunk_size"]
+    'Maximum tokens per chunk: characters with ``tokenizer="character"`` (the default), words with ``"word"``.'
+    """
+    from .configkeys import parameters
+
+    owners = inspect.getmro(factory) if inspect.isclass(factory) else (factory,)
+    meanings: dict[str, str] = {}
+    for owner in owners:
+        doc = vars(owner).get("__doc__") if inspect.isclass(owner) else getattr(owner, "__doc__", None)
+        for name, (_, text) in parameters(doc if isinstance(doc, str) else None).items():
+            meanings.setdefault(name, text)
+    module = sys.modules.get(getattr(factory, "__module__", "") or "")
+    for name, text in meanings.items():
+        other = _AS_OTHER.fullmatch(text.strip())
+        source = getattr(module, other.group(1), None) if other else None
+        if inspect.isclass(source) and source is not factory:
+            meanings[name] = parameter_meanings(source).get(name, text)
+    return meanings
+
+
 def describe_segmenters(names: Any = None) -> dict[str, SegmenterStatus]:
     """Load every available segmenter (or those named) and report on each; never raises.
 
@@ -476,6 +512,7 @@ def describe_segmenters(names: Any = None) -> dict[str, SegmenterStatus]:
         try:
             factory = load_segmenter_factory(name)
             params = factory_params(factory)
+            meanings = {key: text for key, text in parameter_meanings(factory).items() if key in params}
             instance = factory
             if inspect.isclass(factory):
                 try:
@@ -496,5 +533,6 @@ def describe_segmenters(names: Any = None) -> dict[str, SegmenterStatus]:
             has_fast_path(instance),
             deterministic if isinstance(deterministic, bool) else None,
             doc.strip().splitlines()[0] if doc.strip() else None,
+            meanings,
         )
     return report
