@@ -92,3 +92,26 @@ def test_string_values_label_as_the_command_line_would_read_them(tmp_path):
     path = _write(tmp_path, '[segmenters.c99]\ngrid = { n_segments = ["reference", 4], similarity = ["a b"] }\n')
     assert list(load_config(path).segmenters) == ['c99,n_segments=reference,similarity="a b"',
                                                   'c99,n_segments=4,similarity="a b"']
+
+
+def test_the_readme_grid_example_varies_parameters_that_change_the_boundaries():
+    """The README's example grid is what a reader copies to tune TextTiling: each of its points
+    must segment differently. It varied smoothing_rounds, which TextTiling accepts and ignores
+    (as nltk does), so its six configurations were three, each twice."""
+    import re
+    import tomllib
+    from pathlib import Path
+
+    from stability import get_segmenter
+    from stability.config import expand_grid
+    from stability.demo import demo_corpus
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"\(`(grid = \{[^`]*\})` in `\[segmenters\.texttiling\]`", readme)
+    assert example, "the README's grid example for texttiling was not found"
+    grid = tomllib.loads(example.group(1))
+    points = expand_grid("texttiling", grid, "README")
+    documents = demo_corpus(n_documents=4)
+    outputs = {label: tuple(tuple(get_segmenter("texttiling", **{k: v for k, v in spec.items() if k != "segmenter"})(
+        doc.units)) for doc in documents) for label, spec in points.items()}
+    assert len(points) == 6 and len(set(outputs.values())) == len(points), outputs
