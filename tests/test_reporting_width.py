@@ -246,3 +246,39 @@ def test_too_narrow_a_terminal_gets_tables_past_its_edge_never_cut_cells(run_dir
     if command == "run":
         assert re.search(r"\d\.\d\d \[\d\.\d\d, \d\.\d\d\]", result.stdout)  # the headline's interval, whole
         assert any(len(line.rstrip()) > width for line in rows)
+
+
+#: A grid of configurations whose labels (texttiling,cutoff_policy=LC,similarity_method=...,w=10)
+#: are longer than the other columns of an 80-column table together.
+LONG_LABELS = "texttiling,cutoff_policy=LC,similarity_method=block_comparison,grid={w=[10,20],k=[4,6]}"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_long_configuration_labels_fold_at_their_commas_instead_of_splitting_the_table(run_dir, width):
+    """A grid's labels repeat every fixed parameter: at 80 (and 100) columns the 67-character
+    label pushed the summary table into two parts, the headline and the flags apart, and left out
+    the other columns. The label now folds at its commas (continuation lines indented) as far as
+    the table needs; each label reads whole from its cell's lines."""
+    args = ["run", "-s", LONG_LABELS, "-s", "c99", "--corpus", str(run_dir / "corpus.jsonl"), "--restarts", "2",
+            "--no-progress", "--width", str(width)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    summary = result.stdout.split("Stability test")[1].split("Means over documents")[0]
+    assert "part 1 of" not in summary and "Part 2" not in summary
+    assert_fits(result.stdout, width)
+    header = next(line for line in summary.splitlines() if line.startswith("┃") and "segmenter" in line)
+    assert "flags" in header and "[95% CI]" in summary
+    labels, current = [], ""
+    for line in summary.splitlines():
+        if line.startswith("│"):
+            cell = line.split("│")[1].rstrip()[1:]
+            if cell.startswith("  ") and current:
+                current += cell.strip()
+            else:
+                labels.append(current)
+                current = cell.strip()
+    labels = [label for label in labels + [current] if label]
+    expected = [f"texttiling,cutoff_policy=LC,similarity_method=block_comparison,w={w},k={k}"
+                for w in (10, 20) for k in (4, 6)] + ["c99"]
+    assert labels == expected
+    assert max(len(line) for line in summary.splitlines()) <= width
