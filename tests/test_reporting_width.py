@@ -282,3 +282,27 @@ def test_long_configuration_labels_fold_at_their_commas_instead_of_splitting_the
                 for w in (10, 20) for k in (4, 6)] + ["c99"]
     assert labels == expected
     assert max(len(line) for line in summary.splitlines()) <= width
+
+
+@pytest.mark.parametrize("width", (80, 100))
+def test_the_result_line_of_a_grid_wraps_between_entries_and_quotes_labels_in_lists(run_dir, width):
+    """A grid of configurations makes the result line several lines long: it broke anywhere, a
+    headline on one line and its interval on the next, a line could start with '>', and in a list
+    of labels ('a,b=1, a,b=2: content-blind') the commas between labels could not be told from
+    the commas inside them. Now every 'label mean [low, high]' stays on one line and a label with
+    a comma is quoted in lists."""
+    args = ["run", "-s", LONG_LABELS.replace("cutoff_policy=LC,similarity_method=block_comparison,", ""),
+            "-s", "even,grid={segment_length=[3,5]}", "-s", "c99", "--corpus", str(run_dir / "corpus.jsonl"),
+            "--restarts", "2", "--no-progress", "--width", str(width)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    first = result.stdout.split("\n\n")[0]
+    lines = first.splitlines()
+    assert len(lines) > 1 and all(len(line) <= width for line in lines)
+    assert not any(line.startswith(">") or line.startswith("=") for line in lines)
+    whole = " ".join(lines)
+    entries = re.findall(r"[\w,=]+ -?\d\.\d\d \[-?\d\.\d\d, -?\d\.\d\d\]", whole)
+    assert len(entries) == 5, whole  # four TextTiling configurations and C99
+    for entry in entries:
+        assert any(entry in line for line in lines), entry
+    assert "'even,segment_length=3', 'even,segment_length=5': content-blind" in whole

@@ -17,6 +17,7 @@ no escape codes.
 from __future__ import annotations
 
 import io
+import re
 import textwrap
 from collections.abc import Sequence
 
@@ -142,6 +143,31 @@ def folded(section: Section, width: int, columns: Sequence[int] | None = None) -
     return section if rows == [list(row) for row in section.rows] else dataclasses.replace(section, rows=rows)
 
 
+#: A ranked entry of the result line, ``label 0.55 [0.41, 0.71]`` (or ``n/a``): the spaces after
+#: its label are kept together when the line is wrapped (:func:`result_lines`).
+_ENTRY = re.compile(r"(?<=\S) (-?\d+(?:\.\d+)?|n/a) (\[-?[\d.]+, -?[\d.]+\]|n/a)")
+#: What a list of labels is said to be, ``: few boundaries`` (up to the next ``;``): kept with the
+#: list's last label.
+_TAG = re.compile(r": [^;:'\[\]]{1,40}?(?=;|$)")
+_KEEP = "\u00a0"  # a no-break space: textwrap breaks only at ASCII whitespace
+
+
+def result_lines(text: str, width: int) -> str:
+    """The result line wrapped to ``width`` between its entries, never inside one: a segmenter's
+    headline stays on the line of its label, its interval whole (a grid of a dozen configurations
+    makes the line several lines long).
+
+    >>> print(result_lines("stability [95% CI]: u00 0.71 [0.52, 0.88] > c99 0.50 [0.23, 0.75]", 44))
+    stability [95% CI]: u00 0.71 [0.52, 0.88] >
+    c99 0.50 [0.23, 0.75]
+    """
+    kept = _ENTRY.sub(lambda m: f"{_KEEP}{m.group(1)}{_KEEP}{m.group(2).replace(' ', _KEEP)}", text)
+    kept = kept.replace(" > ", f"{_KEEP}> ").replace(" = ", f"{_KEEP}= ")  # never a line starting with >
+    kept = _TAG.sub(lambda m: m.group(0).replace(" ", _KEEP), kept)
+    wrapped = textwrap.fill(kept, width, break_long_words=False, break_on_hyphens=False)
+    return wrapped.replace(_KEEP, " ")
+
+
 def _cell(value: object, section: Section):  # -> rich.text.Text: labels, ids and errors are not markup
     from rich.text import Text
 
@@ -197,7 +223,8 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
     console = Console(record=True, width=width, file=io.StringIO(), force_terminal=color,
                       color_system="standard" if color else None)
     if report.result:
-        console.print(report.result, highlight=False, markup=False, style="bold" if color else None)
+        console.print(result_lines(report.result, console.width), highlight=False, markup=False,
+                      style="bold" if color else None)
         console.print()
     for section in report.tables(details):
         terminal = console.width
