@@ -8,6 +8,7 @@ The core entry points:
   ``stability_test`` take one, or the keywords that build one);
 * :func:`load_results`: a run read back from its results file (:mod:`stability.store`);
 * :func:`get_segmenter`: resolve a segmenter from a callable, a name or ``module:attribute``;
+  :func:`grid`: one per combination of parameter values to try, labelled as the command line does;
 * :class:`Segmentation`: the one segmentation type, with every conversion;
 * :func:`read_corpus`: documents from Choi, Wiki-727K / Wiki-50, Chen, JSON lines, CSV/TSV,
   Markdown, HTML or plain text files (:data:`stability.readers.FORMAT_TABLE`).
@@ -31,7 +32,7 @@ from .exceptions import (
     ClusterError,
 )
 from .readers import CorpusWarning, read_corpus
-from .registry import available_segmenters, get_segmenter, register, unregister
+from .registry import available_segmenters, get_segmenter, grid, register, unregister
 from .results import CorpusResult, Failure, RestartScores, SegmenterSummary, StabilityResult, Stat
 from .runner import evaluate, stability_test
 from .segmentation import Segmentation, as_segmentation
@@ -72,6 +73,7 @@ __all__ = [
     "available_segmenters",
     "evaluate",
     "get_segmenter",
+    "grid",
     "load_results",
     "read_corpus",
     "register",

@@ -29,6 +29,7 @@ import sys
 import threading
 from dataclasses import dataclass
 from importlib import metadata
+from collections.abc import Mapping
 from typing import Any, Callable
 
 from .checks import did_you_mean
@@ -44,6 +45,7 @@ __all__ = [
     "describe_segmenters",
     "factory_params",
     "get_segmenter",
+    "grid",
     "load_segmenter_factory",
     "parameter_meanings",
     "register",
@@ -411,6 +413,59 @@ class SegmenterStatus:
     @property
     def ok(self) -> bool:
         return self.error is None
+
+
+def grid(segmenter: str, values: Mapping[str, Any], **params: Any) -> dict[str, Callable[..., Any]]:
+    """One segmenter per combination of ``values``, labelled as ``--segmenter`` and a config's
+    ``grid`` label them (:func:`stability.config.expand_grid`), for :func:`stability.evaluate`.
+
+    Parameters
+    ----------
+    segmenter : str
+        A registered name or ``"module:attribute"`` (as :func:`get_segmenter`).
+    values : mapping
+        Parameter -> the values to try (a list, tuple or range); the first parameter varies
+        slowest.
+    **params
+        Parameters shared by every point; they are part of the labels, as in
+        ``-s NAME,key=value,grid={...}``.
+
+    Returns
+    -------
+    dict
+        ``label -> segmenter``, e.g. ``"langchain_recursive,chunk_size=200"``.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``values`` is empty, lists a value twice, or a parameter both in ``values`` and in
+        ``params``, or a point's parameters do not fit the segmenter (naming the point).
+
+    Examples
+    --------
+    >>> list(grid("texttiling", {"w": [10, 20], "k": (6, 10)}))
+    ['texttiling,w=10,k=6', 'texttiling,w=10,k=10', 'texttiling,w=20,k=6', 'texttiling,w=20,k=10']
+    >>> list(grid("c99", {"mask_size": range(5, 10, 4)}, n_segments="reference"))
+    ['c99,n_segments=reference,mask_size=5', 'c99,n_segments=reference,mask_size=9']
+    """
+    from .config import GRID_KEY, _label_value, expand_grid
+
+    if not isinstance(segmenter, str):
+        raise InvalidTypeError.make("segmenter", "a registered name or 'module:attribute'", segmenter)
+    if not isinstance(values, Mapping):
+        raise InvalidTypeError.make("values", "a mapping parameter -> values to try, e.g. {'chunk_size': [200, 400]}",
+                                    values)
+    table = {key: list(v) if isinstance(v, (tuple, range)) else v for key, v in values.items()}
+    label = ",".join([segmenter, *(f"{key}={_label_value(value)}" for key, value in params.items())])
+    points = expand_grid(label, {"segmenter": segmenter, **params, GRID_KEY: table}, f"grid({segmenter!r}):")
+    segmenters = {}
+    for name, point in points.items():
+        spec = {key: value for key, value in point.items() if key != "segmenter"}
+        try:
+            segmenters[name] = get_segmenter(segmenter, **spec)
+        except InvalidParameterError as error:
+            raise type(error)(f"grid point {name!r}: {error}") from None
+    return segmenters
 
 
 def load_segmenter_factory(name: str) -> Callable[..., Any]:
