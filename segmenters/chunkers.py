@@ -229,6 +229,7 @@ class ChunkerSegmenter(Segmenter):
     """
 
     name = "chunker"
+    length_based = True
 
     def __init__(self, chunker: Callable[[str], Sequence[str]], unit_separator: str = "\n") -> None:
         if not callable(chunker):
