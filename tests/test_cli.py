@@ -76,6 +76,21 @@ def test_segmenters_say_what_each_parameter_means(runner):
     assert chonkie["meanings"]["chunk_size"].startswith("Maximum tokens per chunk: characters with `tokenizer=")
 
 
+def test_segmenters_named_on_the_command_line_are_the_only_ones_listed(runner):
+    """`stability segmenters semchunk langchain_recursive`: the two a RAG user compares, not the
+    seventy rows of every segmenter's parameters; a name that is not one fails (exit 1) and
+    suggests the closest."""
+    result = runner.invoke(app, ["segmenters", "semchunk", "langchain_recursive", "--width", "120"])
+    assert result.exit_code == 0, result.output
+    rows = [_cells(line) for line in result.stdout.splitlines() if line.startswith("│")]
+    assert {row[0] for row in rows if row[0]} == {"semchunk", "langchain_recursive"}
+    assert ["semchunk", "chunk_size", "150", "Maximum words per chunk."] in rows
+    wrong = runner.invoke(app, ["segmenters", "semchnk"])
+    assert wrong.exit_code == 1
+    assert "error: segmenter 'semchnk' failed to load: UnknownSegmenterError: unknown segmenter 'semchnk'. " \
+           "Did you mean 'semchunk'?" in wrong.stderr
+
+
 def test_run_default_demo_prints_table_on_stdout(runner):
     result = runner.invoke(app, ["run", "-s", "even", "-s", "none", "--restarts", "3", "--no-progress"])
     assert result.exit_code == 0, result.output
