@@ -596,7 +596,7 @@ class C99(Segmenter):
     std_coeff : float, default 1.2
         ``c`` of the automatic stop threshold ``mean + c * std``.
     tokenizer, stopwords, stem :
-        Preprocessing (:class:`segmenters.preprocessing.Preprocessor`). ``stopwords=None`` is the
+        Preprocessing (:class:`segmenters.preprocessing.Preprocessor`): ``stopwords=None`` is the
         project's English list and ``stem=True`` Porter's English stemmer; for another language
         give its stopwords and ``stem="german"`` (any Snowball language) or ``stem=False``, and
         ``tokenizer="unicode"`` for Chinese, Japanese or scripts with combining marks. Use

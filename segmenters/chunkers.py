@@ -229,6 +229,7 @@ class ChunkerSegmenter(Segmenter):
     """
 
     name = "chunker"
+    length_based = True
 
     def __init__(self, chunker: Callable[[str], Sequence[str]], unit_separator: str = "\n") -> None:
         if not callable(chunker):
@@ -470,9 +471,10 @@ class ChonkieRecursive(_ChonkieChunker):
     Parameters
     ----------
     chunk_size : int, default 1000
-        Maximum tokens per chunk.
+        Maximum tokens per chunk: characters with ``tokenizer="character"`` (the default), words
+        with ``"word"``.
     tokenizer : {"character", "word"}, default "character"
-        chonkie's built-in tokenizers (no download).
+        What ``chunk_size`` counts: chonkie's built-in tokenizers (no download).
     unit_separator : str, default "\\n"
         Whitespace joining the units.
     """

@@ -146,6 +146,11 @@ class TextTilingNLTK(_TextTilingParams):
     too-short documents, and the ``UnboundLocalError`` nltk raises when its first boundary maps to
     the very end of the text, give no boundaries.
 
+    Parameters
+    ----------
+    w, k, similarity_method, stopwords, smoothing_width, smoothing_rounds, cutoff_policy :
+        As :class:`TextTiling`.
+
     Examples
     --------
     >>> TextTilingNLTK()(["one short unit", "another"])

@@ -8,6 +8,7 @@ The core entry points:
   ``stability_test`` take one, or the keywords that build one);
 * :func:`load_results`: a run read back from its results file (:mod:`stability.store`);
 * :func:`get_segmenter`: resolve a segmenter from a callable, a name or ``module:attribute``;
+  :func:`grid`: one per combination of parameter values to try, labelled as the command line does;
 * :func:`check_segmenter`: the checks of the segmenter contract, run on your own segmenter;
 * :class:`Segmentation`: the one segmentation type, with every conversion;
 * :func:`read_corpus`: documents from Choi, Wiki-727K / Wiki-50, Chen, JSON lines, CSV/TSV,
@@ -33,7 +34,7 @@ from .exceptions import (
     ClusterError,
 )
 from .readers import CorpusWarning, read_corpus
-from .registry import available_segmenters, get_segmenter, register, unregister
+from .registry import available_segmenters, get_segmenter, grid, register, unregister
 from .results import CorpusResult, Failure, RestartScores, SegmenterSummary, StabilityResult, Stat
 from .runner import evaluate, stability_test
 from .segmentation import Segmentation, as_segmentation
@@ -76,6 +77,7 @@ __all__ = [
     "check_segmenter",
     "evaluate",
     "get_segmenter",
+    "grid",
     "load_results",
     "read_corpus",
     "register",

@@ -384,20 +384,23 @@ def score(
 @app.command()
 def segmenters(
     ctx: typer.Context,
+    names: Annotated[Optional[list[str]], typer.Argument(help="Only these segmenters (e.g. semchunk langchain_recursive; default: every one).", show_default=False)] = None,
     report_format: ReportFormatOption = None,
     old_report: OldReportOption = None,
     width: WidthOption = None,
     debug: Debug = False,
 ) -> None:
-    """List the available segmenters with their parameters and origin."""
+    """List the available segmenters (or those named) with their parameters and origin."""
     from .registry import describe_segmenters
 
     with _errors(debug, ctx):
-        statuses = describe_segmenters()
+        statuses = describe_segmenters(names or None)
         _print_report(statuses, report_format or old_report, width=width)
         for name, status in statuses.items():
             if not status.ok:
-                _err(f"warning: segmenter {name!r} failed to load: {status.error}")
+                _err(f"{'error' if names else 'warning'}: segmenter {name!r} failed to load: {status.error}")
+        if names and not all(status.ok for status in statuses.values()):  # one asked for by name
+            raise typer.Exit(code=1)
 
 
 #: Options of ``run`` that choose what is printed, not what is run: no config key.

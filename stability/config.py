@@ -15,8 +15,8 @@ An experiment file has five tables::
     segmenter = "c99"
     n_segments = "reference"
     [segmenters.texttiling]  # a grid: one configuration per combination of the listed values,
-    k = 10                   # labelled texttiling,w=10,smoothing_rounds=1 and so on
-    grid = { w = [10, 20, 30], smoothing_rounds = [1, 2] }
+    cutoff_policy = "LC"     # labelled texttiling,w=10,k=6 and so on
+    grid = { w = [10, 20, 30], k = [6, 10] }
 
     [run]                    # stability.Settings(**run), plus "scheduler" for a Dask cluster
     n_restarts = 100

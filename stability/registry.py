@@ -24,10 +24,12 @@ import functools
 import importlib
 import inspect
 import os
+import re
 import sys
 import threading
 from dataclasses import dataclass
 from importlib import metadata
+from collections.abc import Mapping
 from typing import Any, Callable
 
 from .checks import did_you_mean
@@ -43,7 +45,9 @@ __all__ = [
     "describe_segmenters",
     "factory_params",
     "get_segmenter",
+    "grid",
     "load_segmenter_factory",
+    "parameter_meanings",
     "register",
     "unregister",
 ]
@@ -400,6 +404,7 @@ class SegmenterStatus:
     fast_path: bool = False  # offers prepare / segment_prepared
     deterministic: bool | None = None
     description: str | None = None  # first line of the factory's docstring
+    meanings: dict[str, str] | None = None  # parameter -> its documentation (parameter_meanings)
 
     @property
     def name(self) -> str:
@@ -408,6 +413,59 @@ class SegmenterStatus:
     @property
     def ok(self) -> bool:
         return self.error is None
+
+
+def grid(segmenter: str, values: Mapping[str, Any], **params: Any) -> dict[str, Callable[..., Any]]:
+    """One segmenter per combination of ``values``, labelled as ``--segmenter`` and a config's
+    ``grid`` label them (:func:`stability.config.expand_grid`), for :func:`stability.evaluate`.
+
+    Parameters
+    ----------
+    segmenter : str
+        A registered name or ``"module:attribute"`` (as :func:`get_segmenter`).
+    values : mapping
+        Parameter -> the values to try (a list, tuple or range); the first parameter varies
+        slowest.
+    **params
+        Parameters shared by every point; they are part of the labels, as in
+        ``-s NAME,key=value,grid={...}``.
+
+    Returns
+    -------
+    dict
+        ``label -> segmenter``, e.g. ``"langchain_recursive,chunk_size=200"``.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``values`` is empty, lists a value twice, or a parameter both in ``values`` and in
+        ``params``, or a point's parameters do not fit the segmenter (naming the point).
+
+    Examples
+    --------
+    >>> list(grid("texttiling", {"w": [10, 20], "k": (6, 10)}))
+    ['texttiling,w=10,k=6', 'texttiling,w=10,k=10', 'texttiling,w=20,k=6', 'texttiling,w=20,k=10']
+    >>> list(grid("c99", {"mask_size": range(5, 10, 4)}, n_segments="reference"))
+    ['c99,n_segments=reference,mask_size=5', 'c99,n_segments=reference,mask_size=9']
+    """
+    from .config import GRID_KEY, _label_value, expand_grid
+
+    if not isinstance(segmenter, str):
+        raise InvalidTypeError.make("segmenter", "a registered name or 'module:attribute'", segmenter)
+    if not isinstance(values, Mapping):
+        raise InvalidTypeError.make("values", "a mapping parameter -> values to try, e.g. {'chunk_size': [200, 400]}",
+                                    values)
+    table = {key: list(v) if isinstance(v, (tuple, range)) else v for key, v in values.items()}
+    label = ",".join([segmenter, *(f"{key}={_label_value(value)}" for key, value in params.items())])
+    points = expand_grid(label, {"segmenter": segmenter, **params, GRID_KEY: table}, f"grid({segmenter!r}):")
+    segmenters = {}
+    for name, point in points.items():
+        spec = {key: value for key, value in point.items() if key != "segmenter"}
+        try:
+            segmenters[name] = get_segmenter(segmenter, **spec)
+        except InvalidParameterError as error:
+            raise type(error)(f"grid point {name!r}: {error}") from None
+    return segmenters
 
 
 def load_segmenter_factory(name: str) -> Callable[..., Any]:
@@ -454,6 +512,39 @@ def factory_params(factory: Any) -> dict[str, Any]:
     }
 
 
+#: A parameter documented as another class's: ``As :class:`ChonkieRecursive`.``
+_AS_OTHER = re.compile(r"As :class:`~?(?:[\w.]+\.)?(\w+)`\.?")
+
+
+def parameter_meanings(factory: Any) -> dict[str, str]:
+    """``parameter -> meaning`` of a segmenter factory, from the numpydoc "Parameters" section of
+    its docstring (:func:`stability.configkeys.parameters`): a class's own, then its bases' for
+    what it leaves out; an entry that only says ``As :class:`Other`.`` is ``Other``'s entry (a
+    class of the same module). Parameters not documented are left out.
+
+    Examples
+    --------
+    >>> from segmenters.chunkers import ChonkieSentence
+    >>> parameter_meanings(ChonkieSentence)["chunk_size"]
+    'Maximum tokens per chunk: characters with ``tokenizer="character"`` (the default), words with ``"word"``.'
+    """
+    from .configkeys import parameters
+
+    owners = inspect.getmro(factory) if inspect.isclass(factory) else (factory,)
+    meanings: dict[str, str] = {}
+    for owner in owners:
+        doc = vars(owner).get("__doc__") if inspect.isclass(owner) else getattr(owner, "__doc__", None)
+        for name, (_, text) in parameters(doc if isinstance(doc, str) else None).items():
+            meanings.setdefault(name, text)
+    module = sys.modules.get(getattr(factory, "__module__", "") or "")
+    for name, text in meanings.items():
+        other = _AS_OTHER.fullmatch(text.strip())
+        source = getattr(module, other.group(1), None) if other else None
+        if inspect.isclass(source) and source is not factory:
+            meanings[name] = parameter_meanings(source).get(name, text)
+    return meanings
+
+
 def describe_segmenters(names: Any = None) -> dict[str, SegmenterStatus]:
     """Load every available segmenter (or those named) and report on each; never raises.
 
@@ -476,6 +567,7 @@ def describe_segmenters(names: Any = None) -> dict[str, SegmenterStatus]:
         try:
             factory = load_segmenter_factory(name)
             params = factory_params(factory)
+            meanings = {key: text for key, text in parameter_meanings(factory).items() if key in params}
             instance = factory
             if inspect.isclass(factory):
                 try:
@@ -496,5 +588,6 @@ def describe_segmenters(names: Any = None) -> dict[str, SegmenterStatus]:
             has_fast_path(instance),
             deterministic if isinstance(deterministic, bool) else None,
             doc.strip().splitlines()[0] if doc.strip() else None,
+            meanings,
         )
     return report

@@ -357,6 +357,7 @@ def evaluate(
     settings = Settings.build(settings, **keywords)
     _check_timeout(settings)
     resolved = resolve_segmenters(segmenters)
+    _warn_without_layout_control(settings, resolved)
     header = run_header(settings, resolved)
     origin = run_provenance(**dict(provenance or {}))
     run = _CorpusRun(settings, resolved, on_result)
@@ -368,6 +369,26 @@ def evaluate(
         first = run.failures[0]
         raise _segmenter_error(first, f"{first.error} ({len(run.failures)} failure(s) in the run)")
     return _corpus_result(run, header, origin, run.n_documents)
+
+
+def _warn_without_layout_control(settings: Settings, segmenters: Mapping[str, Callable]) -> None:
+    """Warn when length-based segmenters (text chunkers, ``Segmenter.length_based``) run without
+    the layout control: their stability comes from the units' lengths, which the test keeps, so
+    the headline ranks them high whatever they do with the topics, and nothing in the report says so."""
+    if settings.layout_control:
+        return
+    chunkers = [label for label, segmenter in segmenters.items() if getattr(segmenter, "length_based", False) is True]
+    if chunkers:
+        from .exceptions import warn
+        from .reporting.corpus import label_list
+        from .settings import SettingsWarning
+
+        one = len(chunkers) == 1
+        its, it = ("its", "it") if one else ("their", "them")
+        warn(f"{label_list(chunkers)} {'places' if one else 'place'} {its} boundaries by the units' lengths "
+             f"({'a text chunker' if one else 'text chunkers'}), which the stability test keeps, so {its} stability "
+             f"says nothing of the content and can rank {it} above topic segmenters; run the layout control to flag "
+             f"{it} layout-only (layout_control=True)", SettingsWarning)
 
 
 def _corpus_result(run: _CorpusRun, header: dict[str, Any], origin: dict[str, Any], n_documents: int) -> CorpusResult:

@@ -132,6 +132,13 @@ class Segmenter:
     #: Whether repeated calls on the same units give the same boundaries.
     deterministic: bool = True
 
+    #: Whether the boundaries follow the units' lengths rather than their words (a text chunker,
+    #: :class:`segmenters.chunkers.ChunkerSegmenter`). Permuting units within segments keeps every
+    #: segment's length, so such a segmenter looks stable whatever the topics; only the layout
+    #: control tells (``layout_control``), and :func:`stability.evaluate` warns when a run of one
+    #: goes without it.
+    length_based: bool = False
+
     #: Names of the parameters (keys of :meth:`get_params`) that ``prepare`` depends on, for a
     #: segmenter with the fast restart path. Its prepared state must depend on nothing else (not
     #: on the other parameters, not on the order of the units), and ``segment_prepared`` /

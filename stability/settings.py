@@ -23,7 +23,8 @@ __all__ = ["Settings", "SettingsWarning", "BACKENDS", "METRIC_OPTIONS", "max_job
 
 
 class SettingsWarning(StabilityWarning):
-    """A setting was adjusted (e.g. ``n_jobs`` capped); the message says from what to what."""
+    """A setting was adjusted (e.g. ``n_jobs`` capped; the message says from what to what), or a
+    run goes without one its segmenters need (the layout control for text chunkers)."""
 
 #: joblib backends a run accepts (``None``: loky when ``n_jobs != 1``, else in-process).
 BACKENDS = (None, "loky", "threading", "multiprocessing", "sequential", "dask")

@@ -107,6 +107,7 @@ def test_generic_adapter_refuses_a_non_callable():
         ChunkerSegmenter("not a function")
 
 
+@pytest.mark.filterwarnings("ignore:.*by the units' lengths:stability.SettingsWarning")  # run without the layout control on purpose
 def test_a_segmenter_returning_chunk_texts_is_told_how_to_wrap_its_chunker():
     """A chunker given as a segmenter (its chunks returned instead of boundaries) failed with
     "boundaries[0] must be an integer; received str ...", which does not say what to do."""

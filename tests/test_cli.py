@@ -51,6 +51,46 @@ def test_segmenters_lists_builtins_with_parameters(runner):
                for line in result.stdout.splitlines())
 
 
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.split("│")[1:-1]]
+
+
+def test_segmenters_say_what_each_parameter_means(runner):
+    """A chunk size is counted in characters, words or tokens depending on the chunker: the
+    parameters table says which (from each segmenter's docstring), and every parameter of every
+    built-in has a meaning (texttiling_nltk's were documented nowhere: as TextTiling's now)."""
+    from stability.registry import describe_segmenters
+
+    for name, status in describe_segmenters().items():
+        if status.info.origin == "built-in" and status.ok:
+            assert set(status.meanings) == set(status.params), name
+    result = runner.invoke(app, ["segmenters", "--width", "120"])
+    assert result.exit_code == 0, result.output
+    rows = [_cells(line) for line in result.stdout.splitlines()]
+    assert ["semchunk", "chunk_size", "150", "Maximum words per chunk."] in rows
+    assert ["langchain_recursive", "chunk_size", "1000", "Maximum characters per chunk."] in rows
+    assert ["texttiling_nltk", "w", "20", "Pseudosentence size (tokens)."] in rows
+    assert "meaning: the first sentence of the parameter's documentation" in " ".join(result.stdout.split())
+    data = json.loads(runner.invoke(app, ["segmenters", "--report-format", "json"]).stdout)
+    chonkie = next(s for s in data["segmenters"] if s["name"] == "chonkie_sentence")
+    assert chonkie["meanings"]["chunk_size"].startswith("Maximum tokens per chunk: characters with `tokenizer=")
+
+
+def test_segmenters_named_on_the_command_line_are_the_only_ones_listed(runner):
+    """`stability segmenters semchunk langchain_recursive`: the two a RAG user compares, not the
+    seventy rows of every segmenter's parameters; a name that is not one fails (exit 1) and
+    suggests the closest."""
+    result = runner.invoke(app, ["segmenters", "semchunk", "langchain_recursive", "--width", "120"])
+    assert result.exit_code == 0, result.output
+    rows = [_cells(line) for line in result.stdout.splitlines() if line.startswith("│")]
+    assert {row[0] for row in rows if row[0]} == {"semchunk", "langchain_recursive"}
+    assert ["semchunk", "chunk_size", "150", "Maximum words per chunk."] in rows
+    wrong = runner.invoke(app, ["segmenters", "semchnk"])
+    assert wrong.exit_code == 1
+    assert "error: segmenter 'semchnk' failed to load: UnknownSegmenterError: unknown segmenter 'semchnk'. " \
+           "Did you mean 'semchunk'?" in wrong.stderr
+
+
 def test_run_default_demo_prints_table_on_stdout(runner):
     result = runner.invoke(app, ["run", "-s", "even", "-s", "none", "--restarts", "3", "--no-progress"])
     assert result.exit_code == 0, result.output

@@ -173,6 +173,7 @@ def test_the_vectorised_score_is_the_definition(data):
             assert fast[label] == pytest.approx(slow[label], abs=1e-12), label
 
 
+@pytest.mark.filterwarnings("ignore:.*by the units' lengths:stability.SettingsWarning")  # run without the layout control on purpose
 def test_a_layout_only_segmenter_gets_no_vote_and_no_score():
     """Text chunkers flagged layout-only by the layout control have a high headline for a reason
     that has nothing to do with topics; as voters they outweighed the topic segmenters and the

@@ -92,3 +92,63 @@ def test_string_values_label_as_the_command_line_would_read_them(tmp_path):
     path = _write(tmp_path, '[segmenters.c99]\ngrid = { n_segments = ["reference", 4], similarity = ["a b"] }\n')
     assert list(load_config(path).segmenters) == ['c99,n_segments=reference,similarity="a b"',
                                                   'c99,n_segments=4,similarity="a b"']
+
+
+def test_the_readme_grid_example_varies_parameters_that_change_the_boundaries():
+    """The README's example grid is what a reader copies to tune TextTiling: each of its points
+    must segment differently. It varied smoothing_rounds, which TextTiling accepts and ignores
+    (as nltk does), so its six configurations were three, each twice."""
+    import re
+    import tomllib
+    from pathlib import Path
+
+    from stability import get_segmenter
+    from stability.config import expand_grid
+    from stability.demo import demo_corpus
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"\(`(grid = \{[^`]*\})` in `\[segmenters\.texttiling\]`", readme)
+    assert example, "the README's grid example for texttiling was not found"
+    grid = tomllib.loads(example.group(1))
+    points = expand_grid("texttiling", grid, "README")
+    documents = demo_corpus(n_documents=4)
+    outputs = {label: tuple(tuple(get_segmenter("texttiling", **{k: v for k, v in spec.items() if k != "segmenter"})(
+        doc.units)) for doc in documents) for label, spec in points.items()}
+    assert len(points) == 6 and len(set(outputs.values())) == len(points), outputs
+
+
+def test_grid_from_python_labels_and_segments_as_the_command_line_does():
+    """stability.grid: the grids of configs and -s, from Python (before it, a Python user built
+    the points by hand, labelled otherwise than the command line and the results files)."""
+    from stability import evaluate, get_segmenter, grid
+    from stability.config import _expand_grids, segmenter_option
+    from stability.demo import demo_corpus
+
+    points = grid("texttiling", {"w": [10, 20], "k": range(4, 7, 2)}, cutoff_policy="LC")
+    expanded, _ = _expand_grids(dict([segmenter_option("texttiling,cutoff_policy=LC,grid={w=[10,20],k=[4,6]}")]),
+                                lambda label: label)
+    assert list(points) == list(expanded)
+    assert all(points[label].get_params() == get_segmenter("texttiling", **{k: v for k, v in spec.items()
+                                                                             if k != "segmenter"}).get_params()
+               for label, spec in expanded.items())
+    documents = demo_corpus(n_documents=2)
+    ours = evaluate(points, documents, n_restarts=3, progress=False)
+    by_hand = evaluate({label: get_segmenter("texttiling", **{k: v for k, v in spec.items() if k != "segmenter"})
+                        for label, spec in expanded.items()}, documents, n_restarts=3, progress=False)
+    assert [[r.f1 for r in ours.documents[label]] for label in points] == \
+           [[r.f1 for r in by_hand.documents[label]] for label in points]
+
+
+def test_grid_from_python_refuses_what_a_config_grid_refuses():
+    from stability import InvalidTypeError, grid
+
+    with pytest.raises(InvalidParameterError, match="grid point 'fixed_chars,chunk_size=0': chunk_size must be"):
+        grid("fixed_chars", {"chunk_size": [0, 100]})
+    with pytest.raises(InvalidParameterError, match="has no parameter 'chunk_sizes'; did you mean 'chunk_size'"):
+        grid("fixed_chars", {"chunk_sizes": [100]})
+    with pytest.raises(InvalidParameterError, match="sets 'chunk_size' both as a parameter"):
+        grid("fixed_chars", {"chunk_size": [100]}, chunk_size=200)
+    with pytest.raises(InvalidParameterError, match="lists 100 twice"):
+        grid("fixed_chars", {"chunk_size": [100, 100]})
+    with pytest.raises(InvalidTypeError, match="values must be a mapping"):
+        grid("fixed_chars", [100, 200])

@@ -237,6 +237,7 @@ def test_a_failure_under_the_layout_control_names_its_stream():
     assert failure.stream == "layout" and failure.restart == 0 and "unknown unit" in failure.error
 
 
+@pytest.mark.filterwarnings("ignore:.*by the units' lengths:stability.SettingsWarning")  # run without the layout control on purpose
 def test_csv_summary_has_the_layout_columns_only_when_the_control_ran():
     import csv
     import io
@@ -255,6 +256,7 @@ def test_csv_summary_has_the_layout_columns_only_when_the_control_ran():
             assert "layout_only" not in rows[0]
 
 
+@pytest.mark.filterwarnings("ignore:.*by the units' lengths:stability.SettingsWarning")  # run without the layout control on purpose
 def test_the_full_tables_show_the_layout_f1_only_when_the_control_ran():
     """The number the layout-only flag is read from was only in the JSON and the CSV summary: the
     Markdown and HTML tables, `--columns all` and the per-document table left it out, so a
@@ -274,3 +276,31 @@ def test_the_full_tables_show_the_layout_f1_only_when_the_control_ran():
             assert "layout F1" in html and "layout F1" in per_document.split("Per document")[1]
         else:
             assert "layout F1" not in md + per_document + html
+
+
+def test_a_run_of_text_chunkers_without_the_layout_control_warns():
+    """A RAG user comparing chunkers with a topic segmenter, without --layout-control, got the
+    chunkers ranked first (fixed_chars above C99 on the demo corpus) and not a word in the report
+    or on stderr that their stability comes from the units' lengths. The run now warns, naming them;
+    with the layout control, or without any chunker, it does not."""
+    import warnings
+
+    from typer.testing import CliRunner
+
+    from stability import SettingsWarning
+    from stability.cli import app
+
+    documents = demo_corpus(n_documents=2)
+    with pytest.warns(SettingsWarning, match=r"'fixed_chars,chunk_size=300' places its boundaries by the units' "
+                                             r"lengths \(a text chunker\).*\(layout_control=True\)"):
+        evaluate({"fixed_chars,chunk_size=300": "fixed_chars", "c99": "c99"}, documents, n_restarts=2, progress=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SettingsWarning)
+        evaluate({"fixed_chars": "fixed_chars"}, documents, n_restarts=2, progress=False, layout_control=True)
+        evaluate({"c99": "c99", "even": "even"}, documents, n_restarts=2, progress=False)
+    result = CliRunner().invoke(app, ["run", "-s", "fixed_chars,grid={chunk_size=[300,600]}", "-s", "c99",
+                                      "--limit", "2", "--restarts", "2", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert ("warning: 'fixed_chars,chunk_size=300', 'fixed_chars,chunk_size=600' place their boundaries by the "
+            "units' lengths (text chunkers)") in result.stderr
+    assert result.stderr.rstrip().endswith("flag them layout-only (--layout-control)")

@@ -246,3 +246,63 @@ def test_too_narrow_a_terminal_gets_tables_past_its_edge_never_cut_cells(run_dir
     if command == "run":
         assert re.search(r"\d\.\d\d \[\d\.\d\d, \d\.\d\d\]", result.stdout)  # the headline's interval, whole
         assert any(len(line.rstrip()) > width for line in rows)
+
+
+#: A grid of configurations whose labels (texttiling,cutoff_policy=LC,similarity_method=...,w=10)
+#: are longer than the other columns of an 80-column table together.
+LONG_LABELS = "texttiling,cutoff_policy=LC,similarity_method=block_comparison,grid={w=[10,20],k=[4,6]}"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_long_configuration_labels_fold_at_their_commas_instead_of_splitting_the_table(run_dir, width):
+    """A grid's labels repeat every fixed parameter: at 80 (and 100) columns the 67-character
+    label pushed the summary table into two parts, the headline and the flags apart, and left out
+    the other columns. The label now folds at its commas (continuation lines indented) as far as
+    the table needs; each label reads whole from its cell's lines."""
+    args = ["run", "-s", LONG_LABELS, "-s", "c99", "--corpus", str(run_dir / "corpus.jsonl"), "--restarts", "2",
+            "--no-progress", "--width", str(width)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    summary = result.stdout.split("Stability test")[1].split("Means over documents")[0]
+    assert "part 1 of" not in summary and "Part 2" not in summary
+    assert_fits(result.stdout, width)
+    header = next(line for line in summary.splitlines() if line.startswith("┃") and "segmenter" in line)
+    assert "flags" in header and "[95% CI]" in summary
+    labels, current = [], ""
+    for line in summary.splitlines():
+        if line.startswith("│"):
+            cell = line.split("│")[1].rstrip()[1:]
+            if cell.startswith("  ") and current:
+                current += cell.strip()
+            else:
+                labels.append(current)
+                current = cell.strip()
+    labels = [label for label in labels + [current] if label]
+    expected = [f"texttiling,cutoff_policy=LC,similarity_method=block_comparison,w={w},k={k}"
+                for w in (10, 20) for k in (4, 6)] + ["c99"]
+    assert labels == expected
+    assert max(len(line) for line in summary.splitlines()) <= width
+
+
+@pytest.mark.parametrize("width", (80, 100))
+def test_the_result_line_of_a_grid_wraps_between_entries_and_quotes_labels_in_lists(run_dir, width):
+    """A grid of configurations makes the result line several lines long: it broke anywhere, a
+    headline on one line and its interval on the next, a line could start with '>', and in a list
+    of labels ('a,b=1, a,b=2: content-blind') the commas between labels could not be told from
+    the commas inside them. Now every 'label mean [low, high]' stays on one line and a label with
+    a comma is quoted in lists."""
+    args = ["run", "-s", LONG_LABELS.replace("cutoff_policy=LC,similarity_method=block_comparison,", ""),
+            "-s", "even,grid={segment_length=[3,5]}", "-s", "c99", "--corpus", str(run_dir / "corpus.jsonl"),
+            "--restarts", "2", "--no-progress", "--width", str(width)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    first = result.stdout.split("\n\n")[0]
+    lines = first.splitlines()
+    assert len(lines) > 1 and all(len(line) <= width for line in lines)
+    assert not any(line.startswith(">") or line.startswith("=") for line in lines)
+    whole = " ".join(lines)
+    entries = re.findall(r"[\w,=]+ -?\d\.\d\d \[-?\d\.\d\d, -?\d\.\d\d\]", whole)
+    assert len(entries) == 5, whole  # four TextTiling configurations and C99
+    for entry in entries:
+        assert any(entry in line for line in lines), entry
+    assert "'even,segment_length=3', 'even,segment_length=5': content-blind" in whole

@@ -7,6 +7,7 @@ metrics of existing segmentations, a :class:`~stability.scoring.ScoreResult`) an
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -100,20 +101,57 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
         rows.append([*row[:4], textwrap.fill(row[4], 32)])  # one table at 80 columns
         if not status.ok:
             notes.append(f"{name} failed to load: {status.error}")
-        parameters += [[name, key, _short(value)] for key, value in (status.params or {}).items()]
-        flat += [[*row, key, repr(value), status.error or ""] for key, value in (status.params or {}).items()]
-        flat += [] if status.params else [[*row, "", "", status.error or ""]]
+        meanings = {key: _plain_meaning(text) for key, text in (status.meanings or {}).items()}
+        parameters += [[name, key, _short(value), textwrap.fill(_first_sentence(meanings.get(key, "")), 30)]
+                       for key, value in (status.params or {}).items()]
+        flat += [[*row, key, repr(value), meanings.get(key, ""), status.error or ""]
+                 for key, value in (status.params or {}).items()]
+        flat += [] if status.params else [[*row, "", "", "", status.error or ""]]
         payload.append({"name": name, "origin": status.info.origin, "target": status.info.target,
                         "distribution": status.info.distribution, "version": status.info.version,
                         "parameters": {k: repr(v) for k, v in (status.params or {}).items()},
+                        "meanings": {k: meanings[k] for k in (status.params or {}) if k in meanings},
                         "fast_path": status.fast_path, "deterministic": status.deterministic,
                         "description": status.description, "error": status.error})
     header = ["name", "origin", "fast path", "status", "description"]
     sections = [Section("Segmenters (use with --segmenter NAME, or module:attribute)", header, rows, notes=notes,
                         align="Lllll", data=(header, raw), drop_order=(2,)),
-                Section("Parameters and their defaults", ["segmenter", "parameter", "default"], parameters, align="LLl")]
+                Section("Parameters and their defaults", ["segmenter", "parameter", "default", "meaning"], parameters,
+                        align="LLll", keys=2, notes=(PARAMETER_NOTE,))]
     flat_header = [*header, *sections[1].header[1:], "error"]
     return Report("Segmenters", sections, payload={"segmenters": payload}, data=(flat_header, flat))
+
+
+#: The note under the parameters table.
+PARAMETER_NOTE = ("meaning: the first sentence of the parameter's documentation (the segmenter's docstring); "
+                  "all of it in the JSON and CSV reports. A sequence is given as a TOML array (-s "
+                  "'NAME,key=[1, 2]'), a parameter's values to try as a grid (-s 'NAME,grid={key=[1, 2]}').")
+
+
+def _plain_meaning(text: str) -> str:
+    """A parameter's documentation as a reader sees it: Sphinx roles, literal quotes and bold
+    marks left out.
+
+    >>> _plain_meaning("**Long-document mode**: see :class:`~segmenters.c99.C99`, ``band=50``")
+    'Long-document mode: see `C99`, `band=50`'
+    """
+    from ..configkeys import _plain
+
+    return _plain(text).replace("**", "")
+
+
+def _first_sentence(text: str) -> str:
+    """The first sentence of ``text`` (up to a full stop followed by a space and a capital).
+
+    >>> _first_sentence("Maximum words per chunk. Each start is a boundary.")
+    'Maximum words per chunk.'
+    >>> _first_sentence("Known number (e.g. 3): splits.")
+    'Known number (e.g. 3): splits.'
+    >>> _first_sentence("At j = 1 .. K-1. Else none.")
+    'At j = 1 .. K-1.'
+    """
+    match = re.search(r"(?<=[^.][.!?])\s+(?=[A-Z`(])", text)
+    return text[:match.start()] if match else text
 
 
 def _plain_description(name: str, description: str | None) -> str:

@@ -138,6 +138,17 @@ def marks_of(result: CorpusResult) -> dict[str, list[str]]:
     return {label: [mark.name for mark in COUNT_MARKS if label in marked[mark.key]] for label in result.summary}
 
 
+def shown_label(label: str) -> str:
+    """A segmenter's label in a list of labels: quoted when it holds a comma (a configuration's
+    parameters, ``'c99,mask_size=5'``), so that the list's own commas separate the labels."""
+    return f"'{label}'" if "," in label else label
+
+
+def label_list(labels: Iterable[str]) -> str:
+    """Labels joined by commas (:func:`shown_label`): ``even, 'c99,mask_size=5'``."""
+    return ", ".join(shown_label(label) for label in labels)
+
+
 def count_marks_notes(result: CorpusResult, digits: int = 1) -> list[str]:
     """A sentence under a summary for each count mark some segmenter gets (none: [])."""
     marked = count_marks(result.summary)
@@ -145,7 +156,8 @@ def count_marks_notes(result: CorpusResult, digits: int = 1) -> list[str]:
     for mark in COUNT_MARKS:
         if marked[mark.key]:
             median = next(iter(marked[mark.key].values()))[1]
-            each = ", ".join(f"{label} {number(mean, digits)}" for label, (mean, _) in marked[mark.key].items())
+            each = ", ".join(f"{shown_label(label)} {number(mean, digits)}"
+                             for label, (mean, _) in marked[mark.key].items())
             notes.append(f"{mark.name}: boundaries a document {mark.rule} the median of the content-aware "
                          f"segmenters ({number(median, digits)}): {each}. {mark.why}; check it against a few "
                          "annotated documents.")
@@ -281,7 +293,7 @@ def reproduce_note(result: CorpusResult) -> list[str]:
     versions = ", ".join(f"{name} {origin[key]}" for key, name in VERSIONS.items() if key in origin)
     where = f" in {origin['cwd']}" if isinstance(origin.get("cwd"), str) else ""
     unstable = [label for label, s in result.summary.items() if s.deterministic is False]
-    same = (f"not bit for bit: {', '.join(unstable)} gave different outputs on the same input (non-deterministic)"
+    same = (f"not bit for bit: {label_list(unstable)} gave different outputs on the same input (non-deterministic)"
             if unstable else "the same numbers for any --jobs and backend")
     return [f"To reproduce: {origin['command']} (run{where}; computed with {versions}; {same})."]
 
@@ -550,15 +562,15 @@ def ranked_line(result: CorpusResult, digits: int = 2) -> str:
               for label, s in result.summary.items() if s.n_failed and s.n_documents]
     failed = [label for label in empty if result.summary[label].n_failed]
     if failed:
-        parts.append(f"{', '.join(failed)}: failed on every document")
+        parts.append(f"{label_list(failed)}: failed on every document")
     if len(failed) < len(empty):
-        parts.append(f"{', '.join(label for label in empty if label not in failed)}: no result")
+        parts.append(f"{label_list(label for label in empty if label not in failed)}: no result")
     if blind:
-        parts.append(f"{', '.join(blind)}: content-blind")
+        parts.append(f"{label_list(blind)}: content-blind")
     if layout:
-        parts.append(f"{', '.join(layout)}: layout-only")
+        parts.append(f"{label_list(layout)}: layout-only")
     marked = count_marks(result.summary)
-    parts += [f"{', '.join(marked[mark.key])}: {mark.name}" for mark in COUNT_MARKS if marked[mark.key]]
+    parts += [f"{label_list(marked[mark.key])}: {mark.name}" for mark in COUNT_MARKS if marked[mark.key]]
     return f"{HEADLINE.title} {ci_title(result)}: " + "; ".join(p for p in parts if p)
 
 

@@ -2,8 +2,10 @@
 
 Each table gets the width of the terminal (rich's own detection: the ``COLUMNS`` variable, else the
 terminal's size, else 80) or an explicit ``width``. A table never wraps a row nor truncates a
-number: when its cells do not fit, the columns its section allows to drop (``drop_order``) are left
-out, most dispensable first, and a note names them. A table that still does not fit (every column
+number: when its cells do not fit, long labels in the columns that name a row (a grid's
+configurations, ``langchain_recursive,chunk_size=300,chunk_overlap=0``) are first folded at their
+commas onto indented lines (:func:`folded`), then the columns its section allows to drop
+(``drop_order``) are left out, most dispensable first, and a note names them. A table that still does not fit (every column
 asked for, ``--columns all``) is printed in parts, each as wide as the terminal allows and each
 starting with the columns that name a row (``Section.keys``); on a terminal too narrow for even
 those and one other column, the parts run past its edge rather than cut a cell. With ``color`` (the CLI sets it by
@@ -15,6 +17,7 @@ no escape codes.
 from __future__ import annotations
 
 import io
+import re
 import textwrap
 from collections.abc import Sequence
 
@@ -78,6 +81,93 @@ def parts(section: Section, kept: Sequence[int], width: int) -> list[list[int]]:
     return folded + [keys + current]
 
 
+#: Indent of a folded label's continuation lines (see :func:`fold_label`).
+FOLD_INDENT = "  "
+
+
+def fold_label(label: str, width: int) -> str:
+    """``label`` broken after its commas into lines of at most ``width`` characters where it can
+    be (a piece longer than that keeps its own line), the lines after the first indented: how a
+    long configuration label (``langchain_recursive,chunk_size=300,chunk_overlap=0``, a grid's)
+    fits a narrow terminal table.
+
+    Examples
+    --------
+    >>> print(fold_label("langchain_recursive,chunk_size=300,chunk_overlap=0", 22))
+    langchain_recursive,
+      chunk_size=300,
+      chunk_overlap=0
+    >>> print(fold_label("texttiling,w=10,k=6", 30))
+    texttiling,w=10,k=6
+    """
+    pieces = label.split(",")
+    pieces = [piece + "," for piece in pieces[:-1]] + pieces[-1:]
+    lines = [pieces[0]]
+    for piece in pieces[1:]:
+        if len(lines[-1]) + len(piece) <= width:
+            lines[-1] += piece
+        else:
+            lines.append(FOLD_INDENT + piece)
+    return "\n".join(lines)
+
+
+def _fold_width(label: str) -> int:
+    """The narrowest :func:`fold_label` can make ``label``: its longest piece between commas."""
+    pieces = label.split(",")
+    return max([len(pieces[0]) + (len(pieces) > 1)]
+               + [len(FOLD_INDENT) + len(p) + (i < len(pieces) - 2) for i, p in enumerate(pieces[1:])])
+
+
+def folded(section: Section, width: int, columns: Sequence[int] | None = None) -> Section:
+    """``section`` with the labels of its key columns folded at their commas (:func:`fold_label`)
+    as far as needed for the table (its ``columns``, default all) to fit ``width``, or as far as
+    they fold: long configuration labels take lines rather than the other columns' place. A table
+    that fits, or whose labels have no commas, is returned as it is."""
+    import dataclasses
+
+    widths = _widths(section)
+    excess = table_width([widths[i] for i in (range(len(widths)) if columns is None else columns)]) - width
+    rows = [list(row) for row in section.rows]
+    for k in range(min(section.keys, len(widths))):
+        if excess <= 0:
+            break
+        labels = [str(row[k]) for row in rows]
+        if not any("," in label and "\n" not in label for label in labels):
+            continue
+        target = max(max(_fold_width(label) for label in labels), widths[k] - excess)
+        if target >= widths[k]:
+            continue
+        for row in rows:
+            row[k] = fold_label(str(row[k]), target) if "\n" not in str(row[k]) else row[k]
+        excess -= widths[k] - max(len(line) for row in rows for line in str(row[k]).splitlines())
+    return section if rows == [list(row) for row in section.rows] else dataclasses.replace(section, rows=rows)
+
+
+#: A ranked entry of the result line, ``label 0.55 [0.41, 0.71]`` (or ``n/a``): the spaces after
+#: its label are kept together when the line is wrapped (:func:`result_lines`).
+_ENTRY = re.compile(r"(?<=\S) (-?\d+(?:\.\d+)?|n/a) (\[-?[\d.]+, -?[\d.]+\]|n/a)")
+#: What a list of labels is said to be, ``: few boundaries`` (up to the next ``;``): kept with the
+#: list's last label.
+_TAG = re.compile(r": [^;:'\[\]]{1,40}?(?=;|$)")
+_KEEP = "\u00a0"  # a no-break space: textwrap breaks only at ASCII whitespace
+
+
+def result_lines(text: str, width: int) -> str:
+    """The result line wrapped to ``width`` between its entries, never inside one: a segmenter's
+    headline stays on the line of its label, its interval whole (a grid of a dozen configurations
+    makes the line several lines long).
+
+    >>> print(result_lines("stability [95% CI]: u00 0.71 [0.52, 0.88] > c99 0.50 [0.23, 0.75]", 44))
+    stability [95% CI]: u00 0.71 [0.52, 0.88] >
+    c99 0.50 [0.23, 0.75]
+    """
+    kept = _ENTRY.sub(lambda m: f"{_KEEP}{m.group(1)}{_KEEP}{m.group(2).replace(' ', _KEEP)}", text)
+    kept = kept.replace(" > ", f"{_KEEP}> ").replace(" = ", f"{_KEEP}= ")  # never a line starting with >
+    kept = _TAG.sub(lambda m: m.group(0).replace(" ", _KEEP), kept)
+    wrapped = textwrap.fill(kept, width, break_long_words=False, break_on_hyphens=False)
+    return wrapped.replace(_KEEP, " ")
+
+
 def _cell(value: object, section: Section):  # -> rich.text.Text: labels, ids and errors are not markup
     from rich.text import Text
 
@@ -133,10 +223,13 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
     console = Console(record=True, width=width, file=io.StringIO(), force_terminal=color,
                       color_system="standard" if color else None)
     if report.result:
-        console.print(report.result, highlight=False, markup=False, style="bold" if color else None)
+        console.print(result_lines(report.result, console.width), highlight=False, markup=False,
+                      style="bold" if color else None)
         console.print()
     for section in report.tables(details):
         terminal = console.width
+        kept, _ = fit(folded(section, terminal), terminal)
+        section = folded(section, terminal, kept)  # as little as the columns kept need
         console.width = max(terminal, narrowest(section))  # past the terminal rather than cut a cell
         tables, kept, dropped = _tables(section, console.width)
         for table in tables:
