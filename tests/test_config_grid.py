@@ -152,3 +152,13 @@ def test_grid_from_python_refuses_what_a_config_grid_refuses():
         grid("fixed_chars", {"chunk_size": [100, 100]})
     with pytest.raises(InvalidTypeError, match="values must be a mapping"):
         grid("fixed_chars", [100, 200])
+
+
+def test_html_lets_a_grid_label_break_after_its_commas(tmp_path):
+    """A grid label repeats every fixed parameter; unbroken, it widened the HTML table's sticky
+    first column to its whole length."""
+    from stability.reporting import render
+
+    experiment = with_overrides(load_config(_write(tmp_path, "")), segmenters=["texttiling,k=10,grid={w=[6,12]}"])
+    page = render(run_experiment(experiment, progress=False), "html")
+    assert '<th scope="row" class="l">texttiling,<wbr>k=10,<wbr>w=6</th>' in page

@@ -65,7 +65,8 @@ def _marked(value: object, highlight: Mapping[str, str]) -> str:
 def _cell(value: object, css: str, key: bool, highlight: Mapping[str, str]) -> str:
     """A body cell; a ``key`` one (naming its row) is a row header, its text never marked."""
     tag, scope = ("th", ' scope="row"') if key else ("td", "")
-    text = _marked(value, {} if key else highlight)
+    # a key may break after each comma (a grid's label, texttiling,w=10,k=5), keeping the column narrow
+    text = html.escape(str(value)).replace(",", ",<wbr>") if key else _marked(value, highlight)
     inner = f'<div class="long">{text}</div>' if len(str(value)) > LONG_CELL else text
     return f"<{tag}{scope}{css}>{inner}</{tag}>"
 
