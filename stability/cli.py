@@ -235,7 +235,7 @@ def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] =
     except (StabilityError, OSError) as exc:
         if debug:
             raise
-        message = _os_message(exc) if isinstance(exc, OSError) else str(exc)
+        message = str(exc) if isinstance(exc, StabilityError) else _os_message(exc)
         message = message.splitlines()[0] if message else type(exc).__name__
         _err(f"error: {_words(ctx).say(message, getattr(exc, 'parameter', None))}")
         raise typer.Exit(code=1) from None
