@@ -91,3 +91,15 @@ def slow(units):
     """An even segmenter that takes 50 ms a call (for interrupting a run mid-way)."""
     time.sleep(0.05)
     return list(range(3, len(units), 3))
+
+
+class Removing:
+    """An even segmenter that removes the file ``path`` when first called (a corpus file deleted
+    while a run reads the corpus)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __call__(self, units):
+        Path(self.path).unlink(missing_ok=True)
+        return list(range(3, len(units), 3))

@@ -1,5 +1,6 @@
 """Failures of the environment a run meets on shared machines and CI: a full disk while the
-results file or its lock are written, a run already writing the folder. Each is an error naming the file, nothing finished is lost, and a resume completes
+results file, its lock or the reports are written, a run already writing the folder, a corpus file
+gone mid-run. Each is an error naming the file, nothing finished is lost, and a resume completes
 the run to the results of one that was never stopped.
 
 A full disk is simulated (tests cannot mount a small filesystem): the file's writes take part of
@@ -16,9 +17,11 @@ import socket
 
 import pytest
 from faults import corpus
+from typer.testing import CliRunner
 
 from stability import evaluate
-from stability.store import ResultsLockedError, ResultsWriteError
+from stability.cli import app
+from stability.store import ResultsLockedError, ResultsWriteError, read_run
 
 SETTINGS = {"n_restarts": 3, "progress": False, "n_bootstrap": 50}
 MARKERS = ("a", "b", "c", "d")
@@ -160,3 +163,59 @@ def test_a_folder_a_live_run_is_writing_is_said_to_be_locked_not_dead(tmp_path):
     with pytest.raises(ResultsLockedError, match=rf"results.jsonl.lock exists: another run \(pid {os.getpid()} on "):
         run(out)
     assert (tmp_path / "results.jsonl.running").exists()  # the live run's, left alone
+
+
+def cli_corpus(tmp_path, n=4):
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    for doc in corpus(*MARKERS[:n]):
+        (folder / f"{doc.id}.txt").write_text("\n".join(doc.units) + "\n")
+    return folder
+
+
+def test_a_full_disk_while_the_reports_are_written_keeps_the_old_report_and_says_the_results_are_complete(
+        tmp_path, monkeypatch):
+    # before: a cut report.json was left in place of the report, and the error, "No space left on
+    # device", named no file and did not say that the results were complete
+    folder, out = cli_corpus(tmp_path), tmp_path / "out"
+    args = ["run", "-s", "even", "-c", str(folder), "--corpus-format", "text", "--unit", "line", "-r", "2",
+            "--no-progress", "--out", str(out)]
+    cli = CliRunner()
+    assert cli.invoke(app, args).exit_code == 0
+    before = (out / "report.json").read_text()
+    real_write_text = pathlib.Path.write_text
+
+    def write_text(self, text, *args, **kwargs):
+        if self.name.startswith("report.json"):
+            real_write_text(self, text[:len(text) // 2], *args, **kwargs)
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_write_text(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(pathlib.Path, "write_text", write_text)
+    result = cli.invoke(app, args + ["--overwrite"])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"error: No space left on device: '{out / 'report.json'}'; the results are complete (4 finished "
+        f"(segmenter, document) pair(s) in {out / 'results.jsonl'}); write the reports with `stability report {out}`"]
+    assert (out / "report.json").read_text() == before  # the previous report, whole
+    assert sorted(os.listdir(out)) == ["report.json", "report.md", "results.jsonl"]
+
+
+def test_a_corpus_file_gone_mid_run_is_named_with_what_is_kept_and_a_resume_completes_the_run(tmp_path):
+    # before: "error: No such file or directory: '.../c.txt'" alone, as if the run were lost
+    folder, out = cli_corpus(tmp_path), tmp_path / "out"
+    gone = folder / "c.txt"
+    kept = gone.read_text()
+    config = tmp_path / "exp.toml"
+    config.write_text(f'allow_plugins = true\n[corpus]\npath = "{folder}"\nformat = "text"\nunit = "line"\n'
+                      f'[segmenters.even]\nsegmenter = "faults:Removing"\npath = "{gone}"\n'
+                      f'[run]\nn_restarts = 2\nblock_size = 1\n[output]\ndir = "{out}"\n')
+    cli = CliRunner()
+    result = cli.invoke(app, ["run", str(config), "--no-progress"])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"error: No such file or directory: '{gone}'; 2 finished (segmenter, document) pair(s) are in "
+        f"{out / 'results.jsonl'}; rerun with --resume to continue"]
+    gone.write_text(kept)
+    assert cli.invoke(app, ["run", str(config), "--no-progress", "--resume"]).exit_code == 0
+    assert [doc for _, doc in read_run(out / "results.jsonl").entries] == [f"{m}.txt" for m in MARKERS]
