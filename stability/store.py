@@ -813,9 +813,20 @@ class ResultsStore:
         n = len(self._pairs)
         kept = (f"the {n} (segmenter, document) pair(s) finished before it are in {self.path}" if n else
                 f"no (segmenter, document) pair had finished, {self.path} holds no results")
+        if self._deleted():
+            return ResultsWriteError(
+                f"cannot write {where}: {_reason(exc)}; {self.path} itself was deleted during the run (its folder "
+                "removed?), and the results it held with it: run again", exc, str(where))
         return ResultsWriteError(
             f"cannot write {where}: {_reason(exc)}; {kept}; once it can be written again, resume the run "
             "(resume=True) to compute the rest (a line the failure cut is dropped then)", exc, str(where))
+
+    def _deleted(self) -> bool:
+        """Whether the open results file has been deleted (no name links to it any more)."""
+        try:
+            return self._handle is not None and os.fstat(self._handle.fileno()).st_nlink == 0
+        except (OSError, ValueError):  # a closed handle: nothing to tell
+            return False
 
     def finish(self) -> None:
         """At the end of the corpus: results of documents that were not in it are an error."""

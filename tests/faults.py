@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import shutil
 import signal
 import sys
 import time
@@ -94,12 +95,18 @@ def slow(units):
 
 
 class Removing:
-    """An even segmenter that removes the file ``path`` when first called (a corpus file deleted
-    while a run reads the corpus)."""
+    """An even segmenter that removes the file or folder ``path`` when first called on a document
+    of ``marker`` (any document by default): a corpus file or the output folder deleted during a
+    run."""
 
-    def __init__(self, path: str) -> None:
-        self.path = path
+    def __init__(self, path: str, marker: str = "") -> None:
+        self.path, self.marker = path, marker
 
     def __call__(self, units):
-        Path(self.path).unlink(missing_ok=True)
+        if units and units[0].startswith(self.marker):
+            target = Path(self.path)
+            if target.is_dir():
+                shutil.rmtree(target)
+            else:
+                target.unlink(missing_ok=True)
         return list(range(3, len(units), 3))

@@ -16,7 +16,7 @@ import pathlib
 import socket
 
 import pytest
-from faults import corpus
+from faults import Removing, corpus
 from typer.testing import CliRunner
 
 from stability import evaluate
@@ -163,6 +163,16 @@ def test_a_folder_a_live_run_is_writing_is_said_to_be_locked_not_dead(tmp_path):
     with pytest.raises(ResultsLockedError, match=rf"results.jsonl.lock exists: another run \(pid {os.getpid()} on "):
         run(out)
     assert (tmp_path / "results.jsonl.running").exists()  # the live run's, left alone
+
+
+def test_a_results_file_deleted_mid_run_is_not_said_to_keep_its_results(tmp_path):
+    # a cleaner removing the output folder mid-run (in-process, the next marker write fails):
+    # before, the error said what <the deleted file> held and to resume it
+    folder = tmp_path / "out"
+    out = folder / "results.jsonl"
+    with pytest.raises(ResultsWriteError, match=rf"No such file or directory; {out} itself was deleted during "
+                       "the run .*: run again$"):
+        evaluate({"even": Removing(str(folder), marker="c ")}, corpus(*MARKERS), output=out, n_jobs=1, **SETTINGS)
 
 
 def cli_corpus(tmp_path, n=4):
