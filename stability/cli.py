@@ -143,30 +143,36 @@ def _err(message: str) -> None:
 def _finished(out_dir: str) -> int:
     """The (segmenter, document) pairs the results file in ``out_dir`` holds (0 if none can be read)."""
     from .exceptions import StabilityError
-    from .store import RESULTS_FILE, read_run
+    from .store import RESULTS_FILE, count_pairs
 
     try:
-        with warnings.catch_warnings():  # a cut last line is expected here: the count is what matters
-            warnings.simplefilter("ignore")
-            return len(read_run(Path(out_dir) / RESULTS_FILE).entries)
+        return count_pairs(Path(out_dir) / RESULTS_FILE)
     except (StabilityError, OSError):
         return 0
 
 
 def _saved(out_dir: str | None, complete: bool = False) -> str:
     """What an interrupted run left on disk, in words (``complete``: every pair had finished, the
-    interrupt came while the reports were written)."""
+    interrupt came while the reports were written). A second interrupt while the pairs are
+    counted (an impatient Ctrl-C, a CI runner's second SIGTERM) leaves the count out, not the
+    message."""
+    from .isolation import interruptible
     from .store import RESULTS_FILE
 
     if out_dir is None:
         return "nothing was saved (no output directory; give --out to keep results and resume)"
     path = Path(out_dir) / RESULTS_FILE
-    finished = _finished(out_dir)
+    write = f"write the reports with `stability report {shlex.quote(out_dir)}`"
+    try:
+        with interruptible():
+            finished = _finished(out_dir)
+    except KeyboardInterrupt:
+        return (f"the finished (segmenter, document) pairs are in {path}; "
+                + (write if complete else "rerun with --resume to continue"))
     if finished == 0:
         return f"no (segmenter, document) pair was finished, {path} holds no results"
     if complete:
-        return (f"the results are complete ({finished} finished (segmenter, document) pair(s) in {path}); "
-                f"write the reports with `stability report {shlex.quote(out_dir)}`")
+        return f"the results are complete ({finished} finished (segmenter, document) pair(s) in {path}); {write}"
     return f"{finished} finished (segmenter, document) pair(s) are in {path}; rerun with --resume to continue"
 
 

@@ -75,6 +75,7 @@ __all__ = [
     "corpus_fingerprint",
     "iter_records",
     "read_run",
+    "count_pairs",
     "load_results",
 ]
 
@@ -307,6 +308,26 @@ def read_run(path: str | os.PathLike) -> RunRecords:
     if scan.dropped:
         warn(scan.dropped, ResultsWarning)
     return _records(scan, path)
+
+
+def count_pairs(path: str | os.PathLike) -> int:
+    """How many (segmenter, document) pairs a results file holds, results and failures: its lines
+    parsed, none read back into a result (a quick count for messages; :func:`read_run` checks
+    every record). A damaged last line is left out without a warning.
+
+    Raises
+    ------
+    CorpusFormatError
+        If a line before the last is damaged (see :func:`iter_records`).
+    OSError
+        If the file cannot be read.
+    """
+    pairs = set()
+    for _, record in _scan(Path(path)).records:
+        if record["type"] != "run":
+            payload = record[_PAYLOAD[record["type"]]]
+            pairs.add((payload.get("segmenter"), payload.get("document") or ""))
+    return len(pairs)
 
 
 def _from_report(path: Path) -> CorpusResult | None:
