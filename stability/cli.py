@@ -265,8 +265,9 @@ def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] =
         _err(f"error: {_words(ctx).say(message, getattr(exc, 'parameter', None))}{_kept(exc, out_dir(), complete())}")
         raise typer.Exit(code=1) from None
     except KeyboardInterrupt:
+        code = 143 if interrupted() == signal.SIGTERM else 130  # read before _saved listens for another
         _err(f"interrupted: {_saved(out_dir(), complete())}")
-        raise typer.Exit(code=143 if interrupted() == signal.SIGTERM else 130) from None
+        raise typer.Exit(code=code) from None
 
 
 def _version(value: bool) -> None:
