@@ -229,3 +229,19 @@ def test_a_corpus_file_gone_mid_run_is_named_with_what_is_kept_and_a_resume_comp
     gone.write_text(kept)
     assert cli.invoke(app, ["run", str(config), "--no-progress", "--resume"]).exit_code == 0
     assert [doc for _, doc in read_run(out / "results.jsonl").entries] == [f"{m}.txt" for m in MARKERS]
+
+
+def test_a_report_written_whole_keeps_a_symbolic_link_and_the_permissions_of_the_file(tmp_path):
+    # the temporary file renamed over the report (b63395c) replaced a link given as --output with a
+    # plain file, and gave the report the default permissions instead of the old file's
+    from stability.reporting import write_whole
+
+    real = tmp_path / "published" / "report.md"
+    real.parent.mkdir()
+    real.write_text("old\n")
+    real.chmod(0o640)
+    link = tmp_path / "report.md"
+    link.symlink_to(real)
+    write_whole(link, "new\n")
+    assert link.is_symlink() and real.read_text() == "new\n" and (real.stat().st_mode & 0o777) == 0o640
+    assert sorted(os.listdir(real.parent)) == ["report.md"] and sorted(os.listdir(tmp_path)) == ["published", "report.md"]

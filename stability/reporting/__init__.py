@@ -150,7 +150,9 @@ def write_reports(result: Any, directory: str | os.PathLike, formats: Any, docum
 
 def write_whole(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` (UTF-8) through a temporary file beside it, renamed over ``path``
-    once complete: ``path`` is the new text or, if anything fails, what it was before.
+    once complete: ``path`` is the new text or, if anything fails, what it was before. A symbolic
+    link is written through (the file it names is replaced, the link kept), and an existing file
+    keeps its permissions.
 
     Raises
     ------
@@ -158,10 +160,17 @@ def write_whole(path: Path, text: str) -> None:
         The operating system's error (a full disk, a read-only folder), naming ``path``; the
         temporary file is removed.
     """
-    partial = path.with_name(path.name + ".tmp")
+    target = Path(os.path.realpath(path))
+    partial = target.with_name(target.name + ".tmp")
+    try:
+        mode = os.stat(target).st_mode & 0o7777
+    except FileNotFoundError:
+        mode = None
     try:
         partial.write_text(text, encoding="utf-8")
-        os.replace(partial, path)
+        if mode is not None:
+            os.chmod(partial, mode)
+        os.replace(partial, target)
     except BaseException as exc:
         partial.unlink(missing_ok=True)
         if isinstance(exc, OSError) and exc.errno is not None:
