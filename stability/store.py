@@ -378,7 +378,8 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
     """Read a run back: its results file (``results.jsonl``) or its JSON report.
 
     Summaries are recomputed from the per-document results with the run's settings, so a file
-    cut by an interruption gives the summary of what was completed.
+    cut by an interruption gives the summary of what was completed; a file whose run still holds
+    its lock (a run in progress) is read with a :class:`ResultsWarning` saying so.
 
     Parameters
     ----------
@@ -415,6 +416,10 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
     if report is not None:
         return report
     run = read_run(path)
+    lock = _Lock(path)
+    if lock.busy():
+        warn(f"{path}: a run ({lock.owner()}) holds its lock and may still be writing it; what is read covers "
+             f"the {len(run.entries)} (segmenter, document) pair(s) finished so far", ResultsWarning)
     if not run.header:
         raise CorpusFormatError(
             "not a results file: expected the run record ({\"type\": \"run\", ...}) that a run writes first; "
@@ -535,7 +540,7 @@ class _Lock:
     def locked(self) -> ResultsLockedError:
         """The error saying that another run holds the lock."""
         return ResultsLockedError(
-            f"{self.path} exists: another run ({self._owner()}) is writing {self.target}; wait for it to "
+            f"{self.path} exists: another run ({self.owner()}) is writing {self.target}; wait for it to "
             "end, or delete the lock file if no run is using that folder")
 
     def busy(self) -> bool:
@@ -549,7 +554,7 @@ class _Lock:
             return {}
         return info if isinstance(info, dict) else {}
 
-    def _owner(self) -> str:
+    def owner(self) -> str:
         info = self._info()
         return f"pid {info.get('pid', '?')} on {info.get('host', '?')}"
 

@@ -245,3 +245,16 @@ def test_a_report_written_whole_keeps_a_symbolic_link_and_the_permissions_of_the
     write_whole(link, "new\n")
     assert link.is_symlink() and real.read_text() == "new\n" and (real.stat().st_mode & 0o777) == 0o640
     assert sorted(os.listdir(real.parent)) == ["report.md"] and sorted(os.listdir(tmp_path)) == ["published", "report.md"]
+
+
+def test_reading_the_results_of_a_run_in_progress_says_so(tmp_path):
+    # `stability report` on a folder a run was still writing printed its partial results as if
+    # they were the run's, with nothing to tell them apart
+    from stability.store import load_results
+
+    out = tmp_path / "results.jsonl"
+    run(out)
+    (tmp_path / "results.jsonl.lock").write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))
+    with pytest.warns(UserWarning, match=rf"a run \(pid {os.getpid()} on .*\) holds its lock and may still be "
+                      "writing it; what is read covers the 4 .* pair\\(s\\) finished so far"):
+        assert len(load_results(out).documents["even"]) == 4
