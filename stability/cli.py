@@ -114,7 +114,7 @@ def _print_report(result: object, report_format: Optional[str], *, width: Option
                   columns: Optional[Columns] = None, metrics: Optional[list[str]] = None,
                   documents: Optional[bool] = None, output: Optional[Path] = None) -> None:
     """Render ``result`` with the reporting package; print it, or write it to ``output``."""
-    from .reporting import render
+    from .reporting import render, write_whole
     from .status import colored
 
     styled = output is None and colored(sys.stdout)  # a terminal's, FORCE_COLOR's, never NO_COLOR's
@@ -125,7 +125,7 @@ def _print_report(result: object, report_format: Optional[str], *, width: Option
         # one line end, never a blank line after the report; click would strip FORCE_COLOR's styles off a pipe
         typer.echo(text, nl=not text.endswith("\n"), color=True if styled else None)
     else:
-        output.write_text(text, encoding="utf-8")
+        write_whole(output, text)
         _err(f"report written to {output}")
 
 
@@ -140,26 +140,39 @@ def _err(message: str) -> None:
     typer.echo(message, err=True)
 
 
+def _finished(out_dir: str) -> int:
+    """The (segmenter, document) pairs the results file in ``out_dir`` holds (0 if none can be read)."""
+    from .exceptions import StabilityError
+    from .store import RESULTS_FILE, count_pairs
+
+    try:
+        return count_pairs(Path(out_dir) / RESULTS_FILE)
+    except (StabilityError, OSError):
+        return 0
+
+
 def _saved(out_dir: str | None, complete: bool = False) -> str:
     """What an interrupted run left on disk, in words (``complete``: every pair had finished, the
-    interrupt came while the reports were written)."""
-    from .exceptions import StabilityError
-    from .store import RESULTS_FILE, read_run
+    interrupt came while the reports were written). A second interrupt while the pairs are
+    counted (an impatient Ctrl-C, a CI runner's second SIGTERM) leaves the count out, not the
+    message."""
+    from .isolation import interruptible
+    from .store import RESULTS_FILE
 
     if out_dir is None:
         return "nothing was saved (no output directory; give --out to keep results and resume)"
     path = Path(out_dir) / RESULTS_FILE
+    write = f"write the reports with `stability report {shlex.quote(out_dir)}`"
     try:
-        with warnings.catch_warnings():  # a cut last line is expected here: the count is what matters
-            warnings.simplefilter("ignore")
-            finished = len(read_run(path).entries)
-    except (StabilityError, OSError):
-        finished = 0
+        with interruptible():
+            finished = _finished(out_dir)
+    except KeyboardInterrupt:
+        return (f"the finished (segmenter, document) pairs are in {path}; "
+                + (write if complete else "rerun with --resume to continue"))
     if finished == 0:
         return f"no (segmenter, document) pair was finished, {path} holds no results"
     if complete:
-        return (f"the results are complete ({finished} finished (segmenter, document) pair(s) in {path}); "
-                f"write the reports with `stability report {shlex.quote(out_dir)}`")
+        return f"the results are complete ({finished} finished (segmenter, document) pair(s) in {path}); {write}"
     return f"{finished} finished (segmenter, document) pair(s) are in {path}; rerun with --resume to continue"
 
 
@@ -217,12 +230,24 @@ def _os_message(exc: OSError) -> str:
     return f"{exc.strerror}: {names}" if names else exc.strerror
 
 
+def _kept(exc: BaseException, out_dir: str | None, complete: bool) -> str:
+    """For an error that stopped a run from outside the segmenters (a corpus file gone or
+    malformed, a report that could not be written): what the run's results file keeps, as a clause
+    to append, or ``""`` (no results, or the error is the results file's own and says so)."""
+    from .exceptions import CorpusFormatError
+    from .store import ResultsWriteError
+
+    if out_dir is None or isinstance(exc, ResultsWriteError) or not isinstance(exc, (OSError, CorpusFormatError)):
+        return ""
+    return f"; {_saved(out_dir, complete)}" if _finished(out_dir) else ""
+
+
 @contextlib.contextmanager
 def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] = lambda: None,
             complete: Callable[[], bool] = lambda: False) -> Iterator[None]:
     """Our errors become one line on stderr and exit code 1 (a traceback with --debug); an
-    interrupt (SIGINT: 130, SIGTERM: 143) says what ``out_dir()`` holds (complete results when
-    ``complete()``: every pair had finished)."""
+    interrupt (SIGINT: 130, SIGTERM: 143), or an error of a file or the corpus during a run, says
+    what ``out_dir()`` holds (complete results when ``complete()``: every pair had finished)."""
     import signal
 
     from .exceptions import StabilityError
@@ -235,13 +260,14 @@ def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] =
     except (StabilityError, OSError) as exc:
         if debug:
             raise
-        message = _os_message(exc) if isinstance(exc, OSError) else str(exc)
+        message = str(exc) if isinstance(exc, StabilityError) else _os_message(exc)
         message = message.splitlines()[0] if message else type(exc).__name__
-        _err(f"error: {_words(ctx).say(message, getattr(exc, 'parameter', None))}")
+        _err(f"error: {_words(ctx).say(message, getattr(exc, 'parameter', None))}{_kept(exc, out_dir(), complete())}")
         raise typer.Exit(code=1) from None
     except KeyboardInterrupt:
+        code = 143 if interrupted() == signal.SIGTERM else 130  # read before _saved listens for another
         _err(f"interrupted: {_saved(out_dir(), complete())}")
-        raise typer.Exit(code=143 if interrupted() == signal.SIGTERM else 130) from None
+        raise typer.Exit(code=code) from None
 
 
 def _version(value: bool) -> None:

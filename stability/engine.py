@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 import pickle
 import sys
+import threading
 import time
 from contextlib import closing
 from collections.abc import Callable, Hashable, Iterator
@@ -303,7 +304,9 @@ class Progress:
     the bar: the phase (first segmentations, then restarts), restarts per second, the (segmenter,
     document) pairs finished of those known so far, and the time left. Where stderr is no terminal
     it is plain text: in a notebook one line, rewritten every :data:`NOTEBOOK_EVERY` seconds;
-    elsewhere (a CI log, when asked for) a new line every :data:`LINE_EVERY` seconds."""
+    elsewhere (a CI log, when asked for) a new line every :data:`LINE_EVERY` seconds, written by a
+    thread of its own while nothing advances (a corpus read before its first document, one long
+    segmenter call), so that a CI service's no-output timeout never takes the run for a hung job."""
 
     def __init__(self, show: bool | None, description: str = "restarts") -> None:
         from .status import in_notebook, shown
@@ -317,6 +320,12 @@ class Progress:
         self._lines = (bool(show) or (show is None and self._notebook)) and not sys.stderr.isatty()
         self._counts = [0, 0]  # restarts done, total
         self._clock = [time.monotonic()] * 2  # started, last line
+        self._printing = threading.Lock()  # the heartbeat's line and advance()'s are one at a time
+        self._stop = threading.Event()
+        self._heartbeat: threading.Thread | None = None
+        if self._lines and not self._notebook:
+            self._heartbeat = threading.Thread(target=self._beat, name="stability-progress", daemon=True)
+            self._heartbeat.start()
         if shown(show) and not self._lines:
             from rich.console import Console
             from rich.markup import escape
@@ -346,8 +355,8 @@ class Progress:
 
     def advance(self, amount: int) -> None:
         self._counts[0] += amount
-        if self._lines and time.monotonic() - self._clock[1] >= (NOTEBOOK_EVERY if self._notebook else LINE_EVERY):
-            self._line()
+        if self._lines:
+            self._line_if_due()
         if self._bar is not None and amount:
             self._bar.advance(self._task, amount)
             speed = self._bar.tasks[0].speed
@@ -371,6 +380,16 @@ class Progress:
         if self._bar is not None and self._pairs[1] > 1:
             self._bar.update(self._task, pairs=f"pairs {self._pairs[0]}/{self._pairs[1]}")
 
+    def _line_if_due(self) -> None:
+        with self._printing:
+            if self._lines and time.monotonic() - self._clock[1] >= (NOTEBOOK_EVERY if self._notebook else LINE_EVERY):
+                self._line()
+
+    def _beat(self) -> None:
+        """The heartbeat thread: a line whenever :data:`LINE_EVERY` seconds passed without one."""
+        while not self._stop.wait(max(LINE_EVERY / 4, 0.01)):
+            self._line_if_due()
+
     def _line(self, end: str = "") -> None:
         """One plain progress line on stderr: restarts done of the total, pairs, rate, time."""
         now = time.monotonic()
@@ -389,6 +408,9 @@ class Progress:
     def close(self, finished: bool = True) -> None:
         """Remove the bar, or write the last plain line: ``done``, or ``stopped`` when the work
         did not finish (an interrupt, an error)."""
+        self._stop.set()
+        if self._heartbeat is not None:
+            self._heartbeat.join()
         if self._lines:
             self._line(", done" if finished else ", stopped")
             self._lines = False

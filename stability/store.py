@@ -12,8 +12,8 @@ Format (JSON lines, UTF-8, one complete record per line):
   resume under other versions warns, since its results then come from two versions);
 * then one ``{"type": "result", "document_hash": ..., "result": {...}}`` or
   ``{"type": "failure", "document_hash": ..., "failure": {...}}`` per finished (segmenter, document)
-  pair, written as soon as it is known (in corpus order), flushed at once and fsynced at least
-  once a second. ``document_hash`` is :func:`document_hash` of the document it was computed on.
+  pair, written as soon as it is known (in corpus order), unbuffered, and fsynced at least once a
+  second. ``document_hash`` is :func:`document_hash` of the document it was computed on.
 
 Reading (:func:`iter_records`, :func:`read_run`, :func:`load_results`): a damaged *last* line
 (a run killed while writing, a full disk) is reported with a :class:`ResultsWarning` naming the
@@ -29,7 +29,9 @@ appended, and the file must have been written with the same settings, segmenter 
 documents. A resume may add segmenters (only their pairs are computed, the file's are reused;
 restarts are drawn per document, stream and restart, whatever the other segmenters): it appends a
 header listing them all, with this run's command, so that running that command afresh computes the
-whole file again. Leaving out a segmenter of the file is refused.
+whole file again. Leaving out a segmenter of the file is refused. A file that cannot be written
+(a full disk, a folder made read-only) is a :class:`ResultsWriteError` naming the file and how
+many pairs it keeps; a resume, once it can be written, drops a line the failure cut and goes on.
 
 In-process runs (``n_jobs=1`` without a backend) have no worker process to contain a segmenter
 that ends the process (``os._exit``, a segfault, the OOM killer). Before each call the store writes
@@ -66,12 +68,14 @@ __all__ = [
     "ResultsWarning",
     "ResultsStore",
     "ResultsLockedError",
+    "ResultsWriteError",
     "run_header",
     "provenance",
     "document_hash",
     "corpus_fingerprint",
     "iter_records",
     "read_run",
+    "count_pairs",
     "load_results",
 ]
 
@@ -306,6 +310,26 @@ def read_run(path: str | os.PathLike) -> RunRecords:
     return _records(scan, path)
 
 
+def count_pairs(path: str | os.PathLike) -> int:
+    """How many (segmenter, document) pairs a results file holds, results and failures: its lines
+    parsed, none read back into a result (a quick count for messages; :func:`read_run` checks
+    every record). A damaged last line is left out without a warning.
+
+    Raises
+    ------
+    CorpusFormatError
+        If a line before the last is damaged (see :func:`iter_records`).
+    OSError
+        If the file cannot be read.
+    """
+    pairs = set()
+    for _, record in _scan(Path(path)).records:
+        if record["type"] != "run":
+            payload = record[_PAYLOAD[record["type"]]]
+            pairs.add((payload.get("segmenter"), payload.get("document") or ""))
+    return len(pairs)
+
+
 def _from_report(path: Path) -> CorpusResult | None:
     """A JSON report (``report.json``) read back, or ``None`` when ``path`` is a results file."""
     text = path.read_text(encoding="utf-8")
@@ -354,7 +378,8 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
     """Read a run back: its results file (``results.jsonl``) or its JSON report.
 
     Summaries are recomputed from the per-document results with the run's settings, so a file
-    cut by an interruption gives the summary of what was completed.
+    cut by an interruption gives the summary of what was completed; a file whose run still holds
+    its lock (a run in progress) is read with a :class:`ResultsWarning` saying so.
 
     Parameters
     ----------
@@ -391,6 +416,10 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
     if report is not None:
         return report
     run = read_run(path)
+    lock = _Lock(path)
+    if lock.busy():
+        warn(f"{path}: a run ({lock.owner()}) holds its lock and may still be writing it; what is read covers "
+             f"the {len(run.entries)} (segmenter, document) pair(s) finished so far", ResultsWarning)
     if not run.header:
         raise CorpusFormatError(
             "not a results file: expected the run record ({\"type\": \"run\", ...}) that a run writes first; "
@@ -447,6 +476,36 @@ class ResultsLockedError(StabilityError, RuntimeError):
     """Another run holds the lock of a results file."""
 
 
+class ResultsWriteError(StabilityError, OSError):
+    """The results file, its lock or its marker could not be written (a full disk, a folder made
+    read-only, a quota, an I/O error).
+
+    An ``OSError`` with the operating system's ``errno``, ``strerror`` and ``filename``, whose
+    message also says what the results file keeps and how to continue.
+
+    Parameters
+    ----------
+    message : str
+        The whole message: the file, the reason, what is kept, what to do.
+    cause : OSError
+        The operating system's error (its ``errno`` and ``strerror`` are this error's).
+    filename : str
+        The file that could not be written.
+    """
+
+    def __init__(self, message: str, cause: OSError, filename: str) -> None:
+        super().__init__(cause.errno, cause.strerror or str(cause), filename)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _reason(exc: OSError) -> str:
+    """An operating-system error's reason, without Python's ``[Errno N]``."""
+    return exc.strerror or str(exc) or type(exc).__name__
+
+
 class _Lock:
     """``<results file>.lock``, created exclusively; it names the process holding it, and a lock
     left by a dead process of this host is taken over with a warning."""
@@ -459,18 +518,34 @@ class _Lock:
     def acquire(self) -> None:
         for attempt in (0, 1):
             try:
-                descriptor = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+                descriptor = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
             except FileExistsError:
                 if attempt == 0 and self._stale():
                     continue
-                raise ResultsLockedError(
-                    f"{self.path} exists: another run ({self._owner()}) is writing {self.target}; wait for it to "
-                    "end, or delete the lock file if no run is using that folder"
-                ) from None
-            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                handle.write(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))
-            self.held = True
+                raise self.locked() from None
+            self.held = True  # from here, whatever happens, release() removes it
+            try:
+                with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                    handle.write(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))
+            except BaseException as exc:
+                # a lock naming no owner would keep every later run out, as if one were running
+                self.release()
+                if isinstance(exc, OSError):
+                    raise ResultsWriteError(
+                        f"cannot write the lock file {self.path}: {_reason(exc)}; the run did not start and "
+                        f"{self.target} is as it was", exc, str(self.path)) from exc
+                raise
             return
+
+    def locked(self) -> ResultsLockedError:
+        """The error saying that another run holds the lock."""
+        return ResultsLockedError(
+            f"{self.path} exists: another run ({self.owner()}) is writing {self.target}; wait for it to "
+            "end, or delete the lock file if no run is using that folder")
+
+    def busy(self) -> bool:
+        """Whether the lock is there and not known to be left by an ended process (nothing removed)."""
+        return self.path.exists() and not self._ended()
 
     def _info(self) -> dict[str, Any]:
         try:
@@ -479,24 +554,31 @@ class _Lock:
             return {}
         return info if isinstance(info, dict) else {}
 
-    def _owner(self) -> str:
+    def owner(self) -> str:
         info = self._info()
         return f"pid {info.get('pid', '?')} on {info.get('host', '?')}"
 
-    def _stale(self) -> bool:
+    def _ended(self) -> int | None:
+        """The process of this host that wrote the lock, when it has ended (else ``None``)."""
         info = self._info()
         pid = info.get("pid")
         if info.get("host") != socket.gethostname() or not isinstance(pid, int) or pid <= 0:
-            return False
+            return None
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
-            warn(f"{self.path}: removed a lock left by process {pid}, which has ended", ResultsWarning)
-            self.path.unlink(missing_ok=True)
-            return True
+            return pid
         except PermissionError:
+            return None
+        return None
+
+    def _stale(self) -> bool:
+        pid = self._ended()
+        if pid is None:
             return False
-        return False
+        warn(f"{self.path}: removed a lock left by process {pid}, which has ended", ResultsWarning)
+        self.path.unlink(missing_ok=True)
+        return True
 
     def release(self) -> None:
         if self.held:
@@ -536,7 +618,9 @@ class ResultsStore:
         self._seen: set[str] = set()
         #: documents the file holds records of, in the order they were written (corpus order)
         self._recorded: dict[str, None] = {}
-        self._handle: Any = None
+        self._handle: Any = None  # unbuffered: a failed write leaves nothing pending to write again
+        #: the (segmenter, document) pairs the file holds, read on resume or written by this run
+        self._pairs: set[tuple[str, str]] = set()
         self._lock = _Lock(self.path)
         self._synced = 0.0
         self._marker = self.path.with_name(self.path.name + ".running")
@@ -556,6 +640,8 @@ class ResultsStore:
         if str(self.path) in ("", ".") or self.path.is_dir():
             raise InvalidParameterError.make("output", "a results file path (not a folder)", str(self.path))
         if self.path.exists() and not (self.resume or self.overwrite):
+            if self._lock.busy():  # a run is writing it: its marker names a call in progress, not a death
+                raise self._lock.locked()
             raise InvalidParameterError(
                 f"results file {str(self.path)!r} already exists{self._crash_note()}; resume it (resume=True) "
                 "or replace it (overwrite=True)"
@@ -566,7 +652,7 @@ class ResultsStore:
             if self.resume and self.path.exists() and self.path.stat().st_size > 0:
                 self._continue()
             else:
-                self._handle = self.path.open("w", encoding="utf-8")
+                self._handle = self.path.open("wb", buffering=0)
                 self._write(self._header())
         except BaseException:
             self.close()
@@ -579,11 +665,12 @@ class ResultsStore:
         run = _records(scan, self.path)
         added = self._check(run) if scan.records else []
         self.completed = run.entries
+        self._pairs = set(run.entries)
         self._recorded = dict.fromkeys(doc for _, doc in run.entries)
         os.truncate(self.path, scan.end)
-        self._handle = self.path.open("a", encoding="utf-8")
+        self._handle = self.path.open("ab", buffering=0)
         if scan.needs_newline:
-            self._handle.write("\n")
+            self._append(b"\n", self.path)
         if not any(record["type"] == "run" for _, record in scan.records):
             self._write(self._header())
             self._take_marker()
@@ -730,15 +817,42 @@ class ResultsStore:
     def add(self, value: StabilityResult | Failure, doc_hash: str) -> None:
         """Append the record of one finished pair (flushed at once, fsynced about every second)."""
         kind = "result" if isinstance(value, StabilityResult) else "failure"
-        self._write({"type": kind, "document_hash": doc_hash, kind: value.to_dict()})
+        self._write({"type": kind, "document_hash": doc_hash, kind: value.to_dict()},
+                    (value.segmenter, value.document or ""))
 
     def running(self, label: str, doc_id: str, doc_hash: str, stream: str | None, restarts: range | None) -> None:
         """Name the in-process call about to run (the ``.running`` marker; see the module docstring)."""
         info = {"segmenter": label, "document": doc_id, "document_hash": doc_hash, "stream": stream,
                 "restarts": None if restarts is None else [restarts.start, restarts.stop]}
-        partial = self._marker.with_name(self._marker.name + ".tmp")
-        partial.write_text(json.dumps(info), encoding="utf-8")
-        os.replace(partial, self._marker)
+        partial = self._partial_marker()
+        try:
+            partial.write_text(json.dumps(info), encoding="utf-8")
+            os.replace(partial, self._marker)
+        except OSError as exc:
+            raise self._write_error(exc, partial) from exc
+
+    def _partial_marker(self) -> Path:
+        return self._marker.with_name(self._marker.name + ".tmp")
+
+    def _write_error(self, exc: OSError, where: Path) -> ResultsWriteError:
+        """``exc``, met writing ``where``, said with what the results file keeps and how to go on."""
+        n = len(self._pairs)
+        kept = (f"the {n} (segmenter, document) pair(s) finished before it are in {self.path}" if n else
+                f"no (segmenter, document) pair had finished, {self.path} holds no results")
+        if self._deleted():
+            return ResultsWriteError(
+                f"cannot write {where}: {_reason(exc)}; {self.path} itself was deleted during the run (its folder "
+                "removed?), and the results it held with it: run again", exc, str(where))
+        return ResultsWriteError(
+            f"cannot write {where}: {_reason(exc)}; {kept}; once it can be written again, resume the run "
+            "(resume=True) to compute the rest (a line the failure cut is dropped then)", exc, str(where))
+
+    def _deleted(self) -> bool:
+        """Whether the open results file has been deleted (no name links to it any more)."""
+        try:
+            return self._handle is not None and os.fstat(self._handle.fileno()).st_nlink == 0
+        except (OSError, ValueError):  # a closed handle: nothing to tell
+            return False
 
     def finish(self) -> None:
         """At the end of the corpus: results of documents that were not in it are an error."""
@@ -749,24 +863,43 @@ class ResultsStore:
                 "a corpus cut shorter (a smaller limit) or another corpus",
                 "resume with the whole corpus it was computed on, or use another output folder")
 
-    def _write(self, record: dict[str, Any]) -> None:
-        self._handle.write(json.dumps(_strict(record), allow_nan=False) + "\n")
-        self._handle.flush()
+    def _write(self, record: dict[str, Any], pair: tuple[str, str] | None = None) -> None:
+        """Append one record (of ``pair``, counted once its line is written), fsynced about every second."""
+        self._append((json.dumps(_strict(record), allow_nan=False) + "\n").encode("utf-8"), self.path)
+        if pair is not None:
+            self._pairs.add(pair)
         now = time.monotonic()
         if now - self._synced >= _SYNC_EVERY:
-            os.fsync(self._handle.fileno())
+            self._sync()
             self._synced = now
 
+    def _append(self, data: bytes, where: Path) -> None:
+        """Write ``data`` at the end of the file, all of it (a write may take only part)."""
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[self._handle.write(view):]
+        except OSError as exc:
+            raise self._write_error(exc, where) from exc
+
+    def _sync(self) -> None:
+        try:
+            os.fsync(self._handle.fileno())
+        except OSError as exc:  # a delayed write failing (a full disk, an I/O error) shows here
+            raise self._write_error(exc, self.path) from exc
+
     def close(self) -> None:
-        """Flush, fsync and close the file; release the lock."""
+        """Fsync and close the file; release the lock."""
         try:
             if self._handle is not None and not self._handle.closed:
-                self._handle.flush()
-                os.fsync(self._handle.fileno())
-                self._handle.close()
+                try:
+                    self._sync()
+                finally:
+                    self._handle.close()
         finally:
             if self._lock.held:  # the lock is ours: so is the marker (ours, or one a dead run left)
                 self._marker.unlink(missing_ok=True)
+                self._partial_marker().unlink(missing_ok=True)
             self._lock.release()
 
 

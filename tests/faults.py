@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import shutil
 import signal
 import sys
 import time
@@ -91,3 +92,21 @@ def slow(units):
     """An even segmenter that takes 50 ms a call (for interrupting a run mid-way)."""
     time.sleep(0.05)
     return list(range(3, len(units), 3))
+
+
+class Removing:
+    """An even segmenter that removes the file or folder ``path`` when first called on a document
+    of ``marker`` (any document by default): a corpus file or the output folder deleted during a
+    run."""
+
+    def __init__(self, path: str, marker: str = "") -> None:
+        self.path, self.marker = path, marker
+
+    def __call__(self, units):
+        if units and units[0].startswith(self.marker):
+            target = Path(self.path)
+            if target.is_dir():
+                shutil.rmtree(target)
+            else:
+                target.unlink(missing_ok=True)
+        return list(range(3, len(units), 3))

@@ -177,3 +177,47 @@ def test_an_interrupt_while_the_reports_are_written_says_the_results_are_complet
         f"interrupted: the results are complete ({finished} finished (segmenter, document) pair(s) in "
         f"{out / 'results.jsonl'}); write the reports with `stability report {out}`"]
     assert "--resume" not in result.stderr
+
+
+def test_a_second_interrupt_while_the_pairs_are_counted_keeps_the_message(tmp_path, monkeypatch):
+    # an impatient second Ctrl-C (or a CI runner's second SIGTERM) came while the message counted the
+    # finished pairs: the process ended with no message at all; now the count alone is left out
+    from typer.testing import CliRunner
+
+    import stability.reporting
+    import stability.store
+    from stability.cli import app
+
+    real_scan = stability.store._scan
+
+    def interrupted(*args, **kwargs):
+        def again(*args, **kwargs):  # the second interrupt, while the results file is read to count
+            raise KeyboardInterrupt
+        monkeypatch.setattr(stability.store, "_scan", again)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(stability.reporting, "write_reports", interrupted)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["run", "-s", "even", "-r", "2", "--no-progress", "--out", str(out)])
+    assert result.exit_code == 130
+    assert result.stderr.splitlines() == [
+        f"interrupted: the finished (segmenter, document) pairs are in {out / 'results.jsonl'}; write the reports "
+        f"with `stability report {out}`"]
+    monkeypatch.setattr(stability.store, "_scan", real_scan)
+    assert len(read_run(out / "results.jsonl").entries) == 12
+
+
+def test_the_message_counts_the_pairs_without_reading_every_result_back(tmp_path, monkeypatch):
+    # it read the whole file back (every record checked, about 2 s for 4,000 pairs) before saying
+    # anything after a Ctrl-C, a window in which a second Ctrl-C lost the message
+    from stability import evaluate
+    from stability.results import StabilityResult
+
+    evaluate({"even": "even", "none": "none"}, [["a"] * 12, ["b"] * 15], n_restarts=2, progress=False,
+             output=tmp_path / "results.jsonl")
+
+    def read_back(*args, **kwargs):
+        raise AssertionError("a result was read back")
+
+    monkeypatch.setattr(StabilityResult, "from_dict", read_back)
+    assert _saved(str(tmp_path)).startswith("4 finished (segmenter, document) pair(s) are in")

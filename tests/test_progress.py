@@ -58,3 +58,28 @@ def test_the_bar_shows_phase_rate_and_pairs_on_a_terminal(monkeypatch):
         assert task.completed == 30 and task.fields["rate"].endswith("/s")
     finally:
         bar.close()
+
+
+def test_plain_progress_lines_keep_coming_while_nothing_advances(monkeypatch, capsys):
+    # --progress in a CI log printed a line only when restarts advanced: a corpus read before the first
+    # document (Punkt trained on 4,000 files: 40 s) or one long segmenter call was silent, which CI
+    # services with a no-output timeout (CircleCI's 10 minutes) take for a hung job and kill
+    import sys
+    import time
+
+    from stability import engine
+
+    monkeypatch.setattr(engine, "LINE_EVERY", 0.05)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    bar = Progress(True, "restarts")
+    seen = ""
+    try:
+        bar.add_total(10)
+        deadline = time.monotonic() + 30  # a generous wait for an event, never a measured time
+        while time.monotonic() < deadline and "restarts 0/10 (0%)" not in seen:
+            time.sleep(0.01)
+            seen += capsys.readouterr().err
+    finally:
+        bar.close()
+    assert "restarts 0/10 (0%)" in seen  # printed while nothing advanced
+    assert capsys.readouterr().err.splitlines()[-1].endswith(", done")

@@ -687,3 +687,27 @@ def test_a_configuration_added_to_a_study_reuses_the_cache(tmp_path):
     assert "u00" in (tmp_path / "after" / "validation.md").read_text(encoding="utf-8")
     assert ((tmp_path / "after" / "validation.md").read_text(encoding="utf-8").replace("/after", "/fresh")
             .replace("/cache", "/fresh") == (tmp_path / "fresh" / "validation.md").read_text(encoding="utf-8"))
+
+
+def test_a_full_disk_while_the_study_report_is_written_leaves_the_previous_report_whole(two_corpora, monkeypatch):
+    # it left a cut validation.md (a committed report, in docs/) and said "No space left on device" alone
+    import errno
+    import os
+    import pathlib
+
+    root, args, _ = two_corpora
+    before = (root / "docs" / "validation.md").read_text(encoding="utf-8")  # other tests rewrite it
+    real_write_text = pathlib.Path.write_text
+
+    def write_text(self, text, *rest, **keywords):
+        if self.name.startswith("validation.md"):
+            real_write_text(self, text[:len(text) // 2], *rest, **keywords)
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_write_text(self, text, *rest, **keywords)
+
+    monkeypatch.setattr(pathlib.Path, "write_text", write_text)
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1
+    assert f"error: No space left on device: '{root / 'docs' / 'validation.md'}'" in result.stderr
+    assert (root / "docs" / "validation.md").read_text(encoding="utf-8") == before
+    assert not (root / "docs" / "validation.md.tmp").exists()

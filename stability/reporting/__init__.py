@@ -32,7 +32,7 @@ from . import formats as _formats_package
 from .model import Report, Section, markdown_table, mean_std, number
 
 __all__ = ["Report", "Section", "markdown_table", "number", "mean_std", "formats_available", "format_module",
-           "report_of", "render", "write_reports", "notebook_html"]
+           "report_of", "render", "write_reports", "write_whole", "notebook_html"]
 
 #: What a format module must declare.
 REQUIRED = ("NAME", "EXTENSION", "render")
@@ -131,7 +131,8 @@ FILE_WIDTH = 120
 def write_reports(result: Any, directory: str | os.PathLike, formats: Any, documents: bool | None = None) -> list[Path]:
     """Write ``report.<extension>`` for each format into ``directory``; formats holding one table
     (``SEPARATE_DETAILS``, CSV) write the per-document table to ``documents.<extension>`` too. A
-    terminal table is :data:`FILE_WIDTH` columns wide."""
+    terminal table is :data:`FILE_WIDTH` columns wide. Each file is written whole or not at all
+    (:func:`write_whole`): a full disk or an interrupt never leaves a cut report in its place."""
     written = []
     for name in formats:
         module = format_module(name)
@@ -142,6 +143,36 @@ def write_reports(result: Any, directory: str | os.PathLike, formats: Any, docum
             texts["documents"] = render(result, name, documents=True)
         for stem, text in texts.items():
             path = Path(directory) / f"{stem}.{module.EXTENSION}"
-            path.write_text(text, encoding="utf-8")
+            write_whole(path, text)
             written.append(path)
     return written
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` (UTF-8) through a temporary file beside it, renamed over ``path``
+    once complete: ``path`` is the new text or, if anything fails, what it was before. A symbolic
+    link is written through (the file it names is replaced, the link kept), and an existing file
+    keeps its permissions.
+
+    Raises
+    ------
+    OSError
+        The operating system's error (a full disk, a read-only folder), naming ``path``; the
+        temporary file is removed.
+    """
+    target = Path(os.path.realpath(path))
+    partial = target.with_name(target.name + ".tmp")
+    try:
+        mode = os.stat(target).st_mode & 0o7777
+    except FileNotFoundError:
+        mode = None
+    try:
+        partial.write_text(text, encoding="utf-8")
+        if mode is not None:
+            os.chmod(partial, mode)
+        os.replace(partial, target)
+    except BaseException as exc:
+        partial.unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.errno is not None:
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
+        raise

@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 
 from ..plots import svg_lines, svg_scatter
+from ..reporting import write_whole
 from .analysis import Study, primary_metric, score_matrix
 
 __all__ = ["write_plots"]
@@ -79,6 +80,6 @@ def write_plots(study: Study, directory: Path, folder: Path) -> dict[str, str]:
     captions = {}
     for name, (caption, svg) in {**_configuration_plots(study), **_document_plots(study),
                                  **_running_plots(study)}.items():
-        (directory / folder / name).write_text(svg, encoding="utf-8")
+        write_whole(directory / folder / name, svg)
         captions[(folder / name).as_posix()] = caption
     return captions

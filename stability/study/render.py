@@ -21,7 +21,7 @@ from .correlations import Correlation
 from ..catalogue import HEADLINE, reference_measure
 from ..checks import counted
 from ..comparison import STABILITY_X_AGREEMENT
-from ..reporting import markdown_table
+from ..reporting import markdown_table, write_whole
 from ..reporting.corpus import flags
 from ..reporting.model import number
 from ..stats import defined_mean, percentile_interval
@@ -665,7 +665,8 @@ def write_report(run: StudyRun, directory: str | os.PathLike | None = None, *,
                  discussion: str | os.PathLike | None = None) -> Path:
     """Write ``<name>.md`` (``validation.md`` by default: :attr:`StudyOptions.name`) and its SVG
     plots (under ``<name>/``, one folder per corpus when there are several) into ``directory``
-    (default ``run.options.docs``); returns the path of the report."""
+    (default ``run.options.docs``), each whole or not at all (:func:`stability.reporting.write_whole`);
+    returns the path of the report."""
     directory = Path(directory if directory is not None else run.options.docs or ".")
     name = run.options.name
     several = len(run.studies) > 1
@@ -675,6 +676,6 @@ def write_report(run: StudyRun, directory: str | os.PathLike | None = None, *,
         plots[study.name] = write_plots(study, directory, folder)
     text = Path(discussion).read_text(encoding="utf-8") if discussion is not None else None
     path = directory / run.options.report_file
-    path.write_text(render_markdown(run, plots=plots, discussion=text,
-                                    protocol_beside=(directory / PROTOCOL).is_file()), encoding="utf-8")
+    write_whole(path, render_markdown(run, plots=plots, discussion=text,
+                                      protocol_beside=(directory / PROTOCOL).is_file()))
     return path
