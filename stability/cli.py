@@ -246,7 +246,7 @@ def _kept(exc: BaseException, out_dir: str | None, complete: bool) -> str:
 def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] = lambda: None,
             complete: Callable[[], bool] = lambda: False) -> Iterator[None]:
     """Our errors become one line on stderr and exit code 1 (a traceback with --debug); an
-    interrupt (SIGINT: 130, SIGTERM: 143), or an error of a file or the corpus during a run, says
+    interrupt (SIGINT: 130, SIGTERM: 143, SIGHUP: 129), or an error of a file or the corpus during a run, says
     what ``out_dir()`` holds (complete results when ``complete()``: every pair had finished)."""
     import signal
 
@@ -265,7 +265,7 @@ def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] =
         _err(f"error: {_words(ctx).say(message, getattr(exc, 'parameter', None))}{_kept(exc, out_dir(), complete())}")
         raise typer.Exit(code=1) from None
     except KeyboardInterrupt:
-        code = 143 if interrupted() == signal.SIGTERM else 130  # read before _saved listens for another
+        code = 128 + (interrupted() or signal.SIGINT)  # 130 SIGINT, 143 SIGTERM, 129 SIGHUP; read before _saved listens
         _err(f"interrupted: {_saved(out_dir(), complete())}")
         raise typer.Exit(code=code) from None
 

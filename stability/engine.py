@@ -491,7 +491,7 @@ class Engine:
     def run(self, pairs: list[Pair], on_done: Callable[[int], None] = _no_op) -> None:
         """Evaluate ``pairs``; ``on_done(i)`` is called as soon as ``pairs[i]`` is finished.
 
-        SIGINT and SIGTERM interrupt it with ``KeyboardInterrupt`` (worker processes killed); a
+        SIGINT, SIGTERM and SIGHUP interrupt it with ``KeyboardInterrupt`` (worker processes killed); a
         segmenter's own escapes, timeouts and crashes are the pair's failure
         (:mod:`stability.isolation`).
         """

@@ -7,7 +7,7 @@ per-document :class:`~stability.results.Failure` and the other documents are kep
 
 * **Escapes.** ``SystemExit``, ``KeyboardInterrupt`` and other ``BaseException`` raised by the
   segmenter become :class:`SegmenterEscape` (an ordinary exception, recorded as a failure). A
-  ``KeyboardInterrupt`` that comes from a real SIGINT/SIGTERM (see :func:`interruptible`) is not
+  ``KeyboardInterrupt`` that comes from a real SIGINT/SIGTERM/SIGHUP (see :func:`interruptible`) is not
   converted: it stops the run.
 * **Timeouts.** With ``timeout`` set, each segmenter call gets a ``SIGALRM`` timer
   (``signal.setitimer``) in the process that runs it; a call still running after ``timeout``
@@ -24,7 +24,7 @@ per-document :class:`~stability.results.Failure` and the other documents are kep
   whole process, as any Python call would; with a results file, the marker the store wrote before
   the call (:mod:`stability.store`) makes the next resume record that pair as a crash failure
   instead of dying on it again.
-* **Interrupts.** During a run, SIGINT and SIGTERM raise ``KeyboardInterrupt`` in the main
+* **Interrupts.** During a run, SIGINT, SIGTERM and SIGHUP raise ``KeyboardInterrupt`` in the main
   thread; the worker processes are killed at once and the results already stored stay on disk.
 * **Output.** Within :func:`printing_to_stderr` (the command line's runs), what a segmenter prints
   goes to stderr, in this process and in the workers it starts, so that stdout carries the report
@@ -72,9 +72,14 @@ class _Alarm(BaseException):
 # -- interrupts ------------------------------------------------------------------------------------
 _SIGNAL = {"received": None}  # the signal number of a real interrupt during the current run
 
+#: The signals that stop a run cleanly (finished pairs kept, workers stopped, the results file's
+#: lock and marker removed): Ctrl-C, a service manager's or CI runner's stop, and the hang-up of a
+#: closed terminal or ssh session (where the platform has it).
+INTERRUPTS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
 
 def interrupted() -> int | None:
-    """The signal (SIGINT or SIGTERM) that interrupted the current run, if any."""
+    """The signal (one of :data:`INTERRUPTS`) that interrupted the current run, if any."""
     return _SIGNAL["received"]
 
 
@@ -85,13 +90,13 @@ def _on_signal(signum: int, frame: Any) -> None:
 
 @contextlib.contextmanager
 def interruptible() -> Iterator[None]:
-    """During the block, SIGINT and SIGTERM raise ``KeyboardInterrupt`` (main thread only;
-    elsewhere, and when already inside such a block, nothing changes)."""
+    """During the block, the signals of :data:`INTERRUPTS` raise ``KeyboardInterrupt`` (main
+    thread only; elsewhere, and when already inside such a block, nothing changes)."""
     if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is _on_signal:
         yield
         return
     _SIGNAL["received"] = None
-    previous = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    previous = {s: signal.signal(s, _on_signal) for s in INTERRUPTS}
     try:
         yield
     finally:

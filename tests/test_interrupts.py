@@ -66,7 +66,7 @@ def wait_for(condition, process: subprocess.Popen, limit: float = 120) -> None:
     assert process.poll() is None, process.communicate()
 
 
-@pytest.mark.parametrize("signum,jobs", [(signal.SIGINT, 2), (signal.SIGTERM, 2), (signal.SIGTERM, 1)])
+@pytest.mark.parametrize("signum,jobs", [(signal.SIGINT, 2), (signal.SIGTERM, 2), (signal.SIGTERM, 1), (signal.SIGHUP, 2)])
 def test_an_interrupted_run_stops_its_workers_and_says_what_is_saved(tmp_path, signum, jobs):
     out = tmp_path / "out"
     results = out / "results.jsonl"
@@ -79,7 +79,8 @@ def test_an_interrupted_run_stops_its_workers_and_says_what_is_saved(tmp_path, s
         _, stderr = process.communicate(timeout=15)
     finally:
         process.kill()
-    assert process.returncode == (130 if signum == signal.SIGINT else 143)
+    assert process.returncode == 128 + signum  # 130, 143; 129 for the hang-up of a closed ssh session
+    assert not (out / "results.jsonl.lock").exists() and not (out / "results.jsonl.running").exists()  # a clean stop
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and any(alive(pid) for pid in workers):
         time.sleep(0.1)
