@@ -146,8 +146,16 @@ def bootstrap_mean(values: np.ndarray, rng: np.random.Generator, confidence: flo
     mean = float(x.mean())
     if x.size == 1 or np.all(x == x[0]):
         return mean, mean
-    means = x[rng.integers(0, x.size, size=(n_resamples, x.size))].mean(axis=1)
+    idx = rng.integers(0, x.size, size=(n_resamples, x.size))
+    means = np.empty(n_resamples)
+    for start in range(0, n_resamples, _GATHER_ROWS):  # the resampled values a block at a time: the
+        rows = slice(start, start + _GATHER_ROWS)     # same means, without a second n_resamples x n array
+        means[rows] = x[idx[rows]].mean(axis=1)
     return percentile_interval(means, confidence)
+
+
+#: Resamples whose values :func:`bootstrap_mean` gathers at once (memory: this many x the values).
+_GATHER_ROWS = 100
 
 
 def bootstrap_f1_samples(precision: np.ndarray, recall: np.ndarray, rng: np.random.Generator,

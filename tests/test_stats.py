@@ -156,3 +156,16 @@ def test_kendall_tau_equals_the_pairwise_definition_on_long_rows_with_ties(n):
     x[: n // 4] = x[0]
     assert kendall_tau(x, y) == pytest.approx(pairwise_tau_b(x.tolist(), y.tolist()), abs=1e-12)
     assert kendall_tau_rows(x[None], y[None])[0] == kendall_tau(x, y)  # > ROW_ITEMS_BATCHED: the same function
+
+
+@given(st.integers(2, 400), st.integers(0, 2**32 - 1), st.integers(1, 1200))
+def test_bootstrap_mean_gathers_in_blocks_to_the_bit_of_one_array(n, seed, n_resamples):
+    """bootstrap_mean gathers the resampled values a block of rows at a time (half the memory: at
+    100,000 documents 0.84 GB instead of 1.5 GB); its interval is that of the whole array of
+    resamples, bit for bit, so no report moves."""
+    from stability.stats import bootstrap_mean, percentile_interval
+
+    x = np.random.default_rng(seed).normal(size=n)
+    idx = np.random.default_rng(seed + 1).integers(0, n, size=(n_resamples, n))
+    expected = percentile_interval(x[idx].mean(axis=1), 0.95)
+    assert bootstrap_mean(x, np.random.default_rng(seed + 1), 0.95, n_resamples) == expected
