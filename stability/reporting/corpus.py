@@ -10,6 +10,7 @@ the content, so it is not the headline.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Iterable, Sequence
@@ -619,4 +620,4 @@ def corpus_report(result: CorpusResult, *, compact: bool = False, figures: bool 
     settings = json.dumps(clean(result.settings), indent=1, default=str)
     blocks.append(Section("Settings", text=settings))
     return Report("Stability report", [b for b in blocks if b is not None], lead=(INTRODUCTION,),
-                  payload=_payload(result), result=ranked_line(result))
+                  payload=functools.partial(_payload, result), result=ranked_line(result))

@@ -118,8 +118,10 @@ class Report:
     """A rendered command result: title, result line, lead paragraphs, blocks, JSON payload.
 
     ``result`` is the one-line answer shown above everything else (a run's ranked headline);
-    ``payload`` is what the JSON format writes (the complete, machine-readable result); without one
-    JSON carries the tables themselves. ``data`` is the whole result as one table with raw values
+    ``payload`` is what the JSON format writes (the complete, machine-readable result), or a
+    function of no argument returning it, called only when JSON is written (:meth:`json_payload`;
+    a large run's payload costs more than its terminal table); without one JSON carries the
+    tables themselves. ``data`` is the whole result as one table with raw values
     (header, rows), for a report whose sections split one table (CSV writes it instead of the
     first section).
     """
@@ -130,6 +132,10 @@ class Report:
     payload: Any = None
     result: str = ""
     data: Any = None
+
+    def json_payload(self) -> Any:
+        """The payload, computed now when it was given as a function."""
+        return self.payload() if callable(self.payload) else self.payload
 
     def tables(self, details: bool) -> list[Section]:
         """The table blocks to show: the per-item ones only when ``details`` is true."""

@@ -15,7 +15,7 @@ DESCRIPTION = "the complete result, machine-readable"
 def render(report: Report, *, details: bool = False) -> str:
     """The report's payload as strict JSON (no NaN), ending with a line end as the other formats
     (a file of it is a text file); a report without one gives its tables."""
-    data = report.payload
+    data = report.json_payload()
     if data is None:
         data = {"title": report.title,
                 "sections": [{"title": s.title, "header": list(s.header), "rows": [list(r) for r in s.rows],
