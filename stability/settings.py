@@ -281,10 +281,27 @@ class Settings:
             raise InvalidParameterError.make(
                 "n_bootstrap x n_restarts", f"at most {MAX_BOOTSTRAP_CELLS:,} (about 0.5 GiB of bootstrap indices)",
                 f"{self.n_bootstrap} x {self.n_restarts}")
+        if self.ci_width is not None:
+            self._warn_first_check()
         if self.timeout is not None and self.backend in ("threading", "dask"):
             raise InvalidParameterError.make(
                 "timeout", f"None with the {self.backend} backend (its calls do not run in a main thread)", self.timeout
             )
+
+    def _warn_first_check(self) -> None:
+        """Warn when adaptive stopping's first check comes after too few restarts for its interval
+        to reach ``confidence`` (:func:`stability.stats.percentile_coverage_bound`): it could stop
+        a document on an interval that is not one."""
+        from .stats import percentile_coverage_bound
+
+        first = min(self.min_restarts, self.n_restarts)
+        if percentile_coverage_bound(first) >= self.confidence:
+            return
+        enough = next(n for n in range(2, 10_000) if percentile_coverage_bound(n) >= self.confidence)
+        warn(f"min_restarts={first}: a bootstrap interval over {first} restart(s) holds the value at most "
+             f"{percentile_coverage_bound(first):.1%} of the time, below the confidence {self.confidence:g}, so "
+             f"adaptive stopping may stop a document on an interval that is not one; use min_restarts >= {enough}",
+             SettingsWarning)
 
     # -- building --------------------------------------------------------------------------------
     @classmethod

@@ -129,3 +129,23 @@ def test_a_numpy_random_state_as_seed_says_how_to_draw_an_integer(seed):
     with pytest.raises(InvalidTypeError, match=r"seed must be an integer >= 0 \(it is recorded with the results.*"
                                                r"int\(rng\.integers\(2\*\*32\)\)\); received " + type(seed).__name__):
         stability_test(lambda units: [], ["a", "b"], seed=seed)
+
+
+def test_adaptive_stopping_warns_when_its_first_check_comes_too_early_for_its_confidence():
+    """A percentile interval over n restarts holds the value at most 1 - 2^(1-n) of the time
+    (stability.stats.percentile_coverage_bound): 75% over 3, 93.75% over 5, 96.875% over 6. A first
+    check after fewer restarts than the confidence needs could stop on an interval that is not one."""
+    import warnings
+
+    from stability import Settings, SettingsWarning
+
+    with pytest.warns(SettingsWarning, match=r"min_restarts=3: .* at most 75.0% .* use min_restarts >= 6"):
+        Settings(ci_width=0.1, min_restarts=3)
+    with pytest.warns(SettingsWarning, match=r"min_restarts=5: .*use min_restarts >= 8"):  # 0.99 needs 8
+        Settings(ci_width=0.1, min_restarts=5, n_restarts=50, confidence=0.99)
+    with pytest.warns(SettingsWarning, match=r"min_restarts=4: "):  # the first check is at n_restarts when smaller
+        Settings(ci_width=0.1, min_restarts=20, n_restarts=4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Settings(ci_width=0.1, min_restarts=6)  # 96.9% >= 95%
+        Settings(min_restarts=1)  # no adaptive stopping: nothing stops on an interval
