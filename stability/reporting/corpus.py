@@ -260,27 +260,29 @@ def _full_columns(result: CorpusResult) -> tuple[list[Measure], list[Measure]]:
 
 
 def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int) -> Section:
-    gap = STABILITY["shuffle_gap"]
+    gap, bounds = STABILITY["shuffle_gap"], STABILITY["n_boundaries"]
     compared = comparison_of(result)
     extra = [STABILITY_X_AGREEMENT.short] if compared else []
-    header = ["segmenter", "docs", f"{HEADLINE.short} {ci_title(result)}", gap.short, *extra, "flags"]
+    # bounds: the boundaries a document, which the few / many boundaries flags and a grid of chunk sizes turn on
+    header = ["segmenter", "docs", bounds.short, f"{HEADLINE.short} {ci_title(result)}", gap.short, *extra, "flags"]
     header += [m.short for m in refs]
     rows, marked = [], marks_of(result)
     for label, s in result.summary.items():
         head = s.macro[HEADLINE.name]
-        row = [label, str(s.n_documents), f"{number(head.mean, digits)} {_interval(head, digits)}",
+        row = [label, str(s.n_documents), number(s.macro[bounds.name].mean, bounds.digits),
+               f"{number(head.mean, digits)} {_interval(head, digits)}",
                number(s.macro[gap.name].mean, digits), *([number(compared[label], digits)] if compared else []),
                flags(s.content_blind, s.deterministic, s.n_failed, s.layout_only, marked[label])]
         rows.append(row + [number(s.reference[m.name].mean, digits) if m.name in s.reference else "n/a" for m in refs])
-    flags_at = 4 + len(extra)
-    drop = (1,) + tuple(range(len(header) - 1, flags_at, -1)) + tuple(range(flags_at - 1, 2, -1))
+    flags_at = 5 + len(extra)
+    drop = (1, 2) + tuple(range(len(header) - 1, flags_at, -1)) + tuple(range(flags_at - 1, 3, -1))
     return Section(_title(result, compact=True), header, rows,
                    notes=("Means over documents.", *few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
                           *_reference_notes(result), *_layout_note(result), HEADLINE_BRIEF,
                           *_comparison_note(compared, brief=True), *reproduce_note(result)),
-                   align="LRRr" + "r" * len(extra) + "L" + "r" * len(refs), data=_summary_data(result),
+                   align="LRrRr" + "r" * len(extra) + "L" + "r" * len(refs), data=_summary_data(result),
                    drop_order=drop, highlight=FLAG_STYLES,
-                   legend=legend([STABILITY["shuffle_gap"], *([STABILITY_X_AGREEMENT] if compared else []), *refs]))
+                   legend=legend([bounds, gap, *([STABILITY_X_AGREEMENT] if compared else []), *refs]))
 
 
 def reproduce_note(result: CorpusResult) -> list[str]:
