@@ -237,6 +237,12 @@ def _label_value(value: Any) -> str:
     return str(value)
 
 
+def grid_label(base: str, params: Mapping[str, Any]) -> str:
+    """``base,key=value,...``: how a configuration with these parameters is labelled (a grid point,
+    or the fixed parameters of :func:`stability.grid`), as ``--segmenter`` would spell it."""
+    return ",".join([base, *(f"{key}={_label_value(value)}" for key, value in params.items())])
+
+
 def expand_grid(label: str, spec: Mapping[str, Any], where: str) -> dict[str, dict[str, Any]]:
     """A segmenter's table with its ``grid`` expanded: one table per combination of the grid's
     values (the first key varying slowest), labelled ``label,key=value,...``; a table without a
@@ -274,7 +280,7 @@ def expand_grid(label: str, spec: Mapping[str, Any], where: str) -> dict[str, di
     points = {}
     for combination in itertools.product(*grid.values()):
         point = dict(zip(grid, combination))
-        name = ",".join([label, *(f"{k}={_label_value(v)}" for k, v in point.items())])
+        name = grid_label(label, point)
         points[name] = {"segmenter": fixed.get("segmenter", label), **{k: v for k, v in fixed.items() if k != "segmenter"},
                         **point}
     return points

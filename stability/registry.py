@@ -448,7 +448,7 @@ def grid(segmenter: str, values: Mapping[str, Any], **params: Any) -> dict[str, 
     >>> list(grid("c99", {"mask_size": range(5, 10, 4)}, n_segments="reference"))
     ['c99,n_segments=reference,mask_size=5', 'c99,n_segments=reference,mask_size=9']
     """
-    from .config import GRID_KEY, _label_value, expand_grid
+    from .config import GRID_KEY, expand_grid, grid_label
 
     if not isinstance(segmenter, str):
         raise InvalidTypeError.make("segmenter", "a registered name or 'module:attribute'", segmenter)
@@ -456,8 +456,7 @@ def grid(segmenter: str, values: Mapping[str, Any], **params: Any) -> dict[str, 
         raise InvalidTypeError.make("values", "a mapping parameter -> values to try, e.g. {'chunk_size': [200, 400]}",
                                     values)
     table = {key: list(v) if isinstance(v, (tuple, range)) else v for key, v in values.items()}
-    label = ",".join([segmenter, *(f"{key}={_label_value(value)}" for key, value in params.items())])
-    points = expand_grid(label, {"segmenter": segmenter, **params, GRID_KEY: table}, f"grid({segmenter!r}):")
+    points = expand_grid(grid_label(segmenter, params), {"segmenter": segmenter, **params, GRID_KEY: table}, f"grid({segmenter!r}):")
     segmenters = {}
     for name, point in points.items():
         spec = {key: value for key, value in point.items() if key != "segmenter"}

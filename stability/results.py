@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +40,17 @@ def _json_float(x: float | None) -> float | None:
 
 def _from_json_float(x: Any) -> float:
     return float("nan") if x is None else float(x)
+
+
+def map_floats(value: Any, leaf: Callable[[float], Any]) -> Any:
+    """``value`` with ``leaf`` applied to each float in it, through dicts, lists and tuples (a
+    tuple becomes a list, as JSON writes it): the one walk behind the strict-JSON forms of a result,
+    the reports' (:func:`stability.reporting.corpus.clean`) and the results file's."""
+    if isinstance(value, dict):
+        return {k: map_floats(v, leaf) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [map_floats(v, leaf) for v in value]
+    return leaf(value) if isinstance(value, float) else value
 
 
 @dataclass(frozen=True)

@@ -99,8 +99,6 @@ def _parse_bare(path: Path, records: Iterable[tuple[int, Any]]) -> Iterator[_Ent
         yield _Entry(doc_id, segs, record.get("times"))
 
 
-
-
 def _stdin_records(encoding: str, errors: str) -> Iterator[tuple[int, Any]]:
     """Bare segmentations piped on standard input: JSON lines or a JSON array (a corpus, whose
     format is told by its files, is given as a file)."""

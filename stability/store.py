@@ -59,7 +59,7 @@ from typing import Any
 from .checks import counted
 from .corpus import Document
 from .exceptions import CorpusFormatError, InvalidParameterError, StabilityError, StabilityWarning, warn
-from .results import CorpusResult, Failure, StabilityResult, _jsonable
+from .results import CorpusResult, Failure, StabilityResult, _jsonable, map_floats
 from .shapes import check_fields
 
 __all__ = [
@@ -160,13 +160,7 @@ _INFINITIES = {math.inf: "Infinity", -math.inf: "-Infinity"}
 def _strict(value: Any) -> Any:
     """``value`` with its infinite floats spelled as strings, so the line is strict JSON (other
     programs, ``jq`` or a browser's ``JSON.parse``, refuse a bare ``Infinity``)."""
-    if isinstance(value, dict):
-        return {k: _strict(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_strict(v) for v in value]
-    if isinstance(value, float) and math.isinf(value):
-        return _INFINITIES[value]
-    return value
+    return map_floats(value, lambda x: _INFINITIES.get(x, x))
 
 
 # ----------------------------------------------------------------------------------------------

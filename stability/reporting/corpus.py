@@ -20,7 +20,7 @@ from ..catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, Measure
 from ..checks import counted
 from ..comparison import COMPARISON_BRIEF, COMPARISON_NOTE, STABILITY_X_AGREEMENT
 from ..exceptions import InvalidParameterError
-from ..results import CorpusResult, Failure, StabilityResult, Stat, _jsonable
+from ..results import CorpusResult, Failure, StabilityResult, Stat, _json_float, _jsonable, map_floats
 from ..stats import percentile_coverage_bound
 from ..summary import COUNT_MARKS, count_marks
 from .model import Report, Section, mean_std, number
@@ -381,23 +381,18 @@ def summary_table(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
         row: list[Any] = [label, _jsonable(s.params), s.n_documents, s.n_failed, s.content_blind, s.deterministic]
         for key in scores:
             st = s.macro[key]
-            row += [_value(st.mean), _value(st.std), _value(st.ci[0]), _value(st.ci[1])]
-        row += [_value(s.micro["precision"]), _value(s.micro["recall"]), _value(s.micro["f1"])]
+            row += [_json_float(st.mean), _json_float(st.std), _json_float(st.ci[0]), _json_float(st.ci[1])]
+        row += [_json_float(s.micro["precision"]), _json_float(s.micro["recall"]), _json_float(s.micro["f1"])]
         for key in refs:
             st = s.reference.get(key)
-            row += [_value(st.mean), _value(st.std)] if st else [None, None]
+            row += [_json_float(st.mean), _json_float(st.std)] if st else [None, None]
         if layout:
             st = s.macro.get("layout_f1")
-            row += [s.layout_only] + ([_value(st.mean), _value(st.std)] if st else [None, None])
+            row += [s.layout_only] + ([_json_float(st.mean), _json_float(st.std)] if st else [None, None])
         if compared:
-            row.append(_value(compared[label]))
+            row.append(_json_float(compared[label]))
         rows.append(row)
     return header, rows
-
-
-def _value(x: Any) -> float | None:
-    """A number of :func:`summary_table`: a float, or None when not computed (NaN)."""
-    return None if x is None or math.isnan(x) else float(x)
 
 
 def _summary_data(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
@@ -580,13 +575,7 @@ def ranked_line(result: CorpusResult, digits: int = 2) -> str:
 def clean(value: Any) -> Any:
     """``value`` with non-finite floats (NaN; an infinite NWin, see ``stability.metrics.nwin``)
     replaced by None, recursively (strict JSON)."""
-    if isinstance(value, dict):
-        return {k: clean(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [clean(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
+    return map_floats(value, lambda x: x if math.isfinite(x) else None)
 
 
 def _payload(result: CorpusResult) -> dict[str, Any]:
