@@ -562,7 +562,8 @@ class CorpusResult:
         catalogue and every reference metric computed; ``level="segmenters"``: one row per
         segmenter, the table ``report.csv`` holds (``f1_mean``, ``f1_std``, ``f1_ci_low``,
         ``f1_ci_high`` for each score reported, ``micro_f1``, ``ref_pk_mean``...; ``None`` where not
-        computed, ``params`` a dict). Reference metrics are prefixed ``ref_`` (``ref_f1`` beside the
+        computed, ``params`` a dict, and ``param_<name>`` for each parameter the configurations
+        vary, such as a grid's). Reference metrics are prefixed ``ref_`` (``ref_f1`` beside the
         stability ``f1``), as in CSV.
         """
         from .catalogue import STABILITY

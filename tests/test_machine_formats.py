@@ -11,7 +11,7 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from stability import evaluate
+from stability import evaluate, get_segmenter
 from stability.catalogue import HEADLINE, STABILITY
 from stability.cli import app
 from stability.registry import describe_segmenters
@@ -150,3 +150,28 @@ def test_what_a_segmenter_prints_goes_to_stderr_not_into_the_report(tmp_path, jo
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["summary"]["chatty:segment"]["n_documents"] == 2
     assert "segmenting" in result.stderr
+
+
+def test_a_grid_parameter_has_a_column_of_its_own_in_the_summary_csv_and_rows():
+    """A user tuning a chunker sorts or plots the grid by its parameter: each parameter whose
+    value tells configurations apart gets a ``param_<name>`` column (empty where a configuration
+    has no such parameter or holds None); parameters all configurations share stay in ``params``."""
+    from stability import grid
+
+    result = evaluate({**grid("texttiling", {"w": [10, 20]}), "c99": "c99",
+                       "c99,n_segments=4": get_segmenter("c99", n_segments=4), "none": "none"},
+                      topical_corpus(710, 2), n_restarts=2, progress=False)
+    rows = {row["segmenter"]: row for row in _csv(render(result, "csv"))}
+    header = list(next(iter(rows.values())))
+    # the grid's w, and n_segments (None beside 4); k, mask_size... are the same wherever they occur
+    assert header[:5] == ["segmenter", "params", "param_n_segments", "param_w", "n_documents"]
+    assert [rows[k]["param_w"] for k in ("texttiling,w=10", "texttiling,w=20", "c99", "none")] == ["10", "20", "", ""]
+    assert [rows[k]["param_n_segments"] for k in ("c99", "c99,n_segments=4", "texttiling,w=10")] == ["", "4", ""]
+    assert json.loads(rows["texttiling,w=20"]["params"])["w"] == 20  # every parameter stays in params
+    python_rows = {row["segmenter"]: row for row in result.to_rows("segmenters")}
+    assert python_rows["texttiling,w=20"]["param_w"] == 20 and python_rows["none"]["param_w"] is None
+    assert python_rows["c99,n_segments=4"]["param_n_segments"] == 4
+
+
+def test_a_run_whose_configurations_share_every_parameter_has_no_parameter_column(corpus_result):
+    assert not [key for key in _csv(render(corpus_result, "csv"))[0] if key.startswith("param_")]

@@ -362,14 +362,30 @@ def _raw(x: Any) -> str:
     return "" if x is None or (isinstance(x, float) and math.isnan(x)) else repr(float(x))
 
 
+def varied_params(result: CorpusResult) -> list[str]:
+    """The parameters that tell a run's configurations apart, sorted: those two configurations
+    holding them give different values (a grid's parameters, ``n_segments`` beside an automatic
+    stop...). The summary gives each a column ``param_<name>`` (empty where a configuration has no
+    such parameter or holds ``None``; a list or dict as JSON in CSV), to sort or plot the configurations of a grid by it, as the ``params`` cell
+    (every parameter, as JSON) does not allow."""
+    values: dict[str, set[str]] = {}
+    for s in result.summary.values():
+        for name, value in _jsonable(s.params).items():
+            values.setdefault(name, set()).add(json.dumps(value, sort_keys=True))
+    return sorted(name for name, seen in values.items() if len(seen) > 1)
+
+
 def summary_table(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
     """The summary with its values as Python holds them (mean, std and CI bounds per score, the
-    micro scores, reference means and stds; ``None`` where not computed; ``params`` a dict): the
+    micro scores, reference means and stds; ``None`` where not computed; ``params`` a dict, and a
+    ``param_<name>`` column for each parameter the configurations vary, :func:`varied_params`): the
     one declaration of the table that CSV writes (:func:`_summary_data`) and that
     :meth:`~stability.CorpusResult.to_rows` gives with ``level="segmenters"``."""
     scores = [m.name for m in STABILITY.values() if m.report] + ["self_agreement_f1"]
     refs = [m.name for m in _reference_measures(result)]
-    header = ["segmenter", "params", "n_documents", "n_failed", "content_blind", "deterministic"]
+    varied = varied_params(result)
+    header = ["segmenter", "params", *(f"param_{name}" for name in varied)]
+    header += ["n_documents", "n_failed", "content_blind", "deterministic"]
     header += [f"{key}_{part}" for key in scores for part in ("mean", "std", "ci_low", "ci_high")]
     header += ["micro_precision", "micro_recall", "micro_f1"] + [f"ref_{k}_{p}" for k in refs for p in ("mean", "std")]
     layout = bool(_layout_note(result))  # columns of the layout control, last, only when it ran
@@ -378,7 +394,9 @@ def summary_table(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
     header += [STABILITY_X_AGREEMENT.name] if compared else []
     rows = []
     for label, s in result.summary.items():
-        row: list[Any] = [label, _jsonable(s.params), s.n_documents, s.n_failed, s.content_blind, s.deterministic]
+        params = _jsonable(s.params)
+        row: list[Any] = [label, params, *(params.get(name) for name in varied)]
+        row += [s.n_documents, s.n_failed, s.content_blind, s.deterministic]
         for key in scores:
             st = s.macro[key]
             row += [_json_float(st.mean), _json_float(st.std), _json_float(st.ci[0]), _json_float(st.ci[1])]
@@ -399,7 +417,7 @@ def _summary_data(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
     """The summary with raw numbers, as CSV writes it (:func:`summary_table`, each float at full
     precision, the parameters as JSON, an empty cell where not computed)."""
     header, rows = summary_table(result)
-    return header, [[json.dumps(v, sort_keys=True) if isinstance(v, dict) else _raw(v) if isinstance(v, float) or v is None
+    return header, [[json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else _raw(v) if isinstance(v, float) or v is None
                      else v for v in row] for row in rows]
 
 
