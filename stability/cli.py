@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator, Optional
 
 import typer
 
-from . import __version__
+from . import __version__, completion
 from .checks import counted
 from .readers import FORMATS
 
@@ -90,7 +90,7 @@ RESULTS_PANEL, REPORT_PANEL = "Results folder", "Report"
 
 #: The options every printing command shares (the report format's names come from stability.reporting).
 ReportFormatOption = Annotated[Optional[str], typer.Option(
-    "--report-format", callback=lambda v: v and _report_format(v), rich_help_panel=REPORT_PANEL, help=f"Report format: {_format_names()} (default table).")]
+    "--report-format", callback=lambda v: v and _report_format(v), autocompletion=completion.report_format_values, rich_help_panel=REPORT_PANEL, help=f"Report format: {_format_names()} (default table).")]
 def _min_width() -> int:
     from .reporting.formats.table import MIN_WIDTH
 
@@ -102,7 +102,7 @@ WidthOption = Annotated[Optional[int], typer.Option(
 ColumnsOption = Annotated[Optional[Columns], typer.Option(
     "--columns", rich_help_panel=REPORT_PANEL, help="compact: what fits the terminal (the table's default); all: every column.")]
 MetricsOption = Annotated[Optional[str], typer.Option(
-    "--metrics", callback=_metric_list, rich_help_panel=REPORT_PANEL, help="Reference metrics to show, comma-separated names or aliases (e.g. pk,wd,b).")]
+    "--metrics", callback=_metric_list, autocompletion=completion.metric_values, rich_help_panel=REPORT_PANEL, help="Reference metrics to show, comma-separated names or aliases (e.g. pk,wd,b).")]
 DocumentsOption = Annotated[bool, typer.Option(
     "--documents", rich_help_panel=REPORT_PANEL, help="Include the per-document table (table, md, csv, html).")]
 #: Hidden spelling of --report-format kept from earlier releases.
@@ -292,10 +292,10 @@ Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks.")]
 def run(
     ctx: typer.Context,
     config: Annotated[Optional[Path], typer.Argument(help="TOML experiment file (default: the built-in demo).", exists=True, dir_okay=False)] = None,
-    segmenters: Annotated[Optional[list[str]], typer.Option("--segmenter", "-s", help="Segmenter name or module:attribute, with parameters as NAME,key=value,... (e.g. c99,mask_size=5; values to try as a grid, texttiling,grid={w=[10,20]}; repeatable); replaces the config's. A module:attribute imports and runs that code (needs --allow-plugins).", rich_help_panel=SEGMENTERS_PANEL)] = None,
+    segmenters: Annotated[Optional[list[str]], typer.Option("--segmenter", "-s", autocompletion=completion.segmenter_values, help="Segmenter name or module:attribute, with parameters as NAME,key=value,... (e.g. c99,mask_size=5; values to try as a grid, texttiling,grid={w=[10,20]}; repeatable); replaces the config's. A module:attribute imports and runs that code (needs --allow-plugins).", rich_help_panel=SEGMENTERS_PANEL)] = None,
     allow_plugins: Annotated[bool, typer.Option("--allow-plugins", help="Allow module:attribute segmenters outside the registered ones (they run arbitrary code: only for code and configs you trust).", rich_help_panel=SEGMENTERS_PANEL)] = False,
     corpus: Annotated[Optional[str], typer.Option("--corpus", "-c", help="Corpus path (file or directory; - reads one file's content from stdin).", rich_help_panel=CORPUS_PANEL)] = None,
-    format: Annotated[Optional[str], typer.Option("--corpus-format", help=f"Corpus format: {', '.join(FORMATS)} (default: detected).", rich_help_panel=CORPUS_PANEL)] = None,
+    format: Annotated[Optional[str], typer.Option("--corpus-format", autocompletion=completion.corpus_format_values, help=f"Corpus format: {', '.join(FORMATS)} (default: detected).", rich_help_panel=CORPUS_PANEL)] = None,
     old_format: Annotated[Optional[str], typer.Option("--format", "-f", hidden=True)] = None,
     pattern: Annotated[Optional[str], typer.Option("--pattern", help="Corpus folders: the glob of the files to read, e.g. '*.ref' (default: the format's).", rich_help_panel=CORPUS_PANEL)] = None,
     encoding: Annotated[Optional[str], typer.Option("--encoding", help="Text encoding of the corpus files (default utf-8, strict).", rich_help_panel=CORPUS_PANEL)] = None,
@@ -410,7 +410,7 @@ def score(
 @app.command()
 def segmenters(
     ctx: typer.Context,
-    names: Annotated[Optional[list[str]], typer.Argument(help="Only these segmenters (e.g. semchunk langchain_recursive; default: every one).", show_default=False)] = None,
+    names: Annotated[Optional[list[str]], typer.Argument(help="Only these segmenters (e.g. semchunk langchain_recursive; default: every one).", show_default=False, autocompletion=completion.segmenter_names)] = None,
     report_format: ReportFormatOption = None,
     old_report: OldReportOption = None,
     width: WidthOption = None,

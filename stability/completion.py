@@ -1,0 +1,80 @@
+"""Values a shell completes after the command line's options, read from their declarations.
+
+``stability --install-completion`` installs the shell's hook; with it, ``stability run -s c<TAB>``
+offers the registered segmenters starting with ``c``, ``-s c99,m<TAB>`` their parameters
+(``c99,mask_size=``), ``--metrics pk,w<TAB>`` the reference metrics, and ``--corpus-format`` and
+``--report-format`` their formats. Each function takes what has been typed of the value and
+returns the candidates, in order; none imports a segmenter's module except to list the
+parameters of the one named before a comma.
+
+Examples
+--------
+>>> segmenter_values("c9")
+['c99']
+>>> segmenter_values("c99,mask_size=5,std")
+['c99,mask_size=5,std_coeff=']
+>>> metric_values("pk,b")
+['pk,boundary_similarity', 'pk,b']
+>>> [f for f in corpus_format_values("c")]
+['chen', 'choi', 'csv']
+"""
+
+from __future__ import annotations
+
+__all__ = ["segmenter_values", "segmenter_names", "metric_values", "corpus_format_values", "report_format_values"]
+
+
+def _starting(candidates: list[str], incomplete: str) -> list[str]:
+    return [c for c in dict.fromkeys(candidates) if c.startswith(incomplete)]
+
+
+def segmenter_values(incomplete: str) -> list[str]:
+    """Registered segmenter names starting with ``incomplete``; after ``NAME,``, the parameters
+    of ``NAME`` not yet given, as ``NAME,...,parameter=`` (none for an unknown name or one that
+    fails to load: completion never raises)."""
+    from .registry import factory_params, load_segmenter_factory
+
+    name, comma, rest = incomplete.partition(",")
+    if not comma:
+        return segmenter_names(incomplete)
+    try:
+        params = factory_params(load_segmenter_factory(name))
+    except Exception:  # noqa: BLE001 - a shell's completion shows nothing rather than a traceback
+        return []
+    given, _, typing = rest.rpartition(",")
+    done = {part.partition("=")[0] for part in given.split(",") if part}
+    head = f"{name},{given}," if given else f"{name},"
+    return [f"{head}{p}=" for p in params if p not in done and p.startswith(typing)]
+
+
+def segmenter_names(incomplete: str) -> list[str]:
+    """Registered segmenter names starting with ``incomplete`` (``stability segmenters NAME...``)."""
+    from .registry import available_segmenters
+
+    return _starting(list(available_segmenters()), incomplete)
+
+
+def metric_values(incomplete: str) -> list[str]:
+    """Reference metric names and aliases completing the last of the comma-separated names
+    typed (``--metrics pk,w`` gives ``pk,wd``, ``pk,windowdiff``...), the ones given left out."""
+    from .catalogue import MULTI_REFERENCE, REFERENCE
+
+    given, comma, typing = incomplete.rpartition(",")
+    head = given + comma
+    done = set(given.split(",")) if given else set()
+    names = [n for table in (REFERENCE, MULTI_REFERENCE) for m in table.values() for n in (m.name, *m.aliases)]
+    return [head + n for n in _starting(names, typing) if n not in done]
+
+
+def corpus_format_values(incomplete: str) -> list[str]:
+    """The corpus formats the readers declare, starting with ``incomplete``."""
+    from .readers import FORMATS
+
+    return _starting(sorted(FORMATS), incomplete)
+
+
+def report_format_values(incomplete: str) -> list[str]:
+    """The report formats the reporting package provides, starting with ``incomplete``."""
+    from .reporting import formats_available
+
+    return _starting(list(formats_available()), incomplete)
