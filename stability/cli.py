@@ -305,6 +305,7 @@ def run(
     markup: Annotated[Optional[str], typer.Option("--markup", help="Markdown corpora: units as written (keep, the default) or as the text a reader sees, without links' targets, emphasis, quote and list markers or inline HTML (text).", rich_help_panel=CORPUS_PANEL)] = None,
     where: Annotated[Optional[str], typer.Option("--where", help="JSON corpora: keep the documents whose keys have these values, e.g. 'set=test' (several: 'set=test,lang=en').", rich_help_panel=CORPUS_PANEL)] = None,
     splitter: Annotated[Optional[str], typer.Option("--splitter", help="Plain-text and Markdown corpora cut into sentences: auto (Punkt trained on the corpus when large enough, else rules), rules, punkt, punkt_untrained, pysbd (extra sbd).", rich_help_panel=CORPUS_PANEL)] = None,
+    speakers: Annotated[Optional[str], typer.Option("--speakers", help="Caption corpora (.vtt, .srt): the names of WebVTT voices (<v Alice>) kept in the documents' meta only (meta, the default) or also before the text they introduce, 'Alice: Hello.' (prefix).", rich_help_panel=CORPUS_PANEL)] = None,
     blank_lines: Annotated[Optional[str], typer.Option("--blank-lines", help="Choi corpora: whitespace-only lines are kept as empty units (keep, the default: Choi's own files count them) or dropped (drop).", rich_help_panel=CORPUS_PANEL)] = None,
     limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Read only the first N documents of the corpus (files in natural order).", rich_help_panel=CORPUS_PANEL)] = None,
     n_restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Restarts per document (maximum with --ci-width).", rich_help_panel=TEST_PANEL)] = None,
@@ -344,7 +345,8 @@ def run(
         experiment = with_overrides(
             experiment, segmenters=segmenters, corpus=corpus, format=format or old_format, out=out,
             reader={"encoding": encoding, "levels": levels, "unit": unit, "splitter": splitter, "pattern": pattern, "where": where,
-                    "blank_lines": blank_lines, "code": code, "markup": markup, "limit": limit},
+                    "blank_lines": blank_lines, "code": code, "markup": markup, "speakers": speakers,
+                    "limit": limit},
             n_restarts=n_restarts, seed=seed, n_jobs=n_jobs, backend=backend.value if backend else None,
             scheduler=scheduler, tolerance=tolerance, ci_width=ci_width, ci_score=ci_score,
             layout_control=layout_control,

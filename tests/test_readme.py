@@ -6,7 +6,7 @@ A command is not run when it installs something or is not a ``stability`` comman
 install``, ``python3 -m venv``, ``pytest``). One that reads ``../shared`` (by name, or through a
 config file it names) is skipped when that folder is absent, and it is a slow one in any case
 (minutes to hours): those run only with ``-m slow_readme``. The README's placeholders (``my_texts/``,
-``mypkg.seg:segment``, ``ref.jsonl``, ``hyp.jsonl``) are made here, in the temporary folder.
+``my_talks/``, ``mypkg.seg:segment``, ``ref.jsonl``, ``hyp.jsonl``) are made here, in the temporary folder.
 Lines that start a service in the background (``dask scheduler ... &``, ``dask worker ... &``) are
 started as written, once, by the command that needs them (``--scheduler``), and stopped after the
 module.
@@ -95,6 +95,28 @@ def _texts(folder: Path) -> None:
         (folder / "my_texts" / f"{doc.id}.txt").write_text(" ".join(doc.units), encoding="utf-8")
 
 
+def _talks(folder: Path) -> None:
+    """``my_talks/``: three transcripts as WebVTT captions (a demo document's sentence a cue, two
+    seconds each), each with its chapters track (a chapter per reference segment)."""
+    import html
+
+    from stability.demo import demo_corpus
+
+    def stamp(seconds: int) -> str:
+        return f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.000"
+
+    def vtt(cues: list[tuple[int, int, str]]) -> str:
+        return "WEBVTT\n\n" + "\n".join(f"{stamp(a)} --> {stamp(b)}\n{text}\n" for a, b, text in cues)
+
+    (folder / "my_talks").mkdir()
+    for doc in demo_corpus(n_documents=3, seed=5):
+        name = doc.id.replace("/", "-")
+        cues = [(2 * i, 2 * i + 2, f"<v Speaker {i % 2 + 1}>{html.escape(' '.join(unit.split()), quote=False)}") for i, unit in enumerate(doc.units)]
+        chapters = [(2 * start, 2 * end, f"Chapter {j + 1}") for j, (start, end) in enumerate(doc.references[0].segments)]
+        (folder / "my_talks" / f"{name}.vtt").write_text(vtt(cues), encoding="utf-8")
+        (folder / "my_talks" / f"{name}.chapters.vtt").write_text(vtt(chapters), encoding="utf-8")
+
+
 def _plugin(folder: Path) -> None:
     """``mypkg.seg:segment``: a segmenter in a package of the user's (on PYTHONPATH)."""
     (folder / "mypkg").mkdir()
@@ -112,7 +134,7 @@ def _segmentations(folder: Path) -> None:
 
 
 #: What the README's placeholders stand for, made in the workspace.
-PLACEHOLDERS = {"my_texts/": _texts, "mypkg.seg:segment": _plugin, "ref.jsonl": _segmentations}
+PLACEHOLDERS = {"my_texts/": _texts, "my_talks/": _talks, "mypkg.seg:segment": _plugin, "ref.jsonl": _segmentations}
 
 
 @pytest.fixture(scope="module")

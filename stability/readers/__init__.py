@@ -5,32 +5,37 @@ iterator of documents. Every format is one module of this package and one row of
 (:data:`FORMAT_TABLE`, in :mod:`stability.readers.formats`), which detection, dispatch, option
 checks, error messages and the ``[corpus]`` keys of a config read:
 
-========  =====================  ===============================================================
-format    reader                 layout
-========  =====================  ===============================================================
-choi      :func:`read_choi`      one unit per line, segments separated by ``==========`` lines
-                                 (Choi 2000); one document per file
-wiki      :func:`read_wiki`      Wiki-727K / Wiki-50: ``========,<level>,<title>.`` headers start
-                                 sections, one sentence per line; one document per file
-jsonl     :func:`read_jsonl`     one JSON object per line: ``{"id", "units", "references"}``,
-                                 or a JSON array of them; references as boundaries or segment
-                                 sizes (``"segments"``); the dialogue topic segmentation data
-                                 hub's files (``"utterances"``, ``"dial_id"``) as they are
-csv       :func:`read_csv`       one row per unit: a text column, label columns (one per
-                                 annotator), optional start/end time columns, optional document
-                                 column
-chen      :func:`read_chen`      Chen et al. (2009): ``X.text`` (a paragraph per line) beside
-                                 ``X.segmenttitles`` (``doc,paragraph,title`` per line)
-markdown  :func:`read_markdown`  Markdown, one document per file: headings are the reference
-                                 boundaries and are removed; paragraphs (or their sentences)
-                                 and code blocks are the units
-html      :func:`read_html`      HTML pages, one document per file: ``<h1>``..``<h6>`` are the
-                                 reference boundaries and are removed; blocks (paragraphs, list
-                                 items, table rows, ``<pre>``) are the units, as text; only
-                                 ``<main>`` when the page has one
-text      :func:`read_text`      plain text, split into sentences (a splitter from
-                                 :mod:`stability.splitters`), paragraphs or lines
-========  =====================  ===============================================================
+=========  ======================  ===============================================================
+format     reader                  layout
+=========  ======================  ===============================================================
+choi       :func:`read_choi`       one unit per line, segments separated by ``==========`` lines
+                                   (Choi 2000); one document per file
+wiki       :func:`read_wiki`       Wiki-727K / Wiki-50: ``========,<level>,<title>.`` headers start
+                                   sections, one sentence per line; one document per file
+jsonl      :func:`read_jsonl`      one JSON object per line: ``{"id", "units", "references"}``,
+                                   or a JSON array of them; references as boundaries or segment
+                                   sizes (``"segments"``); the dialogue topic segmentation data
+                                   hub's files (``"utterances"``, ``"dial_id"``) as they are
+csv        :func:`read_csv`        one row per unit: a text column, label columns (one per
+                                   annotator), optional start/end time columns, optional document
+                                   column
+chen       :func:`read_chen`       Chen et al. (2009): ``X.text`` (a paragraph per line) beside
+                                   ``X.segmenttitles`` (``doc,paragraph,title`` per line)
+subtitles  :func:`read_subtitles`  captions and subtitles, WebVTT (``.vtt``) and SubRip
+                                   (``.srt``), as speech-to-text tools export transcripts: one
+                                   document per file, one unit per cue, its times kept; a
+                                   chapters track ``X.chapters.vtt`` beside ``X.vtt`` is the
+                                   reference
+markdown   :func:`read_markdown`   Markdown, one document per file: headings are the reference
+                                   boundaries and are removed; paragraphs (or their sentences)
+                                   and code blocks are the units
+html       :func:`read_html`       HTML pages, one document per file: ``<h1>``..``<h6>`` are the
+                                   reference boundaries and are removed; blocks (paragraphs, list
+                                   items, table rows, ``<pre>``) are the units, as text; only
+                                   ``<main>`` when the page has one
+text       :func:`read_text`       plain text, split into sentences (a splitter from
+                                   :mod:`stability.splitters`), paragraphs or lines
+=========  ======================  ===============================================================
 
 Adding a format: write a module with its reader (keyword options after ``path``, plus
 ``encoding``, ``encoding_errors``, ``pattern``, ``limit``; build it with
@@ -53,7 +58,7 @@ Conventions shared by every reader
   mark; ``pattern=`` to leave out a file holding NUL bytes, which is not text). A UTF-8
   byte-order mark at the start of a file is ignored.
   ``encoding_errors`` (``"strict"``, ``"replace"``, ``"ignore"``...) is passed to :func:`open`.
-* **Ids.** Formats with one document per file (choi, wiki, markdown, text) use the file's path relative to
+* **Ids.** Formats with one document per file (choi, wiki, subtitles, markdown, html, text) use the file's path relative to
   the directory given, with ``/`` separators (``1/3-11/0.ref``); a single file given directly is
   named by its file name. Directories are walked recursively, following symbolic links to
   directories (a link back to a parent is not followed); hidden entries (``.name``) are skipped,
@@ -89,6 +94,7 @@ from .formats import FORMAT_TABLE, CorpusFormat
 from .html import read_html
 from .jsonl import read_jsonl, write_jsonl
 from .markdown import read_markdown
+from .subtitles import read_subtitles
 from .text import read_text
 from .wiki import read_wiki
 
@@ -107,6 +113,7 @@ __all__ = [
     "read_csv",
     "read_markdown",
     "read_html",
+    "read_subtitles",
     "read_text",
     "register_format",
     "unregister_format",

@@ -89,9 +89,11 @@ def detect_format(path: PathLike, *, encoding: str = "utf-8", encoding_errors: s
 
     Every rule reads the format table (:data:`~stability.readers.FORMAT_TABLE`), in its order.
     A file: its extension (``.ref`` choi, ``.jsonl``/``.json`` jsonl, ``.csv``/``.tsv`` csv,
-    ``.segmenttitles`` chen); otherwise its content (a ``========,<level>,<title>.`` header among
+    ``.segmenttitles`` chen, ``.vtt``/``.srt`` subtitles, ``.md``/``.markdown`` markdown,
+    ``.html``/``.htm`` html); otherwise its content (a ``========,<level>,<title>.`` header among
     its first non-blank lines: wiki; a ``==========`` line: choi; an ``X.text`` file with
-    ``X.segmenttitles`` beside it: chen); otherwise text. A directory (searched recursively): the
+    ``X.segmenttitles`` beside it: chen; a ``WEBVTT`` first line, or a SubRip cue number followed
+    by a timing line: subtitles); otherwise text. A directory (searched recursively): the
     first of those extensions present; otherwise the content of its first ten text files in
     natural order, as for a file (files holding NUL bytes, such as images, PDFs and office
     documents, are passed over; when one of them decides, every non-hidden file of the directory
@@ -173,16 +175,16 @@ def read_corpus(
         when this function is called; its format detected from the content, JSON for JSON lines
         or an array, else as for a file without extension: pass ``format`` for CSV, Markdown or
         HTML).
-    format : {"choi", "wiki", "jsonl", "csv", "chen", "markdown", "html", "text"}, optional
+    format : {"choi", "wiki", "jsonl", "csv", "chen", "subtitles", "markdown", "html", "text"}, optional
         The format; detected when omitted (see :func:`detect_format`). Case is ignored, and
-        ``"json"``, ``"tsv"``, ``"md"``, ``"htm"``, ``"txt"``, ``"wiki727k"``, ``"wiki50"`` are accepted as
-        aliases.
+        ``"json"``, ``"tsv"``, ``"vtt"``, ``"srt"``, ``"md"``, ``"htm"``, ``"txt"``, ``"wiki727k"``,
+        ``"wiki50"`` are accepted as aliases.
     encoding, encoding_errors : str
         Text encoding (default UTF-8) and error handler (default strict).
     pattern : str or sequence of str, optional
         File-name glob(s) selecting files in a directory; defaults per format: ``*.ref`` (choi),
         ``*`` (wiki), ``*.jsonl``/``*.json``, ``*.csv``/``*.tsv``, ``*.segmenttitles`` (chen),
-        ``*.md``/``*.markdown``, ``*.html``/``*.htm``, ``*.txt`` (text).
+        ``*.vtt``/``*.srt`` (subtitles), ``*.md``/``*.markdown``, ``*.html``/``*.htm``, ``*.txt`` (text).
     limit : int, optional
         Stop after this many documents.
     levels :
@@ -205,6 +207,8 @@ def read_corpus(
         ``{"set": "test"}`` or ``"set=test,lang=en"`` (see :func:`read_jsonl`).
     blank_lines : {"keep", "drop"}
         Choi only (default ``"keep"``).
+    speakers :
+        Subtitles only (see :func:`read_subtitles`).
     text_column, label_columns, start_column, end_column, document_column, delimiter :
         CSV only (see :func:`read_csv`).
 

@@ -23,6 +23,7 @@ from .delimited import read_csv, write_csv
 from .html import read_html
 from .jsonl import read_jsonl, write_jsonl
 from .markdown import read_markdown
+from .subtitles import read_subtitles, sniff_subtitles
 from .text import read_text
 from .wiki import read_wiki, sniff_wiki
 
@@ -110,6 +111,10 @@ FORMAT_TABLE: dict[str, CorpusFormat] = _rows(
     CorpusFormat(
         "chen", read_chen, extensions=(".segmenttitles",), sniff=sniff_chen,
         marker="a '.segmenttitles' file beside a '.text' file", paired=True,
+    ),
+    CorpusFormat(
+        "subtitles", read_subtitles, extensions=(".vtt", ".srt"), sniff=sniff_subtitles,
+        marker="a 'WEBVTT' line or SubRip cues", aliases=("vtt", "webvtt", "srt", "subrip", "captions"),
     ),
     CorpusFormat("markdown", read_markdown, extensions=(".md", ".markdown"), aliases=("md",)),
     CorpusFormat("html", read_html, extensions=(".html", ".htm"), aliases=("htm",)),

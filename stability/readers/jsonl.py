@@ -8,6 +8,10 @@ they are: ``utterances`` are the units and ``dial_id`` the id (:data:`KEY_ALIASE
 References may be given as boundary lists (``references``, ``boundaries``) or as segment sizes
 (``segments``, ``masses``); a key that looks like a reference but is none of these is kept in
 ``meta`` with a :class:`~stability.readers.CorpusWarning` naming the key and ``file:line``.
+
+A speech-to-text transcript as Whisper writes it (``{"text", "segments": [{"start", "end",
+"text", ...}], "language"}``; OpenAI's verbose JSON and WhisperX's output have the same
+``segments``) is read as one document, a unit per segment with its times (see :func:`read_jsonl`).
 """
 
 from __future__ import annotations
@@ -24,8 +28,9 @@ from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
 from ..segmentation import Segmentation
 from .common import PathLike, checked_documents, make_document, note, open_source, stream_files
+from .subtitles import chapters_of
 
-__all__ = ["read_jsonl", "write_jsonl", "REFERENCE_KEYS", "KEY_ALIASES"]
+__all__ = ["read_jsonl", "write_jsonl", "is_whisper", "REFERENCE_KEYS", "KEY_ALIASES"]
 
 PATTERNS = ("*.jsonl", "*.json")
 
@@ -93,6 +98,18 @@ def read_jsonl(
     is an error (JSON parsers keep its last value). Blank lines are skipped; a file with no document
     (empty, blank, or an empty array) is an error, as in the other formats.
 
+    **Whisper transcripts.** An object whose ``segments`` holds objects rather than segment sizes,
+    ``{"start": 0.0, "end": 2.5, "text": " Hello", ...}`` (what Whisper's ``--output_format json``,
+    OpenAI's ``verbose_json`` and WhisperX write), is a transcript: each segment with text is a
+    unit (its text stripped, whitespace runs made one space; a segment without text is skipped
+    with a note) and its ``(start, end)`` go into ``times``. Its id is ``id`` when it has one,
+    else the file's relative path (``talk.json``; with ``:<line>`` for an object that does not
+    start the file). ``meta`` holds the other keys (``language``...; not ``text``, the units
+    joined, nor WhisperX's ``word_segments``), ``transcript: "whisper"``, ``speakers`` (each
+    segment's ``speaker``, as WhisperX's diarization gives it, or ``None``) and ``chapters``:
+    a chapters track ``talk.chapters.vtt`` or ``talk.chapters.srt`` beside ``talk.json`` gives
+    the reference, as for caption files (see :func:`~stability.readers.read_subtitles`).
+
     Parameters
     ----------
     path : str or path-like
@@ -139,7 +156,11 @@ def read_jsonl(
             counts["read"] += 1
             if _selected(record, wanted, file, lineno):
                 counts["kept"] += 1
-                yield _parse_record(file, lineno, record, prefix)
+                if is_whisper(record):
+                    doc_id = relative if lineno == 1 else f"{relative}:{lineno}"
+                    yield _whisper_document(file, lineno, record, doc_id, source.lines)
+                else:
+                    yield _parse_record(file, lineno, record, prefix)
 
     return _some_kept(stream_files(source, parse_file), wanted, counts, source.root)
 
@@ -321,6 +342,65 @@ def _parse_record(path: Path, lineno: int, record: dict[str, Any], prefix: str) 
     return make_document(
         path, lineno, id=doc_id, units=tuple(units), references=references, times=times, meta=meta
     )
+
+
+def is_whisper(record: dict[str, Any]) -> bool:
+    """Whether ``record`` is a speech-to-text transcript as Whisper writes it: ``segments`` a list
+    holding objects (``{"start", "end", "text", ...}``), not segment sizes, and no units."""
+    segments = record.get("segments")
+    return (
+        isinstance(segments, list) and "units" not in record and "utterances" not in record
+        and (any(isinstance(segment, dict) for segment in segments) or (not segments and "text" in record))
+    )
+
+
+#: Keys of a Whisper transcript not kept in its meta: the whole text (the units joined), the
+#: segments (the units and times) and WhisperX's word timings.
+_WHISPER_READ = ("id", "text", "segments", "word_segments")
+
+
+def _whisper_document(path: Path, lineno: int, record: dict[str, Any], default_id: str,
+                      lines: Callable[[Path], Iterable[str]]) -> Document:
+    """The document of a Whisper transcript: a unit per segment with text, its times kept."""
+    def fail(message: str) -> CorpusFormatError:
+        return CorpusFormatError(message, path=str(path), line=lineno)
+
+    doc_id = record.get("id", default_id)
+    if isinstance(doc_id, bool) or not isinstance(doc_id, (str, int)):
+        raise fail(f"'id' must be a string or an integer; received {_short_repr(doc_id)}")
+    expected = "a Whisper segment, an object with 'start' and 'end' (seconds) and 'text'"
+    units, times, speakers, empty = [], [], [], []
+    for k, segment in enumerate(record["segments"]):
+        if not isinstance(segment, dict) or not isinstance(segment.get("text"), str):
+            raise fail(f"segments[{k}] must be {expected}; received {_short_repr(segment)}")
+        pair = [segment.get("start"), segment.get("end")]
+        if not all(isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t) for t in pair):
+            raise fail(f"segments[{k}] must be {expected}, its times finite numbers; received start "
+                       f"{_short_repr(pair[0])} and end {_short_repr(pair[1])}")
+        if pair[1] < pair[0]:
+            raise fail(f"segments[{k}] must end at or after its start; received start {pair[0]} and end {pair[1]}")
+        text = " ".join(segment["text"].split())
+        if not text:
+            empty.append(k)
+            continue
+        units.append(text)
+        times.append((float(pair[0]), float(pair[1])))
+        speaker = segment.get("speaker")
+        speakers.append(None if speaker is None else str(speaker))
+    notes: list[str] = []
+    if empty:
+        shown = ", ".join(map(str, empty[:10])) + (", ..." if len(empty) > 10 else "")
+        note(notes, f"{path}:{lineno}", f"{len(empty)} Whisper segment(s) without text skipped (segments {shown})")
+    if not units:
+        raise fail(f"document {str(doc_id)!r}: expected at least one Whisper segment with text; "
+                   f"{'its segments have none' if record['segments'] else 'segments is empty'}")
+    meta = {k: v for k, v in record.items() if k not in _WHISPER_READ}
+    meta.update({"format": "jsonl", "transcript": "whisper", "source": str(path), "line": lineno,
+                 "speakers": tuple(speakers)})
+    references, found = chapters_of(path, [start for start, _ in times], lines, notes)
+    meta.update(found, notes=notes)
+    return make_document(path, lineno, id=str(doc_id), units=tuple(units), references=references,
+                         times=tuple(times), meta=meta)
 
 
 def _canonical_keys(record: dict[str, Any], fail: Fail) -> dict[str, Any]:

@@ -1,0 +1,415 @@
+"""Caption and subtitle files, WebVTT (``.vtt``) and SubRip (``.srt``): one transcript a file.
+
+Speech-to-text tools (Whisper, Zoom, Teams, YouTube and most meeting recorders) export a
+transcript as captions: a list of *cues*, each a stretch of speech with its start and end time.
+The reader makes each cue with text a unit, in the order of the file, and keeps its times in
+``Document.times``. Text markup is removed: WebVTT's voice, class, language and ruby spans
+(``<v Alice>``, ``<c.loud>``), bold, italic and underline, karaoke timestamps
+(``<00:00:01.000>``), SubRip's ``<font>`` tags and ``{\\an8}`` placement codes; HTML character
+references (``&amp;``) are decoded.
+
+A chapters track gives the reference: ``talk.chapters.vtt`` (or ``talk.chapters.srt``) beside
+``talk.vtt`` (or ``talk.srt``) holds one cue per chapter, the chapter's title as its text. Every
+chapter after the first starts a reference segment at the first cue that starts at or after the
+chapter's start.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from ..checks import check_choice
+from ..corpus import Document
+from ..exceptions import CorpusFormatError, _short_repr
+from ..segmentation import Segmentation
+from .common import PathLike, Source, first_lines, make_document, note, open_source, stream_files
+
+__all__ = ["CHAPTERS", "Cue", "chapter_reference", "chapters_of", "read_cues", "read_subtitles", "sniff_subtitles"]
+
+SUFFIXES = (".vtt", ".srt")
+PATTERNS = tuple("*" + suffix for suffix in SUFFIXES)
+#: What sits between a transcript's stem and its suffix in the name of its chapters track:
+#: ``talk.vtt`` -> ``talk.chapters.vtt`` or ``talk.chapters.srt``.
+CHAPTERS = ".chapters"
+SPEAKERS = ("meta", "prefix")
+
+_HEADER = re.compile(r"WEBVTT(?:[ \t].*)?$")
+_NON_CUE = re.compile(r"(?:NOTE|STYLE|REGION)(?:[ \t].*)?$")  # WebVTT comments, style sheets, regions
+_ARROW = "-->"
+_TIMESTAMP = re.compile(r"(?:(\d+):)?(\d{2}):(\d{2})[.,](\d{3})")
+_EXPECTED_TIMESTAMP = (
+    "a timestamp such as '00:01:02.500' or '01:02.500' (hours optional, minutes and seconds from 00 to "
+    "59, three decimals after '.' or ',')"
+)
+# a tag (<v Alice>, </v>, <c.loud>, <i>, <font color="red">), a karaoke timestamp, a placement code
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>|<\d+(?::\d{2})+\.\d{3}>|\{\\[^{}]*\}")
+_VOICE = re.compile(r"<v(?:\.[^\s<>]*)?[ \t]+([^<>]*)>")
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One cue of a caption file, as the reader sees it.
+
+    Attributes
+    ----------
+    line : int
+        The line of its timing line (``start --> end``).
+    start, end : float
+        Its times in seconds.
+    text : str
+        Its text lines joined with a space, markup removed, character references decoded and
+        whitespace runs made one space (``""`` for a cue with no text).
+    speakers : tuple of str
+        The names its voice spans (``<v Name>``) give, in order, each once.
+    """
+
+    line: int
+    start: float
+    end: float
+    text: str
+    speakers: tuple[str, ...] = ()
+
+
+def read_subtitles(
+    path: PathLike,
+    *,
+    speakers: str = "meta",
+    encoding: str = "utf-8",
+    encoding_errors: str = "strict",
+    pattern: str | Sequence[str] | None = None,
+    limit: int | None = None,
+) -> Iterator[Document]:
+    """Read caption files (WebVTT ``.vtt``, SubRip ``.srt``): one document a file, one unit a cue.
+
+    A file starting with a ``WEBVTT`` line (text may follow it, and header lines down to the first
+    blank line) is WebVTT: its ``NOTE``, ``STYLE`` and ``REGION`` blocks are passed over. Any
+    other file is read as SubRip. Cues are separated by blank lines; each is an optional
+    identifier line (SubRip's cue number), a timing line ``start --> end`` (anything after the
+    end, WebVTT's cue settings such as ``align:start position:10%``, is ignored) and its text
+    lines, joined with a space. Timestamps are ``hh:mm:ss.ttt`` or ``mm:ss.ttt``, with ``.`` or
+    SubRip's ``,`` before the milliseconds. Markup is removed from the text (voice, class and
+    other spans, ``<i>``, ``<b>``, ``<font>``, karaoke timestamps ``<00:00:01.000>``, ``{\\an8}``
+    codes) and character references such as ``&amp;`` are decoded. A cue left without text is
+    skipped (one note a file counts them). Line ends may be CRLF; a UTF-8 byte-order mark is
+    ignored.
+
+    A file's chapters track, ``X.chapters.vtt`` or ``X.chapters.srt`` beside ``X.vtt`` or
+    ``X.srt``, gives the reference: each chapter after the first starts a segment at the first
+    cue that starts at or after the chapter's start (chapters are cues too, their text the
+    title). A chapter that no cue starts in adds no boundary (a note names it). Chapters tracks
+    are read with their transcripts, never as documents of their own.
+
+    Malformed input is a :class:`~stability.exceptions.CorpusFormatError` naming the file and the
+    line: a timestamp that is not one, a cue that ends before it starts, a cue that starts before
+    the cue above it (cues are in order of their start, as WebVTT requires), a block with no
+    timing line, a file with no cue holding text, a chapters track without its transcript.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A ``.vtt`` or ``.srt`` file (a chapters track given alone reads its transcript), or a
+        directory searched recursively.
+    speakers : {"meta", "prefix"}
+        Where the names of WebVTT voice spans (``<v Alice>``, Microsoft Teams writes one a cue)
+        go: only into ``meta["speakers"]`` (default: units hold only what was said), or also
+        before the text they introduce, ``"Alice: Hello."``, so that segmenters see who speaks.
+    encoding, encoding_errors, limit :
+        The options of every reader (see :func:`~stability.readers.read_corpus`).
+    pattern : str or sequence of str, optional
+        File-name glob(s) selecting the files of a directory; default ``"*.vtt"`` and ``"*.srt"``.
+        A directory holding ``X.vtt`` and ``X.srt`` (Whisper writes both) is an error: the
+        corpus would hold the transcript twice; choose one with ``pattern="*.vtt"``.
+
+    Returns
+    -------
+    iterator of Document
+        Ids are the files' paths relative to the directory given (the file name for a file).
+        ``times`` holds every unit's ``(start, end)`` in seconds. ``meta`` holds ``format``,
+        ``source``, ``speakers`` (one entry a unit: the voice's name, several joined with
+        ``", "``, or ``None``), ``chapters`` (the chapters track read, or ``None``), ``titles``
+        (with chapters: the title of each reference segment) and ``notes``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "talk.vtt").write_text(
+    ...     "WEBVTT\\n\\n00:00.000 --> 00:02.000\\n<v Ann>Hello &amp; welcome.\\n\\n"
+    ...     "00:02.000 --> 00:05.500 align:start\\nFirst, the budget.\\n\\n"
+    ...     "00:05.500 --> 00:08.000\\n<i>Then</i> the roads.\\n")
+    >>> _ = (folder / "talk.chapters.vtt").write_text(
+    ...     "WEBVTT\\n\\n00:00.000 --> 00:05.000\\nIntro and budget\\n\\n00:05.000 --> 00:08.000\\nRoads\\n")
+    >>> (doc,) = read_subtitles(folder)
+    >>> doc.id, doc.units
+    ('talk.vtt', ('Hello & welcome.', 'First, the budget.', 'Then the roads.'))
+    >>> doc.times[1], doc.references[0].boundaries, doc.meta["titles"], doc.meta["speakers"]
+    ((2.0, 5.5), (2,), ('Intro and budget', 'Roads'), ('Ann', None, None))
+    """
+    check_choice(speakers, "speakers", SPEAKERS)
+    source = open_source(
+        path, encoding=encoding, encoding_errors=encoding_errors, pattern=pattern, limit=limit,
+        default_patterns=PATTERNS,
+    )
+    listed = {file for _, file in source.files}
+
+    def parse(relative: str, file: Path) -> list[Document]:
+        if is_chapters(file):
+            transcript = _transcript_of(file)
+            if not source.single:
+                return []  # read with its transcript
+            relative, file = transcript.name, transcript
+        else:
+            _refuse_twins(file, listed)
+        return [_document(source, relative, file, speakers)]
+
+    return stream_files(source, parse)
+
+
+def is_chapters(file: Path) -> bool:
+    """Whether ``file`` is named as a chapters track (``X.chapters.vtt``, ``X.chapters.srt``)."""
+    return file.suffix.lower() in SUFFIXES and Path(file.stem).suffix.lower() == CHAPTERS
+
+
+def _siblings(stem: Path) -> list[Path]:
+    """The caption files ``stem`` + each suffix that exist."""
+    return [stem.with_name(stem.name + suffix) for suffix in SUFFIXES if stem.with_name(stem.name + suffix).is_file()]
+
+
+def _transcript_of(chapters: Path) -> Path:
+    """The transcript a chapters track belongs to; it must exist, and be one file."""
+    stem = chapters.with_name(Path(chapters.stem).stem)
+    found = _siblings(stem)
+    if len(found) != 1:
+        names = " or ".join(repr(stem.name + suffix) for suffix in SUFFIXES)
+        problem = "neither exists" if not found else "both exist: rename or move one"
+        raise CorpusFormatError(
+            f"a chapters track is read with its transcript, {names} beside it; {problem}", path=str(chapters)
+        )
+    return found[0]
+
+
+def chapters_of(
+    transcript: Path, starts: Sequence[float], lines: Callable[[Path], Iterable[str]], notes: list[str]
+) -> tuple[tuple[Segmentation, ...], dict[str, Any]]:
+    """The reference the chapters track beside ``transcript`` gives its units (starting at
+    ``starts``), read with ``lines``, and the meta entries saying so (``chapters``, ``titles``);
+    no reference and ``chapters`` None without a track."""
+    chapters = _chapters_for(transcript)
+    if chapters is None:
+        return (), {"chapters": None}
+    cues = list(read_cues(lines(chapters), chapters))
+    if not cues:
+        raise CorpusFormatError("expected at least one chapter cue; found none", path=str(chapters))
+    reference, titles = chapter_reference(starts, cues, chapters, notes)
+    return (reference,), {"chapters": str(chapters), "titles": titles}
+
+
+def _chapters_for(transcript: Path) -> Path | None:
+    """The chapters track beside ``transcript``, if any (two of them are an error)."""
+    found = _siblings(transcript.with_name(transcript.stem + CHAPTERS))
+    if len(found) > 1:
+        raise CorpusFormatError(
+            f"expected one chapters track for this transcript; found {found[0].name!r} and {found[1].name!r}",
+            path=str(transcript),
+        )
+    return found[0] if found else None
+
+
+def _refuse_twins(file: Path, listed: set[Path]) -> None:
+    """``X.vtt`` and ``X.srt`` both read: the same transcript twice (as Whisper writes it)."""
+    twins = [other for other in _siblings(file.with_name(file.stem)) if other != file and other in listed]
+    if twins:
+        raise CorpusFormatError(
+            f"{file.name!r} and {twins[0].name!r} hold the same transcript in two formats, so the corpus "
+            f"would hold it twice; expected one of them (pass pattern='*{file.suffix}' to read only these)",
+            path=str(file),
+        )
+
+
+def _document(source: Source, doc_id: str, file: Path, speakers: str) -> Document:
+    notes: list[str] = []
+    cues = list(read_cues(source.lines(file), file, speakers=speakers))
+    spoken = [cue for cue in cues if cue.text]
+    if len(spoken) < len(cues):
+        empty = [cue.line for cue in cues if not cue.text]
+        where = ", ".join(map(str, empty[:10])) + (", ..." if len(empty) > 10 else "")
+        lines = "line" if len(empty) == 1 else "lines"
+        note(notes, file, f"{len(empty)} cue(s) without text skipped (timing {lines} {where})")
+    if not spoken:
+        raise CorpusFormatError(
+            "expected at least one cue with text; " + (f"its {len(cues)} cue(s) have none" if cues else "found no cue"),
+            path=str(file),
+        )
+    meta: dict = {
+        "format": "subtitles",
+        "source": str(file),
+        "speakers": tuple(", ".join(cue.speakers) if cue.speakers else None for cue in spoken),
+    }
+    references, found = chapters_of(file, [cue.start for cue in spoken], source.lines, notes)
+    meta.update(found, notes=notes)
+    return make_document(
+        file, None, id=doc_id, units=tuple(cue.text for cue in spoken), references=references,
+        times=tuple((cue.start, cue.end) for cue in spoken), meta=meta,
+    )
+
+
+def chapter_reference(
+    starts: Sequence[float], chapters: Sequence[Cue], where: Path | str, notes: list[str]
+) -> tuple[Segmentation, tuple[str, ...]]:
+    """The reference a chapters track gives units starting at ``starts`` (in order).
+
+    Each chapter after the first starts a segment at the first unit that starts at or after the
+    chapter's start; a chapter that no unit starts in (before the next chapter) adds no boundary,
+    and a note says so. Returns the reference and the title of each of its segments.
+
+    >>> cues = [Cue(1, 0.0, 5.0, "Intro"), Cue(4, 5.0, 9.0, "Budget"), Cue(7, 6.0, 9.0, "Roads")]
+    >>> reference, titles = chapter_reference([0.0, 2.0, 5.0, 7.5], cues, "x", [])
+    >>> reference.boundaries, titles
+    ((2, 3), ('Intro', 'Budget', 'Roads'))
+    """
+    later = [cue.start for cue in chapters[1:]]
+    labels = [bisect_right(later, start) for start in starts]  # the chapter each unit starts in
+    reference = Segmentation.from_labels(labels)
+    empty = sorted(set(range(len(chapters))) - set(labels))
+    if empty:
+        shown = ", ".join(f"{_short_repr(chapters[i].text)} (line {chapters[i].line})" for i in empty)
+        note(notes, where, f"{len(empty)} chapter(s) in which no cue starts, so they mark no boundary: {shown}")
+    return reference, tuple(chapters[labels[start]].text for start, _ in reference.segments)
+
+
+def read_cues(lines: Iterable[str], file: Path | str, *, speakers: str = "meta") -> Iterator[Cue]:
+    """The cues of a caption file's lines (line ends removed), in order, empty ones included.
+
+    ``speakers="prefix"`` puts each voice's name before the text it introduces (see
+    :func:`read_subtitles`). Errors name ``file`` and the line.
+
+    >>> [c.text for c in read_cues(["1", "00:00:01,000 --> 00:00:02,500", "<b>Hi</b> there", ""], "x.srt")]
+    ['Hi there']
+    """
+    previous: Cue | None = None
+    for webvtt, block in _blocks(lines):
+        cue = _block(block, webvtt, file, speakers)
+        if cue is None:
+            continue
+        if previous is not None and cue.start < previous.start:
+            raise CorpusFormatError(
+                f"expected cues in order of their start (WebVTT requires it); this cue starts at {cue.start:g} s, "
+                f"before the cue at line {previous.line} ({previous.start:g} s)",
+                path=str(file), line=cue.line,
+            )
+        previous = cue
+        yield cue
+
+
+def _blocks(lines: Iterable[str]) -> Iterator[tuple[bool, list[tuple[int, str]]]]:
+    """``(webvtt, block)`` for every block of non-blank ``(line number, line)`` after the header;
+    ``webvtt``: the file starts with a ``WEBVTT`` line."""
+    block: list[tuple[int, str]] = []
+    webvtt = in_header = False
+    for lineno, line in enumerate(lines, 1):
+        if lineno == 1 and _HEADER.match(line.lstrip("\ufeff")):
+            webvtt = in_header = True  # the header runs to the first blank line
+            continue
+        if in_header:
+            if not line.strip() or _ARROW not in line:
+                in_header = bool(line.strip())
+                continue
+            in_header = False  # a cue right under the header, without the blank line
+        if line.strip():
+            block.append((lineno, line))
+        elif block:
+            yield webvtt, block
+            block = []
+    if block:
+        yield webvtt, block
+
+
+def _block(block: list[tuple[int, str]], webvtt: bool, file: Path | str, speakers: str) -> Cue | None:
+    """The cue of one block of lines (none for a comment, a style sheet or a region)."""
+    first = block[0][1]
+    if _ARROW in first:
+        timing, text = block[0], block[1:]
+    elif len(block) > 1 and _ARROW in block[1][1]:
+        timing, text = block[1], block[2:]
+    elif webvtt and _NON_CUE.match(first):
+        return None
+    else:
+        expected = "a cue: an identifier line (optional) and a timing line 'start --> end'"
+        raise CorpusFormatError(
+            f"expected {expected}, then the cue's text; received {_short_repr(first)} (a blank line inside "
+            f"a cue's text ends the cue)",
+            path=str(file), line=block[0][0],
+        )
+    for lineno, line in text:
+        if _ARROW in line:
+            raise CorpusFormatError(
+                f"expected a blank line before the next cue; this timing line follows the text of the cue at "
+                f"line {timing[0]}", path=str(file), line=lineno,
+            )
+    lineno, line = timing
+    start_text, _, after = line.partition(_ARROW)
+    parts = after.split()
+    start = _seconds(start_text.strip(), "start", file, lineno)
+    if not parts:
+        raise CorpusFormatError(
+            f"expected a timing line 'start --> end' with the end after the arrow; received {_short_repr(line)}",
+            path=str(file), line=lineno,
+        )
+    end = _seconds(parts[0], "end", file, lineno)
+    if end < start:
+        raise CorpusFormatError(
+            f"expected a cue to end at or after its start; it starts at {start_text.strip()} and ends at {parts[0]}",
+            path=str(file), line=lineno,
+        )
+    words, names = _clean(" ".join(line for _, line in text), speakers)
+    return Cue(lineno, start, end, words, names)
+
+
+def _seconds(text: str, which: str, file: Path | str, lineno: int) -> float:
+    """A timestamp in seconds; anything else is an error naming the place and the form expected."""
+    match = _TIMESTAMP.fullmatch(text)
+    if match is None or int(match.group(2)) > 59 or int(match.group(3)) > 59:
+        raise CorpusFormatError(
+            f"expected the cue's {which} as {_EXPECTED_TIMESTAMP}; received {_short_repr(text)}",
+            path=str(file), line=lineno,
+        )
+    hours, minutes, seconds, millis = (int(group or 0) for group in match.groups())
+    return (((hours * 60 + minutes) * 60 + seconds) * 1000 + millis) / 1000
+
+
+def _clean(text: str, speakers: str) -> tuple[str, tuple[str, ...]]:
+    """A cue's text without markup, references decoded, whitespace made single spaces; and the
+    names of its voices."""
+    names: list[str] = []
+
+    def replace(match: re.Match) -> str:
+        voice = _VOICE.fullmatch(match.group(0))
+        if voice is None:
+            return " " if match.group(0).startswith("{") else ""
+        name = " ".join(html.unescape(voice.group(1)).split())
+        if name and name not in names:
+            names.append(name)
+        return f" {name}: " if speakers == "prefix" and name else ""
+
+    return " ".join(html.unescape(_TAG.sub(replace, text)).split()), tuple(names)
+
+
+def sniff_subtitles(file: Path, codec: str, errors: str) -> str | None:
+    """What makes ``file`` a caption file (a ``WEBVTT`` first line; a SubRip cue: a number, then a
+    timing line), or None."""
+    head = []
+    for text in first_lines(file, codec, errors, max_lines=2):
+        head.append(text.lstrip("\ufeff"))
+    if head and _HEADER.match(head[0]):
+        return "a 'WEBVTT' first line"
+    if len(head) == 2 and head[0].isdigit() and _ARROW in head[1]:
+        start = head[1].partition(_ARROW)[0].strip()
+        if _TIMESTAMP.fullmatch(start):
+            return "a SubRip cue (a number, then 'start --> end')"
+    return None

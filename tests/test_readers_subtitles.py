@@ -1,0 +1,308 @@
+"""Caption files (WebVTT .vtt, SubRip .srt) and Whisper's JSON: transcripts as speech-to-text
+tools export them, a unit per cue with its times, chapters tracks as the reference.
+
+Expected units, times and boundaries are worked out by hand from the files written in each test
+(timestamps in seconds: ``01:02.500`` is 62.5).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import warnings
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from stability import CorpusFormatError, CorpusWarning, InvalidParameterError
+from stability.cli import app
+from stability.readers import FORMAT_TABLE, detect_format, read_corpus, read_subtitles
+
+
+def write(path, text, encoding="utf-8"):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode(encoding))
+    return path
+
+
+# Every feature of a WebVTT file as Teams, YouTube and Whisper write them, with CRLF and a BOM.
+VTT = "\ufeff" + "\r\n".join([
+    "WEBVTT - Council meeting",
+    "Kind: captions",
+    "Language: en",
+    "",
+    "NOTE exported by the recorder",
+    "over two lines",
+    "",
+    "STYLE",
+    "::cue { color: yellow }",
+    "",
+    "REGION",
+    "id:fred width:40%",
+    "",
+    "intro-1",                                                  # a cue identifier
+    "00:00:00.000 --> 00:00:03.200 align:start position:10%",   # cue settings
+    "<v Alice Smith>We start with the budget &amp; the",        # a voice, an entity
+    "forecast.</v>",                                            # a second text line
+    "",
+    "00:03.200 --> 00:06.000",                                  # no hours
+    "<v.loud Bob>The <c.yellow>numbers</c> look <i>fine</i>.",  # a voice with a class, spans
+    "",
+    "00:06.000 --> 00:07.000",
+    "<00:00:06.100><c> </c>",                                   # nothing but markup: skipped
+    "",
+    "00:07.000 --> 00:10.000",
+    "Now <b>the</b> roads &lt;north&gt;<00:00:08.000> and bridges.",  # a karaoke timestamp
+    "",
+]) + "\r\n"
+
+SRT = "\n".join([
+    "1",
+    "00:00:01,000 --> 00:00:02,000",
+    "{\\an8}Hello <font color=\"red\">world</font>",
+    "",
+    "2",
+    "00:00:02,000 --> 00:01:04,250 X1:10 X2:20 Y1:5 Y2:9",       # SubRip's coordinates
+    "Second line",
+    "  wrapped  here",
+    "",
+    "3",
+    "00:01:04,250 --> 01:00:00,000",
+    "",                                                         # a cue without text
+    "4",
+    "01:00:00,000 --> 01:00:01,000",
+    "Last.",
+]) + "\n"
+
+
+def test_webvtt_every_feature(tmp_path):
+    file = write(tmp_path / "meeting.vtt", VTT)
+    with pytest.warns(CorpusWarning, match=r"meeting\.vtt: 1 cue\(s\) without text skipped \(timing line 22\)"):
+        (doc,) = read_subtitles(file)
+    assert doc.id == "meeting.vtt"
+    assert doc.units == (
+        "We start with the budget & the forecast.",
+        "The numbers look fine.",
+        "Now the roads <north> and bridges.",
+    )
+    assert doc.times == ((0.0, 3.2), (3.2, 6.0), (7.0, 10.0))
+    assert doc.references == ()
+    assert doc.meta["speakers"] == ("Alice Smith", "Bob", None)
+    assert doc.meta["format"] == "subtitles" and doc.meta["source"] == str(file) and doc.meta["chapters"] is None
+    assert doc.meta["notes"] == ["1 cue(s) without text skipped (timing line 22)"]
+
+
+def test_speaker_names_as_prefixes(tmp_path):
+    file = write(tmp_path / "meeting.vtt", VTT)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorpusWarning)
+        (doc,) = read_corpus(file, speakers="prefix")
+    assert doc.units[:2] == ("Alice Smith: We start with the budget & the forecast.", "Bob: The numbers look fine.")
+    two = write(tmp_path / "two.vtt", "WEBVTT\n\n00:00.000 --> 00:01.000\n<v Ann>Hi.</v> <v Bo>Hello.</v>\n")
+    (doc,) = read_corpus(two, speakers="prefix")
+    assert doc.units == ("Ann: Hi. Bo: Hello.",) and doc.meta["speakers"] == ("Ann, Bo",)
+    with pytest.raises(InvalidParameterError, match="speakers"):
+        read_corpus(two, speakers="first")
+    with pytest.raises(InvalidParameterError, match="speakers applies only to format 'subtitles'"):
+        read_corpus(write(tmp_path / "a.txt", "Text."), speakers="prefix")
+
+
+def test_subrip_every_feature(tmp_path):
+    file = write(tmp_path / "film.srt", SRT.replace("\n", "\r\n"))
+    with pytest.warns(CorpusWarning, match=r"1 cue\(s\) without text skipped \(timing line 11\)"):
+        (doc,) = read_corpus(file)
+    assert doc.units == ("Hello world", "Second line wrapped here", "Last.")
+    # 00:01:04,250 = 64.25 s; 01:00:00,000 = 3600 s
+    assert doc.times == ((1.0, 2.0), (2.0, 64.25), (3600.0, 3601.0))
+    assert doc.meta["speakers"] == (None, None, None)
+
+
+def test_a_cue_right_under_the_header_and_a_last_cue_without_a_newline(tmp_path):
+    file = write(tmp_path / "tight.vtt", "WEBVTT\n00:01.000 --> 00:02.000\nOne\n\n00:02.000 --> 00:03.000\nTwo")
+    (doc,) = read_corpus(file)
+    assert doc.units == ("One", "Two") and doc.times == ((1.0, 2.0), (2.0, 3.0))
+
+
+BAD_TIME = "expected the cue's {} as a timestamp such as '00:01:02.500' or '01:02.500'"
+
+
+@pytest.mark.parametrize("name, body, line, expected", [
+    ("a.vtt", "WEBVTT\n\n00:00.000 --> 1:2:3\nx\n", 3, BAD_TIME.format("end") + r".*received '1:2:3'"),
+    ("a.vtt", "WEBVTT\n\n00:60.000 --> 01:00.000\nx\n", 3, BAD_TIME.format("start") + r".*received '00:60.000'"),
+    ("a.srt", "1\n00:00:01,5 --> 00:00:02,000\nx\n", 2, BAD_TIME.format("start") + r".*received '00:00:01,5'"),
+    ("a.srt", "1\n00:00:01,000 -->\nx\n", 2, "expected a timing line 'start --> end' with the end after the arrow"),
+    ("a.vtt", "WEBVTT\n\n00:05.000 --> 00:04.000\nx\n", 3,
+     "expected a cue to end at or after its start; it starts at 00:05.000 and ends at 00:04.000"),
+    ("a.vtt", "WEBVTT\n\n00:05.000 --> 00:06.000\nx\n\n00:04.000 --> 00:07.000\ny\n", 6,
+     r"expected cues in order of their start .*starts at 4 s, before the cue at line 3 \(5 s\)"),
+    ("a.srt", "1\n00:00:01,000 --> 00:00:02,000\nx\n\ny\n", 5,
+     r"expected a cue: an identifier line \(optional\) and a timing line 'start --> end', then the cue's text; "
+     r"received 'y' \(a blank line inside a cue's text ends the cue\)"),
+    ("a.srt", "1\n00:00:01,000 --> 00:00:02,000\nx\n00:00:02,000 --> 00:00:03,000\ny\n", 4,
+     "expected a blank line before the next cue; this timing line follows the text of the cue at line 2"),
+    ("a.vtt", "WEBVTT\n\n", None, "expected at least one cue with text; found no cue"),
+    ("a.vtt", "WEBVTT\n\n00:01.000 --> 00:02.000\n<i></i>\n", None,
+     r"expected at least one cue with text; its 1 cue\(s\) have none"),
+])
+def test_errors_name_the_file_the_line_and_what_was_expected(tmp_path, name, body, line, expected):
+    file = write(tmp_path / name, body)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorpusWarning)
+        with pytest.raises(CorpusFormatError, match=expected) as info:
+            list(read_corpus(tmp_path))
+    assert str(info.value).startswith(f"{file}:{line}: " if line else f"{file}: ")
+    assert f"[format 'subtitles' detected from the {file.suffix!r} files in the directory" in str(info.value)
+
+
+TALK = "WEBVTT\n\n" + "\n".join(
+    f"00:{start:02d}.000 --> 00:{start + 2:02d}.000\n{text}\n" for start, text in
+    [(0, "Hello."), (2, "Budget first."), (4, "More budget."), (6, "Now roads."), (8, "Roads again."), (10, "Bye.")]
+)
+
+
+def test_chapters_track_gives_the_reference(tmp_path):
+    write(tmp_path / "talk.vtt", TALK)
+    # chapters at 0, 3 and 6 s: the first cue starting at or after 3 s is cue 2 (at 4 s), after 6 s cue 3
+    write(tmp_path / "talk.chapters.vtt", "WEBVTT\n\nc1\n00:00.000 --> 00:03.000\nIntro\n\n"
+          "00:03.000 --> 00:06.000\n<b>Budget</b>\n\n00:06.000 --> 00:12.000\nRoads &amp; bridges\n")
+    (doc,) = read_corpus(tmp_path)  # the chapters track is not a document of its own
+    assert doc.id == "talk.vtt" and doc.references[0].boundaries == (2, 3)
+    assert doc.meta["titles"] == ("Intro", "Budget", "Roads & bridges")
+    assert doc.meta["chapters"] == str(tmp_path / "talk.chapters.vtt")
+    # the chapters track given alone reads its transcript with it
+    (alone,) = read_corpus(tmp_path / "talk.chapters.vtt")
+    assert alone == doc and alone.id == "talk.vtt"
+
+
+def test_chapters_in_subrip_beside_webvtt_and_chapters_that_mark_no_boundary(tmp_path):
+    write(tmp_path / "talk.vtt", TALK)
+    # 00:00:07: cue 4 (at 8 s); 00:00:07.5: no cue starts before the next chapter; 00:00:20: after the last cue
+    write(tmp_path / "talk.chapters.srt", "1\n00:00:00,000 --> 00:00:07,000\nA\n\n2\n00:00:07,000 --> 00:00:07,500\nB\n\n"
+          "3\n00:00:07,500 --> 00:00:20,000\nC\n\n4\n00:00:20,000 --> 00:00:30,000\nD\n")
+    with pytest.warns(CorpusWarning, match=r"2 chapter\(s\) in which no cue starts, so they mark no boundary: "
+                      r"'B' \(line 6\), 'D' \(line 14\)"):
+        (doc,) = read_corpus(tmp_path)
+    assert doc.references[0].boundaries == (4,) and doc.meta["titles"] == ("A", "C")
+    # a first chapter starting after the first cue still holds the cues before it
+    write(tmp_path / "late" / "talk.vtt", TALK)
+    write(tmp_path / "late" / "talk.chapters.vtt", "WEBVTT\n\n00:05.000 --> 00:09.000\nX\n\n00:09.000 --> 00:12.000\nY\n")
+    (doc,) = read_corpus(tmp_path / "late")
+    assert doc.references[0].boundaries == (5,) and doc.meta["titles"] == ("X", "Y")
+
+
+@pytest.mark.parametrize("files, given, expected", [
+    ({"talk.chapters.vtt": "WEBVTT\n"}, ".",
+     "talk.chapters.vtt: a chapters track is read with its transcript, 'talk.vtt' or 'talk.srt' beside it; neither exists"),
+    ({"talk.chapters.vtt": "WEBVTT\n", "talk.vtt": TALK, "talk.srt": SRT}, "talk.chapters.vtt",
+     "both exist: rename or move one"),
+    ({"talk.vtt": TALK, "talk.srt": SRT}, ".",
+     r"talk.srt: 'talk.srt' and 'talk.vtt' hold the same transcript in two formats.*pass pattern='\*.srt'"),
+    ({"talk.vtt": TALK, "talk.chapters.vtt": "WEBVTT\n", "talk.chapters.srt": ""}, "talk.vtt",
+     "talk.vtt: expected one chapters track for this transcript; found 'talk.chapters.vtt' and 'talk.chapters.srt'"),
+    ({"talk.vtt": TALK, "talk.chapters.vtt": "WEBVTT\n\nNOTE nothing\n"}, ".",
+     "talk.chapters.vtt: expected at least one chapter cue; found none"),
+    ({"talk.vtt": TALK, "talk.chapters.vtt": "WEBVTT\n\n00:00.000 --> 00:0x.000\nA\n"}, ".",
+     r"talk.chapters.vtt:3: expected the cue's end as a timestamp"),
+])
+def test_pairing_errors(tmp_path, files, given, expected):
+    for name, text in files.items():
+        write(tmp_path / name, text)
+    with pytest.raises(CorpusFormatError, match=expected):
+        list(read_corpus(tmp_path / given))
+
+
+def test_the_same_transcript_twice_can_be_narrowed_with_pattern(tmp_path):
+    write(tmp_path / "talk.vtt", TALK)
+    write(tmp_path / "talk.srt", SRT)  # Whisper writes both
+    assert [d.id for d in read_corpus(tmp_path, pattern="*.vtt")] == ["talk.vtt"]
+
+
+def test_detection_by_extension_and_by_content(tmp_path):
+    write(tmp_path / "mixed" / "talk.vtt", TALK)
+    write(tmp_path / "mixed" / "notes.txt", "Some notes.")  # .txt decides only when nothing else does
+    write(tmp_path / "mixed" / "sub" / "film.srt", SRT)
+    assert detect_format(tmp_path / "mixed") == "subtitles"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorpusWarning)
+        assert [d.id for d in read_corpus(tmp_path / "mixed")] == ["sub/film.srt", "talk.vtt"]
+    # without a telling extension: a WEBVTT first line, or a SubRip cue
+    assert detect_format(write(tmp_path / "captions", TALK)) == "subtitles"
+    assert detect_format(write(tmp_path / "film", SRT)) == "subtitles"
+    assert detect_format(write(tmp_path / "story", "1\nOnce upon a time.\n")) == "text"
+    for alias in ("vtt", "SRT", "webvtt", "subrip", "captions"):
+        assert [d.id for d in read_corpus(tmp_path / "captions", alias)] == ["captions"]
+    assert FORMAT_TABLE["subtitles"].extensions == (".vtt", ".srt")
+
+
+def test_a_caption_file_piped_on_standard_input(monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(SRT.encode("utf-8")), encoding="utf-8"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorpusWarning)
+        (doc,) = read_corpus("-")  # recognised by its content
+    assert doc.units[-1] == "Last." and doc.times[-1] == (3600.0, 3601.0)
+
+
+# -- round trip -------------------------------------------------------------------------------
+_word = st.text(alphabet="abcxyzÉé日&<>;'\",.!?-", min_size=1, max_size=6)
+_cue = st.tuples(
+    st.lists(_word, min_size=1, max_size=6),          # the words of the cue's text
+    st.integers(0, 10**8),                            # start, milliseconds after the previous cue's start
+    st.integers(0, 10**8),                            # duration, milliseconds
+    st.integers(0, 5),                                # where its text wraps onto a second line
+)
+
+
+def _stamp(ms: int, comma: bool, hours: bool) -> str:
+    h, rest = divmod(ms, 3_600_000)
+    m, rest = divmod(rest, 60_000)
+    s, t = divmod(rest, 1000)
+    return (f"{h:02d}:" if hours or h else "") + f"{m:02d}:{s:02d}{',' if comma else '.'}{t:03d}"
+
+
+def _escape(word: str) -> str:
+    return word.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+@settings(max_examples=100, deadline=None)
+@given(cues=st.lists(_cue, min_size=1, max_size=8), srt=st.booleans(), hours=st.booleans())
+def test_written_cues_read_back_identical(tmp_path_factory, cues, srt, hours):
+    """Cues written as WebVTT or SubRip come back as the same units and the same times."""
+    blocks, units, times, start = [], [], [], 0
+    for number, (words, gap, duration, wrap) in enumerate(cues, 1):
+        start += gap
+        escaped = [_escape(w) for w in words]
+        cut = min(wrap, len(escaped) - 1) or len(escaped)
+        text = " ".join(escaped[:cut]) + ("\n" + " ".join(escaped[cut:]) if cut < len(escaped) else "")
+        timing = f"{_stamp(start, srt, hours or srt)} --> {_stamp(start + duration, srt, hours or srt)}"
+        blocks.append(f"{number}\n{timing}\n{text}\n")
+        units.append(" ".join(words))
+        times.append((start / 1000, (start + duration) / 1000))
+    folder = tmp_path_factory.mktemp("cues")
+    file = folder / ("t.srt" if srt else "t.vtt")
+    file.write_text(("" if srt else "WEBVTT\n\n") + "\n".join(blocks), encoding="utf-8")
+    (doc,) = read_corpus(folder)
+    assert doc.units == tuple(units)
+    assert doc.times == tuple(times)
+
+
+# -- the command line -------------------------------------------------------------------------
+def test_run_on_a_folder_of_captions(tmp_path):
+    write(tmp_path / "talks" / "talk.vtt", TALK)
+    write(tmp_path / "talks" / "talk.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:06.000\nA\n\n00:06.000 --> 00:12.000\nB\n")
+    write(tmp_path / "talks" / "meeting.vtt", VTT)
+    args = ["run", "-s", "even", "-s", "c99", "--corpus", str(tmp_path / "talks"), "--restarts", "2",
+            "--no-progress", "--report-format", "json"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    docs = {d["document"]: d for d in report["documents"]["c99"]}
+    assert set(docs) == {"talk.vtt", "meeting.vtt"}
+    assert docs["talk.vtt"]["n_units"] == 6 and docs["talk.vtt"]["references"] == [[3]]
+    assert docs["meeting.vtt"]["n_units"] == 3 and docs["meeting.vtt"]["references"] == []
+    prefixed = CliRunner().invoke(app, args + ["--speakers", "prefix"])
+    assert prefixed.exit_code == 0, prefixed.output
+    wrong = CliRunner().invoke(app, args + ["--speakers", "first"])
+    assert wrong.exit_code == 1 and "speakers" in wrong.stderr and "'first'" in wrong.stderr

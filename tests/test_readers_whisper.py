@@ -1,0 +1,98 @@
+"""Whisper's JSON output (``--output_format json``; OpenAI's ``verbose_json``, WhisperX's) read as
+a transcript: a unit per segment with its times, a chapters track beside it as the reference.
+
+Expected units and times are read off the JSON written in each test.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import pytest
+from typer.testing import CliRunner
+
+from stability import CorpusFormatError, CorpusWarning
+from stability.cli import app
+from stability.readers import detect_format, read_corpus
+from test_readers_subtitles import SRT, TALK, write
+
+WHISPER = {
+    "text": " Hello there. Welcome to the talk. First, the budget.",
+    "segments": [
+        {"id": 0, "seek": 0, "start": 0.0, "end": 2.5, "text": " Hello there.", "tokens": [1, 2],
+         "temperature": 0.0, "avg_logprob": -0.2, "compression_ratio": 1.1, "no_speech_prob": 0.01},
+        {"id": 1, "seek": 0, "start": 2.5, "end": 5.0, "text": " Welcome to the talk.", "tokens": [3]},
+        {"id": 2, "seek": 0, "start": 5.0, "end": 5.2, "text": " ", "tokens": []},
+        {"id": 3, "seek": 0, "start": 5.2, "end": 9.0, "text": "  First,   the budget.", "tokens": [4]},
+    ],
+    "language": "en",
+}
+
+
+def test_whisper_json_is_read_as_a_transcript(tmp_path):
+    """Before, `stability run --corpus talk.json` on Whisper's output stopped at "unknown key 'text':
+    did you mean 'units'?", which sends the user the wrong way."""
+    file = write(tmp_path / "talk.json", json.dumps(WHISPER, indent=2))
+    with pytest.warns(CorpusWarning, match=r"talk\.json:1: 1 Whisper segment\(s\) without text skipped \(segments 2\)"):
+        (doc,) = read_corpus(file)
+    assert doc.id == "talk.json"
+    assert doc.units == ("Hello there.", "Welcome to the talk.", "First, the budget.")
+    assert doc.times == ((0.0, 2.5), (2.5, 5.0), (5.2, 9.0))
+    assert doc.references == ()
+    assert doc.meta["language"] == "en" and doc.meta["transcript"] == "whisper" and "text" not in doc.meta
+    assert doc.meta["speakers"] == (None, None, None)
+    # WhisperX: a speaker per segment, word timings dropped; a chapters track beside it is the reference
+    diarized = {"segments": [dict(s, speaker=f"SPEAKER_0{i % 2}") for i, s in enumerate(WHISPER["segments"])],
+                "word_segments": [{"word": "Hello", "start": 0.0, "end": 0.4}]}
+    write(tmp_path / "x" / "talk.json", json.dumps(diarized))
+    write(tmp_path / "x" / "talk.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:05.000\nIntro\n\n00:05.000 --> 00:09.000\nBudget\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorpusWarning)
+        (doc,) = read_corpus(tmp_path / "x")
+    assert doc.meta["speakers"] == ("SPEAKER_00", "SPEAKER_01", "SPEAKER_01")
+    assert doc.references[0].boundaries == (2,) and doc.meta["titles"] == ("Intro", "Budget")
+    assert "word_segments" not in doc.meta
+
+
+def test_a_folder_of_whisper_output_in_every_format_is_read_from_its_json(tmp_path):
+    """``whisper talk.mp3 --output_format all`` writes talk.json, .vtt, .srt, .tsv and .txt: the
+    folder is read once, from the JSON (the first format of the table with its files there)."""
+    write(tmp_path / "talk.json", json.dumps(WHISPER))
+    write(tmp_path / "talk.vtt", TALK)
+    write(tmp_path / "talk.srt", SRT)
+    write(tmp_path / "talk.tsv", "start\tend\ttext\n0\t2500\tHello there.\n")
+    write(tmp_path / "talk.txt", "Hello there.\n")
+    assert detect_format(tmp_path) == "jsonl"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorpusWarning)
+        assert [(d.id, d.n_units) for d in read_corpus(tmp_path)] == [("talk.json", 3)]
+
+
+@pytest.mark.parametrize("segments, expected", [
+    ([{"start": 0.0, "end": 1.0}], r"segments\[0\] must be a Whisper segment, an object with 'start' and 'end'"),
+    ([{"start": 0.0, "end": 1.0, "text": "a"}, 3], r"segments\[1\] must be a Whisper segment"),
+    ([{"start": "0", "end": 1.0, "text": "a"}], r"its times finite numbers; received start '0' and end 1.0"),
+    ([{"start": 2.0, "end": 1.0, "text": "a"}], r"segments\[0\] must end at or after its start"),
+    ([], "expected at least one Whisper segment with text; segments is empty"),
+])
+def test_whisper_json_errors(tmp_path, segments, expected):
+    file = write(tmp_path / "talk.json", json.dumps({"text": "a", "segments": segments}))
+    with pytest.raises(CorpusFormatError, match=expected) as info:
+        list(read_corpus(file))
+    assert str(info.value).startswith(f"{file}:1: ")
+
+
+def test_whisper_json_on_the_command_line(tmp_path):
+    file = write(tmp_path / "talk.json", json.dumps(WHISPER))
+    result = CliRunner().invoke(app, ["run", "-s", "even", "--corpus", str(file), "--restarts", "2", "--no-progress",
+                                      "--report-format", "json"])
+    assert result.exit_code == 0, result.output
+    (doc,) = json.loads(result.stdout)["documents"]["even"]
+    assert doc["document"] == "talk.json" and doc["n_units"] == 3
+
+
+def test_segment_sizes_are_still_a_reference(tmp_path):
+    file = write(tmp_path / "c.jsonl", '{"id": "a", "units": ["x", "y", "z"], "segments": [1, 2]}\n')
+    (doc,) = read_corpus(file)
+    assert doc.references[0].boundaries == (1,) and doc.times is None
