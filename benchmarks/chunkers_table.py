@@ -7,7 +7,7 @@ and its 95 % bootstrap interval), the gap (F1 - shuffle-control F1), the layout-
 flags of the reports (``content-blind``, ``layout-only``). Corpora: the built-in demo corpus
 (``stability.demo.demo_corpus``) and the first ``--choi-docs`` documents of Choi's set 1, 3-11
 (``../shared/data/choi``; left out with a note when absent). Chunkers whose extra is not installed
-(``pip install -e '.[chunkers]'``) are left out with a note.
+(``pip install -e '.[chunkers,llamaindex]'``) are left out with a note.
 
 Run: ``python benchmarks/chunkers_table.py [--choi-docs 20] [--restarts 20] [--jobs 2] [--seed 0]``
 (a few minutes on 2 cores). The README's "Evaluate your RAG chunker without labels" section is
@@ -32,7 +32,8 @@ from stability.demo import demo_corpus  # noqa: E402
 from stability.reporting.corpus import flags  # noqa: E402
 
 SEGMENTERS = ("fixed_chars", "langchain_recursive", "langchain_character", "semchunk", "chonkie_recursive",
-              "chonkie_sentence", "texttiling", "c99", "u00", "embedding")
+              "chonkie_sentence", "semantic_text_splitter", "llamaindex_sentence", "texttiling", "c99", "u00",
+              "embedding")
 CHOI = Path(__file__).resolve().parents[2] / "shared" / "data" / "choi" / "1" / "3-11"
 
 

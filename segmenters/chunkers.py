@@ -39,18 +39,23 @@ the harness's content controls (its boundaries depend on lengths, not on topics)
 adapters has a fast restart path: the chunker has to read the reordered text anyway.
 
 Adapters (each library is an optional extra; ``pip install 'stability-harness[chunkers]'``
-installs all three):
+installs those of :data:`CHUNKERS_EXTRAS`, every one but llama-index):
 
-========================  ===================================================  ==============
-name                      chunker                                              extra
-========================  ===================================================  ==============
-``fixed_chars``           built in: ``chunk_size`` characters per chunk        (none)
-``langchain_recursive``   langchain ``RecursiveCharacterTextSplitter``         ``langchain``
-``langchain_character``   langchain ``CharacterTextSplitter``                  ``langchain``
-``semchunk``              ``semchunk.chunk`` with a word-count token counter   ``semchunk``
-``chonkie_recursive``     chonkie ``RecursiveChunker`` (character/word)        ``chonkie``
-``chonkie_sentence``      chonkie ``SentenceChunker`` (character/word)         ``chonkie``
-========================  ===================================================  ==============
+==========================  =====================================================  ==========================
+name                        chunker                                                extra
+==========================  =====================================================  ==========================
+``fixed_chars``             built in: ``chunk_size`` characters per chunk          (none)
+``langchain_recursive``     langchain ``RecursiveCharacterTextSplitter``           ``langchain``
+``langchain_character``     langchain ``CharacterTextSplitter``                    ``langchain``
+``semchunk``                ``semchunk.chunk`` with a word-count token counter     ``semchunk``
+``chonkie_recursive``       chonkie ``RecursiveChunker`` (character/word)          ``chonkie``
+``chonkie_sentence``        chonkie ``SentenceChunker`` (character/word)           ``chonkie``
+``semantic_text_splitter``  semantic-text-splitter ``TextSplitter`` (char./word)   ``semantic-text-splitter``
+``llamaindex_sentence``     llama-index ``SentenceSplitter`` (word/character)      ``llamaindex`` (only)
+==========================  =====================================================  ==========================
+
+llama-index-core is left out of ``chunkers``: it brings some thirty packages (about 125 MB, among
+them SQLAlchemy, aiohttp, networkx and pillow) and requires a recent setuptools, for one splitter.
 
 Examples
 --------
@@ -72,6 +77,7 @@ after the first character of the third unit, ``"cccccc"``, which goes to that ch
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import logging
 from collections.abc import Callable, Iterator, Sequence
@@ -91,12 +97,21 @@ __all__ = [
     "Semchunk",
     "ChonkieRecursive",
     "ChonkieSentence",
+    "SemanticTextSplitter",
+    "LlamaIndexSentence",
+    "CHUNKERS_EXTRAS",
     "locate_chunks",
     "snap_to_units",
     "word_count",
 ]
 
 CHONKIE_TOKENIZERS = ("character", "word")
+#: What ``chunk_size`` may count in the adapters with a ``tokenizer`` parameter: both offline.
+TOKENIZERS = CHONKIE_TOKENIZERS
+
+#: The extras that the ``chunkers`` extra of ``pyproject.toml`` gathers (tests/test_chunkers.py checks
+#: that the two agree); an adapter whose extra is not one of them is installed on its own.
+CHUNKERS_EXTRAS = ("langchain", "semchunk", "chonkie", "semantic-text-splitter")
 
 
 def _compact(text: str) -> str:
@@ -119,9 +134,10 @@ def _require(module: str, extra: str, segmenter: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError as exc:
+        also = f" (or 'chunkers' for all of {', '.join(CHUNKERS_EXTRAS)})" if extra in CHUNKERS_EXTRAS else ""
         raise ImportError(
             f"segmenter {segmenter!r} needs the {module!r} package, installed by the extra "
-            f"{extra!r} (or 'chunkers' for every chunker): pip install 'stability-harness[{extra}]'"
+            f"{extra!r}{also}: pip install 'stability-harness[{extra}]'"
         ) from exc
 
 
@@ -253,10 +269,18 @@ class ChunkerSegmenter(Segmenter):
 class _SizedChunker(ChunkerSegmenter):
     """Shared set-up of the adapters: a chunk size and the unit separator."""
 
+    #: The optional package an adapter imports and the extra installing it (none for a built-in).
+    package: str | None = None
+    extra: str | None = None
+
     def __init__(self, chunk_size: int, unit_separator: str) -> None:
         self.chunk_size = check_int(chunk_size, "chunk_size", low=1)
         _check_separator(unit_separator)
         self.unit_separator = unit_separator
+
+    def _library(self) -> Any:
+        """The adapter's package, imported (or an ImportError naming the extra that installs it)."""
+        return _require(self.package, self.extra, self.name)
 
     def chunker(self, text: str) -> list[str]:  # type: ignore[override]
         raise NotImplementedError
@@ -318,13 +342,15 @@ class _LangchainSplitter(_SizedChunker):
     calls (the chunk is located and snapped as any other).
     """
 
+    package, extra = "langchain_text_splitters", "langchain"
+
     def __init__(self, chunk_size: int, chunk_overlap: int, unit_separator: str) -> None:
         super().__init__(chunk_size, unit_separator)
         self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0, high=self.chunk_size - 1)
-        _require("langchain_text_splitters", "langchain", self.name)
+        self._library()
 
     def chunker(self, text: str) -> list[str]:  # type: ignore[override]
-        splitter = self._splitter(_require("langchain_text_splitters", "langchain", self.name))
+        splitter = self._splitter(self._library())
         with _quiet_oversize():
             return splitter.split_text(text)
 
@@ -422,14 +448,15 @@ class Semchunk(_SizedChunker):
     """
 
     name = "semchunk"
+    package, extra = "semchunk", "semchunk"
 
     def __init__(self, chunk_size: int = 150, chunk_overlap: int = 0, unit_separator: str = "\n") -> None:
         super().__init__(chunk_size, unit_separator)
         self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0, high=self.chunk_size - 1)
-        _require("semchunk", "semchunk", self.name)
+        self._library()
 
     def _chunk(self, text: str, **options: Any) -> Any:
-        module = _require("semchunk", "semchunk", self.name)
+        module = self._library()
         return module.chunk(text, chunk_size=self.chunk_size, token_counter=word_count,
                             overlap=self.chunk_overlap or None, **options)
 
@@ -444,13 +471,15 @@ class Semchunk(_SizedChunker):
 class _ChonkieChunker(_SizedChunker):
     """Shared set-up of the chonkie adapters (offline tokenizers only)."""
 
+    package, extra = "chonkie", "chonkie"
+
     def __init__(self, chunk_size: int, tokenizer: str, unit_separator: str) -> None:
         super().__init__(chunk_size, unit_separator)
         self.tokenizer = check_choice(tokenizer, "tokenizer", CHONKIE_TOKENIZERS)
-        _require("chonkie", "chonkie", self.name)
+        self._library()
 
     def _chunks(self, text: str) -> list[Any]:
-        return self._make(_require("chonkie", "chonkie", self.name)).chunk(text)
+        return self._make(self._library()).chunk(text)
 
     def _make(self, module: Any) -> Any:
         raise NotImplementedError
@@ -515,3 +544,107 @@ class ChonkieSentence(_ChonkieChunker):
         return module.SentenceChunker(
             tokenizer=self.tokenizer, chunk_size=self.chunk_size, chunk_overlap=self.chunk_overlap
         )
+
+
+class SemanticTextSplitter(_SizedChunker):
+    """``semantic_text_splitter``: the ``TextSplitter`` of semantic-text-splitter (Rust ``text-splitter``).
+
+    Splits at the largest semantic level that fits (newlines, then sentences, words, graphemes)
+    and merges neighbouring pieces into chunks of at most ``chunk_size``: characters with
+    ``tokenizer="character"`` (the library's own capacity), whitespace-separated words with
+    ``"word"`` (:func:`word_count` as the library's size callback; no tokenizer is downloaded).
+    Chunk starts come from the library's own character offsets (``chunk_indices``). Extra:
+    ``semantic-text-splitter``.
+
+    Parameters
+    ----------
+    chunk_size : int, default 1000
+        Maximum tokens per chunk: characters with ``tokenizer="character"`` (the default), words
+        with ``"word"`` (the upper end of the library's capacity).
+    chunk_overlap : int, default 0
+        Tokens consecutive chunks may share (the library's ``overlap``): below ``min_chunk_size``,
+        or below ``chunk_size`` without it.
+    min_chunk_size : int, optional
+        With it the capacity is the range ``(min_chunk_size, chunk_size)``: a chunk is cut as
+        soon as it reaches ``min_chunk_size`` tokens instead of being filled up to ``chunk_size``
+        (default: filled up, the library's single capacity).
+    tokenizer : {"character", "word"}, default "character"
+        What the sizes count: characters, or whitespace-separated words (both offline).
+    unit_separator : str, default "\\n"
+        Whitespace joining the units.
+    """
+
+    name = "semantic_text_splitter"
+    package, extra = "semantic_text_splitter", "semantic-text-splitter"
+
+    def __init__(self, chunk_size: int = 1000, chunk_overlap: int = 0, min_chunk_size: int | None = None,
+                 tokenizer: str = "character", unit_separator: str = "\n") -> None:
+        super().__init__(chunk_size, unit_separator)
+        self.min_chunk_size = None if min_chunk_size is None else check_int(
+            min_chunk_size, "min_chunk_size", low=1, high=self.chunk_size)
+        # the library refuses an overlap of the capacity's lower end or more only when it is built
+        lowest = self.chunk_size if self.min_chunk_size is None else self.min_chunk_size
+        self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0, high=lowest - 1)
+        self.tokenizer = check_choice(tokenizer, "tokenizer", TOKENIZERS)
+        self._library()
+
+    def _splitter(self) -> Any:
+        splitter = self._library().TextSplitter
+        capacity = self.chunk_size if self.min_chunk_size is None else (self.min_chunk_size, self.chunk_size)
+        if self.tokenizer == "word":
+            return splitter.from_callback(word_count, capacity, overlap=self.chunk_overlap)
+        return splitter(capacity, overlap=self.chunk_overlap)
+
+    def chunker(self, text: str) -> list[str]:  # type: ignore[override]
+        return self._splitter().chunks(text)
+
+    def chunk_starts(self, text: str) -> list[int]:
+        return offsets_to_compact(text, [start for start, _ in self._splitter().chunk_indices(text)])
+
+
+class LlamaIndexSentence(_SizedChunker):
+    """``llamaindex_sentence``: llama-index's ``SentenceSplitter``, offline.
+
+    Splits at paragraphs (``"\\n\\n\\n"``), then sentences, then clauses, words and characters, and
+    packs the pieces, whole sentences first, into chunks of at most ``chunk_size`` tokens (the
+    default node parser of LlamaIndex). Offline: a token is a whitespace-separated word (or a
+    character), never a tiktoken token, and the sentences come from nltk's Punkt with its
+    default parameters, as llama-index's own default does but without its check for nltk data,
+    which downloads when ``NLTK_DATA`` names a folder without that data. Chunks are located in
+    the text (llama-index returns strings only). Extra: ``llamaindex``, not part of ``chunkers``.
+
+    Parameters
+    ----------
+    chunk_size : int, default 150
+        Maximum tokens per chunk: words with ``tokenizer="word"`` (the default), characters with
+        ``"character"``.
+    chunk_overlap : int, default 0
+        Tokens shared by consecutive chunks (llama-index's default is 200 tiktoken tokens).
+    tokenizer : {"word", "character"}, default "word"
+        What the sizes count: whitespace-separated words, or characters (both offline).
+    unit_separator : str, default "\\n"
+        Whitespace joining the units.
+    """
+
+    name = "llamaindex_sentence"
+    package, extra = "llama_index.core", "llamaindex"
+
+    def __init__(self, chunk_size: int = 150, chunk_overlap: int = 0, tokenizer: str = "word",
+                 unit_separator: str = "\n") -> None:
+        super().__init__(chunk_size, unit_separator)
+        self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0, high=self.chunk_size - 1)
+        self.tokenizer = check_choice(tokenizer, "tokenizer", TOKENIZERS)
+        self._library()
+
+    def chunker(self, text: str) -> list[str]:  # type: ignore[override]
+        self._library()
+        from llama_index.core.node_parser import SentenceSplitter
+        from llama_index.core.node_parser.text.utils import split_by_sentence_tokenizer_internal
+        from nltk.tokenize import PunktSentenceTokenizer
+
+        sentences = functools.partial(split_by_sentence_tokenizer_internal, tokenizer=PunktSentenceTokenizer())
+        splitter = SentenceSplitter(
+            chunk_size=self.chunk_size, chunk_overlap=self.chunk_overlap,
+            tokenizer=str.split if self.tokenizer == "word" else list, chunking_tokenizer_fn=sentences,
+        )
+        return splitter.split_text(text)

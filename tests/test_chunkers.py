@@ -280,6 +280,166 @@ def test_chonkie_sentence_refuses_an_overlap_of_a_whole_chunk_when_built():
             chunkers_module.ChonkieSentence(chunk_size=100, chunk_overlap=overlap)
 
 
+def _snapped(starts, n_units=len(LINES), per_unit=41):
+    """Hand snapping for LINES: a chunk start at non-whitespace position ``p`` lies in unit
+    ``p // 41``, ``p % 41`` characters in; it joins that unit's start when at most half in (a tie
+    goes to the earlier boundary), else the next one; the document's ends are no boundary."""
+    expected = set()
+    for position in starts:
+        unit, left = divmod(position, per_unit)
+        expected.add(unit if left <= per_unit - left else unit + 1)
+    return sorted(b for b in expected if 0 < b < n_units)
+
+
+def test_semantic_text_splitter_keeps_whole_lines():
+    pytest.importorskip("semantic_text_splitter")
+    # 120 characters hold two lines (99) but not three (149); 20 words hold two (18) but not three (27)
+    assert get_segmenter("semantic_text_splitter", chunk_size=120)(LINES) == PAIRS
+    assert get_segmenter("semantic_text_splitter", chunk_size=20, tokenizer="word")(LINES) == PAIRS
+    # an overlap of 60 characters repeats each chunk's last line in the next: a chunk starts at every line
+    assert get_segmenter("semantic_text_splitter", chunk_size=120, chunk_overlap=60)(LINES) == list(range(1, 11))
+    # the range (100, 300): a chunk is cut once it holds 100 characters, so after three lines (149), not two (99)
+    assert get_segmenter("semantic_text_splitter", chunk_size=300, min_chunk_size=100)(LINES) == [3, 6, 9]
+
+
+# 12 units of three 4-letter words (12 non-whitespace characters) joined with " ": one run-on
+# sentence, so a chunker can cut only between words, wherever its size says, inside units too
+WORD_UNITS = [f"aa{i:02d} bb{i:02d} cc{i:02d}" for i in range(12)]
+
+
+@pytest.mark.parametrize("tokenizer, size", [("character", 25), ("word", 5)])
+def test_semantic_text_splitter_boundaries_are_its_own_chunks_snapped(tokenizer, size):
+    """Chunks of five words start inside units: the boundaries are the library's own chunk
+    offsets (``chunk_indices``, characters of the text) counted in non-whitespace characters and
+    snapped by hand."""
+    library = pytest.importorskip("semantic_text_splitter")
+    text = " ".join(WORD_UNITS)
+    splitter = (library.TextSplitter(size) if tokenizer == "character"
+                else library.TextSplitter.from_callback(lambda chunk: len(chunk.split()), size))
+    offsets = [offset for offset, _ in splitter.chunk_indices(text)]
+    starts = [sum(not c.isspace() for c in text[:offset]) for offset in offsets]
+    assert starts[:4] == [0, 20, 40, 60]  # five words of 4 characters a chunk (24 characters with spaces)
+    expected = _snapped(starts, per_unit=12)
+    # hand check of the first ones: 20 is 8 into unit 1 (8 > 4: unit 2), 40 is 4 into unit 3 (4 <= 8: unit 3)
+    assert expected[:2] == [2, 3]
+    segmenter = get_segmenter("semantic_text_splitter", chunk_size=size, tokenizer=tokenizer, unit_separator=" ")
+    assert segmenter(WORD_UNITS) == expected
+
+
+def test_semantic_text_splitter_parameters_are_recorded_and_checked():
+    pytest.importorskip("semantic_text_splitter")
+    segmenter = get_segmenter("semantic_text_splitter", chunk_size=300, min_chunk_size=100, chunk_overlap=99,
+                              tokenizer="word", unit_separator=" ")
+    assert segmenter.get_params() == {"chunk_size": 300, "chunk_overlap": 99, "min_chunk_size": 100,
+                                      "tokenizer": "word", "unit_separator": " "}
+    assert get_segmenter("semantic_text_splitter").get_params() == {
+        "chunk_size": 1000, "chunk_overlap": 0, "min_chunk_size": None, "tokenizer": "character", "unit_separator": "\n"}
+    # the library refuses an overlap of the capacity's lower end or more, but only when it is built
+    with pytest.raises(InvalidParameterError, match=r"chunk_overlap must be an integer >= 0 and <= 99; received 100"):
+        get_segmenter("semantic_text_splitter", chunk_size=300, min_chunk_size=100, chunk_overlap=100)
+    with pytest.raises(InvalidParameterError, match=r"min_chunk_size must be an integer >= 1 and <= 300; received 301"):
+        get_segmenter("semantic_text_splitter", chunk_size=300, min_chunk_size=301)
+    with pytest.raises(InvalidParameterError, match="tokenizer"):
+        get_segmenter("semantic_text_splitter", tokenizer="gpt2")
+
+
+def test_llamaindex_sentence_keeps_whole_lines():
+    pytest.importorskip("llama_index.core")
+    # 20 words hold two lines (18) but not three (27); 120 characters hold two lines (99), not three
+    assert get_segmenter("llamaindex_sentence", chunk_size=20)(LINES) == PAIRS
+    assert get_segmenter("llamaindex_sentence", chunk_size=120, tokenizer="character")(LINES) == PAIRS
+    # an overlap of 9 words repeats each chunk's last line (one sentence) in the next
+    assert get_segmenter("llamaindex_sentence", chunk_size=20, chunk_overlap=9)(LINES) == list(range(1, 11))
+    assert get_segmenter("llamaindex_sentence", chunk_size=20, chunk_overlap=9, tokenizer="character").get_params() == {
+        "chunk_size": 20, "chunk_overlap": 9, "tokenizer": "character", "unit_separator": "\n"}
+    with pytest.raises(InvalidParameterError, match=r"chunk_overlap must be an integer >= 0 and <= 19; received 20"):
+        get_segmenter("llamaindex_sentence", chunk_size=20, chunk_overlap=20)
+
+
+def test_llamaindex_sentence_boundaries_are_its_own_chunks_snapped(monkeypatch):
+    """Chunks of five words start inside units: the boundaries are llama-index's own chunks (with
+    its default sentence splitting, given an untrained Punkt as its nltk helper builds one)
+    placed end to end in non-whitespace characters and snapped by hand."""
+    pytest.importorskip("llama_index.core")
+    from llama_index.core.node_parser import SentenceSplitter
+    from llama_index.core.utils import globals_helper
+    from nltk.tokenize import PunktSentenceTokenizer
+
+    monkeypatch.setattr(globals_helper, "_punkt_tokenizer", PunktSentenceTokenizer())  # no nltk data check
+    for text in (" ".join(WORD_UNITS), "\n".join(LINES)):
+        chunks = SentenceSplitter(chunk_size=5, chunk_overlap=0, tokenizer=str.split).split_text(text)
+        # the adapter's sentence splitting is llama-index's default
+        assert get_segmenter("llamaindex_sentence", chunk_size=5).chunker(text) == chunks
+    chunks = SentenceSplitter(chunk_size=5, chunk_overlap=0, tokenizer=str.split).split_text(" ".join(WORD_UNITS))
+    starts, position = [], 0
+    for chunk in chunks:  # no overlap: each chunk starts where the previous one ends
+        starts.append(position)
+        position += len("".join(chunk.split()))
+    assert starts[:4] == [0, 20, 40, 60]  # five words of 4 characters a chunk
+    expected = _snapped(starts, per_unit=12)
+    assert expected[:2] == [2, 3]  # as for semantic_text_splitter: 20 -> unit 2, 40 -> unit 3
+    assert get_segmenter("llamaindex_sentence", chunk_size=5, unit_separator=" ")(WORD_UNITS) == expected
+
+
+def test_llamaindex_sentence_downloads_nothing(monkeypatch, tmp_path):
+    """llama-index's default sentence splitting checks for nltk data first and downloads it into
+    NLTK_DATA (or a cache in the home folder) when it is not there, and its default token counter
+    is tiktoken's, whose encodings are downloaded: offline both fail. The adapter uses neither."""
+    pytest.importorskip("llama_index.core")
+    import nltk
+    from llama_index.core.utils import globals_helper
+
+    def no_download(*args, **kwargs):
+        raise AssertionError("nothing may be downloaded")
+
+    monkeypatch.setattr(globals_helper, "_punkt_tokenizer", None)  # as in a fresh process
+    monkeypatch.setattr(globals_helper, "_stopwords", None)
+    monkeypatch.setattr(nltk, "download", no_download)
+    monkeypatch.setenv("NLTK_DATA", str(tmp_path))
+    monkeypatch.setitem(sys.modules, "tiktoken", None)
+    assert get_segmenter("llamaindex_sentence", chunk_size=20)(LINES) == PAIRS
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_chunkers_extra_gathers_the_extras_it_names():
+    """pyproject's `chunkers` extra (what CI installs) holds exactly the requirements of
+    CHUNKERS_EXTRAS; every adapter's extra exists and every adapter is registered by name."""
+    import inspect
+    from pathlib import Path
+
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+    project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    extras = project["project"]["optional-dependencies"]
+    assert sorted(extras["chunkers"]) == sorted(req for extra in chunkers_module.CHUNKERS_EXTRAS for req in extras[extra])
+    registered = project["project"]["entry-points"]["stability.segmenters"]
+    adapters = [cls for _, cls in inspect.getmembers(chunkers_module, inspect.isclass)
+                if issubclass(cls, chunkers_module._SizedChunker) and not cls.__name__.startswith("_")]
+    assert {"SemanticTextSplitter", "LlamaIndexSentence"} <= {cls.__name__ for cls in adapters}
+    for cls in adapters:
+        assert registered[cls.name] == f"segmenters.chunkers:{cls.__name__}"
+        assert cls.extra is None or cls.extra in extras, cls
+    assert "llamaindex" in extras and "llamaindex" not in chunkers_module.CHUNKERS_EXTRAS
+
+
+@pytest.mark.parametrize("name, module, extra, in_chunkers", [
+    ("semantic_text_splitter", "semantic_text_splitter", "semantic-text-splitter", True),
+    ("llamaindex_sentence", "llama_index.core", "llamaindex", False),
+])
+def test_missing_package_names_its_extra(monkeypatch, name, module, extra, in_chunkers):
+    monkeypatch.setitem(sys.modules, module, None)  # importing it now raises ImportError
+    with pytest.raises(ImportError) as raised:
+        get_segmenter(name)
+    message = str(raised.value)
+    assert f"segmenter {name!r} needs the {module!r} package, installed by the extra {extra!r}" in message
+    assert f"pip install 'stability-harness[{extra}]'" in message
+    assert ("or 'chunkers' for all of langchain, semchunk, chonkie, semantic-text-splitter" in message) == in_chunkers
+    status = describe_segmenters([name])[name]
+    assert not status.ok and extra in status.error
+
+
 def test_missing_extra_is_reported_not_raised(monkeypatch):
     monkeypatch.setitem(sys.modules, "semchunk", None)  # import semchunk now raises ImportError
     with pytest.raises(ImportError, match=r"stability-harness\[semchunk\]"):
