@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .corpus import Document
-from .permutations import Stream, stream_rng
+from .permutations import Stream
 from .results import RestartScores, StabilityResult, is_content_blind, is_layout_only
 from .scores import (RestartCounts, boundary_confidence, chance_scores, headline_interval, restart_precision_recall,
                      spurious_boundaries)
@@ -70,8 +70,7 @@ def restarts_headline_interval(seed: int, key: int, initial: Sequence[int], n_un
     counts = [restart_precision_recall(initial, restarts, tolerance) for restarts in (within, shuffle)]
     samples = [f1_samples(seed, key, stream, c, n_bootstrap, check)
                for stream, c in zip((Stream.WITHIN, Stream.SHUFFLE), counts)]
-    chance_rng = stream_rng(seed, key, Stream.CHANCE, int(Stream.WITHIN))
-    chance = chance_scores(initial, counts[0].predicted, n_units, tolerance, chance_rng)[2]
+    chance = chance_scores(initial, counts[0].predicted, n_units, tolerance)[2]
     return headline_interval(samples[0], samples[1], chance, len(initial), confidence)
 
 
@@ -112,8 +111,7 @@ def _stream_scores(settings: Settings, finished: Finished, stream: Stream) -> tu
     p, r = counts.precision, counts.recall
     stp, st_r = float(p.mean()), float(r.mean())
     f1 = f1_score(stp, st_r)
-    chance_rng = stream_rng(s.seed, finished.key, Stream.CHANCE, int(stream))
-    c_p, c_r, c_f1 = chance_scores(initial, counts.predicted, finished.doc.n_units, s.tolerance, chance_rng)
+    c_p, c_r, c_f1 = chance_scores(initial, counts.predicted, finished.doc.n_units, s.tolerance)
     corrected = (f1 - c_f1) / (1.0 - c_f1) if c_f1 < 1.0 else float("nan")
     samples = f1_samples(s.seed, finished.key, stream, counts, s.n_bootstrap)
     scores = RestartScores(

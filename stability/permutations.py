@@ -42,7 +42,7 @@ class Stream(IntEnum):
     WITHIN = 0  #: permutations within the segments of B0 (the stability test)
     SHUFFLE = 1  #: permutations across the whole document (shuffle control)
     BOOTSTRAP = 2  #: bootstrap resampling of restarts (confidence intervals)
-    CHANCE = 3  #: Monte-Carlo chance level (only with a tolerance)
+    CHANCE = 3  #: unused: the chance level with a tolerance was a Monte-Carlo estimate; it is exact now (the number is kept so that the other streams keep theirs)
     LAYOUT = 4  #: words redistributed across units, the layout kept (layout control)
 
 

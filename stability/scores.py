@@ -24,7 +24,7 @@ import numpy as np
 
 from .checks import check_int
 from .exceptions import InvalidParameterError
-from .matching import match_boundaries
+from .matching import expected_matches, match_boundaries
 from .stats import bootstrap_f1, f1_score, percentile_interval
 
 __all__ = [
@@ -113,8 +113,6 @@ def chance_scores(
     predicted_counts: np.ndarray,
     n_units: int,
     tolerance: int = 0,
-    rng: np.random.Generator | None = None,
-    n_samples: int = 200,
 ) -> tuple[float, float, float]:
     """Expected STP, STR and F1 of boundaries placed at random with the observed counts.
 
@@ -129,14 +127,20 @@ def chance_scores(
     the expected averages, as the observed F1 is eq. 11 applied to the observed averages). With a
     document of one unit (``G = 0``) every set is empty and the chance level is 1.
 
-    With ``tolerance > 0`` the expectation depends on where ``B0``'s boundaries lie, so it is
-    estimated by Monte-Carlo: ``n_samples`` random draws per distinct count ``mr``, matched
-    one-to-one against ``B0`` as the real restarts are, from the seeded ``rng``.
+    With ``tolerance > 0`` the expected overlap depends on where ``B0``'s boundaries lie: it is
+    computed exactly, matched one-to-one as the real restarts are
+    (:func:`stability.matching.expected_matches`), and ``E[P_r] = E[Xr] / mr``,
+    ``E[R_r] = E[Xr] / m0`` as above.
 
     Returns
     -------
     (float, float, float)
         Expected STP, expected STR, chance F1.
+
+    Examples
+    --------
+    >>> chance_scores([3], np.array([1, 1]), 5, tolerance=1)  # 3 of the 4 gaps reach 3
+    (0.75, 0.75, 0.75)
     """
     gaps = n_units - 1
     m0 = len(initial)
@@ -149,21 +153,10 @@ def chance_scores(
         exp_p = np.where(counts > 0, m0 / gaps, 1.0 if m0 == 0 else 0.0)
         exp_r = (counts / gaps) if m0 > 0 else np.where(counts == 0, 1.0, 0.0)
     else:
-        if rng is None:
-            raise ValueError("rng is required to estimate the chance level with a tolerance")
-        exp_p = np.empty(counts.size)
-        exp_r = np.empty(counts.size)
-        for m in np.unique(counts):
-            m = int(m)
-            if m == 0:
-                p_m, r_m = (1.0 if m0 == 0 else 0.0), (1.0 if m0 == 0 else 0.0)
-            else:
-                draws = [np.sort(rng.choice(gaps, size=m, replace=False) + 1).tolist() for _ in range(n_samples)]
-                x = np.array([len(match_boundaries(list(initial), d, tolerance)) for d in draws], dtype=float)
-                p_m = float(np.mean(x / m))
-                r_m = float(np.mean(x / m0)) if m0 > 0 else 0.0
-            exp_p[counts == m] = p_m
-            exp_r[counts == m] = r_m
+        sizes, at = np.unique(counts, return_inverse=True)
+        overlap = expected_matches(initial, gaps, tolerance, sizes)[at]
+        exp_p = np.where(counts > 0, overlap / np.maximum(counts, 1), 1.0 if m0 == 0 else 0.0)
+        exp_r = overlap / m0 if m0 > 0 else np.where(counts == 0, 1.0, 0.0)
     stp, st_r = float(np.mean(exp_p)), float(np.mean(exp_r))
     return stp, st_r, f1_score(stp, st_r)
 

@@ -37,11 +37,9 @@ from segmenters.preprocessing import Preprocessor  # noqa: E402
 from stability.metrics import boundary_prf, boundary_similarity, pk, windowdiff  # noqa: E402
 from stability.results import StabilityResult  # noqa: E402
 from stability.store import iter_records  # noqa: E402
-from stability.permutations import Stream, stream_rng  # noqa: E402
 from stability.scores import (chance_scores, count_corrected_f1, f1_score, headline_document,  # noqa: E402
                               restart_f1, restart_precision_recall)
 from stability.segmentation import Segmentation  # noqa: E402
-from stability.stats import doc_key  # noqa: E402
 from stability.summary import kendall_tau  # noqa: E402
 
 BLIND = ("none", "all", "even_known", "random")
@@ -328,14 +326,13 @@ AMENDMENT_SIMPLICITY = ("count_aware_t1", "count_aware_t01")
 
 def at_tolerance(r: StabilityResult, n: int, tolerance: int) -> dict[str, float]:
     """F, S, chance F1 and the count-aware headline of one document with the first ``n`` restarts
-    matched within ``tolerance``; the chance level at a tolerance comes from the engine's seeded
-    chance stream of the document, as in a run at that tolerance."""
+    matched within ``tolerance``; the chance level as a run at that tolerance computes it (now exact;
+    Amendment 1's committed numbers used the 200-draw Monte-Carlo estimate of the time)."""
     b0 = r.segmentation.boundaries
     within = restart_precision_recall(b0, r.restart_boundaries[:n], tolerance)
     shuffle = restart_precision_recall(b0, r.shuffle.restart_boundaries[:n], tolerance)
-    rng = stream_rng(r.seed, doc_key(r.document), Stream.CHANCE, int(Stream.WITHIN)) if tolerance else None
     f, s = restart_f1(within), restart_f1(shuffle)
-    chance = chance_scores(b0, within.predicted, r.segmentation.n_units, tolerance, rng)[2]
+    chance = chance_scores(b0, within.predicted, r.segmentation.n_units, tolerance)[2]
     return {"f": f, "s": s, "chance": chance, "value": count_corrected_f1(f, s, chance, len(b0))}
 
 
