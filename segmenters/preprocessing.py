@@ -139,9 +139,9 @@ def _stemmer(stem: bool | str) -> Callable[[str], str]:
 
 
 @functools.cache
-def _unicode_word_re() -> re.Pattern:
-    """Words of any script: a letter, then letters and combining marks (categories Mn, Mc, Me),
-    with an inner hyphen or apostrophe; built on first use from Python's Unicode database."""
+def _mark_class() -> str:
+    """The combining marks (categories Mn, Mc, Me) as the ranges of a regex character class,
+    built on first use from Python's Unicode database."""
     ranges: list[str] = []
     start = previous = None
     for code in range(sys.maxunicode + 1):
@@ -153,7 +153,14 @@ def _unicode_word_re() -> re.Pattern:
                 ranges.append(_char_range(start, previous))
             start = previous = code
     ranges.append(_char_range(start, previous))
-    body = rf"(?:[^\W\d_]|[{''.join(ranges)}])*"
+    return "".join(ranges)
+
+
+@functools.cache
+def _unicode_word_re() -> re.Pattern:
+    """Words of any script: a letter, then letters and combining marks, with an inner hyphen or
+    apostrophe."""
+    body = rf"(?:[^\W\d_]|[{_mark_class()}])*"
     return re.compile(rf"[^\W\d_]{body}(?:['\u2019\-][^\W\d_]{body})*")
 
 
@@ -163,20 +170,29 @@ def _char_range(first: int, last: int) -> str:
 
 def _unicode_tokens(text: str) -> list[str]:
     """The ``"unicode"`` tokenizer (see the module docstring)."""
-    tokens: list[str] = []
-    for word in _unicode_word_re().findall(unicodedata.normalize("NFC", text)):
+    return [token for token, _ in _unicode_spans(unicodedata.normalize("NFC", text))]
+
+
+def _unicode_spans(text: str) -> list[tuple[str, int]]:
+    """The ``"unicode"`` tokens of ``text``, already in composed form (NFC), each with the offset
+    where it ends in ``text``."""
+    spans: list[tuple[str, int]] = []
+    for match in _unicode_word_re().finditer(text):
+        word = match.group()
         pieces = _CJK_SPLIT.split(word)
         if len(pieces) == 1:
-            tokens.append(word)
+            spans.append((word, match.end()))
             continue
+        at = match.start()
         for k, piece in enumerate(pieces):
             if k % 2 == 0:  # outside a run of Chinese or Japanese characters
-                tokens.extend(_WORD_RE.findall(piece) if piece else ())
+                spans.extend((m.group(), at + m.end()) for m in _WORD_RE.finditer(piece))
             elif len(piece) == 1:
-                tokens.append(piece)
+                spans.append((piece, at + 1))
             else:
-                tokens.extend(piece[j:j + 2] for j in range(len(piece) - 1))
-    return tokens
+                spans.extend((piece[j:j + 2], at + j + 2) for j in range(len(piece) - 1))
+            at += len(piece)
+    return spans
 
 
 #: ``stopwords="nltk:<language>"`` names one of nltk's stopword lists (``nltk.download("stopwords")``).
@@ -297,6 +313,26 @@ class Preprocessor:
         if self.tokenizer == "unicode":
             return _unicode_tokens(text)
         return _CHOI_TOKEN_RE.findall(text)
+
+    def reading(self, unit: str) -> str:
+        """The text of one unit as the tokenizer reads it: lower-cased if asked, and in composed
+        form (NFC) for the ``"unicode"`` tokenizer; :meth:`token_spans` finds its tokens."""
+        text = unit.lower() if self.lowercase else unit
+        return unicodedata.normalize("NFC", text) if self.tokenizer == "unicode" else text
+
+    def token_spans(self, text: str) -> list[tuple[str, int]]:
+        """The tokens of a text given by :meth:`reading`, each with the offset where it ends in
+        that text (the tokens are those of :meth:`tokens` on the unit).
+
+        Examples
+        --------
+        >>> Preprocessor(tokenizer="unicode").token_spans("der bäcker backt 面包。")
+        [('der', 3), ('bäcker', 10), ('backt', 16), ('面包', 19)]
+        """
+        if self.tokenizer == "unicode":
+            return _unicode_spans(text)
+        pattern = _WORD_RE if self.tokenizer == "words" else _CHOI_TOKEN_RE
+        return [(match.group(), match.end()) for match in pattern.finditer(text)]
 
     def terms(self, unit: str) -> list[str]:
         """The terms of one unit: tokens without stopwords, stemmed if asked."""

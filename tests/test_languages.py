@@ -10,10 +10,12 @@ import pytest
 
 from segmenters.c99 import C99
 from segmenters.preprocessing import Preprocessor, stemmer_languages
+from segmenters.texttiling import TextTiling
 from segmenters.u00 import U00
-from stability import SegmenterWarning, evaluate, stability_test
+from stability import SegmenterWarning, check_segmenter, evaluate, stability_test
 from stability.demo import demo_corpus
 from stability.exceptions import InvalidParameterError
+from stability.segmenter import unit_terms_problem
 
 # --------------------------------------------------------------------------- stemming
 
@@ -118,6 +120,66 @@ def test_c99_finds_chinese_topics_with_the_unicode_tokenizer():
     assert U00(n_segments=2, tokenizer="unicode", stopwords=[], stem=False)(units) == [3]
 
 
+# --------------------------------------------------------------------------- TextTiling's tokenizer
+
+#: Written for these tests: a Russian document of two topics, ten sentences each (a bakery's day,
+#: then a football match), long enough for TextTiling's default blocks; and a few Russian function
+#: words.
+RUSSIAN_LONG = [
+    "Пекарь приходит в пекарню каждое утро в четыре часа, когда город ещё спит.",
+    "Сначала пекарь взвешивает муку, воду, соль и дрожжи для нового теста.",
+    "Потом он долго месит тесто руками, пока тесто не станет гладким и мягким.",
+    "Тесто два часа стоит в тёплом углу пекарни и медленно поднимается.",
+    "Тем временем пекарь растапливает большую печь сухими дровами.",
+    "Из поднявшегося теста пекарь делает круглые караваи хлеба и сладкие булки.",
+    "В горячей печи хлеб за час покрывается тёмной хрустящей коркой.",
+    "Запах свежего хлеба из пекарни разносится по всей улице.",
+    "В шесть часов пекарня открывается, и первые покупатели берут тёплый хлеб и булки.",
+    "Вечером пекарь замешивает закваску, чтобы утром снова печь хлеб.",
+    "В субботу футбольная команда нашего города играла дома против лидера чемпионата.",
+    "Стадион был полон, и болельщики команды пели песни с первой минуты матча.",
+    "На десятой минуте молодой нападающий команды забил первый гол после навеса с фланга.",
+    "Гости отвечали длинными передачами вперёд, но защитники команды играли надёжно.",
+    "Перед перерывом лидер сравнял счёт с пенальти, и болельщики освистали судью.",
+    "Во втором тайме тренер выпустил двух свежих полузащитников.",
+    "На восьмидесятой минуте капитан команды головой забил второй гол после углового.",
+    "После финального свистка болельщики долго аплодировали футболистам на стадионе.",
+    "Тренер похвалил игроков за характер, но напомнил, что чемпионат ещё длинный.",
+    "В следующем матче команда сыграет на выезде с соперником из столицы.",
+]
+RUSSIAN_STOPWORDS = "в и с по для что как он она они это его её их из к у о за от до но же а то не ни бы ли уже так все всё когда пока тем на".split()
+
+
+def test_texttiling_reads_russian_with_the_unicode_tokenizer():
+    # Before, TextTiling read only a-z (as nltk): no Russian word at all, so no boundary on any
+    # Russian text. With tokenizer="unicode" (and nothing else changed) it finds the topic change.
+    assert TextTiling(stopwords=RUSSIAN_STOPWORDS)(RUSSIAN_LONG) == []
+    unicode = TextTiling(tokenizer="unicode", stopwords=RUSSIAN_STOPWORDS)
+    assert unicode(RUSSIAN_LONG) == [10]
+    assert TextTiling(tokenizer="unicode", stopwords=RUSSIAN_STOPWORDS, stem="russian")(RUSSIAN_LONG) == [10]
+    # The terms the engine's warning reads are those TextTiling compares: the unicode tokens
+    # without the stopwords (the preprocessing of C99 with the same keys), stemmed when asked.
+    reference = Preprocessor(tokenizer="unicode", stopwords=RUSSIAN_STOPWORDS, stem=False)
+    assert unicode.unit_terms(RUSSIAN_LONG) == [reference.terms(unit) for unit in RUSSIAN_LONG]
+    assert TextTiling(tokenizer="unicode", stopwords=[], stem="russian").unit_terms(["Хлебом хлеба"]) == [["хлеб", "хлеб"]]
+    assert TextTiling().unit_terms(["Хлебом хлеба"]) == [[]]
+    assert unit_terms_problem(TextTiling(), RUSSIAN_LONG).startswith("20 of 20 non-empty units share no term")
+    assert unit_terms_problem(unicode, RUSSIAN_LONG) is None
+
+
+@pytest.mark.parametrize("params", [
+    {"tokenizer": "unicode", "stopwords": RUSSIAN_STOPWORDS, "stem": "russian"},
+    {"tokenizer": "unicode", "stopwords": [], "w": 6, "k": 3},
+    {"tokenizer": "words", "similarity_method": "vocabulary_introduction", "w": 8},
+    {"stem": True, "w": 10, "k": 4},
+])
+def test_texttiling_restart_paths_agree_with_other_tokenizers(params):
+    # The plain call, the restart path and the batched path give the same boundaries (the
+    # contract's checks, on its documents and on these, Chinese read as character pairs).
+    documents = [RUSSIAN_LONG, [unit.upper() for unit in RUSSIAN_LONG], CHINESE[0] * 3 + CHINESE[1] * 3]
+    check_segmenter(TextTiling(**params), documents=documents, checks=["fast_path", "batch_path", "prepared_state"])
+
+
 # --------------------------------------------------------------------------- stopword lists
 
 NLTK_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "nltk_data"
@@ -197,6 +259,7 @@ def test_texttiling_on_russian_is_warned_about_and_c99_set_for_the_language_is_n
         stability_test("texttiling", RUSSIAN, n_restarts=2)
         stability_test(C99(stem="russian"), RUSSIAN, n_restarts=2)
         evaluate({"c99": C99(tokenizer="unicode", stopwords=[], stem=False)}, CHINESE, n_restarts=2, progress=False)
+        stability_test(TextTiling(tokenizer="unicode", stopwords=[]), RUSSIAN, n_restarts=2)
     said = _segmenter_warnings(caught)
     assert len(said) == 1 and said[0].startswith("texttiling: 6 of 6 non-empty units")
 
