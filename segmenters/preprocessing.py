@@ -60,6 +60,7 @@ __all__ = [
     "stemmer_languages",
     "count_matrix",
     "resolve_stopwords",
+    "stopwords_language",
     "stopwords_param",
     "NLTK_STOPWORDS_PREFIX",
     "ragged_take",
@@ -221,6 +222,17 @@ def resolve_stopwords(stopwords: Iterable[str] | str | None, name: str = "stopwo
     return words
 
 
+def stopwords_language(stopwords: Iterable[str] | str | None) -> str | None:
+    """The language of the stopword list a ``stopwords`` parameter names: ``"english"`` for
+    ``None`` (the project's list), the language of ``"nltk:<language>"``, ``None`` for words given
+    as a list (their language is the user's)."""
+    if stopwords is None:
+        return "english"
+    if isinstance(stopwords, str) and stopwords.startswith(NLTK_STOPWORDS_PREFIX):
+        return stopwords[len(NLTK_STOPWORDS_PREFIX):]
+    return None
+
+
 def stopwords_param(stopwords: Iterable[str] | str | None) -> list[str] | str | None:
     """What a segmenter records of its ``stopwords`` parameter: ``None``, the ``"nltk:..."`` name,
     or the words as a list."""
@@ -303,6 +315,8 @@ class Preprocessor:
         self.tokenizer = tokenizer
         self.lowercase = bool(lowercase)
         self.stopwords = resolve_stopwords(stopwords)
+        #: the language of the stopword list (:func:`stopwords_language`)
+        self.stopwords_language = stopwords_language(stopwords)
         self.stem = check_stem(stem)
 
     def tokens(self, unit: str) -> list[str]:
@@ -333,6 +347,16 @@ class Preprocessor:
             return _unicode_spans(text)
         pattern = _WORD_RE if self.tokenizer == "words" else _CHOI_TOKEN_RE
         return [(match.group(), match.end()) for match in pattern.finditer(text)]
+
+    def stopword_use(self, units: Sequence[str]) -> tuple[str, int, int] | None:
+        """The language of the stopword list, how many tokens of ``units`` are in it and how many
+        tokens there are (the segmenter protocol's ``stopword_use``); ``None`` when the stopwords
+        were given as a list of words."""
+        if self.stopwords_language is None:
+            return None
+        stop = self.stopwords
+        tokens = [token for unit in units for token in self.tokens(unit)]
+        return self.stopwords_language, sum(token in stop for token in tokens), len(tokens)
 
     def terms(self, unit: str) -> list[str]:
         """The terms of one unit: tokens without stopwords, stemmed if asked."""

@@ -71,6 +71,7 @@ from .preprocessing import (
     check_stem,
     ragged_take,
     resolve_stopwords,
+    stopwords_language,
     stopwords_param,
 )
 
@@ -150,6 +151,21 @@ class _TextTilingParams(Segmenter):
         none, ``"Bäcker"`` gives ``"bcker"``), stopwords removed."""
         stop = self._stopset
         return [[t for t in _nltk_tokens(unit) if t not in stop] for unit in units]
+
+    def _tokens(self, unit: str) -> list[str]:
+        """The tokens of a unit, stopwords included."""
+        return _nltk_tokens(unit)
+
+    def stopword_use(self, units: Sequence[str]) -> tuple[str, int, int] | None:
+        """The language of the stopword list (``None`` for words given as a list), how many
+        tokens of ``units`` are in it and how many tokens there are (read as TextTiling reads
+        them); the harness warns when an English list holds too few of a long document's words."""
+        language = stopwords_language(self.stopwords)
+        if language is None:
+            return None
+        stop = self._stopset
+        tokens = [token for unit in units for token in self._tokens(unit)]
+        return language, sum(token in stop for token in tokens), len(tokens)
 
 
 def _nltk_tokens(unit: str) -> list[str]:
@@ -466,7 +482,6 @@ class TextTiling(_TextTilingParams):
         self._reader = None if tokenizer == "nltk" else Preprocessor(tokenizer=tokenizer, stopwords=self._stopset, stem=False)
 
     def _tokens(self, unit: str) -> list[str]:
-        """The tokens of a unit, stopwords included."""
         return _nltk_tokens(unit) if self._reader is None else self._reader.tokens(unit)
 
     def unit_terms(self, units: Sequence[str]) -> list[list[str]]:
