@@ -660,6 +660,11 @@ class C99(Segmenter):
         """The terms C99 compares in each unit (tokenized, without stopwords, stemmed)."""
         return [self._preprocessor.terms(unit) for unit in units]
 
+    def stopword_use(self, units: Sequence[str]) -> tuple[str, int, int] | None:
+        """Language of its stopword list, tokens of ``units`` in it, tokens (see
+        :meth:`segmenters.preprocessing.Preprocessor.stopword_use`)."""
+        return self._preprocessor.stopword_use(units)
+
     def prepare(self, units: Sequence[str]) -> C99State:
         """Similarity matrix of the units (computed once per document), or in the long-document
         mode their encoded terms."""

@@ -322,6 +322,13 @@ class EmbeddedSegmenter(Segmenter):
             return None
         return [self.embed._preprocessor.terms(unit) for unit in units]
 
+    def stopword_use(self, units: Sequence[str]) -> tuple[str, int, int] | None:
+        """Language of the default encoder's stopword list, tokens of ``units`` in it, tokens (see
+        :meth:`segmenters.preprocessing.Preprocessor.stopword_use`); ``None`` for another encoder."""
+        if not isinstance(self.embed, LSAEncoder):
+            return None
+        return self.embed._preprocessor.stopword_use(units)
+
     def prepare(self, units: Sequence[str]) -> EmbeddingState:
         """Normalised unit vectors (the encoder is called once per document)."""
         if len(units) == 0:

@@ -60,6 +60,7 @@ __all__ = [
     "stemmer_languages",
     "count_matrix",
     "resolve_stopwords",
+    "stopwords_language",
     "stopwords_param",
     "NLTK_STOPWORDS_PREFIX",
     "ragged_take",
@@ -139,9 +140,9 @@ def _stemmer(stem: bool | str) -> Callable[[str], str]:
 
 
 @functools.cache
-def _unicode_word_re() -> re.Pattern:
-    """Words of any script: a letter, then letters and combining marks (categories Mn, Mc, Me),
-    with an inner hyphen or apostrophe; built on first use from Python's Unicode database."""
+def _mark_class() -> str:
+    """The combining marks (categories Mn, Mc, Me) as the ranges of a regex character class,
+    built on first use from Python's Unicode database."""
     ranges: list[str] = []
     start = previous = None
     for code in range(sys.maxunicode + 1):
@@ -153,7 +154,14 @@ def _unicode_word_re() -> re.Pattern:
                 ranges.append(_char_range(start, previous))
             start = previous = code
     ranges.append(_char_range(start, previous))
-    body = rf"(?:[^\W\d_]|[{''.join(ranges)}])*"
+    return "".join(ranges)
+
+
+@functools.cache
+def _unicode_word_re() -> re.Pattern:
+    """Words of any script: a letter, then letters and combining marks, with an inner hyphen or
+    apostrophe."""
+    body = rf"(?:[^\W\d_]|[{_mark_class()}])*"
     return re.compile(rf"[^\W\d_]{body}(?:['\u2019\-][^\W\d_]{body})*")
 
 
@@ -163,20 +171,29 @@ def _char_range(first: int, last: int) -> str:
 
 def _unicode_tokens(text: str) -> list[str]:
     """The ``"unicode"`` tokenizer (see the module docstring)."""
-    tokens: list[str] = []
-    for word in _unicode_word_re().findall(unicodedata.normalize("NFC", text)):
+    return [token for token, _ in _unicode_spans(unicodedata.normalize("NFC", text))]
+
+
+def _unicode_spans(text: str) -> list[tuple[str, int]]:
+    """The ``"unicode"`` tokens of ``text``, already in composed form (NFC), each with the offset
+    where it ends in ``text``."""
+    spans: list[tuple[str, int]] = []
+    for match in _unicode_word_re().finditer(text):
+        word = match.group()
         pieces = _CJK_SPLIT.split(word)
         if len(pieces) == 1:
-            tokens.append(word)
+            spans.append((word, match.end()))
             continue
+        at = match.start()
         for k, piece in enumerate(pieces):
             if k % 2 == 0:  # outside a run of Chinese or Japanese characters
-                tokens.extend(_WORD_RE.findall(piece) if piece else ())
+                spans.extend((m.group(), at + m.end()) for m in _WORD_RE.finditer(piece))
             elif len(piece) == 1:
-                tokens.append(piece)
+                spans.append((piece, at + 1))
             else:
-                tokens.extend(piece[j:j + 2] for j in range(len(piece) - 1))
-    return tokens
+                spans.extend((piece[j:j + 2], at + j + 2) for j in range(len(piece) - 1))
+            at += len(piece)
+    return spans
 
 
 #: ``stopwords="nltk:<language>"`` names one of nltk's stopword lists (``nltk.download("stopwords")``).
@@ -203,6 +220,17 @@ def resolve_stopwords(stopwords: Iterable[str] | str | None, name: str = "stopwo
         if not isinstance(word, str):
             raise InvalidParameterError.make(name, "a list of strings", word)
     return words
+
+
+def stopwords_language(stopwords: Iterable[str] | str | None) -> str | None:
+    """The language of the stopword list a ``stopwords`` parameter names: ``"english"`` for
+    ``None`` (the project's list), the language of ``"nltk:<language>"``, ``None`` for words given
+    as a list (their language is the user's)."""
+    if stopwords is None:
+        return "english"
+    if isinstance(stopwords, str) and stopwords.startswith(NLTK_STOPWORDS_PREFIX):
+        return stopwords[len(NLTK_STOPWORDS_PREFIX):]
+    return None
 
 
 def stopwords_param(stopwords: Iterable[str] | str | None) -> list[str] | str | None:
@@ -287,6 +315,8 @@ class Preprocessor:
         self.tokenizer = tokenizer
         self.lowercase = bool(lowercase)
         self.stopwords = resolve_stopwords(stopwords)
+        #: the language of the stopword list (:func:`stopwords_language`)
+        self.stopwords_language = stopwords_language(stopwords)
         self.stem = check_stem(stem)
 
     def tokens(self, unit: str) -> list[str]:
@@ -297,6 +327,36 @@ class Preprocessor:
         if self.tokenizer == "unicode":
             return _unicode_tokens(text)
         return _CHOI_TOKEN_RE.findall(text)
+
+    def reading(self, unit: str) -> str:
+        """The text of one unit as the tokenizer reads it: lower-cased if asked, and in composed
+        form (NFC) for the ``"unicode"`` tokenizer; :meth:`token_spans` finds its tokens."""
+        text = unit.lower() if self.lowercase else unit
+        return unicodedata.normalize("NFC", text) if self.tokenizer == "unicode" else text
+
+    def token_spans(self, text: str) -> list[tuple[str, int]]:
+        """The tokens of a text given by :meth:`reading`, each with the offset where it ends in
+        that text (the tokens are those of :meth:`tokens` on the unit).
+
+        Examples
+        --------
+        >>> Preprocessor(tokenizer="unicode").token_spans("der bäcker backt 面包。")
+        [('der', 3), ('bäcker', 10), ('backt', 16), ('面包', 19)]
+        """
+        if self.tokenizer == "unicode":
+            return _unicode_spans(text)
+        pattern = _WORD_RE if self.tokenizer == "words" else _CHOI_TOKEN_RE
+        return [(match.group(), match.end()) for match in pattern.finditer(text)]
+
+    def stopword_use(self, units: Sequence[str]) -> tuple[str, int, int] | None:
+        """The language of the stopword list, how many tokens of ``units`` are in it and how many
+        tokens there are (the segmenter protocol's ``stopword_use``); ``None`` when the stopwords
+        were given as a list of words."""
+        if self.stopwords_language is None:
+            return None
+        stop = self.stopwords
+        tokens = [token for unit in units for token in self.tokens(unit)]
+        return self.stopwords_language, sum(token in stop for token in tokens), len(tokens)
 
     def terms(self, unit: str) -> list[str]:
         """The terms of one unit: tokens without stopwords, stemmed if asked."""

@@ -29,6 +29,14 @@ removed after chunking; block-comparison or vocabulary-introduction gap scores; 
 depth scores; cutoff ``mean - std/2`` (HC) or ``mean - std`` (LC); boundaries mapped to the
 nearest paragraph break through nltk's whitespace-word count). No stemming, as in nltk.
 
+**Other languages** (:class:`TextTiling` only). ``tokenizer="nltk"`` (the default) is the reading
+above, which keeps only ``a-z``. Another tokenizer (``"unicode"`` for any script, see
+:mod:`segmenters.preprocessing`) reads the lower-cased units with that tokenizer instead: the
+pseudosentences are ``w`` of its tokens, nltk's word count becomes a count of those tokens (a gap
+fires at the end of the token nltk's rule counts to), and the 100-character rules read the text
+without digits and punctuation in every script. ``stem`` compares the words that are not
+stopwords by their stem (default ``False``, as nltk). The defaults give nltk's boundaries as before.
+
 On Choi's 3-11 set both give identical boundaries on all 400 documents (word-level Pk 0.502
 with nltk's stopwords; Hearst's original C program: 0.46 in Choi's table) and ours is about 100x
 faster there (``benchmarks/segmenters.py``; several hundred times on longer documents).
@@ -43,6 +51,7 @@ operations over a stack of orders (:mod:`segmenters.texttiling_batch`), with res
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -54,12 +63,25 @@ from stability.checks import check_choice, check_int
 from stability.exceptions import InvalidParameterError
 from stability.segmenter import Segmenter
 
-from .preprocessing import ragged_take, resolve_stopwords, stopwords_param
+from .preprocessing import (
+    TOKENIZERS as PREPROCESSOR_TOKENIZERS,
+    Preprocessor,
+    _mark_class,
+    _stemmer,
+    check_stem,
+    ragged_take,
+    resolve_stopwords,
+    stopwords_language,
+    stopwords_param,
+)
 
 __all__ = ["TextTiling", "TextTilingNLTK", "normalize_units", "join_units"]
 
 SIMILARITY_METHODS = ("block_comparison", "vocabulary_introduction")
 CUTOFF_POLICIES = ("HC", "LC")
+#: How :class:`TextTiling` reads words: ``"nltk"`` (nltk's ``a-z`` runs, the default) or a
+#: tokenizer of :class:`segmenters.preprocessing.Preprocessor`.
+TOKENIZERS = ("nltk", *PREPROCESSOR_TOKENIZERS)
 MIN_PARAGRAPH = 100  # nltk: a paragraph break is kept only this many characters after the last one
 SEPARATOR = "\n\n"
 
@@ -128,7 +150,28 @@ class _TextTilingParams(Segmenter):
         lower-cased text make tokens (other letters are dropped: a Russian or Chinese unit has
         none, ``"Bäcker"`` gives ``"bcker"``), stopwords removed."""
         stop = self._stopset
-        return [[t for t in _TOKEN.findall(_NOT_KEPT.sub("", unit.lower())) if t not in stop] for unit in units]
+        return [[t for t in _nltk_tokens(unit) if t not in stop] for unit in units]
+
+    def _tokens(self, unit: str) -> list[str]:
+        """The tokens of a unit, stopwords included."""
+        return _nltk_tokens(unit)
+
+    def stopword_use(self, units: Sequence[str]) -> tuple[str, int, int] | None:
+        """The language of the stopword list (``None`` for words given as a list), how many
+        tokens of ``units`` are in it and how many tokens there are (read as TextTiling reads
+        them); the harness warns when an English list holds too few of a long document's words."""
+        language = stopwords_language(self.stopwords)
+        if language is None:
+            return None
+        stop = self._stopset
+        tokens = [token for unit in units for token in self._tokens(unit)]
+        return language, sum(token in stop for token in tokens), len(tokens)
+
+
+def _nltk_tokens(unit: str) -> list[str]:
+    """nltk's tokens of a unit: the runs of ``a-z`` once the text is lower-cased and every
+    character but ``a-z``, ``-``, ``'``, space, tab and newline dropped."""
+    return _TOKEN.findall(_NOT_KEPT.sub("", unit.lower()))
 
 
 # --------------------------------------------------------------------------------------------
@@ -222,6 +265,9 @@ class TextTilingState:
     is_stop: np.ndarray  # per type: is a stopword
     word_ends: np.ndarray  # flat positions (inside the unit) where nltk's word counter ticks
     word_offsets: np.ndarray
+    #: Whether the separator after a unit is a tick of its own (nltk's whitespace-word counter);
+    #: with another tokenizer than ``"nltk"`` the ticks are the ends of the tokens, so none is.
+    separator_ticks: bool = True
 
 
 def _smooth(x: np.ndarray, window_len: int) -> np.ndarray:
@@ -400,14 +446,62 @@ class TextTiling(_TextTilingParams):
         Accepted for nltk compatibility and ignored, as in nltk (always one pass).
     cutoff_policy : {"HC", "LC"}
         Depth cutoff ``mean - std/2`` (HC) or ``mean - std`` (LC).
+    tokenizer : {"nltk", "words", "unicode", "choi"}, default "nltk"
+        How words are read. ``"nltk"``: as nltk, the runs of ``a-z`` once the text is
+        lower-cased and every other character dropped (``"Bäcker"`` gives ``"bcker"``, Russian or
+        Chinese text no word at all), and a gap is placed through nltk's count of
+        whitespace-separated words. Another value reads the lower-cased text with that tokenizer
+        of :class:`segmenters.preprocessing.Preprocessor` (``"unicode"``: words of any script,
+        Chinese and Japanese as character pairs), the pseudosentences are ``w`` of its tokens,
+        and a gap is placed at the end of the token that nltk's rule counts to (the ``w``-th, then
+        ``2w``-th... token), the 100-character rules reading the text without digits and
+        punctuation. The boundaries are then no longer nltk's.
+    stem : bool or str, default False
+        No stemming (as nltk), ``True`` (Porter's English stemmer) or a Snowball language
+        (``"german"``...): tokens that are not stopwords are compared by their stem.
     """
 
     name = "texttiling"
 
+    def __init__(
+        self,
+        w: int = 20,
+        k: int = 10,
+        similarity_method: str = "block_comparison",
+        stopwords: Iterable[str] | str | None = None,
+        smoothing_width: int = 2,
+        smoothing_rounds: int = 1,
+        cutoff_policy: str = "HC",
+        tokenizer: str = "nltk",
+        stem: bool | str = False,
+    ) -> None:
+        super().__init__(w, k, similarity_method, stopwords, smoothing_width, smoothing_rounds, cutoff_policy)
+        check_choice(tokenizer, "tokenizer", TOKENIZERS)
+        self.tokenizer = tokenizer
+        self.stem = check_stem(stem)
+        self._reader = None if tokenizer == "nltk" else Preprocessor(tokenizer=tokenizer, stopwords=self._stopset, stem=False)
+
+    def _tokens(self, unit: str) -> list[str]:
+        return _nltk_tokens(unit) if self._reader is None else self._reader.tokens(unit)
+
+    def unit_terms(self, units: Sequence[str]) -> list[list[str]]:
+        """The terms TextTiling compares in each unit: the tokens its ``tokenizer`` reads
+        (``"nltk"``: only the letters ``a-z`` of the lower-cased text, so that a Russian or Chinese
+        unit has none and ``"Bäcker"`` gives ``"bcker"``), stopwords removed, stemmed if asked."""
+        stop = self._stopset
+        stem_word = None if self.stem is False else _stemmer(self.stem)
+        terms = []
+        for unit in units:
+            kept = [t for t in self._tokens(unit) if t not in stop]
+            terms.append(kept if stem_word is None else [stem_word(t) for t in kept])
+        return terms
+
     def prepare(self, units: Sequence[str]) -> TextTilingState:
-        """Per-unit tokens, whitespace-word ends and cleaned text (independent of the order)."""
+        """Per-unit tokens, word ticks and cleaned text (independent of the order)."""
         n = len(units)
         indices, texts = normalize_units(units)
+        if self._reader is not None:
+            texts = [self._reader.reading(text) for text in texts]
         m = len(texts)
         nonempty = np.zeros(n, dtype=bool)
         nonempty[indices] = True
@@ -415,35 +509,49 @@ class TextTiling(_TextTilingParams):
         cleaned = [""] * n
         token_counts = np.zeros(n, dtype=np.intp)
         word_counts = np.zeros(n, dtype=np.intp)
+        separator_ticks = self._reader is None
         if m == 0:
             empty = np.zeros(0, dtype=np.intp)
             offsets = np.zeros(n + 1, dtype=np.intp)
-            return TextTilingState(n, nonempty, lengths, cleaned, empty, offsets, np.zeros(0, dtype=bool), empty, offsets)
+            return TextTilingState(n, nonempty, lengths, cleaned, empty, offsets, np.zeros(0, dtype=bool), empty,
+                                   offsets, separator_ticks)
         index = np.asarray(indices, dtype=np.intp)
         text_lengths = np.fromiter(map(len, texts), dtype=np.intp, count=m)
         lengths[index] = text_lengths
-        # The whole text in the original order, processed once; units never share a token or a
-        # word (they are separated by a blank line), so the results split cleanly per unit.
-        joined = join_units(texts)
-        word_ends, word_unit = _word_ends(joined, text_lengths)
-        word_counts[index] = np.bincount(word_unit, minlength=m)
-        clean_joined = _NOT_KEPT.sub("", joined.lower())
-        pieces = clean_joined.split(SEPARATOR)  # units hold no newline: exactly one piece each
+        vocabulary: dict[str, int] = {}
+        if self._reader is None:
+            # The whole text in the original order, processed once; units never share a token or a
+            # word (they are separated by a blank line), so the results split cleanly per unit.
+            joined = join_units(texts)
+            word_ends, word_unit = _word_ends(joined, text_lengths)
+            word_counts[index] = np.bincount(word_unit, minlength=m)
+            clean_joined = _NOT_KEPT.sub("", joined.lower())
+            pieces = clean_joined.split(SEPARATOR)  # units hold no newline: exactly one piece each
+            tokens = _TOKEN.findall(clean_joined)
+            piece_lengths = np.fromiter(map(len, pieces), dtype=np.intp, count=m)
+            token_counts[index] = np.bincount(_run_unit(clean_joined, piece_lengths), minlength=m)
+        else:
+            # Each unit's tokens and where they end: the word counter ticks at every token's end.
+            spans = [self._reader.token_spans(text) for text in texts]
+            tokens = [token for unit_spans in spans for token, _ in unit_spans]
+            word_ends = np.fromiter((end for unit_spans in spans for _, end in unit_spans), dtype=np.intp,
+                                    count=len(tokens))
+            token_counts[index] = np.fromiter(map(len, spans), dtype=np.intp, count=m)
+            word_counts = token_counts
+            not_kept = _unicode_not_kept()
+            pieces = [not_kept.sub("", text) for text in texts]
         for i, piece in zip(indices, pieces):
             cleaned[i] = piece
-        vocabulary: dict[str, int] = {}
-        tokens = _TOKEN.findall(clean_joined)
         token_ids = np.fromiter(
             (vocabulary.setdefault(t, len(vocabulary)) for t in tokens), dtype=np.intp, count=len(tokens)
         )
-        piece_lengths = np.fromiter(map(len, pieces), dtype=np.intp, count=m)
-        token_counts[index] = np.bincount(_run_unit(clean_joined, piece_lengths), minlength=m)
-        stop = self._stopset
-        is_stop = np.fromiter((word in stop for word in vocabulary), dtype=bool, count=len(vocabulary))
+        type_of, is_stop = _types(vocabulary, self._stopset, self.stem)
+        if type_of is not None:
+            token_ids = type_of[token_ids]
         return TextTilingState(
             n, nonempty, lengths, cleaned,
             token_ids, _offsets(token_counts), is_stop,
-            word_ends, _offsets(word_counts),
+            word_ends, _offsets(word_counts), separator_ticks,
         )
 
     def segment(self, units: Sequence[str]) -> list[int]:
@@ -502,7 +610,8 @@ class TextTiling(_TextTilingParams):
         rel, _ = ragged_take(st.word_ends, st.word_offsets, units)
         counts = np.diff(ragged_offsets(st.word_offsets, units))
         ticks = rel + np.repeat(unit_start, counts)
-        ticks = np.concatenate([ticks, separators])  # the separator's first newline ends a word
+        if st.separator_ticks:
+            ticks = np.concatenate([ticks, separators])  # the separator's first newline ends a word
         ticks.sort()
         n_gaps = flags.size
         g = np.arange(n_gaps)
@@ -537,6 +646,27 @@ class TextTiling(_TextTilingParams):
             if not boundaries or boundaries[-1] != boundary:
                 boundaries.append(boundary)
         return sorted(set(boundaries))
+
+
+def _types(vocabulary: dict[str, int], stop: frozenset[str], stem: bool | str) -> tuple[np.ndarray | None, np.ndarray]:
+    """The type of every word of ``vocabulary`` (``None``: the word's own id) and whether each
+    type is a stopword. Stemming merges the words that are not stopwords by their stem; a
+    stopword stays a type of its own, so that a type is a stopword or not."""
+    if stem is False:
+        return None, np.fromiter((word in stop for word in vocabulary), dtype=bool, count=len(vocabulary))
+    stem_word = _stemmer(stem)
+    types: dict[tuple[bool, str], int] = {}
+    type_of = np.fromiter(
+        (types.setdefault((True, word) if word in stop else (False, stem_word(word)), len(types)) for word in vocabulary),
+        dtype=np.intp, count=len(vocabulary))
+    return type_of, np.fromiter((is_stop for is_stop, _ in types), dtype=bool, count=len(types))
+
+
+@functools.cache
+def _unicode_not_kept() -> re.Pattern:
+    """What the 100-character rules drop with another tokenizer than ``"nltk"``: as nltk's
+    ``[^a-z\\-' \\n\\t]`` for every script (letters and combining marks stay, digits go)."""
+    return re.compile(rf"[^\w{_mark_class()}\-' \n\t]|[\d_]")
 
 
 def _codes(text: str) -> np.ndarray:

@@ -68,7 +68,8 @@ class _Static:
     type_starts: np.ndarray  # where each type's group starts in ``by_type``
     clean_length: np.ndarray  # per unit: length of its punctuation-free text
     trailing: np.ndarray  # per unit: spaces and tabs ending it
-    ticks: np.ndarray  # per unit: its word ticks, then its length (where its separator starts)
+    ticks: np.ndarray  # per unit: its word ticks, then its length (where its separator starts) when
+    # the separator ticks (``TextTilingState.separator_ticks``)
     tick_offsets: np.ndarray
 
 
@@ -99,11 +100,13 @@ def _static(st: TextTilingState, types: np.ndarray, keep: np.ndarray) -> _Static
     clean_length = np.fromiter(map(len, st.cleaned), dtype=np.intp, count=st.n_units)
     stripped = np.fromiter((len(c.rstrip(" \t")) for c in st.cleaned), dtype=np.intp, count=st.n_units)
     word_counts = np.diff(st.word_offsets)
-    tick_offsets = _offsets(word_counts + 1)
+    extra = int(st.separator_ticks)
+    tick_offsets = _offsets(word_counts + extra)
     ticks = np.empty(int(tick_offsets[-1]), dtype=np.intp)
-    ticks[tick_offsets[1:] - 1] = st.lengths
+    if extra:
+        ticks[tick_offsets[1:] - 1] = st.lengths
     word_unit = np.repeat(np.arange(st.n_units), word_counts)
-    ticks[np.arange(st.word_ends.size) + word_unit] = st.word_ends
+    ticks[np.arange(st.word_ends.size) + word_unit * extra] = st.word_ends
     return _Static(token_unit[keep], rank[keep], first, second, by_type, starts,
                    clean_length, clean_length - stripped, ticks, tick_offsets)
 
@@ -165,7 +168,7 @@ def _group(segmenter, st: TextTilingState, static: _Static, orders: np.ndarray, 
     window = segmenter.smoothing_width + 1
     smoothed = np.stack([_smooth(row, window) for row in scores])
     flags = _choose(_depth_scores(smoothed), segmenter.cutoff_policy)
-    rows, boundaries = _boundaries(flags, layout, _ticks(static, layout), segmenter.w)
+    rows, boundaries = _boundaries(flags, layout, _ticks(static, layout, st.separator_ticks), segmenter.w)
     found = np.unique(rows * (st.n_units + 1) + boundaries)
     row_of = found // (st.n_units + 1)
     per_row = np.split(found % (st.n_units + 1), np.cumsum(np.bincount(row_of, minlength=len(orders)))[:-1])
@@ -261,12 +264,14 @@ def _choose(depth: np.ndarray, policy: str) -> np.ndarray:
     return taken[:, _NEAR:-_NEAR]
 
 
-def _ticks(static: _Static, layout: _Layout) -> np.ndarray:
+def _ticks(static: _Static, layout: _Layout, separator_ticks: bool) -> np.ndarray:
     """Per order, where nltk's whitespace-word counter ticks in the joined text (sorted): each
-    unit's word ticks, then the first newline of its separator (none after the last unit)."""
+    unit's word ticks, then (``separator_ticks``) the first newline of its separator (none after
+    the last unit)."""
     flat, offsets = ragged_take(static.ticks, static.tick_offsets, layout.units.ravel())
     shift = np.repeat(layout.unit_start.ravel(), np.diff(offsets))
-    return (flat + shift).reshape(len(layout.units), -1)[:, :-1]
+    ticks = (flat + shift).reshape(len(layout.units), -1)
+    return ticks[:, :-1] if separator_ticks else ticks
 
 
 def _kept_breaks(separators: np.ndarray) -> np.ndarray:

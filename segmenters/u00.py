@@ -357,6 +357,11 @@ class U00(Segmenter):
         """The terms U00 counts in each unit (tokenized, without stopwords, stemmed)."""
         return [self._preprocessor.terms(unit) for unit in units]
 
+    def stopword_use(self, units: Sequence[str]) -> tuple[str, int, int] | None:
+        """Language of its stopword list, tokens of ``units`` in it, tokens (see
+        :meth:`segmenters.preprocessing.Preprocessor.stopword_use`)."""
+        return self._preprocessor.stopword_use(units)
+
     def prepare(self, units: Sequence[str]) -> EncodedUnits:
         """Term ids of every unit (computed once per document)."""
         return self._preprocessor.encode(units)

@@ -59,7 +59,7 @@ from .permutations import Stream
 from .results import Failure, StabilityResult
 from .scores import restart_precision_recall
 from .segmenter import (SegmenterWarning, for_document, pickling_problem, prepare_key, segmenter_params,
-                        unit_terms_problem)
+                        stopwords_problem, unit_terms_problem)
 from .settings import Settings
 from .tasks import ON_CRASH, Chunk, describe, initial_task, restart_task
 
@@ -554,16 +554,25 @@ class Engine:
         self.progress.phase(None)
 
     def _check_terms(self, label: str, segmenter: Any, doc: Any) -> None:
-        """Warn, once per segmenter, when it sees next to nothing of a document's units."""
+        """Warn, once per segmenter, when it sees next to nothing of a document's units, or when
+        its English stopword list holds too few of the document's words."""
         if label in self.warned:
             return
+        where = f"{label} on document {doc.id!r}" if doc.id else label  # stability_test's document: no id
         problem = unit_terms_problem(segmenter, doc.units)
         if problem is not None:
             self.warned.add(label)
-            where = f"{label} on document {doc.id!r}" if doc.id else label  # stability_test's document: no id
             warn(f"{where}: {problem}, so its boundaries say little about the content; "
                  "is its preprocessing set for the document's language (tokenizer, stopwords, stem: README, "
                  "'Documents not in English')? Said once per segmenter", SegmenterWarning)
+            return
+        problem = stopwords_problem(segmenter, doc.units)
+        if problem is not None:
+            self.warned.add(label)
+            warn(f"{where}: {problem} (English prose: a third to a half), so the document is likely not in "
+                 "English and the segmenter compares its function words as terms; for another language set "
+                 "its stopwords (stopwords=\"nltk:german\", or a list of words) and, where it stems, its stemmer "
+                 "(stem=\"german\"): README, 'Documents not in English'. Said once per segmenter", SegmenterWarning)
 
     def _unsendable(self, segmenter: Any, known: dict[int, str | None]) -> str | None:
         """Why ``segmenter`` cannot go to this run's worker processes (it does not pickle), once

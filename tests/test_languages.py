@@ -10,10 +10,12 @@ import pytest
 
 from segmenters.c99 import C99
 from segmenters.preprocessing import Preprocessor, stemmer_languages
+from segmenters.texttiling import TextTiling
 from segmenters.u00 import U00
-from stability import SegmenterWarning, evaluate, stability_test
+from stability import SegmenterWarning, check_segmenter, evaluate, stability_test
 from stability.demo import demo_corpus
 from stability.exceptions import InvalidParameterError
+from stability.segmenter import STOPWORD_SHARE_MIN, stopwords_problem, unit_terms_problem
 
 # --------------------------------------------------------------------------- stemming
 
@@ -118,6 +120,66 @@ def test_c99_finds_chinese_topics_with_the_unicode_tokenizer():
     assert U00(n_segments=2, tokenizer="unicode", stopwords=[], stem=False)(units) == [3]
 
 
+# --------------------------------------------------------------------------- TextTiling's tokenizer
+
+#: Written for these tests: a Russian document of two topics, ten sentences each (a bakery's day,
+#: then a football match), long enough for TextTiling's default blocks; and a few Russian function
+#: words.
+RUSSIAN_LONG = [
+    "Пекарь приходит в пекарню каждое утро в четыре часа, когда город ещё спит.",
+    "Сначала пекарь взвешивает муку, воду, соль и дрожжи для нового теста.",
+    "Потом он долго месит тесто руками, пока тесто не станет гладким и мягким.",
+    "Тесто два часа стоит в тёплом углу пекарни и медленно поднимается.",
+    "Тем временем пекарь растапливает большую печь сухими дровами.",
+    "Из поднявшегося теста пекарь делает круглые караваи хлеба и сладкие булки.",
+    "В горячей печи хлеб за час покрывается тёмной хрустящей коркой.",
+    "Запах свежего хлеба из пекарни разносится по всей улице.",
+    "В шесть часов пекарня открывается, и первые покупатели берут тёплый хлеб и булки.",
+    "Вечером пекарь замешивает закваску, чтобы утром снова печь хлеб.",
+    "В субботу футбольная команда нашего города играла дома против лидера чемпионата.",
+    "Стадион был полон, и болельщики команды пели песни с первой минуты матча.",
+    "На десятой минуте молодой нападающий команды забил первый гол после навеса с фланга.",
+    "Гости отвечали длинными передачами вперёд, но защитники команды играли надёжно.",
+    "Перед перерывом лидер сравнял счёт с пенальти, и болельщики освистали судью.",
+    "Во втором тайме тренер выпустил двух свежих полузащитников.",
+    "На восьмидесятой минуте капитан команды головой забил второй гол после углового.",
+    "После финального свистка болельщики долго аплодировали футболистам на стадионе.",
+    "Тренер похвалил игроков за характер, но напомнил, что чемпионат ещё длинный.",
+    "В следующем матче команда сыграет на выезде с соперником из столицы.",
+]
+RUSSIAN_STOPWORDS = "в и с по для что как он она они это его её их из к у о за от до но же а то не ни бы ли уже так все всё когда пока тем на".split()
+
+
+def test_texttiling_reads_russian_with_the_unicode_tokenizer():
+    # Before, TextTiling read only a-z (as nltk): no Russian word at all, so no boundary on any
+    # Russian text. With tokenizer="unicode" (and nothing else changed) it finds the topic change.
+    assert TextTiling(stopwords=RUSSIAN_STOPWORDS)(RUSSIAN_LONG) == []
+    unicode = TextTiling(tokenizer="unicode", stopwords=RUSSIAN_STOPWORDS)
+    assert unicode(RUSSIAN_LONG) == [10]
+    assert TextTiling(tokenizer="unicode", stopwords=RUSSIAN_STOPWORDS, stem="russian")(RUSSIAN_LONG) == [10]
+    # The terms the engine's warning reads are those TextTiling compares: the unicode tokens
+    # without the stopwords (the preprocessing of C99 with the same keys), stemmed when asked.
+    reference = Preprocessor(tokenizer="unicode", stopwords=RUSSIAN_STOPWORDS, stem=False)
+    assert unicode.unit_terms(RUSSIAN_LONG) == [reference.terms(unit) for unit in RUSSIAN_LONG]
+    assert TextTiling(tokenizer="unicode", stopwords=[], stem="russian").unit_terms(["Хлебом хлеба"]) == [["хлеб", "хлеб"]]
+    assert TextTiling().unit_terms(["Хлебом хлеба"]) == [[]]
+    assert unit_terms_problem(TextTiling(), RUSSIAN_LONG).startswith("20 of 20 non-empty units share no term")
+    assert unit_terms_problem(unicode, RUSSIAN_LONG) is None
+
+
+@pytest.mark.parametrize("params", [
+    {"tokenizer": "unicode", "stopwords": RUSSIAN_STOPWORDS, "stem": "russian"},
+    {"tokenizer": "unicode", "stopwords": [], "w": 6, "k": 3},
+    {"tokenizer": "words", "similarity_method": "vocabulary_introduction", "w": 8},
+    {"stem": True, "w": 10, "k": 4},
+])
+def test_texttiling_restart_paths_agree_with_other_tokenizers(params):
+    # The plain call, the restart path and the batched path give the same boundaries (the
+    # contract's checks, on its documents and on these, Chinese read as character pairs).
+    documents = [RUSSIAN_LONG, [unit.upper() for unit in RUSSIAN_LONG], CHINESE[0] * 3 + CHINESE[1] * 3]
+    check_segmenter(TextTiling(**params), documents=documents, checks=["fast_path", "batch_path", "prepared_state"])
+
+
 # --------------------------------------------------------------------------- stopword lists
 
 NLTK_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "nltk_data"
@@ -197,6 +259,7 @@ def test_texttiling_on_russian_is_warned_about_and_c99_set_for_the_language_is_n
         stability_test("texttiling", RUSSIAN, n_restarts=2)
         stability_test(C99(stem="russian"), RUSSIAN, n_restarts=2)
         evaluate({"c99": C99(tokenizer="unicode", stopwords=[], stem=False)}, CHINESE, n_restarts=2, progress=False)
+        stability_test(TextTiling(tokenizer="unicode", stopwords=[]), RUSSIAN, n_restarts=2)
     said = _segmenter_warnings(caught)
     assert len(said) == 1 and said[0].startswith("texttiling: 6 of 6 non-empty units")
 
@@ -210,3 +273,75 @@ def test_english_documents_are_not_warned_about():
         evaluate({name: name for name in ("c99", "u00", "texttiling", "embedding", "cluster")},
                  demo_corpus(n_documents=4), n_restarts=2, progress=False)
     assert _segmenter_warnings(caught) == []
+
+
+#: Written for these tests: a German document of two topics (a bakery's day, a football match).
+GERMAN = [
+    "Der Bäcker beginnt seine Arbeit jeden Morgen um vier Uhr.",
+    "Zuerst wiegt er Mehl, Wasser, Salz und Hefe ab und knetet daraus einen glatten Teig.",
+    "Der Teig muss danach zwei Stunden an einem warmen Ort ruhen, damit er aufgeht.",
+    "Inzwischen heizt der Bäcker den großen Ofen an, der mit Holz befeuert wird.",
+    "Wenn der Teig sein Volumen verdoppelt hat, formt er daraus Brote und Brötchen.",
+    "Im heißen Ofen bekommen die Brote in einer knappen Stunde ihre dunkle, knusprige Kruste.",
+    "Der Duft von frischem Brot zieht dann durch die ganze Gasse.",
+    "Um sechs Uhr öffnet die Bäckerei, und die ersten Kunden stehen schon vor der Tür.",
+    "Am Nachmittag ist meistens alles verkauft, und der Bäcker bereitet den Sauerteig für den nächsten Tag vor.",
+    "Die Mannschaft aus der Hauptstadt gewann am Samstag ihr Heimspiel gegen den Tabellenführer.",
+    "Vor ausverkauftem Stadion traf der junge Stürmer schon nach zehn Minuten zur Führung.",
+    "Die Gäste antworteten mit langen Bällen in die Spitze, doch die Verteidigung der Mannschaft stand sicher.",
+    "Kurz vor der Pause glich der Tabellenführer durch einen umstrittenen Elfmeter aus.",
+    "In der zweiten Halbzeit drückte die Mannschaft auf das zweite Tor.",
+    "Der Trainer brachte zwei frische Spieler für das Mittelfeld.",
+    "In der achtzigsten Minute köpfte der Kapitän nach einer Ecke den Ball zum Siegtreffer ins Netz.",
+    "Nach dem Abpfiff feierten die Fans ihre Mannschaft noch lange im Stadion.",
+    "Der Trainer lobte die Moral seiner Spieler, warnte aber vor zu großer Euphorie.",
+]
+#: German function words, written for these tests.
+GERMAN_STOPWORDS = ("der die das den dem des ein eine einer einen einem und oder aber doch mit von vor nach zu zum "
+                    "in im an am auf aus um für durch er sie es ihr ihre sein seine seiner daraus damit dann danach "
+                    "noch schon sehr zwei alles ist hat muss wird wenn gegen ins").split()
+
+
+def test_german_read_with_english_stopwords_is_warned_about_once_per_segmenter():
+    # Before, nothing warned: with the English default list German units keep their function
+    # words (der, die, und) as terms, so they share terms and the units' check saw no problem.
+    segmenters = {"c99": "c99", "u00": "u00", "tt": "texttiling", "tt_unicode": TextTiling(tokenizer="unicode")}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluate(segmenters, [GERMAN, GERMAN[::-1]], n_restarts=2, progress=False)
+    said = _segmenter_warnings(caught)
+    assert [message.split(" ", 1)[0] for message in said] == list(segmenters)  # once each
+    assert all(" are in its English stopword list (English prose: a third to a half)" in m for m in said)
+    assert 'stopwords="nltk:german"' in said[0] and 'stem="german"' in said[0]
+    # Counted by hand (237 words between spaces), of which am (twice), an (twice) and in (four
+    # times) are English stopwords.
+    assert said[0].startswith("c99 on document '0': 8 of the 237 words of the document (3%) are in")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluate({"c99": C99(stopwords=GERMAN_STOPWORDS, stem="german"),
+                  "tt": TextTiling(tokenizer="unicode", stopwords=GERMAN_STOPWORDS, stem="german")},
+                 [GERMAN], n_restarts=2, progress=False)
+    assert _segmenter_warnings(caught) == []
+
+
+def test_stopwords_problem_judges_only_long_documents_and_english_lists():
+    assert stopwords_problem(C99(), GERMAN[:8]) is None  # 103 words: too few to judge
+    assert stopwords_problem(C99(stopwords=GERMAN_STOPWORDS), GERMAN) is None  # the user's own list
+    assert stopwords_problem(C99(stopwords=[]), GERMAN) is None
+    # TextTiling's a-z reading drops the other letters (bäcker is bcker): the same 237 words
+    assert stopwords_problem(TextTiling(), GERMAN).startswith("8 of the 237 words")
+
+
+@pytest.mark.parametrize("corpus", ["wiki50", "elements", "choi"])
+def test_english_corpora_hold_their_share_of_english_stopwords(corpus):
+    # Every document of the English corpora of ../shared: none near the line of the warning.
+    from stability.readers import read_corpus
+
+    path = {"wiki50": ("wiki50", "wiki"), "elements": ("elements", "chen"), "choi": ("choi/1/3-11", "choi")}[corpus]
+    folder = NLTK_DATA.parents[1] / "data" / path[0]
+    if not folder.exists():
+        pytest.skip("../shared data absent")
+    for document in read_corpus(folder, format=path[1]):
+        for segmenter in (C99(), TextTiling()):
+            language, stop, tokens = segmenter.stopword_use(document.units)
+            assert stop >= 2.5 * STOPWORD_SHARE_MIN * tokens, (document.id, stop, tokens)

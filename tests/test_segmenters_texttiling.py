@@ -129,6 +129,28 @@ def test_same_boundaries_as_nltk_on_a_sample_of_choi_documents():
         assert TextTiling(stopwords=words)(units) == TextTilingNLTK(stopwords=words)(units), path.name
 
 
+def test_the_default_reading_is_still_nltks_on_choi_documents():
+    # TextTiling took a tokenizer and a stemmer; its defaults ("nltk", no stemming) must read and
+    # place boundaries as before, which is as nltk's tokenizer itself (run here as the
+    # reference), plain, on the restart path and batched, on Choi's 3-11 set with the project's
+    # stopwords (the default of the study reports in docs/validation*.md).
+    folder = CHOI / "1" / "3-11"
+    if not folder.is_dir():
+        pytest.skip("../shared Choi data not available")
+    default, spelled = TextTiling(), TextTiling(tokenizer="nltk", stem=False)
+    found = 0
+    for path in sorted(folder.glob("*.ref"), key=lambda p: int(p.stem))[:6]:
+        units = _read_choi(path)
+        expected = TextTilingNLTK()(units)
+        assert default(units) == spelled(units) == expected, path.name
+        assert default.unit_terms(units) == TextTilingNLTK().unit_terms(units)
+        orders = np.stack([np.random.default_rng(int(path.stem)).permutation(len(units)) for _ in range(2)])
+        state = default.prepare(units)
+        assert default.segment_batch(state, orders) == [TextTilingNLTK()([units[i] for i in order]) for order in orders]
+        found += bool(expected)
+    assert found >= 5
+
+
 def test_short_documents_give_no_boundaries_instead_of_an_exception():
     for units in ([], [""], ["one unit only, however long it is " * 10], ["a", "b"], ["word " * 30, "word " * 30]):
         assert TextTiling()(units) == []
@@ -176,5 +198,9 @@ def test_parameters_are_checked_and_exposed():
         TextTilingNLTK(similarity_method="embedding")
     assert TextTiling(k=6).get_params() == {
         "w": 20, "k": 6, "similarity_method": "block_comparison", "stopwords": None,
-        "smoothing_width": 2, "smoothing_rounds": 1, "cutoff_policy": "HC",
+        "smoothing_width": 2, "smoothing_rounds": 1, "cutoff_policy": "HC", "tokenizer": "nltk", "stem": False,
     }
+    with pytest.raises(InvalidParameterError, match="tokenizer"):
+        TextTiling(tokenizer="whitespace")
+    with pytest.raises(InvalidParameterError, match="stem"):
+        TextTiling(stem="klingon")

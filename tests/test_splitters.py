@@ -264,3 +264,28 @@ def test_a_large_chinese_corpus_is_split_into_sentences_by_trained_punkt(tmp_pat
     assert len(paragraph) * 100 >= PUNKT_MIN_CHARACTERS  # auto trains Punkt, which splits at '. ' only
     (doc,) = read_text(tmp_path)
     assert doc.n_units == 100 * 20 * 4 and doc.units[:4] == tuple(CHINESE_SENTENCES)
+
+
+def test_rules_keep_a_german_date_whole():
+    # Before, the rules (the default below 50,000 characters) cut "Am 3." from "Oktober 1990 ...":
+    # a dot after a number followed by a capital ends an English sentence. Written for this test.
+    text = ("Am 3. Oktober 1990 trat die DDR der Bundesrepublik bei. Der 9. November, 1. Mai und "
+            "24. Dezember sind andere Tage. Das Haus hat die Nummer 3. Der Garten ist groß.")
+    assert split_rules(text) == ["Am 3. Oktober 1990 trat die DDR der Bundesrepublik bei.",
+                                 "Der 9. November, 1. Mai und 24. Dezember sind andere Tage.",
+                                 "Das Haus hat die Nummer 3.", "Der Garten ist groß."]
+    # English sentences ending in a number still end there (Wiki-50 has them: "on May 26. The");
+    # the price: a sentence ending in a number before one starting with a German month name that
+    # English shares (April, August...) is kept whole ("12. April").
+    english = "He won on May 26. The team lost 3. Smith left in 1943. August came, and 12. April rain."
+    assert split_rules(english) == ["He won on May 26.", "The team lost 3.", "Smith left in 1943.",
+                                    "August came, and 12. April rain."]
+
+
+@pytest.mark.parametrize("name", ["rules", "punkt", "punkt_untrained"])
+def test_a_number_and_a_dot_before_a_lower_case_word_never_ends_a_sentence(name):
+    # A German, Danish or Czech ordinal before a lower-case word ("am 3. oktober", "den 3.
+    # oktober", "3. října"): no built-in splitter ends a sentence there.
+    text = "Der Laden hat am 3. oktober zu. Det skete den 3. oktober. Stalo se 3. října v Praze."
+    split = get_splitter(name, corpus=[text])
+    assert split(text) == ["Der Laden hat am 3. oktober zu.", "Det skete den 3. oktober.", "Stalo se 3. října v Praze."]
