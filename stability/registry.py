@@ -319,6 +319,12 @@ class ReferenceCountSegmenter:
 
         return {**segmenter_params(self._probe), "n_segments": REFERENCE_COUNT}
 
+    def parameter_defaults(self) -> dict[str, Any]:
+        """The defaults of the segmenter's parameters (:func:`stability.segmenter.parameter_defaults`)."""
+        from .segmenter import parameter_defaults
+
+        return parameter_defaults(self._probe)
+
     def for_document(self, document: Any) -> Callable[..., Any]:
         """The segmenter told the number of segments of ``document``'s first reference."""
         references = getattr(document, "references", ())

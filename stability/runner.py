@@ -24,8 +24,8 @@ from .engine import Engine, Pair, Progress
 from .exceptions import InvalidParameterError, InvalidTypeError, RunInterrupted, SegmenterError, SegmenterOutputError
 from .permutations import doc_key
 from .registry import get_segmenter
-from .results import CorpusResult, Failure, StabilityResult
-from .segmenter import segmenter_name
+from .results import CorpusResult, Failure, StabilityResult, _jsonable
+from .segmenter import parameter_defaults, segmenter_name
 from .settings import Settings
 from .store import ResultsStore, corpus_fingerprint, document_hash, provenance as run_provenance, run_header
 from .summary import summarize
@@ -423,8 +423,10 @@ def _run_corpus(run: _CorpusRun, documents: Iterable[Any], output: str | os.Path
     settings = run.settings
     docs, fingerprint = _documents(documents, output is not None, split)
     if output is not None:
+        defaults = {label: _jsonable(parameter_defaults(s)) for label, s in run.segmenters.items()}
         run.store = ResultsStore(output, header, corpus=fingerprint, resume=settings.resume,
-                                 overwrite=settings.overwrite, retry_failed=settings.retry_failed, provenance=origin)
+                                 overwrite=settings.overwrite, retry_failed=settings.retry_failed, provenance=origin,
+                                 defaults=defaults)
     run.progress = Progress(settings.progress)
     finished = False
     try:

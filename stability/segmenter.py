@@ -78,6 +78,7 @@ __all__ = [
     "BatchRestartSegmenter",
     "segmenter_name",
     "segmenter_params",
+    "parameter_defaults",
     "apply_order",
     "unit_table",
     "for_document",
@@ -297,6 +298,37 @@ def segmenter_params(segmenter: Any) -> dict[str, Any]:
         return dict(segmenter.keywords)
     names = stored_init_parameters(segmenter)
     return {name: getattr(segmenter, name) for name in names} if names else {}
+
+
+def parameter_defaults(segmenter: Any) -> dict[str, Any]:
+    """The defaults of the keyword parameters of the ``__init__`` of ``segmenter``'s class
+    (``{}`` for a function, a partial or a class without such defaults); an object may give its
+    own with a ``parameter_defaults()`` method (a segmenter resolved per document does). A
+    resume reads them to accept results written before a parameter was added to a segmenter:
+    a parameter missing from the stored ones whose value now is its default.
+
+    Examples
+    --------
+    >>> class Every:
+    ...     def __init__(self, k=3, start=0):
+    ...         self.k, self.start = k, start
+    >>> parameter_defaults(Every(k=4)), parameter_defaults(lambda units: [])
+    ({'k': 3, 'start': 0}, {})
+    """
+    own = getattr(segmenter, "parameter_defaults", None)
+    if callable(own) and not inspect.isclass(segmenter):
+        return dict(own())
+    if inspect.isroutine(segmenter) or inspect.isclass(segmenter) or isinstance(segmenter, functools.partial):
+        return {}
+    cls = type(segmenter)
+    if cls.__init__ is object.__init__:
+        return {}
+    try:
+        signature = inspect.signature(cls.__init__)
+    except (TypeError, ValueError):  # no signature (a class written in C)
+        return {}
+    return {p.name: p.default for p in signature.parameters.values()
+            if p.name != "self" and p.default is not p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
 
 
 def stored_init_parameters(segmenter: Any) -> tuple[str, ...] | None:

@@ -596,13 +596,18 @@ class ResultsStore:
     provenance : dict, optional
         The header's ``provenance`` (default: :func:`provenance` of this process); on resume the
         file's own is kept.
+    defaults : dict, optional
+        ``label -> {parameter: default}`` of the run's segmenters
+        (:func:`stability.segmenter.parameter_defaults`, as JSON): a resume accepts results
+        stored without a parameter a segmenter has gained since when its value is its default.
     """
 
     def __init__(self, path: str | os.PathLike, settings: dict[str, Any], *, corpus: dict[str, Any] | None = None,
                  resume: bool = False, overwrite: bool = False, retry_failed: bool = False,
-                 provenance: dict[str, Any] | None = None) -> None:
+                 provenance: dict[str, Any] | None = None, defaults: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         self.path = Path(path)
         self.settings = settings
+        self.defaults = dict(defaults or {})
         self.corpus = corpus
         #: the header's ``provenance``: this run's, or on resume the one the file was started with
         self.provenance = _current() if provenance is None else provenance
@@ -753,7 +758,7 @@ class ResultsStore:
         for entry in run.entries.values():
             value = entry.value
             if isinstance(value, StabilityResult) and value.segmenter in params:
-                if _jsonable(value.params) != params[value.segmenter]:
+                if not _same_params(_jsonable(value.params), params[value.segmenter], self.defaults.get(value.segmenter, {})):
                     raise self._refuse(
                         f"results of segmenter {value.segmenter!r} were computed with parameters "
                         f"{_jsonable(value.params)}, now {params[value.segmenter]}",
@@ -895,6 +900,15 @@ class ResultsStore:
                 self._marker.unlink(missing_ok=True)
                 self._partial_marker().unlink(missing_ok=True)
             self._lock.release()
+
+
+def _same_params(stored: Mapping[str, Any], now: Mapping[str, Any], defaults: Mapping[str, Any]) -> bool:
+    """Whether results stored with parameters ``stored`` are those of a segmenter with ``now``:
+    the same, but for parameters the segmenter gained since, each at its default (a parameter is
+    added with a default that keeps what the segmenter did)."""
+    missing = object()
+    return (set(stored) <= set(now) and all(stored[k] == now[k] for k in stored)
+            and all(defaults.get(k, missing) == now[k] for k in set(now) - set(stored)))
 
 
 def run_header(settings: Any, segmenters: Mapping[str, Any]) -> dict[str, Any]:

@@ -246,6 +246,40 @@ def test_a_segmenter_class_without_get_params_has_its_parameters_recorded_and_ch
     with pytest.raises(InvalidParameterError, match="'mine' were computed with parameters {'k': 3}, now {'k': 4}"):
         evaluate({"mine": get_segmenter(_EveryK, k=4)}, docs, n_restarts=2, output=out, resume=True, progress=False)
 
+
+
+class _EveryKFrom(_EveryK):
+    """``_EveryK`` in a later release: a parameter added, whose default keeps what it did."""
+
+    def __init__(self, k=3, start=0):
+        super().__init__(k)
+        self.start = start
+
+    def __call__(self, units):
+        return list(range(self.k + self.start, len(units), self.k))
+
+
+def test_a_resume_accepts_results_written_before_a_parameter_was_added_at_its_default(tmp_path):
+    # before: a segmenter gaining a parameter (TextTiling's tokenizer) made every results file
+    # written earlier refuse to resume ("computed with parameters {'k': 3}, now {'k': 3, 'start': 0}"),
+    # though the results are the same; a value other than the default is still refused
+    from stability import get_segmenter
+
+    out = tmp_path / "run.jsonl"
+    docs = corpus(2)
+    first = evaluate({"mine": get_segmenter(_EveryK, k=3)}, docs, n_restarts=2, output=out, progress=False)
+    with pytest.raises(InvalidParameterError, match="computed with parameters {'k': 3}, now {'k': 3, 'start': 1}"):
+        evaluate({"mine": get_segmenter(_EveryKFrom, k=3, start=1)}, docs, n_restarts=2, output=out, resume=True,
+                 progress=False)
+    written = out.read_text()
+    again = evaluate({"mine": get_segmenter(_EveryKFrom, k=3)}, docs, n_restarts=2, output=out, resume=True,
+                     progress=False)
+    assert again.to_dict()["documents"] == first.to_dict()["documents"]
+    assert out.read_text() == written  # reused: nothing computed again
+    with pytest.raises(InvalidParameterError, match="computed with parameters {'k': 3}, now {'k': 4, 'start': 0}"):
+        evaluate({"mine": get_segmenter(_EveryKFrom, k=4)}, docs, n_restarts=2, output=out, resume=True,
+                 progress=False)
+
 # ----------------------------------------------------------------------------------------------
 # n_segments = "reference": each document's own known count (issue 11, item 2)
 # ----------------------------------------------------------------------------------------------
