@@ -59,46 +59,20 @@ def count_matches(reference: Sequence[int], hypothesis: Sequence[int], tolerance
     return len(match_boundaries(reference, hypothesis, tolerance))
 
 
-
-def _sweep_step(state: tuple[int, int], is_reference: bool, is_hypothesis: bool,
-                tolerance: int) -> tuple[tuple[int, int], int]:
-    """One position of a left-to-right maximum matching: the state after it and the matches it
-    adds. A state is the side holding unmatched points still in reach of what comes next (0
-    none, 1 reference, 2 hypothesis) and a mask of their ages (bit ``i``: ``i + 1`` positions
-    back); both sides never hold such points at once, as two of them would be in reach of each
-    other and have been matched. A new point is matched to the oldest waiting point of the
-    other side (earliest deadline first: a maximum matching when every window has the same
-    width); a new point of each side with nothing waiting match each other; a point left
-    unmatched waits."""
-    side, mask = state
-    gained, waits = 0, 0  # waits: the side of a new point left unmatched
-    if is_reference and is_hypothesis:
-        gained = 1
-        if side:  # the new point of the other side takes the oldest waiting one; its twin waits
-            mask &= ~(1 << (mask.bit_length() - 1))
-            waits = side
-    elif is_reference or is_hypothesis:
-        new = 1 if is_reference else 2
-        if side == 3 - new:
-            mask &= ~(1 << (mask.bit_length() - 1))
-            gained = 1
-        else:
-            waits = new
-    mask = ((mask << 1) | (1 if waits else 0)) & ((1 << tolerance) - 1)
-    side = (waits or side) if mask else 0
-    return (side, mask), gained
-
-
 def expected_matches(reference: Sequence[int], n_gaps: int, tolerance: int, sizes: Sequence[int]) -> np.ndarray:
     """Expected size of the maximum one-to-one matching (:func:`count_matches`) between
-    ``reference`` and ``m`` boundaries drawn uniformly without replacement from the gaps ``1..n_gaps``,
-    for each ``m`` of ``sizes``; exact, at any tolerance.
+    ``reference`` (sorted) and ``m`` boundaries drawn uniformly without replacement from the gaps
+    ``1..n_gaps``, for each ``m`` of ``sizes``; exact, at any tolerance.
 
-    A dynamic programme over the gaps, left to right, of the matching sweep's state
-    (:func:`_sweep_step`: at most ``2^(tolerance+1) - 1`` states) and of how many boundaries were
-    drawn so far, holding for each the probability of the state and the expected matches so far
-    (normalised per count, so no binomial coefficient overflows). Cost: ``O(n_gaps * 4^tolerance
-    * max(sizes))``.
+    A dynamic programme over the gaps, left to right, following the sweep of
+    :func:`match_boundaries`: a drawn gap ``g`` is matched to the first reference not yet matched
+    that is at least ``g - tolerance``, when that one is at most ``g + tolerance``. The state is
+    the index of that reference (the references before it are matched or out of reach, so at gap
+    ``g`` it is one of the references within ``tolerance`` of ``g``, or the one after them) and how
+    many boundaries were drawn so far; the programme holds for each the probability of the state
+    and the expected matches so far (normalised per count, so no binomial coefficient overflows).
+    Cost: ``O(n_gaps * max(sizes) * (1 + r))`` for ``r`` the most references within ``tolerance``
+    of a gap.
 
     Examples
     --------
@@ -111,27 +85,33 @@ def expected_matches(reference: Sequence[int], n_gaps: int, tolerance: int, size
     if sizes.size and (sizes.min() < 0 or sizes.max() > n_gaps):
         raise ValueError(f"sizes must lie in [0, n_gaps = {n_gaps}]; received {sizes.tolist()}")
     top = int(sizes.max()) if sizes.size else 0
-    states = [(0, 0)] + [(side, m) for side in (1, 2) for m in range(1, 1 << tolerance)]
-    index = {state: i for i, state in enumerate(states)}
-    n = len(states)
-    moves = {}  # (is_reference, drawn) -> the step on [probabilities; expected matches so far]
-    for is_reference in (False, True):
-        for drawn in (False, True):
-            step = np.zeros((2 * n, 2 * n))
-            for i, state in enumerate(states):
-                after, gained = _sweep_step(state, is_reference, drawn, tolerance)
-                j = index[after]
-                step[j, i] = step[n + j, n + i] = 1.0  # the state moves, its matches with it
-                step[n + j, i] = gained  # each way into it adds its matches
-            moves[is_reference, drawn] = step
-    # rows 0..n-1: P(state | k of the gaps so far drawn); rows n..2n-1: E[matches so far; state | k]
-    values = np.zeros((2 * n, top + 1))
-    values[0, 0] = 1.0
-    shifted = np.zeros_like(values)
-    k = np.arange(top + 1, dtype=float)
-    marked = set(reference)
-    for gap in range(1, n_gaps + 1):
-        shifted[:, 1:] = values[:, :-1]
-        # C(gap-1, k) / C(gap, k) the gap not drawn; C(gap-1, k-1) / C(gap, k) drawn
-        values = (moves[gap in marked, False] @ values) * ((gap - k) / gap) + (moves[gap in marked, True] @ shifted) * (k / gap)
-    return values[n:, sizes].sum(axis=0) / values[:n, sizes].sum(axis=0)
+    ref = np.asarray(reference, dtype=np.int64)
+    # rows: the state (the index of the first reference not matched nor out of reach); columns: k,
+    # the boundaries drawn among the gaps so far. P(state | k) and E[matches so far; state | k]
+    prob = np.zeros((ref.size + 1, top + 1))
+    prob[0, 0] = 1.0
+    gain = np.zeros_like(prob)
+    k = np.arange(1, top + 1, dtype=float)
+    gaps = np.arange(1, n_gaps + 1)
+    firsts = np.searchsorted(ref, gaps - tolerance).tolist()  # the references before it are out of reach
+    lasts = np.searchsorted(ref, gaps + tolerance, side="right").tolist()  # the state is at most this
+    low = 0
+    for gap, first, last in zip(range(1, n_gaps + 1), firsts, lasts):
+        if first > low:
+            prob[first] += prob[low:first].sum(axis=0)
+            gain[first] += gain[low:first].sum(axis=0)
+            prob[low:first] = gain[low:first] = 0.0
+            low = first
+        p, e = prob[first:last + 1], gain[first:last + 1]
+        # C(gap-1, k-1) / C(gap, k) the gap drawn: a state before ``last`` matches its reference
+        drawn_p = p[:, :-1] * (k / gap)
+        drawn_e = e[:, :-1] * (k / gap)
+        drawn_e[:-1] += drawn_p[:-1]
+        # C(gap-1, k) / C(gap, k) the gap not drawn: the state stays
+        p[:, 1:] *= (gap - k) / gap
+        e[:, 1:] *= (gap - k) / gap
+        p[1:, 1:] += drawn_p[:-1]
+        p[-1, 1:] += drawn_p[-1]
+        e[1:, 1:] += drawn_e[:-1]
+        e[-1, 1:] += drawn_e[-1]
+    return gain[:, sizes].sum(axis=0) / prob[:, sizes].sum(axis=0)

@@ -161,3 +161,19 @@ def test_a_run_is_the_same_whatever_the_order_of_its_segmenters(order, seed):
         assert other.summary[label].to_dict() == given_order.summary[label].to_dict()
     assert other.comparison() == given_order.comparison()
     assert other.correlations() == given_order.correlations()
+
+
+def test_expected_matches_with_a_wide_tolerance():
+    """A tolerance of many units, or wider than the document, is exact and cheap: with a tolerance
+    of at least ``n_gaps - 1`` every pair is in reach, so the maximum matching of ``m`` boundaries
+    has ``min(m, m0)`` pairs (hand computation); at 16 units on 40 gaps, the mean over every
+    placement of 2 and 3 boundaries (brute force). The dynamic programme over the sweep's
+    waiting points took 2^(tolerance+1) states: gigabytes from a tolerance of 12 on."""
+    from itertools import combinations
+
+    from stability.matching import count_matches, expected_matches
+
+    assert expected_matches([3, 7], 9, 40, [0, 1, 2, 5]).tolist() == [0.0, 1.0, 2.0, 2.0]
+    reference = [4, 11, 30]
+    brute = [np.mean([count_matches(reference, list(c), 16) for c in combinations(range(1, 41), m)]) for m in (2, 3)]
+    assert expected_matches(reference, 40, 16, [2, 3]) == pytest.approx(brute, rel=1e-12, abs=1e-12)
