@@ -5,7 +5,7 @@ offers the registered segmenters starting with ``c``, ``-s c99,m<TAB>`` their pa
 (``c99,mask_size=``), ``--metrics pk,w<TAB>`` the reference metrics, and ``--corpus-format`` and
 ``--report-format`` their formats. Each function takes what has been typed of the value and
 returns the candidates, in order; none imports a segmenter's module except to list the
-parameters of the one named before a comma.
+parameters of the registered one named before a comma.
 
 Examples
 --------
@@ -31,12 +31,15 @@ def _starting(candidates: list[str], incomplete: str) -> list[str]:
 def segmenter_values(incomplete: str) -> list[str]:
     """Registered segmenter names starting with ``incomplete``; after ``NAME,``, the parameters
     of ``NAME`` not yet given, as ``NAME,...,parameter=`` (none for an unknown name or one that
-    fails to load: completion never raises)."""
-    from .registry import factory_params, load_segmenter_factory
+    fails to load: completion never raises; none for a ``module:attribute`` outside the registered
+    names, whose code ``stability run`` imports only with ``--allow-plugins``)."""
+    from .registry import factory_params, is_plugin, load_segmenter_factory
 
     name, comma, rest = incomplete.partition(",")
     if not comma:
         return segmenter_names(incomplete)
+    if is_plugin(name):
+        return []
     try:
         params = factory_params(load_segmenter_factory(name))
     except Exception:  # noqa: BLE001 - a shell's completion shows nothing rather than a traceback

@@ -57,3 +57,14 @@ def test_metric_names_and_aliases_complete_the_last_of_a_comma_list():
 def test_formats_complete_from_their_declarations(line, expected):
     assert complete(line) == expected
     assert expected  # a declaration listing nothing would make this test vacuous
+
+
+def test_a_module_attribute_segmenter_is_not_imported_to_complete_its_parameters(tmp_path, monkeypatch):
+    """``-s pkg.mod:Thing,<TAB>`` imported ``pkg.mod`` and instantiated ``Thing`` to list its
+    parameters, running code that ``stability run`` imports only with --allow-plugins."""
+    (tmp_path / "completion_plugin_probe.py").write_text(
+        "import pathlib\npathlib.Path(__file__).with_name('imported').write_text('yes')\n"
+        "class Seg:\n    def __init__(self, k=3):\n        self.k = k\n    def __call__(self, units):\n        return []\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert complete("stability run -s completion_plugin_probe:Seg,") == []
+    assert not (tmp_path / "imported").exists()
