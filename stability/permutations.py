@@ -37,12 +37,12 @@ __all__ = [
 
 
 class Stream(IntEnum):
-    """The independent random streams of one document."""
+    """The independent random streams of one document. A stream's number seeds its draws, so it
+    never changes; 3, the Monte-Carlo chance level's before it was computed exactly, is not reused."""
 
     WITHIN = 0  #: permutations within the segments of B0 (the stability test)
     SHUFFLE = 1  #: permutations across the whole document (shuffle control)
     BOOTSTRAP = 2  #: bootstrap resampling of restarts (confidence intervals)
-    CHANCE = 3  #: unused: the chance level with a tolerance was a Monte-Carlo estimate; it is exact now (the number is kept so that the other streams keep theirs)
     LAYOUT = 4  #: words redistributed across units, the layout kept (layout control)
 
 
