@@ -96,3 +96,18 @@ def test_segment_sizes_are_still_a_reference(tmp_path):
     file = write(tmp_path / "c.jsonl", '{"id": "a", "units": ["x", "y", "z"], "segments": [1, 2]}\n')
     (doc,) = read_corpus(file)
     assert doc.references[0].boundaries == (1,) and doc.times is None
+
+
+def test_segments_out_of_order_are_refused_when_a_chapters_track_places_the_reference(tmp_path):
+    """A chapter starts a segment at the first unit starting at or after it, which needs the units
+    in order of their start (caption cues are refused otherwise). Before, segments out of order
+    gave a reference alternating between the chapters, 'One', 'Two', 'One', 'Two', without a word.
+    Without a chapters track the order of times decides nothing, and the file is read."""
+    segments = [{"start": s, "end": s + 1.0, "text": t} for s, t in ((0.0, "a"), (5.0, "late"), (1.0, "early"), (6.0, "b"))]
+    file = write(tmp_path / "talk.json", json.dumps({"text": "a late early b", "segments": segments}))
+    (doc,) = read_corpus(file)
+    assert doc.units == ("a", "late", "early", "b") and doc.references == ()
+    write(tmp_path / "talk.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:04.000\nOne\n\n00:04.000 --> 00:08.000\nTwo\n")
+    with pytest.raises(CorpusFormatError, match=r"talk\.json.*in order of their start.*unit 2 starts at 1 s, before "
+                                                r"unit 1 \(5 s\)"):
+        list(read_corpus(file))

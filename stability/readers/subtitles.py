@@ -198,11 +198,17 @@ def chapters_of(
     transcript: Path, starts: Sequence[float], lines: Callable[[Path], Iterable[str]], notes: list[str]
 ) -> tuple[tuple[Segmentation, ...], dict[str, Any]]:
     """The reference the chapters track beside ``transcript`` gives its units (starting at
-    ``starts``), read with ``lines``, and the meta entries saying so (``chapters``, ``titles``);
-    no reference and ``chapters`` None without a track."""
+    ``starts``, which must then be in order), read with ``lines``, and the meta entries saying so
+    (``chapters``, ``titles``); no reference and ``chapters`` None without a track."""
     chapters = _chapters_for(transcript)
     if chapters is None:
         return (), {"chapters": None}
+    for i in range(1, len(starts)):
+        if starts[i] < starts[i - 1]:
+            raise CorpusFormatError(
+                f"expected its units in order of their start, to place the chapters of {chapters.name!r}; unit {i} "
+                f"starts at {starts[i]:g} s, before unit {i - 1} ({starts[i - 1]:g} s)", path=str(transcript),
+            )
     cues = list(read_cues(lines(chapters), chapters))
     if not cues:
         raise CorpusFormatError("expected at least one chapter cue; found none", path=str(chapters))
