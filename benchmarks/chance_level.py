@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from stability.matching import count_matches, expected_matches  # noqa: E402
 
-CASES = [(100, 8, 1), (300, 15, 1), (1000, 40, 1), (1000, 40, 2), (5000, 100, 2)]  # (gaps, m0, tolerance)
+CASES = [(100, 8, 1), (300, 15, 1), (1000, 40, 1), (1000, 40, 2), (1000, 40, 5), (5000, 100, 2)]  # (gaps, m0, tolerance)
 
 
 def monte_carlo(reference: list[int], gaps: int, tolerance: int, sizes: list[int], rng: np.random.Generator,
