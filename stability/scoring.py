@@ -40,8 +40,8 @@ class _Entry:
     times: Any = None
 
 
-def _file_records(path: Path, encoding: str, errors: str) -> Iterator[tuple[int, Any]]:
-    """``(line, object)`` of a JSON file read as the corpus reader reads it: JSON lines, or an
+def _file_records(path: Path, encoding: str, errors: str) -> Iterator[tuple[int, str, Any]]:
+    """``(line, default id, object)`` of a JSON file read as the corpus reader reads it: JSON lines, or an
     array of objects (pretty-printed or not), in the same encoding (a UTF-8 byte-order mark
     skipped)."""
     from .readers.common import check_encoding, iter_lines
@@ -58,7 +58,7 @@ def _holds_units(record: dict[str, Any]) -> bool:
     return "units" in record or any(key == "units" and alias in record for alias, key in KEY_ALIASES.items())
 
 
-def _bare_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -> Iterator[tuple[int, Any]] | None:
+def _bare_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -> Iterator[tuple[int, str, Any]] | None:
     """The records of a file of bare segmentations (JSON lines or a JSON array of objects
     without units), or None when the file is something else (a corpus, which the corpus
     reader reads and, if it is broken, reports)."""
@@ -70,15 +70,15 @@ def _bare_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -
     except (StopIteration, CorpusFormatError, UnicodeDecodeError):
         records.close()
         return None  # the corpus reader says what is wrong with the file
-    if not isinstance(first[1], dict) or _holds_units(first[1]):
+    if not isinstance(first[2], dict) or _holds_units(first[2]):
         records.close()
         return None
     return itertools.chain([first], records)
 
 
-def _parse_bare(path: Path, records: Iterable[tuple[int, Any]]) -> Iterator[_Entry]:
-    for number, record in records:
-        doc_id = str(record.get("id", number))
+def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator[_Entry]:
+    for number, place, record in records:
+        doc_id = str(record.get("id", place))
         try:
             if "masses" in record:
                 segs = (Segmentation.from_masses(record["masses"]),)
@@ -99,7 +99,7 @@ def _parse_bare(path: Path, records: Iterable[tuple[int, Any]]) -> Iterator[_Ent
         yield _Entry(doc_id, segs, record.get("times"))
 
 
-def _stdin_records(encoding: str, errors: str) -> Iterator[tuple[int, Any]]:
+def _stdin_records(encoding: str, errors: str) -> Iterator[tuple[int, str, Any]]:
     """Bare segmentations piped on standard input: JSON lines or a JSON array (a corpus, whose
     format is told by its files, is given as a file)."""
     from .readers.common import check_encoding
@@ -110,11 +110,11 @@ def _stdin_records(encoding: str, errors: str) -> Iterator[tuple[int, Any]]:
         text = stream.read().decode(check_encoding(encoding, errors), errors) if stream else sys.stdin.read()
     except UnicodeDecodeError as exc:
         raise CorpusFormatError(f"not {encoding} text ({exc.reason} at byte {exc.start})", path=STDIN_NAME) from None
-    for number, record in _records(Path(STDIN_NAME), iter(text.splitlines())):
+    for number, place, record in _records(Path(STDIN_NAME), iter(text.splitlines())):
         if not isinstance(record, dict) or _holds_units(record):
             raise CorpusFormatError("standard input takes segmentations ('boundaries' with 'n_units', 'masses' or "
                                     "'references'), not a corpus: give the corpus as a file", path=STDIN_NAME, line=number)
-        yield number, record
+        yield number, place, record
 
 
 def read_segmentations(path: str | os.PathLike, **reader_options: Any) -> Iterator[_Entry]:

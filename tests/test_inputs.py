@@ -204,6 +204,16 @@ def test_score_reads_a_json_array_of_bare_segmentations(tmp_path, indent):
     assert result.exit_code == 0, result.output
 
 
+def test_score_pairs_the_documents_of_json_arrays_dumped_on_one_line(tmp_path):
+    # json.dump writes a list on one line: every segmentation without an id got the id "1" and
+    # the second was refused as a repeated id; each now gets "1.<k>", the same in both files
+    (tmp_path / "ref.json").write_text(json.dumps([{"boundaries": [2], "n_units": 5}, {"boundaries": [1, 3], "n_units": 4}]))
+    (tmp_path / "hyp.json").write_text(json.dumps([{"boundaries": [2], "n_units": 5}, {"boundaries": [1], "n_units": 4}]))
+    scored = score_files(tmp_path / "ref.json", tmp_path / "hyp.json")
+    assert sorted(scored.documents) == ["1.1", "1.2"]
+    assert scored.documents["1.1"]["f1"] == 1.0 and scored.documents["1.2"]["recall"] == 0.5  # by hand
+
+
 def test_score_reads_a_jsonl_corpus_whose_units_are_utterances(tmp_path):
     """``utterances`` is read as ``units`` by the corpus reader: such a file is a corpus, not bare
     segmentations (it was refused with "expected 'boundaries' with 'n_units'...")."""

@@ -327,6 +327,20 @@ HUB = """[
 """
 
 
+def test_a_json_array_on_one_line_gets_an_id_per_document(tmp_path):
+    # json.dump writes a list on one line: every document started on line 1, took "1" as its
+    # default id, and the second was refused ("document id '1' was already used")
+    docs = [{"units": ["a", "b", "c"], "boundaries": [1]}, {"units": ["d", "e"]}, {"id": "x", "units": ["f"]}]
+    file = tmp_path / "dumped.json"
+    file.write_text(json.dumps(docs) + "\n" + json.dumps({"units": ["g", "h"]}))  # a lone object on line 2
+    assert [d.id for d in read_jsonl(file)] == ["1.1", "1.2", "x", "2"]
+    assert [d.meta["line"] for d in read_jsonl(file)] == [1, 1, 1, 2]  # errors and notes still say the line
+    assert [d.id for d in read_corpus(tmp_path)] == ["dumped.json:1.1", "dumped.json:1.2", "x", "dumped.json:2"]
+    # indented (one object a line) or JSON lines: the line alone, as before
+    file.write_text(json.dumps(docs, indent=1))
+    assert [d.id for d in read_jsonl(file)] == ["2", "12", "x"]
+
+
 def test_json_array_of_the_dialogue_data_hub(tmp_path):
     file = write(tmp_path / "hub.json", HUB)
     docs = list(read_jsonl(file))

@@ -87,8 +87,9 @@ def read_jsonl(
 
     ``times`` is a list of ``[start, end]`` pairs of finite numbers with ``start <= end``, one per
     unit, ``meta`` an object. ``id`` may be a string or an integer (turned into a string); when it
-    is missing the id is the 1-based line where the document starts, prefixed by
-    ``<relative file>:`` when a directory is read. ``utterances`` and ``dial_id`` (the dialogue
+    is missing the id is the 1-based line where the document starts (``<line>.<k>`` for the
+    ``k``-th of several documents starting on one line, as in a JSON array written on one line),
+    prefixed by ``<relative file>:`` when a directory is read. ``utterances`` and ``dial_id`` (the dialogue
     topic segmentation data hub's keys) are read as ``units`` and ``id``. Other keys are kept in
     ``meta``. Near-misses of ``units`` and ``times`` (``sentences``, ``text``, ``time``...) are
     errors; a key that looks like a reference (a list under a name such as ``reference``,
@@ -152,15 +153,15 @@ def read_jsonl(
 
     def parse_file(relative: str, file: Path) -> Iterator[Document]:
         prefix = "" if source.single else f"{relative}:"
-        for lineno, record in _records(file, source.lines(file)):
+        for lineno, place, record in _records(file, source.lines(file)):
             counts["read"] += 1
             if _selected(record, wanted, file, lineno):
                 counts["kept"] += 1
                 if is_whisper(record):
-                    doc_id = relative if lineno == 1 else f"{relative}:{lineno}"
+                    doc_id = relative if place == "1" else f"{relative}:{place}"
                     yield _whisper_document(file, lineno, record, doc_id, source.lines)
                 else:
-                    yield _parse_record(file, lineno, record, prefix)
+                    yield _parse_record(file, lineno, record, prefix, place)
 
     return _some_kept(stream_files(source, parse_file), wanted, counts, source.root)
 
@@ -212,8 +213,9 @@ def _selected(record: dict[str, Any], wanted: dict[str, str], path: Path, lineno
     return True
 
 
-def _records(path: Path, lines: Iterator[str]) -> Iterator[tuple[int, dict[str, Any]]]:
-    """``(line, object)`` for each document of the file, as JSON lines or as one JSON text."""
+def _records(path: Path, lines: Iterator[str]) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """``(line, place, object)`` for each document of the file, as JSON lines or as one JSON
+    text; ``place`` is the document's default id (:func:`_placed`)."""
     first: list[str] = []
     for line in lines:
         first.append(line)
@@ -226,9 +228,25 @@ def _records(path: Path, lines: Iterator[str]) -> Iterator[tuple[int, dict[str, 
         )
     head = first[-1].strip()
     if head.startswith("{") and _is_object(head):
-        yield from _line_records(path, itertools.chain(first, lines))
-    else:
-        yield from _json_records(path, "\n".join(itertools.chain(first, lines)))
+        yield from ((lineno, str(lineno), record) for lineno, record in _line_records(path, itertools.chain(first, lines)))
+    else:  # read whole already: looking one document ahead costs nothing
+        yield from _placed(_json_records(path, "\n".join(itertools.chain(first, lines))))
+
+
+def _placed(records: Iterator[tuple[int, dict[str, Any]]]) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """``(line, place, object)``: ``place``, a document's default id, is the line where it starts,
+    or ``<line>.<k>`` for the ``k``-th of several documents starting on one line (a JSON array
+    written on one line, as ``json.dump`` writes it: the documents would otherwise share an id)."""
+    previous: tuple[int, dict[str, Any]] | None = None
+    k = 0
+    for item in records:
+        if previous is not None:
+            shared = k > 1 or previous[0] == item[0]
+            yield previous[0], f"{previous[0]}.{k}" if shared else str(previous[0]), previous[1]
+        k = k + 1 if previous is not None and previous[0] == item[0] else 1
+        previous = item
+    if previous is not None:
+        yield previous[0], f"{previous[0]}.{k}" if k > 1 else str(previous[0]), previous[1]
 
 
 def _is_object(text: str) -> bool:
@@ -314,14 +332,14 @@ class _LineCounter:
         return self.line
 
 
-def _parse_record(path: Path, lineno: int, record: dict[str, Any], prefix: str) -> Document:
+def _parse_record(path: Path, lineno: int, record: dict[str, Any], prefix: str, place: str) -> Document:
     def fail(message: str) -> CorpusFormatError:
         return CorpusFormatError(message, path=str(path), line=lineno)
 
     record = _canonical_keys(record, fail)
     notes: list[str] = []
     _check_keys(record, f"{path}:{lineno}", notes, fail)
-    doc_id = record.get("id", f"{prefix}{lineno}")
+    doc_id = record.get("id", f"{prefix}{place}")
     if isinstance(doc_id, bool) or not isinstance(doc_id, (str, int)):
         raise fail(f"'id' must be a string or an integer; received {_short_repr(doc_id)}")
     doc_id = str(doc_id)
