@@ -366,8 +366,9 @@ def varied_params(result: CorpusResult) -> list[str]:
     """The parameters that tell a run's configurations apart, sorted: those two configurations
     holding them give different values (a grid's parameters, ``n_segments`` beside an automatic
     stop...). The summary gives each a column ``param_<name>`` (empty where a configuration has no
-    such parameter or holds ``None``; a list or dict as JSON in CSV), to sort or plot the configurations of a grid by it, as the ``params`` cell
-    (every parameter, as JSON) does not allow."""
+    such parameter or holds ``None``; a list or dict as JSON in CSV), to sort or plot the
+    configurations of a grid by it, as the ``params`` cell (every parameter, as JSON) does not
+    allow."""
     values: dict[str, set[str]] = {}
     for s in result.summary.values():
         for name, value in _jsonable(s.params).items():
