@@ -21,6 +21,8 @@ Examples
 
 from __future__ import annotations
 
+import re
+
 __all__ = ["segmenter_values", "segmenter_names", "metric_values", "corpus_format_values", "report_format_values"]
 
 
@@ -30,7 +32,7 @@ def _starting(candidates: list[str], incomplete: str) -> list[str]:
 
 def segmenter_values(incomplete: str) -> list[str]:
     """Registered segmenter names starting with ``incomplete``; after ``NAME,``, the parameters
-    of ``NAME`` not yet given, as ``NAME,...,parameter=`` (none for an unknown name or one that
+    of ``NAME`` not yet given, as ``NAME,...,parameter=``, and ``grid=`` (none for an unknown name or one that
     fails to load: completion never raises; none for a ``module:attribute`` outside the registered
     names, whose code ``stability run`` imports only with ``--allow-plugins``)."""
     from .registry import factory_params, is_plugin, load_segmenter_factory
@@ -44,10 +46,18 @@ def segmenter_values(incomplete: str) -> list[str]:
         params = factory_params(load_segmenter_factory(name))
     except Exception:  # noqa: BLE001 - a shell's completion shows nothing rather than a traceback
         return []
-    given, _, typing = rest.rpartition(",")
-    done = {part.partition("=")[0] for part in given.split(",") if part}
-    head = f"{name},{given}," if given else f"{name},"
-    return [f"{head}{p}=" for p in params if p not in done and p.startswith(typing)]
+    from .config import _top_level_split
+
+    *given, typing = _top_level_split(rest)  # a comma inside a grid's braces or a list is no separator
+    if typing.count("{") > typing.count("}") or typing.count("[") > typing.count("]"):
+        return []  # inside a grid or a list: its own keys and values, not the segmenter's parameters
+    done = {part.partition("=")[0].strip() for part in given}
+    for part in given:  # a grid's parameters are given too
+        key, _, value = part.partition("=")
+        if key.strip() == "grid":
+            done |= set(re.findall(r"([A-Za-z_]\w*)\s*=", value))
+    head = ",".join([name, *given, ""])
+    return [f"{head}{p}=" for p in [*params, "grid"] if p not in done and p.startswith(typing)]
 
 
 def segmenter_names(incomplete: str) -> list[str]:

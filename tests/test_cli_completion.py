@@ -32,7 +32,7 @@ def test_segmenter_names_complete_from_the_registry():
 
 def test_after_a_comma_the_named_segmenters_parameters_complete():
     params = list(factory_params(load_segmenter_factory("c99")))
-    assert complete("stability run -s c99,") == [f"c99,{p}=" for p in params]
+    assert complete("stability run -s c99,") == [f"c99,{p}=" for p in [*params, "grid"]]
     assert complete("stability run -s c99,mask") == ["c99,mask_size="]
     # a parameter already given is not offered again; the ones before stay as typed
     offered = complete("stability run -s c99,mask_size=5,")
@@ -68,3 +68,12 @@ def test_a_module_attribute_segmenter_is_not_imported_to_complete_its_parameters
     monkeypatch.syspath_prepend(str(tmp_path))
     assert complete("stability run -s completion_plugin_probe:Seg,") == []
     assert not (tmp_path / "imported").exists()
+
+
+def test_a_grid_is_one_value_and_its_parameters_count_as_given():
+    # the commas inside a grid's braces cut the value: w (in the grid) was offered again, and
+    # inside the braces the segmenter's parameters were offered as if after a comma of -s
+    offered = complete("stability run -s texttiling,grid={w=[10,20]},")
+    assert "texttiling,grid={w=[10,20]},k=" in offered
+    assert not [o for o in offered if o.endswith(",w=") or o.endswith(",grid=")]
+    assert complete("stability run -s texttiling,grid={w=[10,") == []
