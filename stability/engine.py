@@ -569,8 +569,9 @@ class Engine:
         problem = stopwords_problem(segmenter, doc.units)
         if problem is not None:
             self.warned.add(label)
-            warn(f"{where}: {problem} (English prose: a third to a half), so the document is likely not in "
-                 "English and the segmenter compares its function words as terms; for another language set "
+            warn(f"{where}: {problem} (English prose: a third to a half), so the document is likely not "
+                 "English prose: another language, whose function words the segmenter then compares as terms, "
+                 "or lists of terms rather than sentences (then nothing needs changing); for another language set "
                  "its stopwords (stopwords=\"nltk:german\", or a list of words) and, where it stems, its stemmer "
                  "(stem=\"german\"): README, 'Documents not in English'. Said once per segmenter", SegmenterWarning)
 

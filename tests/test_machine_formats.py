@@ -163,7 +163,8 @@ def test_a_grid_parameter_has_a_column_of_its_own_in_the_summary_csv_and_rows():
                       topical_corpus(710, 2), n_restarts=2, progress=False)
     rows = {row["segmenter"]: row for row in _csv(render(result, "csv"))}
     header = list(next(iter(rows.values())))
-    # the grid's w, and n_segments (None beside 4); k, mask_size... are the same wherever they occur
+    # the grid's w, and n_segments (None beside 4); k, mask_size... are the same wherever they occur,
+    # and stem or tokenizer differ only between segmenters (C99's default and TextTiling's)
     assert header[:5] == ["segmenter", "params", "param_n_segments", "param_w", "n_documents"]
     assert [rows[k]["param_w"] for k in ("texttiling,w=10", "texttiling,w=20", "c99", "none")] == ["10", "20", "", ""]
     assert [rows[k]["param_n_segments"] for k in ("c99", "c99,n_segments=4", "texttiling,w=10")] == ["", "4", ""]

@@ -364,16 +364,19 @@ def _raw(x: Any) -> str:
 
 def varied_params(result: CorpusResult) -> list[str]:
     """The parameters that tell a run's configurations apart, sorted: those two configurations
-    holding them give different values (a grid's parameters, ``n_segments`` beside an automatic
-    stop...). The summary gives each a column ``param_<name>`` (empty where a configuration has no
-    such parameter or holds ``None``; a list or dict as JSON in CSV), to sort or plot the
-    configurations of a grid by it, as the ``params`` cell (every parameter, as JSON) does not
-    allow."""
-    values: dict[str, set[str]] = {}
+    of one segmenter give different values (a grid's parameters, ``n_segments`` beside an
+    automatic stop...; configurations with the same parameter names are taken as one segmenter's,
+    so that two segmenters' different defaults of a same-named parameter, C99's and TextTiling's
+    ``stem``, make no column). The summary gives each a column ``param_<name>`` (empty where a
+    configuration has no such parameter or holds ``None``; a list or dict as JSON in CSV), to sort
+    or plot the configurations of a grid by it, as the ``params`` cell (every parameter, as JSON)
+    does not allow."""
+    values: dict[tuple[frozenset[str], str], set[str]] = {}
     for s in result.summary.values():
-        for name, value in _jsonable(s.params).items():
-            values.setdefault(name, set()).add(json.dumps(value, sort_keys=True))
-    return sorted(name for name, seen in values.items() if len(seen) > 1)
+        params = _jsonable(s.params)
+        for name, value in params.items():
+            values.setdefault((frozenset(params), name), set()).add(json.dumps(value, sort_keys=True))
+    return sorted({name for (_, name), seen in values.items() if len(seen) > 1})
 
 
 def summary_table(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
