@@ -168,6 +168,8 @@ def read_subtitles(
 
     def parse(relative: str, file: Path) -> list[Document]:
         if is_chapters(file):
+            if not source.single and _of_whisper(file):
+                return []  # the chapters of a Whisper transcript, read with it as JSON
             transcript = _transcript_of(file)
             if not source.single:
                 return []  # read with its transcript
@@ -187,6 +189,13 @@ def is_chapters(file: Path) -> bool:
 def _siblings(stem: Path) -> list[Path]:
     """The caption files ``stem`` + each suffix that exist."""
     return [stem.with_name(stem.name + suffix) for suffix in SUFFIXES if stem.with_name(stem.name + suffix).is_file()]
+
+
+def _of_whisper(chapters: Path) -> bool:
+    """Whether ``chapters`` belongs to a Whisper transcript, ``X.json`` beside it and no ``X.vtt``
+    or ``X.srt``."""
+    stem = chapters.with_name(Path(chapters.stem).stem)
+    return not _siblings(stem) and stem.with_name(stem.name + ".json").is_file()
 
 
 def _transcript_of(chapters: Path) -> Path:
