@@ -176,12 +176,13 @@ def stability_result(settings: Settings, finished: Finished) -> StabilityResult:
     layout_only = None if layout is None else is_layout_only(layout.f1, s.content_margin)
     fields = {name: getattr(within, name) for name in RestartScores.__dataclass_fields__}
     doc = finished.doc
+    segmentation = Segmentation(finished.initial, doc.n_units)
     return StabilityResult(
         **fields,
         segmenter=finished.label,
         params=finished.params,
         document=doc.id,
-        segmentation=Segmentation(finished.initial, doc.n_units),
+        segmentation=segmentation,
         seed=s.seed,
         tolerance=s.tolerance,
         deterministic=deterministic,
@@ -195,6 +196,7 @@ def stability_result(settings: Settings, finished: Finished) -> StabilityResult:
         headline_ci=headline_ci,
         reference_metrics=_reference_metrics(doc, finished.initial, s.metrics),
         references=tuple(ref.boundaries for ref in doc.references),
+        boundary_times=None if doc.times is None else tuple(float(doc.times[b][0]) for b in segmentation.boundaries),
     )
 
 

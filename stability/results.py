@@ -235,6 +235,11 @@ class StabilityResult(RestartScores):
         :func:`stability.metrics.reference_metrics`), beside the stability scores.
     references : tuple of tuple of int
         The document's reference boundaries (one tuple per annotator), kept for reports.
+    boundary_times : tuple of float or None
+        Where the document's units have times (transcripts: ``Document.times``), the start in
+        seconds of the unit each boundary of ``segmentation`` starts, in its order: where a
+        listener hears the boundary. ``None`` for documents without times (and in files written
+        before it existed). Reports show it as a clock time (:func:`stability.reporting.model.clock`).
     """
 
     segmenter: str = ""
@@ -254,6 +259,7 @@ class StabilityResult(RestartScores):
     headline_ci: tuple[float, float] = (float("nan"), float("nan"))
     reference_metrics: dict[str, float] = field(default_factory=dict)
     references: tuple[tuple[int, ...], ...] = ()
+    boundary_times: tuple[float, ...] | None = None
 
     def __repr__(self) -> str:
         """One line: who, where, how many boundaries, and the scores, the headline
@@ -329,6 +335,8 @@ class StabilityResult(RestartScores):
         )
         if self.layout is not None:  # absent when not run, as in files written before it existed
             data.update({"layout": self.layout.to_dict(), "layout_only": self.layout_only})
+        if self.boundary_times is not None:  # absent for documents without times
+            data["boundary_times"] = list(self.boundary_times)
         return data
 
     @classmethod
@@ -353,6 +361,7 @@ class StabilityResult(RestartScores):
             headline_ci=tuple(_from_json_float(x) for x in data.get("headline_ci", (None, None))),
             reference_metrics={k: _from_json_float(v) for k, v in data.get("reference_metrics", {}).items()},
             references=tuple(tuple(map(int, r)) for r in data.get("references", [])),
+            boundary_times=None if data.get("boundary_times") is None else tuple(map(float, data["boundary_times"])),
         )
 
 

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from stability import CorpusFormatError, CorpusWarning, InvalidParameterError
 from stability.cli import app
 from stability.readers import FORMAT_TABLE, detect_format, read_corpus, read_subtitles
+from stability.readers.subtitles import read_cues
 
 
 def write(path, text, encoding="utf-8"):
@@ -124,6 +125,59 @@ def test_a_cue_right_under_the_header_and_a_last_cue_without_a_newline(tmp_path)
     file = write(tmp_path / "tight.vtt", "WEBVTT\n00:01.000 --> 00:02.000\nOne\n\n00:02.000 --> 00:03.000\nTwo")
     (doc,) = read_corpus(file)
     assert doc.units == ("One", "Two") and doc.times == ((1.0, 2.0), (2.0, 3.0))
+
+
+# YouTube's automatic captions (as yt-dlp saves them): every cue holds a line of one space, which
+# WebVTT reads as text (only an empty line ends a cue).
+YOUTUBE = "\n".join([
+    "WEBVTT",
+    "Kind: captions",
+    "Language: en",
+    "",
+    "00:00:00.900 --> 00:00:03.130 align:start position:0%",
+    " ",
+    "all<00:00:01.230><c> right</c><00:00:01.550><c> coffee</c>",
+    "",
+    "00:00:03.130 --> 00:00:03.140 align:start position:0%",
+    "all right coffee",
+    " ",
+    "",
+    "00:00:03.140 --> 00:00:06.060 align:start position:0%",
+    "all right coffee",
+    "green<00:00:03.500><c> beans</c>",
+    "",
+])
+
+
+def test_lines_of_spaces_inside_cues_and_between_them(tmp_path):
+    cues = [line for line in read_cues(YOUTUBE.splitlines(), "vlog.vtt")]
+    assert [cue.text for cue in cues] == ["all right coffee", "all right coffee", "all right coffee green beans"]
+    assert [(cue.start, cue.end) for cue in cues] == [(0.9, 3.13), (3.13, 3.14), (3.14, 6.06)]
+    # a line of spaces before a timing line (or an identifier and a timing line) still separates cues
+    spaced = "1\n00:00:01,000 --> 00:00:02,000\nOne\n  \n2\n00:00:02,000 --> 00:00:03,000\nTwo\n \n00:00:03,000 --> 00:00:04,000\nThree\n"
+    (doc,) = read_corpus(write(tmp_path / "spaced.srt", spaced))
+    assert doc.units == ("One", "Two", "Three") and doc.times[2] == (3.0, 4.0)
+
+
+def test_rolling_captions_keep_each_line_once(tmp_path):
+    # each cue repeats the last line of the one before; the 10 ms cue holds it alone
+    lines = [f"line {k}" for k in range(6)]  # shown two at a time: 11 cues, 10 of them repeat a line
+    cues, start = [], 0
+    for k, line in enumerate(lines):
+        shown = ([lines[k - 1]] if k else []) + [line]
+        cues.append(f"00:{start:02d}.000 --> 00:{start + 2:02d}.000\n" + "\n".join(shown) + "\n")
+        if k < len(lines) - 1:  # the short cue holding the line alone before it scrolls up
+            cues.append(f"00:{start + 2:02d}.000 --> 00:{start + 2:02d}.010\n{line}\n \n")
+        start += 3
+    with pytest.warns(CorpusWarning, match=r"rolling captions .*10 repeated line\(s\) removed, 5 cue\(s\) left without "):
+        (doc,) = read_corpus(write(tmp_path / "vlog.vtt", "WEBVTT\n\n" + "\n".join(cues)))
+    assert doc.units == tuple(lines)
+    assert doc.times == tuple((3.0 * k, 3.0 * k + 2) for k in range(6))
+    # captions that repeat a line now and then are not rolling: every cue is kept
+    said = ["Yeah.", "Yeah.", "So the budget", "is up.", "Yeah."]
+    plain = "WEBVTT\n\n" + "".join(f"00:0{k}.000 --> 00:0{k + 1}.000\n{text}\n\n" for k, text in enumerate(said))
+    (doc,) = read_corpus(write(tmp_path / "talk.vtt", plain))
+    assert doc.units == tuple(said)
 
 
 BAD_TIME = "expected the cue's {} as a timestamp such as '00:01:02.500' or '01:02.500'"

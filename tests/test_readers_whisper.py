@@ -69,6 +69,27 @@ def test_a_folder_of_whisper_output_in_every_format_is_read_from_its_json(tmp_pa
         assert [(d.id, d.n_units) for d in read_corpus(tmp_path)] == [("talk.json", 3)]
 
 
+def test_a_folder_mixing_whisper_json_and_captions(tmp_path):
+    """A folder of transcripts from two tools (Whisper's JSON, captions from a meeting recorder) is
+    read in one format; before, the captions were left out without a word (2 of 8 documents
+    read), and read as captions the folder was refused for the chapters track of a JSON file."""
+    write(tmp_path / "a.json", json.dumps(WHISPER))
+    write(tmp_path / "a.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:05.000\nIntro\n\n00:05.000 --> 00:09.000\nBudget\n")
+    write(tmp_path / "a.srt", SRT)                  # Whisper's own copy of a.json: not a document of its own
+    write(tmp_path / "b.vtt", TALK)
+    write(tmp_path / "b.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:06.000\nA\n")  # read with b.vtt
+    write(tmp_path / "sub" / "c.srt", SRT)
+    with pytest.warns(CorpusWarning, match=r"2 file\(s\) of another format not read \('b\.vtt', 'sub/c\.srt'\): the "
+                      r"corpus is read as format 'jsonl' detected from the '\.json' files"):
+        assert [d.id for d in read_corpus(tmp_path)] == ["a.json"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorpusWarning)
+        assert [d.id for d in read_corpus(tmp_path / "sub")] == ["c.srt"]
+    (tmp_path / "a.srt").unlink()
+    # read as captions: a.chapters.vtt goes with a.json, which this format does not read
+    assert [d.id for d in read_corpus(tmp_path, "subtitles")] == ["b.vtt", "sub/c.srt"]
+
+
 @pytest.mark.parametrize("segments, expected", [
     ([{"start": 0.0, "end": 1.0}], r"segments\[0\] must be a Whisper segment, an object with 'start' and 'end'"),
     ([{"start": 0.0, "end": 1.0, "text": "a"}, 3], r"segments\[1\] must be a Whisper segment"),

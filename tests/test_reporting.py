@@ -341,7 +341,7 @@ def test_a_boundary_never_found_again_is_drawn_and_long_titles_fit():
     from stability.reporting.figures import svg_strip
 
     r = SimpleNamespace(segmentation=SimpleNamespace(n_units=20), document="d", spurious_boundaries={},
-                        boundary_confidence={5: 0.0, 12: 0.5})
+                        boundary_confidence={5: 0.0, 12: 0.5}, boundary_times=None)
     strip = svg_strip(r, [5])
     assert 'viewBox="0 0 640 70"' in strip                       # it scales with the page
     assert strip.count("<rect") == 2 and "confidence 0.00 (never found again)" in strip
@@ -392,3 +392,29 @@ def test_intervals_over_too_few_documents_say_they_cannot_reach_their_level():
     # without the shuffle control there is no headline, but the F1 column's interval is over 3 documents too
     plain = evaluate({"blocks": blocks}, docs[:3], n_restarts=4, n_bootstrap=50, progress=False, shuffle_control=False)
     assert said in " ".join(render(plain, "md").split())
+
+
+def test_a_transcript_s_boundaries_are_given_as_times_in_every_format():
+    """A transcript's user thinks in "2:05", not "unit 5": before, every report gave boundaries as
+    unit indices only. Each unit of the document starts 25 s after the one before (unit 5 at
+    125 s = 2:05); the document without times gets no time."""
+    units, reference = topical_document(0, n_topics=3)
+    times = tuple((25.0 * k, 25.0 * k + 20) for k in range(len(units)))
+    talk = Document("talk", tuple(units), references=(tuple(reference),), times=times)
+    plain = Document("plain", tuple(units), references=(tuple(reference),))
+    result = evaluate({"even": get_segmenter("even", segment_length=5)}, [talk, plain], n_restarts=2)
+    timed, untimed = result.documents["even"]
+    assert timed.segmentation.boundaries[:2] == (5, 10)
+    assert timed.boundary_times[:2] == (125.0, 250.0) and untimed.boundary_times is None
+    data = json.loads(render(result, "json"))["documents"]["even"]
+    assert data[0]["boundary_times"][:2] == [125.0, 250.0] and "boundary_times" not in data[1]
+    assert type(timed).from_dict(timed.to_dict()).boundary_times == timed.boundary_times
+    md = render(result, "md", documents=True)
+    header = next(line for line in md.splitlines() if line.startswith("| segmenter | document | units"))
+    assert header.endswith("| boundary:confidence | boundary times |")
+    row = next(line for line in md.splitlines() if line.startswith("| even | talk |"))
+    assert row.split("|")[-2].strip().startswith("2:05 4:10")
+    assert next(line for line in md.splitlines() if line.startswith("| even | plain |")).endswith("|  |")
+    rows = list(csv.DictReader(io.StringIO(render(result, "csv", documents=True))))
+    assert [r["boundary times"].split()[:2] for r in rows if r.get("document") == "talk"] == [["125.0", "250.0"]]
+    assert "<title>boundary 5 at 2:05: confidence" in render(result, "html")

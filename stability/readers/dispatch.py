@@ -14,8 +14,8 @@ from typing import Any
 
 from ..checks import did_you_mean
 from ..corpus import Document
-from ..exceptions import CorpusFormatError, InvalidParameterError
-from .common import PathLike, check_encoding, list_files, looks_binary
+from ..exceptions import CorpusFormatError, InvalidParameterError, warn
+from .common import CorpusWarning, PathLike, check_encoding, list_files, looks_binary
 from .formats import COMMON_OPTIONS, FORMAT_TABLE, CorpusFormat
 
 __all__ = ["STDIN", "STDIN_NAME", "detect_format", "read_corpus", "register_format", "unregister_format"]
@@ -79,6 +79,24 @@ def _detect_directory(root: Path, codec: str, errors: str) -> Detection:
     )
 
 
+def _left_out(root: Path, row: CorpusFormat) -> list[str]:
+    """The files of directory ``root`` that another format's extension names and that ``row``,
+    chosen from its own extensions, will not read; a file named as one ``row`` reads (``talk.vtt``
+    beside ``talk.json``, as Whisper writes every format) or as its companion
+    (``talk.chapters.vtt``) is the same document, and not listed."""
+    _, files = list_files(root, ("*",))
+    other = {suffix for r in FORMAT_TABLE.values() if r is not row for suffix in r.extensions} - set(row.extensions)
+    read = {file.with_suffix("") for _, file in files if file.suffix.lower() in row.extensions}
+    unread = {file.with_suffix("") for _, file in files if file.suffix.lower() in other}
+
+    def companion(file: Path) -> bool:  # talk.chapters.vtt beside talk.srt goes with it
+        stem = file.with_suffix("")
+        return stem.with_suffix("") != stem and stem.with_suffix("") in unread
+    return [relative for relative, file in files if file.suffix.lower() in other
+            and file.with_suffix("") not in read and file.with_suffix("").with_suffix("") not in read
+            and not companion(file)]
+
+
 def _detect(path: PathLike, codec: str, errors: str) -> Detection:
     root = Path(path)
     return _detect_file(root, codec, errors) if root.is_file() else _detect_directory(root, codec, errors)
@@ -98,7 +116,9 @@ def detect_format(path: PathLike, *, encoding: str = "utf-8", encoding_errors: s
     natural order, as for a file (files holding NUL bytes, such as images, PDFs and office
     documents, are passed over; when one of them decides, every non-hidden file of the directory
     is read, whatever its name: pass ``pattern=`` to narrow it); otherwise ``.txt`` files: text;
-    otherwise a :class:`CorpusFormatError`.
+    otherwise a :class:`CorpusFormatError`. :func:`read_corpus` warns (:class:`CorpusWarning`)
+    when a directory also holds files of other formats' extensions that the format detected
+    leaves unread (not those named as a file it reads, ``talk.vtt`` beside ``talk.json``).
 
     Examples
     --------
@@ -235,6 +255,12 @@ def read_corpus(
         row, reason, sniffed_pattern = _detect(path, codec, encoding_errors)
         how = f"format {row.name!r} detected {reason}"
         pattern = sniffed_pattern if pattern is None and sniffed_pattern is not None else pattern
+        left_out = _left_out(Path(path), row) if pattern is None and Path(path).is_dir() and row.extensions else []
+        if left_out:
+            shown = ", ".join(repr(name) for name in left_out[:5]) + (", ..." if len(left_out) > 5 else "")
+            warn(f"{path}: {len(left_out)} file(s) of another format not read ({shown}): the corpus is read as "
+                 f"{how}, one format a corpus; pass format= to read the others instead, or "
+                 f"give each format its own folder", CorpusWarning)
     else:
         row = _lookup(format)
         how = f"format {row.name!r} given"

@@ -20,7 +20,7 @@ import html
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -38,6 +38,8 @@ PATTERNS = tuple("*" + suffix for suffix in SUFFIXES)
 #: ``talk.vtt`` -> ``talk.chapters.vtt`` or ``talk.chapters.srt``.
 CHAPTERS = ".chapters"
 SPEAKERS = ("meta", "prefix")
+#: The fewest cues repeating the line before that make captions rolling (see :func:`unroll`).
+ROLLING_MIN = 8
 
 _HEADER = re.compile(r"WEBVTT(?:[ \t].*)?$")
 _NON_CUE = re.compile(r"(?:NOTE|STYLE|REGION)(?:[ \t].*)?$")  # WebVTT comments, style sheets, regions
@@ -67,6 +69,9 @@ class Cue:
         whitespace runs made one space (``""`` for a cue with no text).
     speakers : tuple of str
         The names its voice spans (``<v Name>``) give, in order, each once.
+    lines : tuple of str
+        Its text line by line, each cleaned as ``text`` is, lines left without text dropped
+        (what :func:`unroll` compares).
     """
 
     line: int
@@ -74,6 +79,7 @@ class Cue:
     end: float
     text: str
     speakers: tuple[str, ...] = ()
+    lines: tuple[str, ...] = ()
 
 
 def read_subtitles(
@@ -96,8 +102,10 @@ def read_subtitles(
     SubRip's ``,`` before the milliseconds. Markup is removed from the text (voice, class and
     other spans, ``<i>``, ``<b>``, ``<font>``, karaoke timestamps ``<00:00:01.000>``, ``{\\an8}``
     codes) and character references such as ``&amp;`` are decoded. A cue left without text is
-    skipped (one note a file counts them). Line ends may be CRLF; a UTF-8 byte-order mark is
-    ignored.
+    skipped (one note a file counts them). A line of spaces is cue text, as in WebVTT, unless a
+    timing line follows it. Rolling captions (YouTube's automatic ones: each cue repeats the line
+    before it) keep each line once, in the cue that first shows it (see :func:`unroll`; a note
+    says so). Line ends may be CRLF; a UTF-8 byte-order mark is ignored.
 
     A file's chapters track, ``X.chapters.vtt`` or ``X.chapters.srt`` beside ``X.vtt`` or
     ``X.srt``, gives the reference: each chapter after the first starts a segment at the first
@@ -160,6 +168,8 @@ def read_subtitles(
 
     def parse(relative: str, file: Path) -> list[Document]:
         if is_chapters(file):
+            if not source.single and _of_whisper(file):
+                return []  # the chapters of a Whisper transcript, read with it as JSON
             transcript = _transcript_of(file)
             if not source.single:
                 return []  # read with its transcript
@@ -179,6 +189,13 @@ def is_chapters(file: Path) -> bool:
 def _siblings(stem: Path) -> list[Path]:
     """The caption files ``stem`` + each suffix that exist."""
     return [stem.with_name(stem.name + suffix) for suffix in SUFFIXES if stem.with_name(stem.name + suffix).is_file()]
+
+
+def _of_whisper(chapters: Path) -> bool:
+    """Whether ``chapters`` belongs to a Whisper transcript, ``X.json`` beside it and no ``X.vtt``
+    or ``X.srt``."""
+    stem = chapters.with_name(Path(chapters.stem).stem)
+    return not _siblings(stem) and stem.with_name(stem.name + ".json").is_file()
 
 
 def _transcript_of(chapters: Path) -> Path:
@@ -241,12 +258,20 @@ def _refuse_twins(file: Path, listed: set[Path]) -> None:
 def _document(source: Source, doc_id: str, file: Path, speakers: str) -> Document:
     notes: list[str] = []
     cues = list(read_cues(source.lines(file), file, speakers=speakers))
-    spoken = [cue for cue in cues if cue.text]
-    if len(spoken) < len(cues):
-        empty = [cue.line for cue in cues if not cue.text]
+    empty = [cue.line for cue in cues if not cue.text]
+    if empty:
         where = ", ".join(map(str, empty[:10])) + (", ..." if len(empty) > 10 else "")
         lines = "line" if len(empty) == 1 else "lines"
         note(notes, file, f"{len(empty)} cue(s) without text skipped (timing {lines} {where})")
+    unrolled = unroll([cue for cue in cues if cue.text])
+    if unrolled is not None:
+        rolled, removed = unrolled
+        held = sum(1 for cue in rolled if not cue.text)
+        note(notes, file, f"rolling captions (each cue repeats the last line of the cue before, as YouTube's "
+                          f"automatic captions do): {removed} repeated line(s) removed, {held} cue(s) left "
+                          f"without new text skipped")
+        cues = rolled
+    spoken = [cue for cue in cues if cue.text]
     if not spoken:
         raise CorpusFormatError(
             "expected at least one cue with text; " + (f"its {len(cues)} cue(s) have none" if cues else "found no cue"),
@@ -314,8 +339,12 @@ def read_cues(lines: Iterable[str], file: Path | str, *, speakers: str = "meta")
 
 
 def _blocks(lines: Iterable[str]) -> Iterator[tuple[bool, list[tuple[int, str]]]]:
-    """``(webvtt, block)`` for every block of non-blank ``(line number, line)`` after the header;
-    ``webvtt``: the file starts with a ``WEBVTT`` line."""
+    """``(webvtt, block)`` for every block of ``(line number, line)`` after the header;
+    ``webvtt``: the file starts with a ``WEBVTT`` line.
+
+    An empty line ends a block. A line of spaces only is part of the cue's text, as WebVTT
+    reads it (YouTube's automatic captions hold one in every cue), unless a timing line follows
+    it (or an identifier line and a timing line): then it separates two cues."""
     block: list[tuple[int, str]] = []
     webvtt = in_header = False
     for lineno, line in enumerate(lines, 1):
@@ -327,13 +356,32 @@ def _blocks(lines: Iterable[str]) -> Iterator[tuple[bool, list[tuple[int, str]]]
                 in_header = bool(line.strip())
                 continue
             in_header = False  # a cue right under the header, without the blank line
-        if line.strip():
+        if line:
             block.append((lineno, line))
         elif block:
-            yield webvtt, block
+            yield from ((webvtt, part) for part in _split_at_spaces(block))
             block = []
     if block:
-        yield webvtt, block
+        yield from ((webvtt, part) for part in _split_at_spaces(block))
+
+
+def _split_at_spaces(block: list[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
+    """The cues of a block whose lines of spaces may separate cues: one before a timing line (or
+    before an identifier and a timing line) ends a cue; lines of spaces before a cue's first
+    line are dropped (a block of them only gives nothing)."""
+    part: list[tuple[int, str]] = []
+    for k, (lineno, line) in enumerate(block):
+        if line.strip():
+            part.append((lineno, line))
+            continue
+        after = [text for _, text in block[k + 1:k + 3]]
+        if after and (_ARROW in after[0] or (len(after) == 2 and _ARROW in after[1])) and part:
+            yield part
+            part = []
+        elif part:
+            part.append((lineno, line))
+    if part:
+        yield part
 
 
 def _block(block: list[tuple[int, str]], webvtt: bool, file: Path | str, speakers: str) -> Cue | None:
@@ -374,7 +422,36 @@ def _block(block: list[tuple[int, str]], webvtt: bool, file: Path | str, speaker
             path=str(file), line=lineno,
         )
     words, names = _clean(" ".join(line for _, line in text), speakers)
-    return Cue(lineno, start, end, words, names)
+    shown = tuple(cleaned for cleaned in (_clean(line, speakers)[0] for _, line in text) if cleaned)
+    return Cue(lineno, start, end, words, names, shown)
+
+
+def unroll(cues: Sequence[Cue]) -> tuple[list[Cue], int] | None:
+    """The cues of rolling captions with the lines they repeat removed; None for other captions.
+
+    Rolling captions (YouTube's automatic ones, live captioning) show two lines at a time and
+    scroll: each cue repeats the last line of the cue before it, and a short cue between two
+    holds the line alone. Captions are rolling when at least :data:`ROLLING_MIN` cues, and more
+    than half of the cues after the first, start with the last line of the cue before, and more
+    than a quarter do so with a line of their own below it (a speaker saying "Yeah." twice makes
+    no rolling captions); each such cue then keeps only its other lines (a cue holding nothing
+    else is left without text). Returns the cues and how many lines were removed.
+
+    >>> said = [("a b",), ("a b",), ("a b", "c d"), ("c d",), ("c d", "e f")] * 2
+    >>> rolled = [Cue(k, k, k + 1, " ".join(lines), lines=lines) for k, lines in enumerate(said)]
+    >>> [cue.text for cue in unroll(rolled)[0]][:5], unroll(rolled)[1]
+    (['a b', '', 'c d', '', 'e f'], 8)
+    """
+    repeats = [k for k in range(1, len(cues))
+               if cues[k].lines and cues[k - 1].lines and cues[k].lines[0] == cues[k - 1].lines[-1]]
+    scrolled = sum(1 for k in repeats if len(cues[k].lines) > 1)
+    if len(repeats) < ROLLING_MIN or 2 * len(repeats) <= len(cues) - 1 or 4 * scrolled <= len(cues) - 1:
+        return None
+    kept = list(cues)
+    for k in repeats:
+        rest = cues[k].lines[1:]
+        kept[k] = replace(cues[k], text=" ".join(rest), lines=rest)
+    return kept, len(repeats)
 
 
 def _seconds(text: str, which: str, file: Path | str, lineno: int) -> float:

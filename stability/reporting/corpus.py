@@ -23,7 +23,7 @@ from ..exceptions import InvalidParameterError
 from ..results import CorpusResult, Failure, StabilityResult, Stat, _json_float, _jsonable, map_floats
 from ..stats import percentile_coverage_bound
 from ..summary import COUNT_MARKS, count_marks
-from .model import Report, Section, mean_std, number
+from .model import Report, Section, clock, mean_std, number
 
 __all__ = ["HEADLINE_NOTE", "corpus_report", "summary_section", "document_section", "headline_stat", "clean"]
 
@@ -426,9 +426,10 @@ def _summary_data(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
 
 
 def _document_cells(r: StabilityResult, scores: list[Measure], refs: list[Measure], digits: int | None,
-                    full: bool) -> list[str]:
+                    full: bool, timed: bool = False) -> list[str]:
     """One row of the per-document table; ``digits=None``: raw values (full precision, empty when
-    missing), as CSV writes them."""
+    missing), as CSV writes them. ``timed``: a last cell with the boundaries' times (clock times;
+    raw: seconds)."""
     show = _raw if digits is None else lambda x: number(x, digits)
     cells = [r.segmenter, str(r.document)] + ([str(r.segmentation.n_units)] if full else [])
     for m in scores:
@@ -443,7 +444,16 @@ def _document_cells(r: StabilityResult, scores: list[Measure], refs: list[Measur
     cells += [show(r.reference_metrics.get(m.name)) for m in refs]
     cells.append(" ".join(f"{b}:{number(c, 2) if digits is not None else show(c)}"
                           for b, c in r.boundary_confidence.items()))
+    if timed:
+        times = r.boundary_times or ()
+        cells.append(" ".join(clock(t) if digits is not None else show(t) for t in times))
     return cells
+
+
+def _timed(result: CorpusResult) -> bool:
+    """Whether some document of ``result`` has times (a transcript): the per-document table then
+    gives each boundary's time."""
+    return any(r.boundary_times is not None for docs in result.documents.values() for r in docs)
 
 
 #: The per-document scores of the compact table, in order.
@@ -460,9 +470,11 @@ def _document_table(result: CorpusResult, digits: int | None, compact: bool = Fa
             header.append(f"{m.short} {ci_title(result)}" if m is HEADLINE else m.short)
         else:
             header += [m.short] + ([f"{m.short} low", f"{m.short} high"] if m.interval else [])
-    header += ["flags"] + [m.short for m in refs] + ["boundary:confidence"]
-    rows = [_document_cells(r, scores, refs, digits, not compact) for docs in result.documents.values() for r in docs]
-    align = "LL" + "r" * (len(header) - 4 - len(refs)) + "L" + "r" * len(refs) + "l"
+    timed = _timed(result)
+    header += ["flags"] + [m.short for m in refs] + ["boundary:confidence"] + (["boundary times"] if timed else [])
+    rows = [_document_cells(r, scores, refs, digits, not compact, timed)
+            for docs in result.documents.values() for r in docs]
+    align = "LL" + "r" * (len(header) - 4 - len(refs) - timed) + "L" + "r" * len(refs) + "l" * (1 + timed)
     return header, rows, align
 
 
@@ -473,12 +485,14 @@ def document_section(result: CorpusResult, digits: int = 3, compact: bool = Fals
     header, rows, align = _document_table(result, digits, compact, metrics)
     raw_header, raw_rows, _ = _document_table(result, None, False, metrics)
     n_refs = len(_reference_measures(result, compact, metrics))
-    drop = (len(header) - 1,) + tuple(range(len(header) - 2, len(header) - 2 - n_refs, -1)) + (5, 4) if compact else ()
+    last = len(header) - 1 - _timed(result)  # boundary:confidence, then the boundary times (kept longer)
+    drop = (tuple(range(last, len(header))) + tuple(range(last - 1, last - 1 - n_refs, -1)) + (5, 4)
+            if compact else ())
     shown = [STABILITY[n] for n in COMPACT_DOCUMENT] if compact else []
     tests, controls = _full_columns(result)
     test_columns = sum(3 if m.interval else 1 for m in tests)  # a score with an interval: value, low, high
     groups = () if compact else (("", 3), ("stability test", test_columns), ("controls", len(controls) + 1),
-                                 ("reference", n_refs), ("", 1))
+                                 ("reference", n_refs), ("", 1 + _timed(result)))
     note = (f"Per document, the interval of {HEADLINE.short} is over the document's restarts (bootstrap, test and "
             "shuffle-control restarts resampled): how far other restarts could move the value; more restarts "
             "narrow it.")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from ..catalogue import HEADLINE, REFERENCE
 from ..plots import svg_scatter
 from ..results import CorpusResult, StabilityResult
-from .model import Section, number
+from .model import Section, clock, number
 
 __all__ = ["figure_sections", "svg_strip"]
 
@@ -52,15 +52,17 @@ def svg_strip(r: StabilityResult, reference: Sequence[int] | None) -> str:
         x = m + pos * scale
         parts.append(f'<rect x="{x - 1:.1f}" y="{h - 20 - span * freq:.1f}" width="2" height="{span * freq:.1f}" fill="#bbb">'
                      f'<title>spurious {pos}: {freq:.2f}</title></rect>')
+    at = {} if r.boundary_times is None else dict(zip(r.segmentation.boundaries, r.boundary_times))
     for b, conf in r.boundary_confidence.items():
         x = m + b * scale
         c = 0.0 if math.isnan(conf) else conf
+        name = f"boundary {b}" + (f" at {clock(at[b])}" if b in at else "")
         if c > 0:
             parts.append(f'<rect x="{x - 2:.1f}" y="{h - 20 - span * c:.1f}" width="4" height="{span * c:.1f}" fill="#1f77b4">'
-                         f'<title>boundary {b}: confidence {c:.2f}</title></rect>')
+                         f'<title>{name}: confidence {c:.2f}</title></rect>')
         else:  # never found again: a hollow marker on the axis, which a bar of height 0 would hide
             parts.append(f'<rect x="{x - 3:.1f}" y="{h - 26}" width="6" height="6" fill="white" stroke="#1f77b4" '
-                         f'stroke-width="1.5"><title>boundary {b}: confidence 0.00 (never found again)</title></rect>')
+                         f'stroke-width="1.5"><title>{name}: confidence 0.00 (never found again)</title></rect>')
     for b in reference or ():
         x = m + b * scale
         parts.append(f'<line x1="{x:.1f}" y1="{h - 18}" x2="{x:.1f}" y2="{h - 6}" stroke="#d62728" stroke-width="2">'

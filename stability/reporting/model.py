@@ -24,7 +24,7 @@ from typing import Any
 
 from ..exceptions import InvalidParameterError
 
-__all__ = ["Section", "Report", "markdown_table", "number", "mean_std"]
+__all__ = ["Section", "Report", "clock", "markdown_table", "number", "mean_std"]
 
 #: Column alignment letters: left / right; upper case: never wrapped in the terminal.
 ALIGNMENTS = "lrLR"
@@ -155,6 +155,19 @@ def number(x: Any, digits: int = 3, *, zero_sign: bool = False) -> str:
     if math.isnan(x):
         return "n/a"
     return f"{x if zero_sign else round(x, digits) + 0.0:.{digits}f}"
+
+
+def clock(seconds: float) -> str:
+    """A time in seconds as a transcript's reader says it: ``m:ss``, or ``h:mm:ss`` from an hour
+    (whole seconds, rounded down: the second the boundary falls in).
+
+    >>> clock(0.0), clock(751.9), clock(3725.0)
+    ('0:00', '12:31', '1:02:05')
+    """
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def mean_std(stat: Any, digits: int = 2) -> str:
