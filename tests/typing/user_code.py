@@ -33,7 +33,7 @@ from stability import (
 )
 from stability.contract import ContractReport
 from stability.demo import demo_corpus
-from stability.metrics import boundary_prf
+from stability.metrics import WindowResult, boundary_prf, pk, windowdiff
 from stability.reporting import render
 from stability.scoring import ScoreResult, score_segmentations
 
@@ -86,6 +86,9 @@ def main() -> None:
     assert_type(score_segmentations(documents, hypotheses), ScoreResult)
 
     ref, hyp = Segmentation.from_gaps("000001001000"), Segmentation.from_gaps("000100010000")
+    assert_type(pk(ref, hyp), float)
+    assert_type(pk(ref, hyp, k="nltk") - windowdiff(ref, hyp), float)
+    assert_type(windowdiff(ref, hyp, k=2, return_parts=True), WindowResult)
     precision, recall, f1 = boundary_prf(ref, hyp, tolerance=1)
     assert_type(f1, float)
 
