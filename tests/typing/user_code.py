@@ -12,6 +12,7 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+import numpy as np
 from typing_extensions import assert_type
 
 from segmenters.chunkers import ChunkerSegmenter
@@ -20,6 +21,8 @@ from stability import (
     Document,
     Segmentation,
     Segmenter,
+    SegmenterFunction,
+    SegmenterOutput,
     StabilityResult,
     StabilityWarning,
     Stat,
@@ -39,18 +42,23 @@ from stability.scoring import ScoreResult, score_segmentations
 
 
 class EveryK(Segmenter):
-    """A segmenter of the user's, with a parameter."""
+    """A segmenter of the user's, with a parameter, returning an integer array."""
 
     def __init__(self, k: int = 4) -> None:
         self.k = k
 
-    def segment(self, units: Sequence[str]) -> list[int]:
-        return list(range(self.k, len(units), self.k))
+    def segment(self, units: Sequence[str]) -> np.ndarray:
+        return np.arange(self.k, len(units), self.k)
 
 
 def every_third(units: list[str]) -> list[int]:
     """A plain function segmenter, typed as the harness calls it (a list of units)."""
     return list(range(3, len(units), 3))
+
+
+def whole(units: Sequence[str]) -> Segmentation:
+    """A segmenter returning a Segmentation of the document's units."""
+    return Segmentation([], len(units))
 
 
 def split(text: str) -> list[str]:
@@ -60,6 +68,8 @@ def split(text: str) -> list[str]:
 
 def main() -> None:
     warnings.filterwarnings("ignore", category=StabilityWarning)
+    mine: list[SegmenterFunction] = [every_third, whole, EveryK(k=5), ChunkerSegmenter(split)]
+    output: SegmenterOutput = every_third(["a", "b", "c", "d"])
 
     documents = demo_corpus(n_documents=4)
     assert_type(documents, list[Document])
@@ -78,8 +88,7 @@ def main() -> None:
     configurations = grid("fixed_chars", {"chunk_size": [300, 600]})
     assert_type(configurations, dict[str, Callable[..., Any]])
     sizes = evaluate({**configurations, "c99": "c99"}, documents, n_restarts=20, layout_control=True)
-    theirs = evaluate({"every3": every_third, "k": EveryK(k=5), "chunks": ChunkerSegmenter(split)}, documents,
-                      n_restarts=5)
+    theirs = evaluate({f"mine{i}": segmenter for i, segmenter in enumerate(mine)}, documents, n_restarts=5)
     assert_type(render(corpus, "md", metrics=["pk", "wd", "b"]), str)
 
     hypotheses = {r.document or "": r.segmentation for r in corpus.documents["c99"]}
@@ -95,7 +104,7 @@ def main() -> None:
     assert_type(check_segmenter(EveryK(k=4)), ContractReport)
     assert_type(read_corpus("my_texts/"), Iterator[Document])
     assert_type(load_results("results/demo"), CorpusResult)
-    print(sizes, theirs, precision, recall)
+    print(output, sizes, theirs, precision, recall)
 
 
 if __name__ == "__main__":
