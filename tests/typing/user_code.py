@@ -73,6 +73,9 @@ def main() -> None:
 
     documents = demo_corpus(n_documents=4)
     assert_type(documents, list[Document])
+    own = Document("d1", ["One.", "Two.", "Three."], references=([2],), times=[(0, 1), (1, 2.5), (2.5, 3)])
+    assert_type(own.units, tuple[str, ...])
+    assert_type(own.references, tuple[Segmentation, ...])
 
     result = stability_test(get_segmenter("c99"), documents[0].units, n_restarts=20, seed=0)
     assert_type(result, StabilityResult)
