@@ -10,6 +10,7 @@ The core entry points:
 * :func:`get_segmenter`: resolve a segmenter from a callable, a name or ``module:attribute``;
   :func:`grid`: one per combination of parameter values to try, labelled as the command line does;
 * :func:`check_segmenter`: the checks of the segmenter contract, run on your own segmenter;
+  :class:`SegmenterFunction` is that contract for type checkers (the package is typed, PEP 561);
 * :class:`Segmentation`: the one segmentation type, with every conversion;
 * :func:`read_corpus`: documents from Choi, Wiki-727K / Wiki-50, Chen, JSON lines, CSV/TSV,
   Markdown, HTML or plain text files (:data:`stability.readers.FORMAT_TABLE`).
@@ -38,7 +39,7 @@ from .registry import available_segmenters, get_segmenter, grid, register, unreg
 from .results import CorpusResult, Failure, RestartScores, SegmenterSummary, StabilityResult, Stat
 from .runner import evaluate, stability_test
 from .segmentation import Segmentation, as_segmentation
-from .segmenter import Segmenter, SegmenterWarning
+from .segmenter import Segmenter, SegmenterFunction, SegmenterOutput, SegmenterWarning
 from .settings import Settings, SettingsWarning
 from .store import ResultsWarning, load_results
 
@@ -59,6 +60,8 @@ __all__ = [
     "Segmenter",
     "SegmenterContractError",
     "SegmenterError",
+    "SegmenterFunction",
+    "SegmenterOutput",
     "SegmenterOutputError",
     "SegmenterSummary",
     "SegmenterWarning",

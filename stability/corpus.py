@@ -19,7 +19,7 @@ __all__ = ["Document", "as_document", "as_documents"]
 REPR_UNITS, REPR_UNIT = 2, 40
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, init=False)
 class Document:
     """A document: an id, its units, and optionally reference segmentations and unit times.
 
@@ -27,12 +27,13 @@ class Document:
     ----------
     id : str
         Unique identifier; it also keys the document's random streams.
-    units : tuple of str
-        The units (sentences, paragraphs, utterances...), at least one.
-    references : tuple of Segmentation
-        Zero, one or several reference segmentations (one per annotator).
-    times : tuple of (float, float), optional
-        Start and end time of every unit, for duration-weighted metrics.
+    units : iterable of str
+        The units (sentences, paragraphs, utterances...), at least one; kept as a tuple.
+    references : iterable of Segmentation or of boundaries
+        Zero, one or several reference segmentations (one per annotator), each a
+        :class:`~stability.Segmentation` or its boundaries; kept as a tuple of Segmentation.
+    times : iterable of (float, float), optional
+        Start and end time of every unit, for duration-weighted metrics; kept as a tuple.
     meta : mapping, optional
         Anything else about the document, not compared by ``==``: the readers put the
         ``format``, the ``source`` file, the ``line`` where the document starts, ``notes`` (what
@@ -54,7 +55,25 @@ class Document:
     times: tuple[tuple[float, float], ...] | None = None
     meta: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        id: str,
+        units: Iterable[str],
+        references: Iterable[Segmentation | Iterable[int]] = (),
+        times: Iterable[Sequence[float]] | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
+        # Written out (not generated) so that type checkers accept what it accepts, lists
+        # included, while the fields above keep the types a Document holds.
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "units", units)
+        object.__setattr__(self, "references", references)
+        object.__setattr__(self, "times", times)
+        object.__setattr__(self, "meta", {} if meta is None else meta)
+        self._check()
+
+    def _check(self) -> None:
+        """Check the fields and store them in their kept types (tuples, Segmentation)."""
         if not isinstance(self.id, str):
             raise InvalidTypeError.make("Document.id", "a string", self.id)
         if isinstance(self.units, (str, bytes)) or not isinstance(self.units, Iterable):

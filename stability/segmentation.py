@@ -153,6 +153,8 @@ class Segmentation:
     """
 
     __slots__ = ("_boundaries", "_n_units")
+    _boundaries: tuple[int, ...]
+    _n_units: int
 
     def __init__(self, boundaries: Iterable[int], n_units: int) -> None:
         n = check_n_units(n_units)

@@ -1,9 +1,10 @@
 """The segmenter contract.
 
-A segmenter is any callable ``segment(units: Sequence[str]) -> Sequence[int]`` returning the
+A segmenter is any callable ``segment(units: list[str]) -> boundaries`` returning the
 boundaries of the document (segment starts in ``1 .. len(units)-1``; see
 :mod:`stability.segmentation`), or a :class:`~stability.segmentation.Segmentation` of
-``len(units)`` units. Nothing else is required: a plain function is a segmenter.
+``len(units)`` units. Nothing else is required: a plain function is a segmenter. For type
+checkers, :class:`SegmenterFunction` is that callable and :data:`SegmenterOutput` what it returns.
 
 Two optional extras are understood by the harness:
 
@@ -63,15 +64,17 @@ import pickle
 from collections import Counter
 from operator import itemgetter
 from collections.abc import Hashable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeAlias, Union, runtime_checkable
 
 import numpy as np
 
 from .exceptions import InvalidParameterError, StabilityWarning
+from .segmentation import Segmentation
 
 __all__ = [
     "Segmenter",
     "SegmenterFunction",
+    "SegmenterOutput",
     "FastRestartSegmenter",
     "has_fast_path",
     "has_batch_path",
@@ -93,29 +96,39 @@ __all__ = [
 ]
 
 
+#: What a segmenter returns for a document of ``n`` units: its boundaries (distinct integers in
+#: ``1 .. n-1``, in any order) as a sequence or a 1-D integer array, or a Segmentation of the
+#: ``n`` units (the output rules at the top of this module).
+SegmenterOutput: TypeAlias = Union[Sequence[int], np.ndarray, Segmentation]
+
+
 @runtime_checkable
 class SegmenterFunction(Protocol):
-    """Structural type of a segmenter: ``units -> boundaries``."""
+    """Structural type of a segmenter: ``units -> boundaries``.
 
-    def __call__(self, units: Sequence[str]) -> Sequence[int]: ...
+    The harness calls it with one document's units as a list of strings, so a function taking
+    ``list[str]`` or ``Sequence[str]`` fits, returning any :data:`SegmenterOutput`.
+    """
+
+    def __call__(self, units: list[str]) -> SegmenterOutput: ...
 
 
 @runtime_checkable
 class FastRestartSegmenter(Protocol):
     """Structural type of a segmenter offering the "prepare once, segment many orders" path."""
 
-    def __call__(self, units: Sequence[str]) -> Sequence[int]: ...
+    def __call__(self, units: list[str]) -> SegmenterOutput: ...
 
     def prepare(self, units: Sequence[str]) -> Any: ...
 
-    def segment_prepared(self, prepared: Any, order: np.ndarray) -> Sequence[int]: ...
+    def segment_prepared(self, prepared: Any, order: np.ndarray) -> SegmenterOutput: ...
 
 
 @runtime_checkable
 class BatchRestartSegmenter(FastRestartSegmenter, Protocol):
     """Structural type of a segmenter that also segments a batch of orders at once."""
 
-    def segment_batch(self, prepared: Any, orders: np.ndarray) -> list[Sequence[int]]: ...
+    def segment_batch(self, prepared: Any, orders: np.ndarray) -> Sequence[SegmenterOutput]: ...
 
 
 class Segmenter:
@@ -156,11 +169,11 @@ class Segmenter:
     #: default): not declared, the state is never shared. ``()``: ``prepare`` reads no parameter.
     prepare_params: tuple[str, ...] | None = None
 
-    def segment(self, units: Sequence[str]) -> Sequence[int]:
+    def segment(self, units: Sequence[str]) -> SegmenterOutput:
         """Return the boundaries of ``units``."""
         raise NotImplementedError(f"{type(self).__name__} must implement segment(units)")
 
-    def __call__(self, units: Sequence[str]) -> Sequence[int]:
+    def __call__(self, units: Sequence[str]) -> SegmenterOutput:
         return self.segment(units)
 
     @classmethod

@@ -7,12 +7,13 @@ Both work on the sorted boundary positions only (segment starts ``b``, see
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator, Union
+from typing import Any, Iterator, Literal, Union, overload
 
 import numpy as np
 
 from ..exceptions import InvalidParameterError
 from ..matching import count_matches, match_boundaries
+from ..segmentation import Segmentation
 from ._common import check_int, check_real, check_times, harmonic, pair, safe_ratio, with_parts
 
 __all__ = ["BoundaryPRF", "GHDResult", "boundary_prf", "ghd"]
@@ -46,7 +47,8 @@ class GHDResult:
     n_hypothesis: int
 
 
-def boundary_prf(reference: Any, hypothesis: Any, tolerance: float = 0, *, times: Any = None) -> BoundaryPRF:
+def boundary_prf(reference: Segmentation, hypothesis: Segmentation, tolerance: float = 0, *,
+                 times: Any = None) -> BoundaryPRF:
     """Boundary precision, recall and F1 with one-to-one matching within a tolerance.
 
     A reference boundary ``r`` and a hypothesis boundary ``h`` may be paired when
@@ -176,6 +178,17 @@ def _ghd_dp(hyp: np.ndarray, ref: np.ndarray, ins_cost: float, del_cost: float, 
             np.add(candidates, offset, out=cur[split + 1 :])
         prev, cur = cur, prev
     return float(prev[-1])
+
+
+@overload
+def ghd(reference: Segmentation, hypothesis: Segmentation, ins_cost: float = 2.0, del_cost: float = 2.0,
+        shift_cost_coeff: float = 1.0, *, return_parts: Literal[False] = False) -> float: ...
+@overload
+def ghd(reference: Segmentation, hypothesis: Segmentation, ins_cost: float = 2.0, del_cost: float = 2.0,
+        shift_cost_coeff: float = 1.0, *, return_parts: Literal[True]) -> GHDResult: ...
+@overload
+def ghd(reference: Segmentation, hypothesis: Segmentation, ins_cost: float = 2.0, del_cost: float = 2.0,
+        shift_cost_coeff: float = 1.0, *, return_parts: bool) -> float | GHDResult: ...
 
 
 def ghd(reference: Any, hypothesis: Any, ins_cost: float = 2.0, del_cost: float = 2.0,

@@ -29,7 +29,7 @@ segment can pass the threshold, so ties cannot change the result.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Any, Literal, Optional, Union, overload
 
 import numpy as np
 
@@ -131,6 +131,17 @@ def _coverage(reference: Any, hypothesis: Any, gamma: float, times: Any, by_dura
     )
 
 
+@overload
+def cov_n(reference: Segmentation, hypothesis: Segmentation, gamma: float = 0.85, *, times: Any = None,
+          return_parts: Literal[False] = False) -> float: ...
+@overload
+def cov_n(reference: Segmentation, hypothesis: Segmentation, gamma: float = 0.85, *, times: Any = None,
+          return_parts: Literal[True]) -> CoverageResult: ...
+@overload
+def cov_n(reference: Segmentation, hypothesis: Segmentation, gamma: float = 0.85, *, times: Any = None,
+          return_parts: bool) -> float | CoverageResult: ...
+
+
 def cov_n(reference: Any, hypothesis: Any, gamma: float = 0.85, *, times: Any = None,
           return_parts: bool = False) -> Union[float, CoverageResult]:
     """CovN: harmonic mean of the shares of correctly retrieved reference and hypothesis segments.
@@ -176,6 +187,17 @@ def cov_n(reference: Any, hypothesis: Any, gamma: float = 0.85, *, times: Any = 
     """
     result = _coverage(reference, hypothesis, gamma, times, by_duration=False)
     return with_parts(result, return_parts)
+
+
+@overload
+def cov_d(reference: Segmentation, hypothesis: Segmentation, gamma: float = 0.85, *, times: Any = None,
+          return_parts: Literal[False] = False) -> float: ...
+@overload
+def cov_d(reference: Segmentation, hypothesis: Segmentation, gamma: float = 0.85, *, times: Any = None,
+          return_parts: Literal[True]) -> CoverageResult: ...
+@overload
+def cov_d(reference: Segmentation, hypothesis: Segmentation, gamma: float = 0.85, *, times: Any = None,
+          return_parts: bool) -> float | CoverageResult: ...
 
 
 def cov_d(reference: Any, hypothesis: Any, gamma: float = 0.85, *, times: Any = None,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Literal, Union, overload
 
 import numpy as np
 
@@ -98,6 +98,17 @@ def general_reference(references: Any) -> tuple[np.ndarray, np.ndarray]:
     return positions.astype(np.int64), counts.astype(np.int64)
 
 
+@overload
+def fleiss_kappa(references: Sequence[Segmentation], *, positions: str = "all",
+                 return_parts: Literal[False] = False) -> float: ...
+@overload
+def fleiss_kappa(references: Sequence[Segmentation], *, positions: str = "all",
+                 return_parts: Literal[True]) -> KappaResult: ...
+@overload
+def fleiss_kappa(references: Sequence[Segmentation], *, positions: str = "all",
+                 return_parts: bool) -> float | KappaResult: ...
+
+
 def fleiss_kappa(references: Any, *, positions: str = "all", return_parts: bool = False
                  ) -> Union[float, KappaResult]:
     """Fleiss' (1971) kappa of boundary / no-boundary decisions among several references.
@@ -170,6 +181,17 @@ def fleiss_kappa(references: Any, *, positions: str = "all", return_parts: bool 
     p = votes / (n_items * m)
     result = KappaResult(value, observed, p * p + (1.0 - p) * (1.0 - p), n_items, m, p)
     return with_parts(result, return_parts)
+
+
+@overload
+def wisebe(references: Sequence[Segmentation], candidate: Segmentation, window_limit: int = 3, *,
+           return_parts: Literal[False] = False) -> float: ...
+@overload
+def wisebe(references: Sequence[Segmentation], candidate: Segmentation, window_limit: int = 3, *,
+           return_parts: Literal[True]) -> WiSeBEResult: ...
+@overload
+def wisebe(references: Sequence[Segmentation], candidate: Segmentation, window_limit: int = 3, *,
+           return_parts: bool) -> float | WiSeBEResult: ...
 
 
 def wisebe(references: Any, candidate: Any, window_limit: int = 3, *, return_parts: bool = False

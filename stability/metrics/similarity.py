@@ -23,11 +23,12 @@ segeval raises ``ValueError`` when neither side has a boundary; B = S = 1.0 here
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Literal, Union, overload
 
 import numpy as np
 
 from ..exceptions import InvalidParameterError
+from ..segmentation import Segmentation
 from ._common import check_int, pair, with_parts
 
 __all__ = ["EditCounts", "boundary_edit_counts", "boundary_similarity", "segmentation_similarity"]
@@ -146,6 +147,17 @@ def _with_value(counts: EditCounts, value: float) -> EditCounts:
                       counts.transposition_weight, counts.potential_boundaries, counts.n_t)
 
 
+@overload
+def boundary_similarity(reference: Segmentation, hypothesis: Segmentation, n_t: int = 2, *,
+                        return_parts: Literal[False] = False) -> float: ...
+@overload
+def boundary_similarity(reference: Segmentation, hypothesis: Segmentation, n_t: int = 2, *,
+                        return_parts: Literal[True]) -> EditCounts: ...
+@overload
+def boundary_similarity(reference: Segmentation, hypothesis: Segmentation, n_t: int = 2, *,
+                        return_parts: bool) -> float | EditCounts: ...
+
+
 def boundary_similarity(reference: Any, hypothesis: Any, n_t: int = 2, *, return_parts: bool = False
                         ) -> Union[float, EditCounts]:
     """Boundary Similarity B (Fournier 2013), equal to segeval 2.0.11's ``boundary_similarity``.
@@ -189,6 +201,17 @@ def boundary_similarity(reference: Any, hypothesis: Any, n_t: int = 2, *, return
     # exact integer ratio ((M + T) n_t - sum of spans) / ((M + A + T) n_t), correctly rounded
     value = 1.0 if den == 0 else ((counts.matches + t) * counts.n_t - spans) / (den * counts.n_t)
     return with_parts(_with_value(counts, value), return_parts)
+
+
+@overload
+def segmentation_similarity(reference: Segmentation, hypothesis: Segmentation, n_t: int = 2, *,
+                            return_parts: Literal[False] = False) -> float: ...
+@overload
+def segmentation_similarity(reference: Segmentation, hypothesis: Segmentation, n_t: int = 2, *,
+                            return_parts: Literal[True]) -> EditCounts: ...
+@overload
+def segmentation_similarity(reference: Segmentation, hypothesis: Segmentation, n_t: int = 2, *,
+                            return_parts: bool) -> float | EditCounts: ...
 
 
 def segmentation_similarity(reference: Any, hypothesis: Any, n_t: int = 2, *, return_parts: bool = False

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Literal, Union, overload
 
 import numpy as np
 
@@ -148,6 +148,17 @@ def _differing(lengths: np.ndarray, diff: np.ndarray, weighted: bool) -> int:
     return sum(int(a) * int(b) for a, b in zip(lengths.tolist(), diff.tolist()))
 
 
+@overload
+def pk(reference: Segmentation, hypothesis: Segmentation, k: WindowPolicy = None, *,
+       return_parts: Literal[False] = False) -> float: ...
+@overload
+def pk(reference: Segmentation, hypothesis: Segmentation, k: WindowPolicy = None, *,
+       return_parts: Literal[True]) -> WindowResult: ...
+@overload
+def pk(reference: Segmentation, hypothesis: Segmentation, k: WindowPolicy = None, *,
+       return_parts: bool) -> float | WindowResult: ...
+
+
 def pk(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, return_parts: bool = False
        ) -> Union[float, WindowResult]:
     """Beeferman et al.'s (1999) Pk: share of windows where exactly one side sees a boundary.
@@ -203,6 +214,17 @@ def pk(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, return_parts:
     return with_parts(WindowResult(num / den, kk, num, den), return_parts)
 
 
+@overload
+def windowdiff(reference: Segmentation, hypothesis: Segmentation, k: WindowPolicy = None,
+               weighted: bool = False, *, return_parts: Literal[False] = False) -> float: ...
+@overload
+def windowdiff(reference: Segmentation, hypothesis: Segmentation, k: WindowPolicy = None,
+               weighted: bool = False, *, return_parts: Literal[True]) -> WindowResult: ...
+@overload
+def windowdiff(reference: Segmentation, hypothesis: Segmentation, k: WindowPolicy = None,
+               weighted: bool = False, *, return_parts: bool) -> float | WindowResult: ...
+
+
 def windowdiff(reference: Any, hypothesis: Any, k: WindowPolicy = None, weighted: bool = False, *,
                return_parts: bool = False) -> Union[float, WindowResult]:
     """Pevzner & Hearst's (2002) WindowDiff: share of windows whose boundary counts differ.
@@ -255,6 +277,17 @@ def windowdiff(reference: Any, hypothesis: Any, k: WindowPolicy = None, weighted
     num = _differing(lengths, r - h, check_bool(weighted, "weighted"))
     den = ref.n_units - kk
     return with_parts(WindowResult(num / den, kk, num, den), return_parts)
+
+
+@overload
+def windowdiff_corrected(reference: Segmentation, hypothesis: Segmentation, k: WindowPolicy = None,
+                         weighted: bool = False, *, return_parts: Literal[False] = False) -> float: ...
+@overload
+def windowdiff_corrected(reference: Segmentation, hypothesis: Segmentation, k: WindowPolicy = None,
+                         weighted: bool = False, *, return_parts: Literal[True]) -> WindowResult: ...
+@overload
+def windowdiff_corrected(reference: Segmentation, hypothesis: Segmentation, k: WindowPolicy = None,
+                         weighted: bool = False, *, return_parts: bool) -> float | WindowResult: ...
 
 
 def windowdiff_corrected(reference: Any, hypothesis: Any, k: WindowPolicy = None, weighted: bool = False,
@@ -342,6 +375,17 @@ def _nwin_parts(reference: Any, hypothesis: Any, k: WindowPolicy, t: float, weig
     return NWinResult(value, kk, wd, expected, opt if t else 0.0, t)
 
 
+@overload
+def nwin(reference: Segmentation, hypothesis: Segmentation, k: WindowPolicy = None, *,
+         weighted: bool = True, corrected: bool = True, return_parts: Literal[False] = False) -> float: ...
+@overload
+def nwin(reference: Segmentation, hypothesis: Segmentation, k: WindowPolicy = None, *,
+         weighted: bool = True, corrected: bool = True, return_parts: Literal[True]) -> NWinResult: ...
+@overload
+def nwin(reference: Segmentation, hypothesis: Segmentation, k: WindowPolicy = None, *,
+         weighted: bool = True, corrected: bool = True, return_parts: bool) -> float | NWinResult: ...
+
+
 def nwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, weighted: bool = True,
          corrected: bool = True, return_parts: bool = False) -> Union[float, NWinResult]:
     """Normalized WindowDiff, Lamprier et al. (2007) eq. 6: ``NWin = WindowDiff / E``.
@@ -393,6 +437,17 @@ def nwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, *, weighted: b
     return with_parts(_nwin_parts(reference, hypothesis, k, 0.0, weighted, corrected), return_parts)
 
 
+@overload
+def tnwin(reference: Segmentation, hypothesis: Segmentation, k: WindowPolicy = None, t: float = 0.5, *,
+          weighted: bool = True, corrected: bool = True, return_parts: Literal[False] = False) -> float: ...
+@overload
+def tnwin(reference: Segmentation, hypothesis: Segmentation, k: WindowPolicy = None, t: float = 0.5, *,
+          weighted: bool = True, corrected: bool = True, return_parts: Literal[True]) -> NWinResult: ...
+@overload
+def tnwin(reference: Segmentation, hypothesis: Segmentation, k: WindowPolicy = None, t: float = 0.5, *,
+          weighted: bool = True, corrected: bool = True, return_parts: bool) -> float | NWinResult: ...
+
+
 def tnwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, t: float = 0.5, *,
           weighted: bool = True, corrected: bool = True, return_parts: bool = False
           ) -> Union[float, NWinResult]:
@@ -439,6 +494,20 @@ def tnwin(reference: Any, hypothesis: Any, k: WindowPolicy = None, t: float = 0.
     """
     tt = check_real(t, "t", low=0.0, high=1.0)
     return with_parts(_nwin_parts(reference, hypothesis, k, tt, weighted, corrected), return_parts)
+
+
+@overload
+def pr_error(reference: Segmentation, hypothesis: Segmentation, k: WindowPolicy = None,
+             c_miss: float = 0.5, c_fa: float = 0.5, *, fa_windows: str = "all",
+             return_parts: Literal[False] = False) -> float: ...
+@overload
+def pr_error(reference: Segmentation, hypothesis: Segmentation, k: WindowPolicy = None,
+             c_miss: float = 0.5, c_fa: float = 0.5, *, fa_windows: str = "all",
+             return_parts: Literal[True]) -> PrErrorResult: ...
+@overload
+def pr_error(reference: Segmentation, hypothesis: Segmentation, k: WindowPolicy = None,
+             c_miss: float = 0.5, c_fa: float = 0.5, *, fa_windows: str = "all",
+             return_parts: bool) -> float | PrErrorResult: ...
 
 
 def pr_error(reference: Any, hypothesis: Any, k: WindowPolicy = None, c_miss: float = 0.5,
