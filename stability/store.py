@@ -235,6 +235,22 @@ def _scan(path: Path) -> _Scan:
     return scan
 
 
+def _holds_results(path: Path) -> bool:
+    """Whether a results file holds anything but run records: a result, a failure, or a line that
+    is neither (a line cut by a kill, another file's), read only as far as the first such line."""
+    with path.open("rb") as handle:
+        for raw in handle:
+            if not raw.strip():
+                continue
+            try:
+                record = json.loads(raw)
+            except ValueError:
+                return True
+            if not isinstance(record, dict) or record.get("type") != "run":
+                return True
+    return False
+
+
 def iter_records(path: Any) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line number, record)`` of a results file, each record with a ``type``: ``run``,
     ``result`` or ``failure``.
@@ -641,6 +657,13 @@ class ResultsStore:
         if self.path.exists() and not (self.resume or self.overwrite):
             if self._lock.busy():  # a run is writing it: its marker names a call in progress, not a death
                 raise self._lock.locked()
+            if self._read_marker() is None and not _holds_results(self.path):
+                # a run that stopped before its first result (its corpus failed to read, say): there
+                # is nothing to keep, and refusing would only send the user to --overwrite
+                warn(f"{self.path}: replaced; it held no result (a run that stopped before its first one)",
+                     ResultsWarning)
+                self.overwrite = True
+        if self.path.exists() and not (self.resume or self.overwrite):
             raise InvalidParameterError(
                 f"results file {str(self.path)!r} already exists{self._crash_note()}; resume it (resume=True) "
                 "or replace it (overwrite=True)"

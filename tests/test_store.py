@@ -493,3 +493,23 @@ def test_an_infinite_metric_is_written_as_strict_json_and_read_back_infinite(tmp
     first = next(iter(loaded.documents.values()))[0]
     assert first.reference_metrics["nwin"] == math.inf and first.reference_metrics["tnwin"] == -math.inf
     assert 0 <= first.reference_metrics["boundary_similarity"] <= 1  # finite ones as computed
+
+
+def test_a_results_file_a_run_left_without_any_result_does_not_block_the_next_run(tmp_path):
+    # a corpus that failed to read before the first result left the file with its run record
+    # alone, and the next run was refused ("already exists; resume it or replace it") though the
+    # file held nothing to keep; a file holding a result is still refused
+    out = tmp_path / "run.jsonl"
+
+    def broken():
+        yield from corpus(1)
+        raise CorpusFormatError("a line that is not JSON", path="corpus.jsonl", line=2)
+
+    with pytest.raises(CorpusFormatError):
+        evaluate({"lex": cohesion_segmenter}, broken(), n_restarts=2, output=out, progress=False)
+    assert [json.loads(line)["type"] for line in out.read_text().splitlines()] == ["run"]
+    with pytest.warns(ResultsWarning, match="replaced; it held no result"):
+        first = evaluate({"lex": cohesion_segmenter}, corpus(2), n_restarts=2, output=out, progress=False)
+    assert len(first.documents["lex"]) == 2
+    with pytest.raises(InvalidParameterError, match="already exists"):
+        evaluate({"lex": cohesion_segmenter}, corpus(2), n_restarts=2, output=out, progress=False)
