@@ -483,14 +483,19 @@ def report(
     metrics: MetricsOption = None,
     width: WidthOption = None,
     columns: ColumnsOption = None,
+    references: Annotated[Optional[str], typer.Option("--references", "-R", callback=lambda v: v and _existing_or_dash(v), help="References given after the run (a file or folder as score -R reads them, paired by document id): the report adds their metrics and the rank agreement with the stability scores, from the boundaries the run placed (nothing is segmented again).")] = None,
     debug: Debug = False,
 ) -> None:
-    """Render a saved run in another format."""
+    """Render a saved run in another format (with --references: scored against references given after it ran)."""
     from .summary import load_results
 
     with _errors(debug, ctx):
         path = _saved_run(results)
         result = load_results(path)
+        if references is not None:
+            from .scoring import add_references
+
+            result = add_references(result, references)
         _print_report(result, report_format or old_format, width=width, columns=columns, metrics=metrics,
                       documents=documents or None, output=output or old_output)
 

@@ -148,14 +148,22 @@ def _reference_metrics(doc: Document, boundaries: tuple[int, ...], options: Mapp
     """Reference metrics of ``B0`` when the document has references (``options=None``: none)."""
     if options is None or not doc.references:
         return {}
+    return reference_values(doc.references, doc.times, Segmentation(boundaries, doc.n_units), options)
+
+
+def reference_values(references: Sequence[Segmentation], times: Any, hypothesis: Segmentation,
+                     options: Mapping[str, Any]) -> dict[str, float]:
+    """The reference metrics a run records for ``hypothesis`` (a segmenter's ``B0``) against a
+    document's ``references`` (and unit ``times``), with the run's metric ``options``
+    (:attr:`stability.Settings.metrics`): the single-reference metrics against the first, the
+    multi-reference ones with two or more, only those ``names`` lists when it is given."""
     from .metrics import compute_all, multi_reference_metrics
 
-    hypothesis = Segmentation(boundaries, doc.n_units)
     single = {k: v for k, v in options.items() if k in ("k", "tolerance", "gamma")}
-    values = compute_all(doc.references[0], hypothesis, times=doc.times, **single)
-    if len(doc.references) >= 2:
+    values = compute_all(references[0], hypothesis, times=times, **single)
+    if len(references) >= 2:
         multi = {k: v for k, v in options.items() if k in ("window_limit", "tolerance")}
-        values.update(multi_reference_metrics(doc.references, hypothesis, **multi))
+        values.update(multi_reference_metrics(references, hypothesis, **multi))
     names = options.get("names")
     return {k: float(v) for k, v in values.items() if names is None or k in names}
 

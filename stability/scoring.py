@@ -30,7 +30,7 @@ from .readers.common import naming_document
 from .readers.dispatch import STDIN, STDIN_NAME
 from .segmentation import Segmentation
 
-__all__ = ["read_segmentations", "score_files", "score_segmentations", "ScoreResult"]
+__all__ = ["read_segmentations", "score_files", "score_segmentations", "add_references", "ScoreResult"]
 
 
 @dataclass(frozen=True)
@@ -340,3 +340,79 @@ def _score(references: Mapping[str, _Entry], hypotheses: Mapping[str, _Entry], *
         with np.errstate(invalid="ignore"):  # an infinite NWin has no spread: NaN, without a warning
             std[key] = float(x.std(ddof=1)) if x.size > 1 else float("nan")  # no spread from one value
     return ScoreResult(documents, mean, std, window=k)
+
+
+def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
+    """A run's result with references given after it ran: the reference metrics of every
+    result whose document they cover, computed from the boundaries it placed (its restarts are
+    untouched, nothing is segmented again), and the summaries recomputed, so that the report
+    gives the reference columns and the rank agreement with the stability scores. The workflow of
+    annotating a few documents after an unsupervised run, to check its ranking there.
+
+    Parameters
+    ----------
+    result : CorpusResult
+        The run (:func:`stability.evaluate`'s result, or :func:`stability.load_results` of a saved one).
+    references : path, mapping or iterable of Document
+        A file or folder as ``stability score -R`` reads it (segmentations, or a corpus with
+        references; ``reader_options`` go to its reader), or what :func:`score_segmentations`
+        takes: document id -> :class:`~stability.Segmentation` (or a sequence, one per annotator),
+        or :class:`~stability.Document` objects. They replace the references the run had for the
+        same documents; documents they do not name keep theirs.
+
+    Returns
+    -------
+    CorpusResult
+        The same run with these reference metrics, computed with the run's metric options
+        (``settings["metrics"]``; the defaults when the run computed none).
+
+    Raises
+    ------
+    InvalidParameterError
+        If no document of the run has a reference among them, or a reference covers another
+        number of units than the run's document of that id.
+
+    Examples
+    --------
+    >>> from stability import Segmentation, evaluate
+    >>> run = evaluate({"even": "even"}, [["a"] * 12], n_restarts=3, progress=False)
+    >>> run.documents["even"][0].segmentation.boundaries, run.documents["even"][0].reference_metrics
+    ((10,), {})
+    >>> labelled = add_references(run, {"0": Segmentation([5, 10], 12)})  # annotated afterwards
+    >>> labelled.documents["even"][0].reference_metrics["precision"], labelled.summary["even"].reference["recall"].mean
+    (1.0, 0.5)
+    """
+    from dataclasses import replace
+
+    from .outcome import reference_values
+    from .results import CorpusResult
+    from .store import _corpus_result
+
+    if not isinstance(result, CorpusResult):
+        raise InvalidTypeError.make("result", "a CorpusResult (evaluate's result, or load_results of a saved run)", result)
+    if isinstance(references, (str, os.PathLike)):
+        entries = _by_id(read_segmentations(references, **reader_options), references)
+    else:
+        entries = _reference_entries(references)
+    options = result.settings.get("metrics") or {}
+    documents, found = {}, set()
+    for label, rows in result.documents.items():
+        documents[label] = []
+        for r in rows:
+            entry = entries.get(str(r.document))
+            if entry is not None:
+                found.add(entry.id)
+                n_units = r.segmentation.n_units
+                if entry.segmentations[0].n_units != n_units:
+                    raise InvalidParameterError(
+                        f"document {r.document!r}: the reference covers {entry.segmentations[0].n_units} units, "
+                        f"the run's document {n_units}")
+                r = replace(r, references=tuple(s.boundaries for s in entry.segmentations),
+                            reference_metrics=reference_values(entry.segmentations, entry.times, r.segmentation, options))
+            documents[label].append(r)
+    if not found:
+        ids = sorted({str(r.document) for rows in result.documents.values() for r in rows})
+        raise InvalidParameterError(
+            f"none of the {len(entries)} document(s) with references is in the run (its documents: "
+            f"{', '.join(map(repr, ids[:5]))}{', ...' if len(ids) > 5 else ''}); documents pair up by id")
+    return _corpus_result(documents, list(result.failures), result.settings, Path("<references>"))

@@ -10,7 +10,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from stability import evaluate
+from stability import InvalidParameterError, evaluate
 from stability.cli import app
 from stability.readers import write_jsonl
 from stability.reporting import render
@@ -152,3 +152,36 @@ def test_metrics_that_were_not_computed_or_none_at_all_are_errors(corpus):
     for empty in ("", ","):
         none = runner.invoke(app, score + ["--metrics", empty])
         assert none.exit_code == 2 and "expected one or more metric names" in _flat(none.output)
+
+
+def test_references_given_after_the_run_score_its_boundaries_without_segmenting_again(tmp_path):
+    """A run on unannotated documents, then a few of them annotated: ``stability report RUN -R``
+    (and :func:`stability.scoring.add_references`) give the reference metrics the run would have
+    computed had the references been there (same values, from the same boundaries), and say over
+    how many documents."""
+    from stability import Document, load_results
+    from stability.scoring import add_references
+
+    docs = topical_corpus(720, 5)
+    plain = [Document(d.id, d.units) for d in docs]
+    segmenters = {"c99": "c99", "tt": "texttiling", "even": "even"}
+    unlabelled = evaluate(segmenters, plain, n_restarts=3, output=tmp_path / "run" / "results.jsonl", progress=False)
+    labelled = evaluate(segmenters, docs[:3] + plain[3:], n_restarts=3, progress=False)  # annotated from the start
+    write_jsonl(docs[:3], tmp_path / "refs.jsonl")
+    later = add_references(load_results(tmp_path / "run" / "results.jsonl"), str(tmp_path / "refs.jsonl"))
+    for label in segmenters:
+        assert [r.reference_metrics for r in later.documents[label]] == [r.reference_metrics for r in labelled.documents[label]]
+        assert later.summary[label].reference["pk"].mean == labelled.summary[label].reference["pk"].mean
+        assert [r.f1 for r in later.documents[label]] == [r.f1 for r in unlabelled.documents[label]]  # restarts untouched
+    result = CliRunner().invoke(app, ["report", str(tmp_path / "run"), "-R", str(tmp_path / "refs.jsonl"),
+                                      "--report-format", "md"])
+    assert result.exit_code == 0, result.output
+    assert "References: 3 of 5 documents have one" in result.stdout and "Pk" in result.stdout
+    # paired by id: a reference for another corpus, or of another length, is an error naming it
+    write_jsonl([Document("elsewhere", ("a", "b"), references=([1],))], tmp_path / "other.jsonl")
+    with pytest.raises(InvalidParameterError, match="none of the 1 document"):
+        add_references(unlabelled, str(tmp_path / "other.jsonl"))
+    from stability import Segmentation
+
+    with pytest.raises(InvalidParameterError, match=f"document '{docs[0].id}': the reference covers 3 units"):
+        add_references(unlabelled, {docs[0].id: Segmentation([1], 3)})

@@ -337,7 +337,20 @@ def first_reference_note(metric_names: Iterable[str]) -> list[str]:
 
 
 def _reference_notes(result: CorpusResult) -> list[str]:
-    return first_reference_note({name for s in result.summary.values() for name in s.reference})
+    return [*first_reference_note({name for s in result.summary.values() for name in s.reference}),
+            *_coverage_note(result)]
+
+
+def _coverage_note(result: CorpusResult) -> list[str]:
+    """When only some documents have references (a few annotated after the run, say): the
+    reference columns and their rank agreement are over those documents alone."""
+    counts = {(sum(1 for r in rows if r.references), len(rows)) for rows in result.documents.values() if rows}
+    partial = sorted((n, total) for n, total in counts if 0 < n < total)
+    if not partial:
+        return []
+    said = " or ".join(f"{n} of {total}" for n, total in partial)
+    return [f"References: {said} documents have one; the reference columns are means over those "
+            "documents alone, the stability columns over every document (and the Kendall tau compares the two)."]
 
 
 def legend(measures: Sequence[Measure]) -> dict[str, str]:
