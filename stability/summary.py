@@ -250,7 +250,7 @@ def correlations(
 
     Returns a dictionary with ``"documents"``: ``{score: {metric: tau}}`` over every
     (segmenter, document) pair, and ``"segmenters"``: the same over the segmenters' mean scores
-    (needs at least two segmenters). Empty when no document has reference metrics. ``scores``
+    (needs at least two segmenters), both means over the documents with reference metrics. Empty when no document has reference metrics. ``scores``
     defaults to the catalogue's stability scores marked ``correlate``; only the reference metrics
     with a direction are correlated.
     """
@@ -271,7 +271,9 @@ def correlations(
         x = [value(r) for r in rows]
         per_doc[score] = {m: kendall_tau(x, metric_values(m, rows)) for m in metrics}
         if len(labels) >= 2:
-            xs = [_nanmean([value(r) for r in documents[label]]) for label in labels]
+            # each segmenter's mean over its documents with references: over the same documents
+            # as the metrics when only some have one (annotated after the run, say)
+            xs = [_nanmean([value(r) for r in documents[label] if r.reference_metrics]) for label in labels]
             per_seg[score] = {m: kendall_tau(xs, [_nanmean(metric_values(m, documents[label])) for label in labels])
                               for m in metrics}
     return {"documents": per_doc, "segmenters": per_seg}

@@ -173,6 +173,9 @@ def test_references_given_after_the_run_score_its_boundaries_without_segmenting_
         assert [r.reference_metrics for r in later.documents[label]] == [r.reference_metrics for r in labelled.documents[label]]
         assert later.summary[label].reference["pk"].mean == labelled.summary[label].reference["pk"].mean
         assert [r.f1 for r in later.documents[label]] == [r.f1 for r in unlabelled.documents[label]]  # restarts untouched
+    # the rank agreement is over the annotated documents: as a run of those alone gives it
+    alone = evaluate(segmenters, docs[:3], n_restarts=3, progress=False)
+    assert later.correlations()["segmenters"] == alone.correlations()["segmenters"]
     result = CliRunner().invoke(app, ["report", str(tmp_path / "run"), "-R", str(tmp_path / "refs.jsonl"),
                                       "--report-format", "md"])
     assert result.exit_code == 0, result.output

@@ -350,7 +350,8 @@ def _coverage_note(result: CorpusResult) -> list[str]:
         return []
     said = " or ".join(f"{n} of {total}" for n, total in partial)
     return [f"References: {said} documents have one; the reference columns are means over those "
-            "documents alone, the stability columns over every document (and the Kendall tau compares the two)."]
+            "documents alone, the stability columns over every document, and the Kendall tau compares "
+            "the two over those documents."]
 
 
 def legend(measures: Sequence[Measure]) -> dict[str, str]:
