@@ -342,6 +342,27 @@ def test_written_cues_read_back_identical(tmp_path_factory, cues, srt, hours):
     assert doc.times == tuple(times)
 
 
+# -- SubRip cues out of order ------------------------------------------------------------------
+def test_subrip_cues_out_of_order_are_read_in_order_of_their_start(tmp_path):
+    # an edited file: cue 2 was moved above cue 1; SubRip has no rule against it
+    edited = ("2\n00:00:02,000 --> 00:00:03,000\nSecond.\n\n1\n00:00:00,000 --> 00:00:02,000\nFirst.\n\n"
+              "3\n00:00:03,000 --> 00:00:04,000\nThird.\n")
+    file = write(tmp_path / "edited.srt", edited)
+    with pytest.warns(CorpusWarning, match=r"edited\.srt: 1 SubRip cue\(s\) start before the cue above them \(timing "
+                      r"line\(s\) 6\): all cues are read in order of their start"):
+        (doc,) = read_corpus(file)
+    assert doc.units == ("First.", "Second.", "Third.") and doc.times == ((0.0, 2.0), (2.0, 3.0), (3.0, 4.0))
+    assert doc.meta["notes"] == ["1 SubRip cue(s) start before the cue above them (timing line(s) 6): all cues are "
+                                 "read in order of their start"]
+    # a chapters track in SubRip out of order too
+    write(tmp_path / "edited.chapters.srt", "1\n00:00:03,000 --> 00:00:04,000\nB\n\n2\n00:00:00,000 --> 00:00:03,000\nA\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorpusWarning)
+        (doc,) = read_corpus(file)
+    assert doc.references[0].boundaries == (2,) and doc.meta["titles"] == ("A", "B")
+    # WebVTT requires the order: still refused (test_errors_name_the_file_the_line_and_what_was_expected)
+
+
 # -- the command line -------------------------------------------------------------------------
 def test_run_on_a_folder_of_captions(tmp_path):
     write(tmp_path / "talks" / "talk.vtt", TALK)

@@ -2,7 +2,7 @@
 
 Speech-to-text tools (Whisper, Zoom, Teams, YouTube and most meeting recorders) export a
 transcript as captions: a list of *cues*, each a stretch of speech with its start and end time.
-The reader makes each cue with text a unit, in the order of the file, and keeps its times in
+The reader makes each cue with text a unit, in order of their start, and keeps its times in
 ``Document.times``. Text markup is removed: WebVTT's voice, class, language and ruby spans
 (``<v Alice>``, ``<c.loud>``), bold, italic and underline, karaoke timestamps
 (``<00:00:01.000>``), SubRip's ``<font>`` tags and ``{\\an8}`` placement codes; HTML character
@@ -105,7 +105,8 @@ def read_subtitles(
     skipped (one note a file counts them). A line of spaces is cue text, as in WebVTT, unless a
     timing line follows it. Rolling captions (YouTube's automatic ones: each cue repeats the line
     before it) keep each line once, in the cue that first shows it (see :func:`unroll`; a note
-    says so). Line ends may be CRLF; a UTF-8 byte-order mark is ignored.
+    says so). Line ends may be CRLF; a UTF-8 byte-order mark is ignored. SubRip cues out of order
+    (an edited file) are read in order of their start, with a note; WebVTT requires the order.
 
     A file's chapters track, ``X.chapters.vtt`` or ``X.chapters.srt`` beside ``X.vtt`` or
     ``X.srt``, gives the reference: each chapter after the first starts a segment at the first
@@ -114,8 +115,8 @@ def read_subtitles(
     are read with their transcripts, never as documents of their own.
 
     Malformed input is a :class:`~stability.exceptions.CorpusFormatError` naming the file and the
-    line: a timestamp that is not one, a cue that ends before it starts, a cue that starts before
-    the cue above it (cues are in order of their start, as WebVTT requires), a block with no
+    line: a timestamp that is not one, a cue that ends before it starts, in WebVTT a cue that starts
+    before the cue above it (WebVTT requires cues in order of their start), a block with no
     timing line, a file with no cue holding text, a chapters track without its transcript.
 
     Parameters
@@ -226,7 +227,7 @@ def chapters_of(
                 f"expected its units in order of their start, to place the chapters of {chapters.name!r}; unit {i} "
                 f"starts at {starts[i]:g} s, before unit {i - 1} ({starts[i - 1]:g} s)", path=str(transcript),
             )
-    cues = list(read_cues(lines(chapters), chapters))
+    cues = read_cues(lines(chapters), chapters, notes=notes)
     if not cues:
         raise CorpusFormatError("expected at least one chapter cue; found none", path=str(chapters))
     reference, titles = chapter_reference(starts, cues, chapters, notes)
@@ -257,7 +258,7 @@ def _refuse_twins(file: Path, listed: set[Path]) -> None:
 
 def _document(source: Source, doc_id: str, file: Path, speakers: str) -> Document:
     notes: list[str] = []
-    cues = list(read_cues(source.lines(file), file, speakers=speakers))
+    cues = read_cues(source.lines(file), file, speakers=speakers, notes=notes)
     empty = [cue.line for cue in cues if not cue.text]
     if empty:
         where = ", ".join(map(str, empty[:10])) + (", ..." if len(empty) > 10 else "")
@@ -314,28 +315,42 @@ def chapter_reference(
     return reference, tuple(chapters[labels[start]].text for start, _ in reference.segments)
 
 
-def read_cues(lines: Iterable[str], file: Path | str, *, speakers: str = "meta") -> Iterator[Cue]:
-    """The cues of a caption file's lines (line ends removed), in order, empty ones included.
+def read_cues(lines: Iterable[str], file: Path | str, *, speakers: str = "meta",
+              notes: list[str] | None = None) -> list[Cue]:
+    """The cues of a caption file's lines (line ends removed), in order of their start, empty ones
+    included.
 
     ``speakers="prefix"`` puts each voice's name before the text it introduces (see
-    :func:`read_subtitles`). Errors name ``file`` and the line.
+    :func:`read_subtitles`). Errors name ``file`` and the line. WebVTT requires cues in order of
+    their start: a cue starting before the one above it is an error. SubRip has no such rule (an
+    edited file may hold its cues out of order): they are put in order of their start (cues
+    starting together keep the file's order) and a note in ``notes`` says so, when given.
 
     >>> [c.text for c in read_cues(["1", "00:00:01,000 --> 00:00:02,500", "<b>Hi</b> there", ""], "x.srt")]
     ['Hi there']
     """
-    previous: Cue | None = None
+    cues: list[Cue] = []
+    late: list[Cue] = []  # SubRip cues starting before a cue above them
     for webvtt, block in _blocks(lines):
         cue = _block(block, webvtt, file, speakers)
         if cue is None:
             continue
-        if previous is not None and cue.start < previous.start:
-            raise CorpusFormatError(
-                f"expected cues in order of their start (WebVTT requires it); this cue starts at {cue.start:g} s, "
-                f"before the cue at line {previous.line} ({previous.start:g} s)",
-                path=str(file), line=cue.line,
-            )
-        previous = cue
-        yield cue
+        if cues and cue.start < cues[-1].start:
+            if webvtt:
+                raise CorpusFormatError(
+                    f"expected cues in order of their start (WebVTT requires it); this cue starts at {cue.start:g} s, "
+                    f"before the cue at line {cues[-1].line} ({cues[-1].start:g} s)",
+                    path=str(file), line=cue.line,
+                )
+            late.append(cue)
+        cues.append(cue)
+    if late:
+        cues.sort(key=lambda cue: cue.start)
+        if notes is not None:
+            where = ", ".join(str(cue.line) for cue in late[:10]) + (", ..." if len(late) > 10 else "")
+            note(notes, file, f"{len(late)} SubRip cue(s) start before the cue above them (timing line(s) {where}): "
+                              f"all cues are read in order of their start")
+    return cues
 
 
 def _blocks(lines: Iterable[str]) -> Iterator[tuple[bool, list[tuple[int, str]]]]:
