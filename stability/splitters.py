@@ -65,6 +65,7 @@ __all__ = [
     "SplitterSpec",
     "available_splitters",
     "check_splitter",
+    "ends_sentence",
     "get_splitter",
     "register_splitter",
     "split_script_ends",
@@ -112,6 +113,9 @@ _CANDIDATE = re.compile(rf"(?P<word>\S*?)(?P<end>[.!?]+)[{re.escape(_CLOSING)}]*
 SCRIPT_ENDS = "\u3002\uff01\uff1f\uff61\u061f\u0964\u0965"  # 。！？｡ ؟ । ॥
 _CLOSING_WIDE = re.escape(_CLOSING + "\u300d\u300f\uff09\u3015\u3011\u300b\u3009")  # 」』）〕】》〉
 _SCRIPT_END = re.compile(rf"[{SCRIPT_ENDS}]+(?![{_CLOSING_WIDE}])|[{SCRIPT_ENDS}]+[{_CLOSING_WIDE}]+(?=\s|$)")
+#: What ends a sentence at the end of a text: the stops the rules split at, an ellipsis and
+#: :data:`SCRIPT_ENDS`, closing quotes or brackets allowed after them (see :func:`ends_sentence`).
+_FINAL = re.compile(rf"[.!?\u2026{SCRIPT_ENDS}][{_CLOSING_WIDE}]*$")
 
 
 @dataclass(frozen=True)
@@ -162,6 +166,21 @@ def split_rules(text: str) -> list[str]:
             start = match.end()
     sentences.append(text[start:].strip())
     return split_script_ends(sentences)
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether ``text`` ends as a sentence does: with ``.``, ``!``, ``?``, an ellipsis or a stop of
+    :data:`SCRIPT_ENDS`, closing quotes or brackets allowed after it (trailing spaces ignored).
+
+    A splitter returns its last piece whether or not it ends a sentence, and text without
+    punctuation (automatic captions, some speech-to-text output) is one piece that does not.
+
+    Examples
+    --------
+    >>> [ends_sentence(t) for t in ['He said "Stop!"', "(so it went.)", "見た。", "and then we", "Wait, "]]
+    [True, True, True, False, False]
+    """
+    return _FINAL.search(text.rstrip()) is not None
 
 
 def split_script_ends(sentences: Iterable[str]) -> list[str]:

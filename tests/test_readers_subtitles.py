@@ -342,6 +342,130 @@ def test_written_cues_read_back_identical(tmp_path_factory, cues, srt, hours):
     assert doc.times == tuple(times)
 
 
+# -- sentence units ----------------------------------------------------------------------------
+# A meeting as Teams writes it: a voice a cue, sentences broken across cues, a filler of its own.
+MEETING = "WEBVTT\n\n" + "\n".join(
+    f"00:{start:02d}.000 --> 00:{end:02d}.000\n<v {who}>{text}</v>\n" for start, end, who, text in [
+        (0, 2, "Ann", "Welcome everyone. The budget"),   # 0: a sentence ends, the next one starts
+        (2, 4, "Ann", "is up four percent, mostly"),     # 1: inside that sentence
+        (4, 6, "Ann", "salaries."),                      # 2: it ends here
+        (6, 7, "Bo", "Yeah."),                           # 3: a filler, another speaker
+        (7, 9, "Ann", "Now the roads. Elm Street"),      # 4: a sentence, then one cut off by ...
+        (9, 10, "Bo", "Sorry, go ahead."),               # 5: ... Bo: a speaker change ends a unit
+        (10, 12, "Ann", "needs paving before May."),     # 6
+    ])
+
+
+def test_sentence_units_join_the_cues_of_a_turn_and_take_their_times(tmp_path):
+    file = write(tmp_path / "meeting.vtt", MEETING)
+    (doc,) = read_corpus(file, unit="sentence", splitter="rules")
+    assert doc.units == (
+        "Welcome everyone.",                                    # cue 0
+        "The budget is up four percent, mostly salaries.",     # cues 0-2
+        "Yeah.",                                                # cue 3
+        "Now the roads.",                                       # cue 4
+        "Elm Street",                                           # cue 4, cut off by Bo's turn
+        "Sorry, go ahead.",                                     # cue 5
+        "needs paving before May.",                             # cue 6
+    )
+    # a sentence starts when the cue it starts in starts and ends when the cue it ends in ends
+    assert doc.times == ((0.0, 2.0), (0.0, 6.0), (6.0, 7.0), (7.0, 9.0), (7.0, 9.0), (9.0, 10.0), (10.0, 12.0))
+    assert doc.meta["speakers"] == ("Ann", "Ann", "Bo", "Ann", "Ann", "Bo", "Ann")
+    assert doc.meta["unit"] == "sentence" and doc.meta["splitter"] == "rules" and doc.meta["notes"] == []
+    # the names before every sentence, not inside the text the splitter reads
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorpusWarning)
+        (prefixed,) = read_corpus(file, unit="sentence", splitter="rules", speakers="prefix")
+        (cues,) = read_corpus(file)
+    assert prefixed.units[:3] == ("Ann: Welcome everyone.", "Ann: The budget is up four percent, mostly salaries.",
+                                  "Bo: Yeah.")
+    # cues stay the default units, as before
+    assert len(cues.units) == 7 and cues.units[0] == "Welcome everyone. The budget" and cues.meta["unit"] == "cue"
+    assert cues.meta["splitter"] is None
+
+
+def test_sentence_units_without_voices_and_with_the_default_splitter(tmp_path):
+    srt = "".join(f"{k + 1}\n00:00:0{k},000 --> 00:00:0{k + 1},000\n{text}\n\n" for k, text in
+                  enumerate(["Dr. Lee opened", "the meeting. We then", "voted."]))
+    (doc,) = read_corpus(write(tmp_path / "a.srt", srt), unit="sentence")  # "auto": rules on so little text
+    assert doc.units == ("Dr. Lee opened the meeting.", "We then voted.")
+    assert doc.times == ((0.0, 2.0), (1.0, 3.0)) and doc.meta["splitter"] == "auto"
+    assert doc.meta["speakers"] == (None, None)
+
+
+def test_chapters_start_their_segment_at_the_first_sentence_starting_in_them(tmp_path):
+    # sentences start at 0 (cue 0), 2 (cue 1, "Roads first."), 2 (cue 1, "Then", ended in cue 2), 6 (cue 3)
+    talk = "WEBVTT\n\n" + "".join(f"00:0{a}.000 --> 00:0{b}.000\n{text}\n\n" for a, b, text in [
+        (0, 2, "Intro words here."), (2, 4, "Roads first. Then"), (4, 6, "the bridge."), (6, 8, "Budget now.")])
+    write(tmp_path / "talk.vtt", talk)
+    # chapters at 2 s (a cue and a sentence start there) and at 3 s (inside "Then the bridge.", which
+    # starts with its cue at 2 s): the first unit starting at or after 3 s is the last one
+    write(tmp_path / "talk.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:02.000\nIntro\n\n"
+          "00:02.000 --> 00:03.000\nRoads\n\n00:03.000 --> 00:08.000\nBudget\n")
+    (doc,) = read_corpus(tmp_path, unit="sentence", splitter="rules")
+    assert doc.units == ("Intro words here.", "Roads first.", "Then the bridge.", "Budget now.")
+    assert doc.references[0].boundaries == (1, 3) and doc.meta["titles"] == ("Intro", "Roads", "Budget")
+    # the chapters track given alone reads its transcript, its turns teaching the splitter
+    (alone,) = read_corpus(tmp_path / "talk.chapters.vtt", unit="sentence")
+    assert alone.units == doc.units and alone.references == doc.references
+
+
+def test_captions_without_punctuation_keep_their_cues(tmp_path):
+    # YouTube's automatic captions: no punctuation, so no sentence end; joining the cues would make
+    # the whole turn one unit
+    said = ["all right switching gears", "i started roasting my own", "coffee at home this year"]
+    plain = "WEBVTT\n\n" + "".join(f"00:0{k}.000 --> 00:0{k + 1}.000\n{text}\n\n" for k, text in enumerate(said))
+    with pytest.warns(CorpusWarning, match=r"3 unit\(s\) left as their cues: text without a sentence end to close it"):
+        (doc,) = read_corpus(write(tmp_path / "vlog.vtt", plain), unit="sentence")
+    assert doc.units == tuple(said) and doc.times == ((0.0, 1.0), (1.0, 2.0), (2.0, 3.0))
+    # punctuated text is joined; a tail without a sentence end stays cut at its cues (the part of a
+    # cue it holds keeps the cue's times)
+    mixed = "WEBVTT\n\n" + "".join(f"00:0{k}.000 --> 00:0{k + 1}.000\n{text}\n\n" for k, text in
+                                   enumerate(["We roast", "at home. So then", "the beans"]))
+    with pytest.warns(CorpusWarning, match=r"2 unit\(s\) left as their cues"):
+        (doc,) = read_corpus(write(tmp_path / "mixed.vtt", mixed), unit="sentence", splitter="rules")
+    assert doc.units == ("We roast at home.", "So then", "the beans")
+    assert doc.times == ((0.0, 2.0), (1.0, 2.0), (2.0, 3.0))
+
+
+def test_sentence_unit_options_are_checked(tmp_path):
+    file = write(tmp_path / "meeting.vtt", MEETING)
+    with pytest.raises(InvalidParameterError, match="unit must be one of 'cue', 'sentence'; received 'paragraph'"):
+        read_corpus(file, unit="paragraph")
+    with pytest.raises(InvalidParameterError, match="splitter applies only to unit='sentence'; received unit='cue'"):
+        read_corpus(file, splitter="rules")
+    # a splitter must return pieces of the text it was given, all of it, in order
+    with pytest.raises(InvalidParameterError, match=r"meeting\.vtt: the splitter must return the sentences of the "
+                       r"text it is given, in order and unchanged \(spaces aside\); its sentence 0, 'WELCOME"):
+        list(read_corpus(file, unit="sentence", splitter=lambda text: [text.upper()]))
+    with pytest.raises(InvalidParameterError, match=r"all of it; it left out '\. The budget"):
+        list(read_corpus(file, unit="sentence", splitter=lambda text: text.split(". ")[:1]))
+    # pieces joined again with other spaces are still the text
+    (doc,) = read_corpus(file, unit="sentence", splitter=lambda text: ["  ".join(text.split())])
+    assert doc.units[0] == "Welcome everyone. The budget is up four percent, mostly salaries."
+
+
+# -- SubRip cues out of order ------------------------------------------------------------------
+def test_subrip_cues_out_of_order_are_read_in_order_of_their_start(tmp_path):
+    # an edited file: cue 2 was moved above cue 1; SubRip has no rule against it
+    edited = ("2\n00:00:02,000 --> 00:00:03,000\nSecond.\n\n1\n00:00:00,000 --> 00:00:02,000\nFirst.\n\n"
+              "3\n00:00:03,000 --> 00:00:04,000\nThird.\n")
+    file = write(tmp_path / "edited.srt", edited)
+    with pytest.warns(CorpusWarning, match=r"edited\.srt: 1 SubRip cue\(s\) start before the cue above them \(timing "
+                      r"line\(s\) 6\): all cues are read in order of their start"):
+        (doc,) = read_corpus(file)
+    assert doc.units == ("First.", "Second.", "Third.") and doc.times == ((0.0, 2.0), (2.0, 3.0), (3.0, 4.0))
+    assert doc.meta["notes"] == ["1 SubRip cue(s) start before the cue above them (timing line(s) 6): all cues are "
+                                 "read in order of their start"]
+    # a chapters track in SubRip out of order too
+    write(tmp_path / "edited.chapters.srt", "1\n00:00:03,000 --> 00:00:04,000\nB\n\n2\n00:00:00,000 --> 00:00:03,000\nA\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorpusWarning)
+        (doc,) = read_corpus(file)
+    assert doc.references[0].boundaries == (2,) and doc.meta["titles"] == ("A", "B")
+    # WebVTT requires the order: still refused (test_errors_name_the_file_the_line_and_what_was_expected)
+
+
 # -- the command line -------------------------------------------------------------------------
 def test_run_on_a_folder_of_captions(tmp_path):
     write(tmp_path / "talks" / "talk.vtt", TALK)
@@ -358,5 +482,9 @@ def test_run_on_a_folder_of_captions(tmp_path):
     assert docs["meeting.vtt"]["n_units"] == 3 and docs["meeting.vtt"]["references"] == []
     prefixed = CliRunner().invoke(app, args + ["--speakers", "prefix"])
     assert prefixed.exit_code == 0, prefixed.output
+    sentences = CliRunner().invoke(app, args + ["--unit", "sentence", "--splitter", "rules"])
+    assert sentences.exit_code == 0, sentences.output
+    docs = {d["document"]: d for d in json.loads(sentences.stdout)["documents"]["c99"]}
+    assert docs["talk.vtt"]["n_units"] == 6 and docs["meeting.vtt"]["n_units"] == 3  # one sentence a cue there
     wrong = CliRunner().invoke(app, args + ["--speakers", "first"])
     assert wrong.exit_code == 1 and "speakers" in wrong.stderr and "'first'" in wrong.stderr

@@ -210,11 +210,12 @@ def read_corpus(
     levels :
         Wiki, Markdown and HTML: header or heading levels that are boundaries (default every
         level; the usual Wiki-50 setting is ``levels="1-2"``, see :func:`read_wiki`).
-    unit : {"sentence", "paragraph", "line"}
+    unit : {"sentence", "paragraph", "line", "cue"}
         Text (default ``"sentence"``), Markdown and HTML (``"paragraph"`` or ``"sentence"``;
-        default ``"paragraph"``).
+        default ``"paragraph"``), subtitles (``"cue"`` or ``"sentence"``, the sentences of each
+        speaker turn; default ``"cue"``; see :func:`read_subtitles`).
     splitter : str or callable
-        Text, Markdown and HTML: the sentence splitter (default ``"auto"``, see
+        Text, Markdown, HTML and subtitles: the sentence splitter (default ``"auto"``, see
         :mod:`stability.splitters`).
     code : {"keep", "drop"}
         Markdown and HTML: code blocks (fenced or indented; ``<pre>``) as units, or removed

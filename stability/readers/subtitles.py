@@ -2,16 +2,21 @@
 
 Speech-to-text tools (Whisper, Zoom, Teams, YouTube and most meeting recorders) export a
 transcript as captions: a list of *cues*, each a stretch of speech with its start and end time.
-The reader makes each cue with text a unit, in the order of the file, and keeps its times in
+The reader makes each cue with text a unit, in order of their start, and keeps its times in
 ``Document.times``. Text markup is removed: WebVTT's voice, class, language and ruby spans
 (``<v Alice>``, ``<c.loud>``), bold, italic and underline, karaoke timestamps
 (``<00:00:01.000>``), SubRip's ``<font>`` tags and ``{\\an8}`` placement codes; HTML character
 references (``&amp;``) are decoded.
 
+With ``unit="sentence"`` the units are sentences instead: the cues of each speaker turn are
+joined and cut into sentences by the splitters of :mod:`stability.splitters`, each sentence
+keeping the times of the cues it spans (captions break every few seconds, so a sentence often
+spans two or three cues).
+
 A chapters track gives the reference: ``talk.chapters.vtt`` (or ``talk.chapters.srt``) beside
 ``talk.vtt`` (or ``talk.srt``) holds one cue per chapter, the chapter's title as its text. Every
 chapter after the first starts a reference segment at the first cue that starts at or after the
-chapter's start.
+chapter's start (the first unit, with sentence units).
 """
 
 from __future__ import annotations
@@ -26,11 +31,16 @@ from typing import Any, Callable
 
 from ..checks import check_choice
 from ..corpus import Document
-from ..exceptions import CorpusFormatError, _short_repr
+from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
 from ..segmentation import Segmentation
+from ..splitters import Splitter, SplitterOption, ends_sentence
 from .common import PathLike, Source, first_lines, make_document, note, open_source, stream_files
+from .text import _checked_split, _splitter_name, build_splitter, resolve_splitter
 
-__all__ = ["CHAPTERS", "Cue", "chapter_reference", "chapters_of", "read_cues", "read_subtitles", "sniff_subtitles"]
+__all__ = [
+    "CHAPTERS", "Cue", "chapter_reference", "chapters_of", "read_cues", "read_subtitles", "sentence_units",
+    "sniff_subtitles",
+]
 
 SUFFIXES = (".vtt", ".srt")
 PATTERNS = tuple("*" + suffix for suffix in SUFFIXES)
@@ -38,6 +48,7 @@ PATTERNS = tuple("*" + suffix for suffix in SUFFIXES)
 #: ``talk.vtt`` -> ``talk.chapters.vtt`` or ``talk.chapters.srt``.
 CHAPTERS = ".chapters"
 SPEAKERS = ("meta", "prefix")
+UNITS = ("cue", "sentence")
 #: The fewest cues repeating the line before that make captions rolling (see :func:`unroll`).
 ROLLING_MIN = 8
 
@@ -85,13 +96,16 @@ class Cue:
 def read_subtitles(
     path: PathLike,
     *,
+    unit: str = "cue",
+    splitter: SplitterOption = None,
     speakers: str = "meta",
     encoding: str = "utf-8",
     encoding_errors: str = "strict",
     pattern: str | Sequence[str] | None = None,
     limit: int | None = None,
 ) -> Iterator[Document]:
-    """Read caption files (WebVTT ``.vtt``, SubRip ``.srt``): one document a file, one unit a cue.
+    """Read caption files (WebVTT ``.vtt``, SubRip ``.srt``): one document a file, one unit a cue
+    (or a sentence).
 
     A file starting with a ``WEBVTT`` line (text may follow it, and header lines down to the first
     blank line) is WebVTT: its ``NOTE``, ``STYLE`` and ``REGION`` blocks are passed over. Any
@@ -105,17 +119,30 @@ def read_subtitles(
     skipped (one note a file counts them). A line of spaces is cue text, as in WebVTT, unless a
     timing line follows it. Rolling captions (YouTube's automatic ones: each cue repeats the line
     before it) keep each line once, in the cue that first shows it (see :func:`unroll`; a note
-    says so). Line ends may be CRLF; a UTF-8 byte-order mark is ignored.
+    says so). Line ends may be CRLF; a UTF-8 byte-order mark is ignored. SubRip cues out of order
+    (an edited file) are read in order of their start, with a note; WebVTT requires the order.
+
+    With ``unit="sentence"`` (see :func:`sentence_units`), the cues of each speaker turn
+    (consecutive cues with the same voices; every cue, in a file without voices) are joined with
+    spaces and cut into sentences by ``splitter``; a sentence starts when the cue it starts in
+    starts and ends when the cue it ends in ends, and a change of speaker always ends one. Text
+    the splitter does not end with a sentence end (``.``, ``!``, ``?``, an ellipsis, a stop of
+    another script: :func:`~stability.splitters.ends_sentence`), as in captions without
+    punctuation (YouTube's automatic ones) or a turn cut off, is not joined: it stays cut where
+    its cues end (a note counts the units so left), so a transcript without punctuation keeps its
+    cues as units rather than becoming one unit a turn.
 
     A file's chapters track, ``X.chapters.vtt`` or ``X.chapters.srt`` beside ``X.vtt`` or
     ``X.srt``, gives the reference: each chapter after the first starts a segment at the first
     cue that starts at or after the chapter's start (chapters are cues too, their text the
-    title). A chapter that no cue starts in adds no boundary (a note names it). Chapters tracks
-    are read with their transcripts, never as documents of their own.
+    title). A chapter that no cue starts in adds no boundary (a note names it). With sentence
+    units the same rule reads the sentences' starts: a chapter starting after the start of the cue
+    a sentence starts in starts its reference segment at a later sentence. Chapters tracks are
+    read with their transcripts, never as documents of their own.
 
     Malformed input is a :class:`~stability.exceptions.CorpusFormatError` naming the file and the
-    line: a timestamp that is not one, a cue that ends before it starts, a cue that starts before
-    the cue above it (cues are in order of their start, as WebVTT requires), a block with no
+    line: a timestamp that is not one, a cue that ends before it starts, in WebVTT a cue that starts
+    before the cue above it (WebVTT requires cues in order of their start), a block with no
     timing line, a file with no cue holding text, a chapters track without its transcript.
 
     Parameters
@@ -123,10 +150,17 @@ def read_subtitles(
     path : str or path-like
         A ``.vtt`` or ``.srt`` file (a chapters track given alone reads its transcript), or a
         directory searched recursively.
+    unit : {"cue", "sentence"}
+        What a unit is: a cue (default), or a sentence of a speaker turn (see above).
+    splitter : str or callable, optional
+        Sentence splitter for ``unit="sentence"``, as for the text format (see
+        :func:`~stability.readers.read_text`); default ``"auto"``, which learns from the turns of
+        every file of the corpus when they are long enough.
     speakers : {"meta", "prefix"}
         Where the names of WebVTT voice spans (``<v Alice>``, Microsoft Teams writes one a cue)
         go: only into ``meta["speakers"]`` (default: units hold only what was said), or also
-        before the text they introduce, ``"Alice: Hello."``, so that segmenters see who speaks.
+        before the text they introduce, ``"Alice: Hello."``, so that segmenters see who speaks
+        (with sentence units, before every sentence; ``"Ann, Bo: "`` for a cue two voices share).
     encoding, encoding_errors, limit :
         The options of every reader (see :func:`~stability.readers.read_corpus`).
     pattern : str or sequence of str, optional
@@ -139,7 +173,8 @@ def read_subtitles(
     iterator of Document
         Ids are the files' paths relative to the directory given (the file name for a file).
         ``times`` holds every unit's ``(start, end)`` in seconds. ``meta`` holds ``format``,
-        ``source``, ``speakers`` (one entry a unit: the voice's name, several joined with
+        ``source``, ``unit``, ``splitter`` (its name, or the callable's qualified name; ``None``
+        for cue units), ``speakers`` (one entry a unit: the voice's name, several joined with
         ``", "``, or ``None``), ``chapters`` (the chapters track read, or ``None``), ``titles``
         (with chapters: the title of each reference segment) and ``notes``.
 
@@ -158,13 +193,34 @@ def read_subtitles(
     ('talk.vtt', ('Hello & welcome.', 'First, the budget.', 'Then the roads.'))
     >>> doc.times[1], doc.references[0].boundaries, doc.meta["titles"], doc.meta["speakers"]
     ((2.0, 5.5), (2,), ('Intro and budget', 'Roads'), ('Ann', None, None))
+
+    Sentences instead of cues: the second sentence spans two cues and takes their times.
+
+    >>> _ = (folder / "talk.vtt").write_text(
+    ...     "WEBVTT\\n\\n00:00.000 --> 00:02.000\\nHello. We start with\\n\\n"
+    ...     "00:02.000 --> 00:05.500\\nthe budget.\\n\\n00:05.500 --> 00:08.000\\nThen the roads.\\n")
+    >>> (doc,) = read_subtitles(folder, unit="sentence", splitter="rules")
+    >>> doc.units, doc.times
+    (('Hello.', 'We start with the budget.', 'Then the roads.'), ((0.0, 2.0), (0.0, 5.5), (5.5, 8.0)))
+    >>> doc.references[0].boundaries
+    (2,)
     """
     check_choice(speakers, "speakers", SPEAKERS)
+    check_choice(unit, "unit", UNITS)
+    resolved = resolve_splitter(splitter, unit)
     source = open_source(
         path, encoding=encoding, encoding_errors=encoding_errors, pattern=pattern, limit=limit,
         default_patterns=PATTERNS,
     )
     listed = {file for _, file in source.files}
+    state: dict[str, Splitter] = {}
+
+    def turns(file: Path) -> Iterable[str]:  # what a sentence splitter learns from: each turn's text
+        if is_chapters(file):
+            if not source.single or _of_whisper(file):
+                return ()
+            file = _transcript_of(file)
+        return [" ".join(cue.text for cue in turn) for turn in _turns(_spoken(source, file, "meta", None))]
 
     def parse(relative: str, file: Path) -> list[Document]:
         if is_chapters(file):
@@ -176,7 +232,9 @@ def read_subtitles(
             relative, file = transcript.name, transcript
         else:
             _refuse_twins(file, listed)
-        return [_document(source, relative, file, speakers)]
+        if resolved is not None and "split" not in state:
+            state["split"] = build_splitter(resolved, source, turns)
+        return [_document(source, relative, file, speakers, state.get("split"), _splitter_name(resolved))]
 
     return stream_files(source, parse)
 
@@ -226,7 +284,7 @@ def chapters_of(
                 f"expected its units in order of their start, to place the chapters of {chapters.name!r}; unit {i} "
                 f"starts at {starts[i]:g} s, before unit {i - 1} ({starts[i - 1]:g} s)", path=str(transcript),
             )
-    cues = list(read_cues(lines(chapters), chapters))
+    cues = read_cues(lines(chapters), chapters, notes=notes)
     if not cues:
         raise CorpusFormatError("expected at least one chapter cue; found none", path=str(chapters))
     reference, titles = chapter_reference(starts, cues, chapters, notes)
@@ -255,21 +313,25 @@ def _refuse_twins(file: Path, listed: set[Path]) -> None:
         )
 
 
-def _document(source: Source, doc_id: str, file: Path, speakers: str) -> Document:
-    notes: list[str] = []
-    cues = list(read_cues(source.lines(file), file, speakers=speakers))
+def _spoken(source: Source, file: Path, speakers: str, notes: list[str] | None) -> list[Cue]:
+    """The cues of ``file`` that hold text, rolling captions unrolled; what was skipped or repaired
+    is noted in ``notes`` (nothing is noted when it is None: the file is read again)."""
+    def tell(text: str) -> None:
+        if notes is not None:
+            note(notes, file, text)
+
+    cues = read_cues(source.lines(file), file, speakers=speakers, notes=notes)
     empty = [cue.line for cue in cues if not cue.text]
     if empty:
         where = ", ".join(map(str, empty[:10])) + (", ..." if len(empty) > 10 else "")
         lines = "line" if len(empty) == 1 else "lines"
-        note(notes, file, f"{len(empty)} cue(s) without text skipped (timing {lines} {where})")
+        tell(f"{len(empty)} cue(s) without text skipped (timing {lines} {where})")
     unrolled = unroll([cue for cue in cues if cue.text])
     if unrolled is not None:
         rolled, removed = unrolled
         held = sum(1 for cue in rolled if not cue.text)
-        note(notes, file, f"rolling captions (each cue repeats the last line of the cue before, as YouTube's "
-                          f"automatic captions do): {removed} repeated line(s) removed, {held} cue(s) left "
-                          f"without new text skipped")
+        tell(f"rolling captions (each cue repeats the last line of the cue before, as YouTube's automatic "
+             f"captions do): {removed} repeated line(s) removed, {held} cue(s) left without new text skipped")
         cues = rolled
     spoken = [cue for cue in cues if cue.text]
     if not spoken:
@@ -277,9 +339,27 @@ def _document(source: Source, doc_id: str, file: Path, speakers: str) -> Documen
             "expected at least one cue with text; " + (f"its {len(cues)} cue(s) have none" if cues else "found no cue"),
             path=str(file),
         )
+    return spoken
+
+
+def _document(source: Source, doc_id: str, file: Path, speakers: str, split: Splitter | None,
+              splitter: str | None) -> Document:
+    notes: list[str] = []
+    if split is None:
+        spoken = _spoken(source, file, speakers, notes)
+    else:  # the names go before each sentence, not into the text the splitter reads
+        spoken, held = sentence_units(_spoken(source, file, "meta", notes), split, file)
+        if held:
+            note(notes, file, f"{held} unit(s) left as their cues: text without a sentence end to close it (no "
+                              f"punctuation, as in automatic captions, or a turn cut off) is not joined")
+        if speakers == "prefix":
+            spoken = [replace(cue, text=f"{', '.join(cue.speakers)}: {cue.text}") if cue.speakers else cue
+                      for cue in spoken]
     meta: dict = {
         "format": "subtitles",
         "source": str(file),
+        "unit": "cue" if split is None else "sentence",
+        "splitter": splitter,
         "speakers": tuple(", ".join(cue.speakers) if cue.speakers else None for cue in spoken),
     }
     references, found = chapters_of(file, [cue.start for cue in spoken], source.lines, notes)
@@ -288,6 +368,81 @@ def _document(source: Source, doc_id: str, file: Path, speakers: str) -> Documen
         file, None, id=doc_id, units=tuple(cue.text for cue in spoken), references=references,
         times=tuple((cue.start, cue.end) for cue in spoken), meta=meta,
     )
+
+
+def _turns(cues: Sequence[Cue]) -> list[list[Cue]]:
+    """``cues`` in runs of consecutive cues with the same voices (one run, without voices)."""
+    runs: list[list[Cue]] = []
+    for cue in cues:
+        if runs and runs[-1][-1].speakers == cue.speakers:
+            runs[-1].append(cue)
+        else:
+            runs.append([cue])
+    return runs
+
+
+def sentence_units(cues: Sequence[Cue], split: Splitter, file: Path | str) -> tuple[list[Cue], int]:
+    """The sentences of ``cues`` (each with text), as cues spanning the cues they were read from.
+
+    The cues of each speaker turn (consecutive cues with the same ``speakers``) are joined with
+    single spaces and cut by ``split``; each sentence takes the line and the start of the cue it
+    starts in and the end of the cue it ends in. A sentence spanning several cues that does not
+    end as one (:func:`~stability.splitters.ends_sentence`: text without punctuation, a turn cut
+    off) is cut again where its cues end, each part with its cue's times. Returns the units and
+    how many of them are such parts. ``file`` names the file in errors.
+
+    >>> from stability.splitters import split_rules
+    >>> said = [Cue(1, 0.0, 2.0, "Hi. So the"), Cue(4, 2.0, 3.0, "plan is set."), Cue(7, 3.0, 4.0, "Ok then"),
+    ...         Cue(10, 4.0, 5.0, "we go", ("Bo",)), Cue(13, 5.0, 6.0, "home now", ("Bo",))]
+    >>> units, held = sentence_units(said, split_rules, "x.vtt")
+    >>> [(cue.text, cue.start, cue.end) for cue in units]  # doctest: +NORMALIZE_WHITESPACE
+    [('Hi.', 0.0, 2.0), ('So the plan is set.', 0.0, 3.0), ('Ok then', 3.0, 4.0),
+     ('we go', 4.0, 5.0), ('home now', 5.0, 6.0)]
+    >>> held  # Bo's turn has no sentence end: its two cues stay two units
+    2
+    """
+    units: list[Cue] = []
+    held = 0
+    for turn in _turns(cues):
+        text = " ".join(cue.text for cue in turn)
+        starts = [0]  # where each cue's text starts in ``text``
+        for cue in turn[:-1]:
+            starts.append(starts[-1] + len(cue.text) + 1)
+        for begin, end in _spans(text, _checked_split(split, text, Path(file)), file):
+            first, last = bisect_right(starts, begin) - 1, bisect_right(starts, end - 1) - 1
+            sentence = text[begin:end]
+            if first == last or ends_sentence(sentence):
+                units.append(Cue(turn[first].line, turn[first].start, turn[last].end, sentence, turn[first].speakers))
+                continue
+            for k in range(first, last + 1):
+                part = text[max(begin, starts[k]):min(end, starts[k] + len(turn[k].text))].strip()
+                if part:
+                    units.append(replace(turn[k], text=part, lines=()))
+                    held += 1
+    return units, held
+
+
+def _spans(text: str, sentences: Iterable[str], file: Path | str) -> Iterator[tuple[int, int]]:
+    """Where each of ``sentences`` lies in ``text``, ``(begin, end)``: they must be its pieces, in
+    order, whitespace aside (a splitter may join two pieces with a space)."""
+    kept = [i for i, char in enumerate(text) if not char.isspace()]  # offsets of the non-space characters
+    solid = "".join(text[i] for i in kept)
+    at = 0
+    for k, sentence in enumerate(sentences):
+        piece = "".join(sentence.split())
+        if solid[at:at + len(piece)] != piece:
+            raise InvalidParameterError(
+                f"{file}: the splitter must return the sentences of the text it is given, in order and unchanged "
+                f"(spaces aside); its sentence {k}, {_short_repr(sentence)}, is not the text that follows, "
+                f"{_short_repr(text[kept[at]:] if at < len(kept) else '')}", parameter="splitter",
+            )
+        yield kept[at], kept[at + len(piece) - 1] + 1
+        at += len(piece)
+    if at != len(solid):
+        raise InvalidParameterError(
+            f"{file}: the splitter must return the sentences of the text it is given, all of it; it left out "
+            f"{_short_repr(text[kept[at]:])}", parameter="splitter",
+        )
 
 
 def chapter_reference(
@@ -314,28 +469,42 @@ def chapter_reference(
     return reference, tuple(chapters[labels[start]].text for start, _ in reference.segments)
 
 
-def read_cues(lines: Iterable[str], file: Path | str, *, speakers: str = "meta") -> Iterator[Cue]:
-    """The cues of a caption file's lines (line ends removed), in order, empty ones included.
+def read_cues(lines: Iterable[str], file: Path | str, *, speakers: str = "meta",
+              notes: list[str] | None = None) -> list[Cue]:
+    """The cues of a caption file's lines (line ends removed), in order of their start, empty ones
+    included.
 
     ``speakers="prefix"`` puts each voice's name before the text it introduces (see
-    :func:`read_subtitles`). Errors name ``file`` and the line.
+    :func:`read_subtitles`). Errors name ``file`` and the line. WebVTT requires cues in order of
+    their start: a cue starting before the one above it is an error. SubRip has no such rule (an
+    edited file may hold its cues out of order): they are put in order of their start (cues
+    starting together keep the file's order) and a note in ``notes`` says so, when given.
 
     >>> [c.text for c in read_cues(["1", "00:00:01,000 --> 00:00:02,500", "<b>Hi</b> there", ""], "x.srt")]
     ['Hi there']
     """
-    previous: Cue | None = None
+    cues: list[Cue] = []
+    late: list[Cue] = []  # SubRip cues starting before a cue above them
     for webvtt, block in _blocks(lines):
         cue = _block(block, webvtt, file, speakers)
         if cue is None:
             continue
-        if previous is not None and cue.start < previous.start:
-            raise CorpusFormatError(
-                f"expected cues in order of their start (WebVTT requires it); this cue starts at {cue.start:g} s, "
-                f"before the cue at line {previous.line} ({previous.start:g} s)",
-                path=str(file), line=cue.line,
-            )
-        previous = cue
-        yield cue
+        if cues and cue.start < cues[-1].start:
+            if webvtt:
+                raise CorpusFormatError(
+                    f"expected cues in order of their start (WebVTT requires it); this cue starts at {cue.start:g} s, "
+                    f"before the cue at line {cues[-1].line} ({cues[-1].start:g} s)",
+                    path=str(file), line=cue.line,
+                )
+            late.append(cue)
+        cues.append(cue)
+    if late:
+        cues.sort(key=lambda cue: cue.start)
+        if notes is not None:
+            where = ", ".join(str(cue.line) for cue in late[:10]) + (", ..." if len(late) > 10 else "")
+            note(notes, file, f"{len(late)} SubRip cue(s) start before the cue above them (timing line(s) {where}): "
+                              f"all cues are read in order of their start")
+    return cues
 
 
 def _blocks(lines: Iterable[str]) -> Iterator[tuple[bool, list[tuple[int, str]]]]:
