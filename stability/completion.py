@@ -69,14 +69,16 @@ def segmenter_names(incomplete: str) -> list[str]:
 
 def metric_values(incomplete: str) -> list[str]:
     """Reference metric names and aliases completing the last of the comma-separated names
-    typed (``--metrics pk,w`` gives ``pk,wd``, ``pk,windowdiff``...), the ones given left out."""
+    typed (``--metrics pk,w`` gives ``pk,wd``, ``pk,windowdiff``...), the metrics given (under
+    any of their names) left out."""
     from .catalogue import MULTI_REFERENCE, REFERENCE
 
     given, comma, typing = incomplete.rpartition(",")
     head = given + comma
-    done = set(given.split(",")) if given else set()
-    names = [n for table in (REFERENCE, MULTI_REFERENCE) for m in table.values() for n in (m.name, *m.aliases)]
-    return [head + n for n in _starting(names, typing) if n not in done]
+    measures = [m for table in (REFERENCE, MULTI_REFERENCE) for m in table.values()]
+    typed = set(given.split(",")) if given else set()
+    return [head + n for m in measures if typed.isdisjoint((m.name, *m.aliases))
+            for n in (m.name, *m.aliases) if n.startswith(typing)]
 
 
 def corpus_format_values(incomplete: str) -> list[str]:

@@ -45,6 +45,10 @@ def test_metric_names_and_aliases_complete_the_last_of_a_comma_list():
     assert complete("stability run --metrics ") == every
     assert complete("stability report x --metrics pk,b") == ["pk,boundary_similarity", "pk,b"]
     assert "pk,pk" not in complete("stability run --metrics pk,")
+    # a metric given under an alias is not offered again under its name, nor the other way round
+    offered = complete("stability run --metrics wd,")
+    assert "wd,windowdiff" not in offered and "wd,pk" in offered
+    assert not [o for o in complete("stability run --metrics boundary_similarity,") if o.endswith(",b")]
 
 
 @pytest.mark.parametrize("line, expected", [
