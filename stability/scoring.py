@@ -403,10 +403,12 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
             if entry is not None:
                 found.add(entry.id)
                 n_units = r.segmentation.n_units
-                if entry.segmentations[0].n_units != n_units:
-                    raise InvalidParameterError(
-                        f"document {r.document!r}: the reference covers {entry.segmentations[0].n_units} units, "
-                        f"the run's document {n_units}")
+                for j, segmentation in enumerate(entry.segmentations):  # every annotator's, not only the first
+                    if segmentation.n_units != n_units:
+                        which = "the reference" if len(entry.segmentations) == 1 else f"reference {j}"
+                        raise InvalidParameterError(
+                            f"document {r.document!r}: {which} covers {segmentation.n_units} units, "
+                            f"the run's document {n_units}")
                 r = replace(r, references=tuple(s.boundaries for s in entry.segmentations),
                             reference_metrics=reference_values(entry.segmentations, entry.times, r.segmentation, options))
             documents[label].append(r)
