@@ -223,3 +223,18 @@ def test_references_of_another_length_from_a_second_annotator_name_the_document(
     run = evaluate({"even": "even"}, [Document("a", ["x"] * 12)], n_restarts=3, progress=False)
     with pytest.raises(InvalidParameterError, match=r"document 'a': reference 1 covers 11 units, the run's document 12"):
         add_references(run, {"a": [Segmentation([5], 12), Segmentation([6], 11)]})
+
+
+def test_references_without_times_for_a_transcript_run_say_covd_is_not_weighted_by_duration():
+    """A transcript's run (documents with times) annotated afterwards with bare segmentations,
+    which carry no times: CovN and CovD can then only be computed over units, not over durations
+    as a run annotated from the start computes them. Before, the values differed without a word;
+    now a ResultsWarning says so and names what to give instead."""
+    from stability import Document, Segmentation
+    from stability.scoring import add_references
+    from stability.store import ResultsWarning
+
+    times = [(float(k), float(k) + (5.0 if k < 6 else 1.0)) for k in range(12)]  # long units first
+    run = evaluate({"even": "even"}, [Document("a", ["x"] * 12, times=times)], n_restarts=3, progress=False)
+    with pytest.warns(ResultsWarning, match="carry no unit times"):
+        add_references(run, {"a": Segmentation([5], 12)})
