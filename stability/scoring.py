@@ -372,6 +372,12 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
         If no document of the run has a reference among them, or a reference covers another
         number of units than the run's document of that id.
 
+    Warns
+    -----
+    ResultsWarning
+        When the run's documents have unit times (transcripts) and their references carry none
+        (bare segmentations): CovN and CovD are then weighted by units, not by duration.
+
     Examples
     --------
     >>> from stability import Segmentation, evaluate
@@ -395,7 +401,7 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
     else:
         entries = _reference_entries(references)
     options = result.settings.get("metrics") or {}
-    documents, found = {}, set()
+    documents, found, untimed = {}, set(), set()
     for label, rows in result.documents.items():
         documents[label] = []
         for r in rows:
@@ -403,13 +409,26 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
             if entry is not None:
                 found.add(entry.id)
                 n_units = r.segmentation.n_units
-                if entry.segmentations[0].n_units != n_units:
-                    raise InvalidParameterError(
-                        f"document {r.document!r}: the reference covers {entry.segmentations[0].n_units} units, "
-                        f"the run's document {n_units}")
+                for j, segmentation in enumerate(entry.segmentations):  # every annotator's, not only the first
+                    if segmentation.n_units != n_units:
+                        which = "the reference" if len(entry.segmentations) == 1 else f"reference {j}"
+                        raise InvalidParameterError(
+                            f"document {r.document!r}: {which} covers {segmentation.n_units} units, "
+                            f"the run's document {n_units}")
+                if entry.times is None and r.boundary_times is not None:
+                    untimed.add(str(r.document))
                 r = replace(r, references=tuple(s.boundaries for s in entry.segmentations),
                             reference_metrics=reference_values(entry.segmentations, entry.times, r.segmentation, options))
             documents[label].append(r)
+    if untimed:
+        from .exceptions import warn
+        from .store import ResultsWarning
+
+        shown = ", ".join(map(repr, sorted(untimed)[:5])) + (", ..." if len(untimed) > 5 else "")
+        warn(f"the references of {len(untimed)} document(s) with unit times in the run ({shown}) carry no unit "
+             "times: CovN and CovD are weighted by units, not by duration as a run given them would weigh "
+             "them; give the corpus with its times (the transcripts and their chapters) as references instead",
+             ResultsWarning)
     if not found:
         ids = sorted({str(r.document) for rows in result.documents.values() for r in rows})
         raise InvalidParameterError(

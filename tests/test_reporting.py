@@ -418,3 +418,11 @@ def test_a_transcript_s_boundaries_are_given_as_times_in_every_format():
     rows = list(csv.DictReader(io.StringIO(render(result, "csv", documents=True))))
     assert [r["boundary times"].split()[:2] for r in rows if r.get("document") == "talk"] == [["125.0", "250.0"]]
     assert "<title>boundary 5 at 2:05: confidence" in render(result, "html")
+
+
+def test_clock_gives_a_negative_time_with_its_sign():
+    """Documents may have negative unit times (a recording whose zero is after its start); a
+    boundary at -61.5 s is said -1:01. Before, divmod of the negative seconds gave '-1:58:59'."""
+    from stability.reporting.model import clock
+
+    assert clock(-61.5) == "-1:01" and clock(-3725.0) == "-1:02:05" and clock(-0.4) == "0:00"

@@ -188,3 +188,53 @@ def test_references_given_after_the_run_score_its_boundaries_without_segmenting_
 
     with pytest.raises(InvalidParameterError, match=f"document '{docs[0].id}': the reference covers 3 units"):
         add_references(unlabelled, {docs[0].id: Segmentation([1], 3)})
+
+
+def _fails_on_seven_units(units):
+    """A segmenter that fails on the document of 7 units (a run with a failure)."""
+    if len(units) == 7:
+        raise RuntimeError("no boundaries for you")
+    return [len(units) // 2]
+
+
+def test_the_coverage_note_counts_the_corpus_documents_when_a_segmenter_failed_on_one():
+    """2 of the 3 documents are annotated after the run; one segmenter failed on an annotated one.
+    The note counts the run's documents once ("2 of 3"), not each segmenter's results apart:
+    before, it said "1 of 2 or 2 of 3 documents have one", as if the corpus changed with the
+    segmenter."""
+    from stability import Document, Segmentation
+    from stability.scoring import add_references
+
+    docs = [Document("a", ["x"] * 12), Document("b", ["y"] * 7), Document("c", ["z"] * 10)]
+    run = evaluate({"even": "even", "flaky": _fails_on_seven_units}, docs, n_restarts=3, progress=False)
+    assert [f.document for f in run.failures] == ["b"]
+    later = add_references(run, {"a": Segmentation([5], 12), "b": Segmentation([3], 7)})
+    text = render(later, "md")
+    assert "References: 2 of 3 documents have one;" in text and "1 of 2" not in text
+
+
+def test_references_of_another_length_from_a_second_annotator_name_the_document():
+    """Every annotator's reference is checked against the run's document, not only the first:
+    before, a second one of another length failed deep in the multi-reference metrics without
+    naming the document ("references[0] has 12 units and references[1] has 11")."""
+    from stability import Document, Segmentation
+    from stability.scoring import add_references
+
+    run = evaluate({"even": "even"}, [Document("a", ["x"] * 12)], n_restarts=3, progress=False)
+    with pytest.raises(InvalidParameterError, match=r"document 'a': reference 1 covers 11 units, the run's document 12"):
+        add_references(run, {"a": [Segmentation([5], 12), Segmentation([6], 11)]})
+
+
+def test_references_without_times_for_a_transcript_run_say_covd_is_not_weighted_by_duration():
+    """A transcript's run (documents with times) annotated afterwards with bare segmentations,
+    which carry no times: CovN and CovD can then only be computed over units, not over durations
+    as a run annotated from the start computes them. Before, the values differed without a word;
+    now a ResultsWarning says so and names what to give instead."""
+    from stability import Document, Segmentation
+    from stability.scoring import add_references
+    from stability.store import ResultsWarning
+
+    times = [(float(k), float(k) + (5.0 if k < 6 else 1.0)) for k in range(12)]  # long units first
+    run = evaluate({"even": "even"}, [Document("a", ["x"] * 12, times=times)], n_restarts=3, progress=False)
+    with pytest.warns(ResultsWarning, match="carry no unit times"):
+        add_references(run, {"a": Segmentation([5], 12)})

@@ -344,12 +344,16 @@ def _reference_notes(result: CorpusResult) -> list[str]:
 def _coverage_note(result: CorpusResult) -> list[str]:
     """When only some documents have references (a few annotated after the run, say): the
     reference columns and their rank agreement are over those documents alone."""
-    counts = {(sum(1 for r in rows if r.references), len(rows)) for rows in result.documents.values() if rows}
-    partial = sorted((n, total) for n, total in counts if 0 < n < total)
-    if not partial:
+    # each document counted once, whichever segmenters gave it a result (one that failed on some
+    # documents has fewer rows: counted apart, its rows would tell of another corpus)
+    annotated: dict[str, bool] = {}
+    for rows in result.documents.values():
+        for r in rows:
+            annotated[str(r.document)] = annotated.get(str(r.document), False) or bool(r.references)
+    n, total = sum(annotated.values()), len(annotated)
+    if not 0 < n < total:
         return []
-    said = " or ".join(f"{n} of {total}" for n, total in partial)
-    return [f"References: {said} documents have one; the reference columns are means over those "
+    return [f"References: {n} of {total} documents have one; the reference columns are means over those "
             "documents alone, the stability columns over every document, and the Kendall tau compares "
             "the two over those documents."]
 

@@ -159,12 +159,15 @@ def number(x: Any, digits: int = 3, *, zero_sign: bool = False) -> str:
 
 def clock(seconds: float) -> str:
     """A time in seconds as a transcript's reader says it: ``m:ss``, or ``h:mm:ss`` from an hour
-    (whole seconds, rounded down: the second the boundary falls in).
+    (whole seconds, rounded toward zero: the second the boundary falls in), a negative time with
+    its sign.
 
-    >>> clock(0.0), clock(751.9), clock(3725.0)
-    ('0:00', '12:31', '1:02:05')
+    >>> clock(0.0), clock(751.9), clock(3725.0), clock(-61.5)
+    ('0:00', '12:31', '1:02:05', '-1:01')
     """
     whole = int(seconds)
+    if whole < 0:
+        return "-" + clock(-whole)
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
