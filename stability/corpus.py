@@ -115,6 +115,9 @@ class Document:
                     f"({len(units)}); received {len(times)}"
                 )
             object.__setattr__(self, "times", times)
+        if not isinstance(self.meta, Mapping):
+            raise InvalidTypeError.make(f"document {self.id!r} meta", "a mapping (a dict of anything else about "
+                                        "the document)", self.meta)
 
     @property
     def n_units(self) -> int:

@@ -434,4 +434,4 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
         raise InvalidParameterError(
             f"none of the {len(entries)} document(s) with references is in the run (its documents: "
             f"{', '.join(map(repr, ids[:5]))}{', ...' if len(ids) > 5 else ''}); documents pair up by id")
-    return _corpus_result(documents, list(result.failures), result.settings, Path("<references>"))
+    return _corpus_result(documents, list(result.failures), result.settings, Path("<the run given to add_references>"))

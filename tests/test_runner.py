@@ -156,6 +156,8 @@ def test_a_list_of_documents_is_validated_before_any_segmenter_call():
     (lambda: Document("x", ["a", "b"], times=[(0, 1), ("a", 2)]), r"document 'x' times\[1\] start must be a real"),
     (lambda: Document("x", ["a", "b"], times=[0, 1]), r"document 'x' times\[0\] must be a \(start, end\) pair"),
     (lambda: evaluate("even", 5, n_restarts=2, progress=False), r"documents must be an iterable of documents"),
+    # accepted, then failed wherever meta was read (a reader's notes, the reports)
+    (lambda: Document("x", ["a", "b"], meta=5), r"document 'x' meta must be a mapping"),
 ])
 def test_malformed_documents_are_one_error_naming_the_field(build, fragment):
     with pytest.raises((InvalidParameterError, InvalidTypeError), match=fragment):
