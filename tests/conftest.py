@@ -89,26 +89,3 @@ def cohesion_segmenter(units, window: int = 3):
         if s < cutoff and left_ok and right_ok:
             out.append(g)
     return out
-
-
-def buildable_segmenters() -> list[str]:
-    """Every registered segmenter name, less those whose optional package is installed by an extra
-    outside ``chunkers`` (CI installs ``dev`` and ``chunkers`` only) and is absent here.
-
-    A segmenter of the ``chunkers`` extra whose package is missing stays in the list: its tests
-    then fail, as CI installs it.
-    """
-    from segmenters.chunkers import CHUNKERS_EXTRAS
-    from stability import available_segmenters, get_segmenter
-    from stability.registry import load_segmenter_factory
-
-    names = []
-    for name in sorted(available_segmenters()):
-        extra = getattr(load_segmenter_factory(name), "extra", None)
-        if extra is not None and extra not in CHUNKERS_EXTRAS:
-            try:
-                get_segmenter(name)
-            except ImportError:
-                continue
-        names.append(name)
-    return names
