@@ -120,7 +120,7 @@ OWN_KEYS: dict[tuple[str, str], tuple[str, str, str]] = {
                                     "per combination, labelled NAME,key=value,... (e.g. grid = { w = [10, 20] }); "
                                     "with --segmenter, NAME,grid={w=[10,20]}."),
     ("[run]", "scheduler"): ("str", "-", "Dask scheduler address (with backend = \"dask\"; without it a "
-                             "two-worker local cluster is started)."),
+                             "local cluster of n_jobs single-thread workers is started)."),
     ("[metrics]", "enabled"): ("bool", "true", "false: compute no reference metric."),
     ("[metrics]", "names"): ("list of str", "all", "The reference metrics to compute (names of "
                              "stability/catalogue.py, e.g. [\"pk\", \"windowdiff\", \"f1\"])."),
@@ -659,7 +659,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
         return evaluate(segmenters, documents, settings, output=output, provenance=provenance)
 
     if run.get("backend") == "dask":
-        result = _with_dask(call, scheduler)
+        result = _with_dask(call, scheduler, settings.effective_jobs())
     else:
         if scheduler is not None:
             raise InvalidParameterError("scheduler is only used with backend='dask'", parameter="scheduler")
@@ -671,10 +671,26 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     return result
 
 
-def _with_dask(call: Any, scheduler: str | None) -> Any:
-    """Run ``call`` with the dask backend on a cluster (``scheduler``) or a local one."""
+def local_cluster(n_workers: int) -> Any:
+    """The Dask cluster a run with the dask backend and no scheduler starts on this machine.
+
+    ``n_workers`` single-thread worker processes (a run gives its ``n_jobs``), on 127.0.0.1,
+    without a dashboard. A task whose worker dies is given up by the scheduler at once
+    (``allowed_failures=0``, Dask retries it on three more workers by default): the run itself
+    runs a lost task again alone and records a segmenter that kills its worker as a crash
+    (:mod:`stability.engine`), so Dask's retries only killed three more workers per crash.
+    """
+    from distributed import LocalCluster
+
+    return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                        dashboard_address=None, scheduler_kwargs={"allowed_failures": 0})
+
+
+def _with_dask(call: Any, scheduler: str | None, n_workers: int) -> Any:
+    """Run ``call`` with the dask backend on a cluster (``scheduler``) or a local one of
+    ``n_workers`` workers (:func:`local_cluster`)."""
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
     except ImportError:
         raise InvalidParameterError(
             "backend 'dask' needs the optional dependency: pip install 'stability-harness[dask]'"
@@ -682,6 +698,5 @@ def _with_dask(call: Any, scheduler: str | None) -> Any:
     if scheduler:
         with Client(scheduler):
             return call()
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as cluster, Client(cluster):
+    with local_cluster(n_workers) as cluster, Client(cluster):
         return call()

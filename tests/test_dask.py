@@ -9,7 +9,7 @@ from faults import Fault, corpus
 
 from conftest import cohesion_segmenter, topical_document
 from stability import Document, evaluate
-from stability.config import default_experiment, run_experiment, with_overrides
+from stability.config import default_experiment, local_cluster, run_experiment, with_overrides
 
 distributed = pytest.importorskip("distributed")
 
@@ -27,8 +27,8 @@ def test_dask_backend_without_a_client_names_what_is_missing():
 
 @pytest.fixture(scope="module")
 def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as c:
+    # the cluster a run starts on this machine without --scheduler, of two workers
+    with local_cluster(2) as cluster, distributed.Client(cluster) as c:
         yield c
 
 
@@ -69,6 +69,25 @@ def test_a_one_worker_cluster_runs_the_tasks_too(client):
         alone = evaluate({"lex": cohesion_segmenter}, docs, n_restarts=6, n_jobs=2, backend="dask", progress=False)
     assert not alone.failures
     assert alone.to_dict()["documents"] == sequential.to_dict()["documents"]
+
+
+def test_a_run_without_a_scheduler_starts_one_worker_a_job_and_gives_up_a_lost_task_at_once(monkeypatch):
+    # the local cluster had two workers whatever --jobs said, and Dask ran a task whose worker
+    # died on three more workers before the run's own rerun alone: four dead workers a crash
+    import stability.config as config
+
+    seen = []
+
+    def spy(n_workers):
+        cluster = local_cluster(n_workers)
+        seen.append((len(cluster.workers), cluster.scheduler.allowed_failures))
+        return cluster
+
+    monkeypatch.setattr(config, "local_cluster", spy)
+    exp = with_overrides(default_experiment(), segmenters=["even"], n_restarts=2, n_jobs=3, backend="dask")
+    result = run_experiment(exp, progress=False)
+    assert seen == [(3, 0)]
+    assert result.summary["even"].n_documents == 12
 
 
 def test_experiment_connects_to_a_scheduler_address(client):
