@@ -230,7 +230,7 @@ def read_corpus(
         Choi only (default ``"keep"``).
     speakers :
         Subtitles only (see :func:`read_subtitles`).
-    text_column, label_columns, start_column, end_column, document_column, delimiter :
+    text_column, label_columns, start_column, end_column, document_column, delimiter, time_unit :
         CSV only (see :func:`read_csv`).
 
     Returns
