@@ -415,7 +415,7 @@ def _whisper_document(path: Path, lineno: int, record: dict[str, Any], default_i
     meta = {k: v for k, v in record.items() if k not in _WHISPER_READ}
     meta.update({"format": "jsonl", "transcript": "whisper", "source": str(path), "line": lineno,
                  "speakers": tuple(speakers)})
-    references, found = chapters_of(path, [start for start, _ in times], lines, notes)
+    references, found = chapters_of(path, times, lines, notes)
     meta.update(found, notes=notes)
     return make_document(path, lineno, id=str(doc_id), units=tuple(units), references=references,
                          times=tuple(times), meta=meta)
