@@ -47,7 +47,7 @@ from .text import _checked_split, _splitter_name, build_splitter, resolve_splitt
 
 __all__ = [
     "CHAPTERS", "Cue", "chapter_reference", "chapters_of", "chapters_track", "read_cues", "read_subtitles", "sentence_units",
-    "sniff_subtitles",
+    "sentences", "sniff_subtitles", "turn_texts",
 ]
 
 SUFFIXES = (".vtt", ".srt")
@@ -229,7 +229,7 @@ def read_subtitles(
             if not source.single or _of_whisper(file):
                 return ()
             file = _transcript_of(file)
-        return [" ".join(cue.text for cue in turn) for turn in _turns(_spoken(source, file, "meta", None))]
+        return turn_texts(_spoken(source, file, "meta", None))
 
     def parse(relative: str, file: Path) -> list[Document]:
         if is_chapters(file):
@@ -360,10 +360,7 @@ def _document(source: Source, doc_id: str, file: Path, speakers: str, split: Spl
     if split is None:
         spoken = _spoken(source, file, speakers, notes)
     else:  # the names go before each sentence, not into the text the splitter reads
-        spoken, held = sentence_units(_spoken(source, file, "meta", notes), split, file)
-        if held:
-            note(notes, file, f"{held} unit(s) left as their cues: text without a sentence end to close it (no "
-                              f"punctuation, as in automatic captions, or a turn cut off) is not joined")
+        spoken = sentences(_spoken(source, file, "meta", notes), split, file, notes)
         if speakers == "prefix":
             spoken = [replace(cue, text=f"{', '.join(cue.speakers)}: {cue.text}") if cue.speakers else cue
                       for cue in spoken]
@@ -391,6 +388,26 @@ def _turns(cues: Sequence[Cue]) -> list[list[Cue]]:
         else:
             runs.append([cue])
     return runs
+
+
+def turn_texts(cues: Sequence[Cue]) -> list[str]:
+    """The text of each speaker turn of ``cues`` (consecutive cues with the same ``speakers``),
+    their texts joined with spaces: what :func:`sentence_units` cuts, and what a splitter that
+    trains learns from."""
+    return [" ".join(cue.text for cue in turn) for turn in _turns(cues)]
+
+
+def sentences(cues: Sequence[Cue], split: Splitter, file: Path | str, notes: list[str], *,
+              pieces: str = "cues", where: Path | str | None = None) -> list[Cue]:
+    """The sentence units of ``cues`` (:func:`sentence_units`), with a note in ``notes`` counting
+    the units left as their cues (``pieces`` names them: ``"segments"`` for a Whisper transcript).
+    ``file`` names the file in errors, ``where`` the place in the note (default ``file``)."""
+    units, held = sentence_units(cues, split, file)
+    if held:
+        note(notes, file if where is None else where,
+             f"{held} unit(s) left as their {pieces}: text without a sentence end to close it (no punctuation, "
+             f"as in automatic captions, or a turn cut off) is not joined")
+    return units
 
 
 def sentence_units(cues: Sequence[Cue], split: Splitter, file: Path | str) -> tuple[list[Cue], int]:
