@@ -195,3 +195,31 @@ def test_whisper_sentence_units_on_the_command_line(tmp_path):
     assert result.exit_code == 0, result.output
     (doc,) = json.loads(result.stdout)["documents"]["even"]
     assert doc["n_units"] == 5
+
+
+def test_a_chapters_track_beside_several_whisper_transcripts_is_refused(tmp_path):
+    """A chapters track belongs to one recording. Before, every transcript of a .jsonl file got the
+    chapters beside it: Tuesday's 60-second meeting took Monday's chapter at 4 s ('Budget'),
+    without a word."""
+    monday = {"id": "monday", "segments": [{"start": 0.0, "end": 4.0, "text": " Hello."},
+                                           {"start": 4.0, "end": 8.0, "text": " Budget now."}]}
+    tuesday = {"id": "tuesday", "segments": [{"start": 0.0, "end": 30.0, "text": " Long intro."},
+                                             {"start": 30.0, "end": 60.0, "text": " Weather."}]}
+    file = write(tmp_path / "meetings.jsonl", json.dumps(monday) + "\n" + json.dumps(tuesday) + "\n")
+    chapters = write(tmp_path / "meetings.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:04.000\nIntro\n\n"
+                     "00:04.000 --> 00:08.000\nBudget\n")
+    expected = (r"meetings\.jsonl: expected one Whisper transcript in a file with a chapters track beside it "
+                r"\('meetings\.chapters\.vtt'\), which belongs to one recording; this file holds 2 \(lines 1, 2\)")
+    for given in (file, tmp_path):
+        with pytest.raises(CorpusFormatError, match=expected):
+            list(read_corpus(given))
+    with pytest.raises(CorpusFormatError, match=expected):  # whatever where keeps: which transcript is unknown
+        list(read_corpus(file, where="id=monday"))
+    # without the track, every transcript is read, none with a reference
+    chapters.unlink()
+    assert [(d.id, d.references) for d in read_corpus(file)] == [("monday", ()), ("tuesday", ())]
+    # one transcript in the file, beside other documents: the chapters are its own
+    write(tmp_path / "meetings.jsonl", json.dumps(monday) + '\n{"id": "notes", "units": ["a", "b"]}\n')
+    write(tmp_path / "meetings.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:04.000\nIntro\n\n00:04.000 --> 00:08.000\nBudget\n")
+    first, second = read_corpus(file)
+    assert first.references[0].boundaries == (1,) and second.references == ()

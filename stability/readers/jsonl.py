@@ -31,7 +31,7 @@ from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
 from ..segmentation import Segmentation
 from ..splitters import Splitter, SplitterOption
 from .common import PathLike, checked_documents, make_document, note, open_source, stream_files
-from .subtitles import Cue, chapters_of, sentences, turn_texts
+from .subtitles import Cue, chapters_of, chapters_track, sentences, turn_texts
 from .text import _splitter_name, build_splitter, resolve_splitter
 
 __all__ = ["read_jsonl", "write_jsonl", "is_whisper", "REFERENCE_KEYS", "KEY_ALIASES"]
@@ -118,7 +118,11 @@ def read_jsonl(
     ``splitter``, ``speakers`` (each unit's ``speaker``, as WhisperX's diarization gives it, or
     ``None``) and ``chapters``: a chapters track ``talk.chapters.vtt`` or ``talk.chapters.srt``
     beside ``talk.json`` gives the reference, as for caption files (see
-    :func:`~stability.readers.read_subtitles`).
+    :func:`~stability.readers.read_subtitles`). A chapters track belongs to one recording: a file
+    holding several Whisper transcripts (JSON lines, or an array) with a chapters track beside it
+    is an error naming both, whatever ``where`` keeps, since nothing says which transcript the
+    chapters are of; give each transcript its own file (``monday.json`` beside
+    ``monday.chapters.vtt``). Other documents of such a file are read as ever.
 
     Whisper cuts its segments every few seconds, through sentences. ``unit="sentence"`` makes
     the units sentences instead, exactly as for caption files (the same code, with a segment in
@@ -186,6 +190,9 @@ def read_jsonl(
 
     def parse_file(relative: str, file: Path) -> Iterator[Document]:
         prefix = "" if source.single else f"{relative}:"
+        track = chapters_track(file)
+        if track is not None:
+            _one_transcript(file, track, source.lines)
         for lineno, place, record in _records(file, source.lines(file)):
             counts["read"] += 1
             if _selected(record, wanted, file, lineno):
@@ -412,6 +419,20 @@ def is_whisper(record: dict[str, Any]) -> bool:
         isinstance(segments, list) and "units" not in record and "utterances" not in record
         and (any(isinstance(segment, dict) for segment in segments) or (not segments and "text" in record))
     )
+
+
+def _one_transcript(file: Path, track: Path, lines: Callable[[Path], Iterable[str]]) -> None:
+    """Refuse a file holding several Whisper transcripts beside the chapters track ``track``,
+    which belongs to one recording."""
+    found = [lineno for lineno, _, record in _records(file, iter(lines(file))) if is_whisper(record)]
+    if len(found) > 1:
+        shown = ", ".join(map(str, found[:5])) + (", ..." if len(found) > 5 else "")
+        raise CorpusFormatError(
+            f"expected one Whisper transcript in a file with a chapters track beside it ({track.name!r}), which "
+            f"belongs to one recording; this file holds {len(found)} (lines {shown}), so the chapters would be "
+            f"given to each: write each transcript to its own file (X.json beside X.chapters.vtt), or move "
+            f"{track.name!r} away", path=str(file),
+        )
 
 
 #: Keys of a Whisper transcript not kept in its meta: the whole text (the units joined), the
