@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
+from typer.testing import CliRunner
 
 from stability import CorpusFormatError, Document, InvalidParameterError
+from stability.cli import app
 from stability.readers import (
     FORMATS,
     CorpusWarning,
@@ -500,6 +502,57 @@ def test_csv_errors_name_file_and_line(tmp_path, text, kwargs, line, expected):
     with pytest.raises(CorpusFormatError, match=expected) as info:
         list(read_csv(file, **kwargs))
     assert str(info.value).startswith(f"{file}:{line}: ")
+
+
+# What ``whisper talk.mp3 --output_format tsv`` writes (openai-whisper's WriteTSV): a header
+# start, end, text and each segment's times as integer milliseconds, round(1000 * seconds).
+WHISPER_TSV = "start\tend\ttext\n0\t2500\tHello there.\n2500\t5000\tWelcome to the talk.\n5200\t9000\tFirst, the budget.\n"
+
+
+def test_whisper_tsv_times_are_read_in_milliseconds(tmp_path):
+    """Before, Whisper's TSV output was read in seconds: a 9-second talk ended at 9000 s (2:30:00
+    in reports), and CovD weighed its segments by those times. Expected times: the cells / 1000."""
+    file = write(tmp_path / "talk.tsv", WHISPER_TSV)
+    with pytest.warns(CorpusWarning, match=r"talk\.tsv: times read in milliseconds: the file has Whisper's TSV layout "
+                      r"\(header start, end, text; integer times\).*pass time_unit='s' if they are seconds"):
+        (doc,) = read_corpus(file)
+    assert doc.units == ("Hello there.", "Welcome to the talk.", "First, the budget.")
+    assert doc.times == ((0.0, 2.5), (2.5, 5.0), (5.2, 9.0))
+    assert len(doc.meta["notes"]) == 1
+    # the unit given wins, with no note; any file can give milliseconds
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CorpusWarning)
+        (seconds,) = read_corpus(file, time_unit="s")
+        assert seconds.times[2] == (5200.0, 9000.0) and seconds.meta["notes"] == []
+        (ms,) = read_csv(write(tmp_path / "ep.csv", "text,start,end\na,0,1500.5\n"), time_unit="ms")
+        assert ms.times == ((0.0, 1.5005),)
+        # not Whisper's layout: seconds, as before (a comma file, another header, a decimal time)
+        for name, text in [("c.csv", WHISPER_TSV.replace(",", "").replace("\t", ",")), ("x.tsv", WHISPER_TSV.replace("text\n", "sentence\n")),
+                           ("d.tsv", WHISPER_TSV.replace("9000", "9000.5"))]:
+            (doc,) = read_csv(write(tmp_path / name, text))
+            assert doc.times[0] == (0.0, 2500.0), name
+    with pytest.raises(InvalidParameterError, match=r"time_unit must be one of 's', 'ms'.*received 'sec'"):
+        read_csv(file, time_unit="sec")
+    with pytest.raises(CorpusFormatError, match="expected a number of milliseconds in column 'start'"):
+        list(read_csv(write(tmp_path / "bad.csv", "text,start,end\na,x,1\n"), time_unit="ms"))
+
+
+def test_whisper_tsv_on_the_command_line_and_in_a_config(tmp_path):
+    # twelve 2-second segments; `even` places one boundary, at unit 10, which starts at 20 s
+    rows = "".join(f"{k * 2000}\t{k * 2000 + 2000}\tSentence number {k} is here.\n" for k in range(12))
+    write(tmp_path / "talk.tsv", "start\tend\ttext\n" + rows)
+    config = write(tmp_path / "run.toml", '[corpus]\npath = "talk.tsv"\ntime_unit = "s"\n\n[segmenters.even]\n')
+
+    def boundary_times(*args):
+        result = CliRunner().invoke(app, ["run", *args, "--restarts", "2", "--no-progress", "--report-format", "json"])
+        assert result.exit_code == 0, result.output
+        (doc,) = json.loads(result.stdout)["documents"]["even"]
+        return doc["boundary_times"]
+
+    corpus = ["-s", "even", "--corpus", str(tmp_path / "talk.tsv")]
+    assert boundary_times(*corpus) == [20.0]  # detected: milliseconds
+    assert boundary_times(*corpus, "--time-unit", "s") == [20000.0]  # as asked
+    assert boundary_times(str(config)) == [20000.0]
 
 
 def test_csv_delimiter_option_and_directory_ids(tmp_path):

@@ -233,10 +233,11 @@ def test_chapters_track_gives_the_reference(tmp_path):
 
 def test_chapters_in_subrip_beside_webvtt_and_chapters_that_mark_no_boundary(tmp_path):
     write(tmp_path / "talk.vtt", TALK)
-    # 00:00:07: cue 4 (at 8 s); 00:00:07.5: no cue starts before the next chapter; 00:00:20: after the last cue
+    # 00:00:07: the middle of cue 3 (6 to 8 s), so cue 4 (at 8 s); 00:00:07.5: in the second half of cue 3,
+    # cue 4 again, which chapter C takes; 00:00:20: after the last cue
     write(tmp_path / "talk.chapters.srt", "1\n00:00:00,000 --> 00:00:07,000\nA\n\n2\n00:00:07,000 --> 00:00:07,500\nB\n\n"
           "3\n00:00:07,500 --> 00:00:20,000\nC\n\n4\n00:00:20,000 --> 00:00:30,000\nD\n")
-    with pytest.warns(CorpusWarning, match=r"2 chapter\(s\) in which no cue starts, so they mark no boundary: "
+    with pytest.warns(CorpusWarning, match=r"2 chapter\(s\) that no unit begins, so they mark no boundary: "
                       r"'B' \(line 6\), 'D' \(line 14\)"):
         (doc,) = read_corpus(tmp_path)
     assert doc.references[0].boundaries == (4,) and doc.meta["titles"] == ("A", "C")
@@ -393,21 +394,51 @@ def test_sentence_units_without_voices_and_with_the_default_splitter(tmp_path):
     assert doc.meta["speakers"] == (None, None)
 
 
-def test_chapters_start_their_segment_at_the_first_sentence_starting_in_them(tmp_path):
+def test_chapters_start_their_segment_at_the_sentence_nearest_to_them(tmp_path):
+    """A chapter starting inside a sentence's first half begins with that sentence. Before, the
+    segment began at the first sentence starting at or after the chapter: the chapter at 3 s below
+    began at "Budget now." (6 s), one sentence late, though "Then the bridge." spans 2 to 6 s."""
     # sentences start at 0 (cue 0), 2 (cue 1, "Roads first."), 2 (cue 1, "Then", ended in cue 2), 6 (cue 3)
     talk = "WEBVTT\n\n" + "".join(f"00:0{a}.000 --> 00:0{b}.000\n{text}\n\n" for a, b, text in [
         (0, 2, "Intro words here."), (2, 4, "Roads first. Then"), (4, 6, "the bridge."), (6, 8, "Budget now.")])
     write(tmp_path / "talk.vtt", talk)
-    # chapters at 2 s (a cue and a sentence start there) and at 3 s (inside "Then the bridge.", which
-    # starts with its cue at 2 s): the first unit starting at or after 3 s is the last one
+    # chapters at 2 s (a cue and two sentences start there: the first of them) and at 3 s, in the first
+    # half of "Then the bridge." (2 to 6 s, middle 4 s) and at the middle of "Roads first." (2 to 4 s)
     write(tmp_path / "talk.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:02.000\nIntro\n\n"
-          "00:02.000 --> 00:03.000\nRoads\n\n00:03.000 --> 00:08.000\nBudget\n")
+          "00:02.000 --> 00:03.000\nRoads\n\n00:03.000 --> 00:08.000\nBridge\n")
     (doc,) = read_corpus(tmp_path, unit="sentence", splitter="rules")
     assert doc.units == ("Intro words here.", "Roads first.", "Then the bridge.", "Budget now.")
-    assert doc.references[0].boundaries == (1, 3) and doc.meta["titles"] == ("Intro", "Roads", "Budget")
+    assert doc.references[0].boundaries == (1, 2) and doc.meta["titles"] == ("Intro", "Roads", "Bridge")
     # the chapters track given alone reads its transcript, its turns teaching the splitter
     (alone,) = read_corpus(tmp_path / "talk.chapters.vtt", unit="sentence")
     assert alone.units == doc.units and alone.references == doc.references
+
+
+def test_a_chapter_early_in_a_long_sentence_begins_with_it(tmp_path):
+    """The case a podcast meets: chapters typed by hand a second after the topic starts. The
+    sentence "Today we talk about roasting coffee at home, which takes about ten minutes." spans
+    three cues, 4 to 16 s; the chapter "Coffee" starts at 5 s, in its first half. Before, the
+    segment began at "Then the grinder." (16 s) and the coffee sentence counted as the intro."""
+    cues = [(0, 4, "Welcome to the show."), (4, 8, "Today we talk about"), (8, 12, "roasting coffee at home, which"),
+            (12, 16, "takes about ten minutes."), (16, 20, "Then the grinder.")]
+    write(tmp_path / "show.vtt", "WEBVTT\n\n" + "".join(f"00:{a:02d}.000 --> 00:{b:02d}.000\n{t}\n\n" for a, b, t in cues))
+    chapters = "WEBVTT\n\n00:00.000 --> 00:05.000\nIntro\n\n00:05.000 --> {}\nCoffee\n"
+    write(tmp_path / "show.chapters.vtt", chapters.format("00:20.000"))
+    (doc,) = read_corpus(tmp_path, unit="sentence", splitter="rules")
+    assert doc.times == ((0.0, 4.0), (4.0, 16.0), (16.0, 20.0))
+    assert doc.references[0].boundaries == (1,) and doc.meta["titles"] == ("Intro", "Coffee")
+    # cue units, one rule: 5 s lies in the first half of "Today we talk about" (4 to 8 s); before, the
+    # segment began at the next cue, cutting the sentence between two chapters
+    (cues_doc,) = read_corpus(tmp_path)
+    assert cues_doc.references[0].boundaries == (1,)
+    # 7 s: in the sentence's first half (middle 10 s) but in the second half of its cue (middle 6 s);
+    # 11 s: in the second half of both, so the next unit begins the chapter; 8 s: where a cue starts,
+    # which begins it as before (inside the sentence's first half, with sentence units)
+    for start, sentence, cue in [("00:07.000", 1, 2), ("00:11.000", 2, 3), ("00:08.000", 1, 2)]:
+        write(tmp_path / "show.chapters.vtt", chapters.replace("00:05.000", start).format("00:20.000"))
+        (doc,) = read_corpus(tmp_path, unit="sentence", splitter="rules")
+        (cues_doc,) = read_corpus(tmp_path)
+        assert (doc.references[0].boundaries, cues_doc.references[0].boundaries) == ((sentence,), (cue,)), start
 
 
 def test_captions_without_punctuation_keep_their_cues(tmp_path):

@@ -12,7 +12,7 @@ import warnings
 import pytest
 from typer.testing import CliRunner
 
-from stability import CorpusFormatError, CorpusWarning
+from stability import CorpusFormatError, CorpusWarning, InvalidParameterError
 from stability.cli import app
 from stability.readers import detect_format, read_corpus
 from test_readers_subtitles import SRT, TALK, write
@@ -132,3 +132,94 @@ def test_segments_out_of_order_are_refused_when_a_chapters_track_places_the_refe
     with pytest.raises(CorpusFormatError, match=r"talk\.json.*in order of their start.*unit 2 starts at 1 s, before "
                                                 r"unit 1 \(5 s\)"):
         list(read_corpus(file))
+
+
+# A meeting as WhisperX writes it: segments cut through sentences, a speaker per segment.
+MEETING = {"language": "en", "segments": [
+    {"start": 0.0, "end": 3.0, "text": " Welcome everyone. Today we start with", "speaker": "SPEAKER_00"},
+    {"start": 3.0, "end": 6.0, "text": " the budget, which is up four percent.", "speaker": "SPEAKER_00"},
+    {"start": 6.0, "end": 7.0, "text": " Yeah.", "speaker": "SPEAKER_01"},
+    {"start": 7.0, "end": 9.5, "text": " Then the roads. Elm Street needs", "speaker": "SPEAKER_00"},
+    {"start": 9.5, "end": 12.0, "text": " paving before May.", "speaker": "SPEAKER_00"},
+]}
+
+
+def test_whisper_json_with_sentence_units(tmp_path):
+    """Before, `--unit sentence` on Whisper's JSON was refused ("unit applies only to format
+    'subtitles', ..."), though its segments cut sentences as caption cues do. Expected units and
+    times worked out by hand: a sentence starts with the segment it starts in and ends with the one
+    it ends in; a change of speaker ends one."""
+    file = write(tmp_path / "w" / "meeting.json", json.dumps(MEETING))
+    (doc,) = read_corpus(file, unit="sentence", splitter="rules")
+    assert doc.units == ("Welcome everyone.", "Today we start with the budget, which is up four percent.", "Yeah.",
+                         "Then the roads.", "Elm Street needs paving before May.")
+    assert doc.times == ((0.0, 3.0), (0.0, 6.0), (6.0, 7.0), (7.0, 9.5), (7.0, 12.0))
+    assert doc.meta["speakers"] == ("SPEAKER_00", "SPEAKER_00", "SPEAKER_01", "SPEAKER_00", "SPEAKER_00")
+    assert doc.meta["unit"] == "sentence" and doc.meta["splitter"] == "rules" and doc.meta["notes"] == []
+    # one implementation: the same speech as WebVTT captions gives the same sentences
+    vtt = "WEBVTT\n\n" + "".join(f"00:{s['start']:06.3f} --> 00:{s['end']:06.3f}\n<v {s['speaker']}>{s['text'].strip()}\n\n"
+                                 for s in MEETING["segments"])
+    (captions,) = read_corpus(write(tmp_path / "vtt" / "meeting.vtt", vtt), unit="sentence", splitter="rules")
+    assert (captions.units, captions.times, captions.meta["speakers"]) == (doc.units, doc.times, doc.meta["speakers"])
+    # segments stay the default units; the default splitter; a chapters track places sentences
+    (segments,) = read_corpus(file)
+    assert segments.n_units == 5 and segments.meta["unit"] == "segment" and segments.meta["splitter"] is None
+    write(tmp_path / "w" / "meeting.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:07.000\nBudget\n\n00:07.000 --> 00:12.000\nRoads\n")
+    (doc,) = read_corpus(tmp_path / "w", unit="sentence")
+    assert doc.n_units == 5 and doc.references[0].boundaries == (3,) and doc.meta["titles"] == ("Budget", "Roads")
+
+
+def test_whisper_sentence_units_without_punctuation_and_the_options_checked(tmp_path):
+    plain = {"segments": [{"start": float(k), "end": k + 1.0, "text": text} for k, text in
+                          enumerate([" all right switching gears", " i started roasting", " coffee at home"])]}
+    file = write(tmp_path / "vlog.json", json.dumps(plain))
+    with pytest.warns(CorpusWarning, match=r"vlog\.json:1: 3 unit\(s\) left as their segments: text without a sentence "
+                                           r"end to close it"):
+        (doc,) = read_corpus(file, unit="sentence")
+    assert doc.units == ("all right switching gears", "i started roasting", "coffee at home")
+    with pytest.raises(InvalidParameterError, match="unit must be one of 'segment', 'sentence'; received 'cue'"):
+        read_corpus(file, unit="cue")
+    with pytest.raises(InvalidParameterError, match="splitter applies only to unit='sentence'"):
+        read_corpus(file, splitter="rules")
+    # a document giving its units has no sentences to find
+    listed = write(tmp_path / "c.jsonl", '{"id": "a", "units": ["x. y", "z"]}\n')
+    with pytest.raises(InvalidParameterError, match=r"c\.jsonl:1: unit='sentence' cuts Whisper transcripts .* this "
+                                                    r"document gives its 'units' as they are"):
+        list(read_corpus(listed, unit="sentence"))
+
+
+def test_whisper_sentence_units_on_the_command_line(tmp_path):
+    file = write(tmp_path / "meeting.json", json.dumps(MEETING))
+    result = CliRunner().invoke(app, ["run", "-s", "even", "--corpus", str(file), "--unit", "sentence", "--splitter",
+                                      "rules", "--restarts", "2", "--no-progress", "--report-format", "json"])
+    assert result.exit_code == 0, result.output
+    (doc,) = json.loads(result.stdout)["documents"]["even"]
+    assert doc["n_units"] == 5
+
+
+def test_a_chapters_track_beside_several_whisper_transcripts_is_refused(tmp_path):
+    """A chapters track belongs to one recording. Before, every transcript of a .jsonl file got the
+    chapters beside it: Tuesday's 60-second meeting took Monday's chapter at 4 s ('Budget'),
+    without a word."""
+    monday = {"id": "monday", "segments": [{"start": 0.0, "end": 4.0, "text": " Hello."},
+                                           {"start": 4.0, "end": 8.0, "text": " Budget now."}]}
+    tuesday = {"id": "tuesday", "segments": [{"start": 0.0, "end": 30.0, "text": " Long intro."},
+                                             {"start": 30.0, "end": 60.0, "text": " Weather."}]}
+    file = write(tmp_path / "meetings.jsonl", json.dumps(monday) + "\n" + json.dumps(tuesday) + "\n")
+    chapters = write(tmp_path / "meetings.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:04.000\nIntro\n\n"
+                     "00:04.000 --> 00:08.000\nBudget\n")
+    expected = (r"meetings\.jsonl: expected one Whisper transcript in a file with a chapters track beside it "
+                r"\('meetings\.chapters\.vtt'\), which belongs to one recording; this file holds 2 \(lines 1, 2\)")
+    for given in (file, tmp_path):
+        with pytest.raises(CorpusFormatError, match=expected):
+            list(read_corpus(given))
+    with pytest.raises(CorpusFormatError, match=expected):  # whatever where keeps: which transcript is unknown
+        list(read_corpus(file, where="id=monday"))
+    # without the track, every transcript is read, none with a reference
+    chapters.unlink()
+    assert [(d.id, d.references) for d in read_corpus(file)] == [("monday", ()), ("tuesday", ())]
+    # one transcript in the file, beside other documents: the chapters are its own
+    write(tmp_path / "meetings.jsonl", json.dumps(monday) + '\n{"id": "notes", "units": ["a", "b"]}\n')
+    write(tmp_path / "meetings.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:04.000\nIntro\n\n00:04.000 --> 00:08.000\nBudget\n")
+    first, second = read_corpus(file)
+    assert first.references[0].boundaries == (1,) and second.references == ()

@@ -165,7 +165,7 @@ def test_read_corpus_takes_a_splitter_by_name_or_callable(tmp_path):
         read_corpus(file, splitter="rulez")
     csv_file = tmp_path / "c.csv"
     csv_file.write_text("text\nx\n")
-    with pytest.raises(InvalidParameterError, match="splitter applies only to format 'subtitles', 'markdown', 'html' or 'text'"):
+    with pytest.raises(InvalidParameterError, match="splitter applies only to format 'jsonl', 'subtitles', 'markdown', 'html' or 'text'"):
         read_corpus(csv_file, splitter="rules")
     with pytest.raises(TypeError, match="must return a list of strings"):
         list(read_corpus(file, splitter=lambda text: text))

@@ -1,7 +1,10 @@
 """CSV / TSV files: a header row, then one row per unit.
 
 Label columns (one per annotator) give references, a change of label starting a segment; optional
-start/end columns give unit times; an optional document column groups consecutive rows.
+start/end columns give unit times (seconds, or milliseconds with ``time_unit="ms"``); an optional
+document column groups consecutive rows. Whisper's TSV output (``--output_format tsv``: a header
+``start``, ``end``, ``text`` and integer times in milliseconds) is recognised and read in
+milliseconds, with a note.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..checks import check_choice
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, _short_repr, warn
 from ..segmentation import Segmentation
@@ -23,6 +27,7 @@ from .common import (
     checked_documents,
     consecutive_groups,
     make_document,
+    note,
     open_source,
     stream_files,
 )
@@ -35,6 +40,12 @@ _TEXT_COLUMNS = ("text", "sentence", "unit", "utterance", "content")
 _DOCUMENT_COLUMNS = ("document", "doc_id", "document_id", "doc")
 _LABEL_COLUMNS = ("label", "labels", "segment", "topic", "reference", "ground_truth")
 _LABEL_PREFIXES = ("label_", "reference_", "ref_", "annotator_")
+
+#: The units a time column may be given in, with how many of them make a second.
+TIME_UNITS: dict[str, int] = {"s": 1, "ms": 1000}
+_UNIT_NAMES = {"s": "seconds", "ms": "milliseconds"}
+#: The header of Whisper's TSV output (``--output_format tsv``), which gives integer milliseconds.
+WHISPER_HEADER = ("start", "end", "text")
 
 #: Delimiters that a header read with another one shows as one column, with their names.
 _OTHER_DELIMITERS = {";": "semicolon", "\t": "tab", "|": "vertical bar", ",": "comma"}
@@ -73,6 +84,7 @@ def read_csv(
     end_column: str | None = None,
     document_column: str | None = None,
     delimiter: str | None = None,
+    time_unit: str | None = None,
     encoding: str = "utf-8",
     encoding_errors: str = "strict",
     pattern: str | Sequence[str] | None = None,
@@ -99,6 +111,13 @@ def read_csv(
     * ``start_column`` / ``end_column``: ``start`` and ``end`` (used only if both exist);
     * ``document_column``: ``document``, ``doc_id``, ``document_id``, ``doc``.
 
+    Times are read in seconds, or in the unit ``time_unit`` names. Whisper's TSV output
+    (``whisper talk.mp3 --output_format tsv``) gives them in milliseconds: a tab-separated file
+    whose header is exactly ``start``, ``end``, ``text`` (Whisper's layout, in that order) and
+    whose every start and end is an integer is read in milliseconds when ``time_unit`` is not
+    given, and a note (a :class:`~stability.readers.CorpusWarning`) says so; pass
+    ``time_unit="s"`` for such a file that holds whole seconds.
+
     Parameters
     ----------
     path : str or path-like
@@ -118,6 +137,10 @@ def read_csv(
         ``document_id``, ``doc``; none: one document a file).
     delimiter : str, optional
         Field delimiter (default: tab for ``.tsv``/``.tab`` files, comma otherwise).
+    time_unit : {"s", "ms"}, optional
+        The unit of the start and end columns: seconds or milliseconds. Default: seconds, except
+        for Whisper's TSV output (tab-separated, header exactly ``start``, ``end``, ``text``,
+        integer times), read in milliseconds with a note. ``Document.times`` are always seconds.
     encoding, encoding_errors, pattern, limit :
         The options of every reader (see :func:`~stability.readers.read_corpus`); ``pattern``
         defaults to ``"*.csv"`` and ``"*.tsv"`` here.
@@ -136,6 +159,17 @@ def read_csv(
     >>> doc = next(read_csv(file))
     >>> doc.id, doc.references[0].boundaries, doc.times[2]
     ('ep', (2,), (3.0, 4.0))
+
+    Whisper's TSV output, its times in milliseconds:
+
+    >>> import warnings
+    >>> tsv = file.with_name("talk.tsv")
+    >>> _ = tsv.write_text("start\\tend\\ttext\\n0\\t2500\\tHello there.\\n2500\\t6120\\tWelcome to the talk.\\n")
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     doc = next(read_csv(tsv))
+    >>> doc.times, doc.meta["notes"][0][:50]
+    (((0.0, 2.5), (2.5, 6.12)), "times read in milliseconds: the file has Whisper's")
     """
     options = {
         "text_column": _check_column(text_column, "text_column"),
@@ -143,6 +177,7 @@ def read_csv(
         "start_column": _check_column(start_column, "start_column"),
         "end_column": _check_column(end_column, "end_column"),
         "document_column": _check_column(document_column, "document_column"),
+        "time_unit": None if time_unit is None else check_choice(time_unit, "time_unit", tuple(TIME_UNITS)),
     }
     if delimiter is not None and (not isinstance(delimiter, str) or len(delimiter) != 1):
         raise InvalidParameterError.make("delimiter", "a single character such as ',' or '\\t'", delimiter)
@@ -167,6 +202,8 @@ class _Columns:
     labels: tuple[tuple[str, int], ...]
     times: tuple[tuple[str, int], tuple[str, int]] | None
     document: tuple[str, int] | None
+    time_unit: str | None  # given; None: seconds, or milliseconds in Whisper's layout
+    whisper: bool  # the header and delimiter of Whisper's TSV output
 
 
 def _pick(header: list[str], given: str | None, candidates: Sequence[str], path: Path, what: str) -> str | None:
@@ -231,6 +268,8 @@ def _columns(header: list[str], options: dict[str, Any], path: Path, delimiter: 
         labels=tuple((c, index[c]) for c in labels),
         times=((start, index[start]), (end, index[end])) if start is not None and end is not None else None,
         document=(document, index[document]) if document is not None else None,
+        time_unit=options["time_unit"],
+        whisper=delimiter == "\t" and tuple(header) == WHISPER_HEADER,
     )
 
 
@@ -323,28 +362,42 @@ def _build(path: Path, doc_id: str, rows: Rows, columns: _Columns) -> Document:
         references.append(Segmentation.from_labels(values))
         used.append(name)
     first_line = rows[0][0]
-    meta = {"format": "csv", "source": str(path), "line": first_line, "label_columns": tuple(used), "notes": []}
+    notes: list[str] = []
+    meta = {"format": "csv", "source": str(path), "line": first_line, "label_columns": tuple(used), "notes": notes}
     return make_document(
         path,
         first_line,
         id=doc_id,
         units=tuple(row[columns.text] for _, row in rows),
         references=tuple(references),
-        times=_times(path, doc_id, rows, columns),
+        times=_times(path, doc_id, rows, columns, notes),
         meta=meta,
     )
 
 
-def _times(path: Path, doc_id: str, rows: Rows, columns: _Columns) -> list[tuple[float, float]] | None:
-    """Both time cells on every row of the document, or on none."""
+def _time_unit(path: Path, cells: list[list[tuple[str, str]]], columns: _Columns, notes: list[str]) -> str:
+    """The unit of a document's time cells: the one given, else milliseconds in Whisper's TSV
+    layout (every cell an integer; with a note), else seconds."""
+    if columns.time_unit is not None:
+        return columns.time_unit
+    if columns.whisper and all(value.isascii() and value.isdigit() for pair in cells for _, value in pair):
+        note(notes, path, "times read in milliseconds: the file has Whisper's TSV layout (header start, end, text; "
+                          "integer times), which gives milliseconds; pass time_unit='s' if they are seconds")
+        return "ms"
+    return "s"
+
+
+def _times(path: Path, doc_id: str, rows: Rows, columns: _Columns, notes: list[str]) -> list[tuple[float, float]] | None:
+    """Both time cells on every row of the document, or on none; in seconds."""
     if columns.times is None:
         return None
     cells = [[(name, row[index].strip()) for name, index in columns.times] for _, row in rows]
     if not any(value for pair in cells for _, value in pair):
         return None
+    unit = _time_unit(path, cells, columns, notes)
     times = []
     for (lineno, _), pair in zip(rows, cells):
-        start, end = (_seconds(path, doc_id, lineno, name, value) for name, value in pair)
+        start, end = (_seconds(path, doc_id, lineno, name, value, unit) for name, value in pair)
         if end < start:
             raise CorpusFormatError(
                 f"document {doc_id!r}: expected start <= end; received start {start} and end {end}",
@@ -355,19 +408,20 @@ def _times(path: Path, doc_id: str, rows: Rows, columns: _Columns) -> list[tuple
     return times
 
 
-def _seconds(path: Path, doc_id: str, lineno: int, column: str, cell: str) -> float:
+def _seconds(path: Path, doc_id: str, lineno: int, column: str, cell: str, unit: str) -> float:
+    """A time cell in ``unit``, in seconds."""
     try:
         value = float(cell)
     except ValueError:
         value = math.nan
     if not math.isfinite(value):
         raise CorpusFormatError(
-            f"document {doc_id!r}: expected a number of seconds in column {column!r} (times must be "
+            f"document {doc_id!r}: expected a number of {_UNIT_NAMES[unit]} in column {column!r} (times must be "
             f"given on every row of a document, or on none); received {cell!r}",
             path=str(path),
             line=lineno,
         )
-    return value
+    return value / TIME_UNITS[unit]
 
 
 def write_csv(

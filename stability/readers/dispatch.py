@@ -210,13 +210,14 @@ def read_corpus(
     levels :
         Wiki, Markdown and HTML: header or heading levels that are boundaries (default every
         level; the usual Wiki-50 setting is ``levels="1-2"``, see :func:`read_wiki`).
-    unit : {"sentence", "paragraph", "line", "cue"}
+    unit : {"sentence", "paragraph", "line", "cue", "segment"}
         Text (default ``"sentence"``), Markdown and HTML (``"paragraph"`` or ``"sentence"``;
         default ``"paragraph"``), subtitles (``"cue"`` or ``"sentence"``, the sentences of each
-        speaker turn; default ``"cue"``; see :func:`read_subtitles`).
+        speaker turn; default ``"cue"``; see :func:`read_subtitles`), Whisper transcripts in JSON
+        (``"segment"`` or ``"sentence"``, likewise; default ``"segment"``; see :func:`read_jsonl`).
     splitter : str or callable
-        Text, Markdown, HTML and subtitles: the sentence splitter (default ``"auto"``, see
-        :mod:`stability.splitters`).
+        Text, Markdown, HTML, subtitles and Whisper transcripts: the sentence splitter (default
+        ``"auto"``, see :mod:`stability.splitters`).
     code : {"keep", "drop"}
         Markdown and HTML: code blocks (fenced or indented; ``<pre>``) as units, or removed
         (default ``"keep"``).
@@ -230,7 +231,7 @@ def read_corpus(
         Choi only (default ``"keep"``).
     speakers :
         Subtitles only (see :func:`read_subtitles`).
-    text_column, label_columns, start_column, end_column, document_column, delimiter :
+    text_column, label_columns, start_column, end_column, document_column, delimiter, time_unit :
         CSV only (see :func:`read_csv`).
 
     Returns

@@ -11,7 +11,8 @@ References may be given as boundary lists (``references``, ``boundaries``) or as
 
 A speech-to-text transcript as Whisper writes it (``{"text", "segments": [{"start", "end",
 "text", ...}], "language"}``; OpenAI's verbose JSON and WhisperX's output have the same
-``segments``) is read as one document, a unit per segment with its times (see :func:`read_jsonl`).
+``segments``) is read as one document, a unit per segment with its times, or a unit per sentence
+with ``unit="sentence"``, as caption files are (see :func:`read_jsonl`).
 """
 
 from __future__ import annotations
@@ -24,15 +25,20 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Callable
 
+from ..checks import check_choice
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
 from ..segmentation import Segmentation
+from ..splitters import Splitter, SplitterOption
 from .common import PathLike, checked_documents, make_document, note, open_source, stream_files
-from .subtitles import chapters_of
+from .subtitles import Cue, chapters_of, chapters_track, sentences, turn_texts
+from .text import _splitter_name, build_splitter, resolve_splitter
 
 __all__ = ["read_jsonl", "write_jsonl", "is_whisper", "REFERENCE_KEYS", "KEY_ALIASES"]
 
 PATTERNS = ("*.jsonl", "*.json")
+#: What a unit of a Whisper transcript is: a segment as Whisper cut it, or a sentence.
+UNITS = ("segment", "sentence")
 
 #: Keys holding references, and what their numbers are: boundaries or segment sizes.
 REFERENCE_KEYS: dict[str, str] = {
@@ -65,6 +71,8 @@ def read_jsonl(
     path: PathLike,
     *,
     where: Mapping[str, Any] | str | None = None,
+    unit: str = "segment",
+    splitter: SplitterOption = None,
     encoding: str = "utf-8",
     encoding_errors: str = "strict",
     pattern: str | Sequence[str] | None = None,
@@ -106,10 +114,24 @@ def read_jsonl(
     with a note) and its ``(start, end)`` go into ``times``. Its id is ``id`` when it has one,
     else the file's relative path (``talk.json``; with ``:<line>`` for an object that does not
     start the file). ``meta`` holds the other keys (``language``...; not ``text``, the units
-    joined, nor WhisperX's ``word_segments``), ``transcript: "whisper"``, ``speakers`` (each
-    segment's ``speaker``, as WhisperX's diarization gives it, or ``None``) and ``chapters``:
-    a chapters track ``talk.chapters.vtt`` or ``talk.chapters.srt`` beside ``talk.json`` gives
-    the reference, as for caption files (see :func:`~stability.readers.read_subtitles`).
+    joined, nor WhisperX's ``word_segments``), ``transcript: "whisper"``, ``unit``,
+    ``splitter``, ``speakers`` (each unit's ``speaker``, as WhisperX's diarization gives it, or
+    ``None``) and ``chapters``: a chapters track ``talk.chapters.vtt`` or ``talk.chapters.srt``
+    beside ``talk.json`` gives the reference, as for caption files (see
+    :func:`~stability.readers.read_subtitles`). A chapters track belongs to one recording: a file
+    holding several Whisper transcripts (JSON lines, or an array) with a chapters track beside it
+    is an error naming both, whatever ``where`` keeps, since nothing says which transcript the
+    chapters are of; give each transcript its own file (``monday.json`` beside
+    ``monday.chapters.vtt``). Other documents of such a file are read as ever.
+
+    Whisper cuts its segments every few seconds, through sentences. ``unit="sentence"`` makes
+    the units sentences instead, exactly as for caption files (the same code, with a segment in
+    the place of a cue): the segments of each speaker turn (consecutive segments with the same
+    ``speaker``; all of them without diarization) are joined and cut by ``splitter``, each
+    sentence starting when the segment it starts in starts and ending when the segment it ends in
+    ends, and text without a sentence end stays cut where its segments end (a note counts such
+    units). Only Whisper transcripts have sentences to find: with ``unit="sentence"`` a document
+    that gives its ``units`` is an error naming it.
 
     Parameters
     ----------
@@ -121,6 +143,13 @@ def read_jsonl(
         (a number or ``true`` matches its JSON spelling); a document without one of the keys is
         an error naming its place, and so is a ``where`` that keeps none of the documents (raised
         once they are all read).
+    unit : {"segment", "sentence"}
+        Whisper transcripts: a unit per segment (default), or per sentence of a speaker turn (see
+        above).
+    splitter : str or callable, optional
+        Sentence splitter for ``unit="sentence"``, as for the text format (see
+        :func:`~stability.readers.read_text`); default ``"auto"``, which learns from the turns of
+        every transcript of the corpus when they are long enough.
     encoding, encoding_errors, pattern, limit :
         The options of every reader (see :func:`~stability.readers.read_corpus`); ``pattern``
         defaults to ``"*.jsonl"`` and ``"*.json"`` here. ``limit`` counts the documents kept.
@@ -144,22 +173,42 @@ def read_jsonl(
     [('0', (2,))]
     """
     wanted = _check_where(where)
+    check_choice(unit, "unit", UNITS)
+    resolved = resolve_splitter(splitter, unit)
     source = open_source(
         path, encoding=encoding, encoding_errors=encoding_errors, pattern=pattern, limit=limit,
         default_patterns=PATTERNS,
     )
 
     counts = {"read": 0, "kept": 0}
+    state: dict[str, Splitter] = {}
+
+    def turns(file: Path) -> Iterator[str]:  # what a sentence splitter learns from: each turn's text
+        for lineno, _, record in _records(file, source.lines(file)):
+            if is_whisper(record):
+                yield from turn_texts(_whisper_cues(file, lineno, record)[0])
 
     def parse_file(relative: str, file: Path) -> Iterator[Document]:
         prefix = "" if source.single else f"{relative}:"
+        track = chapters_track(file)
+        if track is not None:
+            _one_transcript(file, track, source.lines)
         for lineno, place, record in _records(file, source.lines(file)):
             counts["read"] += 1
             if _selected(record, wanted, file, lineno):
                 counts["kept"] += 1
                 if is_whisper(record):
+                    if resolved is not None and "split" not in state:
+                        state["split"] = build_splitter(resolved, source, turns)
                     doc_id = relative if place == "1" else f"{relative}:{place}"
-                    yield _whisper_document(file, lineno, record, doc_id, source.lines)
+                    yield _whisper_document(file, lineno, record, doc_id, source.lines, state.get("split"),
+                                            _splitter_name(resolved))
+                elif unit == "sentence":
+                    raise InvalidParameterError(
+                        f"{file}:{lineno}: unit='sentence' cuts Whisper transcripts (objects whose 'segments' hold "
+                        f"{{'start', 'end', 'text'}}) into sentences; this document gives its 'units' as they are: "
+                        f"leave unit='sentence' out for this corpus", parameter="unit",
+                    )
                 else:
                     yield _parse_record(file, lineno, record, prefix, place)
 
@@ -372,22 +421,34 @@ def is_whisper(record: dict[str, Any]) -> bool:
     )
 
 
+def _one_transcript(file: Path, track: Path, lines: Callable[[Path], Iterable[str]]) -> None:
+    """Refuse a file holding several Whisper transcripts beside the chapters track ``track``,
+    which belongs to one recording."""
+    found = [lineno for lineno, _, record in _records(file, iter(lines(file))) if is_whisper(record)]
+    if len(found) > 1:
+        shown = ", ".join(map(str, found[:5])) + (", ..." if len(found) > 5 else "")
+        raise CorpusFormatError(
+            f"expected one Whisper transcript in a file with a chapters track beside it ({track.name!r}), which "
+            f"belongs to one recording; this file holds {len(found)} (lines {shown}), so the chapters would be "
+            f"given to each: write each transcript to its own file (X.json beside X.chapters.vtt), or move "
+            f"{track.name!r} away", path=str(file),
+        )
+
+
 #: Keys of a Whisper transcript not kept in its meta: the whole text (the units joined), the
 #: segments (the units and times) and WhisperX's word timings.
 _WHISPER_READ = ("id", "text", "segments", "word_segments")
 
 
-def _whisper_document(path: Path, lineno: int, record: dict[str, Any], default_id: str,
-                      lines: Callable[[Path], Iterable[str]]) -> Document:
-    """The document of a Whisper transcript: a unit per segment with text, its times kept."""
+def _whisper_cues(path: Path, lineno: int, record: dict[str, Any]) -> tuple[list[Cue], list[int]]:
+    """The segments of a Whisper transcript that hold text, as cues (each its text stripped and
+    whitespace runs made one space, its ``speaker`` as the cue's voice), and the indices of the
+    segments without text."""
     def fail(message: str) -> CorpusFormatError:
         return CorpusFormatError(message, path=str(path), line=lineno)
 
-    doc_id = record.get("id", default_id)
-    if isinstance(doc_id, bool) or not isinstance(doc_id, (str, int)):
-        raise fail(f"'id' must be a string or an integer; received {_short_repr(doc_id)}")
     expected = "a Whisper segment, an object with 'start' and 'end' (seconds) and 'text'"
-    units, times, speakers, empty = [], [], [], []
+    cues, empty = [], []
     for k, segment in enumerate(record["segments"]):
         if not isinstance(segment, dict) or not isinstance(segment.get("text"), str):
             raise fail(f"segments[{k}] must be {expected}; received {_short_repr(segment)}")
@@ -401,23 +462,39 @@ def _whisper_document(path: Path, lineno: int, record: dict[str, Any], default_i
         if not text:
             empty.append(k)
             continue
-        units.append(text)
-        times.append((float(pair[0]), float(pair[1])))
         speaker = segment.get("speaker")
-        speakers.append(None if speaker is None else str(speaker))
+        cues.append(Cue(lineno, float(pair[0]), float(pair[1]), text, () if speaker is None else (str(speaker),)))
+    return cues, empty
+
+
+def _whisper_document(path: Path, lineno: int, record: dict[str, Any], default_id: str,
+                      lines: Callable[[Path], Iterable[str]], split: Splitter | None, splitter: str | None) -> Document:
+    """The document of a Whisper transcript: a unit per segment with text (or per sentence, with
+    ``split``), its times kept."""
+    def fail(message: str) -> CorpusFormatError:
+        return CorpusFormatError(message, path=str(path), line=lineno)
+
+    doc_id = record.get("id", default_id)
+    if isinstance(doc_id, bool) or not isinstance(doc_id, (str, int)):
+        raise fail(f"'id' must be a string or an integer; received {_short_repr(doc_id)}")
+    cues, empty = _whisper_cues(path, lineno, record)
     notes: list[str] = []
     if empty:
         shown = ", ".join(map(str, empty[:10])) + (", ..." if len(empty) > 10 else "")
         note(notes, f"{path}:{lineno}", f"{len(empty)} Whisper segment(s) without text skipped (segments {shown})")
-    if not units:
+    if not cues:
         raise fail(f"document {str(doc_id)!r}: expected at least one Whisper segment with text; "
                    f"{'its segments have none' if record['segments'] else 'segments is empty'}")
+    if split is not None:
+        cues = sentences(cues, split, path, notes, pieces="segments", where=f"{path}:{lineno}")
+    times = [(cue.start, cue.end) for cue in cues]
     meta = {k: v for k, v in record.items() if k not in _WHISPER_READ}
     meta.update({"format": "jsonl", "transcript": "whisper", "source": str(path), "line": lineno,
-                 "speakers": tuple(speakers)})
-    references, found = chapters_of(path, [start for start, _ in times], lines, notes)
+                 "unit": "segment" if split is None else "sentence", "splitter": splitter,
+                 "speakers": tuple(", ".join(cue.speakers) if cue.speakers else None for cue in cues)})
+    references, found = chapters_of(path, times, lines, notes)
     meta.update(found, notes=notes)
-    return make_document(path, lineno, id=str(doc_id), units=tuple(units), references=references,
+    return make_document(path, lineno, id=str(doc_id), units=tuple(cue.text for cue in cues), references=references,
                          times=tuple(times), meta=meta)
 
 

@@ -15,8 +15,16 @@ spans two or three cues).
 
 A chapters track gives the reference: ``talk.chapters.vtt`` (or ``talk.chapters.srt``) beside
 ``talk.vtt`` (or ``talk.srt``) holds one cue per chapter, the chapter's title as its text. Every
-chapter after the first starts a reference segment at the first cue that starts at or after the
-chapter's start (the first unit, with sentence units).
+chapter after the first starts a reference segment at the unit nearest to its start
+(:func:`chapter_reference`): the first unit that starts where the chapter starts, when one does
+(a chapters track made from the transcript's own times); otherwise the unit whose time span holds
+the chapter's start in its first half, or else the first unit starting after it. So a chapter
+starting a second into a sentence of ten seconds begins with that sentence, not with the one
+after it, and a chapter starting in the second half of a unit, or in a silence between units,
+begins with the next unit. This holds for cue and sentence units alike; it matters most for
+sentences, which span several cues and take the start of the first: taking the first unit
+starting at or after the chapter's start would begin a chapter typed a second into a long
+sentence one sentence late.
 """
 
 from __future__ import annotations
@@ -38,8 +46,8 @@ from .common import PathLike, Source, first_lines, make_document, note, open_sou
 from .text import _checked_split, _splitter_name, build_splitter, resolve_splitter
 
 __all__ = [
-    "CHAPTERS", "Cue", "chapter_reference", "chapters_of", "read_cues", "read_subtitles", "sentence_units",
-    "sniff_subtitles",
+    "CHAPTERS", "Cue", "chapter_reference", "chapters_of", "chapters_track", "read_cues", "read_subtitles", "sentence_units",
+    "sentences", "sniff_subtitles", "turn_texts",
 ]
 
 SUFFIXES = (".vtt", ".srt")
@@ -133,12 +141,13 @@ def read_subtitles(
     cues as units rather than becoming one unit a turn.
 
     A file's chapters track, ``X.chapters.vtt`` or ``X.chapters.srt`` beside ``X.vtt`` or
-    ``X.srt``, gives the reference: each chapter after the first starts a segment at the first
-    cue that starts at or after the chapter's start (chapters are cues too, their text the
-    title). A chapter that no cue starts in adds no boundary (a note names it). With sentence
-    units the same rule reads the sentences' starts: a chapter starting after the start of the cue
-    a sentence starts in starts its reference segment at a later sentence. Chapters tracks are
-    read with their transcripts, never as documents of their own.
+    ``X.srt``, gives the reference: each chapter after the first starts a segment at the unit
+    nearest to the chapter's start (chapters are cues too, their text the title): the first unit
+    starting where the chapter starts, if one does; otherwise the unit holding the chapter's start
+    in the first half of its time span, or else the first unit starting after it (see
+    :func:`chapter_reference`; with sentence units, the span a sentence takes from its cues). A
+    chapter that no unit begins adds no boundary (a note names it). Chapters tracks are read with
+    their transcripts, never as documents of their own.
 
     Malformed input is a :class:`~stability.exceptions.CorpusFormatError` naming the file and the
     line: a timestamp that is not one, a cue that ends before it starts, in WebVTT a cue that starts
@@ -220,7 +229,7 @@ def read_subtitles(
             if not source.single or _of_whisper(file):
                 return ()
             file = _transcript_of(file)
-        return [" ".join(cue.text for cue in turn) for turn in _turns(_spoken(source, file, "meta", None))]
+        return turn_texts(_spoken(source, file, "meta", None))
 
     def parse(relative: str, file: Path) -> list[Document]:
         if is_chapters(file):
@@ -270,14 +279,17 @@ def _transcript_of(chapters: Path) -> Path:
 
 
 def chapters_of(
-    transcript: Path, starts: Sequence[float], lines: Callable[[Path], Iterable[str]], notes: list[str]
+    transcript: Path, times: Sequence[tuple[float, float]], lines: Callable[[Path], Iterable[str]],
+    notes: list[str],
 ) -> tuple[tuple[Segmentation, ...], dict[str, Any]]:
-    """The reference the chapters track beside ``transcript`` gives its units (starting at
-    ``starts``, which must then be in order), read with ``lines``, and the meta entries saying so
-    (``chapters``, ``titles``); no reference and ``chapters`` None without a track."""
-    chapters = _chapters_for(transcript)
+    """The reference the chapters track beside ``transcript`` gives its units (their ``(start,
+    end)`` in ``times``, which must then be in order of their start), read with ``lines``, and the
+    meta entries saying so (``chapters``, ``titles``); no reference and ``chapters`` None without
+    a track."""
+    chapters = chapters_track(transcript)
     if chapters is None:
         return (), {"chapters": None}
+    starts = [start for start, _ in times]
     for i in range(1, len(starts)):
         if starts[i] < starts[i - 1]:
             raise CorpusFormatError(
@@ -287,11 +299,11 @@ def chapters_of(
     cues = read_cues(lines(chapters), chapters, notes=notes)
     if not cues:
         raise CorpusFormatError("expected at least one chapter cue; found none", path=str(chapters))
-    reference, titles = chapter_reference(starts, cues, chapters, notes)
+    reference, titles = chapter_reference(times, cues, chapters, notes)
     return (reference,), {"chapters": str(chapters), "titles": titles}
 
 
-def _chapters_for(transcript: Path) -> Path | None:
+def chapters_track(transcript: Path) -> Path | None:
     """The chapters track beside ``transcript``, if any (two of them are an error)."""
     found = _siblings(transcript.with_name(transcript.stem + CHAPTERS))
     if len(found) > 1:
@@ -348,10 +360,7 @@ def _document(source: Source, doc_id: str, file: Path, speakers: str, split: Spl
     if split is None:
         spoken = _spoken(source, file, speakers, notes)
     else:  # the names go before each sentence, not into the text the splitter reads
-        spoken, held = sentence_units(_spoken(source, file, "meta", notes), split, file)
-        if held:
-            note(notes, file, f"{held} unit(s) left as their cues: text without a sentence end to close it (no "
-                              f"punctuation, as in automatic captions, or a turn cut off) is not joined")
+        spoken = sentences(_spoken(source, file, "meta", notes), split, file, notes)
         if speakers == "prefix":
             spoken = [replace(cue, text=f"{', '.join(cue.speakers)}: {cue.text}") if cue.speakers else cue
                       for cue in spoken]
@@ -362,7 +371,7 @@ def _document(source: Source, doc_id: str, file: Path, speakers: str, split: Spl
         "splitter": splitter,
         "speakers": tuple(", ".join(cue.speakers) if cue.speakers else None for cue in spoken),
     }
-    references, found = chapters_of(file, [cue.start for cue in spoken], source.lines, notes)
+    references, found = chapters_of(file, [(cue.start, cue.end) for cue in spoken], source.lines, notes)
     meta.update(found, notes=notes)
     return make_document(
         file, None, id=doc_id, units=tuple(cue.text for cue in spoken), references=references,
@@ -379,6 +388,26 @@ def _turns(cues: Sequence[Cue]) -> list[list[Cue]]:
         else:
             runs.append([cue])
     return runs
+
+
+def turn_texts(cues: Sequence[Cue]) -> list[str]:
+    """The text of each speaker turn of ``cues`` (consecutive cues with the same ``speakers``),
+    their texts joined with spaces: what :func:`sentence_units` cuts, and what a splitter that
+    trains learns from."""
+    return [" ".join(cue.text for cue in turn) for turn in _turns(cues)]
+
+
+def sentences(cues: Sequence[Cue], split: Splitter, file: Path | str, notes: list[str], *,
+              pieces: str = "cues", where: Path | str | None = None) -> list[Cue]:
+    """The sentence units of ``cues`` (:func:`sentence_units`), with a note in ``notes`` counting
+    the units left as their cues (``pieces`` names them: ``"segments"`` for a Whisper transcript).
+    ``file`` names the file in errors, ``where`` the place in the note (default ``file``)."""
+    units, held = sentence_units(cues, split, file)
+    if held:
+        note(notes, file if where is None else where,
+             f"{held} unit(s) left as their {pieces}: text without a sentence end to close it (no punctuation, "
+             f"as in automatic captions, or a turn cut off) is not joined")
+    return units
 
 
 def sentence_units(cues: Sequence[Cue], split: Splitter, file: Path | str) -> tuple[list[Cue], int]:
@@ -446,26 +475,51 @@ def _spans(text: str, sentences: Iterable[str], file: Path | str) -> Iterator[tu
 
 
 def chapter_reference(
-    starts: Sequence[float], chapters: Sequence[Cue], where: Path | str, notes: list[str]
+    times: Sequence[tuple[float, float]], chapters: Sequence[Cue], where: Path | str, notes: list[str]
 ) -> tuple[Segmentation, tuple[str, ...]]:
-    """The reference a chapters track gives units starting at ``starts`` (in order).
+    """The reference a chapters track (in order of their start) gives units spanning ``times``
+    (``(start, end)`` pairs, in order of their start).
 
-    Each chapter after the first starts a segment at the first unit that starts at or after the
-    chapter's start; a chapter that no unit starts in (before the next chapter) adds no boundary,
-    and a note says so. Returns the reference and the title of each of its segments.
+    Each chapter after the first starts a segment at the unit nearest to the chapter's start:
 
-    >>> cues = [Cue(1, 0.0, 5.0, "Intro"), Cue(4, 5.0, 9.0, "Budget"), Cue(7, 6.0, 9.0, "Roads")]
-    >>> reference, titles = chapter_reference([0.0, 2.0, 5.0, 7.5], cues, "x", [])
+    * the first unit starting exactly where the chapter starts, when one does (chapters made from
+      the transcript's own times);
+    * otherwise the first unit that starts after the chapter's start or holds it in the first
+      half of its span (before its middle, ``(start + end) / 2``): of two units where one ends as
+      the next starts, the one whose start is nearer, the later one at equal distance.
+
+    A unit never goes to a chapter before the one of the unit above it. A sentence unit starts
+    where the cue it starts in starts, before its first word: a chapter starting in a sentence's
+    first half begins with that sentence rather than with the one after it. Units before the first chapter belong to it. A chapter that no unit begins (its units, if any, go
+    to the chapter after it) adds no boundary, and a note says so. Returns the reference and the
+    title of each of its segments.
+
+    Chapters at 5 s (where unit 2 starts) and at 7 s (in the second half of unit 2, 5 to 7.5 s):
+
+    >>> cues = [Cue(1, 0.0, 5.0, "Intro"), Cue(4, 5.0, 7.0, "Budget"), Cue(7, 7.0, 9.0, "Roads")]
+    >>> reference, titles = chapter_reference([(0.0, 2.0), (2.0, 5.0), (5.0, 7.5), (7.5, 9.0)], cues, "x", [])
     >>> reference.boundaries, titles
     ((2, 3), ('Intro', 'Budget', 'Roads'))
+
+    A sentence from 4 s to 16 s, a chapter at 5 s: the sentence begins it.
+
+    >>> reference, _ = chapter_reference([(0.0, 4.0), (4.0, 16.0), (16.0, 20.0)], cues[:2], "x", [])
+    >>> reference.boundaries
+    (1,)
     """
-    later = [cue.start for cue in chapters[1:]]
-    labels = [bisect_right(later, start) for start in starts]  # the chapter each unit starts in
+    starts = {start for start, _ in times}
+    firsts = [0]  # the first unit of each chapter, never before the previous chapter's
+    for cue in chapters[1:]:
+        first, exact = firsts[-1], cue.start in starts
+        while first < len(times) and times[first][0] < cue.start and (exact or sum(times[first]) / 2 <= cue.start):
+            first += 1
+        firsts.append(first)
+    labels = [bisect_right(firsts, i) - 1 for i in range(len(times))]  # the chapter of each unit
     reference = Segmentation.from_labels(labels)
     empty = sorted(set(range(len(chapters))) - set(labels))
     if empty:
         shown = ", ".join(f"{_short_repr(chapters[i].text)} (line {chapters[i].line})" for i in empty)
-        note(notes, where, f"{len(empty)} chapter(s) in which no cue starts, so they mark no boundary: {shown}")
+        note(notes, where, f"{len(empty)} chapter(s) that no unit begins, so they mark no boundary: {shown}")
     return reference, tuple(chapters[labels[start]].text for start, _ in reference.segments)
 
 
