@@ -8,7 +8,10 @@ per-boundary confidence, writing results.jsonl and reading it back (``load_resul
 the time of each size (per 1,000 units, to see the growth), the size of results.jsonl per pair,
 and the parts made faster for long documents, each timed against its previous code path on the
 20,000-unit document (best of repeats, CPU time) with the ratio; their outputs are checked equal
-(tests/test_scale_paths.py checks them too).
+(tests/test_scale_paths.py checks them too). Last, the chance level with a tolerance
+(``expected_matches``) on that document with 2,000 boundaries: its previous full table of
+states against the window of states in reach, time and peak memory (tracemalloc), values
+checked identical to the bit.
 
 Run: ``python benchmarks/harness_scale.py [--restarts 100] [--repeat 5]``
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
+import tracemalloc
 from collections import Counter
 from itertools import chain
 from operator import itemgetter
@@ -26,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from stability import evaluate, load_results
+from stability.matching import expected_matches
 from stability.permutations import within_segment_order
 from stability.scores import spurious_boundaries
 from stability.segmenter import apply_order, unit_table
@@ -71,6 +76,47 @@ def old_int_check(values):
 
 def new_int_check(values):  # stability.segmentation._int_list's check now
     return set(map(type, values)) <= {int}
+
+
+def old_expected_matches(reference, n_gaps, tolerance, sizes):
+    """The chance level's programme with a table of every state (references + 1 rows)."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    top = int(sizes.max())
+    ref = np.asarray(reference, dtype=np.int64)
+    prob = np.zeros((ref.size + 1, top + 1))
+    prob[0, 0] = 1.0
+    gain = np.zeros_like(prob)
+    k = np.arange(1, top + 1, dtype=float)
+    gaps = np.arange(1, n_gaps + 1)
+    firsts = np.searchsorted(ref, gaps - tolerance).tolist()
+    lasts = np.searchsorted(ref, gaps + tolerance, side="right").tolist()
+    low = 0
+    for gap, first, last in zip(range(1, n_gaps + 1), firsts, lasts):
+        if first > low:
+            prob[first] += prob[low:first].sum(axis=0)
+            gain[first] += gain[low:first].sum(axis=0)
+            prob[low:first] = gain[low:first] = 0.0
+            low = first
+        p, e = prob[first:last + 1], gain[first:last + 1]
+        drawn_p = p[:, :-1] * (k / gap)
+        drawn_e = e[:, :-1] * (k / gap)
+        drawn_e[:-1] += drawn_p[:-1]
+        p[:, 1:] *= (gap - k) / gap
+        e[:, 1:] *= (gap - k) / gap
+        p[1:, 1:] += drawn_p[:-1]
+        p[-1, 1:] += drawn_p[-1]
+        e[1:, 1:] += drawn_e[:-1]
+        e[-1, 1:] += drawn_e[-1]
+    return gain[:, sizes].sum(axis=0) / prob[:, sizes].sum(axis=0)
+
+
+def peak_mb(work) -> float:
+    tracemalloc.start()
+    try:
+        work()
+        return tracemalloc.get_traced_memory()[1] / 1e6
+    finally:
+        tracemalloc.stop()
 
 
 def end_to_end(n: int, restarts: int, repeat: int) -> tuple[float, float, int]:
@@ -124,6 +170,13 @@ def main() -> None:
         assert old() == new() if "order" not in name else all(np.array_equal(a, b) for a, b in zip(old(), new()))
         before, after = best(old, args.repeat), best(new, args.repeat)
         print(f"  {name:58s} {before * 1e3:7.1f} ms -> {after * 1e3:7.1f} ms  {before / after:4.1f}x")
+
+    chance = (list(initial), n - 1, 2, [1990, 2000])
+    assert old_expected_matches(*chance).tobytes() == expected_matches(*chance).tobytes()
+    before, after = best(lambda: old_expected_matches(*chance), args.repeat), best(lambda: expected_matches(*chance), args.repeat)
+    print(f"\nchance level with tolerance 2, {n} units, 2,000 boundaries (full table -> states in reach; identical):")
+    print(f"  time {before:6.2f} s -> {after:6.2f} s  {before / after:4.1f}x;  peak memory "
+          f"{peak_mb(lambda: old_expected_matches(*chance)):6.1f} MB -> {peak_mb(lambda: expected_matches(*chance)):6.1f} MB")
 
 
 if __name__ == "__main__":

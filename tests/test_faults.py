@@ -226,6 +226,34 @@ def test_a_finished_or_failed_in_process_run_leaves_no_marker(tmp_path):
         assert out.exists() and not out.with_name("results.jsonl.running").exists()
 
 
+def test_the_marker_is_one_file_rewritten_in_place_and_names_each_call(tmp_path):
+    """In-process, every call reads the marker as the call in progress, after longer and shorter
+    document ids (a shorter marker is padded with spaces), and the marker stays one file for the
+    whole run: it was written aside and renamed over the previous one before every call, which
+    costs about 0.5 ms on ext4, three times a pair (15% of a run of 4,000 documents with `even`)."""
+    import os
+
+    from stability import Document
+
+    out = tmp_path / "results.jsonl"
+    marker = out.with_name("results.jsonl.running")
+    seen = []
+
+    def reads_the_marker(units):
+        info = json.loads(marker.read_text(encoding="utf-8"))
+        seen.append((info["document"], units[0], os.stat(marker).st_ino))
+        return [3, 6]
+
+    ids = ["a-much-longer-document-id", "b", "c-medium-id"]
+    docs = [Document(doc_id, [doc_id] + [f"{doc_id} {i}" for i in range(9)]) for doc_id in ids]
+    evaluate({"reader": reads_the_marker}, docs, output=out, n_jobs=1, **SETTINGS)
+    assert {document for document, _, _ in seen} == set(ids)
+    # the document named is the one segmented (a restart permutes its units: any unit names it)
+    assert all(first.split()[0] == document for document, first, _ in seen)
+    assert len({inode for _, _, inode in seen}) == 1
+    assert not marker.exists()
+
+
 def test_a_marker_we_did_not_write_is_removed_with_a_warning(tmp_path, expected):
     out = tmp_path / "results.jsonl"
     run(Fault("raise", marker="none"), output=out, n_jobs=1)

@@ -177,3 +177,35 @@ def test_expected_matches_with_a_wide_tolerance():
     reference = [4, 11, 30]
     brute = [np.mean([count_matches(reference, list(c), 16) for c in combinations(range(1, 41), m)]) for m in (2, 3)]
     assert expected_matches(reference, 40, 16, [2, 3]) == pytest.approx(brute, rel=1e-12, abs=1e-12)
+
+
+def test_expected_matches_holds_only_the_states_in_reach():
+    """Memory of the chance level with a tolerance on a long document with many boundaries (8,000
+    gaps, 800 references, 800 drawn): the programme held a (references + 1) x (count + 1) table
+    of probabilities and one of expectations, 10 MB here (150 MB at 30,000 units with 3,000
+    boundaries); it holds the few states in reach of a gap."""
+    import tracemalloc
+
+    from stability.matching import expected_matches
+
+    reference = list(range(5, 8000, 10))
+    tracemalloc.start()
+    try:
+        expected_matches(reference, 8000, 2, [790, 800])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2_000_000
+
+
+def test_expected_matches_keeps_every_bit():
+    """The values of the full-table programme (stability.matching as of commit e6394f7), to the
+    last bit (float repr round-trips): a run's chance level, and so its results file, is the same
+    as before for the same seed. The first case has references dense enough that several are in
+    reach of a gap and the sum over states is not a plain left-to-right one."""
+    from stability.matching import expected_matches
+
+    assert expected_matches([1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 17, 18, 19, 20, 21], 21, 3, [11, 16]).tolist() == [
+        10.991347146145907, 14.811489508083936]
+    assert expected_matches(list(range(5, 400, 7)), 400, 2, [40, 57, 90]).tolist() == [
+        23.43617917846619, 30.683603312532423, 41.180094110350254]
