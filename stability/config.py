@@ -61,7 +61,7 @@ from typing import Any
 
 from .checks import check_bool, check_folder, check_int
 from .corpus import Document
-from .exceptions import InvalidParameterError, InvalidTypeError, UnknownSegmenterError
+from .exceptions import InvalidParameterError, InvalidTypeError, MissingDependencyError, UnknownSegmenterError
 from .reporting import formats_available
 
 if sys.version_info >= (3, 11):
@@ -410,7 +410,7 @@ class Experiment:
             params = {k: v for k, v in spec.items() if k != "segmenter"}
             try:
                 built[label] = get_segmenter(spec.get("segmenter", label), **params)
-            except (InvalidParameterError, InvalidTypeError, UnknownSegmenterError) as exc:  # say where they came from
+            except (InvalidParameterError, InvalidTypeError, UnknownSegmenterError, MissingDependencyError) as exc:  # say where they came from
                 table = self.grid_origins.get(label, label)
                 where = f"{self.segmenters_flag} {table!r}" if self.segmenters_flag else f"{self.source}: [segmenters.{table}]"
                 if table != label:

@@ -107,6 +107,27 @@ def test_unknown_segmenter_is_one_line_and_exit_1(runner):
     ] and "error: --segmenter 'c98': unknown segmenter 'c98'. Did you mean 'c99'?" in result.stderr
     assert "Traceback" not in result.output
 
+def test_chunker_without_its_extra_is_one_line_naming_the_flag_and_the_extra(runner, monkeypatch, tmp_path):
+    """A RAG user asks for a chunker whose extra is not installed: one line naming what was typed
+    and the extra to install, exit 1, no traceback (it was an ImportError's traceback); from a
+    config, the line names the file and table."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "semchunk", None)  # import semchunk now raises ImportError
+    result = runner.invoke(app, ["run", "-s", "semchunk,chunk_size=80", "-s", "c99", "--restarts", "2"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)  # typer.Exit(1), not the ImportError
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: --segmenter 'semchunk,chunk_size=80': "), lines
+    assert "needs the 'semchunk' package, installed by the extra 'semchunk'" in lines[0]
+    assert "Traceback" not in result.output
+    config = tmp_path / "rag.toml"
+    config.write_text("[corpus]\ndemo = true\n[segmenters.semchunk]\ngrid = { chunk_size = [40, 80] }\n")
+    from_file = runner.invoke(app, ["run", str(config), "--restarts", "2"])
+    assert from_file.exit_code == 1
+    assert f"error: {config}: [segmenters.semchunk] (grid point 'semchunk,chunk_size=40'): segmenter 'semchunk' " \
+           "needs" in from_file.stderr
+
+
 
 def test_debug_shows_the_exception(runner):
     result = runner.invoke(app, ["run", "-s", "c98", "--restarts", "2", "--debug"])
