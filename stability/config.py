@@ -122,8 +122,9 @@ OWN_KEYS: dict[tuple[str, str], tuple[str, str, str]] = {
     ("[run]", "scheduler"): ("str", "-", "Dask scheduler address (with backend = \"dask\"; without it a "
                              "local cluster of n_jobs single-thread workers is started)."),
     ("[metrics]", "enabled"): ("bool", "true", "false: compute no reference metric."),
-    ("[metrics]", "names"): ("list of str", "all", "The reference metrics to compute (names of "
-                             "stability/catalogue.py, e.g. [\"pk\", \"windowdiff\", \"f1\"])."),
+    ("[metrics]", "names"): ("list of str", "all", "The reference metrics to compute, and the ones the run's "
+                             "reports show, in that order (names or aliases of stability/catalogue.py, e.g. "
+                             "[\"f1_1\", \"b\", \"pk\"]; --metrics picks what one report prints)."),
     ("[output]", "dir"): ("str", "-", "Folder of results.jsonl and the reports, relative to the current "
                           "directory; holding results already, it needs resume or overwrite in [run]."),
     ("[output]", "formats"): ("str or list of str", "[\"md\", \"json\"]",

@@ -113,7 +113,14 @@ def _check_computed(missing: list[Measure]) -> None:
 
 def _reference_measures(result: CorpusResult, compact: bool = False,
                         metrics: Sequence[str] | None = None) -> list[Measure]:
-    return selected_measures({k for s in result.summary.values() for k in s.reference}, compact, metrics)
+    """The reference metrics a report of ``result`` shows: ``metrics`` when given, else those the
+    run was told to compute (``[metrics] names``, ``metrics={"names": [...]}``) that it has, in
+    that order, else the catalogue's reported ones (:func:`selected_measures`)."""
+    present = {k for s in result.summary.values() for k in s.reference}
+    named = (result.settings.get("metrics") or {}).get("names")
+    if metrics is None and named:
+        metrics = [name for name in named if name in present]
+    return selected_measures(present, compact, metrics)
 
 
 #: How flags are coloured in a terminal.
