@@ -54,7 +54,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -620,7 +620,7 @@ def with_overrides(
 
 def run_experiment(experiment: Experiment, *, progress: bool | None = None,
                    on_results: Callable[[Any], None] | None = None,
-                   provenance: Mapping[str, Any] | None = None) -> Any:
+                   provenance: Mapping[str, Any] | None = None, metrics: Sequence[str] | None = None) -> Any:
     """Run an experiment: read the corpus, evaluate, write the outputs; returns the CorpusResult.
 
     With ``[output] dir``, the run streams ``results.jsonl`` there and writes ``report.<format>``
@@ -628,6 +628,8 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     says ``resume = true`` (continue it) or ``overwrite = true`` (replace it). ``on_results`` is
     called with the CorpusResult once every pair has finished, before the reports are written.
     ``provenance`` (e.g. the command line) is kept in the run record (:func:`stability.evaluate`).
+    ``metrics`` (names or aliases, ``--metrics``) are the reference metrics the written reports show
+    (by default those of ``[metrics] names``, else the catalogue's reported ones).
     """
     from .reporting import write_reports
     from .runner import evaluate
@@ -668,7 +670,8 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     if on_results is not None:
         on_results(result)
     if out_dir is not None:
-        write_reports(result, out_dir, experiment.output.get("formats", []), experiment.output.get("documents"))
+        write_reports(result, out_dir, experiment.output.get("formats", []), experiment.output.get("documents"),
+                      metrics=metrics)
     return result
 
 

@@ -156,6 +156,18 @@ def _run_to(runner, corpus_file, out, *extra):
     return result
 
 
+def test_run_metrics_are_those_of_the_reports_it_writes(runner, corpus_file, tmp_path):
+    """The README's chunker comparison, `run ... --metrics f1_1,b,pk --out DIR`: the terminal
+    showed F1(±1), the report.md written beside it did not (it had the default metrics); both now
+    show the metrics asked for."""
+    out = tmp_path / "out"
+    result = _run_to(runner, corpus_file, out, "--metrics", "f1_1,b,pk")
+    assert "F1(±1)" in result.stdout
+    header = next(line for line in (out / "report.md").read_text(encoding="utf-8").splitlines()
+                  if line.startswith("| segmenter | docs |"))
+    assert [cell.strip() for cell in header.split("| flags |")[1].strip(" |").split("|")] == ["F1(±1)", "B", "Pk"]
+
+
 @pytest.mark.parametrize("fmt", ["table", "md", "csv", "json", "html"])
 def test_report_formats_match_golden_files(runner, corpus_file, tmp_path, fmt):
     out = tmp_path / "out"
