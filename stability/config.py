@@ -209,7 +209,13 @@ def segmenter_option(text: str) -> tuple[str, dict[str, Any]]:
             raise InvalidParameterError.make("--segmenter", "NAME or NAME,key=value,... (e.g. c99,mask_size=5)", text)
         try:
             spec[key] = tomllib.loads(f"value = {raw}")["value"]
-        except tomllib.TOMLDecodeError:
+        except tomllib.TOMLDecodeError as exc:
+            if raw[:1] in "[{" and raw:  # an array or a table (a grid) mistyped: never meant as a string
+                reason = re.sub(r"\s*\((at line \d+, column \d+|at end of document)\)", "", str(exc))
+                raise InvalidParameterError(
+                    f"--segmenter '{text}': the value of {key!r}, {raw}, is not a valid TOML "
+                    f"{'array' if raw[0] == '[' else 'table'} ({reason}): write arrays as [10, 20] or [\"a\", \"b\"] "
+                    "and tables as {w=[10, 20]}, strings quoted, brackets and braces closed") from None
             if "\\" in raw:  # separator=\n would be a backslash and an n, never a newline
                 raise InvalidParameterError(
                     f"--segmenter '{text}': the value of {key!r}, {raw}, holds a backslash and is not quoted, so the "
