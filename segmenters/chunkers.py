@@ -86,7 +86,7 @@ from typing import Any
 import numpy as np
 
 from stability.checks import check_choice, check_int
-from stability.exceptions import InvalidParameterError, InvalidTypeError
+from stability.exceptions import InvalidParameterError, InvalidTypeError, MissingDependencyError
 from stability.segmenter import Segmenter
 
 __all__ = [
@@ -135,7 +135,7 @@ def _require(module: str, extra: str, segmenter: str) -> Any:
         return importlib.import_module(module)
     except ImportError as exc:
         also = f" (or 'chunkers' for all of {', '.join(CHUNKERS_EXTRAS)})" if extra in CHUNKERS_EXTRAS else ""
-        raise ImportError(
+        raise MissingDependencyError(
             f"segmenter {segmenter!r} needs the {module!r} package, installed by the extra "
             f"{extra!r}{also}: pip install 'stability-harness[{extra}]'"
         ) from exc

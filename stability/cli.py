@@ -359,7 +359,7 @@ def run(
             raise typer.BadParameter("--resume needs an output directory (--out or [output] dir)")
         with printing_to_stderr():  # stdout: the report alone, whatever the segmenters print
             result = run_experiment(experiment, progress=progress, on_results=lambda _: saved.update(complete=True),
-                                    provenance=_command())
+                                    provenance=_command(), metrics=metrics)
         _print_report(result, report_format or old_report, width=width, columns=columns, metrics=metrics,
                       documents=documents)
         for failure in result.failures:

@@ -54,14 +54,14 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from .checks import check_bool, check_folder, check_int
 from .corpus import Document
-from .exceptions import InvalidParameterError, InvalidTypeError, UnknownSegmenterError
+from .exceptions import InvalidParameterError, InvalidTypeError, MissingDependencyError, UnknownSegmenterError
 from .reporting import formats_available
 
 if sys.version_info >= (3, 11):
@@ -122,8 +122,9 @@ OWN_KEYS: dict[tuple[str, str], tuple[str, str, str]] = {
     ("[run]", "scheduler"): ("str", "-", "Dask scheduler address (with backend = \"dask\"; without it a "
                              "local cluster of n_jobs single-thread workers is started)."),
     ("[metrics]", "enabled"): ("bool", "true", "false: compute no reference metric."),
-    ("[metrics]", "names"): ("list of str", "all", "The reference metrics to compute (names of "
-                             "stability/catalogue.py, e.g. [\"pk\", \"windowdiff\", \"f1\"])."),
+    ("[metrics]", "names"): ("list of str", "all", "The reference metrics to compute, and the ones the run's "
+                             "reports show, in that order (names or aliases of stability/catalogue.py, e.g. "
+                             "[\"f1_1\", \"b\", \"pk\"]; --metrics picks what one report prints)."),
     ("[output]", "dir"): ("str", "-", "Folder of results.jsonl and the reports, relative to the current "
                           "directory; holding results already, it needs resume or overwrite in [run]."),
     ("[output]", "formats"): ("str or list of str", "[\"md\", \"json\"]",
@@ -208,7 +209,13 @@ def segmenter_option(text: str) -> tuple[str, dict[str, Any]]:
             raise InvalidParameterError.make("--segmenter", "NAME or NAME,key=value,... (e.g. c99,mask_size=5)", text)
         try:
             spec[key] = tomllib.loads(f"value = {raw}")["value"]
-        except tomllib.TOMLDecodeError:
+        except tomllib.TOMLDecodeError as exc:
+            if raw[:1] in "[{" and raw:  # an array or a table (a grid) mistyped: never meant as a string
+                reason = re.sub(r"\s*\((at line \d+, column \d+|at end of document)\)", "", str(exc))
+                raise InvalidParameterError(
+                    f"--segmenter '{text}': the value of {key!r}, {raw}, is not a valid TOML "
+                    f"{'array' if raw[0] == '[' else 'table'} ({reason}): write arrays as [10, 20] or [\"a\", \"b\"] "
+                    "and tables as {w=[10, 20]}, strings quoted, brackets and braces closed") from None
             if "\\" in raw:  # separator=\n would be a backslash and an n, never a newline
                 raise InvalidParameterError(
                     f"--segmenter '{text}': the value of {key!r}, {raw}, holds a backslash and is not quoted, so the "
@@ -410,7 +417,7 @@ class Experiment:
             params = {k: v for k, v in spec.items() if k != "segmenter"}
             try:
                 built[label] = get_segmenter(spec.get("segmenter", label), **params)
-            except (InvalidParameterError, InvalidTypeError, UnknownSegmenterError) as exc:  # say where they came from
+            except (InvalidParameterError, InvalidTypeError, UnknownSegmenterError, MissingDependencyError) as exc:  # say where they came from
                 table = self.grid_origins.get(label, label)
                 where = f"{self.segmenters_flag} {table!r}" if self.segmenters_flag else f"{self.source}: [segmenters.{table}]"
                 if table != label:
@@ -619,7 +626,7 @@ def with_overrides(
 
 def run_experiment(experiment: Experiment, *, progress: bool | None = None,
                    on_results: Callable[[Any], None] | None = None,
-                   provenance: Mapping[str, Any] | None = None) -> Any:
+                   provenance: Mapping[str, Any] | None = None, metrics: Sequence[str] | None = None) -> Any:
     """Run an experiment: read the corpus, evaluate, write the outputs; returns the CorpusResult.
 
     With ``[output] dir``, the run streams ``results.jsonl`` there and writes ``report.<format>``
@@ -627,6 +634,8 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     says ``resume = true`` (continue it) or ``overwrite = true`` (replace it). ``on_results`` is
     called with the CorpusResult once every pair has finished, before the reports are written.
     ``provenance`` (e.g. the command line) is kept in the run record (:func:`stability.evaluate`).
+    ``metrics`` (names or aliases, ``--metrics``) are the reference metrics the written reports show
+    (by default those of ``[metrics] names``, else the catalogue's reported ones).
     """
     from .reporting import write_reports
     from .runner import evaluate
@@ -667,7 +676,8 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     if on_results is not None:
         on_results(result)
     if out_dir is not None:
-        write_reports(result, out_dir, experiment.output.get("formats", []), experiment.output.get("documents"))
+        write_reports(result, out_dir, experiment.output.get("formats", []), experiment.output.get("documents"),
+                      metrics=metrics)
     return result
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "SegmenterOutputError",
     "CorpusFormatError",
     "ClusterError",
+    "MissingDependencyError",
     "RunInterrupted",
     "StabilityWarning",
     "warn",
@@ -156,6 +157,11 @@ class CorpusFormatError(StabilityError, ValueError):
 
 class ClusterError(StabilityError, RuntimeError):
     """The Dask cluster of a run can no longer run its tasks (it has had no worker for too long)."""
+
+
+class MissingDependencyError(StabilityError, ImportError):
+    """An optional package that a segmenter, splitter or method needs is not installed; the
+    message names the package and the extra that installs it."""
 
 
 class RunInterrupted(KeyboardInterrupt):

@@ -70,14 +70,19 @@ def _check_optional_bool(value: Any, name: str) -> bool | None:
 
 
 def _check_metric_names(names: Any, name: str = "metrics names") -> list[str]:
+    """The metrics' catalogue names, an alias (``b``, ``wd``, as ``--metrics`` takes them) read as
+    the name it stands for."""
     from .catalogue import MULTI_REFERENCE, REFERENCE
 
-    known = set(REFERENCE) | set(MULTI_REFERENCE)
+    tables = (REFERENCE, MULTI_REFERENCE)
+    spelled = {n: n for t in tables for n in t} | {a: m.name for t in tables for m in t.values() for a in m.aliases}
     if isinstance(names, str) or not isinstance(names, (list, tuple)) or not all(
-        isinstance(n, str) and n in known for n in names
+        isinstance(n, str) and n in spelled for n in names
     ):
-        raise InvalidParameterError.make(name, f"a list drawn from {', '.join(sorted(known))}", names)
-    return list(names)
+        aliases = ", ".join(f"{a} = {n}" for a, n in spelled.items() if a != n)
+        raise InvalidParameterError.make(
+            name, f"a list drawn from {', '.join(sorted(set(spelled.values())))} (or an alias: {aliases})", names)
+    return list(dict.fromkeys(spelled[n] for n in names))
 
 
 def _check_metrics(value: Any, name: str) -> dict[str, Any] | None:

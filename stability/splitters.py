@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from typing import Callable, Union
 
 from .checks import did_you_mean
-from .exceptions import InvalidParameterError, _short_repr
+from .exceptions import InvalidParameterError, MissingDependencyError, _short_repr
 
 __all__ = [
     "ABBREVIATIONS",
@@ -276,7 +276,7 @@ def _build_pysbd(corpus: Iterable[str] | None) -> Splitter:
     try:
         import pysbd
     except ImportError:
-        raise ImportError(
+        raise MissingDependencyError(
             "the 'pysbd' splitter needs the optional package pysbd; install the sbd extra: "
             "pip install 'stability-harness[sbd]'"
         ) from None

@@ -107,6 +107,27 @@ def test_unknown_segmenter_is_one_line_and_exit_1(runner):
     ] and "error: --segmenter 'c98': unknown segmenter 'c98'. Did you mean 'c99'?" in result.stderr
     assert "Traceback" not in result.output
 
+def test_chunker_without_its_extra_is_one_line_naming_the_flag_and_the_extra(runner, monkeypatch, tmp_path):
+    """A RAG user asks for a chunker whose extra is not installed: one line naming what was typed
+    and the extra to install, exit 1, no traceback (it was an ImportError's traceback); from a
+    config, the line names the file and table."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "semchunk", None)  # import semchunk now raises ImportError
+    result = runner.invoke(app, ["run", "-s", "semchunk,chunk_size=80", "-s", "c99", "--restarts", "2"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)  # typer.Exit(1), not the ImportError
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: --segmenter 'semchunk,chunk_size=80': "), lines
+    assert "needs the 'semchunk' package, installed by the extra 'semchunk'" in lines[0]
+    assert "Traceback" not in result.output
+    config = tmp_path / "rag.toml"
+    config.write_text("[corpus]\ndemo = true\n[segmenters.semchunk]\ngrid = { chunk_size = [40, 80] }\n")
+    from_file = runner.invoke(app, ["run", str(config), "--restarts", "2"])
+    assert from_file.exit_code == 1
+    assert f"error: {config}: [segmenters.semchunk] (grid point 'semchunk,chunk_size=40'): segmenter 'semchunk' " \
+           "needs" in from_file.stderr
+
+
 
 def test_debug_shows_the_exception(runner):
     result = runner.invoke(app, ["run", "-s", "c98", "--restarts", "2", "--debug"])
@@ -133,6 +154,18 @@ def _run_to(runner, corpus_file, out, *extra):
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     return result
+
+
+def test_run_metrics_are_those_of_the_reports_it_writes(runner, corpus_file, tmp_path):
+    """The README's chunker comparison, `run ... --metrics f1_1,b,pk --out DIR`: the terminal
+    showed F1(±1), the report.md written beside it did not (it had the default metrics); both now
+    show the metrics asked for."""
+    out = tmp_path / "out"
+    result = _run_to(runner, corpus_file, out, "--metrics", "f1_1,b,pk")
+    assert "F1(±1)" in result.stdout
+    header = next(line for line in (out / "report.md").read_text(encoding="utf-8").splitlines()
+                  if line.startswith("| segmenter | docs |"))
+    assert [cell.strip() for cell in header.split("| flags |")[1].strip(" |").split("|")] == ["F1(±1)", "B", "Pk"]
 
 
 @pytest.mark.parametrize("fmt", ["table", "md", "csv", "json", "html"])

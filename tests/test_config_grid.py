@@ -55,6 +55,21 @@ def test_the_command_line_takes_a_grid_as_an_inline_table(tmp_path):
     assert {"texttiling,k=10,w=6", "texttiling,k=10,w=12", "even"} <= rows
 
 
+@pytest.mark.parametrize("option, fragment", [
+    ("fixed_chars,grid={chunk_size=[300,600}", "the value of 'grid', {chunk_size=[300,600}, is not a valid TOML table "
+                                               "(Unclosed array): write arrays as [10, 20]"),
+    ("fixed_chars,grid={chunk_size=[300,600]", "is not a valid TOML table (Unclosed inline table): "),
+    ("langchain_recursive,separators=[a,b]", "the value of 'separators', [a,b], is not a valid TOML array "
+                                             "(Invalid value): write arrays as [10, 20] or [\"a\", \"b\"]"),
+])
+def test_a_mistyped_grid_or_array_on_the_command_line_says_it_is_not_valid_toml(option, fragment):
+    """A bracket left open in `-s 'fixed_chars,grid={chunk_size=[300,600}'` was read as a string,
+    and the error said the grid must be a table, showing the string, not what was wrong with it."""
+    result = CliRunner().invoke(app, ["run", "-s", option, "--restarts", "2", "--no-progress"])
+    assert result.exit_code == 1
+    assert f"error: --segmenter '{option}': " in result.stderr and fragment in result.stderr, result.stderr
+
+
 @pytest.mark.parametrize("table, message", [
     ('grid = [10, 20]', r"grid must be a table of parameter -> list of values"),
     ('grid = {}', r"grid must be a table"),

@@ -304,6 +304,26 @@ def test_metrics_to_compute_are_chosen_by_name():
     assert none.documents["even"][0].reference_metrics == {}
 
 
+def test_metrics_a_run_names_are_the_ones_its_reports_show(tmp_path):
+    """The README's way to compare chunkers by the headings, `[metrics] names = ["f1_1", "b", "pk"]`:
+    the alias `b` was refused (`--metrics` takes it), and boundary F1 within one unit, which the
+    catalogue leaves out of the default tables, appeared in no report of the run (terminal, Markdown,
+    CSV rows), only in JSON. The names now pick the reports' metrics, in their order."""
+    config = tmp_path / "rag.toml"
+    config.write_text('[corpus]\ndemo = true\n[segmenters.even]\n[metrics]\nnames = ["f1_1", "b", "pk"]\n')
+    assert load_config(config).metric_options() == {"names": ["f1_1", "boundary_similarity", "pk"]}
+    res = evaluate("even", small_corpus(2), n_restarts=2, progress=False, metrics={"names": ["f1_1", "b", "pk"]})
+    header = next(line for line in render(res, "md").splitlines() if line.startswith("| segmenter | docs |"))
+    refs = header.split("| flags |")[1]
+    assert [cell.strip() for cell in refs.strip(" |").split("|")] == ["F1(±1)", "B", "Pk"]
+    table = render(res, "table", width=200)
+    assert "F1(±1)" in table and " WD " not in table
+    row = res.to_rows("segmenters")[0]
+    assert "ref_f1_1_mean" in row and "ref_windowdiff_mean" not in row
+    # asked for on the command line, --metrics still decides what is printed
+    assert "F1(±1)" not in render(res, "table", width=200, metrics=["pk"])
+
+
 @pytest.mark.parametrize(
     "text, fragment",
     [

@@ -217,6 +217,25 @@ def test_cli_layout_control_flags_a_size_based_splitter(corpus_file):
     assert plain.exit_code == 0 and "layout-only" not in plain.stdout
 
 
+def test_a_report_with_layout_only_chunkers_says_how_to_compare_them():
+    """A RAG user's grid of chunk sizes came back all layout-only, the result line ranking none of
+    them, and the report said why but not what to compare them by (the README's answer: the
+    reference metrics, the headings of Markdown and HTML pages). It says so now, and points to
+    annotations where the corpus has no references; a run without a layout-only segmenter does
+    not say it."""
+    from stability.reporting import render
+
+    docs = demo_corpus()[:2]  # with references
+    chunkers = evaluate(["fixed_chars", "c99"], docs, n_restarts=2, layout_control=True, progress=False)
+    text = render(chunkers, "table", width=200)
+    assert "The headline cannot rank layout-only configurations" in text and "--metrics f1_1,b,pk" in text
+    bare = [Document(d.id, d.units) for d in docs]
+    unannotated = render(evaluate(["fixed_chars", "c99"], bare, n_restarts=2, layout_control=True, progress=False), "md")
+    assert "of a few annotated documents (stability report FOLDER -R annotated.jsonl" in unannotated
+    topics = evaluate(["c99"], docs, n_restarts=2, layout_control=True, progress=False)
+    assert "cannot rank layout-only" not in render(topics, "md")
+
+
 class _KnownUnitsOnly:
     """Fails on any unit it was not built with: the within and shuffle streams only reorder the
     units, the layout stream rewrites them."""

@@ -128,19 +128,21 @@ def notebook_html(result: Any) -> str:
 FILE_WIDTH = 120
 
 
-def write_reports(result: Any, directory: str | os.PathLike, formats: Any, documents: bool | None = None) -> list[Path]:
+def write_reports(result: Any, directory: str | os.PathLike, formats: Any, documents: bool | None = None,
+                  metrics: Sequence[str] | None = None) -> list[Path]:
     """Write ``report.<extension>`` for each format into ``directory``; formats holding one table
     (``SEPARATE_DETAILS``, CSV) write the per-document table to ``documents.<extension>`` too. A
-    terminal table is :data:`FILE_WIDTH` columns wide. Each file is written whole or not at all
+    terminal table is :data:`FILE_WIDTH` columns wide; ``metrics`` chooses the reference metrics
+    shown, as :func:`render`'s. Each file is written whole or not at all
     (:func:`write_whole`): a full disk or an interrupt never leaves a cut report in its place."""
     written = []
     for name in formats:
         module = format_module(name)
         separate = getattr(module, "SEPARATE_DETAILS", False)
         options = {"width": FILE_WIDTH} if "width" in inspect.signature(module.render).parameters else {}
-        texts = {"report": render(result, name, documents=None if separate else documents, **options)}
+        texts = {"report": render(result, name, documents=None if separate else documents, metrics=metrics, **options)}
         if separate:
-            texts["documents"] = render(result, name, documents=True)
+            texts["documents"] = render(result, name, documents=True, metrics=metrics)
         for stem, text in texts.items():
             path = Path(directory) / f"{stem}.{module.EXTENSION}"
             write_whole(path, text)

@@ -72,8 +72,23 @@ LAYOUT_NOTE = ("layout-only: the output does not change under the layout control
                "HTML, CSV), per document with --documents.")
 
 
+#: What to do with layout-only configurations (text chunkers), said when the run has one: by references if it has them.
+LAYOUT_ONLY_ADVICE = ("The headline cannot rank layout-only configurations (chunkers, chunk sizes) against one "
+                      "another: their boundaries follow the units' lengths, not the topics. Compare them by the "
+                      "reference metrics ")
+LAYOUT_ONLY_BY = {True: "(for Markdown and HTML, how well their boundaries meet the headings: F1(±1), B, Pk with "
+                        "--metrics f1_1,b,pk), minding that more boundaries meet more headings by chance (bounds).",
+                  False: "of a few annotated documents (stability report FOLDER -R annotated.jsonl, or pages "
+                         "with headings)."}
+
+
 def _layout_note(result: CorpusResult) -> list[str]:
-    return [LAYOUT_NOTE] if any(s.layout_only is not None for s in result.summary.values()) else []
+    summaries = result.summary.values()
+    if not any(s.layout_only is not None for s in summaries):
+        return []
+    if not any(s.layout_only for s in summaries):
+        return [LAYOUT_NOTE]
+    return [LAYOUT_NOTE, LAYOUT_ONLY_ADVICE + LAYOUT_ONLY_BY[any(s.reference for s in summaries)]]
 
 STRIPS_NOTE = ("Blue bars: initial boundaries, height = share of restarts that found them again; grey: boundaries "
                "that appeared only after permutation; red ticks: reference boundaries.")
@@ -113,7 +128,14 @@ def _check_computed(missing: list[Measure]) -> None:
 
 def _reference_measures(result: CorpusResult, compact: bool = False,
                         metrics: Sequence[str] | None = None) -> list[Measure]:
-    return selected_measures({k for s in result.summary.values() for k in s.reference}, compact, metrics)
+    """The reference metrics a report of ``result`` shows: ``metrics`` when given, else those the
+    run was told to compute (``[metrics] names``, ``metrics={"names": [...]}``) that it has, in
+    that order, else the catalogue's reported ones (:func:`selected_measures`)."""
+    present = {k for s in result.summary.values() for k in s.reference}
+    named = (result.settings.get("metrics") or {}).get("names")
+    if metrics is None and named:
+        metrics = [name for name in named if name in present]
+    return selected_measures(present, compact, metrics)
 
 
 #: How flags are coloured in a terminal.
