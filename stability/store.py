@@ -854,6 +854,11 @@ class ResultsStore:
         # one before it (JSON allows them after the value); a marker is one small write, so a
         # process that dies leaves the last one whole.
         try:
+            if self._marker_handle is not None and os.fstat(self._marker_handle.fileno()).st_nlink == 0:
+                # removed under the run: opened again by its name, which fails if its folder went with it
+                # (the results file's too: the error then says so), as a new file each call did
+                self._marker_handle.close()
+                self._marker_handle = None
             if self._marker_handle is None:
                 self._marker_handle = self._marker.open("wb", buffering=0)
                 self._marker_length = 0

@@ -254,6 +254,27 @@ def test_the_marker_is_one_file_rewritten_in_place_and_names_each_call(tmp_path)
     assert not marker.exists()
 
 
+def test_a_marker_removed_under_the_run_is_written_again_by_its_name(tmp_path):
+    """A marker deleted during the run (by a cleaner, by hand) comes back at the next call, as a new
+    file each call did: the open handle kept writing to the deleted file, so a later crash left no
+    marker, and a run whose whole folder was removed went on writing into deleted files
+    (test_environment's deleted-folder test)."""
+    out = tmp_path / "results.jsonl"
+    marker = out.with_name("results.jsonl.running")
+    seen = []
+
+    def removes_the_marker(units):
+        seen.append(marker.exists())
+        if len(seen) == 1:  # once, at the first call (a marker names a task, which may call several times)
+            marker.unlink()
+        return [3, 6]
+
+    docs = corpus("a", "b")
+    evaluate({"remover": removes_the_marker}, docs, output=out, n_jobs=1, **SETTINGS)
+    assert seen[0] and True in seen[1:]
+    assert not marker.exists()
+
+
 def test_a_marker_we_did_not_write_is_removed_with_a_warning(tmp_path, expected):
     out = tmp_path / "results.jsonl"
     run(Fault("raise", marker="none"), output=out, n_jobs=1)
