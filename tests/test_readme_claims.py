@@ -364,3 +364,33 @@ def test_the_many_boundaries_directions_quote_the_reports():
         for kind in either:
             counts = _total(many, MARK_KINDS[kind])
             assert counts[1] > 0 and counts[2] > 0, (kind, counts)
+
+
+#: The content-blind baselines of the studies' 16 configurations (by segmenter).
+BASELINES = {"none", "all", "even", "random"}
+
+
+def test_the_content_blind_claim_quotes_the_reports():
+    # "The shuffle control flagged the four content-blind baselines on every corpus studied, and
+    # the headline gives them 0; it also flagged a content-aware setting on three corpora ...,
+    # whose headline there is -0.18 to 0.01": every corpus section's configuration and ranking tables
+    baselines, others = [], {}
+    for path in REPORTS:
+        for section in path.read_text(encoding="utf-8").split("\n## Corpus `")[1:]:
+            corpus = section.split("`", 1)[0]
+            header, rows = _first_table(section.split("### Configurations\n", 1)[1])
+            configurations = {row[0]: dict(zip(header, row)) for row in rows}
+            header, rows = _first_table(section.split("### Ranking of the configurations", 1)[1])
+            headline = {row[0]: dict(zip(header, row))["stability"].split()[0] for row in rows}
+            for label, cells in configurations.items():
+                blind = cells["flags"] == "content-blind"
+                if cells["segmenter"] in BASELINES:
+                    baselines.append((blind, headline[label]))
+                elif blind:
+                    others.setdefault(corpus, []).append(float(headline[label]))
+    assert len(baselines) == 4 * len(_reports_headline()) and set(baselines) == {(True, "0.000")}
+    values = [v for found in others.values() for v in found]
+    words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+    assert (f"The shuffle control flagged the four content-blind baselines on every corpus studied, and the headline "
+            f"gives them 0; it also flagged a content-aware setting on {words[len(others)]} corpora") in _flat(README)
+    assert f"whose headline there is {min(values):.2f} to {max(values):.2f}" in _flat(README)
