@@ -394,3 +394,51 @@ def test_the_content_blind_claim_quotes_the_reports():
     assert (f"The shuffle control flagged the four content-blind baselines on every corpus studied, and the headline "
             f"gives them 0; it also flagged a content-aware setting on {words[len(others)]} corpora") in _flat(README)
     assert f"whose headline there is {min(values):.2f} to {max(values):.2f}" in _flat(README)
+
+
+def test_the_headline_note_quotes_the_reports():
+    # the note under every report's summary table (stability.reporting.corpus.HEADLINE_NOTE) gives the
+    # headline's Kendall tau against B per kind of text: the README's table's sources
+    from stability.reporting.corpus import HEADLINE_NOTE
+
+    b = {corpus: float(cells["B"]) for corpus, cells in _reports_headline().items()}
+    note = _flat(HEADLINE_NOTE)
+    choi, dialogues = re.search(r"Kendall tau (\d\.\d\d) on Choi's, (\d\.\d\d) on task dialogues", note).groups()
+    assert (float(choi), float(dialogues)) == (b["choi"], b["dialseg711"])
+    clinical = re.search(r"clinical textbook chapters \((\d\.\d\d)\)", note).group(1)
+    assert {b["clinical"], b["clinical_rest"]} == {float(clinical)}
+    novels = re.search(r"novels split into chapters \((\d\.\d\d)\)", note).group(1)
+    assert {b["fiction"], b["fiction_rest"]} == {float(novels)}
+    about = float(re.search(r"Wikipedia articles and meeting transcripts \(about (\d\.\d+)\)", note).group(1))
+    assert all(abs(b[c] - about) < 0.1 for c in ("wiki50", "elements", "committee"))
+    chit_chat = re.search(r"open-domain chit-chat \((\d\.\d\d)\)", note).group(1)
+    assert float(chit_chat) == b["tiage"]
+    docs = [b[c] for c in KINDS["technical documentation"]]
+    projects = {c.split("_")[0] for c in KINDS["technical documentation"]}
+    words = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 11: "eleven"}
+    assert (f"({min(docs):.2f} to {max(docs):.2f} over {words[len(docs)]} readings of {words[len(projects)]} projects, "
+            f"below 0.3 on {words[sum(v < 0.3 for v in docs)]})") in note
+
+
+def test_the_agreement_notes_quote_the_reports():
+    # the ×agreement notes of the reports say on how many readings it ranked closer than the
+    # headline, by how much, and that on documentation the paired intervals reach below 0
+    from stability.comparison import COMPARISON_BRIEF, COMPARISON_NOTE
+
+    rows = [dict(zip(header, row)) for header, table in _tables("### The second number of a comparison")
+            for row in table]
+    differences = [float(row["difference"].split()[0]) for row in rows]
+    low, high = f"{min(differences):.2f}", f"{max(differences):.2f}"
+    words = {4: "four", 8: "eight", 11: "eleven"}
+    assert all(d > 0 for d in differences) and len(rows) == 11
+    for note in (COMPARISON_NOTE, COMPARISON_BRIEF):
+        assert f"on all {words[len(rows)]} readings it was measured on, by {low} to {high} in Kendall tau" in _flat(note)
+    documentation = [row for row in rows if row["corpus"] in KINDS["technical documentation"]]
+    below = [row["corpus"] for row in rows if float(row["difference"].split("[")[1].split(",")[0]) < 0]
+    assert sorted(below) == sorted(row["corpus"] for row in documentation)
+    projects = {row["corpus"].split("_")[0] for row in documentation}
+    assert (f"{words[len(documentation)]} readings of technical documentation from {words[len(projects)]} projects; "
+            "on each of them the paired interval over documents reaches below 0") in _flat(COMPARISON_NOTE)
+    assert "(within the sampling noise on documentation;" in _flat(COMPARISON_BRIEF)
+    assert (f"though on each of the {words[len(documentation)]} documentation readings its paired interval over "
+            "documents reaches below 0") in _flat(README)
