@@ -442,3 +442,19 @@ def test_the_agreement_notes_quote_the_reports():
     assert "(within the sampling noise on documentation;" in _flat(COMPARISON_BRIEF)
     assert (f"though on each of the {words[len(documentation)]} documentation readings its paired interval over "
             "documents reaches below 0") in _flat(README)
+
+
+def test_the_docstrings_name_the_headline_in_use_and_where_it_was_chosen():
+    # the study's own rule picks the headline in use (docs/validation.md); the score it replaced is
+    # "the previous headline" (README's column table), not the one the study found closest
+    import stability.reporting.corpus as corpus_report
+    from stability.catalogue import STABILITY
+    from stability.scores import shuffle_corrected_f1
+
+    report = (ROOT / "docs" / "validation.md").read_text(encoding="utf-8")
+    assert re.search(r"This study's rule picks \*\*(.+?)\*\*", report).group(1) == HEADLINE.title
+    previous = STABILITY["shuffle_corrected"]
+    assert f"| {previous.short} | the previous headline" in README
+    doc = _flat(shuffle_corrected_f1.__doc__)
+    assert "the previous headline" in doc and "closest" not in doc
+    assert "docs/validation-protocol.md" in _flat(corpus_report.__doc__)
