@@ -458,3 +458,13 @@ def test_the_docstrings_name_the_headline_in_use_and_where_it_was_chosen():
     doc = _flat(shuffle_corrected_f1.__doc__)
     assert "the previous headline" in doc and "closest" not in doc
     assert "docs/validation-protocol.md" in _flat(corpus_report.__doc__)
+
+
+def test_the_study_time_quotes_the_protocol():
+    # "stability validate configs/validation.toml ... # about N min on 2 cores": the one full rebuild
+    # of the three caches timed in docs/validation-protocol.md (Amendment 5 outcome)
+    protocol = (ROOT / "docs" / "validation-protocol.md").read_text(encoding="utf-8")
+    minutes, seconds = map(int, re.search(r"rebuilt the three caches \((\d+) min (\d+) s on 2 cores\)",
+                                          _flat(protocol)).groups())
+    line = next(line for line in README.splitlines() if line.startswith("stability validate configs/validation.toml"))
+    assert f"# about {round(minutes + seconds / 60)} min on 2 cores" in line
