@@ -468,3 +468,15 @@ def test_the_study_time_quotes_the_protocol():
                                           _flat(protocol)).groups())
     line = next(line for line in README.splitlines() if line.startswith("stability validate configs/validation.toml"))
     assert f"# about {round(minutes + seconds / 60)} min on 2 cores" in line
+
+
+def test_the_transcripts_paragraph_names_the_benchmark_corpus_as_its_table_row():
+    # benchmarks/captions.py writes council meetings, all-hands meetings and podcasts: the Transcripts
+    # paragraph quoting its numbers and the benchmark table describe that corpus the same way
+    from benchmarks.captions import TALKS
+
+    kinds = {name.split("-")[0] for name, *_ in TALKS}
+    assert "podcast" in kinds and len(TALKS) == 6
+    described = "six synthetic meeting and podcast transcripts"
+    assert _flat(README).count(described) == 2
+    assert "synthetic meetings" not in _flat(README)
