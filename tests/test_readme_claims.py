@@ -480,3 +480,31 @@ def test_the_transcripts_paragraph_names_the_benchmark_corpus_as_its_table_row()
     described = "six synthetic meeting and podcast transcripts"
     assert _flat(README).count(described) == 2
     assert "synthetic meetings" not in _flat(README)
+
+
+def test_the_per_corpus_table_gives_each_reports_number_of_documents():
+    # "Choi 3-11 (synthetic concatenations, 400 documents)", "(first 60 of 227; ...)", "(43 pages; ...)":
+    # the number each row gives is the report's; a reading of the same pages says so
+    counts = {}
+    for path in REPORTS:
+        for corpus, count in re.findall(r"^- `(\w+)` \([^)]*\): (\d+) of \d+ documents", path.read_text(encoding="utf-8"),
+                                        flags=re.M):
+            counts[corpus] = count
+    _, rows = _first_table(README.split("**What the headline is worth, per kind of text.**", 1)[1])
+    for name, *_ in rows:
+        corpus = next(TABLE_NAMES[start] for start in TABLE_NAMES if name.startswith(start))
+        numbers = re.findall(r"\d+", name)
+        assert counts[corpus] in numbers or "the same pages" in name, (name, counts[corpus])
+    assert set(counts) == set(TABLE_NAMES.values())
+
+
+def test_the_window_convention_count_quotes_its_test():
+    # "the default and nltk's differ on most documents (164 of the 200 random documents of
+    # tests/test_metrics_conventions.py)"
+    from test_metrics_conventions import PAIRS
+
+    differ = 0
+    for ref, _ in PAIRS:
+        n, m = ref.n_units, ref.n_boundaries
+        differ += min(max(round(n / (2 * (m + 1))), 1), n - 1) != round((n - 1) / (2 * m))
+    assert f"({differ} of the {len(PAIRS)} random documents of `tests/test_metrics_conventions.py`)" in _flat(README)
