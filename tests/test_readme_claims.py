@@ -508,3 +508,15 @@ def test_the_window_convention_count_quotes_its_test():
         n, m = ref.n_units, ref.n_boundaries
         differ += min(max(round(n / (2 * (m + 1))), 1), n - 1) != round((n - 1) / (2 * m))
     assert f"({differ} of the {len(PAIRS)} random documents of `tests/test_metrics_conventions.py`)" in _flat(README)
+
+
+def test_the_package_docstring_names_every_corpus_format():
+    # stability's module docstring lists what read_corpus reads: every row of the format table
+    import stability
+    from stability.readers import FORMAT_TABLE
+
+    said = {"choi": "Choi", "wiki": "Wiki-727K / Wiki-50", "jsonl": "JSON lines", "csv": "CSV/TSV", "chen": "Chen",
+            "subtitles": "captions (WebVTT, SubRip)", "markdown": "Markdown", "html": "HTML", "text": "plain text"}
+    assert set(said) == set(FORMAT_TABLE)
+    doc = _flat(stability.__doc__).split(":func:`read_corpus`:", 1)[1].split("(:data:", 1)[0]
+    assert [name for name, words in said.items() if words not in doc] == []
