@@ -534,3 +534,5 @@ def test_the_readme_says_which_rows_the_headline_was_chosen_on():
     assert set(roles.values()) == {"selection", "held out"}
     assert (f"The headline was chosen on {' and '.join(selection)} by a rule written before their numbers") \
         in _flat(README)
+    assert f"the headline was chosen on {' and '.join(selection)}, and every later change tried, by rules" \
+        in _flat(VALIDITY)
