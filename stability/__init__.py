@@ -12,8 +12,9 @@ The core entry points:
 * :func:`check_segmenter`: the checks of the segmenter contract, run on your own segmenter;
   :class:`SegmenterFunction` is that contract for type checkers (the package is typed, PEP 561);
 * :class:`Segmentation`: the one segmentation type, with every conversion;
-* :func:`read_corpus`: documents from Choi, Wiki-727K / Wiki-50, Chen, JSON lines, CSV/TSV,
-  Markdown, HTML or plain text files (:data:`stability.readers.FORMAT_TABLE`).
+* :func:`read_corpus`: documents from Choi, Wiki-727K / Wiki-50, Chen, JSON lines (Whisper's
+  JSON too), CSV/TSV, captions (WebVTT, SubRip), Markdown, HTML or plain text files
+  (:data:`stability.readers.FORMAT_TABLE`).
 
 Reference metrics live in :mod:`stability.metrics`, reports in :mod:`stability.reporting`, the
 validation study in :mod:`stability.study`.

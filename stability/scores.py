@@ -50,8 +50,10 @@ def shuffle_corrected_f1(f1: float, shuffle_f1: float) -> float:
     share of the stability that the shuffle control leaves unexplained which the real test
     recovers. 0 when the shuffle control is perfectly stable (``S = 1``: the output does not depend
     on the content); NaN when the shuffle control was not run. It can be negative (less stable
-    than the shuffle control). The validation study (``docs/validation.md``) found it the stability
-    score that ranks segmenters closest to the reference metrics, hence the reports' headline.
+    than the shuffle control). It is the previous headline: the pre-registered protocol
+    (``docs/validation-protocol.md``) replaced it by :func:`count_corrected_f1`, which also corrects
+    by the chance level of the boundary counts and gives no credit to a document without
+    boundaries; reports still show it (``stab. (shuf.-corr.)``, full tables).
 
     Examples
     --------

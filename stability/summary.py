@@ -83,8 +83,8 @@ COUNT_MARKS = (
     CountMark("many boundaries", "many_boundaries", MANY_BOUNDARIES_FACTOR,
               "Boundaries placed inside topics can still come back under permutation, and the correction "
               "stretches what remains above a high chance level, so the headline's rank of such a segmenter is "
-              "unreliable (in the validation studies too high on meeting transcripts and novels, too low on "
-              "Wikipedia articles, either way on technical documentation)"),
+              "unreliable (in the validation studies mostly too high on meeting transcripts and novels, either "
+              "way on Wikipedia articles, clinical chapters and technical documentation)"),
 )
 
 def _stat_rng(seed: int, label: str, what: str) -> np.random.Generator:
@@ -207,8 +207,8 @@ def many_boundaries(summary: Mapping[str, SegmenterSummary]) -> dict[str, tuple[
     Many of them still come back when units are permuted within those small segments, and with
     that many boundaries the shuffle control and the chance level are high too, so the correction
     divides a small margin by a small remainder (docs/validation-dialogue.md: TextTiling on
-    meeting transcripts, ranked too high; on Wikipedia articles the same settings were ranked too
-    low, so the mark says the rank is unreliable, not in which direction). Those whose mean number
+    meeting transcripts, ranked too high; on Wiki-50 two of the same settings were ranked too low
+    and on Elements one too high, so the mark says the rank is unreliable, not in which direction). Those whose mean number
     of boundaries per document is above :data:`MANY_BOUNDARIES_FACTOR` times the median of the
     content-aware segmenters (:func:`count_marks`): label -> (its mean, that median).
 

@@ -4,8 +4,9 @@ Layout follows Lamprier et al. (2007), Tables 1-3: one row per segmenter, each s
 "mean (std)" over documents; reference metrics sit beside the stability scores when the documents
 have references. Every column comes from the catalogue (:mod:`stability.catalogue`); the first
 stability column is the headline score (:data:`~stability.catalogue.HEADLINE`), chosen by the
-validation study (``docs/validation.md``): the raw F1 of the paper rewards segmenters that ignore
-the content, so it is not the headline.
+pre-registered protocol of ``docs/validation-protocol.md`` and checked by the validation study
+(``docs/validation.md``): the raw F1 of the paper rewards segmenters that ignore the content, so it
+is not the headline.
 """
 
 from __future__ import annotations
