@@ -75,3 +75,17 @@ def test_run_reads_a_corpus_piped_into_it(tmp_path):
     strip = lambda out: {k: v for k, v in json.loads(out).items() if k not in ("settings", "provenance", "command")}
     assert strip(piped.stdout) == strip(from_file.stdout)
     assert [d["document"] for d in json.loads(piped.stdout)["documents"]["even"]] == ["a", "b"]
+
+
+def test_a_parameter_error_met_reading_standard_input_names_it_not_the_temporary_copy(monkeypatch):
+    """`cat corpus.jsonl | stability run --corpus - --unit sentence`: a document that gives its
+    units cannot be cut into sentences (only Whisper transcripts can), an error raised while the
+    documents are read; it named the temporary copy of standard input
+    (/tmp/stability-stdin-.../stdin.jsonl:1), a file the user never made and that is gone."""
+    _pipe(monkeypatch, JSONL)
+    before = _leftovers()
+    with pytest.raises(InvalidParameterError) as caught:
+        list(read_corpus("-", unit="sentence"))
+    assert str(caught.value).startswith("<stdin>:1: unit='sentence' cuts Whisper transcripts"), str(caught.value)
+    assert "stability-stdin-" not in str(caught.value) and caught.value.parameter == "unit"
+    assert _leftovers() == before

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..checks import did_you_mean
 from ..corpus import Document
-from ..exceptions import CorpusFormatError, InvalidParameterError, warn
+from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, warn
 from .common import CorpusWarning, PathLike, check_encoding, list_files, looks_binary
 from .formats import COMMON_OPTIONS, FORMAT_TABLE, CorpusFormat
 
@@ -315,6 +315,10 @@ def _read_stdin(format: str | None, codec: str, common: dict[str, Any], options:
             if exc.path != str(file):
                 raise
             raise _from_stdin(exc, file) from None
+        except (InvalidParameterError, InvalidTypeError) as exc:  # an option refused by a document read
+            if str(file) not in str(exc):
+                raise
+            raise type(exc)(str(exc).replace(str(file), STDIN_NAME), parameter=exc.parameter) from None
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
