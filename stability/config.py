@@ -635,8 +635,10 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     called with the CorpusResult once every pair has finished, before the reports are written.
     ``provenance`` (e.g. the command line) is kept in the run record (:func:`stability.evaluate`).
     ``metrics`` (names or aliases, ``--metrics``) are the reference metrics the written reports show
-    (by default those of ``[metrics] names``, else the catalogue's reported ones).
+    (by default those of ``[metrics] names``, else the catalogue's reported ones); a name the
+    catalogue does not know is refused before the run.
     """
+    from .catalogue import reference_measures
     from .reporting import write_reports
     from .runner import evaluate
     from .settings import Settings
@@ -663,6 +665,8 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     documents = experiment.documents()
     # checked here, once: a setting the run refuses is said before a Dask cluster is started or joined
     settings = Settings.build(None, metrics=experiment.metric_options(), **run)
+    if metrics is not None:  # the reports' metrics: a name the catalogue does not know, before the run
+        reference_measures(metrics)
 
     def call() -> Any:
         return evaluate(segmenters, documents, settings, output=output, provenance=provenance)

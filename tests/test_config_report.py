@@ -66,6 +66,16 @@ def test_config_keys_feed_keyword_arguments(tmp_path):
     assert "at k = segeval (segeval's convention)" in (tmp_path / "out" / "report.md").read_text()  # the k used
 
 
+def test_run_experiment_refuses_an_unknown_report_metric_before_the_run(tmp_path):
+    """run_experiment(metrics=...) chooses the metrics of the reports it writes, once every pair has
+    run: an unknown name (a typo) was refused only then, after the whole run, and no report was
+    written; it is refused before the corpus is segmented now, as --metrics is on the command line."""
+    exp = with_overrides(default_experiment(), segmenters=["even"], n_restarts=2, out=str(tmp_path / "out"))
+    with pytest.raises(InvalidParameterError, match=r"unknown reference metric 'pq'"):
+        run_experiment(exp, progress=False, metrics=["f1_1", "pq"])
+    assert not (tmp_path / "out").exists()  # nothing ran: no results file
+
+
 @pytest.mark.parametrize(
     "text, fragment",
     [
