@@ -180,6 +180,8 @@ def segmenter_option(text: str) -> tuple[str, dict[str, Any]]:
     config's ``[segmenters.LABEL]``), the label being the text itself (but a grid); each value is read as a TOML value (``5``, ``0.5``, ``true``),
     else kept as a string (``n_segments=reference``). An unquoted value with a backslash is refused
     (``separator=\\n`` would be a backslash and an ``n``): quoted, ``separator="\\n"`` is a newline.
+    So is an unquoted value starting with ``[`` or ``{`` that is not a valid TOML array or table (a
+    grid or a list mistyped: ``grid={w=[10,20}``), with TOML's reason; quoted, it is a string.
 
     Examples
     --------

@@ -3,6 +3,9 @@ config-file error the file's table and key; the library keeps its keyword names.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
@@ -286,3 +289,22 @@ def test_a_hint_before_a_closing_bracket_takes_no_value():
     assert words.say("expected a text column (text, or pass text_column=)") == \
         "expected a text column (text, or pass --text-column)"
     assert words.say("pass text_column=foo") == "pass --text-column foo"
+
+
+def test_the_readme_says_an_unquoted_bracket_or_brace_value_must_be_toml():
+    """Since 7aa57c5 a --segmenter value starting with [ or { that is not a valid TOML array or
+    table is refused (a grid mistyped), no longer kept as a string; the README and
+    segmenter_option's docstring still said every other value was kept as a string, so
+    `pattern=[A-Z]+` (a plugin's regular expression) looked fine. They say it now, with the quoted
+    form, which this test runs."""
+    option = segmenter_option
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    paragraph = readme[readme.index("`--segmenter NAME,key=value,...` passes"):]
+    paragraph = paragraph[:paragraph.index("\n\n")]
+    quoted = re.search(r"`(\w+='\[[^`]*\]\+?')`", paragraph)
+    assert quoted and "starting with `[` or `{`" in paragraph, paragraph
+    key, _, value = quoted.group(1).partition("=")
+    assert option(f"mine:Seg,{quoted.group(1)}")[1][key] == value.strip("'")
+    with pytest.raises(InvalidParameterError, match="is not a valid TOML array"):
+        option(f"mine:Seg,{key}={value.strip(chr(39))}")
+    assert "starting with ``[`` or ``{``" in " ".join(option.__doc__.split())
