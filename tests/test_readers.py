@@ -537,6 +537,23 @@ def test_whisper_tsv_times_are_read_in_milliseconds(tmp_path):
         list(read_csv(write(tmp_path / "bad.csv", "text,start,end\na,x,1\n"), time_unit="ms"))
 
 
+def test_whisper_tsv_text_is_read_as_written_double_quotes_included(tmp_path):
+    """Whisper writes each segment's text as it is, never quoted (WriteTSV prints it with tabs made
+    spaces), so a quotation that opens in one segment and closes in a later one starts a cell with a
+    double quote: read as CSV quoting, it swallowed the following rows into one unit (a warning, one
+    unit of 0-2.5 s instead of three). Whisper's output (its header, integer times) is read without
+    quoting; a file with the same header and times in seconds keeps CSV quoting, as before."""
+    text = 'start\tend\ttext\n0\t2500\t"I think we should go,\n2500\t4000\tshe said. Then we left.\n4000\t6000\tThe "end".\n'
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorpusWarning)  # the note on milliseconds
+        (doc,) = read_corpus(write(tmp_path / "talk.tsv", text))
+    assert doc.units == ('"I think we should go,', "she said. Then we left.", 'The "end".')
+    assert doc.times == ((0.0, 2.5), (2.5, 4.0), (4.0, 6.0))
+    quoted = 'start\tend\ttext\n0.0\t2.5\t"Tab\there, ""quoted"""\n2.5\t4.0\tPlain.\n'
+    (doc,) = read_corpus(write(tmp_path / "own.tsv", quoted))
+    assert doc.units == ('Tab\there, "quoted"', "Plain.") and doc.times == ((0.0, 2.5), (2.5, 4.0))
+
+
 def test_whisper_tsv_on_the_command_line_and_in_a_config(tmp_path):
     # twelve 2-second segments; `even` places one boundary, at unit 10, which starts at 20 s
     rows = "".join(f"{k * 2000}\t{k * 2000 + 2000}\tSentence number {k} is here.\n" for k in range(12))

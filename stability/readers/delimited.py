@@ -10,6 +10,7 @@ milliseconds, with a note.
 from __future__ import annotations
 
 import csv
+import itertools
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -116,7 +117,10 @@ def read_csv(
     whose header is exactly ``start``, ``end``, ``text`` (Whisper's layout, in that order) and
     whose every start and end is an integer is read in milliseconds when ``time_unit`` is not
     given, and a note (a :class:`~stability.readers.CorpusWarning`) says so; pass
-    ``time_unit="s"`` for such a file that holds whole seconds.
+    ``time_unit="s"`` for such a file that holds whole seconds. Whisper never quotes the text: a
+    file with that header whose first row has integer times is read without CSV quoting, so a
+    segment starting with a double quote (a quotation a later segment closes) is read as
+    written, not joined with the rows after it.
 
     Parameters
     ----------
@@ -276,7 +280,10 @@ def _columns(header: list[str], options: dict[str, Any], path: Path, delimiter: 
 def _parse_csv(
     source: Source, path: Path, default_id: str, delimiter: str, options: dict[str, Any]
 ) -> Iterator[Document]:
-    reader = csv.reader(source.lines(path, raw=True), delimiter=delimiter)
+    lines = iter(source.lines(path, raw=True))
+    head = list(itertools.islice(lines, 2))  # the header and the first row: Whisper's output is never quoted
+    quoting = csv.QUOTE_NONE if _whisper_output(head, delimiter) else csv.QUOTE_MINIMAL
+    reader = csv.reader(itertools.chain(head, lines), delimiter=delimiter, quoting=quoting)
     header = _next_row(reader, path)
     if header is None:
         raise CorpusFormatError("expected a header row naming the columns; the file is empty", path=str(path), line=1)
@@ -291,6 +298,17 @@ def _parse_csv(
         raise CorpusFormatError(
             "expected at least one data row after the header; found none", path=str(path), line=reader.line_num + 1
         )
+
+
+def _whisper_output(head: list[str], delimiter: str) -> bool:
+    """Whether a file whose first two lines are ``head`` is Whisper's TSV output: its header
+    (:data:`WHISPER_HEADER`, tab-separated) and a first row of integer times. Whisper writes each
+    segment's text as it is (tabs made spaces), never quoted: a double quote there is a character,
+    often one opening a quotation that a later segment closes, not CSV quoting."""
+    if delimiter != "\t" or len(head) < 2 or head[0].rstrip("\r\n").split("\t") != list(WHISPER_HEADER):
+        return False
+    cells = head[1].split("\t")
+    return len(cells) == len(WHISPER_HEADER) and all(c.isascii() and c.isdigit() for c in cells[:2])
 
 
 def _next_row(reader: Any, path: Path) -> list[str] | None:
