@@ -61,7 +61,7 @@ from typing import Any
 
 from .checks import check_bool, check_folder, check_int
 from .corpus import Document
-from .exceptions import InvalidParameterError, InvalidTypeError, MissingDependencyError, UnknownSegmenterError
+from .exceptions import InvalidParameterError, InvalidTypeError, MissingDependencyError, UnknownSegmenterError, warn
 from .reporting import formats_available
 
 if sys.version_info >= (3, 11):
@@ -682,8 +682,20 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     if on_results is not None:
         on_results(result)
     if out_dir is not None:
-        write_reports(result, out_dir, experiment.output.get("formats", []), experiment.output.get("documents"),
-                      metrics=metrics)
+        formats, documents_table = experiment.output.get("formats", []), experiment.output.get("documents")
+        try:
+            write_reports(result, out_dir, formats, documents_table, metrics=metrics)
+        except InvalidParameterError:
+            if metrics is None:
+                raise
+            # a metric named but not computed (no references): the error stands, the reports are
+            # written all the same with the metrics that were, so nothing computed is lost
+            from .store import ResultsWarning
+
+            write_reports(result, out_dir, formats, documents_table)
+            warn(f"the reports in {out_dir} were written with the reference metrics the run computed, not those "
+                 f"named; `stability report {out_dir}` renders them again", ResultsWarning)
+            raise
     return result
 
 

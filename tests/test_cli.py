@@ -168,6 +168,24 @@ def test_run_metrics_are_those_of_the_reports_it_writes(runner, corpus_file, tmp
     assert [cell.strip() for cell in header.split("| flags |")[1].strip(" |").split("|")] == ["F1(±1)", "B", "Pk"]
 
 
+def test_run_metrics_that_cannot_be_computed_still_leave_the_reports(runner, tmp_path):
+    """`--metrics pk,b --out DIR` on documents without references: the error stands (exit 1), but
+    the reports are written with what the run computed; since --metrics chose the reports' metrics
+    (9bcdc2f) the run ended with results.jsonl alone."""
+    from stability.demo import demo_corpus
+
+    folder, out = tmp_path / "plain", tmp_path / "out"
+    folder.mkdir()
+    for doc in demo_corpus(n_documents=2):
+        (folder / f"{doc.id}.txt").write_text("\n".join(doc.units) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["run", "-s", "even", "-c", str(folder), "--corpus-format", "text", "--unit", "line",
+                                 "-r", "2", "--no-progress", "--metrics", "pk,b", "--out", str(out)])
+    assert result.exit_code == 1
+    assert "pk, boundary_similarity were not computed: they need references" in result.stderr
+    assert "were written with the reference metrics the run computed" in result.stderr
+    assert {"report.md", "report.json"} <= {path.name for path in out.iterdir()}
+
+
 @pytest.mark.parametrize("fmt", ["table", "md", "csv", "json", "html"])
 def test_report_formats_match_golden_files(runner, corpus_file, tmp_path, fmt):
     out = tmp_path / "out"
