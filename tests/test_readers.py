@@ -535,6 +535,10 @@ def test_whisper_tsv_times_are_read_in_milliseconds(tmp_path):
         read_csv(file, time_unit="sec")
     with pytest.raises(CorpusFormatError, match="expected a number of milliseconds in column 'start'"):
         list(read_csv(write(tmp_path / "bad.csv", "text,start,end\na,x,1\n"), time_unit="ms"))
+    # a unit for times the file does not have was accepted and did nothing
+    with pytest.raises(CorpusFormatError, match=r"notimes\.csv:1: time_unit='ms' is the unit of the start and end "
+                       r"columns; expected both"):
+        list(read_csv(write(tmp_path / "notimes.csv", "text,label\na,1\n"), time_unit="ms"))
 
 
 def test_whisper_tsv_text_is_read_as_written_double_quotes_included(tmp_path):

@@ -145,6 +145,7 @@ def read_csv(
         The unit of the start and end columns: seconds or milliseconds. Default: seconds, except
         for Whisper's TSV output (tab-separated, header exactly ``start``, ``end``, ``text``,
         integer times), read in milliseconds with a note. ``Document.times`` are always seconds.
+        Given, it is refused for a file without both columns.
     encoding, encoding_errors, pattern, limit :
         The options of every reader (see :func:`~stability.readers.read_corpus`); ``pattern``
         defaults to ``"*.csv"`` and ``"*.tsv"`` here.
@@ -264,6 +265,9 @@ def _columns(header: list[str], options: dict[str, Any], path: Path, delimiter: 
     end = _pick(header, options["end_column"], ("end",), path, "end time")
     if (options["start_column"] is None) != (options["end_column"] is None) and (start is None or end is None):
         raise fail(f"times need both a start and an end column; pass {'end' if start else 'start'}_column= too")
+    if options["time_unit"] is not None and (start is None or end is None):
+        raise fail(f"time_unit={options['time_unit']!r} is the unit of the start and end columns; expected both "
+                   "(named start and end, or pass start_column= and end_column=)")
     document = _pick(header, options["document_column"], _DOCUMENT_COLUMNS, path, "document")
     index = {name: i for i, name in enumerate(header)}
     return _Columns(
