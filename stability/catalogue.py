@@ -52,6 +52,7 @@ __all__ = [
     "stability_measure",
     "reference_measure",
     "reference_measures",
+    "reference_spellings",
     "oriented",
 ]
 
@@ -376,10 +377,24 @@ def _lookup(name: str, tables: tuple[Mapping[str, Measure], ...], what: str) -> 
         for m in table.values():
             if name in m.aliases:
                 return m
-    names = [n for t in tables for n in t] + [a for t in tables for m in t.values() for a in m.aliases]
+    names = list(_spellings(tables))
     raise InvalidParameterError(
         f"unknown {what} {name!r}{did_you_mean(name, names) or '.'} Known: {', '.join(n for t in tables for n in t)}"
     )
+
+
+def _spellings(tables: tuple[Mapping[str, Measure], ...]) -> dict[str, str]:
+    """Every name, then every alias, of the measures of ``tables``, to the name it stands for."""
+    return {n: n for t in tables for n in t} | {a: m.name for t in tables for m in t.values() for a in m.aliases}
+
+
+def reference_spellings() -> dict[str, str]:
+    """The names and aliases a reference metric is given by (``b``, ``wd``...), to its name.
+
+    >>> reference_spellings()["wd"]
+    'windowdiff'
+    """
+    return _spellings((REFERENCE, MULTI_REFERENCE))
 
 
 def reference_measure(name: str) -> Measure:

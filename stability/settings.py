@@ -72,10 +72,9 @@ def _check_optional_bool(value: Any, name: str) -> bool | None:
 def _check_metric_names(names: Any, name: str = "metrics names") -> list[str]:
     """The metrics' catalogue names, an alias (``b``, ``wd``, as ``--metrics`` takes them) read as
     the name it stands for."""
-    from .catalogue import MULTI_REFERENCE, REFERENCE
+    from .catalogue import reference_spellings
 
-    tables = (REFERENCE, MULTI_REFERENCE)
-    spelled = {n: n for t in tables for n in t} | {a: m.name for t in tables for m in t.values() for a in m.aliases}
+    spelled = reference_spellings()
     if isinstance(names, str) or not isinstance(names, (list, tuple)) or not all(
         isinstance(n, str) and n in spelled for n in names
     ):
