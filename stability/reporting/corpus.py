@@ -77,8 +77,12 @@ LAYOUT_NOTE = ("layout-only: the output does not change under the layout control
 LAYOUT_ONLY_ADVICE = ("The headline cannot rank layout-only configurations (chunkers, chunk sizes) against one "
                       "another: their boundaries follow the units' lengths, not the topics. Compare them by the "
                       "reference metrics ")
-LAYOUT_ONLY_BY = {True: "(for Markdown and HTML, how well their boundaries meet the headings: F1(±1), B, Pk with "
-                        "--metrics f1_1,b,pk), minding that more boundaries meet more headings by chance (bounds).",
+#: The reference metrics it advises, as --metrics takes them.
+LAYOUT_ONLY_METRICS = ("f1_1", "b", "pk")
+LAYOUT_ONLY_BY = {True: "(for Markdown and HTML, how well their boundaries meet the headings: "
+                        f"{', '.join(reference_measure(name).short for name in LAYOUT_ONLY_METRICS)} with "
+                        f"--metrics {','.join(LAYOUT_ONLY_METRICS)}), minding that more boundaries meet more headings "
+                        "by chance (bounds).",
                   False: "of a few annotated documents (stability report FOLDER -R annotated.jsonl, or pages "
                          "with headings)."}
 
@@ -526,14 +530,15 @@ def document_section(result: CorpusResult, digits: int = 3, compact: bool = Fals
     header, rows, align = _document_table(result, digits, compact, metrics)
     raw_header, raw_rows, _ = _document_table(result, None, False, metrics)
     n_refs = len(_reference_measures(result, compact, metrics))
-    last = len(header) - 1 - _timed(result)  # boundary:confidence, then the boundary times (kept longer)
+    timed = _timed(result)
+    last = len(header) - 1 - timed  # boundary:confidence, then the boundary times (kept longer)
     drop = (tuple(range(last, len(header))) + tuple(range(last - 1, last - 1 - n_refs, -1)) + (5, 4)
             if compact else ())
     shown = [STABILITY[n] for n in COMPACT_DOCUMENT] if compact else []
     tests, controls = _full_columns(result)
     test_columns = sum(3 if m.interval else 1 for m in tests)  # a score with an interval: value, low, high
     groups = () if compact else (("", 3), ("stability test", test_columns), ("controls", len(controls) + 1),
-                                 ("reference", n_refs), ("", 1 + _timed(result)))
+                                 ("reference", n_refs), ("", 1 + timed))
     note = (f"Per document, the interval of {HEADLINE.short} is over the document's restarts (bootstrap, test and "
             "shuffle-control restarts resampled): how far other restarts could move the value; more restarts "
             "narrow it.")
