@@ -93,15 +93,27 @@ def test_the_per_corpus_table_quotes_the_reports():
     assert seen == set(TABLE_NAMES.values()) and set(reports) == seen
 
 
-def test_the_halves_numbers_quote_the_reports():
-    reports = {}
+def _halves_rows() -> dict[str, dict[str, str]]:
+    """Each corpus's row of the reports' halves table (the mean rows left out), by corpus."""
+    found = {}
     for header, rows in _tables("### On documents whose references it did not see"):
         for row in rows:
             cells = dict(zip(header, row))
             if cells["corpus"] != "mean":
-                reports[cells["corpus"]] = (cells["headline"].lstrip("+"), cells["ideal"].lstrip("+"))
+                found[cells["corpus"]] = cells
+    return found
+
+
+def _halves_paragraph() -> str:
+    """docs/validity.md's paragraph on the halves, on one line."""
     paragraph = VALIDITY.split("compares that ranking with the\nreferences' ranking on the other half", 1)[1]
-    paragraph = " ".join(paragraph.split("\n\n", 1)[0].split())
+    return " ".join(paragraph.split("\n\n", 1)[0].split())
+
+
+def test_the_halves_numbers_quote_the_reports():
+    reports = {corpus: (cells["headline"].lstrip("+"), cells["ideal"].lstrip("+"))
+               for corpus, cells in _halves_rows().items()}
+    paragraph = _halves_paragraph()
     names = "|".join(sorted(map(re.escape, PROSE_NAMES), key=len, reverse=True))
     quoted = re.findall(rf"({names}) \((\d\.\d\d)\s+against\s+(\d\.\d\d)\)", paragraph)
     assert {PROSE_NAMES[name]: (a, b) for name, a, b in quoted} == reports
@@ -112,14 +124,8 @@ def test_the_halves_groups_give_the_range_of_the_reports_differences():
     # "comes within 0.05 of ... on Wiki-50 (...), ...; it is 0.07 to 0.14 below on Choi (...), ...":
     # each group's range is the reports' `headline - ideal` column over the corpora it names (the
     # source, not the difference of the two rounded values quoted beside each corpus)
-    gaps = {}
-    for header, rows in _tables("### On documents whose references it did not see"):
-        for row in rows:
-            cells = dict(zip(header, row))
-            if cells["corpus"] != "mean":
-                gaps[cells["corpus"]] = -float(cells["headline - ideal"])
-    paragraph = VALIDITY.split("compares that ranking with the\nreferences' ranking on the other half", 1)[1]
-    paragraph = " ".join(paragraph.split("\n\n", 1)[0].split()).split(" So on those", 1)[0]
+    gaps = {corpus: -float(cells["headline - ideal"]) for corpus, cells in _halves_rows().items()}
+    paragraph = _halves_paragraph().split(" So on those", 1)[0]
     names = "|".join(sorted(map(re.escape, PROSE_NAMES), key=len, reverse=True))
     groups = re.split(r"(within \d\.\d\d of|\d\.\d\d to \d\.\d\d below on)", paragraph)[1:]
     seen = []
