@@ -717,12 +717,9 @@ def local_cluster(n_workers: int) -> Any:
 def _with_dask(call: Any, scheduler: str | None, n_workers: int) -> Any:
     """Run ``call`` with the dask backend on a cluster (``scheduler``) or a local one of
     ``n_workers`` workers (:func:`local_cluster`)."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise InvalidParameterError(
-            "backend 'dask' needs the optional dependency: pip install 'stability-harness[dask]'"
-        ) from None
+    from .engine import import_distributed
+
+    Client = import_distributed().Client
     if scheduler:
         with Client(scheduler):
             return call()

@@ -52,7 +52,7 @@ from typing import Any
 import numpy as np
 
 from .corpus import Document
-from .exceptions import ClusterError, InvalidParameterError, UnknownSegmenterError, warn
+from .exceptions import ClusterError, InvalidParameterError, MissingDependencyError, UnknownSegmenterError, warn
 from .isolation import Guarded, WorkerCrash, interruptible, rerun_alone, result_or_crash, run_pool, submit
 from .outcome import STREAM_NAMES, Finished, f1_interval, restarts_headline_interval, score_task, stability_result
 from .permutations import Stream
@@ -115,6 +115,17 @@ OnCall = Callable[[int, "str | None", "range | None"], None]
 def _in_process(tasks: list[tuple], n_jobs: int, backend: str | None) -> bool:
     """Whether :func:`_run` runs ``tasks`` in this process (no worker to contain a crash)."""
     return not tasks or backend == "sequential" or (n_jobs == 1 and backend is None)
+
+
+def import_distributed() -> Any:
+    """The ``distributed`` package, which the dask backend needs, or a
+    :class:`~stability.exceptions.MissingDependencyError` naming the extra that installs it."""
+    try:
+        import distributed
+    except ImportError:
+        raise MissingDependencyError("backend 'dask' needs the optional package distributed; install the "
+                                     "dask extra: pip install 'stability-harness[dask]'") from None
+    return distributed
 
 
 def _run(function: Callable, tasks: list[tuple], n_jobs: int, backend: str | None) -> Iterator[Any]:
@@ -272,8 +283,7 @@ def _scatter_units(pairs: list[Pair]) -> dict[int, Any]:
     not scattered data: when a segmenter kills the worker that holds them, the scheduler makes
     them again from the task instead of cancelling every task that needs them.
     """
-    from distributed import get_client
-
+    get_client = import_distributed().get_client
     if not pairs:
         return {}
     try:

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from .checks import counted
-from .exceptions import call_place
+from .exceptions import MissingDependencyError, call_place
 from .segmentation import Segmentation
 from .stats import bootstrap_mean, f1_array
 
@@ -594,8 +594,8 @@ class CorpusResult:
         try:
             import pandas
         except ImportError:
-            raise ImportError("to_frame needs pandas (pip install pandas); to_rows() gives the same "
-                              "table as a list of dicts") from None
+            raise MissingDependencyError("to_frame needs pandas (pip install pandas); to_rows() gives the "
+                                         "same table as a list of dicts") from None
         return pandas.DataFrame.from_records(self.to_rows(level))
 
     def to_dict(self) -> dict[str, Any]:

@@ -128,6 +128,23 @@ def test_chunker_without_its_extra_is_one_line_naming_the_flag_and_the_extra(run
            "needs" in from_file.stderr
 
 
+def test_dask_backend_without_distributed_is_one_line_naming_the_extra(runner, monkeypatch):
+    """``--backend dask`` where distributed is not installed: one line naming the dask extra, exit 1
+    (it was an InvalidParameterError, as if the value were wrong); from the library, the same
+    MissingDependencyError before anything runs."""
+    import sys
+
+    from stability import Document, MissingDependencyError, evaluate
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now raises ImportError
+    result = runner.invoke(app, ["run", "-s", "even,n_segments=2", "--restarts", "2", "--backend", "dask"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "backend 'dask' needs the optional package distributed" in lines[0], lines
+    assert "pip install 'stability-harness[dask]'" in lines[0] and "Traceback" not in result.output
+    with pytest.raises(MissingDependencyError, match=r"stability-harness\[dask\]"):
+        evaluate(["even"], [Document("d", ("a b.", "c d.", "e f."))], n_restarts=2, backend="dask", progress=False)
+
 
 def test_debug_shows_the_exception(runner):
     result = runner.invoke(app, ["run", "-s", "c98", "--restarts", "2", "--debug"])
