@@ -1059,3 +1059,56 @@ def test_utf16_without_a_byte_order_mark_is_not_read_as_text_full_of_nul_charact
         list(read_corpus(file))
     docs = list(read_corpus(file, encoding="utf-16-le"))
     assert docs and all("\0" not in unit for unit in docs[0].units)
+
+
+def test_a_folder_leaves_out_files_without_text_with_one_warning(tmp_path):
+    """A site's pages or a folder of transcripts with one empty file: the file is left out with a
+    warning naming it and why, the others are read (the run stopped at the first such file). Per
+    format: blank text, a Markdown page of code only with code dropped, an empty JSON lines file,
+    an empty CSV, a Choi file of separators only."""
+    cases = {
+        "text": ({"a.txt": "One. Two.\n", "b.txt": "\n \n"}, {}, "expected some text; the file is empty or blank"),
+        "markdown": ({"a.md": "# T\n\nSome text.\n", "b.md": "# Only code\n\n```\nx = 1\n```\n"}, {"code": "drop"},
+                     "expected some text besides headings and code; the file has none"),
+        "jsonl": ({"a.jsonl": '{"units": ["x"]}\n', "b.jsonl": ""}, {}, "the file is empty or blank"),
+        "csv": ({"a.csv": "text\nx\n", "b.csv": ""}, {}, "expected a header row naming the columns; the file is empty"),
+        "choi": ({"a.ref": f"{SEP}\nx\n{SEP}\n", "b.ref": f"{SEP}\n{SEP}\n"}, {}, "the file has none"),
+    }
+    for format, (files, options, reason) in cases.items():
+        folder = tmp_path / format
+        folder.mkdir()
+        for name, text in files.items():
+            write(folder / name, text)
+        with pytest.warns(CorpusWarning, match=r"1 file\(s\) without text to segment left out of the corpus: b\.\w+ \(") as seen:
+            docs = list(read_corpus(folder, **options))
+        assert len(docs) == 1 and docs[0].meta["source"].endswith(f"a.{next(iter(files)).rsplit('.', 1)[1]}"), format
+        assert any("left out" in str(w.message) and reason in str(w.message) for w in seen), format
+        # the same file given alone is still an error
+        with pytest.raises(CorpusFormatError, match=rf"b\.\w+(:1)?: .*{reason[-12:]}"):
+            list(read_corpus(folder / next(name for name in files if name.startswith("b")), **options))
+
+
+def test_a_folder_of_files_without_text_is_an_error_naming_them(tmp_path):
+    for name in ("x.txt", "y.txt"):
+        write(tmp_path / name, "")
+    with pytest.raises(CorpusFormatError, match=r"expected a file with text to segment; none of its 2 file\(s\) has any: "
+                                                r"x\.txt \(expected some text.*\); y\.txt \(") as info:
+        list(read_corpus(tmp_path))
+    assert str(tmp_path) in str(info.value)
+
+
+def test_files_left_out_do_not_count_towards_the_limit(tmp_path):
+    for name, text in (("1.txt", ""), ("2.txt", "Two.\n"), ("3.txt", "Three.\n")):
+        write(tmp_path / name, text)
+    with pytest.warns(CorpusWarning, match=r"1\.txt"):
+        assert [d.id for d in read_corpus(tmp_path, limit=2)] == ["2.txt", "3.txt"]
+
+
+def test_run_on_a_folder_with_an_empty_page_warns_and_goes_on(tmp_path):
+    write(tmp_path / "a.txt", "Cats purr. Dogs bark.\n\nStocks fell. Markets sank.\n")
+    write(tmp_path / "b.txt", "")
+    result = CliRunner().invoke(app, ["run", "--corpus", str(tmp_path), "-s", "even,n_segments=2", "--restarts", "2",
+                                      "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "left out of the corpus: b.txt (expected some text; the file is empty or blank)" in result.stderr
+    assert "1 documents" in result.stdout or "1 document" in result.stdout

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, _short_repr
 from ..segmentation import Segmentation
-from .common import PathLike, Source, consecutive_groups, make_document, note, open_source, stream_files
+from .common import PathLike, Source, consecutive_groups, NoTextError, make_document, note, open_source, stream_files
 
 __all__ = ["read_chen", "sniff_chen"]
 
@@ -127,7 +127,7 @@ def _parse_pair(source: Source, text: Path, titles: Path) -> Iterator[Document]:
         empty = False
         yield _document(doc_id, rows, text, titles)
     if empty:
-        raise CorpusFormatError("expected at least one paragraph; the file is empty", path=str(titles))
+        raise NoTextError("expected at least one paragraph; the file is empty", path=str(titles))
 
 
 def _document(doc_id: str, rows: list[Row], text: Path, titles: Path) -> Document:

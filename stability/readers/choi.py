@@ -13,6 +13,7 @@ from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
 from ..segmentation import Segmentation
 from .common import (
+    NoTextError,
     PathLike,
     checked_documents,
     first_lines,
@@ -135,7 +136,7 @@ def _parse_choi(path: Path, doc_id: str, lines: Iterable[str], blank_lines: str)
     if blanks:
         note(notes, path, _blank_lines_note(blanks, blank_lines))
     if not units:
-        raise CorpusFormatError(
+        raise NoTextError(
             f"expected at least one unit line between '{CHOI_SEPARATOR}' separators; the file has none",
             path=str(path),
         )

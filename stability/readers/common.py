@@ -32,6 +32,7 @@ from ..segmentation import Segmentation
 
 __all__ = [
     "CorpusWarning",
+    "NoTextError",
     "PathLike",
     "Source",
     "check_encoding",
@@ -428,20 +429,54 @@ def make_document(path: Path, line: int | None, **fields: Any) -> Document:
         raise CorpusFormatError(naming_document(fields.get("id"), exc), path=str(path), line=line) from None
 
 
+class NoTextError(CorpusFormatError):
+    """A file with nothing to segment: empty or blank, or, for Markdown and HTML, nothing but
+    headings (and code, when it is dropped). An error for a file given alone; in a folder the file
+    is left out of the corpus with a warning (:func:`stream_files`)."""
+
+
 def stream_files(
     source: Source, parse: Callable[[str, Path], Iterable[Document]]
 ) -> Iterator[Document]:
     """The lazy stream of a reader: ``parse(relative id, file)`` for every file, in order.
 
     Ids are checked for uniqueness over the whole stream, and it stops after ``source.limit``
-    documents, closing the file being read.
+    documents, closing the file being read. In a folder, a file raising :class:`NoTextError`
+    before its first document is left out, and one :class:`CorpusWarning` names the files left
+    out when the stream ends (an empty page among a site's pages does not stop a run); a file
+    given alone still raises it.
     """
 
     def generate() -> Iterator[Document]:
-        for relative, file in source.files:
-            yield from parse(relative, file)
+        left_out: list[str] = []
+        read = False
+        try:
+            for relative, file in source.files:
+                try:
+                    documents = iter(parse(relative, file))
+                    first = next(documents, None)
+                except NoTextError as exc:
+                    if source.single:
+                        raise
+                    left_out.append(f"{relative} ({exc.reason})")
+                    continue
+                if first is not None:
+                    read = True
+                    yield first
+                    yield from documents
+            if left_out and not read:
+                raise NoTextError(f"expected a file with text to segment; none of its {len(left_out)} file(s) has any: "
+                                  f"{_shown(left_out)}", path=str(source.root))
+        finally:
+            if left_out and read:
+                warn(f"{source.root}: {len(left_out)} file(s) without text to segment left out of the corpus: "
+                     f"{_shown(left_out)}", CorpusWarning)
 
     return _stream(generate(), source.limit)
+
+
+def _shown(items: list[str], at_most: int = 5) -> str:
+    return "; ".join(items[:at_most]) + (f"; and {len(items) - at_most} more" if len(items) > at_most else "")
 
 
 def _stream(documents: Iterator[Document], limit: int | None) -> Iterator[Document]:

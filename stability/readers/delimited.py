@@ -22,6 +22,7 @@ from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, _short_repr, warn
 from ..segmentation import Segmentation
 from .common import (
+    NoTextError,
     CorpusWarning,
     PathLike,
     Source,
@@ -290,7 +291,7 @@ def _parse_csv(
     reader = csv.reader(itertools.chain(head, lines), delimiter=delimiter, quoting=quoting)
     header = _next_row(reader, path)
     if header is None:
-        raise CorpusFormatError("expected a header row naming the columns; the file is empty", path=str(path), line=1)
+        raise NoTextError("expected a header row naming the columns; the file is empty", path=str(path), line=1)
     columns = _columns(header, options, path, delimiter)
     keyed = ((_row_id(row, lineno, columns, default_id, path), lineno, (lineno, row)) for lineno, row in
              _data_rows(reader, columns, path))

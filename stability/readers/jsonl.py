@@ -30,7 +30,7 @@ from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
 from ..segmentation import Segmentation
 from ..splitters import Splitter, SplitterOption
-from .common import PathLike, checked_documents, make_document, note, open_source, stream_files
+from .common import PathLike, checked_documents, NoTextError, make_document, note, open_source, stream_files
 from .subtitles import Cue, chapters_of, chapters_track, sentences, turn_texts
 from .text import _splitter_name, build_splitter, resolve_splitter
 
@@ -271,7 +271,7 @@ def _records(path: Path, lines: Iterator[str]) -> Iterator[tuple[int, str, dict[
         if line.strip():
             break
     if not first or not first[-1].strip():
-        raise CorpusFormatError(
+        raise NoTextError(
             "expected JSON documents (one object per line, or an array of objects); the file is empty or blank",
             path=str(path),
         )

@@ -18,9 +18,8 @@ from typing import Any
 
 from ..checks import check_choice
 from ..corpus import Document
-from ..exceptions import CorpusFormatError
 from ..splitters import Splitter, SplitterOption
-from .common import HeadedSections, PathLike, Source, make_document, note, open_source, stream_files
+from .common import HeadedSections, PathLike, Source, NoTextError, make_document, note, open_source, stream_files
 from .text import _checked_split, _splitter_name, build_splitter, resolve_splitter
 from .wiki import _check_levels
 
@@ -470,7 +469,7 @@ def sectioned_document(doc_id: str, file: Path, blocks: list[Block], levels: fro
         else:
             sections.units.append(block.text)
     if not sections.units:
-        raise CorpusFormatError(
+        raise NoTextError(
             "expected some text besides headings" + (" and code" if code == "drop" else "")
             + "; the file has none",
             path=str(file),

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from ..checks import check_choice
 from ..corpus import Document
-from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, _short_repr
+from ..exceptions import InvalidParameterError, InvalidTypeError, _short_repr
 from ..splitters import Splitter, SplitterOption, SplitterSpec, check_splitter
-from .common import PathLike, Source, make_document, open_source, stream_files
+from .common import PathLike, Source, NoTextError, make_document, open_source, stream_files
 
 __all__ = ["read_text"]
 
@@ -84,7 +84,7 @@ def read_text(
             state["split"] = build_splitter(resolved, source, lambda file: _blocks(source, file, "paragraph"))
         units = _units(source, file, unit, state.get("split"))
         if not units:
-            raise CorpusFormatError("expected some text; the file is empty or blank", path=str(file))
+            raise NoTextError("expected some text; the file is empty or blank", path=str(file))
         meta = {"format": "text", "source": str(file), "unit": unit, "splitter": name, "notes": []}
         return [make_document(file, None, id=doc_id, units=tuple(units), meta=meta)]
 
