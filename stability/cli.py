@@ -13,6 +13,7 @@ spellings (``--format``/``-f``, ``--report``, ``--k``) still work, hidden from `
 from __future__ import annotations
 
 import contextlib
+import os
 import shlex
 import warnings
 import sys
@@ -619,6 +620,9 @@ def main() -> None:
     """Console-script entry point."""
     global _ARGV
     _ARGV = list(sys.argv[1:])
+    if os.environ.get("_STABILITY_COMPLETE") == "complete_bash":  # the hook of --install-completion
+        completion.complete_bash(lambda: app(prog_name="stability"))
+        return
     app(prog_name="stability")
 
 

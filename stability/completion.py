@@ -22,8 +22,11 @@ Examples
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
-__all__ = ["segmenter_values", "segmenter_names", "metric_values", "corpus_format_values", "report_format_values"]
+__all__ = ["segmenter_values", "segmenter_names", "metric_values", "corpus_format_values", "report_format_values",
+           "bash_words", "complete_bash"]
 
 
 def _starting(candidates: list[str], incomplete: str) -> list[str]:
@@ -93,3 +96,73 @@ def report_format_values(incomplete: str) -> list[str]:
     from .reporting import formats_available
 
     return _starting(list(formats_available()), incomplete)
+
+
+#: Characters at which bash splits the command line into words for completion (they are in its
+#: default ``COMP_WORDBREAKS``) and which this command's values hold: ``c99,mask_size=5``,
+#: ``--metrics=pk``, ``mypkg.seg:segment``.
+BASH_BREAKS = ("=", ":")
+
+
+def bash_words(words: list[str], cword: int) -> tuple[list[str], int]:
+    """The words of a command line as typed, from bash's ``COMP_WORDS``, which cut them at
+    :data:`BASH_BREAKS`; and how many leading characters of the word being completed (the last
+    one returned) bash does not replace with the candidate, which are to be cut from the front of
+    every candidate.
+
+    Bash makes ``-s c99,mask_size=5,std`` the words ``-s``, ``c99,mask_size``, ``=``, ``5,std``
+    and replaces only ``5,std``; ``--metrics=`` is ``--metrics``, ``=`` (the word completed is the
+    ``=``; bash replaces the empty text after it). A break character alone in a word is glued to
+    its neighbours again (bash leaves no space around it), except to an empty word being
+    completed after a space.
+
+    >>> bash_words(["stability", "run", "-s", "c99,mask_size", "=", "5,std"], 5)
+    (['stability', 'run', '-s', 'c99,mask_size=5,std'], 14)
+    >>> bash_words(["stability", "run", "--metrics", "="], 3)
+    (['stability', 'run', '--metrics='], 10)
+    >>> bash_words(["stability", "run", "-s", "c99", ""], 4)
+    (['stability', 'run', '-s', 'c99', ''], 0)
+    """
+    typed = [*words[:cword], words[cword] if cword < len(words) else ""]
+    merged: list[str] = []
+    glue = False
+    for i, word in enumerate(typed):
+        if word in BASH_BREAKS and merged:
+            merged[-1] += word
+            glue = True
+        elif glue and (word or i < cword):
+            merged[-1] += word
+            glue = False
+        else:
+            merged.append(word)
+            glue = False
+    replaced = "" if typed[-1] in BASH_BREAKS else typed[-1]
+    return merged, len(merged[-1]) - len(replaced)
+
+
+def complete_bash(run: Callable[[], Any]) -> None:
+    """Run the command's bash completion (``run``, with ``COMP_WORDS`` and ``COMP_CWORD`` set by
+    the hook ``--install-completion`` installs) on the words as typed (:func:`bash_words`), and
+    print the candidates cut to the part bash replaces; without that, ``-s c99,mask_size=5,<TAB>``
+    completed nothing and ``--metrics=<TAB>`` offered the command's arguments."""
+    import contextlib
+    import io
+    import os
+    import shlex
+
+    text = os.environ.get("COMP_WORDS", "")
+    try:
+        words = shlex.split(text)
+    except ValueError:  # an open quote: as the shell gave it
+        words = text.split()
+    merged, cut = bash_words(words, int(os.environ.get("COMP_CWORD", len(words))))
+    os.environ["COMP_WORDS"] = shlex.join(merged)
+    os.environ["COMP_CWORD"] = str(len(merged) - 1)
+    captured = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(captured):
+            run()
+    finally:
+        prefix = merged[-1][:cut]
+        lines = captured.getvalue().splitlines()
+        print("\n".join(line[cut:] if cut and line.startswith(prefix) else line for line in lines))

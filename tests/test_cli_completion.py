@@ -3,23 +3,60 @@ the command run with ``_STABILITY_COMPLETE`` set, as ``stability --install-compl
 
 from __future__ import annotations
 
+import contextlib
+import io
+import os
+import re
+
 import pytest
-from typer.testing import CliRunner
 
 from stability.catalogue import MULTI_REFERENCE, REFERENCE
-from stability.cli import app
+from stability.cli import main
 from stability.readers import FORMATS
 from stability.registry import available_segmenters, factory_params, load_segmenter_factory
 from stability.reporting import formats_available
 
 
+def bash_split(line: str) -> list[str]:
+    """``COMP_WORDS`` as bash makes them for ``line``: words cut at spaces, and at ``=`` and ``:``
+    (in its default COMP_WORDBREAKS), each such character a word of its own; ``--metrics=`` is
+    ``--metrics``, ``=`` (checked in an interactive bash 5 through a pseudo-terminal)."""
+    return [token for chunk in line.split(" ") for token in ([t for t in re.split(r"([=:])", chunk) if t] or [""])]
+
+
 def complete(line: str) -> list[str]:
-    """What bash's hook prints for ``line`` (the word being completed is its last, possibly empty)."""
-    words = line.split(" ")
-    result = CliRunner().invoke(app, [], prog_name="stability", env={
-        "_STABILITY_COMPLETE": "complete_bash", "COMP_WORDS": line, "COMP_CWORD": str(len(words) - 1)})
-    assert result.exit_code == 0, result.output
-    return result.stdout.split()
+    """What completing ``line`` offers, through the hook as bash calls it (``stability``'s entry
+    point with bash's COMP_WORDS): each candidate shown as the last word of the line would become
+    (bash replaces only the text after the last ``=`` or ``:`` of that word)."""
+    words = bash_split(line)
+    env = {"_STABILITY_COMPLETE": "complete_bash", "COMP_WORDS": "\n".join(words), "COMP_CWORD": str(len(words) - 1)}
+    saved = {k: os.environ.get(k) for k in env}
+    out = io.StringIO()
+    try:
+        os.environ.update(env)
+        with contextlib.redirect_stdout(out), pytest.raises(SystemExit) as done:
+            main()
+    finally:
+        for k, v in saved.items():
+            os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
+    assert done.value.code in (0, None), out.getvalue()
+    last = line.split(" ")[-1]
+    kept = last[:max(last.rfind("="), last.rfind(":")) + 1]
+    return [kept + candidate for candidate in out.getvalue().split()]
+
+
+def test_bash_cuts_words_at_equals_signs_and_the_candidates_are_cut_likewise():
+    """``-s c99,mask_size=5,<TAB>`` completed nothing in bash, which passes ``c99,mask_size``,
+    ``=``, ``5,`` and replaces only ``5,``: the hook read ``5,`` as the value (an unknown
+    segmenter), and a full candidate would have been inserted after ``=`` again."""
+    assert bash_split("stability run -s c99,mask_size=5,") == ["stability", "run", "-s", "c99,mask_size", "=", "5,"]
+    offered = complete("stability run -s c99,mask_size=5,")
+    assert "c99,mask_size=5,std_coeff=" in offered and "c99,mask_size=5,mask_size=" not in offered
+    assert complete("stability run --metrics=pk,b") == ["--metrics=pk,boundary_similarity", "--metrics=pk,b"]
+    assert "--metrics=pk" in complete("stability run --metrics=")
+    assert complete("stability run --corpus-format=ch") == ["--corpus-format=chen", "--corpus-format=choi"]
+    # an earlier value holding '=' is read whole: the next option's values still complete
+    assert complete("stability run -s c99,mask_size=5 --metrics pk,wd_c") == ["pk,wd_corrected"]
 
 
 def test_segmenter_names_complete_from_the_registry():
@@ -81,3 +118,45 @@ def test_a_grid_is_one_value_and_its_parameters_count_as_given():
     assert "texttiling,grid={w=[10,20]},k=" in offered
     assert not [o for o in offered if o.endswith(",w=") or o.endswith(",grid=")]
     assert complete("stability run -s texttiling,grid={w=[10,") == []
+
+
+def test_completion_in_an_interactive_bash(tmp_path):
+    """The hook as a user meets it: bash (interactive, through a pseudo-terminal) with the script
+    ``stability --show-completion bash`` prints; a tab after ``c99,mask_size=5,std`` gives the line
+    ``...,std_coeff=``, not nothing, and after ``--metrics=pk,wd_c`` the metric's full name."""
+    import select
+    import shutil
+    import subprocess
+    import sys
+    import time
+
+    pty = pytest.importorskip("pty")
+    if shutil.which("bash") is None:
+        pytest.skip("bash is not installed")
+    bin_dir = os.path.dirname(sys.executable)
+    if not os.path.exists(os.path.join(bin_dir, "stability")):
+        pytest.skip("the stability console script is not installed beside this Python")
+    env = {**os.environ, "_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"}
+    script = subprocess.run([os.path.join(bin_dir, "stability"), "--show-completion", "bash"], env=env,
+                            capture_output=True, text=True, check=True).stdout
+    rc = tmp_path / "bashrc"
+    rc.write_text(f'export PATH="{bin_dir}:$PATH"\n{script}\nPS1="$ "\n')
+    for typed, expected in ((b"stability run -s c99,mask_size=5,std", b"c99,mask_size=5,std_coeff="),
+                            (b"stability run --metrics=pk,wd_c", b"--metrics=pk,wd_corrected")):
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: an interactive bash reading only our rc file
+            os.execvp("bash", ["bash", "--noprofile", "--rcfile", str(rc), "-i"])
+        screen = b""
+        try:
+            os.write(fd, typed + b"\t")
+            deadline = time.monotonic() + 60
+            while expected not in screen and time.monotonic() < deadline:
+                if select.select([fd], [], [], 0.5)[0]:
+                    try:
+                        screen += os.read(fd, 4096)
+                    except OSError:
+                        break
+        finally:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        assert expected in screen, screen[-300:]
