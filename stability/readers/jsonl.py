@@ -303,6 +303,14 @@ def _is_object(text: str) -> bool:
         return isinstance(json.loads(text), dict)
     except json.JSONDecodeError:
         return False
+    except RecursionError:  # an object too deep to parse: read as JSON lines, whose error names the line
+        return True
+
+
+#: Why a JSON text nested deeper than the parser can follow is refused (Python's parser recurses
+#: once per level, so a few thousand nested arrays stop it; no corpus nests that deep).
+TOO_DEEP = ("invalid JSON: arrays or objects nested too deeply to read (deeper than Python's recursion limit); "
+            "expected a document object whose values are strings, numbers and lists of them")
 
 
 def _line_records(path: Path, lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -328,6 +336,8 @@ def _json_records(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]
             ) from None
         except _RepeatedKey as exc:
             raise fail(str(exc), at) from None
+        except RecursionError:
+            raise fail(TOO_DEEP, at) from None
 
     def document(value: Any, at: int) -> tuple[int, dict[str, Any]]:
         if not isinstance(value, dict):
@@ -453,7 +463,7 @@ def _whisper_cues(path: Path, lineno: int, record: dict[str, Any]) -> tuple[list
         if not isinstance(segment, dict) or not isinstance(segment.get("text"), str):
             raise fail(f"segments[{k}] must be {expected}; received {_short_repr(segment)}")
         pair = [segment.get("start"), segment.get("end")]
-        if not all(isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t) for t in pair):
+        if not all(_finite_number(t) for t in pair):
             raise fail(f"segments[{k}] must be {expected}, its times finite numbers; received start "
                        f"{_short_repr(pair[0])} and end {_short_repr(pair[1])}")
         if pair[1] < pair[0]:
@@ -530,6 +540,8 @@ def _load(line: str, fail: Fail) -> dict[str, Any]:
         record = json.loads(line, object_pairs_hook=_unique_keys)
     except _RepeatedKey as exc:
         raise fail(str(exc)) from None
+    except RecursionError:
+        raise fail(TOO_DEEP) from None
     except json.JSONDecodeError as exc:
         hint = ""
         if line.strip() in ("[", "{"):
@@ -599,6 +611,17 @@ def _reference(key: str, j: int, kind: str, numbers: list, n_units: int, fail: F
     return Segmentation.from_masses(numbers, name)
 
 
+def _finite_number(value: Any) -> bool:
+    """Whether ``value`` is a time JSON can give: a number (not a boolean) that a float holds finite
+    (an integer of hundreds of digits, which JSON allows, does not fit one)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int beyond float64
+        return False
+
+
 def _times(times: Any, fail: Fail) -> list | None:
     if times is None:
         return None
@@ -608,8 +631,7 @@ def _times(times: Any, fail: Fail) -> list | None:
         if (
             not isinstance(pair, list)
             or len(pair) != 2
-            or not all(isinstance(t, (int, float)) and not isinstance(t, bool) for t in pair)
-            or not all(math.isfinite(t) for t in pair)
+            or not all(_finite_number(t) for t in pair)
         ):
             raise fail(f"times[{k}] must be a [start, end] pair of finite numbers; received {_short_repr(pair)}")
         if pair[1] < pair[0]:

@@ -1,0 +1,85 @@
+"""Corpus readers on files they were not written for: malformed, truncated or unusual input either
+reads as a corpus that keeps the readers' invariants, or is refused with one of the project's
+errors naming the file; never another exception, a hang, or a corpus read wrong in silence.
+
+The first part holds one deterministic test per defect the fuzzing found (each failed before its
+fix); the second the hypothesis tests that look for more, a few dozen examples each (more with
+``STABILITY_FUZZ_EXAMPLES``).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from stability import CorpusFormatError
+from stability.cli import app
+from stability.readers import CorpusWarning, read_corpus
+
+EXAMPLES = int(os.environ.get("STABILITY_FUZZ_EXAMPLES", "40"))
+
+
+def write(path: Path, text: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass"))
+    return path
+
+
+def refused(path: Path, *args, **options) -> CorpusFormatError:
+    """The error reading ``path`` raises; it must name the file."""
+    with pytest.raises(CorpusFormatError) as caught, warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorpusWarning)
+        list(read_corpus(path, *args, **options))
+    assert path.name in str(caught.value)
+    return caught.value
+
+
+# ---------------------------------------------------------------------------------------------
+# regressions: one test per defect found
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name, text", [
+    ("deep.jsonl", '{"units": ' + "[" * 5000 + "]" * 5000 + "}\n"),  # JSON lines
+    ("deep.json", "[" * 5000 + "]" * 5000),  # a JSON array
+    ("deep2.json", '[{"units": ["a"]},\n {"units": ' + "[" * 5000 + "]" * 5000 + "}]"),  # an element of one
+])
+def test_json_nested_too_deeply_is_a_format_error(tmp_path, name, text):
+    # json raised RecursionError (a traceback from `stability run`)
+    error = refused(write(tmp_path / name, text))
+    assert "nested too deeply" in str(error) and error.line == (2 if name == "deep2.json" else 1)
+
+
+@pytest.mark.parametrize("text", [
+    '{"units": ["a"], "times": [[0, 1%s]]}\n' % ("0" * 400),
+    '{"segments": [{"start": 0, "end": 1%s, "text": "Hi."}]}\n' % ("0" * 400),  # a Whisper transcript
+])
+def test_json_time_too_large_for_a_float_is_a_format_error(tmp_path, text):
+    # math.isfinite raised OverflowError on an integer of 400 digits
+    error = refused(write(tmp_path / "big.json", text))
+    assert "finite numbers" in str(error) and error.line == 1
+
+
+def run(corpus: str, stdin: str | None = None):
+    """``stability run`` on ``corpus``, with ``stdin`` piped in."""
+    args = ["run", "-s", "even", "--restarts", "2", "--no-progress", "--report-format", "json", "--corpus", corpus]
+    return CliRunner().invoke(app, args, input=stdin)
+
+
+def one_error_line(result, name: str) -> str:
+    """The run failed with one ``error:`` line naming ``name``, and no traceback."""
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    errors = [line for line in result.output.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and name in errors[0], result.output
+    return errors[0]
+
+
+def test_run_refuses_json_nested_too_deeply_piped_or_in_a_file_in_one_line(tmp_path):
+    deep = "[" * 5000 + "]" * 5000  # standard input: _json_row parsed it to choose the format
+    assert "nested too deeply" in one_error_line(run("-", deep), "<stdin>:1")
+    file = write(tmp_path / "deep.json", deep)
+    assert "nested too deeply" in one_error_line(run(str(file)), "deep.json:1")
