@@ -9,8 +9,10 @@ fix); the second the hypothesis tests that look for more, a few dozen examples e
 
 from __future__ import annotations
 
+import json
 import os
 import warnings
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
@@ -83,3 +85,29 @@ def test_run_refuses_json_nested_too_deeply_piped_or_in_a_file_in_one_line(tmp_p
     assert "nested too deeply" in one_error_line(run("-", deep), "<stdin>:1")
     file = write(tmp_path / "deep.json", deep)
     assert "nested too deeply" in one_error_line(run(str(file)), "deep.json:1")
+
+
+@pytest.mark.parametrize("record, kept", [
+    ({"units": ["a"], "meta": {"notes": 5}}, []),  # was a TypeError
+    ({"units": ["a"], "notes": "checked by Ann"}, []),  # was split into 14 one-character notes
+    ({"units": ["a"], "notes": ["checked by Ann"]}, ["checked by Ann"]),  # a list of strings joins the reader's
+])
+def test_json_notes_key_that_is_not_a_list_of_strings_is_dropped_with_a_note(tmp_path, record, kept):
+    file = write(tmp_path / "c.jsonl", json.dumps(record) + "\n")
+    with pytest.warns(CorpusWarning, match="key 'notes' holds the reader's notes") if not kept else nullcontext():
+        (doc,) = read_corpus(file)
+    assert doc.meta["notes"][: len(kept)] == kept and all(isinstance(text, str) for text in doc.meta["notes"])
+    assert len(doc.meta["notes"]) == len(kept) + (not kept)
+
+
+def test_json_keys_the_reader_sets_are_not_overwritten_in_silence(tmp_path):
+    # a corpus with a "source" field (where each text came from) lost it to meta["source"], the file
+    file = write(tmp_path / "c.jsonl", json.dumps({"units": ["a"], "source": "wikipedia", "meta": {"line": 1}}) + "\n")
+    with pytest.warns(CorpusWarning, match="key 'source' is one the reader sets") as caught:
+        (doc,) = read_corpus(file)
+    assert doc.meta["source"] == str(file) and "'wikipedia' is dropped" in doc.meta["notes"][0]
+    assert len(caught) == 1  # "line" is 1 there too: nothing lost, no note
+    whisper = {"segments": [{"start": 0, "end": 1, "text": "Hi."}], "format": "whisper-json"}
+    with pytest.warns(CorpusWarning, match="key 'format' is one the reader sets"):
+        (doc,) = read_corpus(write(tmp_path / "talk.json", json.dumps(whisper)))
+    assert doc.meta["format"] == "jsonl" and len(doc.meta["notes"]) == 1

@@ -99,7 +99,9 @@ def read_jsonl(
     ``k``-th of several documents starting on one line, as in a JSON array written on one line),
     prefixed by ``<relative file>:`` when a directory is read. ``utterances`` and ``dial_id`` (the dialogue
     topic segmentation data hub's keys) are read as ``units`` and ``id``. Other keys are kept in
-    ``meta``. Near-misses of ``units`` and ``times`` (``sentences``, ``text``, ``time``...) are
+    ``meta``, except those the reader sets there (``format``, ``source``, ``line``), whose value is
+    dropped with a note; a ``notes`` list of strings comes before the reader's notes (any other
+    ``notes`` value is dropped with a note). Near-misses of ``units`` and ``times`` (``sentences``, ``text``, ``time``...) are
     errors; a key that looks like a reference (a list under a name such as ``reference``,
     ``labels``, ``gold``, ``segmentation``, ``sizes``, ``boundary``, or close to a reference key)
     is kept in ``meta`` with a note and a :class:`CorpusWarning` naming the key and ``file:line``,
@@ -413,12 +415,28 @@ def _parse_record(path: Path, lineno: int, record: dict[str, Any], prefix: str, 
     meta = record.get("meta", {})
     if not isinstance(meta, dict):
         raise fail_doc(f"'meta' must be an object; received {_short_repr(meta)}")
-    meta = {**meta, **{k: v for k, v in record.items() if k not in _KEYS}}
-    meta.update({"format": "jsonl", "source": str(path), "line": lineno})
-    meta["notes"] = list(meta.get("notes", [])) + notes
+    given = {**meta, **{k: v for k, v in record.items() if k not in _KEYS}}
+    meta = _merged_meta(given, {"format": "jsonl", "source": str(path), "line": lineno}, f"{path}:{lineno}", notes)
     return make_document(
         path, lineno, id=doc_id, units=tuple(units), references=references, times=times, meta=meta
     )
+
+
+def _merged_meta(given: dict[str, Any], own: dict[str, Any], where: str, notes: list[str]) -> dict[str, Any]:
+    """A document's meta: what its record ``given`` (its ``meta`` and other keys), then the
+    reader's own entries ``own`` and ``notes``. A given key that the reader sets too (``source``,
+    say) loses its value, with a note rather than in silence; a given ``notes`` that is a list of
+    strings comes before the reader's notes, any other value is dropped with a note."""
+    for key, value in own.items():
+        if key in given and given[key] != value:
+            note(notes, where, f"key {key!r} is one the reader sets (to {_short_repr(value)}): the document's value "
+                               f"{_short_repr(given[key])} is dropped; rename the key to keep it")
+    earlier = given.get("notes", [])
+    if not isinstance(earlier, list) or not all(isinstance(text, str) for text in earlier):
+        note(notes, where, f"key 'notes' holds the reader's notes, a list of strings: the document's value "
+                           f"{_short_repr(earlier)} is dropped; rename the key to keep it")
+        earlier = []
+    return {**given, **own, "notes": earlier + notes}
 
 
 def is_whisper(record: dict[str, Any]) -> bool:
@@ -498,12 +516,11 @@ def _whisper_document(path: Path, lineno: int, record: dict[str, Any], default_i
     if split is not None:
         cues = sentences(cues, split, path, notes, pieces="segments", where=f"{path}:{lineno}")
     times = [(cue.start, cue.end) for cue in cues]
-    meta = {k: v for k, v in record.items() if k not in _WHISPER_READ}
-    meta.update({"format": "jsonl", "transcript": "whisper", "source": str(path), "line": lineno,
-                 "unit": "segment" if split is None else "sentence", "splitter": splitter,
-                 "speakers": tuple(", ".join(cue.speakers) if cue.speakers else None for cue in cues)})
     references, found = chapters_of(path, times, lines, notes)
-    meta.update(found, notes=notes)
+    own = {"format": "jsonl", "transcript": "whisper", "source": str(path), "line": lineno,
+           "unit": "segment" if split is None else "sentence", "splitter": splitter,
+           "speakers": tuple(", ".join(cue.speakers) if cue.speakers else None for cue in cues), **found}
+    meta = _merged_meta({k: v for k, v in record.items() if k not in _WHISPER_READ}, own, f"{path}:{lineno}", notes)
     return make_document(path, lineno, id=str(doc_id), units=tuple(cue.text for cue in cues), references=references,
                          times=tuple(times), meta=meta)
 
