@@ -111,3 +111,17 @@ def test_json_keys_the_reader_sets_are_not_overwritten_in_silence(tmp_path):
     with pytest.warns(CorpusWarning, match="key 'format' is one the reader sets"):
         (doc,) = read_corpus(write(tmp_path / "talk.json", json.dumps(whisper)))
     assert doc.meta["format"] == "jsonl" and len(doc.meta["notes"]) == 1
+
+
+@pytest.mark.parametrize("titles", ["1,²,Intro\n", "1,1,Intro\n1,²,Intro\n"])
+def test_chen_paragraph_number_that_is_a_digit_but_no_integer_is_a_format_error(tmp_path, titles):
+    # '²'.isdigit() is True, so int('²') raised ValueError
+    write(tmp_path / "c.text", "One.\nTwo.\n"[: 5 * titles.count("\n")])
+    error = refused(write(tmp_path / "c.segmenttitles", titles))
+    assert "integer paragraph number" in str(error) and error.line == titles.count("\n")
+
+
+def test_subtitles_timestamp_with_hours_too_large_for_a_float_is_a_format_error(tmp_path):
+    # the hours of 400 digits made an OverflowError
+    error = refused(write(tmp_path / "a.vtt", f"WEBVTT\n\n{'9' * 400}:00:00.000 --> 00:00:01.000\nHi.\n"))
+    assert "expected the cue's start as a timestamp" in str(error) and error.line == 3
