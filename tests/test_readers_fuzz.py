@@ -125,3 +125,14 @@ def test_subtitles_timestamp_with_hours_too_large_for_a_float_is_a_format_error(
     # the hours of 400 digits made an OverflowError
     error = refused(write(tmp_path / "a.vtt", f"WEBVTT\n\n{'9' * 400}:00:00.000 --> 00:00:01.000\nHi.\n"))
     assert "expected the cue's start as a timestamp" in str(error) and error.line == 3
+
+
+@pytest.mark.parametrize("line, unit", [
+    ("\ue100\ue110\ue101 x", "\ue100\ue110\ue101 x"),  # was an IndexError (a code span that does not exist)
+    ("`a` \ue100\ue110\ue101 b", "a \ue100\ue110\ue101 b"),  # was 'a a b': the code span copied
+    ("Menu \ue021 `k\ue021` *on*", "Menu \ue021 k\ue021 on"),  # an icon font's glyph became '!'
+])
+def test_markdown_text_keeps_private_use_characters_as_they_are(tmp_path, line, unit):
+    # markup='text' holds escapes and code spans in the private use area while its rules run
+    (doc,) = read_corpus(write(tmp_path / "icons.md", line + "\n"), markup="text")
+    assert doc.units == (unit,)
