@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from stability import CorpusFormatError
+from stability import CorpusFormatError, InvalidParameterError
 from stability.cli import app
 from stability.readers import CorpusWarning, read_corpus
 
@@ -136,3 +136,28 @@ def test_markdown_text_keeps_private_use_characters_as_they_are(tmp_path, line, 
     # markup='text' holds escapes and code spans in the private use area while its rules run
     (doc,) = read_corpus(write(tmp_path / "icons.md", line + "\n"), markup="text")
     assert doc.units == (unit,)
+
+
+@pytest.mark.parametrize("text, where", [
+    ('{"id": "a", "units": ["Cut here \\ud83d", "b"]}\n', "units[0] must be text"),
+    ('{"id": "\\udc00", "units": ["a", "b"]}\n', "'id' must be text"),
+    ('{"segments": [{"start": 0, "end": 1, "text": "Hi \\ud83d"}]}\n', "segments[0] 'text' must be text"),
+])
+def test_json_lone_surrogate_is_a_format_error(tmp_path, text, where):
+    # a JSON escape of half a character read fine, then `stability run` died hashing the document
+    # (UnicodeEncodeError: surrogates not allowed)
+    error = refused(write(tmp_path / "cut.jsonl", text))
+    assert where in str(error) and "lone surrogate" in str(error) and error.line == 1
+
+
+def test_run_refuses_a_lone_surrogate_in_one_line(tmp_path):
+    file = write(tmp_path / "cut.jsonl", '{"id": "a", "units": ["Cut here \\ud83d", "b", "c"]}\n')
+    assert "lone surrogate" in one_error_line(run(str(file)), "cut.jsonl:1")
+
+
+@pytest.mark.parametrize("handler", ["surrogateescape", "surrogatepass"])
+def test_encoding_errors_that_leave_lone_surrogates_are_refused(tmp_path, handler):
+    file = write(tmp_path / "a.txt", b"caf\xe9 au lait.\n")
+    with pytest.raises(InvalidParameterError, match="encoding_errors must be a handler that decodes to text"):
+        read_corpus(file, encoding_errors=handler)
+    assert next(read_corpus(file, encoding_errors="replace")).units == ("caf\ufffd au lait.",)

@@ -21,6 +21,7 @@ import difflib
 import itertools
 import json
 import math
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Callable
@@ -106,7 +107,9 @@ def read_jsonl(
     ``labels``, ``gold``, ``segmentation``, ``sizes``, ``boundary``, or close to a reference key)
     is kept in ``meta`` with a note and a :class:`CorpusWarning` naming the key and ``file:line``,
     so that a reference is never lost silently; for the same reason a key given twice in one object
-    is an error (JSON parsers keep its last value). Blank lines are skipped; a file with no document
+    is an error (JSON parsers keep its last value). An id or a unit holding a lone surrogate (the
+    escape ``\\ud83d`` alone: half of an emoji, as a tool cutting text in UTF-16 units leaves) is an
+    error: no text can be written with it. Blank lines are skipped; a file with no document
     (empty, blank, or an empty array) is an error, as in the other formats.
 
     **Whisper transcripts.** An object whose ``segments`` holds objects rather than segment sizes,
@@ -410,6 +413,9 @@ def _parse_record(path: Path, lineno: int, record: dict[str, Any], prefix: str, 
     if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
         raise fail(f"document {doc_id!r}: 'units' must be a list of strings; received {_short_repr(units)}")
     fail_doc = lambda message: fail(f"document {doc_id!r}: {message}")  # noqa: E731
+    _check_text(doc_id, "'id'", fail)
+    for i, unit in enumerate(units):
+        _check_text(unit, f"units[{i}]", fail_doc)
     references = _references(record, len(units), fail_doc)
     times = _times(record.get("times"), fail_doc)
     meta = record.get("meta", {})
@@ -487,6 +493,7 @@ def _whisper_cues(path: Path, lineno: int, record: dict[str, Any]) -> tuple[list
         if pair[1] < pair[0]:
             raise fail(f"segments[{k}] must end at or after its start; received start {pair[0]} and end {pair[1]}")
         text = " ".join(segment["text"].split())
+        _check_text(text, f"segments[{k}] 'text'", fail)
         if not text:
             empty.append(k)
             continue
@@ -505,6 +512,7 @@ def _whisper_document(path: Path, lineno: int, record: dict[str, Any], default_i
     doc_id = record.get("id", default_id)
     if isinstance(doc_id, bool) or not isinstance(doc_id, (str, int)):
         raise fail(f"'id' must be a string or an integer; received {_short_repr(doc_id)}")
+    _check_text(str(doc_id), "'id'", fail)
     cues, empty = _whisper_cues(path, lineno, record)
     notes: list[str] = []
     if empty:
@@ -626,6 +634,19 @@ def _reference(key: str, j: int, kind: str, numbers: list, n_units: int, fail: F
             f"received {_short_repr(numbers)}" + (f" (sum {sum(numbers)})" if numbers else "")
         )
     return Segmentation.from_masses(numbers, name)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_text(text: str, name: str, fail: Fail) -> None:
+    """Refuse a string holding a lone surrogate, which a JSON escape (``"\\ud83d"``) can give but no
+    text can be written with: half of a character, as a tool counting UTF-16 units leaves when it
+    cuts a text inside an emoji."""
+    found = _SURROGATE.search(text)
+    if found is not None:
+        raise fail(f"{name} must be text; it holds the lone surrogate {found.group()!r} at character {found.start()}, "
+                   f"half of a character (as a text cut inside an emoji leaves): {_short_repr(text)}")
 
 
 def _finite_number(value: Any) -> bool:
