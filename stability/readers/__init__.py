@@ -57,7 +57,8 @@ Conventions shared by every reader
   ``encoding=`` (e.g. ``"latin-1"``; ``"utf-16"`` for a file starting with a UTF-16 byte-order
   mark; ``pattern=`` to leave out a file holding NUL bytes, which is not text). A UTF-8
   byte-order mark at the start of a file is ignored.
-  ``encoding_errors`` (``"strict"``, ``"replace"``, ``"ignore"``...) is passed to :func:`open`.
+  ``encoding_errors`` (``"strict"``, ``"replace"``, ``"ignore"``...) is passed to :func:`open`;
+  ``"surrogateescape"`` and ``"surrogatepass"`` are refused: their lone surrogates are no text.
 * **Ids.** Formats with one document per file (choi, wiki, subtitles, markdown, html, text) use the file's path relative to
   the directory given, with ``/`` separators (``1/3-11/0.ref``); a single file given directly is
   named by its file name. Directories are walked recursively, following symbolic links to

@@ -110,14 +110,15 @@ def _rows(source: Source, text: Path, titles: Path) -> Iterator[tuple[str, Row]]
                 line=lineno,
             )
         parts = described.split(",", 2)
-        if len(parts) != 3 or not parts[0].strip() or not parts[1].strip().isdigit():
+        number = parts[1].strip() if len(parts) == 3 else ""
+        if len(parts) != 3 or not parts[0].strip() or not (number.isascii() and number.isdigit()):  # not '²'
             raise CorpusFormatError(
                 f"expected 'doc,paragraph,title' with an integer paragraph number; received "
                 f"{_short_repr(described)}",
                 path=str(titles),
                 line=lineno,
             )
-        yield parts[0].strip(), (lineno, int(parts[1]), parts[2].strip(), paragraph.strip())
+        yield parts[0].strip(), (lineno, int(number), parts[2].strip(), paragraph.strip())
 
 
 def _parse_pair(source: Source, text: Path, titles: Path) -> Iterator[Document]:

@@ -54,6 +54,8 @@ PathLike = Union[str, "os.PathLike[str]"]
 T = TypeVar("T")
 
 _VALIDATION_ERRORS = (InvalidParameterError, InvalidSegmentationError, InvalidTypeError)
+#: Error handlers that decode undecodable bytes to lone surrogates: units no file or hash can encode.
+SURROGATE_HANDLERS = ("surrogateescape", "surrogatepass")
 
 
 class CorpusWarning(StabilityWarning):
@@ -81,6 +83,11 @@ def check_encoding(encoding: Any, errors: Any) -> str:
         raise InvalidParameterError.make(
             "encoding_errors", "an error handler name: 'strict', 'replace', 'ignore'...", errors
         ) from None
+    if errors in SURROGATE_HANDLERS:
+        raise InvalidParameterError.make(
+            "encoding_errors", "a handler that decodes to text, such as 'strict', 'replace' or 'ignore' (this one "
+            "leaves undecodable bytes as lone surrogates, which no text can be written with)", errors
+        )
     # utf-8-sig decodes exactly like utf-8 but drops a byte-order mark at the start of the file.
     return "utf-8-sig" if info.name == "utf-8" else encoding
 

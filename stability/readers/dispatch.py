@@ -341,6 +341,8 @@ def _json_row(data: bytes) -> CorpusFormat | None:
             json.loads(text)
         except ValueError:
             return None
+        except RecursionError:  # nested too deeply to parse: JSON all the same, and its reader says so
+            pass
         return FORMAT_TABLE["jsonl"]
     return None
 

@@ -21,6 +21,7 @@ import difflib
 import itertools
 import json
 import math
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Callable
@@ -99,12 +100,16 @@ def read_jsonl(
     ``k``-th of several documents starting on one line, as in a JSON array written on one line),
     prefixed by ``<relative file>:`` when a directory is read. ``utterances`` and ``dial_id`` (the dialogue
     topic segmentation data hub's keys) are read as ``units`` and ``id``. Other keys are kept in
-    ``meta``. Near-misses of ``units`` and ``times`` (``sentences``, ``text``, ``time``...) are
+    ``meta``, except those the reader sets there (``format``, ``source``, ``line``), whose value is
+    dropped with a note; a ``notes`` list of strings comes before the reader's notes (any other
+    ``notes`` value is dropped with a note). Near-misses of ``units`` and ``times`` (``sentences``, ``text``, ``time``...) are
     errors; a key that looks like a reference (a list under a name such as ``reference``,
     ``labels``, ``gold``, ``segmentation``, ``sizes``, ``boundary``, or close to a reference key)
     is kept in ``meta`` with a note and a :class:`CorpusWarning` naming the key and ``file:line``,
     so that a reference is never lost silently; for the same reason a key given twice in one object
-    is an error (JSON parsers keep its last value). Blank lines are skipped; a file with no document
+    is an error (JSON parsers keep its last value). An id or a unit holding a lone surrogate (the
+    escape ``\\ud83d`` alone: half of an emoji, as a tool cutting text in UTF-16 units leaves) is an
+    error: no text can be written with it. Blank lines are skipped; a file with no document
     (empty, blank, or an empty array) is an error, as in the other formats.
 
     **Whisper transcripts.** An object whose ``segments`` holds objects rather than segment sizes,
@@ -303,6 +308,14 @@ def _is_object(text: str) -> bool:
         return isinstance(json.loads(text), dict)
     except json.JSONDecodeError:
         return False
+    except RecursionError:  # an object too deep to parse: read as JSON lines, whose error names the line
+        return True
+
+
+#: Why a JSON text nested deeper than the parser can follow is refused (Python's parser recurses
+#: once per level, so a few thousand nested arrays stop it; no corpus nests that deep).
+TOO_DEEP = ("invalid JSON: arrays or objects nested too deeply to read (deeper than Python's recursion limit); "
+            "expected a document object whose values are strings, numbers and lists of them")
 
 
 def _line_records(path: Path, lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -328,6 +341,8 @@ def _json_records(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]
             ) from None
         except _RepeatedKey as exc:
             raise fail(str(exc), at) from None
+        except RecursionError:
+            raise fail(TOO_DEEP, at) from None
 
     def document(value: Any, at: int) -> tuple[int, dict[str, Any]]:
         if not isinstance(value, dict):
@@ -398,17 +413,36 @@ def _parse_record(path: Path, lineno: int, record: dict[str, Any], prefix: str, 
     if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
         raise fail(f"document {doc_id!r}: 'units' must be a list of strings; received {_short_repr(units)}")
     fail_doc = lambda message: fail(f"document {doc_id!r}: {message}")  # noqa: E731
+    _check_text(doc_id, "'id'", fail)
+    for i, unit in enumerate(units):
+        _check_text(unit, f"units[{i}]", fail_doc)
     references = _references(record, len(units), fail_doc)
     times = _times(record.get("times"), fail_doc)
     meta = record.get("meta", {})
     if not isinstance(meta, dict):
         raise fail_doc(f"'meta' must be an object; received {_short_repr(meta)}")
-    meta = {**meta, **{k: v for k, v in record.items() if k not in _KEYS}}
-    meta.update({"format": "jsonl", "source": str(path), "line": lineno})
-    meta["notes"] = list(meta.get("notes", [])) + notes
+    given = {**meta, **{k: v for k, v in record.items() if k not in _KEYS}}
+    meta = _merged_meta(given, {"format": "jsonl", "source": str(path), "line": lineno}, f"{path}:{lineno}", notes)
     return make_document(
         path, lineno, id=doc_id, units=tuple(units), references=references, times=times, meta=meta
     )
+
+
+def _merged_meta(given: dict[str, Any], own: dict[str, Any], where: str, notes: list[str]) -> dict[str, Any]:
+    """A document's meta: what its record ``given`` (its ``meta`` and other keys), then the
+    reader's own entries ``own`` and ``notes``. A given key that the reader sets too (``source``,
+    say) loses its value, with a note rather than in silence; a given ``notes`` that is a list of
+    strings comes before the reader's notes, any other value is dropped with a note."""
+    for key, value in own.items():
+        if key in given and given[key] != value:
+            note(notes, where, f"key {key!r} is one the reader sets (to {_short_repr(value)}): the document's value "
+                               f"{_short_repr(given[key])} is dropped; rename the key to keep it")
+    earlier = given.get("notes", [])
+    if not isinstance(earlier, list) or not all(isinstance(text, str) for text in earlier):
+        note(notes, where, f"key 'notes' holds the reader's notes, a list of strings: the document's value "
+                           f"{_short_repr(earlier)} is dropped; rename the key to keep it")
+        earlier = []
+    return {**given, **own, "notes": earlier + notes}
 
 
 def is_whisper(record: dict[str, Any]) -> bool:
@@ -453,12 +487,13 @@ def _whisper_cues(path: Path, lineno: int, record: dict[str, Any]) -> tuple[list
         if not isinstance(segment, dict) or not isinstance(segment.get("text"), str):
             raise fail(f"segments[{k}] must be {expected}; received {_short_repr(segment)}")
         pair = [segment.get("start"), segment.get("end")]
-        if not all(isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t) for t in pair):
+        if not all(_finite_number(t) for t in pair):
             raise fail(f"segments[{k}] must be {expected}, its times finite numbers; received start "
                        f"{_short_repr(pair[0])} and end {_short_repr(pair[1])}")
         if pair[1] < pair[0]:
             raise fail(f"segments[{k}] must end at or after its start; received start {pair[0]} and end {pair[1]}")
         text = " ".join(segment["text"].split())
+        _check_text(text, f"segments[{k}] 'text'", fail)
         if not text:
             empty.append(k)
             continue
@@ -477,6 +512,7 @@ def _whisper_document(path: Path, lineno: int, record: dict[str, Any], default_i
     doc_id = record.get("id", default_id)
     if isinstance(doc_id, bool) or not isinstance(doc_id, (str, int)):
         raise fail(f"'id' must be a string or an integer; received {_short_repr(doc_id)}")
+    _check_text(str(doc_id), "'id'", fail)
     cues, empty = _whisper_cues(path, lineno, record)
     notes: list[str] = []
     if empty:
@@ -488,12 +524,11 @@ def _whisper_document(path: Path, lineno: int, record: dict[str, Any], default_i
     if split is not None:
         cues = sentences(cues, split, path, notes, pieces="segments", where=f"{path}:{lineno}")
     times = [(cue.start, cue.end) for cue in cues]
-    meta = {k: v for k, v in record.items() if k not in _WHISPER_READ}
-    meta.update({"format": "jsonl", "transcript": "whisper", "source": str(path), "line": lineno,
-                 "unit": "segment" if split is None else "sentence", "splitter": splitter,
-                 "speakers": tuple(", ".join(cue.speakers) if cue.speakers else None for cue in cues)})
     references, found = chapters_of(path, times, lines, notes)
-    meta.update(found, notes=notes)
+    own = {"format": "jsonl", "transcript": "whisper", "source": str(path), "line": lineno,
+           "unit": "segment" if split is None else "sentence", "splitter": splitter,
+           "speakers": tuple(", ".join(cue.speakers) if cue.speakers else None for cue in cues), **found}
+    meta = _merged_meta({k: v for k, v in record.items() if k not in _WHISPER_READ}, own, f"{path}:{lineno}", notes)
     return make_document(path, lineno, id=str(doc_id), units=tuple(cue.text for cue in cues), references=references,
                          times=tuple(times), meta=meta)
 
@@ -530,6 +565,8 @@ def _load(line: str, fail: Fail) -> dict[str, Any]:
         record = json.loads(line, object_pairs_hook=_unique_keys)
     except _RepeatedKey as exc:
         raise fail(str(exc)) from None
+    except RecursionError:
+        raise fail(TOO_DEEP) from None
     except json.JSONDecodeError as exc:
         hint = ""
         if line.strip() in ("[", "{"):
@@ -599,6 +636,30 @@ def _reference(key: str, j: int, kind: str, numbers: list, n_units: int, fail: F
     return Segmentation.from_masses(numbers, name)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_text(text: str, name: str, fail: Fail) -> None:
+    """Refuse a string holding a lone surrogate, which a JSON escape (``"\\ud83d"``) can give but no
+    text can be written with: half of a character, as a tool counting UTF-16 units leaves when it
+    cuts a text inside an emoji."""
+    found = _SURROGATE.search(text)
+    if found is not None:
+        raise fail(f"{name} must be text; it holds the lone surrogate {found.group()!r} at character {found.start()}, "
+                   f"half of a character (as a text cut inside an emoji leaves): {_short_repr(text)}")
+
+
+def _finite_number(value: Any) -> bool:
+    """Whether ``value`` is a time JSON can give: a number (not a boolean) that a float holds finite
+    (an integer of hundreds of digits, which JSON allows, does not fit one)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int beyond float64
+        return False
+
+
 def _times(times: Any, fail: Fail) -> list | None:
     if times is None:
         return None
@@ -608,8 +669,7 @@ def _times(times: Any, fail: Fail) -> list | None:
         if (
             not isinstance(pair, list)
             or len(pair) != 2
-            or not all(isinstance(t, (int, float)) and not isinstance(t, bool) for t in pair)
-            or not all(math.isfinite(t) for t in pair)
+            or not all(_finite_number(t) for t in pair)
         ):
             raise fail(f"times[{k}] must be a [start, end] pair of finite numbers; received {_short_repr(pair)}")
         if pair[1] < pair[0]:

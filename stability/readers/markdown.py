@@ -74,6 +74,8 @@ _UNDERSCORE = re.compile(r"(?<!\w)(_{1,3})(?=\S)(.+?)(?<=\S)\1(?!\w)")
 _PROTECTED = 0xE000  # escaped characters sit in the private use area while the rules run
 _SPAN_START, _SPAN_END, _SPAN_DIGIT = "\ue100", "\ue101", 0xE110  # so do code spans, by number
 _HELD_SPAN = re.compile("\ue100([\ue110-\ue119]+)\ue101")
+#: The characters those take, which a text may hold itself (icon fonts draw glyphs there).
+_BORROWED = re.compile("[\ue000-\ue07f\ue100\ue101\ue110-\ue119]")
 
 
 @dataclass(frozen=True)
@@ -373,13 +375,17 @@ def _inline_text(text: str) -> str:
     ``markup`` in :func:`read_markdown`)."""
     spans: list[str] = []
 
-    def hold(span: re.Match) -> str:  # the rules run around a code span, not into it
-        spans.append(span.group(2).strip())
+    def hold(kept: str) -> str:  # the rules run around what is held, not into it
+        spans.append(kept)
         return _SPAN_START + "".join(chr(_SPAN_DIGIT + int(d)) for d in str(len(spans) - 1)) + _SPAN_END
 
-    text = _rendered(_CODE_SPAN.sub(hold, text))
-    text = _HELD_SPAN.sub(lambda m: spans[int("".join(str(ord(c) - _SPAN_DIGIT) for c in m.group(1)))], text)
-    return " ".join(text.split())
+    def restore(held: str) -> str:
+        return _HELD_SPAN.sub(lambda m: spans[int("".join(str(ord(c) - _SPAN_DIGIT) for c in m.group(1)))], held)
+
+    # the text's own characters of the ranges the rules borrow (an icon font's glyphs) are held too
+    text = _BORROWED.sub(lambda m: hold(m.group(0)), text)
+    text = _rendered(_CODE_SPAN.sub(lambda m: hold(restore(m.group(2).strip())), text))
+    return " ".join(restore(text).split())
 
 
 def _rendered(text: str) -> str:

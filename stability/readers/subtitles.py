@@ -680,13 +680,16 @@ def unroll(cues: Sequence[Cue]) -> tuple[list[Cue], int] | None:
 def _seconds(text: str, which: str, file: Path | str, lineno: int) -> float:
     """A timestamp in seconds; anything else is an error naming the place and the form expected."""
     match = _TIMESTAMP.fullmatch(text)
-    if match is None or int(match.group(2)) > 59 or int(match.group(3)) > 59:
-        raise CorpusFormatError(
-            f"expected the cue's {which} as {_EXPECTED_TIMESTAMP}; received {_short_repr(text)}",
-            path=str(file), line=lineno,
-        )
-    hours, minutes, seconds, millis = (int(group or 0) for group in match.groups())
-    return (((hours * 60 + minutes) * 60 + seconds) * 1000 + millis) / 1000
+    if match is not None and int(match.group(2)) <= 59 and int(match.group(3)) <= 59:
+        hours, minutes, seconds, millis = (int(group or 0) for group in match.groups())
+        try:
+            return (((hours * 60 + minutes) * 60 + seconds) * 1000 + millis) / 1000
+        except OverflowError:  # hours of hundreds of digits, beyond what a float holds
+            pass
+    raise CorpusFormatError(
+        f"expected the cue's {which} as {_EXPECTED_TIMESTAMP}; received {_short_repr(text)}",
+        path=str(file), line=lineno,
+    )
 
 
 def _clean(text: str, speakers: str) -> tuple[str, tuple[str, ...]]:
