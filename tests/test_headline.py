@@ -71,6 +71,16 @@ def test_no_restart_is_nan():
     assert math.isnan(headline_document(counts([], [], 2), counts([1], [2], 2), 10))
 
 
+def test_a_missing_side_is_nan_before_any_other_rule():
+    # NaN (a stream without restarts) wins over the rules that return 0: S = 1 (content-blind)
+    # and a document without boundaries (no credit); mutation testing found neither order tested
+    from stability.scores import count_corrected_f1
+
+    assert math.isnan(shuffle_corrected_f1(float("nan"), 1.0))
+    assert math.isnan(count_corrected_f1(float("nan"), 0.4, 0.1, 0))
+    assert math.isnan(count_corrected_f1(0.8, float("nan"), 0.1, 0))
+
+
 def test_bad_input_names_the_parameter():
     with pytest.raises(InvalidParameterError, match="shuffle"):
         headline_document(counts([1], [1], 1), counts([1], [1], 2), 10)
