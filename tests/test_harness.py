@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -75,6 +77,15 @@ def test_chance_level_by_hand_for_one_boundary_and_for_none():
     # B0 empty, restarts of 0, 0 and 3 boundaries: the empty restarts score P = R = 1 (both sets
     # empty), the third P = R = 0 (one side empty), so E[P] = E[R] = 2/3 and F1 = 2/3
     assert chance_scores([], np.array([0, 0, 3]), 9) == pytest.approx((2 / 3, 2 / 3, 2 / 3))
+    # the same with a tolerance (nothing to reach), without a 0/0 warning for the empty restarts
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert chance_scores([], np.array([0, 0, 3]), 9, tolerance=1) == pytest.approx((2 / 3, 2 / 3, 2 / 3))
+    # B0 = {4} (one boundary), restarts of 2 of the 8 gaps: E[P] = 1/8, E[R] = E[X] / 1 = 2/8,
+    # F1 = 2 (1/8)(1/4) / (3/8) = 1/6
+    assert chance_scores([4], np.array([2]), 9) == pytest.approx((0.125, 0.25, 1 / 6))
+    # one unit, no gap: every set is empty and the chance level is 1 (the docstring's rule)
+    assert chance_scores([], np.array([0, 0]), 1) == (1.0, 1.0, 1.0)
 
 
 def test_chance_level_with_tolerance_is_higher():
