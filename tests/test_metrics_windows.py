@@ -403,6 +403,9 @@ def test_pr_error_costs():
         pr_error(M([3, 4, 2]), M([9]), 1)
     with pytest.raises(InvalidParameterError, match="k must be"):
         pr_error(M([3, 4, 2]), M([9]), 10)
+    # a one-unit document is refused as a document (no gap), not through its window
+    with pytest.raises(InvalidSegmentationError, match="at least 2 units"):
+        pr_error(M([1]), M([1]), 2)
 
 
 # --------------------------------------------------------------------------- validation
