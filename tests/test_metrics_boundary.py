@@ -138,6 +138,9 @@ def test_ghd_nltk_docstring_and_blog_examples():
     assert ghd(M([8, 13, 3]), M([10, 11, 3])) == 2.0
     assert ghd(M([8, 13, 3]), M([15, 6, 3])) == 4.0
     assert ghd(M([8, 13, 3]), M([8, 13, 3])) == 0.0
+    # a free shift (coefficient 0): a_3's and a_4's shifted boundary cost nothing (hand), as in nltk
+    for hyp in (M([10, 11, 3]), M([15, 6, 3])):
+        assert ghd(M([8, 13, 3]), hyp, shift_cost_coeff=0.0) == 0.0 == nltk_ghd(M([8, 13, 3]).gaps, hyp.gaps, 2.0, 2.0, 0.0)
 
 
 def test_ghd_has_no_length_cap(monkeypatch):
@@ -292,6 +295,11 @@ def test_boundary_prf_with_times_below_a_unit_and_zero_length_units():
     zero = [(0, 1), (1, 2), (2, 2), (2, 3), (3, 4)]
     prf = boundary_prf(Segmentation([2, 3], 5), Segmentation([2, 3], 5), 0.0, times=zero)
     assert (prf.matches, prf.f1) == (2, 1.0)
+    # one side with both, the other with one of them: 1 match, used once (P, R = 1, 1/2 or 1/2, 1)
+    prf = boundary_prf(Segmentation([2, 3], 5), Segmentation([3], 5), 0.0, times=zero)
+    assert (prf.matches, prf.precision, prf.recall) == (1, 1.0, 0.5)
+    prf = boundary_prf(Segmentation([2], 5), Segmentation([2, 3], 5), 0.0, times=zero)
+    assert (prf.matches, prf.precision, prf.recall) == (1, 0.5, 1.0)
 
 
 def test_time_errors_name_the_unit_and_its_numbers():
