@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -66,6 +68,24 @@ def test_chance_level_matches_simulation(n_units, initial, counts):
     assert exp_p == pytest.approx(np.mean(sims_p), abs=0.01)
     assert exp_r == pytest.approx(np.mean(sims_r), abs=0.01)
     assert chance == pytest.approx(f1_score(np.mean(sims_p), np.mean(sims_r)), abs=0.01)
+
+
+def test_chance_level_by_hand_for_one_boundary_and_for_none():
+    # B0 = {2, 5} over 9 units (8 gaps), restarts of one boundary: one gap drawn of 8 lands on B0
+    # with probability 2/8, so E[P] = 2/8 and E[R] = E[X] / 2 = 1/8; F1 = 2 (1/4)(1/8) / (3/8) = 1/6
+    assert chance_scores([2, 5], np.array([1, 1]), 9) == pytest.approx((0.25, 0.125, 1 / 6))
+    # B0 empty, restarts of 0, 0 and 3 boundaries: the empty restarts score P = R = 1 (both sets
+    # empty), the third P = R = 0 (one side empty), so E[P] = E[R] = 2/3 and F1 = 2/3
+    assert chance_scores([], np.array([0, 0, 3]), 9) == pytest.approx((2 / 3, 2 / 3, 2 / 3))
+    # the same with a tolerance (nothing to reach), without a 0/0 warning for the empty restarts
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert chance_scores([], np.array([0, 0, 3]), 9, tolerance=1) == pytest.approx((2 / 3, 2 / 3, 2 / 3))
+    # B0 = {4} (one boundary), restarts of 2 of the 8 gaps: E[P] = 1/8, E[R] = E[X] / 1 = 2/8,
+    # F1 = 2 (1/8)(1/4) / (3/8) = 1/6
+    assert chance_scores([4], np.array([2]), 9) == pytest.approx((0.125, 0.25, 1 / 6))
+    # one unit, no gap: every set is empty and the chance level is 1 (the docstring's rule)
+    assert chance_scores([], np.array([0, 0]), 1) == (1.0, 1.0, 1.0)
 
 
 def test_chance_level_with_tolerance_is_higher():
@@ -160,6 +180,23 @@ def test_boundary_confidence_and_spurious_boundaries_count_restarts():
     assert result.boundary_confidence == {5: 1.0, 8: pytest.approx(expected)}
     assert result.spurious_boundaries == {9: pytest.approx(1 - expected)}
     assert 0.1 < expected < 0.3
+
+
+def test_boundary_confidence_and_spurious_boundaries_with_a_tolerance():
+    from stability.scores import boundary_confidence, spurious_boundaries
+
+    # B0 = {5, 10}, tolerance 1, matched one to one left to right (hand):
+    #   (4, 10)    -> 5~4, 10~10
+    #   (6, 9, 12) -> 5~6, 10~9; 12 unmatched
+    #   (5,)       -> 5~5; 10 missed
+    #   (4, 6)     -> 5~4; 6 unmatched (5 is taken, 10 is 4 away)
+    # so 5 comes back 4 times in 4, 10 twice; 12 and 6 are spurious once each
+    restarts = [(4, 10), (6, 9, 12), (5,), (4, 6)]
+    assert boundary_confidence([5, 10], restarts, tolerance=1) == {5: 1.0, 10: 0.5}
+    assert spurious_boundaries([5, 10], restarts, tolerance=1) == {6: 0.25, 12: 0.25}
+    # exact matching of the same restarts: 5 comes back once, 10 once
+    assert boundary_confidence([5, 10], restarts) == {5: 0.25, 10: 0.25}
+    assert spurious_boundaries([5, 10], restarts) == {4: 0.5, 6: 0.5, 9: 0.25, 12: 0.25}
 
 
 def test_tolerance_forgives_near_misses():

@@ -209,3 +209,15 @@ def test_expected_matches_keeps_every_bit():
         10.991347146145907, 14.811489508083936]
     assert expected_matches(list(range(5, 400, 7)), 400, 2, [40, 57, 90]).tolist() == [
         23.43617917846619, 30.683603312532423, 41.180094110350254]
+
+
+def test_expected_matches_edges_and_refused_sizes():
+    """No gap (a one-unit document): nothing can be drawn, so 0 expected matches (hand). A count
+    outside ``0..n_gaps`` is refused whichever end it leaves (mutation testing found the check
+    on either end alone untested)."""
+    from stability.matching import expected_matches
+
+    assert expected_matches([], 0, 2, [0]).tolist() == [0.0]
+    for sizes in ([5], [-1], [0, 5], [-1, 2]):
+        with pytest.raises(ValueError, match=r"sizes must lie in \[0, n_gaps = 4\]"):
+            expected_matches([3], 4, 1, sizes)

@@ -46,6 +46,16 @@ def test_headline_document_by_hand():
     assert headline_document(within, shuffle, 4) == pytest.approx(0.25)
 
 
+def test_headline_document_corrects_by_the_chance_f1():
+    # 5 units, 4 gaps, B0 of 2 boundaries, restarts of 3: within P = 2/3, R = 1, F = 0.8; the
+    # shuffle control matches none (S = 0); chance P = 2/4, R = 3/4, chance F1 = 0.6 = C, so the
+    # headline is (0.8 - 0.6) / 0.4 = 0.5 (hand; the chance precision or recall would give 0.6 or 0.2)
+    within, shuffle = counts([2, 2], [3, 3], 2), counts([0, 0], [3, 3], 2)
+    assert headline_document(within, shuffle, 5) == pytest.approx(0.5)
+    # a one-unit document is accepted: no boundary, no credit
+    assert headline_document(counts([0], [0], 0), counts([0], [0], 0), 1) == 0.0
+
+
 def test_every_gap_a_boundary_scores_zero():
     # 3 units, 2 gaps, both boundaries, found again every time: F = 1 but chance F1 = 1 too
     within = counts([2, 2], [2, 2], 2)
@@ -69,6 +79,16 @@ def test_content_blind_segmenter_scores_zero():
 
 def test_no_restart_is_nan():
     assert math.isnan(headline_document(counts([], [], 2), counts([1], [2], 2), 10))
+
+
+def test_a_missing_side_is_nan_before_any_other_rule():
+    # NaN (a stream without restarts) wins over the rules that return 0: S = 1 (content-blind)
+    # and a document without boundaries (no credit); mutation testing found neither order tested
+    from stability.scores import count_corrected_f1
+
+    assert math.isnan(shuffle_corrected_f1(float("nan"), 1.0))
+    assert math.isnan(count_corrected_f1(float("nan"), 0.4, 0.1, 0))
+    assert math.isnan(count_corrected_f1(0.8, float("nan"), 0.1, 0))
 
 
 def test_bad_input_names_the_parameter():
@@ -158,6 +178,12 @@ def test_headline_interval_edge_cases():
     ones, zeros = np.ones(4), np.zeros(4)
     assert headline_interval(ones, ones, 0.1, 3) == (0.0, 0.0)  # S = 1: content-blind
     assert headline_interval(ones, zeros, 0.1, 0) == (0.0, 0.0)  # no boundary: no credit
+    # one replicate is an interval of one point: (0.9 - 0.2) / (1 - 0.2) = 0.875 (hand)
+    assert headline_interval(np.array([0.9]), np.array([0.2]), 0.1, 2) == pytest.approx((0.875, 0.875))
+    # the default confidence is 0.95
+    f, s = np.linspace(0.5, 1.0, 41), np.linspace(0.0, 0.4, 41)[::-1]
+    assert headline_interval(f, s, 0.1, 2) == headline_interval(f, s, 0.1, 2, confidence=0.95)
+    assert headline_interval(f, s, 0.1, 2) != headline_interval(f, s, 0.1, 2, confidence=0.5)
     assert headline_interval(ones, zeros, 0.2, 3) == (1.0, 1.0)  # every restart agrees
     assert all(math.isnan(x) for x in headline_interval(ones, np.full(4, np.nan), 0.1, 3))  # no shuffle restart
 

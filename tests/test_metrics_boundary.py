@@ -138,6 +138,9 @@ def test_ghd_nltk_docstring_and_blog_examples():
     assert ghd(M([8, 13, 3]), M([10, 11, 3])) == 2.0
     assert ghd(M([8, 13, 3]), M([15, 6, 3])) == 4.0
     assert ghd(M([8, 13, 3]), M([8, 13, 3])) == 0.0
+    # a free shift (coefficient 0): a_3's and a_4's shifted boundary cost nothing (hand), as in nltk
+    for hyp in (M([10, 11, 3]), M([15, 6, 3])):
+        assert ghd(M([8, 13, 3]), hyp, shift_cost_coeff=0.0) == 0.0 == nltk_ghd(M([8, 13, 3]).gaps, hyp.gaps, 2.0, 2.0, 0.0)
 
 
 def test_ghd_has_no_length_cap(monkeypatch):
@@ -163,6 +166,19 @@ def test_ghd_parts_and_validation():
 
 
 # --------------------------------------------------------------------------- B and S
+
+
+def test_ghd_refuses_costs_whose_sums_leave_exact_float64_integers():
+    # ins_cost x reference boundaries and del_cost x hypothesis boundaries must stay below 2**53
+    # (the docstring's limit), each on its own: 2**52 x 2 boundaries reaches it exactly
+    big = 2.0**52
+    with pytest.raises(InvalidParameterError, match=r"2\*\*53.*ins_cost=4503599627370496\.0 for 2"):
+        ghd(M([3, 3, 3]), M([9]), ins_cost=big)
+    with pytest.raises(InvalidParameterError, match=r"2\*\*53.*del_cost=4503599627370496\.0 for 2"):
+        ghd(M([9]), M([3, 3, 3]), del_cost=big)
+    # one boundary short of the limit is computed: one insertion, or one deletion, of 2**52
+    assert ghd(M([3, 6]), M([9]), ins_cost=big) == big
+    assert ghd(M([9]), M([3, 6]), del_cost=big) == big
 
 
 def test_b_and_s_equal_segeval_on_random_pairs():
@@ -208,6 +224,23 @@ def test_b_and_s_hand_cases():
     assert boundary_similarity(M([8, 13, 3]), M([10, 11, 3]), n_t=3) == pytest.approx(2 / 3)
 
 
+def test_edit_counts_edits_and_n_t_of_one():
+    # {3, 7} vs {2, 5, 8} (gaps 2, 6 vs 1, 4, 7): near misses (1, 2) and (6, 7) of weight 1/2
+    # each, gap 4 an addition, so edits = A + w_T = 1 + 1 = 2 (hand);
+    # B = (0 + 2 - 1) / (0 + 1 + 2) = 1/3 and S = 1 - 2 / 8 = 0.75
+    ref, hyp = M([3, 4, 2]), M([2, 3, 3, 1])
+    e = boundary_edit_counts(ref, hyp)
+    assert (e.additions, e.transposition_weight, e.edits) == (1, 1.0, 2.0)
+    assert boundary_similarity(ref, hyp) == pytest.approx(1 / 3) == float(segeval.boundary_similarity(hyp.masses, ref.masses))
+    assert segmentation_similarity(ref, hyp) == 0.75 == float(segeval.segmentation_similarity(hyp.masses, ref.masses))
+    # n_t = 1 is accepted and disables near misses: {3, 7} vs {2, 8} is then 4 additions,
+    # B = 0 / 4 = 0 and S = 1 - 4 / 8 = 0.5 (hand)
+    e = boundary_edit_counts(M([3, 4, 2]), M([2, 6, 1]), n_t=1)
+    assert (e.matches, e.additions, e.transpositions, e.edits) == (0, 4, (), 4.0)
+    assert boundary_similarity(M([3, 4, 2]), M([2, 6, 1]), n_t=1) == 0.0
+    assert segmentation_similarity(M([3, 4, 2]), M([2, 6, 1]), n_t=1) == 0.5
+
+
 def test_b_and_s_without_boundaries_are_one_where_segeval_crashes():
     with pytest.raises(ValueError):
         segeval.boundary_similarity((9,), (9,))
@@ -249,6 +282,24 @@ def test_boundary_prf_with_a_time_tolerance():
     assert boundary_prf(ref, hyp, 10.0, times=times).f1 == 1.0
     with pytest.raises(InvalidParameterError, match="shape"):
         boundary_prf(ref, hyp, 1.0, times=times[:4])
+
+
+def test_boundary_prf_with_times_below_a_unit_and_zero_length_units():
+    # half-second units (starts 0, 0.5, 1, 1.5): reference boundary 2 (t = 1.0) and hypothesis
+    # boundary 1 (t = 0.5) are 0.5 s apart, so a tolerance of 0.5 s matches them (hand)
+    half = [(0.5 * i, 0.5 * i + 0.5) for i in range(4)]
+    assert boundary_prf(Segmentation([2], 4), Segmentation([1], 4), 0.5, times=half).f1 == 1.0
+    assert boundary_prf(Segmentation([2], 4), Segmentation([1], 4), 0.4, times=half).f1 == 0.0
+    # unit 2 lasts no time, so boundaries 2 and 3 both start at t = 2.0: at tolerance 0 the two
+    # equal times on each side still pair one to one, 2 matches of 2 (hand), not 1
+    zero = [(0, 1), (1, 2), (2, 2), (2, 3), (3, 4)]
+    prf = boundary_prf(Segmentation([2, 3], 5), Segmentation([2, 3], 5), 0.0, times=zero)
+    assert (prf.matches, prf.f1) == (2, 1.0)
+    # one side with both, the other with one of them: 1 match, used once (P, R = 1, 1/2 or 1/2, 1)
+    prf = boundary_prf(Segmentation([2, 3], 5), Segmentation([3], 5), 0.0, times=zero)
+    assert (prf.matches, prf.precision, prf.recall) == (1, 1.0, 0.5)
+    prf = boundary_prf(Segmentation([2], 5), Segmentation([2, 3], 5), 0.0, times=zero)
+    assert (prf.matches, prf.precision, prf.recall) == (1, 0.5, 1.0)
 
 
 def test_time_errors_name_the_unit_and_its_numbers():

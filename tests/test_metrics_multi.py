@@ -154,6 +154,12 @@ def test_coverage_times_and_validation():
         cov_n(ref, hyp, times=np.zeros((40, 2)))
     with pytest.raises(InvalidParameterError, match="gamma"):
         cov_n(ref, hyp, 1.5)
+    # the error names the first unit whose end comes before its start (unit 2), not unit 0,
+    # which lasts no time and is allowed
+    backwards = np.column_stack((np.arange(40.0), np.arange(40.0) + 1.0))
+    backwards[0, 1], backwards[2, 1] = 0.0, 1.5
+    with pytest.raises(InvalidParameterError, match=r"end >= start for every unit; unit 2 has start=2\.0, end=1\.5$"):
+        cov_n(ref, hyp, times=backwards)
 
 
 # --------------------------------------------------------------------------- Fleiss' kappa
@@ -172,6 +178,17 @@ def test_fleiss_kappa_equals_nltk_multi_pi():
         sub = [t for t in data if t[1] in marked]
         if len({label for _, _, label in sub}) == 2:
             assert fleiss_kappa(refs, positions="boundaries") == pytest.approx(AnnotationTask(sub).pi(), abs=1e-12)
+
+
+def test_fleiss_kappa_parts_by_hand():
+    # 8 gaps, raters {3} and {3, 6} (gaps 2 and 5): gap 2 agreed, gap 5 split, 6 gaps agreed empty.
+    # Observed P = (7 * 1 + 1 * 0) / 8 = 7/8; boundary share p = 3 votes / (8 gaps * 2 raters) =
+    # 3/16; chance P_e = p^2 + (1 - p)^2 = (9 + 169) / 256; kappa = (7/8 - 178/256) / (1 - 178/256)
+    # = 46/78 (hand, as in the docstring; the parts were untested before mutation testing)
+    parts = fleiss_kappa([Segmentation([3], 9), Segmentation([3, 6], 9)], return_parts=True)
+    assert (parts.n_items, parts.n_raters) == (8, 2)
+    assert parts.observed == 7 / 8 and parts.boundary_share == 3 / 16
+    assert parts.expected == pytest.approx(178 / 256) and parts.value == pytest.approx(46 / 78)
 
 
 def test_fleiss_kappa_degenerate_cases():

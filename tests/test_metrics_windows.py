@@ -213,6 +213,17 @@ def test_expected_windowdiff_equals_exact_rational_double_sum():
             assert expected_windowdiff(n, mr, mh, k, weighted=weighted) == pytest.approx(float(exact), rel=1e-12, abs=1e-15)
 
 
+def test_weighted_windowdiff_numerator_of_exactly_2_to_the_63():
+    # n = 2**62 units, k = 3 * 2**60 gaps: the n - k = 2**60 windows all hold the 8 reference
+    # boundaries (gaps 2**61 .. 2**61 + 7) and no hypothesis one, so the weighted numerator is
+    # 8 * 2**60 = 2**63 (hand), one past the largest int64: it must be summed in Python integers
+    # (mutation testing found the limit of that guard untested)
+    n, k = 2**62, 3 * 2**60
+    ref = Segmentation([2**61 + 1 + i for i in range(8)], n)
+    parts = windowdiff(ref, Segmentation([], n), k=k, weighted=True, return_parts=True)
+    assert (parts.numerator, parts.denominator, parts.value) == (2**63, 2**60, 8.0)
+
+
 def test_expected_windowdiff_lamprier_figure_3():
     # Figure 3 (n = 12, k = 6, one reference boundary): E = 0.5 for a one-boundary hypothesis and
     # 1.16 for a three-boundary one, as printed (rounded); the exact values are 60/121, 140/121.
@@ -392,6 +403,9 @@ def test_pr_error_costs():
         pr_error(M([3, 4, 2]), M([9]), 1)
     with pytest.raises(InvalidParameterError, match="k must be"):
         pr_error(M([3, 4, 2]), M([9]), 10)
+    # a one-unit document is refused as a document (no gap), not through its window
+    with pytest.raises(InvalidSegmentationError, match="at least 2 units"):
+        pr_error(M([1]), M([1]), 2)
 
 
 # --------------------------------------------------------------------------- validation

@@ -121,6 +121,21 @@ def test_bootstrap_mean_interval_contains_the_mean_and_is_seeded():
     assert percentile_interval([np.nan, np.nan]) != percentile_interval([1.0])
 
 
+def test_bootstrap_f1_resamples_when_only_one_side_varies():
+    from stability.stats import bootstrap_f1_samples
+
+    # every restart has precision 1 but recall varies (1, 1/2, 0, 1): a resample's F1 is
+    # 2 R / (1 + R) for its mean recall R, so the replicates spread between F1(1, 0) = 0 and
+    # F1(1, 1) = 1 (hand); only restarts agreeing on both precision and recall give the point
+    # value every time (mutation testing found the one-side case untested)
+    varying = np.array([1.0, 0.5, 0.0, 1.0])
+    for p, r in ((np.ones(4), varying), (varying, np.ones(4))):
+        samples = bootstrap_f1_samples(p, r, np.random.default_rng(5), 200)
+        assert np.unique(samples).size > 1 and 0.0 <= samples.min() < samples.max() <= 1.0
+    same = bootstrap_f1_samples(np.ones(4), np.full(4, 0.5), np.random.default_rng(5), 20)
+    assert same.tolist() == [f1_score(1.0, 0.5)] * 20  # 2/3, no draw
+
+
 def test_derived_rng_is_the_restart_scheme():
     # the restart permutations of the harness use (document key, stream, restart)
     from stability.permutations import Stream, stream_rng
