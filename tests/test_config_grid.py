@@ -114,8 +114,12 @@ def test_the_readme_grid_example_varies_parameters_that_change_the_boundaries():
     must segment differently. It varied smoothing_rounds, which TextTiling accepts and ignores
     (as nltk does), so its six configurations were three, each twice."""
     import re
-    import tomllib
     from pathlib import Path
+
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10: the backport pyproject.toml installs there
+        import tomli as tomllib
 
     from stability import get_segmenter
     from stability.config import expand_grid
