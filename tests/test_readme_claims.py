@@ -8,6 +8,7 @@ the README is not updated, or when the README misquotes one.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -301,6 +302,21 @@ def test_the_agreement_claim_quotes_the_reports():
     low, high = min(differences, key=float).lstrip("+"), max(differences, key=float).lstrip("+")
     claim = f"on all eleven readings it was computed on, by {low} to {high}"
     assert claim in " ".join(README.split()) and claim in " ".join(VALIDITY.split())
+
+
+def test_the_benchmarks_folder_wins_over_an_installed_package_of_that_name(tmp_path):
+    # pysbd (the sbd extra, in dev) installs a top-level package "benchmarks": "python -m benchmarks"
+    # and the scripts' "from benchmarks..." must still reach this folder, as they do from the root
+    import subprocess
+    import sys
+
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / "benchmarks" / "__init__.py").write_text("", encoding="utf-8")
+    found = subprocess.run([sys.executable, "-c", "import benchmarks.captions; print(benchmarks.__file__)"],
+                           cwd=ROOT, env={**os.environ, "PYTHONPATH": str(tmp_path)},
+                           capture_output=True, text=True, timeout=60)
+    assert found.returncode == 0, found.stderr
+    assert Path(found.stdout.strip()).parent == ROOT / "benchmarks"
 
 
 def test_every_benchmark_script_is_in_the_readme_table():

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from typing_extensions import assert_type
 
 from segmenters.chunkers import ChunkerSegmenter
@@ -47,7 +48,7 @@ class EveryK(Segmenter):
     def __init__(self, k: int = 4) -> None:
         self.k = k
 
-    def segment(self, units: Sequence[str]) -> np.ndarray:
+    def segment(self, units: Sequence[str]) -> npt.NDArray[np.int_]:
         return np.arange(self.k, len(units), self.k)
 
 
