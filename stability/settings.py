@@ -233,10 +233,10 @@ class Settings:
     (10, 0)
     >>> Settings.build(s, seed=4).seed
     4
-    >>> Settings(n_restart=10)
+    >>> Settings(n_restart=10)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    TypeError: Settings.__init__() got an unexpected keyword argument 'n_restart'
+    TypeError: Settings.__init__() got an unexpected keyword argument 'n_restart'...
     >>> Settings.build(n_restart=10)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import re
 
 import numpy as np
@@ -17,8 +18,9 @@ from stability.settings import Settings
 
 def documented_parameters() -> list[str]:
     """Names in the numpydoc ``Parameters`` section of Settings (``name : type`` lines)."""
-    section = Settings.__doc__.split("Parameters\n    ----------\n")[1].split("\n    Examples")[0]
-    return re.findall(r"^    (\w+) :", section, flags=re.M)
+    # cleandoc: Python 3.13 strips a docstring's common indentation when compiling, earlier ones keep it
+    section = inspect.cleandoc(Settings.__doc__).split("Parameters\n----------\n")[1].split("\nExamples")[0]
+    return re.findall(r"^(\w+) :", section, flags=re.M)
 
 
 def test_every_field_is_documented_once_in_declaration_order():
