@@ -194,13 +194,15 @@ def comparison_scores(headlines: np.ndarray, pairs: np.ndarray, present: np.ndar
     n_seg, n_docs = present.shape
     block = max(1, _BLOCK_CELLS // max(1, n_seg * n_seg * n_docs))
     out = np.empty((headlines.shape[0], n_seg))
+    others_of = 1.0 - np.eye(n_seg)                                            # (c, v): v is not c
     for start in range(0, headlines.shape[0], block):
         t, w_docs = headlines[start:start + block], doc_weights[start:start + block]
         with np.errstate(invalid="ignore"):
             vote = np.where(voters[None, :] & (t > 0), t, 0.0)                 # (b, v)
         numerator = np.einsum("bv,cvd->bcd", vote, pairs)                      # the diagonal of pairs is 0
-        total = vote @ present                                                 # (b, d): every present voter
-        denominator = total[:, None, :] - vote[:, :, None] * present[None, :, :]  # without the segmenter
+        # the other present voters' weights, summed directly: "all less the segmenter's own" lost a
+        # tiny weight beside a large one (1.0 + 1.18e-38 - 1.0 == 0)
+        denominator = np.einsum("bv,cv,vd->bcd", vote, others_of, present)
         with np.errstate(invalid="ignore", divide="ignore"):
             per_document = np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1.0), 0.0)
             counts = w_docs @ present.T                                        # (b, c)

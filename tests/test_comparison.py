@@ -173,6 +173,25 @@ def test_the_vectorised_score_is_the_definition(data):
             assert fast[label] == pytest.approx(slow[label], abs=1e-12), label
 
 
+def test_a_tiny_voter_beside_a_large_one_still_counts():
+    """The weighted mean's divisor was the total weight less the segmenter's own: on a document where
+    the only other voter present weighs 1.18e-38 beside the segmenter's 1.0, the subtraction gave 0
+    and the document 0.0. By the definition (hand computation): "a" and "b" both put a boundary
+    after unit 3 of d0, "c" (a third voter, needed for MIN_OTHER_VOTERS) has no result on d0. For
+    "a", d0's mean agreement is b's alone, 1.0, so a's score is its headline 1.0 times 1.0. For "b",
+    only "a" is present: 1.18e-38 times 1.0. Found by Hypothesis on Python 3.10."""
+    from types import SimpleNamespace
+
+    def docs(name, boundaries):
+        return [SimpleNamespace(document=name, segmentation=SimpleNamespace(boundaries=boundaries), params={})]
+
+    documents = {"a": docs("d0", (3,)), "b": docs("d0", (3,)), "c": docs("d1", (5,))}
+    values = stability_x_agreement(documents, {"a": 1.0, "b": 1.18e-38, "c": 0.5})
+    assert values["a"] == pytest.approx(1.0, rel=1e-12)
+    assert values["b"] == pytest.approx(1.18e-38, rel=1e-12)
+    assert values["c"] == 0.0   # nobody else on d1
+
+
 @pytest.mark.filterwarnings("ignore:.*by the units' lengths:stability.SettingsWarning")  # run without the layout control on purpose
 def test_a_layout_only_segmenter_gets_no_vote_and_no_score():
     """Text chunkers flagged layout-only by the layout control have a high headline for a reason
