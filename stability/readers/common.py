@@ -331,6 +331,21 @@ def _decoding_advice(path: Path, refused: bool) -> str:
     )
 
 
+def _codec_refuses(path: Path, encoding: str) -> bool:
+    """Whether ``encoding``'s codec refuses ``path`` even with ``errors="replace"`` (UTF-16 without
+    a byte-order mark): then no ``encoding_errors`` helps. Python 3.13 reports that refusal as a
+    :class:`UnicodeDecodeError`, like an undecodable byte, so the error's class cannot tell."""
+    decoder = codecs.getincrementaldecoder(encoding)("replace")
+    try:
+        with open(path, "rb") as handle:
+            while chunk := handle.read(1 << 16):
+                decoder.decode(chunk)
+            decoder.decode(b"", final=True)
+    except UnicodeError:
+        return True
+    return False
+
+
 def _decode_error(path: Path, encoding: str, exc: UnicodeError) -> CorpusFormatError:
     """Describe a decoding error with its line, its byte offset and what to do about it."""
     try:
@@ -339,8 +354,13 @@ def _decode_error(path: Path, encoding: str, exc: UnicodeError) -> CorpusFormatE
         line, offset, found = None, None, None
     where = f" at byte offset {offset}" if offset is not None else ""
     shown = "utf-8" if encoding == "utf-8-sig" else encoding
-    refused = not isinstance(exc, UnicodeDecodeError)
-    what = str(exc) if refused else f"bytes {found or exc.object[exc.start : exc.end]!r}: {exc.reason}"
+    refused = not isinstance(exc, UnicodeDecodeError) or _codec_refuses(path, encoding)
+    if not isinstance(exc, UnicodeDecodeError):
+        what = str(exc)
+    elif refused:  # Python 3.13 reports a codec's refusal as a UnicodeDecodeError too
+        what = exc.reason
+    else:
+        what = f"bytes {found or exc.object[exc.start : exc.end]!r}: {exc.reason}"
     return CorpusFormatError(
         f"cannot decode the file as {shown!r}{where} ({what}); {_decoding_advice(path, refused)}",
         path=str(path),
