@@ -127,7 +127,8 @@ def chance_scores(
 
     and the chance level is ``chance_F1 = F1(mean_r E[P_r], mean_r E[R_r])`` (eq. 11 applied to
     the expected averages, as the observed F1 is eq. 11 applied to the observed averages). With a
-    document of one unit (``G = 0``) every set is empty and the chance level is 1.
+    document of one unit (``G = 0``) every set is empty and the chance level is 1. With no restart
+    there is nothing to expect: NaN, as :func:`restart_f1` gives.
 
     With ``tolerance > 0`` the expected overlap depends on where ``B0``'s boundaries lie: it is
     computed exactly, matched one-to-one as the real restarts are
@@ -148,7 +149,7 @@ def chance_scores(
     m0 = len(initial)
     counts = np.asarray(predicted_counts, dtype=np.int64)
     if counts.size == 0:
-        return 1.0, 1.0, 1.0
+        return float("nan"), float("nan"), float("nan")
     if gaps == 0:
         return 1.0, 1.0, 1.0
     if tolerance == 0:

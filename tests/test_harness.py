@@ -77,6 +77,10 @@ def test_chance_level_by_hand_for_one_boundary_and_for_none():
     # B0 empty, restarts of 0, 0 and 3 boundaries: the empty restarts score P = R = 1 (both sets
     # empty), the third P = R = 0 (one side empty), so E[P] = E[R] = 2/3 and F1 = 2/3
     assert chance_scores([], np.array([0, 0, 3]), 9) == pytest.approx((2 / 3, 2 / 3, 2 / 3))
+    # no restart: nothing to expect (it was (1, 1, 1), a perfect chance level that made any
+    # corrected score undefined or negative); NaN as restart_f1 and boundary_confidence give
+    assert all(np.isnan(chance_scores([2, 5], np.array([], dtype=np.int64), 9)))
+    assert all(np.isnan(chance_scores([], [], 1)))
     # the same with a tolerance (nothing to reach), without a 0/0 warning for the empty restarts
     with warnings.catch_warnings():
         warnings.simplefilter("error")
