@@ -27,6 +27,8 @@ from . import __version__, completion
 from .checks import counted
 from .readers import FORMATS
 
+completion.use_bash_script()
+
 if TYPE_CHECKING:
     from .userwords import Words
 

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = ["segmenter_values", "segmenter_names", "metric_values", "corpus_format_values", "report_format_values",
-           "bash_words", "complete_bash"]
+           "bash_words", "complete_bash", "BASH_SCRIPT", "use_bash_script"]
 
 
 def _starting(candidates: list[str], incomplete: str) -> list[str]:
@@ -166,3 +166,32 @@ def complete_bash(run: Callable[[], Any]) -> None:
         prefix = merged[-1][:cut]
         lines = captured.getvalue().splitlines()
         print("\n".join(line[cut:] if cut and line.startswith(prefix) else line for line in lines))
+
+
+#: The bash hook that ``stability --show-completion bash`` prints and ``--install-completion``
+#: installs (typer's placeholders). Beside typer's own it tells bash not to add a space after the
+#: one candidate when that candidate ends in ``=`` or ``,``: the value goes on there
+#: (``-s c99,mask_size=`` then the size, ``--metrics pk,`` then the next metric).
+BASH_SCRIPT = r"""
+%(complete_func)s() {
+    local IFS=$'\n'
+    COMPREPLY=( $(env COMP_WORDS="${COMP_WORDS[*]}" COMP_CWORD="$COMP_CWORD" %(autocomplete_var)s=complete_bash "$1") )
+    case "${#COMPREPLY[@]}:${COMPREPLY[0]}" in
+        1:*= | 1:*,) compopt -o nospace ;;
+    esac
+    return 0
+}
+
+complete -o default -F %(complete_func)s %(prog_name)s
+"""
+
+
+def use_bash_script() -> None:
+    """Make :data:`BASH_SCRIPT` the bash hook typer prints and installs (typer keeps its scripts
+    in a table of its completion module; a typer without that table keeps its own, and the test
+    of the hook in an interactive bash says so)."""
+    from typer import _completion_shared
+
+    scripts = getattr(_completion_shared, "_completion_scripts", None)
+    if isinstance(scripts, dict):
+        scripts["bash"] = BASH_SCRIPT
