@@ -366,7 +366,12 @@ def test_a_run_killed_mid_write_resumes_to_the_same_bytes(tmp_path):
     whole = tmp_path / "whole.jsonl"
     evaluate({"slow": fast}, docs, n_restarts=3, output=whole, progress=False)
     out = tmp_path / "killed.jsonl"
-    process = subprocess.Popen([sys.executable, "-c", KILLED_RUN, str(out)])
+    # the killed run imports the package this test imported (a venv's editable install may point
+    # at another copy, whose demo corpus differs: "computed on another corpus")
+    import stability
+
+    path = os.pathsep.join([os.path.dirname(os.path.dirname(stability.__file__)), os.environ.get("PYTHONPATH", "")])
+    process = subprocess.Popen([sys.executable, "-c", KILLED_RUN, str(out)], env={**os.environ, "PYTHONPATH": path})
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and process.poll() is None:
