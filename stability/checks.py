@@ -25,14 +25,16 @@ from __future__ import annotations
 import difflib
 import math
 import operator
+import re
 from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
-from .exceptions import InvalidParameterError, InvalidTypeError
+from .exceptions import InvalidParameterError, InvalidTypeError, _short_repr
 
-__all__ = ["check_int", "check_real", "check_bool", "check_choice", "check_folder", "did_you_mean", "counted"]
+__all__ = ["check_int", "check_real", "check_bool", "check_choice", "check_folder", "did_you_mean", "counted",
+           "lone_surrogate"]
 
 
 def _bounds(low: float | None, high: float | None, low_open: bool = False, high_open: bool = False) -> str:
@@ -120,6 +122,29 @@ def check_folder(path: Any, name: str, *, parameter: str | None = None) -> Any:
             raise InvalidParameterError(f"{name} must be a folder; received {str(path)!r}, {where}",
                                         parameter=parameter)
     return path
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(text: str) -> str | None:
+    """What is wrong with ``text`` when it holds a lone surrogate, else ``None``.
+
+    A lone surrogate is half of a character (as a tool counting UTF-16 code units leaves when it
+    cuts a text inside an emoji, or a JSON escape such as ``"\\ud83d"`` gives): no text can be
+    written or hashed with one, so the readers refuse such a unit or id, and so does
+    :class:`~stability.Document`. The message goes after ``<name> must be text; ``.
+
+    >>> lone_surrogate("caf\\u00e9 \\U0001F600") is None
+    True
+    >>> print(lone_surrogate("ab\\ud83d"))
+    it holds the lone surrogate '\\ud83d' at character 2, half of a character (as a text cut inside an emoji leaves): 'ab\\ud83d'
+    """
+    found = _SURROGATE.search(text)
+    if found is None:
+        return None
+    return (f"it holds the lone surrogate {found.group()!r} at character {found.start()}, half of a character "
+            f"(as a text cut inside an emoji leaves): {_short_repr(text)}")
 
 
 def counted(n: Any, noun: str) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .checks import check_real
+from .checks import check_real, lone_surrogate
 from .exceptions import InvalidTypeError, InvalidParameterError
 from .segmentation import Segmentation, check_boundaries
 
@@ -28,7 +28,8 @@ class Document:
     id : str
         Unique identifier; it also keys the document's random streams.
     units : iterable of str
-        The units (sentences, paragraphs, utterances...), at least one; kept as a tuple.
+        The units (sentences, paragraphs, utterances...), at least one; kept as a tuple. A unit
+        (or an ``id``) holding a lone surrogate, half of a character, is refused.
     references : iterable of Segmentation or of boundaries
         Zero, one or several reference segmentations (one per annotator), each a
         :class:`~stability.Segmentation` or its boundaries; kept as a tuple of Segmentation.
@@ -76,6 +77,8 @@ class Document:
         """Check the fields and store them in their kept types (tuples, Segmentation)."""
         if not isinstance(self.id, str):
             raise InvalidTypeError.make("Document.id", "a string", self.id)
+        if (problem := lone_surrogate(self.id)) is not None:  # results files and hashes cannot hold it
+            raise InvalidParameterError(f"Document.id must be text; {problem}", parameter="id")
         if isinstance(self.units, (str, bytes)) or not isinstance(self.units, Iterable):
             raise InvalidTypeError.make(  # a string would otherwise become one unit per character
                 f"document {self.id!r} units", "a sequence of strings, one per unit (cut a raw text with a "
@@ -84,6 +87,8 @@ class Document:
         for i, unit in enumerate(units):
             if not isinstance(unit, str):
                 raise InvalidTypeError.make(f"document {self.id!r} units[{i}]", "a string", unit)
+            if (problem := lone_surrogate(unit)) is not None:
+                raise InvalidParameterError(f"document {self.id!r} units[{i}] must be text; {problem}", parameter="units")
         if not units:
             raise InvalidParameterError(f"document {self.id!r} must have at least one unit; it has none")
         object.__setattr__(self, "units", units)

@@ -21,12 +21,11 @@ import difflib
 import itertools
 import json
 import math
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Callable
 
-from ..checks import check_choice
+from ..checks import check_choice, lone_surrogate
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
 from ..segmentation import Segmentation
@@ -636,17 +635,12 @@ def _reference(key: str, j: int, kind: str, numbers: list, n_units: int, fail: F
     return Segmentation.from_masses(numbers, name)
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def _check_text(text: str, name: str, fail: Fail) -> None:
-    """Refuse a string holding a lone surrogate, which a JSON escape (``"\\ud83d"``) can give but no
-    text can be written with: half of a character, as a tool counting UTF-16 units leaves when it
-    cuts a text inside an emoji."""
-    found = _SURROGATE.search(text)
-    if found is not None:
-        raise fail(f"{name} must be text; it holds the lone surrogate {found.group()!r} at character {found.start()}, "
-                   f"half of a character (as a text cut inside an emoji leaves): {_short_repr(text)}")
+    """Refuse a string holding a lone surrogate (:func:`stability.checks.lone_surrogate`), which a
+    JSON escape (``"\\ud83d"``) can give but no text can be written with."""
+    problem = lone_surrogate(text)
+    if problem is not None:
+        raise fail(f"{name} must be text; {problem}")
 
 
 def _finite_number(value: Any) -> bool:

@@ -1,0 +1,35 @@
+"""Every registered segmenter, and the harness, on odd documents: one unit, two, identical units,
+empty and blank units, punctuation, stopwords only, other scripts, emoji, combining characters,
+zero-width characters, control characters, numbers, mixed-case duplicates, long units and many
+units. A segmenter either returns valid boundaries (the same on a second call when it claims to be
+deterministic) without a warning of numpy's, or raises one of the project's errors; a run records
+a failing pair as a failure with its message and gives finite scores wherever they are defined.
+
+The first part holds one deterministic test per defect the fuzzing found (each failed before its
+fix); the second the hypothesis tests that look for more, a few examples each (more with
+``STABILITY_FUZZ_EXAMPLES``, or the ``slow_fuzz`` variants with ``-m slow_fuzz``). What
+:mod:`stability.contract` already checks on its fixed documents (every check on every registered
+segmenter, ``tests/test_contract.py``) is not repeated here.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from stability import Document, InvalidParameterError, evaluate
+
+
+# ---------------------------------------------------------------------------------------------
+# regressions: one test per defect found
+# ---------------------------------------------------------------------------------------------
+def test_a_unit_or_id_holding_a_lone_surrogate_is_refused_naming_the_document(tmp_path):
+    # evaluate(output=...) stopped on a UnicodeEncodeError hashing the document for the results
+    # file, and TextTiling, chonkie_* and semantic_text_splitter failed every such document with one
+    with pytest.raises(InvalidParameterError, match=r"document 'd' units\[1\] must be text; it holds the lone "
+                                                     r"surrogate '\\ud800' at character 2"):
+        Document("d", ["ok", "a \ud800 b"])
+    with pytest.raises(InvalidParameterError, match=r"Document.id must be text; it holds the lone surrogate"):
+        Document("d\udfff", ["ok"])
+    with pytest.raises(InvalidParameterError, match=r"document '0' units\[1\] must be text"):
+        evaluate({"texttiling": "texttiling"}, [["river bank", "a \ud800 b", "loan"]], n_restarts=2,
+                 output=tmp_path / "results.jsonl", progress=False)
