@@ -18,11 +18,14 @@ whitespace removed.
 **Locating chunks** (chunkers that return only strings). Chunk ``i`` (its whitespace removed) is
 placed right after the end of chunk ``i-1`` if the text continues with it there (the usual case:
 chunks that tile the text); otherwise at its first occurrence after the *start* of chunk
-``i-1`` (chunks that overlap, or a chunker that dropped some text between two chunks). A chunk that
-is only whitespace is ignored. A chunk not found raises :class:`InvalidParameterError` naming it:
-the chunker changed more than whitespace. In a text that repeats itself, an overlapping chunk
-may be placed at an earlier repetition; adapters whose library reports character offsets
-(``semchunk``, ``chonkie_*``) use those offsets instead of searching.
+``i-1`` (chunks that overlap, or a chunker that dropped some text between two chunks), or at that
+start itself (a chunk beginning as the one before it). A chunk that is only whitespace is ignored.
+A chunk not found raises :class:`InvalidParameterError` naming it: the chunker changed more than
+whitespace. In a text that repeats itself, an overlapping chunk may be placed at an earlier
+repetition, or a place chosen so may leave a later chunk none: then each chunk is placed by the
+same rule no further than the latest place from which the chunks after it still fit. Adapters
+whose library reports character offsets (``semchunk``, ``chonkie_*``, ``semantic_text_splitter``)
+use those offsets instead of searching.
 
 **Snapping.** A chunk starting at the first character of unit ``i`` gives boundary ``i``. A chunk
 starting inside unit ``i`` (``left`` characters of the unit before its start, ``right`` from its
@@ -152,32 +155,72 @@ def locate_chunks(text: str, chunks: Sequence[str]) -> list[int]:
     [0, 2]
     >>> locate_chunks("ab cd ef", ["ab cd", "cd ef"])  # overlapping chunks
     [0, 2]
+    >>> locate_chunks("a a a a", ["a a a", "a a", "a a"])  # tiling at 3 would leave the third no room
+    [0, 1, 2]
     """
     if isinstance(chunks, (str, bytes)) or not isinstance(chunks, Sequence):
         raise InvalidTypeError.make("chunker output", "a list of strings", chunks)
     compact = _compact(text)
-    starts: list[int] = []
-    previous_end = 0
+    pieces: list[tuple[int, str]] = []  # (index in chunks, chunk without whitespace), blank chunks left out
     for i, chunk in enumerate(chunks):
         if not isinstance(chunk, str):
             raise InvalidTypeError.make(f"chunk {i} of the chunker output", "a string", chunk)
-        piece = _compact(chunk)
-        if not piece:
-            continue
-        if compact.startswith(piece, previous_end):
-            start = previous_end
+        if piece := _compact(chunk):
+            pieces.append((i, piece))
+    words = [piece for _, piece in pieces]
+    failed, starts = _place_chunks(compact, words, [len(compact)] * len(words), strict=True)
+    if failed is not None:
+        # a place too far on may have left a later chunk none: no place is, within the latest starts
+        # (first with each chunk after the start of the one before, else some starting together)
+        for strict in (True, False):
+            latest = _latest_starts(compact, words, strict=strict)
+            if latest is not None:
+                again, placed = _place_chunks(compact, words, latest, strict=strict)
+                if again is None:
+                    return placed
+        i, chunk = pieces[failed][0], chunks[pieces[failed][0]]
+        raise InvalidParameterError.make(
+            "chunker",
+            "a chunker returning pieces of the text, in order (whitespace aside)",
+            f"chunk {i} {chunk[:40]!r} not found after non-whitespace character {starts[-1] if starts else 0}",
+        )
+    return starts
+
+
+def _place_chunks(compact: str, pieces: Sequence[str], latest: Sequence[int], *,
+                  strict: bool) -> tuple[int | None, list[int]]:
+    """Place each piece by the rule of the module docstring, piece ``i`` starting at most at
+    ``latest[i]`` (``strict``: never at the start of the piece before it): ``(None, starts)``, or
+    ``(i, starts so far)`` when piece ``i`` has no place."""
+    starts: list[int] = []
+    previous_end = 0
+    for i, piece in enumerate(pieces):
+        if previous_end <= latest[i] and compact.startswith(piece, previous_end):
+            start = previous_end  # tiles the previous chunk
         else:
-            start = compact.find(piece, starts[-1] + 1 if starts else 0)
+            start = compact.find(piece, starts[-1] + 1 if starts else 0, latest[i] + len(piece))
+            if start < 0 and not strict and starts and compact.startswith(piece, starts[-1]):
+                start = starts[-1]  # begins as the previous chunk does (and is longer, or repeats it)
         if start < 0:
-            raise InvalidParameterError.make(
-                "chunker",
-                "a chunker returning pieces of the text, in order (whitespace aside)",
-                f"chunk {i} {chunk[:40]!r} not found after non-whitespace character "
-                f"{starts[-1] if starts else 0}",
-            )
+            return i, starts
         starts.append(start)
         previous_end = start + len(piece)
-    return starts
+    return None, starts
+
+
+def _latest_starts(compact: str, pieces: Sequence[str], *, strict: bool) -> list[int] | None:
+    """The latest start of each piece from which the pieces after it can still be placed in order
+    (``strict``: each after the start of the one before it; otherwise possibly at that start), or
+    ``None`` when no order of places exists. Placed no further than these, every piece finds one."""
+    latest = [0] * len(pieces)
+    limit = len(compact)  # the latest start allowed to the piece being placed
+    for i in reversed(range(len(pieces))):
+        found = compact.rfind(pieces[i], 0, limit + len(pieces[i]))
+        if found < 0:
+            return None
+        latest[i] = found
+        limit = found - 1 if strict else found
+    return latest
 
 
 def offsets_to_compact(text: str, offsets: Sequence[int]) -> list[int]:

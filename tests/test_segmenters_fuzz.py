@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import pytest
 
-from stability import Document, InvalidParameterError, evaluate
+from segmenters.chunkers import locate_chunks
+from stability import Document, InvalidParameterError, evaluate, get_segmenter
 
 
 # ---------------------------------------------------------------------------------------------
@@ -33,3 +34,19 @@ def test_a_unit_or_id_holding_a_lone_surrogate_is_refused_naming_the_document(tm
     with pytest.raises(InvalidParameterError, match=r"document '0' units\[1\] must be text"):
         evaluate({"texttiling": "texttiling"}, [["river bank", "a \ud800 b", "loan"]], n_restarts=2,
                  output=tmp_path / "results.jsonl", progress=False)
+
+
+def test_chunks_of_a_repetitive_text_are_located_where_every_later_chunk_still_fits():
+    # langchain's chunks of ":\n:\n:\n:\n:" with an overlap start at non-whitespace characters
+    # 0, 2 and 3; the second was placed where it would tile the first (3), which left the third
+    # nowhere to go, and the document failed with "chunk 2 ':\n:' not found": the chunker was
+    # blamed for a text that merely repeats itself
+    assert locate_chunks(":\n:\n:\n:\n:", [":\n:\n:", ":\n:", ":\n:"]) == [0, 1, 3]
+    assert get_segmenter("langchain_recursive", chunk_size=5, chunk_overlap=2)([":"] * 5) == [1, 3]
+    # a chunk may begin where the previous one does (langchain's second chunk here holds the first
+    # whole): it was searched for strictly after it, and not found
+    assert locate_chunks("  \n\t \n0 \n:", ["0", "0 \n:"]) == [0, 0]
+    assert get_segmenter("langchain_character", chunk_size=5, chunk_overlap=2)(["  \n\t ", "0 ", ":"]) == []
+    # a text the chunker did change is still refused, naming the chunk
+    with pytest.raises(InvalidParameterError, match="chunk 1 'xy' not found after non-whitespace character 0"):
+        locate_chunks("ab cd", ["ab", "xy"])
