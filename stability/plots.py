@@ -28,8 +28,10 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     [-0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.25]
     >>> nice_ticks(3, 3)
     [2.0, 2.5, 3.0, 3.5, 4.0]
+    >>> nice_ticks(0.7777777777777777, 0.7777777777777778)  # equal but for rounding: as one value
+    [-0.5, 0.0, 0.5, 1.0, 1.5, 2.0]
     """
-    if high <= low:
+    if _one_value(low, high):
         low, high = low - 1.0, high + 1.0
     power = 10.0 ** (math.floor(math.log10((high - low) / max(count - 1, 1))) - 1)
     while True:
@@ -41,13 +43,20 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
         power *= 10
 
 
+def _one_value(low: float, high: float) -> bool:
+    """Whether ``[low, high]`` is too narrow for distinct ticks (ticks are rounded to 10 decimals,
+    and a float holds about 16 significant digits): equal values, or equal but for rounding, as
+    two means of the same scores summed in another order."""
+    return high - low <= 1e-9 * max(1.0, abs(low), abs(high))
+
+
 def _axis_range(values: Sequence[float]) -> list[float]:
     """Round ticks spanning the defined ``values`` (0 to 1 when none is defined)."""
     v = [x for x in values if not math.isnan(x)]
     if not v:
         return nice_ticks(0.0, 1.0)
     low, high = min(v), max(v)
-    if high == low:
+    if _one_value(low, high):
         return nice_ticks(low - 0.5, high + 0.5)
     return nice_ticks(low, high)
 

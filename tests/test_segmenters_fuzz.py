@@ -18,6 +18,8 @@ import pytest
 
 from segmenters.chunkers import locate_chunks
 from stability import Document, InvalidParameterError, evaluate, get_segmenter
+from stability.plots import nice_ticks
+from stability.reporting import render
 
 
 # ---------------------------------------------------------------------------------------------
@@ -50,3 +52,18 @@ def test_chunks_of_a_repetitive_text_are_located_where_every_later_chunk_still_f
     # a text the chunker did change is still refused, naming the chunk
     with pytest.raises(InvalidParameterError, match="chunk 1 'xy' not found after non-whitespace character 0"):
         locate_chunks("ab cd", ["ab", "xy"])
+
+
+def test_html_report_of_scores_equal_but_for_rounding_draws_its_plots():
+    # U00 with n_segments=3 on these three short documents: the mean F1 is 0.7777777777777778 and
+    # the mean shuffle F1 0.7777777777777777; the scatter's axis then had five ticks of one value
+    # (rounded to 10 decimals) and the HTML report stopped on a ZeroDivisionError
+    docs = [["the loan ", "the loan loan"], ["", "bank bank", "river the", "bank the "],
+            ["drum", "money", "", "  money"]]
+    result = evaluate({"u00": get_segmenter("u00", n_segments=3)}, docs, n_restarts=3, n_bootstrap=20, progress=False)
+    summary = result.summary["u00"].macro
+    assert summary["f1"].mean != summary["shuffle_f1"].mean and abs(summary["f1"].mean - summary["shuffle_f1"].mean) < 1e-15
+    assert "<svg" in render(result, "html")
+    for low in (0.7777777777777777, 1e12, -3.0):
+        ticks = nice_ticks(low, low + abs(low) * 1e-15)
+        assert ticks[0] < ticks[-1] and ticks[0] <= low and ticks[-1] >= low
