@@ -26,15 +26,15 @@ import difflib
 import math
 import operator
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
 from .exceptions import InvalidParameterError, InvalidTypeError, _short_repr
 
-__all__ = ["check_int", "check_real", "check_bool", "check_choice", "check_folder", "did_you_mean", "counted",
-           "lone_surrogate"]
+__all__ = ["check_int", "check_real", "check_bool", "check_choice", "check_folder", "check_units", "did_you_mean",
+           "counted", "lone_surrogate"]
 
 
 def _bounds(low: float | None, high: float | None, low_open: bool = False, high_open: bool = False) -> str:
@@ -122,6 +122,30 @@ def check_folder(path: Any, name: str, *, parameter: str | None = None) -> Any:
             raise InvalidParameterError(f"{name} must be a folder; received {str(path)!r}, {where}",
                                         parameter=parameter)
     return path
+
+
+#: What a document's units must be: a string given instead would be read one unit per character.
+UNITS_EXPECTED = ("a sequence of strings, one per unit (cut a raw text with a sentence splitter, "
+                  "stability.splitters.get_splitter)")
+
+
+def check_units(units: Any, name: str = "units", *, iterable: bool = False) -> None:
+    """Refuse ``units`` unless it is a sequence of strings (any iterable with ``iterable=True``, for
+    a caller that makes a tuple of it first); a string is refused, not read one unit per character.
+
+    >>> check_units(["One.", "Two."])
+    >>> check_units("One. Two.")
+    Traceback (most recent call last):
+    ...
+    stability.exceptions.InvalidTypeError: units must be a sequence of strings, one per unit (cut a raw text with a sentence splitter, stability.splitters.get_splitter); received str 'One. Two.'
+    """
+    kind = Iterable if iterable else Sequence
+    if isinstance(units, (str, bytes)) or not isinstance(units, kind):
+        raise InvalidTypeError.make(name, UNITS_EXPECTED, units)
+    if not iterable:
+        for i, unit in enumerate(units):
+            if not isinstance(unit, str):
+                raise InvalidTypeError.make(f"{name}[{i}]", "a string", unit)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .checks import check_real, lone_surrogate
+from .checks import check_real, check_units, lone_surrogate
 from .exceptions import InvalidTypeError, InvalidParameterError
 from .segmentation import Segmentation, check_boundaries
 
@@ -79,14 +79,10 @@ class Document:
             raise InvalidTypeError.make("Document.id", "a string", self.id)
         if (problem := lone_surrogate(self.id)) is not None:  # results files and hashes cannot hold it
             raise InvalidParameterError(f"Document.id must be text; {problem}", parameter="id")
-        if isinstance(self.units, (str, bytes)) or not isinstance(self.units, Iterable):
-            raise InvalidTypeError.make(  # a string would otherwise become one unit per character
-                f"document {self.id!r} units", "a sequence of strings, one per unit (cut a raw text with a "
-                "sentence splitter, stability.splitters.get_splitter)", self.units)
+        check_units(self.units, f"document {self.id!r} units", iterable=True)
         units = tuple(self.units)
+        check_units(units, f"document {self.id!r} units")
         for i, unit in enumerate(units):
-            if not isinstance(unit, str):
-                raise InvalidTypeError.make(f"document {self.id!r} units[{i}]", "a string", unit)
             if (problem := lone_surrogate(unit)) is not None:
                 raise InvalidParameterError(f"document {self.id!r} units[{i}] must be text; {problem}", parameter="units")
         if not units:

@@ -68,6 +68,7 @@ from typing import Any, Protocol, TypeAlias, Union, runtime_checkable
 
 import numpy as np
 
+from .checks import check_units
 from .exceptions import InvalidParameterError, StabilityWarning
 from .segmentation import Segmentation
 
@@ -174,6 +175,7 @@ class Segmenter:
         raise NotImplementedError(f"{type(self).__name__} must implement segment(units)")
 
     def __call__(self, units: Sequence[str]) -> SegmenterOutput:
+        check_units(units)  # a string given directly would be segmented one character a unit
         return self.segment(units)
 
     @classmethod

@@ -85,3 +85,23 @@ def test_batch_path_property(units, seed, n_orders):
         except _Broken as exc:
             problem = str(exc)
         assert problem is None, f"{name}: {problem}"
+
+
+@pytest.mark.parametrize("name", available_segmenters())
+@pytest.mark.parametrize("units, problem", [
+    ("One sentence. Another one.", r"units must be a sequence of strings, one per unit .*received str"),
+    (["One sentence.", 3], r"units\[1\] must be a string; received int 3"),
+    (iter(["One sentence.", "Another one."]), r"units must be a sequence of strings.*received list_iterator"),
+])
+def test_a_segmenter_called_on_a_text_not_units_says_so(name, units, problem):
+    """Called directly, a registered segmenter read a string as one unit per character
+    (get_segmenter("all")("abc def") gave [1, 2, 3, 4, 5, 6]) and failed on other units deep inside
+    (AttributeError, TypeError, "has no len()"); the harness never did (Document checks its units)."""
+    from stability.exceptions import InvalidTypeError
+
+    try:
+        segmenter = get_segmenter(name)
+    except ImportError:  # an optional extra not installed
+        pytest.skip(f"{name} needs an extra")
+    with pytest.raises(InvalidTypeError, match=problem):
+        segmenter(units)
