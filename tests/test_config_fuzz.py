@@ -1,0 +1,396 @@
+"""Fuzz of what a user types: experiment files and the options of ``run``, ``score``, ``report``
+and ``validate``.
+
+Whatever the values, a command either works or exits with code 1 or 2 and one clear line (``error:
+...`` of ours, or the parser's ``Invalid value``), never a traceback or the name of a Python
+exception, and a value of the wrong type is never run as if it were right (a float where an integer
+goes, a boolean where a number goes, a string of digits taken as a number).
+
+The first part holds one deterministic test per defect the fuzzing found (each failed before its
+fix); the second the hypothesis tests that look for more: experiment files drawn from the keys
+``stability config`` declares (:func:`stability.configkeys.reference`), ``--segmenter`` values for
+every registered segmenter with its parameters (:func:`stability.registry.factory_params`), and odd
+option values. The default run draws a few examples of each; ``pytest -m slow_fuzz`` runs the
+``slow_fuzz`` variants with many more (``STABILITY_FUZZ_EXAMPLES`` sets how many).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from conftest import topical_document
+from stability import Document
+from stability.cli import app
+from stability.readers import write_jsonl
+
+DEFAULT_EXAMPLES = 4
+SLOW_EXAMPLES = int(os.environ.get("STABILITY_FUZZ_EXAMPLES", "300"))
+
+#: What must never reach a user: a traceback, or the name of an exception the code did not mean to
+#: raise (our own errors say what was wrong in words, never their class).
+LEAK = re.compile(r"Traceback|\b(?:[A-Z][A-Za-z]*Error|[A-Z][A-Za-z]*Exception|KeyError|RecursionError|"
+                  r"StopIteration|AssertionError)\b")
+
+
+# ---------------------------------------------------------------------------------------------
+# the corpus, the runner, the contract
+# ---------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    """Three short documents with references (9 to 12 units each)."""
+    docs = []
+    for i in range(3):
+        units, reference = topical_document(300 + i, n_topics=3, lengths=(3, 4))
+        docs.append(Document(f"d{i}", tuple(units), references=(tuple(reference),)))
+    path = tmp_path_factory.mktemp("fuzzcorpus") / "corpus.jsonl"
+    write_jsonl(docs, path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def saved_run(corpus, tmp_path_factory) -> Path:
+    """The output folder of a finished run of two segmenters over :func:`corpus`."""
+    out = tmp_path_factory.mktemp("fuzzrun") / "out"
+    result = invoke(["run", "--corpus", str(corpus), "-s", "even", "-s", "c99", "-r", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+RUNNER = CliRunner(env={"COLUMNS": "120", "_TYPER_FORCE_DISABLE_TERMINAL": "1", "NO_COLOR": "1"})
+
+
+def invoke(args: list[str]) -> Any:
+    return RUNNER.invoke(app, args, catch_exceptions=True)
+
+
+@contextlib.contextmanager
+def elsewhere() -> Iterator[Path]:
+    """A fresh empty working directory (relative output folders land there)."""
+    before = os.getcwd()
+    with tempfile.TemporaryDirectory() as folder:
+        os.chdir(folder)
+        try:
+            yield Path(folder)
+        finally:
+            os.chdir(before)
+
+
+def check_outcome(result: Any, *, names: tuple[str, ...] = (), must_fail: bool = False,
+                  failures: bool = False) -> None:
+    """The contract: exit 0 (or 3 when ``failures`` are expected), or 1 with one ``error:`` line
+    naming one of ``names`` (a key or an option), or 2 with the parser's message; never a
+    traceback or an exception's name. ``must_fail``: the input holds a value of the wrong type,
+    which must not run."""
+    stderr = result.stderr
+    exception = result.exception
+    assert exception is None or isinstance(exception, SystemExit), (
+        f"uncaught {type(exception).__name__}: {exception}\n{stderr}")
+    assert not LEAK.search(stderr), f"an exception leaks to the user:\n{stderr}"
+    code = result.exit_code
+    if code == 0:
+        assert not must_fail, f"a value of the wrong type was accepted:\n{stderr}"
+        return
+    if code == 3:
+        assert failures, f"a segmenter failed on documents (a parameter not checked when it was built?):\n{stderr}"
+        return
+    assert code in (1, 2), f"exit code {code}:\n{stderr}"
+    if code == 2:
+        assert re.search(r"Invalid value|No such option|Missing|requires an argument|Error", stderr), stderr
+        return
+    lines = [line for line in stderr.splitlines() if line.strip() and not line.startswith("warning:")]
+    errors = [line for line in lines if line.startswith("error: ")]
+    assert len(errors) == 1, f"not one error line:\n{stderr}"
+    if names:
+        line = errors[0].lower()
+        assert any(name.lower() in line for name in names), f"the error names none of {names}:\n{stderr}"
+
+
+# ---------------------------------------------------------------------------------------------
+# regressions: one test per defect found
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("value, said", [
+    ("-1", "[corpus.demo] seed must be an integer >= 0; received -1"),  # numpy's ValueError, a traceback
+    ("1.5", "[corpus.demo] seed must be an integer; received float 1.5"),  # numpy's TypeError
+    ('"7"', "[corpus.demo] seed must be an integer; received str '7'"),
+    ("true", "[corpus.demo] seed must be an integer; received bool True"),  # ran as seed 1
+])
+def test_demo_seed_is_checked_as_the_files_key(tmp_path, value, said):
+    # [run] seed is there too: the demo's seed was said as it (the first of the file's keys named seed)
+    path = tmp_path / "demo.toml"
+    path.write_text(f"[corpus]\ndemo = {{ n_documents = 2, seed = {value} }}\n[segmenters.even]\n[run]\nn_restarts = 2\n"
+                    "seed = 3\n")
+    result = invoke(["run", str(path)])
+    assert result.exit_code == 1, result.output
+    assert result.stderr == f"error: {path}: {said}\n"
+
+
+@pytest.mark.parametrize("key, value, expected", [
+    ("n_documents", 10**400, "an integer >= 1 and <= 10000"),  # built every document in memory: a hang
+    ("n_documents", 10_001, "an integer >= 1 and <= 10000"),
+    ("min_length", 10**24, "an integer >= 1 and <= 11"),  # was said as max_length's fault
+    ("n_segments", 0, "an integer >= 1 and <= "),
+])
+def test_demo_sizes_are_bounded_when_the_file_is_read(tmp_path, key, value, expected):
+    from stability import InvalidParameterError
+    from stability.config import load_config
+
+    path = tmp_path / "demo.toml"
+    path.write_text(f"[corpus]\ndemo = {{ {key} = {value} }}\n[segmenters.even]\n")
+    with pytest.raises(InvalidParameterError, match=re.escape(f"{path}: [corpus.demo] {key} must be {expected}")):
+        load_config(path)
+
+
+# ---------------------------------------------------------------------------------------------
+# TOML, written by hand (tomli_w is not a dependency)
+# ---------------------------------------------------------------------------------------------
+def toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else toml_string(key)
+
+
+def toml_string(text: str) -> str:
+    out = ['"']
+    for char in text:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return "".join(out) + '"'
+
+
+def toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, str):
+        return toml_string(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"no TOML for {value!r}")
+
+
+def toml_document(data: dict[str, Any]) -> str:
+    """``data`` as TOML: top-level scalars first, then one ``[table]`` per table (sub-tables
+    inline, or as ``[table.sub]`` for the segmenters)."""
+    lines = [f"{toml_key(k)} = {toml_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
+    for name, table in data.items():
+        if not isinstance(table, dict):
+            continue
+        if name == "segmenters" and table and all(isinstance(v, dict) for v in table.values()):
+            for label, spec in table.items():
+                lines.append(f"[segmenters.{toml_key(label)}]")
+                lines += [f"{toml_key(k)} = {toml_value(v)}" for k, v in spec.items()]
+            continue
+        lines.append(f"[{toml_key(name)}]")
+        lines += [f"{toml_key(k)} = {toml_value(v)}" for k, v in table.items()]
+    return "\n".join(lines) + "\n"
+
+
+def test_toml_emitter_round_trips():
+    import tomllib
+
+    data = {"allow_plugins": False, "corpus": {"path": 'a"b\\c\n\x7f', "demo": {"n": 1}},
+            "segmenters": {"c99,x": {"k": [1, 2.5, "é"]}}, "run": {"x": float("inf"), "y": -0.0, "z": 10**40}}
+    assert tomllib.loads(toml_document(data)) == data
+
+
+# ---------------------------------------------------------------------------------------------
+# values
+# ---------------------------------------------------------------------------------------------
+HUGE = st.sampled_from([10**400, -(10**400), 2**63, 2**64, -(2**63) - 1, 2**53 + 1])
+TEXT = st.one_of(
+    st.text(max_size=8),
+    st.sampled_from(["", " ", "3", "0", "-1", "2.5", "true", "none", "None", "reference", "é", "日本", "\U0001F600",
+                     "x" * 10_000, "\t\n", "NaN", "1e400", "../..", "a,b", "{w=[1]}"]),
+)
+SCALARS = st.one_of(
+    st.booleans(), st.integers(-3, 12), HUGE,
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([0.0, -0.0, 2.0, 0.5, 1e-300, 1e308, float("nan"), float("inf"), -float("inf")]),
+    TEXT,
+)
+ODD = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=4), inner, max_size=2)),
+    max_leaves=4,
+)
+
+
+def conforms(kind: str, value: Any) -> bool:
+    """Whether ``value`` has a type that ``kind`` (a config key's declared type) allows; values of
+    a wrong type must be refused."""
+    is_int = isinstance(value, int) and not isinstance(value, bool)
+    is_real = is_int or (isinstance(value, float) and math.isfinite(value))
+    strings = isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        return is_int
+    if kind == "float":
+        return is_real
+    if kind in ("str", "str or callable"):
+        return isinstance(value, str)
+    if kind.startswith("{"):
+        return isinstance(value, str)
+    if kind.startswith("int or {"):
+        return is_int or isinstance(value, str)
+    if kind in ("str or list of str", "str or sequence of str"):
+        return isinstance(value, str) or strings
+    if kind == "list of str":
+        return strings
+    if kind == "bool or None":
+        return isinstance(value, bool)
+    if kind == "mapping or str":
+        return isinstance(value, (dict, str))
+    if kind == "true or table":
+        return value is True or isinstance(value, dict)
+    if kind == "table of lists":
+        return isinstance(value, dict)
+    return True  # "see meaning": no declared type to hold it to
+
+
+def choices(kind: str) -> list[str]:
+    """The names a ``{"a", "b"}`` type lists."""
+    return re.findall(r'"([^"]*)"', kind) if "{" in kind else []
+
+
+def safe_path(value: Any) -> bool:
+    """A value a fuzzed path or folder may take: anything but a string reaching outside the
+    example's own folder (a run must not write, or read a whole disk, elsewhere)."""
+    if not isinstance(value, str):
+        return True
+    return not (value.startswith(("/", "~", "\\")) or ".." in value or ":" in value)
+
+
+def values_for(kind: str) -> st.SearchStrategy:
+    """Values for a key of type ``kind``: odd ones of any type, and some of its own."""
+    own: list[st.SearchStrategy] = [ODD]
+    if choices(kind):
+        names = choices(kind)
+        own.append(st.sampled_from(names + [n.upper() for n in names] + [f" {n}" for n in names]))
+    if "int" in kind:
+        own.append(st.one_of(st.integers(-2, 6), HUGE))
+    if kind == "float":
+        own.append(st.floats(-0.5, 1.5))
+    if "bool" in kind or "true" in kind:
+        own.append(st.booleans())
+    return st.one_of(*own)
+
+
+#: Keys left out of the draw: a fuzzed value of these starts processes or clusters (n_jobs,
+#: backend: loky, dask), reads or writes outside the example (checked by ``safe_path``), or is the
+#: corpus itself.
+UNSAFE_VALUES = {"n_jobs": lambda v: not (isinstance(v, int) and not isinstance(v, bool) and v not in (1, 0) and abs(v) < 10**6),
+                 "backend": lambda v: v not in ("dask", "loky", "multiprocessing", "DASK"),
+                 "path": safe_path, "dir": safe_path}
+
+
+def mutated(key: str, how: int) -> str:
+    """``key`` misspelled the way a hand can: another case, a space, a look-alike letter."""
+    if how == 0:
+        return key.upper() if key != key.upper() else key.lower() + "x"
+    if how == 1:
+        return key + " "
+    if how == 2:
+        return key.replace("e", "е", 1) if "e" in key else key + "_"  # a Cyrillic e
+    return key[:1].upper() + key[1:] if key[:1].islower() else "_" + key
+
+
+def declared_keys() -> list[Any]:
+    from stability.cli import run_option_keys
+    from stability.configkeys import reference
+
+    return reference(run_option_keys())
+
+
+@st.composite
+def experiments(draw, corpus: Path) -> tuple[dict[str, Any], tuple[str, ...], bool]:
+    """A runnable experiment with one to three declared keys given odd values (or misspelt).
+
+    Returns the file's data, the words its error must name (the keys and tables touched) and
+    whether it must fail (a value of the wrong type, or a misspelt key)."""
+    data: dict[str, Any] = {"corpus": {"path": str(corpus)}, "segmenters": {"even": {}},
+                            "run": {"n_restarts": 2, "n_bootstrap": 50}}
+    rows = declared_keys()
+    names: list[str] = []
+    must_fail = False
+    for row in draw(st.lists(st.sampled_from(rows), min_size=1, max_size=3, unique_by=lambda r: (r.table, r.key))):
+        check = UNSAFE_VALUES.get(row.key, lambda v: True)
+        value = draw(values_for(row.type).filter(check))
+        key = row.key
+        if draw(st.integers(0, 9)) == 0:
+            key = mutated(key, draw(st.integers(0, 3)))
+            must_fail = must_fail or key != row.key
+        must_fail = must_fail or not conforms(row.type, value)
+        table = row.table.strip("[]")
+        names += [key, row.key, table.split(".")[-1] or key]
+        if row.flag:
+            names.append(row.flag)
+        if table == "":
+            data[key] = value
+        elif table == "corpus.demo":
+            data["corpus"] = {**{k: v for k, v in data["corpus"].items() if k != "path"},
+                              "demo": {**data["corpus"].get("demo", {}), key: value}}
+            data["run"]["n_restarts"] = 2
+        elif table == "segmenters.NAME":
+            data["segmenters"]["even"][key] = value
+        elif table == "corpus" and key == "demo":
+            data["corpus"] = {k: v for k, v in data["corpus"].items() if k != "path"}
+            data["corpus"]["demo"] = value
+        else:
+            data.setdefault(table, {})[key] = value
+    return data, tuple(names), must_fail
+
+
+def run_file(data: dict[str, Any], folder: Path, command: str = "run", *extra: str) -> Any:
+    path = folder / "experiment.toml"
+    path.write_text(toml_document(data), encoding="utf-8")
+    return invoke([command, str(path), *extra])
+
+
+def _fuzz_config(corpus: Path, examples: int) -> None:
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(drawn=experiments(corpus))
+    def check(drawn):
+        data, names, must_fail = drawn
+        with elsewhere() as folder:
+            result = run_file(data, folder)
+        note = toml_document(data)
+        try:
+            check_outcome(result, names=names, must_fail=must_fail)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n--- the file:\n{note[:2000]}") from None
+
+    check()
+
+
+def test_config_fuzz(corpus):
+    _fuzz_config(corpus, DEFAULT_EXAMPLES)
+
+
+@pytest.mark.slow_fuzz
+def test_config_fuzz_long(corpus, request):
+    if "slow_fuzz" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("the long fuzz runs with -m slow_fuzz")
+    _fuzz_config(corpus, SLOW_EXAMPLES)
