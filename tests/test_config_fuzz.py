@@ -17,6 +17,7 @@ option values. The default run draws a few examples of each; ``pytest -m slow_fu
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import os
 import re
@@ -126,7 +127,7 @@ def check_outcome(result: Any, *, names: tuple[str, ...] = (), must_fail: bool =
     ("true", "[corpus.demo] seed must be an integer; received bool True"),  # ran as seed 1
 ])
 def test_demo_seed_is_checked_as_the_files_key(tmp_path, value, said):
-    # [run] seed is there too: the demo's seed was said as it (the first of the file's keys named seed)
+    # with [run] seed beside it: the message names the demo table's key, not the run's
     path = tmp_path / "demo.toml"
     path.write_text(f"[corpus]\ndemo = {{ n_documents = 2, seed = {value} }}\n[segmenters.even]\n[run]\nn_restarts = 2\n"
                     "seed = 3\n")
@@ -149,6 +150,26 @@ def test_demo_sizes_are_bounded_when_the_file_is_read(tmp_path, key, value, expe
     path.write_text(f"[corpus]\ndemo = {{ {key} = {value} }}\n[segmenters.even]\n")
     with pytest.raises(InvalidParameterError, match=re.escape(f"{path}: [corpus.demo] {key} must be {expected}")):
         load_config(path)
+
+
+@pytest.mark.parametrize("tolerance", [2**63 - 1, 2**62 + 5, 10**30])
+def test_a_tolerance_beyond_int64_gives_the_chance_of_the_widest_one(tolerance):
+    # 2**63 - 1 overflowed gaps + tolerance in int64 and found no expected match (0.0 instead of
+    # 1.0: a wrong chance F1, so a wrong headline, in silence); 10**30 was an OverflowError
+    from stability.matching import expected_matches
+
+    widest = expected_matches([3, 7], 10, 10, [1, 2, 5]).tolist()
+    assert widest == [1.0, 2.0, 2.0]  # any gap is within 10 of both references
+    assert expected_matches([3, 7], 10, tolerance, [1, 2, 5]).tolist() == widest
+
+
+def test_run_with_a_huge_tolerance(corpus):
+    widest = invoke(["run", "--corpus", str(corpus), "-s", "c99", "-r", "2", "--tolerance", "1000",
+                     "--report-format", "json"])
+    huge = invoke(["run", "--corpus", str(corpus), "-s", "c99", "-r", "2", "--tolerance", str(10**30),
+                   "--report-format", "json"])
+    assert widest.exit_code == 0 and huge.exit_code == 0, huge.output  # was an OverflowError traceback
+    assert json.loads(huge.stdout)["summary"] == json.loads(widest.stdout)["summary"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -394,3 +415,105 @@ def test_config_fuzz_long(corpus, request):
     if "slow_fuzz" not in (request.config.getoption("markexpr") or ""):
         pytest.skip("the long fuzz runs with -m slow_fuzz")
     _fuzz_config(corpus, SLOW_EXAMPLES)
+
+
+# ---------------------------------------------------------------------------------------------
+# --segmenter NAME,key=value,... for every registered segmenter
+# ---------------------------------------------------------------------------------------------
+def segmenter_parameters() -> dict[str, dict[str, Any]]:
+    """Every available segmenter -> its parameters' defaults."""
+    from stability.registry import _find_factory, available_segmenters, factory_params
+
+    found = {}
+    for name in available_segmenters():
+        try:
+            found[name] = factory_params(_find_factory(name))
+        except Exception:  # an extra that fails to load is the registry's business, not this fuzz's
+            continue
+    return found
+
+
+def parameter_conforms(default: Any, key: str, value: Any) -> bool:
+    """Whether ``value`` has a type the parameter (known by its default) takes; ``True`` when the
+    default says nothing (``None``, an object)."""
+    if key == "n_segments" and value == "reference":
+        return True
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, int):
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(default, float):
+        return (isinstance(value, int) and not isinstance(value, bool)) or (
+            isinstance(value, float) and math.isfinite(value))
+    if isinstance(default, str):
+        return isinstance(value, str)
+    return True
+
+
+#: How a value is typed after ``key=``: as TOML (a number, a quoted string, an array, a table) or,
+#: for a plain word, bare (``--segmenter`` keeps it as a string).
+def spelled(value: Any, bare: bool) -> tuple[str, Any]:
+    """The text typed for ``value`` and the value ``--segmenter`` reads back from it."""
+    if bare and isinstance(value, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.-]*", value) and value not in (
+            "true", "false", "nan", "inf"):
+        return value, value
+    return toml_value(value), value
+
+
+@st.composite
+def segmenter_specs(draw, parameters: dict[str, dict[str, Any]]) -> tuple[str, tuple[str, ...], bool, bool]:
+    """A ``--segmenter`` value with odd parameter values: the text, the words its error must name,
+    whether it must fail (a value of the wrong type, an unknown key) and whether it is a grid."""
+    name = draw(st.sampled_from(sorted(parameters)))
+    defaults = parameters[name]
+    keys = draw(st.lists(st.sampled_from(sorted(defaults)), max_size=3, unique=True)) if defaults else []
+    parts, must_fail, names = [name], False, [name]
+    for key in keys:
+        value = draw(st.one_of(ODD, st.just(defaults[key]) if isinstance(defaults[key], (int, float, str)) else ODD,
+                               st.integers(-2, 40)))
+        text, value = spelled(value, draw(st.booleans()))
+        parts.append(f"{key}={text}")
+        names.append(key)
+        must_fail = must_fail or not parameter_conforms(defaults[key], key, value)
+    if draw(st.integers(0, 9)) == 0:  # a parameter the segmenter does not take
+        key = draw(st.sampled_from(["windoww", "N_SEGMENTS", "chunk size", "seed ", "é"]))
+        parts.append(f"{key}=3")
+        names.append(key.strip())
+        must_fail = must_fail or key not in defaults
+    grid = False
+    if defaults and draw(st.integers(0, 4)) == 0:
+        key = draw(st.sampled_from(sorted(set(defaults) - set(keys)) or sorted(defaults)))
+        values = draw(st.lists(st.one_of(ODD, st.integers(1, 30)), min_size=0, max_size=3))
+        parts.append(f"grid={{{toml_key(key)} = {toml_value(values)}}}")
+        names += [key, "grid"]
+        grid = True
+        must_fail = must_fail or not values or not all(parameter_conforms(defaults[key], key, v) for v in values)
+    return ",".join(parts), tuple(names), must_fail, grid
+
+
+def _fuzz_segmenters(corpus: Path, examples: int) -> None:
+    parameters = segmenter_parameters()
+
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(drawn=segmenter_specs(parameters))
+    def check(drawn):
+        text, names, must_fail, _ = drawn
+        with elsewhere():
+            result = invoke(["run", "--corpus", str(corpus), "-s", text, "-r", "2", "--no-progress"])
+        try:
+            check_outcome(result, names=names + ("--segmenter",), must_fail=must_fail)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n--- -s {text[:2000]}") from None
+
+    check()
+
+
+def test_segmenter_fuzz(corpus):
+    _fuzz_segmenters(corpus, DEFAULT_EXAMPLES)
+
+
+@pytest.mark.slow_fuzz
+def test_segmenter_fuzz_long(corpus, request):
+    if "slow_fuzz" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("the long fuzz runs with -m slow_fuzz")
+    _fuzz_segmenters(corpus, SLOW_EXAMPLES)
