@@ -172,6 +172,18 @@ def test_run_with_a_huge_tolerance(corpus):
     assert json.loads(huge.stdout)["summary"] == json.loads(widest.stdout)["summary"]
 
 
+def test_a_block_beyond_sys_maxsize_documents_reads_the_whole_corpus(corpus, tmp_path):
+    # [run] block_size = 10**400 was islice's ValueError (a traceback)
+    path = tmp_path / "blocks.toml"
+    results = []
+    for size in (10**400, 64):
+        path.write_text(f"[corpus]\npath = {toml_string(str(corpus))}\n[segmenters.even]\n[run]\nn_restarts = 2\n"
+                        f"block_size = {size}\n")
+        results.append(invoke(["run", str(path), "--report-format", "json"]))
+    assert [r.exit_code for r in results] == [0, 0], results[0].output
+    assert json.loads(results[0].stdout)["summary"] == json.loads(results[1].stdout)["summary"]
+
+
 # ---------------------------------------------------------------------------------------------
 # TOML, written by hand (tomli_w is not a dependency)
 # ---------------------------------------------------------------------------------------------
