@@ -184,6 +184,18 @@ def test_a_block_beyond_sys_maxsize_documents_reads_the_whole_corpus(corpus, tmp
     assert json.loads(results[0].stdout)["summary"] == json.loads(results[1].stdout)["summary"]
 
 
+@pytest.mark.parametrize("value", ["1e10", "1e300"])
+def test_a_timeout_beyond_what_a_timer_holds_is_refused(corpus, value):
+    # every call failed with "OverflowError: timestamp out of range for platform time_t" (exit 3)
+    result = invoke(["run", "--corpus", str(corpus), "-s", "even", "-r", "2", "--timeout", value])
+    assert result.exit_code == 1, result.output
+    assert result.stderr == f"error: --timeout must be a number > 0 and <= 1000000000; received {float(value)!r}\n"
+
+
+def test_the_longest_timeout_runs(corpus):
+    assert invoke(["run", "--corpus", str(corpus), "-s", "even", "-r", "2", "--timeout", "1e9"]).exit_code == 0
+
+
 # ---------------------------------------------------------------------------------------------
 # TOML, written by hand (tomli_w is not a dependency)
 # ---------------------------------------------------------------------------------------------
