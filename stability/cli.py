@@ -404,12 +404,11 @@ def score(
     "references": [[3, 7], [4]] with "n_units". Or any corpus run reads, whose references are used
     (Choi files, JSON with "units", CSV label columns...).
     """
-    from .scoring import score_files
+    from .scoring import score_files, window_from_text
 
     with _errors(debug, ctx):
         k = k if k is not None else old_k
-        k = int(k) if k is not None and k.lstrip("-").isdigit() else k
-        result = score_files(reference, hypothesis, k=k, tolerance=tolerance)
+        result = score_files(reference, hypothesis, k=None if k is None else window_from_text(k), tolerance=tolerance)
         _print_report(result, report_format or old_report, width=width, columns=columns, metrics=metrics)
 
 

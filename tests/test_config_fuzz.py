@@ -21,6 +21,7 @@ import json
 import math
 import os
 import re
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Iterator
@@ -194,6 +195,18 @@ def test_a_timeout_beyond_what_a_timer_holds_is_refused(corpus, value):
 
 def test_the_longest_timeout_runs(corpus):
     assert invoke(["run", "--corpus", str(corpus), "-s", "even", "-r", "2", "--timeout", "1e9"]).exit_code == 0
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("²", "an integer or one of lamprier, nltk, segeval; received '²'"),  # str.isdigit, then int(): ValueError
+    ("--5", "an integer or one of lamprier, nltk, segeval; received '--5'"),  # lstrip("-") took both signs
+    pytest.param("1" * 5000, "an integer of at most 4300 digits; received '1111",  # int()'s digit limit: ValueError
+                 marks=pytest.mark.skipif(not hasattr(sys, "get_int_max_str_digits"), reason="no digit limit")),
+])
+def test_score_window_typed_otherwise_than_a_number_or_policy(corpus, value, expected):
+    result = invoke(["score", "-R", str(corpus), "-H", str(corpus), "--window", value])
+    assert result.exit_code == 1 and result.exception is not None and isinstance(result.exception, SystemExit)
+    assert result.stderr.startswith(f"error: --window must be {expected}"), result.stderr
 
 
 # ---------------------------------------------------------------------------------------------
