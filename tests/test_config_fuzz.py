@@ -209,6 +209,14 @@ def test_score_window_typed_otherwise_than_a_number_or_policy(corpus, value, exp
     assert result.stderr.startswith(f"error: --window must be {expected}"), result.stderr
 
 
+@pytest.mark.parametrize("seed", ["{a = 1}", '"x"', "-1", "2.5"])
+def test_random_segmenter_seed_is_checked_when_built(corpus, seed):
+    # numpy refused it at the first call: exit 3, "TypeError: SeedSequence expects int ..." per document
+    result = invoke(["run", "--corpus", str(corpus), "-r", "2", "-s", f"random,seed={seed}"])
+    assert result.exit_code == 1, result.output
+    assert re.search(r"seed must be (None or )?an integer", result.stderr) and "Error" not in result.stderr
+
+
 # ---------------------------------------------------------------------------------------------
 # TOML, written by hand (tomli_w is not a dependency)
 # ---------------------------------------------------------------------------------------------
