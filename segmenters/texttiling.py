@@ -143,7 +143,7 @@ class _TextTilingParams(Segmenter):
         self.smoothing_width = int(smoothing_width)
         self.smoothing_rounds = int(smoothing_rounds)
         self.cutoff_policy = cutoff_policy
-        self._stopset = resolve_stopwords(stopwords)
+        self._stopset = resolve_stopwords(self.stopwords)
 
     def unit_terms(self, units: Sequence[str]) -> list[list[str]]:
         """The tokens TextTiling compares in each unit: as nltk, only the letters ``a-z`` of the

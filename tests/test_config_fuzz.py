@@ -42,7 +42,10 @@ SLOW_EXAMPLES = int(os.environ.get("STABILITY_FUZZ_EXAMPLES", "300"))
 #: What must never reach a user: a traceback, or the name of an exception the code did not mean to
 #: raise (our own errors say what was wrong in words, never their class).
 LEAK = re.compile(r"Traceback|\b(?:[A-Z][A-Za-z]*Error|[A-Z][A-Za-z]*Exception|KeyError|RecursionError|"
-                  r"StopIteration|AssertionError)\b")
+                  r"StopIteration|AssertionError)\b|object is not (?:iterable|callable|subscriptable)|"
+                  r"unhashable type|not supported between instances|unsupported operand|positional argument|"
+                  r"unexpected keyword argument|invalid literal for|object has no attribute|index out of range|"
+                  r"division by zero|math domain error|cannot convert float|out of range for")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -215,6 +218,26 @@ def test_random_segmenter_seed_is_checked_when_built(corpus, seed):
     result = invoke(["run", "--corpus", str(corpus), "-r", "2", "-s", f"random,seed={seed}"])
     assert result.exit_code == 1, result.output
     assert re.search(r"seed must be (None or )?an integer", result.stderr) and "Error" not in result.stderr
+
+
+@pytest.mark.parametrize("name", ["c99", "u00", "texttiling", "texttiling_nltk"])
+@pytest.mark.parametrize("value, received", [("29", "int 29"), ("{a = 1}", "dict {'a': 1}")])
+def test_stopwords_neither_words_nor_a_name(corpus, name, value, received):
+    # 29 was "'int' object is not iterable"; a table was read as the list of its keys, in silence
+    result = invoke(["run", "--corpus", str(corpus), "-r", "2", "-s", f"{name},stopwords={value}"])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.endswith("stopwords must be a list of words, 'nltk:<language>' (nltk's list for that "
+                                  f"language) or None; received {received}\n"), result.stderr
+
+
+@pytest.mark.parametrize("name", ["c99", "u00", "texttiling", "texttiling_nltk"])
+def test_stopwords_given_as_an_iterator_are_read_once(name):
+    # the recorded list read the iterator, and the segmenter's own stopword set was then empty
+    from stability.registry import get_segmenter
+
+    segmenter = get_segmenter(name, stopwords=iter(["zqax", "zqbx"]))
+    assert segmenter.get_params()["stopwords"] == ["zqax", "zqbx"]
+    assert segmenter.unit_terms(["zqax zqcx zqbx zqdx"]) == [segmenter.unit_terms(["zqcx zqdx"])[0]]
 
 
 # ---------------------------------------------------------------------------------------------
