@@ -64,6 +64,9 @@ def config_keys(paths: Iterable[str | Path]) -> dict[str, tuple[str, str]]:
     """``key -> (table, file)`` for the keyword tables of TOML config files (the first file that
     sets a key wins; ``[corpus.NAME]`` sub-tables count as ``[corpus.NAME]``). A file that cannot
     be read adds nothing: its own error is reported where it is read."""
+    from .config import _corpus_keys
+
+    corpus_keys = frozenset(_corpus_keys())
     found: dict[str, tuple[str, str]] = {}
     for path in paths:
         try:
@@ -74,8 +77,11 @@ def config_keys(paths: Iterable[str | Path]) -> dict[str, tuple[str, str]]:
             value = data.get(table)
             if not isinstance(value, Mapping):
                 continue
+            # a [corpus] with a key of its own is one corpus (as `stability validate` reads it): a
+            # table there is that key's value (where = {set = "test"}), not a [corpus.NAME]
+            named = table == "corpus" and not any(key in corpus_keys for key in value)
             for key, item in value.items():
-                if isinstance(item, Mapping) and table == "corpus":  # [corpus.NAME] of a study config
+                if isinstance(item, Mapping) and named:  # [corpus.NAME] of a study config
                     for sub in item:
                         found.setdefault(sub, (f"[corpus.{key}]", str(path)))
                 else:

@@ -240,6 +240,22 @@ def test_stopwords_given_as_an_iterator_are_read_once(name):
     assert segmenter.unit_terms(["zqax zqcx zqbx zqdx"]) == [segmenter.unit_terms(["zqcx zqdx"])[0]]
 
 
+@pytest.mark.parametrize("line, said", [
+    # a table as a [corpus] key's value was taken for a [corpus.NAME] of a study: the key was said as
+    # a flag nobody typed (--where, --corpus-format), and the where table's key as "[corpus.where] id = "
+    ('where = {id = "zz"}', "[corpus] where 'id=zz' kept none of the 3 document(s) read from "),
+    ("format = {}", "[corpus] format must be one of choi, wiki, jsonl, csv, chen, subtitles, markdown, html, text; "
+                    "received {}"),
+    ("encoding = {}", "[corpus] encoding must be a codec name such as "),
+])
+def test_a_table_given_to_a_corpus_key_is_said_as_that_key(corpus, tmp_path, line, said):
+    path = tmp_path / "corpus.toml"
+    path.write_text(f"[corpus]\npath = {toml_string(str(corpus))}\n{line}\n[segmenters.even]\n[run]\nn_restarts = 2\n")
+    result = invoke(["run", str(path)])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith(f"error: {path}: {said}"), result.stderr
+
+
 # ---------------------------------------------------------------------------------------------
 # TOML, written by hand (tomli_w is not a dependency)
 # ---------------------------------------------------------------------------------------------
