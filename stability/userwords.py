@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,12 +42,30 @@ __all__ = ["Words", "config_keys", "without_none"]
 #: A hint naming a keyword: ``name=``, with ``True``/``False`` or the start of a value after it (a
 #: closing bracket or a comma after it is not a value).
 _HINT = re.compile(r"\b([A-Za-z_]\w*)=(True\b|False\b)?(?=([^\s)\],;]?))")
+#: A value a message quotes (a repr, a label as the user typed it): its ``key=`` is the user's own
+#: text, never a hint (``--segmenter 'random,seed=-1'``). A quote after a letter is an apostrophe.
+_QUOTED = re.compile(r"""(?<!\w)'(?:[^'\\\n]|\\.)*'(?!\w)|(?<!\w)"(?:[^"\\\n]|\\.)*"(?!\w)""")
 #: What a command line or a TOML file cannot say: "None or" (leave the option out instead).
 _NONE_OR = re.compile(r"(must be )None(?: \([^)]*\))? or ")
 
 #: Config tables whose keys are keyword arguments of the library (``[corpus]``: read_corpus,
 #: ``[run]``: Settings, ``[metrics]``: the metric options).
 KEYWORD_TABLES = ("run", "corpus", "metrics")
+
+
+def _hints(message: str) -> Iterator[re.Match[str]]:
+    """The ``keyword=`` hints of ``message``, outside the values it quotes."""
+    quoted = [m.span() for m in _QUOTED.finditer(message)]
+    return (m for m in _HINT.finditer(message) if not any(a <= m.start() < b for a, b in quoted))
+
+
+def _replace_hints(message: str, replace: Callable[[re.Match[str]], str]) -> str:
+    """``message`` with each of its :func:`_hints` replaced by ``replace(match)``."""
+    out, at = [], 0
+    for match in _hints(message):
+        out += [message[at:match.start()], replace(match)]
+        at = match.end()
+    return "".join(out) + message[at:]
 
 
 def without_none(message: str) -> str:
@@ -164,7 +182,7 @@ class Words:
     def _drop_unsaid(self, message: str) -> str:
         """``message`` without the clauses of hints naming an :attr:`unsaid` keyword."""
         while True:
-            hint = next((m for m in _HINT.finditer(message) if m.group(1) in self.unsaid), None)
+            hint = next((m for m in _hints(message) if m.group(1) in self.unsaid), None)
             if hint is None:
                 return message
             start, end = _clause(message, hint.start())
@@ -181,8 +199,8 @@ class Words:
             prefix, said = self._subject(parameter)
             if said != parameter:
                 rest = without_none(message[len(parameter):])
-                return prefix + said + _HINT.sub(hint, rest)
-        return _HINT.sub(hint, message)
+                return prefix + said + _replace_hints(rest, hint)
+        return _replace_hints(message, hint)
 
 
 def _clause(message: str, at: int) -> tuple[int, int]:

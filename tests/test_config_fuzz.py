@@ -256,6 +256,22 @@ def test_a_table_given_to_a_corpus_key_is_said_as_that_key(corpus, tmp_path, lin
     assert result.stderr.startswith(f"error: {path}: {said}"), result.stderr
 
 
+def test_a_segmenter_label_is_quoted_as_typed(corpus):
+    # "seed=" in the label was taken for a hint naming the run's seed: --segmenter 'random,--seed -1'
+    result = invoke(["run", "--corpus", str(corpus), "-r", "2", "-s", "random,seed=-1"])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("error: --segmenter 'random,seed=-1': seed must be "), result.stderr
+
+
+def test_words_leave_quoted_values_alone():
+    from stability.userwords import Words
+
+    words = Words({"seed": "--seed", "format": "--corpus-format"})
+    assert words.say("where 'seed=3' kept none; pass format= to choose") == \
+        "where 'seed=3' kept none; pass --corpus-format to choose"
+    assert words.say("nltk's seed= list") == "nltk's --seed list"  # an apostrophe opens no quote
+
+
 # ---------------------------------------------------------------------------------------------
 # TOML, written by hand (tomli_w is not a dependency)
 # ---------------------------------------------------------------------------------------------
