@@ -272,6 +272,14 @@ def test_words_leave_quoted_values_alone():
     assert words.say("nltk's seed= list") == "nltk's --seed list"  # an apostrophe opens no quote
 
 
+def test_validate_says_its_bootstrap_as_the_flag(corpus, tmp_path):
+    # "error: bootstrap must be at least 40 ...": the library's keyword, not the option typed
+    result = invoke(["validate", str(_study_config(corpus, tmp_path)), "--out", str(tmp_path / "out"),
+                     "--bootstrap", "0"])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("error: --bootstrap must be at least 40"), result.stderr
+
+
 # ---------------------------------------------------------------------------------------------
 # TOML, written by hand (tomli_w is not a dependency)
 # ---------------------------------------------------------------------------------------------
@@ -498,8 +506,8 @@ def _fuzz_config(corpus: Path, examples: int) -> None:
         with elsewhere() as folder:
             result = run_file(data, folder)
         note = toml_document(data)
-        try:
-            check_outcome(result, names=names, must_fail=must_fail)
+        try:  # a tiny timeout stops every call: a run of timeouts, exit 3
+            check_outcome(result, names=names, must_fail=must_fail, failures="timeout" in data.get("run", {}))
         except AssertionError as exc:
             raise AssertionError(f"{exc}\n--- the file:\n{note[:2000]}") from None
 
@@ -602,6 +610,9 @@ def _fuzz_segmenters(corpus: Path, examples: int) -> None:
             result = invoke(["run", "--corpus", str(corpus), "-s", text, "-r", "2", "--no-progress"])
         try:
             check_outcome(result, names=names + ("--segmenter",), must_fail=must_fail)
+            quoted = re.search(r"--segmenter '(.*?)'(?::| \(grid point)", result.stderr)
+            assert quoted is None or text.startswith(quoted.group(1).replace("\\'", "'")), \
+                f"the label is not quoted as typed: {result.stderr}"
         except AssertionError as exc:
             raise AssertionError(f"{exc}\n--- -s {text[:2000]}") from None
 
@@ -617,3 +628,111 @@ def test_segmenter_fuzz_long(corpus, request):
     if "slow_fuzz" not in (request.config.getoption("markexpr") or ""):
         pytest.skip("the long fuzz runs with -m slow_fuzz")
     _fuzz_segmenters(corpus, SLOW_EXAMPLES)
+
+
+# ---------------------------------------------------------------------------------------------
+# odd option values of run, score, report and validate
+# ---------------------------------------------------------------------------------------------
+#: What a user may type after an option: numbers of every size and spelling, words, nothing.
+TYPED = st.one_of(
+    st.sampled_from(["0", "1", "2", "-1", "-0", "+3", "1.5", "1e3", "1e400", "-1e400", "nan", "inf", "-inf", "",
+                     " ", "3 ", "0x10", "1_000", "٣", "²", "true", "none", "all", "compact", "x" * 5000, "1" * 5000,
+                     "9223372036854775808", "-9223372036854775809", "1e-300", "0.0", "5e-324", "é", "a,b", ",",
+                     "pk,,wd", "PK", "b", "f1,f1", "headline", "f1", "lamprier", "nltk", "md", "html", "csv",
+                     "json", "table", "threading", "sequential", "--", "-"]),
+    st.integers(-(10**30), 10**30).map(str),
+    st.floats().map(repr),
+    st.text(max_size=6),
+)
+
+#: The options each command takes a value for (values that start worker processes are left out of
+#: --jobs: a fuzz example must stay fast).
+OPTIONS = {
+    "run": ["--restarts", "--seed", "--tolerance", "--ci-width", "--ci-score", "--limit", "--timeout", "--width",
+            "--columns", "--metrics", "--report-format", "--backend", "--levels", "--unit", "--code", "--markup",
+            "--where", "--splitter", "--speakers", "--time-unit", "--blank-lines", "--encoding", "--pattern",
+            "--corpus-format", "--jobs"],
+    "score": ["--window", "--tolerance", "--width", "--columns", "--metrics", "--report-format"],
+    "report": ["--width", "--columns", "--metrics", "--report-format"],
+    "validate": ["--limit", "--restarts", "--bootstrap", "--jobs", "--name", "--corpus"],
+}
+FLAGS = {"run": ["--documents", "--layout-control", "--no-layout-control"], "report": ["--documents"],
+         "score": [], "validate": ["--quick", "--comparison"]}
+
+
+def _safe_option(option: str, value: str) -> bool:
+    if option == "--jobs":  # 1, or anything refused: never worker processes
+        try:
+            jobs = int(value)
+        except ValueError:
+            return True
+        return jobs in (0, 1)
+    if option == "--backend":
+        return value not in ("loky", "dask", "multiprocessing")
+    if option == "--name":
+        return safe_path(value)
+    return True
+
+
+@st.composite
+def command_lines(draw, command: str) -> tuple[list[str], tuple[str, ...]]:
+    """Options of ``command`` with odd values; the options drawn (the words an error names)."""
+    options = draw(st.lists(st.sampled_from(OPTIONS[command]), min_size=1, max_size=3, unique=True))
+    args: list[str] = []
+    for option in options:
+        value = draw(TYPED.filter(lambda v, o=option: _safe_option(o, v)))
+        args += [option, value]
+    args += draw(st.lists(st.sampled_from(FLAGS[command]), max_size=1)) if FLAGS[command] else []
+    return args, tuple(options)
+
+
+def _study_config(corpus: Path, folder: Path) -> Path:
+    path = folder / "study.toml"
+    path.write_text(f"[corpus]\npath = {toml_string(str(corpus))}\n[segmenters.c99]\n[segmenters.u00]\n"
+                    "[segmenters.even]\nsegment_length = 3\n[run]\nn_restarts = 2\n", encoding="utf-8")
+    return path
+
+
+def option_example(command: str, corpus: Path, saved: Path | None, drawn: tuple[list[str], tuple[str, ...]]) -> None:
+    """One command line of :func:`command_lines`, checked against the contract."""
+    args, options = drawn
+    with elsewhere() as folder:
+        if command == "run":
+            line = ["run", "--corpus", str(corpus), "-s", "even", "-s", "c99", "-r", "2", *args]
+            if "--restarts" in options:
+                line[line.index("-r"):line.index("-r") + 2] = []
+        elif command == "score":
+            line = ["score", "-R", str(corpus), "-H", str(corpus), *args]
+        elif command == "report":
+            line = ["report", str(saved), *args]
+        else:
+            line = ["validate", str(_study_config(corpus, folder)), "--out", "out", "--bootstrap", "40", *args]
+            if "--bootstrap" in options:
+                line[line.index("--bootstrap"):line.index("--bootstrap") + 2] = []
+        result = invoke(line)
+    try:
+        check_outcome(result, names=options, failures="--timeout" in options or command == "validate")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n--- {' '.join(line)[:2000]}") from None
+
+
+def _fuzz_options(command: str, corpus: Path, saved: Path | None, examples: int) -> None:
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(drawn=command_lines(command))
+    def check(drawn):
+        option_example(command, corpus, saved, drawn)
+
+    check()
+
+
+@pytest.mark.parametrize("command", ["run", "score", "report", "validate"])
+def test_option_fuzz(command, corpus, saved_run):
+    _fuzz_options(command, corpus, saved_run, DEFAULT_EXAMPLES)
+
+
+@pytest.mark.slow_fuzz
+@pytest.mark.parametrize("command", ["run", "score", "report", "validate"])
+def test_option_fuzz_long(command, corpus, saved_run, request):
+    if "slow_fuzz" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("the long fuzz runs with -m slow_fuzz")
+    _fuzz_options(command, corpus, saved_run, SLOW_EXAMPLES)
