@@ -280,6 +280,28 @@ def test_validate_says_its_bootstrap_as_the_flag(corpus, tmp_path):
     assert result.stderr.startswith("error: --bootstrap must be at least 40"), result.stderr
 
 
+@pytest.mark.parametrize("name, key", [
+    ("texttiling", "w"), ("texttiling", "k"), ("texttiling_nltk", "w"), ("texttiling_nltk", "k"),
+    ("fixed_chars", "chunk_size"), ("semchunk", "chunk_size"), ("chonkie_recursive", "chunk_size"),
+    ("chonkie_sentence", "chunk_size"), ("semantic_text_splitter", "chunk_size"),
+    ("langchain_recursive", "chunk_size"), ("llamaindex_sentence", "chunk_size"),
+])
+def test_sizes_beyond_a_machine_integer_are_refused_when_built(name, key):
+    # accepted, then every call failed: "OverflowError: Python int too large to convert to C long"
+    # (texttiling w=2**63), "int too big to convert" (chonkie), "failed to extract enum
+    # PyChunkCapacity" (semantic-text-splitter), at exit 3
+    from stability import InvalidParameterError, MissingDependencyError
+    from stability.registry import get_segmenter
+
+    try:
+        get_segmenter(name)
+    except MissingDependencyError:
+        pytest.skip(f"{name}'s extra is not installed")
+    assert get_segmenter(name, **{key: 2**31 - 1}).get_params()[key] == 2**31 - 1
+    with pytest.raises(InvalidParameterError, match=re.escape(f"{key} must be an integer >= 1 and <= 2147483647")):
+        get_segmenter(name, **{key: 2**63})
+
+
 # ---------------------------------------------------------------------------------------------
 # TOML, written by hand (tomli_w is not a dependency)
 # ---------------------------------------------------------------------------------------------
