@@ -302,6 +302,16 @@ def test_sizes_beyond_a_machine_integer_are_refused_when_built(name, key):
         get_segmenter(name, **{key: 2**63})
 
 
+def test_cluster_proximity_near_the_largest_float(corpus):
+    # 3 * 1e308 is inf, whose ceiling is no integer: "OverflowError: cannot convert float infinity to
+    # integer" at every call (exit 3); a proximity beyond the document weighs every pair alike
+    huge = invoke(["run", "--corpus", str(corpus), "-r", "2", "-s", "cluster,proximity=1e308", "--report-format", "json"])
+    wide = invoke(["run", "--corpus", str(corpus), "-r", "2", "-s", "cluster,proximity=1e300", "--report-format", "json"])
+    assert huge.exit_code == 0 and wide.exit_code == 0, huge.stderr
+    assert [d["boundaries"] for d in json.loads(huge.stdout)["documents"]["cluster,proximity=1e308"]] == \
+        [d["boundaries"] for d in json.loads(wide.stdout)["documents"]["cluster,proximity=1e300"]]
+
+
 # ---------------------------------------------------------------------------------------------
 # TOML, written by hand (tomli_w is not a dependency)
 # ---------------------------------------------------------------------------------------------
