@@ -370,7 +370,7 @@ def toml_document(data: dict[str, Any]) -> str:
 
 
 def test_toml_emitter_round_trips():
-    import tomllib
+    from stability.config import tomllib  # tomli before Python 3.11
 
     data = {"allow_plugins": False, "corpus": {"path": 'a"b\\c\n\x7f', "demo": {"n": 1}},
             "segmenters": {"c99,x": {"k": [1, 2.5, "é"]}}, "run": {"x": float("inf"), "y": -0.0, "z": 10**40}}
@@ -525,10 +525,11 @@ def experiments(draw, corpus: Path) -> tuple[dict[str, Any], tuple[str, ...], bo
     return data, tuple(names), must_fail
 
 
-def run_file(data: dict[str, Any], folder: Path, command: str = "run", *extra: str) -> Any:
+def run_file(data: dict[str, Any], folder: Path) -> Any:
+    """``stability run`` on ``data`` written as an experiment file in ``folder``."""
     path = folder / "experiment.toml"
     path.write_text(toml_document(data), encoding="utf-8")
-    return invoke([command, str(path), *extra])
+    return invoke(["run", str(path)])
 
 
 def _fuzz_config(corpus: Path, examples: int) -> None:
@@ -591,10 +592,10 @@ def parameter_conforms(default: Any, key: str, value: Any) -> bool:
     return True
 
 
-#: How a value is typed after ``key=``: as TOML (a number, a quoted string, an array, a table) or,
-#: for a plain word, bare (``--segmenter`` keeps it as a string).
 def spelled(value: Any, bare: bool) -> tuple[str, Any]:
-    """The text typed for ``value`` and the value ``--segmenter`` reads back from it."""
+    """The text typed for ``value`` after ``key=``, and the value ``--segmenter`` reads back from it:
+    TOML (a number, a quoted string, an array, a table) or, for a plain word when ``bare``, the word
+    itself (``--segmenter`` keeps it as a string)."""
     if bare and isinstance(value, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.-]*", value) and value not in (
             "true", "false", "nan", "inf"):
         return value, value
