@@ -78,7 +78,7 @@ class RandomBoundaries(Segmenter):
     rate : float, default 0.1
         Otherwise each gap is a boundary independently with this probability (Choi used 0.5).
     seed : int or None, default 0
-        Seed of the generator, re-created on every call, so the output depends only on the
+        Seed of the generator (a non-negative integer), re-created on every call, so the output depends only on the
         number of units. ``None`` draws fresh entropy on every call: a non-deterministic
         segmenter, which the harness's determinism check flags.
     """
@@ -88,6 +88,7 @@ class RandomBoundaries(Segmenter):
     def __init__(self, n_segments: int | None = None, rate: float = 0.1, seed: int | None = 0) -> None:
         _positive_int_or_none(n_segments, "n_segments")
         check_real(rate, "rate", low=0.0, high=1.0)
+        check_int(seed, "seed", low=0, none=True)  # numpy's own refusal came only at the first call
         self.n_segments = n_segments
         self.rate = rate
         self.seed = seed

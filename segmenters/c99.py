@@ -654,7 +654,7 @@ class C99(Segmenter):
         self.stopwords = stopwords_param(stopwords)
         self.stem = stem
         self.band = band
-        self._preprocessor = Preprocessor(tokenizer=tokenizer, stopwords=stopwords, stem=stem)
+        self._preprocessor = Preprocessor(tokenizer=tokenizer, stopwords=self.stopwords, stem=stem)
 
     def unit_terms(self, units: Sequence[str]) -> list[list[str]]:
         """The terms C99 compares in each unit (tokenized, without stopwords, stemmed)."""

@@ -108,6 +108,11 @@ __all__ = [
     "word_count",
 ]
 
+#: The largest ``chunk_size``: the chunking libraries hold sizes in machine integers (chonkie and
+#: semantic-text-splitter failed on every call with a Python int beyond 64 bits); 2**31 - 1 holds on
+#: any platform, and no document comes near it.
+MAX_CHUNK_SIZE = 2**31 - 1
+
 CHONKIE_TOKENIZERS = ("character", "word")
 #: What ``chunk_size`` may count in the adapters with a ``tokenizer`` parameter: both offline.
 TOKENIZERS = CHONKIE_TOKENIZERS
@@ -317,7 +322,7 @@ class _SizedChunker(ChunkerSegmenter):
     extra: str | None = None
 
     def __init__(self, chunk_size: int, unit_separator: str) -> None:
-        self.chunk_size = check_int(chunk_size, "chunk_size", low=1)
+        self.chunk_size = check_int(chunk_size, "chunk_size", low=1, high=MAX_CHUNK_SIZE)
         _check_separator(unit_separator)
         self.unit_separator = unit_separator
 

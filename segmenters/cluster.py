@@ -73,7 +73,7 @@ def initial_classes(similarity: np.ndarray, n_classes: int) -> np.ndarray:
 def _pairs(similarity: np.ndarray, proximity: float, layout: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Ordered pairs ``(i, j)``, ``0 < |i - j| <= radius``, and their weights."""
     n = similarity.shape[0]
-    radius = min(n - 1, max(1, math.ceil(3 * proximity)))
+    radius = min(n - 1, max(1, math.ceil(min(3 * proximity, n))))  # 3 * 1e308 is inf: no integer
     firsts, seconds = [], []
     for d in range(1, radius + 1):
         i = np.arange(n - d)

@@ -43,12 +43,12 @@ import functools
 import re
 import sys
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from stability.exceptions import InvalidParameterError
+from stability.exceptions import InvalidParameterError, InvalidTypeError
 
 from .stopwords import ENGLISH_STOPWORDS
 
@@ -215,11 +215,19 @@ def resolve_stopwords(stopwords: Iterable[str] | str | None, name: str = "stopwo
     if isinstance(stopwords, (str, bytes)):
         raise InvalidParameterError.make(
             name, f"a list of words, '{NLTK_STOPWORDS_PREFIX}<language>' (nltk's list for that language) or None", stopwords)
-    words = frozenset(stopwords)
-    for word in words:
+    return frozenset(_word_list(stopwords, name))
+
+
+def _word_list(stopwords: Iterable[str], name: str) -> list[str]:
+    """The words of a ``stopwords`` parameter given as words (read once: an iterator too)."""
+    if isinstance(stopwords, Mapping) or not isinstance(stopwords, Iterable):  # a table's keys are no list of words
+        raise InvalidTypeError.make(
+            name, f"a list of words, '{NLTK_STOPWORDS_PREFIX}<language>' (nltk's list for that language) or None", stopwords)
+    listed = list(stopwords)
+    for word in listed:
         if not isinstance(word, str):
             raise InvalidParameterError.make(name, "a list of strings", word)
-    return words
+    return listed
 
 
 def stopwords_language(stopwords: Iterable[str] | str | None) -> str | None:
@@ -233,10 +241,13 @@ def stopwords_language(stopwords: Iterable[str] | str | None) -> str | None:
     return None
 
 
-def stopwords_param(stopwords: Iterable[str] | str | None) -> list[str] | str | None:
+def stopwords_param(stopwords: Iterable[str] | str | None, name: str = "stopwords") -> list[str] | str | None:
     """What a segmenter records of its ``stopwords`` parameter: ``None``, the ``"nltk:..."`` name,
-    or the words as a list."""
-    return stopwords if stopwords is None or isinstance(stopwords, str) else list(stopwords)
+    or the words as a list (checked: strings, and not a mapping's keys). A segmenter builds its
+    stopword set from this value, not from the parameter, which may be an iterator read once."""
+    if stopwords is None or isinstance(stopwords, str):
+        return stopwords
+    return _word_list(stopwords, name)
 
 
 def _nltk_stopwords(spec: str, name: str) -> frozenset[str]:

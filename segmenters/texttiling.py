@@ -114,10 +114,16 @@ def join_units(texts: Sequence[str]) -> str:
     return SEPARATOR.join(texts)
 
 
+#: The largest ``w`` and ``k``: numpy holds the window arithmetic in machine integers (a Python int
+#: beyond 64 bits failed on every call); 2**31 - 1 holds on any platform, far beyond any document.
+MAX_WINDOW = 2**31 - 1
+
+
 def _check_params(w, k, similarity_method, smoothing_width, smoothing_rounds, cutoff_policy) -> None:
-    for name, value, low in (("w", w, 1), ("k", k, 1), ("smoothing_width", smoothing_width, 0),
-                             ("smoothing_rounds", smoothing_rounds, 1)):
-        check_int(value, name, low=low)
+    for name, value, low, high in (("w", w, 1, MAX_WINDOW), ("k", k, 1, MAX_WINDOW),
+                                   ("smoothing_width", smoothing_width, 0, None),
+                                   ("smoothing_rounds", smoothing_rounds, 1, None)):
+        check_int(value, name, low=low, high=high)
     check_choice(similarity_method, "similarity_method", SIMILARITY_METHODS)
     check_choice(cutoff_policy, "cutoff_policy", CUTOFF_POLICIES)
 
@@ -143,7 +149,7 @@ class _TextTilingParams(Segmenter):
         self.smoothing_width = int(smoothing_width)
         self.smoothing_rounds = int(smoothing_rounds)
         self.cutoff_policy = cutoff_policy
-        self._stopset = resolve_stopwords(stopwords)
+        self._stopset = resolve_stopwords(self.stopwords)
 
     def unit_terms(self, units: Sequence[str]) -> list[list[str]]:
         """The tokens TextTiling compares in each unit: as nltk, only the letters ``a-z`` of the

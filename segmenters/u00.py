@@ -351,7 +351,7 @@ class U00(Segmenter):
         self.tokenizer = tokenizer
         self.stopwords = stopwords_param(stopwords)
         self.stem = stem
-        self._preprocessor = Preprocessor(tokenizer=tokenizer, stopwords=stopwords, stem=stem)
+        self._preprocessor = Preprocessor(tokenizer=tokenizer, stopwords=self.stopwords, stem=stem)
 
     def unit_terms(self, units: Sequence[str]) -> list[list[str]]:
         """The terms U00 counts in each unit (tokenized, without stopwords, stemmed)."""

@@ -404,12 +404,11 @@ def score(
     "references": [[3, 7], [4]] with "n_units". Or any corpus run reads, whose references are used
     (Choi files, JSON with "units", CSV label columns...).
     """
-    from .scoring import score_files
+    from .scoring import score_files, window_from_text
 
     with _errors(debug, ctx):
         k = k if k is not None else old_k
-        k = int(k) if k is not None and k.lstrip("-").isdigit() else k
-        result = score_files(reference, hypothesis, k=k, tolerance=tolerance)
+        result = score_files(reference, hypothesis, k=None if k is None else window_from_text(k), tolerance=tolerance)
         _print_report(result, report_format or old_report, width=width, columns=columns, metrics=metrics)
 
 
@@ -529,7 +528,7 @@ def validate(
     n_jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (default: the config's n_jobs).")] = None,
     limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Only the first N documents of each corpus (after --quick).")] = None,
     n_restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Override the configs' restarts.")] = None,
-    n_bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap resamples of documents per interval (at least 40).")] = 1000,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap resamples of documents per interval (at least 40).")] = 1000,
     corpus: Annotated[Optional[list[str]], typer.Option("--corpus", "-c", help="Only this corpus of the config files (repeatable; default: all).")] = None,
     progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress on stderr: a bar on a terminal (the default there); --progress elsewhere (a CI log) prints a plain line every 10 s.")] = None,
     comparison: Annotated[bool, typer.Option("--comparison", help="Also rank the configurations by the second number of a comparison, stability x agreement with the other segmenters, against B and boundary F1 within one unit (a section of the report).")] = False,
@@ -546,7 +545,7 @@ def validate(
         started = time.perf_counter()
         options = StudyOptions(tuple(str(c) for c in config), quick=quick, out=out,
                                docs=None if docs is None else str(docs), jobs=n_jobs, limit=limit, restarts=n_restarts,
-                               bootstrap=n_bootstrap, corpora=tuple(corpus or ()), progress=progress, name=name,
+                               bootstrap=bootstrap, corpora=tuple(corpus or ()), progress=progress, name=name,
                                comparison=comparison)
         with printing_to_stderr():  # stdout: the result line alone, whatever the segmenters print
             run = run_study(options)

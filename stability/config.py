@@ -452,6 +452,12 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
             corpus["demo"] = {}
         elif isinstance(demo, Mapping):
             _check_keys(demo, _demo_keys(), "[corpus.demo]", source)
+            from .demo import check_demo_options
+
+            try:  # said now, as the file's keys, not once the run reads the corpus
+                check_demo_options(f"{source}: [corpus.demo] ", **demo)
+            except (InvalidParameterError, InvalidTypeError) as exc:
+                raise _in_file(exc) from None
         else:
             raise InvalidParameterError(f"{source}: [corpus] demo must be true or a table; received {demo!r}")
         extra = set(corpus) - {"demo", *DEMO_TAKES}

@@ -19,6 +19,7 @@ import importlib
 import inspect
 import re
 import warnings
+from typing import Any
 
 import numpy as np
 
@@ -76,6 +77,40 @@ def _topics() -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple(topics)
 
 
+#: The most documents :func:`demo_corpus` makes (it builds them all at once, in memory).
+MAX_DOCUMENTS = 10_000
+#: The longest segment, in sentences: every topic has at least this many (see :func:`_topics`).
+MAX_LENGTH = 11
+
+
+def check_demo_options(where: str = "", **options: Any) -> dict[str, Any]:
+    """The keywords of :func:`demo_corpus`, checked, with the defaults of those left out; an
+    error names a keyword as ``where`` followed by its name (``"demo.toml: [corpus.demo] "``, say).
+
+    Examples
+    --------
+    >>> check_demo_options(n_documents=2)
+    {'n_documents': 2, 'n_segments': 6, 'min_length': 3, 'max_length': 11, 'seed': 0}
+    >>> check_demo_options("[corpus.demo] ", seed=-1)
+    Traceback (most recent call last):
+    ...
+    stability.exceptions.InvalidParameterError: [corpus.demo] seed must be an integer >= 0; received -1
+    """
+    try:
+        bound = inspect.signature(demo_corpus).bind(**options)
+    except TypeError:
+        unknown = sorted(set(options) - set(inspect.signature(demo_corpus).parameters))
+        raise InvalidParameterError.make(f"{where}keywords", "keywords of demo_corpus", unknown) from None
+    bound.apply_defaults()
+    values = dict(bound.arguments)
+    check_int(values["n_documents"], f"{where}n_documents", low=1, high=MAX_DOCUMENTS)
+    check_int(values["n_segments"], f"{where}n_segments", low=1, high=len(_topics()))
+    check_int(values["min_length"], f"{where}min_length", low=1, high=MAX_LENGTH)
+    check_int(values["max_length"], f"{where}max_length", low=values["min_length"], high=MAX_LENGTH)
+    check_int(values["seed"], f"{where}seed", low=0)
+    return values
+
+
 def demo_corpus(
     n_documents: int = 12,
     n_segments: int = 6,
@@ -88,13 +123,14 @@ def demo_corpus(
     Parameters
     ----------
     n_documents : int, default 12
-        Number of documents.
+        Number of documents (at most 10,000).
     n_segments : int, default 6
-        Topics per document (each from a different module).
+        Topics per document (each from a different module; at most the number of modules that
+        give a topic, about 60).
     min_length, max_length : int, default 3 and 11
-        Segment lengths in sentences, drawn uniformly (Choi's 3-11 set).
+        Segment lengths in sentences, drawn uniformly (Choi's 3-11 set; at most 11).
     seed : int, default 0
-        Seed of the generator.
+        Seed of the generator (a non-negative integer).
 
     Returns
     -------
@@ -107,12 +143,9 @@ def demo_corpus(
     >>> [len(d.references[0].boundaries) for d in docs]
     [2, 2]
     """
-    for name, value, low in (("n_documents", n_documents, 1), ("n_segments", n_segments, 1), ("min_length", min_length, 1)):
-        check_int(value, name, low=low)
-    check_int(max_length, "max_length", low=min_length, high=11)
+    check_demo_options(n_documents=n_documents, n_segments=n_segments, min_length=min_length,
+                       max_length=max_length, seed=seed)
     topics = _topics()
-    if n_segments > len(topics):
-        raise InvalidParameterError.make("n_segments", f"at most {len(topics)} (available topics)", n_segments)
     rng = np.random.default_rng(seed)
     documents = []
     for d in range(n_documents):

@@ -89,6 +89,9 @@ def expected_matches(reference: Sequence[int], n_gaps: int, tolerance: int, size
     if sizes.size and (sizes.min() < 0 or sizes.max() > n_gaps):
         raise ValueError(f"sizes must lie in [0, n_gaps = {n_gaps}]; received {sizes.tolist()}")
     top = int(sizes.max()) if sizes.size else 0
+    # every gap reaches every reference from a tolerance of n_gaps on: a larger one (up to any
+    # Python int) gives the same matches, and gaps +- tolerance must stay within int64
+    tolerance = min(tolerance, n_gaps)
     ref = np.asarray(reference, dtype=np.int64)
     gaps = np.arange(1, n_gaps + 1)
     firsts = np.searchsorted(ref, gaps - tolerance)  # the references before it are out of reach

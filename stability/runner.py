@@ -13,6 +13,7 @@ import dataclasses
 
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
@@ -431,7 +432,8 @@ def _run_corpus(run: _CorpusRun, documents: Iterable[Any], output: str | os.Path
     finished = False
     try:
         with run.store if run.store is not None else nullcontext():
-            while block := list(islice(docs, settings.block_size)):
+            # a block beyond sys.maxsize documents (islice's limit) is the whole corpus all the same
+            while block := list(islice(docs, min(settings.block_size, sys.maxsize))):
                 run.block(block)
             if run.store is not None:
                 run.store.finish()

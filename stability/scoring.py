@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,7 +31,40 @@ from .readers.common import naming_document
 from .readers.dispatch import STDIN, STDIN_NAME
 from .segmentation import Segmentation
 
-__all__ = ["read_segmentations", "score_files", "score_segmentations", "add_references", "ScoreResult"]
+__all__ = ["read_segmentations", "score_files", "score_segmentations", "add_references", "ScoreResult",
+           "window_from_text"]
+
+
+def window_from_text(text: str, name: str = "k") -> int | str:
+    """The window ``k`` of the window metrics as a command line types it: a window policy's name
+    (:data:`stability.metrics.WINDOW_POLICIES`) or an integer (written as Python's ``int`` reads
+    it, as the command line's other integers are); anything else is refused, naming ``name``. The
+    metrics check the integer's range against each document.
+
+    Examples
+    --------
+    >>> window_from_text("3"), window_from_text("nltk"), window_from_text("-1")
+    (3, 'nltk', -1)
+    >>> window_from_text("3.0")
+    Traceback (most recent call last):
+    ...
+    stability.exceptions.InvalidParameterError: k must be an integer or one of lamprier, nltk, segeval; received '3.0'
+    """
+    from .metrics import WINDOW_POLICIES
+
+    if not isinstance(text, str):
+        raise InvalidTypeError.make(name, "a string (an integer or a window policy)", text)
+    if text in WINDOW_POLICIES:
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    expected = f"an integer or one of {', '.join(WINDOW_POLICIES)}"
+    if re.fullmatch(r"\s*[+-]?\d+\s*", text):  # more digits than int() reads: far beyond any document
+        expected = f"an integer of at most {sys.get_int_max_str_digits()} digits" if hasattr(
+            sys, "get_int_max_str_digits") else "a smaller integer"
+    raise InvalidParameterError.make(name, expected, text)
 
 
 @dataclass(frozen=True)

@@ -135,6 +135,10 @@ def _setting(default: Any, check: Callable[[Any, str], Any], *, recorded: bool =
     return field(default=default, metadata=metadata)
 
 
+#: The longest ``timeout``, in seconds (about 31 years): the call's ``SIGALRM`` timer holds no more than
+#: about 9.2e9 s (Python counts it in int64 nanoseconds), less on a platform with a 32-bit ``time_t``.
+MAX_TIMEOUT = 10**9
+
 #: Upper bound of ``n_bootstrap * n_restarts`` (the bootstrap's index array per document).
 MAX_BOOTSTRAP_CELLS = 2**26
 
@@ -218,8 +222,8 @@ class Settings:
         With ``resume``: run again the (segmenter, document) pairs recorded as failures (by
         default they are kept as failures and not retried).
     timeout : float, optional
-        Seconds one segmenter call may take (default ``None``: no limit). A call running longer
-        is stopped and the (segmenter, document) pair is recorded as a ``"timeout"`` failure. It
+        Seconds one segmenter call may take (default ``None``: no limit; at most 10**9, about 31
+        years). A call running longer is stopped and the (segmenter, document) pair is recorded as a ``"timeout"`` failure. It
         is enforced with a ``SIGALRM`` timer in the process running the call (see
         :mod:`stability.isolation`): in-process from the main thread (``n_jobs=1``) or in loky /
         multiprocessing workers; the threading and dask backends refuse it, and so does a run in
@@ -265,7 +269,7 @@ class Settings:
     resume: bool = _setting(False, check_bool)
     overwrite: bool = _setting(False, check_bool)
     retry_failed: bool = _setting(False, check_bool)
-    timeout: float | None = _setting(None, partial(check_real, low=0, low_open=True, none=True))
+    timeout: float | None = _setting(None, partial(check_real, low=0, low_open=True, high=MAX_TIMEOUT, none=True))
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,12 +42,30 @@ __all__ = ["Words", "config_keys", "without_none"]
 #: A hint naming a keyword: ``name=``, with ``True``/``False`` or the start of a value after it (a
 #: closing bracket or a comma after it is not a value).
 _HINT = re.compile(r"\b([A-Za-z_]\w*)=(True\b|False\b)?(?=([^\s)\],;]?))")
+#: A value a message quotes (a repr, a label as the user typed it): its ``key=`` is the user's own
+#: text, never a hint (``--segmenter 'random,seed=-1'``). A quote after a letter is an apostrophe.
+_QUOTED = re.compile(r"""(?<!\w)'(?:[^'\\\n]|\\.)*'(?!\w)|(?<!\w)"(?:[^"\\\n]|\\.)*"(?!\w)""")
 #: What a command line or a TOML file cannot say: "None or" (leave the option out instead).
 _NONE_OR = re.compile(r"(must be )None(?: \([^)]*\))? or ")
 
 #: Config tables whose keys are keyword arguments of the library (``[corpus]``: read_corpus,
 #: ``[run]``: Settings, ``[metrics]``: the metric options).
 KEYWORD_TABLES = ("run", "corpus", "metrics")
+
+
+def _hints(message: str) -> Iterator[re.Match[str]]:
+    """The ``keyword=`` hints of ``message``, outside the values it quotes."""
+    quoted = [m.span() for m in _QUOTED.finditer(message)]
+    return (m for m in _HINT.finditer(message) if not any(a <= m.start() < b for a, b in quoted))
+
+
+def _replace_hints(message: str, replace: Callable[[re.Match[str]], str]) -> str:
+    """``message`` with each of its :func:`_hints` replaced by ``replace(match)``."""
+    out, at = [], 0
+    for match in _hints(message):
+        out += [message[at:match.start()], replace(match)]
+        at = match.end()
+    return "".join(out) + message[at:]
 
 
 def without_none(message: str) -> str:
@@ -64,6 +82,9 @@ def config_keys(paths: Iterable[str | Path]) -> dict[str, tuple[str, str]]:
     """``key -> (table, file)`` for the keyword tables of TOML config files (the first file that
     sets a key wins; ``[corpus.NAME]`` sub-tables count as ``[corpus.NAME]``). A file that cannot
     be read adds nothing: its own error is reported where it is read."""
+    from .config import _corpus_keys
+
+    corpus_keys = frozenset(_corpus_keys())
     found: dict[str, tuple[str, str]] = {}
     for path in paths:
         try:
@@ -74,8 +95,11 @@ def config_keys(paths: Iterable[str | Path]) -> dict[str, tuple[str, str]]:
             value = data.get(table)
             if not isinstance(value, Mapping):
                 continue
+            # a [corpus] with a key of its own is one corpus (as `stability validate` reads it): a
+            # table there is that key's value (where = {set = "test"}), not a [corpus.NAME]
+            named = table == "corpus" and not any(key in corpus_keys for key in value)
             for key, item in value.items():
-                if isinstance(item, Mapping) and table == "corpus":  # [corpus.NAME] of a study config
+                if isinstance(item, Mapping) and named:  # [corpus.NAME] of a study config
                     for sub in item:
                         found.setdefault(sub, (f"[corpus.{key}]", str(path)))
                 else:
@@ -158,7 +182,7 @@ class Words:
     def _drop_unsaid(self, message: str) -> str:
         """``message`` without the clauses of hints naming an :attr:`unsaid` keyword."""
         while True:
-            hint = next((m for m in _HINT.finditer(message) if m.group(1) in self.unsaid), None)
+            hint = next((m for m in _hints(message) if m.group(1) in self.unsaid), None)
             if hint is None:
                 return message
             start, end = _clause(message, hint.start())
@@ -175,8 +199,8 @@ class Words:
             prefix, said = self._subject(parameter)
             if said != parameter:
                 rest = without_none(message[len(parameter):])
-                return prefix + said + _HINT.sub(hint, rest)
-        return _HINT.sub(hint, message)
+                return prefix + said + _replace_hints(rest, hint)
+        return _replace_hints(message, hint)
 
 
 def _clause(message: str, at: int) -> tuple[int, int]:

@@ -41,7 +41,7 @@ RUN_FLAGS = [
     (["--ci-width", "0"], "error: --ci-width must be a number > 0 and <= 1; received 0.0"),
     (["--jobs", "0"], "error: --jobs must be a non-zero integer (-1: all cores); received 0"),
     (["--restarts", "100000000"], "error: n_bootstrap x --restarts must be at most"),
-    (["--timeout", "-1"], "error: --timeout must be a number > 0; received -1.0"),
+    (["--timeout", "-1"], "error: --timeout must be a number > 0 and <= 1000000000; received -1.0"),
     (["--backend", "threading", "--timeout", "5"], "error: --timeout must be None with the threading backend"),
     (["-s", "c99,mask_sise=3"], "error: --segmenter 'c99,mask_sise=3': segmenter 'c99' has no parameter "
                                 "'mask_sise'; did you mean 'mask_size'?"),
