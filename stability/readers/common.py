@@ -71,7 +71,7 @@ def check_encoding(encoding: Any, errors: Any) -> str:
         raise InvalidTypeError.make("encoding", "a codec name such as 'utf-8' or 'latin-1'", encoding)
     try:
         info = codecs.lookup(encoding)
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a name with a NUL character
         raise InvalidParameterError.make(
             "encoding", "a codec name known to Python, such as 'utf-8' or 'latin-1'", encoding
         ) from None
@@ -79,7 +79,7 @@ def check_encoding(encoding: Any, errors: Any) -> str:
         raise InvalidTypeError.make("encoding_errors", "an error handler name such as 'strict'", errors)
     try:
         codecs.lookup_error(errors)
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a name with a NUL character
         raise InvalidParameterError.make(
             "encoding_errors", "an error handler name: 'strict', 'replace', 'ignore'...", errors
         ) from None
