@@ -114,6 +114,9 @@ def check_folder(path: Any, name: str, *, parameter: str | None = None) -> Any:
     """
     from pathlib import Path
 
+    if "\0" in str(path):  # no file system names a folder so (os.stat raised ValueError)
+        raise InvalidParameterError(f"{name} must be a folder path without a NUL character; received {str(path)!r}",
+                                    parameter=parameter)
     for part in (Path(path), *Path(path).parents):
         if part.exists():
             if part.is_dir():

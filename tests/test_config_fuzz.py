@@ -313,6 +313,43 @@ def test_cluster_proximity_near_the_largest_float(corpus):
         [d["boundaries"] for d in json.loads(wide.stdout)["documents"]["cluster,proximity=1e300"]]
 
 
+@pytest.mark.parametrize("key, table, expected", [
+    ("pattern", '{"*.jsonl" = 1}', "a glob string or a sequence of glob strings; received dict {'*.jsonl': 1}"),
+    ("label_columns", "{label = 1}", "a column name or a sequence of column names; received dict {'label': 1}"),
+])
+def test_a_table_where_a_list_goes_is_refused(tmp_path, key, table, expected):
+    # the table's keys were read as the list: pattern = {"*.jsonl" = 1} read the folder's .jsonl files
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "a.jsonl").write_text('{"id": "a", "units": ["x y", "z w", "u v"], "label": [0, 0, 1]}\n')
+    (folder / "b.csv").write_text("text,label\nx y,0\nz w,0\nu v,1\n")
+    path = tmp_path / "lists.toml"
+    where = folder if key == "pattern" else folder / "b.csv"
+    path.write_text(f"[corpus]\npath = {toml_string(str(where))}\n{key} = {table}\n[segmenters.even]\n"
+                    "[run]\nn_restarts = 2\n")
+    result = invoke(["run", str(path)])
+    assert result.exit_code == 1, result.output
+    assert result.stderr == f"error: {path}: [corpus] {key} must be {expected}\n"
+
+
+@pytest.mark.parametrize("line, said", [
+    # os.stat's and codecs.lookup's "ValueError: embedded null byte/character", a traceback
+    ('[output]\ndir = "a\\u0000b"', "[output] dir must be a folder path without a NUL character; received 'a\\x00b'"),
+    ('[corpus]\nencoding = "utf\\u00008"', "[corpus] encoding must be a codec name known to Python"),
+    ('[corpus]\nencoding_errors = "str\\u0000ict"', "[corpus] encoding_errors must be an error handler name"),
+])
+def test_a_nul_character_in_a_name(corpus, tmp_path, line, said):
+    table, key = line.split("\n")
+    corpus_line = f"path = {toml_string(str(corpus))}"
+    text = (f"[corpus]\n{corpus_line}\n{key}\n" if table == "[corpus]" else f"[corpus]\n{corpus_line}\n{line}\n")
+    path = tmp_path / "nul.toml"
+    path.write_text(text + "[segmenters.even]\n[run]\nn_restarts = 2\n")
+    with elsewhere():
+        result = invoke(["run", str(path)])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+    assert result.stderr.startswith(f"error: {path}: {said}"), result.stderr
+
+
 # ---------------------------------------------------------------------------------------------
 # TOML, written by hand (tomli_w is not a dependency)
 # ---------------------------------------------------------------------------------------------
@@ -697,6 +734,8 @@ FLAGS = {"run": ["--documents", "--layout-control", "--no-layout-control"], "rep
 
 
 def _safe_option(option: str, value: str) -> bool:
+    if "\0" in value:  # no shell passes a NUL character in an argument
+        return False
     if option == "--jobs":  # 1, or anything refused: never worker processes
         try:
             jobs = int(value)

@@ -13,7 +13,7 @@ import errno
 import fnmatch
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, TypeVar, Union
@@ -71,7 +71,7 @@ def check_encoding(encoding: Any, errors: Any) -> str:
         raise InvalidTypeError.make("encoding", "a codec name such as 'utf-8' or 'latin-1'", encoding)
     try:
         info = codecs.lookup(encoding)
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a name with a NUL character
         raise InvalidParameterError.make(
             "encoding", "a codec name known to Python, such as 'utf-8' or 'latin-1'", encoding
         ) from None
@@ -79,7 +79,7 @@ def check_encoding(encoding: Any, errors: Any) -> str:
         raise InvalidTypeError.make("encoding_errors", "an error handler name such as 'strict'", errors)
     try:
         codecs.lookup_error(errors)
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a name with a NUL character
         raise InvalidParameterError.make(
             "encoding_errors", "an error handler name: 'strict', 'replace', 'ignore'...", errors
         ) from None
@@ -97,7 +97,7 @@ def _check_patterns(pattern: Any, default: tuple[str, ...]) -> tuple[str, ...]:
         return default
     if isinstance(pattern, str):
         patterns: tuple = (pattern,)
-    elif isinstance(pattern, Iterable):
+    elif isinstance(pattern, Iterable) and not isinstance(pattern, (Mapping, bytes)):  # a table's keys are no globs
         patterns = tuple(pattern)
     else:
         raise InvalidTypeError.make("pattern", "a glob string or a sequence of glob strings", pattern)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import itertools
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,7 +64,7 @@ def _column_list(value: Any, name: str) -> tuple[str, ...] | None:
         return None
     if isinstance(value, str):
         return (value,)
-    if isinstance(value, Iterable):
+    if isinstance(value, Iterable) and not isinstance(value, (Mapping, bytes)):  # a table's keys are no columns
         columns = tuple(value)
         if all(isinstance(c, str) for c in columns):
             return columns
