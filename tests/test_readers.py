@@ -1113,3 +1113,12 @@ def test_run_on_a_folder_with_an_empty_page_warns_and_goes_on(tmp_path):
     assert result.exit_code == 0, result.output
     assert "left out of the corpus: b.txt (expected some text; the file is empty or blank)" in result.stderr
     assert "1 documents" in result.stdout or "1 document" in result.stdout
+
+
+def test_a_pattern_given_with_one_file_is_said_not_to_be_used(tmp_path):
+    # [corpus] pattern = "*.md" beside path = "notes.txt" was ignored without a word
+    file = write(tmp_path / "notes.txt", "One sentence here. Another one.\n\nA second paragraph.\n")
+    with pytest.warns(CorpusWarning, match=r"notes.txt: pattern= selects files in a folder; this is one file, "
+                                           r"read whatever its name \(pattern '\*.md' not used\)"):
+        (doc,) = read_corpus(file, pattern="*.md")
+    assert len(doc.units) == 3

@@ -253,6 +253,9 @@ def read_corpus(
     if str(path) == STDIN:
         return _read_stdin(format, codec, dict(encoding=encoding, encoding_errors=encoding_errors, pattern=pattern,
                                                limit=limit), options)
+    if pattern is not None and Path(path).is_file():
+        warn(f"{path}: pattern= selects files in a folder; this is one file, read whatever its name "
+             f"(pattern {pattern!r} not used)", CorpusWarning)
     if format is None:
         row, reason, sniffed_pattern = _detect(path, codec, encoding_errors)
         how = f"format {row.name!r} detected {reason}"
