@@ -162,3 +162,16 @@ def test_f1_within_one_unit_is_within_one_unit_whatever_the_tolerance():
     scores = compute_all(ref, hyp, tolerance=3)
     assert scores["f1"] == 1.0 and scores["f1_1"] == 0.0
     assert compute_all(ref, Segmentation([4], 9), tolerance=0)["f1_1"] == 1.0  # 1 unit apart
+
+
+@pytest.mark.parametrize("names", [{"pk": 1, "wd": 2}, {"b": True}, b"pk"])
+def test_a_table_of_metrics_is_refused_not_read_as_its_keys(names):
+    """reference_measures({"pk": 1, "wd": 2}) returned Pk and WindowDiff: a mapping given from
+    Python was read as the list of its keys (an experiment file's table is refused before this).
+    Bytes were refused with the message for a list of non-strings."""
+    from stability.catalogue import reference_measures
+    from stability.exceptions import InvalidTypeError
+
+    with pytest.raises(InvalidTypeError, match="metrics must be a sequence of metric names or one comma-separated "
+                                               "string; received"):
+        reference_measures(names)
