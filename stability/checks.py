@@ -132,9 +132,9 @@ UNITS_EXPECTED = ("a sequence of strings, one per unit (cut a raw text with a se
                   "stability.splitters.get_splitter)")
 
 
-def check_units(units: Any, name: str = "units", *, iterable: bool = False) -> None:
-    """Refuse ``units`` unless it is a sequence of strings (any iterable with ``iterable=True``, for
-    a caller that makes a tuple of it first); a string is refused, not read one unit per character.
+def check_units(units: Any, name: str = "units") -> None:
+    """Refuse ``units`` unless it is a sequence of strings; a string is refused, not read one unit
+    per character.
 
     >>> check_units(["One.", "Two."])
     >>> check_units("One. Two.")
@@ -142,13 +142,11 @@ def check_units(units: Any, name: str = "units", *, iterable: bool = False) -> N
     ...
     stability.exceptions.InvalidTypeError: units must be a sequence of strings, one per unit (cut a raw text with a sentence splitter, stability.splitters.get_splitter); received str 'One. Two.'
     """
-    kind = Iterable if iterable else Sequence
-    if isinstance(units, (str, bytes)) or not isinstance(units, kind):
+    if isinstance(units, (str, bytes)) or not isinstance(units, Sequence):
         raise InvalidTypeError.make(name, UNITS_EXPECTED, units)
-    if not iterable:
-        for i, unit in enumerate(units):
-            if not isinstance(unit, str):
-                raise InvalidTypeError.make(f"{name}[{i}]", "a string", unit)
+    for i, unit in enumerate(units):
+        if not isinstance(unit, str):
+            raise InvalidTypeError.make(f"{name}[{i}]", "a string", unit)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -79,8 +79,9 @@ class Document:
             raise InvalidTypeError.make("Document.id", "a string", self.id)
         if (problem := lone_surrogate(self.id)) is not None:  # results files and hashes cannot hold it
             raise InvalidParameterError(f"Document.id must be text; {problem}", parameter="id")
-        check_units(self.units, f"document {self.id!r} units", iterable=True)
-        units = tuple(self.units)
+        units = self.units
+        if isinstance(units, Iterable) and not isinstance(units, (str, bytes)):
+            units = tuple(units)  # any iterable of strings; check_units refuses the rest
         check_units(units, f"document {self.id!r} units")
         for i, unit in enumerate(units):
             if (problem := lone_surrogate(unit)) is not None:
