@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from .checks import did_you_mean
+from .checks import did_you_mean, listed
 from .exceptions import InvalidParameterError, InvalidTypeError
 
 __all__ = [
@@ -420,7 +420,7 @@ def reference_measures(names: str | Iterable[str]) -> list[Measure]:
         given = [name.strip() for name in names.split(",") if name.strip()]
         if not given:
             raise InvalidParameterError.make("metrics", "one or more metric names or aliases, e.g. 'pk,wd,b'", names)
-    elif isinstance(names, Iterable) and not isinstance(names, (Mapping, bytes)):  # a table is not a list of names
+    elif listed(names):
         given = list(names)
         if not all(isinstance(name, str) for name in given):
             raise InvalidTypeError.make("metrics", "metric names (strings) or one comma-separated string", names)

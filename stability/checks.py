@@ -26,7 +26,7 @@ import difflib
 import math
 import operator
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,7 +34,7 @@ import numpy as np
 from .exceptions import InvalidParameterError, InvalidTypeError, _short_repr
 
 __all__ = ["check_int", "check_real", "check_bool", "check_choice", "check_folder", "check_units", "did_you_mean",
-           "counted", "lone_surrogate"]
+           "counted", "lone_surrogate", "listed"]
 
 
 def _bounds(low: float | None, high: float | None, low_open: bool = False, high_open: bool = False) -> str:
@@ -125,6 +125,17 @@ def check_folder(path: Any, name: str, *, parameter: str | None = None) -> Any:
             raise InvalidParameterError(f"{name} must be a folder; received {str(path)!r}, {where}",
                                         parameter=parameter)
     return path
+
+
+def listed(value: Any) -> bool:
+    """Whether ``value`` gives a list of names (globs, columns, metrics) when iterated: an iterable
+    that is neither text (``str``, ``bytes``) nor a mapping, whose keys are no list someone wrote
+    (an experiment file's ``pattern = {"*.jsonl" = 1}`` is a mistake, not one glob).
+
+    >>> [listed(v) for v in (["a", "b"], ("a",), "ab", b"ab", {"a": 1}, 3)]
+    [True, True, False, False, False, False]
+    """
+    return isinstance(value, Iterable) and not isinstance(value, (str, bytes, Mapping))
 
 
 #: What a document's units must be: a string given instead would be read one unit per character.

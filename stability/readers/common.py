@@ -13,12 +13,12 @@ import errno
 import fnmatch
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, TypeVar, Union
 
-from ..checks import check_int
+from ..checks import check_int, listed
 from ..corpus import Document
 from ..exceptions import (
     CorpusFormatError,
@@ -97,7 +97,7 @@ def _check_patterns(pattern: Any, default: tuple[str, ...]) -> tuple[str, ...]:
         return default
     if isinstance(pattern, str):
         patterns: tuple = (pattern,)
-    elif isinstance(pattern, Iterable) and not isinstance(pattern, (Mapping, bytes)):  # a table's keys are no globs
+    elif listed(pattern):
         patterns = tuple(pattern)
     else:
         raise InvalidTypeError.make("pattern", "a glob string or a sequence of glob strings", pattern)

@@ -12,12 +12,12 @@ from __future__ import annotations
 import csv
 import itertools
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..checks import check_choice
+from ..checks import check_choice, listed
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, _short_repr, warn
 from ..segmentation import Segmentation
@@ -64,7 +64,7 @@ def _column_list(value: Any, name: str) -> tuple[str, ...] | None:
         return None
     if isinstance(value, str):
         return (value,)
-    if isinstance(value, Iterable) and not isinstance(value, (Mapping, bytes)):  # a table's keys are no columns
+    if listed(value):
         columns = tuple(value)
         if all(isinstance(c, str) for c in columns):
             return columns
