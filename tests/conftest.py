@@ -21,6 +21,17 @@ settings.load_profile(os.environ.get("STABILITY_HYPOTHESIS", "repeatable"))
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 
+def pytest_collection_modifyitems(config, items):
+    """The long fuzz runs (marked ``slow_fuzz``) run only when ``-m`` names them; otherwise they
+    are skipped before their fixtures are set up."""
+    if "slow_fuzz" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="the long fuzz runs with -m slow_fuzz")
+    for item in items:
+        if item.get_closest_marker("slow_fuzz") is not None:
+            item.add_marker(skip)
+
+
 @pytest.fixture
 def shared_dir() -> Path:
     """``../shared`` beside the checkout; tests using it skip cleanly when it is absent."""

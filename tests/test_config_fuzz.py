@@ -590,9 +590,7 @@ def test_config_fuzz(corpus):
 
 
 @pytest.mark.slow_fuzz
-def test_config_fuzz_long(corpus, request):
-    if "slow_fuzz" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("the long fuzz runs with -m slow_fuzz")
+def test_config_fuzz_long(corpus):
     _fuzz_config(corpus, SLOW_EXAMPLES)
 
 
@@ -697,9 +695,7 @@ def test_segmenter_fuzz(corpus):
 
 
 @pytest.mark.slow_fuzz
-def test_segmenter_fuzz_long(corpus, request):
-    if "slow_fuzz" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("the long fuzz runs with -m slow_fuzz")
+def test_segmenter_fuzz_long(corpus):
     _fuzz_segmenters(corpus, SLOW_EXAMPLES)
 
 
@@ -807,7 +803,5 @@ def test_option_fuzz(command, corpus, saved_run):
 
 @pytest.mark.slow_fuzz
 @pytest.mark.parametrize("command", ["run", "score", "report", "validate"])
-def test_option_fuzz_long(command, corpus, saved_run, request):
-    if "slow_fuzz" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("the long fuzz runs with -m slow_fuzz")
+def test_option_fuzz_long(command, corpus, saved_run):
     _fuzz_options(command, corpus, saved_run, SLOW_EXAMPLES)

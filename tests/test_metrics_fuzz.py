@@ -304,9 +304,7 @@ def test_fuzz_metric(name):
 
 @pytest.mark.slow_fuzz
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_fuzz_metric_long(name, request):
-    if "slow_fuzz" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("the long fuzz runs with -m slow_fuzz")
+def test_fuzz_metric_long(name):
     _fuzz(name, SLOW_EXAMPLES)
 
 

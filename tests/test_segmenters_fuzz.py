@@ -198,9 +198,7 @@ def test_fuzz_every_segmenter_on_odd_documents():
 
 
 @pytest.mark.slow_fuzz
-def test_fuzz_every_segmenter_on_odd_documents_long(request):
-    if "slow_fuzz" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("the long fuzz runs with -m slow_fuzz")
+def test_fuzz_every_segmenter_on_odd_documents_long():
     _fuzz_segmenters(EXAMPLES or 5000)
 
 
@@ -221,9 +219,8 @@ def test_every_segmenter_on_long_units(name, label):
 
 @pytest.mark.slow_fuzz
 @pytest.mark.parametrize("name", NAMES)
-def test_every_segmenter_on_2000_units(name, request):
-    if "slow_fuzz" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("the long fuzz runs with -m slow_fuzz (C99 takes seconds a call on 2,000 units)")
+def test_every_segmenter_on_2000_units(name):
+    # C99 takes seconds a call on 2,000 units
     rng = np.random.default_rng(0)
     words = "river bank money loan guitar drum stage market stock fish the of and a".split()
     for units in ([" ".join(rng.choice(words, 3)) for _ in range(2000)], ["river bank"] * 2000, [""] * 2000,
@@ -284,7 +281,5 @@ def test_fuzz_the_harness_on_odd_documents():
 
 
 @pytest.mark.slow_fuzz
-def test_fuzz_the_harness_on_odd_documents_long(request):
-    if "slow_fuzz" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("the long fuzz runs with -m slow_fuzz")
+def test_fuzz_the_harness_on_odd_documents_long():
     _fuzz_harness(EXAMPLES or 1500)
