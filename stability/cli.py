@@ -209,7 +209,7 @@ def _words(ctx: typer.Context) -> "Words":
         if source is not None and source.name == "COMMANDLINE":
             typed.add(param.name.removeprefix("old_"))
     config = ctx.params.get("config")
-    paths = [] if config is None else config if isinstance(config, list) else [config]
+    paths = [] if config is None else list(config) if isinstance(config, (list, tuple)) else [config]
     keys = {key: where for key, where in config_keys(paths).items() if key not in typed}
     import inspect
 

@@ -308,3 +308,22 @@ def test_the_readme_says_an_unquoted_bracket_or_brace_value_must_be_toml():
     with pytest.raises(InvalidParameterError, match="is not a valid TOML array"):
         option(f"mine:Seg,{key}={value.strip(chr(39))}")
     assert "starting with ``[`` or ``{``" in " ".join(option.__doc__.split())
+
+
+@pytest.mark.parametrize("as_given", [list, tuple])
+def test_config_files_are_read_whether_click_gives_a_list_or_a_tuple(tmp_path, as_given):
+    """click (8.1, beside typer 0.12-0.15, which the project admits) keeps the files of
+    ``validate CONFIG...`` as a tuple in the context; the words of an error then wrapped the tuple
+    in a list and ``Path(tuple)`` raised a TypeError, a traceback instead of the error line (seen
+    on a machine with those versions: every error of ``stability validate``)."""
+    import typer
+
+    from stability.cli import _words
+
+    config = tmp_path / "c.toml"
+    config.write_text("[run]\nn_jobs = 2\n", encoding="utf-8")
+    command = typer.main.get_command(app).commands["validate"]
+    ctx = command.make_context("validate", [str(config)])
+    ctx.params["config"] = as_given(ctx.params["config"])
+    said = _words(ctx).say("n_jobs must be an integer >= 1", "n_jobs")
+    assert said.endswith("must be an integer >= 1") and "[run] n_jobs" in said and str(config) in said
