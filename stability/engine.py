@@ -58,8 +58,7 @@ from .outcome import STREAM_NAMES, Finished, f1_interval, restarts_headline_inte
 from .permutations import Stream
 from .results import Failure, StabilityResult
 from .scores import restart_precision_recall
-from .segmenter import (SegmenterWarning, for_document, pickling_problem, prepare_key, segmenter_params,
-                        stopwords_problem, unit_terms_problem)
+from .segmenter import SegmenterWarning, for_document, pickling_problem, prepare_key, segmenter_params
 from .settings import Settings
 from .tasks import ON_CRASH, Chunk, describe, initial_task, restart_task
 
@@ -469,7 +468,7 @@ class Engine:
     def __init__(self, settings: Settings, progress: Progress, on_call: OnCall | None = None,
                  warned: set[str] | None = None) -> None:
         self.settings = settings
-        #: Labels of the segmenters already warned about (:meth:`_check_terms`), shared by the
+        #: Labels of the segmenters already warned about (:meth:`_warn_terms`), shared by the
         #: engines of one corpus run so that each segmenter is named once.
         self.warned = set() if warned is None else warned
         self.n_jobs = settings.effective_jobs()
@@ -546,7 +545,6 @@ class Engine:
         for i, pair in enumerate(pairs):
             try:
                 resolved = for_document(pair.segmenter, pair.doc)
-                self._check_terms(pair.label, resolved, pair.doc)
                 pair.share = prepare_key(resolved)
                 pair.resolved = Guarded(resolved, s.timeout)
                 problem = self._unsendable(resolved, unsendable)
@@ -557,33 +555,36 @@ class Engine:
                 self.progress.advance(s.restart_budget())
                 on_done(i)
                 continue
-            tasks.append((i, pair.resolved, self._units(i, pair), s.determinism_check))
+            tasks.append((i, pair.resolved, self._units(i, pair), s.determinism_check, pair.label not in self.warned))
         self.progress.phase(f"first segmentations ({len(tasks)})")
         with closing(self._execute(initial_task, tasks)) as results:
             self._initial_results(pairs, results, on_done)
         self.progress.phase(None)
 
-    def _check_terms(self, label: str, segmenter: Any, doc: Any) -> None:
+    def _warn_terms(self, pairs: list[Pair], found: dict[int, tuple[str, str]]) -> None:
         """Warn, once per segmenter, when it sees next to nothing of a document's units, or when
-        its English stopword list holds too few of the document's words."""
-        if label in self.warned:
-            return
-        where = f"{label} on document {doc.id!r}" if doc.id else label  # stability_test's document: no id
-        problem = unit_terms_problem(segmenter, doc.units)
-        if problem is not None:
-            self.warned.add(label)
-            warn(f"{where}: {problem}, so its boundaries say little about the content; "
-                 "is its preprocessing set for the document's language (tokenizer, stopwords, stem: README, "
-                 "'Documents not in English')? Said once per segmenter", SegmenterWarning)
-            return
-        problem = stopwords_problem(segmenter, doc.units)
-        if problem is not None:
-            self.warned.add(label)
-            warn(f"{where}: {problem} (English prose: a third to a half), so the document is likely not "
-                 "English prose: another language, whose function words the segmenter then compares as terms, "
-                 "or lists of terms rather than sentences (then nothing needs changing); for another language set "
-                 "its stopwords (stopwords=\"nltk:german\", or a list of words) and, where it stems, its stemmer "
-                 "(stem=\"german\"): README, 'Documents not in English'. Said once per segmenter", SegmenterWarning)
+        its English stopword list holds too few of the document's words: ``found`` maps a pair's
+        index to what its worker found (:func:`~stability.segmenter.terms_problem`); the first
+        pair of each segmenter, in pair order, is named, whatever order the workers finished in."""
+        for i in sorted(found):
+            pair = pairs[i]
+            if pair.label in self.warned:
+                continue
+            self.warned.add(pair.label)
+            doc = pair.doc
+            where = f"{pair.label} on document {doc.id!r}" if doc.id else pair.label  # stability_test's: no id
+            kind, problem = found[i]
+            if kind == "terms":
+                warn(f"{where}: {problem}, so its boundaries say little about the content; "
+                     "is its preprocessing set for the document's language (tokenizer, stopwords, stem: README, "
+                     "'Documents not in English')? Said once per segmenter", SegmenterWarning)
+            else:
+                warn(f"{where}: {problem} (English prose: a third to a half), so the document is likely not "
+                     "English prose: another language, whose function words the segmenter then compares as terms, "
+                     "or lists of terms rather than sentences (then nothing needs changing); for another language "
+                     "set its stopwords (stopwords=\"nltk:german\", or a list of words) and, where it stems, its "
+                     "stemmer (stem=\"german\"): README, 'Documents not in English'. Said once per segmenter",
+                     SegmenterWarning)
 
     def _unsendable(self, segmenter: Any, known: dict[int, str | None]) -> str | None:
         """Why ``segmenter`` cannot go to this run's worker processes (it does not pickle), once
@@ -601,7 +602,8 @@ class Engine:
 
     def _initial_results(self, pairs: list[Pair], results: Iterator[Any], on_done: Callable[[int], None]) -> None:
         s = self.settings
-        for i, first, second, problem in results:
+        found: dict[int, tuple[str, str]] = {}
+        for i, first, second, problem, terms in results:
             pair = pairs[i]
             if problem is not None:
                 self._fail(pair, problem)
@@ -609,6 +611,9 @@ class Engine:
                 on_done(i)
             else:
                 pair.initial, pair.second = first, second
+                if terms is not None:
+                    found[i] = terms
+        self._warn_terms(pairs, found)
 
     def _round(self, pairs: list[Pair], todo: list[_Work], on_done: Callable[[int], None]) -> list[_Work]:
         """Run one round of restarts; returns the next round's work, in pair order.

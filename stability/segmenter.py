@@ -480,6 +480,25 @@ def stopwords_problem(segmenter: Any, units: Sequence[str]) -> str | None:
     return f"{stop} of the {tokens} words of the document ({stop / tokens:.0%}) are in its English stopword list"
 
 
+def terms_problem(segmenter: Any, units: Sequence[str]) -> tuple[str, str] | None:
+    """What :func:`unit_terms_problem`, then :func:`stopwords_problem`, find in ``units``:
+    ``("terms", sentence)``, ``("stopwords", sentence)`` or ``None``. Run by the engine's worker
+    processes with each pair's first segmentation (the main process only warns), since it reads
+    every unit of every document.
+
+    >>> class Words:
+    ...     def unit_terms(self, units):
+    ...         return [unit.split() for unit in units]
+    >>> terms_problem(Words(), ["goal match", "oven baker"])
+    ('terms', '2 of 2 non-empty units share no term with another unit')
+    """
+    problem = unit_terms_problem(segmenter, units)
+    if problem is not None:
+        return "terms", problem
+    problem = stopwords_problem(segmenter, units)
+    return None if problem is None else ("stopwords", problem)
+
+
 def pickling_problem(segmenter: Any) -> str | None:
     """Why ``segmenter`` cannot be sent to worker processes, or ``None`` when it can.
 

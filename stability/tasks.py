@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 
 from .exceptions import InvalidSegmentationError, InvalidTypeError
-from .isolation import SegmenterTimeout, WorkerCrash, submit_alone
+from .isolation import Guarded, SegmenterTimeout, WorkerCrash, submit_alone
 from .permutations import Stream, layout_units, restart_orders, stream_rng
 from .segmentation import Segmentation, check_boundaries
-from .segmenter import apply_order, has_batch_path, has_fast_path, unit_table
+from .segmenter import apply_order, has_batch_path, has_fast_path, terms_problem, unit_table
 
 __all__ = ["Chunk", "ChunkResult", "Prepared", "initial_task", "restart_task", "restart_chunk", "ON_CRASH",
            "describe", "checked", "CHUNKS_HINT"]
@@ -93,15 +93,19 @@ def failure_of(restart: int | None, exc: BaseException) -> dict[str, Any]:
 
 
 def initial_task(
-    index: int, segmenter: Callable, units: tuple[str, ...], twice: bool
-) -> tuple[int, Any, Any, dict[str, Any] | None]:
-    """``B0`` (and a second unpermuted call for the determinism check) of one pair."""
+    index: int, segmenter: Callable, units: tuple[str, ...], twice: bool, judge: bool = False
+) -> tuple[int, Any, Any, dict[str, Any] | None, tuple[str, str] | None]:
+    """``B0`` (and a second unpermuted call for the determinism check) of one pair; with
+    ``judge``, also what :func:`~stability.segmenter.terms_problem` finds in the units (the main
+    process warns about it)."""
     try:
         first = checked_call(segmenter, list(units), len(units))
         second = checked_call(segmenter, list(units), len(units)) if twice else None
+        found = terms_problem(segmenter.segmenter if isinstance(segmenter, Guarded) else segmenter,
+                              units) if judge else None
     except Exception as exc:
-        return index, None, None, failure_of(None, exc)
-    return index, first, second, None
+        return index, None, None, failure_of(None, exc), None
+    return index, first, second, None, found
 
 
 class Prepared:
@@ -214,7 +218,7 @@ def batch_outputs(segmenter: Any, prepared: Any, orders: list[np.ndarray], n: in
 
 def initial_crashed(task: tuple, crash: WorkerCrash, n_jobs: int, alone: Callable = submit_alone) -> tuple:
     """The result of an initial task whose worker died when run alone."""
-    return task[0], None, None, failure_of(None, crash)
+    return task[0], None, None, failure_of(None, crash), None
 
 
 def restart_crashed(task: tuple, crash: WorkerCrash, n_jobs: int, alone: Callable = submit_alone) -> list[ChunkResult]:
