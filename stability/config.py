@@ -62,6 +62,7 @@ from typing import Any
 from .checks import check_bool, check_folder, check_int
 from .corpus import Document
 from .exceptions import InvalidParameterError, InvalidTypeError, MissingDependencyError, UnknownSegmenterError, warn
+from .userwords import without_none
 from .reporting import formats_available
 
 if sys.version_info >= (3, 11):
@@ -424,7 +425,8 @@ class Experiment:
                 where = f"{self.segmenters_flag} {table!r}" if self.segmenters_flag else f"{self.source}: [segmenters.{table}]"
                 if table != label:
                     where += f" (grid point {label!r})"
-                raise type(exc)(f"{where}: {exc}") from exc
+                # neither a file nor --segmenter can write None: its choice is left out, as for the settings
+                raise type(exc)(f"{where}: {without_none(str(exc))}") from exc
         return built
 
     def metric_options(self) -> dict[str, Any] | bool:

@@ -327,3 +327,42 @@ def test_config_files_are_read_whether_click_gives_a_list_or_a_tuple(tmp_path, a
     ctx.params["config"] = as_given(ctx.params["config"])
     said = _words(ctx).say("n_jobs must be an integer >= 1", "n_jobs")
     assert said.endswith("must be an integer >= 1") and "[run] n_jobs" in said and str(config) in said
+
+
+@pytest.mark.parametrize("spec, said", [
+    # a wrong type was wrapped in "segmenter 'c99': bad parameters {'band': 'x'}: ...", a wrong value not
+    ("c99,band=x", "error: --segmenter 'c99,band=x': band must be an integer; received str 'x'"),
+    ("even,n_segments=0", "error: --segmenter 'even,n_segments=0': n_segments must be an integer >= 1; received 0"),
+    ("u00,n_segments=-1", "error: --segmenter 'u00,n_segments=-1': n_segments must be an integer >= 1; received -1"),
+])
+def test_segmenter_parameter_errors_read_alike_and_offer_no_none(runner, spec, said):
+    """Neither -s nor a TOML file can write None: the choice is left out, as for the settings."""
+    result = runner.invoke(app, ["run", "-s", spec, "--restarts", "2", "--limit", "1", "--no-progress"])
+    assert _error(result) == said
+
+
+def test_a_segmenter_parameter_error_in_a_config_names_its_table_without_none(runner, tmp_path):
+    config = tmp_path / "c.toml"
+    config.write_text("[corpus]\ndemo = true\n[segmenters.split]\nsegmenter = 'c99'\nband = 'x'\n", encoding="utf-8")
+    result = runner.invoke(app, ["run", str(config), "--restarts", "2", "--limit", "1", "--no-progress"])
+    assert _error(result) == f"error: {config}: [segmenters.split]: band must be an integer; received str 'x'"
+
+
+def test_the_library_keeps_none_in_segmenter_errors():
+    from stability import get_segmenter
+    from stability.exceptions import InvalidTypeError
+
+    with pytest.raises(InvalidTypeError, match=r"^band must be None or an integer; received str 'x'$"):
+        get_segmenter("c99", band="x")
+
+
+class _Needs:
+    def __init__(self, size):
+        self.size = size
+
+
+def test_a_type_error_of_python_itself_is_still_given_with_the_parameters():
+    from stability.registry import _instantiate
+
+    with pytest.raises(InvalidParameterError, match=r"^segmenter 'needs': bad parameters \{\}: .*'size'"):
+        _instantiate(_Needs, {}, "needs")
