@@ -238,7 +238,10 @@ def _openblas_kernels() -> bool:
     import platform
     from pathlib import Path
 
-    blas = np.show_config(mode="dicts").get("Build Dependencies", {}).get("blas", {})
+    try:
+        blas = np.show_config(mode="dicts").get("Build Dependencies", {}).get("blas", {})
+    except TypeError:  # numpy < 1.26 prints its configuration and cannot return it: cannot tell
+        return False
     cpu = Path("/proc/cpuinfo")
     return ("DYNAMIC_ARCH" in str(blas.get("openblas configuration", "")) and platform.machine() == "x86_64"
             and cpu.exists() and " avx2" in cpu.read_text())
