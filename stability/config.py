@@ -425,8 +425,11 @@ class Experiment:
                 where = f"{self.segmenters_flag} {table!r}" if self.segmenters_flag else f"{self.source}: [segmenters.{table}]"
                 if table != label:
                     where += f" (grid point {label!r})"
-                # neither a file nor --segmenter can write None: its choice is left out, as for the settings
-                raise type(exc)(f"{where}: {without_none(str(exc))}") from exc
+                # the segmenter's own type check says what the registry's wrapping adds ("segmenter 'c99':
+                # bad parameters {...}:") once `where` is said, as its value checks do; and neither a file
+                # nor --segmenter can write None: that choice is left out, as for the settings
+                own = exc.__cause__ if isinstance(exc.__cause__, InvalidTypeError) else exc
+                raise type(exc)(f"{where}: {without_none(str(own))}") from exc
         return built
 
     def metric_options(self) -> dict[str, Any] | bool:

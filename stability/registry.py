@@ -266,8 +266,6 @@ def _instantiate(factory: Callable[..., Any], params: dict[str, Any], label: str
     if inspect.isclass(factory):
         try:
             return factory(**params)
-        except InvalidTypeError:
-            raise  # the segmenter's own check, which names the parameter, as InvalidParameterError does
         except TypeError as exc:
             raise InvalidParameterError(f"segmenter {label!r}: bad parameters {params!r}: {exc}") from exc
     if not params:
