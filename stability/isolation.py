@@ -34,6 +34,7 @@ per-document :class:`~stability.results.Failure` and the other documents are kep
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import signal
 import threading
@@ -247,8 +248,16 @@ def worker_threads(n_jobs: int, cores: int | None = None, environ: Any = None) -
     import os
 
     environ = os.environ if environ is None else environ
-    share = str(max(1, (cores or os.cpu_count() or 1) // max(1, n_jobs)))
+    share = str(max(1, (cores or _cores()) // max(1, n_jobs)))
     return {name: share for name in THREAD_VARIABLES if name not in environ}
+
+
+@functools.cache
+def _cores() -> int:
+    """This machine's core count, read once: the pool is fetched for every task submitted."""
+    import os
+
+    return os.cpu_count() or 1
 
 
 def _executor(n_jobs: int) -> Any:
