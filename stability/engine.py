@@ -60,7 +60,7 @@ from .results import Failure, StabilityResult
 from .scores import restart_precision_recall
 from .segmenter import SegmenterWarning, for_document, pickling_problem, prepare_key, segmenter_params
 from .settings import Settings
-from .tasks import ON_CRASH, Chunk, describe, initial_task, restart_task
+from .tasks import ON_CRASH, Chunk, describe, initial_batch, initial_task, restart_task
 
 __all__ = ["Pair", "Engine", "Progress"]
 
@@ -442,6 +442,14 @@ def _failure_order(failure: Failure) -> tuple[int, ...]:
     return (1, list(STREAM_NAMES.values()).index(failure.stream), failure.restart)
 
 
+def _flattened(batches: Iterator[list[Any]]) -> Iterator[Any]:
+    """The items of each list ``batches`` yields; closing this closes ``batches`` (the pool's
+    generator, which then stops its workers)."""
+    with closing(batches):
+        for batch in batches:
+            yield from batch
+
+
 def _no_op(index: int) -> None:
     return None
 
@@ -557,7 +565,13 @@ class Engine:
                 continue
             tasks.append((i, pair.resolved, self._units(i, pair), s.determinism_check, pair.label not in self.warned))
         self.progress.phase(f"first segmentations ({len(tasks)})")
-        with closing(self._execute(initial_task, tasks)) as results:
+        if self.offload:  # worker processes: a few pairs a task, about four tasks a job
+            size = math.ceil(len(tasks) / (4 * self.n_jobs))
+            batches = [(tasks[k:k + size],) for k in range(0, len(tasks), size)] if tasks else []
+            results = _flattened(self._execute(initial_batch, batches))
+        else:
+            results = self._execute(initial_task, tasks)
+        with closing(results):
             self._initial_results(pairs, results, on_done)
         self.progress.phase(None)
 

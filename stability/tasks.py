@@ -22,7 +22,7 @@ from .permutations import Stream, layout_units, restart_orders, stream_rng
 from .segmentation import Segmentation, check_boundaries
 from .segmenter import apply_order, has_batch_path, has_fast_path, terms_problem, unit_table
 
-__all__ = ["Chunk", "ChunkResult", "Prepared", "initial_task", "restart_task", "restart_chunk", "ON_CRASH",
+__all__ = ["Chunk", "ChunkResult", "Prepared", "initial_task", "initial_batch", "restart_task", "restart_chunk", "ON_CRASH",
            "describe", "checked", "CHUNKS_HINT"]
 
 
@@ -106,6 +106,13 @@ def initial_task(
     except Exception as exc:
         return index, None, None, failure_of(None, exc), None
     return index, first, second, None, found
+
+
+def initial_batch(tasks: list[tuple]) -> list[tuple[int, Any, Any, dict[str, Any] | None, tuple[str, str] | None]]:
+    """:func:`initial_task` for each of ``tasks`` (its arguments), in one worker task: a pair's
+    first segmentations are two calls, and a task of their own cost the main process more to
+    hand out and take back than the worker spent on them."""
+    return [initial_task(*task) for task in tasks]
 
 
 class Prepared:
@@ -221,6 +228,20 @@ def initial_crashed(task: tuple, crash: WorkerCrash, n_jobs: int, alone: Callabl
     return task[0], None, None, failure_of(None, crash), None
 
 
+def initial_batch_crashed(task: tuple, crash: WorkerCrash, n_jobs: int,
+                          alone: Callable = submit_alone) -> list[tuple]:
+    """The results of a batch of initial tasks whose worker died when run alone: each pair's
+    initial task is run again alone, and those that kill the worker even so are crash failures."""
+    (tasks,) = task
+    out = []
+    for one in tasks:
+        try:
+            out.append(alone(initial_task, one, n_jobs))
+        except WorkerCrash as again:
+            out.append(initial_crashed(one, again, n_jobs, alone))
+    return out
+
+
 def restart_crashed(task: tuple, crash: WorkerCrash, n_jobs: int, alone: Callable = submit_alone) -> list[ChunkResult]:
     """The results of a task of restarts whose worker died when run alone: each of its chunks'
     restarts are run again one at a time, alone (``alone(function, task, n_jobs)``, which raises
@@ -244,4 +265,4 @@ def chunk_crashed(units: tuple[str, ...], chunk: Chunk, n_jobs: int, alone: Call
     return index, stream, restarts, out, None
 
 
-ON_CRASH = {initial_task: initial_crashed, restart_task: restart_crashed}
+ON_CRASH = {initial_task: initial_crashed, initial_batch: initial_batch_crashed, restart_task: restart_crashed}

@@ -432,3 +432,26 @@ def test_segment_sizes_returned_as_boundaries_are_told_to_use_from_masses():
     assert "segment sizes" not in errors["not_sizes"]
     fixed = evaluate({"sizes": lambda units: Segmentation.from_masses([4, 3, 3])}, [units], **SETTINGS)
     assert not fixed.failures and fixed.documents["sizes"][0].segmentation.boundaries == (4, 7)
+
+
+def test_a_worker_killed_in_a_batch_of_first_segmentations_fails_its_document_alone(monkeypatch):
+    """With several jobs the first segmentations of a few pairs go in one task (about four tasks
+    a job): 24 documents and 2 jobs make 8 tasks of 3. A segmenter that kills its worker on one
+    document is a crash failure of that document; the others of its batch are kept."""
+    from stability import isolation, tasks
+
+    markers = [f"m{i:02d}" for i in range(24)]
+    markers[10] = "bad"
+    submitted = []
+    real = isolation.submit
+    monkeypatch.setattr(isolation, "submit", lambda function, task, n_jobs: (
+        submitted.append(function.__name__), real(function, task, n_jobs))[1])
+    crashed = evaluate({"fault": Fault("os_exit")}, corpus(*markers), **{**SETTINGS, "n_jobs": 2})
+    healthy_run = evaluate({"fault": Fault("raise", marker="none")}, corpus(*markers), **{**SETTINGS, "n_jobs": 1})
+    assert [(f.document, f.kind, f.restart) for f in crashed.failures] == [("bad", "crash", None)]
+    kept = {r.document: scored(r) for r in crashed.documents["fault"]}
+    assert kept == {r.document: scored(r) for r in healthy_run.documents["fault"] if r.document != "bad"}
+    # 8 batches in the pool; those in flight when the worker died (at most 2 x 2 jobs) ran again
+    # alone; the one holding "bad" killed its worker again, so each of its 3 pairs ran alone
+    assert 8 + 1 <= submitted.count(tasks.initial_batch.__name__) <= 8 + 4
+    assert submitted.count(tasks.initial_task.__name__) == 3
