@@ -60,7 +60,7 @@ from .results import Failure, StabilityResult
 from .scores import restart_precision_recall
 from .segmenter import SegmenterWarning, for_document, pickling_problem, prepare_key, segmenter_params
 from .settings import Settings
-from .tasks import ON_CRASH, Chunk, describe, initial_batch, initial_task, restart_task
+from .tasks import ON_CRASH, Chunk, describe, initial_batch, initial_task, restart_batch, restart_task
 
 __all__ = ["Pair", "Engine", "Progress"]
 
@@ -434,6 +434,9 @@ _Work = tuple[int, Stream, range]  # (pair index, stream, restarts)
 #: Finished pairs whose results one worker task computes (several jobs): fewer tasks for the main
 #: process to hand out, while a result waits for at most this many pairs.
 _SCORE_BATCH = 4
+#: At most this many families' restarts in one worker task (several jobs, many families): fewer
+#: tasks for the main process, while what an interrupt loses and the progress steps stay small.
+_RESTART_BATCH = 8
 
 
 def _failure_order(failure: Failure) -> tuple[int, ...]:
@@ -649,8 +652,13 @@ class Engine:
                     pair.outstanding += 1
             first = family[0][0]
             tasks.extend((self._units(first, pairs[first]), chunks) for chunks in groups.values())
+        function: Callable = restart_task
+        if self.offload and per_item == 1:  # many families: a few in a task, fewer tasks to hand out
+            size = min(_RESTART_BATCH, math.ceil(len(tasks) / (4 * self.n_jobs)))
+            if size > 1:
+                function, tasks = restart_batch, [(tasks[k:k + size],) for k in range(0, len(tasks), size)]
         scoring: dict[Any, tuple] = {}  # results being computed in the workers: future -> task
-        with closing(self._execute(restart_task, tasks)) as results:
+        with closing(self._execute(function, tasks)) as results:
             following = self._restart_results(pairs, (r for task in results for r in task), on_done, scoring)
         self._collect(pairs, scoring, on_done, wait=True)
         return following

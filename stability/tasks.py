@@ -22,7 +22,7 @@ from .permutations import Stream, layout_units, restart_orders, stream_rng
 from .segmentation import Segmentation, check_boundaries
 from .segmenter import apply_order, has_batch_path, has_fast_path, terms_problem, unit_table
 
-__all__ = ["Chunk", "ChunkResult", "Prepared", "initial_task", "initial_batch", "restart_task", "restart_chunk", "ON_CRASH",
+__all__ = ["Chunk", "ChunkResult", "Prepared", "initial_task", "initial_batch", "restart_task", "restart_batch", "restart_chunk", "ON_CRASH",
            "describe", "checked", "CHUNKS_HINT"]
 
 
@@ -161,6 +161,12 @@ def restart_task(units: tuple[str, ...], chunks: list[Chunk],
     return results
 
 
+def restart_batch(tasks: list[tuple]) -> list[ChunkResult]:
+    """:func:`restart_task` for each of ``tasks`` (its arguments: the chunks of one family of
+    pairs), in one worker task; their chunk results, in order."""
+    return [result for units, chunks in tasks for result in restart_task(units, chunks)]
+
+
 def restart_chunk(
     units: tuple[str, ...],
     prepared: Prepared,
@@ -228,18 +234,24 @@ def initial_crashed(task: tuple, crash: WorkerCrash, n_jobs: int, alone: Callabl
     return task[0], None, None, failure_of(None, crash), None
 
 
-def initial_batch_crashed(task: tuple, crash: WorkerCrash, n_jobs: int,
-                          alone: Callable = submit_alone) -> list[tuple]:
-    """The results of a batch of initial tasks whose worker died when run alone: each pair's
-    initial task is run again alone, and those that kill the worker even so are crash failures."""
-    (tasks,) = task
+def _each_alone(tasks: list[tuple], function: Callable, crashed: Callable, n_jobs: int, alone: Callable) -> list:
+    """``function``'s result for each of ``tasks``, the tasks of a batch whose worker died when
+    run alone: each is run again alone, and ``crashed(task, crash, n_jobs, alone)`` gives the
+    result of one that kills its worker even so."""
     out = []
     for one in tasks:
         try:
-            out.append(alone(initial_task, one, n_jobs))
+            out.append(alone(function, one, n_jobs))
         except WorkerCrash as again:
-            out.append(initial_crashed(one, again, n_jobs, alone))
+            out.append(crashed(one, again, n_jobs, alone))
     return out
+
+
+def initial_batch_crashed(task: tuple, crash: WorkerCrash, n_jobs: int,
+                          alone: Callable = submit_alone) -> list[tuple]:
+    """The results of a batch of initial tasks whose worker died when run alone: each pair's is
+    run again alone, and those that kill the worker even so are crash failures."""
+    return _each_alone(task[0], initial_task, initial_crashed, n_jobs, alone)
 
 
 def restart_crashed(task: tuple, crash: WorkerCrash, n_jobs: int, alone: Callable = submit_alone) -> list[ChunkResult]:
@@ -248,6 +260,15 @@ def restart_crashed(task: tuple, crash: WorkerCrash, n_jobs: int, alone: Callabl
     :class:`WorkerCrash`), to find the first that kills the worker."""
     units, chunks = task
     return [chunk_crashed(units, chunk, n_jobs, alone) for chunk in chunks]
+
+
+def restart_batch_crashed(task: tuple, crash: WorkerCrash, n_jobs: int,
+                          alone: Callable = submit_alone) -> list[ChunkResult]:
+    """The results of a batch of restart tasks whose worker died when run alone: each family's
+    task is run again alone, and one that kills the worker even so is narrowed down to its
+    restart (:func:`restart_crashed`)."""
+    return [result for results in _each_alone(task[0], restart_task, restart_crashed, n_jobs, alone)
+            for result in results]
 
 
 def chunk_crashed(units: tuple[str, ...], chunk: Chunk, n_jobs: int, alone: Callable = submit_alone) -> ChunkResult:
@@ -265,4 +286,5 @@ def chunk_crashed(units: tuple[str, ...], chunk: Chunk, n_jobs: int, alone: Call
     return index, stream, restarts, out, None
 
 
-ON_CRASH = {initial_task: initial_crashed, initial_batch: initial_batch_crashed, restart_task: restart_crashed}
+ON_CRASH = {initial_task: initial_crashed, initial_batch: initial_batch_crashed, restart_task: restart_crashed,
+            restart_batch: restart_batch_crashed}

@@ -434,18 +434,26 @@ def test_segment_sizes_returned_as_boundaries_are_told_to_use_from_masses():
     assert not fixed.failures and fixed.documents["sizes"][0].segmentation.boundaries == (4, 7)
 
 
+def _submissions(monkeypatch) -> list[str]:
+    """The names of the functions handed to the worker processes from now on, in order."""
+    from stability import isolation
+
+    submitted: list[str] = []
+    real = isolation.submit
+    monkeypatch.setattr(isolation, "submit", lambda function, task, n_jobs: (
+        submitted.append(function.__name__), real(function, task, n_jobs))[1])
+    return submitted
+
+
 def test_a_worker_killed_in_a_batch_of_first_segmentations_fails_its_document_alone(monkeypatch):
     """With several jobs the first segmentations of a few pairs go in one task (about four tasks
     a job): 24 documents and 2 jobs make 8 tasks of 3. A segmenter that kills its worker on one
     document is a crash failure of that document; the others of its batch are kept."""
-    from stability import isolation, tasks
+    from stability import tasks
 
     markers = [f"m{i:02d}" for i in range(24)]
     markers[10] = "bad"
-    submitted = []
-    real = isolation.submit
-    monkeypatch.setattr(isolation, "submit", lambda function, task, n_jobs: (
-        submitted.append(function.__name__), real(function, task, n_jobs))[1])
+    submitted = _submissions(monkeypatch)
     crashed = evaluate({"fault": Fault("os_exit")}, corpus(*markers), **{**SETTINGS, "n_jobs": 2})
     healthy_run = evaluate({"fault": Fault("raise", marker="none")}, corpus(*markers), **{**SETTINGS, "n_jobs": 1})
     assert [(f.document, f.kind, f.restart) for f in crashed.failures] == [("bad", "crash", None)]
@@ -455,3 +463,24 @@ def test_a_worker_killed_in_a_batch_of_first_segmentations_fails_its_document_al
     # alone; the one holding "bad" killed its worker again, so each of its 3 pairs ran alone
     assert 8 + 1 <= submitted.count(tasks.initial_batch.__name__) <= 8 + 4
     assert submitted.count(tasks.initial_task.__name__) == 3
+
+
+def test_a_worker_killed_in_a_batch_of_restart_tasks_fails_its_document_alone(monkeypatch):
+    """With several jobs and many documents, the restarts of a few documents go in one task (at
+    most eight, about four tasks a job): 40 documents and 2 jobs make 8 tasks of 5. A segmenter
+    that kills its worker on one document's first restart is a crash failure of that restart;
+    the other documents, of its batch too, are kept as a healthy run gives them."""
+    from stability import tasks
+
+    markers = [f"m{i:02d}" for i in range(40)]
+    markers[17] = "bad"
+    submitted = _submissions(monkeypatch)
+    crashed = evaluate({"fault": Fault("os_exit", when="restart")}, corpus(*markers), **{**SETTINGS, "n_jobs": 2})
+    healthy_run = evaluate({"fault": Fault("raise", marker="none")}, corpus(*markers), **{**SETTINGS, "n_jobs": 1})
+    assert [(f.document, f.kind, f.stream, f.restart) for f in crashed.failures] == [("bad", "crash", "within", 0)]
+    kept = {r.document: scored(r) for r in crashed.documents["fault"]}
+    assert kept == {r.document: scored(r) for r in healthy_run.documents["fault"] if r.document != "bad"}
+    # 8 batches in the pool; those in flight when the worker died ran again alone; the one holding
+    # "bad" killed its worker again, so each of its 5 documents' tasks ran alone, then bad's restarts
+    assert 8 + 1 <= submitted.count(tasks.restart_batch.__name__) <= 8 + 4
+    assert submitted.count(tasks.restart_task.__name__) >= 5
