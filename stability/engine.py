@@ -243,22 +243,64 @@ def _completed(client: Any, futures: list) -> Iterator[Any]:
                 "goes on once the cluster has workers")
 
 
+#: How many times a task run alone is sent again when the units it needs were lost, not its run.
+_DASK_RESHIPS = 3
+
+
 def _dask_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
     """``function(*task)`` on the Dask cluster with nothing else submitted; raises
-    :class:`WorkerCrash` if its worker dies (as :func:`stability.isolation.submit_alone`)."""
+    :class:`WorkerCrash` if its worker dies (as :func:`stability.isolation.submit_alone)`.
+
+    A task whose document's units the cluster gave up on (a segmenter killed the worker that was
+    making them again, after the one holding them had died) is no crash of its own: the units are
+    shipped again (:func:`_reshipped`) and the task run again, a few times at most.
+    """
     from distributed import get_client
 
     client = get_client()
-    future = client.submit(function, *task, pure=False)
-    for _ in _completed(client, [future]):
-        pass
-    try:
-        return future.result()
-    except Exception:  # noqa: BLE001 - tasks return a segmenter's errors as data
-        pass
-    if _dask_lost(future):
-        raise WorkerCrash("the worker process running the segmenter died")
-    raise future.exception()
+    for _ in range(_DASK_RESHIPS + 1):
+        task = _reshipped(task)
+        future = client.submit(function, *task, pure=False)
+        for _ in _completed(client, [future]):
+            pass
+        try:
+            return future.result()
+        except Exception:  # noqa: BLE001 - tasks return a segmenter's errors as data
+            pass
+        if not _dask_lost(future):
+            raise future.exception()
+        if not _units_lost(task):
+            break
+    raise WorkerCrash("the worker process running the segmenter died")
+
+
+#: The pickle behind each future of shipped units (by the future's key), so that units the
+#: cluster gave up on can be shipped again; an entry goes when its pair is done.
+_SHIPPED: dict[str, bytes] = {}
+
+
+def _units_lost(task: tuple) -> bool:
+    """Whether a future of shipped units in ``task`` ended without its units (the cluster gave up
+    on it, or it was cancelled)."""
+    return any(getattr(item, "key", None) in _SHIPPED and item.status != "finished" and item.done() for item in task)
+
+
+def _reshipped(task: tuple) -> tuple:
+    """``task`` with each future of shipped units that ended without its units replaced by the
+    same units shipped again."""
+    if not _units_lost(task):
+        return task
+    from distributed import get_client
+
+    client, items = get_client(), []
+    for item in task:
+        key = getattr(item, "key", None)
+        if key in _SHIPPED and item.status != "finished" and item.done():
+            source = _SHIPPED.pop(key)
+            item = client.submit(pickle.loads, source, pure=False)
+            _SHIPPED[item.key] = source
+        items.append(item)
+    return tuple(items)
 
 
 class _ShippedUnits(tuple):
@@ -291,8 +333,12 @@ def _scatter_units(pairs: list[Pair]) -> dict[int, Any]:
         raise InvalidParameterError(
             "backend 'dask' runs inside a distributed.Client: create one first (or run a config "
             "with backend = 'dask', which starts or joins a cluster)") from None
-    return {i: client.submit(pickle.loads, pickle.dumps(_ShippedUnits(pair.doc.units)), pure=False)
-            for i, pair in enumerate(pairs)}
+    shipped = {}
+    for i, pair in enumerate(pairs):
+        source = pickle.dumps(_ShippedUnits(pair.doc.units))
+        shipped[i] = client.submit(pickle.loads, source, pure=False)
+        _SHIPPED[shipped[i].key] = source
+    return shipped
 
 
 def _chunks(restarts: range, n_chunks: int) -> list[range]:
@@ -522,10 +568,15 @@ class Engine:
         self._shipped = _scatter_units(pairs) if self.settings.backend == "dask" else {}
 
         def done(index: int) -> None:
-            self._shipped.pop(index, None)  # the cluster may forget the pair's units
+            future = self._shipped.pop(index, None)  # the cluster may forget the pair's units
+            _SHIPPED.pop(getattr(future, "key", None), None)
             on_done(index)
 
-        self._run_rounds(pairs, done)
+        try:
+            self._run_rounds(pairs, done)
+        finally:
+            if self.settings.backend == "dask":
+                _SHIPPED.clear()  # the pickles of this run's units, shipped again or not
 
     def _units(self, index: int, pair: Pair) -> Any:
         """The units of ``pair`` as its tasks carry them (a future of them with dask)."""

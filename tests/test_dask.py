@@ -171,3 +171,26 @@ def test_a_cluster_left_without_workers_is_an_error_not_a_wait_forever(monkeypat
         with pytest.raises(ClusterError, match=r"the Dask cluster has had no worker for \d+ s \(1 task\(s\) waiting\).*"
                                                r"the results finished so far are kept, --resume goes on"):
             list(engine._completed(client, [waiting]))
+
+
+def test_a_task_run_alone_ships_its_units_again_when_the_cluster_lost_them(client):
+    """A worker killed by a segmenter while it made another document's units again (the worker
+    that held them had died too) left the cluster without those units for good: the healthy
+    document's task, run alone, failed, and the document was recorded as a crash (seen in CI on a
+    loaded machine, the cluster down to one worker). A cancelled future stands for such units."""
+    from types import SimpleNamespace
+
+    from stability import get_segmenter
+    from stability.engine import _SHIPPED, _dask_alone, _scatter_units
+    from stability.isolation import Guarded
+    from stability.tasks import initial_task
+
+    units = tuple(f"unit {i}" for i in range(12))
+    [lost] = _scatter_units([SimpleNamespace(doc=Document("x", units))]).values()
+    try:
+        client.cancel(lost)
+        assert lost.status == "cancelled"
+        got = _dask_alone(initial_task, (0, Guarded(get_segmenter("even"), None), lost, False, False), 2)
+        assert got == (0, (10,), None, None, None)
+    finally:
+        _SHIPPED.clear()
