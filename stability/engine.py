@@ -249,7 +249,7 @@ _DASK_RESHIPS = 3
 
 def _dask_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
     """``function(*task)`` on the Dask cluster with nothing else submitted; raises
-    :class:`WorkerCrash` if its worker dies (as :func:`stability.isolation.submit_alone)`.
+    :class:`WorkerCrash` if its worker dies (as :func:`stability.isolation.submit_alone`).
 
     A task whose document's units the cluster gave up on (a segmenter killed the worker that was
     making them again, after the one holding them had died) is no crash of its own: the units are

@@ -2,8 +2,10 @@
 
 Module-level functions of plain arguments, picklable for every joblib backend: the initial calls
 of a pair (``B0`` and the determinism check, :func:`initial_task`), chunks of restarts
-(:func:`restart_task`, whose chunks share one prepared state, :class:`Prepared`), and what to do
-when a worker dies running one (:data:`ON_CRASH`: narrow it down to the restart that kills it).
+(:func:`restart_task`, whose chunks share one prepared state, :class:`Prepared`), batches of
+either in one task (:func:`initial_batch`, :func:`restart_batch`: fewer tasks for the main
+process), and what to do when a worker dies running one (:data:`ON_CRASH`: narrow it down to the
+pair and the restart that kills it).
 Failures come back as plain data (:func:`failure_of`), never as exceptions: a segmenter's
 exception may not pickle.
 """
@@ -22,8 +24,8 @@ from .permutations import Stream, layout_units, restart_orders, stream_rng
 from .segmentation import Segmentation, check_boundaries
 from .segmenter import apply_order, has_batch_path, has_fast_path, terms_problem, unit_table
 
-__all__ = ["Chunk", "ChunkResult", "Prepared", "initial_task", "initial_batch", "restart_task", "restart_batch", "restart_chunk", "ON_CRASH",
-           "describe", "checked", "CHUNKS_HINT"]
+__all__ = ["Chunk", "ChunkResult", "Prepared", "initial_task", "initial_batch", "restart_task", "restart_batch",
+           "restart_chunk", "ON_CRASH", "describe", "checked", "CHUNKS_HINT"]
 
 
 def describe(exc: BaseException) -> str:
