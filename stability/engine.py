@@ -279,10 +279,15 @@ def _dask_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
 _SHIPPED: dict[str, bytes] = {}
 
 
+def _lost_units(item: Any) -> bool:
+    """Whether ``item`` (an argument of a task) is a future of shipped units that ended without
+    its units (the cluster gave up on it, or it was cancelled)."""
+    return getattr(item, "key", None) in _SHIPPED and item.status != "finished" and item.done()
+
+
 def _units_lost(task: tuple) -> bool:
-    """Whether a future of shipped units in ``task`` ended without its units (the cluster gave up
-    on it, or it was cancelled)."""
-    return any(getattr(item, "key", None) in _SHIPPED and item.status != "finished" and item.done() for item in task)
+    """Whether a future of shipped units in ``task`` ended without its units."""
+    return any(_lost_units(item) for item in task)
 
 
 def _reshipped(task: tuple) -> tuple:
@@ -294,9 +299,8 @@ def _reshipped(task: tuple) -> tuple:
 
     client, items = get_client(), []
     for item in task:
-        key = getattr(item, "key", None)
-        if key in _SHIPPED and item.status != "finished" and item.done():
-            source = _SHIPPED.pop(key)
+        if _lost_units(item):
+            source = _SHIPPED.pop(item.key)
             item = client.submit(pickle.loads, source, pure=False)
             _SHIPPED[item.key] = source
         items.append(item)
@@ -499,6 +503,11 @@ def _flattened(batches: Iterator[list[Any]]) -> Iterator[Any]:
             yield from batch
 
 
+def _batches(tasks: list[tuple], size: int) -> list[tuple[list[tuple]]]:
+    """``tasks`` cut into batches of ``size``, each the one argument of a batch task."""
+    return [(tasks[k:k + size],) for k in range(0, len(tasks), size)]
+
+
 def _no_op(index: int) -> None:
     return None
 
@@ -542,6 +551,10 @@ class Engine:
         if self.on_call is None or not _in_process(tasks, self.n_jobs, s.backend):
             return _run(function, tasks, self.n_jobs, s.backend)
         return self._announced(function, tasks)
+
+    def _batch_size(self, tasks: list[tuple]) -> int:
+        """How many of ``tasks`` one worker task holds to make about four tasks a job."""
+        return max(1, math.ceil(len(tasks) / (4 * self.n_jobs)))
 
     def _announced(self, function: Callable, tasks: list[tuple]) -> Iterator[Any]:
         for task in tasks:
@@ -620,9 +633,7 @@ class Engine:
             tasks.append((i, pair.resolved, self._units(i, pair), s.determinism_check, pair.label not in self.warned))
         self.progress.phase(f"first segmentations ({len(tasks)})")
         if self.offload:  # worker processes: a few pairs a task, about four tasks a job
-            size = math.ceil(len(tasks) / (4 * self.n_jobs))
-            batches = [(tasks[k:k + size],) for k in range(0, len(tasks), size)] if tasks else []
-            results = _flattened(self._execute(initial_batch, batches))
+            results = _flattened(self._execute(initial_batch, _batches(tasks, self._batch_size(tasks))))
         else:
             results = self._execute(initial_task, tasks)
         with closing(results):
@@ -705,9 +716,9 @@ class Engine:
             tasks.extend((self._units(first, pairs[first]), chunks) for chunks in groups.values())
         function: Callable = restart_task
         if self.offload and per_item == 1:  # many families: a few in a task, fewer tasks to hand out
-            size = min(_RESTART_BATCH, math.ceil(len(tasks) / (4 * self.n_jobs)))
+            size = min(_RESTART_BATCH, self._batch_size(tasks))
             if size > 1:
-                function, tasks = restart_batch, [(tasks[k:k + size],) for k in range(0, len(tasks), size)]
+                function, tasks = restart_batch, _batches(tasks, size)
         scoring: dict[Any, tuple] = {}  # results being computed in the workers: future -> task
         with closing(self._execute(function, tasks)) as results:
             following = self._restart_results(pairs, (r for task in results for r in task), on_done, scoring)
