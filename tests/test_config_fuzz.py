@@ -80,6 +80,13 @@ def invoke(args: list[str]) -> Any:
     return RUNNER.invoke(app, args, catch_exceptions=True)
 
 
+def refused(path: Path) -> str:
+    """The stderr of ``stability run PATH``, which must stop with exit 1 (a bad config)."""
+    result = invoke(["run", str(path)])
+    assert result.exit_code == 1, result.output
+    return result.stderr
+
+
 @contextlib.contextmanager
 def elsewhere() -> Iterator[Path]:
     """A fresh empty working directory (relative output folders land there)."""
@@ -136,9 +143,7 @@ def test_demo_seed_is_checked_as_the_files_key(tmp_path, value, said):
     path = tmp_path / "demo.toml"
     path.write_text(f"[corpus]\ndemo = {{ n_documents = 2, seed = {value} }}\n[segmenters.even]\n[run]\nn_restarts = 2\n"
                     "seed = 3\n")
-    result = invoke(["run", str(path)])
-    assert result.exit_code == 1, result.output
-    assert result.stderr == f"error: {path}: {said}\n"
+    assert refused(path) == f"error: {path}: {said}\n"
 
 
 @pytest.mark.parametrize("key, value, expected", [
@@ -252,9 +257,8 @@ def test_stopwords_given_as_an_iterator_are_read_once(name):
 def test_a_table_given_to_a_corpus_key_is_said_as_that_key(corpus, tmp_path, line, said):
     path = tmp_path / "corpus.toml"
     path.write_text(f"[corpus]\npath = {toml_string(str(corpus))}\n{line}\n[segmenters.even]\n[run]\nn_restarts = 2\n")
-    result = invoke(["run", str(path)])
-    assert result.exit_code == 1, result.output
-    assert result.stderr.startswith(f"error: {path}: {said}"), result.stderr
+    stderr = refused(path)
+    assert stderr.startswith(f"error: {path}: {said}"), stderr
 
 
 def test_a_segmenter_label_is_quoted_as_typed(corpus):
@@ -327,9 +331,7 @@ def test_a_table_where_a_list_goes_is_refused(tmp_path, key, table, expected):
     where = folder if key == "pattern" else folder / "b.csv"
     path.write_text(f"[corpus]\npath = {toml_string(str(where))}\n{key} = {table}\n[segmenters.even]\n"
                     "[run]\nn_restarts = 2\n")
-    result = invoke(["run", str(path)])
-    assert result.exit_code == 1, result.output
-    assert result.stderr == f"error: {path}: [corpus] {key} must be {expected}\n"
+    assert refused(path) == f"error: {path}: [corpus] {key} must be {expected}\n"
 
 
 @pytest.mark.parametrize("line, said", [

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from stability import evaluate
 from stability.isolation import THREAD_VARIABLES, run_pool, worker_threads
 
@@ -17,18 +19,22 @@ def _in_workers(n_jobs: int) -> list[dict[str, str | None]]:
     return list(run_pool(_seen, [(i,) for i in range(2 * n_jobs)], n_jobs, lambda task, crash: None))
 
 
-def test_each_worker_gets_its_share_of_the_cores(monkeypatch):
+@pytest.fixture
+def unset(monkeypatch):
+    """No thread count set in this process's environment (a test may set one)."""
     for name in THREAD_VARIABLES:
         monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def test_each_worker_gets_its_share_of_the_cores(unset):
     share = str(max(1, (os.cpu_count() or 1) // 2))
     for seen in _in_workers(2):
         assert seen == dict.fromkeys(THREAD_VARIABLES, share)
 
 
-def test_a_thread_count_the_user_set_is_kept(monkeypatch):
-    for name in THREAD_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "7")
+def test_a_thread_count_the_user_set_is_kept(unset):
+    unset.setenv("OPENBLAS_NUM_THREADS", "7")
     for seen in _in_workers(2):
         assert seen["OPENBLAS_NUM_THREADS"] == "7"
         assert seen["OMP_NUM_THREADS"] == str(max(1, (os.cpu_count() or 1) // 2))
@@ -48,9 +54,7 @@ class _Threads:
         return [int(os.environ.get("OPENBLAS_NUM_THREADS", "0")) % (len(units) - 1) + 1]
 
 
-def test_a_segmenter_run_by_evaluate_in_workers_sees_its_share(monkeypatch):
-    for name in THREAD_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
+def test_a_segmenter_run_by_evaluate_in_workers_sees_its_share(unset):
     units = [f"unit {i}" for i in range(40)]
     out = evaluate({"threads": _Threads()}, [{"id": "a", "units": units}], n_restarts=2, seed=0, n_jobs=2,
                    progress=False)
