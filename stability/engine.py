@@ -275,8 +275,9 @@ def _dask_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
 
 
 #: The pickle behind each future of shipped units (by the future's key), so that units the
-#: cluster gave up on can be shipped again; an entry goes when its pair is done.
-_SHIPPED: dict[str, bytes] = {}
+#: cluster gave up on can be shipped again, with the run that shipped them (several runs of one
+#: process may share a cluster): an entry goes when its pair is done or its run ends.
+_SHIPPED: dict[str, tuple[bytes, object]] = {}
 
 
 def _lost_units(item: Any) -> bool:
@@ -300,9 +301,9 @@ def _reshipped(task: tuple) -> tuple:
     client, items = get_client(), []
     for item in task:
         if _lost_units(item):
-            source = _SHIPPED.pop(item.key)
+            source, run = _SHIPPED.pop(item.key)
             item = client.submit(pickle.loads, source, pure=False)
-            _SHIPPED[item.key] = source
+            _SHIPPED[item.key] = source, run
         items.append(item)
     return tuple(items)
 
@@ -314,7 +315,7 @@ class _ShippedUnits(tuple):
     __slots__ = ()
 
 
-def _scatter_units(pairs: list[Pair]) -> dict[int, Any]:
+def _scatter_units(pairs: list[Pair], run: object = None) -> dict[int, Any]:
     """Every pair's units sent to the Dask cluster once, as futures that its tasks carry instead.
 
     joblib's dask backend scatters an argument by itself only when it can be weakly referenced
@@ -326,7 +327,8 @@ def _scatter_units(pairs: list[Pair]) -> dict[int, Any]:
 
     Each is the result of a task that unpickles the units (one pickle: the task's only argument),
     not scattered data: when a segmenter kills the worker that holds them, the scheduler makes
-    them again from the task instead of cancelling every task that needs them.
+    them again from the task instead of cancelling every task that needs them. The pickles are
+    kept in :data:`_SHIPPED` under ``run`` (whatever names the run) until :func:`_forget_run`.
     """
     get_client = import_distributed().get_client
     if not pairs:
@@ -341,8 +343,14 @@ def _scatter_units(pairs: list[Pair]) -> dict[int, Any]:
     for i, pair in enumerate(pairs):
         source = pickle.dumps(_ShippedUnits(pair.doc.units))
         shipped[i] = client.submit(pickle.loads, source, pure=False)
-        _SHIPPED[shipped[i].key] = source
+        _SHIPPED[shipped[i].key] = source, run
     return shipped
+
+
+def _forget_run(run: object) -> None:
+    """Drop the pickles ``run`` shipped (again or not) from :data:`_SHIPPED`, not another run's."""
+    for key in [key for key, (_, owner) in list(_SHIPPED.items()) if owner is run]:
+        del _SHIPPED[key]
 
 
 def _chunks(restarts: range, n_chunks: int) -> list[range]:
@@ -578,7 +586,7 @@ class Engine:
             self._run_pairs(pairs, on_done)
 
     def _run_pairs(self, pairs: list[Pair], on_done: Callable[[int], None]) -> None:
-        self._shipped = _scatter_units(pairs) if self.settings.backend == "dask" else {}
+        self._shipped = _scatter_units(pairs, self) if self.settings.backend == "dask" else {}
 
         def done(index: int) -> None:
             future = self._shipped.pop(index, None)  # the cluster may forget the pair's units
@@ -589,7 +597,7 @@ class Engine:
             self._run_rounds(pairs, done)
         finally:
             if self.settings.backend == "dask":
-                _SHIPPED.clear()  # the pickles of this run's units, shipped again or not
+                _forget_run(self)
 
     def _units(self, index: int, pair: Pair) -> Any:
         """The units of ``pair`` as its tasks carry them (a future of them with dask)."""

@@ -181,7 +181,7 @@ def test_a_task_run_alone_ships_its_units_again_when_the_cluster_lost_them(clien
     from types import SimpleNamespace
 
     from stability import get_segmenter
-    from stability.engine import _SHIPPED, _dask_alone, _scatter_units
+    from stability.engine import _dask_alone, _forget_run, _scatter_units
     from stability.isolation import Guarded
     from stability.tasks import initial_task
 
@@ -193,4 +193,24 @@ def test_a_task_run_alone_ships_its_units_again_when_the_cluster_lost_them(clien
         got = _dask_alone(initial_task, (0, Guarded(get_segmenter("even"), None), lost, False, False), 2)
         assert got == (0, (10,), None, None, None)
     finally:
-        _SHIPPED.clear()
+        _forget_run(None)
+
+
+def test_a_run_that_ends_keeps_the_units_another_run_shipped(client):
+    """Two Dask runs of one process at once (two threads, a notebook): the first to end cleared
+    every run's pickles, and a document of the other whose units the cluster then lost was a crash
+    again, not shipped again."""
+    from types import SimpleNamespace
+
+    from stability.engine import _SHIPPED, _forget_run, _scatter_units
+
+    other = object()  # the run still going
+    [theirs] = _scatter_units([SimpleNamespace(doc=Document("x", ("a", "b")))], other).values()
+    try:
+        docs = [Document(f"d{i}", tuple(topical_document(i)[0])) for i in range(2)]
+        evaluate({"lex": cohesion_segmenter}, docs, n_restarts=3, n_jobs=2, backend="dask", progress=False)
+        assert list(_SHIPPED) == [theirs.key]
+        assert _SHIPPED[theirs.key][1] is other
+    finally:
+        _forget_run(other)
+    assert not _SHIPPED
