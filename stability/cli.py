@@ -428,7 +428,9 @@ def segmenters(
         statuses = describe_segmenters(names or None)
         _print_report(statuses, report_format or old_report, width=width)
         for name, status in statuses.items():
-            if not status.ok:
+            if status.missing and names:  # listing them all, the table's note says how to install it
+                _err(f"error: {status.missing}")
+            elif not status.ok and not status.missing:
                 _err(f"{'error' if names else 'warning'}: segmenter {name!r} failed to load: {status.error}")
         if names and not all(status.ok for status in statuses.values()):  # one asked for by name
             raise typer.Exit(code=1)

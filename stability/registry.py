@@ -33,7 +33,8 @@ from collections.abc import Mapping
 from typing import Any, Callable
 
 from .checks import did_you_mean
-from .exceptions import InvalidParameterError, InvalidTypeError, UnknownSegmenterError, _short_repr
+from .exceptions import (InvalidParameterError, InvalidTypeError, MissingDependencyError, UnknownSegmenterError,
+                         _short_repr)
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -411,6 +412,9 @@ class SegmenterStatus:
     deterministic: bool | None = None
     description: str | None = None  # first line of the factory's docstring
     meanings: dict[str, str] | None = None  # parameter -> its documentation (parameter_meanings)
+    #: How to install the optional package it needs, when that is all that keeps it from loading
+    #: (its parameters and description are then read from its class).
+    missing: str | None = None
 
     @property
     def name(self) -> str:
@@ -492,7 +496,7 @@ def factory_params(factory: Any) -> dict[str, Any]:
     if inspect.isclass(factory):
         try:
             instance = factory()
-        except TypeError:
+        except (TypeError, MissingDependencyError):  # needs arguments, or a package not installed
             instance = None
         if instance is not None:
             return segmenter_params(instance)
@@ -554,7 +558,9 @@ def describe_segmenters(names: Any = None) -> dict[str, SegmenterStatus]:
     """Load every available segmenter (or those named) and report on each; never raises.
 
     A plugin that fails to import, or whose default construction fails, is reported with its
-    error and does not hide the others.
+    error and does not hide the others. One that only lacks an optional package (an adapter whose
+    extra is not installed) is described from its class all the same, with ``missing`` saying how
+    to install it.
 
     Examples
     --------
@@ -573,12 +579,14 @@ def describe_segmenters(names: Any = None) -> dict[str, SegmenterStatus]:
             factory = load_segmenter_factory(name)
             params = factory_params(factory)
             meanings = {key: text for key, text in parameter_meanings(factory).items() if key in params}
-            instance = factory
+            instance, missing = factory, None
             if inspect.isclass(factory):
                 try:
                     instance = factory()
                 except TypeError:  # needs arguments: describe the class itself
                     instance = factory
+                except MissingDependencyError as exc:  # an extra not installed: the class itself too
+                    missing = str(exc)
         except Exception as exc:  # report, never raise: one broken plugin must not hide the rest
             cause = exc.__cause__ if isinstance(exc, UnknownSegmenterError) and exc.__cause__ else exc
             report[name] = SegmenterStatus(info, None, f"{type(cause).__name__}: {cause}")
@@ -589,10 +597,11 @@ def describe_segmenters(names: Any = None) -> dict[str, SegmenterStatus]:
         report[name] = SegmenterStatus(
             info,
             params,
-            None,
+            None if missing is None else f"{MissingDependencyError.__name__}: {missing}",
             has_fast_path(instance),
             deterministic if isinstance(deterministic, bool) else None,
             doc.strip().splitlines()[0] if doc.strip() else None,
             meanings,
+            missing,
         )
     return report

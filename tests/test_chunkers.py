@@ -447,3 +447,29 @@ def test_missing_extra_is_reported_not_raised(monkeypatch):
     status = describe_segmenters(["semchunk", "fixed_chars"])
     assert not status["semchunk"].ok and "semchunk" in status["semchunk"].error
     assert status["fixed_chars"].ok
+
+
+def test_an_adapter_whose_extra_is_missing_is_listed_as_not_installed_with_its_parameters(monkeypatch):
+    """Without an adapter's extra (a plain install), ``stability segmenters`` said ``failed`` with
+    neither description nor parameters, and printed a warning per adapter: the class says both,
+    and how to install the package is one note under the table."""
+    from typer.testing import CliRunner
+
+    from stability.cli import app
+
+    monkeypatch.setitem(sys.modules, "semchunk", None)
+    status = describe_segmenters(["semchunk"])["semchunk"]
+    assert not status.ok and status.missing and "pip install 'stability-harness[semchunk]'" in status.missing
+    assert status.params == {"chunk_size": 150, "chunk_overlap": 0, "unit_separator": "\n"}
+    assert status.description and status.meanings and set(status.meanings) == set(status.params)
+    runner = CliRunner(env={"COLUMNS": "200"})
+    listed = runner.invoke(app, ["segmenters"])
+    assert listed.exit_code == 0, listed.output
+    assert listed.stderr == ""
+    row = next(line for line in listed.stdout.splitlines() if line.startswith("│ semchunk "))
+    assert "not installed" in row and "chunk_size" not in row
+    assert "segmenter 'semchunk' needs the 'semchunk' package" in listed.stdout
+    assert "│ semchunk " in listed.stdout.split("Parameters and their defaults")[1]
+    named = runner.invoke(app, ["segmenters", "semchunk"])
+    assert named.exit_code == 1
+    assert named.stderr.startswith("error: segmenter 'semchunk' needs the 'semchunk' package")

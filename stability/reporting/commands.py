@@ -95,11 +95,13 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
 
     rows, raw, parameters, notes, payload, flat = [], [], [], [], [], []
     for name, status in statuses.items():
-        row = [name, _origin(status), "yes" if status.fast_path else "no", "ok" if status.ok else "failed",
+        row = [name, _origin(status), "yes" if status.fast_path else "no", _load_status(status),
                _plain_description(name, status.description)]
         raw.append(row)
         rows.append([*row[:4], textwrap.fill(row[4], 32)])  # one table at 80 columns
-        if not status.ok:
+        if status.missing:
+            notes.append(status.missing)
+        elif not status.ok:
             notes.append(f"{name} failed to load: {status.error}")
         meanings = {key: _plain_meaning(text) for key, text in (status.meanings or {}).items()}
         parameters += [[name, key, _short(value), textwrap.fill(_first_sentence(meanings.get(key, "")), 30)]
@@ -112,7 +114,7 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
                         "parameters": {k: repr(v) for k, v in (status.params or {}).items()},
                         "meanings": {k: meanings[k] for k in (status.params or {}) if k in meanings},
                         "fast_path": status.fast_path, "deterministic": status.deterministic,
-                        "description": status.description, "error": status.error})
+                        "description": status.description, "error": status.error, "missing": status.missing})
     header = ["name", "origin", "fast path", "status", "description"]
     sections = [Section("Segmenters (use with --segmenter NAME, or module:attribute)", header, rows, notes=notes,
                         align="Lllll", data=(header, raw), drop_order=(2,)),
@@ -120,6 +122,11 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
                         align="LLll", keys=2, notes=(PARAMETER_NOTE,))]
     flat_header = [*header, *sections[1].header[1:], "error"]
     return Report("Segmenters", sections, payload={"segmenters": payload}, data=(flat_header, flat))
+
+
+def _load_status(status: Any) -> str:
+    """``ok``, ``not installed`` (an optional package it needs is missing) or ``failed``."""
+    return "ok" if status.ok else "not installed" if status.missing else "failed"
 
 
 #: The note under the parameters table.
