@@ -32,6 +32,35 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+def _missing_package(name: str) -> str:
+    """Why segmenter ``name`` cannot be made here (an extra's package not installed), else ''."""
+    from stability import MissingDependencyError, get_segmenter
+
+    try:
+        get_segmenter(name)
+    except MissingDependencyError as exc:
+        return str(exc)
+    return ""
+
+
+def missing_segmenters() -> dict[str, str]:
+    """``{name: why}`` of the registered segmenters whose optional package is not installed: none
+    where the dev extra is installed (tests/test_contract.py fails otherwise, unless
+    ``STABILITY_TEST_EXTRAS=some`` says the run installs only some extras, as .ci/run's run at the
+    dependencies' floors, which cannot install chonkie)."""
+    from stability import available_segmenters
+
+    return {name: why for name in sorted(available_segmenters()) if (why := _missing_package(name))}
+
+
+def installed_segmenters() -> list[str]:
+    """The registered segmenter names that can be made here: every one with the dev extra."""
+    from stability import available_segmenters
+
+    missing = missing_segmenters()
+    return [name for name in sorted(available_segmenters()) if name not in missing]
+
+
 @pytest.fixture
 def shared_dir() -> Path:
     """``../shared`` beside the checkout; tests using it skip cleanly when it is absent."""
