@@ -256,7 +256,7 @@ def banded_similarity(encoded: EncodedUnits, reach: int) -> np.ndarray:
     sq_norm = np.bincount(key_unit, weights=weight * weight, minlength=n)
     by_term = np.lexsort((key_unit, key_type))  # entries of a term together, in text order
     unit_s, type_s, weight_s = key_unit[by_term], key_type[by_term], weight[by_term]
-    gram = np.zeros(n * (reach + 1))  # gram[i, d] = dot(unit i, unit i + d), d = 1 .. reach
+    gram: np.ndarray = np.zeros(n * (reach + 1))  # gram[i, d] = dot(unit i, unit i + d), d = 1 .. reach
     for step in range(1, min(reach, n - 1) + 1):
         # entry p paired with the entry `step` places later for the same term (distinct units)
         same = (type_s[step:] == type_s[:-step]) & (unit_s[step:] - unit_s[:-step] <= reach)
@@ -677,6 +677,7 @@ class C99(Segmenter):
         """Boundaries of the units reordered by ``order`` (same as the plain call)."""
         order = np.asarray(order, dtype=np.intp)
         if prepared.similarity is None:
+            assert prepared.encoded is not None  # prepare() sets one of the two
             return self._segment_band(prepared.encoded.reorder(order))
         sim = prepared.similarity[np.ix_(order, order)]
         return self._segment_similarity(sim)
@@ -718,6 +719,8 @@ class C99(Segmenter):
         n = encoded.n_units
         if self._trivial(n):
             return []
+        # encoded units come from prepare() with a band ("band" is one of the prepare_params)
+        assert self.band is not None
         band = min(self.band, n - 1)
         reach = band + 2 * (self.mask_size // 2)
         rank = banded_rank(banded_similarity(encoded, reach), band, self.mask_size)

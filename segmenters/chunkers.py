@@ -328,6 +328,7 @@ class _SizedChunker(ChunkerSegmenter):
 
     def _library(self) -> Any:
         """The adapter's package, imported (or an ImportError naming the extra that installs it)."""
+        assert self.package is not None and self.extra is not None  # called by the adapters that set them
         return _require(self.package, self.extra, self.name)
 
     def chunker(self, text: str) -> list[str]:  # type: ignore[override]
@@ -396,6 +397,10 @@ class _LangchainSplitter(_SizedChunker):
         super().__init__(chunk_size, unit_separator)
         self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0, high=self.chunk_size - 1)
         self._library()
+
+    def _splitter(self, module: Any) -> Any:
+        """The langchain splitter of the parameters, built from the imported ``module``."""
+        raise NotImplementedError
 
     def chunker(self, text: str) -> list[str]:  # type: ignore[override]
         splitter = self._splitter(self._library())

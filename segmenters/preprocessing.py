@@ -105,9 +105,9 @@ def check_stem(stem: bool | str, name: str = "stem") -> bool | str:
     languages = stemmer_languages()
     if isinstance(stem, str) and stem in languages:
         return stem
-    languages = ", ".join(map(repr, languages))
+    listed = ", ".join(map(repr, languages))
     raise InvalidParameterError.make(
-        name, f"true (Porter, for English), false (no stemming) or a language of nltk's Snowball stemmers: {languages}",
+        name, f"true (Porter, for English), false (no stemming) or a language of nltk's Snowball stemmers: {listed}",
         stem)
 
 
@@ -144,15 +144,17 @@ def _mark_class() -> str:
     """The combining marks (categories Mn, Mc, Me) as the ranges of a regex character class,
     built on first use from Python's Unicode database."""
     ranges: list[str] = []
-    start = previous = None
+    start: int | None = None
+    previous = -2  # the last mark seen; -2 is next to no code point
     for code in range(sys.maxunicode + 1):
         if unicodedata.category(chr(code))[0] == "M":
-            if previous is not None and code == previous + 1:
+            if code == previous + 1:
                 previous = code
                 continue
             if start is not None:
                 ranges.append(_char_range(start, previous))
             start = previous = code
+    assert start is not None  # Unicode has combining marks
     ranges.append(_char_range(start, previous))
     return "".join(ranges)
 

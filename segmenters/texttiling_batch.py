@@ -249,7 +249,7 @@ def _choose(depth: np.ndarray, policy: str) -> np.ndarray:
     """nltk's greedy choice for every order: deepest first (ties: larger gap), none within 3 of
     an accepted one; rank by rank over the stack."""
     n_rows, n = depth.shape
-    candidate = depth > _cutoff(depth, policy)[:, None]
+    candidate = depth > np.asarray(_cutoff(depth, policy))[:, None]  # 2-D depth: one cutoff a row
     key = np.where(candidate, depth, -np.inf)
     ranked = np.lexsort((np.broadcast_to(np.arange(n), depth.shape), key), axis=-1)[:, ::-1]
     count = candidate.sum(axis=1)

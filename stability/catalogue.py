@@ -111,7 +111,7 @@ class Measure:
     title: str
     kind: str
     direction: str | None
-    value: Callable[[Any], float]
+    value: Callable[..., Any]  # a number; a comparison's: every segmenter's, by label
     description: str = ""
     aliases: tuple[str, ...] = ()
     report: bool = True

@@ -114,14 +114,14 @@ OldReportOption = Annotated[Optional[str], typer.Option(
 
 
 def _print_report(result: object, report_format: Optional[str], *, width: Optional[int] = None,
-                  columns: Optional[Columns] = None, metrics: Optional[list[str]] = None,
+                  columns: Optional[Columns] = None, metrics: Optional[str | list[str]] = None,
                   documents: Optional[bool] = None, output: Optional[Path] = None) -> None:
     """Render ``result`` with the reporting package; print it, or write it to ``output``."""
     from .reporting import render, write_whole
     from .status import colored
 
     styled = output is None and colored(sys.stdout)  # a terminal's, FORCE_COLOR's, never NO_COLOR's
-    options = {"width": width, "color": styled} if (report_format or "table") == "table" else {}
+    options: dict[str, Any] = {"width": width, "color": styled} if (report_format or "table") == "table" else {}
     text = render(result, report_format or "table", documents=documents, metrics=metrics,
                   compact=None if columns is None else columns is Columns.compact, **options)
     if output is None:
@@ -451,13 +451,13 @@ def run_option_keys() -> dict[tuple[str, str], str]:
 
     command = typer.main.get_command(app).commands["run"]  # type: ignore[attr-defined]
     tables = _tables()
-    found = {}
+    found: dict[tuple[str, str], str] = {}
     for param in command.params:
-        if param.name in RUN_DISPLAY_OPTIONS or not param.opts[0].startswith("--"):
+        name = param.name or ""
+        if name in RUN_DISPLAY_OPTIONS or not param.opts[0].startswith("--"):
             continue
-        table = next((t for t in ("[run]", "[corpus]") if param.name in tables[t]), None)
-        where = RUN_OPTION_KEYS.get(param.name, (table, param.name))
-        found[where] = param.opts[0]
+        table = next((t for t in ("[run]", "[corpus]") if name in tables[t]), "")  # "": no table
+        found[RUN_OPTION_KEYS.get(name, (table, name))] = param.opts[0]
     return found
 
 
@@ -551,6 +551,7 @@ def validate(
                                comparison=comparison)
         with printing_to_stderr():  # stdout: the result line alone, whatever the segmenters print
             run = run_study(options)
+        assert run.options.docs is not None  # run_study fills it in
         target = Path(run.options.docs)
         discussion = target / run.options.discussion_file
         status = Status(progress)
@@ -595,7 +596,7 @@ class _Command(typer.core.TyperCommand):
             if possibilities:
                 hidden = {flag for param in self.params if getattr(param, "hidden", False)
                           for flag in (*param.opts, *param.secondary_opts)}
-                exc.possibilities = [flag for flag in possibilities if flag not in hidden] or None
+                setattr(exc, "possibilities", [flag for flag in possibilities if flag not in hidden] or None)
             raise
 
 

@@ -128,7 +128,8 @@ def layout_only(docs: Sequence[StabilityResult]) -> bool | None:
     """Whether a segmenter is layout-only over a corpus: its mean layout-control F1 over the
     documents that ran the control is at least ``1 - content_margin`` (the rule of
     :attr:`stability.results.SegmenterSummary.layout_only`); ``None`` when no document ran it."""
-    values = [r.layout.f1 for r in docs if getattr(r, "layout", None) is not None]
+    layouts = [getattr(r, "layout", None) for r in docs]
+    values = [layout.f1 for layout in layouts if layout is not None]
     values = [v for v in values if not np.isnan(v)]
     if not values:
         return None
@@ -170,7 +171,7 @@ def pairwise_agreement(documents: Mapping[str, Sequence[StabilityResult]], label
     for i in range(len(labels)):
         for j in range(i + 1, len(labels)):
             for d in np.flatnonzero(present[i] & present[j]):
-                doc = doc_ids[d]
+                doc = doc_ids[int(d)]
                 pairs[i, j, d] = pairs[j, i, d] = boundary_agreement(by_document[i][doc], by_document[j][doc])
     return pairs, present
 

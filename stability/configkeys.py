@@ -56,7 +56,9 @@ def parameters(doc: str | None, sections: tuple[str, ...] = ("Parameters",)) -> 
     """
     lines = inspect.cleandoc(doc or "").splitlines()
     found: dict[str, tuple[str, str]] = {}
-    inside, names, spec, text = False, [], "", []
+    inside, spec = False, ""
+    names: list[str] = []
+    text: list[str] = []
 
     def close() -> None:
         for name in names:

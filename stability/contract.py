@@ -435,7 +435,7 @@ def _check_batch_path(segmenter: Any, documents: list[tuple[str, list[str]]]) ->
         raise _Skip("no batched restart path (segment_batch)")
     rng = np.random.default_rng(7)
     params = _params(segmenter)
-    counts = [None]
+    counts: list[int | None] = [None]
     if "n_segments" in params and _rebuildable(segmenter):
         counts += [1, 2, 4]
 

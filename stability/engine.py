@@ -45,9 +45,9 @@ import sys
 import threading
 import time
 from contextlib import closing
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Generator, Hashable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -100,10 +100,22 @@ class Pair:
     result: StabilityResult | None = None  # computed in a worker (several jobs), else on demand
 
 
+def _first(pair: Pair) -> tuple[int, ...]:
+    """The first segmentation of a pair past its first round (every pair whose restarts run)."""
+    assert pair.initial is not None, "the pair has no first segmentation yet"
+    return pair.initial
+
+
+def _back(boundaries: list[tuple[int, ...] | None]) -> list[tuple[int, ...]]:
+    """A stream's restarts once all of them are back (none is still ``None``)."""
+    assert None not in boundaries, "a restart is not back yet"
+    return cast("list[tuple[int, ...]]", boundaries)
+
+
 def _finished(pair: Pair) -> Finished:
     """The plain data the result of a finished pair is computed from."""
-    restarts = {stream: state.boundaries for stream, state in pair.streams.items()}
-    return Finished(pair.label, segmenter_params(pair.segmenter), pair.doc, pair.key, pair.initial, pair.second,
+    restarts = {stream: _back(state.boundaries) for stream, state in pair.streams.items()}
+    return Finished(pair.label, segmenter_params(pair.segmenter), pair.doc, pair.key, _first(pair), pair.second,
                     restarts, pair.streams[Stream.WITHIN].stopped_early)
 
 
@@ -127,7 +139,7 @@ def import_distributed() -> Any:
     return distributed
 
 
-def _run(function: Callable, tasks: list[tuple], n_jobs: int, backend: str | None) -> Iterator[Any]:
+def _run(function: Callable, tasks: list[tuple], n_jobs: int, backend: str | None) -> Generator[Any, None, None]:
     """Run ``function(*task)`` for every task; results in completion order.
 
     In-process for ``n_jobs=1`` (without a backend) and the sequential backend; in loky worker
@@ -148,7 +160,7 @@ def _run(function: Callable, tasks: list[tuple], n_jobs: int, backend: str | Non
     return parallel(delayed(function)(*task) for task in tasks)
 
 
-def _drain_dask(function: Callable, tasks: list[tuple], n_jobs: int) -> Iterator[Any]:
+def _drain_dask(function: Callable, tasks: list[tuple], n_jobs: int) -> Generator[Any, None, None]:
     """Every task submitted to the active ``distributed.Client`` (see
     stability.config.run_experiment), results as they complete; cancelled if not all read.
 
@@ -277,7 +289,7 @@ def _dask_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
 #: The pickle behind each future of shipped units (by the future's key), so that units the
 #: cluster gave up on can be shipped again, with the run that shipped them (several runs of one
 #: process may share a cluster): an entry goes when its pair is done or its run ends.
-_SHIPPED: dict[str, tuple[bytes, object]] = {}
+_SHIPPED: dict[Hashable, tuple[bytes, object]] = {}
 
 
 def _lost_units(item: Any) -> bool:
@@ -498,12 +510,12 @@ _RESTART_BATCH = 8
 
 
 def _failure_order(failure: Failure) -> tuple[int, ...]:
-    if failure.restart is None:
+    if failure.restart is None or failure.stream is None:  # a restart's failure names its stream
         return (0,)
     return (1, list(STREAM_NAMES.values()).index(failure.stream), failure.restart)
 
 
-def _flattened(batches: Iterator[list[Any]]) -> Iterator[Any]:
+def _flattened(batches: Generator[list[Any], None, None]) -> Generator[Any, None, None]:
     """The items of each list ``batches`` yields; closing this closes ``batches`` (the pool's
     generator, which then stops its workers)."""
     with closing(batches):
@@ -552,7 +564,7 @@ class Engine:
         self.on_call = on_call
         self._shipped: dict[int, Any] = {}  # pair index -> its units scattered to a Dask cluster
 
-    def _execute(self, function: Callable, tasks: list[tuple]) -> Iterator[Any]:
+    def _execute(self, function: Callable, tasks: list[tuple]) -> Generator[Any, None, None]:
         """:func:`_run`; in-process, ``on_call`` first learns which pair, stream and restarts each
         task is about to run (a segmenter that ends the process leaves that behind)."""
         s = self.settings
@@ -564,16 +576,20 @@ class Engine:
         """How many of ``tasks`` one worker task holds to make about four tasks a job."""
         return max(1, math.ceil(len(tasks) / (4 * self.n_jobs)))
 
-    def _announced(self, function: Callable, tasks: list[tuple]) -> Iterator[Any]:
+    def _announced(self, function: Callable, tasks: list[tuple]) -> Generator[Any, None, None]:
         for task in tasks:
             if function is initial_task:
-                self.on_call(task[0], None, None)
+                self._announce(task[0], None, None)
                 yield function(*task)
             else:  # a task of chunks: each announced before it runs
                 yield function(*task, announce=self._announce_chunk)
 
+    def _announce(self, index: int, stream: str | None, restarts: range | None) -> None:
+        if self.on_call is not None:  # always, where tasks are announced
+            self.on_call(index, stream, restarts)
+
     def _announce_chunk(self, chunk: Chunk) -> None:
-        self.on_call(chunk[0], STREAM_NAMES[chunk[1]], chunk[-1])
+        self._announce(chunk[0], STREAM_NAMES[chunk[1]], chunk[-1])
 
     def run(self, pairs: list[Pair], on_done: Callable[[int], None] = _no_op) -> None:
         """Evaluate ``pairs``; ``on_done(i)`` is called as soon as ``pairs[i]`` is finished.
@@ -712,13 +728,14 @@ class Engine:
         s = self.settings
         families = _families(pairs, todo)
         per_item = 1 if self.n_jobs == 1 else max(1, math.ceil(4 * self.n_jobs / len(families)))
-        tasks = []
+        tasks: list[Any] = []
         for family in families:
             groups: dict[int, list[Chunk]] = {}
             for i, stream, restarts in family:
                 pair = pairs[i]
+                assert pair.resolved is not None  # resolved with its first segmentation
                 for j, chunk in enumerate(_chunks(restarts, min(per_item, max(1, len(restarts) // 5)))):
-                    groups.setdefault(j, []).append((i, stream, pair.resolved, pair.initial, s.seed, pair.key, chunk))
+                    groups.setdefault(j, []).append((i, stream, pair.resolved, _first(pair), s.seed, pair.key, chunk))
                     pair.outstanding += 1
             first = family[0][0]
             tasks.extend((self._units(first, pairs[first]), chunks) for chunks in groups.values())
@@ -779,7 +796,7 @@ class Engine:
                 if joint and stream in _HEADLINE_STREAMS:
                     precise = headline_precise
                 else:
-                    counts = restart_precision_recall(pair.initial, state.boundaries, s.tolerance)
+                    counts = restart_precision_recall(_first(pair), _back(state.boundaries), s.tolerance)
                     low, high = f1_interval(s, pair.key, stream, counts, check=True)
                     precise = high - low <= s.ci_width
                 if precise:
@@ -802,9 +819,10 @@ class Engine:
         within, shuffle = (pair.streams[stream] for stream in _HEADLINE_STREAMS)
         if within.done or shuffle.done:
             return False
-        low, high = restarts_headline_interval(s.seed, pair.key, pair.initial, pair.doc.n_units, s.tolerance,
-                                               within.boundaries, shuffle.boundaries, s.confidence, s.n_bootstrap,
-                                               check=True)
+        low, high = restarts_headline_interval(s.seed, pair.key, _first(pair), pair.doc.n_units, s.tolerance,
+                                               _back(within.boundaries), _back(shuffle.boundaries), s.confidence,
+                                               s.n_bootstrap, check=True)
+        assert s.ci_width is not None  # asked for with adaptive stopping only
         return high - low <= s.ci_width
 
     # -- results ------------------------------------------------------------------------------

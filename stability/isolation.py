@@ -38,7 +38,7 @@ import functools
 import re
 import signal
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, wait
 from functools import partial
 from itertools import islice
@@ -71,7 +71,7 @@ class _Alarm(BaseException):
 
 
 # -- interrupts ------------------------------------------------------------------------------------
-_SIGNAL = {"received": None}  # the signal number of a real interrupt during the current run
+_SIGNAL: dict[str, int | None] = {"received": None}  # the signal number of a real interrupt during the current run
 
 #: The signals that stop a run cleanly (finished pairs kept, workers stopped, the results file's
 #: lock and marker removed): Ctrl-C, a service manager's or CI runner's stop, and the hang-up of a
@@ -205,7 +205,7 @@ class Guarded:
         return {"segmenter": self.segmenter, "timeout": self.timeout}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["segmenter"], state["timeout"])
+        type(self).__init__(self, state["segmenter"], state["timeout"])
 
 
 # -- task lists in worker processes ------------------------------------------------------------------
@@ -308,7 +308,7 @@ def submit_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
 
 
 def rerun_alone(tasks: list[tuple], alone: Callable[[tuple], Any],
-                on_crash: Callable[[tuple, WorkerCrash], Any]) -> Iterator[Any]:
+                on_crash: Callable[[tuple, WorkerCrash], Any]) -> Generator[Any, None, None]:
     """The results of tasks lost with a dead worker, each run again by ``alone`` with nothing
     else in flight; ``on_crash(task, crash)`` for one that kills its worker even so (loky's pool
     and the Dask cluster alike)."""
@@ -321,7 +321,7 @@ def rerun_alone(tasks: list[tuple], alone: Callable[[tuple], Any],
 
 
 def run_pool(function: Callable, tasks: list[tuple], n_jobs: int,
-             on_crash: Callable[[tuple, WorkerCrash], Any]) -> Iterator[Any]:
+             on_crash: Callable[[tuple, WorkerCrash], Any]) -> Generator[Any, None, None]:
     """``function(*task)`` for every task in loky worker processes, in completion order.
 
     At most ``2 * n_jobs`` tasks are in flight. When a worker dies, the tasks lost with it are

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = ["match_boundaries", "count_matches", "expected_matches"]
 
 
 def match_boundaries(
-    reference: Sequence[int], hypothesis: Sequence[int], tolerance: int = 0
+    reference: Sequence[int], hypothesis: Sequence[int], tolerance: float = 0
 ) -> list[tuple[int, int]]:
     """Maximum one-to-one matching of two sorted boundary lists within ``tolerance`` units.
 
@@ -52,14 +53,14 @@ def match_boundaries(
     return pairs
 
 
-def count_matches(reference: Sequence[int], hypothesis: Sequence[int], tolerance: int = 0) -> int:
+def count_matches(reference: Sequence[int], hypothesis: Sequence[int], tolerance: float = 0) -> int:
     """Size of the maximum one-to-one matching (see :func:`match_boundaries`)."""
     if tolerance == 0:
         return int(np.intersect1d(reference, hypothesis, assume_unique=True).size)
     return len(match_boundaries(reference, hypothesis, tolerance))
 
 
-def expected_matches(reference: Sequence[int], n_gaps: int, tolerance: int, sizes: Sequence[int]) -> np.ndarray:
+def expected_matches(reference: Sequence[int], n_gaps: int, tolerance: int, sizes: ArrayLike) -> np.ndarray:
     """Expected size of the maximum one-to-one matching (:func:`count_matches`) between
     ``reference`` (sorted) and ``m`` boundaries drawn uniformly without replacement from the gaps
     ``1..n_gaps``, for each ``m`` of ``sizes``; exact, at any tolerance.

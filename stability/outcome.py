@@ -172,13 +172,14 @@ def stability_result(settings: Settings, finished: Finished) -> StabilityResult:
     """The :class:`~stability.results.StabilityResult` of a finished pair."""
     s = settings
     within, within_samples = _stream_scores(s, finished, Stream.WITHIN)
-    shuffle, shuffle_samples = (_stream_scores(s, finished, Stream.SHUFFLE) if Stream.SHUFFLE in finished.restarts
-                                else (None, None))
+    shuffle: RestartScores | None = None
+    headline_ci = (float("nan"), float("nan"))
+    if Stream.SHUFFLE in finished.restarts:
+        shuffle, shuffle_samples = _stream_scores(s, finished, Stream.SHUFFLE)
+        # the headline's interval pairs the replicates of the two F1 intervals, drawn independently
+        headline_ci = headline_interval(within_samples, shuffle_samples, within.chance_f1, len(finished.initial),
+                                        s.confidence)
     layout = stream_scores(s, finished, Stream.LAYOUT) if Stream.LAYOUT in finished.restarts else None
-    # the headline's interval pairs the replicates of the two F1 intervals, drawn independently
-    headline_ci = ((float("nan"), float("nan")) if shuffle is None else
-                   headline_interval(within_samples, shuffle_samples, within.chance_f1, len(finished.initial),
-                                     s.confidence))
     deterministic, self_f1 = _self_agreement(s, finished)
     content_blind = None if shuffle is None else is_content_blind(shuffle.f1, within.f1, s.content_margin)
     layout_only = None if layout is None else is_layout_only(layout.f1, s.content_margin)

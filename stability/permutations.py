@@ -88,7 +88,7 @@ def within_segment_order(labels: np.ndarray, rng: np.random.Generator) -> np.nda
     >>> sorted(order[:3].tolist()), sorted(order[3:].tolist())
     ([0, 1, 2], [3, 4])
     """
-    keys = rng.random(labels.shape[0])
+    keys = rng.random(int(labels.shape[0]))  # int: numpy's stubs type random(Any) as a float
     if (labels.shape[0] > 1 and labels.dtype.kind in "iu" and labels.min() >= 0
             and labels.max() < 65536):
         # the same order as the lexsort, faster on long documents: without a tie among the keys

@@ -579,7 +579,8 @@ def describe_segmenters(names: Any = None) -> dict[str, SegmenterStatus]:
             factory = load_segmenter_factory(name)
             params = factory_params(factory)
             meanings = {key: text for key, text in parameter_meanings(factory).items() if key in params}
-            instance, missing = factory, None
+            instance: Any = factory
+            missing: str | None = None
             if inspect.isclass(factory):
                 try:
                     instance = factory()

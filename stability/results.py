@@ -42,6 +42,11 @@ def _from_json_float(x: Any) -> float:
     return float("nan") if x is None else float(x)
 
 
+def _from_json_pair(pair: Any) -> tuple[float, float]:
+    low, high = pair
+    return _from_json_float(low), _from_json_float(high)
+
+
 def map_floats(value: Any, leaf: Callable[[float], Any]) -> Any:
     """``value`` with ``leaf`` applied to each float in it, through dicts, lists and tuples (a
     tuple becomes a list, as JSON writes it): the one walk behind the strict-JSON forms of a result,
@@ -358,7 +363,7 @@ class StabilityResult(RestartScores):
             layout=None if layout is None else RestartScores.from_dict(layout),
             layout_only=data.get("layout_only"),
             stopped_early=bool(data.get("stopped_early", False)),
-            headline_ci=tuple(_from_json_float(x) for x in data.get("headline_ci", (None, None))),
+            headline_ci=_from_json_pair(data.get("headline_ci", (None, None))),
             reference_metrics={k: _from_json_float(v) for k, v in data.get("reference_metrics", {}).items()},
             references=tuple(tuple(map(int, r)) for r in data.get("references", [])),
             boundary_times=None if data.get("boundary_times") is None else tuple(map(float, data["boundary_times"])),
@@ -454,8 +459,9 @@ class Failure:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Failure":
-        return cls(**{k: data.get(k) for k in ("segmenter", "document", "error", "restart", "seed")},
-                   kind=data.get("kind", "exception"), traceback=data.get("traceback", ""), stream=data.get("stream"))
+        fields: dict[str, Any] = {k: data.get(k) for k in ("segmenter", "document", "error", "restart", "seed")}
+        return cls(**fields, kind=data.get("kind", "exception"), traceback=data.get("traceback", ""),
+                   stream=data.get("stream"))
 
 
 @dataclass(frozen=True)

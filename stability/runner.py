@@ -41,6 +41,7 @@ def resolve_segmenters(segmenters: Any) -> dict[str, Callable]:
     anything :func:`stability.get_segmenter` accepts (a callable, a registered name or a
     ``"module:attribute"`` string).
     """
+    items: list[tuple[str | None, Any]]
     if isinstance(segmenters, Mapping):
         items = [(str(label), spec) for label, spec in segmenters.items()]
     elif isinstance(segmenters, (str, bytes)) or callable(segmenters):
@@ -101,7 +102,9 @@ def _one_document(units: Sequence[str] | Document | str, doc_id: str | None,
         doc = units if doc_id is None else Document(doc_id, units.units, units.references, units.times)
         return doc, doc_key(doc.id)
     if isinstance(units, str) and splitter is not None:
-        units = _splitter(splitter)(units)
+        from .splitters import get_splitter
+
+        units = get_splitter(splitter)(units)
     if isinstance(units, (str, bytes)) or not isinstance(units, Sequence):
         raise InvalidTypeError.make(
             "units", "a sequence of strings (one per unit), a Document, or raw text with splitter=", units)
@@ -263,20 +266,22 @@ class _CorpusRun:
 
     def _emit(self, engine: Engine, pairs: list[Pair], digest: str, value: StabilityResult | Failure | int) -> None:
         fresh = isinstance(value, int)
-        if fresh:
+        if isinstance(value, int):
             pair = pairs[value]
-            value = pair.error if pair.error is not None else engine.result(pair)
+            outcome = pair.error if pair.error is not None else engine.result(pair)
             pair.streams = {}  # the restarts are in the result now
-        if isinstance(value, Failure):
-            self.failures.append(value)
         else:
-            self.results[value.segmenter].append(value)
+            outcome = value
+        if isinstance(outcome, Failure):
+            self.failures.append(outcome)
+        else:
+            self.results[outcome.segmenter].append(outcome)
         if fresh:
             self.progress.pair_done()
         if fresh and self.store is not None:
-            self.store.add(value, digest)
-        if fresh and isinstance(value, StabilityResult) and self.on_result is not None:
-            self.on_result(value)
+            self.store.add(outcome, digest)
+        if fresh and isinstance(outcome, StabilityResult) and self.on_result is not None:
+            self.on_result(outcome)
 
 
 def _documents(documents: Iterable[Any], fingerprint: bool,

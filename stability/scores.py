@@ -196,7 +196,7 @@ def spurious_boundaries(
         positions, hits = np.unique(found[~np.isin(found, np.asarray(initial, dtype=np.int64))], return_counts=True)
         return {pos: count / len(restarts) for pos, count in zip(positions.tolist(), hits.tolist())}
     else:
-        counts = Counter()
+        counts: Counter[int] = Counter()
         for b in restarts:
             used = {h for _, h in match_boundaries(initial, b, tolerance)}
             counts.update(x for x in b if x not in used)

@@ -19,7 +19,7 @@ import itertools
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,7 +74,7 @@ class _Entry:
     times: Any = None
 
 
-def _file_records(path: Path, encoding: str, errors: str) -> Iterator[tuple[int, str, Any]]:
+def _file_records(path: Path, encoding: str, errors: str) -> Generator[tuple[int, str, Any], None, None]:
     """``(line, default id, object)`` of a JSON file read as the corpus reader reads it: JSON lines, or an
     array of objects (pretty-printed or not), in the same encoding (a UTF-8 byte-order mark
     skipped)."""
@@ -114,6 +114,7 @@ def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator
     for number, place, record in records:
         doc_id = str(record.get("id", place))
         try:
+            segs: tuple[Segmentation, ...]
             if "masses" in record:
                 segs = (Segmentation.from_masses(record["masses"]),)
             elif "boundaries" in record or "references" in record:
@@ -261,14 +262,14 @@ def _reference_entries(references: Any) -> dict[str, _Entry]:
     from .segmentation import as_segmentation
 
     if isinstance(references, Mapping):
-        entries = {}
+        by_id: dict[str, _Entry] = {}
         for doc_id, value in references.items():
             name = f"references[{doc_id!r}]"
             many = isinstance(value, Sequence) and bool(value) and all(isinstance(v, Segmentation) for v in value)
             segs = (tuple(as_segmentation(v, f"{name}[{i}]") for i, v in enumerate(value)) if many
                     else (as_segmentation(value, name),))
-            entries[str(doc_id)] = _Entry(str(doc_id), segs)
-        return entries
+            by_id[str(doc_id)] = _Entry(str(doc_id), segs)
+        return by_id
     from .corpus import Document
 
     if isinstance(references, (str, bytes)) or not isinstance(references, Iterable):
@@ -435,7 +436,8 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
     else:
         entries = _reference_entries(references)
     options = result.settings.get("metrics") or {}
-    documents, found, untimed = {}, set(), set()
+    documents: dict[str, list[Any]] = {}
+    found, untimed = set(), set()
     for label, rows in result.documents.items():
         documents[label] = []
         for r in rows:

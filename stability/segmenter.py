@@ -180,7 +180,7 @@ class Segmenter:
 
     @classmethod
     def _param_names(cls) -> tuple[str, ...]:
-        return _init_parameters(cls)
+        return _init_parameters(cls)  # type: ignore[arg-type]  # mypy: a class is Hashable
 
     def get_params(self) -> dict[str, Any]:
         """Keyword arguments this segmenter was built with, by name.
@@ -210,7 +210,7 @@ class Segmenter:
 
 
 @functools.lru_cache(maxsize=None)
-def _init_parameters(cls: type) -> tuple[str, ...]:
+def _init_parameters(cls: type[Any]) -> tuple[str, ...]:
     """The keyword parameters of ``cls.__init__``, read once per class (``inspect.signature``
     costs tens of microseconds, and the engine asks for every pair)."""
     signature = inspect.signature(cls.__init__)
@@ -356,7 +356,7 @@ def stored_init_parameters(segmenter: Any) -> tuple[str, ...] | None:
     if cls.__init__ is object.__init__:
         return None
     try:
-        names = _init_parameters(cls)
+        names = _init_parameters(cls)  # type: ignore[arg-type]  # mypy: a class is Hashable
     except (TypeError, ValueError):  # no signature (a class written in C)
         return None
     if not names or not all(hasattr(segmenter, name) for name in names):
@@ -364,7 +364,7 @@ def stored_init_parameters(segmenter: Any) -> tuple[str, ...] | None:
     return names
 
 
-def apply_order(units: Sequence[str], order: np.ndarray) -> list[str]:
+def apply_order(units: Sequence[str] | np.ndarray, order: np.ndarray) -> list[str]:
     """The document ``units`` reordered by ``order`` (``[units[i] for i in order]``); ``units``
     may be a one-dimensional object array of them (:func:`unit_table`), faster to gather from."""
     if isinstance(units, np.ndarray):

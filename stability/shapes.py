@@ -71,7 +71,7 @@ def _checker(hint: Any) -> Callable[[Any], bool]:
     if origin is dict:
         key, item = _checker(args[0]), _checker(args[1])
         return lambda value: isinstance(value, dict) and all(key(k) and item(v) for k, v in value.items())
-    kind = hint if dataclasses.is_dataclass(hint) else (origin or hint)
+    kind: Any = hint if dataclasses.is_dataclass(hint) else (origin or hint)  # a class (or union of classes)
     return lambda value: isinstance(value, kind)
 
 
@@ -93,8 +93,9 @@ def check_fields(obj: Any) -> None:
     ...
     TypeError: field 'segmenter' must be str; received list ['even']
     """
+    cls: type = type(obj)  # annotated: mypy does not see type[Any] as hashable for the cache
     for f in dataclasses.fields(obj):
-        value, hint = getattr(obj, f.name), _hints(type(obj))[f.name]
+        value, hint = getattr(obj, f.name), _hints(cls)[f.name]
         if not _conforms(value, hint):
             shown = getattr(hint, "__name__", str(hint))
             raise TypeError(f"field {f.name!r} must be {shown}; received {type(value).__name__} {value!r:.60}")

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .exceptions import InvalidParameterError
 
@@ -186,7 +187,7 @@ def bootstrap_f1(precision: np.ndarray, recall: np.ndarray, rng: np.random.Gener
 # ----------------------------------------------------------------------------------------------
 # rank correlations
 # ----------------------------------------------------------------------------------------------
-def _paired(x: Sequence[float], y: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+def _paired(x: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Two one-dimensional float arrays of the same length, pairs with a NaN dropped."""
     a = np.asarray(x, dtype=float)
     b = np.asarray(y, dtype=float)
@@ -233,7 +234,7 @@ def _inversions(values: np.ndarray) -> int:
     return total
 
 
-def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
+def kendall_tau(x: ArrayLike, y: ArrayLike) -> float:
     """Kendall's tau-b rank correlation of two paired samples (ties handled as tau-b does).
 
     ``tau_b = (C - D) / sqrt((n0 - n1) (n0 - n2))`` with ``C``/``D`` the concordant/discordant pairs,
@@ -339,7 +340,7 @@ def _kendall_block(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(defined, difference / np.sqrt(np.where(defined, untied, 1)), np.nan)
 
 
-def average_ranks(values: Sequence[float]) -> np.ndarray:
+def average_ranks(values: ArrayLike) -> np.ndarray:
     """Ranks 1..n of ``values``, ties sharing the average of the ranks they span.
 
     Examples
@@ -361,7 +362,7 @@ def average_ranks(values: Sequence[float]) -> np.ndarray:
     return 0.5 * (ends[dense] + ends[dense - 1] + 1)
 
 
-def spearman_rho(x: Sequence[float], y: Sequence[float]) -> float:
+def spearman_rho(x: ArrayLike, y: ArrayLike) -> float:
     """Spearman's rank correlation: Pearson's correlation of the average ranks.
 
     Pairs with a NaN are dropped first. Returns NaN with fewer than two pairs or when one side is
@@ -451,7 +452,8 @@ def derived_rng(seed: int, *parts: int | str | None) -> np.random.Generator:
     >>> bool(a == b)
     True
     """
-    keys = tuple(int(p) if isinstance(p, (int, np.integer)) and not isinstance(p, bool) else doc_key(p)
+    keys = tuple(int(p) if isinstance(p, (int, np.integer)) and not isinstance(p, bool)
+                 else doc_key(str(p) if isinstance(p, bool) else p)  # a bool is keyed by its name
                  for p in parts)
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=keys))
 

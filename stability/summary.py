@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .catalogue import MULTI_REFERENCE, REFERENCE, STABILITY, oriented, stability_measure
 from .permutations import Stream
@@ -227,7 +228,7 @@ def many_boundaries(summary: Mapping[str, SegmenterSummary]) -> dict[str, tuple[
     return count_marks(summary)["many_boundaries"]
 
 
-def _nanmean(values: Sequence[float]) -> float:
+def _nanmean(values: ArrayLike) -> float:
     x = np.asarray(values, dtype=float)
     x = x[~np.isnan(x)]
     return float(x.mean()) if x.size else float("nan")

@@ -174,7 +174,7 @@ def restart_chunk(
     prepared: Prepared,
     index: int,
     stream: Stream,
-    segmenter: Callable,
+    segmenter: Any,  # a callable, with the fast or batched restart paths or not
     initial: tuple[int, ...],
     seed: int,
     key: int,
@@ -203,7 +203,7 @@ def restart_chunk(
                 return index, stream, restarts, batch_outputs(segmenter, state, orders, n), None
             except Exception as exc:  # noqa: BLE001 - located below, restart by restart
                 batch_error = exc
-        table = unit_table(units) if state is None and orders else None
+        table = unit_table(units) if state is None and orders else units
         for restart, order in zip(restarts, orders):
             if state is None:
                 out.append(checked_call(segmenter, apply_order(table, order), n))

@@ -56,17 +56,17 @@ def test_a_users_strict_mypy_accepts_the_public_api_and_its_documented_types(tmp
     assert "error" not in completed.stdout, completed.stdout
 
 
-#: Modules whose types a user's code holds (the documents and segmentations it builds, the
-#: window metrics), kept clean under mypy's default checks; the rest of the package is not yet.
-CHECKED_MODULES = ("stability/segmentation.py", "stability/corpus.py", "stability/metrics/windows.py")
-
-
-def test_the_modules_of_the_types_users_build_type_check(tmp_path):
+def test_the_package_and_the_segmenters_type_check(tmp_path):
+    """``mypy`` from the repository root (pyproject's [tool.mypy]: ``stability`` and
+    ``segmenters``, default checks, Python 3.10) finds nothing; only three modules were checked
+    before, and the rest had 143 errors, among them annotations that said less than the code did
+    (``Sequence[float]`` where numpy arrays pass) and values that could be None unchecked."""
     if importlib.util.find_spec("mypy") is None:
         pytest.skip("mypy is not installed (it comes with pip install -e '.[dev]')")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    assert config["files"] == ["stability", "segmenters"]
     completed = subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file=", "--cache-dir", str(tmp_path / "cache"),
-         "--follow-imports=silent", *CHECKED_MODULES],
+        [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache")],
         cwd=ROOT, capture_output=True, text=True, timeout=MYPY_TIMEOUT,
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr

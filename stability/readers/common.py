@@ -13,7 +13,7 @@ import errno
 import fnmatch
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, TypeVar, Union
@@ -474,7 +474,7 @@ def stream_files(
     given alone still raises it.
     """
 
-    def generate() -> Iterator[Document]:
+    def generate() -> Generator[Document, None, None]:
         left_out: list[str] = []
         read = False
         try:
@@ -506,7 +506,7 @@ def _shown(items: list[str], at_most: int = 5) -> str:
     return "; ".join(items[:at_most]) + (f"; and {len(items) - at_most} more" if len(items) > at_most else "")
 
 
-def _stream(documents: Iterator[Document], limit: int | None) -> Iterator[Document]:
+def _stream(documents: Generator[Document, None, None], limit: int | None) -> Iterator[Document]:
     try:
         if limit != 0:
             yield from _unique(documents, limit)
@@ -576,9 +576,11 @@ def consecutive_groups(
                     line=lineno,
                 )
             if items:
+                assert current is not None  # items are gathered under the key of the first
                 yield current, items
                 finished.add(current)
             current, items = key, []
         items.append(item)
     if items:
+        assert current is not None
         yield current, items

@@ -215,15 +215,20 @@ class _Columns:
 def _pick(header: list[str], given: str | None, candidates: Sequence[str], path: Path, what: str) -> str | None:
     """A column by its given name (which must exist) or the first matching candidate."""
     if given is not None:
-        if given not in header:
-            raise CorpusFormatError(
-                f"expected a {what} column named {given!r}; the header has {_short_repr(header, 200)}",
-                path=str(path),
-                line=1,
-            )
-        return given
+        return _given_column(header, given, path, what)
     lowered = {h.strip().lower(): h for h in reversed(header)}
     return next((lowered[c] for c in candidates if c in lowered), None)
+
+
+def _given_column(header: list[str], given: str, path: Path, what: str) -> str:
+    """The column named ``given``, which must exist."""
+    if given not in header:
+        raise CorpusFormatError(
+            f"expected a {what} column named {given!r}; the header has {_short_repr(header, 200)}",
+            path=str(path),
+            line=1,
+        )
+    return given
 
 
 def _is_label_column(name: str) -> bool:
@@ -259,7 +264,7 @@ def _columns(header: list[str], options: dict[str, Any], path: Path, delimiter: 
         raise fail(f"expected a text column ({', '.join(_TEXT_COLUMNS)}, or pass text_column=)")
     given_labels = options["label_columns"]
     if given_labels is not None:
-        labels = [_pick(header, c, (), path, "label") for c in given_labels]
+        labels = [_given_column(header, c, path, "label") for c in given_labels]
     else:
         labels = [h for h in header if _is_label_column(h)]
     start = _pick(header, options["start_column"], ("start",), path, "start time")
@@ -287,8 +292,9 @@ def _parse_csv(
 ) -> Iterator[Document]:
     lines = iter(source.lines(path, raw=True))
     head = list(itertools.islice(lines, 2))  # the header and the first row: Whisper's output is never quoted
-    quoting = csv.QUOTE_NONE if _whisper_output(head, delimiter) else csv.QUOTE_MINIMAL
-    reader = csv.reader(itertools.chain(head, lines), delimiter=delimiter, quoting=quoting)
+    whisper = _whisper_output(head, delimiter)
+    reader = csv.reader(itertools.chain(head, lines), delimiter=delimiter,
+                        quoting=csv.QUOTE_NONE if whisper else csv.QUOTE_MINIMAL)
     header = _next_row(reader, path)
     if header is None:
         raise NoTextError("expected a header row naming the columns; the file is empty", path=str(path), line=1)

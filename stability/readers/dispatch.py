@@ -381,7 +381,8 @@ def _all_options() -> dict[str, inspect.Parameter]:
 
 
 def _refresh_signature() -> None:
-    read_corpus.__signature__ = _SIGNATURE.replace(parameters=_FIXED + list(_all_options().values()))
+    # setattr: a function takes the attribute that inspect.signature reads, but its type declares none
+    setattr(read_corpus, "__signature__", _SIGNATURE.replace(parameters=_FIXED + list(_all_options().values())))
 
 
 def register_format(row: CorpusFormat) -> None:

@@ -485,7 +485,7 @@ def _whisper_cues(path: Path, lineno: int, record: dict[str, Any]) -> tuple[list
     for k, segment in enumerate(record["segments"]):
         if not isinstance(segment, dict) or not isinstance(segment.get("text"), str):
             raise fail(f"segments[{k}] must be {expected}; received {_short_repr(segment)}")
-        pair = [segment.get("start"), segment.get("end")]
+        pair: list[Any] = [segment.get("start"), segment.get("end")]  # numbers once checked below
         if not all(_finite_number(t) for t in pair):
             raise fail(f"segments[{k}] must be {expected}, its times finite numbers; received start "
                        f"{_short_repr(pair[0])} and end {_short_repr(pair[1])}")

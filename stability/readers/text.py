@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..checks import check_choice
 from ..corpus import Document
@@ -85,7 +86,7 @@ def read_text(
         units = _units(source, file, unit, state.get("split"))
         if not units:
             raise NoTextError("expected some text; the file is empty or blank", path=str(file))
-        meta = {"format": "text", "source": str(file), "unit": unit, "splitter": name, "notes": []}
+        meta: dict[str, Any] = {"format": "text", "source": str(file), "unit": unit, "splitter": name, "notes": []}
         return [make_document(file, None, id=doc_id, units=tuple(units), meta=meta)]
 
     return stream_files(source, parse_file)

@@ -139,7 +139,7 @@ def write_reports(result: Any, directory: str | os.PathLike, formats: Any, docum
     for name in formats:
         module = format_module(name)
         separate = getattr(module, "SEPARATE_DETAILS", False)
-        options = {"width": FILE_WIDTH} if "width" in inspect.signature(module.render).parameters else {}
+        options: dict[str, Any] = {"width": FILE_WIDTH} if "width" in inspect.signature(module.render).parameters else {}
         texts = {"report": render(result, name, documents=None if separate else documents, metrics=metrics, **options)}
         if separate:
             texts["documents"] = render(result, name, documents=True, metrics=metrics)

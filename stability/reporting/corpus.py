@@ -296,7 +296,7 @@ def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int) -> 
     rows, marked = [], marks_of(result)
     for label, s in result.summary.items():
         head = s.macro[HEADLINE.name]
-        row = [label, str(s.n_documents), number(s.macro[bounds.name].mean, bounds.digits),
+        row = [label, str(s.n_documents), number(s.macro[bounds.name].mean, bounds.digits or 0),
                f"{number(head.mean, digits)} {_interval(head, digits)}",
                number(s.macro[gap.name].mean, digits), *([number(compared[label], digits)] if compared else []),
                flags(s.content_blind, s.deterministic, s.n_failed, s.layout_only, marked[label])]
@@ -451,11 +451,11 @@ def summary_table(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
             row += [_json_float(st.mean), _json_float(st.std), _json_float(st.ci[0]), _json_float(st.ci[1])]
         row += [_json_float(s.micro["precision"]), _json_float(s.micro["recall"]), _json_float(s.micro["f1"])]
         for key in refs:
-            st = s.reference.get(key)
-            row += [_json_float(st.mean), _json_float(st.std)] if st else [None, None]
+            ref = s.reference.get(key)
+            row += [_json_float(ref.mean), _json_float(ref.std)] if ref else [None, None]
         if layout:
-            st = s.macro.get("layout_f1")
-            row += [s.layout_only] + ([_json_float(st.mean), _json_float(st.std)] if st else [None, None])
+            lay = s.macro.get("layout_f1")
+            row += [s.layout_only] + ([_json_float(lay.mean), _json_float(lay.std)] if lay else [None, None])
         if compared:
             row.append(_json_float(compared[label]))
         rows.append(row)
@@ -479,7 +479,7 @@ def _document_cells(r: StabilityResult, scores: list[Measure], refs: list[Measur
     cells = [r.segmenter, str(r.document)] + ([str(r.segmentation.n_units)] if full else [])
     for m in scores:
         whole = m.digits is not None  # counts are whole per document
-        value = show(m.value(r)) if digits is None and not whole else number(m.value(r), 0 if whole else digits)
+        value = number(m.value(r), 0) if whole else show(m.value(r))
         bounds = [show(x) for x in getattr(r, m.interval)] if m.interval else []
         if full:
             cells += [value] + bounds

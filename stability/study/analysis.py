@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..catalogue import HEADLINE, REFERENCE, STABILITY, Measure, oriented, reference_measure
 from ..checks import check_int, check_real
@@ -124,7 +125,7 @@ def score_matrix(result: CorpusResult, name: str, *, reference: bool = False,
 # ----------------------------------------------------------------------------------------------
 # running means (section 7)
 # ----------------------------------------------------------------------------------------------
-def running_means(values: Sequence[float]) -> np.ndarray:
+def running_means(values: ArrayLike) -> np.ndarray:
     """Mean of the first ``n`` defined values, for ``n = 1 .. len(values)`` (NaNs skipped: the
     running mean carries over; NaN before the first defined value).
 
@@ -150,7 +151,7 @@ def _settle_index(running: np.ndarray, final: float, tolerance: float) -> int:
     return 1 if outside.size == 0 else int(outside[-1]) + 2
 
 
-def settling(values: Sequence[float], *, tolerance: float = 0.02, at: int = 30, n_orders: int = 200,
+def settling(values: ArrayLike, *, tolerance: float = 0.02, at: int = 30, n_orders: int = 200,
              seed: int = 0, stream: Sequence[int | str] = ()) -> dict[str, float]:
     """How many documents the running mean needs before it stays near the corpus mean.
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..checks import check_int, check_real
 from ..exceptions import InvalidParameterError
@@ -63,7 +64,7 @@ def _undefined() -> Correlation:
 # ----------------------------------------------------------------------------------------------
 # correlations of weighted resamples
 # ----------------------------------------------------------------------------------------------
-def _resample_inputs(x: Sequence[float], y: Sequence[float], groups: Sequence[int],
+def _resample_inputs(x: ArrayLike, y: ArrayLike, groups: ArrayLike,
                      weights: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Validate the arguments of the resampled correlations; drop pairs with a NaN."""
     a = np.asarray(x, dtype=float)
@@ -102,7 +103,7 @@ def _cluster_pair_sums(a: np.ndarray, b: np.ndarray, starts: np.ndarray) -> tupl
     return sums
 
 
-def resampled_kendall_tau(x: Sequence[float], y: Sequence[float], groups: Sequence[int],
+def resampled_kendall_tau(x: ArrayLike, y: ArrayLike, groups: ArrayLike,
                           weights: np.ndarray) -> np.ndarray:
     """Kendall's tau-b of many cluster-bootstrap resamples at once, without building them.
 
@@ -181,7 +182,7 @@ def _resampled_ranks(values: np.ndarray, item_weights: np.ndarray) -> np.ndarray
     return ranks
 
 
-def resampled_spearman_rho(x: Sequence[float], y: Sequence[float], groups: Sequence[int],
+def resampled_spearman_rho(x: ArrayLike, y: ArrayLike, groups: ArrayLike,
                            weights: np.ndarray, batch: int = 200) -> np.ndarray:
     """Spearman's rho of many cluster-bootstrap resamples at once, without building them.
 

@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..checks import check_int
 from ..exceptions import InvalidParameterError
@@ -39,7 +40,7 @@ __all__ = ["SIDES", "HalfSplits", "ideal_values", "split_halves"]
 SIDES = ("score", "ideal", "reference")
 
 
-def ideal_values(oriented_means: Sequence[float], blind: Sequence[bool]) -> np.ndarray:
+def ideal_values(oriented_means: ArrayLike, blind: ArrayLike) -> np.ndarray:
     """The ideal reference-free score: the (oriented) reference value of each configuration, with
     the configurations flagged content-blind tied below every other one (all NaN when none is
     content-aware).

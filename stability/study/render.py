@@ -286,9 +286,9 @@ def _comparison(run: StudyRun) -> list[str]:
            + _md_table(["corpus"] + (["role"] if held else []) + [f"vs {t}" for t in titles.values()]
                        + ["mean", "headline", "difference", "ceiling"], table))
     if len(rows) > 1:
-        mine, heads = [m for m, _ in rows], [h for _, h in rows]
-        out += [f"Mean of the two over all corpora ({len(rows)}): {_signed(defined_mean([p.mean for p in mine]))}"
-                f"{_interval(pooled_interval(mine, confidence))} against the headline's "
+        mines, heads = [m for m, _ in rows], [h for _, h in rows]
+        out += [f"Mean of the two over all corpora ({len(rows)}): {_signed(defined_mean([p.mean for p in mines]))}"
+                f"{_interval(pooled_interval(mines, confidence))} against the headline's "
                 f"{_signed(defined_mean([p.mean for p in heads]))}{_interval(pooled_interval(heads, confidence))}.", ""]
     return out
 
@@ -297,13 +297,15 @@ def _halves(run: StudyRun) -> list[str]:
     studies = [st for st in run.studies if st.halves is not None and any(m in st.metrics for m in PLACEMENT)]
     if not studies:
         return []
+    splits = [st.halves for st in studies if st.halves is not None]  # one per study: each has its halves
     titles = ", ".join(_placement_titles(run).values())
-    rows, means = [], {side: [] for side in SIDES}
-    for st in studies:
-        values = {side: st.halves.mean(side, PLACEMENT) for side in means}
+    rows = []
+    means: dict[str, list[float]] = {side: [] for side in SIDES}
+    for st, halves in zip(studies, splits):
+        values = {side: halves.mean(side, PLACEMENT) for side in means}
         for side, value in values.items():
             means[side].append(value)
-        rows.append([st.name, str(st.halves.half), _signed(values["score"]), _signed(values["ideal"]),
+        rows.append([st.name, str(halves.half), _signed(values["score"]), _signed(values["ideal"]),
                      _signed(values["reference"]), _signed(values["score"] - values["ideal"])])
     if len(studies) > 1:
         average = {side: defined_mean(v) for side, v in means.items()}
@@ -312,7 +314,7 @@ def _halves(run: StudyRun) -> list[str]:
     return (["### On documents whose references it did not see", "",
              f"The ceiling above compares the ideal score with the very reference values it is made of. Here the "
              f"documents of each corpus are split at random into two halves of equal size "
-             f"({studies[0].halves.n_splits} splits, each half compared with the other), and each ranking of the "
+             f"({splits[0].n_splits} splits, each half compared with the other), and each ranking of the "
              f"configurations on one half is compared with the ranking by {titles} on the other half (Kendall tau-b, "
              "mean over the two references and the comparisons). `headline`: the headline's ranking (it never sees a "
              "reference). `ideal`: the references' own ranking on the first half with the content-blind "
@@ -325,7 +327,8 @@ def _halves(run: StudyRun) -> list[str]:
 
 
 def _sensitivity(run: StudyRun) -> list[str]:
-    rows, undefined = [], {}
+    rows = []
+    undefined: dict[str | None, list[str]] = {}
     for st in run.studies:
         sens = st.sensitivity
         if sens is None:

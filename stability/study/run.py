@@ -341,6 +341,7 @@ def run_study(options: StudyOptions, on_phase: PhaseCallback | None = None) -> S
     status = Status(options.progress, on_phase)
     try:
         prepared = [_prepare(spec, options, status) for spec in specs]
+        assert options.out is not None  # _resolved always fills it in
         root = Path(options.out)
         studies = [_run_corpus(p, root if len(specs) == 1 else root / p.spec.name, options, status) for p in prepared]
     finally:
