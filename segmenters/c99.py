@@ -108,7 +108,7 @@ def cosine_similarity_matrix(encoded: EncodedUnits) -> np.ndarray:
         for lo in range(0, shared.size, width):
             hi = min(lo + width, shared.size)
             in_block = (s_col >= lo) & (s_col < hi)
-            block = np.zeros((n, hi - lo), dtype=np.float64)
+            block: np.ndarray = np.zeros((n, hi - lo), dtype=np.float64)
             block[s_unit[in_block], s_col[in_block] - lo] = s_cnt[in_block]
             if gram is None:
                 gram = block @ block.T

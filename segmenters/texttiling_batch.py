@@ -277,7 +277,7 @@ def _ticks(static: _Static, layout: _Layout, separator_ticks: bool) -> np.ndarra
 def _kept_breaks(separators: np.ndarray) -> np.ndarray:
     """nltk's 100-character rule per order: which separators are kept paragraph breaks."""
     kept = np.zeros(separators.shape, dtype=bool)
-    last = np.zeros(len(separators), dtype=np.intp)
+    last: np.ndarray = np.zeros(len(separators), dtype=np.intp)
     for j in range(separators.shape[1]):
         kept[:, j] = separators[:, j] - last >= MIN_PARAGRAPH
         last = np.where(kept[:, j], separators[:, j], last)
