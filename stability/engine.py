@@ -577,19 +577,18 @@ class Engine:
         return max(1, math.ceil(len(tasks) / (4 * self.n_jobs)))
 
     def _announced(self, function: Callable, tasks: list[tuple]) -> Generator[Any, None, None]:
+        on_call = self.on_call
+        assert on_call is not None  # _execute announces the tasks only to an on_call
+
+        def announce_chunk(chunk: Chunk) -> None:
+            on_call(chunk[0], STREAM_NAMES[chunk[1]], chunk[-1])
+
         for task in tasks:
             if function is initial_task:
-                self._announce(task[0], None, None)
+                on_call(task[0], None, None)
                 yield function(*task)
             else:  # a task of chunks: each announced before it runs
-                yield function(*task, announce=self._announce_chunk)
-
-    def _announce(self, index: int, stream: str | None, restarts: range | None) -> None:
-        if self.on_call is not None:  # always, where tasks are announced
-            self.on_call(index, stream, restarts)
-
-    def _announce_chunk(self, chunk: Chunk) -> None:
-        self._announce(chunk[0], STREAM_NAMES[chunk[1]], chunk[-1])
+                yield function(*task, announce=announce_chunk)
 
     def run(self, pairs: list[Pair], on_done: Callable[[int], None] = _no_op) -> None:
         """Evaluate ``pairs``; ``on_done(i)`` is called as soon as ``pairs[i]`` is finished.

@@ -101,10 +101,8 @@ def _one_document(units: Sequence[str] | Document | str, doc_id: str | None,
     if isinstance(units, Document):
         doc = units if doc_id is None else Document(doc_id, units.units, units.references, units.times)
         return doc, doc_key(doc.id)
-    if isinstance(units, str) and splitter is not None:
-        from .splitters import get_splitter
-
-        units = get_splitter(splitter)(units)
+    if isinstance(units, str) and (split := _splitter(splitter)) is not None:
+        units = split(units)
     if isinstance(units, (str, bytes)) or not isinstance(units, Sequence):
         raise InvalidTypeError.make(
             "units", "a sequence of strings (one per unit), a Document, or raw text with splitter=", units)

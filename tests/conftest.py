@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -32,25 +33,16 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-def _missing_package(name: str) -> str:
-    """Why segmenter ``name`` cannot be made here (an extra's package not installed), else ''."""
-    from stability import MissingDependencyError, get_segmenter
-
-    try:
-        get_segmenter(name)
-    except MissingDependencyError as exc:
-        return str(exc)
-    return ""
-
-
+@functools.cache
 def missing_segmenters() -> dict[str, str]:
-    """``{name: why}`` of the registered segmenters whose optional package is not installed: none
-    where the dev extra is installed (tests/test_contract.py fails otherwise, unless
-    ``STABILITY_TEST_EXTRAS=some`` says the run installs only some extras, as .ci/run's run at the
-    dependencies' floors, which cannot install chonkie)."""
-    from stability import available_segmenters
+    """``{name: how to install it}`` of the registered segmenters whose optional package is not
+    installed (:attr:`~stability.registry.SegmenterStatus.missing`): none where the dev extra is
+    installed (tests/test_contract.py fails otherwise, unless ``STABILITY_TEST_EXTRAS=some`` says
+    the run installs only some extras, as .ci/run's run at the dependencies' floors, which cannot
+    install chonkie)."""
+    from stability.registry import describe_segmenters
 
-    return {name: why for name in sorted(available_segmenters()) if (why := _missing_package(name))}
+    return {name: status.missing for name, status in describe_segmenters().items() if status.missing}
 
 
 def installed_segmenters() -> list[str]:
