@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, StabilityError
+from .exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, StabilityError, _short_repr
 from .readers.common import naming_document
 from .readers.dispatch import STDIN, STDIN_NAME
 from .segmentation import Segmentation
@@ -112,11 +112,25 @@ def _bare_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -
 
 def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator[_Entry]:
     for number, place, record in records:
-        doc_id = str(record.get("id", place))
+        raw_id = record.get("id", place)
+        if isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)):
+            raise CorpusFormatError(f"'id' must be a string or an integer; received {_short_repr(raw_id)}",
+                                    path=str(path), line=number)
+        doc_id = str(raw_id)
+        keys = [key for key in ("boundaries", "masses", "references") if key in record]
+        if len(keys) > 1:
+            raise CorpusFormatError(f"document {doc_id!r}: expected its segmentation in one key; received "
+                                    f"{' and '.join(repr(key) for key in keys)}", path=str(path), line=number)
         try:
             segs: tuple[Segmentation, ...]
             if "masses" in record:
                 segs = (Segmentation.from_masses(record["masses"]),)
+                if "n_units" in record and record["n_units"] != segs[0].n_units:
+                    raise CorpusFormatError(
+                        f"document {doc_id!r}: 'masses' add up to {segs[0].n_units} units, but 'n_units' is "
+                        f"{_short_repr(record['n_units'])}; expected them to agree (or no 'n_units')",
+                        path=str(path), line=number,
+                    )
             elif "boundaries" in record or "references" in record:
                 if "n_units" not in record:
                     raise CorpusFormatError("'boundaries' needs 'n_units' (the number of units)", path=str(path), line=number)

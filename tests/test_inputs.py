@@ -224,6 +224,26 @@ def test_score_reads_a_jsonl_corpus_whose_units_are_utterances(tmp_path):
     assert score_files(ref, hyp).documents["a"]["f1"] == 1.0
 
 
+@pytest.mark.parametrize("record, message", [
+    ({"id": "a", "masses": [3, 4], "n_units": 10},
+     r"ref\.jsonl:1: document 'a': 'masses' add up to 7 units, but 'n_units' is 10; expected them to agree"),
+    ({"id": "a", "boundaries": [3], "masses": [5, 5], "n_units": 10},
+     r"ref\.jsonl:1: document 'a': expected its segmentation in one key; received 'boundaries' and 'masses'"),
+    ({"id": None, "boundaries": [3], "n_units": 10}, r"ref\.jsonl:1: 'id' must be a string or an integer; received None"),
+    ({"id": True, "boundaries": [3], "n_units": 10}, r"'id' must be a string or an integer; received True"),
+])
+def test_score_refuses_bare_segmentations_that_contradict_themselves(tmp_path, record, message):
+    """Conflicting keys were scored silently: 'masses' won over 'boundaries', 'n_units' was
+    ignored beside 'masses' (scored as 7 units), and a null id became the id 'None'."""
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl"
+    ref.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    hyp.write_text('{"id": "a", "boundaries": [5], "n_units": 10}\n', encoding="utf-8")
+    with pytest.raises(CorpusFormatError, match=message):
+        score_files(ref, hyp)
+    ref.write_text('{"id": "a", "masses": [5, 5], "n_units": 10}\n', encoding="utf-8")  # agreeing: read
+    assert score_files(ref, hyp).documents["a"]["f1"] == 1.0
+
+
 def test_score_help_says_what_the_files_hold():
     result = CliRunner().invoke(app, ["score", "--help"], terminal_width=200)
     assert result.exit_code == 0

@@ -79,7 +79,7 @@ def test_a_folder_mixing_whisper_json_and_captions(tmp_path):
     write(tmp_path / "b.vtt", TALK)
     write(tmp_path / "b.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:06.000\nA\n")  # read with b.vtt
     write(tmp_path / "sub" / "c.srt", SRT)
-    with pytest.warns(CorpusWarning, match=r"2 file\(s\) of another format not read \('b\.vtt', 'sub/c\.srt'\): the "
+    with pytest.warns(CorpusWarning, match=r"2 other file\(s\) not read \('b\.vtt', 'sub/c\.srt'\): the "
                       r"corpus is read as format 'jsonl' detected from the '\.json' files"):
         assert [d.id for d in read_corpus(tmp_path)] == ["a.json"]
     with warnings.catch_warnings():

@@ -49,7 +49,9 @@ def read_choi(
     in Choi's set 4 such lines are counted as sentences of their segment (e.g. ``4/3-5/16.ref``
     keeps every segment within 3-5 units only with them), so keeping them preserves Choi's
     reference positions; ``blank_lines="drop"`` removes them instead. Both cases leave one note a
-    file, naming the lines.
+    file, naming the lines. Whitespace-only lines before the first separator or after the last
+    (a trailing empty line) are dropped either way, with a note: kept, they would make a segment
+    of their own and a reference boundary.
 
     Parameters
     ----------
@@ -114,9 +116,23 @@ def _parse_choi(path: Path, doc_id: str, lines: Iterable[str], blank_lines: str)
     blanks: list[tuple[int, int]] = []  # (line, unit it became or would have become)
     current = 0
     last_separator: int | None = None
+    outside: list[int] = []  # blank lines before the first separator or after the last: not units
+
+    def frame_blanks() -> bool:
+        """Drop the open segment when it holds blank lines only and lies outside the separators."""
+        nonlocal current
+        if not current or any(units[-current:]):
+            return False
+        outside.extend(lineno for lineno, _ in blanks[-current:])
+        del units[-current:], blanks[-current:]
+        current = 0
+        return True
+
     for lineno, line in enumerate(lines, 1):
         text = line.strip()
         if text == CHOI_SEPARATOR:
+            if last_separator is None:
+                frame_blanks()
             if current:
                 sizes.append(current)
             elif last_separator is not None:
@@ -131,8 +147,14 @@ def _parse_choi(path: Path, doc_id: str, lines: Iterable[str], blank_lines: str)
                 continue
         units.append(text)
         current += 1
+    if last_separator is not None:
+        frame_blanks()
     if current:
         sizes.append(current)
+    if outside:
+        where = ", ".join(map(str, outside[:BLANK_LINES_NAMED])) + (", ..." if len(outside) > BLANK_LINES_NAMED else "")
+        note(notes, path, f"{'line' if len(outside) == 1 else 'lines'} {where}: blank, before the first or after the "
+                          f"last '{CHOI_SEPARATOR}' separator: dropped (not a segment of empty units)")
     if blanks:
         note(notes, path, _blank_lines_note(blanks, blank_lines))
     if not units:

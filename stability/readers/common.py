@@ -118,11 +118,13 @@ def _natural_key(relative: str) -> tuple:
     return (tuple(parts), relative)
 
 
-def list_files(path: PathLike, patterns: tuple[str, ...]) -> tuple[Path, list[tuple[str, Path]]]:
+def list_files(path: PathLike, patterns: tuple[str, ...], *, quiet: bool = False) -> tuple[Path, list[tuple[str, Path]]]:
     """Return ``(root, [(relative id, file)])``; a single file is returned alone, named by its name.
 
     Directories are walked recursively, following symbolic links (see :func:`_walk`), hidden
-    entries are skipped, files are sorted in natural order (``2.ref`` before ``10.ref``). A
+    entries are skipped, files are sorted in natural order (``2.ref`` before ``10.ref``), and a
+    file reached twice (a link to a file listed already) is listed once, with a warning (none when
+    ``quiet``: a listing that only looks, to detect the format). A
     matching entry that cannot be read as a file (a broken symbolic link, a named pipe) is a
     :class:`CorpusFormatError` naming it.
     """
@@ -148,7 +150,25 @@ def list_files(path: PathLike, patterns: tuple[str, ...]) -> tuple[Path, list[tu
             path=str(root),
         )
     found.sort(key=lambda item: _natural_key(item[0]))
-    return root, found
+    return root, _once(root, found, quiet)
+
+
+def _once(root: Path, found: list[tuple[str, Path]], quiet: bool) -> list[tuple[str, Path]]:
+    """``found`` with each file read once: a file reached again through a symbolic link is left
+    out under its later name, with a warning naming both (it would be a second document)."""
+    first: dict[str, str] = {}
+    kept, again = [], []
+    for relative, file in found:
+        real = os.path.realpath(file)
+        if real in first:
+            again.append(f"{relative!r} (the file {first[real]!r} is)")
+            continue
+        first[real] = relative
+        kept.append((relative, file))
+    if again and not quiet:
+        warn(f"{root}: {len(again)} file(s) reached again through a symbolic link read once, under the first "
+             f"name: {_shown(again)}", CorpusWarning)
+    return kept
 
 
 def _walk(root: Path) -> Iterator[tuple[str, list[str]]]:

@@ -306,7 +306,7 @@ def _parse_csv(
         empty = False
         yield _build(path, doc_id, rows, columns)
     if empty:
-        raise CorpusFormatError(
+        raise NoTextError(
             "expected at least one data row after the header; found none", path=str(path), line=reader.line_num + 1
         )
 
@@ -323,11 +323,19 @@ def _whisper_output(head: list[str], delimiter: str) -> bool:
 
 
 def _next_row(reader: Any, path: Path) -> list[str] | None:
+    start = reader.line_num + 1  # where the row begins: a quoted cell may run over many lines
     try:
         return next(reader)
     except StopIteration:
         return None
     except csv.Error as exc:
+        if "field larger than field limit" in str(exc):  # a quote never closed swallowed the rows after it
+            raise CorpusFormatError(
+                f"malformed CSV: a cell of the row starting here runs on past line {reader.line_num} (over "
+                f"{csv.field_size_limit()} characters): expected a closing double quote; most likely a cell "
+                f"starts with a stray '\"' (quote such a cell and double the quotes inside it)",
+                path=str(path), line=start,
+            ) from None
         raise CorpusFormatError(f"malformed CSV: {exc}", path=str(path), line=reader.line_num) from None
 
 

@@ -25,6 +25,7 @@ __all__ = ["STDIN", "STDIN_NAME", "detect_format", "read_corpus", "register_form
 STDIN, STDIN_NAME = "-", "<stdin>"
 
 _SNIFF_FILES = 10  # files of a directory looked at when extensions do not decide
+_SNIFF_UNREAD = 50  # files without a telling extension looked at for the warning on files left out
 
 # (format, why it was chosen, the pattern that overrides the reader's default or None)
 Detection = tuple[CorpusFormat, str, "tuple[str, ...] | None"]
@@ -53,8 +54,14 @@ def _detect_file(file: Path, codec: str, errors: str) -> Detection:
     return fallback, "no unit markup found (no separator, header, or known extension)", None
 
 
+def _about_the_folder(file: Path) -> bool:
+    """A README (any case, any extension): it describes a corpus, and never decides its format."""
+    return file.name.lower().startswith("readme")
+
+
 def _detect_directory(root: Path, codec: str, errors: str) -> Detection:
-    _, files = list_files(root, ("*",))
+    _, listed = list_files(root, ("*",), quiet=True)
+    files = [(relative, file) for relative, file in listed if not _about_the_folder(file)]
     suffixes = {file.suffix.lower() for _, file in files}
     for row in FORMAT_TABLE.values():
         for suffix in row.extensions:
@@ -79,21 +86,30 @@ def _detect_directory(root: Path, codec: str, errors: str) -> Detection:
     )
 
 
-def _left_out(root: Path, row: CorpusFormat) -> list[str]:
-    """The files of directory ``root`` that another format's extension names and that ``row``,
-    chosen from its own extensions, will not read; a file named as one ``row`` reads (``talk.vtt``
-    beside ``talk.json``, as Whisper writes every format) or as its companion
-    (``talk.chapters.vtt``) is the same document, and not listed."""
-    _, files = list_files(root, ("*",))
+def _left_out(root: Path, row: CorpusFormat, codec: str, errors: str) -> list[str]:
+    """The files of directory ``root`` that ``row``, chosen from its own extensions, will not read
+    and that hold documents of another format: those another format's extension names, and those
+    without one (or ``.txt``) whose content another format recognises (Wiki-50's articles beside
+    a ``.json`` file; the first :data:`_SNIFF_UNREAD` such files are looked at). READMEs are not
+    listed. A file named as one ``row`` reads (``talk.vtt`` beside ``talk.json``, as Whisper
+    writes every format) or as its companion (``talk.chapters.vtt``) is the same document, and
+    not listed."""
+    _, listed = list_files(root, ("*",), quiet=True)
     other = {suffix for r in FORMAT_TABLE.values() if r is not row for suffix in r.extensions} - set(row.extensions)
-    read = {file.with_suffix("") for _, file in files if file.suffix.lower() in row.extensions}
-    unread = {file.with_suffix("") for _, file in files if file.suffix.lower() in other}
+    weak = {"", *(suffix for r in FORMAT_TABLE.values() for suffix in r.weak_extensions)} - set(row.extensions)
+    untold = itertools.islice((file for _, file in listed if file.suffix.lower() in weak
+                               and not _about_the_folder(file)), _SNIFF_UNREAD)
+    recognised = {file for file in untold if _sniff(file, codec, errors) is not None}
+    files = [(relative, file) for relative, file in listed if not _about_the_folder(file)
+             and (file.suffix.lower() in other or file in recognised)]
+    read = {file.with_suffix("") for _, file in listed if file.suffix.lower() in row.extensions}
+    unread = {file.with_suffix("") for _, file in files}
 
     def companion(file: Path) -> bool:  # talk.chapters.vtt beside talk.srt goes with it
         stem = file.with_suffix("")
         return stem.with_suffix("") != stem and stem.with_suffix("") in unread
-    return [relative for relative, file in files if file.suffix.lower() in other
-            and file.with_suffix("") not in read and file.with_suffix("").with_suffix("") not in read
+    return [relative for relative, file in files
+            if file.with_suffix("") not in read and file.with_suffix("").with_suffix("") not in read
             and not companion(file)]
 
 
@@ -106,19 +122,22 @@ def detect_format(path: PathLike, *, encoding: str = "utf-8", encoding_errors: s
     """Name the format :func:`read_corpus` would use for ``path``.
 
     Every rule reads the format table (:data:`~stability.readers.FORMAT_TABLE`), in its order.
-    A file: its extension (``.ref`` choi, ``.jsonl``/``.json`` jsonl, ``.csv``/``.tsv`` csv,
-    ``.segmenttitles`` chen, ``.vtt``/``.srt`` subtitles, ``.md``/``.markdown`` markdown,
+    A file: its extension (``.ref`` choi, ``.jsonl``/``.json``/``.ndjson`` jsonl, ``.csv``/``.tsv``
+    csv, ``.segmenttitles`` chen, ``.vtt``/``.srt`` subtitles, ``.md``/``.markdown`` markdown,
     ``.html``/``.htm`` html); otherwise its content (a ``========,<level>,<title>.`` header among
-    its first non-blank lines: wiki; a ``==========`` line: choi; an ``X.text`` file with
+    its first non-blank lines: wiki; a ``==========`` line: choi; a JSON object on the first line,
+    or a first line opening an object or an array of objects: jsonl; an ``X.text`` file with
     ``X.segmenttitles`` beside it: chen; a ``WEBVTT`` first line, or a SubRip cue number followed
     by a timing line: subtitles); otherwise text. A directory (searched recursively): the
-    first of those extensions present; otherwise the content of its first ten text files in
+    first of those extensions present (a README, which describes a corpus, does not count);
+    otherwise the content of its first ten text files in
     natural order, as for a file (files holding NUL bytes, such as images, PDFs and office
     documents, are passed over; when one of them decides, every non-hidden file of the directory
     is read, whatever its name: pass ``pattern=`` to narrow it); otherwise ``.txt`` files: text;
     otherwise a :class:`CorpusFormatError`. :func:`read_corpus` warns (:class:`CorpusWarning`)
-    when a directory also holds files of other formats' extensions that the format detected
-    leaves unread (not those named as a file it reads, ``talk.vtt`` beside ``talk.json``).
+    when a directory also holds files of another format that the format detected leaves unread:
+    by their extension, or by their content for files without one (not those named as a file it
+    reads, ``talk.vtt`` beside ``talk.json``).
 
     Examples
     --------
@@ -260,10 +279,11 @@ def read_corpus(
         row, reason, sniffed_pattern = _detect(path, codec, encoding_errors)
         how = f"format {row.name!r} detected {reason}"
         pattern = sniffed_pattern if pattern is None and sniffed_pattern is not None else pattern
-        left_out = _left_out(Path(path), row) if pattern is None and Path(path).is_dir() and row.extensions else []
+        left_out = (_left_out(Path(path), row, codec, encoding_errors)
+                    if pattern is None and Path(path).is_dir() and row.extensions else [])
         if left_out:
             shown = ", ".join(repr(name) for name in left_out[:5]) + (", ..." if len(left_out) > 5 else "")
-            warn(f"{path}: {len(left_out)} file(s) of another format not read ({shown}): the corpus is read as "
+            warn(f"{path}: {len(left_out)} other file(s) not read ({shown}): the corpus is read as "
                  f"{how}, one format a corpus; pass format= to read the others instead, or "
                  f"give each format its own folder", CorpusWarning)
     else:

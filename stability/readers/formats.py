@@ -21,7 +21,7 @@ from .chen import read_chen, sniff_chen
 from .choi import CHOI_SEPARATOR, read_choi, sniff_choi, write_choi
 from .delimited import read_csv, write_csv
 from .html import read_html
-from .jsonl import read_jsonl, write_jsonl
+from .jsonl import read_jsonl, sniff_json, write_jsonl
 from .markdown import read_markdown
 from .subtitles import read_subtitles, sniff_subtitles
 from .text import read_text
@@ -106,7 +106,10 @@ FORMAT_TABLE: dict[str, CorpusFormat] = _rows(
         "wiki", read_wiki, sniff=sniff_wiki, marker="'========,<level>,<title>.' headers",
         aliases=("wiki727k", "wiki-727k", "wiki50", "wiki-50"),
     ),
-    CorpusFormat("jsonl", read_jsonl, extensions=(".jsonl", ".json"), writer=write_jsonl, aliases=("json",)),
+    CorpusFormat(
+        "jsonl", read_jsonl, extensions=(".jsonl", ".json", ".ndjson"), sniff=sniff_json,
+        marker="a JSON object or array of objects", writer=write_jsonl, aliases=("json", "ndjson"),
+    ),
     CorpusFormat("csv", read_csv, extensions=(".csv", ".tsv"), writer=write_csv, aliases=("tsv",)),
     CorpusFormat(
         "chen", read_chen, extensions=(".segmenttitles",), sniff=sniff_chen,

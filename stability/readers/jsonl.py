@@ -30,13 +30,14 @@ from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
 from ..segmentation import Segmentation
 from ..splitters import Splitter, SplitterOption
-from .common import PathLike, checked_documents, NoTextError, make_document, note, open_source, stream_files
+from .common import (PathLike, checked_documents, NoTextError, first_lines, make_document, note, open_source,
+                     stream_files)
 from .subtitles import Cue, chapters_of, chapters_track, sentences, turn_texts
 from .text import _splitter_name, build_splitter, resolve_splitter
 
-__all__ = ["read_jsonl", "write_jsonl", "is_whisper", "REFERENCE_KEYS", "KEY_ALIASES"]
+__all__ = ["read_jsonl", "write_jsonl", "sniff_json", "is_whisper", "REFERENCE_KEYS", "KEY_ALIASES"]
 
-PATTERNS = ("*.jsonl", "*.json")
+PATTERNS = ("*.jsonl", "*.json", "*.ndjson")
 #: What a unit of a Whisper transcript is: a segment as Whisper cut it, or a sentence.
 UNITS = ("segment", "sentence")
 
@@ -156,7 +157,8 @@ def read_jsonl(
         every transcript of the corpus when they are long enough.
     encoding, encoding_errors, pattern, limit :
         The options of every reader (see :func:`~stability.readers.read_corpus`); ``pattern``
-        defaults to ``"*.jsonl"`` and ``"*.json"`` here. ``limit`` counts the documents kept.
+        defaults to ``"*.jsonl"``, ``"*.json"`` and ``"*.ndjson"`` here. ``limit`` counts the
+        documents kept.
 
     Examples
     --------
@@ -302,6 +304,21 @@ def _placed(records: Iterator[tuple[int, dict[str, Any]]]) -> Iterator[tuple[int
         yield previous[0], f"{previous[0]}.{k}" if k > 1 else str(previous[0]), previous[1]
 
 
+def sniff_json(file: Path, codec: str, errors: str) -> str | None:
+    """What makes ``file`` look like JSON documents (a file without the ``.json`` extension), or None:
+    a JSON object on its first line (JSON lines, or one object), or a first line opening an object
+    or an array of objects (``[{``, or ``[``/``{`` alone on the line with ``{``/``"`` next)."""
+    lines = first_lines(file, codec, errors, max_lines=2)
+    head, following = next(lines, ""), next(lines, "")
+    if head.startswith("{") and _is_object(head):
+        return "a JSON object on its first line"
+    if head == "{" and following.startswith('"'):
+        return "a JSON object"
+    if head.startswith("[") and (head[1:].lstrip() or following).startswith("{"):
+        return "a JSON array of objects"
+    return None
+
+
 def _is_object(text: str) -> bool:
     try:
         return isinstance(json.loads(text), dict)
@@ -360,8 +377,8 @@ def _json_records(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]
             at = _skip_space(text, at + 1)
             end = at + 1 if text.startswith("]", at) else -1
             if end > 0:
-                raise fail("expected at least one document (a JSON object with 'units') in the array; "
-                           "the array is empty", at)
+                raise NoTextError("expected at least one document (a JSON object with 'units') in the array; "
+                                  "the array is empty", path=str(path), line=lines.at(at))
             while end < 0:
                 value, after = decode(at)
                 yield document(value, at)
@@ -517,9 +534,10 @@ def _whisper_document(path: Path, lineno: int, record: dict[str, Any], default_i
     if empty:
         shown = ", ".join(map(str, empty[:10])) + (", ..." if len(empty) > 10 else "")
         note(notes, f"{path}:{lineno}", f"{len(empty)} Whisper segment(s) without text skipped (segments {shown})")
-    if not cues:
-        raise fail(f"document {str(doc_id)!r}: expected at least one Whisper segment with text; "
-                   f"{'its segments have none' if record['segments'] else 'segments is empty'}")
+    if not cues:  # Whisper's output for a silent recording: left out of a folder with a warning
+        raise NoTextError(f"document {str(doc_id)!r}: expected at least one Whisper segment with text; "
+                          f"{'its segments have none' if record['segments'] else 'segments is empty'}",
+                          path=str(path), line=lineno)
     if split is not None:
         cues = sentences(cues, split, path, notes, pieces="segments", where=f"{path}:{lineno}")
     times = [(cue.start, cue.end) for cue in cues]

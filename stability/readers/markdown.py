@@ -53,7 +53,7 @@ _HTML_BLOCK = re.compile(rf"^ {{0,3}}</?(?:{_BLOCK_TAGS})(?:[ \t]|/?>|$)", re.IG
 _ONE_TAG = re.compile(rf"^ {{0,3}}{_TAG_PATTERN}[ \t]*$")  # alone on its line, any tag starts one too
 _QUOTE_START = re.compile(r"^ {0,3}>")
 _LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*\S+(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?[ \t]*$")
-_FRONT_MATTER_END = ("---", "...")
+_FRONT_MATTER = {"---": ("---", "..."), "+++": ("+++",)}  # the line opening front matter: those closing it
 _LIST_ITEM = re.compile(rf"^ {{0,3}}{_MARKER}(?:[ \t]|$)")
 _ITEM_CONTENT = re.compile(rf"^( *{_MARKER})( *)(.?)")  # a list item's marker, on a line with tabs expanded
 _CODE_INDENT = 4
@@ -122,8 +122,8 @@ def read_markdown(
     indentation (never code, never a heading; a line holding only tags ends the unit, as a table
     row does in the HTML reader); ``<pre>`` runs to ``</pre>`` and is a code block (tags removed,
     entities decoded); ``<script>`` and ``<style>`` are removed. Lines of a
-    block are stripped and joined with single spaces. Removed without a trace: YAML front matter
-    (``---`` on the first line up to a closing ``---`` or ``...``), HTML comments that start a
+    block are stripped and joined with single spaces. Removed without a trace: front matter (YAML,
+    ``---`` on the first line up to a closing ``---`` or ``...``; TOML, ``+++`` up to ``+++``), HTML comments that start a
     line (``<!-- ... -->``, over several lines too; text after the closing ``-->`` on its line
     is shown, a paragraph of its own), lines holding only HTML tags (``<details>``,
     ``</div>``), link reference definitions (``[label]: https://...``) and thematic breaks
@@ -226,11 +226,13 @@ def read_sectioned(path: PathLike, blocks: FileBlocks, patterns: tuple[str, ...]
 
 
 def _front_matter_end(lines: list[str]) -> int:
-    """Index of the first line after YAML front matter (0 when the file has none)."""
-    if not lines or lines[0].strip() != "---":
+    """Index of the first line after the front matter (0 when the file has none): YAML between
+    ``---`` lines (closed by ``---`` or ``...``), or TOML between ``+++`` lines (Hugo, Zola)."""
+    opening = lines[0].strip() if lines else ""
+    if opening not in _FRONT_MATTER:
         return 0
     for i in range(1, len(lines)):
-        if lines[i].strip() in _FRONT_MATTER_END:
+        if lines[i].strip() in _FRONT_MATTER[opening]:
             return i + 1
     return 0  # never closed: not front matter
 

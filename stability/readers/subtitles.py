@@ -42,7 +42,7 @@ from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
 from ..segmentation import Segmentation
 from ..splitters import Splitter, SplitterOption, ends_sentence
-from .common import PathLike, Source, first_lines, make_document, note, open_source, stream_files
+from .common import NoTextError, PathLike, Source, first_lines, make_document, note, open_source, stream_files
 from .text import _checked_split, _splitter_name, build_splitter, resolve_splitter
 
 __all__ = [
@@ -346,8 +346,8 @@ def _spoken(source: Source, file: Path, speakers: str, notes: list[str] | None) 
              f"captions do): {removed} repeated line(s) removed, {held} cue(s) left without new text skipped")
         cues = rolled
     spoken = [cue for cue in cues if cue.text]
-    if not spoken:
-        raise CorpusFormatError(
+    if not spoken:  # a silent recording's captions: left out of a folder with a warning
+        raise NoTextError(
             "expected at least one cue with text; " + (f"its {len(cues)} cue(s) have none" if cues else "found no cue"),
             path=str(file),
         )

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
-from .common import HeadedSections, PathLike, first_lines, make_document, note, open_source, stream_files
+from .common import HeadedSections, NoTextError, PathLike, first_lines, make_document, note, open_source, stream_files
 
 __all__ = ["read_wiki", "sniff_wiki"]
 
@@ -156,7 +156,7 @@ def _parse_wiki(path: Path, doc_id: str, lines: Iterable[str], levels: frozenset
         elif text:
             sections.units.append(text)
     if not sections.units:
-        raise CorpusFormatError(
+        raise NoTextError(
             "expected at least one sentence line besides section headers and ***LIST*** lines; "
             "the file has none",
             path=str(path),

@@ -1,0 +1,178 @@
+"""Reading a folder as users assemble them: files of another kind beside the corpus, files with
+nothing to segment, links, and files whose format only their content tells. Each case was found
+reading such folders, and each read wrongly without a word before (see the test docstrings)."""
+
+import json
+import os
+import warnings
+
+import pytest
+
+from stability.exceptions import CorpusFormatError
+from stability.readers import CorpusWarning, detect_format, read_corpus
+
+WIKI = "========,1,preface.\nFirst sentence.\nSecond sentence.\n========,2,History.\nThird one.\nFourth one.\n"
+UNITS = [f"Sentence number {i}." for i in range(8)]
+
+
+def write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def quietly(documents):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorpusWarning)
+        return list(documents)
+
+
+def test_a_readme_does_not_decide_the_format_of_a_folder(tmp_path):
+    """Wiki-50 articles have no extension; a README.md beside them decided the format (markdown),
+    and only the README was read, without a warning (one document instead of three). The same
+    with text files: a README.md left them out."""
+    for name in ("10037144", "1057453", "2"):
+        write(tmp_path / "wiki" / name, WIKI)
+    write(tmp_path / "wiki" / "README.md", "# Wiki-50\n\nTest set.\n")
+    assert detect_format(tmp_path / "wiki") == "wiki"
+    with pytest.warns(CorpusWarning, match=r"README\.md: no '========,<level>,<title>\.' header line"):
+        assert [d.id for d in read_corpus(tmp_path / "wiki")] == ["2", "1057453", "10037144", "README.md"]
+    assert [d.id for d in quietly(read_corpus(tmp_path / "wiki", pattern="[0-9]*"))] == ["2", "1057453", "10037144"]
+    write(tmp_path / "text" / "doc1.txt", "One. Two.\n")
+    write(tmp_path / "text" / "doc2.txt", "Three. Four.\n")
+    write(tmp_path / "text" / "readme.MD", "# About\n\nThese are notes.\n")
+    assert detect_format(tmp_path / "text") == "text"
+    assert [d.id for d in quietly(read_corpus(tmp_path / "text"))] == ["doc1.txt", "doc2.txt"]
+
+
+def test_files_another_format_recognises_are_named_when_left_out(tmp_path):
+    """Files without an extension (or ``.txt``) that another format recognises by their content
+    are named when the folder is read in the format of its other files; READMEs, notes and
+    binary files beside a corpus are not (Choi's benchmark folder holds a README and tables)."""
+    write(tmp_path / "a.json", json.dumps({"id": "a", "units": UNITS}))
+    write(tmp_path / "10037144", WIKI)
+    write(tmp_path / "old.txt", "==========\nOne.\n==========\n")
+    write(tmp_path / "notes.txt", "Table 1 of the paper.\n")
+    write(tmp_path / "README", "==========\nAbout this corpus.\n==========\n")
+    write(tmp_path / "logo", "\x00\x01binary")
+    with pytest.warns(CorpusWarning, match=r"2 other file\(s\) not read \('10037144', 'old\.txt'\): the corpus "
+                      r"is read as format 'jsonl' detected from the '\.json' files"):
+        assert [d.id for d in read_corpus(tmp_path)] == ["a"]
+
+
+def json_lines(tmp_path, name):
+    docs = [{"id": f"d{k}", "units": UNITS, "boundaries": [3, 5]} for k in range(2)]
+    return write(tmp_path / name, "".join(json.dumps(d) + "\n" for d in docs))
+
+
+@pytest.mark.parametrize("name", ["corpus.ndjson", "corpus", "corpus.txt"])
+def test_json_lines_are_read_as_json_whatever_the_file_is_called(tmp_path, name):
+    """A ``.ndjson`` or extension-less file of JSON lines was read as plain text: one document of
+    the raw JSON cut into sentences, the references lost, exit 0."""
+    file = json_lines(tmp_path, name)
+    assert detect_format(file) == "jsonl"
+    docs = quietly(read_corpus(file))
+    assert [(d.id, d.n_units, d.references[0].boundaries) for d in docs] == [("d0", 8, (3, 5)), ("d1", 8, (3, 5))]
+
+
+def test_a_pretty_printed_json_array_without_extension_is_json(tmp_path):
+    docs = [{"id": "a", "units": UNITS, "segments": [3, 5]}]
+    file = write(tmp_path / "export", json.dumps(docs, indent=2))
+    assert detect_format(file) == "jsonl"
+    assert [d.references[0].boundaries for d in quietly(read_corpus(file))] == [(3,)]
+
+
+@pytest.mark.parametrize("text", ["[Music] Welcome back. Today we talk.\n", "{braces} are fine in prose.\n",
+                                  "[\n1, 2]\n"])
+def test_text_that_only_starts_like_json_stays_text(tmp_path, text):
+    file = write(tmp_path / "talk", text)
+    assert detect_format(file) == "text"
+
+
+def test_a_folder_of_extensionless_json_is_json(tmp_path):
+    json_lines(tmp_path, "part1")
+    assert detect_format(tmp_path) == "jsonl"
+
+
+EMPTY_CASES = {
+    "srt": ("a.srt", "1\n00:00:00,000 --> 00:00:02,000\nHello there.\n\n2\n00:00:02,000 --> 00:00:04,000\nBye now.\n",
+            "b.srt", "", "expected at least one cue with text"),
+    "vtt": ("a.vtt", "WEBVTT\n\n00:00.000 --> 00:02.000\nHello there.\n\n00:02.000 --> 00:04.000\nBye now.\n",
+            "b.vtt", "WEBVTT\n", "expected at least one cue with text"),
+    "whisper": ("a.json", json.dumps({"text": "Hi. Bye.", "language": "en", "segments": [
+        {"start": 0.0, "end": 1.0, "text": " Hi."}, {"start": 1.0, "end": 2.0, "text": " Bye."}]}),
+                "b.json", json.dumps({"text": "", "segments": [], "language": "en"}),
+                "expected at least one Whisper segment with text; segments is empty"),
+    "wiki": ("a", WIKI, "b", "========,1,preface.\n", "expected at least one sentence line"),
+    "json array": ("a.json", json.dumps([{"id": "a", "units": UNITS}]), "b.json", "[]",
+                   "the array is empty"),
+    "csv": ("a.csv", "text,label\nOne.,1\nTwo.,2\n", "b.csv", "text,label\n",
+            "expected at least one data row after the header"),
+}
+
+
+@pytest.mark.parametrize("case", EMPTY_CASES, ids=list(EMPTY_CASES))
+def test_a_file_with_nothing_to_segment_is_left_out_of_a_folder(tmp_path, case):
+    """The README promises that one empty page does not stop a run; an empty caption file, the
+    Whisper output of a silent recording, an empty wiki article, an empty JSON array and a CSV
+    with a header only stopped it (an error for the whole folder)."""
+    good, good_text, empty, empty_text, reason = EMPTY_CASES[case]
+    write(tmp_path / good, good_text)
+    write(tmp_path / empty, empty_text)
+    with pytest.warns(CorpusWarning, match=rf"1 file\(s\) without text to segment left out of the corpus: {empty} "
+                                           rf"\(.*{reason}"):
+        docs = list(read_corpus(tmp_path, "wiki" if case == "wiki" else None))
+    assert len(docs) == 1 and docs[0].n_units >= 2
+    with pytest.raises(CorpusFormatError, match=reason):  # given alone, it is still an error
+        quietly(read_corpus(tmp_path / empty, "wiki" if case == "wiki" else None))
+
+
+def test_a_file_linked_twice_is_read_once(tmp_path):
+    """A symbolic link to a file already in the corpus made a second document of the same text
+    (directories reached twice were already read once)."""
+    write(tmp_path / "real" / "a.txt", "One. Two. Three.\n")
+    write(tmp_path / "real" / "c.txt", "Four. Five.\n")
+    (tmp_path / "other").mkdir()
+    os.symlink(os.path.join("..", "real", "a.txt"), tmp_path / "other" / "b.txt")
+    with pytest.warns(CorpusWarning, match=r"1 file\(s\) reached again through a symbolic link read once, under the "
+                                           r"first name: 'real/a\.txt' \(the file 'other/b\.txt' is\)"):
+        assert [d.id for d in read_corpus(tmp_path)] == ["other/b.txt", "real/c.txt"]
+
+
+@pytest.mark.parametrize("text, units, boundaries, line", [
+    ("==========\na .\nb .\n==========\nc .\nd .\n==========\n\n", ("a .", "b .", "c .", "d ."), (2,), "line 8"),
+    ("\n \n==========\na .\nb .\n==========\nc .\nd .\n==========\n", ("a .", "b .", "c .", "d ."), (2,), "lines 1, 2"),
+    ("==========\na .\n\nb .\n==========\nc .\n==========\n", ("a .", "", "b .", "c ."), (3,), None),
+])
+def test_choi_blank_lines_outside_the_separators_make_no_segment(tmp_path, text, units, boundaries, line):
+    """A trailing empty line after the last separator became an empty unit in a segment of its
+    own, adding a reference boundary; blank lines inside a segment are still kept (Choi's set 4)."""
+    file = write(tmp_path / "doc.ref", text)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        doc, = read_corpus(file)
+    assert (doc.units, doc.references[0].boundaries) == (units, boundaries)
+    said = [str(w.message) for w in caught if "before the first or after the last" in str(w.message)]
+    assert said == ([f"{file}: {line}: blank, before the first or after the last '==========' separator: dropped "
+                     f"(not a segment of empty units)"] if line else [])
+
+
+@pytest.mark.parametrize("opening, closing", [("+++", "+++"), ("---", "---"), ("---", "...")])
+def test_markdown_front_matter_toml_and_yaml(tmp_path, opening, closing):
+    """Hugo's and Zola's TOML front matter (``+++``) was a unit and made a reference segment."""
+    file = write(tmp_path / "page.md", f'{opening}\ntitle = "Install guide"\ndate = 2024-01-01\n{closing}\n\n'
+                                       "# A\n\np1.\n\n# B\n\np2.\n")
+    doc, = quietly(read_corpus(file))
+    assert doc.units == ("p1.", "p2.") and doc.references[0].boundaries == (1,)
+
+
+def test_a_stray_quote_in_a_long_csv_is_reported_where_it_opens(tmp_path):
+    """A quote never closed swallowed the rows after it up to the csv module's field limit, and
+    the error named a line thousands of rows later, as 'field larger than field limit'."""
+    rows = ["text,label"] + [f"row {i} text here,{i // 100}" for i in range(9000)]
+    rows[11] = '"Hello, she said to row ten,0'
+    file = write(tmp_path / "stray.csv", "\n".join(rows) + "\n")
+    with pytest.raises(CorpusFormatError, match=r"stray\.csv:12: malformed CSV: a cell of the row starting here runs "
+                                                r"on past line \d+ .*expected a closing double quote; most likely a cell "
+                                                r"starts with a stray '\"'"):
+        list(read_corpus(file))
