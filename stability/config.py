@@ -61,7 +61,8 @@ from typing import Any
 
 from .checks import check_bool, check_folder, check_int
 from .corpus import Document
-from .exceptions import InvalidParameterError, InvalidTypeError, MissingDependencyError, UnknownSegmenterError, warn
+from .exceptions import (InvalidParameterError, InvalidTypeError, MissingDependencyError, StabilityError,
+                         UnknownSegmenterError, warn)
 from .userwords import without_none
 from .reporting import formats_available
 
@@ -210,6 +211,11 @@ def segmenter_option(text: str) -> tuple[str, dict[str, Any]]:
         key, equals, raw = (part.strip() for part in pair.partition("="))
         if not name or not key or not equals:
             raise InvalidParameterError.make("--segmenter", "NAME or NAME,key=value,... (e.g. c99,mask_size=5)", text)
+        if key in spec:  # the name is the segmenter: 'c99,segmenter=even' would run even under c99's label
+            raise InvalidParameterError(
+                f"--segmenter '{text}': {key!r} is given twice; expected each parameter once"
+                if key != "segmenter" else
+                f"--segmenter '{text}': the segmenter is named first ({name!r}); 'segmenter' is not a parameter")
         try:
             spec[key] = tomllib.loads(f"value = {raw}")["value"]
         except tomllib.TOMLDecodeError as exc:
@@ -548,9 +554,16 @@ def load_config(path: str | os.PathLike) -> Experiment:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise InvalidParameterError(f"cannot read config {str(path)!r}: {exc.strerror or exc}") from None
+    try:  # a byte-order mark, as some Windows editors write one, is not TOML's business
+        text = raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        utf16 = raw[:2] in (b"\xff\xfe", b"\xfe\xff")
+        raise InvalidParameterError(
+            f"{path}: not UTF-8 text ({'a UTF-16 byte-order mark' if utf16 else f'byte {raw[exc.start]:#04x}'} "
+            f"at byte {exc.start}); a TOML file is UTF-8: save it as UTF-8") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -586,6 +599,25 @@ def _check_replaced(experiment: Experiment, given: Mapping[str, Any]) -> None:
             raise type(exc)(without_none(str(exc))) from None
 
 
+def _warn_kept_format(corpus: str, options: Mapping[str, Any], source: str) -> None:
+    """Warn when a file's ``[corpus] format``, kept for the corpus ``--corpus`` gives instead of its
+    path, is not the format that corpus is detected as: it may be read as something it is not
+    (a JSON file read as plain text lines)."""
+    from .readers import detect_format
+
+    try:
+        detected = detect_format(corpus, encoding=options.get("encoding", "utf-8"),
+                                 encoding_errors=options.get("encoding_errors", "strict"))
+    except (StabilityError, OSError, ValueError):
+        return  # reading it says what is wrong, with the format kept
+    if detected != options["format"]:
+        from .settings import SettingsWarning
+
+        warn(f"--corpus {corpus}: read in the format {options['format']!r} of {source}'s [corpus], whose path it "
+             f"replaces, though it looks like {detected!r}; pass --corpus-format {detected} to read it so",
+             SettingsWarning)
+
+
 def with_overrides(
     experiment: Experiment,
     *,
@@ -614,6 +646,8 @@ def with_overrides(
             raise InvalidParameterError.make("corpus", "a file or folder path", corpus)  # the CLI says --corpus
         options = {} if "demo" in updated.corpus else {k: v for k, v in updated.corpus.items() if k != "path"}
         options["path"] = corpus
+        if format is None and "format" in options:
+            _warn_kept_format(corpus, options, updated.source)
         updated = replace(updated, corpus=options, missing=tuple(t for t in updated.missing if t != "corpus"))
     corpus_options = {k: v for k, v in {"format": format, **(reader or {})}.items() if v is not None}
     if corpus_options:
@@ -674,12 +708,19 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
         if str(out_dir).strip() == "":
             raise InvalidParameterError.make("[output] dir", "a folder path", out_dir)
         output = Path(out_dir) / RESULTS_FILE
+    where = "" if experiment.source == DEFAULTS_SOURCE else f"{experiment.source}: [run] "
+    if out_dir is None and run.get("resume"):  # nothing to continue: said rather than a fresh run in memory
+        raise InvalidParameterError(f"{where}resume needs the folder of the run it continues ([output] dir, --out)",
+                                    parameter="resume")
+    if run.get("retry_failed") and not run.get("resume"):
+        raise InvalidParameterError(f"{where}retry_failed needs resume: it runs again the failures recorded by "
+                                    "the run it resumes", parameter="retry_failed")
     segmenters = experiment.build_segmenters()
     documents = experiment.documents()
     # checked here, once: a setting the run refuses is said before a Dask cluster is started or joined
     settings = Settings.build(None, metrics=experiment.metric_options(), **run)
     if metrics is not None:  # the reports' metrics: a name the catalogue does not know, before the run
-        reference_measures(metrics)
+        _check_report_metrics([m.name for m in reference_measures(metrics)], experiment)
 
     def call() -> Any:
         return evaluate(segmenters, documents, settings, output=output, provenance=provenance)
@@ -708,6 +749,22 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
                  f"named; `stability report {out_dir}` renders them again", ResultsWarning)
             raise
     return result
+
+
+def _check_report_metrics(shown: list[str], experiment: Experiment) -> None:
+    """Refuse, before the run, report metrics (``--metrics``) the experiment will not compute:
+    ``[metrics] enabled = false``, or a name outside ``[metrics] names``."""
+    options = experiment.metric_options()
+    if not isinstance(options, dict):  # False: [metrics] enabled = false
+        raise InvalidParameterError(f"--metrics {','.join(shown)}: {experiment.source} computes no reference metric "
+                                    "([metrics] enabled = false); remove --metrics, or enable the metrics there",
+                                    parameter="metrics")
+    computed: list[str] | None = options.get("names")
+    left = [name for name in shown if computed is not None and name not in computed]
+    if computed is not None and left:
+        raise InvalidParameterError(f"--metrics {','.join(left)}: not among the metrics {experiment.source} computes "
+                                    f"([metrics] names: {', '.join(computed)}); add {'it' if len(left) == 1 else 'them'} "
+                                    "there, or name others", parameter="metrics")
 
 
 def local_cluster(n_workers: int) -> Any:

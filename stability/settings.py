@@ -292,9 +292,10 @@ class Settings:
         if self.ci_width is not None:
             self._warn_first_check()
         if self.timeout is not None and self.backend in ("threading", "dask"):
-            raise InvalidParameterError.make(
-                "timeout", f"None with the {self.backend} backend (its calls do not run in a main thread)", self.timeout
-            )
+            raise InvalidParameterError(
+                f"timeout cannot be used with the {self.backend} backend, whose calls do not run in a main thread, "
+                f"where a call can be timed out (received {self.timeout}): leave timeout out, or choose another "
+                "backend", parameter="timeout")
 
     def _warn_first_check(self) -> None:
         """Warn when adaptive stopping's first check comes after too few restarts for its interval

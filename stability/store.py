@@ -342,12 +342,15 @@ def count_pairs(path: str | os.PathLike) -> int:
 
 def _from_report(path: Path) -> CorpusResult | None:
     """A JSON report (``report.json``) read back, or ``None`` when ``path`` is a results file."""
-    text = path.read_text(encoding="utf-8")
-    stripped = text.lstrip()
+    raw = path.read_bytes()
+    stripped = raw.decode("utf-8", "replace").lstrip()  # bytes a crash damaged: the results file's reader says
     if not (stripped.startswith("{") and '"summary"' in stripped[:2000] and "\n{" not in stripped.strip()):
         return None
     try:
-        data = json.loads(text)
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise CorpusFormatError(f"not a JSON report: not UTF-8 (byte {raw[exc.start]:#04x} at byte {exc.start})",
+                                path=str(path)) from None
     except json.JSONDecodeError as exc:
         raise CorpusFormatError(f"not a JSON report ({exc.msg})", path=str(path), line=exc.lineno) from None
     try:
@@ -768,8 +771,10 @@ class ResultsStore:
         params = current.pop("segmenter_params", {})
         previous = {k: v for k, v in run.settings.items() if k != "segmenter_params"}
         added = self._added(run)
-        if added:
-            previous["segmenters"] = current.get("segmenters")
+        before, now = previous.get("segmenters"), current.get("segmenters")
+        reordered = isinstance(before, list) and isinstance(now, list) and sorted(map(str, before)) == sorted(map(str, now))
+        if added or reordered:  # the same segmenters in another order compute the same results
+            previous["segmenters"] = now
         if previous != current:
             changed = sorted(k for k in set(previous) | set(current) if previous.get(k) != current.get(k))
             said = "; ".join(f"{k}: {_short(previous.get(k))} then, {_short(current.get(k))} now" for k in changed)

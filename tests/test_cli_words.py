@@ -42,11 +42,17 @@ RUN_FLAGS = [
     (["--jobs", "0"], "error: --jobs must be a non-zero integer (-1: all cores); received 0"),
     (["--restarts", "100000000"], "error: n_bootstrap x --restarts must be at most"),
     (["--timeout", "-1"], "error: --timeout must be a number > 0 and <= 1000000000; received -1.0"),
-    (["--backend", "threading", "--timeout", "5"], "error: --timeout must be None with the threading backend"),
+    (["--backend", "threading", "--timeout", "5"], "error: --timeout cannot be used with the threading backend"),
     (["-s", "c99,mask_sise=3"], "error: --segmenter 'c99,mask_sise=3': segmenter 'c99' has no parameter "
                                 "'mask_sise'; did you mean 'mask_size'?"),
     (["-s", "c99,mask_size=big"], "error: --segmenter 'c99,mask_size=big': "),
     (["-s", "c99,mask_size"], "error: --segmenter must be NAME or NAME,key=value,..."),
+    # ran the even baseline under the label 'c99,segmenter=even'; ran mask_size=9 under a label showing both
+    (["-s", "c99,segmenter=even"], "error: --segmenter 'c99,segmenter=even': the segmenter is named first ('c99'); "
+                                   "'segmenter' is not a parameter"),
+    (["-s", "c99,mask_size=5,mask_size=9"], "error: --segmenter 'c99,mask_size=5,mask_size=9': 'mask_size' is given "
+                                            "twice; expected each parameter once"),
+    (["--retry-failed"], "error: --retry-failed needs resume: it runs again the failures recorded by the run it resumes"),
     (["--scheduler", "tcp://x:1"], "error: --scheduler is only used with --backend 'dask'"),
     (["--corpus-format", "text"], "error: the corpus option --corpus-format needs a corpus path (the demo corpus reads no file); "
                                       "give --corpus too"),

@@ -144,7 +144,7 @@ def test_a_refused_setting_is_said_before_a_cluster_starts(monkeypatch):
 
     monkeypatch.setattr(distributed, "LocalCluster", no_cluster)
     experiment = with_overrides(default_experiment(), backend="dask", timeout=3.0, n_restarts=2)
-    with pytest.raises(InvalidParameterError, match="timeout must be None with the dask backend"):
+    with pytest.raises(InvalidParameterError, match="timeout cannot be used with the dask backend"):
         run_experiment(experiment, progress=False)
 
 

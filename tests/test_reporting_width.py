@@ -306,3 +306,36 @@ def test_the_result_line_of_a_grid_wraps_between_entries_and_quotes_labels_in_li
     for entry in entries:
         assert any(entry in line for line in lines), entry
     assert "'even,segment_length=3', 'even,segment_length=5': content-blind" in whole
+
+
+@pytest.fixture(scope="module")
+def wide_cells_dir(tmp_path_factory) -> Path:
+    """A run whose labels hold characters a terminal gives two cells (CJK, an emoji) and whose
+    even baseline places a boundary every 3 units (a long boundary:confidence cell a document)."""
+    folder = tmp_path_factory.mktemp("cells")
+    write_jsonl(topical_corpus(520, 3, prefix="article-"), folder / "corpus.jsonl")
+    (folder / "run.toml").write_text(
+        f'[corpus]\npath = "{(folder / "corpus.jsonl").as_posix()}"\n'
+        '[segmenters."日本語の分割器テスト"]\nsegmenter = "even"\nsegment_length = 3\n'
+        '[segmenters."c99,好"]\nsegmenter = "c99"\n[segmenters."émoji🙂"]\nsegmenter = "texttiling_nltk"\n'
+        '[run]\nn_restarts = 3\n', encoding="utf-8")
+    result = CliRunner().invoke(app, ["run", str(folder / "run.toml"), "--no-progress", "--out", str(folder / "out")])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("args", [[], ["--documents"], ["--documents", "--columns", "all"]],
+                         ids=["summary", "documents", "documents, all columns"])
+def test_wide_characters_and_long_cells_fit_the_width(wide_cells_dir, args, width):
+    """Widths were counted in characters, not terminal cells: a CJK label or an emoji made rich
+    cut labels and flags with an ellipsis at every width; and the per-document table was laid
+    out as wide as its boundary:confidence cells even when that column was left out (131
+    columns at --width 80)."""
+    from rich.cells import cell_len
+
+    text = CliRunner().invoke(app, ["report", str(wide_cells_dir / "out"), "--width", str(width), *args]).stdout
+    assert "…" not in text
+    assert max(cell_len(line.rstrip()) for line in text.splitlines()) <= width
+    for label in ("日本語の分割器テスト", "émoji🙂"):
+        assert label in text

@@ -248,7 +248,7 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     (or chosen) reference metrics, the latter dropped first on a narrow terminal."""
     refs = _reference_measures(result, compact, metrics)
     if compact:
-        return _compact_summary(result, refs, digits)
+        return _compact_summary(result, refs, digits, metrics)
     tests, controls = _full_columns(result)
     header = ["segmenter", "docs"] + [HEADLINE.title if m is HEADLINE else m.short for m in tests]
     header += [f"F1 {_confidence(result)} CI"]
@@ -268,7 +268,7 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     notes = (*few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
              *_reference_notes(result), *_layout_note(result), HEADLINE_NOTE, *_comparison_note(compared), *reproduce_note(result))
     return Section(_title(result), header, rows, notes=notes, align=align,
-                   data=_summary_data(result), groups=groups, highlight=FLAG_STYLES)
+                   data=_summary_data(result, metrics), groups=groups, highlight=FLAG_STYLES)
 
 
 #: The stability scores that come from the controls (chance level, shuffle control), grouped apart.
@@ -286,7 +286,7 @@ def _full_columns(result: CorpusResult) -> tuple[list[Measure], list[Measure]]:
     return tests, controls + ([STABILITY["layout_f1"]] if _layout_note(result) else [])
 
 
-def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int) -> Section:
+def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int, metrics: Sequence[str] | None) -> Section:
     gap, bounds = STABILITY["shuffle_gap"], STABILITY["n_boundaries"]
     compared = comparison_of(result)
     extra = [STABILITY_X_AGREEMENT.short] if compared else []
@@ -307,7 +307,7 @@ def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int) -> 
                    notes=("Means over documents.", *few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
                           *_reference_notes(result), *_layout_note(result), HEADLINE_BRIEF,
                           *_comparison_note(compared, brief=True), *reproduce_note(result)),
-                   align="LRrRr" + "r" * len(extra) + "L" + "r" * len(refs), data=_summary_data(result),
+                   align="LRrRr" + "r" * len(extra) + "L" + "r" * len(refs), data=_summary_data(result, metrics),
                    drop_order=drop, highlight=FLAG_STYLES,
                    legend=legend([bounds, gap, *([STABILITY_X_AGREEMENT] if compared else []), *refs]))
 
@@ -424,14 +424,15 @@ def varied_params(result: CorpusResult) -> list[str]:
     return sorted({name for (_, name), seen in values.items() if len(seen) > 1})
 
 
-def summary_table(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
+def summary_table(result: CorpusResult, metrics: Sequence[str] | None = None) -> tuple[list[str], list[list[Any]]]:
     """The summary with its values as Python holds them (mean, std and CI bounds per score, the
     micro scores, reference means and stds; ``None`` where not computed; ``params`` a dict, and a
     ``param_<name>`` column for each parameter the configurations vary, :func:`varied_params`): the
     one declaration of the table that CSV writes (:func:`_summary_data`) and that
-    :meth:`~stability.CorpusResult.to_rows` gives with ``level="segmenters"``."""
+    :meth:`~stability.CorpusResult.to_rows` gives with ``level="segmenters"``; ``metrics``: the
+    reference metrics of its columns, as for every report (default: those the run computed)."""
     scores = [m.name for m in STABILITY.values() if m.report] + ["self_agreement_f1"]
-    refs = [m.name for m in _reference_measures(result)]
+    refs = [m.name for m in _reference_measures(result, metrics=metrics)]
     varied = varied_params(result)
     header = ["segmenter", "params", *(f"param_{name}" for name in varied)]
     header += ["n_documents", "n_failed", "content_blind", "deterministic"]
@@ -462,10 +463,10 @@ def summary_table(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
     return header, rows
 
 
-def _summary_data(result: CorpusResult) -> tuple[list[str], list[list[Any]]]:
+def _summary_data(result: CorpusResult, metrics: Sequence[str] | None = None) -> tuple[list[str], list[list[Any]]]:
     """The summary with raw numbers, as CSV writes it (:func:`summary_table`, each float at full
     precision, the parameters as JSON, an empty cell where not computed)."""
-    header, rows = summary_table(result)
+    header, rows = summary_table(result, metrics)
     return header, [[json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else _raw(v) if isinstance(v, float) or v is None
                      else v for v in row] for row in rows]
 

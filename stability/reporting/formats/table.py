@@ -21,6 +21,8 @@ import re
 import textwrap
 from collections.abc import Sequence
 
+from rich.cells import cell_len
+
 from ...checks import check_bool, check_int
 from ..model import Report, Section
 
@@ -35,11 +37,12 @@ MIN_WIDTH = 20
 
 
 def _widths(section: Section) -> list[int]:
-    """Each column's width: its widest cell, or its header's longest word (headers wrap at spaces)."""
+    """Each column's width: its widest cell, or its header's longest word (headers wrap at spaces),
+    in the cells of a terminal (a CJK character or an emoji takes two)."""
     widths = []
     for i, name in enumerate(section.header):
-        cells = [len(line) for row in section.rows for line in str(row[i]).splitlines()] or [0]
-        widths.append(max(max(cells), max((len(w) for w in str(name).split()), default=0)))
+        cells = [cell_len(line) for row in section.rows for line in str(row[i]).splitlines()] or [0]
+        widths.append(max(max(cells), max((cell_len(w) for w in str(name).split()), default=0)))
     return widths
 
 
@@ -104,7 +107,7 @@ def fold_label(label: str, width: int) -> str:
     pieces = [piece + "," for piece in pieces[:-1]] + pieces[-1:]
     lines = [pieces[0]]
     for piece in pieces[1:]:
-        if len(lines[-1]) + len(piece) <= width:
+        if cell_len(lines[-1]) + cell_len(piece) <= width:
             lines[-1] += piece
         else:
             lines.append(FOLD_INDENT + piece)
@@ -114,8 +117,8 @@ def fold_label(label: str, width: int) -> str:
 def _fold_width(label: str) -> int:
     """The narrowest :func:`fold_label` can make ``label``: its longest piece between commas."""
     pieces = label.split(",")
-    return max([len(pieces[0]) + (len(pieces) > 1)]
-               + [len(FOLD_INDENT) + len(p) + (i < len(pieces) - 2) for i, p in enumerate(pieces[1:])])
+    return max([cell_len(pieces[0]) + (len(pieces) > 1)]
+               + [len(FOLD_INDENT) + cell_len(p) + (i < len(pieces) - 2) for i, p in enumerate(pieces[1:])])
 
 
 def folded(section: Section, width: int, columns: Sequence[int] | None = None) -> Section:
@@ -139,7 +142,7 @@ def folded(section: Section, width: int, columns: Sequence[int] | None = None) -
             continue
         for row in rows:
             row[k] = fold_label(str(row[k]), target) if "\n" not in str(row[k]) else row[k]
-        excess -= widths[k] - max(len(line) for row in rows for line in str(row[k]).splitlines())
+        excess -= widths[k] - max(cell_len(line) for row in rows for line in str(row[k]).splitlines())
     return section if rows == [list(row) for row in section.rows] else dataclasses.replace(section, rows=rows)
 
 
@@ -188,19 +191,28 @@ def _table(section: Section, columns: Sequence[int], title: str):  # -> rich.tab
     table = Table(title=Text(title), title_justify="left")
     for i in columns:
         header = textwrap.fill(str(section.header[i]), widths[i], break_long_words=False)
-        table.add_column(Text(header), justify="left" if letters[i] in "lL" else "right", no_wrap=letters[i] in "R")
+        table.add_column(Text(header), justify="left" if letters[i] in "lL" else "right", no_wrap=letters[i].isupper())
     for row in section.rows:
         table.add_row(*(_cell(row[i], section) for i in columns))
     return table
 
 
-def narrowest(section: Section) -> int:
+def narrowest(section: Section, columns: Sequence[int] | None = None) -> int:
     """The narrowest width at which no cell of ``section`` is cut: its key columns and its widest
-    other column, in a part of their own."""
-    widths = _widths(section)
+    other column (of ``columns``, default all: those a narrower table keeps), in a part of their
+    own; a column of text that may wrap (alignment ``l``: boundaries and their confidence) needs
+    only its longest word."""
+    widths, letters = _widths(section), section.alignment()
     keys = [widths[k] for k in range(min(section.keys, len(widths)))]
-    others = [w for k, w in enumerate(widths) if k >= section.keys]
+    others = [widths[k] if letters[k] != "l" else _longest_word(section, k)
+              for k in range(section.keys, len(widths)) if columns is None or k in columns]
     return table_width(keys + ([max(others)] if others else []))
+
+
+def _longest_word(section: Section, column: int) -> int:
+    """The widest word of a column's cells and header: what its cells need when they wrap."""
+    words = [word for row in section.rows for word in str(row[column]).split()] + str(section.header[column]).split()
+    return max(map(cell_len, words), default=0)
 
 
 def _tables(section: Section, width: int):  # -> list of rich tables, kept titles, dropped titles
@@ -230,7 +242,7 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
         terminal = console.width
         kept, _ = fit(folded(section, terminal), terminal)
         section = folded(section, terminal, kept)  # as little as the columns kept need
-        console.width = max(terminal, narrowest(section))  # past the terminal rather than cut a cell
+        console.width = max(terminal, narrowest(section, kept))  # past the terminal rather than cut a cell
         tables, kept, dropped = _tables(section, console.width)
         for table in tables:
             console.print(table)

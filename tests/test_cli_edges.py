@@ -1,0 +1,129 @@
+"""Command-line cases found by using the CLI as a user would (each read or ran something else
+than asked, or failed late or with a traceback, before; see each test's docstring)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from stability.cli import app
+
+DEMO = '[corpus]\ndemo = true\nlimit = 2\n[segmenters.even]\n[run]\nn_restarts = 2\n'
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner(env={"COLUMNS": "200", "_TYPER_FORCE_DISABLE_TERMINAL": "1"})
+
+
+def _error(result) -> str:
+    lines = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert result.exit_code == 1 and len(lines) == 1, result.output
+    return lines[0]
+
+
+@pytest.mark.parametrize("table, expected", [
+    ('[metrics]\nnames = ["pk"]\n', "error: --metrics boundary_similarity: not among the metrics {cfg} computes "
+                                    "([metrics] names: pk); add it there, or name others"),
+    ("[metrics]\nenabled = false\n", "error: --metrics boundary_similarity: {cfg} computes no reference metric "
+                                     "([metrics] enabled = false); remove --metrics, or enable the metrics there"),
+])
+def test_report_metrics_the_config_does_not_compute_are_refused_before_the_run(runner, tmp_path, table, expected):
+    """The run computed everything, then failed with "it needs references, and no document
+    scored has any" (the demo corpus has references), and without --out lost the run."""
+    cfg = tmp_path / "run.toml"
+    cfg.write_text(DEMO + table, encoding="utf-8")
+    result = runner.invoke(app, ["run", str(cfg), "--metrics", "b", "--out", str(tmp_path / "out"), "--no-progress"])
+    assert _error(result) == expected.format(cfg=cfg)
+    assert not (tmp_path / "out" / "results.jsonl").exists()  # refused before anything ran
+    assert runner.invoke(app, ["run", str(cfg), "--metrics", "pk" if "names" in table else "", "--no-progress"]
+                         ).exit_code == (0 if "names" in table else 2)
+
+
+def test_the_csv_report_shows_the_metrics_asked_for(runner, tmp_path):
+    """--metrics chose the columns of every report format but CSV's, which kept all eleven."""
+    out = tmp_path / "out"
+    assert runner.invoke(app, ["run", "-s", "even", "-r", "2", "--limit", "2", "--out", str(out), "--no-progress"]
+                         ).exit_code == 0
+    result = runner.invoke(app, ["report", str(out), "--report-format", "csv", "--metrics", "pk,b"])
+    header = next(csv.reader(io.StringIO(result.stdout)))
+    assert [c for c in header if c.startswith("ref_")] == ["ref_pk_mean", "ref_pk_std", "ref_boundary_similarity_mean",
+                                                          "ref_boundary_similarity_std"]
+
+
+@pytest.mark.parametrize("content, expected", [
+    (b"\xff\xfe[\x00c\x00", "not UTF-8 text (a UTF-16 byte-order mark at byte 0); a TOML file is UTF-8: save it as UTF-8"),
+    (b"[corpus]\ndemo = true\n\xe9\n", "not UTF-8 text (byte 0xe9 at byte 21); a TOML file is UTF-8: save it as UTF-8"),
+])
+def test_a_config_that_is_not_utf8_is_one_line_of_error(runner, tmp_path, content, expected):
+    """A traceback (UnicodeDecodeError) before."""
+    cfg = tmp_path / "bad.toml"
+    cfg.write_bytes(content)
+    assert _error(runner.invoke(app, ["run", str(cfg)])) == f"error: {cfg}: {expected}"
+
+
+def test_a_config_saved_with_a_byte_order_mark_is_read(runner, tmp_path):
+    """Notepad's UTF-8 with a byte-order mark was "not valid TOML: Invalid statement (at line 1, column 1)"."""
+    cfg = tmp_path / "bom.toml"
+    cfg.write_bytes(b"\xef\xbb\xbf" + DEMO.encode())
+    result = runner.invoke(app, ["run", str(cfg), "--no-progress"])
+    assert result.exit_code == 0, result.output
+
+
+def test_a_results_file_whose_last_line_is_not_utf8_is_read_without_it(runner, tmp_path):
+    """`stability report` read the file as UTF-8 whole to tell a JSON report from a results file:
+    a damaged last line was a traceback instead of being dropped with a warning."""
+    out = tmp_path / "out"
+    assert runner.invoke(app, ["run", "-s", "even", "-r", "2", "--limit", "2", "--out", str(out), "--no-progress"]
+                         ).exit_code == 0
+    with open(out / "results.jsonl", "ab") as file:
+        file.write(b'{"type": "result", "\xff\xfe')
+    result = runner.invoke(app, ["report", str(out / "results.jsonl")])
+    assert result.exit_code == 0, result.output
+    assert "last line left out (not UTF-8 text)" in result.stderr
+
+
+def test_a_resume_may_name_the_segmenters_in_another_order(runner, tmp_path):
+    """The same segmenters in another order compute the same results: it was refused ("different settings")."""
+    out = str(tmp_path / "out")
+    base = ["run", "-r", "2", "--limit", "2", "--out", out, "--no-progress"]
+    assert runner.invoke(app, base + ["-s", "even", "-s", "none"]).exit_code == 0
+    result = runner.invoke(app, base + ["-s", "none", "-s", "even", "--resume"])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in open(f"{out}/results.jsonl", encoding="utf-8")]
+    assert sum(r.get("type") == "result" for r in records) == 4  # nothing computed twice
+    changed = runner.invoke(app, base + ["-s", "none", "-s", "even,segment_length=4", "--resume"])
+    assert "which this run leaves out" in _error(changed)  # another segmenter is still refused
+
+
+def test_a_corpus_given_in_place_of_the_configs_is_said_to_be_read_in_the_configs_format(runner, tmp_path):
+    """--corpus replaced the file's path and kept its format: a JSON corpus was read as lines of
+    plain text without a word (one document of raw JSON lines, no references)."""
+    (tmp_path / "txt").mkdir()
+    (tmp_path / "txt" / "a.txt").write_text("One.\nTwo.\n", encoding="utf-8")
+    cfg = tmp_path / "run.toml"
+    cfg.write_text('[corpus]\npath = "txt"\nformat = "text"\nunit = "line"\n[segmenters.even]\n[run]\nn_restarts = 2\n',
+                   encoding="utf-8")
+    corpus = tmp_path / "corp.jsonl"
+    corpus.write_text("".join(json.dumps({"id": f"d{k}", "units": ["a.", "b.", "c.", "d."], "boundaries": [2]}) + "\n"
+                              for k in range(2)), encoding="utf-8")
+    result = runner.invoke(app, ["run", str(cfg), "--corpus", str(corpus), "--no-progress"])
+    assert (f"warning: --corpus {corpus}: read in the format 'text' of {cfg}'s [corpus], whose path it replaces, "
+            "though it looks like 'jsonl'; pass --corpus-format jsonl to read it so") in result.stderr
+    other = tmp_path / "b.txt"
+    other.write_text("Three.\nFour.\n", encoding="utf-8")
+    result = runner.invoke(app, ["run", str(cfg), "--corpus", str(other), "--no-progress"])
+    assert result.exit_code == 0 and "--corpus" not in result.stderr  # the same format: nothing to say
+
+
+def test_resume_in_a_config_without_an_output_folder_is_refused(runner, tmp_path):
+    """`[run] resume = true` without `[output] dir` ran from scratch in memory, silently, where
+    `--resume` without `--out` is a usage error."""
+    cfg = tmp_path / "run.toml"
+    cfg.write_text(DEMO + "resume = true\n", encoding="utf-8")
+    assert _error(runner.invoke(app, ["run", str(cfg), "--no-progress"])) == (
+        f"error: {cfg}: [run] resume needs the folder of the run it continues ([output] dir, --out)")
