@@ -56,7 +56,7 @@ class Even(Segmenter):
 
     def __init__(self, n_segments: int | None = None, segment_length: int = 10) -> None:
         _positive_int_or_none(n_segments, "n_segments")
-        _positive_int_or_none(segment_length, "segment_length")
+        check_int(segment_length, "segment_length", low=1)  # used whenever n_segments is not given
         self.n_segments = n_segments
         self.segment_length = segment_length
 

@@ -22,8 +22,8 @@ Every unit becomes a vector through a pluggable encoder ``embed(units: list[str]
     ``(left peak - score) + (right peak - score)``, each peak reached by climbing while the score
     does not decrease. Boundaries are the local maxima of the depth (at least as deep as both
     neighbours, deeper than one) above ``mean - std / 2`` of all depths (Hearst's ``HC``), taken
-    deepest first and skipping any closer than ``min_distance`` units to one already taken (ties:
-    the earlier gap). With ``n_segments = K``, the ``K - 1`` deepest gaps are taken in the same
+    deepest first and skipping any closer than ``min_distance`` units to one already taken or to
+    the document's start or end (ties: the earlier gap). With ``n_segments = K``, the ``K - 1`` deepest gaps are taken in the same
     order, and if the distance rule leaves fewer, the remaining gaps fill in by depth.
 
 **Default encoder: LSA learnt on the document** (:class:`LSAEncoder`, numpy only, offline):
@@ -255,8 +255,10 @@ def _smooth(scores: np.ndarray, width: int) -> np.ndarray:
     if width == 0 or scores.size == 0:
         return scores
     kernel = np.ones(2 * width + 1)
-    total = np.convolve(scores, kernel, mode="same")
-    count = np.convolve(np.ones(scores.size), kernel, mode="same")
+    # the centred part of the full convolution: one value per gap, also when the gaps are fewer
+    # than the kernel (mode="same" then returns as many values as the kernel has)
+    total = np.convolve(scores, kernel)[width:width + scores.size]
+    count = np.convolve(np.ones(scores.size), kernel)[width:width + scores.size]
     return total / count
 
 
@@ -288,7 +290,9 @@ def pick_boundaries(depth: np.ndarray, n_boundaries: int | None, min_distance: i
     for gap in candidates:
         if n_boundaries is not None and len(chosen) == n_boundaries:
             break
-        if all(abs(gap - other) >= min_distance for other in chosen):
+        # the document's start and end count as boundaries taken: no segment shorter than min_distance there
+        edges = min(gap + 1, depth.size - gap) >= min_distance
+        if edges and all(abs(gap - other) >= min_distance for other in chosen):
             chosen.append(gap)
     if n_boundaries is not None and len(chosen) < n_boundaries:
         taken = set(chosen)

@@ -627,7 +627,11 @@ def main() -> None:
     if os.environ.get("_STABILITY_COMPLETE") == "complete_bash":  # the hook of --install-completion
         completion.complete_bash(lambda: app(prog_name="stability"))
         return
-    app(prog_name="stability")
+    try:
+        app(prog_name="stability")
+    except KeyboardInterrupt:  # while the commands are built, before a command runs: nothing to save
+        _err("interrupted: nothing was computed yet")
+        sys.exit(130)  # 128 + SIGINT, as after a run interrupted
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -156,15 +156,21 @@ def reference_values(references: Sequence[Segmentation], times: Any, hypothesis:
     """The reference metrics a run records for ``hypothesis`` (a segmenter's ``B0``) against a
     document's ``references`` (and unit ``times``), with the run's metric ``options``
     (:attr:`stability.Settings.metrics`): the single-reference metrics against the first, the
-    multi-reference ones with two or more, only those ``names`` lists when it is given."""
+    multi-reference ones with two or more, only those ``names`` lists when it is given (the
+    others are not computed). A window ``k`` that a short document cannot hold gives NaN window
+    metrics there (:func:`stability.runner.evaluate` warns, naming the documents)."""
     from .metrics import compute_all, multi_reference_metrics
 
+    from .catalogue import REFERENCE
+
+    names = options.get("names")
     single = {k: v for k, v in options.items() if k in ("k", "tolerance", "gamma")}
-    values = compute_all(references[0], hypothesis, times=times, **single)
+    # only the metrics asked for; a window k longer than a short document: its window metrics are NaN
+    values = compute_all(references[0], hypothesis, times=times, long_window="nan",
+                         names=None if names is None else [name for name in names if name in REFERENCE], **single)
     if len(references) >= 2:
         multi = {k: v for k, v in options.items() if k in ("window_limit", "tolerance")}
         values.update(multi_reference_metrics(references, hypothesis, **multi))
-    names = options.get("names")
     return {k: float(v) for k, v in values.items() if names is None or k in names}
 
 

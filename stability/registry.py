@@ -83,12 +83,14 @@ def register(name: str, factory: Callable[..., Any], *, overwrite: bool = False)
         A segmenter class (instantiated with the parameters given to :func:`get_segmenter`) or a
         function ``units -> boundaries`` (parameters bound with :func:`functools.partial`).
     overwrite : bool, default False
-        Replace a name already registered in this process (otherwise an error).
+        Replace a name already registered in this process, or shadow a segmenter an entry point
+        publishes under it (a built-in such as ``c99``, or a plugin's) for this process
+        (otherwise an error).
 
     Raises
     ------
     InvalidParameterError
-        If ``name`` is not such a string, or is already registered without ``overwrite``.
+        If ``name`` is not such a string, or is already taken without ``overwrite``.
     InvalidTypeError
         If ``factory`` is not callable.
 
@@ -107,6 +109,13 @@ def register(name: str, factory: Callable[..., Any], *, overwrite: bool = False)
         if name in _REGISTERED and not overwrite:
             raise InvalidParameterError(
                 f"name {name!r} is already registered; pass overwrite=True to replace it"
+            )
+        published = None if overwrite or name in _REGISTERED else _entry_points().get(name)
+        if published is not None:  # a built-in replaced by mistake would change every run of this process
+            origin, dist_name, _ = _origin(published)
+            raise InvalidParameterError(
+                f"name {name!r} is a {origin} segmenter{'' if origin == 'built-in' else f' of {dist_name}'} "
+                f"({published.value}); choose another name, or pass overwrite=True to shadow it in this process"
             )
         _REGISTERED[name] = factory
 
@@ -247,9 +256,10 @@ def _check_parameter_names(factory: Callable[..., Any], params: dict[str, Any], 
             inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
         parameters = parameters[1:]  # a function's first argument is its input (the units), not a parameter
     accepted = [p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-    built = not inspect.isclass(factory) and callable(getattr(factory, "get_params", None))
+    # an object (not a class, function or partial): built already, its parameters set by its constructor
+    built = not (inspect.isclass(factory) or inspect.isroutine(factory) or isinstance(factory, functools.partial))
     unknown = [name for name in params if name not in accepted]
-    if unknown and built:  # its get_params names parameters, but it was built with them already
+    if unknown and built:
         cls = type(factory)
         raise InvalidParameterError(
             f"segmenter {label!r} is an instance already built ({_short_repr(factory)}), which takes no "

@@ -22,12 +22,13 @@ from typing import Any
 
 from .corpus import Document, as_documents
 from .engine import Engine, Pair, Progress
-from .exceptions import InvalidParameterError, InvalidTypeError, RunInterrupted, SegmenterError, SegmenterOutputError
+from .exceptions import (InvalidParameterError, InvalidTypeError, RunInterrupted, SegmenterError, SegmenterOutputError,
+                         warn)
 from .permutations import doc_key
 from .registry import get_segmenter
 from .results import CorpusResult, Failure, StabilityResult, _jsonable
 from .segmenter import parameter_defaults, segmenter_name
-from .settings import Settings
+from .settings import Settings, SettingsWarning
 from .store import ResultsStore, corpus_fingerprint, document_hash, provenance as run_provenance, run_header
 from .summary import summarize
 
@@ -206,6 +207,7 @@ class _CorpusRun:
     def block(self, docs: list[Document]) -> None:
         """Evaluate one block of documents; every pair is stored as soon as it and the pairs
         before it are finished, so the results file is in corpus order for any ``n_jobs``."""
+        _warn_short_for_window(docs, self.settings)
         slots: list[tuple[str, StabilityResult | Failure | int]] = []  # (document hash, value or pair)
         pairs: list[Pair] = []
         digests: list[str] = []  # of each pair's document
@@ -280,6 +282,20 @@ class _CorpusRun:
             self.store.add(outcome, digest)
         if fresh and isinstance(outcome, StabilityResult) and self.on_result is not None:
             self.on_result(outcome)
+
+
+def _warn_short_for_window(docs: list[Document], settings: Settings) -> None:
+    """Warn, naming them, about the documents with references too short for the run's window ``k``
+    (an integer): their window metrics (Pk, WindowDiff and variants) are NaN, left out of means."""
+    k = settings.metrics.get("k") if isinstance(settings.metrics, dict) else None
+    if not isinstance(k, int) or isinstance(k, bool):
+        return
+    short = [doc for doc in docs if doc.references and 2 <= doc.n_units <= k]
+    if short:
+        shown = ", ".join(f"{doc.id!r} ({doc.n_units} units)" for doc in short[:5]) + (", ..." if len(short) > 5 else "")
+        warn(f"metrics k = {k} is longer than the {len(short)} document(s) {shown} can hold (a window of at most "
+             "one unit fewer than the document): their window metrics are NaN, left out of the means; a rule "
+             "('lamprier', 'nltk', 'segeval') gives each document its own window", SettingsWarning)
 
 
 def _documents(documents: Iterable[Any], fingerprint: bool,
@@ -383,9 +399,7 @@ def _warn_without_layout_control(settings: Settings, segmenters: Mapping[str, Ca
         return
     chunkers = [label for label, segmenter in segmenters.items() if getattr(segmenter, "length_based", False) is True]
     if chunkers:
-        from .exceptions import warn
         from .reporting.corpus import label_list
-        from .settings import SettingsWarning
 
         one = len(chunkers) == 1
         its, it = ("its", "it") if one else ("their", "them")

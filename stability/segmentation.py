@@ -90,6 +90,8 @@ def check_boundaries(
 
 
 _INT = {int}
+#: The most units a segmentation may have (:data:`stability.metrics.MAX_UNITS`; int64 sums stay exact below it).
+_MAX_UNITS = 2**62
 
 
 def _int_list(boundaries: Any, name: str) -> list[int]:
@@ -177,10 +179,13 @@ class Segmentation:
             raise InvalidTypeError.make(name, "a sequence of positive integers", masses)
         if isinstance(masses, np.ndarray) and masses.ndim == 1 and np.issubdtype(masses.dtype, np.integer):
             sizes = masses.astype(np.int64, copy=False)
-        elif isinstance(masses, (list, tuple)) and all(type(m) is int for m in masses):
+        elif isinstance(masses, (list, tuple)) and all(type(m) is int and abs(m) <= _MAX_UNITS for m in masses):
             sizes = np.asarray(masses, dtype=np.int64)  # the common case, checked vectorised
         else:
-            sizes = np.asarray([check_int(m, f"{name}[{i}]") for i, m in enumerate(masses)], dtype=np.int64)
+            checked = [check_int(m, f"{name}[{i}]") for i, m in enumerate(masses)]
+            if any(abs(m) > _MAX_UNITS for m in checked):  # beyond what int64 sums safely
+                raise InvalidSegmentationError(f"{name} must add up to at most 2**62 units; received {_short_repr(checked)}")
+            sizes = np.asarray(checked, dtype=np.int64)
         if sizes.size == 0:
             raise InvalidSegmentationError(f"{name} must hold at least one segment size; received []")
         bad = np.flatnonzero(sizes < 1)
@@ -189,6 +194,10 @@ class Segmentation:
             raise InvalidSegmentationError(
                 f"{name} must be positive segment sizes; {name}[{i}] is {int(sizes[i])} in {_short_repr(sizes.tolist())}"
             )
+        # sizes that add up past int64 would wrap around to a negative number of units
+        if float(sizes.astype(np.float64).sum()) > _MAX_UNITS:
+            raise InvalidSegmentationError(
+                f"{name} must add up to at most 2**62 units; received {_short_repr(sizes.tolist())}")
         starts = np.cumsum(sizes)
         return cls._trusted(tuple(starts[:-1].tolist()), int(starts[-1]))
 
@@ -219,7 +228,7 @@ class Segmentation:
             boundary = str(boundary)
         elif isinstance(gaps, (Sequence, np.ndarray)):
             items = list(np.asarray(gaps).tolist()) if isinstance(gaps, np.ndarray) else list(gaps)
-            if boundary == "1" and items and all(isinstance(item, int) and not isinstance(item, bool)
+            if boundary == "1" and items and all(isinstance(item, (int, np.integer)) and not isinstance(item, bool)
                                                  for item in items):
                 boundary = 1  # the default, for integer gaps: 1 and 0 (not '1' and '0')
             blank = 0 if not isinstance(boundary, str) else "0"

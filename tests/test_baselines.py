@@ -37,7 +37,8 @@ def test_random_with_a_count_or_a_rate():
     "name, params, fragment",
     [
         ("even", {"n_segments": 0}, "n_segments must be None or an integer >= 1; received 0"),
-        ("even", {"segment_length": -3}, "segment_length must be None or an integer >= 1"),
+        ("even", {"segment_length": -3}, "segment_length must be an integer >= 1"),
+        ("even", {"segment_length": None}, "segment_length must be an integer; received NoneType None"),
         ("random", {"rate": 1.5}, "rate must be a number >= 0.0 and <= 1.0; received 1.5"),
     ],
 )

@@ -107,7 +107,9 @@ def test_pick_boundaries_by_hand():
     depth = np.array([0, 0.7, 0, 1.1, 0])
     # local maxima at gaps 1 and 3, both above mean - std/2 = 0.36 - 0.229; gap g is boundary g+1
     assert pick_boundaries(depth, None, 2) == [2, 4]
-    assert pick_boundaries(depth, None, 3) == [4]  # gap 1 is too close to the deeper gap 3
+    # gap 3 leaves the last segment 2 units (< 3), gap 1 the first: the document's ends count as taken
+    assert pick_boundaries(depth, None, 3) == []
+    assert pick_boundaries(np.array([0, 0.7, 0, 1.1, 0, 0]), None, 3) == [4]  # gap 1 too close to gap 3
     # known count 3: gaps 3 and 1, then the distance rule refuses 0, 2, 4; filling by depth
     # (ties: earlier gap) adds gap 0
     assert pick_boundaries(depth, 3, 2) == [1, 2, 4]

@@ -96,19 +96,16 @@ def _coverage(reference: Any, hypothesis: Any, gamma: float, times: Any, by_dura
 
     er, eh = edges(ref), edges(hyp)
     d_ref, d_hyp = weight(er[:-1], er[1:]), weight(eh[:-1], eh[1:])
-    for name, d in (("reference", d_ref), ("hypothesis", d_hyp)):
-        if np.any(d <= 0):
-            i = int(np.flatnonzero(d <= 0)[0])
-            raise InvalidParameterError(
-                f"times give {name} segment {i} a duration of {d[i]!r}; every segment must last > 0"
-            )
     # pieces of the common refinement: each is the overlap of one (reference, hypothesis) pair
     cuts = np.union1d(er, eh)
     lo, hi = cuts[:-1], cuts[1:]
     ri = np.searchsorted(er, lo, side="right") - 1
     hj = np.searchsorted(eh, lo, side="right") - 1
     overlap = weight(lo, hi)
-    harm = 2.0 * overlap / (d_ref[ri] + d_hyp[hj])
+    # a segment of zero duration (zero-length caption cues): covered only by the same units (0/0 -> 1)
+    total = d_ref[ri] + d_hyp[hj]
+    same = (er[ri] == eh[hj]) & (er[ri + 1] == eh[hj + 1])
+    harm = np.divide(2.0 * overlap, total, out=same.astype(np.float64), where=total > 0)
 
     def best(labels: np.ndarray, count: int) -> np.ndarray:
         # for every label, the piece with the largest overlap, then the largest harmonic
@@ -119,7 +116,9 @@ def _coverage(reference: Any, hypothesis: Any, gamma: float, times: Any, by_dura
 
     cov_r, cov_h = best(ri, d_ref.size), best(hj, d_hyp.size)
     ok_r, ok_h = cov_r > g, cov_h > g
-    if by_duration:
+    if cum is not None and cum[-1] == 0:  # times giving the whole document no duration: no coverage to measure
+        recall = precision = float("nan")
+    elif by_duration:
         recall = float(d_ref[ok_r].sum() / d_ref.sum())
         precision = float(d_hyp[ok_h].sum() / d_hyp.sum())
     else:
@@ -216,7 +215,9 @@ def cov_d(reference: Any, hypothesis: Any, gamma: float = 0.85, *, times: Any = 
     gamma : float, default 0.85
         Threshold in ``[0, 1]`` (strictly greater).
     times : array-like of shape (n_units, 2), optional
-        Per-unit ``(start, end)`` times (seconds); durations and overlaps come from them.
+        Per-unit ``(start, end)`` times (seconds); durations and overlaps come from them. A
+        segment of zero duration (zero-length caption cues) weighs nothing, and is covered only by
+        a segment of the same units; times giving the whole document no duration give ``nan``.
     return_parts : bool, default False
         Return a :class:`CoverageResult` (recall R_D, precision P_D, per-segment coverages).
 

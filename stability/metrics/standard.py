@@ -7,16 +7,20 @@ and :data:`~stability.catalogue.MULTI_REFERENCE`): a metric declared there is co
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Optional
 
-from ._common import WindowPolicy, check_segmentation, pair, resolve_k
+from ..checks import check_choice, check_int
+from ..exceptions import InvalidParameterError
+from ._common import WINDOW_POLICIES, WindowPolicy, check_segmentation, pair, resolve_k
 from .multi import _references
 
 __all__ = ["compute_all", "reference_metrics", "multi_reference_metrics"]
 
 
 def compute_all(reference: Any, hypothesis: Any, *, k: WindowPolicy = None, tolerance: int = 0,
-                gamma: float = 0.85, times: Optional[Any] = None) -> dict[str, float]:
+                gamma: float = 0.85, times: Optional[Any] = None, names: Optional[Iterable[str]] = None,
+                long_window: str = "raise") -> dict[str, float]:
     """Every standard single-reference metric of a report, in one call.
 
     Parameters
@@ -35,6 +39,13 @@ def compute_all(reference: Any, hypothesis: Any, *, k: WindowPolicy = None, tole
         CovN / CovD threshold.
     times : array-like of shape (n_units, 2), optional
         Per-unit ``(start, end)`` times for CovN / CovD.
+    names : iterable of str, optional
+        The metrics to compute, by their catalogue names (default: all of them); the others are
+        not computed.
+    long_window : {"raise", "nan"}, default "raise"
+        What an integer ``k`` larger than the document's gaps gives: an error, or ``nan`` for the
+        window metrics and ``window_k`` (a corpus run, where one ``k`` serves documents of every
+        length).
 
     Returns
     -------
@@ -64,9 +75,25 @@ def compute_all(reference: Any, hypothesis: Any, *, k: WindowPolicy = None, tole
     from ..catalogue import REFERENCE, MetricContext
 
     ref, hyp = pair(reference, hypothesis)
-    k_used = resolve_k(k, ref) if ref.n_units >= 2 else 0
+    check_choice(long_window, "long_window", ("raise", "nan"))
+    # k is checked on a one-unit document too, which uses no window
+    explicit = None if k is None else check_choice(k, "k", WINDOW_POLICIES) if isinstance(k, str) else check_int(k, "k", low=1)
+    too_long = isinstance(explicit, int) and 2 <= ref.n_units <= explicit and long_window == "nan"
+    k_used = resolve_k(k, ref) if ref.n_units >= 2 and not too_long else 0
+    wanted = REFERENCE if names is None else {name: REFERENCE[name] for name in _known(names)}
     context = MetricContext(ref, hyp, k=k_used, tolerance=tolerance, gamma=gamma, times=times)
-    return {name: m.value(context) for name, m in REFERENCE.items()}
+    return {name: m.value(context) for name, m in wanted.items()}
+
+
+def _known(names: Iterable[str]) -> list[str]:
+    """``names`` checked against the catalogue's reference metrics."""
+    from ..catalogue import REFERENCE
+
+    listed = [names] if isinstance(names, str) else list(names)
+    unknown = [name for name in listed if name not in REFERENCE]
+    if unknown:
+        raise InvalidParameterError.make("names", f"reference metric names drawn from {', '.join(REFERENCE)}", unknown)
+    return listed
 
 
 #: Alias of :func:`compute_all`.

@@ -104,29 +104,42 @@ def _stability_measures(compact: bool) -> list[Measure]:
     return [m for m in STABILITY.values() if m.report and (m.compact or not compact)]
 
 
-def selected_measures(present: Any, compact: bool = False, metrics: Sequence[str] | None = None) -> list[Measure]:
+def selected_measures(present: Any, compact: bool = False, metrics: Sequence[str] | None = None,
+                      options: Any = ()) -> list[Measure]:
     """The reference metrics to show among those ``present``: the ones named in ``metrics`` (names
     or aliases from the catalogue, in that order), else the catalogue's reported ones (its compact
-    selection when ``compact``). A named metric that was not computed is an error saying why."""
+    selection when ``compact``). A named metric that was not computed is an error saying why
+    (``options``: the run's metric settings, :attr:`stability.Settings.metrics`, ``None`` when it
+    computed none, when the run left it out)."""
     if metrics is not None:
         chosen = list(dict.fromkeys(reference_measure(name) for name in metrics))
-        _check_computed([m for m in chosen if m.name not in present])
+        _check_computed([m for m in chosen if m.name not in present], options)
         return chosen
     return [m for table in (REFERENCE, MULTI_REFERENCE) for m in table.values()
             if m.report and m.name in present and (m.compact or not compact)]
 
 
-def _check_computed(missing: list[Measure]) -> None:
-    """Refuse metrics asked for but absent from the results (rather than a report without them)."""
+def _check_computed(missing: list[Measure], options: Any = ()) -> None:
+    """Refuse metrics asked for but absent from the results (rather than a report without them),
+    saying why: the run computed no reference metric or others (``options``, its metric
+    settings), or there were no references for them."""
     if not missing:
         return
+    verb = "was" if len(missing) == 1 else "were"
+    said = ", ".join(m.name for m in missing)
+    if options is None:
+        raise InvalidParameterError(f"metrics {said} {verb} not computed: the run computed no reference metric "
+                                    "(metrics=False, [metrics] enabled = false)", parameter="metrics")
+    named = options.get("names") if isinstance(options, dict) else None
+    if named is not None and any(m.name not in named for m in missing):
+        raise InvalidParameterError(f"metrics {said} {verb} not computed: the run computed only {', '.join(named)} "
+                                    "(its metrics names, [metrics] names)", parameter="metrics")
     groups = [([m.name for m in missing if m.name in MULTI_REFERENCE],
                "several references per document, and no document scored has more than one"),
               ([m.name for m in missing if m.name not in MULTI_REFERENCE], "references, and no document scored has any")]
     groups = [(names, why) for names, why in groups if names]
     reasons = [f"{', '.join(names) if len(groups) > 1 else 'they' if len(names) > 1 else 'it'} "
                f"need{'s' if len(names) == 1 else ''} {why}" for names, why in groups]
-    verb = "was" if len(missing) == 1 else "were"
     raise InvalidParameterError(f"metrics {', '.join(m.name for m in missing)} {verb} not computed: {'; '.join(reasons)}",
                                 parameter="metrics")
 
@@ -140,7 +153,7 @@ def _reference_measures(result: CorpusResult, compact: bool = False,
     named = (result.settings.get("metrics") or {}).get("names")
     if metrics is None and named:
         metrics = [name for name in named if name in present]
-    return selected_measures(present, compact, metrics)
+    return selected_measures(present, compact, metrics, result.settings.get("metrics", ()))
 
 
 #: How flags are coloured in a terminal.

@@ -1,0 +1,157 @@
+"""Library cases found by using the Python API as a user would: two aborted a whole run part-way
+(losing every result held in memory), the others misread or misreported input. Each test fails
+on the code before its fix (see the docstrings)."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+from stability import Segmentation, evaluate, get_segmenter, register, unregister
+from stability.exceptions import InvalidParameterError, InvalidSegmentationError
+from stability.metrics import compute_all, cov_d, cov_n
+from stability.reporting import render
+from stability.settings import SettingsWarning
+
+UNITS = [f"s{i} word{i % 4}" for i in range(8)]
+
+
+def test_a_zero_length_unit_in_times_no_longer_aborts_the_run():
+    """A zero-length caption cue (an SRT cue from 8.0 to 8.0) alone in a segment made CovD raise
+    after every segmenter call was done, losing the run ("every segment must last > 0")."""
+    times = [(i, i + 1) for i in range(8)]
+    times[4] = (4, 4)
+    run = evaluate({"iso": lambda u: [4, 5], "even": "even"},
+                   [{"id": "talk", "units": UNITS, "references": [[4]], "times": times}], n_restarts=3, progress=False)
+    # by hand: the zero-length segment [4, 5) weighs nothing; [0, 4) and [5, 8) match the reference's
+    # halves by duration 4/4 and 3/3 -> CovD 1; by count, 2 of 3 hypothesis segments covered -> CovN 2*1*(2/3)/(5/3)
+    reference = run.summary["iso"].reference
+    assert reference["cov_d"].mean == 1.0 and reference["cov_n"].mean == pytest.approx(0.8)
+
+
+def test_a_zero_length_segment_is_covered_by_the_same_units_only():
+    times = [(i, i + 1) for i in range(8)]
+    times[4] = (4, 4)
+    same = Segmentation([4, 5], 8)
+    assert cov_n(same, same, times=times) == 1.0  # 0/0 for the same units: covered
+    assert cov_n(Segmentation([4], 8), same, times=times) == pytest.approx(0.8)
+    assert np.isnan(cov_d(same, same, times=[(0, 0)] * 8))  # no duration at all: nothing to measure
+
+
+def test_a_window_longer_than_a_short_document_gives_nan_there_with_a_warning():
+    """metrics={"k": 4} with a 3-unit document aborted the run at that document ("k must be an
+    integer in 1..2"), naming neither the document nor the setting."""
+    docs = [{"id": "a", "units": UNITS * 2, "references": [[3, 7]]}, {"id": "short", "units": UNITS[:3],
+                                                                       "references": [[1]]}]
+    with pytest.warns(SettingsWarning, match=r"metrics k = 4 is longer than the 1 document\(s\) 'short' \(3 units\) "
+                                             r"can hold .*their window metrics are NaN, left out of the means"):
+        run = evaluate({"e": lambda u: [1]}, docs, n_restarts=3, progress=False, metrics={"k": 4})
+    a, short = run.documents["e"]
+    assert np.isnan(short.reference_metrics["pk"]) and np.isnan(short.reference_metrics["window_k"])
+    assert not np.isnan(short.reference_metrics["f1"])  # the other metrics are computed
+    assert run.summary["e"].reference["pk"].mean == a.reference_metrics["pk"]  # the mean leaves NaN out
+
+
+def test_compute_all_computes_the_metrics_named_and_checks_k_on_one_unit_documents():
+    ref, hyp = Segmentation([1], 3), Segmentation([2], 3)
+    assert compute_all(ref, hyp, names=["pk"]) == {"pk": 1.0}  # by hand: k = 1, both windows disagree
+    values = compute_all(ref, hyp, k=4, long_window="nan", names=["pk", "f1", "window_k"])
+    assert np.isnan(values["pk"]) and np.isnan(values["window_k"]) and values["f1"] == 0.0
+    with pytest.raises(InvalidParameterError, match=r"k must be an integer in 1\.\.2"):
+        compute_all(ref, hyp, k=4)
+    with pytest.raises(InvalidParameterError, match="k must be one of 'lamprier', 'nltk', 'segeval'; received 'bogus'"):
+        compute_all(Segmentation([], 1), Segmentation([], 1), k="bogus")  # was NaN without a word
+    with pytest.raises(InvalidParameterError, match="names must be reference metric names"):
+        compute_all(ref, hyp, names=["pkk"])
+
+
+@pytest.mark.parametrize("metrics, reason", [
+    ({"names": ["pk"]}, "the run computed only pk"),
+    (False, "the run computed no reference metric"),
+])
+def test_a_report_asking_for_a_metric_the_run_left_out_says_so(metrics, reason):
+    """The reason given was "it needs references, and no document scored has any" (it has)."""
+    run = evaluate({"e": lambda u: [4]}, [{"id": "a", "units": UNITS * 3, "references": [[5, 10, 15]]}],
+                   n_restarts=3, progress=False, metrics=metrics)
+    with pytest.raises(InvalidParameterError, match=f"metrics boundary_similarity was not computed: {reason}"):
+        render(run, "md", metrics=["b"])
+
+
+def test_register_does_not_replace_a_built_in_segmenter_by_mistake():
+    """register("c99", ...) replaced C99 for the whole process without a word."""
+    with pytest.raises(InvalidParameterError, match=r"name 'c99' is a built-in segmenter \(segmenters\.c99:C99\); "
+                                                    "choose another name, or pass overwrite=True"):
+        register("c99", lambda units: [])
+    assert type(get_segmenter("c99")).__name__ == "C99"
+    register("c99", lambda units: [], overwrite=True)
+    try:
+        assert get_segmenter("c99")(["a", "b", "c"]) == []
+    finally:
+        unregister("c99")
+    assert type(get_segmenter("c99")).__name__ == "C99"
+
+
+def test_parameters_given_to_a_built_instance_are_said_to_be_too_late():
+    class Every:
+        def __init__(self, k=3):
+            self.k = k
+
+        def __call__(self, units):
+            return list(range(self.k, len(units), self.k))
+
+    with pytest.raises(InvalidParameterError, match=r"is an instance already built .*build it with them, Every\(k=\.\.\.\)"):
+        get_segmenter(Every(), k=5)  # was "has no parameter 'k'. Its parameters: none"
+    assert get_segmenter(functools.partial(lambda units, k=2: [k]), k=3)(list("abcdef")) == [3]
+
+
+@pytest.mark.parametrize("masses", [[2**62, 2**62], [2**63], np.array([2**62, 2**62])])
+def test_segment_sizes_past_int64_are_refused(masses):
+    """They wrapped around to a negative number of units (or raised a bare OverflowError)."""
+    with pytest.raises(InvalidSegmentationError, match=r"masses must add up to at most 2\*\*62 units"):
+        Segmentation.from_masses(masses)
+
+
+def test_gaps_as_a_list_of_numpy_integers():
+    assert Segmentation.from_gaps(list(np.array([0, 1, 0]))) == Segmentation([2], 4)
+
+
+@pytest.mark.parametrize("units, params", [
+    (["cats chase mice", "stocks fell sharply", "cats and mice"], {"n_segments": 3}),
+    (["cats chase mice", "stocks fell sharply", "cats and mice", "markets and stocks"], {"smoothing_width": 2}),
+])
+def test_embedding_depth_boundaries_stay_inside_short_documents(units, params):
+    """With fewer gaps than the smoothing kernel, mode="same" returned as many scores as the
+    kernel: boundaries [1, 3] for 3 units, [2, 4] for 4, [7] for 6."""
+    found = get_segmenter("embedding", method="depth", **params)(units)
+    assert all(1 <= b < len(units) for b in found) and found == sorted(set(found))
+
+
+def test_embedding_depth_leaves_no_one_unit_segment_at_the_document_ends():
+    """The edge gaps counted as local maxima (the outside treated as -inf): 22 of 40 clean
+    three-topic documents got a boundary at 1 or n - 1."""
+    vocabularies = ["apple banana cherry grape lemon mango melon peach plum kiwi".split(),
+                    "stock bond market price trade share yield fund asset rate".split(),
+                    "rain snow storm cloud wind frost hail fog sun sky".split()]
+    segmenter = get_segmenter("embedding", method="depth")
+    for seed in range(10):
+        rng = random.Random(seed)
+        units = [" ".join(rng.sample(words, 4)) for words in vocabularies for _ in range(8)]
+        found = segmenter(units)
+        assert 1 not in found and 23 not in found, (seed, found)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("chonkie") is None, reason="needs the chonkie extra")
+def test_chonkie_word_offsets_that_drift_are_not_trusted():
+    """chonkie's word tokenizer drops a character of each double space, so its start_index
+    drifts: boundary 2 was lost ([1, 3]; the chunks' own texts place it)."""
+    units = ["one  two  three  four  five  six  seven  eight  nine  ten  eleven  twelve",
+             "alpha beta gamma", "delta epsilon zeta", "eta theta iota"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert get_segmenter("chonkie_recursive", chunk_size=3, tokenizer="word")(units) == [1, 2, 3]
+        assert get_segmenter("chonkie_recursive", chunk_size=1, tokenizer="word")(["eta  eps", "beta  eta"]) == []
