@@ -268,8 +268,10 @@ def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] =
         _err(f"error: {_words(ctx).say(message, getattr(exc, 'parameter', None))}{_kept(exc, out_dir(), complete())}")
         raise typer.Exit(code=1) from None
     except KeyboardInterrupt:
+        global _INTERRUPT_SAID
         code = 128 + (interrupted() or signal.SIGINT)  # 130 SIGINT, 143 SIGTERM, 129 SIGHUP; read before _saved listens
         _err(f"interrupted: {_saved(out_dir(), complete())}")
+        _INTERRUPT_SAID = True
         raise typer.Exit(code=code) from None
 
 
@@ -620,6 +622,10 @@ def _command() -> dict[str, str] | None:
     return {"command": shlex.join(["stability", *_ARGV]), "cwd": os.getcwd()}
 
 
+#: Whether an interrupted command has said what it saved (typer exits 130 silently otherwise).
+_INTERRUPT_SAID = False
+
+
 def main() -> None:
     """Console-script entry point."""
     global _ARGV
@@ -632,6 +638,10 @@ def main() -> None:
     except KeyboardInterrupt:  # while the commands are built, before a command runs: nothing to save
         _err("interrupted: nothing was computed yet")
         sys.exit(130)  # 128 + SIGINT, as after a run interrupted
+    except SystemExit as exc:  # typer's own silent exit 130 for a Ctrl-C before the command's work began
+        if exc.code == 130 and not _INTERRUPT_SAID:
+            _err("interrupted: nothing was computed yet")
+        raise
 
 
 if __name__ == "__main__":  # pragma: no cover
