@@ -179,6 +179,21 @@ def _saved(out_dir: str | None, complete: bool = False) -> str:
     return f"{finished} finished (segmenter, document) pair(s) are in {path}; rerun with --resume to continue"
 
 
+def _study_saved(out: str | None) -> str:
+    """What an interrupted validation study left in its results folder ``out`` (one results
+    file, or one a corpus), in words."""
+    from .store import RESULTS_FILE
+
+    if out is None:
+        return "nothing was computed yet"
+    files = [Path(out) / RESULTS_FILE, *sorted(Path(out).glob(f"*/{RESULTS_FILE}"))]
+    finished = sum(_finished(str(file.parent)) for file in files if file.is_file())
+    if finished == 0:
+        return f"no (configuration, document) pair was finished; nothing is cached in {out}"
+    return (f"{finished} finished (configuration, document) pair(s) are cached in {out}; rerun the same command to "
+            "continue (the study resumes from them)")
+
+
 def _warning_printer(ctx: typer.Context) -> Callable[..., None]:
     """Warnings during a command: one ``warning:`` line on stderr, without the source line, in
     the user's words (``--jobs 64 is beyond ...``)."""
@@ -247,10 +262,12 @@ def _kept(exc: BaseException, out_dir: str | None, complete: bool) -> str:
 
 @contextlib.contextmanager
 def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] = lambda: None,
-            complete: Callable[[], bool] = lambda: False) -> Iterator[None]:
+            complete: Callable[[], bool] = lambda: False,
+            saved: Callable[[], str] | None = None) -> Iterator[None]:
     """Our errors become one line on stderr and exit code 1 (a traceback with --debug); an
     interrupt (SIGINT: 130, SIGTERM: 143, SIGHUP: 129), or an error of a file or the corpus during a run, says
-    what ``out_dir()`` holds (complete results when ``complete()``: every pair had finished)."""
+    what ``out_dir()`` holds (complete results when ``complete()``: every pair had finished), or
+    what ``saved()`` says (a study's folders)."""
     import signal
 
     from .exceptions import StabilityError
@@ -270,7 +287,7 @@ def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] =
     except KeyboardInterrupt:
         global _INTERRUPT_SAID
         code = 128 + (interrupted() or signal.SIGINT)  # 130 SIGINT, 143 SIGTERM, 129 SIGHUP; read before _saved listens
-        _err(f"interrupted: {_saved(out_dir(), complete())}")
+        _err(f"interrupted: {saved() if saved is not None else _saved(out_dir(), complete())}")
         _INTERRUPT_SAID = True
         raise typer.Exit(code=code) from None
 
@@ -543,14 +560,16 @@ def validate(
 
     from .isolation import printing_to_stderr
     from .status import Status
-    from .study import StudyOptions, run_study, write_report
+    from .study import StudyOptions, resolve_options, run_study, write_report
 
-    with _errors(debug, ctx):
+    folder: dict[str, str | None] = {"out": None}
+    with _errors(debug, ctx, saved=lambda: _study_saved(folder["out"])):
         started = time.perf_counter()
-        options = StudyOptions(tuple(str(c) for c in config), quick=quick, out=out,
-                               docs=None if docs is None else str(docs), jobs=n_jobs, limit=limit, restarts=n_restarts,
-                               bootstrap=bootstrap, corpora=tuple(corpus or ()), progress=progress, name=name,
-                               comparison=comparison)
+        options = resolve_options(StudyOptions(
+            tuple(str(c) for c in config), quick=quick, out=out, docs=None if docs is None else str(docs), jobs=n_jobs,
+            limit=limit, restarts=n_restarts, bootstrap=bootstrap, corpora=tuple(corpus or ()), progress=progress,
+            name=name, comparison=comparison))
+        folder["out"] = options.out
         with printing_to_stderr():  # stdout: the result line alone, whatever the segmenters print
             run = run_study(options)
         assert run.options.docs is not None  # run_study fills it in

@@ -127,3 +127,13 @@ def test_resume_in_a_config_without_an_output_folder_is_refused(runner, tmp_path
     cfg.write_text(DEMO + "resume = true\n", encoding="utf-8")
     assert _error(runner.invoke(app, ["run", str(cfg), "--no-progress"])) == (
         f"error: {cfg}: [run] resume needs the folder of the run it continues ([output] dir, --out)")
+
+
+def test_the_settings_block_shows_labels_as_written(runner, tmp_path):
+    """The Settings block (JSON) escaped them: "\\u0442\\u0442" and an emoji as two surrogates."""
+    cfg = tmp_path / "run.toml"
+    cfg.write_text('[corpus]\ndemo = true\nlimit = 2\n[segmenters."тт 😀"]\nsegmenter = "even"\n[run]\nn_restarts = 2\n',
+                   encoding="utf-8")
+    result = runner.invoke(app, ["run", str(cfg), "--report-format", "html", "--no-progress"])
+    settings = result.stdout.split("<h2>Settings</h2>")[1].split("</pre>")[0]
+    assert "тт 😀" in settings and "\\u" not in settings

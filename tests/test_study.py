@@ -624,25 +624,25 @@ def test_all_configurations_content_blind_names_the_corpus_and_what_to_add(tmp_p
 
 
 def test_a_study_with_failed_segmenter_calls_exits_3_like_run(tmp_path):
-    """A known-count configuration on a document without references fails there; `validate` listed
-    the failure on stderr and wrote the report but exited 0, where every command's exit code 3
-    says that a run completed with failures."""
+    """A configuration failing on a document (tests/faults.py: raises on the 'bad' document);
+    `validate` listed the failure on stderr and wrote the report but exited 0, where every
+    command's exit code 3 says that a run completed with failures."""
     corpus = tmp_path / "mixed.jsonl"
     units = [f"Sentence {i} about {'cats' if i < 6 else 'stars'} and more {'cats' if i < 6 else 'stars'}." for i in range(12)]
     corpus.write_text("\n".join([
         json.dumps({"id": "a", "units": units, "segments": [6, 6]}),
         json.dumps({"id": "b", "units": units[::-1], "boundaries": [6]}),
-        json.dumps({"id": "c", "units": units}),  # no reference: the known-count configuration fails here
+        json.dumps({"id": "c", "units": [f"bad {i}" for i in range(12)], "boundaries": [6]}),  # 'fault' fails here
     ]) + "\n", encoding="utf-8")
     config = tmp_path / "mixed.toml"
-    config.write_text(f'[corpus]\npath = "{corpus.as_posix()}"\n[segmenters.c99]\n[segmenters.none]\n'
-                      '[segmenters.c99_known]\nsegmenter = "c99"\nn_segments = "reference"\n[run]\nn_restarts = 2\n',
-                      encoding="utf-8")
+    config.write_text(f'allow_plugins = true\n[corpus]\npath = "{corpus.as_posix()}"\n[segmenters.c99]\n'
+                      '[segmenters.none]\n[segmenters.fault]\nsegmenter = "faults:Fault"\nkind = "raise"\n'
+                      '[run]\nn_restarts = 2\n', encoding="utf-8")
     args = ["validate", str(config), "--out", str(tmp_path / "cache"), "--docs", str(tmp_path / "docs"),
             "--bootstrap", "40", "--no-progress"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 3, result.output
-    assert "warning: mixed: segmenter 'c99_known', document 'c'" in result.stderr
+    assert "warning: mixed: segmenter 'fault', document 'c'" in result.stderr
     assert (tmp_path / "docs" / "validation.md").is_file()  # the report is written all the same
 
 

@@ -704,7 +704,7 @@ def corpus_report(result: CorpusResult, *, compact: bool = False, figures: bool 
     blocks += figure_sections(result, max_strips, STRIPS_NOTE) if figures else []
     blocks += [document_section(result, compact=compact, metrics=metrics), segment_section(result),
                _failure_section(result)]
-    settings = json.dumps(clean(result.settings), indent=1, default=str)
+    settings = json.dumps(clean(result.settings), indent=1, default=str, ensure_ascii=False)  # labels as written
     blocks.append(Section("Settings", text=settings))
     return Report("Stability report", [b for b in blocks if b is not None], lead=(INTRODUCTION,),
                   payload=functools.partial(_payload, result), result=ranked_line(result))

@@ -49,7 +49,7 @@ from .correlations import (
 from .halves import HalfSplits, ideal_values, split_halves
 from .decision import PLACEMENT, RULE, Decision, Placement, decide, placement_agreement
 from .render import render_markdown, write_report
-from .run import QUICK_STRIDE, CorpusSpec, StudyOptions, StudyRun, load_corpora, quick_subset, run_study
+from .run import QUICK_STRIDE, CorpusSpec, StudyOptions, StudyRun, load_corpora, quick_subset, resolve_options, run_study
 from .sensitivity import Sensitivity, headline_at, restart_sensitivity
 
 __all__ = [
@@ -86,6 +86,7 @@ __all__ = [
     "resampled_kendall_tau",
     "resampled_spearman_rho",
     "restart_sensitivity",
+    "resolve_options",
     "run_study",
     "running_means",
     "score_matrix",

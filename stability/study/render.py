@@ -13,6 +13,7 @@ import os
 from collections.abc import Mapping, Sequence
 from functools import partial
 from pathlib import Path
+from urllib.parse import quote
 
 import numpy as np
 
@@ -641,8 +642,8 @@ def _corpus(study: Study, plots: Mapping[str, str]) -> list[str]:
             + _references(study) + _documents(study) + _settling(study) + _verdict(study))
     if plots:
         out += ["### Plots", ""]
-        for name, caption in plots.items():
-            out += [f"![{caption}]({name})", "", f"*{caption}*", ""]
+        for name, caption in plots.items():  # a corpus name's spaces or brackets would end the link: encoded
+            out += [f"![{caption}]({quote(name, safe='/-_.~+,=')})", "", f"*{caption}*", ""]
     return out
 
 
@@ -672,10 +673,9 @@ def write_report(run: StudyRun, directory: str | os.PathLike | None = None, *,
     returns the path of the report."""
     directory = Path(directory if directory is not None else run.options.docs or ".")
     name = run.options.name
-    several = len(run.studies) > 1
     plots = {}
     for study in run.studies:
-        folder = Path(name) / study.name if several else Path(name)
+        folder = Path(name) / study.name if run.per_corpus else Path(name)
         plots[study.name] = write_plots(study, directory, folder)
     text = Path(discussion).read_text(encoding="utf-8") if discussion is not None else None
     path = directory / run.options.report_file

@@ -23,7 +23,7 @@ from typing import Any
 from ..checks import check_folder, check_int
 from ..config import Experiment, _corpus_keys, _in_file, _validate
 from ..corpus import Document
-from ..exceptions import InvalidParameterError
+from ..exceptions import InvalidParameterError, warn
 from ..status import PhaseCallback, Status
 from .analysis import MIN_CONFIGURATIONS, Study, analyze
 from .decision import Decision, decide
@@ -135,6 +135,14 @@ class StudyRun:
     decision: Decision
     options: StudyOptions
     corpora: list[CorpusSpec] = field(default_factory=list)
+    #: Whether each corpus has a folder of its own (cache and plots): the config files define
+    #: several, whether or not ``--corpus`` selected some (None: when the study has several).
+    folders: bool | None = None
+
+    @property
+    def per_corpus(self) -> bool:
+        """Whether each corpus's cache and plots are in a folder named after it."""
+        return len(self.studies) > 1 if self.folders is None else self.folders
 
 
 # ----------------------------------------------------------------------------------------------
@@ -155,6 +163,12 @@ def _named_corpora(corpus: Any, source: str) -> dict[str, Mapping[str, Any]] | N
         return None
     known = set(_corpus_keys())
     if any(key in known for key in corpus):
+        beside = sorted(name for name, value in corpus.items() if isinstance(value, Mapping) and name not in known)
+        if beside:
+            raise InvalidParameterError(
+                f"{source}: [corpus] holds corpus options ({', '.join(sorted(k for k in corpus if k in known))}) and "
+                f"[corpus.NAME] tables ({', '.join(beside)}); expected one corpus ([corpus] and its options) or "
+                "several ([corpus.NAME] tables, each with its options), not both")
         return None
     tables = {name: table for name, table in corpus.items() if isinstance(table, Mapping)}
     if len(tables) != len(corpus):
@@ -202,6 +216,10 @@ def load_corpora(configs: Sequence[str | os.PathLike]) -> list[CorpusSpec]:
             raise InvalidParameterError(
                 f"{spec.experiment.source}: a validation study ranks at least {MIN_CONFIGURATIONS} segmenter "
                 f"configurations against the references ([segmenters.NAME] tables); received {len(labels)}: {labels}")
+    for spec in specs:  # a name is a folder of the cache and of the plots: never a path
+        if not spec.name or spec.name.startswith(".") or Path(spec.name).name != spec.name or "\\" in spec.name:
+            raise InvalidParameterError(f"{spec.config}: corpus name {spec.name!r}: expected a name usable as a folder "
+                                        "of the study's cache and plots (no '/', '\\' or leading '.')")
     names = [s.name for s in specs]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
@@ -267,6 +285,14 @@ def _prepare(spec: CorpusSpec, options: StudyOptions, status: Status) -> _Prepar
         raise InvalidParameterError(f"{where}: the corpus has no documents")
     if not any(d.references for d in documents):
         raise InvalidParameterError(f"{where}: the documents have no references; the validation study compares with them")
+    unjudged = [d.id for d in documents if not d.references]
+    if unjudged:  # kept, their stability means and the reference means would cover different documents
+        from ..readers import CorpusWarning
+
+        shown = ", ".join(map(repr, unjudged[:5])) + (", ..." if len(unjudged) > 5 else "")
+        warn(f"{where}: {len(unjudged)} document(s) without references left out of the study ({shown}): its "
+             "rankings compare stability and reference metrics over the same documents", CorpusWarning)
+        documents = [d for d in documents if d.references]
     return _Prepared(spec, documents, available, segmenters)
 
 
@@ -303,6 +329,12 @@ def _resolved(options: StudyOptions, specs: Sequence[CorpusSpec]) -> StudyOption
     return replace(options, out=Path(out).as_posix(), docs=Path(options.docs or out).as_posix())
 
 
+def resolve_options(options: StudyOptions) -> StudyOptions:
+    """``options`` checked, with the results and report folders filled in as :func:`run_study`
+    fills them (the folder a command names when the study is interrupted)."""
+    return _resolved(options, _select(load_corpora(options.configs), options.corpora))
+
+
 def _run_corpus(corpus: _Prepared, cache: Path, options: StudyOptions, status: Status) -> Study:
     from ..runner import evaluate
 
@@ -327,8 +359,8 @@ def run_study(options: StudyOptions, on_phase: PhaseCallback | None = None) -> S
     """Run (or resume) the validation study of ``options.configs`` and analyse it.
 
     Every corpus is read and its segmenters built before any is run. The results of a corpus are cached in
-    ``<out>/results.jsonl`` when the study has one corpus, ``<out>/<name>/results.jsonl`` when it
-    has several; a rerun resumes from them (only missing (configuration, document) pairs are
+    ``<out>/results.jsonl`` when the config files define one corpus, ``<out>/<name>/results.jsonl`` when
+    they define several (also when ``options.corpora`` selects one of them); a rerun resumes from them (only missing (configuration, document) pairs are
     computed), so with the same seed it reproduces the report exactly.
 
     While it reads and analyses (minutes on a large corpus, with nothing else to show), a spinner
@@ -336,14 +368,16 @@ def run_study(options: StudyOptions, on_phase: PhaseCallback | None = None) -> S
     terminal), and ``on_phase(phase, detail)`` is called as each phase starts ("reading the
     corpus", then :data:`~stability.study.analysis.ANALYSIS_PHASES` for each corpus).
     """
-    specs = _select(load_corpora(options.configs), options.corpora)
+    defined = load_corpora(options.configs)
+    specs = _select(defined, options.corpora)
+    folders = len(defined) > 1  # as the config files define them: --corpus NAME reuses <out>/NAME
     options = _resolved(options, specs)
     status = Status(options.progress, on_phase)
     try:
         prepared = [_prepare(spec, options, status) for spec in specs]
         assert options.out is not None  # _resolved always fills it in
         root = Path(options.out)
-        studies = [_run_corpus(p, root if len(specs) == 1 else root / p.spec.name, options, status) for p in prepared]
+        studies = [_run_corpus(p, root / p.spec.name if folders else root, options, status) for p in prepared]
     finally:
         status.stop()
-    return StudyRun(studies, decide(studies), options, specs)
+    return StudyRun(studies, decide(studies), options, specs, folders)
