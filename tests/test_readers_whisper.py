@@ -126,7 +126,9 @@ def test_segments_out_of_order_are_refused_when_a_chapters_track_places_the_refe
     Without a chapters track the order of times decides nothing, and the file is read."""
     segments = [{"start": s, "end": s + 1.0, "text": t} for s, t in ((0.0, "a"), (5.0, "late"), (1.0, "early"), (6.0, "b"))]
     file = write(tmp_path / "talk.json", json.dumps({"text": "a late early b", "segments": segments}))
-    (doc,) = read_corpus(file)
+    with pytest.warns(CorpusWarning, match=r"1 Whisper segment\(s\) with text start before the one above them "
+                                           r"\(segments with text 2\): read in the file's order"):
+        (doc,) = read_corpus(file)
     assert doc.units == ("a", "late", "early", "b") and doc.references == ()
     write(tmp_path / "talk.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:04.000\nOne\n\n00:04.000 --> 00:08.000\nTwo\n")
     with pytest.raises(CorpusFormatError, match=r"talk\.json.*in order of their start.*unit 2 starts at 1 s, before "
@@ -223,3 +225,20 @@ def test_a_chapters_track_beside_several_whisper_transcripts_is_refused(tmp_path
     write(tmp_path / "meetings.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:04.000\nIntro\n\n00:04.000 --> 00:08.000\nBudget\n")
     first, second = read_corpus(file)
     assert first.references[0].boundaries == (1,) and second.references == ()
+
+
+def test_a_chapters_track_beside_whisper_tsv_is_its_reference(tmp_path):
+    """It was ignored without a word (and hidden from the warning on files left out): the
+    document had no reference, while the same track beside talk.json gave one."""
+    tsv = write(tmp_path / "talk.tsv", "start\tend\ttext\n0\t2500\tThe budget grows.\n2500\t5000\tTaxes stay.\n"
+                                       "5000\t7500\tRoads need asphalt.\n7500\t10000\tBridges are inspected.\n")
+    write(tmp_path / "talk.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:05.000\nBudget\n\n00:05.000 --> 00:10.000\nRoads\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorpusWarning)
+        (doc,) = read_corpus(tsv)
+    assert doc.references[0].boundaries == (2,) and doc.meta["chapters"].endswith("talk.chapters.vtt")
+    several = write(tmp_path / "two" / "talk.csv", "document,start,end,text\na,0,1,One.\na,1,2,Two.\nb,0,1,Three.\n")
+    write(tmp_path / "two" / "talk.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:01.000\nA\n")
+    with pytest.raises(CorpusFormatError, match="a chapters track \\('talk.chapters.vtt'\\) is beside a file of several"):
+        list(read_corpus(several))
+

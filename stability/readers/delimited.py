@@ -13,6 +13,7 @@ import csv
 import itertools
 import math
 from collections.abc import Iterable, Iterator, Sequence
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -304,7 +305,7 @@ def _parse_csv(
     empty = True
     for doc_id, rows in consecutive_groups(keyed, path, "rows"):
         empty = False
-        yield _build(path, doc_id, rows, columns)
+        yield _with_chapters(_build(path, doc_id, rows, columns), path, columns, source)
     if empty:
         raise NoTextError(
             "expected at least one data row after the header; found none", path=str(path), line=reader.line_num + 1
@@ -381,6 +382,24 @@ def _row_id(row: list[str], lineno: int, columns: _Columns, default_id: str, pat
             f"expected a document id in column {name!r}; the cell is empty", path=str(path), line=lineno
         )
     return doc_id
+
+
+def _with_chapters(doc: Document, path: Path, columns: _Columns, source: Source) -> Document:
+    """``doc`` with the reference of the chapters track beside its file (``talk.chapters.vtt``
+    beside ``talk.tsv``, as for captions and Whisper's JSON), when it has times and no label
+    column gave it one; a file of several documents (a document column) cannot share one track."""
+    from .subtitles import chapters_of, chapters_track
+
+    track = chapters_track(path)
+    if doc.times is None or doc.references or track is None:
+        return doc
+    if columns.document is not None:
+        raise CorpusFormatError(f"a chapters track ({track.name!r}) is beside a file of several "
+                                "documents (a document column); expected one transcript a file with it",
+                                path=str(path))
+    notes = list(doc.meta.get("notes", ()))
+    references, found = chapters_of(path, doc.times, lambda file: source.lines(file), notes)
+    return dataclasses.replace(doc, references=references, meta={**doc.meta, **found, "notes": notes})
 
 
 def _build(path: Path, doc_id: str, rows: Rows, columns: _Columns) -> Document:

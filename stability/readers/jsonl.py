@@ -538,6 +538,12 @@ def _whisper_document(path: Path, lineno: int, record: dict[str, Any], default_i
         raise NoTextError(f"document {str(doc_id)!r}: expected at least one Whisper segment with text; "
                           f"{'its segments have none' if record['segments'] else 'segments is empty'}",
                           path=str(path), line=lineno)
+    late = [k for k, (before, cue) in enumerate(zip(cues, cues[1:]), 1) if cue.start < before.start]
+    if late:  # read as written (a chapters track, which needs the order of time, refuses them below)
+        shown = ", ".join(map(str, late[:10])) + (", ..." if len(late) > 10 else "")
+        note(notes, f"{path}:{lineno}", f"{len(late)} Whisper segment(s) with text start before the one above them "
+                                        f"(segments with text {shown}): read in the file's order; boundary times "
+                                        "will not be in order")
     if split is not None:
         cues = sentences(cues, split, path, notes, pieces="segments", where=f"{path}:{lineno}")
     times = [(cue.start, cue.end) for cue in cues]
