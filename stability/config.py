@@ -735,6 +735,8 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
         on_results(result)
     if out_dir is not None:
         formats, documents_table = experiment.output.get("formats", []), experiment.output.get("documents")
+        if run.get("overwrite"):  # the replaced run's reports in formats this run does not write would stay
+            _remove_reports(Path(out_dir), keep=formats)
         try:
             write_reports(result, out_dir, formats, documents_table, metrics=metrics)
         except InvalidParameterError:
@@ -749,6 +751,19 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
                  f"named; `stability report {out_dir}` renders them again", ResultsWarning)
             raise
     return result
+
+
+def _remove_reports(folder: Path, keep: Sequence[str]) -> None:
+    """Remove the ``report.<extension>`` and ``documents.<extension>`` files of ``folder`` in
+    the formats not in ``keep`` (those are written again): what an overwritten run wrote."""
+    from .reporting import format_module, formats_available
+
+    kept = {format_module(name).EXTENSION for name in keep}
+    for name in formats_available():
+        extension = format_module(name).EXTENSION
+        if extension not in kept:
+            for stem in ("report", "documents"):
+                (folder / f"{stem}.{extension}").unlink(missing_ok=True)
 
 
 def _check_report_metrics(shown: list[str], experiment: Experiment) -> None:

@@ -10,6 +10,7 @@ results file (:mod:`stability.store`). Both read one :class:`~stability.settings
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import os
 import signal
@@ -246,14 +247,15 @@ class _CorpusRun:
 
     def _run(self, pairs: list[Pair], digests: list[str], on_done: Callable[[int], None]) -> None:
         """Run the block's new pairs. With a results file, in-process calls are announced to the
-        store's marker first; a pair that was running when a previous in-process run died
-        (``store.suspect``) runs alone in a worker process, where a crash becomes its failure."""
+        store's marker first; a pair that was running when a previous in-process run died, or whose
+        recorded crash a resume retries (``store.contained``), runs alone in a worker process, where
+        a crash becomes its failure."""
         store = self.store
-        dead = None if store is None else store.suspect
-        suspect = [i for i, pair in enumerate(pairs) if (pair.label, pair.doc.id) == dead]
-        if suspect:
-            contained = dataclasses.replace(self.settings, n_jobs=1, backend="loky")
-            Engine(contained, self.progress, warned=self.warned).run([pairs[suspect[0]]], lambda _: on_done(suspect[0]))
+        kept_apart = set() if store is None else store.contained
+        suspect = [i for i, pair in enumerate(pairs) if (pair.label, pair.doc.id) in kept_apart]
+        contained = dataclasses.replace(self.settings, n_jobs=1, backend="loky")
+        for i in suspect:
+            Engine(contained, self.progress, warned=self.warned).run([pairs[i]], functools.partial(_first_done, on_done, i))
         rest = [i for i in range(len(pairs)) if i not in suspect]
         announce = None
         if store is not None:
@@ -282,6 +284,11 @@ class _CorpusRun:
             self.store.add(outcome, digest)
         if fresh and isinstance(outcome, StabilityResult) and self.on_result is not None:
             self.on_result(outcome)
+
+
+def _first_done(on_done: Callable[[int], None], index: int, _: int) -> None:
+    """``on_done(index)`` for the one pair of an engine run alone (whose own index is 0)."""
+    on_done(index)
 
 
 def _warn_short_for_window(docs: list[Document], settings: Settings) -> None:

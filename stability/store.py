@@ -219,7 +219,7 @@ def _scan(path: Path) -> _Scan:
         try:
             record = _parse(raw, path, number)
         except CorpusFormatError as exc:
-            if stop < len(data):
+            if data[stop:].strip():  # a line with content after it (blank lines after the last do not count)
                 if number == 1:
                     raise
                 raise CorpusFormatError(
@@ -300,15 +300,56 @@ def _entry(record: dict[str, Any], path: Path, number: int) -> Entry:
 
 def _records(scan: _Scan, path: Path) -> RunRecords:
     run = RunRecords({}, None, {})
+    first: dict[str, Any] | None = None  # the settings of the file's first run record
     for number, record in scan.records:
         if record["type"] == "run":
-            run.settings, run.corpus, run.header = record.get("settings", {}), record.get("corpus"), True
+            settings = record.get("settings", {})
+            first = settings if first is None else _same_run(first, settings, path, number)
+            run.settings, run.corpus, run.header = settings, record.get("corpus"), True
             kept = record.get("provenance")
             run.provenance = dict(kept) if isinstance(kept, dict) else {}
             continue
         entry = _entry(record, path, number)
+        _of_the_run(entry.value, run.settings, path, number)
         run.entries[(entry.value.segmenter, entry.value.document or "")] = entry
     return run
+
+
+def _another_run(path: Path, number: int, what: str) -> CorpusFormatError:
+    return CorpusFormatError(f"{what}: a line of another run's results file? Remove it (and the lines of that run), "
+                             "or keep each run in its own output folder", path=str(path), line=number)
+
+
+def _same_run(first: dict[str, Any], settings: Any, path: Path, number: int) -> dict[str, Any]:
+    """A later run record (a resume adding segmenters writes one) may only add segmenters: the
+    same settings as the first, the first's segmenters with their parameters."""
+    if not isinstance(settings, dict):
+        raise _another_run(path, number, "a run record without settings")
+    kept = ("segmenters", "segmenter_params")
+    changed = sorted(k for k in set(first) | set(settings) if k not in kept and first.get(k) != settings.get(k))
+    labels, now = first.get("segmenters") or [], settings.get("segmenters") or []
+    params, now_params = first.get("segmenter_params") or {}, settings.get("segmenter_params") or {}
+    dropped = [label for label in labels if label not in now or params.get(label) != now_params.get(label)]
+    if changed or dropped:
+        said = "; ".join([f"{k}: {_short(first.get(k))} in the first, {_short(settings.get(k))} here" for k in changed]
+                         + ([f"segmenter(s) {', '.join(map(repr, dropped))} left out or changed"] if dropped else []))
+        raise _another_run(path, number, f"a run record that contradicts the file's first ({said})")
+    return first
+
+
+def _of_the_run(value: StabilityResult | Failure, settings: dict[str, Any], path: Path, number: int) -> None:
+    """A result or failure must come from the run whose record is above it: one of its
+    segmenters, its seed, at most its restarts."""
+    labels = settings.get("segmenters")
+    if isinstance(labels, list) and value.segmenter not in labels:
+        raise _another_run(path, number, f"a record of segmenter {value.segmenter!r}, which the run above it does "
+                                         f"not run ({', '.join(map(repr, labels))})")
+    seed = settings.get("seed")
+    if isinstance(seed, int) and value.seed is not None and value.seed != seed:
+        raise _another_run(path, number, f"a record computed with seed {value.seed}, where the run's is {seed}")
+    restarts, done = settings.get("n_restarts"), getattr(value, "n_restarts", None)
+    if isinstance(restarts, int) and isinstance(done, int) and done > restarts:
+        raise _another_run(path, number, f"a record of {done} restarts, where the run draws at most {restarts}")
 
 
 def read_run(path: str | os.PathLike) -> RunRecords:
@@ -646,6 +687,10 @@ class ResultsStore:
         self._marker_length = 0  # the longest marker written: a shorter one is padded to it
         #: (segmenter, document) that was running when a previous in-process run died, if any
         self.suspect: tuple[str, str] | None = None
+        #: pairs to run alone in a worker process, where a crash is contained: the suspect, and with
+        #: ``retry_failed`` the pairs whose recorded failure is a crash (in-process, it would kill the run)
+        self.contained: set[tuple[str, str]] = set()
+        self._failed_open = False  # a refused resume leaves the folder as it was, its marker included
 
     def __enter__(self) -> "ResultsStore":
         self.open()
@@ -682,6 +727,7 @@ class ResultsStore:
                 self._handle = self.path.open("wb", buffering=0)
                 self._write(self._header())
         except BaseException:
+            self._failed_open = True
             self.close()
             raise
 
@@ -692,6 +738,9 @@ class ResultsStore:
         run = _records(scan, self.path)
         added = self._check(run) if scan.records else []
         self.completed = run.entries
+        if self.retry_failed:
+            self.contained = {key for key, entry in run.entries.items()
+                              if isinstance(entry.value, Failure) and entry.value.kind == "crash"}
         self._pairs = set(run.entries)
         self._recorded = dict.fromkeys(doc for _, doc in run.entries)
         os.truncate(self.path, scan.end)
@@ -754,8 +803,9 @@ class ResultsStore:
         if found is None:
             warn(f"{self._marker}: not a marker this program wrote ({str(info)[:80]}); removed",
                  ResultsWarning)
-        elif found[:2] not in self.completed:
+        elif found[:2] not in self.completed or found[:2] in self.contained:
             self.suspect = found[:2]
+            self.contained.add(found[:2])
             warn(f"{self.path}: the previous run died during {found[2]} of segmenter {found[0]!r} on "
                  f"document {found[1]!r}; that pair runs again in a worker process, where a crash is "
                  "recorded as its failure", ResultsWarning)
@@ -943,7 +993,7 @@ class ResultsStore:
                 if handle is not None:
                     handle.close()
             finally:
-                if self._lock.held:  # the lock is ours: so is the marker (ours, or one a dead run left)
+                if self._lock.held and not self._failed_open:  # ours: so is the marker (ours, or a dead run's)
                     self._marker.unlink(missing_ok=True)
                 self._lock.release()
 

@@ -234,6 +234,7 @@ def test_an_interrupt_before_the_command_starts_its_work_is_said(monkeypatch, ca
 
     monkeypatch.setattr(cli, "_errors", interrupted_early)
     monkeypatch.setattr(cli, "_INTERRUPT_SAID", False)
+    monkeypatch.setattr(cli, "_ARGV", cli._ARGV)  # main() sets it: restored after the test (reports print it)
     monkeypatch.setattr(sys, "argv", ["stability", "run", "-s", "even", "--no-progress"])
     with pytest.raises(SystemExit) as exit_info:
         cli.main()
