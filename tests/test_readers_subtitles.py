@@ -523,3 +523,24 @@ def test_run_on_a_folder_of_captions(tmp_path):
     assert docs["talk.vtt"]["n_units"] == 6 and docs["meeting.vtt"]["n_units"] == 3  # one sentence a cue there
     wrong = CliRunner().invoke(app, args + ["--speakers", "first"])
     assert wrong.exit_code == 1 and "speakers" in wrong.stderr and "'first'" in wrong.stderr
+
+
+def test_word_highlighting_captions_are_read_once_a_line(tmp_path):
+    """Whisper's --highlight_words writes one cue a word, each repeating the line with that word
+    underlined: each line was read as many times as it has words (7 units for 2 lines)."""
+    lines = [("The budget grows.", 0.0), ("Taxes stay flat.", 1.8)]
+    cues, at = [], 0.0
+    for text, _ in lines:
+        words = text.split()
+        for k in range(len(words)):
+            shown = " ".join(f"<u>{w}</u>" if i == k else w for i, w in enumerate(words))
+            cues.append((at, at + 0.4, shown))
+            at += 0.4
+        cues.append((at, at + 0.2, text))  # the line again without the highlight, as Whisper ends it
+        at += 0.2
+    body = "WEBVTT\n\n" + "\n".join(f"00:{s:06.3f} --> 00:{e:06.3f}\n{t}\n" for s, e, t in cues)
+    file = write(tmp_path / "talk.vtt", body)
+    with pytest.warns(CorpusWarning, match=r"word-highlighting captions .*: 6 repeated cue\(s\) merged"):
+        (doc,) = read_corpus(file)
+    assert doc.units == ("The budget grows.", "Taxes stay flat.")
+    assert doc.times == ((0.0, 1.4), (1.4, 2.8))

@@ -91,6 +91,9 @@ class Cue:
     lines : tuple of str
         Its text line by line, each cleaned as ``text`` is, lines left without text dropped
         (what :func:`unroll` compares).
+    highlighted : bool
+        Its text underlines a part (``<u>``): a word-highlighting caption, which repeats its
+        line once a word (Whisper's ``--highlight_words``).
     """
 
     line: int
@@ -99,6 +102,7 @@ class Cue:
     text: str
     speakers: tuple[str, ...] = ()
     lines: tuple[str, ...] = ()
+    highlighted: bool = False
 
 
 def read_subtitles(
@@ -325,6 +329,25 @@ def _refuse_twins(file: Path, listed: set[Path]) -> None:
         )
 
 
+#: An underline tag, which word-highlighting captions move along a repeated line.
+_UNDERLINE = re.compile(r"<u[\s>]", re.IGNORECASE)
+
+
+def _merged_highlights(cues: list[Cue]) -> tuple[list[Cue], int]:
+    """``cues`` with each cue that repeats the text and voice of the cue before it, one of the two
+    underlining a word (``<u>``), merged into that cue (spanning both), and how many were merged.
+    Consecutive cues of the same text without the markup stay apart ("Yeah." said twice)."""
+    merged: list[Cue] = []
+    for cue in cues:
+        last = merged[-1] if merged else None
+        if (last is not None and (cue.highlighted or last.highlighted) and cue.text == last.text
+                and cue.speakers == last.speakers):
+            merged[-1] = replace(last, end=max(last.end, cue.end), highlighted=True)
+        else:
+            merged.append(cue)
+    return merged, len(cues) - len(merged)
+
+
 def _spoken(source: Source, file: Path, speakers: str, notes: list[str] | None) -> list[Cue]:
     """The cues of ``file`` that hold text, rolling captions unrolled; what was skipped or repaired
     is noted in ``notes`` (nothing is noted when it is None: the file is read again)."""
@@ -345,7 +368,10 @@ def _spoken(source: Source, file: Path, speakers: str, notes: list[str] | None) 
         tell(f"rolling captions (each cue repeats the last line of the cue before, as YouTube's automatic "
              f"captions do): {removed} repeated line(s) removed, {held} cue(s) left without new text skipped")
         cues = rolled
-    spoken = [cue for cue in cues if cue.text]
+    spoken, repeats = _merged_highlights([cue for cue in cues if cue.text])
+    if repeats:
+        tell(f"word-highlighting captions (one cue a word, each repeating its line with the word underlined, as "
+             f"Whisper's --highlight_words writes them): {repeats} repeated cue(s) merged, each line read once")
     if not spoken:  # a silent recording's captions: left out of a folder with a warning
         raise NoTextError(
             "expected at least one cue with text; " + (f"its {len(cues)} cue(s) have none" if cues else "found no cue"),
@@ -644,9 +670,10 @@ def _block(block: list[tuple[int, str]], webvtt: bool, file: Path | str, speaker
             f"expected a cue to end at or after its start; it starts at {start_text.strip()} and ends at {parts[0]}",
             path=str(file), line=lineno,
         )
-    words, names = _clean(" ".join(line for _, line in text), speakers)
+    raw = " ".join(line for _, line in text)
+    words, names = _clean(raw, speakers)
     shown = tuple(cleaned for cleaned in (_clean(line, speakers)[0] for _, line in text) if cleaned)
-    return Cue(lineno, start, end, words, names, shown)
+    return Cue(lineno, start, end, words, names, shown, _UNDERLINE.search(raw) is not None)
 
 
 def unroll(cues: Sequence[Cue]) -> tuple[list[Cue], int] | None:
