@@ -775,8 +775,10 @@ def _check_report_metrics(shown: list[str], experiment: Experiment) -> None:
                                     "([metrics] enabled = false); remove --metrics, or enable the metrics there",
                                     parameter="metrics")
     computed: list[str] | None = options.get("names")
-    left = [name for name in shown if computed is not None and name not in computed]
-    if computed is not None and left:
+    if computed is None:  # every metric is computed
+        return
+    left = [name for name in shown if name not in computed]
+    if left:
         raise InvalidParameterError(f"--metrics {','.join(left)}: not among the metrics {experiment.source} computes "
                                     f"([metrics] names: {', '.join(computed)}); add {'it' if len(left) == 1 else 'them'} "
                                     "there, or name others", parameter="metrics")

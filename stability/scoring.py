@@ -15,6 +15,7 @@ A segmentation file is either
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import re
@@ -28,6 +29,7 @@ import numpy as np
 
 from .exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, StabilityError, _short_repr
 from .readers.common import naming_document
+from .readers.jsonl import document_id
 from .readers.dispatch import STDIN, STDIN_NAME
 from .segmentation import Segmentation
 
@@ -112,11 +114,7 @@ def _bare_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -
 
 def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator[_Entry]:
     for number, place, record in records:
-        raw_id = record.get("id", place)
-        if isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)):
-            raise CorpusFormatError(f"'id' must be a string or an integer; received {_short_repr(raw_id)}",
-                                    path=str(path), line=number)
-        doc_id = str(raw_id)
+        doc_id = document_id(record.get("id", place), functools.partial(CorpusFormatError, path=str(path), line=number))
         keys = [key for key in ("boundaries", "masses", "references") if key in record]
         if len(keys) > 1:
             raise CorpusFormatError(f"document {doc_id!r}: expected its segmentation in one key; received "

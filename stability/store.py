@@ -37,7 +37,7 @@ In-process runs (``n_jobs=1`` without a backend) have no worker process to conta
 that ends the process (``os._exit``, a segfault, the OOM killer). Before each call the store writes
 a marker, ``results.jsonl.running``, naming the segmenter, document, stream and restarts; a normal
 end, an error or an interrupt removes it. A marker left behind means the process died during that
-call. Resuming warns and runs that pair again in a worker process (``ResultsStore.suspect``),
+call. Resuming warns and runs that pair again in a worker process (``ResultsStore.contained``),
 where a crash is contained and recorded as the pair's ``"crash"`` failure, so the run goes on
 instead of dying on the same document again; if the death came from elsewhere (``kill -9``, a
 power cut) the pair's result is simply computed, identical to an uninterrupted run.
@@ -685,10 +685,9 @@ class ResultsStore:
         self._marker = self.path.with_name(self.path.name + ".running")
         self._marker_handle: Any = None  # the marker, open while this run writes it (rewritten in place)
         self._marker_length = 0  # the longest marker written: a shorter one is padded to it
-        #: (segmenter, document) that was running when a previous in-process run died, if any
-        self.suspect: tuple[str, str] | None = None
-        #: pairs to run alone in a worker process, where a crash is contained: the suspect, and with
-        #: ``retry_failed`` the pairs whose recorded failure is a crash (in-process, it would kill the run)
+        #: pairs to run alone in a worker process, where a crash is contained: the one that was running
+        #: when a previous in-process run died, and with ``retry_failed`` the pairs whose recorded
+        #: failure is a crash (in-process, it would kill the run)
         self.contained: set[tuple[str, str]] = set()
         self._failed_open = False  # a refused resume leaves the folder as it was, its marker included
 
@@ -794,8 +793,8 @@ class ResultsStore:
                 "(resuming runs that pair again in a worker process)")
 
     def _take_marker(self) -> None:
-        """A marker left by a run that died during an in-process call: that pair is ``suspect``,
-        to be run again where its death can be contained (see the module docstring)."""
+        """A marker left by a run that died during an in-process call: that pair is ``contained``,
+        run again where its death can be contained (see the module docstring)."""
         info = self._read_marker()
         if info is None:
             return
@@ -804,7 +803,6 @@ class ResultsStore:
             warn(f"{self._marker}: not a marker this program wrote ({str(info)[:80]}); removed",
                  ResultsWarning)
         elif found[:2] not in self.completed or found[:2] in self.contained:
-            self.suspect = found[:2]
             self.contained.add(found[:2])
             warn(f"{self.path}: the previous run died during {found[2]} of segmenter {found[0]!r} on "
                  f"document {found[1]!r}; that pair runs again in a worker process, where a crash is "

@@ -118,15 +118,13 @@ def _parse_choi(path: Path, doc_id: str, lines: Iterable[str], blank_lines: str)
     last_separator: int | None = None
     outside: list[int] = []  # blank lines before the first separator or after the last: not units
 
-    def frame_blanks() -> bool:
+    def frame_blanks() -> None:
         """Drop the open segment when it holds blank lines only and lies outside the separators."""
         nonlocal current
-        if not current or any(units[-current:]):
-            return False
-        outside.extend(lineno for lineno, _ in blanks[-current:])
-        del units[-current:], blanks[-current:]
-        current = 0
-        return True
+        if current and not any(units[-current:]):
+            outside.extend(lineno for lineno, _ in blanks[-current:])
+            del units[-current:], blanks[-current:]
+            current = 0
 
     for lineno, line in enumerate(lines, 1):
         text = line.strip()

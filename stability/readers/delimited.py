@@ -34,6 +34,7 @@ from .common import (
     open_source,
     stream_files,
 )
+from .subtitles import chapters_of, chapters_track
 
 __all__ = ["read_csv", "write_csv"]
 
@@ -302,10 +303,12 @@ def _parse_csv(
     columns = _columns(header, options, path, delimiter)
     keyed = ((_row_id(row, lineno, columns, default_id, path), lineno, (lineno, row)) for lineno, row in
              _data_rows(reader, columns, path))
+    track = chapters_track(path)  # a reference for a timed transcript, looked for once a file
     empty = True
     for doc_id, rows in consecutive_groups(keyed, path, "rows"):
         empty = False
-        yield _with_chapters(_build(path, doc_id, rows, columns), path, columns, source)
+        doc = _build(path, doc_id, rows, columns)
+        yield doc if track is None else _with_chapters(doc, path, columns, source, track)
     if empty:
         raise NoTextError(
             "expected at least one data row after the header; found none", path=str(path), line=reader.line_num + 1
@@ -384,21 +387,18 @@ def _row_id(row: list[str], lineno: int, columns: _Columns, default_id: str, pat
     return doc_id
 
 
-def _with_chapters(doc: Document, path: Path, columns: _Columns, source: Source) -> Document:
-    """``doc`` with the reference of the chapters track beside its file (``talk.chapters.vtt``
+def _with_chapters(doc: Document, path: Path, columns: _Columns, source: Source, track: Path) -> Document:
+    """``doc`` with the reference of the chapters ``track`` beside its file (``talk.chapters.vtt``
     beside ``talk.tsv``, as for captions and Whisper's JSON), when it has times and no label
     column gave it one; a file of several documents (a document column) cannot share one track."""
-    from .subtitles import chapters_of, chapters_track
-
-    track = chapters_track(path)
-    if doc.times is None or doc.references or track is None:
+    if doc.times is None or doc.references:
         return doc
     if columns.document is not None:
         raise CorpusFormatError(f"a chapters track ({track.name!r}) is beside a file of several "
                                 "documents (a document column); expected one transcript a file with it",
                                 path=str(path))
     notes = list(doc.meta.get("notes", ()))
-    references, found = chapters_of(path, doc.times, lambda file: source.lines(file), notes)
+    references, found = chapters_of(path, doc.times, source.lines, notes)
     return dataclasses.replace(doc, references=references, meta={**doc.meta, **found, "notes": notes})
 
 

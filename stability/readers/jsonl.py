@@ -304,6 +304,14 @@ def _placed(records: Iterator[tuple[int, dict[str, Any]]]) -> Iterator[tuple[int
         yield previous[0], f"{previous[0]}.{k}" if k > 1 else str(previous[0]), previous[1]
 
 
+def document_id(value: Any, fail: Fail) -> str:
+    """A record's ``id`` as a string: a string or an integer (a bool, null or list is refused by
+    ``fail(message)``, an exception naming the file and line)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise fail(f"'id' must be a string or an integer; received {_short_repr(value)}")
+    return str(value)
+
+
 def sniff_json(file: Path, codec: str, errors: str) -> str | None:
     """What makes ``file`` look like JSON documents (a file without the ``.json`` extension), or None:
     a JSON object on its first line (JSON lines, or one object), or a first line opening an object
@@ -419,10 +427,7 @@ def _parse_record(path: Path, lineno: int, record: dict[str, Any], prefix: str, 
     record = _canonical_keys(record, fail)
     notes: list[str] = []
     _check_keys(record, f"{path}:{lineno}", notes, fail)
-    doc_id = record.get("id", f"{prefix}{place}")
-    if isinstance(doc_id, bool) or not isinstance(doc_id, (str, int)):
-        raise fail(f"'id' must be a string or an integer; received {_short_repr(doc_id)}")
-    doc_id = str(doc_id)
+    doc_id = document_id(record.get("id", f"{prefix}{place}"), fail)
     if "units" not in record:
         raise fail(f"document {doc_id!r}: expected a 'units' list of strings; the key is missing")
     units = record["units"]
@@ -525,10 +530,8 @@ def _whisper_document(path: Path, lineno: int, record: dict[str, Any], default_i
     def fail(message: str) -> CorpusFormatError:
         return CorpusFormatError(message, path=str(path), line=lineno)
 
-    doc_id = record.get("id", default_id)
-    if isinstance(doc_id, bool) or not isinstance(doc_id, (str, int)):
-        raise fail(f"'id' must be a string or an integer; received {_short_repr(doc_id)}")
-    _check_text(str(doc_id), "'id'", fail)
+    doc_id = document_id(record.get("id", default_id), fail)
+    _check_text(doc_id, "'id'", fail)
     cues, empty = _whisper_cues(path, lineno, record)
     notes: list[str] = []
     if empty:
