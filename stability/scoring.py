@@ -98,8 +98,17 @@ def _bare_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -
     """The records of a file of bare segmentations (JSON lines or a JSON array of objects
     without units), or None when the file is something else (a corpus, which the corpus
     reader reads and, if it is broken, reports)."""
-    if path.suffix.lower() not in (".jsonl", ".json") or not path.is_file():
+    if not path.is_file():
         return None
+    if path.suffix.lower() not in (".jsonl", ".json", ".ndjson"):
+        from .readers.common import check_encoding
+        from .readers.jsonl import sniff_json
+
+        try:  # JSON lines named otherwise (no extension, .txt): told by their content, as on standard input
+            if sniff_json(path, check_encoding(encoding, errors), errors) is None:
+                return None
+        except (OSError, UnicodeDecodeError):
+            return None  # the corpus reader says what is wrong with the file
     records = _file_records(path, encoding, errors)
     try:
         first = next(records)
@@ -133,6 +142,11 @@ def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator
                 if "n_units" not in record:
                     raise CorpusFormatError("'boundaries' needs 'n_units' (the number of units)", path=str(path), line=number)
                 lists = [record["boundaries"]] if "boundaries" in record else record["references"]
+                if "references" in record and (not isinstance(lists, list) or not lists):
+                    raise CorpusFormatError(
+                        f"document {doc_id!r}: expected 'references' to be a non-empty list of boundary lists; "
+                        f"received {_short_repr(lists)}", path=str(path), line=number,
+                    )
                 segs = tuple(Segmentation(b, record["n_units"]) for b in lists)
             else:
                 raise CorpusFormatError(

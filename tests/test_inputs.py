@@ -231,6 +231,10 @@ def test_score_reads_a_jsonl_corpus_whose_units_are_utterances(tmp_path):
      r"ref\.jsonl:1: document 'a': expected its segmentation in one key; received 'boundaries' and 'masses'"),
     ({"id": None, "boundaries": [3], "n_units": 10}, r"ref\.jsonl:1: 'id' must be a string or an integer; received None"),
     ({"id": True, "boundaries": [3], "n_units": 10}, r"'id' must be a string or an integer; received True"),
+    # an empty list of references was an IndexError deep in the scoring, naming neither file nor line
+    ({"id": "a", "references": [], "n_units": 10},
+     r"ref\.jsonl:1: document 'a': expected 'references' to be a non-empty list of boundary lists; received \[\]"),
+    ({"id": "a", "references": "ab", "n_units": 10}, r"ref\.jsonl:1: document 'a': expected 'references' to be a "),
 ])
 def test_score_refuses_bare_segmentations_that_contradict_themselves(tmp_path, record, message):
     """Conflicting keys were scored silently: 'masses' won over 'boundaries', 'n_units' was
@@ -249,6 +253,20 @@ def test_score_help_says_what_the_files_hold():
     assert result.exit_code == 0
     for text in ('"boundaries": [3, 7]', '"n_units": 10', '"masses"', "JSON array"):
         assert text in result.stdout
+
+
+@pytest.mark.parametrize("name", ["hyp.ndjson", "hyp", "hyp.txt"])
+def test_score_tells_bare_segmentations_by_their_content(tmp_path, name):
+    """Standard input was told by its content, files only by a .jsonl or .json name: the same
+    lines in ``hyp.ndjson`` or ``hyp`` went to the corpus reader, which refused them with "expected
+    a 'units' list of strings"."""
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / name
+    ref.write_text('{"id": "a", "boundaries": [3, 7], "n_units": 10}\n', encoding="utf-8")
+    hyp.write_text('{"id": "a", "boundaries": [3], "n_units": 10}\n', encoding="utf-8")
+    assert score_files(ref, hyp).documents["a"]["recall"] == 0.5  # by hand: 1 of the 2 reference boundaries
+    assert score_files(hyp, ref).documents["a"]["precision"] == 0.5
+    result = CliRunner().invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--report-format", "json"])
+    assert result.exit_code == 0, result.output
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".json"])
