@@ -180,6 +180,20 @@ def test_rolling_captions_keep_each_line_once(tmp_path):
     assert doc.units == tuple(said)
 
 
+def test_three_line_rolling_captions_keep_each_line_once(tmp_path):
+    """Live broadcast captions roll three lines: each cue repeats the last two lines of the one
+    before. Before, only a repeat of the last line was recognised, so such a file was read with
+    every line three times (12 units of 30 lines for 12 spoken lines, each topic smeared over three
+    units)."""
+    lines = [f"spoken line {k}" for k in range(12)]
+    cues = [f"00:{k:02d}.000 --> 00:{k + 1:02d}.000\n" + "\n".join(lines[max(0, k - 2):k + 1]) + "\n"
+            for k in range(len(lines))]
+    with pytest.warns(CorpusWarning, match=r"rolling captions .*: 21 repeated line\(s\) removed, 0 cue\(s\) left"):
+        (doc,) = read_corpus(write(tmp_path / "live.vtt", "WEBVTT\n\n" + "\n".join(cues)))
+    assert doc.units == tuple(lines)
+    assert doc.times == tuple((float(k), k + 1.0) for k in range(12))
+
+
 BAD_TIME = "expected the cue's {} as a timestamp such as '00:01:02.500' or '01:02.500'"
 
 
@@ -373,8 +387,11 @@ def test_sentence_units_join_the_cues_of_a_turn_and_take_their_times(tmp_path):
         "Sorry, go ahead.",                                     # cue 5
         "needs paving before May.",                             # cue 6
     )
-    # a sentence starts when the cue it starts in starts and ends when the cue it ends in ends
-    assert doc.times == ((0.0, 2.0), (0.0, 6.0), (6.0, 7.0), (7.0, 9.0), (7.0, 9.0), (9.0, 10.0), (10.0, 12.0))
+    # units never share time: a sentence starting inside a cue starts at the share of the cue's time its
+    # characters before it take ("The" at character 18 of 28 in cue 0, 0-2 s: 1.286 s; "Elm" at 15 of 25
+    # in cue 4, 7-9 s: 8.2 s), and the sentence before ends there. Before, "Welcome everyone." and the
+    # budget sentence both started at 0 s, so CovD counted 0-2 s twice.
+    assert doc.times == ((0.0, 1.286), (1.286, 6.0), (6.0, 7.0), (7.0, 8.2), (8.2, 9.0), (9.0, 10.0), (10.0, 12.0))
     assert doc.meta["speakers"] == ("Ann", "Ann", "Bo", "Ann", "Ann", "Bo", "Ann")
     assert doc.meta["unit"] == "sentence" and doc.meta["splitter"] == "rules" and doc.meta["notes"] == []
     # the names before every sentence, not inside the text the splitter reads
@@ -394,7 +411,7 @@ def test_sentence_units_without_voices_and_with_the_default_splitter(tmp_path):
                   enumerate(["Dr. Lee opened", "the meeting. We then", "voted."]))
     (doc,) = read_corpus(write(tmp_path / "a.srt", srt), unit="sentence")  # "auto": rules on so little text
     assert doc.units == ("Dr. Lee opened the meeting.", "We then voted.")
-    assert doc.times == ((0.0, 2.0), (1.0, 3.0)) and doc.meta["splitter"] == "auto"
+    assert doc.times == ((0.0, 1.65), (1.65, 3.0)) and doc.meta["splitter"] == "auto"  # "We": 13 of 20, cue 1-2 s
     assert doc.meta["speakers"] == (None, None)
 
 
@@ -454,13 +471,92 @@ def test_captions_without_punctuation_keep_their_cues(tmp_path):
         (doc,) = read_corpus(write(tmp_path / "vlog.vtt", plain), unit="sentence")
     assert doc.units == tuple(said) and doc.times == ((0.0, 1.0), (1.0, 2.0), (2.0, 3.0))
     # punctuated text is joined; a tail without a sentence end stays cut at its cues (the part of a
-    # cue it holds keeps the cue's times)
+    # cue it holds starts where its characters start: "So" at 9 of 16 in the cue of 1-2 s)
     mixed = "WEBVTT\n\n" + "".join(f"00:0{k}.000 --> 00:0{k + 1}.000\n{text}\n\n" for k, text in
                                    enumerate(["We roast", "at home. So then", "the beans"]))
     with pytest.warns(CorpusWarning, match=r"2 unit\(s\) left as their cues"):
         (doc,) = read_corpus(write(tmp_path / "mixed.vtt", mixed), unit="sentence", splitter="rules")
     assert doc.units == ("We roast at home.", "So then", "the beans")
-    assert doc.times == ((0.0, 2.0), (1.0, 2.0), (2.0, 3.0))
+    assert doc.times == ((0.0, 1.562), (1.562, 2.0), (2.0, 3.0))
+
+
+_said = st.lists(st.tuples(
+    st.lists(st.sampled_from(["we", "go", "now.", "Dr.", "ok?", "so", "then", "yes!", "roads", "the"]), min_size=1,
+             max_size=7),                               # the words of a cue
+    st.integers(0, 5000),                               # its duration, milliseconds
+    st.sampled_from([(), ("Ann",), ("Bo",)]),           # its voice
+), min_size=1, max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(said=_said)
+def test_sentence_units_never_share_time(said):
+    """Before, a sentence starting inside a cue took the cue's start, so it and the sentence before
+    it shared time ("Hi. So the" at 0-2 s: both sentences from 0 s), and CovD, which weighs units
+    by duration, counted that time twice. Now units follow each other: in order, none before the
+    one above it ends, the first starting with the first cue and the last ending with the last,
+    their durations adding up to the transcript's when its cues follow each other."""
+    from stability.readers.subtitles import Cue, sentence_units
+    from stability.splitters import split_rules
+
+    cues, at = [], 0.0
+    for k, (words, duration, voice) in enumerate(said):
+        cues.append(Cue(3 * k + 1, at, round(at + duration / 1000, 3), " ".join(words), voice))
+        at = cues[-1].end
+    units, _ = sentence_units(cues, split_rules, "x.vtt")
+    assert " ".join(unit.text for unit in units).split() == " ".join(cue.text for cue in cues).split()
+    assert all(unit.start <= unit.end for unit in units)
+    assert all(before.end <= after.start for before, after in zip(units, units[1:])), [(u.start, u.end) for u in units]
+    assert units[0].start == cues[0].start and units[-1].end == cues[-1].end
+    assert sum(unit.end - unit.start for unit in units) == pytest.approx(cues[-1].end - cues[0].start, abs=1e-9)
+
+
+ZOOM = "WEBVTT\n\n" + "".join(f"{k + 1}\n00:00:{a:02d}.000 --> 00:00:{b:02d}.000\n{text}\n\n"
+                              for k, (a, b, text) in enumerate([(0, 3, "Alice Smith: Welcome everyone. The budget"),
+                                                                (3, 5, "Alice Smith: is up four percent."),
+                                                                (5, 6, "Bob O'Neil: Yeah."),
+                                                                (6, 9, "Alice Smith: Now the roads.")]))
+
+
+def test_speaker_names_written_before_the_text_are_voices(tmp_path):
+    """Zoom writes each cue as "Name: text" and WhisperX's captions "[SPEAKER_00]: text", without
+    voice spans. Before, the names stayed in every unit (against the README's "units hold only what
+    was said" under the default --speakers meta) and, with sentence units, a turn was never seen:
+    "The budget" and "Alice Smith: is up four percent." were not joined, and Bob's "Yeah." ran into
+    the sentence before it."""
+    with pytest.warns(CorpusWarning, match=r"speaker names written before the text .* read as voices: 4 name\(s\), "
+                                           r"2 voice\(s\)"):
+        (doc,) = read_corpus(write(tmp_path / "zoom" / "standup.vtt", ZOOM))
+    assert doc.units == ("Welcome everyone. The budget", "is up four percent.", "Yeah.", "Now the roads.")
+    assert doc.meta["speakers"] == ("Alice Smith", "Alice Smith", "Bob O'Neil", "Alice Smith")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorpusWarning)
+        (sentences,) = read_corpus(tmp_path / "zoom", unit="sentence", splitter="rules")
+        (prefixed,) = read_corpus(tmp_path / "zoom", unit="sentence", splitter="rules", speakers="prefix")
+    assert sentences.units == ("Welcome everyone.", "The budget is up four percent.", "Yeah.", "Now the roads.")
+    assert prefixed.units[1:3] == ("Alice Smith: The budget is up four percent.", "Bob O'Neil: Yeah.")
+    # WhisperX's tags, written only when the speaker changes: a cue without one continues the voice
+    srt = "".join(f"{k + 1}\n00:00:0{k},000 --> 00:00:0{k + 1},000\n{text}\n\n" for k, text in
+                  enumerate(["[SPEAKER_00]: We roast", "at home.", "[SPEAKER_01]: Nice.", "[SPEAKER_00]: Yes."]))
+    with pytest.warns(CorpusWarning, match=r"3 name\(s\), 2 voice\(s\); a cue without one continues"):
+        (tagged,) = read_corpus(write(tmp_path / "x.srt", srt))
+    assert tagged.units == ("We roast", "at home.", "Nice.", "Yes.")
+    assert tagged.meta["speakers"] == ("SPEAKER_00", "SPEAKER_00", "SPEAKER_01", "SPEAKER_00")
+
+
+@pytest.mark.parametrize("texts", [
+    ["Step 1: open the file.", "Step 2: save it.", "Step 3: close it.", "Step 4: done."],  # names do not repeat
+    ["Note: slides online.", "We start now.", "The budget.", "Then roads."],               # one cue in four
+])
+def test_text_before_a_colon_that_is_not_a_speaker_stays(tmp_path, texts):
+    vtt = "WEBVTT\n\n" + "".join(f"00:0{k}.000 --> 00:0{k + 1}.000\n{text}\n\n" for k, text in enumerate(texts))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CorpusWarning)
+        (doc,) = read_corpus(write(tmp_path / "a.vtt", vtt))
+    assert doc.units == tuple(texts) and doc.meta["speakers"] == (None,) * 4
+    # voice spans decide where a file has them: the text is left as written
+    (voiced,) = read_corpus(write(tmp_path / "b" / "b.vtt", vtt.replace(".000\n", ".000\n<v Ann>")))
+    assert voiced.units == tuple(texts) and voiced.meta["speakers"] == ("Ann",) * 4
 
 
 def test_sentence_unit_options_are_checked(tmp_path):

@@ -149,13 +149,14 @@ MEETING = {"language": "en", "segments": [
 def test_whisper_json_with_sentence_units(tmp_path):
     """Before, `--unit sentence` on Whisper's JSON was refused ("unit applies only to format
     'subtitles', ..."), though its segments cut sentences as caption cues do. Expected units and
-    times worked out by hand: a sentence starts with the segment it starts in and ends with the one
-    it ends in; a change of speaker ends one."""
+    times worked out by hand: a sentence starting inside a segment starts at the share of the
+    segment's time its characters before it take ("Today" at 18 of 37 in 0-3 s: 1.459 s; "Elm" at 16
+    of 32 in 7-9.5 s: 8.25 s) and the sentence before it ends there; a change of speaker ends one."""
     file = write(tmp_path / "w" / "meeting.json", json.dumps(MEETING))
     (doc,) = read_corpus(file, unit="sentence", splitter="rules")
     assert doc.units == ("Welcome everyone.", "Today we start with the budget, which is up four percent.", "Yeah.",
                          "Then the roads.", "Elm Street needs paving before May.")
-    assert doc.times == ((0.0, 3.0), (0.0, 6.0), (6.0, 7.0), (7.0, 9.5), (7.0, 12.0))
+    assert doc.times == ((0.0, 1.459), (1.459, 6.0), (6.0, 7.0), (7.0, 8.25), (8.25, 12.0))
     assert doc.meta["speakers"] == ("SPEAKER_00", "SPEAKER_00", "SPEAKER_01", "SPEAKER_00", "SPEAKER_00")
     assert doc.meta["unit"] == "sentence" and doc.meta["splitter"] == "rules" and doc.meta["notes"] == []
     # one implementation: the same speech as WebVTT captions gives the same sentences

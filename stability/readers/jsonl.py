@@ -133,8 +133,8 @@ def read_jsonl(
     the units sentences instead, exactly as for caption files (the same code, with a segment in
     the place of a cue): the segments of each speaker turn (consecutive segments with the same
     ``speaker``; all of them without diarization) are joined and cut by ``splitter``, each
-    sentence starting when the segment it starts in starts and ending when the segment it ends in
-    ends, and text without a sentence end stays cut where its segments end (a note counts such
+    sentence taking the share of its segments' times its characters take (units never share time),
+    and text without a sentence end stays cut where its segments end (a note counts such
     units). Only Whisper transcripts have sentences to find: with ``unit="sentence"`` a document
     that gives its ``units`` is an error naming it.
 

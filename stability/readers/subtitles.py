@@ -136,8 +136,10 @@ def read_subtitles(
 
     With ``unit="sentence"`` (see :func:`sentence_units`), the cues of each speaker turn
     (consecutive cues with the same voices; every cue, in a file without voices) are joined with
-    spaces and cut into sentences by ``splitter``; a sentence starts when the cue it starts in
-    starts and ends when the cue it ends in ends, and a change of speaker always ends one. Text
+    spaces and cut into sentences by ``splitter``; a sentence ends when the cue it ends in ends,
+    or where the next one starts when that one starts inside the same cue (a sentence starting
+    inside a cue starts at the share of the cue's time its characters before it take: units never
+    share time), and a change of speaker always ends one. Text
     the splitter does not end with a sentence end (``.``, ``!``, ``?``, an ellipsis, a stop of
     another script: :func:`~stability.splitters.ends_sentence`), as in captions without
     punctuation (YouTube's automatic ones) or a turn cut off, is not joined: it stays cut where
@@ -149,7 +151,7 @@ def read_subtitles(
     nearest to the chapter's start (chapters are cues too, their text the title): the first unit
     starting where the chapter starts, if one does; otherwise the unit holding the chapter's start
     in the first half of its time span, or else the first unit starting after it (see
-    :func:`chapter_reference`; with sentence units, the span a sentence takes from its cues). A
+    :func:`chapter_reference`; with sentence units, the span a sentence takes of its cues). A
     chapter that no unit begins adds no boundary (a note names it). Chapters tracks are read with
     their transcripts, never as documents of their own.
 
@@ -170,7 +172,9 @@ def read_subtitles(
         :func:`~stability.readers.read_text`); default ``"auto"``, which learns from the turns of
         every file of the corpus when they are long enough.
     speakers : {"meta", "prefix"}
-        Where the names of WebVTT voice spans (``<v Alice>``, Microsoft Teams writes one a cue)
+        Where the names of WebVTT voice spans (``<v Alice>``, Microsoft Teams writes one a cue),
+        or of speakers written before the text in a file without them (Zoom's ``Alice Smith:
+        ...``, WhisperX's ``[SPEAKER_00]: ...``; see :func:`_names_in_text`, a note says so),
         go: only into ``meta["speakers"]`` (default: units hold only what was said), or also
         before the text they introduce, ``"Alice: Hello."``, so that segmenters see who speaks
         (with sentence units, before every sentence; ``"Ann, Bo: "`` for a cue two voices share).
@@ -207,14 +211,15 @@ def read_subtitles(
     >>> doc.times[1], doc.references[0].boundaries, doc.meta["titles"], doc.meta["speakers"]
     ((2.0, 5.5), (2,), ('Intro and budget', 'Roads'), ('Ann', None, None))
 
-    Sentences instead of cues: the second sentence spans two cues and takes their times.
+    Sentences instead of cues: the second sentence spans two cues; it starts 7 characters into the
+    first cue's 20, so 0.7 s into its 2 s, where the first sentence ends.
 
     >>> _ = (folder / "talk.vtt").write_text(
     ...     "WEBVTT\\n\\n00:00.000 --> 00:02.000\\nHello. We start with\\n\\n"
     ...     "00:02.000 --> 00:05.500\\nthe budget.\\n\\n00:05.500 --> 00:08.000\\nThen the roads.\\n")
     >>> (doc,) = read_subtitles(folder, unit="sentence", splitter="rules")
     >>> doc.units, doc.times
-    (('Hello.', 'We start with the budget.', 'Then the roads.'), ((0.0, 2.0), (0.0, 5.5), (5.5, 8.0)))
+    (('Hello.', 'We start with the budget.', 'Then the roads.'), ((0.0, 0.7), (0.7, 5.5), (5.5, 8.0)))
     >>> doc.references[0].boundaries
     (2,)
     """
@@ -365,19 +370,66 @@ def _spoken(source: Source, file: Path, speakers: str, notes: list[str] | None) 
     if unrolled is not None:
         rolled, removed = unrolled
         held = sum(1 for cue in rolled if not cue.text)
-        tell(f"rolling captions (each cue repeats the last line of the cue before, as YouTube's automatic "
-             f"captions do): {removed} repeated line(s) removed, {held} cue(s) left without new text skipped")
+        tell(f"rolling captions (each cue repeats the last lines of the cue before, as YouTube's automatic "
+             f"captions and live captioning do): {removed} repeated line(s) removed, {held} cue(s) left without "
+             f"new text skipped")
         cues = rolled
     spoken, repeats = _merged_highlights([cue for cue in cues if cue.text])
     if repeats:
         tell(f"word-highlighting captions (one cue a word, each repeating its line with the word underlined, as "
              f"Whisper's --highlight_words writes them): {repeats} repeated cue(s) merged, each line read once")
+    spoken, named = _names_in_text(spoken, speakers)
+    if named:
+        tell(f"speaker names written before the text ('Name: ...', as Zoom and WhisperX write them) read as "
+             f"voices: {named} name(s), {len({cue.speakers for cue in spoken})} voice(s); a cue without one "
+             f"continues the voice before it")
     if not spoken:  # a silent recording's captions: left out of a folder with a warning
         raise NoTextError(
             "expected at least one cue with text; " + (f"its {len(cues)} cue(s) have none" if cues else "found no cue"),
             path=str(file),
         )
     return spoken
+
+
+#: A speaker's name written before a cue's text, as Zoom (``Alice Smith: ...``) and WhisperX
+#: (``[SPEAKER_00]: ...``) write them: a bracketed tag, or one to four words, then a colon and a space.
+_NAMED = re.compile(r"(?:\[(?P<tag>[^\[\]:]{1,40})\]|(?P<name>\w[\w.'\-]*(?: [\w.'\-]+){0,3})) ?: +(?P<said>\S.*)")
+
+
+def _names_in_text(cues: list[Cue], speakers: str) -> tuple[list[Cue], int]:
+    """``cues`` with the speaker names written before their text read as their voices, and how
+    many cues named one; ``cues`` as they are, and 0, when a cue has a voice span or the names do
+    not look like a transcript's.
+
+    They do when at least two cues in three begin with a name (:data:`_NAMED`) and names repeat
+    (at most half as many names as cues naming one, or two): captions whose lines begin ``Step 1:``,
+    ``Note:`` here and there, or a title, are not a transcript's speakers. The name leaves the
+    text (``speakers="meta"``) or stays before it as ``Name: `` (``"prefix"``, as a voice span
+    is written); a cue without a name continues the voice of the cue before it (tools write the
+    name when the speaker changes).
+
+    >>> said = [Cue(1, 0.0, 1.0, "Ann Lee: Hi all."), Cue(4, 1.0, 2.0, "Budget first."),
+    ...         Cue(7, 2.0, 3.0, "[SPEAKER_01]: Ok."), Cue(10, 3.0, 4.0, "Ann Lee: So.")]
+    >>> cues, named = _names_in_text(said, "meta")
+    >>> [(cue.speakers, cue.text) for cue in cues], named  # doctest: +NORMALIZE_WHITESPACE
+    ([(('Ann Lee',), 'Hi all.'), (('Ann Lee',), 'Budget first.'), (('SPEAKER_01',), 'Ok.'),
+      (('Ann Lee',), 'So.')], 3)
+    """
+    if not cues or any(cue.speakers for cue in cues):
+        return cues, 0
+    found = [_NAMED.fullmatch(cue.text) for cue in cues]
+    names = [match.group("tag") or match.group("name") for match in found if match is not None]
+    if 3 * len(names) < 2 * len(cues) or len(set(names)) > max(2, len(names) // 2):
+        return cues, 0
+    read: list[Cue] = []
+    voice: tuple[str, ...] = ()
+    for cue, match in zip(cues, found):
+        text = cue.text
+        if match is not None:
+            voice = (" ".join((match.group("tag") or match.group("name")).split()),)
+            text = match.group("said") if speakers == "meta" else f"{voice[0]}: {match.group('said')}"
+        read.append(replace(cue, text=text, speakers=voice))
+    return read, len(names)
 
 
 def _document(source: Source, doc_id: str, file: Path, speakers: str, split: Splitter | None,
@@ -440,18 +492,21 @@ def sentence_units(cues: Sequence[Cue], split: Splitter, file: Path | str) -> tu
     """The sentences of ``cues`` (each with text), as cues spanning the cues they were read from.
 
     The cues of each speaker turn (consecutive cues with the same ``speakers``) are joined with
-    single spaces and cut by ``split``; each sentence takes the line and the start of the cue it
-    starts in and the end of the cue it ends in. A sentence spanning several cues that does not
-    end as one (:func:`~stability.splitters.ends_sentence`: text without punctuation, a turn cut
-    off) is cut again where its cues end, each part with its cue's times. Returns the units and
-    how many of them are such parts. ``file`` names the file in errors.
+    single spaces and cut by ``split``; each sentence takes the line of the cue it starts in. A
+    sentence spanning several cues that does not end as one
+    (:func:`~stability.splitters.ends_sentence`: text without punctuation, a turn cut off) is cut
+    again where its cues end. Units never share time: captions time cues, not words, so a unit
+    starting inside a cue starts at the share of the cue's time its characters before it take
+    (:func:`_time_at`), and a unit ends where the next one starts when that one starts inside the
+    cue it ends in, else when that cue ends. Returns the units and how many of them are such parts.
+    ``file`` names the file in errors.
 
     >>> from stability.splitters import split_rules
     >>> said = [Cue(1, 0.0, 2.0, "Hi. So the"), Cue(4, 2.0, 3.0, "plan is set."), Cue(7, 3.0, 4.0, "Ok then"),
     ...         Cue(10, 4.0, 5.0, "we go", ("Bo",)), Cue(13, 5.0, 6.0, "home now", ("Bo",))]
     >>> units, held = sentence_units(said, split_rules, "x.vtt")
     >>> [(cue.text, cue.start, cue.end) for cue in units]  # doctest: +NORMALIZE_WHITESPACE
-    [('Hi.', 0.0, 2.0), ('So the plan is set.', 0.0, 3.0), ('Ok then', 3.0, 4.0),
+    [('Hi.', 0.0, 0.8), ('So the plan is set.', 0.8, 3.0), ('Ok then', 3.0, 4.0),
      ('we go', 4.0, 5.0), ('home now', 5.0, 6.0)]
     >>> held  # Bo's turn has no sentence end: its two cues stay two units
     2
@@ -463,18 +518,35 @@ def sentence_units(cues: Sequence[Cue], split: Splitter, file: Path | str) -> tu
         starts = [0]  # where each cue's text starts in ``text``
         for cue in turn[:-1]:
             starts.append(starts[-1] + len(cue.text) + 1)
+        pieces: list[tuple[int, int, int, str, bool]] = []  # (first cue, last cue, offset, text, a part?)
         for begin, end in _spans(text, _checked_split(split, text, Path(file)), file):
             first, last = bisect_right(starts, begin) - 1, bisect_right(starts, end - 1) - 1
             sentence = text[begin:end]
             if first == last or ends_sentence(sentence):
-                units.append(Cue(turn[first].line, turn[first].start, turn[last].end, sentence, turn[first].speakers))
+                pieces.append((first, last, begin, sentence, False))
                 continue
             for k in range(first, last + 1):
-                part = text[max(begin, starts[k]):min(end, starts[k] + len(turn[k].text))].strip()
-                if part:
-                    units.append(replace(turn[k], text=part, lines=()))
-                    held += 1
+                at = max(begin, starts[k])
+                part = text[at:min(end, starts[k] + len(turn[k].text))]
+                if part.strip():
+                    pieces.append((k, k, at + len(part) - len(part.lstrip()), part.strip(), True))
+        for i, (first, last, begin, sentence, cut) in enumerate(pieces):
+            following = pieces[i + 1] if i + 1 < len(pieces) else None
+            end_time = (_time_at(turn[last], following[2] - starts[last]) if following and following[0] == last
+                        else turn[last].end)
+            source = turn[first]
+            units.append(Cue(source.line, _time_at(source, begin - starts[first]), end_time, sentence, source.speakers))
+            held += cut
     return units, held
+
+
+def _time_at(cue: Cue, offset: int) -> float:
+    """The time at character ``offset`` of ``cue``'s text: its start plus the share of its
+    duration the characters before ``offset`` take (a cue's own start at 0, its end past its
+    text), to the millisecond, as caption files write times."""
+    if offset <= 0 or not cue.text:
+        return cue.start
+    return round(cue.start + (cue.end - cue.start) * min(offset / len(cue.text), 1.0), 3)
 
 
 def _spans(text: str, sentences: Iterable[str], file: Path | str) -> Iterator[tuple[int, int]]:
@@ -514,9 +586,10 @@ def chapter_reference(
       half of its span (before its middle, ``(start + end) / 2``): of two units where one ends as
       the next starts, the one whose start is nearer, the later one at equal distance.
 
-    A unit never goes to a chapter before the one of the unit above it. A sentence unit starts
-    where the cue it starts in starts, before its first word: a chapter starting in a sentence's
-    first half begins with that sentence rather than with the one after it. Units before the first chapter belong to it. A chapter that no unit begins (its units, if any, go
+    A unit never goes to a chapter before the one of the unit above it. A chapter starting in a
+    sentence's first half begins with that sentence rather than with the one after it (a sentence's
+    times are the share of its cues' times its characters take: see :func:`sentence_units`).
+    Units before the first chapter belong to it. A chapter that no unit begins (its units, if any, go
     to the chapter after it) adds no boundary, and a note says so. Returns the reference and the
     title of each of its segments.
 
@@ -679,29 +752,48 @@ def _block(block: list[tuple[int, str]], webvtt: bool, file: Path | str, speaker
 def unroll(cues: Sequence[Cue]) -> tuple[list[Cue], int] | None:
     """The cues of rolling captions with the lines they repeat removed; None for other captions.
 
-    Rolling captions (YouTube's automatic ones, live captioning) show two lines at a time and
-    scroll: each cue repeats the last line of the cue before it, and a short cue between two
-    holds the line alone. Captions are rolling when at least :data:`ROLLING_MIN` cues, and more
-    than half of the cues after the first, start with the last line of the cue before, and more
-    than a quarter do so with a line of their own below it (a speaker saying "Yeah." twice makes
-    no rolling captions); each such cue then keeps only its other lines (a cue holding nothing
-    else is left without text). Returns the cues and how many lines were removed.
+    Rolling captions (YouTube's automatic ones, live captioning) show two or three lines at a
+    time and scroll: each cue starts with the last lines of the cue before it (one of two, two of
+    three; :func:`_repeated`), and a short cue between two may hold them alone. Captions are
+    rolling when at least :data:`ROLLING_MIN` cues, and more than half of the cues after the
+    first, start with the last lines of the cue before, and more than a quarter do so with a line
+    of their own below them (a speaker saying "Yeah." twice makes no rolling captions); each such
+    cue then keeps only its other lines (a cue holding nothing else is left without text). Returns
+    the cues and how many lines were removed.
 
     >>> said = [("a b",), ("a b",), ("a b", "c d"), ("c d",), ("c d", "e f")] * 2
     >>> rolled = [Cue(k, k, k + 1, " ".join(lines), lines=lines) for k, lines in enumerate(said)]
     >>> [cue.text for cue in unroll(rolled)[0]][:5], unroll(rolled)[1]
     (['a b', '', 'c d', '', 'e f'], 8)
+
+    Three lines at a time, as broadcast captions roll:
+
+    >>> words = "abcdefghij"
+    >>> said = [tuple(words[max(0, k - 2):k + 1]) for k in range(len(words))]
+    >>> said[:4]
+    [('a',), ('a', 'b'), ('a', 'b', 'c'), ('b', 'c', 'd')]
+    >>> "".join(cue.text for cue in unroll([Cue(k, k, k + 1, " ".join(l), lines=l) for k, l in enumerate(said)])[0])
+    'abcdefghij'
     """
-    repeats = [k for k in range(1, len(cues))
-               if cues[k].lines and cues[k - 1].lines and cues[k].lines[0] == cues[k - 1].lines[-1]]
-    scrolled = sum(1 for k in repeats if len(cues[k].lines) > 1)
+    overlaps = [0] + [_repeated(cues[k - 1].lines, cues[k].lines) for k in range(1, len(cues))]
+    repeats = [k for k, overlap in enumerate(overlaps) if overlap]
+    scrolled = sum(1 for k in repeats if len(cues[k].lines) > overlaps[k])
     if len(repeats) < ROLLING_MIN or 2 * len(repeats) <= len(cues) - 1 or 4 * scrolled <= len(cues) - 1:
         return None
     kept = list(cues)
     for k in repeats:
-        rest = cues[k].lines[1:]
+        rest = cues[k].lines[overlaps[k]:]
         kept[k] = replace(cues[k], text=" ".join(rest), lines=rest)
-    return kept, len(repeats)
+    return kept, sum(overlaps)
+
+
+def _repeated(before: Sequence[str], lines: Sequence[str]) -> int:
+    """How many of ``lines`` repeat the last lines of ``before``: the most ``j`` such that the
+    first ``j`` of ``lines`` are the last ``j`` of ``before`` (0 when none)."""
+    for j in range(min(len(before), len(lines)), 0, -1):
+        if tuple(lines[:j]) == tuple(before[-j:]):
+            return j
+    return 0
 
 
 def _seconds(text: str, which: str, file: Path | str, lineno: int) -> float:
