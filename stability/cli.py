@@ -26,6 +26,7 @@ import typer
 from . import __version__, completion
 from .checks import counted
 from .readers import FORMATS
+from .settings import BACKENDS
 
 completion.use_bash_script()
 
@@ -132,11 +133,8 @@ def _print_report(result: object, report_format: Optional[str], *, width: Option
         _err(f"report written to {output}")
 
 
-class Backend(str, Enum):
-    loky = "loky"
-    threading = "threading"
-    sequential = "sequential"
-    dask = "dask"
+#: ``--backend``: the backends a run accepts (:data:`stability.settings.BACKENDS`).
+Backend = Enum("Backend", {name: name for name in BACKENDS if name}, type=str)  # type: ignore[misc]
 
 
 def _err(message: str) -> None:

@@ -493,8 +493,8 @@ def _check_prepare_params(segmenter: Any, documents: list[tuple[str, list[str]]]
 def _check_picklable(segmenter: Any, documents: list[tuple[str, list[str]]]) -> str:
     problem = pickling_problem(segmenter)
     if problem is not None:
-        raise _Broken(f"it cannot be pickled to worker processes ({problem}): with --jobs 2 or more (backend loky, "
-                      "multiprocessing or dask) each of its documents fails; it runs with n_jobs = 1 or the threading "
+        raise _Broken(f"it cannot be pickled to worker processes ({problem}): with --jobs 2 or more (backend loky "
+                      "or dask) each of its documents fails; it runs with n_jobs = 1 or the threading "
                       "backend")
     from joblib.externals.loky.backend.reduction import dumps
 

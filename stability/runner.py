@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
 from itertools import islice
@@ -82,7 +83,7 @@ def _check_timeout(settings: Settings) -> None:
         raise InvalidParameterError.make("timeout", "None on a platform without SIGALRM (the timeout's timer)",
                                          settings.timeout)
     in_process = settings.backend == "sequential" or (
-        settings.effective_jobs() == 1 and settings.backend in (None, "multiprocessing"))
+        settings.effective_jobs() == 1 and settings.backend is None)
     if in_process and threading.current_thread() is not threading.main_thread():
         raise InvalidParameterError.make(
             "timeout", "None when the segmenter calls run in this process (n_jobs=1) from a thread other than "
@@ -253,7 +254,9 @@ class _CorpusRun:
         store = self.store
         kept_apart = set() if store is None else store.contained
         suspect = [i for i, pair in enumerate(pairs) if (pair.label, pair.doc.id) in kept_apart]
-        contained = dataclasses.replace(self.settings, n_jobs=1, backend="loky")
+        with warnings.catch_warnings():  # checked, and warned about, when the run began
+            warnings.simplefilter("ignore", SettingsWarning)
+            contained = dataclasses.replace(self.settings, n_jobs=1, backend="loky")
         for i in suspect:
             Engine(contained, self.progress, warned=self.warned).run([pairs[i]], functools.partial(_first_done, on_done, i))
         rest = [i for i in range(len(pairs)) if i not in suspect]

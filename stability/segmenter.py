@@ -502,7 +502,7 @@ def terms_problem(segmenter: Any, units: Sequence[str]) -> tuple[str, str] | Non
 def pickling_problem(segmenter: Any) -> str | None:
     """Why ``segmenter`` cannot be sent to worker processes, or ``None`` when it can.
 
-    Worker processes (joblib's ``loky`` and ``multiprocessing`` backends, a Dask cluster) receive
+    Worker processes (joblib's ``loky`` backend, a Dask cluster) receive
     every segmenter pickled, by loky's pickler (cloudpickle, which also carries functions defined
     in a script or a notebook); what it cannot carry (an open file, a lock, a database connection
     held as an attribute) cannot reach a worker. The segmenter is pickled as loky pickles a task

@@ -27,7 +27,9 @@ class SettingsWarning(StabilityWarning):
     run goes without one its segmenters need (the layout control for text chunkers)."""
 
 #: joblib backends a run accepts (``None``: loky when ``n_jobs != 1``, else in-process).
-BACKENDS = (None, "loky", "threading", "multiprocessing", "sequential", "dask")
+#: The backends a run accepts (``None``: loky). joblib's ``multiprocessing`` backend is not one: it
+#: returns no result before all are done, and a run writes each result as it comes.
+BACKENDS = (None, "loky", "threading", "sequential", "dask")
 #: What adaptive stopping can watch (``ci_score``): each stream's F1, or the document's headline.
 CI_SCORES = ("f1", "headline")
 
@@ -225,8 +227,8 @@ class Settings:
         Seconds one segmenter call may take (default ``None``: no limit; at most 10**9, about 31
         years). A call running longer is stopped and the (segmenter, document) pair is recorded as a ``"timeout"`` failure. It
         is enforced with a ``SIGALRM`` timer in the process running the call (see
-        :mod:`stability.isolation`): in-process from the main thread (``n_jobs=1``) or in loky /
-        multiprocessing workers; the threading and dask backends refuse it, and so does a run in
+        :mod:`stability.isolation`): in-process from the main thread (``n_jobs=1``) or in loky
+        workers; the threading and dask backends refuse it, and so does a run in
         this process started from another thread (:func:`~stability.evaluate` and
         :func:`~stability.stability_test` say so before any call).
 

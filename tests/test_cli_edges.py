@@ -137,3 +137,32 @@ def test_the_settings_block_shows_labels_as_written(runner, tmp_path):
     result = runner.invoke(app, ["run", str(cfg), "--report-format", "html", "--no-progress"])
     settings = result.stdout.split("<h2>Settings</h2>")[1].split("</pre>")[0]
     assert "тт 😀" in settings and "\\u" not in settings
+
+
+def test_a_backend_that_cannot_stream_results_is_refused_before_the_run(runner, tmp_path):
+    """`[run] backend = "multiprocessing"` was accepted, then the run died with a ValueError
+    traceback from joblib (its multiprocessing backend returns no result before all are done, and
+    a run writes each as it comes), while `--backend multiprocessing` was refused: the command
+    line and the config each had their own list. One list now (settings.BACKENDS)."""
+    from stability.cli import Backend
+    from stability.settings import BACKENDS
+
+    assert [member.value for member in Backend] == [name for name in BACKENDS if name]
+    config = tmp_path / "mp.toml"
+    config.write_text('[corpus]\ndemo = {n_documents = 2}\n[segmenters.even]\n[run]\nn_restarts = 2\nn_jobs = 2\n'
+                      'backend = "multiprocessing"\n', encoding="utf-8")
+    result = runner.invoke(app, ["run", str(config)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert _error(result) == (f"error: {config}: [run] backend must be one of 'loky', 'threading', 'sequential', "
+                              "'dask' (or None: leave it out); received 'multiprocessing'")
+
+
+def test_a_settings_warning_is_said_once(runner, tmp_path):
+    """The min_restarts warning was printed twice: the run copied its settings for the pairs it
+    keeps apart (a crash retried in a worker), and the copy checked them again."""
+    config = tmp_path / "few.toml"
+    config.write_text('[corpus]\ndemo = {n_documents = 2}\n[segmenters.even]\n[run]\nn_restarts = 8\nmin_restarts = 3\n'
+                      'ci_width = 0.1\n', encoding="utf-8")
+    result = runner.invoke(app, ["run", str(config)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("min_restarts = 3: a bootstrap interval over 3 restart(s)") == 1, result.stderr

@@ -216,13 +216,15 @@ def read_corpus(
         HTML).
     format : {"choi", "wiki", "jsonl", "csv", "chen", "subtitles", "markdown", "html", "text"}, optional
         The format; detected when omitted (see :func:`detect_format`). Case is ignored, and
-        ``"json"``, ``"tsv"``, ``"vtt"``, ``"srt"``, ``"md"``, ``"htm"``, ``"txt"``, ``"wiki727k"``,
-        ``"wiki50"`` are accepted as aliases.
+        these aliases are accepted: ``"wiki727k"``, ``"wiki-727k"``, ``"wiki50"``, ``"wiki-50"``
+        (wiki); ``"json"``, ``"ndjson"`` (jsonl); ``"tsv"`` (csv); ``"vtt"``, ``"webvtt"``,
+        ``"srt"``, ``"subrip"``, ``"captions"`` (subtitles); ``"md"`` (markdown); ``"htm"`` (html);
+        ``"txt"`` (text).
     encoding, encoding_errors : str
         Text encoding (default UTF-8) and error handler (default strict).
     pattern : str or sequence of str, optional
         File-name glob(s) selecting files in a directory; defaults per format: ``*.ref`` (choi),
-        ``*`` (wiki), ``*.jsonl``/``*.json``, ``*.csv``/``*.tsv``, ``*.segmenttitles`` (chen),
+        ``*`` (wiki), ``*.jsonl``/``*.json``/``*.ndjson``, ``*.csv``/``*.tsv``, ``*.segmenttitles`` (chen),
         ``*.vtt``/``*.srt`` (subtitles), ``*.md``/``*.markdown``, ``*.html``/``*.htm``, ``*.txt`` (text).
     limit : int, optional
         Stop after this many documents.

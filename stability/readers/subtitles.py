@@ -174,7 +174,8 @@ def read_subtitles(
     speakers : {"meta", "prefix"}
         Where the names of WebVTT voice spans (``<v Alice>``, Microsoft Teams writes one a cue),
         or of speakers written before the text in a file without them (Zoom's ``Alice Smith:
-        ...``, WhisperX's ``[SPEAKER_00]: ...``; see :func:`_names_in_text`, a note says so),
+        ...``, WhisperX's ``[SPEAKER_00]: ...``, when two cues in three begin with a name and
+        names repeat; a note says so),
         go: only into ``meta["speakers"]`` (default: units hold only what was said), or also
         before the text they introduce, ``"Alice: Hello."``, so that segmenters see who speaks
         (with sentence units, before every sentence; ``"Ann, Bo: "`` for a cue two voices share).
