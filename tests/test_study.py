@@ -107,7 +107,8 @@ def test_family_comes_from_the_config_not_the_label():
 
 def _stub(name: str, values: dict[str, float]) -> SimpleNamespace:
     scores = dict.fromkeys(["shuffle_corrected", "f1", "gap"])
-    return SimpleNamespace(name=name, scores=scores, agreement=lambda subset, stat: values, content_aware=["c99"])
+    return SimpleNamespace(name=name, scores=scores, agreement=lambda subset, stat: values, content_aware=["c99"],
+                           why_undefined=lambda: "the stub's reason")
 
 
 def test_decision_rule_by_hand():
@@ -122,7 +123,7 @@ def test_decision_rule_by_hand():
     tie = decide([_stub("a", {"shuffle_corrected": 0.5, "f1": 0.5, "gap": 0.7}),
                   _stub("b", {"shuffle_corrected": 0.5, "f1": 0.5, "gap": 0.3})])
     assert tie.headline == "shuffle_corrected"
-    with pytest.raises(InvalidParameterError):
+    with pytest.raises(InvalidParameterError, match=r"on any corpus, so nothing can be ranked \('a': the stub's reason\)"):
         decide([_stub("a", dict.fromkeys(["shuffle_corrected", "f1", "gap"], float("nan")))])
     assert "highest average" in RULE
 
@@ -619,8 +620,9 @@ def test_all_configurations_content_blind_names_the_corpus_and_what_to_add(tmp_p
     result = CliRunner().invoke(app, ["validate", str(config), "--out", str(tmp_path / "cache"), "--no-progress",
                                       "--bootstrap", "40"])
     assert result.exit_code == 1, result.output
-    assert ("every configuration of 'blind' was flagged content-blind by the shuffle control (their stability scores "
-            "do not tell them apart, so they rank nothing): add segmenters that read the content") in result.stderr
+    assert ("so nothing can be ranked ('blind': every configuration was flagged content-blind by the shuffle control, "
+            "so every stability score is the same (documents of a median of ") in result.stderr
+    assert "compare segmenters that read the content, such as texttiling, c99 or u00)" in result.stderr
 
 
 def test_a_study_with_failed_segmenter_calls_exits_3_like_run(tmp_path):

@@ -448,14 +448,42 @@ class Study:
 
     def best(self) -> str:
         """The candidate with the highest mean Kendall tau across all configurations on this corpus
-        (ties: catalogue order)."""
-        return _best(self.agreement("all", "kendall"), list(self.scores))
+        (ties: catalogue order); an error saying why (:meth:`why_undefined`) when none is defined."""
+        return _best(self.agreement("all", "kendall"), list(self.scores), self)
+
+    def why_undefined(self) -> str:
+        """Why no candidate score has a defined correlation with the references on this corpus
+        (a rank correlation needs values that differ across the configurations, on both sides)."""
+        def constant(values: Mapping[str, float]) -> bool:
+            defined = {round(values[label], 12) for label in self.labels if not math.isnan(values[label])}
+            return len(defined) <= 1
+
+        if all(self.means["stability"]["n_boundaries"][label] == 0 for label in self.labels):
+            return ("no configuration placed a boundary on any of its documents (are they long enough to "
+                    "split?), so every score and reference metric ties")
+        scores = all(constant(self.means["stability"][score]) for score in self.scores)
+        references = all(constant(self.means["reference"][metric]) for metric in self.metrics)
+        if scores and references:
+            return ("every configuration has the same value of every stability score and every reference metric "
+                    "(do they place the same boundaries?)")
+        if scores and not self.content_aware:
+            units = [r.segmentation.n_units for results in self.result.documents.values() for r in results]
+            return ("every configuration was flagged content-blind by the shuffle control, so every stability "
+                    f"score is the same (documents of a median of {float(np.median(units)):g} units): check that "
+                    "the documents are long enough to split, and compare segmenters that read the content, such as "
+                    "texttiling, c99 or u00")
+        if scores:
+            return "every configuration has the same value of every stability score"
+        if references:
+            return "every configuration has the same value of every reference metric"
+        return "too few configurations have a defined value on both sides"
 
 
-def _best(values: Mapping[str, float], order: Sequence[str]) -> str:
+def _best(values: Mapping[str, float], order: Sequence[str], study: "Study") -> str:
     defined = {k: v for k, v in values.items() if not math.isnan(v)}
     if not defined:
-        raise InvalidParameterError("no stability score has a defined correlation with the references")
+        raise InvalidParameterError(f"no stability score has a defined correlation with the references on "
+                                    f"{study.name!r}: {study.why_undefined()}")
     return max(defined, key=lambda k: (defined[k], -order.index(k)))
 
 

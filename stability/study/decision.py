@@ -68,14 +68,9 @@ def decide(studies: Sequence[Study]) -> Decision:
         worst[s] = min(defined.items(), key=lambda item: item[1]) if defined else ("", float("nan"))
     candidates = {s: v for s, v in average.items() if not math.isnan(v)}
     if not candidates:
-        blind = [st.name for st in studies if not st.content_aware]
-        why = ""
-        if blind:
-            why = (f"; every configuration of {', '.join(repr(n) for n in blind)} was flagged content-blind by the "
-                   "shuffle control (their stability scores do not tell them apart, so they rank nothing): add segmenters that read the content ([segmenters.NAME] tables such as texttiling, "
-                   "c99 or u00) beside the baselines")
-        raise InvalidParameterError("no stability score has a defined correlation with the references on any "
-                                    f"corpus{why}")
+        why = "; ".join(f"{st.name!r}: {st.why_undefined()}" for st in studies)
+        raise InvalidParameterError(f"no stability score has a defined correlation with the references on any "
+                                    f"corpus, so nothing can be ranked ({why})")
     headline = max(candidates, key=lambda s: (candidates[s], -order.index(s)))
     return Decision(headline, per_corpus, average, worst)
 

@@ -25,7 +25,7 @@ from ..comparison import STABILITY_X_AGREEMENT
 from ..reporting import markdown_table, write_whole
 from ..reporting.corpus import flags
 from ..reporting.model import number
-from ..stats import defined_mean, percentile_interval
+from ..stats import defined_mean, percentile_coverage_bound, percentile_interval
 from ..summary import COUNT_MARKS, FEW_BOUNDARIES_OTHERS, count_marks
 from .comparison import comparison_rows
 from .decision import PLACEMENT, RULE, Placement, placement_agreement, pooled_interval
@@ -101,23 +101,30 @@ def _header(run: StudyRun) -> list[str]:
     ]
 
 
-def _reproduce(run: StudyRun) -> list[str]:
+def _reproduce(run: StudyRun, discussed: bool = True) -> list[str]:
+    """How to reproduce the report; ``discussed``: a hand-written interpretation is appended."""
     options = run.options
     prose = ["The per-document results are cached as JSON lines under `--out` (one folder per corpus when there "
              "are several) and the run resumes from them, so rerunning the command only redoes the analysis; with "
-             "the same seeds it reproduces this file exactly. The hand-written interpretation at the end "
-             f"(`{options.discussion_file}` beside this file, appended verbatim) quotes no numbers."]
+             "the same seeds it reproduces this file exactly. "
+             + (f"The hand-written interpretation at the end (`{options.discussion_file}` beside this file, "
+                "appended verbatim) quotes no numbers." if discussed else
+                f"A hand-written interpretation in `{options.discussion_file}` beside this file (no numbers, "
+                "which change with the data) would be appended at the end; there is none now.")]
     if options.quick:
         prose.append(f"`--quick` keeps every {QUICK_STRIDE}th document of each corpus in corpus order (indices 0, "
                      f"{QUICK_STRIDE}, {2 * QUICK_STRIDE}, ...).")
     if options.limit:
-        prose.append(f"`--limit {options.limit}` keeps only the first {options.limit} documents of each corpus.")
+        prose.append(f"`--limit {options.limit}` keeps only the first {options.limit} documents of each corpus "
+                     "(of those with references).")
     return ["## How to reproduce", "", "```bash", options.command(), "```", "", " ".join(prose), ""]
 
 
 def _corpus_line(study: Study) -> str:
     st, run = study.settings, study.settings["run"]
-    return (f"`{study.name}` ({st['config']}): {st['n_documents']} of {st['n_available']} documents, "
+    unjudged = st.get("n_unjudged", 0)
+    left = f" ({unjudged} without references left out)" if unjudged else ""
+    return (f"`{study.name}` ({st['config']}): {st['n_documents']} of {st['n_available']} documents{left}, "
             f"{len(study.labels)} configurations, {run.get('n_restarts')} restarts, shuffle control "
             f"{'on' if run.get('shuffle_control') else 'off'}, run seed {run.get('seed')}, {st['n_bootstrap']} "
             f"bootstrap resamples of documents per interval ({int(round(st['confidence'] * 100))}% percentile "
@@ -190,6 +197,11 @@ def _ceiling_table(run: StudyRun, headline: str) -> list[str]:
                         rows) + why)
 
 
+def _protocol(linked: bool) -> str:
+    """The protocol, linked when the report sits beside it (the project's ``docs/``), else named."""
+    return f"[{PROTOCOL}]({PROTOCOL})" if linked else f"the stability project's `docs/{PROTOCOL}`"
+
+
 def _decision(run: StudyRun, linked: bool = True) -> list[str]:
     d = run.decision
     titles = {s: m.title for s, m in run.studies[0].scores.items()}
@@ -199,7 +211,7 @@ def _decision(run: StudyRun, linked: bool = True) -> list[str]:
             for s in titles]
     used = HEADLINE.name
     agrees = "agrees with" if d.headline == used else "differs from"
-    protocol = f"[{PROTOCOL}]({PROTOCOL})" if linked else f"the stability project's `docs/{PROTOCOL}`"
+    protocol = _protocol(linked)
     return (["### Headline decision", "",
              f"The reports' headline is **{HEADLINE.title}** (`{used}`), chosen by the protocol written before "
              f"the numbers in {protocol} (selection corpora, reference "
@@ -258,7 +270,7 @@ def _placement(run: StudyRun) -> list[str]:
     return out
 
 
-def _comparison(run: StudyRun) -> list[str]:
+def _comparison(run: StudyRun, linked: bool = True) -> list[str]:
     """The second number of a comparison against the same two references, paired with the headline."""
     if not run.options.comparison:
         return []
@@ -276,7 +288,7 @@ def _comparison(run: StudyRun) -> list[str]:
                         + _interval(percentile_interval(difference, confidence)), _signed(mine.ceiling_mean)])
     out = ([f"### The second number of a comparison: {STABILITY_X_AGREEMENT.title}", "",
             f"`{STABILITY_X_AGREEMENT.name}` (`stability.comparison`, chosen by Amendment 6 of "
-            "validation-protocol.md and shown beside the headline, not in its place): the headline times each "
+            f"{PROTOCOL if linked else _protocol(False)} and shown beside the headline, not in its place): the headline times each "
             "configuration's agreement with the other configurations of the corpus, its mean boundary F1 within "
             "one unit against each configuration not told the reference count, weighted by that configuration's "
             "headline. It is relative to the configurations compared. Kendall tau-b across all configurations "
@@ -343,17 +355,28 @@ def _sensitivity(run: StudyRun) -> list[str]:
                     + ([f"{docs.max():.3f}", f"{np.quantile(docs, 0.99):.3f}",
                         f"{np.mean(docs >= MOVE_THRESHOLD):.1%}", str(docs.size)] if docs.size else ["n/a"] * 4)
                     + [_share(sens.coverage(st.content_aware))])
+    halves = [st.sensitivity.half for st in run.studies if st.sensitivity is not None]
+    confidence = run.studies[0].settings["confidence"]
+    narrow = [n for n in sorted(set(halves)) if percentile_coverage_bound(n) < confidence]
+    settles = ("settles" if not any(st.few_documents for st in run.studies) else
+               f"settles as documents are added (after about {run.studies[0].settle_at}: the warning above)")
+    expected = ("a share above that level is expected, since the value from all the restarts shares half of them "
+                "with the interval." if not narrow else
+                f"with {' or '.join(map(str, narrow))} restarts such an interval lies between the lowest and the "
+                f"highest restart's value, so it holds a value at most {percentile_coverage_bound(narrow[0]):.1%} "
+                f"of the time, below the {confidence:g} level: run at least "
+                f"{2 * next(n for n in range(2, 10_000) if percentile_coverage_bound(n) >= confidence)} restarts "
+                "for this check to mean what it says.")
     return (["### Does the headline depend on the number of restarts?", "",
              "The headline recomputed from the first half of each document's restarts (exactly what a run with "
              "that many restarts draws) against all of them. `configuration`: the largest change of a "
              "configuration's headline over the corpus. `document`: the change of single (configuration, "
              f"document) values over the configurations not flagged content-blind, with the share moving by "
-             f"{MOVE_THRESHOLD} or more. A configuration's value is a mean over documents and settles; a single "
+             f"{MOVE_THRESHOLD} or more. A configuration's value is a mean over documents and {settles}; a single "
              "document's value is a Monte-Carlo estimate that keeps moving when it has one or two boundaries. "
              "What a report shows against that: each document's interval over its restarts. `covered`: the share "
              "of those pairs whose value from all the restarts lies in the interval the run with half of them "
-             "reports (at the run's confidence level); a share above that level is expected, since the value from all "
-             "the restarts shares half of them with the interval.", ""]
+             f"reports (at the run's confidence level); {expected}", ""]
             + _md_table(["corpus", "restarts", "configuration: largest change", "document: largest", "99th percentile",
                          f"share ≥ {MOVE_THRESHOLD}", "pairs", "covered"], rows)
             + (["; ".join(f"n/a on {', '.join(names)}: {why}" for why, names in undefined.items()) + ".", ""]
@@ -384,7 +407,7 @@ def _summary(run: StudyRun, linked: bool = True) -> list[str]:
     return (["## Summary across corpora", ""] + [f"- {_corpus_line(st)}" for st in run.studies] + [""]
             + _few_documents(run.studies)
             + _cross_table(run) + _references_table(run) + _ceiling_table(run, HEADLINE.name)
-            + _placement(run) + _comparison(run) + _halves(run) + _count_marks(run) + _sensitivity(run) + _decision(run, linked))
+            + _placement(run) + _comparison(run, linked) + _halves(run) + _count_marks(run) + _sensitivity(run) + _decision(run, linked))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -555,8 +578,11 @@ def _sentences(study: Study) -> list[str]:
     if top_blind:
         out.append(f"- The highest raw stability F1 ({_f(best)}) goes to {', '.join(top)}; of them "
                    f"{', '.join(top_blind)} flagged content-blind by the shuffle control.")
-    winner = study.best()
     agree = study.agreement("all", "kendall")
+    if all(math.isnan(value) for value in agree.values()):
+        return out + [f"- No stability score has a defined correlation with the references on this corpus: "
+                      f"{study.why_undefined()}."]
+    winner = study.best()
     out.append(f"- Best candidate on this corpus: {study.scores[winner].title} (mean tau-b {_signed(agree[winner])}).")
     for other in study.scores:
         if other != winner:
@@ -609,9 +635,14 @@ def _count_marks(run: StudyRun) -> list[str]:
                 total += 1
                 higher += all(by_score < by_metric for by_metric, by_score in ranks.values()) and bool(ranks)
                 lower += all(by_score > by_metric for by_metric, by_score in ranks.values()) and bool(ranks)
-        if total:
+        both = " and ".join(titles)
+        if total == 1:
+            where = (f"higher than {both} both do" if higher else f"lower than {both} both do" if lower else
+                     f"neither higher nor lower than both {both} do")
+            sentences.append(f"\"{mark.name}\": the headline ranks this configuration {where}.")
+        elif total:
             sentences.append(f"\"{mark.name}\": the headline ranks {higher} of these {total} configurations higher "
-                             f"than {' and '.join(titles)} both do, {lower} lower than both.")
+                             f"than {both} both do, {lower} lower than both.")
     if not rows:
         return out + ["No configuration is marked on these corpora.", ""]
     header = ["mark", "corpus", "configuration", "boundaries a document"] + [
@@ -657,7 +688,7 @@ def render_markdown(run: StudyRun, *, plots: Mapping[str, Mapping[str, str]] | N
     appended verbatim. ``protocol_beside``: the report sits beside :data:`PROTOCOL` (the project's
     ``docs/``), which it then links to; elsewhere it names the project's file instead of a link that
     leads nowhere."""
-    out = _header(run) + _reproduce(run) + _summary(run, protocol_beside)
+    out = _header(run) + _reproduce(run, bool(discussion)) + _summary(run, protocol_beside)
     for study in run.studies:
         out += _corpus(study, (plots or {}).get(study.name, {}))
     if discussion:

@@ -55,7 +55,9 @@ class StudyOptions:
     """Everything ``stability validate`` was told; :meth:`command` prints it back.
 
     ``out`` and ``docs`` are filled in by :func:`run_study` when not given (the first file's
-    ``[output] dir``, ``-quick`` appended with ``quick``; the report goes beside the cache), so
+    ``[output] dir``, with ``-quick``, ``-limit<N>`` and ``-restarts<N>`` appended for those
+    options, so that a small try never shares a folder with the whole study; the report goes
+    beside the cache), so
     the printed command names every option the report depends on. ``name`` names the report:
     ``<name>.md``, its plots under ``<name>/`` and the hand-written ``<name>-discussion.md`` it
     appends, so that several studies can share one ``docs`` folder. ``comparison`` adds the
@@ -254,13 +256,14 @@ def quick_subset(documents: Sequence[Any], stride: int = QUICK_STRIDE) -> list[A
 
 @dataclass
 class _Prepared:
-    """A corpus ready to run: its documents (after --quick and --limit), how many it has, its
-    segmenters built."""
+    """A corpus ready to run: its documents (those with references, then --quick and --limit),
+    how many it has, how many of them have no references, its segmenters built."""
 
     spec: CorpusSpec
     documents: list[Document]
     available: int
     segmenters: dict[str, Any]
+    unjudged: int = 0
 
 
 def _prepare(spec: CorpusSpec, options: StudyOptions, status: Status) -> _Prepared:
@@ -277,10 +280,6 @@ def _prepare(spec: CorpusSpec, options: StudyOptions, status: Status) -> _Prepar
             raise
         raise type(exc)(exc.errno, f"{where}: {exc.strerror}", exc.filename) from exc
     available = len(documents)
-    if options.quick:
-        documents = quick_subset(documents)
-    if options.limit is not None:
-        documents = documents[:options.limit]
     if not documents:
         raise InvalidParameterError(f"{where}: the corpus has no documents")
     if not any(d.references for d in documents):
@@ -293,7 +292,11 @@ def _prepare(spec: CorpusSpec, options: StudyOptions, status: Status) -> _Prepar
         warn(f"{where}: {len(unjudged)} document(s) without references left out of the study ({shown}): its "
              "rankings compare stability and reference metrics over the same documents", CorpusWarning)
         documents = [d for d in documents if d.references]
-    return _Prepared(spec, documents, available, segmenters)
+    if options.quick:  # --quick and --limit choose among the documents the study can use
+        documents = quick_subset(documents)
+    if options.limit is not None:
+        documents = documents[:options.limit]
+    return _Prepared(spec, documents, available, segmenters, len(unjudged))
 
 
 def _run_settings(spec: CorpusSpec, options: StudyOptions) -> dict[str, Any]:
@@ -322,7 +325,9 @@ def _resolved(options: StudyOptions, specs: Sequence[CorpusSpec]) -> StudyOption
     out = options.out
     if out is None:
         base = specs[0].experiment.output.get("dir", DEFAULT_OUT)
-        out = f"{base}-quick" if options.quick else base
+        # a smaller study gets its own folder: the whole one would refuse to resume from it
+        out = base + ("-quick" if options.quick else "") + (f"-limit{options.limit}" if options.limit else "") + (
+            f"-restarts{options.restarts}" if options.restarts else "")
     check_folder(out, "out", parameter="out")  # a file where a folder goes is said now, not after the study
     if options.docs is not None:
         check_folder(options.docs, "docs", parameter="docs")
@@ -351,7 +356,7 @@ def _run_corpus(corpus: _Prepared, cache: Path, options: StudyOptions, status: S
                     n_splits=options.n_splits,
                     on_phase=lambda phase, detail: status(phase, f"{spec.name}, {detail}"))
     study.settings.update({"config": spec.config, "cache": cache.as_posix(), "n_documents": len(corpus.documents),
-                           "n_available": corpus.available})
+                           "n_available": corpus.available, "n_unjudged": corpus.unjudged})
     return study
 
 
