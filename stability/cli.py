@@ -439,10 +439,12 @@ def segmenters(
     debug: Debug = False,
 ) -> None:
     """List the available segmenters (or those named) with their parameters and origin."""
+    from .isolation import printing_to_stderr
     from .registry import describe_segmenters
 
     with _errors(debug, ctx):
-        statuses = describe_segmenters(names or None)
+        with printing_to_stderr():  # what a plugin prints when imported stays out of the report
+            statuses = describe_segmenters(names or None)
         _print_report(statuses, report_format or old_report, width=width)
         for name, status in statuses.items():
             if status.missing and names:  # listing them all, the table's note says how to install it

@@ -418,7 +418,7 @@ class Progress:
                 TextColumn("{task.fields[rate]}"),
                 TextColumn("{task.fields[pairs]}"),
                 TimeRemainingColumn(),
-                console=Console(stderr=True),
+                console=Console(stderr=True, emoji=False),
                 transient=True,
             )
             self._bar.start()

@@ -141,7 +141,10 @@ def _deadline(seconds: float | None) -> Iterator[None]:
         raise SegmenterTimeout("the timeout needs the main thread of a process with SIGALRM "
                                "(use n_jobs=1 from the main thread, or the loky backend)")
 
+    rang: list[bool] = []
+
     def ring(signum: int, frame: Any) -> None:
+        rang.append(True)
         raise _Alarm
 
     previous = signal.signal(signal.SIGALRM, ring)
@@ -153,14 +156,21 @@ def _deadline(seconds: float | None) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+    if rang:  # the segmenter caught the timer's exception (a bare ``except:``) and returned something else
+        raise SegmenterTimeout(f"the call exceeded the timeout of {seconds:g} s (the segmenter caught the timer's "
+                               "interrupt, a bare 'except:'?, and returned: what it returned is not used)")
 
 
 def _contained(function: Callable, timeout: float | None, *args: Any) -> Any:
     try:
         if timeout is None:
-            return function(*args)
-        with _deadline(timeout):
-            return function(*args)
+            out = function(*args)
+        else:
+            with _deadline(timeout):
+                out = function(*args)
+        if interrupted() is not None:  # Ctrl-C or SIGTERM during the call, caught by it (a bare ``except:``)
+            raise KeyboardInterrupt
+        return out
     except Exception:
         raise
     except KeyboardInterrupt:

@@ -34,7 +34,7 @@ from typing import Any, Callable
 
 from .checks import did_you_mean
 from .exceptions import (InvalidParameterError, InvalidTypeError, MissingDependencyError, UnknownSegmenterError,
-                         _short_repr)
+                         _short_repr, warn)
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -132,10 +132,30 @@ def unregister(name: str) -> None:
         _REGISTERED.pop(name, None)
 
 
+_CLASHES_SAID: set[str] = set()  # names whose clash of entry points was already warned about
+
+
 def _entry_points() -> dict[str, metadata.EntryPoint]:
-    found: dict[str, metadata.EntryPoint] = {}
+    """The entry point of each segmenter name. A built-in name stays the built-in's: a plugin
+    declaring it is ignored; of two plugins declaring one name, the first found is used. Either
+    way a warning says so once a process (before, which one won depended on the order the
+    installed packages were listed in, without a word)."""
+    declared: dict[str, list[metadata.EntryPoint]] = {}
     for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        found.setdefault(ep.name, ep)
+        declared.setdefault(ep.name, []).append(ep)
+    found: dict[str, metadata.EntryPoint] = {}
+    for name, eps in declared.items():
+        builtin = [ep for ep in eps if _origin(ep)[0] == "built-in"]
+        found[name] = (builtin or eps)[0]
+        others = [ep for ep in eps if ep is not found[name] and ep.value != found[name].value]
+        if others and name not in _CLASHES_SAID:
+            _CLASHES_SAID.add(name)
+            from .segmenter import SegmenterWarning
+
+            ignored = ", ".join(f"{_origin(ep)[1] or '?'} ({ep.value})" for ep in others)
+            kept = "the built-in one" if builtin else f"{_origin(found[name])[1] or '?'}'s ({found[name].value})"
+            warn(f"segmenter {name!r} is declared by several installed packages: {kept} is used, not {ignored}; "
+                 f"give the plugin's entry point another name", SegmenterWarning)
     return found
 
 

@@ -97,7 +97,7 @@ class Status:
         if self._status is None:
             from rich.console import Console
 
-            self._status = Console(stderr=True).status(text)
+            self._status = Console(stderr=True, emoji=False).status(text)
             self._status.start()
         else:
             self._status.update(text)

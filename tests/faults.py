@@ -94,6 +94,25 @@ def slow(units):
     return list(range(3, len(units), 3))
 
 
+def swallowing(units):
+    """An even segmenter taking 50 ms a call that catches everything, as model code with a bare
+    ``except:`` and a fallback does: Ctrl-C, SIGTERM and the timeout's timer included."""
+    try:
+        time.sleep(0.05)
+    except:  # noqa: E722 (the point)
+        pass
+    return list(range(3, len(units), 3))
+
+
+def swallowing_slow(units):
+    """As :func:`swallowing`, 2 s a call (for the timeout)."""
+    try:
+        time.sleep(2)
+    except:  # noqa: E722
+        pass
+    return list(range(3, len(units), 3))
+
+
 class Removing:
     """An even segmenter that removes the file or folder ``path`` when first called on a document
     of ``marker`` (any document by default): a corpus file or the output folder deleted during a

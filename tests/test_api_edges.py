@@ -155,3 +155,48 @@ def test_chonkie_word_offsets_that_drift_are_not_trusted():
         warnings.simplefilter("ignore")
         assert get_segmenter("chonkie_recursive", chunk_size=3, tokenizer="word")(units) == [1, 2, 3]
         assert get_segmenter("chonkie_recursive", chunk_size=1, tokenizer="word")(["eta  eps", "beta  eta"]) == []
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_segmenter_that_catches_the_timeout_fails_by_it(n_jobs):
+    """A segmenter calling its model inside a bare `except:` caught the timer's exception after
+    the timeout and returned its fallback, which was scored as its result (F1 1.0, no failure)."""
+    import faults
+    from stability import evaluate
+    from stability.demo import demo_corpus
+
+    run = evaluate({"swallowing": faults.swallowing_slow}, demo_corpus(n_documents=2), n_restarts=2, timeout=0.3,
+                   n_jobs=n_jobs, progress=False)
+    assert len(run.failures) == 2 and {f.kind for f in run.failures} == {"timeout"}
+    assert all("the segmenter caught the timer's interrupt" in f.error for f in run.failures), run.failures
+
+
+def test_a_plugin_named_like_a_built_in_segmenter_does_not_replace_it(monkeypatch):
+    """A plugin declaring an entry point 'c99' replaced the built-in C99 for every run, or not,
+    depending on the order the installed packages were listed in, without a word (register()
+    refuses such a name)."""
+    from types import SimpleNamespace
+
+    from stability import registry
+    from stability.segmenter import SegmenterWarning
+
+    def ep(name, value, dist):
+        return SimpleNamespace(name=name, value=value, dist=SimpleNamespace(metadata={"Name": dist}, version="1"))
+
+    for order in (1, -1):
+        declared = [ep("c99", "probe_plugin:fake_c99", "probe-plugin"),
+                    ep("c99", "segmenters.c99:C99", registry.DISTRIBUTION),
+                    ep("mine", "one:seg", "one"), ep("mine", "two:seg", "two")][::order]
+        monkeypatch.setattr(registry.metadata, "entry_points", lambda group: [e for e in declared])
+        monkeypatch.setattr(registry, "_CLASHES_SAID", set())
+        with pytest.warns(SegmenterWarning) as said:
+            found = registry._entry_points()
+        assert found["c99"].value == "segmenters.c99:C99"
+        assert found["mine"].value == ("one:seg" if order == 1 else "two:seg")  # the first found, said
+        messages = sorted(str(w.message) for w in said)
+        assert messages[0] == ("segmenter 'c99' is declared by several installed packages: the built-in one is used, "
+                               "not probe-plugin (probe_plugin:fake_c99); give the plugin's entry point another name")
+        assert messages[1].startswith("segmenter 'mine' is declared by several installed packages: ")
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            registry._entry_points()  # said once a process

@@ -166,3 +166,36 @@ def test_a_settings_warning_is_said_once(runner, tmp_path):
     result = runner.invoke(app, ["run", str(config)])
     assert result.exit_code == 0, result.output
     assert result.stderr.count("min_restarts = 3: a bootstrap interval over 3 restart(s)") == 1, result.stderr
+
+
+def test_segmenters_json_stays_json_when_a_plugin_prints_while_loading(runner, monkeypatch):
+    """`stability segmenters --report-format json` printed what a plugin printed when imported
+    before the JSON, so `json.load` failed; `run` already sent such lines to stderr."""
+    from types import SimpleNamespace
+
+    from stability import registry
+
+    def load():
+        print("loading my model...")
+        return lambda units: []
+
+    plugin = SimpleNamespace(name="noisy_probe", value="noisy:seg", load=load,
+                             dist=SimpleNamespace(metadata={"Name": "noisy"}, version="1"))
+    monkeypatch.setattr(registry.metadata, "entry_points", lambda group: [plugin])
+    result = runner.invoke(app, ["segmenters", "noisy_probe", "--report-format", "json"])
+    assert result.exit_code == 0, result.output
+    assert "noisy_probe" in json.dumps(json.loads(result.stdout))
+    assert "loading my model..." in result.stderr
+
+
+def test_a_label_with_colons_is_not_turned_into_an_emoji(runner, tmp_path):
+    """The terminal table's result line and notes turned `:rocket:` in a label into 🚀 (rich's
+    emoji codes), so `-s mysegs:fire` was shown as `mysegs🔥`; Markdown and JSON kept it."""
+    from stability import evaluate
+    from stability.reporting import render
+    from stability.demo import demo_corpus
+
+    run = evaluate({"bert:rocket:": lambda units: [2]}, demo_corpus(n_documents=2), n_restarts=2, progress=False)
+    for width in (80, 120):
+        table = render(run, "table", width=width)
+        assert "bert:rocket:" in table and "\N{ROCKET}" not in table

@@ -50,10 +50,10 @@ def write_corpus(path: Path, n: int = 60) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
-def start(tmp_path: Path, jobs: int, out: Path | None) -> subprocess.Popen:
+def start(tmp_path: Path, jobs: int, out: Path | None, segmenter: str = "faults:slow") -> subprocess.Popen:
     corpus = tmp_path / "corpus.jsonl"
     write_corpus(corpus)
-    command = [sys.executable, "-m", "stability.cli", "run", "-s", "faults:slow", "--allow-plugins", "-c", str(corpus),
+    command = [sys.executable, "-m", "stability.cli", "run", "-s", segmenter, "--allow-plugins", "-c", str(corpus),
                "-r", "3", "-j", str(jobs), "--no-progress"] + ([] if out is None else ["--out", str(out)])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
     return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -240,3 +240,23 @@ def test_an_interrupt_before_the_command_starts_its_work_is_said(monkeypatch, ca
         cli.main()
     assert exit_info.value.code == 130
     assert capsys.readouterr().err.splitlines() == ["interrupted: nothing was computed yet"]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_segmenter_that_catches_everything_does_not_swallow_the_interrupt(tmp_path, signum):
+    """A segmenter calling its model inside a bare `except:` caught the KeyboardInterrupt that
+    Ctrl-C or SIGTERM raise in its call and returned: the run went on to its end and exited 0."""
+    out = tmp_path / "out"
+    results = out / "results.jsonl"
+    process = start(tmp_path, 1, out, "faults:swallowing")
+    try:
+        wait_for(lambda: results.exists() and results.read_bytes().count(b"\n") >= 3, process)
+        process.send_signal(signum)
+        _, stderr = process.communicate(timeout=15)
+    finally:
+        process.kill()
+    assert process.returncode == 128 + signum, stderr
+    finished = len(read_run(results).entries)
+    assert 1 <= finished < 60
+    assert (f"interrupted: {finished} finished (segmenter, document) pair(s) are in {results}; "
+            "rerun with --resume to continue") in stderr.splitlines()

@@ -232,7 +232,7 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
     width = check_int(width, "width", low=MIN_WIDTH, none=True)
     color = check_bool(color, "color")
 
-    console = Console(record=True, width=width, file=io.StringIO(), force_terminal=color,
+    console = Console(record=True, width=width, file=io.StringIO(), force_terminal=color, emoji=False,
                       color_system="standard" if color else None)
     if report.result:
         console.print(result_lines(report.result, console.width), highlight=False, markup=False,
