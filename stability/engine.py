@@ -41,11 +41,13 @@ from __future__ import annotations
 
 import math
 import pickle
+import shutil
 import sys
+import tempfile
 import threading
 import time
 from contextlib import closing
-from collections.abc import Callable, Generator, Hashable, Iterator
+from collections.abc import Callable, Generator, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -53,7 +55,8 @@ import numpy as np
 
 from .corpus import Document
 from .exceptions import ClusterError, InvalidParameterError, MissingDependencyError, UnknownSegmenterError, warn
-from .isolation import Guarded, WorkerCrash, interruptible, rerun_alone, result_or_crash, run_pool, submit
+from .isolation import (Guarded, WorkerCrash, interruptible, rerun_alone, result_or_crash, run_pool, ship_once,
+                        submit)
 from .outcome import STREAM_NAMES, Finished, f1_interval, restarts_headline_interval, score_task, stability_result
 from .permutations import Stream
 from .results import Failure, StabilityResult
@@ -548,12 +551,53 @@ def _families(pairs: list[Pair], todo: list[_Work]) -> list[list[_Work]]:
     return list(families.values())
 
 
+class Shipment:
+    """How a run's segmenters reach worker processes, shared by the engines of its blocks: whether
+    each pickles (:func:`~stability.segmenter.pickling_problem`) and what the tasks carry for it
+    (:func:`~stability.isolation.ship_once`: a big one is written once to a file in a folder of
+    the run's, removed by :meth:`close`). Each is found once per segmenter object; the objects the
+    run lasts with (:meth:`keep`) stay known from block to block, a copy made for one document
+    (``n_segments = "reference"``) only while its pairs run."""
+
+    def __init__(self) -> None:
+        self.lasting: dict[int, tuple[Any, dict[str, Any]]] = {}  # id -> (the object, what is known of it)
+        self._folder: str | None = None
+
+    def keep(self, segmenters: Iterable[Any]) -> None:
+        """Know these objects for the whole run (they live as long)."""
+        for segmenter in segmenters:
+            self.lasting.setdefault(id(segmenter), (segmenter, {}))
+
+    def known(self, segmenter: Any, local: dict[int, dict[str, Any]]) -> dict[str, Any]:
+        """What is known of ``segmenter``: the run's entry when it lasts, else ``local``'s."""
+        entry = self.lasting.get(id(segmenter))
+        if entry is not None and entry[0] is segmenter:
+            return entry[1]
+        return local.setdefault(id(segmenter), {})
+
+    def folder(self) -> str:
+        if self._folder is None:
+            self._folder = tempfile.mkdtemp(prefix="stability-segmenters-")
+        return self._folder
+
+    def close(self) -> None:
+        for _, known in self.lasting.values():
+            known.pop("carried", None)  # its file goes with the folder
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
+
+
 class Engine:
     """Runs pairs to completion with one :class:`~stability.settings.Settings`."""
 
     def __init__(self, settings: Settings, progress: Progress, on_call: OnCall | None = None,
-                 warned: set[str] | None = None) -> None:
+                 warned: set[str] | None = None, shipment: Shipment | None = None) -> None:
         self.settings = settings
+        #: How the segmenters reach the workers, shared by the engines of a corpus run (which
+        #: closes it); an engine's own otherwise, closed at the end of :meth:`run`.
+        self.shipment = Shipment() if shipment is None else shipment
+        self._own_shipment = shipment is None
         #: Labels of the segmenters already warned about (:meth:`_warn_terms`), shared by the
         #: engines of one corpus run so that each segmenter is named once.
         self.warned = set() if warned is None else warned
@@ -563,6 +607,7 @@ class Engine:
         self.offload = self.n_jobs > 1 and settings.backend in (None, "loky")
         self.on_call = on_call
         self._shipped: dict[int, Any] = {}  # pair index -> its units scattered to a Dask cluster
+        self._known: dict[int, dict[str, Any]] = {}  # of this engine's segmenters the run does not last with
 
     def _execute(self, function: Callable, tasks: list[tuple]) -> Generator[Any, None, None]:
         """:func:`_run`; in-process, ``on_call`` first learns which pair, stream and restarts each
@@ -613,6 +658,20 @@ class Engine:
         finally:
             if self.settings.backend == "dask":
                 _forget_run(self)
+            self._known.clear()
+            if self._own_shipment:
+                self.shipment.close()
+
+    def _carry(self, guarded: Any) -> Any:
+        """What the tasks carry for a pair's segmenter: itself, or in loky's worker processes,
+        when its pickle is big (a model), a handle each worker reads it from once
+        (:func:`~stability.isolation.ship_once`); one per segmenter object, whatever its pairs."""
+        if not self.offload:
+            return guarded
+        known = self.shipment.known(getattr(guarded, "segmenter", guarded), self._known)  # a pair's Guarded wraps it
+        if "carried" not in known:
+            known["carried"] = ship_once(guarded, self.shipment.folder)
+        return known["carried"]
 
     def _units(self, index: int, pair: Pair) -> Any:
         """The units of ``pair`` as its tasks carry them (a future of them with dask)."""
@@ -639,13 +698,12 @@ class Engine:
     def _initial(self, pairs: list[Pair], on_done: Callable[[int], None]) -> None:
         s = self.settings
         tasks = []
-        unsendable: dict[int, str | None] = {}  # id of a resolved segmenter -> why it does not pickle
         for i, pair in enumerate(pairs):
             try:
                 resolved = for_document(pair.segmenter, pair.doc)
                 pair.share = prepare_key(resolved)
                 pair.resolved = Guarded(resolved, s.timeout)
-                problem = self._unsendable(resolved, unsendable)
+                problem = self._unsendable(resolved)
             except Exception as exc:
                 problem = describe(exc)
             if problem is not None:
@@ -653,7 +711,8 @@ class Engine:
                 self.progress.advance(s.restart_budget())
                 on_done(i)
                 continue
-            tasks.append((i, pair.resolved, self._units(i, pair), s.determinism_check, pair.label not in self.warned))
+            tasks.append((i, self._carry(pair.resolved), self._units(i, pair), s.determinism_check,
+                          pair.label not in self.warned))
         self.progress.phase(f"first segmentations ({len(tasks)})")
         if self.offload:  # worker processes: a few pairs a task, about four tasks a job
             results = _flattened(self._execute(initial_batch, _batches(tasks, self._batch_size(tasks))))
@@ -688,19 +747,21 @@ class Engine:
                      "stemmer (stem=\"german\"): README, 'Documents not in English'. Said once per segmenter",
                      SegmenterWarning)
 
-    def _unsendable(self, segmenter: Any, known: dict[int, str | None]) -> str | None:
+    def _unsendable(self, segmenter: Any) -> str | None:
         """Why ``segmenter`` cannot go to this run's worker processes (it does not pickle), once
-        per segmenter object; ``None`` when it can, or when the run has no worker processes."""
+        per segmenter object (:class:`Shipment`); ``None`` when it can, or when the run has no
+        worker processes."""
         s = self.settings
         if s.backend in ("threading", "sequential") or (self.n_jobs == 1 and s.backend is None):
             return None
-        if id(segmenter) not in known:
+        known = self.shipment.known(segmenter, self._known)
+        if "problem" not in known:
             problem = pickling_problem(segmenter)
-            known[id(segmenter)] = None if problem is None else (
+            known["problem"] = None if problem is None else (
                 f"the segmenter cannot be sent to the worker processes (backend {s.backend or 'loky'}, "
                 f"n_jobs {s.n_jobs}): pickling it fails with {problem}; run it in this process "
                 "(n_jobs = 1 without a backend) or in threads (backend = 'threading'), or make it picklable")
-        return known[id(segmenter)]
+        return known["problem"]
 
     def _initial_results(self, pairs: list[Pair], results: Iterator[Any], on_done: Callable[[int], None]) -> None:
         s = self.settings
@@ -734,7 +795,8 @@ class Engine:
                 pair = pairs[i]
                 assert pair.resolved is not None  # resolved with its first segmentation
                 for j, chunk in enumerate(_chunks(restarts, min(per_item, max(1, len(restarts) // 5)))):
-                    groups.setdefault(j, []).append((i, stream, pair.resolved, _first(pair), s.seed, pair.key, chunk))
+                    groups.setdefault(j, []).append((i, stream, self._carry(pair.resolved), _first(pair), s.seed,
+                                                     pair.key, chunk))
                     pair.outstanding += 1
             first = family[0][0]
             tasks.extend((self._units(first, pairs[first]), chunks) for chunks in groups.values())

@@ -23,7 +23,7 @@ from itertools import islice
 from typing import Any
 
 from .corpus import Document, as_documents
-from .engine import Engine, Pair, Progress
+from .engine import Engine, Pair, Progress, Shipment
 from .exceptions import (InvalidParameterError, InvalidTypeError, RunInterrupted, SegmenterError, SegmenterOutputError,
                          warn)
 from .permutations import doc_key
@@ -205,6 +205,8 @@ class _CorpusRun:
         self.failures: list[Failure] = []
         self.n_documents = 0
         self.warned: set[str] = set()  # segmenters warned about by the engine (named once a run)
+        self.shipment = Shipment()  # how the segmenters reach the workers, block after block
+        self.shipment.keep(segmenters.values())
 
     def block(self, docs: list[Document]) -> None:
         """Evaluate one block of documents; every pair is stored as soon as it and the pairs
@@ -226,7 +228,7 @@ class _CorpusRun:
         self.n_documents += len(docs)
         self.progress.add_total(len(pairs) * self.settings.restart_budget())
         self.progress.add_pairs(len(pairs))
-        engine = Engine(self.settings, self.progress, warned=self.warned)
+        engine = Engine(self.settings, self.progress, warned=self.warned, shipment=self.shipment)
         finished = [False] * len(pairs)
         position = 0
 
@@ -258,7 +260,8 @@ class _CorpusRun:
             warnings.simplefilter("ignore", SettingsWarning)
             contained = dataclasses.replace(self.settings, n_jobs=1, backend="loky")
         for i in suspect:
-            Engine(contained, self.progress, warned=self.warned).run([pairs[i]], functools.partial(_first_done, on_done, i))
+            Engine(contained, self.progress, warned=self.warned, shipment=self.shipment).run(
+                [pairs[i]], functools.partial(_first_done, on_done, i))
         rest = [i for i in range(len(pairs)) if i not in suspect]
         announce = None
         if store is not None:
@@ -266,7 +269,7 @@ class _CorpusRun:
                 pair = pairs[rest[j]]
                 store.running(pair.label, pair.doc.id, digests[rest[j]], stream, restarts)
 
-        Engine(self.settings, self.progress, announce, self.warned).run([pairs[i] for i in rest],
+        Engine(self.settings, self.progress, announce, self.warned, self.shipment).run([pairs[i] for i in rest],
                                                                        lambda j: on_done(rest[j]))
 
     def _emit(self, engine: Engine, pairs: list[Pair], digest: str, value: StabilityResult | Failure | int) -> None:
@@ -467,3 +470,4 @@ def _run_corpus(run: _CorpusRun, documents: Iterable[Any], output: str | os.Path
         finished = True
     finally:
         run.progress.close(finished)
+        run.shipment.close()

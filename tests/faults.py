@@ -113,6 +113,24 @@ def swallowing_slow(units):
     return list(range(3, len(units), 3))
 
 
+class Model:
+    """An even segmenter holding a "model" of ``mb`` megabytes; each time it is unpickled it
+    leaves a file in ``log`` (counting how often worker processes receive it)."""
+
+    def __init__(self, mb: int = 2, log: str | None = None):
+        self.mb, self.log = mb, log
+        self.weights = bytes(mb << 20)
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        if self.log:
+            import tempfile
+            tempfile.mkstemp(dir=self.log)
+
+    def __call__(self, units):
+        return list(range(3, len(units), 3))
+
+
 class Removing:
     """An even segmenter that removes the file or folder ``path`` when first called on a document
     of ``marker`` (any document by default): a corpus file or the output folder deleted during a

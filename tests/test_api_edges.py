@@ -200,3 +200,27 @@ def test_a_plugin_named_like_a_built_in_segmenter_does_not_replace_it(monkeypatc
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             registry._entry_points()  # said once a process
+
+
+def test_a_segmenter_holding_a_model_goes_to_each_worker_once(tmp_path):
+    """With --jobs 2 the segmenter was pickled into every task: one holding a 100 MB model was
+    sent and read some 140 times over 500 short documents (25 s, against 2 s with one job). A
+    big one now goes to each worker process once, through a file removed after the run."""
+    import os
+    import tempfile
+
+    import faults
+    from stability import evaluate
+    from stability.demo import demo_corpus
+
+    log = tmp_path / "received"
+    log.mkdir()
+    before = {name for name in os.listdir(tempfile.gettempdir()) if name.startswith("stability-segmenters-")}
+    docs = demo_corpus(n_documents=20)
+    run = evaluate({"model": faults.Model(mb=2, log=str(log))}, docs, n_restarts=4, n_jobs=2, progress=False)
+    received = len(os.listdir(log))
+    assert 1 <= received <= 3, received  # the parent's pickling check, then once in each of the two workers
+    alone = evaluate({"model": faults.Model(mb=2)}, docs, n_restarts=4, n_jobs=1, progress=False)
+    assert [r.f1 for r in run.documents["model"]] == [r.f1 for r in alone.documents["model"]]
+    after = {name for name in os.listdir(tempfile.gettempdir()) if name.startswith("stability-segmenters-")}
+    assert after <= before  # the run's folder is gone
