@@ -69,6 +69,10 @@ class _Broken(Exception):
     """A check failed (the message says what was wrong and where)."""
 
 
+class _Unsteady(_Broken):
+    """The segmenter gave other boundaries for the same units on a later call: its own doing."""
+
+
 @dataclass(frozen=True)
 class Check:
     """One rule of the segmenter contract.
@@ -227,15 +231,15 @@ def _on(label: str, problem: str) -> str:
 
 def _each(documents: list[tuple[str, list[str]]], check: Callable[[str, list[str]], None]) -> None:
     """``check(label, units)`` on every document; the first problem, and how many documents had one."""
-    problems = []
+    problems: list[_Broken] = []
     for label, units in documents:
         try:
             check(label, units)
         except _Broken as exc:
-            problems.append(str(exc))
+            problems.append(exc)
     if problems:
         more = f" (and on {len(problems) - 1} more of the {len(documents)} documents)" if len(problems) > 1 else ""
-        raise _Broken(f"{problems[0]}{more}")
+        raise type(problems[0])(f"{problems[0]}{more}")  # of the first problem's kind
 
 
 def _params(segmenter: Any) -> dict[str, Any]:
@@ -258,6 +262,10 @@ def _same_output(segmenter: Any, other: Any, what: str) -> Callable[[str, list[s
             return
         theirs = _segment(other, units)
         if theirs != mine:
+            third = _segment(segmenter, units)
+            if third != mine:  # it changes its mind itself, only less often: not the copy's doing
+                raise _Unsteady(_on(label, _differ("a third call of the segmenter", third, "the first two", mine)
+                                  + " (it is not deterministic: declare deterministic = False, or fix its seed)"))
             raise _Broken(_on(label, _differ(what, theirs, "the segmenter", mine)))
     return one
 
@@ -502,6 +510,8 @@ def _check_picklable(segmenter: Any, documents: list[tuple[str, list[str]]]) -> 
     if not _declared_random(segmenter):
         try:
             _each(documents[:12], _same_output(segmenter, copy, "its pickled copy"))
+        except _Unsteady:
+            raise
         except _Broken as exc:
             raise _Broken(f"{exc}: worker processes would score other boundaries") from None
     return "pickled as worker processes receive it, the copy segments alike"

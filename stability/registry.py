@@ -292,13 +292,18 @@ def _check_parameter_names(factory: Callable[..., Any], params: dict[str, Any], 
             f"Its parameters: {', '.join(accepted) or 'none'}")
 
 
+_HIDDEN_SAID: set[tuple[Any, tuple[str, ...]]] = set()  # (class, parameters) already warned about
+
+
 def _instantiate(factory: Callable[..., Any], params: dict[str, Any], label: str) -> Any:
     _check_parameter_names(factory, params, label)
     if inspect.isclass(factory):
         try:
-            return factory(**params)
+            made = factory(**params)
         except TypeError as exc:
             raise InvalidParameterError(f"segmenter {label!r}: bad parameters {params!r}: {exc}") from exc
+        _warn_hidden(made, params, label)
+        return made
     if not params:
         return factory
     try:
@@ -308,6 +313,28 @@ def _instantiate(factory: Callable[..., Any], params: dict[str, Any], label: str
     except ValueError:  # no signature available (builtins): let the call decide
         pass
     return functools.partial(factory, **params)
+
+
+def _warn_hidden(segmenter: Any, params: dict[str, Any], label: str) -> None:
+    """Warn, once a class and parameters, when parameters given to a class cannot be read back
+    from the object it made (:func:`~stability.segmenter.segmenter_params`): reports would not
+    show them and a resume would take results of other values for this run's (a class keeping
+    ``k`` as ``self._k`` resumed a run made with another ``k`` without a word)."""
+    from .segmenter import SegmenterWarning, segmenter_params
+
+    try:
+        readable = segmenter_params(segmenter)
+    except Exception:  # noqa: BLE001 - the contract's parameters check says what is wrong with it
+        return
+    hidden = tuple(name for name in params if name not in readable)
+    key = (type(segmenter), hidden)
+    if not hidden or key in _HIDDEN_SAID:
+        return
+    _HIDDEN_SAID.add(key)
+    warn(f"segmenter {label!r} ({type(segmenter).__qualname__}): parameter(s) {', '.join(hidden)} cannot be read back "
+         "from it (not stored under their own names, no get_params()), so reports do not show them and a resume "
+         "cannot tell results of other values from this run's; store each as self.<name>, or subclass "
+         "stability.Segmenter", SegmenterWarning)
 
 
 #: The value of ``n_segments`` meaning "the number of segments of each document's first reference".

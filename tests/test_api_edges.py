@@ -224,3 +224,75 @@ def test_a_segmenter_holding_a_model_goes_to_each_worker_once(tmp_path):
     assert [r.f1 for r in run.documents["model"]] == [r.f1 for r in alone.documents["model"]]
     after = {name for name in os.listdir(tempfile.gettempdir()) if name.startswith("stability-segmenters-")}
     assert after <= before  # the run's folder is gone
+
+
+class _Drifting:
+    """A segmenter that is not deterministic but looks it on two calls in a row: its answers, call
+    after call (documents of 3 units or more), are [1], [1], [2], [2], [1], then [1] on."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, units):
+        if len(units) < 3:
+            return []
+        self.calls += 1
+        return [2] if self.calls in (3, 4) else [1]
+
+
+def test_the_pickling_check_does_not_blame_pickling_for_a_segmenter_changing_its_mind():
+    """check_segmenter's `picklable` said "its pickled copy returned [2], the segmenter [1]:
+    worker processes would score other boundaries" of a segmenter whose own later calls change
+    (the helper met it on 1 of 3 runs of a random segmenter)."""
+    from stability import check_segmenter
+
+    report = check_segmenter(_Drifting(), checks=["picklable"], raise_on_failure=False)
+    (outcome,) = report.results
+    assert outcome.status == "failed"
+    assert "a third call of the segmenter returned [1], the first two [2]" in outcome.message
+    assert "it is not deterministic: declare deterministic = False" in outcome.message
+    assert "worker processes would score other boundaries" not in outcome.message
+
+
+class _KeepsItsOwn:
+    def __init__(self, k=5):
+        self._k = k  # not under its own name: segmenter_params cannot read it
+
+    def __call__(self, units):
+        return list(range(self._k, len(units), self._k))
+
+
+class _Readable:
+    def __init__(self, k=5):
+        self.k = k
+
+    def __call__(self, units):
+        return list(range(self.k, len(units), self.k))
+
+
+def test_parameters_a_class_hides_are_said_when_it_is_built(monkeypatch):
+    """A class keeping `k` as `self._k` was built with k = 4 and recorded with no parameters, so
+    a resume of a run made with k = 3 reused its results without a word (the README's
+    precondition, which nothing pointed out)."""
+    from stability import registry
+    from stability.segmenter import SegmenterWarning
+
+    monkeypatch.setattr(registry, "_HIDDEN_SAID", set())
+    with pytest.warns(SegmenterWarning, match=r"segmenter 'mine' \(_KeepsItsOwn\): parameter\(s\) k cannot be read back "
+                                              r"from it .* a resume cannot tell results of other values"):
+        register("mine", _KeepsItsOwn)
+        try:
+            get_segmenter("mine", k=4)
+        finally:
+            unregister("mine")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        register("mine", _KeepsItsOwn)
+        register("readable", _Readable)
+        try:
+            get_segmenter("mine", k=3)  # said once a class
+            get_segmenter("readable", k=4)
+            get_segmenter("mine")  # nothing given, nothing hidden
+        finally:
+            unregister("mine")
+            unregister("readable")
