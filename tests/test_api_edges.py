@@ -254,31 +254,16 @@ def test_the_pickling_check_does_not_blame_pickling_for_a_segmenter_changing_its
     assert "worker processes would score other boundaries" not in outcome.message
 
 
-class _KeepsItsOwn:
-    def __init__(self, k=5):
-        self._k = k  # not under its own name: segmenter_params cannot read it
-
-    def __call__(self, units):
-        return list(range(self._k, len(units), self._k))
-
-
-class _Readable:
-    def __init__(self, k=5):
-        self.k = k
-
-    def __call__(self, units):
-        return list(range(self.k, len(units), self.k))
-
-
 def test_parameters_a_class_hides_are_said_when_it_is_built(monkeypatch):
     """A class keeping `k` as `self._k` was built with k = 4 and recorded with no parameters, so
     a resume of a run made with k = 3 reused its results without a word (the README's
     precondition, which nothing pointed out)."""
     from stability import registry
     from stability.segmenter import SegmenterWarning
+    from test_check_segmenter import RenamesItsParameter as _KeepsItsOwn, StoresItsParameter as _Readable
 
     monkeypatch.setattr(registry, "_HIDDEN_SAID", set())
-    with pytest.warns(SegmenterWarning, match=r"segmenter 'mine' \(_KeepsItsOwn\): parameter\(s\) k cannot be read back "
+    with pytest.warns(SegmenterWarning, match=r"segmenter 'mine' \(RenamesItsParameter\): parameter\(s\) k cannot be read back "
                                               r"from it .* a resume cannot tell results of other values"):
         register("mine", _KeepsItsOwn)
         try:
