@@ -514,28 +514,13 @@ def report(
     from .summary import load_results
 
     with _errors(debug, ctx):
-        path = _saved_run(results)
-        result = load_results(path)
+        result = load_results(results)
         if references is not None:
             from .scoring import add_references
 
             result = add_references(result, references)
         _print_report(result, report_format or old_format, width=width, columns=columns, metrics=metrics,
                       documents=documents or None, output=output or old_output)
-
-
-def _saved_run(results: Path) -> Path:
-    """The file ``stability report`` reads: the path given, or in an output folder its results file,
-    else (the results file deleted or never copied) its JSON report."""
-    from .exceptions import InvalidParameterError
-    from .store import RESULTS_FILE
-
-    if not results.is_dir():
-        return results
-    for name in (RESULTS_FILE, "report.json"):
-        if (results / name).is_file():
-            return results / name
-    raise InvalidParameterError(f"{results} holds neither {RESULTS_FILE} nor report.json: not the output folder of a run")
 
 
 @app.command()

@@ -426,7 +426,8 @@ def _corpus_result(run: _CorpusRun, header: dict[str, Any], origin: dict[str, An
     """The :class:`CorpusResult` of what ``run`` has finished, summarised over documents."""
     s = run.settings
     summary = summarize(run.results, run.failures, seed=s.seed, confidence=s.confidence,
-                        n_bootstrap=s.n_bootstrap, content_margin=s.content_margin)
+                        n_bootstrap=s.n_bootstrap, content_margin=s.content_margin,
+                        params=header.get("segmenter_params"))
     extra = {"n_jobs": s.n_jobs, "backend": s.backend, "n_documents": n_documents,
              "provenance": run.store.provenance if run.store is not None else origin}
     return CorpusResult(run.results, summary, run.failures, {**header, **extra})

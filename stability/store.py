@@ -423,7 +423,7 @@ def _corpus_result(documents: dict[str, list[StabilityResult]], failures: list[F
     documents = {label: [_with_headline_interval(r, s.confidence, s.n_bootstrap) for r in rows]
                  for label, rows in documents.items()}
     summary = summarize(documents, failures, seed=s.seed, confidence=s.confidence, n_bootstrap=s.n_bootstrap,
-                        content_margin=s.content_margin)
+                        content_margin=s.content_margin, params=settings.get("segmenter_params"))
     # the recorded settings as checked (``metrics = true`` is ``{}``), so readers see one form
     return CorpusResult(documents, summary, failures, {**settings, **{k: getattr(s, k) for k in recorded}})
 
@@ -439,7 +439,8 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
     ----------
     path : str or path-like
         The results file a run wrote (``evaluate(..., output=...)``, ``stability run --out``:
-        ``results.jsonl`` in that folder) or the JSON report of a run (``report.json``).
+        ``results.jsonl`` in that folder), the JSON report of a run (``report.json``), or a run's
+        output folder (its results file, else its JSON report: what ``stability report`` reads).
 
     Returns
     -------
@@ -450,7 +451,7 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
     Raises
     ------
     InvalidParameterError
-        If ``path`` is not a file.
+        If ``path`` is neither a file nor a folder holding one of them.
     CorpusFormatError
         If the file is not a results file or a JSON report (the message names the file and line).
 
@@ -464,6 +465,12 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
     1.0
     """
     path = Path(path)
+    if path.is_dir():
+        found = [path / name for name in (RESULTS_FILE, "report.json") if (path / name).is_file()]
+        if not found:
+            raise InvalidParameterError(f"{path} holds neither {RESULTS_FILE} nor report.json: not the output folder "
+                                        "of a run")
+        path = found[0]
     if not path.is_file():
         raise InvalidParameterError(f"results file {str(path)!r} does not exist")
     report = _from_report(path)

@@ -100,6 +100,7 @@ def summarize(
     confidence: float = 0.95,
     n_bootstrap: int = 1000,
     content_margin: float = 0.05,
+    params: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, SegmenterSummary]:
     """Per-segmenter corpus summaries.
 
@@ -109,7 +110,10 @@ def summarize(
     the matched, predicted and initial boundary counts of every restart of every document. A
     segmenter is ``content_blind`` at corpus level when its mean shuffle-control F1 is at least its
     mean F1 minus ``content_margin``, and ``layout_only`` when its mean layout-control F1 is at least
-    ``1 - content_margin`` (scores of a control that no document ran are left out).
+    ``1 - content_margin`` (scores of a control that no document ran are left out). A segmenter
+    without a document scored (it failed on every one) has NaN micro scores, not the 1.0 of
+    "nothing predicted, nothing to find", and its parameters from ``params`` (label -> the run
+    record's), as its results would carry them.
     """
     out: dict[str, SegmenterSummary] = {}
     for label, docs in documents.items():
@@ -129,18 +133,19 @@ def summarize(
             matched += int(counts.matched.sum())
             predicted += int(counts.predicted.sum())
             initial += counts.initial * len(r.restart_boundaries)
-        micro_p = matched / predicted if predicted else (1.0 if initial == 0 else 0.0)
-        micro_r = matched / initial if initial else (1.0 if predicted == 0 else 0.0)
+        micro_p = matched / predicted if predicted else (1.0 if initial == 0 else 0.0) if docs else float("nan")
+        micro_r = matched / initial if initial else (1.0 if predicted == 0 else 0.0) if docs else float("nan")
         blind = [r.content_blind for r in docs if r.content_blind is not None]
         layout = [r.layout_only for r in docs if r.layout_only is not None]
         determ = [r.deterministic for r in docs if r.deterministic is not None]
         out[label] = SegmenterSummary(
             segmenter=label,
-            params=dict(docs[0].params) if docs else {},
+            params=dict(docs[0].params) if docs else dict((params or {}).get(label) or {}),
             n_documents=len(docs),
             n_failed=sum(1 for f in failures if f.segmenter == label),
             macro=macro,
-            micro={"precision": micro_p, "recall": micro_r, "f1": f1_score(micro_p, micro_r)},
+            micro={"precision": micro_p, "recall": micro_r,
+                   "f1": f1_score(micro_p, micro_r) if docs else float("nan")},
             content_blind_share=float(np.mean(blind)) if blind else float("nan"),
             nondeterministic_share=float(1 - np.mean(determ)) if determ else float("nan"),
             content_blind=None if not blind else is_content_blind(macro["shuffle_f1"].mean, macro["f1"].mean,

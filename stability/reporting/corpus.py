@@ -440,7 +440,8 @@ def varied_params(result: CorpusResult) -> list[str]:
 def summary_table(result: CorpusResult, metrics: Sequence[str] | None = None) -> tuple[list[str], list[list[Any]]]:
     """The summary with its values as Python holds them (mean, std and CI bounds per score, the
     micro scores, reference means and stds; ``None`` where not computed; ``params`` a dict, and a
-    ``param_<name>`` column for each parameter the configurations vary, :func:`varied_params`): the
+    ``param_<name>`` column for each parameter the configurations vary, :func:`varied_params`;
+    ``count_mark``: the count marks the segmenter gets, ``few boundaries`` or ``many boundaries``): the
     one declaration of the table that CSV writes (:func:`_summary_data`) and that
     :meth:`~stability.CorpusResult.to_rows` gives with ``level="segmenters"``; ``metrics``: the
     reference metrics of its columns, as for every report (default: those the run computed)."""
@@ -448,18 +449,19 @@ def summary_table(result: CorpusResult, metrics: Sequence[str] | None = None) ->
     refs = [m.name for m in _reference_measures(result, metrics=metrics)]
     varied = varied_params(result)
     header = ["segmenter", "params", *(f"param_{name}" for name in varied)]
-    header += ["n_documents", "n_failed", "content_blind", "deterministic"]
+    header += ["n_documents", "n_failed", "content_blind", "deterministic", "count_mark"]
     header += [f"{key}_{part}" for key in scores for part in ("mean", "std", "ci_low", "ci_high")]
     header += ["micro_precision", "micro_recall", "micro_f1"] + [f"ref_{k}_{p}" for k in refs for p in ("mean", "std")]
     layout = bool(_layout_note(result))  # columns of the layout control, last, only when it ran
-    header += ["layout_only", "layout_f1_mean", "layout_f1_std"] if layout else []
+    header += ["layout_only", "layout_f1_mean", "layout_f1_std", "layout_f1_ci_low", "layout_f1_ci_high"] if layout else []
     compared = comparison_of(result)  # the comparison score, last, only when the run has one
     header += [STABILITY_X_AGREEMENT.name] if compared else []
     rows = []
+    marks = marks_of(result)
     for label, s in result.summary.items():
         params = _jsonable(s.params)
         row: list[Any] = [label, params, *(params.get(name) for name in varied)]
-        row += [s.n_documents, s.n_failed, s.content_blind, s.deterministic]
+        row += [s.n_documents, s.n_failed, s.content_blind, s.deterministic, ", ".join(marks[label]) or None]
         for key in scores:
             st = s.macro[key]
             row += [_json_float(st.mean), _json_float(st.std), _json_float(st.ci[0]), _json_float(st.ci[1])]
@@ -469,7 +471,8 @@ def summary_table(result: CorpusResult, metrics: Sequence[str] | None = None) ->
             row += [_json_float(ref.mean), _json_float(ref.std)] if ref else [None, None]
         if layout:
             lay = s.macro.get("layout_f1")
-            row += [s.layout_only] + ([_json_float(lay.mean), _json_float(lay.std)] if lay else [None, None])
+            row += [s.layout_only] + ([_json_float(lay.mean), _json_float(lay.std), _json_float(lay.ci[0]),
+                                       _json_float(lay.ci[1])] if lay else [None] * 4)
         if compared:
             row.append(_json_float(compared[label]))
         rows.append(row)

@@ -1,0 +1,74 @@
+"""What other programs read of a run (CSV, JSON, load_results), cases found by feeding the
+outputs to pandas and jq as users do (each was wrong before; see the docstrings)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from stability import evaluate, load_results
+from stability.demo import demo_corpus
+
+
+class Breaks:
+    """Segments evenly, or raises on every document when ``limit`` is below 10."""
+
+    def __init__(self, limit=30):
+        self.limit = limit
+
+    def __call__(self, units):
+        if self.limit < 10:
+            raise RuntimeError("model not loaded")
+        return list(range(4, len(units), 4))
+
+
+def test_a_configuration_that_failed_everywhere_has_no_micro_scores_and_keeps_its_parameters(tmp_path):
+    """It had micro precision, recall and F1 of 1.0 (nothing predicted, nothing to find), so a
+    pipeline sorting by micro_f1 put the segmenter that always crashed first; and its parameters
+    were {}, so a grid lost its param_limit column in report.csv and to_rows."""
+    output = tmp_path / "results.jsonl"
+    run = evaluate({"breaks,limit=1": Breaks(limit=1), "breaks,limit=30": Breaks(limit=30)}, demo_corpus(n_documents=2),
+                   n_restarts=3, output=output, progress=False)
+    for result in (run, load_results(output)):
+        failed = result.summary["breaks,limit=1"]
+        assert failed.n_documents == 0 and failed.n_failed == 2
+        assert all(math.isnan(value) for value in failed.micro.values()), failed.micro
+        assert failed.params == {"limit": 1}
+        rows = {row["segmenter"]: row for row in result.to_rows("segmenters")}
+        assert rows["breaks,limit=1"]["param_limit"] == 1 and rows["breaks,limit=30"]["param_limit"] == 30
+        assert result.summary["breaks,limit=30"].micro["f1"] == pytest.approx(1.0)  # by hand: even boundaries
+
+
+def test_load_results_reads_a_run_folder_as_stability_report_does(tmp_path):
+    """`load_results('runs/x')` said "results file 'runs/x' does not exist" of the folder
+    `stability report runs/x` reads."""
+    from stability.exceptions import InvalidParameterError
+
+    evaluate({"even": "even"}, demo_corpus(n_documents=2), n_restarts=3, output=tmp_path / "results.jsonl",
+             progress=False)
+    assert load_results(tmp_path).documents["even"][0].f1 == load_results(tmp_path / "results.jsonl").documents["even"][0].f1
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InvalidParameterError, match="holds neither results.jsonl nor report.json"):
+        load_results(tmp_path / "empty")
+
+
+def test_report_csv_carries_the_count_marks_and_the_layout_interval(tmp_path):
+    """report.csv (and to_rows) had no column for the `few boundaries` / `many boundaries` flags
+    that every other format shows, and layout_f1 had a mean and std but no interval, unlike every
+    other score."""
+    import csv
+    import io
+
+    from stability import get_segmenter
+    from stability.reporting import render
+
+    run = evaluate({"c99": "c99", "u00": "u00", "tt": get_segmenter("texttiling", w=4, k=3),
+                    "c99s": get_segmenter("c99", std_coeff=3)}, demo_corpus(n_documents=4), n_restarts=6,
+                   layout_control=True, progress=False)
+    rows = {row["segmenter"]: row for row in csv.DictReader(io.StringIO(render(run, "csv")))}
+    assert {label: row["count_mark"] for label, row in rows.items()} == {
+        "c99": "", "u00": "", "tt": "many boundaries", "c99s": "few boundaries"}
+    assert "few boundaries" in render(run, "md")  # the same marks as the Markdown report's flags
+    low, high, mean = (float(rows["c99"][f"layout_f1_{part}"]) for part in ("ci_low", "ci_high", "mean"))
+    assert low <= mean <= high
