@@ -13,7 +13,7 @@ content-aware ones: those placing far fewer (:func:`few_boundaries`) or far more
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -260,26 +260,59 @@ def correlations(
     defaults to the catalogue's stability scores marked ``correlate``; only the reference metrics
     with a direction are correlated.
     """
+    if not any(r.reference_metrics for docs in documents.values() for r in docs):
+        return {}
+    names = _correlated_scores(scores)
+    out: dict[str, dict[str, dict[str, float]]] = {"documents": {score: {} for score in names}, "segmenters": {}}
+    if sum(1 for docs in documents.values() if docs) >= 2:
+        out["segmenters"] = {score: {} for score in names}
+    for over, score, metric, x, y in _correlated(documents, scores):
+        out[over][score][metric] = kendall_tau(x, y)
+    return out
+
+
+def ranked_counts(
+    documents: Mapping[str, Sequence[StabilityResult]],
+    scores: Sequence[str] | None = None,
+) -> dict[str, dict[str, int]]:
+    """How many items each score's correlations of :func:`correlations` rank: ``{over: {score:
+    n}}``, the fewest over its reference metrics of the items where both values are defined (a
+    segmenter whose score is undefined everywhere, one placing no boundary, is not ranked)."""
+    out: dict[str, dict[str, int]] = {}
+    for over, score, _, x, y in _correlated(documents, scores):
+        defined = int(np.sum(~(np.isnan(np.asarray(x, dtype=float)) | np.isnan(np.asarray(y, dtype=float)))))
+        found = out.setdefault(over, {})
+        found[score] = min(found.get(score, defined), defined)
+    return out
+
+
+def _correlated_scores(scores: Sequence[str] | None) -> list[str]:
+    """The scores :func:`correlations` correlates: ``scores``, or the catalogue's marked ``correlate``."""
+    return [n for n, m in STABILITY.items() if m.correlate] if scores is None else list(scores)
+
+
+def _correlated(
+    documents: Mapping[str, Sequence[StabilityResult]], scores: Sequence[str] | None
+) -> Iterator[tuple[str, str, str, Any, Any]]:
+    """``(over, score, metric, x, y)`` of every rank correlation :func:`correlations` computes."""
     rows = [r for docs in documents.values() for r in docs if r.reference_metrics]
     if not rows:
-        return {}
-    names = [n for n, m in STABILITY.items() if m.correlate] if scores is None else list(scores)
+        return
+    names = _correlated_scores(scores)
     metrics = _correlated_metrics(rows)
     labels = [label for label, docs in documents.items() if docs]
 
     def metric_values(m: str, results: Sequence[StabilityResult]) -> np.ndarray:
         return oriented(m, [r.reference_metrics.get(m, float("nan")) for r in results])
 
-    per_doc: dict[str, dict[str, float]] = {}
-    per_seg: dict[str, dict[str, float]] = {}
     for score in names:
         value = stability_measure(score).value
         x = [value(r) for r in rows]
-        per_doc[score] = {m: kendall_tau(x, metric_values(m, rows)) for m in metrics}
+        for m in metrics:
+            yield "documents", score, m, x, metric_values(m, rows)
         if len(labels) >= 2:
             # each segmenter's mean over its documents with references: over the same documents
             # as the metrics when only some have one (annotated after the run, say)
             xs = [_nanmean([value(r) for r in documents[label] if r.reference_metrics]) for label in labels]
-            per_seg[score] = {m: kendall_tau(xs, [_nanmean(metric_values(m, documents[label])) for label in labels])
-                              for m in metrics}
-    return {"documents": per_doc, "segmenters": per_seg}
+            for m in metrics:
+                yield "segmenters", score, m, xs, [_nanmean(metric_values(m, documents[label])) for label in labels]

@@ -115,9 +115,13 @@ def test_rank_correlations_print_n_and_flag_fewer_than_five():
     assert by_over["segmenters"].split(" | ")[2] == "3" and by_over["documents"].split(" | ")[2] == "6"
     # 3 segmenters: every tau shown in parentheses with a warning, never as a bare value
     assert all(cell.startswith("(") or cell == "n/a" for cell in by_over["segmenters"].strip(" |").split(" | ")[3:])
-    assert "only 3 segmenters ranked (fewer than 5)" in md
+    assert "(...)!: fewer than 5 segmenters ranked (n; a score undefined on some of them ranks fewer)" in md
+    # corrected_f1 is undefined for `none` and `all` (chance F1 1): its taus rank 1 segmenter, not 3 (the
+    # table said 3 for every score)
+    rows = {tuple(row.split(" | ")[:2]): row for row in table[2:]}
+    assert rows[("| corrected_f1", "segmenters")].split(" | ")[2] == "1"
     one = evaluate({"even": "even", "none": "none", "all": "all"}, docs[:1], n_restarts=2, progress=False)
-    assert "only 3 (segmenter, document) pairs ranked" in render(one, "md")  # not "3 documents": there is one
+    assert "fewer than 5 (segmenter, document) pairs ranked" in render(one, "md")  # not "documents": there is one
     assert json.loads(render(result, "json"))["correlations_n"] == {"segmenters": 3, "documents": 6}
 
 

@@ -23,7 +23,7 @@ from ..comparison import COMPARISON_BRIEF, COMPARISON_NOTE, STABILITY_X_AGREEMEN
 from ..exceptions import InvalidParameterError
 from ..results import CorpusResult, Failure, StabilityResult, Stat, _json_float, _jsonable, map_floats
 from ..stats import percentile_coverage_bound
-from ..summary import COUNT_MARKS, count_marks
+from ..summary import COUNT_MARKS, count_marks, ranked_counts
 from .model import Report, Section, clock, mean_std, number
 
 __all__ = ["HEADLINE_NOTE", "corpus_report", "summary_section", "document_section", "headline_stat", "clean"]
@@ -579,18 +579,23 @@ def _correlation_section(result: CorpusResult, compact: bool, metrics: Sequence[
     if not corr:
         return None
     counts = correlation_counts(result)
+    ranked = ranked_counts(result.documents)  # per score: a score undefined on some items ranks fewer
     refs = [m for m in _reference_measures(result, compact, metrics) if m.ranked]
     header = ["stability score", "over", "n"] + [m.short for m in refs]
     rows, notes = [], []
     for over in ("segmenters", "documents"):
-        few = counts[over] < MIN_RANKED
+        fewest = counts[over]
         for score, taus in corr.get(over, {}).items():
+            n = ranked.get(over, {}).get(score, counts[over])
+            few = n < MIN_RANKED
+            fewest = min(fewest, n)
             cells = [number(taus.get(m.name), 2) for m in refs]
-            rows.append([score, over, str(counts[over])] + [f"({c})!" if few and c != "n/a" else c for c in cells])
-        if few and corr.get(over):
+            rows.append([score, over, str(n)] + [f"({c})!" if few and c != "n/a" else c for c in cells])
+        if fewest < MIN_RANKED and corr.get(over):
             items = "(segmenter, document) pairs" if over == "documents" else over
-            notes.append(f"(...)!: only {counts[over]} {items} ranked (fewer than {MIN_RANKED}): with so few items a "
-                         "rank correlation of +-1 arises by chance alone (1 time in 3 with 3 items); do not read it.")
+            notes.append(f"(...)!: fewer than {MIN_RANKED} {items} ranked (n; a score undefined on some of "
+                         "them ranks fewer): with so few items a rank correlation of +-1 arises by chance alone "
+                         "(1 time in 3 with 3 items); do not read it.")
     return Section("Kendall tau between stability and reference metrics (positive = agreement)", header, rows,
                    notes=notes, align="LLr" + "r" * len(refs),
                    drop_order=tuple(range(len(header) - 1, 3, -1)) if compact else (),
