@@ -108,7 +108,7 @@ ColumnsOption = Annotated[Optional[Columns], typer.Option(
 MetricsOption = Annotated[Optional[str], typer.Option(
     "--metrics", callback=_metric_list, autocompletion=completion.metric_values, rich_help_panel=REPORT_PANEL, help="Reference metrics to show, comma-separated names or aliases (e.g. pk,wd,b).")]
 DocumentsOption = Annotated[bool, typer.Option(
-    "--documents", rich_help_panel=REPORT_PANEL, help="Include the per-document table (table, md, csv, html).")]
+    "--documents", rich_help_panel=REPORT_PANEL, help="Include the per-document table in the terminal table and CSV (Markdown and HTML always have it).")]
 #: Hidden spelling of --report-format kept from earlier releases.
 OldReportOption = Annotated[Optional[str], typer.Option(
     "--report", hidden=True, callback=lambda v: v and _report_format(v))]
@@ -381,7 +381,7 @@ def run(
             result = run_experiment(experiment, progress=progress, on_results=lambda _: saved.update(complete=True),
                                     provenance=_command(), metrics=metrics)
         _print_report(result, report_format or old_report, width=width, columns=columns, metrics=metrics,
-                      documents=documents)
+                      documents=documents or None)  # as report.md and report.html in --out, and `report`
         for failure in result.failures:
             _err(f"warning: {failure.message().splitlines()[0]}")
         if "dir" in experiment.output:

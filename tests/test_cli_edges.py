@@ -199,3 +199,16 @@ def test_a_label_with_colons_is_not_turned_into_an_emoji(runner, tmp_path):
     for width in (80, 120):
         table = render(run, "table", width=width)
         assert "bert:rocket:" in table and "\N{ROCKET}" not in table
+
+
+def test_run_prints_the_markdown_report_it_writes(runner, tmp_path):
+    """`stability run --report-format md` (and html) printed no per-document table while the
+    report.md it wrote into --out, and `stability report` of that folder, had one: the same run
+    gave two Markdown reports."""
+    config = tmp_path / "demo.toml"
+    config.write_text(DEMO, encoding="utf-8")
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["run", str(config), "--out", str(out), "--report-format", "md"])
+    assert result.exit_code == 0, result.output
+    assert "Per document" in result.stdout
+    assert result.stdout == (out / "report.md").read_text(encoding="utf-8")

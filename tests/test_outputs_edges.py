@@ -72,3 +72,22 @@ def test_report_csv_carries_the_count_marks_and_the_layout_interval(tmp_path):
     assert "few boundaries" in render(run, "md")  # the same marks as the Markdown report's flags
     low, high, mean = (float(rows["c99"][f"layout_f1_{part}"]) for part in ("ci_low", "ci_high", "mean"))
     assert low <= mean <= high
+
+
+def test_markdown_shows_ids_and_labels_as_written(tmp_path):
+    """A document `a *c* _d_` was set in italics in the Markdown report (`|` and `<` were already
+    escaped, `*`, `_` and backticks were not)."""
+    from markdown_it import MarkdownIt
+
+    from stability import Document
+    from stability.reporting import render
+
+    doc = demo_corpus(n_documents=1)[0]
+    run = evaluate({"c99 `fast`": "c99", "texttiling_nltk": "texttiling_nltk"},
+                   [Document("a *c* _d_", doc.units, references=doc.references)], n_restarts=2, progress=False)
+    shown = MarkdownIt("commonmark").enable("table").render(render(run, "md"))
+    tables = [part.split("</table>")[0] for part in shown.split("<table>")[1:]]
+    result = shown.split("</strong>")[0]  # the result line, naming the segmenters
+    assert tables and all("<em>" not in text and "<code>" not in text for text in [result, *tables])
+    assert any("a *c* _d_" in text for text in tables) and "c99 `fast`" in result
+    assert all("texttiling_nltk" in text for text in [result, tables[0]])

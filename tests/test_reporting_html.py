@@ -134,3 +134,19 @@ def test_a_scatter_of_many_points_drops_its_tooltips():
     assert few.count("<circle") == MAX_TOOLTIPS + legend and "doc7" in few
     assert many.count("<circle") == legend and "doc7" not in many and many.count('stroke-linecap="round"') == 2
     assert len(many) < len(few) / 3
+
+
+@needs_chromium
+@pytest.mark.parametrize("window", ["1280,900", "400,900"])
+def test_columns_naming_a_row_leave_room_for_the_numbers(tmp_path, window):
+    """The columns naming a row stay in view when a table scrolls; a label or id wider than the
+    table's box (200 characters without a comma, or a plugin's module path on a phone) then covered
+    every number, at any scroll position. Key cells now wrap at a width of their own."""
+    label = "my_plugin.segmenters." + "VeryLongSegmenterClassName" * 7
+    docs = [Document(f"{LONG_ID}{i}", doc.units, references=doc.references) for i, doc in enumerate(small_corpus(2))]
+    res = evaluate({label: "even", "none": "none"}, docs, n_restarts=2, progress=False)
+    seen = _chromium(render(res, "html", documents=True), tmp_path, {
+        "shares": "[...document.querySelectorAll('.scroll table')].map(t=>{const k=+(t.dataset.keys||1);"
+                  "const row=t.querySelector('tbody tr');let w=0;for(let i=0;i<k;i++)w+=row.children[i]"
+                  ".getBoundingClientRect().width;return w/t.parentElement.clientWidth})"}, window=window)
+    assert seen["shares"] and max(seen["shares"]) < 0.85, seen

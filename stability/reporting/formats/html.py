@@ -25,8 +25,9 @@ tbody th{font-weight:normal}
 .strip .caption{font-size:12px} summary{cursor:pointer;font-weight:bold;margin:0.6em 0}
 pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
 td .long{max-height:4.5em;overflow-y:auto;min-width:24em;text-align:left}
+.key{max-width:min(30vw,24em);overflow-wrap:break-word}
 mark{white-space:nowrap;padding:0 2px;border-radius:2px;print-color-adjust:exact} mark.yellow{background:#ffe58f} mark.red{background:#ffc9c9;color:#7a0000}
-@media print{body{margin:0} .scroll,td .long{overflow:visible;max-height:none} table{font-size:9px}
+@media print{body{margin:0} .scroll,td .long{overflow:visible;max-height:none;min-width:0} table{font-size:9px}
 details::details-content{content-visibility:visible;display:block} summary{list-style:none;cursor:auto}
 tr,.figure,.strip{break-inside:avoid} h2,summary{break-after:avoid}}"""
 
@@ -65,8 +66,12 @@ def _marked(value: object, highlight: Mapping[str, str]) -> str:
 def _cell(value: object, css: str, key: bool, highlight: Mapping[str, str]) -> str:
     """A body cell; a ``key`` one (naming its row) is a row header, its text never marked."""
     tag, scope = ("th", ' scope="row"') if key else ("td", "")
-    # a key may break after each comma (a grid's label, texttiling,w=10,k=5), keeping the column narrow
-    text = html.escape(str(value)).replace(",", ",<wbr>") if key else _marked(value, highlight)
+    if key:  # after each comma (a grid's label, texttiling,w=10,k=5), else anywhere past its width: a
+        # column that stays in view must leave room for the numbers scrolling under it
+        text = html.escape(str(value)).replace(",", ",<wbr>")
+        return f'<{tag}{scope}{css}><div class="key">{text}</div></{tag}>' if len(str(value)) > 24 else \
+            f"<{tag}{scope}{css}>{text}</{tag}>"
+    text = _marked(value, highlight)
     inner = f'<div class="long">{text}</div>' if len(str(value)) > LONG_CELL else text
     return f"<{tag}{scope}{css}>{inner}</{tag}>"
 
@@ -112,7 +117,8 @@ def render(report: Report, *, details: bool = True, page: bool = True) -> str:
     style sheet and script, which would restyle the page around it; preformatted text blocks
     (the settings) are folded.
     """
-    lead = f'<p class="result"><b>{html.escape(report.result)}</b></p>' if report.result else ""
+    # the result line breaks between its entries, or after a label's commas, not inside a number
+    lead = f'<p class="result"><b>{html.escape(report.result).replace(",", ",<wbr>")}</b></p>' if report.result else ""
     lead += "".join(f"<p>{html.escape(p)}</p>" for p in report.lead)
     blocks = "\n".join(b for b in (_block(s, details, page) for s in report.sections) if b)
     if not page:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ..model import Report, markdown_table, md_text
 
 NAME = "md"
@@ -21,12 +23,27 @@ def _inline(text: str) -> str:
     return md_text(text).replace("*", "\\*")
 
 
+#: What would start emphasis or code in a cell: an asterisk, a backtick, an underscore at the edge
+#: of a word (``texttiling_nltk`` stays as it is: an underscore inside a word starts nothing).
+_MARKUP = re.compile(r"[*`]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
+
+
+def _plain(cell: object) -> str:
+    """A cell of ours (a label, a document id, a number) shown as written: its Markdown markup
+    escaped, so that a document ``a *c* _d_`` is not set in italics.
+
+    >>> _plain("a *c* _d_ texttiling_nltk `x`")
+    'a \\\\*c\\\\* \\\\_d\\\\_ texttiling_nltk \\\\`x\\\\`'
+    """
+    return _MARKUP.sub(lambda match: "\\" + match.group(0), str(cell))
+
+
 def render(report: Report, *, details: bool = True) -> str:
     """The result line in bold, then one ``###`` heading per table, the table, then its notes in italics."""
-    out = [f"**{_inline(report.result)}**\n"] if report.result else []
+    out = [f"**{_plain(md_text(report.result))}**\n"] if report.result else []  # its labels, as in the cells
     for section in report.tables(details):
-        out += [f"### {_inline(section.title)}\n",
-                markdown_table(section.header, section.rows, section.alignment()), ""]
+        rows = [[_plain(cell) for cell in row] for row in section.rows]
+        out += [f"### {_inline(section.title)}\n", markdown_table(section.header, rows, section.alignment()), ""]
         for note in [section.legend_line(), *section.notes]:
             out += [f"*{_inline(note)}*", ""] if note else []
     return "\n".join(out)
