@@ -91,3 +91,18 @@ def test_markdown_shows_ids_and_labels_as_written(tmp_path):
     assert tables and all("<em>" not in text and "<code>" not in text for text in [result, *tables])
     assert any("a *c* _d_" in text for text in tables) and "c99 `fast`" in result
     assert all("texttiling_nltk" in text for text in [result, tables[0]])
+
+
+def test_a_label_with_a_space_is_quoted_and_never_cut_by_the_result_line():
+    """A label holding a space (`c99 "fast"`, `fails sometimes`) was written bare in the result
+    line, which a terminal then wrapped inside it (`... c99` / `"fast" 0.84 [0.71, 0.96]`); a label
+    with a comma was quoted in the lists but not in the ranking or the failures."""
+    from stability.reporting import render
+
+    run = evaluate({'c99 "fast"': "c99", "u00,n_segments=3": "u00", "even spaced": "even"},
+                   demo_corpus(n_documents=2), n_restarts=2, progress=False)
+    first = render(run, "md").splitlines()[0]
+    assert """'c99 "fast"' """ in first and "'u00,n_segments=3' " in first and "'even spaced': content-blind" in first
+    for width in range(40, 121):
+        lines = render(run, "table", width=width).split("\n\n")[0].splitlines()  # the result line, wrapped
+        assert not any(line.startswith(('"fast"', "spaced", "[0", "[1")) for line in lines), (width, lines)

@@ -301,7 +301,7 @@ def test_the_result_line_of_a_grid_wraps_between_entries_and_quotes_labels_in_li
     assert len(lines) > 1 and all(len(line) <= width for line in lines)
     assert not any(line.startswith(">") or line.startswith("=") for line in lines)
     whole = " ".join(lines)
-    entries = re.findall(r"[\w,=]+ -?\d\.\d\d \[-?\d\.\d\d, -?\d\.\d\d\]", whole)
+    entries = re.findall(r"'?[\w,=]+'? -?\d\.\d\d \[-?\d\.\d\d, -?\d\.\d\d\]", whole)  # quoted: a comma
     assert len(entries) == 5, whole  # four TextTiling configurations and C99
     for entry in entries:
         assert any(entry in line for line in lines), entry

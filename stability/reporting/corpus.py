@@ -181,8 +181,9 @@ def marks_of(result: CorpusResult) -> dict[str, list[str]]:
 
 def shown_label(label: str) -> str:
     """A segmenter's label in a list of labels: quoted when it holds a comma (a configuration's
-    parameters, ``'c99,mask_size=5'``), so that the list's own commas separate the labels."""
-    return f"'{label}'" if "," in label else label
+    parameters, ``'c99,mask_size=5'``) or a space, so that the list's own commas and spaces
+    separate the labels (and a terminal wraps the line between them, never inside one)."""
+    return f"'{label}'" if "," in label or any(char.isspace() for char in label) else label
 
 
 def label_list(labels: Iterable[str]) -> str:
@@ -658,9 +659,9 @@ def ranked_line(result: CorpusResult, digits: int = 2) -> str:
         shown = number(stat.mean, digits)
         if i:
             chain += " = " if shown == number(ranked[i - 1][0].mean, digits) else " > "
-        chain += f"{label} {shown} {_interval(stat, digits)}"
+        chain += f"{shown_label(label)} {shown} {_interval(stat, digits)}"
     parts = [chain]
-    parts += [f"{label}: failed on {s.n_failed} of {counted(s.n_failed + s.n_documents, 'document')}"
+    parts += [f"{shown_label(label)}: failed on {s.n_failed} of {counted(s.n_failed + s.n_documents, 'document')}"
               for label, s in result.summary.items() if s.n_failed and s.n_documents]
     failed = [label for label in empty if result.summary[label].n_failed]
     if failed:

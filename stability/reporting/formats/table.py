@@ -153,6 +153,8 @@ _ENTRY = re.compile(r"(?<=\S) (-?\d+(?:\.\d+)?|n/a) (\[-?[\d.]+, -?[\d.]+\]|n/a)
 #: list's last label.
 _TAG = re.compile(r": [^;:'\[\]]{1,40}?(?=;|$)")
 _KEEP = "\u00a0"  # a no-break space: textwrap breaks only at ASCII whitespace
+#: A quoted label of the result line (:func:`~stability.reporting.corpus.shown_label`).
+_QUOTED = re.compile(r"'[^']*'")
 
 
 def result_lines(text: str, width: int) -> str:
@@ -164,7 +166,8 @@ def result_lines(text: str, width: int) -> str:
     stability [95% CI]: u00 0.71 [0.52, 0.88] >
     c99 0.50 [0.23, 0.75]
     """
-    kept = _ENTRY.sub(lambda m: f"{_KEEP}{m.group(1)}{_KEEP}{m.group(2).replace(' ', _KEEP)}", text)
+    kept = _QUOTED.sub(lambda m: re.sub(r"\s", _KEEP, m.group(0)), text)  # a quoted label's spaces
+    kept = _ENTRY.sub(lambda m: f"{_KEEP}{m.group(1)}{_KEEP}{m.group(2).replace(' ', _KEEP)}", kept)
     kept = kept.replace(" > ", f"{_KEEP}> ").replace(" = ", f"{_KEEP}= ")  # never a line starting with >
     kept = _TAG.sub(lambda m: m.group(0).replace(" ", _KEEP), kept)
     wrapped = textwrap.fill(kept, width, break_long_words=False, break_on_hyphens=False)
