@@ -106,3 +106,19 @@ def test_a_label_with_a_space_is_quoted_and_never_cut_by_the_result_line():
     for width in range(40, 121):
         lines = render(run, "table", width=width).split("\n\n")[0].splitlines()  # the result line, wrapped
         assert not any(line.startswith(('"fast"', "spaced", "[0", "[1")) for line in lines), (width, lines)
+
+
+def test_a_run_where_every_call_failed_shows_no_empty_sections():
+    """Every document failed: the HTML report showed a "Plots" heading with nothing under it, a
+    "Boundary confidence per document" legend without strips, an empty per-document table, and
+    its note sent the reader to a Kendall tau table "below" that no report of a run without
+    references has."""
+    from stability.reporting import render
+
+    run = evaluate({"breaks": Breaks(limit=1)}, demo_corpus(n_documents=2), n_restarts=2, progress=False)
+    page = render(run, "html")
+    for empty in ("<h2>Plots</h2>", "Boundary confidence per document", "<h2>Per document</h2>", "Kendall tau below"):
+        assert empty not in page, empty
+    assert "<h2>Failures</h2>" in page and "failed on every document" in page
+    assert "Kendall tau below" in render(evaluate({"c99": "c99"}, demo_corpus(n_documents=2), n_restarts=2,
+                                                  progress=False), "md")  # the demo has references

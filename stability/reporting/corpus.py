@@ -57,6 +57,14 @@ HEADLINE_BRIEF = (
     "segmenters over a corpus, not documents, and check the ranking on a few annotated documents (Kendall tau below)."
 )
 
+def _headline_note(note: str, result: CorpusResult) -> str:
+    """``note`` (:data:`HEADLINE_NOTE`, :data:`HEADLINE_BRIEF`) as this run's report says it: it
+    points to the Kendall tau table below only when there is one (the documents have references)."""
+    if result.correlations():
+        return note
+    return note.replace("(Kendall tau below)", "(with their references, `stability report` -R adds a Kendall tau table)")
+
+
 #: What the stability test is, for formats with room for a paragraph (HTML).
 INTRODUCTION = (
     "Stability test of Lamprier et al. (2007): units are permuted within the segments a segmenter found, the "
@@ -280,7 +288,8 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     groups = (("", 2), ("stability test", len(tests) + 1), *((("comparison", 1),) if compared else ()),
               ("controls", len(controls) + 1), ("reference", len(refs)))
     notes = (*few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
-             *_reference_notes(result), *_layout_note(result), HEADLINE_NOTE, *_comparison_note(compared), *reproduce_note(result))
+             *_reference_notes(result), *_layout_note(result), _headline_note(HEADLINE_NOTE, result),
+             *_comparison_note(compared), *reproduce_note(result))
     return Section(_title(result), header, rows, notes=notes, align=align,
                    data=_summary_data(result, metrics), groups=groups, highlight=FLAG_STYLES)
 
@@ -319,7 +328,7 @@ def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int, met
     drop = (1, 2) + tuple(range(len(header) - 1, flags_at, -1)) + tuple(range(flags_at - 1, 3, -1))
     return Section(_title(result, compact=True), header, rows,
                    notes=("Means over documents.", *few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
-                          *_reference_notes(result), *_layout_note(result), HEADLINE_BRIEF,
+                          *_reference_notes(result), *_layout_note(result), _headline_note(HEADLINE_BRIEF, result),
                           *_comparison_note(compared, brief=True), *reproduce_note(result)),
                    align="LRrRr" + "r" * len(extra) + "L" + "r" * len(refs), data=_summary_data(result, metrics),
                    drop_order=drop, highlight=FLAG_STYLES,
@@ -711,7 +720,8 @@ def corpus_report(result: CorpusResult, *, compact: bool = False, figures: bool 
 
     blocks = [summary_section(result, compact, metrics=metrics), _correlation_section(result, compact, metrics)]
     blocks += figure_sections(result, max_strips, STRIPS_NOTE) if figures else []
-    blocks += [document_section(result, compact=compact, metrics=metrics), segment_section(result),
+    scored = any(result.documents.values())  # else every call failed: no table of results to show
+    blocks += [document_section(result, compact=compact, metrics=metrics) if scored else None, segment_section(result),
                _failure_section(result)]
     settings = json.dumps(clean(result.settings), indent=1, default=str, ensure_ascii=False)  # labels as written
     blocks.append(Section("Settings", text=settings))
