@@ -122,3 +122,17 @@ def test_a_run_where_every_call_failed_shows_no_empty_sections():
     assert "<h2>Failures</h2>" in page and "failed on every document" in page
     assert "Kendall tau below" in render(evaluate({"c99": "c99"}, demo_corpus(n_documents=2), n_restarts=2,
                                                   progress=False), "md")  # the demo has references
+
+
+def test_full_tables_say_what_their_columns_are():
+    """The terminal's compact table explained each of its columns; the full tables of Markdown and
+    HTML, which have more (STP, STR, chance, corrected, NWin, TNWin, Pr_err, CovN, CovD), explained
+    none, nor which direction of Pk and WD is better."""
+    from stability.reporting import render
+
+    run = evaluate({"c99": "c99", "even": "even"}, demo_corpus(n_documents=2), n_restarts=2, progress=False)
+    for fmt in ("md", "html"):
+        text = render(run, fmt)
+        for said in ("STP = stability precision (higher is better)", "corrected = chance-corrected F1",
+                     "Pk (lower is better)", "CovD = segment coverage (duration)"):
+            assert said in text, (fmt, said)

@@ -290,7 +290,8 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     notes = (*few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
              *_reference_notes(result), *_layout_note(result), _headline_note(HEADLINE_NOTE, result),
              *_comparison_note(compared), *reproduce_note(result))
-    return Section(_title(result), header, rows, notes=notes, align=align,
+    explained = [m for m in tests if m is not HEADLINE] + ([STABILITY_X_AGREEMENT] if compared else []) + controls
+    return Section(_title(result), header, rows, notes=notes, align=align, legend=legend(explained + refs),
                    data=_summary_data(result, metrics), groups=groups, highlight=FLAG_STYLES)
 
 
@@ -570,7 +571,7 @@ def document_section(result: CorpusResult, digits: int = 3, compact: bool = Fals
             "shuffle-control restarts resampled): how far other restarts could move the value; more restarts "
             "narrow it.")
     return Section("Per document", header, rows, notes=(note,), align=align, data=(raw_header, raw_rows), detail=True,
-                   drop_order=drop, legend=legend(shown + _reference_measures(result, compact, metrics)) if compact else {},
+                   drop_order=drop, legend=legend(shown + _reference_measures(result, compact, metrics)),
                    groups=groups, highlight=FLAG_STYLES, keys=2)
 
 
@@ -609,7 +610,7 @@ def _correlation_section(result: CorpusResult, compact: bool, metrics: Sequence[
     return Section("Kendall tau between stability and reference metrics (positive = agreement)", header, rows,
                    notes=notes, align="LLr" + "r" * len(refs),
                    drop_order=tuple(range(len(header) - 1, 3, -1)) if compact else (),
-                   legend={"n": "items ranked", **(legend(refs) if compact else {})}, keys=3)
+                   legend={"n": "items ranked", **legend(refs)}, keys=3)
 
 
 def segment_section(result: CorpusResult, digits: int = 2) -> Section | None:
