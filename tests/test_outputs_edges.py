@@ -136,3 +136,23 @@ def test_full_tables_say_what_their_columns_are():
         for said in ("STP = stability precision (higher is better)", "corrected = chance-corrected F1",
                      "Pk (lower is better)", "CovD = segment coverage (duration)"):
             assert said in text, (fmt, said)
+
+
+def test_the_failures_come_right_after_the_summary_that_counts_them():
+    """The result line says "failed on 1 of 2 documents", but the Failures table came after the
+    plots, every strip and the per-document table (about 900 rows down in a 300-document report)."""
+    from stability.reporting import render
+
+    class Once:
+        def __call__(self, units):
+            if units[0] == first:
+                raise RuntimeError("model not loaded")
+            return list(range(4, len(units), 4))
+
+    docs = demo_corpus(n_documents=2)
+    first = docs[0].units[0]
+    run = evaluate({"once": Once(), "c99": "c99"}, docs, n_restarts=2, progress=False)
+    for fmt, heading in (("md", "### {}"), ("html", "<h2>{}</h2>")):
+        text = render(run, fmt)
+        at = {name: text.index(heading.format(name)) for name in ("Failures", "Per document")}
+        assert text.index("Stability test: 2 documents") < at["Failures"] < at["Per document"], fmt

@@ -714,16 +714,17 @@ def _payload(result: CorpusResult) -> dict[str, Any]:
 
 def corpus_report(result: CorpusResult, *, compact: bool = False, figures: bool = False, max_strips: int = 20,
                   metrics: Sequence[str] | None = None) -> Report:
-    """The report of a run: the ranked headline, summary, correlations, plots and strips (with
-    ``figures``), the per-document table (a detail block), failures, settings. ``metrics`` names
+    """The report of a run: the ranked headline, summary, failures, correlations, plots and strips
+    (with ``figures``), the per-document table (a detail block), settings. ``metrics`` names
     the reference metrics to show (catalogue names or aliases; default: the catalogue's choice)."""
     from .figures import figure_sections
 
-    blocks = [summary_section(result, compact, metrics=metrics), _correlation_section(result, compact, metrics)]
+    # the failures next to the summary that counts them, not after a thousand rows of documents
+    blocks = [summary_section(result, compact, metrics=metrics), _failure_section(result),
+              _correlation_section(result, compact, metrics)]
     blocks += figure_sections(result, max_strips, STRIPS_NOTE) if figures else []
     scored = any(result.documents.values())  # else every call failed: no table of results to show
-    blocks += [document_section(result, compact=compact, metrics=metrics) if scored else None, segment_section(result),
-               _failure_section(result)]
+    blocks += [document_section(result, compact=compact, metrics=metrics) if scored else None, segment_section(result)]
     settings = json.dumps(clean(result.settings), indent=1, default=str, ensure_ascii=False)  # labels as written
     blocks.append(Section("Settings", text=settings))
     return Report("Stability report", [b for b in blocks if b is not None], lead=(INTRODUCTION,),
