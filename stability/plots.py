@@ -203,9 +203,29 @@ def svg_scatter(points: Sequence[tuple[float, float, str, str]], *, title: str, 
     for i, s in enumerate(series):
         color = PALETTE[i % len(PALETTE)]
         parts.append(f'<circle cx="{width + 10}" cy="{m + 16 * i}" r="5" fill="{color}"/>'
-                     f'<text x="{width + 20}" y="{m + 16 * i + 4}" font-size="11">{html.escape(s)}</text>')
+                     + _legend_text(s, width + 20, m + 16 * i + 4))
     parts.append("</svg>\n")
     return "\n".join(parts)
+
+
+#: The most characters of a series name the legend (150 pixels at 11 pixels a character's height)
+#: shows whole; a longer one is shortened in its middle (:func:`_legend_text`).
+LEGEND_CHARS = 26
+
+
+def _legend_text(name: str, x: float, y: float) -> str:
+    """A legend entry: the name, or when longer than :data:`LEGEND_CHARS` its start and end around
+    an ellipsis, the whole name as its tooltip. A grid's configurations differ at the end of their
+    labels (``c99,std_coeff=1.2,mask_size=9`` and ``...=11``): cut at the end, they read alike.
+
+    >>> print(_legend_text("c99,std_coeff=1.2,mask_size=11", 0, 0))
+    <text x="0" y="0" font-size="11">c99,std_coe…2,mask_size=11<title>c99,std_coeff=1.2,mask_size=11</title></text>
+    """
+    if len(name) <= LEGEND_CHARS:
+        return f'<text x="{x}" y="{y}" font-size="11">{html.escape(name)}</text>'
+    tail = LEGEND_CHARS - 12
+    shown = f"{name[:11]}\u2026{name[-tail:]}"
+    return f'<text x="{x}" y="{y}" font-size="11">{html.escape(shown)}<title>{html.escape(name)}</title></text>'
 
 
 def svg_lines(series: Mapping[str, Sequence[float]], *, title: str, x_label: str, y_label: str,
@@ -231,6 +251,6 @@ def svg_lines(series: Mapping[str, Sequence[float]], *, title: str, x_label: str
         coords = " ".join(f"{sx(j + 1):.1f},{sy(float(v)):.1f}" for j, v in enumerate(values) if not math.isnan(float(v)))
         parts.append(f'<polyline points="{coords}" fill="none" stroke="{color}" stroke-width="1.3"/>')
         parts.append(f'<line x1="{width + 4}" y1="{m + 16 * i}" x2="{width + 16}" y2="{m + 16 * i}" stroke="{color}" stroke-width="2"/>'
-                     f'<text x="{width + 20}" y="{m + 16 * i + 4}" font-size="11">{html.escape(name)}</text>')
+                     + _legend_text(name, width + 20, m + 16 * i + 4))
     parts.append("</svg>\n")
     return "\n".join(parts)

@@ -156,3 +156,17 @@ def test_the_failures_come_right_after_the_summary_that_counts_them():
         text = render(run, fmt)
         at = {name: text.index(heading.format(name)) for name in ("Failures", "Per document")}
         assert text.index("Stability test: 2 documents") < at["Failures"] < at["Per document"], fmt
+
+
+def test_plot_legends_tell_a_grid_s_configurations_apart():
+    """Legends cut names at the edge of the plot, about 22 characters: a grid's configurations,
+    which differ at the end of their labels, all read `c99,std_coeff=1.2,mask_si`."""
+    import re
+
+    from stability.plots import svg_lines
+
+    names = [f"c99,std_coeff={c},mask_size={m}" for c in ("1.2", "2.5") for m in (9, 11)]
+    svg = svg_lines({name: [0.1, 0.2, 0.3] for name in names}, title="t", x_label="x", y_label="y")
+    shown = re.findall(r'font-size="11">([^<]*)<title>([^<]*)</title>', svg)
+    assert [full for _, full in shown] == names
+    assert len({text for text, _ in shown}) == 4 and all(len(text) <= 26 for text, _ in shown)
