@@ -102,10 +102,14 @@ ORDINAL_MONTHS = frozenset(
     "januar jänner februar feber märz april mai juni juli august september oktober november dezember".split()
 )
 
-_CLOSING = "\"'\u201d\u2019)]"
+#: What closes a sentence after its stop: English quotes ” ’, German “ ‘ and « ‹ (»so!«), and » ›,
+#: brackets. French sets its closing guillemet after a space (« Prêt ! » Puis...): :data:`_GUILLEMET`.
+_CLOSING = "\"'\u201d\u2019)]\u201c\u2018\u00ab\u2039\u00bb\u203a"
 _OPENING = "\"'\u201c\u2018(["
+_GUILLEMET = "(?:[ \u00a0\u202f]?[\u00bb\u203a])?"
 # a word, its final '.', '!' or '?' run, closing quotes or brackets, then space and the next character
-_CANDIDATE = re.compile(rf"(?P<word>\S*?)(?P<end>[.!?]+)[{re.escape(_CLOSING)}]*(?=\s+(?P<next>\S)(?P<rest>\S*))")
+_CANDIDATE = re.compile(
+    rf"(?P<word>\S*?)(?P<end>[.!?]+){_GUILLEMET}[{re.escape(_CLOSING)}]*(?=\s+(?P<next>\S)(?P<rest>\S*))")
 #: Sentence ends of other scripts, which need no space after them: the full-width stops of Chinese
 #: and Japanese (written with none), the Arabic question mark and the Devanagari danda. None of
 #: them abbreviates. One closed by a quote or a bracket ends a sentence only before a space or
@@ -115,7 +119,7 @@ _CLOSING_WIDE = re.escape(_CLOSING + "\u300d\u300f\uff09\u3015\u3011\u300b\u3009
 _SCRIPT_END = re.compile(rf"[{SCRIPT_ENDS}]+(?![{_CLOSING_WIDE}])|[{SCRIPT_ENDS}]+[{_CLOSING_WIDE}]+(?=\s|$)")
 #: What ends a sentence at the end of a text: the stops the rules split at, an ellipsis and
 #: :data:`SCRIPT_ENDS`, closing quotes or brackets allowed after them (see :func:`ends_sentence`).
-_FINAL = re.compile(rf"[.!?\u2026{SCRIPT_ENDS}][{_CLOSING_WIDE}]*$")
+_FINAL = re.compile(rf"[.!?\u2026{SCRIPT_ENDS}]{_GUILLEMET}[{_CLOSING_WIDE}]*$")
 
 
 @dataclass(frozen=True)

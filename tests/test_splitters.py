@@ -14,6 +14,7 @@ from stability.splitters import (
     ABBREVIATIONS,
     PUNKT_MIN_CHARACTERS,
     available_splitters,
+    ends_sentence,
     get_splitter,
     join_lowercase_starts,
     register_splitter,
@@ -289,3 +290,19 @@ def test_a_number_and_a_dot_before_a_lower_case_word_never_ends_a_sentence(name)
     text = "Der Laden hat am 3. oktober zu. Det skete den 3. oktober. Stalo se 3. října v Praze."
     split = get_splitter(name, corpus=[text])
     assert split(text) == ["Der Laden hat am 3. oktober zu.", "Det skete den 3. oktober.", "Stalo se 3. října v Praze."]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # German „…“: the closing quote (U+201C) was not one, so the sentence end after "!“" was missed
+    ("Der Bäcker rief: „Das Brot ist fertig!“ Dann ging er nach Hause.",
+     ["Der Bäcker rief: „Das Brot ist fertig!“", "Dann ging er nach Hause."]),
+    ("Er sagte: »Gut so!« Und schlief.", ["Er sagte: »Gut so!«", "Und schlief."]),
+    # French « … » with its spaces: the closing guillemet started the next sentence ("» Puis il...")
+    ("Il a crié : « Le pain est prêt ! » Puis il est rentré.",
+     ["Il a crié : « Le pain est prêt ! »", "Puis il est rentré."]),
+    ("Elle a dit\u00a0: «\u00a0oui.\u00a0» Ensuite rien.", ["Elle a dit\u00a0: «\u00a0oui.\u00a0»", "Ensuite rien."]),
+    ("He said “Go!” Then he left.", ["He said “Go!”", "Then he left."]),  # English, as before
+])
+def test_the_rules_keep_german_and_french_closing_quotes_with_their_sentence(text, expected):
+    assert split_rules(text) == expected
+    assert ends_sentence(expected[0])
