@@ -170,3 +170,21 @@ def test_plot_legends_tell_a_grid_s_configurations_apart():
     shown = re.findall(r'font-size="11">([^<]*)<title>([^<]*)</title>', svg)
     assert [full for _, full in shown] == names
     assert len({text for text, _ in shown}) == 4 and all(len(text) <= 26 for text, _ in shown)
+
+
+def test_the_result_line_counts_wide_characters_as_a_terminal_does():
+    """With CJK labels, the result line was wrapped by characters, not terminal cells: its lines
+    overflowed and the terminal wrapped them again, inside a label (`'中文分割器` / `第二号配置' 0.41`) or
+    between a label and its score."""
+    from rich.cells import cell_len
+
+    from stability.reporting import render
+
+    labels = ["中文分割器 第一号配置", "中文分割器 第二号配置", "テキスト分割 タイリング"]
+    run = evaluate(dict(zip(labels, ["c99", "u00", "texttiling"])), demo_corpus(n_documents=2), n_restarts=2,
+                   progress=False)
+    for width in range(40, 101, 5):
+        lines = render(run, "table", width=width).split("\n\n")[0].splitlines()
+        assert all(cell_len(line) <= width for line in lines), (width, lines)
+        assert all(line.count("'") % 2 == 0 for line in lines[1:]), (width, lines)  # no label cut in two
+        assert not any(line.rstrip().endswith("'") for line in lines), (width, lines)  # nor from its score

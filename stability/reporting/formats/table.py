@@ -170,8 +170,26 @@ def result_lines(text: str, width: int) -> str:
     kept = _ENTRY.sub(lambda m: f"{_KEEP}{m.group(1)}{_KEEP}{m.group(2).replace(' ', _KEEP)}", kept)
     kept = kept.replace(" > ", f"{_KEEP}> ").replace(" = ", f"{_KEEP}= ")  # never a line starting with >
     kept = _TAG.sub(lambda m: m.group(0).replace(" ", _KEEP), kept)
-    wrapped = textwrap.fill(kept, width, break_long_words=False, break_on_hyphens=False)
-    return wrapped.replace(_KEEP, " ")
+    return _fill(kept, width).replace(_KEEP, " ")
+
+
+def _fill(text: str, width: int) -> str:
+    """``text`` wrapped at its spaces to lines of at most ``width`` cells, as a terminal counts them
+    (a CJK character takes two: ``textwrap`` counts characters, so a line of wide labels
+    overflowed and the terminal wrapped it again, inside a label); a word wider than ``width``
+    keeps a line of its own."""
+    from rich.cells import cell_len
+
+    lines: list[str] = []
+    line = ""
+    for word in (word for word in re.split(r"[ \t\n]+", text) if word):  # not at the kept (no-break) spaces
+        joined = f"{line} {word}" if line else word
+        if line and cell_len(joined) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = joined
+    return "\n".join(lines + [line] if line else lines)
 
 
 def _cell(value: object, section: Section):  # -> rich.text.Text: labels, ids and errors are not markup
