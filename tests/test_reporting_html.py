@@ -3,6 +3,7 @@ on a phone's width, printed, and with hostile strings in its labels."""
 
 from __future__ import annotations
 
+import json
 from html.parser import HTMLParser
 
 import pytest
@@ -150,3 +151,22 @@ def test_columns_naming_a_row_leave_room_for_the_numbers(tmp_path, window):
                   "const row=t.querySelector('tbody tr');let w=0;for(let i=0;i<k;i++)w+=row.children[i]"
                   ".getBoundingClientRect().width;return w/t.parentElement.clientWidth})"}, window=window)
     assert seen["shares"] and max(seen["shares"]) < 0.85, seen
+
+
+@needs_chromium
+def test_right_to_left_labels_keep_the_ranking_in_reading_order(tmp_path):
+    """Arabic labels in the result line made the whole line one right-to-left run: the ranking
+    read reversed, `>` showed as `<`, the brackets broke. Each right-to-left run is isolated now,
+    so the labels stand left to right in the order the line ranks them."""
+    labels = ["تقسيم", "مقسم"]
+    res = evaluate({labels[0]: "c99", labels[1]: "u00"}, small_corpus(4), n_restarts=2, progress=False)
+    seen = _chromium(render(res, "html"), tmp_path, {
+        "order": "document.querySelector('.result').textContent.indexOf(" + json.dumps(labels[0]) + ") < "
+                 "document.querySelector('.result').textContent.indexOf(" + json.dumps(labels[1]) + ")",
+        "lefts": "[" + ",".join(
+            "(()=>{const p=document.querySelector('.result');const w=document.createTreeWalker(p,NodeFilter.SHOW_TEXT);"
+            f"let n;while((n=w.nextNode())){{const i=n.data.indexOf({json.dumps(label)});if(i>=0){{const r="
+            f"document.createRange();r.setStart(n,i);r.setEnd(n,i+{len(label)});return r.getBoundingClientRect()"
+            ".left}}return null})()" for label in labels) + "]"})
+    first, second = seen["lefts"] if seen["order"] else seen["lefts"][::-1]
+    assert first is not None and second is not None and first < second, seen

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import re
 from collections.abc import Mapping
 
 from ..model import Report, Section
@@ -53,6 +54,19 @@ document.querySelectorAll("table[data-keys]").forEach(function (table) {
 </script>"""
 
 
+#: A run of right-to-left text (Hebrew, Arabic, Syriac, Thaana, N'Ko and their presentation forms)
+#: and the spaces inside it.
+_RTL_CHARS = "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff"
+_RTL_RUN = re.compile(f"[{_RTL_CHARS}](?:[{_RTL_CHARS}\\s]*[{_RTL_CHARS}])?")
+
+
+def _isolated(escaped: str) -> str:
+    """Escaped text with each right-to-left run in a ``bdi``: an Arabic label followed by its
+    numbers (``تقسيم 0.53 [0.52, 0.54] > مقسم 0.46``) was laid out as one right-to-left run, the
+    ranking reversed and its brackets broken."""
+    return _RTL_RUN.sub(lambda match: f"<bdi>{match.group(0)}</bdi>", escaped)
+
+
 def _marked(value: object, highlight: Mapping[str, str]) -> str:
     """``value`` escaped, each of its comma-separated parts holding a word of ``highlight`` (a flag,
     ``2 failed``) in a ``mark`` of that word's colour, as a terminal colours it."""
@@ -68,7 +82,7 @@ def _cell(value: object, css: str, key: bool, highlight: Mapping[str, str]) -> s
     tag, scope = ("th", ' scope="row"') if key else ("td", "")
     if key:  # after each comma (a grid's label, texttiling,w=10,k=5), else anywhere past its width: a
         # column that stays in view must leave room for the numbers scrolling under it
-        text = html.escape(str(value)).replace(",", ",<wbr>")
+        text = _isolated(html.escape(str(value))).replace(",", ",<wbr>")
         return f'<{tag}{scope}{css}><div class="key">{text}</div></{tag}>' if len(str(value)) > 24 else \
             f"<{tag}{scope}{css}>{text}</{tag}>"
     text = _marked(value, highlight)
@@ -97,7 +111,8 @@ def _block(section: Section, details: bool, page: bool = True) -> str:
     if not page and section.text and not section.is_table:  # in a notebook's output: folded
         section = dataclasses.replace(section, collapsed=True)
     level = "h2" if page else "h4"  # a fragment sits under the headings of the page holding it
-    heading = f"<summary>{html.escape(section.title)}</summary>" if section.collapsed else f"<{level}>{html.escape(section.title)}</{level}>"
+    title = _isolated(html.escape(section.title))
+    heading = f"<summary>{title}</summary>" if section.collapsed else f"<{level}>{title}</{level}>"
     parts = [heading]
     if section.is_table:
         parts.append(table(section))
@@ -118,7 +133,8 @@ def render(report: Report, *, details: bool = True, page: bool = True) -> str:
     (the settings) are folded.
     """
     # the result line breaks between its entries, or after a label's commas, not inside a number
-    lead = f'<p class="result"><b>{html.escape(report.result).replace(",", ",<wbr>")}</b></p>' if report.result else ""
+    lead = (f'<p class="result"><b>{_isolated(html.escape(report.result)).replace(",", ",<wbr>")}</b></p>'
+            if report.result else "")
     lead += "".join(f"<p>{html.escape(p)}</p>" for p in report.lead)
     blocks = "\n".join(b for b in (_block(s, details, page) for s in report.sections) if b)
     if not page:
