@@ -711,8 +711,8 @@ class Engine:
                 self.progress.advance(s.restart_budget())
                 on_done(i)
                 continue
-            tasks.append((i, self._carry(pair.resolved), self._units(i, pair), s.determinism_check,
-                          pair.label not in self.warned))
+            # every pair is judged (terms_problem): the warnings name each segmenter's documents by kind
+            tasks.append((i, self._carry(pair.resolved), self._units(i, pair), s.determinism_check, True))
         self.progress.phase(f"first segmentations ({len(tasks)})")
         if self.offload:  # worker processes: a few pairs a task, about four tasks a job
             results = _flattened(self._execute(initial_batch, _batches(tasks, self._batch_size(tasks))))
@@ -723,24 +723,34 @@ class Engine:
         self.progress.phase(None)
 
     def _warn_terms(self, pairs: list[Pair], found: dict[int, tuple[str, str]]) -> None:
-        """Warn, once per segmenter, when it sees next to nothing of a document's units, or when
-        its English stopword list holds too few of the document's words: ``found`` maps a pair's
-        index to what its worker found (:func:`~stability.segmenter.terms_problem`); the first
-        pair of each segmenter, in pair order, is named, whatever order the workers finished in."""
+        """Warn, once per segmenter and kind of problem, when it sees next to nothing of a document's
+        units, or when its English stopword list holds too few of the document's words: ``found``
+        maps a pair's index to what its worker found (:func:`~stability.segmenter.terms_problem`);
+        the first such pair of each segmenter, in pair order, is named, whatever order the workers
+        finished in, with how many other documents read with it have the same problem (in a
+        corpus of several languages, the Chinese documents on which a segmenter sees no term are
+        no longer hidden behind a German one warned about first)."""
+        by_kind: dict[tuple[str, str], list[int]] = {}
         for i in sorted(found):
-            pair = pairs[i]
-            if pair.label in self.warned:
+            by_kind.setdefault((pairs[i].label, found[i][0]), []).append(i)
+        for (label, kind), indices in by_kind.items():
+            said = f"{label}\x00{kind}"
+            if said in self.warned:
                 continue
-            self.warned.add(pair.label)
-            doc = pair.doc
-            where = f"{pair.label} on document {doc.id!r}" if doc.id else pair.label  # stability_test's: no id
-            kind, problem = found[i]
+            self.warned.add(said)
+            doc = pairs[indices[0]].doc
+            where = f"{label} on document {doc.id!r}" if doc.id else label  # stability_test's: no id
+            problem = found[indices[0]][1]
+            others = [pairs[i].doc.id for i in indices[1:]]
+            also = (f" (the same on {len(others)} more document(s): {', '.join(map(repr, others[:5]))}"
+                    f"{', ...' if len(others) > 5 else ''})") if others else ""
             if kind == "terms":
-                warn(f"{where}: {problem}, so its boundaries say little about the content; "
+                warn(f"{where}: {problem}{also}, so its boundaries say little about the content (they can follow "
+                     "the units' lengths, which the shuffle control does not catch: the layout control does); "
                      "is its preprocessing set for the document's language (tokenizer, stopwords, stem: README, "
                      "'Documents not in English')? Said once per segmenter", SegmenterWarning)
             else:
-                warn(f"{where}: {problem} (English prose: a third to a half), so the document is likely not "
+                warn(f"{where}: {problem} (English prose: a third to a half){also}, so the document is likely not "
                      "English prose: another language, whose function words the segmenter then compares as terms, "
                      "or lists of terms rather than sentences (then nothing needs changing); for another language "
                      "set its stopwords (stopwords=\"nltk:german\", or a list of words) and, where it stems, its "

@@ -248,10 +248,27 @@ def test_a_segmenter_that_sees_no_shared_term_is_warned_about_once():
         evaluate({"c99": "c99", "tt": "texttiling"}, CHINESE, n_restarts=2, progress=False)
     said = _segmenter_warnings(caught)
     assert len(said) == 2  # once per segmenter, not once per document
-    assert said[0].startswith("c99 on document '0': 6 of 6 non-empty units share no term with another unit, ")
+    assert said[0].startswith("c99 on document '0': 6 of 6 non-empty units share no term with another unit "
+                              "(the same on 1 more document(s): '1'), ")
     assert "tokenizer, stopwords, stem" in said[0]
     # TextTiling keeps only the letters a-z, as nltk does: no unit has a term.
     assert said[1].startswith("tt on document '0': 6 of 6 non-empty units share no term with another unit (6 have no term)")
+
+
+def test_a_corpus_of_several_languages_names_each_problem_of_a_segmenter():
+    """The one warning a segmenter got went to the first document with a problem: in a corpus of
+    German then Chinese documents, C99's English stopwords on the German one, and nothing said of
+    the Chinese ones, on which it sees no shared term (U00 then scored 1.00 there, first, unflagged)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluate({"c99": "c99"}, [GERMAN, GERMAN[::-1], *CHINESE], n_restarts=2, progress=False)
+    said = _segmenter_warnings(caught)
+    assert len(said) == 2, said
+    assert said[0].startswith("c99 on document '0': 8 of the 237 words of the document (3%) are in its English "
+                              "stopword list (English prose: a third to a half) (the same on 1 more document(s): '1')")
+    assert said[1].startswith("c99 on document '2': 6 of 6 non-empty units share no term with another unit (the same "
+                              "on 1 more document(s): '3')")
+    assert "the layout control does" in said[1]
 
 
 def test_texttiling_on_russian_is_warned_about_and_c99_set_for_the_language_is_not():
