@@ -313,6 +313,18 @@ def ragged_take(flat: np.ndarray, offsets: np.ndarray, order: np.ndarray) -> tup
     return flat[index], new_offsets
 
 
+def _lower(text: str) -> str:
+    """``text`` in lower case, its Turkish capital dotted I (``İ``) as ``i``: ``str.lower`` makes
+    it ``i`` and a combining dot, which ended a word (``İstanbul`` read as ``i``, ``stanbul``) and
+    never matched ``istanbul``. One character for one, so offsets into the text stay those of the
+    unit's.
+
+    >>> _lower("İstanbul ISTANBUL")
+    'istanbul istanbul'
+    """
+    return text.replace("\u0130", "i").lower()
+
+
 class Preprocessor:
     """Tokenize, lower-case, remove stopwords and stem units (see the module docstring)."""
 
@@ -334,7 +346,7 @@ class Preprocessor:
 
     def tokens(self, unit: str) -> list[str]:
         """The words of one unit, before stopword removal and stemming."""
-        text = unit.lower() if self.lowercase else unit
+        text = _lower(unit) if self.lowercase else unit
         if self.tokenizer == "words":
             return _WORD_RE.findall(text)
         if self.tokenizer == "unicode":
@@ -344,7 +356,7 @@ class Preprocessor:
     def reading(self, unit: str) -> str:
         """The text of one unit as the tokenizer reads it: lower-cased if asked, and in composed
         form (NFC) for the ``"unicode"`` tokenizer; :meth:`token_spans` finds its tokens."""
-        text = unit.lower() if self.lowercase else unit
+        text = _lower(unit) if self.lowercase else unit
         return unicodedata.normalize("NFC", text) if self.tokenizer == "unicode" else text
 
     def token_spans(self, text: str) -> list[tuple[str, int]]:

@@ -391,3 +391,13 @@ def test_with_several_jobs_the_units_are_judged_in_the_workers_and_the_first_doc
     assert not out.failures
     said = _segmenter_warnings(caught)
     assert len(said) == 1 and said[0].startswith("odd on document 'doc0': 12 of 12 non-empty units share no term")
+
+
+def test_the_turkish_capital_dotted_i_reads_as_i():
+    """`str.lower` makes `İ` an `i` and a combining dot: the default tokenizer read `İstanbul` as
+    the words `i` and `stanbul` (the `i` then dropped as an English stopword), and no tokenizer
+    matched it with `istanbul`."""
+    from segmenters.preprocessing import Preprocessor
+
+    for tokenizer in ("words", "unicode"):
+        assert Preprocessor(tokenizer=tokenizer).tokens("İstanbul istanbul") == ["istanbul", "istanbul"], tokenizer
