@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import itertools
 import os
+import unicodedata
 import re
 import sys
 from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
@@ -200,14 +201,22 @@ def read_segmentations(path: str | os.PathLike, **reader_options: Any) -> Iterat
         yield _Entry(doc.id, doc.references, doc.times)
 
 
+def _id_key(doc_id: str) -> str:
+    """The form in which document ids are paired: composed Unicode (NFC). A file named on macOS
+    holds its accents decomposed (NFD), the same id typed elsewhere composed: ``élève.txt`` did not
+    pair with ``élève.txt``, and the message showed the two alike."""
+    return unicodedata.normalize("NFC", doc_id)
+
+
 def _by_id(entries: Iterable[_Entry], path: str | os.PathLike) -> dict[str, _Entry]:
-    """Entries by document id; an id given twice is an error naming the repeated ids."""
+    """Entries by document id (:func:`_id_key`); an id given twice is an error naming the repeated ids."""
     found: dict[str, _Entry] = {}
     repeated: list[str] = []
     for entry in entries:
-        if entry.id in found and entry.id not in repeated:
+        key = _id_key(entry.id)
+        if key in found and entry.id not in repeated:
             repeated.append(entry.id)
-        found[entry.id] = entry
+        found[key] = entry
     if repeated:
         raise CorpusFormatError(f"document ids must be unique; repeated: {', '.join(map(repr, repeated[:10]))}"
                                 + (f" and {len(repeated) - 10} more" if len(repeated) > 10 else ""), path=str(path))
@@ -352,7 +361,7 @@ def score_segmentations(
 
     if not isinstance(hypotheses, Mapping):
         raise InvalidTypeError.make("hypotheses", "a mapping document id -> Segmentation", hypotheses)
-    hyps = {str(doc_id): _Entry(str(doc_id), (as_segmentation(value, f"hypotheses[{doc_id!r}]"),))
+    hyps = {_id_key(str(doc_id)): _Entry(str(doc_id), (as_segmentation(value, f"hypotheses[{doc_id!r}]"),))
             for doc_id, value in hypotheses.items()}
     return _score(_reference_entries(references), hyps, k=k, tolerance=tolerance, gamma=gamma,
                   window_limit=window_limit)
@@ -363,8 +372,8 @@ def _score(references: Mapping[str, _Entry], hypotheses: Mapping[str, _Entry], *
     """The metrics of every hypothesis against its references, paired by id."""
     from .metrics import compute_all, multi_reference_metrics
 
-    missing = sorted(set(hypotheses) - set(references))
-    unmatched = sorted(set(references) - set(hypotheses))
+    missing = sorted(hypotheses[key].id for key in set(hypotheses) - set(references))
+    unmatched = sorted(references[key].id for key in set(references) - set(hypotheses))
     if missing or unmatched:
         parts = []
         if missing:
@@ -373,8 +382,8 @@ def _score(references: Mapping[str, _Entry], hypotheses: Mapping[str, _Entry], *
             parts.append(f"references without a hypothesis: {unmatched[:5]}")
         raise InvalidParameterError(f"documents must pair up by id; {'; '.join(parts)}")
     documents: dict[str, dict[str, float]] = {}
-    for doc_id, hyp in hypotheses.items():
-        ref = references[doc_id]
+    for key, hyp in hypotheses.items():
+        ref, doc_id = references[key], hyp.id  # paired by their key, shown as the hypotheses name them
         if len(hyp.segmentations) > 1:
             raise InvalidParameterError(
                 f"document {doc_id!r}: the hypothesis file gives {len(hyp.segmentations)} segmentations; score "
@@ -467,7 +476,7 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
     for label, rows in result.documents.items():
         documents[label] = []
         for r in rows:
-            entry = entries.get(str(r.document))
+            entry = entries.get(_id_key(str(r.document)))
             if entry is not None:
                 found.add(entry.id)
                 n_units = r.segmentation.n_units

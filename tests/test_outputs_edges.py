@@ -188,3 +188,22 @@ def test_the_result_line_counts_wide_characters_as_a_terminal_does():
         assert all(cell_len(line) <= width for line in lines), (width, lines)
         assert all(line.count("'") % 2 == 0 for line in lines[1:]), (width, lines)  # no label cut in two
         assert not any(line.rstrip().endswith("'") for line in lines), (width, lines)  # nor from its score
+
+
+def test_document_ids_pair_whatever_their_unicode_form():
+    """A file named on macOS holds `élève.txt` decomposed (NFD); references typed elsewhere hold it
+    composed (NFC): `stability report -R` and `stability score` said no document paired, showing
+    the two ids alike."""
+    import unicodedata
+
+    from stability import Document
+    from stability.scoring import add_references, score_segmentations
+
+    nfd, nfc = unicodedata.normalize("NFD", "élève.txt"), unicodedata.normalize("NFC", "élève.txt")
+    assert nfd != nfc
+    doc = demo_corpus(n_documents=1)[0]
+    run = evaluate({"c99": "c99"}, [Document(nfd, doc.units)], n_restarts=2, progress=False)
+    scored = add_references(run, {nfc: doc.references[0]})
+    assert scored.documents["c99"][0].reference_metrics and scored.documents["c99"][0].document == nfd
+    result = score_segmentations({nfc: doc.references[0]}, {nfd: doc.references[0]})
+    assert list(result.documents) == [nfd] and result.documents[nfd]["f1"] == 1.0
