@@ -753,8 +753,9 @@ class Engine:
                 warn(f"{where}: {problem} (English prose: a third to a half){also}, so the document is likely not "
                      "English prose: another language, whose function words the segmenter then compares as terms, "
                      "or lists of terms rather than sentences (then nothing needs changing); for another language "
-                     "set its stopwords (stopwords=\"nltk:german\", or a list of words) and, where it stems, its "
-                     "stemmer (stem=\"german\"): README, 'Documents not in English'. Said once per segmenter",
+                     "set its stopwords (for German stopwords=\"nltk:german\", or a list of words) and, where it "
+                     "stems, its stemmer (for German stem=\"german\"): README, 'Documents not in English'. Said "
+                     "once per segmenter",
                      SegmenterWarning)
 
     def _unsendable(self, segmenter: Any) -> str | None:

@@ -640,3 +640,12 @@ def test_word_highlighting_captions_are_read_once_a_line(tmp_path):
         (doc,) = read_corpus(file)
     assert doc.units == ("The budget grows.", "Taxes stay flat.")
     assert doc.times == ((0.0, 1.4), (1.4, 2.8))
+
+
+def test_chinese_cues_are_joined_without_a_space(tmp_path):
+    """Sentence units joined the cues of a turn with a space, also between two Chinese characters:
+    `面团需要 发酵两个小时。`, a text nobody wrote, whose character pairs the unicode tokenizer then missed."""
+    cues = [(0, 2, "面包师用面粉和水揉面团，面团需要"), (2, 4, "发酵两个小时。教练整个星期"), (4, 6, "都在训练球员。")]
+    vtt = "WEBVTT\n\n" + "".join(f"00:0{a}.000 --> 00:0{b}.000\n{text}\n\n" for a, b, text in cues)
+    (doc,) = read_corpus(write(tmp_path / "zh.vtt", vtt), unit="sentence", splitter="rules")
+    assert doc.units == ("面包师用面粉和水揉面团，面团需要发酵两个小时。", "教练整个星期都在训练球员。")

@@ -471,9 +471,32 @@ def _turns(cues: Sequence[Cue]) -> list[list[Cue]]:
 
 def turn_texts(cues: Sequence[Cue]) -> list[str]:
     """The text of each speaker turn of ``cues`` (consecutive cues with the same ``speakers``),
-    their texts joined with spaces: what :func:`sentence_units` cuts, and what a splitter that
-    trains learns from."""
-    return [" ".join(cue.text for cue in turn) for turn in _turns(cues)]
+    their texts joined (:func:`_joined`): what :func:`sentence_units` cuts, and what a splitter
+    that trains learns from."""
+    return [_joined([cue.text for cue in turn])[0] for turn in _turns(cues)]
+
+
+#: Characters of scripts written without spaces between words (Chinese, Japanese kana and their
+#: punctuation and full-width forms): two cues meeting between two of them are joined without one.
+_UNSPACED = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def _joined(texts: Sequence[str]) -> tuple[str, list[int]]:
+    """``texts`` joined with a space, or with nothing where the first ends and the next starts
+    with a character of a script written without spaces (``面团需要`` and ``发酵两个小时。`` make
+    ``面团需要发酵两个小时。``: a space there changed the text and split a word for the character-pair
+    tokenizer); and where each text starts in the result.
+
+    >>> _joined(["面团需要", "发酵两个小时。", "Then", "we go"])
+    ('面团需要发酵两个小时。 Then we go', [0, 4, 12, 17])
+    """
+    out, starts = "", []
+    for text in texts:
+        if out:
+            out += "" if _UNSPACED.match(out[-1]) and _UNSPACED.match(text[:1]) else " "
+        starts.append(len(out))
+        out += text
+    return out, starts
 
 
 def sentences(cues: Sequence[Cue], split: Splitter, file: Path | str, notes: list[str], *,
@@ -515,10 +538,7 @@ def sentence_units(cues: Sequence[Cue], split: Splitter, file: Path | str) -> tu
     units: list[Cue] = []
     held = 0
     for turn in _turns(cues):
-        text = " ".join(cue.text for cue in turn)
-        starts = [0]  # where each cue's text starts in ``text``
-        for cue in turn[:-1]:
-            starts.append(starts[-1] + len(cue.text) + 1)
+        text, starts = _joined([cue.text for cue in turn])  # ``starts``: where each cue's text starts in it
         pieces: list[tuple[int, int, int, str, bool]] = []  # (first cue, last cue, offset, text, a part?)
         for begin, end in _spans(text, _checked_split(split, text, Path(file)), file):
             first, last = bisect_right(starts, begin) - 1, bisect_right(starts, end - 1) - 1
