@@ -274,9 +274,11 @@ def _cores() -> int:
 #: A segmenter whose pickle is at least this many bytes goes to each worker process once
 #: (:func:`ship_once`) rather than with every task.
 SHIP_ONCE_BYTES = 1 << 20
-#: How many segmenters shipped once a worker process keeps (the most recently used).
-SHIPPED_KEPT = 32
-_RECEIVED: "OrderedDict[str, Any]" = OrderedDict()  # in a worker: digest -> the segmenter read from its file
+#: How many bytes of pickled segmenters a worker process keeps read (the most recently used; the
+#: last one read whatever its size): a grid of configurations each holding its own copy of a
+#: large model must not hold them all in every worker.
+SHIPPED_KEPT_BYTES = 1 << 30
+_RECEIVED: "OrderedDict[str, tuple[Any, int]]" = OrderedDict()  # in a worker: digest -> (segmenter, its size)
 
 
 class Shipped:
@@ -294,17 +296,19 @@ class Shipped:
 
 
 def _received(path: str, digest: str) -> Any:
-    """In a worker: the segmenter of ``digest``, read from ``path`` the first time."""
+    """In a worker: the segmenter of ``digest``, read from ``path`` the first time (again when
+    :data:`SHIPPED_KEPT_BYTES` made room for others since)."""
+    import os
     import pickle
 
     found = _RECEIVED.pop(digest, None)
     if found is None:
         with open(path, "rb") as file:
-            found = pickle.load(file)
+            found = pickle.load(file), os.fstat(file.fileno()).st_size
     _RECEIVED[digest] = found  # the most recent last
-    while len(_RECEIVED) > SHIPPED_KEPT:
+    while len(_RECEIVED) > 1 and sum(size for _, size in _RECEIVED.values()) > SHIPPED_KEPT_BYTES:
         _RECEIVED.popitem(last=False)
-    return found
+    return found[0]
 
 
 def ship_once(segmenter: Any, folder: Callable[[], str]) -> Any:

@@ -281,3 +281,28 @@ def test_parameters_a_class_hides_are_said_when_it_is_built(monkeypatch):
         finally:
             unregister("mine")
             unregister("readable")
+
+
+def test_a_worker_keeps_shipped_segmenters_within_a_byte_budget(tmp_path, monkeypatch):
+    """A worker keeps the segmenters it read (no pickle with every task), but not past
+    SHIPPED_KEPT_BYTES: a grid of configurations, each with its own copy of a large model, would
+    otherwise hold them all in every worker. The one read last is kept whatever its size."""
+    import pickle
+
+    from stability import isolation
+
+    monkeypatch.setattr(isolation, "_RECEIVED", type(isolation._RECEIVED)())
+    paths = []
+    for k in range(3):
+        paths.append(tmp_path / f"{k}.pickle")
+        paths[-1].write_bytes(pickle.dumps(bytes(1000 + k)))
+    size = paths[0].stat().st_size
+    monkeypatch.setattr(isolation, "SHIPPED_KEPT_BYTES", 2 * size + 10)
+    for k in range(3):
+        assert isolation._received(str(paths[k]), str(k)) == bytes(1000 + k)
+    assert list(isolation._RECEIVED) == ["1", "2"]  # the oldest made room
+    paths[1].unlink()
+    assert isolation._received(str(paths[1]), "1") == bytes(1001)  # kept: not read again
+    monkeypatch.setattr(isolation, "SHIPPED_KEPT_BYTES", 1)
+    isolation._received(str(paths[2]), "2")
+    assert list(isolation._RECEIVED) == ["2"]  # over budget alone, the last read stays
