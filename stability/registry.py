@@ -145,7 +145,8 @@ def _entry_points() -> dict[str, metadata.EntryPoint]:
         declared.setdefault(ep.name, []).append(ep)
     found: dict[str, metadata.EntryPoint] = {}
     for name, eps in declared.items():
-        builtin = [ep for ep in eps if _origin(ep)[0] == "built-in"]
+        # the origin reads the package's metadata: only for a name several packages declare
+        builtin = [ep for ep in eps if _origin(ep)[0] == "built-in"] if len(eps) > 1 else []
         found[name] = (builtin or eps)[0]
         others = [ep for ep in eps if ep is not found[name] and ep.value != found[name].value]
         if others and name not in _CLASHES_SAID:
