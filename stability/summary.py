@@ -305,14 +305,17 @@ def _correlated(
     def metric_values(m: str, results: Sequence[StabilityResult]) -> np.ndarray:
         return oriented(m, [r.reference_metrics.get(m, float("nan")) for r in results])
 
+    # the metrics' side, the same for every score: read once
+    per_doc = {m: metric_values(m, rows) for m in metrics}
+    per_seg = {m: [_nanmean(metric_values(m, documents[label])) for label in labels] for m in metrics}
     for score in names:
         value = stability_measure(score).value
         x = [value(r) for r in rows]
         for m in metrics:
-            yield "documents", score, m, x, metric_values(m, rows)
+            yield "documents", score, m, x, per_doc[m]
         if len(labels) >= 2:
             # each segmenter's mean over its documents with references: over the same documents
             # as the metrics when only some have one (annotated after the run, say)
             xs = [_nanmean([value(r) for r in documents[label] if r.reference_metrics]) for label in labels]
             for m in metrics:
-                yield "segmenters", score, m, xs, [_nanmean(metric_values(m, documents[label])) for label in labels]
+                yield "segmenters", score, m, xs, per_seg[m]
