@@ -722,8 +722,8 @@ def corpus_report(result: CorpusResult, *, compact: bool = False, figures: bool 
     # the failures next to the summary that counts them, not after a thousand rows of documents
     blocks = [summary_section(result, compact, metrics=metrics), _failure_section(result),
               _correlation_section(result, compact, metrics)]
-    blocks += figure_sections(result, max_strips, STRIPS_NOTE) if figures else []
-    scored = any(result.documents.values())  # else every call failed: no table of results to show
+    scored = any(result.documents.values())  # else every call failed: no plot or table of results to show
+    blocks += figure_sections(result, max_strips, STRIPS_NOTE) if figures and scored else []
     blocks += [document_section(result, compact=compact, metrics=metrics) if scored else None, segment_section(result)]
     settings = json.dumps(clean(result.settings), indent=1, default=str, ensure_ascii=False)  # labels as written
     blocks.append(Section("Settings", text=settings))

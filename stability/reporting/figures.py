@@ -96,10 +96,7 @@ def _strips(docs: list[StabilityResult], max_strips: int) -> list[str]:
 
 
 def figure_sections(result: CorpusResult, max_strips: int, strips_note: str) -> list[Section]:
-    """The plots, then the strips (``max_strips`` per segmenter) in one folded block per segmenter;
-    none of them when no segmenter has a result (every call failed)."""
-    if not any(result.documents.values()):
-        return []
+    """The plots, then the strips (``max_strips`` per segmenter) in one folded block per segmenter."""
     blocks = [Section("Plots", figures=_plots(result)), Section("Boundary confidence per document", notes=(strips_note,))]
     blocks += [Section(f"{label}: {min(len(docs), max_strips)} of {len(docs)} documents",
                        figures=_strips(docs, max_strips), collapsed=True)
