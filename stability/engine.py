@@ -592,15 +592,15 @@ class Engine:
     """Runs pairs to completion with one :class:`~stability.settings.Settings`."""
 
     def __init__(self, settings: Settings, progress: Progress, on_call: OnCall | None = None,
-                 warned: set[str] | None = None, shipment: Shipment | None = None) -> None:
+                 warned: set[tuple[str, str]] | None = None, shipment: Shipment | None = None) -> None:
         self.settings = settings
         #: How the segmenters reach the workers, shared by the engines of a corpus run (which
         #: closes it); an engine's own otherwise, closed at the end of :meth:`run`.
         self.shipment = Shipment() if shipment is None else shipment
         self._own_shipment = shipment is None
-        #: Labels of the segmenters already warned about (:meth:`_warn_terms`), shared by the
-        #: engines of one corpus run so that each segmenter is named once.
-        self.warned = set() if warned is None else warned
+        #: (segmenter label, kind of problem) already warned about (:meth:`_warn_terms`), shared by
+        #: the engines of one corpus run so that each is said once.
+        self.warned: set[tuple[str, str]] = set() if warned is None else warned
         self.n_jobs = settings.effective_jobs()
         self.progress = progress
         #: Results computed in the worker processes (several jobs, process pool), else in this one.
@@ -734,10 +734,9 @@ class Engine:
         for i in sorted(found):
             by_kind.setdefault((pairs[i].label, found[i][0]), []).append(i)
         for (label, kind), indices in by_kind.items():
-            said = f"{label}\x00{kind}"
-            if said in self.warned:
+            if (label, kind) in self.warned:
                 continue
-            self.warned.add(said)
+            self.warned.add((label, kind))
             doc = pairs[indices[0]].doc
             where = f"{label} on document {doc.id!r}" if doc.id else label  # stability_test's: no id
             problem = found[indices[0]][1]

@@ -204,7 +204,7 @@ class _CorpusRun:
         self.results: dict[str, list[StabilityResult]] = {label: [] for label in segmenters}
         self.failures: list[Failure] = []
         self.n_documents = 0
-        self.warned: set[str] = set()  # segmenters warned about by the engine (named once a run)
+        self.warned: set[tuple[str, str]] = set()  # (segmenter, kind of problem) the engine warned about, once a run
         self.shipment = Shipment()  # how the segmenters reach the workers, block after block
         self.shipment.keep(segmenters.values())
 
