@@ -13,7 +13,9 @@ chosen by a rule written before the numbers):
   ``n_segments="reference"``, :data:`stability.registry.REFERENCE_COUNT`) and not flagged
   layout-only over the corpus by the layout control (:func:`layout_only`: a text chunker's
   boundaries come from the units' lengths, and its headline is high for that reason, so its vote
-  would pull the consensus towards the other chunkers; it gets no score either), each weighted by
+  would pull the consensus towards the other chunkers; it gets no score either) nor term-blind over
+  the corpus (:func:`term_blind`: it saw next to no shared term in most documents, so its
+  boundaries follow the units' lengths there too), each weighted by
   its headline over the corpus, ``w_v = max(T_v, 0)``: a content-blind segmenter has no vote;
 * on a document, the agreement of segmenter ``c`` is the weighted mean over the other voters of
   the boundary F1 within one unit between its boundaries and theirs
@@ -39,10 +41,10 @@ import numpy as np
 from .catalogue import HEADLINE, Measure
 from .matching import count_matches
 from .registry import REFERENCE_COUNT
-from .results import StabilityResult, is_layout_only
+from .results import StabilityResult, is_layout_only, is_term_blind, term_blind_share
 
 __all__ = ["STABILITY_X_AGREEMENT", "COMPARISON_NOTE", "COMPARISON_BRIEF", "MIN_OTHER_VOTERS", "AGREEMENT_TOLERANCE",
-           "boundary_agreement", "is_voter", "layout_only", "document_ids", "pairwise_agreement", "comparison_scores",
+           "boundary_agreement", "is_voter", "layout_only", "term_blind", "document_ids", "pairwise_agreement", "comparison_scores",
            "stability_x_agreement"]
 
 #: The score needs at least this many voters besides the segmenter with a positive headline.
@@ -70,7 +72,8 @@ def stability_x_agreement(documents: Mapping[str, Sequence[StabilityResult]],
     dict
         Label -> the score, in the order of ``documents`` (computed in the order of the labels, so
         the same to the last bit whatever that order); ``None`` also for a segmenter flagged
-        layout-only (:func:`layout_only`), whose headline comes from the units' lengths.
+        layout-only (:func:`layout_only`) or term-blind (:func:`term_blind`), whose headline comes
+        from the units' lengths.
     """
     # computed in the order of the labels, not the order given: the weighted sums over voters and
     # documents then add the same numbers in the same order for any order of the run's segmenters
@@ -83,8 +86,8 @@ def stability_x_agreement(documents: Mapping[str, Sequence[StabilityResult]],
     voters = np.array([is_voter(ordered[label]) for label in labels], dtype=bool)
     means = np.array([[headlines[label] for label in labels]], dtype=float)
     scores = dict(zip(labels, comparison_scores(means, pairs, present, voters, np.ones((1, present.shape[1])))[0]))
-    # a layout-only segmenter's headline says nothing about the content: nothing to weigh
-    return {label: None if np.isnan(scores[label]) or layout_only(documents[label]) else float(scores[label])
+    # a layout-only or term-blind segmenter's headline says nothing about the content: nothing to weigh
+    return {label: None if np.isnan(scores[label]) or not _content_seen(documents[label]) else float(scores[label])
             for label in documents}
 
 
@@ -99,11 +102,12 @@ STABILITY_X_AGREEMENT = Measure(
 COMPARISON_NOTE = (
     f"{STABILITY_X_AGREEMENT.short} = {STABILITY_X_AGREEMENT.title}: the headline times the segmenter's mean "
     f"boundary F1 within {AGREEMENT_TOLERANCE} unit against each other segmenter of this run that was not told "
-    "the reference count nor flagged layout-only, weighted by that segmenter's headline (0 where it places no "
+    "the reference count nor flagged layout-only or term-blind, weighted by that segmenter's headline (0 where it "
+    "places no "
     "boundary). It credits "
     "boundaries other content-dependent segmenters also find, and sees some of the boundaries a segmenter "
     "missed; it is relative to the segmenters compared (n/a with fewer than "
-    f"{MIN_OTHER_VOTERS} others of positive headline, and for a layout-only segmenter). In the validation studies (docs/validation-protocol.md, "
+    f"{MIN_OTHER_VOTERS} others of positive headline, and for a layout-only or term-blind segmenter). In the validation studies (docs/validation-protocol.md, "
     "Amendments 6 and 7) it ranked segmenter configurations closer to B and boundary F1 within one unit than the "
     "headline on all eleven readings it was measured on, by 0.02 to 0.09 in Kendall tau (Choi's concatenations, "
     "two Wikipedia corpora, eight readings of technical documentation from four projects; on each of them the "
@@ -136,10 +140,22 @@ def layout_only(docs: Sequence[StabilityResult]) -> bool | None:
     return is_layout_only(float(np.mean(values)), docs[0].content_margin)
 
 
+def term_blind(docs: Sequence[StabilityResult]) -> bool:
+    """Whether a segmenter is term-blind over a corpus: it saw next to no term shared between
+    units on at least half of its documents (the rule of
+    :attr:`stability.results.SegmenterSummary.term_blind`)."""
+    return is_term_blind(term_blind_share(docs))
+
+
+def _content_seen(docs: Sequence[StabilityResult]) -> bool:
+    """Neither layout-only (:func:`layout_only`) nor term-blind (:func:`term_blind`) over the corpus."""
+    return not layout_only(docs) and not term_blind(docs)
+
+
 def is_voter(docs: Sequence[StabilityResult]) -> bool:
     """Whether a segmenter's results may vote: it was not told each document's reference count,
-    and the layout control did not flag it layout-only (:func:`layout_only`)."""
-    return not any(r.params.get("n_segments") == REFERENCE_COUNT for r in docs) and not layout_only(docs)
+    and it is neither layout-only (:func:`layout_only`) nor term-blind (:func:`term_blind`)."""
+    return not any(r.params.get("n_segments") == REFERENCE_COUNT for r in docs) and _content_seen(docs)
 
 
 def boundary_agreement(first: Sequence[int], second: Sequence[int], tolerance: int = AGREEMENT_TOLERANCE) -> float:

@@ -101,6 +101,7 @@ class Pair:
     streams: dict[Stream, _StreamState] = field(default_factory=dict)
     outstanding: int = 0  # chunks of the current round not yet back
     result: StabilityResult | None = None  # computed in a worker (several jobs), else on demand
+    term_blind: str | None = None  # why the segmenter saw next to no shared term (unit_terms_problem)
 
 
 def _first(pair: Pair) -> tuple[int, ...]:
@@ -119,7 +120,7 @@ def _finished(pair: Pair) -> Finished:
     """The plain data the result of a finished pair is computed from."""
     restarts = {stream: _back(state.boundaries) for stream, state in pair.streams.items()}
     return Finished(pair.label, segmenter_params(pair.segmenter), pair.doc, pair.key, _first(pair), pair.second,
-                    restarts, pair.streams[Stream.WITHIN].stopped_early)
+                    restarts, pair.streams[Stream.WITHIN].stopped_early, pair.term_blind)
 
 
 #: ``on_call(pair index, stream name or None, restarts or None)``: told before each in-process task
@@ -786,6 +787,7 @@ class Engine:
                 pair.initial, pair.second = first, second
                 if terms is not None:
                     found[i] = terms
+                    pair.term_blind = terms[1] if terms[0] == "terms" else None
         self._warn_terms(pairs, found)
 
     def _round(self, pairs: list[Pair], todo: list[_Work], on_done: Callable[[int], None]) -> list[_Work]:

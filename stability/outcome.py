@@ -46,6 +46,7 @@ class Finished:
     second: tuple[int, ...] | None  # the determinism check's second call, if made
     restarts: dict[Stream, list[tuple[int, ...]]]  # every stream's restarts, in restart order
     stopped_early: bool  # the within stream stopped on its interval width
+    term_blind: str | None = None  # why the segmenter saw next to no shared term (unit_terms_problem)
 
 
 def f1_samples(seed: int, key: int, stream: Stream, counts: RestartCounts, n_resamples: int,
@@ -207,6 +208,7 @@ def stability_result(settings: Settings, finished: Finished) -> StabilityResult:
         content_margin=s.content_margin,
         layout=layout,
         layout_only=layout_only,
+        term_blind=finished.term_blind,
         stopped_early=finished.stopped_early,
         headline_ci=headline_ci,
         reference_metrics=_reference_metrics(doc, finished.initial, s.metrics),

@@ -16,7 +16,7 @@ from .segmentation import Segmentation
 from .stats import bootstrap_mean, f1_array
 
 __all__ = ["RestartScores", "StabilityResult", "Stat", "SegmenterSummary", "Failure", "CorpusResult", "is_content_blind",
-           "is_layout_only"]
+           "is_layout_only", "is_term_blind", "term_blind_share", "TERM_BLIND_SHARE"]
 
 
 def is_content_blind(shuffle_f1: float, f1: float, content_margin: float) -> bool:
@@ -29,6 +29,28 @@ def is_layout_only(layout_f1: float, content_margin: float) -> bool:
     """The layout control's verdict, for a document or for a corpus mean: the output hardly changes
     when every word is replaced (layout-control F1 at least 1 minus the margin)."""
     return bool(layout_f1 >= 1.0 - content_margin)
+
+
+#: The least share of a segmenter's documents that must be term-blind (it saw next to no term
+#: shared between their units: :func:`stability.segmenter.unit_terms_problem`) for the segmenter
+#: to be flagged term-blind over the corpus (:func:`is_term_blind`).
+TERM_BLIND_SHARE = 0.5
+
+
+def is_term_blind(share: float) -> bool:
+    """The corpus verdict of the terms check: on at least :data:`TERM_BLIND_SHARE` of its documents
+    the segmenter saw next to no term shared between units, so its boundaries could not follow
+    the content there (they can follow the units' lengths, which the shuffle control does not
+    catch). NaN (no document) is not term-blind."""
+    return bool(share >= TERM_BLIND_SHARE)
+
+
+def term_blind_share(docs: Any) -> float:
+    """The share of ``docs`` (a segmenter's :class:`StabilityResult` s) on which it was term-blind
+    (:attr:`StabilityResult.term_blind`; read as absent from an object without it, as
+    :func:`stability.comparison.layout_only` reads the layout control); 0 without documents."""
+    docs = list(docs)
+    return sum(getattr(r, "term_blind", None) is not None for r in docs) / len(docs) if docs else 0.0
 
 
 def _json_float(x: float | None) -> float | None:
@@ -227,6 +249,14 @@ class StabilityResult(RestartScores):
         documents) is about as stable under the layout control as under the test, since where
         its boundaries may fall depends partly on the layout, yet its output does change with the
         content.
+    term_blind : str or None
+        Why the segmenter saw next to nothing of this document's content, in words, or ``None``:
+        fewer than half of the units share a term with another unit as it reads them
+        (:func:`stability.segmenter.unit_terms_problem`; its preprocessing not set for the
+        document's language, typically). Its boundaries then cannot follow the topics; they can
+        follow the units' lengths, which the shuffle control does not see, so the document's
+        headline can be high and says nothing about the content. ``None`` too for segmenters
+        that do not tell their terms (no ``unit_terms``), and in files written before it existed.
     stopped_early : bool
         Whether adaptive stopping ended the test before the maximum number of restarts.
     headline_ci : (float, float)
@@ -260,6 +290,7 @@ class StabilityResult(RestartScores):
     content_margin: float = 0.05
     layout: RestartScores | None = None
     layout_only: bool | None = None
+    term_blind: str | None = None
     stopped_early: bool = False
     headline_ci: tuple[float, float] = (float("nan"), float("nan"))
     reference_metrics: dict[str, float] = field(default_factory=dict)
@@ -342,6 +373,8 @@ class StabilityResult(RestartScores):
             data.update({"layout": self.layout.to_dict(), "layout_only": self.layout_only})
         if self.boundary_times is not None:  # absent for documents without times
             data["boundary_times"] = list(self.boundary_times)
+        if self.term_blind is not None:  # absent where the segmenter saw the document's terms
+            data["term_blind"] = self.term_blind
         return data
 
     @classmethod
@@ -362,6 +395,7 @@ class StabilityResult(RestartScores):
             content_margin=float(data.get("content_margin", 0.05)),
             layout=None if layout is None else RestartScores.from_dict(layout),
             layout_only=data.get("layout_only"),
+            term_blind=data.get("term_blind"),
             stopped_early=bool(data.get("stopped_early", False)),
             headline_ci=_from_json_pair(data.get("headline_ci", (None, None))),
             reference_metrics={k: _from_json_float(v) for k, v in data.get("reference_metrics", {}).items()},
@@ -474,7 +508,8 @@ class SegmenterSummary:
     restart of every document: ``precision``, ``recall`` and ``f1``. ``reference`` maps each
     reference metric (when documents have references) to its :class:`Stat`. ``content_blind`` and
     ``layout_only`` (``None`` when that control was not run) are the corpus-level flags, beside the
-    share of documents flagged.
+    share of documents flagged; ``term_blind`` is flagged when at least :data:`TERM_BLIND_SHARE` of
+    the documents are (:attr:`StabilityResult.term_blind`), ``term_blind_share`` their share.
     """
 
     segmenter: str
@@ -490,6 +525,8 @@ class SegmenterSummary:
     reference: dict[str, Stat] = field(default_factory=dict)
     layout_only_share: float = float("nan")
     layout_only: bool | None = None
+    term_blind_share: float = 0.0
+    term_blind: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -506,6 +543,9 @@ class SegmenterSummary:
             "deterministic": self.deterministic,
             **({} if self.layout_only is None else {"layout_only_share": _json_float(self.layout_only_share),
                                                     "layout_only": self.layout_only}),
+            # absent where the segmenter saw every document's terms, as in files written before it existed
+            **({} if not self.term_blind_share else {"term_blind_share": _json_float(self.term_blind_share),
+                                                     "term_blind": self.term_blind}),
         }
 
 
@@ -591,7 +631,8 @@ class CorpusResult:
             header, rows = summary_table(self)
             return [dict(zip(header, row)) for row in rows]
         return [{"segmenter": label, "document": r.document, "n_units": r.segmentation.n_units,
-                 "content_blind": r.content_blind, "layout_only": r.layout_only, **{name: m.value(r) for name, m in STABILITY.items()},
+                 "content_blind": r.content_blind, "layout_only": r.layout_only, "term_blind": r.term_blind,
+                 **{name: m.value(r) for name, m in STABILITY.items()},
                  **{f"ref_{k}": v for k, v in r.reference_metrics.items()}}
                 for label, docs in self.documents.items() for r in docs]
 

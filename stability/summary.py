@@ -23,7 +23,7 @@ from numpy.typing import ArrayLike
 from .catalogue import MULTI_REFERENCE, REFERENCE, STABILITY, oriented, stability_measure
 from .permutations import Stream
 from .stats import derived_rng, kendall_tau
-from .results import Failure, SegmenterSummary, StabilityResult, Stat, is_content_blind, is_layout_only
+from .results import Failure, SegmenterSummary, StabilityResult, Stat, is_content_blind, is_layout_only, is_term_blind, term_blind_share
 from .scores import restart_precision_recall
 from .stats import f1_score
 from .store import load_results  # noqa: F401  (kept importable from here)
@@ -110,7 +110,9 @@ def summarize(
     the matched, predicted and initial boundary counts of every restart of every document. A
     segmenter is ``content_blind`` at corpus level when its mean shuffle-control F1 is at least its
     mean F1 minus ``content_margin``, and ``layout_only`` when its mean layout-control F1 is at least
-    ``1 - content_margin`` (scores of a control that no document ran are left out). A segmenter
+    ``1 - content_margin`` (scores of a control that no document ran are left out), and
+    ``term_blind`` when it saw next to no shared term on at least half of its documents
+    (:func:`stability.results.is_term_blind`). A segmenter
     without a document scored (it failed on every one) has NaN micro scores, not the 1.0 of
     "nothing predicted, nothing to find", and its parameters from ``params`` (label -> the run
     record's), as its results would carry them.
@@ -138,6 +140,7 @@ def summarize(
         blind = [r.content_blind for r in docs if r.content_blind is not None]
         layout = [r.layout_only for r in docs if r.layout_only is not None]
         determ = [r.deterministic for r in docs if r.deterministic is not None]
+        term_blind = term_blind_share(docs)
         out[label] = SegmenterSummary(
             segmenter=label,
             params=dict(docs[0].params) if docs else dict((params or {}).get(label) or {}),
@@ -154,6 +157,8 @@ def summarize(
             reference=reference,
             layout_only_share=float(np.mean(layout)) if layout else float("nan"),
             layout_only=None if not layout else is_layout_only(macro["layout_f1"].mean, content_margin),
+            term_blind_share=term_blind,
+            term_blind=is_term_blind(term_blind),
         )
     return out
 
@@ -162,14 +167,14 @@ def count_marks(summary: Mapping[str, SegmenterSummary]) -> dict[str, dict[str, 
     """The segmenters of a run marked by each :data:`COUNT_MARKS` entry: key -> {label: (its mean
     boundaries a document, the median)}.
 
-    Among the content-aware segmenters (not flagged content-blind or layout-only), each one's mean
+    Among the content-aware segmenters (not flagged content-blind, layout-only or term-blind), each one's mean
     number of boundaries per document is compared with the median of them all, when each has at
     least :data:`FEW_BOUNDARIES_OTHERS` others. The median includes the segmenter itself, so that
     with three segmenters one placing far too many cannot make the other two look sparse. A caveat
     on the headline, relative to the segmenters run together, not a score.
     """
     counts = {label: s.macro["n_boundaries"].mean for label, s in summary.items()
-              if "n_boundaries" in s.macro and not s.content_blind and not s.layout_only}
+              if "n_boundaries" in s.macro and not s.content_blind and not s.layout_only and not s.term_blind}
     counts = {label: m for label, m in counts.items() if not np.isnan(m)}
     marked: dict[str, dict[str, tuple[float, float]]] = {mark.key: {} for mark in COUNT_MARKS}
     if len(counts) < FEW_BOUNDARIES_OTHERS + 1:

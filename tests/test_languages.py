@@ -401,3 +401,66 @@ def test_the_turkish_capital_dotted_i_reads_as_i():
 
     for tokenizer in ("words", "unicode"):
         assert Preprocessor(tokenizer=tokenizer).tokens("İstanbul istanbul") == ["istanbul", "istanbul"], tokenizer
+
+
+# --------------------------------------------------------------------------- term-blind results
+
+#: Written for these tests (by a helper following "Documents not in English"): a Chinese document
+#: of four topics, eight sentences each (bread, football, astronomy, trains).
+CHINESE_FOUR = [
+    "面包师每天早上三点起床。", "他用面粉、水、盐和酵母揉面团。", "面团需要发酵两个小时。", "好面包需要时间和耐心。",
+    "在烤箱里，面包烤出金黄的外皮。", "面包师用手指敲面包的外皮！", "面包声音空洞就说明烤好了。", "他把面包卖给附近的顾客。",
+    "球队星期六对阵联赛第一名。", "教练整个星期都在训练球员。", "守门员在训练中扑出每一个点球。", "球迷们已经在买体育场的门票。",
+    "比赛中，前锋在第十分钟打进第一个进球。", "裁判为什么判了点球？", "守门员稳稳地接住了球。", "最后球队以两球优势获胜。",
+    "天文学家晚上用大望远镜观测星星。", "她测量遥远星系的光。", "有些星星离我们几百万光年。", "望远镜在智利的一座高山上。",
+    "二十世纪天文学家发现了许多新行星。", "今天人们知道其他恒星周围有几千颗行星。", "其中一些行星可能有水。", "天文学家寻找可能有生命的行星。",
+    "去上海的火车八点从中央火车站出发。", "旅客们带着行李在站台上等车。", "列车员在火车上检查车票。", "旅程大约需要四个小时。",
+    "铁路从十九世纪起连接各大城市。", "王先生每个星期坐火车去上班。", "他在火车上看报纸，喝咖啡。", "到了上海火车站，他下车换乘电车。",
+]
+
+
+def _term_blind_run():
+    from stability.corpus import Document
+
+    doc = Document("zh", CHINESE_FOUR, references=[(8, 16, 24)])
+    set_for_chinese = C99(tokenizer="unicode", stopwords=[], stem=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SegmenterWarning)
+        return evaluate({"u00": "u00", "c99": set_for_chinese}, [doc], n_restarts=10, progress=False)
+
+
+def test_a_segmenter_that_sees_no_shared_term_is_flagged_in_the_results_and_not_ranked():
+    """U00 with its defaults reads each Chinese sentence as one or two clause-long words that no
+    other sentence shares: its boundaries follow the sentences' lengths, which the shuffle control
+    does not see. Before, its headline of 1.00 ranked it first, unflagged, in every report (finding
+    none of the topic changes: F1 against the reference 0); only a warning on stderr said why."""
+    from stability.reporting.corpus import ranked_line, summary_table
+
+    result = _term_blind_run()
+    u00, c99 = result.documents["u00"][0], result.documents["c99"][0]
+    assert u00.count_corrected == 1.0 and u00.reference_metrics["f1"] == 0.0  # what made it look best
+    assert u00.term_blind == "32 of 32 non-empty units share no term with another unit"
+    assert c99.term_blind is None
+    summary = result.summary["u00"]
+    assert summary.term_blind and summary.term_blind_share == 1.0 and not result.summary["c99"].term_blind
+    line = ranked_line(result)
+    assert line.endswith(": c99 0.92 n/a; u00: term-blind"), line
+    assert result.comparison()["u00"] is None  # no score of agreement, and no vote
+    header, rows = summary_table(result)
+    assert [dict(zip(header, row))["term_blind"] for row in rows] == [True, False]
+
+
+def test_the_term_blind_flag_survives_the_results_file_and_shows_in_every_report(tmp_path):
+    from stability import load_results
+    from stability.reporting import render, write_reports
+
+    result = _term_blind_run()
+    write_reports(result, tmp_path, ["json"])
+    again = load_results(tmp_path / "report.json")
+    assert again.documents["u00"][0].term_blind == result.documents["u00"][0].term_blind
+    assert again.summary["u00"].term_blind and "term_blind" not in again.documents["c99"][0].to_dict()
+    for format in ("md", "table", "html"):
+        text = render(again, format, documents=True)
+        assert "term-blind: the segmenter saw next to no term shared between the units" in text, format
+        assert "u00 on 1 of 1 document" in text, format
+        assert text.count("term-blind") >= 4, format  # the note, the summary's and the document's flags, the ranking

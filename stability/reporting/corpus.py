@@ -21,7 +21,7 @@ from ..catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, Measure
 from ..checks import counted
 from ..comparison import COMPARISON_BRIEF, COMPARISON_NOTE, STABILITY_X_AGREEMENT
 from ..exceptions import InvalidParameterError
-from ..results import CorpusResult, Failure, StabilityResult, Stat, _json_float, _jsonable, map_floats
+from ..results import TERM_BLIND_SHARE, CorpusResult, Failure, StabilityResult, Stat, _json_float, _jsonable, map_floats
 from ..stats import percentile_coverage_bound
 from ..summary import COUNT_MARKS, count_marks, ranked_counts
 from .model import Report, Section, clock, mean_std, number
@@ -103,6 +103,23 @@ def _layout_note(result: CorpusResult) -> list[str]:
         return [LAYOUT_NOTE]
     return [LAYOUT_NOTE, LAYOUT_ONLY_ADVICE + LAYOUT_ONLY_BY[any(s.reference for s in summaries)]]
 
+def term_blind_note(result: CorpusResult) -> list[str]:
+    """What the term-blind flag means, with the segmenters that saw next to no shared term on some
+    documents and on how many, when the run has one (:attr:`~stability.StabilityResult.term_blind`)."""
+    seen = [(label, s) for label, s in result.summary.items() if s.term_blind_share > 0]
+    if not seen:
+        return []
+    counts = "; ".join(f"{shown_label(label)} on {round(s.term_blind_share * s.n_documents)} of "
+                       f"{counted(s.n_documents, 'document')}" for label, s in seen)
+    return [f"term-blind: the segmenter saw next to no term shared between the units of a document (fewer than half "
+            f"of them share a term with another unit, as it reads them; {counts}), so its boundaries there cannot "
+            "follow the topics: they can follow the units' lengths, which the shuffle control does not see, and its "
+            f"headline there says nothing about the content. A segmenter is flagged term-blind, and left out of the "
+            f"ranking, when at least {TERM_BLIND_SHARE:.0%} of its documents are; the per-document table (--documents) "
+            "names them. Set its preprocessing for the documents' language (README, 'Documents not in English'); "
+            "the layout control (--layout-control) measures how much the boundaries follow the units' lengths."]
+
+
 STRIPS_NOTE = ("Blue bars: initial boundaries, height = share of restarts that found them again; grey: boundaries "
                "that appeared only after permutation; red ticks: reference boundaries.")
 
@@ -165,16 +182,17 @@ def _reference_measures(result: CorpusResult, compact: bool = False,
 
 
 #: How flags are coloured in a terminal.
-FLAG_STYLES = {"content-blind": "yellow", "layout-only": "yellow", **{mark.name: "yellow" for mark in COUNT_MARKS},
+FLAG_STYLES = {"content-blind": "yellow", "layout-only": "yellow", "term-blind": "yellow", **{mark.name: "yellow" for mark in COUNT_MARKS},
                "non-deterministic": "red", "failed": "red"}
 
 
 def flags(content_blind: bool | None, deterministic: bool | None, failed: int = 0,
-          layout_only: bool | None = None, marks: Sequence[str] = ()) -> str:
+          layout_only: bool | None = None, marks: Sequence[str] = (), term_blind: bool = False) -> str:
     """The warnings of a segmenter or document, comma-separated (``marks``: the names of the
     :data:`~stability.summary.COUNT_MARKS` the segmenter gets, from :func:`marks_of`)."""
     words = ["content-blind"] if content_blind else []
     words += ["layout-only"] if layout_only else []
+    words += ["term-blind"] if term_blind else []
     words += list(marks)
     words += ["non-deterministic"] if deterministic is False else []
     words += [f"{failed} failed"] if failed else []
@@ -282,13 +300,14 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
         row = [label, str(s.n_documents)] + [mean_std(s.macro.get(m.name), m.digits or digits) for m in tests]
         row += [_interval(s.macro.get("f1"), digits)] + ([number(compared[label], digits)] if compared else [])
         row += [mean_std(s.macro.get(m.name), digits) for m in controls]
-        row += [flags(s.content_blind, s.deterministic, s.n_failed, s.layout_only, marked[label])]
+        row += [flags(s.content_blind, s.deterministic, s.n_failed, s.layout_only, marked[label], s.term_blind)]
         rows.append(row + [mean_std(s.reference.get(m.name), digits) for m in refs])
     align = "LL" + "r" * len(tests) + "R" + "r" * bool(compared) + "r" * len(controls) + "L" + "r" * len(refs)
     groups = (("", 2), ("stability test", len(tests) + 1), *((("comparison", 1),) if compared else ()),
               ("controls", len(controls) + 1), ("reference", len(refs)))
     notes = (*few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
-             *_reference_notes(result), *_layout_note(result), _headline_note(HEADLINE_NOTE, result),
+             *_reference_notes(result), *_layout_note(result), *term_blind_note(result),
+             _headline_note(HEADLINE_NOTE, result),
              *_comparison_note(compared), *reproduce_note(result))
     explained = [m for m in tests if m is not HEADLINE] + ([STABILITY_X_AGREEMENT] if compared else []) + controls
     return Section(_title(result), header, rows, notes=notes, align=align, legend=legend(explained + refs),
@@ -323,13 +342,14 @@ def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int, met
         row = [label, str(s.n_documents), number(s.macro[bounds.name].mean, bounds.digits or 0),
                f"{number(head.mean, digits)} {_interval(head, digits)}",
                number(s.macro[gap.name].mean, digits), *([number(compared[label], digits)] if compared else []),
-               flags(s.content_blind, s.deterministic, s.n_failed, s.layout_only, marked[label])]
+               flags(s.content_blind, s.deterministic, s.n_failed, s.layout_only, marked[label], s.term_blind)]
         rows.append(row + [number(s.reference[m.name].mean, digits) if m.name in s.reference else "n/a" for m in refs])
     flags_at = 5 + len(extra)
     drop = (1, 2) + tuple(range(len(header) - 1, flags_at, -1)) + tuple(range(flags_at - 1, 3, -1))
     return Section(_title(result, compact=True), header, rows,
                    notes=("Means over documents.", *few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
-                          *_reference_notes(result), *_layout_note(result), _headline_note(HEADLINE_BRIEF, result),
+                          *_reference_notes(result), *_layout_note(result), *term_blind_note(result),
+                          _headline_note(HEADLINE_BRIEF, result),
                           *_comparison_note(compared, brief=True), *reproduce_note(result)),
                    align="LRrRr" + "r" * len(extra) + "L" + "r" * len(refs), data=_summary_data(result, metrics),
                    drop_order=drop, highlight=FLAG_STYLES,
@@ -465,6 +485,9 @@ def summary_table(result: CorpusResult, metrics: Sequence[str] | None = None) ->
     header += ["micro_precision", "micro_recall", "micro_f1"] + [f"ref_{k}_{p}" for k in refs for p in ("mean", "std")]
     layout = bool(_layout_note(result))  # columns of the layout control, last, only when it ran
     header += ["layout_only", "layout_f1_mean", "layout_f1_std", "layout_f1_ci_low", "layout_f1_ci_high"] if layout else []
+    # the terms check's columns, only when some document was term-blind (as in files written before it existed)
+    terms = any(s.term_blind_share > 0 for s in result.summary.values())
+    header += ["term_blind", "term_blind_share"] if terms else []
     compared = comparison_of(result)  # the comparison score, last, only when the run has one
     header += [STABILITY_X_AGREEMENT.name] if compared else []
     rows = []
@@ -484,6 +507,8 @@ def summary_table(result: CorpusResult, metrics: Sequence[str] | None = None) ->
             lay = s.macro.get("layout_f1")
             row += [s.layout_only] + ([_json_float(lay.mean), _json_float(lay.std), _json_float(lay.ci[0]),
                                        _json_float(lay.ci[1])] if lay else [None] * 4)
+        if terms:
+            row += [s.term_blind, s.term_blind_share]
         if compared:
             row.append(_json_float(compared[label]))
         rows.append(row)
@@ -513,7 +538,7 @@ def _document_cells(r: StabilityResult, scores: list[Measure], refs: list[Measur
             cells += [value] + bounds
         else:  # compact: the headline's interval in its cell
             cells.append(f"{value} [{bounds[0]}, {bounds[1]}]" if m is HEADLINE else value)
-    cells.append(flags(r.content_blind, r.deterministic, layout_only=r.layout_only))
+    cells.append(flags(r.content_blind, r.deterministic, layout_only=r.layout_only, term_blind=r.term_blind is not None))
     cells += [show(r.reference_metrics.get(m.name)) for m in refs]
     cells.append(" ".join(f"{b}:{number(c, 2) if digits is not None else show(c)}"
                           for b, c in r.boundary_confidence.items()))
@@ -651,7 +676,7 @@ def failed_at(failure: Failure) -> str:
 def ranked_line(result: CorpusResult, digits: int = 2) -> str:
     """The result in one line: segmenters by decreasing headline (mean [95% CI]), then those that
     failed on some documents, those without any result (failed on every document), the
-    content-blind ones and the layout-only ones, whose stability says nothing about the content,
+    content-blind, layout-only and term-blind ones, whose stability says nothing about the content,
     and those placing few or many boundaries, whose headline may be too high
     (:func:`count_marks_notes`).
 
@@ -661,8 +686,9 @@ def ranked_line(result: CorpusResult, digits: int = 2) -> str:
     empty = [label for label, s in result.summary.items() if s.n_documents == 0]
     blind = [label for label, s in result.summary.items() if s.content_blind and label not in empty]
     layout = [label for label, s in result.summary.items() if s.layout_only and label not in blind + empty]
+    terms = [label for label, s in result.summary.items() if s.term_blind and label not in blind + layout + empty]
     ranked = [(s.macro[HEADLINE.name], label) for label, s in result.summary.items()
-              if label not in empty + blind + layout]
+              if label not in empty + blind + layout + terms]
     ranked.sort(key=lambda item: -item[0].mean if item[0].n and not math.isnan(item[0].mean) else math.inf)
     chain = ""
     for i, (stat, label) in enumerate(ranked):  # "=" where the printed values are the same
@@ -682,6 +708,8 @@ def ranked_line(result: CorpusResult, digits: int = 2) -> str:
         parts.append(f"{label_list(blind)}: content-blind")
     if layout:
         parts.append(f"{label_list(layout)}: layout-only")
+    if terms:
+        parts.append(f"{label_list(terms)}: term-blind")
     marked = count_marks(result.summary)
     parts += [f"{label_list(marked[mark.key])}: {mark.name}" for mark in COUNT_MARKS if marked[mark.key]]
     return f"{HEADLINE.title} {ci_title(result)}: " + "; ".join(p for p in parts if p)

@@ -75,7 +75,7 @@ def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]
 
 def _flags(study: Study, label: str) -> str:
     s = study.result.summary.get(label)
-    return "" if s is None else flags(s.content_blind, s.deterministic, s.n_failed)
+    return "" if s is None else flags(s.content_blind, s.deterministic, s.n_failed, term_blind=s.term_blind)
 
 
 # ----------------------------------------------------------------------------------------------
