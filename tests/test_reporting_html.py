@@ -4,6 +4,9 @@ on a phone's width, printed, and with hostile strings in its labels."""
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import zlib
 from html.parser import HTMLParser
 
 import pytest
@@ -69,6 +72,75 @@ def test_printed_page_shows_folded_strips_and_whole_tables(blind_result, tmp_pat
         "open": "document.querySelectorAll('details[open]').length"}, setup=AS_PRINTED)
     assert seen["open"] == 0 and seen["strips"] and all(seen["strips"]), seen
     assert seen["cut"] == 0, seen
+
+
+#: The width of a printed page's content in CSS pixels: the narrower of A4 and Letter less the
+#: browser's default margins (about 1 cm a side), portrait (A4) and landscape (Letter).
+PRINTED_WIDTH = {"portrait": 718, "landscape": 980}
+
+#: As printed (:data:`AS_PRINTED`) in a window of a portrait page's width, each block on a named
+#: landscape page given a landscape page's width: the tables, figures and preformatted blocks
+#: printed (not hidden in print) that are wider than their page, as "tag width/page width" strings.
+TOO_WIDE = ("(()=>{const rules=[...document.styleSheets].flatMap(s=>[...s.cssRules]);"
+            "const landscape=n=>rules.some(r=>r instanceof CSSPageRule&&r.selectorText===n&&/landscape/.test(r.style.size));"
+            "const named=[...document.querySelectorAll('body *')].filter(e=>landscape(getComputedStyle(e).page));"
+            f"named.forEach(e=>e.style.width='{PRINTED_WIDTH['landscape']}px');"
+            "return [...document.querySelectorAll('table,svg,pre')].filter(e=>e.getClientRects().length).map(e=>{"
+            "const box=named.find(n=>n.contains(e))||document.body,r=e.getBoundingClientRect(),b=box.getBoundingClientRect();"
+            "return [e.tagName,Math.round(r.right-b.left),Math.round(b.width)]}).filter(([,w,p])=>w>p+1).map(x=>x.join(' '))})()")
+
+
+def _print_to_pdf(page_text: str, tmp_path) -> bytes:
+    """The page printed to PDF by headless Chromium, as a reader's Print to PDF makes it (Letter)."""
+    page, pdf = tmp_path / "printed.html", tmp_path / "printed.pdf"
+    page.write_text(page_text, encoding="utf-8")
+    command = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync",
+               "--disable-background-networking", "--disable-component-update", f"--user-data-dir={tmp_path / 'profile'}",
+               "--no-pdf-header-footer", "--virtual-time-budget=5000", f"--print-to-pdf={pdf}", page.as_uri()]
+    subprocess.run(command, capture_output=True, timeout=120, check=True)
+    return pdf.read_bytes()
+
+
+def _pdf_pages(pdf: bytes) -> list[tuple[float, float, float]]:
+    """Each page of a PDF that Chromium printed: width and height (points) and the scale its content
+    is drawn at. Skia draws a page in units of 1/300 inch (``.24 0 0 -.24 0 H cm``), then scales the
+    CSS pixels to them (``3.125 0 0 3.125 x y cm``): 0.75 point a pixel is full size, 1; the browser
+    draws smaller when something is wider than its page (shrinks the whole document to fit)."""
+    pages = []
+    for box, contents in re.findall(rb"/Type /Page\b.*?/MediaBox \[([^\]]*)\].*?/Contents (\d+) 0 R", pdf, re.S):
+        head = re.search(rb"\n" + contents + rb" 0 obj\s*<<[^>]*?/Length (\d+)>>\s*stream\r?\n", pdf)
+        assert head, f"no content stream {contents!r} in the PDF"
+        stream = zlib.decompress(pdf[head.end():head.end() + int(head.group(1))])
+        scales = [float(a) for a in re.findall(rb"([-\d.]+) 0 0 [-\d.]+ [-\d.]+ [-\d.]+ cm", stream)[:2]]
+        _, _, width, height = (float(v) for v in box.split())
+        pages.append((width, height, round(scales[0] * scales[1] / 0.75, 3) if len(scales) == 2 else 0.0))
+    return pages
+
+
+@pytest.fixture(scope="module")
+def widest_page():
+    """A report whose tables are as wide as they get on the demo corpus: five segmenters (so that
+    the comparison column shows) and every single-reference metric."""
+    from stability.catalogue import REFERENCE
+    from stability.demo import demo_corpus
+    res = evaluate({n: n for n in ("c99", "u00", "texttiling", "even", "none")}, demo_corpus(n_documents=4),
+                   n_restarts=2, progress=False)
+    return render(res, "html", documents=True, metrics=list(REFERENCE))
+
+
+@needs_chromium
+def test_printed_report_keeps_every_column_on_its_page(widest_page, tmp_path):
+    """Printed, the per-document table (35 columns, 1,290 pixels at print type when it had 30)
+    was wider than a portrait page: the browser shrank the whole report to two thirds and still cut
+    its last columns. A table of many columns now prints on a landscape page, in parts (each with
+    the columns naming a row) when it is wider than that, so every table fits the width of its
+    page, and the report prints at full size."""
+    seen = _chromium(widest_page, tmp_path, {"wide": TOO_WIDE, "tables": "document.querySelectorAll('table').length"},
+                     setup=AS_PRINTED, window=f"{PRINTED_WIDTH['portrait']},900")
+    assert seen["tables"] >= 4 and seen["wide"] == [], seen
+    pages = _pdf_pages(_print_to_pdf(widest_page, tmp_path))
+    assert any(w > h for w, h, _ in pages) and any(w < h for w, h, _ in pages), pages  # wide tables on landscape pages
+    assert {scale for _, _, scale in pages} == {1.0}, pages  # nothing wider than its page: nothing shrunk
 
 
 class _Cells(HTMLParser):

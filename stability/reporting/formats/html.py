@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from ..model import Report, Section
 
@@ -30,7 +31,21 @@ td .long{max-height:4.5em;overflow-y:auto;min-width:24em;text-align:left}
 mark{white-space:nowrap;padding:0 2px;border-radius:2px;print-color-adjust:exact} mark.yellow{background:#ffe58f} mark.red{background:#ffc9c9;color:#7a0000}
 @media print{body{margin:0} .scroll,td .long{overflow:visible;max-height:none;min-width:0} table{font-size:9px}
 details::details-content{content-visibility:visible;display:block} summary{list-style:none;cursor:auto}
-tr,.figure,.strip{break-inside:avoid} h2,summary{break-after:avoid}}"""
+tr,.figure,.strip{break-inside:avoid} h2,summary{break-after:avoid}
+@page wide{size:landscape} .wide{page:wide} .wide>.scroll:has(+.parts){display:none} .wide>.parts{display:block}
+mark{white-space:normal}} .parts{display:none}"""
+
+#: A table of more columns prints on a landscape page (the named page ``wide`` of :data:`STYLE`),
+#: with its heading and notes: at print type a column takes 25 to 70 pixels, and a portrait page
+#: has about 720 for its content (A4 with the browser's margins). A table wider than its page made
+#: the browser shrink the whole report, or, past the most it shrinks, cut the table's right part.
+PORTRAIT_COLUMNS = 16
+
+#: A table of more columns than a landscape page holds (about 980 pixels: Letter) prints in parts
+#: of at most this many, one under the other, each starting with the columns that name a row and
+#: holding whole column groups where they fit, as the terminal prints a table wider than itself.
+#: Its whole copy, which scrolls on screen, is not printed; the parts are printed only.
+LANDSCAPE_COLUMNS = 22
 
 #: A cell longer than this (a document's list of boundaries) scrolls inside a box of three lines,
 #: so that one row does not grow a screen tall.
@@ -41,7 +56,7 @@ LONG_CELL = 80
 #: are read from the header row, all before any cell is styled: reading after a write forces a
 #: layout, and one per row made a table of a thousand rows take minutes to open.
 STICKY_KEYS = """<script>
-document.querySelectorAll("table[data-keys]").forEach(function (table) {
+document.querySelectorAll(".scroll>table[data-keys]").forEach(function (table) {
   var head = table.querySelector("thead tr:last-child").children, lefts = [0];
   for (var i = 1; i < +table.dataset.keys; i++) lefts.push(lefts[i - 1] + head[i - 1].getBoundingClientRect().width);
   table.querySelectorAll("thead tr:last-child, tbody tr").forEach(function (row) {
@@ -90,19 +105,47 @@ def _cell(value: object, css: str, key: bool, highlight: Mapping[str, str]) -> s
     return f"<{tag}{scope}{css}>{inner}</{tag}>"
 
 
-def table(section: Section) -> str:
-    """One table in a horizontally scrolling box (the columns naming a row stay in view, as row
-    headers); left-aligned columns get ``class="l"``; column groups become a header row above the
-    column titles; a long cell scrolls in a box of its own."""
+def table(section: Section, columns: Sequence[int] | None = None) -> str:
+    """One table (of the ``columns`` given, by index; default: all); left-aligned columns get
+    ``class="l"``; column groups become a header row above the column titles (a group cut by
+    ``columns`` spans the columns of it shown); a long cell scrolls in a box of its own."""
+    shown = range(len(section.header)) if columns is None else columns
     classes = [' class="l"' if a in "lL" else "" for a in section.alignment()]
+    group_of = [g for g, (_, span) in enumerate(section.groups) for _ in range(span)]
+    spans = [(section.groups[g][0], len(list(run))) for g, run in itertools.groupby(shown, group_of.__getitem__)] \
+        if section.groups else []
     groups = "".join(f'<th scope="colgroup" colspan="{span}" class="group{"" if title else " blank"}">'
-                     f"{html.escape(title)}</th>" for title, span in section.groups if span)
-    head = (f"<tr>{groups}</tr>" if groups else "") + "<tr>" + "".join(
-        f'<th scope="col"{c}>{html.escape(h)}</th>' for h, c in zip(section.header, classes)) + "</tr>"
-    body = "".join("<tr>" + "".join(_cell(v, c, i < section.keys, section.highlight) for i, (v, c) in enumerate(zip(row, classes))) + "</tr>"
+                     f"{html.escape(title)}</th>" for title, span in spans if span)
+    head = (f"<tr>{groups}</tr>" if groups else "") + "<tr>" + "".join(  # a long title breaks after a colon
+        f'<th scope="col"{classes[i]}>{html.escape(section.header[i]).replace(":", ":<wbr>")}</th>' for i in shown) + "</tr>"
+    body = "".join("<tr>" + "".join(_cell(row[i], classes[i], i < section.keys, section.highlight) for i in shown) + "</tr>"
                    for row in section.rows)
     keys = f' data-keys="{section.keys}"' if section.keys > 1 else ""
-    return f'<div class="scroll"><table{keys}><thead>{head}</thead><tbody>{body}</tbody></table></div>'
+    return f"<table{keys}><thead>{head}</thead><tbody>{body}</tbody></table>"
+
+
+def _print_parts(section: Section) -> list[list[int]]:
+    """The columns (by index) of each part a table too wide for a landscape page prints in: the
+    columns naming a row, then whole column groups while the part has at most
+    :data:`LANDSCAPE_COLUMNS` (a larger group is cut into runs that fit); one part, all the
+    columns, for a table that fits."""
+    width = len(section.header)
+    if width <= LANDSCAPE_COLUMNS:
+        return [list(range(width))]
+    keys, room = list(range(section.keys)), max(1, LANDSCAPE_COLUMNS - section.keys)
+    starts = list(itertools.accumulate(span for _, span in section.groups)) if section.groups else list(range(1, width + 1))
+    runs, start = [], 0
+    for end in starts:  # each group's columns, less the keys; cut into runs of at most room
+        columns = [i for i in range(start, end) if i >= section.keys]
+        runs += [columns[i:i + room] for i in range(0, len(columns), room)]
+        start = end
+    parts: list[list[int]] = []
+    for run in (run for run in runs if run):
+        if parts and len(parts[-1]) + len(run) <= LANDSCAPE_COLUMNS:
+            parts[-1] += run
+        else:
+            parts.append(keys + run)
+    return parts
 
 
 def _block(section: Section, details: bool, page: bool = True) -> str:
@@ -114,14 +157,20 @@ def _block(section: Section, details: bool, page: bool = True) -> str:
     title = _isolated(html.escape(section.title))
     heading = f"<summary>{title}</summary>" if section.collapsed else f"<{level}>{title}</{level}>"
     parts = [heading]
-    if section.is_table:
-        parts.append(table(section))
+    wide = page and len(section.header) > PORTRAIT_COLUMNS
+    if section.is_table:  # scrolling in its box; on paper, a table too wide for the page in parts
+        parts.append(f'<div class="scroll">{table(section)}</div>')
+        pieces = _print_parts(section) if wide else []
+        if len(pieces) > 1:
+            parts.append('<div class="parts">' + "".join(table(section, columns) for columns in pieces) + "</div>")
     parts += [f'<div class="figure">{f}</div>' for f in section.figures if f.startswith("<svg")]
     parts += [f for f in section.figures if not f.startswith("<svg")]
     if section.text:
         parts.append(f"<pre>{html.escape(section.text)}</pre>")
     parts += [f"<p>{html.escape(note)}</p>" for note in [section.legend_line(), *section.notes] if note]
-    return f"<details>{''.join(parts)}</details>" if section.collapsed else "".join(parts)
+    if section.collapsed:
+        return f"<details>{''.join(parts)}</details>"
+    return f'<div class="wide">{"".join(parts)}</div>' if wide else "".join(parts)
 
 
 def render(report: Report, *, details: bool = True, page: bool = True) -> str:
