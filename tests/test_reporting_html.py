@@ -143,6 +143,18 @@ def test_printed_report_keeps_every_column_on_its_page(widest_page, tmp_path):
     assert {scale for _, _, scale in pages} == {1.0}, pages  # nothing wider than its page: nothing shrunk
 
 
+def test_a_table_too_wide_for_a_landscape_page_prints_in_parts_of_whole_groups():
+    from stability.reporting import Section
+    from stability.reporting.formats.html import LANDSCAPE_COLUMNS, _print_parts
+    groups = (("", 3), ("stability test", 10), ("controls", 5), ("reference", 30), ("", 1))
+    header = [f"c{i}" for i in range(sum(span for _, span in groups))]
+    parts = _print_parts(Section("Per document", header, [header], groups=groups, keys=2))
+    assert all(part[:2] == [0, 1] and len(part) <= LANDSCAPE_COLUMNS for part in parts)
+    assert sorted(i for part in parts for i in part[2:]) == list(range(2, len(header)))  # each column once
+    assert parts[0] == list(range(18))  # the first groups whole; the reference group of 30 cut to fit
+    assert _print_parts(Section("narrow", header[:LANDSCAPE_COLUMNS])) == [list(range(LANDSCAPE_COLUMNS))]
+
+
 class _Cells(HTMLParser):
     """The cells of a page's tables: (table index, in thead, row index, tag, attributes), in order."""
 

@@ -157,7 +157,7 @@ def _block(section: Section, details: bool, page: bool = True) -> str:
     title = _isolated(html.escape(section.title))
     heading = f"<summary>{title}</summary>" if section.collapsed else f"<{level}>{title}</{level}>"
     parts = [heading]
-    wide = page and len(section.header) > PORTRAIT_COLUMNS
+    wide = page and not section.collapsed and len(section.header) > PORTRAIT_COLUMNS
     if section.is_table:  # scrolling in its box; on paper, a table too wide for the page in parts
         parts.append(f'<div class="scroll">{table(section)}</div>')
         pieces = _print_parts(section) if wide else []
@@ -170,7 +170,7 @@ def _block(section: Section, details: bool, page: bool = True) -> str:
     parts += [f"<p>{html.escape(note)}</p>" for note in [section.legend_line(), *section.notes] if note]
     if section.collapsed:
         return f"<details>{''.join(parts)}</details>"
-    return f'<div class="wide">{"".join(parts)}</div>' if wide else "".join(parts)
+    return f'<div class="wide">{"".join(parts)}</div>' if wide else "".join(parts)  # heading, table, notes
 
 
 def render(report: Report, *, details: bool = True, page: bool = True) -> str:
