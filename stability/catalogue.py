@@ -93,7 +93,12 @@ class Measure:
     correlate : bool
         Stability scores only: correlated with the reference metrics in reports and the study.
     digits : int or None
-        Decimals in tables when they differ from the report's default (counts).
+        Decimals in tables when they differ from the report's default; for a ``whole`` measure,
+        the decimals of its statistics over documents (a mean of counts, 3.3 boundaries).
+    whole : bool
+        A whole number on each document (a count, the window k, GHD at its integer costs):
+        a document's value is shown without decimals, its mean and std over documents with
+        ``digits`` (see :meth:`places`).
     function : str
         Reference metrics: the :mod:`stability.metrics` function the value comes from.
     control : str
@@ -118,6 +123,7 @@ class Measure:
     compact: bool = False
     correlate: bool = False
     digits: int | None = None
+    whole: bool = False
     function: str = ""
     control: str = ""
     interval: str = ""
@@ -127,6 +133,23 @@ class Measure:
             raise InvalidParameterError.make(f"kind of {self.name!r}", f"one of {KINDS}", self.kind)
         if self.direction not in DIRECTIONS:
             raise InvalidParameterError.make(f"direction of {self.name!r}", f"one of {DIRECTIONS}", self.direction)
+        if self.digits is not None and (not isinstance(self.digits, int) or self.digits < 0):
+            raise InvalidParameterError.make(f"digits of {self.name!r}", "None or an integer >= 0", self.digits)
+
+    def places(self, default: int, statistic: bool = False) -> int:
+        """Decimals of this measure in a table whose numbers have ``default`` decimals: none for
+        one document's value of a ``whole`` measure; otherwise (and for a ``statistic`` over
+        documents, a mean or a std) its ``digits`` when declared, else ``default``.
+
+        Examples
+        --------
+        >>> k = measure("window_k")
+        >>> k.places(4), k.places(4, statistic=True), measure("pk").places(4, statistic=True)
+        (0, 1, 4)
+        """
+        if self.whole and not statistic:
+            return 0
+        return default if self.digits is None else self.digits
 
     @property
     def sign(self) -> int:
@@ -184,7 +207,7 @@ _STABILITY_LIST = (
                "(F1 - shuffle F1) / (1 - shuffle F1): the stability F1 corrected by the shuffle control, "
                "about 0 for segmenters that ignore the content", correlate=True),
     _stability("n_boundaries", "bounds", "boundaries", None, "number of boundaries of the initial segmentation",
-               compact=True, digits=1),
+               compact=True, digits=1, whole=True),
     _stability("precision", "STP", "stability precision", "higher", "mean over restarts of |B0 ∩ Br| / |Br|",
                compact=True),
     _stability("recall", "STR", "stability recall", "higher", "mean over restarts of |B0 ∩ Br| / |B0|",
@@ -305,7 +328,7 @@ _REFERENCE_LIST = (
     _reference("pr_error", "Pr_err", "Pr_error", "lower", _windowed("pr_error", shift=1),
                "Georgescul et al.'s C_miss Pr_miss + C_fa Pr_fa, balanced costs"),
     _reference("ghd", "GHD", "generalized Hamming distance", "lower", _plain("ghd"),
-               "nltk's generalized Hamming distance (unnormalized)", report=False),
+               "nltk's generalized Hamming distance (unnormalized)", report=False, whole=True),  # costs 2, 2, 1: whole
     _reference("boundary_similarity", "B", "boundary similarity", "higher", _plain("boundary_similarity"),
                "Fournier's B (segeval)", aliases=("b",), compact=True),
     _reference("segmentation_similarity", "S", "segmentation similarity", "higher",
@@ -316,7 +339,7 @@ _REFERENCE_LIST = (
                "Bouchekif et al.'s CovD at threshold gamma"),
     _reference("window_k", "k", "window k", None, lambda c: c.k if c.k else float("nan"),
                "the window used by the window metrics (n/a where they are: a one-unit document)",
-               kind="parameter", report=False, function="window_size"),
+               kind="parameter", report=False, function="window_size", digits=1, whole=True),
 )
 
 _MULTI_LIST = (
@@ -340,7 +363,7 @@ _MULTI_LIST = (
     _reference("mean_f1", "mean F1", "mean F1 over references", "higher", lambda c: _mean_f1(c),
                "mean boundary F1 against each reference", report=False, function="boundary_prf"),
     _reference("n_references", "refs", "references", None, lambda c: len(c.references),
-               "number of references", kind="parameter", report=False, function=""),
+               "number of references", kind="parameter", report=False, function="", digits=1, whole=True),
 )
 
 

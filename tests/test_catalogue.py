@@ -85,6 +85,29 @@ def test_measures_are_complete(m: Measure):
         assert m.kind == "stability" and m.ranked
 
 
+def test_a_measure_is_declared_whole_exactly_when_its_values_are_whole():
+    """The reports print a ``whole`` measure's values without decimals (the window k, GHD at its
+    integer costs, counts): over random pairs of segmentations, a measure declared whole never
+    takes a fractional value, and every other reference metric does take one (else it would print
+    as ``2.0000``, which ``stability score`` did for k)."""
+    rng = np.random.default_rng(7)
+    seen: dict[str, list[float]] = {}
+    for _ in range(40):
+        n = int(rng.integers(8, 40))
+        draw = lambda: Segmentation(sorted(rng.choice(np.arange(1, n), int(rng.integers(1, 5)), replace=False)), n)  # noqa: E731
+        refs, hyp = [draw(), draw()], draw()
+        values = {**metrics.compute_all(refs[0], hyp), **metrics.multi_reference_metrics(refs, hyp)}
+        for name, value in values.items():
+            seen.setdefault(name, []).append(float(value))
+    for m in [*REFERENCE.values(), *MULTI_REFERENCE.values()]:
+        finite = [v for v in seen[m.name] if np.isfinite(v)]
+        whole = all(v == round(v) for v in finite)
+        assert whole == m.whole, f"{m.name}: declared whole={m.whole}, values {finite[:6]}"
+        if m.whole:
+            assert m.places(4) == 0 and m.places(4, statistic=True) == (4 if m.digits is None else m.digits)
+    assert STABILITY["n_boundaries"].whole and STABILITY["n_boundaries"].places(2, statistic=True) == 1
+
+
 def test_error_metrics_are_lower_is_better():
     for name in ("pk", "windowdiff", "windowdiff_corrected", "nwin", "tnwin", "pr_error", "ghd"):
         assert REFERENCE[name].direction == "lower"

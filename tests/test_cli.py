@@ -323,6 +323,85 @@ def test_score_one_unit_document_has_no_window(runner, tmp_path):
     assert data["mean"]["window_k"] == 2.0
 
 
+def _terminal_tables(text: str) -> list[dict]:
+    """The tables of a terminal report (each part of one): its column titles (a title wrapped
+    over lines joined), its body rows and the rows under a rule (its footer), as lists of cells."""
+    tables: list[dict] = []
+    for line in text.splitlines():
+        if line.startswith("┏"):
+            tables.append({"titles": [], "rows": [], "footer": []})
+        elif line.startswith("┃"):
+            cells = [cell.strip() for cell in line.strip("┃").split("┃")]
+            titles = tables[-1]["titles"]
+            tables[-1]["titles"] = [f"{a} {b}".strip() for a, b in zip(titles, cells)] if titles else cells
+        elif line.startswith("├"):  # the rule above the footer
+            tables[-1]["under_rule"] = True
+        elif line.startswith("│"):
+            cells = [cell.strip() for cell in line.strip("│").split("│")]
+            tables[-1]["footer" if tables[-1].get("under_rule") else "rows"].append(cells)
+    return tables
+
+
+@pytest.fixture
+def scored(tmp_path) -> tuple[Path, Path]:
+    """Three documents to score, one of them named ``mean`` (a summary row must not pass for it)."""
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl"
+    ref.write_text('{"id": "a", "masses": [3, 4, 2]}\n{"id": "mean", "boundaries": [5], "n_units": 10}\n'
+                   '{"id": "chapter-two-long-name", "boundaries": [4, 9, 15], "n_units": 20}\n')
+    hyp.write_text('{"id": "a", "masses": [2, 6, 1]}\n{"id": "mean", "boundaries": [5], "n_units": 10}\n'
+                   '{"id": "chapter-two-long-name", "boundaries": [3, 10, 15], "n_units": 20}\n')
+    return ref, hyp
+
+
+@pytest.mark.parametrize("columns", [80, 100, 120])
+def test_score_prints_whole_numbers_without_decimals_and_its_mean_and_std_apart(scored, columns):
+    """``stability score`` printed every value with 4 decimals (the window k as ``2.0000``, GHD's
+    whole costs as ``2.0000``), and its mean and std rows sat among the documents, where a
+    document called ``mean`` could not be told from them. Each column now has the decimals its
+    catalogue entry declares (Measure.places), and the mean and std are a footer under a rule."""
+    from stability.catalogue import REFERENCE, reference_measure
+
+    ref, hyp = scored
+    runner = CliRunner(env={"COLUMNS": str(columns), "_TYPER_FORCE_DISABLE_TERMINAL": "1"})
+    result = runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--columns", "all"])
+    assert result.exit_code == 0, result.output
+    assert max(len(line) for line in result.stdout.splitlines()) <= columns
+    tables = _terminal_tables(result.stdout)
+    assert len(tables) >= 2  # seventeen metrics: in parts, each with the footer
+    by_title = {m.short: m for m in REFERENCE.values()}
+    seen = set()
+    for table in tables:
+        assert [row[0] for row in table["rows"]] == ["a", "mean", "chapter-two-long-name"]
+        assert [row[0] for row in table["footer"]] == ["mean", "std"]  # under the rule, after the documents
+        for i, title in enumerate(table["titles"][1:], start=1):
+            m = by_title[title]
+            seen.add(m.name)
+            for cells, statistic in ((table["rows"], False), (table["footer"], True)):
+                decimals = {len(cell.partition(".")[2]) for cell in (row[i] for row in cells)}
+                assert decimals == {m.places(4, statistic)}, (title, [row[i] for row in cells])
+    assert {"window_k", "ghd", "pk"} <= seen
+    k = next(table for table in tables if "k" in table["titles"])
+    column = k["titles"].index("k")
+    assert [row[column] for row in k["rows"]] == ["2", "2", "2"]  # Lamprier's eq. 5 at 9, 10 and 20 units
+    assert [row[column] for row in k["footer"]] == ["2.0", "0.0"]
+    assert reference_measure("window_k").places(4) == 0 and reference_measure("pk").places(4) == 4
+    assert "The rows mean and std at the foot of the table" in result.stdout
+
+
+def test_score_markdown_and_html_set_the_mean_and_std_apart(runner, scored):
+    """The other human-readable formats set the footer apart too: in bold (Markdown, where a
+    document named ``**mean**`` is escaped), in the table's foot (HTML); CSV holds the documents only."""
+    ref, hyp = scored
+    md = runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--report-format", "md", "--metrics", "pk,window_k"])
+    assert md.exit_code == 0, md.output
+    assert "| mean | 0.0000 | 2 |" in md.stdout and "| **mean** | " in md.stdout and "| **std** | " in md.stdout
+    page = runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--report-format", "html"]).stdout
+    foot = page[page.index("<tfoot>"):page.index("</tfoot>")]
+    assert foot.count("<tr>") == 2 and '<th scope="row" class="l">mean</th>' in foot
+    lines = runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--report-format", "csv"]).stdout.splitlines()
+    assert [line.split(",")[0] for line in lines[1:]] == ["a", "mean", "chapter-two-long-name"]
+
+
 def test_reader_options_on_the_command_line(runner, tmp_path):
     text = tmp_path / "notes.txt"
     text.write_bytes("Caf\xe9 one. Caf\xe9 two.\n\nThird part here. And more.\n".encode("latin-1"))

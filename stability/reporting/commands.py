@@ -11,9 +11,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..catalogue import measure
+from ..catalogue import reference_measure
 from ..checks import counted
-from ..exceptions import InvalidParameterError
 from .corpus import first_reference_note
 from .model import Report, Section, number
 
@@ -42,28 +41,34 @@ def _window_note(result: Any) -> list[str]:
 
 
 def score_report(result: Any, digits: int = 4, compact: bool = False, metrics: Sequence[str] | None = None) -> Report:
-    """Per-document reference metrics, then their mean and standard deviation over documents (the
-    raw table, written as CSV, holds the documents only); ``compact``: the catalogue's compact metrics; ``metrics``: the metrics named (or aliased)."""
-    keys = _score_keys(result, compact, metrics)
-    table = [[doc] + [values.get(k, math.nan) for k in keys] for doc, values in result.documents.items()]
-    table += [["mean"] + [result.mean[k] for k in keys], ["std"] + [result.std[k] for k in keys]]
-    rows = [[row[0]] + [number(v, digits) for v in row[1:]] for row in table]
+    """Per-document reference metrics, then their mean and standard deviation over documents in the
+    table's footer (the raw table, written as CSV, holds the documents only); each metric with the
+    decimals its catalogue entry declares (:meth:`~stability.catalogue.Measure.places`: the window
+    k a whole number); ``compact``: the catalogue's compact metrics; ``metrics``: the metrics named
+    (or aliased)."""
+    measures = [reference_measure(key) for key in _score_keys(result, compact, metrics)]
+    keys = [m.name for m in measures]
+    rows = [[doc] + [number(values.get(m.name, math.nan), m.places(digits)) for m in measures]
+            for doc, values in result.documents.items()]
+    footer = [[label] + [number(stats[m.name], m.places(digits, statistic=True)) for m in measures]
+              for label, stats in (("mean", result.mean), ("std", result.std))]
     # the machine-readable table holds documents only (a mean row would be read as a document);
     # JSON carries the mean and std apart
-    data = (["document"] + keys, [[row[0]] + ["" if math.isnan(v) else repr(float(v)) for v in row[1:]]
-                                  for row in table[:-2]])
+    data = (["document"] + keys, [[doc] + [_raw(values.get(k, math.nan)) for k in keys]
+                                  for doc, values in result.documents.items()])
     n = len(result.documents)
-    section = Section(f"Reference metrics: {counted(n, 'document')}", ["document"] + [_title_of(k) for k in keys],
-                      rows, notes=[*_window_note(result), *first_reference_note(result.mean)], data=data,
+    summary = (f"The rows mean and std at the foot of the table: the mean and the standard deviation (n - 1) over "
+               f"the {counted(n, 'document')}.")
+    section = Section(f"Reference metrics: {counted(n, 'document')}", ["document"] + [m.short for m in measures],
+                      rows, notes=[*_window_note(result), *first_reference_note(result.mean), *([summary] if n else [])],
+                      data=data, footer=footer if n else (),
                       drop_order=tuple(range(len(keys), 0, -1))[:-1] if compact else ())  # all columns: in parts
     return Report("Reference metrics", [section], payload=result.to_dict())
 
 
-def _title_of(name: str) -> str:
-    try:
-        return measure(name).short
-    except InvalidParameterError:
-        return name
+def _raw(value: float) -> str:
+    """A value at full precision, as CSV writes it (empty: not computed)."""
+    return "" if math.isnan(value) else repr(float(value))
 
 
 def _short(value: object, limit: int = 32) -> str:

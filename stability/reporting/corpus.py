@@ -297,11 +297,11 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     header += [m.short for m in controls] + ["flags"] + [m.short for m in refs]
     rows, marked = [], marks_of(result)
     for label, s in result.summary.items():
-        row = [label, str(s.n_documents)] + [mean_std(s.macro.get(m.name), m.digits or digits) for m in tests]
+        row = [label, str(s.n_documents)] + [mean_std(s.macro.get(m.name), m.places(digits, statistic=True)) for m in tests]
         row += [_interval(s.macro.get("f1"), digits)] + ([number(compared[label], digits)] if compared else [])
         row += [mean_std(s.macro.get(m.name), digits) for m in controls]
         row += [flags(s.content_blind, s.deterministic, s.n_failed, s.layout_only, marked[label], s.term_blind)]
-        rows.append(row + [mean_std(s.reference.get(m.name), digits) for m in refs])
+        rows.append(row + [mean_std(s.reference.get(m.name), m.places(digits, statistic=True)) for m in refs])
     align = "LL" + "r" * len(tests) + "R" + "r" * bool(compared) + "r" * len(controls) + "L" + "r" * len(refs)
     groups = (("", 2), ("stability test", len(tests) + 1), *((("comparison", 1),) if compared else ()),
               ("controls", len(controls) + 1), ("reference", len(refs)))
@@ -339,11 +339,12 @@ def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int, met
     rows, marked = [], marks_of(result)
     for label, s in result.summary.items():
         head = s.macro[HEADLINE.name]
-        row = [label, str(s.n_documents), number(s.macro[bounds.name].mean, bounds.digits or 0),
+        row = [label, str(s.n_documents), number(s.macro[bounds.name].mean, bounds.places(digits, statistic=True)),
                f"{number(head.mean, digits)} {_interval(head, digits)}",
                number(s.macro[gap.name].mean, digits), *([number(compared[label], digits)] if compared else []),
                flags(s.content_blind, s.deterministic, s.n_failed, s.layout_only, marked[label], s.term_blind)]
-        rows.append(row + [number(s.reference[m.name].mean, digits) if m.name in s.reference else "n/a" for m in refs])
+        rows.append(row + [number(s.reference[m.name].mean, m.places(digits, statistic=True)) if m.name in s.reference
+                           else "n/a" for m in refs])
     flags_at = 5 + len(extra)
     drop = (1, 2) + tuple(range(len(header) - 1, flags_at, -1)) + tuple(range(flags_at - 1, 3, -1))
     return Section(_title(result, compact=True), header, rows,
@@ -531,15 +532,16 @@ def _document_cells(r: StabilityResult, scores: list[Measure], refs: list[Measur
     show = _raw if digits is None else lambda x: number(x, digits)
     cells = [r.segmenter, str(r.document)] + ([str(r.segmentation.n_units)] if full else [])
     for m in scores:
-        whole = m.digits is not None  # counts are whole per document
-        value = number(m.value(r), 0) if whole else show(m.value(r))
+        # a whole measure (a count) without decimals, in CSV too; the others as the table's numbers
+        value = number(m.value(r), m.places(digits or 0)) if m.whole else show(m.value(r))
         bounds = [show(x) for x in getattr(r, m.interval)] if m.interval else []
         if full:
             cells += [value] + bounds
         else:  # compact: the headline's interval in its cell
             cells.append(f"{value} [{bounds[0]}, {bounds[1]}]" if m is HEADLINE else value)
     cells.append(flags(r.content_blind, r.deterministic, layout_only=r.layout_only, term_blind=r.term_blind is not None))
-    cells += [show(r.reference_metrics.get(m.name)) for m in refs]
+    cells += [_raw(r.reference_metrics.get(m.name)) if digits is None else number(r.reference_metrics.get(m.name),
+              m.places(digits)) for m in refs]
     cells.append(" ".join(f"{b}:{number(c, 2) if digits is not None else show(c)}"
                           for b, c in r.boundary_confidence.items()))
     if timed:

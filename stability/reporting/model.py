@@ -67,6 +67,11 @@ class Section:
     keys : int
         The leading columns that name a row (segmenter, document): a terminal too narrow for the
         whole table prints it in parts, each starting with these columns.
+    footer : sequence of sequence of str
+        Rows summarising ``rows`` (a mean and a standard deviation over them), each starting with
+        its label in the key columns: set apart from the rows, so that a label is never read as
+        one of theirs (under a rule in the terminal, in the table's foot in HTML, in bold in
+        Markdown); machine formats leave them out (CSV writes ``data``).
     """
 
     title: str
@@ -84,6 +89,7 @@ class Section:
     collapsed: bool = False
     highlight: Mapping[str, str] = field(default_factory=dict)
     keys: int = 1
+    footer: Sequence[Sequence[str]] = ()
 
     def __post_init__(self) -> None:
         if self.align and (len(self.align) != len(self.header) or set(self.align) - set(ALIGNMENTS)):
@@ -92,6 +98,9 @@ class Section:
         if not 0 <= self.keys <= max(len(self.header), 1):
             raise InvalidParameterError.make("keys", f"a number of leading columns from 0 to {len(self.header)}",
                                              self.keys)
+        if any(len(row) != len(self.header) for row in self.footer):
+            raise InvalidParameterError.make("footer", f"rows of {len(self.header)} cells, one a column",
+                                             [len(row) for row in self.footer])
         if self.groups and sum(span for _, span in self.groups) != len(self.header):
             raise InvalidParameterError.make("groups", f"spans adding up to {len(self.header)} columns",
                                              list(self.groups))

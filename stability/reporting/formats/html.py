@@ -21,8 +21,8 @@ STYLE = """body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;overflo
 .scroll{overflow-x:auto;max-width:100%} table{border-collapse:separate;border-spacing:0;margin:1em 0;font-size:12px}
 th,td{border-bottom:1px solid #ccc;border-left:1px solid #e4e4e4;padding:2px 3px;text-align:right} th.l,td.l{text-align:left}
 th.group{text-align:center;background:#eef2f7} th.group.blank{background:#fff}
-tbody tr>:first-child,thead tr:last-child th:first-child{position:sticky;left:0;background:#fff;z-index:1}
-tbody th{font-weight:normal}
+tbody tr>:first-child,tfoot tr>:first-child,thead tr:last-child th:first-child{position:sticky;left:0;background:#fff;z-index:1}
+tbody th{font-weight:normal} tfoot tr:first-child>*{border-top:2px solid #888}
 .figure{display:inline-block;margin:0.5em;max-width:100%} svg{max-width:100%;height:auto}
 .strip .caption{font-size:12px} summary{cursor:pointer;font-weight:bold;margin:0.6em 0}
 pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
@@ -59,7 +59,7 @@ STICKY_KEYS = """<script>
 document.querySelectorAll(".scroll>table[data-keys]").forEach(function (table) {
   var head = table.querySelector("thead tr:last-child").children, lefts = [0];
   for (var i = 1; i < +table.dataset.keys; i++) lefts.push(lefts[i - 1] + head[i - 1].getBoundingClientRect().width);
-  table.querySelectorAll("thead tr:last-child, tbody tr").forEach(function (row) {
+  table.querySelectorAll("thead tr:last-child, tbody tr, tfoot tr").forEach(function (row) {
     lefts.forEach(function (left, i) {
       var style = row.children[i].style;
       style.position = "sticky"; style.left = left + "px"; style.background = "#fff"; style.zIndex = 1;
@@ -120,8 +120,11 @@ def table(section: Section, columns: Sequence[int] | None = None) -> str:
         f'<th scope="col"{classes[i]}>{html.escape(section.header[i]).replace(":", ":<wbr>")}</th>' for i in shown) + "</tr>"
     body = "".join("<tr>" + "".join(_cell(row[i], classes[i], i < section.keys, section.highlight) for i in shown) + "</tr>"
                    for row in section.rows)
+    foot = "".join("<tr>" + "".join(_cell(row[i], classes[i], i < section.keys, {}) for i in shown) + "</tr>"
+                   for row in section.footer)  # summary rows (a mean over the rows) in the table's foot
     keys = f' data-keys="{section.keys}"' if section.keys > 1 else ""
-    return f"<table{keys}><thead>{head}</thead><tbody>{body}</tbody></table>"
+    foot = f"<tfoot>{foot}</tfoot>" if foot else ""
+    return f"<table{keys}><thead>{head}</thead><tbody>{body}</tbody>{foot}</table>"
 
 
 def _print_parts(section: Section) -> list[list[int]]:

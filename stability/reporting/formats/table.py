@@ -36,12 +36,17 @@ DESCRIPTION = "tables for a terminal"
 MIN_WIDTH = 20
 
 
+def _body(section: Section) -> list[Sequence[object]]:
+    """The rows of ``section``, then its footer's (each column is as wide as the widest of both)."""
+    return [*section.rows, *section.footer]
+
+
 def _widths(section: Section) -> list[int]:
     """Each column's width: its widest cell, or its header's longest word (headers wrap at spaces),
     in the cells of a terminal (a CJK character or an emoji takes two)."""
     widths = []
     for i, name in enumerate(section.header):
-        cells = [cell_len(line) for row in section.rows for line in str(row[i]).splitlines()] or [0]
+        cells = [cell_len(line) for row in _body(section) for line in str(row[i]).splitlines()] or [0]
         widths.append(max(max(cells), max((cell_len(w) for w in str(name).split()), default=0)))
     return widths
 
@@ -215,6 +220,11 @@ def _table(section: Section, columns: Sequence[int], title: str):  # -> rich.tab
         table.add_column(Text(header), justify="left" if letters[i] in "lL" else "right", no_wrap=letters[i].isupper())
     for row in section.rows:
         table.add_row(*(_cell(row[i], section) for i in columns))
+    if section.footer:  # under a rule: a summary row is never read as one of the rows
+        if section.rows:
+            table.add_section()
+        for row in section.footer:
+            table.add_row(*(Text(str(row[i])) for i in columns))
     return table
 
 
@@ -232,7 +242,7 @@ def narrowest(section: Section, columns: Sequence[int] | None = None) -> int:
 
 def _longest_word(section: Section, column: int) -> int:
     """The widest word of a column's cells and header: what its cells need when they wrap."""
-    words = [word for row in section.rows for word in str(row[column]).split()] + str(section.header[column]).split()
+    words = [word for row in _body(section) for word in str(row[column]).split()] + str(section.header[column]).split()
     return max(map(cell_len, words), default=0)
 
 
