@@ -14,6 +14,13 @@ validation study read these declarations; nothing else lists scores or metrics.
 * :data:`MULTI_REFERENCE` -- metrics against several references
   (:func:`stability.metrics.multi_reference_metrics`).
 
+Flat tables (the CSV reports, ``to_rows``) name a measure's column after its name, as
+:meth:`Measure.column` spells it: a stability score as its name (``f1``), what is computed against
+the references with ``ref_`` in front (``ref_f1``, ``ref_pk``, ``ref_window_k``), and a statistic
+over documents after it (``ref_pk_mean``, ``ref_pk_std``, ``f1_ci_low``, ``f1_ci_high``; see
+:data:`STATISTICS`). The run's ``report.csv``, its ``documents.csv`` and the CSV of ``stability
+score`` all spell a measure so.
+
 Adding a stability score is one function of a result plus one :class:`Measure` in
 :data:`STABILITY`; adding a reference metric is one metric function plus one :class:`Measure` in
 :data:`REFERENCE` (tests/test_catalogue.py checks that the catalogue covers every metric function
@@ -60,6 +67,14 @@ __all__ = [
 KINDS = ("stability", "reference", "agreement", "parameter", "comparison")
 #: Directions: which way is better (None: not a quality, e.g. a count or a parameter).
 DIRECTIONS = ("higher", "lower", None)
+#: The prefix of a measure's column in flat tables (every CSV, ``to_rows``), by kind: what is
+#: computed against the references (their metrics, their agreement, the window k) is set apart from
+#: the stability scores, some of which share its names (``f1`` and ``ref_f1``).
+COLUMN_PREFIXES = {"stability": "", "comparison": "", "reference": "ref_", "agreement": "ref_", "parameter": "ref_"}
+#: The statistics of a measure over documents (or over a document's restarts, for an interval),
+#: each a column named ``<column>_<statistic>``: the mean, the standard deviation, the bounds of the
+#: confidence interval.
+STATISTICS = ("mean", "std", "ci_low", "ci_high")
 
 
 @dataclass(frozen=True)
@@ -69,7 +84,8 @@ class Measure:
     Attributes
     ----------
     name : str
-        Key in results (``StabilityResult`` attribute or ``reference_metrics`` key), JSON and CSV.
+        Key in results (``StabilityResult`` attribute or ``reference_metrics`` key) and JSON; in
+        CSV, the root of its columns (:meth:`column`).
     short, title : str
         Column title in tables, and the long title used in prose and HTML.
     kind : {"stability", "reference", "agreement", "parameter", "comparison"}
@@ -135,6 +151,23 @@ class Measure:
             raise InvalidParameterError.make(f"direction of {self.name!r}", f"one of {DIRECTIONS}", self.direction)
         if self.digits is not None and (not isinstance(self.digits, int) or self.digits < 0):
             raise InvalidParameterError.make(f"digits of {self.name!r}", "None or an integer >= 0", self.digits)
+
+    def column(self, statistic: str | None = None) -> str:
+        """The measure's column in every flat table (the CSV reports, ``to_rows``): its name after
+        its kind's prefix (:data:`COLUMN_PREFIXES`), then ``_<statistic>`` for one of
+        :data:`STATISTICS`.
+
+        Examples
+        --------
+        >>> measure("pk").column(), measure("pk").column("mean"), stability_measure("f1").column("ci_low")
+        ('ref_pk', 'ref_pk_mean', 'f1_ci_low')
+        """
+        base = COLUMN_PREFIXES[self.kind] + self.name
+        if statistic is None:
+            return base
+        if statistic not in STATISTICS:
+            raise InvalidParameterError.make("statistic", f"None or one of {', '.join(STATISTICS)}", statistic)
+        return f"{base}_{statistic}"
 
     def places(self, default: int, statistic: bool = False) -> int:
         """Decimals of this measure in a table whose numbers have ``default`` decimals: none for

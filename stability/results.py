@@ -618,10 +618,11 @@ class CorpusResult:
         segmenter, the table ``report.csv`` holds (``f1_mean``, ``f1_std``, ``f1_ci_low``,
         ``f1_ci_high`` for each score reported, ``micro_f1``, ``ref_pk_mean``...; ``None`` where not
         computed, ``params`` a dict, and ``param_<name>`` for each parameter the configurations
-        vary, such as a grid's). Reference metrics are prefixed ``ref_`` (``ref_f1`` beside the
-        stability ``f1``), as in CSV.
+        vary, such as a grid's). Every measure is under its column in the CSV reports
+        (:meth:`~stability.catalogue.Measure.column`): reference metrics prefixed ``ref_`` (``ref_f1``
+        beside the stability ``f1``).
         """
-        from .catalogue import STABILITY
+        from .catalogue import STABILITY, reference_measure
         from .checks import check_choice
 
         check_choice(level, "level", ("documents", "segmenters"))
@@ -632,8 +633,8 @@ class CorpusResult:
             return [dict(zip(header, row)) for row in rows]
         return [{"segmenter": label, "document": r.document, "n_units": r.segmentation.n_units,
                  "content_blind": r.content_blind, "layout_only": r.layout_only, "term_blind": r.term_blind,
-                 **{name: m.value(r) for name, m in STABILITY.items()},
-                 **{f"ref_{k}": v for k, v in r.reference_metrics.items()}}
+                 **{m.column(): m.value(r) for m in STABILITY.values()},
+                 **{reference_measure(k).column(): v for k, v in r.reference_metrics.items()}}
                 for label, docs in self.documents.items() for r in docs]
 
     def to_frame(self, level: str = "documents") -> Any:

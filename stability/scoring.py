@@ -246,9 +246,19 @@ class ScoreResult:
         return "lamprier" if self.window is None else self.window
 
     def to_rows(self) -> list[dict[str, Any]]:
-        """One dict a document, ``{"document": id, metric: value, ...}`` (for
-        ``pandas.DataFrame(result.to_rows())``); the mean and std are :attr:`mean` and :attr:`std`."""
-        return [{"document": doc_id, **values} for doc_id, values in self.documents.items()]
+        """One dict a document, ``{"document": id, column: value, ...}`` (for
+        ``pandas.DataFrame(result.to_rows())``), each metric under its column in the CSV reports
+        (:meth:`~stability.catalogue.Measure.column`: ``ref_pk``, as a run's per-document rows name it);
+        the mean and std are :attr:`mean` and :attr:`std`, by metric name.
+
+        >>> from stability import Segmentation
+        >>> score_segmentations({"d1": Segmentation([3, 7], 10)}, {"d1": Segmentation([3, 8], 10)}).to_rows()[0]["ref_f1"]
+        0.5
+        """
+        from .catalogue import reference_measure
+
+        return [{"document": doc_id, **{reference_measure(k).column(): v for k, v in values.items()}}
+                for doc_id, values in self.documents.items()]
 
     def _repr_html_(self) -> str:
         """The report, as a notebook shows it (:func:`stability.reporting.notebook_html`)."""

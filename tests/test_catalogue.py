@@ -108,6 +108,18 @@ def test_a_measure_is_declared_whole_exactly_when_its_values_are_whole():
     assert STABILITY["n_boundaries"].whole and STABILITY["n_boundaries"].places(2, statistic=True) == 1
 
 
+def test_every_kind_has_a_column_prefix_and_no_two_measures_share_a_column():
+    from stability.comparison import STABILITY_X_AGREEMENT
+
+    assert set(catalogue.COLUMN_PREFIXES) == set(catalogue.KINDS)
+    measures = [*STABILITY.values(), *REFERENCE.values(), *MULTI_REFERENCE.values(), STABILITY_X_AGREEMENT]
+    names = [m.column(s) for m in measures for s in (None, *catalogue.STATISTICS)]
+    assert len(names) == len(set(names))
+    assert REFERENCE["f1"].column() == "ref_f1" != STABILITY["f1"].column() == "f1"
+    with pytest.raises(InvalidParameterError, match="statistic must be None or one of mean, std, ci_low, ci_high"):
+        REFERENCE["pk"].column("median")
+
+
 def test_error_metrics_are_lower_is_better():
     for name in ("pk", "windowdiff", "windowdiff_corrected", "nwin", "tnwin", "pr_error", "ghd"):
         assert REFERENCE[name].direction == "lower"

@@ -51,13 +51,54 @@ def test_documents_csv_has_the_json_numbers_at_full_precision(corpus_result):
     assert len(rows) == len(documents) == 6
     for row in rows:
         doc = documents[(row["segmenter"], row["document"])]
-        assert float(row["F1"]) == doc["f1"] and [float(row["F1 low"]), float(row["F1 high"])] == doc["f1_ci"]
-        assert float(row["chance"]) == doc["chance_f1"] and float(row["Pk"]) == doc["reference_metrics"]["pk"]
+        assert float(row["f1"]) == doc["f1"] and [float(row["f1_ci_low"]), float(row["f1_ci_high"])] == doc["f1_ci"]
+        assert float(row["chance_f1"]) == doc["chance_f1"] and float(row["ref_pk"]) == doc["reference_metrics"]["pk"]
         # undefined: an empty cell, as in the summary CSV (not the text "n/a")
-        assert row["corrected"] == ("" if doc["corrected_f1"] is None else repr(doc["corrected_f1"]))
+        assert row["corrected_f1"] == ("" if doc["corrected_f1"] is None else repr(doc["corrected_f1"]))
         confidence = {int(b): float(c) for b, c in (pair.split(":") for pair in row["boundary:confidence"].split())}
         assert confidence == {int(b): c for b, c in doc["boundary_confidence"].items()}
-    assert {row["corrected"] for row in rows if row["segmenter"] == "none"} == {""}
+    assert {row["corrected_f1"] for row in rows if row["segmenter"] == "none"} == {""}
+
+
+#: The columns of the CSV reports that are not measures of the catalogue.
+NOT_MEASURES = {"segmenter", "params", "n_documents", "n_failed", "content_blind", "deterministic", "count_mark",
+                "micro_precision", "micro_recall", "micro_f1", "layout_only",  # report.csv
+                "document", "units", "flags", "boundary:confidence", "boundary times"}  # documents.csv, score
+
+
+def test_every_csv_names_a_measure_by_its_catalogue_column(corpus_result, tmp_path):
+    """The three CSV reports named Pk three ways: ``ref_pk_mean`` (report.csv), ``Pk`` (documents.csv,
+    the table's title) and ``pk`` (``stability score``). Each column of a measure is now its
+    catalogue column (Measure.column: the name, ``ref_`` for what is computed against references,
+    a statistic's suffix), and the same metric has the same root in all three."""
+    from stability.catalogue import MULTI_REFERENCE, REFERENCE, STATISTICS
+    from stability.comparison import STABILITY_X_AGREEMENT
+
+    measures = [*STABILITY.values(), *REFERENCE.values(), *MULTI_REFERENCE.values(), STABILITY_X_AGREEMENT]
+    columns = {m.column(statistic): (m, statistic) for m in measures for statistic in (None, *STATISTICS)}
+    assert len(columns) == len(measures) * (1 + len(STATISTICS))  # no two measures share a column
+
+    def measured(header: list[str]) -> dict[str, tuple]:
+        strays = [c for c in header if c not in columns and c not in NOT_MEASURES]
+        assert not strays, f"columns that are neither a catalogue column nor declared apart: {strays}"
+        return {c: columns[c] for c in header if c in columns}
+
+    summary = measured(next(csv.reader(io.StringIO(render(corpus_result, "csv")))))
+    documents = measured(next(csv.reader(io.StringIO(render(corpus_result, "csv", documents=True)))))
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl"
+    ref.write_text('{"id": "a", "masses": [3, 4, 2]}\n')
+    hyp.write_text('{"id": "a", "masses": [2, 6, 1]}\n')
+    scored = CliRunner().invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--report-format", "csv"])
+    assert scored.exit_code == 0, scored.output
+    score = measured(next(csv.reader(io.StringIO(scored.stdout))))
+    pk = REFERENCE["pk"]
+    assert summary["ref_pk_mean"] == (pk, "mean") and summary["ref_pk_std"] == (pk, "std")
+    assert documents["ref_pk"] == score["ref_pk"] == (pk, None)
+    # every reported stability score with its four statistics; a document's interval over restarts
+    assert {m.column(s) for m in STABILITY.values() if m.report for s in STATISTICS} <= set(summary)
+    assert {(HEADLINE, "ci_low"), (HEADLINE, "ci_high"), (STABILITY["f1"], "ci_low")} <= set(documents.values())
+    # the score CSV holds the reference metrics, each under its column, none under a stability score's
+    assert set(score) == {m.column() for m in REFERENCE.values()}
 
 
 def test_json_documents_carry_the_scores_of_the_per_document_table(corpus_result):
@@ -70,7 +111,7 @@ def test_json_documents_carry_the_scores_of_the_per_document_table(corpus_result
             row = rows[(label, record["document"])]
             for m in (HEADLINE, STABILITY["shuffle_corrected"], STABILITY["shuffle_gap"], STABILITY["shuffle_f1"]):
                 assert record["scores"][m.name] == m.value(r)
-                assert float(row[m.short]) == record["scores"][m.name]
+                assert float(row[m.column()]) == record["scores"][m.name]
             assert record["scores"]["corrected_f1"] == (None if label == "none" else r.corrected_f1)
 
 

@@ -125,7 +125,7 @@ def test_score_report_in_every_format_carries_the_numbers(score_result):
     # metrics-peers.md section 2.3: masses [3,4,2] vs [2,6,1] at k=2 -> pk = 3/7 = 0.4286
     assert "| a | " in render(score_result, "md") and "0.4286" in render(score_result, "md")
     rows = {r["document"]: r for r in csv.DictReader(io.StringIO(render(score_result, "csv")))}
-    assert float(rows["a"]["pk"]) == pytest.approx(3 / 7)
+    assert float(rows["a"]["ref_pk"]) == pytest.approx(3 / 7)
     assert list(rows) == ["a", "b"]  # documents only: a "mean" row would be read as a document
     payload = json.loads(render(score_result, "json"))
     assert payload["documents"]["b"]["pk"] == 0.0 and payload["mean"]["pk"] == pytest.approx(3 / 14)
@@ -153,9 +153,9 @@ def test_a_long_default_is_elided_in_tables_and_whole_in_json():
 
 def test_per_document_table_has_the_headline_and_the_gap(corpus_result):
     rows = list(csv.DictReader(io.StringIO(render(corpus_result, "csv", documents=True))))
-    gap = STABILITY["shuffle_gap"].short
+    gap = STABILITY["shuffle_gap"].column()
     for row, r in zip(rows, [r for docs in corpus_result.documents.values() for r in docs]):
-        assert float(row[HEADLINE.short]) == pytest.approx(r.shuffle_corrected)
+        assert float(row[HEADLINE.column()]) == pytest.approx(HEADLINE.value(r))
         assert float(row[gap]) == pytest.approx(r.f1 - r.shuffle_f1)
 
 

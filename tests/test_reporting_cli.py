@@ -92,7 +92,7 @@ def test_metrics_by_catalogue_name_or_alias_on_every_command(corpus, tmp_path):
     assert "WD corr." in report.stdout and " Pk " not in report.stdout.split("Kendall")[0]
     score = CliRunner().invoke(app, ["score", "-R", str(folder / "ref.jsonl"), "-H", str(folder / "hyp.jsonl"),
                                      "--metrics", "wd", "--report-format", "csv"])
-    assert score.stdout.splitlines()[0] == "document,windowdiff"
+    assert score.stdout.splitlines()[0] == "document,ref_windowdiff"  # the catalogue column (Measure.column)
     unknown = _run(folder, "--metrics", "pkk")
     assert unknown.exit_code == 2 and "did you mean 'pk'" in _flat(unknown.output).lower()
 

@@ -52,10 +52,10 @@ def score_report(result: Any, digits: int = 4, compact: bool = False, metrics: S
             for doc, values in result.documents.items()]
     footer = [[label] + [number(stats[m.name], m.places(digits, statistic=True)) for m in measures]
               for label, stats in (("mean", result.mean), ("std", result.std))]
-    # the machine-readable table holds documents only (a mean row would be read as a document);
-    # JSON carries the mean and std apart
-    data = (["document"] + keys, [[doc] + [_raw(values.get(k, math.nan)) for k in keys]
-                                  for doc, values in result.documents.items()])
+    # the machine-readable table holds documents only (a mean row would be read as a document),
+    # its columns named as the catalogue spells them (ref_pk); JSON carries the mean and std apart
+    data = (["document"] + [m.column() for m in measures],
+            [[doc] + [_raw(values.get(k, math.nan)) for k in keys] for doc, values in result.documents.items()])
     n = len(result.documents)
     summary = (f"The rows mean and std at the foot of the table: the mean and the standard deviation (n - 1) over "
                f"the {counted(n, 'document')}.")

@@ -17,7 +17,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, Measure, reference_measure
+from ..catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, STATISTICS, Measure, reference_measure
 from ..checks import counted
 from ..comparison import COMPARISON_BRIEF, COMPARISON_NOTE, STABILITY_X_AGREEMENT
 from ..exceptions import InvalidParameterError
@@ -477,32 +477,32 @@ def summary_table(result: CorpusResult, metrics: Sequence[str] | None = None) ->
     one declaration of the table that CSV writes (:func:`_summary_data`) and that
     :meth:`~stability.CorpusResult.to_rows` gives with ``level="segmenters"``; ``metrics``: the
     reference metrics of its columns, as for every report (default: those the run computed)."""
-    scores = [m.name for m in STABILITY.values() if m.report] + ["self_agreement_f1"]
-    refs = [m.name for m in _reference_measures(result, metrics=metrics)]
+    scores = [m for m in STABILITY.values() if m.report] + [STABILITY["self_agreement_f1"]]
+    refs = _reference_measures(result, metrics=metrics)
     varied = varied_params(result)
     header = ["segmenter", "params", *(f"param_{name}" for name in varied)]
     header += ["n_documents", "n_failed", "content_blind", "deterministic", "count_mark"]
-    header += [f"{key}_{part}" for key in scores for part in ("mean", "std", "ci_low", "ci_high")]
-    header += ["micro_precision", "micro_recall", "micro_f1"] + [f"ref_{k}_{p}" for k in refs for p in ("mean", "std")]
+    header += [m.column(part) for m in scores for part in STATISTICS]
+    header += ["micro_precision", "micro_recall", "micro_f1"] + [m.column(p) for m in refs for p in ("mean", "std")]
     layout = bool(_layout_note(result))  # columns of the layout control, last, only when it ran
-    header += ["layout_only", "layout_f1_mean", "layout_f1_std", "layout_f1_ci_low", "layout_f1_ci_high"] if layout else []
+    header += ["layout_only", *(STABILITY["layout_f1"].column(part) for part in STATISTICS)] if layout else []
     # the terms check's columns, only when some document was term-blind (as in files written before it existed)
     terms = any(s.term_blind_share > 0 for s in result.summary.values())
     header += ["term_blind", "term_blind_share"] if terms else []
     compared = comparison_of(result)  # the comparison score, last, only when the run has one
-    header += [STABILITY_X_AGREEMENT.name] if compared else []
+    header += [STABILITY_X_AGREEMENT.column()] if compared else []
     rows = []
     marks = marks_of(result)
     for label, s in result.summary.items():
         params = _jsonable(s.params)
         row: list[Any] = [label, params, *(params.get(name) for name in varied)]
         row += [s.n_documents, s.n_failed, s.content_blind, s.deterministic, ", ".join(marks[label]) or None]
-        for key in scores:
-            st = s.macro[key]
+        for m in scores:
+            st = s.macro[m.name]
             row += [_json_float(st.mean), _json_float(st.std), _json_float(st.ci[0]), _json_float(st.ci[1])]
         row += [_json_float(s.micro["precision"]), _json_float(s.micro["recall"]), _json_float(s.micro["f1"])]
-        for key in refs:
-            ref = s.reference.get(key)
+        for m in refs:
+            ref = s.reference.get(m.name)
             row += [_json_float(ref.mean), _json_float(ref.std)] if ref else [None, None]
         if layout:
             lay = s.macro.get("layout_f1")
@@ -562,16 +562,22 @@ COMPACT_DOCUMENT = (HEADLINE.name, "shuffle_gap", "f1", "n_boundaries")
 
 def _document_table(result: CorpusResult, digits: int | None, compact: bool = False,
                     metrics: Sequence[str] | None = None) -> tuple[list[str], list[list[str]], str]:
+    """The per-document table: titles and formatted cells, or (``digits=None``) the columns and raw
+    values CSV writes, each measure named by its catalogue column (:meth:`Measure.column`)."""
     scores = [STABILITY[n] for n in COMPACT_DOCUMENT] if compact else sum(_full_columns(result), [])
     refs = _reference_measures(result, compact, metrics)
+    raw = digits is None
     header = ["segmenter", "document"] + ([] if compact else ["units"])
     for m in scores:
         if compact:
             header.append(f"{m.short} {ci_title(result)}" if m is HEADLINE else m.short)
+        elif raw:  # a document's interval over its restarts: the columns of an interval over documents
+            header += [m.column()] + ([m.column("ci_low"), m.column("ci_high")] if m.interval else [])
         else:
             header += [m.short] + ([f"{m.short} low", f"{m.short} high"] if m.interval else [])
     timed = _timed(result)
-    header += ["flags"] + [m.short for m in refs] + ["boundary:confidence"] + (["boundary times"] if timed else [])
+    header += ["flags"] + [m.column() if raw else m.short for m in refs] + ["boundary:confidence"]
+    header += ["boundary times"] if timed else []
     rows = [_document_cells(r, scores, refs, digits, not compact, timed)
             for docs in result.documents.values() for r in docs]
     align = "LL" + "r" * (len(header) - 4 - len(refs) - timed) + "L" + "r" * len(refs) + "l" * (1 + timed)
