@@ -1,6 +1,6 @@
 """``python -m stability``: the same command line as the ``stability`` console script."""
 
-from .cli import main
+from ._entry import main
 
 if __name__ == "__main__":  # pragma: no branch
     main()

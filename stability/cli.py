@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator, Optional
 import typer
 
 from . import __version__, completion
+from ._entry import NOTHING_YET
 from .checks import counted
 from .readers import FORMATS
 from .settings import BACKENDS
@@ -640,11 +641,11 @@ def main() -> None:
     try:
         app(prog_name="stability")
     except KeyboardInterrupt:  # while the commands are built, before a command runs: nothing to save
-        _err("interrupted: nothing was computed yet")
+        _err(NOTHING_YET)
         sys.exit(130)  # 128 + SIGINT, as after a run interrupted
     except SystemExit as exc:  # typer's own silent exit 130 for a Ctrl-C before the command's work began
         if exc.code == 130 and not _INTERRUPT_SAID:
-            _err("interrupted: nothing was computed yet")
+            _err(NOTHING_YET)
         raise
 
 

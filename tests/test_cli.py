@@ -576,7 +576,7 @@ def test_run_prints_the_per_document_table_when_asked(runner):
 
 
 def _main(monkeypatch, capsys, *args):
-    """The console script (``stability.cli.main``) run in this process with ``args``."""
+    """The command line (``stability.cli.main``, which the console script runs) in this process with ``args``."""
     from stability import cli
 
     monkeypatch.setattr("sys.argv", ["stability", *args])

@@ -260,3 +260,71 @@ def test_a_segmenter_that_catches_everything_does_not_swallow_the_interrupt(tmp_
     assert 1 <= finished < 60
     assert (f"interrupted: {finished} finished (segmenter, document) pair(s) are in {results}; "
             "rerun with --resume to continue") in stderr.splitlines()
+
+
+#: A sitecustomize for the test below: the import of ``stability.cli`` (numpy, typer, rich: what a
+#: real start-up spends its 0.3 s on) announces itself in a file, then takes a minute, so that the
+#: signal surely lands in it. Test code only; the package has no such hook.
+SLOW_IMPORT = '''
+import os, sys, time
+
+class SlowCommandLine:
+    def find_spec(self, name, path=None, target=None):
+        if name == "stability.cli":
+            open(os.environ["STABILITY_TEST_IMPORTING"], "w").close()
+            time.sleep(60)
+        return None
+
+sys.meta_path.insert(0, SlowCommandLine())
+'''
+
+
+def _launchers() -> list[list[str]]:
+    """``python -m stability`` and, where installed beside this Python, the ``stability`` script."""
+    script = Path(sys.executable).with_name("stability")
+    return [[sys.executable, "-m", "stability"]] + ([[str(script)]] if script.is_file() else [])
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=lambda signum: signal.Signals(signum).name)
+@pytest.mark.parametrize("launcher", _launchers(), ids=lambda command: "script" if len(command) == 1 else "module")
+def test_an_interrupt_while_the_command_line_is_imported_ends_as_any_other(tmp_path, launcher, signum):
+    """A Ctrl-C in the first 0.3 s of any command, while `import stability` loaded numpy and the
+    command line, printed Python's KeyboardInterrupt traceback: the console script imported
+    stability.cli (and the package's __init__ everything) before the tool's interrupt handling
+    began. It now ends as other interrupts do: one line, exit code 130 (143 for SIGTERM)."""
+    (tmp_path / "sitecustomize.py").write_text(SLOW_IMPORT)
+    importing = tmp_path / "importing"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]),
+           "STABILITY_TEST_IMPORTING": str(importing)}
+    process = subprocess.Popen([*launcher, "segmenters"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    try:
+        wait_for(importing.exists, process, limit=60)
+        process.send_signal(signum)
+        stdout, stderr = process.communicate(timeout=15)
+    finally:
+        process.kill()
+    assert "Traceback" not in stderr, stderr
+    assert process.returncode == 128 + signum, stderr
+    assert stderr.splitlines() == ["interrupted: nothing was computed yet"] and stdout == ""
+
+
+def test_importing_the_package_loads_none_of_its_modules_until_a_name_is_used():
+    """What lets the entry point set up its interrupt handling first: ``import stability`` runs
+    no module of the package (nor numpy); every public name still imports, from its module, on
+    first use (``from stability import evaluate``), as do submodules read as attributes."""
+    code = ("import sys, stability, stability._entry\n"
+            "print(sorted(m for m in sys.modules if m == 'numpy' or m.startswith('stability.')))\n"
+            "from stability import evaluate, Segmentation\n"
+            "import stability.runner, stability.segmentation\n"
+            "print(evaluate is stability.runner.evaluate, Segmentation is stability.segmentation.Segmentation)\n"
+            "print(stability.metrics.pk.__module__.startswith('stability.metrics'))\n"
+            "missing = [n for n in stability.__all__ if getattr(stability, n, None) is None]\n"
+            "print(missing, set(stability.__all__) <= set(dir(stability)))\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["['stability._entry']", "True True", "True", "[] True"]
+    import stability
+
+    with pytest.raises(AttributeError, match="module 'stability' has no attribute 'evalute'"):
+        stability.evalute  # noqa: B018
