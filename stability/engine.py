@@ -56,12 +56,12 @@ import numpy as np
 from .corpus import Document
 from .exceptions import ClusterError, InvalidParameterError, MissingDependencyError, UnknownSegmenterError, warn
 from .isolation import (Guarded, WorkerCrash, interruptible, rerun_alone, result_or_crash, run_pool, ship_once,
-                        submit)
+                        ships_once, submit)
 from .outcome import STREAM_NAMES, Finished, f1_interval, restarts_headline_interval, score_task, stability_result
 from .permutations import Stream
 from .results import Failure, StabilityResult
 from .scores import restart_precision_recall
-from .segmenter import SegmenterWarning, for_document, pickling_problem, prepare_key, segmenter_params
+from .segmenter import SegmenterWarning, for_document, pickled, prepare_key, segmenter_params
 from .settings import Settings
 from .tasks import ON_CRASH, Chunk, describe, initial_batch, initial_task, restart_batch, restart_task
 
@@ -93,7 +93,7 @@ class Pair:
     segmenter: Callable
     doc: Document
     key: int
-    resolved: Callable | None = None
+    resolved: Guarded | None = None  # guarded (stability.isolation.Guarded)
     share: Hashable | None = None  # prepare key of the resolved segmenter (None: not shared)
     initial: tuple[int, ...] | None = None
     second: tuple[int, ...] | None = None
@@ -554,11 +554,11 @@ def _families(pairs: list[Pair], todo: list[_Work]) -> list[list[_Work]]:
 
 class Shipment:
     """How a run's segmenters reach worker processes, shared by the engines of its blocks: whether
-    each pickles (:func:`~stability.segmenter.pickling_problem`) and what the tasks carry for it
-    (:func:`~stability.isolation.ship_once`: a big one is written once to a file in a folder of
-    the run's, removed by :meth:`close`). Each is found once per segmenter object; the objects the
-    run lasts with (:meth:`keep`) stay known from block to block, a copy made for one document
-    (``n_segments = "reference"``) only while its pairs run."""
+    each pickles (:func:`~stability.segmenter.pickled`) and what the tasks carry for it: a big
+    one is sent once, with the pickle of that check (:func:`~stability.isolation.ship_once`: a
+    file in a folder of the run's, removed by :meth:`close`). Each is found once per segmenter
+    object; the objects the run lasts with (:meth:`keep`) stay known from block to block, a copy
+    made for one document (``n_segments = "reference"``) only while its pairs run."""
 
     def __init__(self) -> None:
         self.lasting: dict[int, tuple[Any, dict[str, Any]]] = {}  # id -> (the object, what is known of it)
@@ -583,7 +583,7 @@ class Shipment:
 
     def close(self) -> None:
         for _, known in self.lasting.values():
-            known.pop("carried", None)  # its file goes with the folder
+            known.pop("shipped", None)  # its file goes with the folder
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None
@@ -663,16 +663,24 @@ class Engine:
             if self._own_shipment:
                 self.shipment.close()
 
-    def _carry(self, guarded: Any) -> Any:
-        """What the tasks carry for a pair's segmenter: itself, or in loky's worker processes,
-        when its pickle is big (a model), a handle each worker reads it from once
-        (:func:`~stability.isolation.ship_once`); one per segmenter object, whatever its pairs."""
+    def _carry(self, guarded: Guarded) -> Any:
+        """What the tasks carry for a pair's (guarded) segmenter: itself, or in loky's worker
+        processes, when its pickle is big (a model), a handle each worker reads it from once
+        (:func:`~stability.isolation.ship_once`); sent once per segmenter object, whatever its
+        pairs, with the pickle the pickling check made (:meth:`_unsendable`)."""
         if not self.offload:
             return guarded
-        known = self.shipment.known(getattr(guarded, "segmenter", guarded), self._known)  # a pair's Guarded wraps it
-        if "carried" not in known:
-            known["carried"] = ship_once(guarded, self.shipment.folder)
-        return known["carried"]
+        segmenter = guarded.segmenter
+        known = self.shipment.known(segmenter, self._known)
+        if not known.get("big"):
+            return guarded
+        if "shipped" not in known:
+            data = known.pop("pickle", None)
+            if data is None:  # checked by an engine that did not ship it (a block of one job)
+                data, problem = pickled(segmenter)
+                assert data is not None, problem  # it pickled then
+            known["shipped"] = ship_once(data, self.shipment.folder)
+        return Guarded(known["shipped"], guarded.timeout)  # made again around the segmenter in the worker
 
     def _units(self, index: int, pair: Pair) -> Any:
         """The units of ``pair`` as its tasks carry them (a future of them with dask)."""
@@ -703,7 +711,7 @@ class Engine:
             try:
                 resolved = for_document(pair.segmenter, pair.doc)
                 pair.share = prepare_key(resolved)
-                pair.resolved = Guarded(resolved, s.timeout)
+                pair.resolved = guarded = Guarded(resolved, s.timeout)
                 problem = self._unsendable(resolved)
             except Exception as exc:
                 problem = describe(exc)
@@ -713,7 +721,7 @@ class Engine:
                 on_done(i)
                 continue
             # every pair is judged (terms_problem): the warnings name each segmenter's documents by kind
-            tasks.append((i, self._carry(pair.resolved), self._units(i, pair), s.determinism_check, True))
+            tasks.append((i, self._carry(guarded), self._units(i, pair), s.determinism_check, True))
         self.progress.phase(f"first segmentations ({len(tasks)})")
         if self.offload:  # worker processes: a few pairs a task, about four tasks a job
             results = _flattened(self._execute(initial_batch, _batches(tasks, self._batch_size(tasks))))
@@ -761,17 +769,20 @@ class Engine:
     def _unsendable(self, segmenter: Any) -> str | None:
         """Why ``segmenter`` cannot go to this run's worker processes (it does not pickle), once
         per segmenter object (:class:`Shipment`); ``None`` when it can, or when the run has no
-        worker processes."""
+        worker processes. A big pickle is kept for :meth:`_carry`, which sends it."""
         s = self.settings
         if s.backend in ("threading", "sequential") or (self.n_jobs == 1 and s.backend is None):
             return None
         known = self.shipment.known(segmenter, self._known)
         if "problem" not in known:
-            problem = pickling_problem(segmenter)
+            data, problem = pickled(segmenter)
             known["problem"] = None if problem is None else (
                 f"the segmenter cannot be sent to the worker processes (backend {s.backend or 'loky'}, "
                 f"n_jobs {s.n_jobs}): pickling it fails with {problem}; run it in this process "
                 "(n_jobs = 1 without a backend) or in threads (backend = 'threading'), or make it picklable")
+            known["big"] = data is not None and ships_once(data)
+            if known["big"] and self.offload:
+                known["pickle"] = data  # sent once by _carry, not pickled again
         return known["problem"]
 
     def _initial_results(self, pairs: list[Pair], results: Iterator[Any], on_done: Callable[[int], None]) -> None:

@@ -281,12 +281,30 @@ SHIPPED_KEPT_BYTES = 1 << 30
 _RECEIVED: "OrderedDict[str, tuple[Any, int]]" = OrderedDict()  # in a worker: digest -> (segmenter, its size)
 
 
+def ships_once(data: bytes) -> bool:
+    """Whether a segmenter of pickle ``data`` goes to each worker once (:data:`SHIP_ONCE_BYTES`)."""
+    return len(data) >= SHIP_ONCE_BYTES
+
+
+def _kept(digest: str, load: Callable[[], tuple[Any, int]]) -> Any:
+    """In a worker: the segmenter of ``digest``, ``load()`` (the segmenter, its pickle's size)
+    the first time (again when :data:`SHIPPED_KEPT_BYTES` made room for others since)."""
+    found = _RECEIVED.pop(digest, None)
+    if found is None:
+        found = load()
+    _RECEIVED[digest] = found  # the most recent last
+    while len(_RECEIVED) > 1 and sum(size for _, size in _RECEIVED.values()) > SHIPPED_KEPT_BYTES:
+        _RECEIVED.popitem(last=False)
+    return found[0]
+
+
 class Shipped:
     """A segmenter that worker processes read once each from a file written by the main process,
-    where tasks carry only its path and digest: pickled with every task, a segmenter holding a
-    model of 100 MB was sent and read some 140 times over 500 short documents with two jobs (ten
-    times the run's time). In-process it is never used: :func:`ship_once` makes one only for
-    worker processes on this machine (loky's)."""
+    where tasks carry only its path and digest (in a :class:`Guarded`, which a worker makes again
+    around what it read): pickled with every task, a segmenter holding a model of 100 MB was sent
+    and read some 140 times over 500 short documents with two jobs (ten times the run's time).
+    In-process it is never used: :func:`ship_once` makes one only for worker processes on this
+    machine (loky's)."""
 
     def __init__(self, path: str, digest: str) -> None:
         self.path, self.digest = path, digest
@@ -296,34 +314,32 @@ class Shipped:
 
 
 def _received(path: str, digest: str) -> Any:
-    """In a worker: the segmenter of ``digest``, read from ``path`` the first time (again when
-    :data:`SHIPPED_KEPT_BYTES` made room for others since)."""
+    """In a worker: the segmenter of ``digest``, read from ``path`` the first time (see :func:`_kept`)."""
     import os
     import pickle
 
-    found = _RECEIVED.pop(digest, None)
-    if found is None:
+    def load() -> tuple[Any, int]:
         with open(path, "rb") as file:
-            found = pickle.load(file), os.fstat(file.fileno()).st_size
-    _RECEIVED[digest] = found  # the most recent last
-    while len(_RECEIVED) > 1 and sum(size for _, size in _RECEIVED.values()) > SHIPPED_KEPT_BYTES:
-        _RECEIVED.popitem(last=False)
-    return found[0]
+            return pickle.load(file), os.fstat(file.fileno()).st_size
+
+    return _kept(digest, load)
 
 
-def ship_once(segmenter: Any, folder: Callable[[], str]) -> Any:
-    """What the tasks sent to loky's worker processes carry for ``segmenter``: itself when its
-    pickle is small, else a :class:`Shipped` handle to a file in ``folder()`` holding it (each
-    worker then reads it once and keeps it, as a run in this process keeps its one object)."""
+def digest_of(data: bytes) -> str:
+    """The name a worker keeps the segmenter of pickle ``data`` under."""
     import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def ship_once(data: bytes, folder: Callable[[], str]) -> Shipped:
+    """A :class:`Shipped` handle to a file in ``folder()`` holding a segmenter's pickle ``data``
+    (:func:`~stability.segmenter.pickled`), which the tasks sent to loky's worker processes carry
+    instead of the segmenter (each worker then reads it once and keeps it, as a run in this
+    process keeps its one object)."""
     import os
 
-    from joblib.externals.loky.backend.reduction import dumps
-
-    data = dumps(segmenter)
-    if len(data) < SHIP_ONCE_BYTES:
-        return segmenter
-    digest = hashlib.sha256(data).hexdigest()
+    digest = digest_of(data)
     path = os.path.join(folder(), f"{digest}.pickle")
     with open(path, "wb") as file:
         file.write(data)

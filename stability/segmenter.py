@@ -530,10 +530,36 @@ def pickling_problem(segmenter: Any) -> str | None:
     >>> pickling_problem(Locked())
     "TypeError: cannot pickle '_thread.lock' object"
     """
+    return pickled(segmenter)[1]
+
+
+def pickled(segmenter: Any) -> tuple[bytes | None, str | None]:
+    """The pickle of ``segmenter`` that worker processes receive, and why there is none: the
+    check of :func:`pickling_problem`, whose pickle the engine then sends to the workers, so that
+    a segmenter holding a large model is pickled once a run, not once to check and once to send.
+
+    Parameters
+    ----------
+    segmenter : callable
+        Any segmenter.
+
+    Returns
+    -------
+    tuple of (bytes or None, str or None)
+        ``(the pickle, None)`` when it is pickled and read back, else ``(None, "ExceptionType:
+        message")`` of the first error.
+
+    Examples
+    --------
+    >>> data, problem = pickled(len)
+    >>> pickle.loads(data) is len, problem
+    (True, None)
+    """
     from joblib.externals.loky.backend.reduction import dumps
 
     try:
-        pickle.loads(dumps(segmenter))
+        data = dumps(segmenter)
+        pickle.loads(data)
     except Exception as exc:  # noqa: BLE001 - any error here is the answer, given as text
-        return f"{type(exc).__name__}: {exc}"
-    return None
+        return None, f"{type(exc).__name__}: {exc}"
+    return data, None

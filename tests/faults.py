@@ -115,20 +115,34 @@ def swallowing_slow(units):
 
 class Model:
     """An even segmenter holding a "model" of ``mb`` megabytes; each time it is unpickled it
-    leaves a file in ``log`` (counting how often worker processes receive it)."""
+    leaves a file in ``log`` named ``<pid>-...`` (counting how often worker processes receive it),
+    and each time it is pickled it adds one to ``Model.pickles`` (in the process that pickles it)."""
+
+    pickles = 0
 
     def __init__(self, mb: int = 2, log: str | None = None):
         self.mb, self.log = mb, log
         self.weights = bytes(mb << 20)
 
+    def __getstate__(self):
+        Model.pickles += 1
+        return self.__dict__
+
     def __setstate__(self, state):
         self.__dict__.update(state)
         if self.log:
             import tempfile
-            tempfile.mkstemp(dir=self.log)
+            tempfile.mkstemp(dir=self.log, prefix=f"{os.getpid()}-")
 
     def __call__(self, units):
         return list(range(3, len(units), 3))
+
+
+def unpickled(log) -> tuple[int, int]:
+    """How many times a :class:`Model` logging to ``log`` was unpickled: in this process, in others."""
+    names = os.listdir(log)
+    here = sum(name.startswith(f"{os.getpid()}-") for name in names)
+    return here, len(names) - here
 
 
 class Removing:

@@ -226,6 +226,41 @@ def test_a_segmenter_holding_a_model_goes_to_each_worker_once(tmp_path):
     assert after <= before  # the run's folder is gone
 
 
+def test_a_segmenter_holding_a_model_is_pickled_once_a_run(tmp_path):
+    """With two jobs a segmenter holding a model was pickled twice as a run began: once by the
+    check that it reaches the workers, once to write the file they read it from. For a model of
+    1 GB, one pickle too many: the check's pickle is the one sent."""
+    import faults
+    from stability import evaluate
+    from stability.demo import demo_corpus
+
+    docs = demo_corpus(n_documents=6)
+    model = faults.Model(mb=2, log=str(tmp_path))
+    faults.Model.pickles = 0
+    run = evaluate({"model": model}, docs, n_restarts=3, n_jobs=2, progress=False)
+    assert faults.Model.pickles == 1
+    assert faults.unpickled(tmp_path)[0] == 1  # the check reads it back here, as a worker would
+    alone = evaluate({"model": model}, docs, n_restarts=3, n_jobs=1, progress=False)  # in-process: no pickle
+    assert run.to_dict()["documents"] == alone.to_dict()["documents"]
+
+
+def test_a_segmenter_that_does_not_pickle_is_still_said_before_the_run():
+    """The check whose pickle is now sent still names a segmenter that cannot reach the workers."""
+    import threading
+
+    import faults
+    from stability import evaluate
+    from stability.demo import demo_corpus
+
+    model = faults.Model(mb=2)
+    model.lock = threading.Lock()
+    run = evaluate({"model": model}, demo_corpus(n_documents=2), n_restarts=2, n_jobs=2, progress=False)
+    assert [f.error for f in run.failures] == [
+        "the segmenter cannot be sent to the worker processes (backend loky, n_jobs 2): pickling it fails with "
+        "TypeError: cannot pickle '_thread.lock' object; run it in this process (n_jobs = 1 without a backend) "
+        "or in threads (backend = 'threading'), or make it picklable"] * 2
+
+
 class _Drifting:
     """A segmenter that is not deterministic but looks it on two calls in a row: its answers, call
     after call (documents of 3 units or more), are [1], [1], [2], [2], [1], then [1] on."""
