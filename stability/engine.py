@@ -49,14 +49,15 @@ import time
 from contextlib import closing
 from collections.abc import Callable, Generator, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, cast
 
 import numpy as np
 
 from .corpus import Document
 from .exceptions import ClusterError, InvalidParameterError, MissingDependencyError, UnknownSegmenterError, warn
-from .isolation import (Guarded, WorkerCrash, interruptible, rerun_alone, result_or_crash, run_pool, ship_once,
-                        ships_once, submit)
+from .isolation import (Guarded, WorkerCrash, digest_of, interruptible, rerun_alone, result_or_crash, run_pool,
+                        ship_once, ships_once, submit, unpickled_once)
 from .outcome import STREAM_NAMES, Finished, f1_interval, restarts_headline_interval, score_task, stability_result
 from .permutations import Stream
 from .results import Failure, StabilityResult
@@ -267,9 +268,10 @@ def _dask_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
     """``function(*task)`` on the Dask cluster with nothing else submitted; raises
     :class:`WorkerCrash` if its worker dies (as :func:`stability.isolation.submit_alone`).
 
-    A task whose document's units the cluster gave up on (a segmenter killed the worker that was
-    making them again, after the one holding them had died) is no crash of its own: the units are
-    shipped again (:func:`_reshipped`) and the task run again, a few times at most.
+    A task whose document's units, or segmenter (:func:`_ship_segmenter`), the cluster gave up on
+    (a segmenter killed the worker that was making them again, after the one holding them had
+    died) is no crash of its own: they are shipped again (:func:`_reshipped`) and the task run
+    again, a few times at most.
     """
     from distributed import get_client
 
@@ -285,43 +287,50 @@ def _dask_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
             pass
         if not _dask_lost(future):
             raise future.exception()
-        if not _units_lost(task):
+        if not _shipment_lost(task):
             break
     raise WorkerCrash("the worker process running the segmenter died")
 
 
-#: The pickle behind each future of shipped units (by the future's key), so that units the
-#: cluster gave up on can be shipped again, with the run that shipped them (several runs of one
-#: process may share a cluster): an entry goes when its pair is done or its run ends.
-_SHIPPED: dict[Hashable, tuple[bytes, object]] = {}
+#: How to ship again each future of shipped units or segmenters (by the future's key): a function
+#: that submits the task that made it again, so that what the cluster gave up on can be shipped
+#: again, with the run that shipped it (several runs of one process may share a cluster): an entry
+#: goes when its pair is done or its run ends.
+_SHIPPED: dict[Hashable, tuple[Callable[[], Any], object]] = {}
 
 
-def _lost_units(item: Any) -> bool:
-    """Whether ``item`` (an argument of a task) is a future of shipped units that ended without
-    its units (the cluster gave up on it, or it was cancelled)."""
+def _submitted(function: Callable, *args: Any) -> Any:
+    """``function(*args)`` submitted to the active client, as a task of its own."""
+    from distributed import get_client
+
+    return get_client().submit(function, *args, pure=False)
+
+
+def _lost(item: Any) -> bool:
+    """Whether ``item`` (found in a task) is a future of shipped units or segmenter that ended
+    without its value (the cluster gave up on it, or it was cancelled)."""
     return getattr(item, "key", None) in _SHIPPED and item.status != "finished" and item.done()
 
 
-def _units_lost(task: tuple) -> bool:
-    """Whether a future of shipped units in ``task`` ended without its units."""
-    return any(_lost_units(item) for item in task)
+def _shipment_lost(item: Any) -> bool:
+    """Whether a future of shipped units or segmenter in ``item`` (a task, or a list or tuple in
+    one: a segmenter's future is in each chunk of a task of restarts) ended without its value."""
+    if isinstance(item, (tuple, list)):
+        return any(_shipment_lost(inner) for inner in item)
+    return _lost(item)
 
 
-def _reshipped(task: tuple) -> tuple:
-    """``task`` with each future of shipped units that ended without its units replaced by the
-    same units shipped again."""
-    if not _units_lost(task):
+def _reshipped(task: Any) -> Any:
+    """``task`` with each future of shipped units or segmenter that ended without its value
+    replaced by the same shipped again."""
+    if not _shipment_lost(task):
         return task
-    from distributed import get_client
-
-    client, items = get_client(), []
-    for item in task:
-        if _lost_units(item):
-            source, run = _SHIPPED.pop(item.key)
-            item = client.submit(pickle.loads, source, pure=False)
-            _SHIPPED[item.key] = source, run
-        items.append(item)
-    return tuple(items)
+    if isinstance(task, (tuple, list)):
+        return type(task)(_reshipped(item) for item in task)
+    again, run = _SHIPPED.pop(task.key)
+    future = again()
+    _SHIPPED[future.key] = again, run
+    return future
 
 
 class _ShippedUnits(tuple):
@@ -345,6 +354,7 @@ def _scatter_units(pairs: list[Pair], run: object = None) -> dict[int, Any]:
     not scattered data: when a segmenter kills the worker that holds them, the scheduler makes
     them again from the task instead of cancelling every task that needs them. The pickles are
     kept in :data:`_SHIPPED` under ``run`` (whatever names the run) until :func:`_forget_run`.
+    A segmenter holding a model goes the same way (:func:`_ship_segmenter`).
     """
     get_client = import_distributed().get_client
     if not pairs:
@@ -359,8 +369,42 @@ def _scatter_units(pairs: list[Pair], run: object = None) -> dict[int, Any]:
     for i, pair in enumerate(pairs):
         source = pickle.dumps(_ShippedUnits(pair.doc.units))
         shipped[i] = client.submit(pickle.loads, source, pure=False)
-        _SHIPPED[shipped[i].key] = source, run
+        _SHIPPED[shipped[i].key] = partial(_submitted, pickle.loads, source), run
     return shipped
+
+
+#: What a graph that ships a segmenter's pickle may hold beside it before Dask's own warning of a
+#: large graph (its default threshold, 10 MB) is said.
+_GRAPH_BESIDE = 10 << 20
+
+
+def _ship_segmenter(data: bytes, guarded: Guarded, run: object) -> Any:
+    """A segmenter whose pickle is ``data`` (:func:`~stability.segmenter.pickled`, a large one:
+    :func:`~stability.isolation.ships_once`) sent to the Dask cluster once, as a future that the
+    tasks carry instead of it; each worker reads it once (:func:`~stability.isolation.unpickled_once`).
+
+    As a document's units (:func:`_scatter_units`), the result of a task (the pickle is its
+    argument, which the scheduler keeps to make it again when a worker dies with it), known in
+    :data:`_SHIPPED` under ``run`` until :func:`_forget_run`; what makes it again there pickles
+    the segmenter again rather than keep a second copy of its pickle in this process."""
+    import dask.config
+
+    digest = digest_of(data)
+
+    def submitted(data: bytes) -> Any:
+        # Dask warns of a graph over 10 MB ("embed the data into the graph without repetition",
+        # which this is: once, the tasks carry its future); said at each run of a model, it is noise
+        with dask.config.set({"distributed.admin.large-graph-warning-threshold": len(data) + _GRAPH_BESIDE}):
+            return _submitted(unpickled_once, data, digest, guarded.timeout)
+
+    def again() -> Any:
+        fresh, problem = pickled(guarded.segmenter)
+        assert fresh is not None, problem  # it pickled when the run began
+        return submitted(fresh)
+
+    future = submitted(data)
+    _SHIPPED[future.key] = again, run
+    return future
 
 
 def _forget_run(run: object) -> None:
@@ -556,7 +600,8 @@ class Shipment:
     """How a run's segmenters reach worker processes, shared by the engines of its blocks: whether
     each pickles (:func:`~stability.segmenter.pickled`) and what the tasks carry for it: a big
     one is sent once, with the pickle of that check (:func:`~stability.isolation.ship_once`: a
-    file in a folder of the run's, removed by :meth:`close`). Each is found once per segmenter
+    file in a folder of the run's, removed by :meth:`close`, for loky's workers;
+    :func:`_ship_segmenter`: a future, for a Dask cluster's). Each is found once per segmenter
     object; the objects the run lasts with (:meth:`keep`) stay known from block to block, a copy
     made for one document (``n_segments = "reference"``) only while its pairs run."""
 
@@ -569,11 +614,15 @@ class Shipment:
         for segmenter in segmenters:
             self.lasting.setdefault(id(segmenter), (segmenter, {}))
 
+    def lasts(self, segmenter: Any) -> bool:
+        """Whether ``segmenter`` is one of the objects the run lasts with (:meth:`keep`)."""
+        entry = self.lasting.get(id(segmenter))
+        return entry is not None and entry[0] is segmenter
+
     def known(self, segmenter: Any, local: dict[int, dict[str, Any]]) -> dict[str, Any]:
         """What is known of ``segmenter``: the run's entry when it lasts, else ``local``'s."""
-        entry = self.lasting.get(id(segmenter))
-        if entry is not None and entry[0] is segmenter:
-            return entry[1]
+        if self.lasts(segmenter):
+            return self.lasting[id(segmenter)][1]
         return local.setdefault(id(segmenter), {})
 
     def folder(self) -> str:
@@ -583,7 +632,8 @@ class Shipment:
 
     def close(self) -> None:
         for _, known in self.lasting.values():
-            known.pop("shipped", None)  # its file goes with the folder
+            known.pop("shipped", None)  # its file goes with the folder; its future, with the cluster's copy
+        _forget_run(self)
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None
@@ -664,11 +714,13 @@ class Engine:
                 self.shipment.close()
 
     def _carry(self, guarded: Guarded) -> Any:
-        """What the tasks carry for a pair's (guarded) segmenter: itself, or in loky's worker
-        processes, when its pickle is big (a model), a handle each worker reads it from once
-        (:func:`~stability.isolation.ship_once`); sent once per segmenter object, whatever its
-        pairs, with the pickle the pickling check made (:meth:`_unsendable`)."""
-        if not self.offload:
+        """What the tasks carry for a pair's (guarded) segmenter: itself, or when its pickle is
+        big (a model), in loky's worker processes a handle each worker reads it from once
+        (:func:`~stability.isolation.ship_once`), on a Dask cluster a future of it
+        (:func:`_ship_segmenter`); sent once per segmenter object, whatever its pairs, with the
+        pickle the pickling check made (:meth:`_unsendable`)."""
+        dask = self.settings.backend == "dask"
+        if not (self.offload or dask):
             return guarded
         segmenter = guarded.segmenter
         known = self.shipment.known(segmenter, self._known)
@@ -679,7 +731,11 @@ class Engine:
             if data is None:  # checked by an engine that did not ship it (a block of one job)
                 data, problem = pickled(segmenter)
                 assert data is not None, problem  # it pickled then
-            known["shipped"] = ship_once(data, self.shipment.folder)
+            run = self.shipment if self.shipment.lasts(segmenter) else self
+            known["shipped"] = (_ship_segmenter(data, guarded, run) if dask
+                                else ship_once(data, self.shipment.folder))
+        if dask:
+            return known["shipped"]
         return Guarded(known["shipped"], guarded.timeout)  # made again around the segmenter in the worker
 
     def _units(self, index: int, pair: Pair) -> Any:
@@ -781,7 +837,7 @@ class Engine:
                 f"n_jobs {s.n_jobs}): pickling it fails with {problem}; run it in this process "
                 "(n_jobs = 1 without a backend) or in threads (backend = 'threading'), or make it picklable")
             known["big"] = data is not None and ships_once(data)
-            if known["big"] and self.offload:
+            if known["big"] and (self.offload or s.backend == "dask"):
                 known["pickle"] = data  # sent once by _carry, not pickled again
         return known["problem"]
 

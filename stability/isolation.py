@@ -272,7 +272,7 @@ def _cores() -> int:
 
 
 #: A segmenter whose pickle is at least this many bytes goes to each worker process once
-#: (:func:`ship_once`) rather than with every task.
+#: (:func:`ship_once`, :func:`unpickled_once`) rather than with every task.
 SHIP_ONCE_BYTES = 1 << 20
 #: How many bytes of pickled segmenters a worker process keeps read (the most recently used; the
 #: last one read whatever its size): a grid of configurations each holding its own copy of a
@@ -344,6 +344,35 @@ def ship_once(data: bytes, folder: Callable[[], str]) -> Shipped:
     with open(path, "wb") as file:
         file.write(data)
     return Shipped(path, digest)
+
+
+class _Unpickled(Guarded):
+    """In a Dask worker: a :class:`Guarded` segmenter made by :func:`unpickled_once`. Dask hands
+    it to another worker that needs it as its pickle, which that worker reads only if it has not
+    the segmenter of the same digest yet (Dask may drop a worker's copy between rounds and send it
+    again)."""
+
+    def __init__(self, segmenter: Callable, timeout: float | None, digest: str) -> None:
+        super().__init__(segmenter, timeout)
+        self.digest = digest
+
+    def __reduce__(self) -> tuple[Any, tuple[bytes, str, float | None]]:
+        from joblib.externals.loky.backend.reduction import dumps
+
+        return unpickled_once, (dumps(self.segmenter), self.digest, self.timeout)
+
+
+def unpickled_once(data: bytes, digest: str, timeout: float | None) -> Guarded:
+    """In a Dask worker: the segmenter of pickle ``data``, guarded with ``timeout``, read once in
+    each worker process (kept by ``digest``, see :func:`_kept`).
+
+    The engine submits it once a segmenter (its pickle is the task's argument), and the tasks
+    carry its future, which Dask resolves on the worker that runs them: a segmenter holding a
+    model is no longer sent with every task (``benchmarks/model_workers.py --backend dask``). A
+    worker that dies with it makes Dask run this again, as for a document's units."""
+    import pickle
+
+    return _Unpickled(_kept(digest, lambda: (pickle.loads(data), len(data))), timeout, digest)
 
 
 def _executor(n_jobs: int) -> Any:

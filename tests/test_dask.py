@@ -214,3 +214,70 @@ def test_a_run_that_ends_keeps_the_units_another_run_shipped(client):
     finally:
         _forget_run(other)
     assert not _SHIPPED
+
+
+def test_a_segmenter_holding_a_model_goes_to_each_worker_once(client, tmp_path):
+    """With the dask backend a segmenter holding a model travelled with every task (through the
+    scheduler, read there and in a worker each time), where loky's workers read it once: it is
+    now shipped once, the pickle of the pickling check the task's argument, and read once in
+    each worker, whose tasks carry its future."""
+    import faults
+    from stability.demo import demo_corpus
+
+    docs = demo_corpus(n_documents=10)
+    model = faults.Model(mb=2, log=str(tmp_path))
+    settings = dict(n_restarts=6, shuffle_control=True, progress=False)
+    faults.Model.pickles = 0
+    on_dask = evaluate({"model": model}, docs, n_jobs=2, backend="dask", **settings)
+    here, workers = faults.unpickled(tmp_path)
+    assert faults.Model.pickles == 1  # the check's pickle is the one sent
+    assert here == 1  # the check reads it back (this process also runs the local cluster's scheduler)
+    assert 1 <= workers <= 2  # at most once in each of the two workers
+    sequential = evaluate({"model": model}, docs, **settings)
+    assert on_dask.to_dict()["documents"] == sequential.to_dict()["documents"]
+
+
+def test_a_worker_killed_with_a_shipped_segmenter_makes_it_again(client):
+    """The worker holding a shipped segmenter (its future's value) dies, killed by the segmenter
+    itself: the cluster makes it again from its pickle for the other tasks, which keep their
+    results, and the document that kills the worker is a crash as with a small segmenter."""
+    fault = Fault("os_exit", when="restart")
+    fault.weights = bytes(2 << 20)  # a model: shipped once
+    docs = corpus("a", "bad", "c")
+    settings = dict(n_restarts=4, n_bootstrap=50, progress=False)
+    expected = evaluate({"fault": Fault("raise", marker="none")}, docs, **settings)
+    result = evaluate({"fault": fault}, docs, n_jobs=2, backend="dask", **settings)
+    [failure] = result.failures
+    assert (failure.document, failure.kind, failure.restart, failure.stream) == ("bad", "crash", 0, "within")
+
+    def scored(r):  # less the parameters: each Fault records its own kind
+        return {key: value for key, value in r.to_dict().items() if key != "params"}
+
+    assert [scored(r) for r in result.documents["fault"]] == [
+        scored(r) for r in expected.documents["fault"] if r.document != "bad"]
+
+
+def test_a_task_run_alone_ships_its_segmenter_again_when_the_cluster_lost_it(client):
+    """As a document's units: a shipped segmenter the cluster gave up on (a cancelled future
+    stands for it) is shipped again for a task run alone, where it sits in each chunk of restarts."""
+    from stability import get_segmenter
+    from stability.engine import _SHIPPED, _dask_alone, _forget_run, _ship_segmenter
+    from stability.isolation import Guarded
+    from stability.permutations import Stream
+    from stability.segmenter import pickled
+    from stability.tasks import restart_task
+
+    units = tuple(f"unit {i}" for i in range(12))
+    guarded = Guarded(get_segmenter("even", n_segments=3), None)
+    run = object()
+    lost = _ship_segmenter(pickled(guarded.segmenter)[0], guarded, run)
+    try:
+        client.cancel(lost)
+        assert lost.status == "cancelled"
+        chunk = (0, Stream.WITHIN, lost, (4, 8), 7, 0, range(0, 2))
+        got = _dask_alone(restart_task, (units, [chunk]), 2)
+        assert got == restart_task(units, [(*chunk[:2], guarded, *chunk[3:])])
+        assert lost.key not in _SHIPPED and len(_SHIPPED) == 1  # the new one
+    finally:
+        _forget_run(run)
+    assert not _SHIPPED
