@@ -328,3 +328,18 @@ def test_importing_the_package_loads_none_of_its_modules_until_a_name_is_used():
 
     with pytest.raises(AttributeError, match="module 'stability' has no attribute 'evalute'"):
         stability.evalute  # noqa: B018
+
+
+def test_what_type_checkers_see_of_the_package_is_what_it_imports_on_first_use():
+    """The package's names are listed twice: imported under TYPE_CHECKING (what mypy and editors
+    read) and in ``_EXPORTS`` (what ``__getattr__`` imports). Both lists, and ``__all__``, must name
+    the same things from the same modules, or a name would type-check and fail at run time."""
+    import ast
+
+    import stability
+
+    tree = ast.parse(Path(stability.__file__).read_text(encoding="utf-8"))
+    guarded = next(node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
+    seen = {alias.name: node.module for node in guarded.body if isinstance(node, ast.ImportFrom) for alias in node.names}
+    assert seen == {name: module for name, module in stability._EXPORTS.items()}
+    assert sorted(set(stability.__all__) - {"__version__"}) == sorted(stability._EXPORTS)
