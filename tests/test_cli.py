@@ -571,7 +571,7 @@ def test_run_prints_the_per_document_table_when_asked(runner):
     plain, documents = runner.invoke(app, base), runner.invoke(app, base + ["--documents"])
     assert plain.exit_code == documents.exit_code == 0, documents.output
     assert plain.stdout.splitlines()[0].startswith("segmenter,params,")           # one row per segmenter
-    assert documents.stdout.splitlines()[0].startswith("segmenter,document,units,")  # one row per document
+    assert documents.stdout.splitlines()[0].startswith("segmenter,document,n_units,")  # one row per document
     assert len(documents.stdout.splitlines()) == 1 + 12
 
 

@@ -178,7 +178,7 @@ def test_csv_carries_raw_numbers(result):
     assert float(lex["f1_mean"]) == pytest.approx(result.summary["lex"].macro["f1"].mean)
     assert float(lex["ref_pk_mean"]) == pytest.approx(np.mean([r.reference_metrics["pk"] for r in result.documents["lex"]]))
     per_doc = list(csv.DictReader(io.StringIO(render(result, "csv", documents=True))))
-    assert len(per_doc) == 9 and "boundary:confidence" in per_doc[0]
+    assert len(per_doc) == 9 and "boundary_confidence" in per_doc[0]
 
 
 def test_load_results_rebuilds_the_same_summary(result, tmp_path):

@@ -55,7 +55,7 @@ def test_documents_csv_has_the_json_numbers_at_full_precision(corpus_result):
         assert float(row["chance_f1"]) == doc["chance_f1"] and float(row["ref_pk"]) == doc["reference_metrics"]["pk"]
         # undefined: an empty cell, as in the summary CSV (not the text "n/a")
         assert row["corrected_f1"] == ("" if doc["corrected_f1"] is None else repr(doc["corrected_f1"]))
-        confidence = {int(b): float(c) for b, c in (pair.split(":") for pair in row["boundary:confidence"].split())}
+        confidence = {int(b): float(c) for b, c in (pair.split(":") for pair in row["boundary_confidence"].split())}
         assert confidence == {int(b): c for b, c in doc["boundary_confidence"].items()}
     assert {row["corrected_f1"] for row in rows if row["segmenter"] == "none"} == {""}
 
@@ -63,7 +63,8 @@ def test_documents_csv_has_the_json_numbers_at_full_precision(corpus_result):
 #: The columns of the CSV reports that are not measures of the catalogue.
 NOT_MEASURES = {"segmenter", "params", "n_documents", "n_failed", "content_blind", "deterministic", "count_mark",
                 "micro_precision", "micro_recall", "micro_f1", "layout_only",  # report.csv
-                "document", "units", "flags", "boundary:confidence", "boundary times"}  # documents.csv, score
+                "term_blind", "term_blind_share",  # report.csv, when some document was term-blind
+                "document", "n_units", "flags", "boundary_confidence", "boundary_times"}  # documents.csv, score
 
 
 def test_every_csv_names_a_measure_by_its_catalogue_column(corpus_result, tmp_path):

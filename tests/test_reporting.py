@@ -420,7 +420,7 @@ def test_a_transcript_s_boundaries_are_given_as_times_in_every_format():
     assert row.split("|")[-2].strip().startswith("2:05 4:10")
     assert next(line for line in md.splitlines() if line.startswith("| even | plain |")).endswith("|  |")
     rows = list(csv.DictReader(io.StringIO(render(result, "csv", documents=True))))
-    assert [r["boundary times"].split()[:2] for r in rows if r.get("document") == "talk"] == [["125.0", "250.0"]]
+    assert [r["boundary_times"].split()[:2] for r in rows if r.get("document") == "talk"] == [["125.0", "250.0"]]
     assert "<title>boundary 5 at 2:05: confidence" in render(result, "html")
 
 

@@ -567,7 +567,8 @@ def _document_table(result: CorpusResult, digits: int | None, compact: bool = Fa
     scores = [STABILITY[n] for n in COMPACT_DOCUMENT] if compact else sum(_full_columns(result), [])
     refs = _reference_measures(result, compact, metrics)
     raw = digits is None
-    header = ["segmenter", "document"] + ([] if compact else ["units"])
+    # CSV's columns are snake_case names, as CorpusResult.to_rows gives them; the titles are for reading
+    header = ["segmenter", "document"] + ([] if compact else ["n_units" if raw else "units"])
     for m in scores:
         if compact:
             header.append(f"{m.short} {ci_title(result)}" if m is HEADLINE else m.short)
@@ -576,8 +577,9 @@ def _document_table(result: CorpusResult, digits: int | None, compact: bool = Fa
         else:
             header += [m.short] + ([f"{m.short} low", f"{m.short} high"] if m.interval else [])
     timed = _timed(result)
-    header += ["flags"] + [m.column() if raw else m.short for m in refs] + ["boundary:confidence"]
-    header += ["boundary times"] if timed else []
+    header += ["flags"] + [m.column() if raw else m.short for m in refs]
+    header += ["boundary_confidence" if raw else "boundary:confidence"]
+    header += (["boundary_times" if raw else "boundary times"]) if timed else []
     rows = [_document_cells(r, scores, refs, digits, not compact, timed)
             for docs in result.documents.values() for r in docs]
     align = "LL" + "r" * (len(header) - 4 - len(refs) - timed) + "L" + "r" * len(refs) + "l" * (1 + timed)
