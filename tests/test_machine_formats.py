@@ -102,6 +102,28 @@ def test_every_csv_names_a_measure_by_its_catalogue_column(corpus_result, tmp_pa
     assert set(score) == {m.column() for m in REFERENCE.values()}
 
 
+def test_a_whole_measure_is_an_integer_in_every_csv(corpus_result, tmp_path):
+    """A document's window k, GHD or count was written ``3.0`` in documents.csv and in the score
+    CSV, while the tables showed ``3``: the catalogue declares them whole (Measure.whole), and CSV
+    now writes their per-document values as integers (a mean stays a float)."""
+    from stability.catalogue import MULTI_REFERENCE, REFERENCE
+
+    whole = {m.column() for m in [*STABILITY.values(), *REFERENCE.values(), *MULTI_REFERENCE.values()] if m.whole}
+    documents = _csv(render(corpus_result, "csv", documents=True, metrics=["pk", "window_k", "ghd"]))
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl"
+    ref.write_text('{"id": "a", "masses": [3, 4, 2]}\n{"id": "b", "masses": [5, 5]}\n')
+    hyp.write_text('{"id": "a", "masses": [2, 6, 1]}\n{"id": "b", "masses": [4, 6]}\n')
+    scored = CliRunner().invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--report-format", "csv",
+                                      "--metrics", "pk,window_k,ghd"])
+    assert scored.exit_code == 0, scored.output
+    for rows in (documents, _csv(scored.stdout)):
+        columns = [c for c in rows[0] if c in whole]
+        assert {"ref_window_k", "ref_ghd"} <= set(columns), columns
+        for row in rows:
+            assert all(row[c].isdigit() for c in columns), {c: row[c] for c in columns}
+        assert all("." in row["ref_pk"] for row in rows)  # not whole: as before
+
+
 def test_json_documents_carry_the_scores_of_the_per_document_table(corpus_result):
     """The per-document table shows the headline, the shuffle-corrected score and the gap; the
     JSON record of each document has them too (not only the inputs to recompute them)."""

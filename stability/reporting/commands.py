@@ -14,7 +14,7 @@ from typing import Any
 from ..catalogue import reference_measure
 from ..checks import counted
 from .corpus import first_reference_note
-from .model import Report, Section, number
+from .model import Report, Section, number, raw
 
 __all__ = ["score_report", "segmenters_report"]
 
@@ -55,7 +55,8 @@ def score_report(result: Any, digits: int = 4, compact: bool = False, metrics: S
     # the machine-readable table holds documents only (a mean row would be read as a document),
     # its columns named as the catalogue spells them (ref_pk); JSON carries the mean and std apart
     data = (["document"] + [m.column() for m in measures],
-            [[doc] + [_raw(values.get(k, math.nan)) for k in keys] for doc, values in result.documents.items()])
+            [[doc] + [raw(values.get(m.name, math.nan), m.whole) for m in measures]
+             for doc, values in result.documents.items()])
     n = len(result.documents)
     summary = (f"The rows mean and std at the foot of the table: the mean and the standard deviation (n - 1) over "
                f"the {counted(n, 'document')}.")
@@ -64,11 +65,6 @@ def score_report(result: Any, digits: int = 4, compact: bool = False, metrics: S
                       data=data, footer=footer if n else (),
                       drop_order=tuple(range(len(keys), 0, -1))[:-1] if compact else ())  # all columns: in parts
     return Report("Reference metrics", [section], payload=result.to_dict())
-
-
-def _raw(value: float) -> str:
-    """A value at full precision, as CSV writes it (empty: not computed)."""
-    return "" if math.isnan(value) else repr(float(value))
 
 
 def _short(value: object, limit: int = 32) -> str:

@@ -24,7 +24,7 @@ from ..exceptions import InvalidParameterError
 from ..results import TERM_BLIND_SHARE, CorpusResult, Failure, StabilityResult, Stat, _json_float, _jsonable, map_floats
 from ..stats import percentile_coverage_bound
 from ..summary import COUNT_MARKS, count_marks, ranked_counts
-from .model import Report, Section, clock, mean_std, number
+from .model import Report, Section, clock, mean_std, number, raw
 
 __all__ = ["HEADLINE_NOTE", "corpus_report", "summary_section", "document_section", "headline_stat", "clean"]
 
@@ -448,10 +448,6 @@ def comparison_of(result: CorpusResult) -> dict[str, float | None] | None:
     return values if any(v is not None for v in values.values()) else None
 
 
-def _raw(x: Any) -> str:
-    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else repr(float(x))
-
-
 def varied_params(result: CorpusResult) -> list[str]:
     """The parameters that tell a run's configurations apart, sorted: those two configurations
     of one segmenter give different values (a grid's parameters, ``n_segments`` beside an
@@ -520,7 +516,7 @@ def _summary_data(result: CorpusResult, metrics: Sequence[str] | None = None) ->
     """The summary with raw numbers, as CSV writes it (:func:`summary_table`, each float at full
     precision, the parameters as JSON, an empty cell where not computed)."""
     header, rows = summary_table(result, metrics)
-    return header, [[json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else _raw(v) if isinstance(v, float) or v is None
+    return header, [[json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else raw(v) if isinstance(v, float) or v is None
                      else v for v in row] for row in rows]
 
 
@@ -529,7 +525,7 @@ def _document_cells(r: StabilityResult, scores: list[Measure], refs: list[Measur
     """One row of the per-document table; ``digits=None``: raw values (full precision, empty when
     missing), as CSV writes them. ``timed``: a last cell with the boundaries' times (clock times;
     raw: seconds)."""
-    show = _raw if digits is None else lambda x: number(x, digits)
+    show = raw if digits is None else lambda x: number(x, digits)
     cells = [r.segmenter, str(r.document)] + ([str(r.segmentation.n_units)] if full else [])
     for m in scores:
         # a whole measure (a count) without decimals, in CSV too; the others as the table's numbers
@@ -540,7 +536,7 @@ def _document_cells(r: StabilityResult, scores: list[Measure], refs: list[Measur
         else:  # compact: the headline's interval in its cell
             cells.append(f"{value} [{bounds[0]}, {bounds[1]}]" if m is HEADLINE else value)
     cells.append(flags(r.content_blind, r.deterministic, layout_only=r.layout_only, term_blind=r.term_blind is not None))
-    cells += [_raw(r.reference_metrics.get(m.name)) if digits is None else number(r.reference_metrics.get(m.name),
+    cells += [raw(r.reference_metrics.get(m.name), m.whole) if digits is None else number(r.reference_metrics.get(m.name),
               m.places(digits)) for m in refs]
     cells.append(" ".join(f"{b}:{number(c, 2) if digits is not None else show(c)}"
                           for b, c in r.boundary_confidence.items()))

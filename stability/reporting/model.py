@@ -24,7 +24,7 @@ from typing import Any
 
 from ..exceptions import InvalidParameterError
 
-__all__ = ["Section", "Report", "clock", "markdown_table", "number", "mean_std"]
+__all__ = ["Section", "Report", "clock", "markdown_table", "number", "mean_std", "raw"]
 
 #: Column alignment letters: left / right; upper case: never wrapped in the terminal.
 ALIGNMENTS = "lrLR"
@@ -149,6 +149,19 @@ class Report:
     def tables(self, details: bool) -> list[Section]:
         """The table blocks to show: the per-item ones only when ``details`` is true."""
         return [s for s in self.sections if s.is_table and (details or not s.detail)]
+
+
+def raw(value: Any, whole: bool = False) -> str:
+    """A value as CSV writes it: at full precision (``repr``), a ``whole`` measure's value as an
+    integer (``3``, not ``3.0``), empty when not computed (``None``, NaN).
+
+    >>> raw(0.25), raw(3.0), raw(3.0, whole=True), raw(float("nan")), raw(None)
+    ('0.25', '3.0', '3', '', '')
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    value = float(value)
+    return str(int(value)) if whole and value.is_integer() else repr(value)
 
 
 def number(x: Any, digits: int = 3, *, zero_sign: bool = False) -> str:
