@@ -234,7 +234,8 @@ _STABILITY_LIST = (
     _stability("count_corrected", "stability", "stability (count-aware shuffle correction)", "higher",
                "(F1 - C) / (1 - C), C = max(shuffle F1, chance F1): the stability F1 beyond what the shuffle "
                "control and boundaries placed by chance reach; about 0 for segmenters that ignore the content "
-               "(sampling noise only) and 0 for documents without boundaries", compact=True, correlate=True,
+               "(sampling noise only), 0 for documents without boundaries and for documents the segmenter was "
+               "term-blind on (saw next to no shared term)", compact=True, correlate=True,
                interval="headline_ci"),
     _stability("shuffle_corrected", "stab. (shuf.-corr.)", "stability (shuffle-corrected)", "higher",
                "(F1 - shuffle F1) / (1 - shuffle F1): the stability F1 corrected by the shuffle control, "

@@ -142,7 +142,7 @@ def layout_only(docs: Sequence[StabilityResult]) -> bool | None:
 
 def term_blind(docs: Sequence[StabilityResult]) -> bool:
     """Whether a segmenter is term-blind over a corpus: it saw next to no term shared between
-    units on at least half of its documents (the rule of
+    units on most of its documents (the rule of
     :attr:`stability.results.SegmenterSummary.term_blind`)."""
     return is_term_blind(term_blind_share(docs))
 

@@ -81,9 +81,12 @@ def stored_headline_interval(result: StabilityResult, confidence: float, n_boots
     restarts of ``result`` (default all) reports, recomputed from its stored restarts with the
     same generators, hence the same draws: for results files written before the interval
     existed, and for the study's comparison of half and all of the restarts. ``(nan, nan)``
-    without the shuffle control."""
+    without the shuffle control; ``(0, 0)`` on a document the segmenter was term-blind on (its
+    headline is 0 there)."""
     if result.shuffle is None:
         return float("nan"), float("nan")
+    if result.term_blind is not None:
+        return 0.0, 0.0
     n = n_restarts
     return restarts_headline_interval(result.seed, doc_key(result.document), result.segmentation.boundaries,
                                       result.segmentation.n_units, result.tolerance, result.restart_boundaries[:n],
@@ -186,6 +189,8 @@ def stability_result(settings: Settings, finished: Finished) -> StabilityResult:
         # the headline's interval pairs the replicates of the two F1 intervals, drawn independently
         headline_ci = headline_interval(within_samples, shuffle_samples, within.chance_f1, len(finished.initial),
                                         s.confidence)
+    if shuffle is not None and finished.term_blind is not None:  # no credit: its headline is 0 (StabilityResult)
+        headline_ci = (0.0, 0.0)
     layout = stream_scores(s, finished, Stream.LAYOUT) if Stream.LAYOUT in finished.restarts else None
     deterministic, self_f1 = _self_agreement(s, finished)
     content_blind = None if shuffle is None else is_content_blind(shuffle.f1, within.f1, s.content_margin)

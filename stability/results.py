@@ -31,18 +31,19 @@ def is_layout_only(layout_f1: float, content_margin: float) -> bool:
     return bool(layout_f1 >= 1.0 - content_margin)
 
 
-#: The least share of a segmenter's documents that must be term-blind (it saw next to no term
-#: shared between their units: :func:`stability.segmenter.unit_terms_problem`) for the segmenter
-#: to be flagged term-blind over the corpus (:func:`is_term_blind`).
+#: The share of a segmenter's documents that must be exceeded by those it was term-blind on (it saw
+#: next to no term shared between their units: :func:`stability.segmenter.unit_terms_problem`) for
+#: the segmenter to be flagged term-blind over the corpus (:func:`is_term_blind`): most of them. On
+#: a corpus half in a language its preprocessing reads, it is ranked, its headline 0 on the other half.
 TERM_BLIND_SHARE = 0.5
 
 
 def is_term_blind(share: float) -> bool:
-    """The corpus verdict of the terms check: on at least :data:`TERM_BLIND_SHARE` of its documents
+    """The corpus verdict of the terms check: on more than :data:`TERM_BLIND_SHARE` of its documents
     the segmenter saw next to no term shared between units, so its boundaries could not follow
     the content there (they can follow the units' lengths, which the shuffle control does not
     catch). NaN (no document) is not term-blind."""
-    return bool(share >= TERM_BLIND_SHARE)
+    return bool(share > TERM_BLIND_SHARE)
 
 
 def term_blind_share(docs: Any) -> float:
@@ -254,8 +255,9 @@ class StabilityResult(RestartScores):
         fewer than half of the units share a term with another unit as it reads them
         (:func:`stability.segmenter.unit_terms_problem`; its preprocessing not set for the
         document's language, typically). Its boundaries then cannot follow the topics; they can
-        follow the units' lengths, which the shuffle control does not see, so the document's
-        headline can be high and says nothing about the content. ``None`` too for segmenters
+        follow the units' lengths, which the shuffle control does not see, so its stability says
+        nothing about the content: the document's headline is 0 (``headline_ci`` ``(0, 0)``), as
+        for a content-blind segmenter, whatever its F1. ``None`` too for segmenters
         that do not tell their terms (no ``unit_terms``), and in files written before it existed.
     stopped_early : bool
         Whether adaptive stopping ended the test before the maximum number of restarts.
@@ -342,9 +344,13 @@ class StabilityResult(RestartScores):
     def count_corrected(self) -> float:
         """The reports' headline score of this document, ``(f1 - C) / (1 - C)`` with
         ``C = max(shuffle_f1, chance_f1)``, 0 without boundaries (see
-        :func:`stability.scores.count_corrected_f1`); ``headline_ci`` is its interval over restarts."""
+        :func:`stability.scores.count_corrected_f1`), and 0 on a document the segmenter was
+        term-blind on (``term_blind``: it could not see the content, so no stability is credited,
+        as for a content-blind segmenter); ``headline_ci`` is its interval over restarts."""
         from .scores import count_corrected_f1
 
+        if self.term_blind is not None:
+            return 0.0 if self.shuffle is not None else float("nan")
         return count_corrected_f1(self.f1, self.shuffle_f1, self.chance_f1, self.n_boundaries)
 
     def to_dict(self) -> dict[str, Any]:
@@ -508,7 +514,7 @@ class SegmenterSummary:
     restart of every document: ``precision``, ``recall`` and ``f1``. ``reference`` maps each
     reference metric (when documents have references) to its :class:`Stat`. ``content_blind`` and
     ``layout_only`` (``None`` when that control was not run) are the corpus-level flags, beside the
-    share of documents flagged; ``term_blind`` is flagged when at least :data:`TERM_BLIND_SHARE` of
+    share of documents flagged; ``term_blind`` is flagged when more than :data:`TERM_BLIND_SHARE` of
     the documents are (:attr:`StabilityResult.term_blind`), ``term_blind_share`` their share.
     """
 

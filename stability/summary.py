@@ -111,7 +111,7 @@ def summarize(
     segmenter is ``content_blind`` at corpus level when its mean shuffle-control F1 is at least its
     mean F1 minus ``content_margin``, and ``layout_only`` when its mean layout-control F1 is at least
     ``1 - content_margin`` (scores of a control that no document ran are left out), and
-    ``term_blind`` when it saw next to no shared term on at least half of its documents
+    ``term_blind`` when it saw next to no shared term on most of its documents
     (:func:`stability.results.is_term_blind`). A segmenter
     without a document scored (it failed on every one) has NaN micro scores, not the 1.0 of
     "nothing predicted, nothing to find", and its parameters from ``params`` (label -> the run

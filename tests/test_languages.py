@@ -433,12 +433,17 @@ def test_a_segmenter_that_sees_no_shared_term_is_flagged_in_the_results_and_not_
     """U00 with its defaults reads each Chinese sentence as one or two clause-long words that no
     other sentence shares: its boundaries follow the sentences' lengths, which the shuffle control
     does not see. Before, its headline of 1.00 ranked it first, unflagged, in every report (finding
-    none of the topic changes: F1 against the reference 0); only a warning on stderr said why."""
+    none of the topic changes: F1 against the reference 0); only a warning on stderr said why. Its
+    headline there is now 0, as a content-blind segmenter's."""
     from stability.reporting.corpus import ranked_line, summary_table
+    from stability.scores import count_corrected_f1
 
     result = _term_blind_run()
     u00, c99 = result.documents["u00"][0], result.documents["c99"][0]
-    assert u00.count_corrected == 1.0 and u00.reference_metrics["f1"] == 0.0  # what made it look best
+    # what made it look best: its stability beyond the shuffle control and chance, finding nothing
+    assert count_corrected_f1(u00.f1, u00.shuffle_f1, u00.chance_f1, u00.n_boundaries) == 1.0
+    assert u00.reference_metrics["f1"] == 0.0
+    assert u00.count_corrected == 0.0 and u00.headline_ci == (0.0, 0.0) and c99.count_corrected > 0.9
     assert u00.term_blind == "32 of 32 non-empty units share no term with another unit"
     assert c99.term_blind is None
     summary = result.summary["u00"]
@@ -464,3 +469,24 @@ def test_the_term_blind_flag_survives_the_results_file_and_shows_in_every_report
         assert "term-blind: the segmenter saw next to no term shared between the units" in text, format
         assert "u00 on 1 of 1 document" in text, format
         assert text.count("term-blind") >= 4, format  # the note, the summary's and the document's flags, the ranking
+
+
+def test_a_document_a_segmenter_is_term_blind_on_gets_no_credit_in_a_corpus_it_mostly_reads():
+    """One German document (which U00 reads, its terms shared) and one Chinese (which it cannot):
+    U00 is term-blind on half of the documents, not most, so it is ranked, with no stability
+    credited for the Chinese one (its 1.00 there made its mean the best before)."""
+    from stability.corpus import Document
+    from stability.reporting.corpus import ranked_line
+    from stability.study.sensitivity import headline_at
+
+    docs = [Document("de", GERMAN), Document("zh", CHINESE_FOUR)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SegmenterWarning)
+        result = evaluate({"u00": "u00"}, docs, n_restarts=10, progress=False)
+    german, chinese = result.documents["u00"]
+    assert german.term_blind is None and chinese.term_blind is not None
+    assert chinese.count_corrected == 0.0 == headline_at(chinese)
+    summary = result.summary["u00"]
+    assert summary.term_blind_share == 0.5 and not summary.term_blind
+    assert summary.macro["count_corrected"].mean == pytest.approx(german.count_corrected / 2)
+    assert ranked_line(result).split(": ", 1)[1].startswith("u00 ")

@@ -33,7 +33,7 @@ HEADLINE_NOTE = (
     "Headline: stability = (F1 - C) / (1 - C) with C = max(shuffle-control F1, chance F1): how much more "
     "stable the boundaries are under permutations within their segments than once the document's arrangement "
     "is destroyed, or than boundaries placed at random in the same numbers; about 0 for segmenters that ignore the "
-    "content, 0 for documents without boundaries. Evidence (docs/validation*.md): "
+    "content, 0 for documents without boundaries and for documents the segmenter was term-blind on. Evidence (docs/validation*.md): "
     "across segmenter configurations it ranks in fair agreement with boundary similarity B on concatenations "
     "of unrelated texts (Kendall tau 0.79 on Choi's, 0.72 on task dialogues), on clinical textbook chapters "
     "(0.68) and on novels split into chapters (0.67), only moderately on Wikipedia articles and meeting "
@@ -51,7 +51,7 @@ HEADLINE_NOTE = (
 #: table and format).
 HEADLINE_BRIEF = (
     "Headline: stability = (F1 - C) / (1 - C) with C = max(shuffle-control F1, chance F1): 0 for segmenters that "
-    "ignore the content and for documents without boundaries. How well it ranks segmenters depends on the kind of "
+    "ignore the content, for documents without boundaries and for documents it was term-blind on. How well it ranks segmenters depends on the kind of "
     "text (docs/validity.md): fairly on concatenated texts, clinical chapters and novels, moderately on Wikipedia "
     "articles and meetings, poorly on chit-chat, from not at all to moderately on technical documentation. Compare "
     "segmenters over a corpus, not documents, and check the ranking on a few annotated documents (Kendall tau below)."
@@ -113,9 +113,9 @@ def term_blind_note(result: CorpusResult) -> list[str]:
                        f"{counted(s.n_documents, 'document')}" for label, s in seen)
     return [f"term-blind: the segmenter saw next to no term shared between the units of a document (fewer than half "
             f"of them share a term with another unit, as it reads them; {counts}), so its boundaries there cannot "
-            "follow the topics: they can follow the units' lengths, which the shuffle control does not see, and its "
-            f"headline there says nothing about the content. A segmenter is flagged term-blind, and left out of the "
-            f"ranking, when at least {TERM_BLIND_SHARE:.0%} of its documents are; the per-document table (--documents) "
+            "follow the topics: they can follow the units' lengths, which the shuffle control does not see, so its "
+            f"headline there is 0 (no stability credit, as for a content-blind segmenter). A segmenter is flagged term-blind, and left out of the "
+            f"ranking, when more than {TERM_BLIND_SHARE:.0%} of its documents are; the per-document table (--documents) "
             "names them. Set its preprocessing for the documents' language (README, 'Documents not in English'); "
             "the layout control (--layout-control) measures how much the boundaries follow the units' lengths."]
 

@@ -44,10 +44,13 @@ def headline_at(result: StabilityResult, n_restarts: int | None = None) -> float
 
     Equals the catalogue's headline (:data:`stability.catalogue.HEADLINE`) of ``result`` when
     every restart is used and the run matched boundaries exactly (``tolerance = 0``); NaN when
-    the shuffle control was not run.
+    the shuffle control was not run; 0 on a document the segmenter was term-blind on, as its
+    headline (:attr:`stability.results.StabilityResult.count_corrected`).
     """
     if result.shuffle is None:
         return float("nan")
+    if result.term_blind is not None:
+        return 0.0
     n = result.n_restarts if n_restarts is None else n_restarts
     initial = result.segmentation.boundaries
     within = restart_precision_recall(initial, result.restart_boundaries[:n])
