@@ -490,3 +490,36 @@ def test_a_document_a_segmenter_is_term_blind_on_gets_no_credit_in_a_corpus_it_m
     assert summary.term_blind_share == 0.5 and not summary.term_blind
     assert summary.macro["count_corrected"].mean == pytest.approx(german.count_corrected / 2)
     assert ranked_line(result).split(": ", 1)[1].startswith("u00 ")
+
+
+def test_the_validation_study_says_what_term_blind_means_and_that_such_a_configuration_has_no_vote(tmp_path):
+    """`stability validate` on annotated Chinese documents flagged U00 with its defaults
+    `term-blind` in its tables, but explained only `content-blind` under them, and its
+    ×agreement section said every configuration not told the reference count votes, where
+    term-blind ones (and layout-only ones) have no vote (`stability.comparison.is_voter`)."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from stability.cli import app
+
+    blocks = [CHINESE_FOUR[i:i + 8] for i in range(0, 32, 8)]
+    with open(tmp_path / "zh.jsonl", "w", encoding="utf-8") as out:
+        for n, order in enumerate([(0, 1, 2, 3), (1, 3, 0, 2), (2, 0, 3, 1)]):
+            doc = {"id": f"zh{n}", "units": [u for b in order for u in blocks[b]], "boundaries": [8, 16, 24]}
+            out.write(json.dumps(doc, ensure_ascii=False) + "\n")
+    config = tmp_path / "zh.toml"
+    config.write_text('[corpus.zh]\npath = "zh.jsonl"\n[segmenters.u00]\n'
+                      '[segmenters.c99_zh]\nsegmenter = "c99"\ntokenizer = "unicode"\nstopwords = []\nstem = false\n'
+                      '[segmenters.u00_zh]\nsegmenter = "u00"\ntokenizer = "unicode"\nstopwords = []\nstem = false\n'
+                      '[segmenters.none]\n[run]\nn_restarts = 3\n', encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(config), "--out", str(tmp_path / "cache"), "--docs",
+                                      str(tmp_path / "docs"), "--bootstrap", "40", "--comparison", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    report = (tmp_path / "docs" / "validation.md").read_text(encoding="utf-8")
+    assert "| u00 | u00 | (defaults) | term-blind |" in report
+    assert ("`term-blind`: the segmenter saw next to no term shared between the units of a document (fewer than half "
+            "of them share a term with another unit, as it reads them; u00 on 3 of 3 documents), so its boundaries "
+            "there cannot follow the topics") in report
+    assert "A configuration is flagged term-blind when more than 50% of its documents are" in report
+    assert "not told the reference count nor flagged layout-only or term-blind" in report

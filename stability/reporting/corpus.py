@@ -103,18 +103,33 @@ def _layout_note(result: CorpusResult) -> list[str]:
         return [LAYOUT_NOTE]
     return [LAYOUT_NOTE, LAYOUT_ONLY_ADVICE + LAYOUT_ONLY_BY[any(s.reference for s in summaries)]]
 
+
+def term_blind_counts(result: CorpusResult) -> str:
+    """The segmenters of ``result`` that saw next to no shared term on some documents, and on how
+    many (``u00 on 4 of 4 documents; c99 on 1 of 4 documents``); empty when none did."""
+    return "; ".join(f"{shown_label(label)} on {round(s.term_blind_share * s.n_documents)} of "
+                     f"{counted(s.n_documents, 'document')}" for label, s in result.summary.items()
+                     if s.term_blind_share > 0)
+
+
+def term_blind_meaning(counts: str) -> str:
+    """What the term-blind flag means, for every report that shows it (the run's
+    :func:`term_blind_note`, the validation study's configurations), ``counts``
+    (:func:`term_blind_counts`) inside its parenthesis; the sentence that says when a segmenter is
+    flagged is the caller's."""
+    return ("the segmenter saw next to no term shared between the units of a document (fewer than half of them "
+            f"share a term with another unit, as it reads them; {counts}), so its boundaries there cannot follow the "
+            "topics: they can follow the units' lengths, which the shuffle control does not see, so its headline "
+            "there is 0 (no stability credit, as for a content-blind segmenter)")
+
+
 def term_blind_note(result: CorpusResult) -> list[str]:
     """What the term-blind flag means, with the segmenters that saw next to no shared term on some
     documents and on how many, when the run has one (:attr:`~stability.StabilityResult.term_blind`)."""
-    seen = [(label, s) for label, s in result.summary.items() if s.term_blind_share > 0]
-    if not seen:
+    counts = term_blind_counts(result)
+    if not counts:
         return []
-    counts = "; ".join(f"{shown_label(label)} on {round(s.term_blind_share * s.n_documents)} of "
-                       f"{counted(s.n_documents, 'document')}" for label, s in seen)
-    return [f"term-blind: the segmenter saw next to no term shared between the units of a document (fewer than half "
-            f"of them share a term with another unit, as it reads them; {counts}), so its boundaries there cannot "
-            "follow the topics: they can follow the units' lengths, which the shuffle control does not see, so its "
-            f"headline there is 0 (no stability credit, as for a content-blind segmenter). A segmenter is flagged term-blind, and left out of the "
+    return [f"term-blind: {term_blind_meaning(counts)}. A segmenter is flagged term-blind, and left out of the "
             f"ranking, when more than {TERM_BLIND_SHARE:.0%} of its documents are; the per-document table (--documents) "
             "names them. Set its preprocessing for the documents' language (README, 'Documents not in English'); "
             "the layout control (--layout-control) measures how much the boundaries follow the units' lengths."]

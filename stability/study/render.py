@@ -23,7 +23,8 @@ from ..catalogue import HEADLINE, reference_measure
 from ..checks import counted
 from ..comparison import STABILITY_X_AGREEMENT
 from ..reporting import markdown_table, write_whole
-from ..reporting.corpus import flags
+from ..reporting.corpus import flags, term_blind_counts, term_blind_meaning
+from ..results import TERM_BLIND_SHARE
 from ..reporting.model import number
 from ..stats import defined_mean, percentile_coverage_bound, percentile_interval
 from ..summary import COUNT_MARKS, FEW_BOUNDARIES_OTHERS, count_marks
@@ -290,7 +291,8 @@ def _comparison(run: StudyRun, linked: bool = True) -> list[str]:
             f"`{STABILITY_X_AGREEMENT.name}` (`stability.comparison`, chosen by Amendment 6 of "
             f"{PROTOCOL if linked else _protocol(False)} and shown beside the headline, not in its place): the headline times each "
             "configuration's agreement with the other configurations of the corpus, its mean boundary F1 within "
-            "one unit against each configuration not told the reference count, weighted by that configuration's "
+            "one unit against each configuration not told the reference count nor flagged layout-only or term-blind "
+            "(`stability.comparison.is_voter`), weighted by that configuration's "
             "headline. It is relative to the configurations compared. Kendall tau-b across all configurations "
             f"against {', '.join(titles.values())}; `headline`: the headline's mean of the two (the table above); "
             "`difference`: this number's mean minus the headline's. Each bootstrap resample of documents "
@@ -421,7 +423,19 @@ def _configurations(study: Study) -> list[str]:
         rows.append([label, study.families[label], shown or "(defaults)", _flags(study, label)])
     return (["### Configurations", ""] + _md_table(["configuration", "segmenter", "parameters", "flags"], rows)
             + ["`content-blind`: the shuffle control (units permuted across the whole document) is as stable as "
-               "the real test, within the run's content margin, on average over documents.", ""])
+               "the real test, within the run's content margin, on average over documents.", ""]
+            + _term_blind_legend(study))
+
+
+def _term_blind_legend(study: Study) -> list[str]:
+    """What `term-blind` means, with the configurations that saw next to no shared term on some
+    documents and on how many, when the corpus has one."""
+    counts = term_blind_counts(study.result)
+    if not counts:
+        return []
+    return [f"`term-blind`: {term_blind_meaning(counts)}. A configuration is flagged term-blind when more than "
+            f"{TERM_BLIND_SHARE:.0%} of its documents are: set its preprocessing for the documents' language "
+            "(README, 'Documents not in English').", ""]
 
 
 def _paper_tables(study: Study) -> list[str]:
