@@ -43,13 +43,14 @@ Measured on Choi's 3-11 set: see :class:`Cluster`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
 from stability.checks import check_int, check_real
 
-from .embedding import EmbeddedSegmenter, LSAEncoder, check_encoder, cosine_similarities
+from .embedding import EmbeddedSegmenter, cosine_similarities, encoder
 
 __all__ = ["Cluster", "initial_classes", "evolve_classes", "gap_cohesion"]
 
@@ -153,10 +154,12 @@ class Cluster(EmbeddedSegmenter):
         their words.
     max_iter : int, default 30
         Most rounds of evolution.
-    embed : callable, optional
-        ``embed(units: list[str]) -> array``, one row per unit (see :mod:`segmenters.embedding`).
-        Default: ``LSAEncoder(n_components=5)``; use ``LSAEncoder(n_components=5,
-        tokenizer="choi")`` on pre-tokenized corpora such as Choi's.
+    embed : callable or mapping, optional
+        ``embed(units: list[str]) -> array``, one row per unit (see :mod:`segmenters.embedding`),
+        or a table of :class:`~segmenters.embedding.LSAEncoder`'s keys over its ``n_components=5``
+        (:func:`segmenters.embedding.encoder`; ``{"tokenizer": "unicode", "stopwords": [], "stem":
+        False}`` for Chinese text). Default: ``LSAEncoder(n_components=5)``; use
+        ``LSAEncoder(n_components=5, tokenizer="choi")`` on pre-tokenized corpora such as Choi's.
 
     Notes
     -----
@@ -185,7 +188,7 @@ class Cluster(EmbeddedSegmenter):
         proximity: float = 2.0,
         layout: float = 0.05,
         max_iter: int = 30,
-        embed: Callable[[list[str]], object] | None = None,
+        embed: Callable[[list[str]], object] | Mapping[str, Any] | None = None,
     ) -> None:
         check_int(n_segments, "n_segments", low=1, none=True)
         check_int(n_classes, "n_classes", low=1, none=True)
@@ -193,14 +196,14 @@ class Cluster(EmbeddedSegmenter):
         check_real(proximity, "proximity", low=0.1)
         check_real(layout, "layout", low=0)
         check_int(max_iter, "max_iter", low=0)
-        check_encoder(embed)
+        embed = encoder(embed, n_components=5)
         self.n_segments = n_segments
         self.n_classes = n_classes
         self.segment_length = segment_length
         self.proximity = proximity
         self.layout = layout
         self.max_iter = max_iter
-        self.embed = LSAEncoder(n_components=5) if embed is None else embed
+        self.embed = embed
 
     def _class_count(self, n: int) -> int:
         if self.n_classes is not None:

@@ -60,8 +60,9 @@ boundaries of the unpermuted embeddings, which is what the stability test means 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 import numpy as np
 
@@ -72,7 +73,7 @@ from stability.segmenter import Segmenter
 from .c99 import C99, GAIN_KERNEL, c99_split_sequence, rank_matrix
 from .preprocessing import Preprocessor
 
-__all__ = ["Embedding", "EmbeddedSegmenter", "LSAEncoder", "unit_vectors", "cosine_similarities", "gap_scores", "depth_scores", "pick_boundaries", "last_above", "top_singular"]
+__all__ = ["Embedding", "EmbeddedSegmenter", "LSAEncoder", "encoder", "unit_vectors", "cosine_similarities", "gap_scores", "depth_scores", "pick_boundaries", "last_above", "top_singular"]
 
 METHODS = ("c99", "depth")
 #: Largest smaller side of the TF-IDF matrix decomposed exactly (see :func:`top_singular`).
@@ -350,10 +351,39 @@ class EmbeddedSegmenter(Segmenter):
         raise NotImplementedError
 
 
-def check_encoder(embed) -> None:
-    """``embed`` must be None or a callable."""
-    if embed is not None and not callable(embed):
-        raise InvalidTypeError.make("embed", "None or a callable list[str] -> array", embed)
+def encoder(embed: Callable[[list[str]], object] | Mapping[str, Any] | None,
+            **defaults: Any) -> Callable[[list[str]], object]:
+    """The encoder a segmenter embeds its units with, from its ``embed`` parameter.
+
+    Parameters
+    ----------
+    embed : callable, mapping or None
+        A callable ``list[str] -> array`` is the encoder itself; ``None`` is an
+        :class:`LSAEncoder` of ``defaults``; a mapping of :class:`LSAEncoder`'s keys is an
+        LSAEncoder of those keys over ``defaults``: what a config's table
+        (``embed = {tokenizer = "unicode", stopwords = [], stem = false}``) or ``-s`` gives, the
+        way to set the default encoder's preprocessing for text not in English without Python.
+    **defaults :
+        The segmenter's own defaults of the LSAEncoder (``n_components=5`` for ``cluster``).
+
+    Examples
+    --------
+    >>> encoder({"tokenizer": "unicode", "stem": False}, n_components=5)
+    LSAEncoder(n_components=5, max_terms=5000, tokenizer='unicode', stopwords=None, stem=False)
+    """
+    if embed is None:
+        return LSAEncoder(**defaults)
+    if isinstance(embed, Mapping):
+        keys = [f.name for f in fields(LSAEncoder) if f.init]
+        unknown = [key for key in embed if key not in keys]
+        if unknown:
+            raise InvalidParameterError.make(
+                "embed", f"a callable or a table of the default LSAEncoder's keys ({', '.join(keys)}), "
+                f"without {', '.join(map(repr, unknown))}", dict(embed))
+        return LSAEncoder(**{**defaults, **embed})
+    if not callable(embed):
+        raise InvalidTypeError.make("embed", "None, a callable list[str] -> array or a table of LSAEncoder's keys", embed)
+    return embed
 
 
 class Embedding(EmbeddedSegmenter):
@@ -367,8 +397,10 @@ class Embedding(EmbeddedSegmenter):
     method : {"c99", "depth"}, default "c99"
         C99's rank transform and divisive clustering, or TextTiling-style depth scoring (see the
         module docstring).
-    embed : callable, optional
-        ``embed(units: list[str]) -> array`` of one row per unit. Default: :class:`LSAEncoder`.
+    embed : callable or mapping, optional
+        ``embed(units: list[str]) -> array`` of one row per unit, or a table of :class:`LSAEncoder`'s
+        keys (``{"tokenizer": "unicode", "stopwords": [], "stem": False}`` for Chinese text:
+        :func:`encoder`). Default: :class:`LSAEncoder`.
     mask_size, std_coeff :
         C99's rank mask (odd) and automatic-stop coefficient (``method="c99"``).
     window, smoothing_width, min_distance :
@@ -401,7 +433,7 @@ class Embedding(EmbeddedSegmenter):
         self,
         n_segments: int | None = None,
         method: str = "c99",
-        embed: Callable[[list[str]], object] | None = None,
+        embed: Callable[[list[str]], object] | Mapping[str, Any] | None = None,
         mask_size: int = 11,
         std_coeff: float = 1.2,
         window: int = 5,
@@ -409,14 +441,14 @@ class Embedding(EmbeddedSegmenter):
         min_distance: int = 2,
     ) -> None:
         check_choice(method, "method", METHODS)
-        check_encoder(embed)
+        embed = encoder(embed)
         check_int(window, "window", low=1)
         check_int(smoothing_width, "smoothing_width", low=0)
         check_int(min_distance, "min_distance", low=1)
         C99(n_segments=n_segments, mask_size=mask_size, std_coeff=std_coeff)  # checks these three
         self.n_segments = n_segments
         self.method = method
-        self.embed = LSAEncoder() if embed is None else embed
+        self.embed = embed
         self.mask_size = mask_size
         self.std_coeff = std_coeff
         self.window = window

@@ -523,3 +523,41 @@ def test_the_validation_study_says_what_term_blind_means_and_that_such_a_configu
             "there cannot follow the topics") in report
     assert "A configuration is flagged term-blind when more than 50% of its documents are" in report
     assert "not told the reference count nor flagged layout-only or term-blind" in report
+
+
+def test_embedding_and_cluster_take_their_encoders_preprocessing_as_a_table(tmp_path):
+    """`embedding` and `cluster` read text through their LSA encoder, whose preprocessing is
+    English by default: on Chinese text both were term-blind, and nothing a config or `-s` can
+    write set it (`embed` took a Python callable only; `tokenizer` is not theirs), while the
+    term-blind note told the user to set it. A table of LSAEncoder's keys now builds the encoder."""
+    from typer.testing import CliRunner
+
+    from segmenters.cluster import Cluster
+    from segmenters.embedding import Embedding, LSAEncoder
+    from stability import load_results
+    from stability.cli import app
+    from stability.corpus import Document
+    from stability.readers import write_jsonl
+
+    set_for_chinese = {"tokenizer": "unicode", "stopwords": [], "stem": False}
+    assert Cluster(embed=set_for_chinese).embed == LSAEncoder(n_components=5, **set_for_chinese)
+    assert Embedding(embed=set_for_chinese).embed == LSAEncoder(**set_for_chinese)
+    assert Embedding().embed == LSAEncoder() and Cluster().embed == LSAEncoder(n_components=5)
+    with pytest.raises(InvalidParameterError, match="table of the default LSAEncoder's keys .*without 'tokeniser'"):
+        Embedding(embed={"tokeniser": "unicode"})
+
+    write_jsonl([Document("zh", CHINESE_FOUR, references=[(8, 16, 24)])], tmp_path / "zh.jsonl")
+    table = '{ tokenizer = "unicode", stopwords = [], stem = false }'
+    config = tmp_path / "zh.toml"
+    config.write_text(f'[corpus]\npath = "zh.jsonl"\n[segmenters.embedding]\n[segmenters.cluster]\n'
+                      f'[segmenters.embedding_zh]\nsegmenter = "embedding"\nembed = {table}\n'
+                      f'[segmenters.cluster_zh]\nsegmenter = "cluster"\nembed = {table}\n'
+                      '[run]\nn_restarts = 5\n', encoding="utf-8")
+    run = CliRunner().invoke(app, ["run", str(config), "--out", str(tmp_path / "out"), "--no-progress"])
+    assert run.exit_code == 0, run.output
+    result = load_results(tmp_path / "out")
+    assert {label: s.term_blind for label, s in result.summary.items()} == {
+        "embedding": True, "cluster": True, "embedding_zh": False, "cluster_zh": False}
+    assert result.summary["embedding_zh"].reference["pk"].mean < result.summary["embedding"].reference["pk"].mean
+    again = CliRunner().invoke(app, ["run", str(config), "--out", str(tmp_path / "out"), "--resume", "--no-progress"])
+    assert again.exit_code == 0, again.output  # the table's encoder is recorded as the same parameters
