@@ -546,18 +546,18 @@ def validate(
 
     from .isolation import printing_to_stderr
     from .status import Status
-    from .study import StudyOptions, resolve_options, run_study, write_report
+    from .study import StudyOptions, plan_study, run_study, write_report
 
     folder: dict[str, str | None] = {"out": None}
     with _errors(debug, ctx, saved=lambda: _study_saved(folder["out"])):
         started = time.perf_counter()
-        options = resolve_options(StudyOptions(
+        plan = plan_study(StudyOptions(
             tuple(str(c) for c in config), quick=quick, out=out, docs=None if docs is None else str(docs), jobs=n_jobs,
             limit=limit, restarts=n_restarts, bootstrap=bootstrap, corpora=tuple(corpus or ()), progress=progress,
             name=name, comparison=comparison))
-        folder["out"] = options.out
+        folder["out"] = plan.options.out
         with printing_to_stderr():  # stdout: the result line alone, whatever the segmenters print
-            run = run_study(options)
+            run = run_study(plan)  # the files as plan_study read them: each read once
         assert run.options.docs is not None  # run_study fills it in
         target = Path(run.options.docs)
         discussion = target / run.options.discussion_file

@@ -214,3 +214,28 @@ def test_the_comparison_section_names_the_protocol_where_the_report_cannot_link_
     text = (docs / "validation.md").read_text(encoding="utf-8")
     assert "chosen by Amendment 6 of the stability project's `docs/validation-protocol.md` and shown beside" in text
     assert "Amendment 6 of validation-protocol.md" not in text
+
+
+def test_validate_reads_each_config_file_once(tmp_path, monkeypatch):
+    """`validate` read its files twice: once to check the options and name the cache folder, once
+    more to run; a file saved between the two gave a study mixing both versions (here: the cache
+    folder chosen from the first, the corpora run from the second)."""
+    import stability.study.run as study_run
+
+    config = tmp_path / "multi.toml"
+    config.write_text(TWO_CORPORA, encoding="utf-8")
+    reads = []
+    read_toml = study_run._read_toml
+
+    def read_then_edit(path):
+        reads.append(path)
+        data = read_toml(path)
+        config.write_text(TWO_CORPORA.replace("[corpus.alpha]", "[corpus.gamma]"), encoding="utf-8")  # saved now
+        return data
+
+    monkeypatch.setattr(study_run, "_read_toml", read_then_edit)
+    out = tmp_path / "cache"
+    result = CliRunner().invoke(app, ["validate", str(config), "--out", str(out), *ARGS])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.parent.name for p in out.glob("*/results.jsonl")) == ["alpha", "beta"]
+    assert reads == [config]

@@ -49,7 +49,8 @@ from .correlations import (
 from .halves import HalfSplits, ideal_values, split_halves
 from .decision import PLACEMENT, RULE, Decision, Placement, decide, placement_agreement
 from .render import render_markdown, write_report
-from .run import QUICK_STRIDE, CorpusSpec, StudyOptions, StudyRun, load_corpora, quick_subset, resolve_options, run_study
+from .run import (QUICK_STRIDE, CorpusSpec, StudyOptions, StudyPlan, StudyRun, load_corpora, plan_study, quick_subset,
+                  resolve_options, run_study)
 from .sensitivity import Sensitivity, headline_at, restart_sensitivity
 
 __all__ = [
@@ -66,6 +67,7 @@ __all__ = [
     "Sensitivity",
     "Study",
     "StudyOptions",
+    "StudyPlan",
     "StudyRun",
     "analyze",
     "candidate_scores",
@@ -79,6 +81,7 @@ __all__ = [
     "load_corpora",
     "paper_tables",
     "placement_agreement",
+    "plan_study",
     "quick_subset",
     "reference_agreement",
     "reference_metrics",

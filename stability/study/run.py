@@ -33,7 +33,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["QUICK_STRIDE", "MIN_BOOTSTRAP", "StudyOptions", "CorpusSpec", "StudyRun", "load_corpora", "quick_subset", "run_study"]
+__all__ = ["QUICK_STRIDE", "MIN_BOOTSTRAP", "StudyOptions", "CorpusSpec", "StudyPlan", "StudyRun", "load_corpora", "plan_study",
+           "quick_subset", "resolve_options", "run_study"]
 
 #: ``--quick`` keeps every ``QUICK_STRIDE``-th document of each corpus, in corpus order (indices
 #: 0, 4, 8, ...).
@@ -334,10 +335,39 @@ def _resolved(options: StudyOptions, specs: Sequence[CorpusSpec]) -> StudyOption
     return replace(options, out=Path(out).as_posix(), docs=Path(options.docs or out).as_posix())
 
 
+@dataclass(frozen=True)
+class StudyPlan:
+    """What a study runs, from one reading of its experiment files (:func:`plan_study`).
+
+    Attributes
+    ----------
+    options : StudyOptions
+        The options checked, with the results and report folders filled in.
+    corpora : tuple of CorpusSpec
+        The corpora of the files that ``options.corpora`` selects, in file order.
+    folders : bool
+        Whether each corpus has a folder of its own (cache and plots): the files define several,
+        whether or not ``options.corpora`` selects some.
+    """
+
+    options: StudyOptions
+    corpora: tuple[CorpusSpec, ...]
+    folders: bool
+
+
+def plan_study(options: StudyOptions) -> StudyPlan:
+    """Read the experiment files of ``options`` once and check everything the study depends on
+    before it runs: the corpora, the options, the folders (:func:`run_study` runs the plan, so a
+    file edited meanwhile cannot give a study mixing two versions of it)."""
+    defined = load_corpora(options.configs)
+    specs = _select(defined, options.corpora)
+    return StudyPlan(_resolved(options, specs), tuple(specs), len(defined) > 1)
+
+
 def resolve_options(options: StudyOptions) -> StudyOptions:
     """``options`` checked, with the results and report folders filled in as :func:`run_study`
-    fills them (the folder a command names when the study is interrupted)."""
-    return _resolved(options, _select(load_corpora(options.configs), options.corpora))
+    fills them (the options of :func:`plan_study`)."""
+    return plan_study(options).options
 
 
 def _run_corpus(corpus: _Prepared, cache: Path, options: StudyOptions, status: Status) -> Study:
@@ -360,8 +390,11 @@ def _run_corpus(corpus: _Prepared, cache: Path, options: StudyOptions, status: S
     return study
 
 
-def run_study(options: StudyOptions, on_phase: PhaseCallback | None = None) -> StudyRun:
+def run_study(options: StudyOptions | StudyPlan, on_phase: PhaseCallback | None = None) -> StudyRun:
     """Run (or resume) the validation study of ``options.configs`` and analyse it.
+
+    ``options`` may be a :class:`StudyPlan` (:func:`plan_study`): the study then runs the corpora
+    it read, without reading the experiment files again.
 
     Every corpus is read and its segmenters built before any is run. The results of a corpus are cached in
     ``<out>/results.jsonl`` when the config files define one corpus, ``<out>/<name>/results.jsonl`` when
@@ -373,16 +406,14 @@ def run_study(options: StudyOptions, on_phase: PhaseCallback | None = None) -> S
     terminal), and ``on_phase(phase, detail)`` is called as each phase starts ("reading the
     corpus", then :data:`~stability.study.analysis.ANALYSIS_PHASES` for each corpus).
     """
-    defined = load_corpora(options.configs)
-    specs = _select(defined, options.corpora)
-    folders = len(defined) > 1  # as the config files define them: --corpus NAME reuses <out>/NAME
-    options = _resolved(options, specs)
-    status = Status(options.progress, on_phase)
+    plan = options if isinstance(options, StudyPlan) else plan_study(options)
+    resolved, folders = plan.options, plan.folders  # folders: --corpus NAME reuses <out>/NAME
+    status = Status(resolved.progress, on_phase)
     try:
-        prepared = [_prepare(spec, options, status) for spec in specs]
-        assert options.out is not None  # _resolved always fills it in
-        root = Path(options.out)
-        studies = [_run_corpus(p, root / p.spec.name if folders else root, options, status) for p in prepared]
+        prepared = [_prepare(spec, resolved, status) for spec in plan.corpora]
+        assert resolved.out is not None  # _resolved always fills it in
+        root = Path(resolved.out)
+        studies = [_run_corpus(p, root / p.spec.name if folders else root, resolved, status) for p in prepared]
     finally:
         status.stop()
-    return StudyRun(studies, decide(studies), options, specs, folders)
+    return StudyRun(studies, decide(studies), resolved, list(plan.corpora), folders)
