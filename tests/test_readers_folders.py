@@ -176,3 +176,47 @@ def test_a_stray_quote_in_a_long_csv_is_reported_where_it_opens(tmp_path):
                                                 r"on past line \d+ .*expected a closing double quote; most likely a cell "
                                                 r"starts with a stray '\"'"):
         list(read_corpus(file))
+
+
+def test_a_folder_is_listed_once_and_read_as_listed(tmp_path, monkeypatch):
+    """A folder whose format was detected was listed three times: to detect the format, to name
+    the files of another format left out, and to read it. A file saved in the folder meanwhile was
+    read, although the format had been detected without it: the corpus mixed two states of the
+    folder. Now it is listed once; the reader reads the files detection saw."""
+    corpus = tmp_path / "choi"
+    for name in ("a.ref", "b.ref"):
+        write(corpus / name, "==========\nOne.\nTwo.\n==========\nThree.\n==========\n")
+    scandir, listings = os.scandir, []
+
+    class Then:  # the listing os.walk asked for, then a file saved in the folder once it is done
+        def __init__(self, entries):
+            self.entries = entries
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.entries.close()
+            write(corpus / "c.ref", "==========\nSaved later.\n==========\n")
+
+        def __iter__(self):
+            return self
+
+        def __next__(self):
+            return next(self.entries)
+
+        def close(self):
+            self.entries.close()
+
+    def listing(path=".", *args):
+        if os.path.realpath(path) != os.path.realpath(corpus):
+            return scandir(path, *args)
+        listings.append(path)
+        return Then(scandir(path, *args))
+
+    monkeypatch.setattr(os, "scandir", listing)
+    assert [d.id for d in read_corpus(corpus)] == ["a.ref", "b.ref"]
+    assert len(listings) == 1
+    listings.clear()
+    assert [d.id for d in read_corpus(corpus)] == ["a.ref", "b.ref", "c.ref"]  # listed again: a new call
+    assert len(listings) == 1

@@ -40,7 +40,9 @@ __all__ = [
     "consecutive_groups",
     "first_lines",
     "iter_lines",
+    "Listing",
     "list_files",
+    "list_folder",
     "looks_binary",
     "make_document",
     "marked_encoding",
@@ -118,7 +120,47 @@ def _natural_key(relative: str) -> tuple:
     return (tuple(parts), relative)
 
 
-def list_files(path: PathLike, patterns: tuple[str, ...], *, quiet: bool = False) -> tuple[Path, list[tuple[str, Path]]]:
+@dataclass(frozen=True)
+class Listing:
+    """A corpus folder listed once: every file under ``root``, hidden entries left out, in the
+    order of the walk (see :func:`_walk`), as ``(relative id, file)`` pairs.
+
+    It is path-like (``os.fspath`` gives the folder), so a reader takes it where it takes a
+    folder: :func:`~stability.readers.read_corpus` lists a folder once, detects its format from the
+    listing and hands the listing to the reader, whose :func:`list_files` chooses its files from it
+    rather than walking the folder again (a file added or removed meanwhile cannot give a corpus
+    read from two states of the folder).
+    """
+
+    root: Path
+    files: tuple[tuple[str, Path], ...]
+
+    def __fspath__(self) -> str:
+        return os.fspath(self.root)
+
+    def __str__(self) -> str:
+        return str(self.root)
+
+
+def list_folder(path: PathLike) -> Listing:
+    """Walk the directory ``path`` once (see :class:`Listing`); a path that is no directory is a
+    :class:`FileNotFoundError` naming it (call it on a directory: a single file is no folder)."""
+    root = Path(path)
+    if not root.is_dir():
+        # as given, unless it climbs ("configs/../../x" from a config: said resolved, links followed)
+        said = root.resolve() if ".." in root.parts else root
+        raise FileNotFoundError(errno.ENOENT, "no such corpus file or directory", str(said))
+    files = []
+    for directory, names in _walk(root):
+        for name in names:
+            if not name.startswith("."):
+                full = Path(directory) / name
+                files.append((full.relative_to(root).as_posix(), full))
+    return Listing(root, tuple(files))
+
+
+def list_files(path: PathLike | Listing, patterns: tuple[str, ...], *,
+               quiet: bool = False) -> tuple[Path, list[tuple[str, Path]]]:
     """Return ``(root, [(relative id, file)])``; a single file is returned alone, named by its name.
 
     Directories are walked recursively, following symbolic links (see :func:`_walk`), hidden
@@ -126,23 +168,19 @@ def list_files(path: PathLike, patterns: tuple[str, ...], *, quiet: bool = False
     file reached twice (a link to a file listed already) is listed once, with a warning (none when
     ``quiet``: a listing that only looks, to detect the format). A
     matching entry that cannot be read as a file (a broken symbolic link, a named pipe) is a
-    :class:`CorpusFormatError` naming it.
+    :class:`CorpusFormatError` naming it. A :class:`Listing` is not walked again: the files are
+    chosen from it.
     """
-    root = Path(path)
-    if root.is_file():
-        return root, [(root.name, root)]
-    if not root.is_dir():
-        # as given, unless it climbs ("configs/../../x" from a config: said resolved, links followed)
-        said = root.resolve() if ".." in root.parts else root
-        raise FileNotFoundError(errno.ENOENT, "no such corpus file or directory", str(said))
+    if not isinstance(path, Listing):
+        if Path(path).is_file():
+            return Path(path), [(Path(path).name, Path(path))]
+        path = list_folder(path)
+    root = path.root
     found = []
-    for directory, names in _walk(root):
-        for name in names:
-            if name.startswith(".") or not any(fnmatch.fnmatch(name, p) for p in patterns):
-                continue
-            full = Path(directory) / name
+    for relative, full in path.files:
+        if any(fnmatch.fnmatch(full.name, p) for p in patterns):
             _check_regular_file(full)
-            found.append((full.relative_to(root).as_posix(), full))
+            found.append((relative, full))
     if not found:
         raise CorpusFormatError(
             f"expected files matching {' or '.join(repr(p) for p in patterns)} in this directory "
@@ -232,7 +270,7 @@ class Source:
 
 
 def open_source(
-    path: PathLike,
+    path: PathLike | Listing,
     *,
     encoding: str,
     encoding_errors: str,

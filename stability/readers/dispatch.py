@@ -15,7 +15,7 @@ from typing import Any
 from ..checks import did_you_mean
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, warn
-from .common import CorpusWarning, PathLike, check_encoding, list_files, looks_binary
+from .common import CorpusWarning, Listing, PathLike, check_encoding, list_files, list_folder, looks_binary
 from .formats import COMMON_OPTIONS, FORMAT_TABLE, CorpusFormat
 
 __all__ = ["STDIN", "STDIN_NAME", "detect_format", "read_corpus", "register_format", "unregister_format"]
@@ -59,8 +59,8 @@ def _about_the_folder(file: Path) -> bool:
     return file.name.lower().startswith("readme")
 
 
-def _detect_directory(root: Path, codec: str, errors: str) -> Detection:
-    _, listed = list_files(root, ("*",), quiet=True)
+def _detect_directory(folder: Listing, codec: str, errors: str) -> Detection:
+    root, listed = list_files(folder, ("*",), quiet=True)
     files = [(relative, file) for relative, file in listed if not _about_the_folder(file)]
     suffixes = {file.suffix.lower() for _, file in files}
     for row in FORMAT_TABLE.values():
@@ -86,15 +86,15 @@ def _detect_directory(root: Path, codec: str, errors: str) -> Detection:
     )
 
 
-def _left_out(root: Path, row: CorpusFormat, codec: str, errors: str) -> list[str]:
-    """The files of directory ``root`` that ``row``, chosen from its own extensions, will not read
-    and that hold documents of another format: those another format's extension names, and those
-    without one (or ``.txt``) whose content another format recognises (Wiki-50's articles beside
-    a ``.json`` file; the first :data:`_SNIFF_UNREAD` such files are looked at). READMEs are not
-    listed. A file named as one ``row`` reads (``talk.vtt`` beside ``talk.json``, as Whisper
+def _left_out(folder: Listing, row: CorpusFormat, codec: str, errors: str) -> list[str]:
+    """The files of the directory listed in ``folder`` that ``row``, chosen from its own
+    extensions, will not read and that hold documents of another format: those another format's
+    extension names, and those without one (or ``.txt``) whose content another format recognises
+    (Wiki-50's articles beside a ``.json`` file; the first :data:`_SNIFF_UNREAD` such files are
+    looked at). READMEs are not listed. A file named as one ``row`` reads (``talk.vtt`` beside ``talk.json``, as Whisper
     writes every format) or as its companion (``talk.chapters.vtt``) is the same document, and
     not listed."""
-    _, listed = list_files(root, ("*",), quiet=True)
+    _, listed = list_files(folder, ("*",), quiet=True)
     other = {suffix for r in FORMAT_TABLE.values() if r is not row for suffix in r.extensions} - set(row.extensions)
     weak = {"", *(suffix for r in FORMAT_TABLE.values() for suffix in r.weak_extensions)} - set(row.extensions)
     untold = itertools.islice((file for _, file in listed if file.suffix.lower() in weak
@@ -113,9 +113,17 @@ def _left_out(root: Path, row: CorpusFormat, codec: str, errors: str) -> list[st
             and not companion(file)]
 
 
-def _detect(path: PathLike, codec: str, errors: str) -> Detection:
-    root = Path(path)
-    return _detect_file(root, codec, errors) if root.is_file() else _detect_directory(root, codec, errors)
+def _target(path: PathLike) -> PathLike | Listing:
+    """What detection and reading look at: the file ``path``, or the directory ``path`` listed once
+    (:class:`~stability.readers.common.Listing`), so that its format is detected from the files
+    the reader reads."""
+    return path if Path(path).is_file() else list_folder(path)
+
+
+def _detect(target: PathLike | Listing, codec: str, errors: str) -> Detection:
+    if isinstance(target, Listing):
+        return _detect_directory(target, codec, errors)
+    return _detect_file(Path(target), codec, errors)
 
 
 def detect_format(path: PathLike, *, encoding: str = "utf-8", encoding_errors: str = "strict") -> str:
@@ -148,7 +156,7 @@ def detect_format(path: PathLike, *, encoding: str = "utf-8", encoding_errors: s
     'wiki'
     """
     codec = check_encoding(encoding, encoding_errors)
-    return _detect(path, codec, encoding_errors)[0].name
+    return _detect(_target(path), codec, encoding_errors)[0].name
 
 
 def _lookup(format: Any) -> CorpusFormat:
@@ -277,12 +285,14 @@ def read_corpus(
     if pattern is not None and Path(path).is_file():
         warn(f"{path}: pattern= selects files in a folder; this is one file, read whatever its name "
              f"(pattern {pattern!r} not used)", CorpusWarning)
+    target: PathLike | Listing = path
     if format is None:
-        row, reason, sniffed_pattern = _detect(path, codec, encoding_errors)
+        target = _target(path)  # a folder listed once: the reader reads the files detection saw
+        row, reason, sniffed_pattern = _detect(target, codec, encoding_errors)
         how = f"format {row.name!r} detected {reason}"
         pattern = sniffed_pattern if pattern is None and sniffed_pattern is not None else pattern
-        left_out = (_left_out(Path(path), row, codec, encoding_errors)
-                    if pattern is None and Path(path).is_dir() and row.extensions else [])
+        left_out = (_left_out(target, row, codec, encoding_errors)
+                    if pattern is None and isinstance(target, Listing) and row.extensions else [])
         if left_out:
             shown = ", ".join(repr(name) for name in left_out[:5]) + (", ..." if len(left_out) > 5 else "")
             warn(f"{path}: {len(left_out)} other file(s) not read ({shown}): the corpus is read as "
@@ -291,8 +301,8 @@ def read_corpus(
     else:
         row = _lookup(format)
         how = f"format {row.name!r} given"
-    return _read(row, how, path, dict(encoding=encoding, encoding_errors=encoding_errors, pattern=pattern,
-                                      limit=limit), options)
+    return _read(row, how, target, dict(encoding=encoding, encoding_errors=encoding_errors, pattern=pattern,
+                                        limit=limit), options)
 
 
 def _read(row: CorpusFormat, how: str, path: PathLike, common: dict[str, Any], options: dict[str, Any]) -> Iterator[Document]:

@@ -45,7 +45,10 @@ class CorpusFormat:
         What ``read_corpus(format=...)`` accepts (also any of ``aliases``, case ignored).
     reader : callable
         ``reader(path, *, encoding, encoding_errors, pattern, limit, **options)`` returning a lazy
-        iterator of documents; its other keyword-only arguments are the format's options.
+        iterator of documents; its other keyword-only arguments are the format's options. ``path``
+        is a file or a folder; a folder whose format was detected comes as the
+        :class:`~stability.readers.common.Listing` it was detected from (path-like; pass it on to
+        :func:`~stability.readers.common.open_source`, which reads its files from it).
     extensions : tuple of str
         File suffixes that decide the format (a file with one, or a directory holding one).
     sniff : callable, optional
