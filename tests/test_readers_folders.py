@@ -83,8 +83,10 @@ def test_a_pretty_printed_json_array_without_extension_is_json(tmp_path):
 
 
 @pytest.mark.parametrize("text", ["[Music] Welcome back. Today we talk.\n", "{braces} are fine in prose.\n",
-                                  "[\n1, 2]\n"])
+                                  "[\n1, 2] were cited.\n"])
 def test_text_that_only_starts_like_json_stays_text(tmp_path, text):
+    """Text opening as JSON does; '[\\n1, 2]\\n' whole is a JSON array (as on standard input), refused
+    by the JSON reader rather than read as text: see test_readers_stdin.py."""
     file = write(tmp_path / "talk", text)
     assert detect_format(file) == "text"
 

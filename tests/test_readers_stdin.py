@@ -11,6 +11,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from stability import CorpusFormatError, InvalidParameterError
@@ -89,3 +91,78 @@ def test_a_parameter_error_met_reading_standard_input_names_it_not_the_temporary
     assert str(caught.value).startswith("<stdin>:1: unit='sentence' cuts Whisper transcripts"), str(caught.value)
     assert "stability-stdin-" not in str(caught.value) and caught.value.parameter == "unit"
     assert _leftovers() == before
+
+
+# ---------------------------------------------------------------------------------------------
+# one rule tells JSON documents, on standard input as in a file without extension
+# ---------------------------------------------------------------------------------------------
+_RECORDS = [
+    {"id": "d", "units": ["A.", "B."], "boundaries": [1]},
+    {"dial_id": "d", "utterances": ["A.", "B."]},  # the aliases of KEY_ALIASES
+    {"id": "d", "boundaries": [1], "n_units": 2},  # bare segmentations (stability score)
+    {"id": "d", "masses": [1, 1]},
+    {"id": "d", "segments": [1, 1]},
+    {"id": "d", "references": [[1]], "n_units": 2},
+    {"text": "A. B.", "segments": [{"start": 0, "end": 1, "text": "A."}]},  # a Whisper transcript
+    {},
+]
+_LAYOUTS = {"line": lambda value: json.dumps(value) + "\n", "indented": lambda value: json.dumps(value, indent=2) + "\n"}
+# (text, what it is): True for JSON documents (the JSON reader reads or refuses them), False for text
+_TABLE = [(layout(value), True) for value in _RECORDS + [[record] for record in _RECORDS] for layout in _LAYOUTS.values()]
+_TABLE += [
+    ("[3, 7]\n", True),  # a bare list of ints: refused by the JSON reader, not one unit '[3, 7]' of a text
+    ("[\n  3,\n  7\n]\n", True),
+    ("[\n1, 2]\n", True),
+    ("[[3, 7], [2]]\n", True),
+    ("[]\n", True),
+    ('["A.", "B."]\n', True),
+    ('{"id": "d",\n "units": ["A.", "B."]}\n', True),  # an object laid out otherwise: read, not one unit
+    ('{"id": "d", "units": ["A."\n', True),  # cut short: the JSON reader says where
+    ("\ufeff\n\n[\n\n{\"id\": \"d\", \"units\": [\"A.\"]}]\n", True),
+    ("{'id': 'd', 'units': ['A.']}\n", True),  # a Python dict: the JSON reader says what JSON expects
+    ("{Chapter one} It begins.\n", False),
+    ("{ chapter }\n", False),
+    ("[Music] Hello there.\n", False),
+    ("[1] Smith et al. found this.\n", False),
+    ("[1, 2] and more text\n", False),
+    ("[\n", False),
+    ('"a string"\n', False),
+    ("42\n", False),
+]
+
+
+def _verdicts(tmp_path, text: str) -> tuple[bool, bool]:
+    """Whether standard input holding ``text`` is read as JSON, and a file without extension."""
+    from stability.readers.dispatch import _json_row
+    from stability.readers.jsonl import sniff_json
+
+    file = tmp_path / "corpus"
+    file.write_text(text, encoding="utf-8")
+    return _json_row(text.encode("utf-8")) is not None, sniff_json(file, "utf-8-sig", "strict") is not None
+
+
+@pytest.mark.parametrize("text, is_json", _TABLE)
+def test_standard_input_and_a_file_tell_json_by_one_rule(tmp_path, text, is_json):
+    """Standard input took any text opening with '{' and any array that parses for JSON; a file
+    without extension only an object whole on its first line or an array of objects. They
+    disagreed on '[3, 7]', '[]', an object laid out over lines, '{Chapter one}'..."""
+    assert _verdicts(tmp_path, text) == (is_json, is_json)
+
+
+@given(value=st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                          lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                          max_leaves=8),
+       indent=st.sampled_from([None, 0, 2]), tail=st.sampled_from(["", "\n", " trailing words\n"]))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_json_and_text_get_the_same_verdict_both_ways(tmp_path, value, indent, tail):
+    assert len(set(_verdicts(tmp_path, json.dumps(value, indent=indent) + tail))) == 1
+
+
+def test_a_bare_list_in_a_file_without_extension_is_refused_not_read_as_text(tmp_path):
+    """'[3, 7]' in a file without extension was a text document of one unit, '[3, 7]' (piped, the
+    same content was refused): a bare list of ints is never read silently."""
+    file = tmp_path / "segmentation"
+    file.write_text("[3, 7]\n", encoding="utf-8")
+    with pytest.raises(CorpusFormatError, match=r"expected a JSON object with 'units'.*received int 3 "
+                                                r"\[format 'jsonl' detected from a JSON array"):
+        list(read_corpus(file))

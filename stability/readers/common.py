@@ -436,7 +436,7 @@ def _nul_error(path: Path, encoding: str, line: int) -> CorpusFormatError:
         path=str(path), line=line)
 
 
-def iter_lines(path: Path, encoding: str, errors: str, *, raw: bool = False) -> Iterator[str]:
+def iter_lines(path: Path, encoding: str, errors: str, *, raw: bool = False) -> Generator[str, None, None]:
     """Yield the lines of ``path`` one at a time, turning decoding errors into format errors.
 
     With ``raw=False`` line ends are normalised and removed; with ``raw=True`` the file is opened

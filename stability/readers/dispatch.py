@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import inspect
 import itertools
-import json
 import shutil
 import sys
 import tempfile
@@ -17,6 +16,7 @@ from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, warn
 from .common import CorpusWarning, Listing, PathLike, check_encoding, list_files, list_folder, looks_binary
 from .formats import COMMON_OPTIONS, FORMAT_TABLE, CorpusFormat
+from .jsonl import sniff_json_text
 
 __all__ = ["STDIN", "STDIN_NAME", "detect_format", "read_corpus", "register_format", "unregister_format"]
 
@@ -366,20 +366,10 @@ def _from_stdin(exc: CorpusFormatError, file: Path) -> CorpusFormatError:
 
 
 def _json_row(data: bytes) -> CorpusFormat | None:
-    """The JSON-lines row when ``data`` starts as JSON does (an object, or an array that parses),
-    else None (detected as a file without extension is)."""
-    text = data.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
-    if text.startswith("{"):
-        return FORMAT_TABLE["jsonl"]
-    if text.startswith("["):
-        try:
-            json.loads(text)
-        except ValueError:
-            return None
-        except RecursionError:  # nested too deeply to parse: JSON all the same, and its reader says so
-            pass
-        return FORMAT_TABLE["jsonl"]
-    return None
+    """The JSON-lines row when ``data`` holds JSON documents, as a file's content tells them
+    (:func:`~stability.readers.jsonl.sniff_json_text`), else None (detected as a file without
+    extension is)."""
+    return FORMAT_TABLE["jsonl"] if sniff_json_text([data.decode("utf-8", "replace")]) else None
 
 
 def _with_format(exc: CorpusFormatError, how: str) -> CorpusFormatError:

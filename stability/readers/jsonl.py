@@ -30,12 +30,13 @@ from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
 from ..segmentation import Segmentation
 from ..splitters import Splitter, SplitterOption
-from .common import (PathLike, checked_documents, NoTextError, first_lines, make_document, note, open_source,
-                     stream_files)
+from .common import (PathLike, checked_documents, NoTextError, iter_lines, make_document, note,
+                     open_source, stream_files)
 from .subtitles import Cue, chapters_of, chapters_track, sentences, turn_texts
 from .text import _splitter_name, build_splitter, resolve_splitter
 
-__all__ = ["read_jsonl", "write_jsonl", "sniff_json", "is_whisper", "REFERENCE_KEYS", "KEY_ALIASES"]
+__all__ = ["read_jsonl", "write_jsonl", "sniff_json", "sniff_json_text", "is_whisper", "REFERENCE_KEYS", "KEY_ALIASES",
+           "JSON_HEAD"]
 
 PATTERNS = ("*.jsonl", "*.json", "*.ndjson")
 #: What a unit of a Whisper transcript is: a segment as Whisper cut it, or a sentence.
@@ -312,19 +313,75 @@ def document_id(value: Any, fail: Fail) -> str:
     return str(value)
 
 
-def sniff_json(file: Path, codec: str, errors: str) -> str | None:
-    """What makes ``file`` look like JSON documents (a file without the ``.json`` extension), or None:
-    a JSON object on its first line (JSON lines, or one object), or a first line opening an object
-    or an array of objects (``[{``, or ``[``/``{`` alone on the line with ``{``/``"`` next)."""
-    lines = first_lines(file, codec, errors, max_lines=2)
-    head, following = next(lines, ""), next(lines, "")
-    if head.startswith("{") and _is_object(head):
-        return "a JSON object on its first line"
-    if head == "{" and following.startswith('"'):
-        return "a JSON object"
-    if head.startswith("[") and (head[1:].lstrip() or following).startswith("{"):
+#: How much of the start of a text :func:`sniff_json_text` looks at, in characters: an array that
+#: is not of objects (``[3, 7]``) is told by parsing it, so it must end within this.
+JSON_HEAD = 1 << 20
+#: What may come before a JSON text's first token: blank space, and a byte-order mark.
+_LEADING = "\ufeff \t\r\n"
+
+
+def sniff_json_text(pieces: Iterable[str]) -> str | None:
+    """What makes a text JSON documents for the JSON reader (the phrase a message names it by), or
+    None: the one rule for a file without a JSON extension (:func:`sniff_json`) and for standard
+    input (:func:`~stability.readers.read_corpus` ``("-")``).
+
+    ``pieces`` are the text's start in order (a file's lines with their ends), read only as far as
+    the rule needs. The text's first two characters (blank space and a byte-order mark skipped,
+    before and between them) decide:
+
+    * ``{`` then ``"`` (its first key), ``}`` (empty) or ``'`` (a Python dict written with single
+      quotes, which the reader refuses saying why): a JSON object, whole or cut short (JSON lines,
+      or one object however it is laid out);
+    * ``[`` then ``{``: a JSON array of objects;
+    * ``[`` then anything else: a JSON array when the text parses as one (``[3, 7]``, ``[]``,
+      ``[[3, 7]]``) and ends within :data:`JSON_HEAD` characters. The reader then refuses it,
+      saying that it expects document objects: read as text, its one unit would be the list.
+
+    Anything else is not JSON documents (``{Chapter one}``, ``[1] Smith et al.``, ``[Music]``).
+
+    Examples
+    --------
+    >>> [sniff_json_text([text]) for text in ('{"id": 1,', '[  {"units"', "[3, 7]", "[1] Smith", "{Chapter}")]
+    ['a JSON object', 'a JSON array of objects', 'a JSON array', None, None]
+    """
+    read = iter(pieces)
+    head = ""
+    for piece in read:
+        head += piece
+        body = head.lstrip(_LEADING)
+        if (body and body[0] not in "{[") or body[1:].lstrip(_LEADING) or len(head) > JSON_HEAD:
+            break
+    body = head.lstrip(_LEADING)
+    second = body[1:].lstrip(_LEADING)[:1]
+    if body.startswith("{"):
+        return "a JSON object" if second in ('"', "}", "'") else None
+    if not body.startswith("[") or not second:
+        return None
+    if second == "{":
         return "a JSON array of objects"
-    return None
+    for piece in read:  # parsed whole: '[1] Smith et al.' is text that starts as an array does
+        if len(head) > JSON_HEAD:
+            break
+        head += piece
+    if len(head) > JSON_HEAD:
+        return None
+    try:
+        json.loads(head.lstrip(_LEADING))
+    except ValueError:
+        return None
+    except RecursionError:  # nested too deeply to parse: JSON all the same, and its reader says so
+        pass
+    return "a JSON array"
+
+
+def sniff_json(file: Path, codec: str, errors: str) -> str | None:
+    """What makes ``file`` look like JSON documents (a file without the ``.json`` extension), or
+    None: :func:`sniff_json_text` on its start."""
+    lines = iter_lines(file, codec, errors, raw=True)
+    try:
+        return sniff_json_text(lines)
+    finally:
+        lines.close()
 
 
 def _is_object(text: str) -> bool:
