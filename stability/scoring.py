@@ -30,7 +30,7 @@ import numpy as np
 
 from .exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, StabilityError, _short_repr
 from .readers.common import naming_document
-from .readers.jsonl import document_id
+from .readers.jsonl import document_id, is_document
 from .readers.dispatch import STDIN, STDIN_NAME
 from .segmentation import Segmentation
 
@@ -87,14 +87,6 @@ def _file_records(path: Path, encoding: str, errors: str) -> Generator[tuple[int
     yield from _records(path, iter_lines(path, check_encoding(encoding, errors), errors))
 
 
-def _holds_units(record: dict[str, Any]) -> bool:
-    """Whether a JSON record has units (under ``units`` or one of its aliases): a corpus document,
-    not a bare segmentation."""
-    from .readers.jsonl import KEY_ALIASES
-
-    return "units" in record or any(key == "units" and alias in record for alias, key in KEY_ALIASES.items())
-
-
 def _bare_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -> Iterator[tuple[int, str, Any]] | None:
     """The records of a file of bare segmentations (JSON lines or a JSON array of objects
     without units), or None when the file is something else (a corpus, which the corpus
@@ -116,7 +108,7 @@ def _bare_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -
     except (StopIteration, CorpusFormatError, UnicodeDecodeError):
         records.close()
         return None  # the corpus reader says what is wrong with the file
-    if not isinstance(first[2], dict) or _holds_units(first[2]):
+    if not isinstance(first[2], dict) or is_document(first[2]):
         records.close()
         return None
     return itertools.chain([first], records)
@@ -173,7 +165,7 @@ def _stdin_records(encoding: str, errors: str) -> Iterator[tuple[int, str, Any]]
     except UnicodeDecodeError as exc:
         raise CorpusFormatError(f"not {encoding} text ({exc.reason} at byte {exc.start})", path=STDIN_NAME) from None
     for number, place, record in _records(Path(STDIN_NAME), iter(text.splitlines())):
-        if not isinstance(record, dict) or _holds_units(record):
+        if not isinstance(record, dict) or is_document(record):
             raise CorpusFormatError("standard input takes segmentations ('boundaries' with 'n_units', 'masses' or "
                                     "'references'), not a corpus: give the corpus as a file", path=STDIN_NAME, line=number)
         yield number, place, record

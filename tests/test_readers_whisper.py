@@ -243,3 +243,37 @@ def test_a_chapters_track_beside_whisper_tsv_is_its_reference(tmp_path):
     with pytest.raises(CorpusFormatError, match="a chapters track \\('talk.chapters.vtt'\\) is beside a file of several"):
         list(read_corpus(several))
 
+
+
+# JSON objects, and whether each is a corpus document (else bare segmentations, for stability score)
+_SHAPES = [
+    ({"id": "d", "units": ["A.", "B."], "boundaries": [1]}, True),
+    ({"dial_id": "d", "utterances": ["A.", "B."], "segments": [1, 1]}, True),  # the data hub's aliases
+    (WHISPER, True),
+    ({"id": "d", "boundaries": [1], "n_units": 2}, False),
+    ({"id": "d", "masses": [1, 1]}, False),
+    ({"id": "d", "references": [[1]], "n_units": 2}, False),
+]
+
+
+@pytest.mark.parametrize("record, corpus", _SHAPES)
+def test_stability_score_tells_a_corpus_from_segmentations_as_the_reader_does(tmp_path, record, corpus):
+    """`stability score talk.json` took a Whisper transcript for bare segmentations (it has no
+    'units') and refused it ("expected 'boundaries' with 'n_units'..."), while its folder was
+    scored from the chapters track beside it: a corpus document is what the JSON reader reads."""
+    from stability.scoring import read_segmentations
+
+    file = write(tmp_path / "talk.json", json.dumps(record))
+    write(tmp_path / "talk.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:05.000\nIntro\n\n00:05.000 --> 00:09.000\nBudget\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorpusWarning)
+        scored = [(entry.id, [s.boundaries for s in entry.segmentations]) for entry in read_segmentations(file)]
+        if corpus:
+            assert scored == [(d.id, [r.boundaries for r in d.references]) for d in read_corpus(file)]
+    assert scored == ([("talk.json", [(2,)])] if record is WHISPER else [("d", [(1,)])])
+
+
+def test_one_rule_tells_a_corpus_document_from_segmentations():
+    from stability.readers.jsonl import is_document
+
+    assert [is_document(record) for record, _ in _SHAPES] == [corpus for _, corpus in _SHAPES]

@@ -35,7 +35,7 @@ from .common import (PathLike, checked_documents, NoTextError, iter_lines, make_
 from .subtitles import Cue, chapters_of, chapters_track, sentences, turn_texts
 from .text import _splitter_name, build_splitter, resolve_splitter
 
-__all__ = ["read_jsonl", "write_jsonl", "sniff_json", "sniff_json_text", "is_whisper", "REFERENCE_KEYS", "KEY_ALIASES",
+__all__ = ["read_jsonl", "write_jsonl", "sniff_json", "sniff_json_text", "is_document", "is_whisper", "REFERENCE_KEYS", "KEY_ALIASES",
            "JSON_HEAD"]
 
 PATTERNS = ("*.jsonl", "*.json", "*.ndjson")
@@ -523,14 +523,34 @@ def _merged_meta(given: dict[str, Any], own: dict[str, Any], where: str, notes: 
     return {**given, **own, "notes": earlier + notes}
 
 
-def is_whisper(record: dict[str, Any]) -> bool:
+def _has_units(record: Mapping[str, Any]) -> bool:
+    """Whether ``record`` has units, under ``units`` or an alias of it (:data:`KEY_ALIASES`)."""
+    return "units" in record or any(key == "units" and alias in record for alias, key in KEY_ALIASES.items())
+
+
+def is_whisper(record: Mapping[str, Any]) -> bool:
     """Whether ``record`` is a speech-to-text transcript as Whisper writes it: ``segments`` a list
     holding objects (``{"start", "end", "text", ...}``), not segment sizes, and no units."""
     segments = record.get("segments")
     return (
-        isinstance(segments, list) and "units" not in record and "utterances" not in record
+        isinstance(segments, list) and not _has_units(record)
         and (any(isinstance(segment, dict) for segment in segments) or (not segments and "text" in record))
     )
+
+
+def is_document(record: Mapping[str, Any]) -> bool:
+    """Whether the JSON object ``record`` is a document this reader reads: it has units (under
+    ``units`` or an alias), or it is a Whisper transcript (:func:`is_whisper`). Any other object is
+    a bare segmentation to ``stability score`` (``boundaries`` with ``n_units``, ``masses``,
+    ``references``): the one rule by which both tell a corpus from segmentations.
+
+    Examples
+    --------
+    >>> [is_document(r) for r in ({"units": ["A."]}, {"utterances": ["A."]}, {"segments": [{"text": "A."}]},
+    ...                           {"boundaries": [2], "n_units": 4}, {"masses": [2, 2]}, {"segments": [2, 2]})]
+    [True, True, True, False, False, False]
+    """
+    return _has_units(record) or is_whisper(record)
 
 
 def _one_transcript(file: Path, track: Path, lines: Callable[[Path], Iterable[str]]) -> None:
