@@ -339,7 +339,7 @@ def test_a_status_draws_only_where_asked(capsys):
 def _restarts(initial, within, shuffle, n_units=9, tolerance=0):
     """The attributes of a StabilityResult that the half-restarts comparison reads."""
     return SimpleNamespace(segmentation=SimpleNamespace(boundaries=initial, n_units=n_units),
-                           restart_boundaries=within, n_restarts=len(within), tolerance=tolerance, seed=0, document="d",
+                           restart_boundaries=within, n_restarts=len(within), tolerance=tolerance, seed=0, document="d", term_blind=None,
                            shuffle=None if shuffle is None else SimpleNamespace(restart_boundaries=shuffle,
                                                                                 n_restarts=len(shuffle)))
 
