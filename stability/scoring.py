@@ -30,7 +30,7 @@ import numpy as np
 
 from .exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, StabilityError, _short_repr
 from .readers.common import naming_document
-from .readers.jsonl import document_id, is_document
+from .readers.jsonl import REFERENCE_KEYS, document_id, is_document
 from .readers.dispatch import STDIN, STDIN_NAME
 from .segmentation import Segmentation
 
@@ -117,23 +117,26 @@ def _bare_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -
 def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator[_Entry]:
     for number, place, record in records:
         doc_id = document_id(record.get("id", place), functools.partial(CorpusFormatError, path=str(path), line=number))
-        keys = [key for key in ("boundaries", "masses", "references") if key in record]
+        # the keys the corpus reader reads references from (REFERENCE_KEYS): boundary lists, or segment sizes
+        keys = [key for key in REFERENCE_KEYS if key in record]
         if len(keys) > 1:
             raise CorpusFormatError(f"document {doc_id!r}: expected its segmentation in one key; received "
                                     f"{' and '.join(repr(key) for key in keys)}", path=str(path), line=number)
         try:
             segs: tuple[Segmentation, ...]
-            if "masses" in record:
-                segs = (Segmentation.from_masses(record["masses"]),)
+            if keys and REFERENCE_KEYS[keys[0]] == "sizes":
+                sizes = keys[0]
+                segs = (Segmentation.from_masses(record[sizes]),)
                 if "n_units" in record and record["n_units"] != segs[0].n_units:
                     raise CorpusFormatError(
-                        f"document {doc_id!r}: 'masses' add up to {segs[0].n_units} units, but 'n_units' is "
+                        f"document {doc_id!r}: {sizes!r} add up to {segs[0].n_units} units, but 'n_units' is "
                         f"{_short_repr(record['n_units'])}; expected them to agree (or no 'n_units')",
                         path=str(path), line=number,
                     )
-            elif "boundaries" in record or "references" in record:
+            elif keys:
                 if "n_units" not in record:
-                    raise CorpusFormatError("'boundaries' needs 'n_units' (the number of units)", path=str(path), line=number)
+                    raise CorpusFormatError(f"{keys[0]!r} needs 'n_units' (the number of units)", path=str(path),
+                                            line=number)
                 lists = [record["boundaries"]] if "boundaries" in record else record["references"]
                 if "references" in record and (not isinstance(lists, list) or not lists):
                     raise CorpusFormatError(
@@ -143,8 +146,8 @@ def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator
                 segs = tuple(Segmentation(b, record["n_units"]) for b in lists)
             else:
                 raise CorpusFormatError(
-                    "expected 'boundaries' with 'n_units', 'masses', or 'references' with 'n_units'",
-                    path=str(path), line=number,
+                    "expected 'boundaries' with 'n_units', 'masses' or 'segments' (segment sizes), or 'references' "
+                    "with 'n_units'", path=str(path), line=number,
                 )
         except CorpusFormatError:
             raise

@@ -204,6 +204,18 @@ def test_score_reads_a_json_array_of_bare_segmentations(tmp_path, indent):
     assert result.exit_code == 0, result.output
 
 
+def test_score_reads_bare_segment_sizes_under_every_key_the_corpus_reader_takes(tmp_path):
+    """The corpus reader takes segment sizes as 'segments' or 'masses' (REFERENCE_KEYS); bare
+    segmentations took 'masses' only ("expected 'boundaries' with 'n_units', 'masses'...")."""
+    (tmp_path / "ref.jsonl").write_text('{"id": "a", "segments": [3, 4, 3]}\n', encoding="utf-8")
+    (tmp_path / "hyp.jsonl").write_text('{"id": "a", "masses": [3, 7]}\n', encoding="utf-8")
+    scored = score_files(tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl")
+    assert scored.documents["a"]["recall"] == 0.5 and scored.documents["a"]["precision"] == 1.0  # boundary 3 of 3, 7
+    (tmp_path / "two.jsonl").write_text('{"id": "a", "segments": [5, 5], "masses": [5, 5]}\n', encoding="utf-8")
+    with pytest.raises(CorpusFormatError, match="expected its segmentation in one key; received 'segments' and 'masses'"):
+        score_files(tmp_path / "two.jsonl", tmp_path / "hyp.jsonl")
+
+
 def test_score_pairs_the_documents_of_json_arrays_dumped_on_one_line(tmp_path):
     # json.dump writes a list on one line: every segmentation without an id got the id "1" and
     # the second was refused as a repeated id; each now gets "1.<k>", the same in both files
