@@ -307,7 +307,8 @@ class StabilityResult(RestartScores):
         return (f"StabilityResult(segmenter={self.segmenter!r}, document={self.document!r}, "
                 f"n_units={self.segmentation.n_units}, n_boundaries={self.n_boundaries}, "
                 f"n_restarts={self.n_restarts}, f1={self.f1:.3f}, shuffle_f1={self.shuffle_f1:.3f}, "
-                f"{HEADLINE.name}={HEADLINE.value(self):.3f}, content_blind={self.content_blind})")
+                f"{HEADLINE.name}={HEADLINE.value(self):.3f}, content_blind={self.content_blind}"
+                f"{', term_blind=True' if self.term_blind is not None else ''})")
 
     @property
     def n_boundaries(self) -> int:

@@ -445,6 +445,7 @@ def test_a_segmenter_that_sees_no_shared_term_is_flagged_in_the_results_and_not_
     assert u00.reference_metrics["f1"] == 0.0
     assert u00.count_corrected == 0.0 and u00.headline_ci == (0.0, 0.0) and c99.count_corrected > 0.9
     assert u00.term_blind == "32 of 32 non-empty units share no term with another unit"
+    assert repr(u00).endswith("content_blind=False, term_blind=True)") and "term_blind" not in repr(c99)
     assert c99.term_blind is None
     summary = result.summary["u00"]
     assert summary.term_blind and summary.term_blind_share == 1.0 and not result.summary["c99"].term_blind
