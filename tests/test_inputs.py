@@ -293,3 +293,16 @@ def test_score_reads_bare_segmentations_saved_with_a_byte_order_mark(tmp_path, s
     for file in (ref, hyp):  # the encoding given is that of both files
         file.write_text(file.read_text(encoding="utf-8-sig"), encoding="utf-16")
     assert score_files(ref, hyp, encoding="utf-16").documents["a"]["f1"] == 1.0
+
+
+@pytest.mark.parametrize("text", ["[3, 7]\n", "[3, 7]\n[2]\n", '{"id": "a", "units": ["x"]}\n[4, 6]\n'])
+def test_bare_numbers_in_a_corpus_are_refused_naming_where_a_segmentation_goes(tmp_path, text):
+    """DESIGN: a bare list of ints is never read two ways; refused, the message names
+    Segmentation.from_boundaries / from_masses (it said only "expected a JSON object")."""
+    path = tmp_path / "corpus.jsonl"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CorpusFormatError) as caught:
+        list(read_corpus(path))
+    said = str(caught.value)
+    assert "expected a JSON object with 'units'" in said
+    assert "Segmentation.from_boundaries or Segmentation.from_masses" in said and "'segments'" in said

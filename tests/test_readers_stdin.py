@@ -163,6 +163,6 @@ def test_a_bare_list_in_a_file_without_extension_is_refused_not_read_as_text(tmp
     same content was refused): a bare list of ints is never read silently."""
     file = tmp_path / "segmentation"
     file.write_text("[3, 7]\n", encoding="utf-8")
-    with pytest.raises(CorpusFormatError, match=r"expected a JSON object with 'units'.*received int 3 "
-                                                r"\[format 'jsonl' detected from a JSON array"):
+    with pytest.raises(CorpusFormatError, match=r"expected a JSON object with 'units'.*received int 3 .*"
+                                                r"Segmentation.from_masses\) \[format 'jsonl' detected from a JSON array"):
         list(read_corpus(file))

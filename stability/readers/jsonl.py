@@ -427,10 +427,7 @@ def _json_records(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]
 
     def document(value: Any, at: int) -> tuple[int, dict[str, Any]]:
         if not isinstance(value, dict):
-            raise fail(
-                "expected a JSON object with 'units' (and optionally 'id', 'references', 'times'); "
-                f"received {type(value).__name__} {_short_repr(value)}", at,
-            )
+            raise fail(not_an_object(value), at)
         return lines.at(at), value
 
     at = _skip_space(text, 0)
@@ -677,11 +674,28 @@ def _load(line: str, fail: Fail) -> dict[str, Any]:
                     "so the file is read as JSON lines: one object per line)")
         raise fail(f"invalid JSON at column {exc.colno}: {exc.msg}{hint}") from None
     if not isinstance(record, dict):
-        raise fail(
-            "expected a JSON object with 'units' (and optionally 'id', 'references', 'times'); "
-            f"received {type(record).__name__} {_short_repr(record)}"
-        )
+        raise fail(not_an_object(record))
     return record
+
+
+def not_an_object(value: Any) -> str:
+    """Why ``value``, a line of a JSON lines file or an item of a JSON array, is no document; for
+    integers (``[3, 7]``: a segmentation, not a corpus), where numbers of a segmentation go.
+
+    >>> not_an_object([3, 7])[:66]
+    "expected a JSON object with 'units' (and optionally 'id', 'referen"
+    >>> "Segmentation.from_masses" in not_an_object(3)
+    True
+    """
+    said = (f"expected a JSON object with 'units' (and optionally 'id', 'references', 'times'); received "
+            f"{type(value).__name__} {_short_repr(value)}")
+    numbers = value if isinstance(value, list) else [value]
+    if numbers and all(_is_int(v) for v in numbers):
+        said += (" (bare numbers could be boundaries or segment sizes, so they are not read: a document's "
+                 "boundaries go in 'boundaries' or 'references', its segment sizes in 'segments'; stability score "
+                 "reads {\"boundaries\": [3, 7], \"n_units\": 10}; in Python, Segmentation.from_boundaries or "
+                 "Segmentation.from_masses)")
+    return said
 
 
 def _check_keys(record: dict[str, Any], where: str, notes: list[str], fail: Fail) -> None:
