@@ -810,7 +810,8 @@ class Engine:
                     f"{', ...' if len(others) > 5 else ''})") if others else ""
             if kind == "terms":
                 warn(f"{where}: {problem}{also}, so its boundaries say little about the content (they can follow "
-                     "the units' lengths, which the shuffle control does not catch: the layout control does); "
+                     "the units' lengths, which the shuffle control does not catch: the layout control does); the "
+                     "results mark such a document term-blind, with a headline of 0 there; "
                      "is its preprocessing set for the document's language (tokenizer, stopwords, stem: README, "
                      "'Documents not in English')? Said once per segmenter", SegmenterWarning)
             else:
