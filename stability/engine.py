@@ -62,7 +62,7 @@ from .outcome import STREAM_NAMES, Finished, f1_interval, restarts_headline_inte
 from .permutations import Stream
 from .results import Failure, StabilityResult
 from .scores import restart_precision_recall
-from .segmenter import SegmenterWarning, for_document, pickled, prepare_key, segmenter_params
+from .segmenter import TERM_BLIND_LINKED, SegmenterWarning, for_document, pickled, prepare_key, segmenter_params
 from .settings import Settings
 from .tasks import ON_CRASH, Chunk, describe, initial_batch, initial_task, restart_batch, restart_task
 
@@ -787,7 +787,7 @@ class Engine:
             self._initial_results(pairs, results, on_done)
         self.progress.phase(None)
 
-    def _warn_terms(self, pairs: list[Pair], found: dict[int, tuple[str, str]]) -> None:
+    def _warn_terms(self, pairs: list[Pair], found: dict[int, tuple[str, str, bool]]) -> None:
         """Warn, once per segmenter and kind of problem, when it sees next to nothing of a document's
         units, or when its English stopword list holds too few of the document's words: ``found``
         maps a pair's index to what its worker found (:func:`~stability.segmenter.terms_problem`);
@@ -810,8 +810,9 @@ class Engine:
                     f"{', ...' if len(others) > 5 else ''})") if others else ""
             if kind == "terms":
                 warn(f"{where}: {problem}{also}, so its boundaries say little about the content (they can follow "
-                     "the units' lengths, which the shuffle control does not catch: the layout control does); the "
-                     "results mark such a document term-blind, with a headline of 0 there; "
+                     "the units' lengths, which the shuffle control does not catch: the layout control does); where "
+                     f"under {TERM_BLIND_LINKED:.0%} of its units share a term, the results mark the document "
+                     "term-blind, with a headline of 0 there; "
                      "is its preprocessing set for the document's language (tokenizer, stopwords, stem: README, "
                      "'Documents not in English')? Said once per segmenter", SegmenterWarning)
             else:
@@ -844,7 +845,7 @@ class Engine:
 
     def _initial_results(self, pairs: list[Pair], results: Iterator[Any], on_done: Callable[[int], None]) -> None:
         s = self.settings
-        found: dict[int, tuple[str, str]] = {}
+        found: dict[int, tuple[str, str, bool]] = {}
         for i, first, second, problem, terms in results:
             pair = pairs[i]
             if problem is not None:
@@ -855,7 +856,7 @@ class Engine:
                 pair.initial, pair.second = first, second
                 if terms is not None:
                     found[i] = terms
-                    pair.term_blind = terms[1] if terms[0] == "terms" else None
+                    pair.term_blind = terms[1] if terms[2] else None
         self._warn_terms(pairs, found)
 
     def _round(self, pairs: list[Pair], todo: list[_Work], on_done: Callable[[int], None]) -> list[_Work]:

@@ -252,8 +252,8 @@ class StabilityResult(RestartScores):
         content.
     term_blind : str or None
         Why the segmenter saw next to nothing of this document's content, in words, or ``None``:
-        fewer than half of the units share a term with another unit as it reads them
-        (:func:`stability.segmenter.unit_terms_problem`; its preprocessing not set for the
+        fewer than :data:`~stability.segmenter.TERM_BLIND_LINKED` (a tenth) of the units share a
+        term with another unit as it reads them (:func:`stability.segmenter.unit_links`; its preprocessing not set for the
         document's language, typically). Its boundaries then cannot follow the topics; they can
         follow the units' lengths, which the shuffle control does not see, so its stability says
         nothing about the content: the document's headline is 0 (``headline_ci`` ``(0, 0)``), as

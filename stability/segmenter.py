@@ -89,6 +89,8 @@ __all__ = [
     "prepare_key",
     "SegmenterWarning",
     "LINKED_UNITS_MIN",
+    "TERM_BLIND_LINKED",
+    "unit_links",
     "unit_terms_problem",
     "STOPWORD_SHARE_MIN",
     "STOPWORD_TOKENS_MIN",
@@ -400,6 +402,50 @@ class SegmenterWarning(StabilityWarning):
 #: words between spaces, Russian by TextTiling's ``a-z`` letters) nearly none.
 LINKED_UNITS_MIN = 0.5
 
+#: Below this share of linked units (see :data:`LINKED_UNITS_MIN`) the segmenter sees next to no
+#: term of the document: the results mark it term-blind there and credit no stability
+#: (:attr:`stability.results.StabilityResult.term_blind`). Between the two it sees little and is
+#: only warned about: on Wiki-50's shortest article (10 sentences) TextTiling links 4 units, and
+#: short utterances of a dialogue often share no word with another; read in a language its
+#: preprocessing was not set for (the Chinese and Russian documents of tests/test_languages.py)
+#: a segmenter links none.
+TERM_BLIND_LINKED = 0.1
+
+
+def unit_links(segmenter: Any, units: Sequence[str]) -> tuple[int, int, int] | None:
+    """``(linked, non-empty, bare)``: how many of the non-empty units of ``units`` share a term
+    with another unit, as ``segmenter`` reads them (its ``unit_terms``), how many there are, and
+    how many have no term at all; ``None`` for a segmenter that does not tell its terms (no
+    ``unit_terms``, or it returns ``None``) and for fewer than two non-empty units.
+
+    >>> class Words:
+    ...     def unit_terms(self, units):
+    ...         return [unit.split() for unit in units]
+    >>> unit_links(Words(), ["bread oven", "oven baker", "goal match", ""])
+    (2, 3, 0)
+    """
+    unit_terms = getattr(segmenter, "unit_terms", None)
+    if not callable(unit_terms):
+        return None
+    terms = unit_terms(units)
+    if terms is None:
+        return None
+    filled = [set(unit_terms_of) for unit, unit_terms_of in zip(units, terms) if unit.strip()]
+    if len(filled) < 2:
+        return None
+    units_with = Counter(term for found in filled for term in found)
+    linked = sum(1 for found in filled if any(units_with[term] > 1 for term in found))
+    return linked, len(filled), sum(1 for found in filled if not found)
+
+
+def _links_problem(links: tuple[int, int, int] | None) -> str | None:
+    """:func:`unit_terms_problem`'s sentence for the counts of :func:`unit_links`."""
+    if links is None or links[0] >= LINKED_UNITS_MIN * links[1]:
+        return None
+    linked, filled, bare = links
+    said = f"{filled - linked} of {filled} non-empty units share no term with another unit"
+    return said + (f" ({bare} have no term)" if bare else "")
+
 
 def unit_terms_problem(segmenter: Any, units: Sequence[str]) -> str | None:
     """Why ``segmenter`` can see little of ``units``, in words, or ``None``.
@@ -419,23 +465,7 @@ def unit_terms_problem(segmenter: Any, units: Sequence[str]) -> str | None:
     >>> unit_terms_problem(Words(), ["面包师每天来到面包店", "他揉面团", "", "球队比赛"])
     '3 of 3 non-empty units share no term with another unit'
     """
-    unit_terms = getattr(segmenter, "unit_terms", None)
-    if not callable(unit_terms):
-        return None
-    terms = unit_terms(units)
-    if terms is None:
-        return None
-    filled = [set(unit_terms_of) for unit, unit_terms_of in zip(units, terms) if unit.strip()]
-    if len(filled) < 2:
-        return None
-    units_with = Counter(term for found in filled for term in found)
-    linked = sum(1 for found in filled if any(units_with[term] > 1 for term in found))
-    if linked >= LINKED_UNITS_MIN * len(filled):
-        return None
-    unlinked = len(filled) - linked
-    bare = sum(1 for found in filled if not found)
-    said = f"{unlinked} of {len(filled)} non-empty units share no term with another unit"
-    return said + (f" ({bare} have no term)" if bare else "")
+    return _links_problem(unit_links(segmenter, units))
 
 
 #: The least share of a document's tokens that an English stopword list holds before
@@ -480,23 +510,27 @@ def stopwords_problem(segmenter: Any, units: Sequence[str]) -> str | None:
     return f"{stop} of the {tokens} words of the document ({stop / tokens:.0%}) are in its English stopword list"
 
 
-def terms_problem(segmenter: Any, units: Sequence[str]) -> tuple[str, str] | None:
+def terms_problem(segmenter: Any, units: Sequence[str]) -> tuple[str, str, bool] | None:
     """What :func:`unit_terms_problem`, then :func:`stopwords_problem`, find in ``units``:
-    ``("terms", sentence)``, ``("stopwords", sentence)`` or ``None``. Run by the engine's worker
-    processes with each pair's first segmentation (the main process only warns), since it reads
-    every unit of every document.
+    ``("terms", sentence, blind)``, ``("stopwords", sentence, False)`` or ``None``; ``blind``:
+    fewer than :data:`TERM_BLIND_LINKED` of the units are linked (the results mark the document
+    term-blind). Run by the engine's worker processes with each pair's first segmentation (the
+    main process only warns), since it reads every unit of every document.
 
     >>> class Words:
     ...     def unit_terms(self, units):
     ...         return [unit.split() for unit in units]
     >>> terms_problem(Words(), ["goal match", "oven baker"])
-    ('terms', '2 of 2 non-empty units share no term with another unit')
+    ('terms', '2 of 2 non-empty units share no term with another unit', True)
+    >>> terms_problem(Words(), ["goal match", "match fans", "oven baker", "bread rye", "hall"])[2]
+    False
     """
-    problem = unit_terms_problem(segmenter, units)
-    if problem is not None:
-        return "terms", problem
+    links = unit_links(segmenter, units)
+    problem = _links_problem(links)
+    if links is not None and problem is not None:
+        return "terms", problem, links[0] < TERM_BLIND_LINKED * links[1]
     problem = stopwords_problem(segmenter, units)
-    return None if problem is None else ("stopwords", problem)
+    return None if problem is None else ("stopwords", problem, False)
 
 
 def pickling_problem(segmenter: Any) -> str | None:

@@ -96,7 +96,7 @@ def failure_of(restart: int | None, exc: BaseException) -> dict[str, Any]:
 
 def initial_task(
     index: int, segmenter: Callable, units: tuple[str, ...], twice: bool, judge: bool = False
-) -> tuple[int, Any, Any, dict[str, Any] | None, tuple[str, str] | None]:
+) -> tuple[int, Any, Any, dict[str, Any] | None, tuple[str, str, bool] | None]:
     """``B0`` (and a second unpermuted call for the determinism check) of one pair; with
     ``judge``, also what :func:`~stability.segmenter.terms_problem` finds in the units (the main
     process warns about it)."""
@@ -110,7 +110,7 @@ def initial_task(
     return index, first, second, None, found
 
 
-def initial_batch(tasks: list[tuple]) -> list[tuple[int, Any, Any, dict[str, Any] | None, tuple[str, str] | None]]:
+def initial_batch(tasks: list[tuple]) -> list[tuple[int, Any, Any, dict[str, Any] | None, tuple[str, str, bool] | None]]:
     """:func:`initial_task` for each of ``tasks`` (its arguments), in one worker task: a pair's
     first segmentations are two calls, and a task of their own cost the main process more to
     hand out and take back than the worker spent on them."""

@@ -268,7 +268,7 @@ def test_a_corpus_of_several_languages_names_each_problem_of_a_segmenter():
                               "stopword list (English prose: a third to a half) (the same on 1 more document(s): '1')")
     assert said[1].startswith("c99 on document '2': 6 of 6 non-empty units share no term with another unit (the same "
                               "on 1 more document(s): '3')")
-    assert "the layout control does" in said[1] and "mark such a document term-blind, with a headline of 0" in said[1]
+    assert "the layout control does" in said[1] and "the results mark the document term-blind, with a headline of 0" in said[1]
 
 
 def test_texttiling_on_russian_is_warned_about_and_c99_set_for_the_language_is_not():
@@ -519,7 +519,7 @@ def test_the_validation_study_says_what_term_blind_means_and_that_such_a_configu
     assert result.exit_code == 0, result.output
     report = (tmp_path / "docs" / "validation.md").read_text(encoding="utf-8")
     assert "| u00 | u00 | (defaults) | term-blind |" in report
-    assert ("`term-blind`: the segmenter saw next to no term shared between the units of a document (fewer than half "
+    assert ("`term-blind`: the segmenter saw next to no term shared between the units of a document (fewer than 10% "
             "of them share a term with another unit, as it reads them; u00 on 3 of 3 documents), so its boundaries "
             "there cannot follow the topics") in report
     assert "A configuration is flagged term-blind when more than 50% of its documents are" in report
@@ -562,3 +562,39 @@ def test_embedding_and_cluster_take_their_encoders_preprocessing_as_a_table(tmp_
     assert result.summary["embedding_zh"].reference["pk"].mean < result.summary["embedding"].reference["pk"].mean
     again = CliRunner().invoke(app, ["run", str(config), "--out", str(tmp_path / "out"), "--resume", "--no-progress"])
     assert again.exit_code == 0, again.output  # the table's encoder is recorded as the same parameters
+
+
+class _Words:
+    """A segmenter comparing the words of its units (a boundary before each unit sharing no word
+    with the one before), telling its terms as the built-in ones do."""
+
+    def unit_terms(self, units):
+        return [unit.split() for unit in units]
+
+    def __call__(self, units):
+        terms = self.unit_terms(units)
+        return [i for i in range(1, len(units)) if not set(terms[i]) & set(terms[i - 1])]
+
+
+def test_a_segmenter_that_sees_little_is_warned_about_and_one_that_sees_next_to_nothing_is_term_blind():
+    """Short English text with little repetition (Wiki-50's shortest article: TextTiling links 4
+    of 10 sentences; short utterances of a dialogue) is only warned about: the segmenter sees
+    little, not nothing, and keeps its headline. Term-blind (headline 0) is for next to no link:
+    under TERM_BLIND_LINKED of the units, as in a language the preprocessing cannot read."""
+    from stability.corpus import Document
+    from stability.segmenter import TERM_BLIND_LINKED, unit_links
+
+    little = ["oven bread", "bread rye", "goal match", "match fans", "storm", "rain", "snow", "ice", "hail", "fog"]
+    nothing = ["oven", "rye", "goal", "fans", "storm", "rain", "snow", "ice", "hail", "fog"]
+    assert unit_links(_Words(), little) == (4, 10, 0) and unit_links(_Words(), nothing) == (0, 10, 0)
+    assert 0 < TERM_BLIND_LINKED < 0.4
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = evaluate({"words": _Words()}, [Document("little", little), Document("nothing", nothing)],
+                          n_restarts=4, progress=False)
+    said = _segmenter_warnings(caught)
+    assert len(said) == 1 and said[0].startswith("words on document 'little': 6 of 10 non-empty units share no term "
+                                                 "with another unit (the same on 1 more document(s): 'nothing')")
+    seen, blind = result.documents["words"]
+    assert seen.term_blind is None and blind.term_blind == "10 of 10 non-empty units share no term with another unit"
+    assert blind.count_corrected == 0.0

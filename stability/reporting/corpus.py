@@ -21,6 +21,7 @@ from ..catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, STATIST
 from ..checks import counted
 from ..comparison import COMPARISON_BRIEF, COMPARISON_NOTE, STABILITY_X_AGREEMENT
 from ..exceptions import InvalidParameterError
+from ..segmenter import TERM_BLIND_LINKED
 from ..results import TERM_BLIND_SHARE, CorpusResult, Failure, StabilityResult, Stat, _json_float, _jsonable, map_floats
 from ..stats import percentile_coverage_bound
 from ..summary import COUNT_MARKS, count_marks, ranked_counts
@@ -117,8 +118,8 @@ def term_blind_meaning(counts: str) -> str:
     :func:`term_blind_note`, the validation study's configurations), ``counts``
     (:func:`term_blind_counts`) inside its parenthesis; the sentence that says when a segmenter is
     flagged is the caller's."""
-    return ("the segmenter saw next to no term shared between the units of a document (fewer than half of them "
-            f"share a term with another unit, as it reads them; {counts}), so its boundaries there cannot follow the "
+    return ("the segmenter saw next to no term shared between the units of a document (fewer than "
+            f"{TERM_BLIND_LINKED:.0%} of them share a term with another unit, as it reads them; {counts}), so its boundaries there cannot follow the "
             "topics: they can follow the units' lengths, which the shuffle control does not see, so its headline "
             "there is 0 (no stability credit, as for a content-blind segmenter)")
 
