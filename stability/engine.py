@@ -956,11 +956,14 @@ class Engine:
         the document's headline from the restarts so far is at most ``ci_width`` wide (the test
         and the shuffle control then stop together). It pairs the replicates of the two streams'
         F1 checks (each check has its own random stream), so the decision depends only on the
-        seed and the restarts."""
+        seed and the restarts. On a document the segmenter is term-blind on, the headline is 0
+        whatever the restarts (:attr:`~stability.results.StabilityResult.term_blind`): precise."""
         s = self.settings
         within, shuffle = (pair.streams[stream] for stream in _HEADLINE_STREAMS)
         if within.done or shuffle.done:
             return False
+        if pair.term_blind is not None:
+            return True
         low, high = restarts_headline_interval(s.seed, pair.key, _first(pair), pair.doc.n_units, s.tolerance,
                                                _back(within.boundaries), _back(shuffle.boundaries), s.confidence,
                                                s.n_bootstrap, check=True)

@@ -125,8 +125,17 @@ def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator
         try:
             segs: tuple[Segmentation, ...]
             if keys and REFERENCE_KEYS[keys[0]] == "sizes":
-                sizes = keys[0]
-                segs = (Segmentation.from_masses(record[sizes]),)
+                sizes, value = keys[0], record[keys[0]]
+                # one list of sizes, or one per annotator, as the corpus reader takes them
+                nested = isinstance(value, list) and bool(value) and all(isinstance(v, list) for v in value)
+                segs = tuple(Segmentation.from_masses(v, f"{sizes}[{j}]" if nested else sizes)
+                             for j, v in enumerate(value if nested else [value]))
+                if len({seg.n_units for seg in segs}) > 1:
+                    raise CorpusFormatError(
+                        f"document {doc_id!r}: the lists of {sizes!r} add up to different numbers of units "
+                        f"({', '.join(str(seg.n_units) for seg in segs)}); expected one per annotator of the same "
+                        "document", path=str(path), line=number,
+                    )
                 if "n_units" in record and record["n_units"] != segs[0].n_units:
                     raise CorpusFormatError(
                         f"document {doc_id!r}: {sizes!r} add up to {segs[0].n_units} units, but 'n_units' is "
@@ -170,7 +179,8 @@ def _stdin_records(encoding: str, errors: str) -> Iterator[tuple[int, str, Any]]
     for number, place, record in _records(Path(STDIN_NAME), iter(text.splitlines())):
         if not isinstance(record, dict) or is_document(record):
             raise CorpusFormatError("standard input takes segmentations ('boundaries' with 'n_units', 'masses' or "
-                                    "'references'), not a corpus: give the corpus as a file", path=STDIN_NAME, line=number)
+                                    "'segments' (segment sizes), or 'references'), not a corpus: give the corpus as a "
+                                    "file", path=STDIN_NAME, line=number)
         yield number, place, record
 
 

@@ -211,6 +211,15 @@ def test_score_reads_bare_segment_sizes_under_every_key_the_corpus_reader_takes(
     (tmp_path / "hyp.jsonl").write_text('{"id": "a", "masses": [3, 7]}\n', encoding="utf-8")
     scored = score_files(tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl")
     assert scored.documents["a"]["recall"] == 0.5 and scored.documents["a"]["precision"] == 1.0  # boundary 3 of 3, 7
+    # one list per annotator, as the corpus reader takes them; an error names the key written
+    (tmp_path / "ref2.jsonl").write_text('{"id": "a", "segments": [[3, 7], [3, 4, 3]]}\n', encoding="utf-8")
+    assert score_files(tmp_path / "ref2.jsonl", tmp_path / "hyp.jsonl").documents["a"]["f1"] == 1.0  # vs the first
+    (tmp_path / "bad.jsonl").write_text('{"id": "a", "segments": [[3, 7], [3, "x"]]}\n', encoding="utf-8")
+    with pytest.raises(CorpusFormatError, match=r"segments\[1\]\[1\]"):
+        score_files(tmp_path / "bad.jsonl", tmp_path / "hyp.jsonl")
+    (tmp_path / "odd.jsonl").write_text('{"id": "a", "segments": [[3, 7], [3, 4]]}\n', encoding="utf-8")
+    with pytest.raises(CorpusFormatError, match=r"the lists of 'segments' add up to different numbers of units \(10, 7\)"):
+        score_files(tmp_path / "odd.jsonl", tmp_path / "hyp.jsonl")
     (tmp_path / "two.jsonl").write_text('{"id": "a", "segments": [5, 5], "masses": [5, 5]}\n', encoding="utf-8")
     with pytest.raises(CorpusFormatError, match="expected its segmentation in one key; received 'segments' and 'masses'"):
         score_files(tmp_path / "two.jsonl", tmp_path / "hyp.jsonl")

@@ -598,3 +598,27 @@ def test_a_segmenter_that_sees_little_is_warned_about_and_one_that_sees_next_to_
     seen, blind = result.documents["words"]
     assert seen.term_blind is None and blind.term_blind == "10 of 10 non-empty units share no term with another unit"
     assert blind.count_corrected == 0.0
+
+
+class _LongerWords(_Words):
+    """Blind to the content, not to the layout: a boundary before each unit longer than the one
+    before; its units share no word, so it is term-blind, and its boundaries move with the order
+    of the units' lengths."""
+
+    def __call__(self, units):
+        return [i for i in range(1, len(units)) if len(units[i]) > len(units[i - 1])]
+
+
+def test_adaptive_stopping_on_the_headline_stops_at_the_first_check_where_the_segmenter_is_term_blind():
+    """Its headline there is 0 whatever the restarts; adaptive stopping on the headline judged the
+    raw interval from the restarts and ran up to n_restarts for nothing."""
+    from stability.corpus import Document
+
+    units = ["x" * (1 + (7 * i) % 11) + str(i) for i in range(40)]  # no two alike: no word shared
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SegmenterWarning)
+        result = evaluate({"longer": _LongerWords()}, [Document("d", units)], n_restarts=60, ci_width=0.01,
+                          ci_score="headline", min_restarts=10, check_every=10, progress=False)
+    (doc,) = result.documents["longer"]
+    assert doc.term_blind is not None and doc.count_corrected == 0.0
+    assert doc.n_restarts == 10 and doc.stopped_early
