@@ -39,8 +39,11 @@ Two optional extras are understood by the harness:
   ``None`` when the segmenter cannot say) gives the terms a lexical segmenter compares (C99, U00,
   TextTiling: after tokenizing, stopwords and stemming). The harness calls it once per document and
   segmenter, before the run, and warns (:class:`SegmenterWarning`) when most units share no term
-  with any other unit (:func:`unit_terms_problem`): the segmenter then sees next to nothing of
-  the content, typically text in a language or script its preprocessing was not set for.
+  with any other unit (:func:`unit_terms_problem`): the segmenter then sees little of the
+  content, typically text in a language or script its preprocessing was not set for. Where next
+  to none do (under :data:`TERM_BLIND_LINKED`), the document's result is marked term-blind and its
+  headline is 0 (:attr:`stability.results.StabilityResult.term_blind`). A segmenter of your own
+  gets this check by telling its terms the same way.
 * **The stopwords it drops.** ``stopword_use(units) -> (language, stopword tokens, tokens)`` (or
   ``None``) says which language its stopword list is for (``None`` for a list of the user's
   words) and how many of the document's tokens are in it. The harness warns when an English list
