@@ -186,11 +186,10 @@ def stability_result(settings: Settings, finished: Finished) -> StabilityResult:
     headline_ci = (float("nan"), float("nan"))
     if Stream.SHUFFLE in finished.restarts:
         shuffle, shuffle_samples = _stream_scores(s, finished, Stream.SHUFFLE)
-        # the headline's interval pairs the replicates of the two F1 intervals, drawn independently
-        headline_ci = headline_interval(within_samples, shuffle_samples, within.chance_f1, len(finished.initial),
-                                        s.confidence)
-    if shuffle is not None and finished.term_blind is not None:  # no credit: its headline is 0 (StabilityResult)
-        headline_ci = (0.0, 0.0)
+        # the headline's interval pairs the replicates of the two F1 intervals, drawn independently;
+        # term-blind: no credit, its headline is 0 whatever the restarts (StabilityResult.term_blind)
+        headline_ci = (0.0, 0.0) if finished.term_blind is not None else headline_interval(
+            within_samples, shuffle_samples, within.chance_f1, len(finished.initial), s.confidence)
     layout = stream_scores(s, finished, Stream.LAYOUT) if Stream.LAYOUT in finished.restarts else None
     deterministic, self_f1 = _self_agreement(s, finished)
     content_blind = None if shuffle is None else is_content_blind(shuffle.f1, within.f1, s.content_margin)

@@ -578,20 +578,20 @@ def _document_table(result: CorpusResult, digits: int | None, compact: bool = Fa
     values CSV writes, each measure named by its catalogue column (:meth:`Measure.column`)."""
     scores = [STABILITY[n] for n in COMPACT_DOCUMENT] if compact else sum(_full_columns(result), [])
     refs = _reference_measures(result, compact, metrics)
-    raw = digits is None
+    machine = digits is None  # CSV's columns
     # CSV's columns are snake_case names, as CorpusResult.to_rows gives them; the titles are for reading
-    header = ["segmenter", "document"] + ([] if compact else ["n_units" if raw else "units"])
+    header = ["segmenter", "document"] + ([] if compact else ["n_units" if machine else "units"])
     for m in scores:
         if compact:
             header.append(f"{m.short} {ci_title(result)}" if m is HEADLINE else m.short)
-        elif raw:  # a document's interval over its restarts: the columns of an interval over documents
+        elif machine:  # a document's interval over its restarts: the columns of an interval over documents
             header += [m.column()] + ([m.column("ci_low"), m.column("ci_high")] if m.interval else [])
         else:
             header += [m.short] + ([f"{m.short} low", f"{m.short} high"] if m.interval else [])
     timed = _timed(result)
-    header += ["flags"] + [m.column() if raw else m.short for m in refs]
-    header += ["boundary_confidence" if raw else "boundary:confidence"]
-    header += (["boundary_times" if raw else "boundary times"]) if timed else []
+    header += ["flags"] + [m.column() if machine else m.short for m in refs]
+    header += ["boundary_confidence" if machine else "boundary:confidence"]
+    header += (["boundary_times" if machine else "boundary times"]) if timed else []
     rows = [_document_cells(r, scores, refs, digits, not compact, timed)
             for docs in result.documents.values() for r in docs]
     align = "LL" + "r" * (len(header) - 4 - len(refs) - timed) + "L" + "r" * len(refs) + "l" * (1 + timed)
