@@ -118,10 +118,13 @@ def table(section: Section, columns: Sequence[int] | None = None) -> str:
                      f"{html.escape(title)}</th>" for title, span in spans if span)
     head = (f"<tr>{groups}</tr>" if groups else "") + "<tr>" + "".join(  # a long title breaks after a colon
         f'<th scope="col"{classes[i]}>{html.escape(section.header[i]).replace(":", ":<wbr>")}</th>' for i in shown) + "</tr>"
-    body = "".join("<tr>" + "".join(_cell(row[i], classes[i], i < section.keys, section.highlight) for i in shown) + "</tr>"
-                   for row in section.rows)
-    foot = "".join("<tr>" + "".join(_cell(row[i], classes[i], i < section.keys, {}) for i in shown) + "</tr>"
-                   for row in section.footer)  # summary rows (a mean over the rows) in the table's foot
+
+    def rows(table_rows: Sequence[Sequence[object]], highlight: Mapping[str, str]) -> str:
+        return "".join("<tr>" + "".join(_cell(row[i], classes[i], i < section.keys, highlight) for i in shown) + "</tr>"
+                       for row in table_rows)
+
+    body = rows(section.rows, section.highlight)
+    foot = rows(section.footer, {})  # summary rows (a mean over the rows) in the table's foot, not highlighted
     keys = f' data-keys="{section.keys}"' if section.keys > 1 else ""
     foot = f"<tfoot>{foot}</tfoot>" if foot else ""
     return f"<table{keys}><thead>{head}</thead><tbody>{body}</tbody>{foot}</table>"
