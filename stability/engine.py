@@ -962,11 +962,9 @@ class Engine:
         within, shuffle = (pair.streams[stream] for stream in _HEADLINE_STREAMS)
         if within.done or shuffle.done:
             return False
-        if pair.term_blind is not None:
-            return True
         low, high = restarts_headline_interval(s.seed, pair.key, _first(pair), pair.doc.n_units, s.tolerance,
                                                _back(within.boundaries), _back(shuffle.boundaries), s.confidence,
-                                               s.n_bootstrap, check=True)
+                                               s.n_bootstrap, check=True, term_blind=pair.term_blind is not None)
         assert s.ci_width is not None  # asked for with adaptive stopping only
         return high - low <= s.ci_width
 

@@ -63,16 +63,18 @@ def f1_samples(seed: int, key: int, stream: Stream, counts: RestartCounts, n_res
 
 def restarts_headline_interval(seed: int, key: int, initial: Sequence[int], n_units: int, tolerance: int,
                                within: Sequence[Sequence[int]], shuffle: Sequence[Sequence[int]],
-                               confidence: float, n_bootstrap: int, check: bool = False) -> tuple[float, float]:
+                               confidence: float, n_bootstrap: int, check: bool = False, *,
+                               term_blind: bool = False) -> tuple[float, float]:
     """The interval of a document's headline from the restarts of the test (``within``) and of
     the shuffle control: the replicates of their F1 (:func:`f1_samples`, ``check`` as there)
-    paired, the chance level drawn as :func:`stream_scores` draws it. A finished pair's result
+    paired, the chance level drawn as :func:`stream_scores` draws it; ``(0, 0)`` where the
+    segmenter was ``term_blind`` (:func:`stability.scores.no_credit`). A finished pair's result
     computes the same from the replicates of its F1 intervals."""
     counts = [restart_precision_recall(initial, restarts, tolerance) for restarts in (within, shuffle)]
     samples = [f1_samples(seed, key, stream, c, n_bootstrap, check)
                for stream, c in zip((Stream.WITHIN, Stream.SHUFFLE), counts)]
     chance = chance_scores(initial, counts[0].predicted, n_units, tolerance)[2]
-    return headline_interval(samples[0], samples[1], chance, len(initial), confidence)
+    return headline_interval(samples[0], samples[1], chance, len(initial), confidence, term_blind=term_blind)
 
 
 def stored_headline_interval(result: StabilityResult, confidence: float, n_bootstrap: int,
@@ -85,12 +87,11 @@ def stored_headline_interval(result: StabilityResult, confidence: float, n_boots
     headline is 0 there)."""
     if result.shuffle is None:
         return float("nan"), float("nan")
-    if result.term_blind is not None:
-        return 0.0, 0.0
     n = n_restarts
     return restarts_headline_interval(result.seed, doc_key(result.document), result.segmentation.boundaries,
                                       result.segmentation.n_units, result.tolerance, result.restart_boundaries[:n],
-                                      result.shuffle.restart_boundaries[:n], confidence, n_bootstrap)
+                                      result.shuffle.restart_boundaries[:n], confidence, n_bootstrap,
+                                      term_blind=result.term_blind is not None)
 
 
 def f1_interval(settings: Settings, key: int, stream: Stream, counts: RestartCounts,
@@ -186,10 +187,9 @@ def stability_result(settings: Settings, finished: Finished) -> StabilityResult:
     headline_ci = (float("nan"), float("nan"))
     if Stream.SHUFFLE in finished.restarts:
         shuffle, shuffle_samples = _stream_scores(s, finished, Stream.SHUFFLE)
-        # the headline's interval pairs the replicates of the two F1 intervals, drawn independently;
-        # term-blind: no credit, its headline is 0 whatever the restarts (StabilityResult.term_blind)
-        headline_ci = (0.0, 0.0) if finished.term_blind is not None else headline_interval(
-            within_samples, shuffle_samples, within.chance_f1, len(finished.initial), s.confidence)
+        # the headline's interval pairs the replicates of the two F1 intervals, drawn independently
+        headline_ci = headline_interval(within_samples, shuffle_samples, within.chance_f1, len(finished.initial),
+                                        s.confidence, term_blind=finished.term_blind is not None)
     layout = stream_scores(s, finished, Stream.LAYOUT) if Stream.LAYOUT in finished.restarts else None
     deterministic, self_f1 = _self_agreement(s, finished)
     content_blind = None if shuffle is None else is_content_blind(shuffle.f1, within.f1, s.content_margin)

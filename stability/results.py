@@ -350,9 +350,8 @@ class StabilityResult(RestartScores):
         as for a content-blind segmenter); ``headline_ci`` is its interval over restarts."""
         from .scores import count_corrected_f1
 
-        if self.term_blind is not None:
-            return 0.0 if self.shuffle is not None else float("nan")
-        return count_corrected_f1(self.f1, self.shuffle_f1, self.chance_f1, self.n_boundaries)
+        return count_corrected_f1(self.f1, self.shuffle_f1, self.chance_f1, self.n_boundaries,
+                                  term_blind=self.term_blind is not None)
 
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()

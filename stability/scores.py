@@ -37,6 +37,7 @@ __all__ = [
     "spurious_boundaries",
     "RestartCounts",
     "restart_f1",
+    "no_credit",
     "headline_document",
     "count_corrected_f1",
     "headline_interval",
@@ -226,9 +227,28 @@ def _check_pair(within: RestartCounts, shuffle: RestartCounts) -> None:
                                          f"({within.initial} boundaries)", f"counts with {shuffle.initial} boundaries")
 
 
-def headline_document(within: RestartCounts, shuffle: RestartCounts, n_units: int) -> float:
+def no_credit(n_boundaries: int, term_blind: bool = False) -> bool:
+    """Whether a document earns no stability credit whatever its restarts, so that its headline
+    (:func:`count_corrected_f1`, :func:`headline_document`) is 0 and its interval
+    (:func:`headline_interval`) ``(0, 0)``: the segmenter placed no boundary there ("nothing
+    found, nothing found again" is not evidence that boundaries depend on the content), or it was
+    term-blind there (it saw next to no term shared between units,
+    :attr:`stability.results.StabilityResult.term_blind`; what it returns cannot follow the content
+    it could not read). The one place both rules are written.
+
+    Examples
+    --------
+    >>> no_credit(0), no_credit(3), no_credit(3, term_blind=True)
+    (True, False, True)
+    """
+    return n_boundaries == 0 or term_blind
+
+
+def headline_document(within: RestartCounts, shuffle: RestartCounts, n_units: int, *,
+                      term_blind: bool = False) -> float:
     """The headline stability of one document: a count-aware shuffle correction of eq. 11's F1,
-    ``(F - C) / (1 - C)`` with ``C = max(S, chance F1)``, and no credit without boundaries.
+    ``(F - C) / (1 - C)`` with ``C = max(S, chance F1)``, and no credit without boundaries or
+    where the segmenter was term-blind (:func:`no_credit`).
 
     ``F`` and ``S`` are the eq. 11 F1 (:func:`restart_f1`) of the within-segment restarts and of
     the shuffle control; the chance F1 is that of boundaries placed at random with the restarts'
@@ -241,6 +261,7 @@ def headline_document(within: RestartCounts, shuffle: RestartCounts, n_units: in
     * A content-blind segmenter (its shuffle control reproduces its boundaries, ``S = 1``) scores 0.
     * A document on which the segmenter places no boundary scores 0: "nothing found, nothing
       found again" (F = 1 by the zero rule) is not evidence that the boundaries depend on the content.
+      So does one it was term-blind on (``term_blind``, :func:`no_credit`).
     * The value is at most 1 and unbounded below (less stable than the baseline); NaN when either
       side has no restart.
 
@@ -261,13 +282,15 @@ def headline_document(within: RestartCounts, shuffle: RestartCounts, n_units: in
     f, s = restart_f1(within), restart_f1(shuffle)
     # with no tolerance the chance level depends on the number of initial boundaries only
     chance = chance_scores(range(within.initial), within.predicted, n_units)[2] if within.matched.size else 1.0
-    return count_corrected_f1(f, s, chance, within.initial)
+    return count_corrected_f1(f, s, chance, within.initial, term_blind=term_blind)
 
 
-def count_corrected_f1(f1: float, shuffle_f1: float, chance_f1: float, n_boundaries: int) -> float:
+def count_corrected_f1(f1: float, shuffle_f1: float, chance_f1: float, n_boundaries: int, *,
+                       term_blind: bool = False) -> float:
     """The headline score from a result's own numbers: ``(F - C) / (1 - C)`` with
-    ``C = max(shuffle F1, chance F1)``, and 0 for a document without boundaries (see
-    :func:`headline_document`, which computes the same from restart counts).
+    ``C = max(shuffle F1, chance F1)``, and 0 for a document without boundaries or one the
+    segmenter was term-blind on (:func:`no_credit`; see :func:`headline_document`, which computes
+    the same from restart counts). NaN when either F1 is (no shuffle control).
 
     Examples
     --------
@@ -275,16 +298,18 @@ def count_corrected_f1(f1: float, shuffle_f1: float, chance_f1: float, n_boundar
     0.5
     >>> count_corrected_f1(1.0, 0.4, 0.0, 0)    # no boundary: no stability credit
     0.0
+    >>> count_corrected_f1(0.9, 0.2, 0.1, 3, term_blind=True)  # nor where it saw no term
+    0.0
     """
     if math.isnan(f1) or math.isnan(shuffle_f1):
         return float("nan")
-    if n_boundaries == 0:
+    if no_credit(n_boundaries, term_blind):
         return 0.0
     return shuffle_corrected_f1(f1, max(shuffle_f1, chance_f1))
 
 
 def headline_interval(f1_samples: np.ndarray, shuffle_samples: np.ndarray, chance_f1: float, n_boundaries: int,
-                      confidence: float = 0.95) -> tuple[float, float]:
+                      confidence: float = 0.95, *, term_blind: bool = False) -> tuple[float, float]:
     """Percentile bootstrap interval of one document's headline (:func:`count_corrected_f1`)
     over its restarts: the Monte-Carlo uncertainty of the value, i.e. how far other restarts
     could move it.
@@ -293,9 +318,10 @@ def headline_interval(f1_samples: np.ndarray, shuffle_samples: np.ndarray, chanc
     restarts and of the shuffle control's (:func:`stability.stats.bootstrap_f1_samples`, the
     draws of their own F1 intervals, independent of each other); replicate ``i`` of the headline
     is the correction of ``f1_samples[i]`` by ``shuffle_samples[i]``, the chance level, a function
-    of the counts, held at its value. A document without boundaries gets ``(0, 0)``; ``(nan,
-    nan)`` when a stream has no restart (no shuffle control) or a single one (its replicates are
-    NaN: one restart is no sample).
+    of the counts, held at its value. A document without boundaries, or one the segmenter was
+    term-blind on, gets ``(0, 0)`` (:func:`no_credit`); ``(nan, nan)`` when a stream has no
+    restart (no shuffle control) or a single one (its replicates are NaN: one restart is no
+    sample).
 
     Examples
     --------
@@ -308,7 +334,7 @@ def headline_interval(f1_samples: np.ndarray, shuffle_samples: np.ndarray, chanc
     f, s = np.asarray(f1_samples, dtype=float), np.asarray(shuffle_samples, dtype=float)
     if f.size == 0 or s.size == 0 or np.isnan(f).all() or np.isnan(s).all():
         return float("nan"), float("nan")
-    if n_boundaries == 0:
+    if no_credit(n_boundaries, term_blind):
         return 0.0, 0.0
     c = np.fmax(s, chance_f1)  # a NaN chance level leaves the shuffle control, as max() does
     values = np.divide(f - c, 1.0 - c, out=np.zeros_like(c), where=c < 1.0)

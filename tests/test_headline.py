@@ -71,6 +71,25 @@ def test_no_boundary_document_gets_no_credit():
     assert headline_document(within, shuffle, 10) == 0.0
 
 
+def test_one_no_credit_rule_for_no_boundary_and_term_blind():
+    # the two rules that give no credit whatever the restarts live in one function
+    # (scores.no_credit) that every form of the headline reads: from counts, from F1 values and
+    # the interval. A stable document (F = 1, S = 0) scores 1 but 0 once term-blind; NaN (no
+    # shuffle control) still wins over both rules.
+    from stability.scores import count_corrected_f1, headline_interval, no_credit
+
+    within, shuffle = counts([2, 2], [2, 2], 2), counts([0, 0], [2, 2], 2)
+    assert headline_document(within, shuffle, 40) > 0.9
+    assert headline_document(within, shuffle, 40, term_blind=True) == 0.0
+    assert count_corrected_f1(1.0, 0.0, 0.05, 2) == 1.0
+    assert count_corrected_f1(1.0, 0.0, 0.05, 2, term_blind=True) == 0.0
+    assert math.isnan(count_corrected_f1(1.0, float("nan"), 0.05, 2, term_blind=True))
+    ones, zeros = np.ones(4), np.zeros(4)
+    assert headline_interval(ones, zeros, 0.05, 2) == (1.0, 1.0)
+    assert headline_interval(ones, zeros, 0.05, 2, term_blind=True) == (0.0, 0.0)
+    assert [no_credit(0), no_credit(2), no_credit(2, True), no_credit(0, True)] == [True, False, True, True]
+
+
 def test_content_blind_segmenter_scores_zero():
     # the shuffle control reproduces the boundaries: S = 1
     within, shuffle = counts([3, 3], [3, 3], 3), counts([3, 3], [3, 3], 3)

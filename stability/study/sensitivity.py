@@ -49,13 +49,11 @@ def headline_at(result: StabilityResult, n_restarts: int | None = None) -> float
     """
     if result.shuffle is None:
         return float("nan")
-    if result.term_blind is not None:
-        return 0.0
     n = result.n_restarts if n_restarts is None else n_restarts
     initial = result.segmentation.boundaries
     within = restart_precision_recall(initial, result.restart_boundaries[:n])
     shuffle = restart_precision_recall(initial, result.shuffle.restart_boundaries[:n])
-    return headline_document(within, shuffle, result.segmentation.n_units)
+    return headline_document(within, shuffle, result.segmentation.n_units, term_blind=result.term_blind is not None)
 
 
 def interval_at(result: StabilityResult, n_restarts: int | None = None, confidence: float = 0.95,
