@@ -48,10 +48,9 @@ def is_term_blind(share: float) -> bool:
 
 def term_blind_share(docs: Any) -> float:
     """The share of ``docs`` (a segmenter's :class:`StabilityResult` s) on which it was term-blind
-    (:attr:`StabilityResult.term_blind`; read as absent from an object without it, as
-    :func:`stability.comparison.layout_only` reads the layout control); 0 without documents."""
+    (:attr:`StabilityResult.term_blind`); 0 without documents."""
     docs = list(docs)
-    return sum(getattr(r, "term_blind", None) is not None for r in docs) / len(docs) if docs else 0.0
+    return sum(r.term_blind is not None for r in docs) / len(docs) if docs else 0.0
 
 
 def _json_float(x: float | None) -> float | None:

@@ -159,7 +159,7 @@ def test_the_vectorised_score_is_the_definition(data):
         docs = data.draw(st.lists(st.sampled_from(range(n_docs)), min_size=1, max_size=n_docs, unique=True))
         boundaries[label] = {f"d{d}": tuple(sorted(data.draw(st.sets(st.integers(1, 12), max_size=5)))) for d in docs}
         known = data.draw(st.booleans()) if i else False
-        documents[label] = [SimpleNamespace(document=doc, segmentation=SimpleNamespace(boundaries=b),
+        documents[label] = [SimpleNamespace(document=doc, segmentation=SimpleNamespace(boundaries=b), term_blind=None,
                                             params={"n_segments": "reference"} if known else {})
                             for doc, b in boundaries[label].items()]
     headlines = {label: data.draw(st.floats(-0.5, 1.0)) for label in labels}
@@ -183,7 +183,8 @@ def test_a_tiny_voter_beside_a_large_one_still_counts():
     from types import SimpleNamespace
 
     def docs(name, boundaries):
-        return [SimpleNamespace(document=name, segmentation=SimpleNamespace(boundaries=boundaries), params={})]
+        return [SimpleNamespace(document=name, segmentation=SimpleNamespace(boundaries=boundaries), params={},
+                                term_blind=None)]
 
     documents = {"a": docs("d0", (3,)), "b": docs("d0", (3,)), "c": docs("d1", (5,))}
     values = stability_x_agreement(documents, {"a": 1.0, "b": 1.18e-38, "c": 0.5})
@@ -227,7 +228,7 @@ def test_the_score_does_not_depend_on_the_order_of_the_segmenters(data):
     documents, headlines = {}, {}
     for label in labels:
         docs = data.draw(st.lists(st.sampled_from(range(4)), min_size=1, max_size=4, unique=True))
-        documents[label] = [SimpleNamespace(document=f"d{d}", params={}, segmentation=SimpleNamespace(
+        documents[label] = [SimpleNamespace(document=f"d{d}", params={}, term_blind=None, segmentation=SimpleNamespace(
             boundaries=tuple(sorted(data.draw(st.sets(st.integers(1, 12), min_size=1, max_size=5))))))
             for d in sorted(docs)]
         headlines[label] = data.draw(st.floats(0.01, 1.0))
