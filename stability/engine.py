@@ -777,7 +777,7 @@ class Engine:
                 on_done(i)
                 continue
             # every pair is judged (terms_problem): the warnings name each segmenter's documents by kind
-            tasks.append((i, self._carry(guarded), self._units(i, pair), s.determinism_check, True))
+            tasks.append((i, self._carry(guarded), self._units(i, pair), s.determinism_check))
         self.progress.phase(f"first segmentations ({len(tasks)})")
         if self.offload:  # worker processes: a few pairs a task, about four tasks a job
             results = _flattened(self._execute(initial_batch, _batches(tasks, self._batch_size(tasks))))

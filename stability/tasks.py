@@ -95,16 +95,15 @@ def failure_of(restart: int | None, exc: BaseException) -> dict[str, Any]:
 
 
 def initial_task(
-    index: int, segmenter: Callable, units: tuple[str, ...], twice: bool, judge: bool = False
+    index: int, segmenter: Callable, units: tuple[str, ...], twice: bool
 ) -> tuple[int, Any, Any, dict[str, Any] | None, tuple[str, str, bool] | None]:
-    """``B0`` (and a second unpermuted call for the determinism check) of one pair; with
-    ``judge``, also what :func:`~stability.segmenter.terms_problem` finds in the units (the main
-    process warns about it)."""
+    """``B0`` (and a second unpermuted call for the determinism check) of one pair, and what
+    :func:`~stability.segmenter.terms_problem` finds in the units (the main process warns about
+    it and flags the pair term-blind)."""
     try:
         first = checked_call(segmenter, list(units), len(units))
         second = checked_call(segmenter, list(units), len(units)) if twice else None
-        found = terms_problem(segmenter.segmenter if isinstance(segmenter, Guarded) else segmenter,
-                              units) if judge else None
+        found = terms_problem(segmenter.segmenter if isinstance(segmenter, Guarded) else segmenter, units)
     except Exception as exc:
         return index, None, None, failure_of(None, exc), None
     return index, first, second, None, found

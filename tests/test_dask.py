@@ -190,7 +190,7 @@ def test_a_task_run_alone_ships_its_units_again_when_the_cluster_lost_them(clien
     try:
         client.cancel(lost)
         assert lost.status == "cancelled"
-        got = _dask_alone(initial_task, (0, Guarded(get_segmenter("even"), None), lost, False, False), 2)
+        got = _dask_alone(initial_task, (0, Guarded(get_segmenter("even"), None), lost, False), 2)
         assert got == (0, (10,), None, None, None)
     finally:
         _forget_run(None)
