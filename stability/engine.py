@@ -47,7 +47,7 @@ import tempfile
 import threading
 import time
 from contextlib import closing
-from collections.abc import Callable, Generator, Hashable, Iterable, Iterator
+from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, cast
@@ -66,7 +66,7 @@ from .segmenter import TERM_BLIND_LINKED, SegmenterWarning, for_document, pickle
 from .settings import Settings
 from .tasks import ON_CRASH, Chunk, describe, initial_batch, initial_task, restart_batch, restart_task
 
-__all__ = ["Pair", "Engine", "Progress"]
+__all__ = ["Pair", "Engine", "Progress", "Finding", "warn_terms"]
 
 #: The streams of the headline, which adaptive stopping on it (``ci_score = "headline"``) stops together.
 _HEADLINE_STREAMS = (Stream.WITHIN, Stream.SHUFFLE)
@@ -639,11 +639,57 @@ class Shipment:
             self._folder = None
 
 
+#: What the terms check found for one (segmenter, document) pair: its label, the document's id
+#: and :func:`~stability.segmenter.terms_problem`'s finding there.
+Finding = tuple[str, "str | None", tuple[str, str, bool]]
+
+
+def warn_terms(findings: Iterable[Finding], warned: set[tuple[str, str]]) -> None:
+    """Warn, once per segmenter and kind of problem (``warned`` holds those already said, and
+    gets these), when it sees next to nothing of a document's units, or when its English stopword
+    list holds too few of the document's words. ``findings`` are in pair order (the corpus's); the
+    first of each segmenter is named, with how many other documents read with it have the same
+    problem (in a corpus of several languages, the Chinese documents on which a segmenter sees no
+    term are not hidden behind a German one warned about first).
+
+    Said by the engine after the first segmentations, and by a resume for the pairs it reuses
+    (checked again: ``stability.runner._rechecked``), so that a resumed run, even one with
+    nothing left to compute, says what a fresh run says."""
+    by_kind: dict[tuple[str, str], list[tuple[str | None, str]]] = {}
+    for label, doc_id, (kind, problem, _) in findings:
+        by_kind.setdefault((label, kind), []).append((doc_id, problem))
+    for (label, kind), found in by_kind.items():
+        if (label, kind) in warned:
+            continue
+        warned.add((label, kind))
+        doc_id, problem = found[0]
+        where = f"{label} on document {doc_id!r}" if doc_id else label  # stability_test's: no id
+        others = [other for other, _ in found[1:]]
+        also = (f" (the same on {len(others)} more document(s): {', '.join(map(repr, others[:5]))}"
+                f"{', ...' if len(others) > 5 else ''})") if others else ""
+        if kind == "terms":
+            warn(f"{where}: {problem}{also}, so its boundaries say little about the content (they can follow "
+                 "the units' lengths, which the shuffle control does not catch: the layout control does); where "
+                 f"under {TERM_BLIND_LINKED:.0%} of its units share a term, the results mark the document "
+                 "term-blind, with a headline of 0 there; "
+                 "is its preprocessing set for the document's language (tokenizer, stopwords, stem: README, "
+                 "'Documents not in English')? Said once per segmenter", SegmenterWarning)
+        else:
+            warn(f"{where}: {problem} (English prose: a third to a half){also}, so the document is likely not "
+                 "English prose: another language, whose function words the segmenter then compares as terms, "
+                 "or lists of terms rather than sentences (then nothing needs changing); for another language "
+                 "set its stopwords (for German stopwords=\"nltk:german\", or a list of words) and, where it "
+                 "stems, its stemmer (for German stem=\"german\"): README, 'Documents not in English'. Said "
+                 "once per segmenter",
+                 SegmenterWarning)
+
+
 class Engine:
     """Runs pairs to completion with one :class:`~stability.settings.Settings`."""
 
     def __init__(self, settings: Settings, progress: Progress, on_call: OnCall | None = None,
-                 warned: set[tuple[str, str]] | None = None, shipment: Shipment | None = None) -> None:
+                 warned: set[tuple[str, str]] | None = None, shipment: Shipment | None = None,
+                 checked: Sequence[Finding] = ()) -> None:
         self.settings = settings
         #: How the segmenters reach the workers, shared by the engines of a corpus run (which
         #: closes it); an engine's own otherwise, closed at the end of :meth:`run`.
@@ -652,6 +698,9 @@ class Engine:
         #: (segmenter label, kind of problem) already warned about (:meth:`_warn_terms`), shared by
         #: the engines of one corpus run so that each is said once.
         self.warned: set[tuple[str, str]] = set() if warned is None else warned
+        #: What the terms check found in the pairs of the block before this engine's, which it does
+        #: not run (a resume's reused results, checked again), warned about with its own findings.
+        self.checked = list(checked)
         self.n_jobs = settings.effective_jobs()
         self.progress = progress
         #: Results computed in the worker processes (several jobs, process pool), else in this one.
@@ -788,41 +837,12 @@ class Engine:
         self.progress.phase(None)
 
     def _warn_terms(self, pairs: list[Pair], found: dict[int, tuple[str, str, bool]]) -> None:
-        """Warn, once per segmenter and kind of problem, when it sees next to nothing of a document's
-        units, or when its English stopword list holds too few of the document's words: ``found``
-        maps a pair's index to what its worker found (:func:`~stability.segmenter.terms_problem`);
-        the first such pair of each segmenter, in pair order, is named, whatever order the workers
-        finished in, with how many other documents read with it have the same problem (in a
-        corpus of several languages, the Chinese documents on which a segmenter sees no term are
-        no longer hidden behind a German one warned about first)."""
-        by_kind: dict[tuple[str, str], list[int]] = {}
-        for i in sorted(found):
-            by_kind.setdefault((pairs[i].label, found[i][0]), []).append(i)
-        for (label, kind), indices in by_kind.items():
-            if (label, kind) in self.warned:
-                continue
-            self.warned.add((label, kind))
-            doc = pairs[indices[0]].doc
-            where = f"{label} on document {doc.id!r}" if doc.id else label  # stability_test's: no id
-            problem = found[indices[0]][1]
-            others = [pairs[i].doc.id for i in indices[1:]]
-            also = (f" (the same on {len(others)} more document(s): {', '.join(map(repr, others[:5]))}"
-                    f"{', ...' if len(others) > 5 else ''})") if others else ""
-            if kind == "terms":
-                warn(f"{where}: {problem}{also}, so its boundaries say little about the content (they can follow "
-                     "the units' lengths, which the shuffle control does not catch: the layout control does); where "
-                     f"under {TERM_BLIND_LINKED:.0%} of its units share a term, the results mark the document "
-                     "term-blind, with a headline of 0 there; "
-                     "is its preprocessing set for the document's language (tokenizer, stopwords, stem: README, "
-                     "'Documents not in English')? Said once per segmenter", SegmenterWarning)
-            else:
-                warn(f"{where}: {problem} (English prose: a third to a half){also}, so the document is likely not "
-                     "English prose: another language, whose function words the segmenter then compares as terms, "
-                     "or lists of terms rather than sentences (then nothing needs changing); for another language "
-                     "set its stopwords (for German stopwords=\"nltk:german\", or a list of words) and, where it "
-                     "stems, its stemmer (for German stem=\"german\"): README, 'Documents not in English'. Said "
-                     "once per segmenter",
-                     SegmenterWarning)
+        """:func:`warn_terms` for what the workers found in this engine's pairs (``found`` maps a
+        pair's index to :func:`~stability.segmenter.terms_problem`'s finding), after what the run
+        found in the documents before them (``checked``), in pair order whatever order the
+        workers finished in."""
+        warn_terms([*self.checked, *((pairs[i].label, pairs[i].doc.id, found[i]) for i in sorted(found))],
+                   self.warned)
 
     def _unsendable(self, segmenter: Any) -> str | None:
         """Why ``segmenter`` cannot go to this run's worker processes (it does not pickle), once

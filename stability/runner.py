@@ -23,13 +23,14 @@ from itertools import islice
 from typing import Any
 
 from .corpus import Document, as_documents
-from .engine import Engine, Pair, Progress, Shipment
+from .engine import Engine, Finding, Pair, Progress, Shipment
 from .exceptions import (InvalidParameterError, InvalidTypeError, RunInterrupted, SegmenterError, SegmenterOutputError,
                          warn)
+from .outcome import stored_headline_interval
 from .permutations import doc_key
 from .registry import get_segmenter
 from .results import CorpusResult, Failure, StabilityResult, _jsonable
-from .segmenter import parameter_defaults, segmenter_name
+from .segmenter import SegmenterWarning, for_document, parameter_defaults, segmenter_name, terms_problem
 from .settings import Settings, SettingsWarning
 from .store import ResultsStore, corpus_fingerprint, document_hash, provenance as run_provenance, run_header
 from .summary import summarize
@@ -215,6 +216,8 @@ class _CorpusRun:
         slots: list[tuple[str, StabilityResult | Failure | int]] = []  # (document hash, value or pair)
         pairs: list[Pair] = []
         digests: list[str] = []  # of each pair's document
+        checked: list[Finding] = []  # what the terms check finds in the pairs reused, warned about as a fresh run's
+        marked: set[int] = set()  # slots of reused results the check marked term-blind: written again
         for doc in docs:
             digest = document_hash(doc) if self.store is not None else ""
             for label, segmenter in self.segmenters.items():
@@ -224,7 +227,12 @@ class _CorpusRun:
                     pairs.append(Pair(label, segmenter, doc, doc_key(doc.id)))
                     digests.append(digest)
                 else:
-                    slots.append((digest, kept))
+                    value, finding = _rechecked(kept, segmenter, doc, self.settings)
+                    if finding is not None:
+                        checked.append((label, doc.id, finding))
+                    if value is not kept:
+                        marked.add(len(slots))
+                    slots.append((digest, value))
         self.n_documents += len(docs)
         self.progress.add_total(len(pairs) * self.settings.restart_budget())
         self.progress.add_pairs(len(pairs))
@@ -238,21 +246,23 @@ class _CorpusRun:
                 digest, value = slots[position]
                 if isinstance(value, int) and not finished[value]:
                     return
-                self._emit(engine, pairs, digest, value)
+                self._emit(engine, pairs, digest, value, again=position in marked)
                 position += 1
 
         def on_done(index: int) -> None:
             finished[index] = True
             flush()
 
-        self._run(pairs, digests, on_done)
+        self._run(pairs, digests, on_done, checked)
         flush()  # slots kept from the results file after the last new pair
 
-    def _run(self, pairs: list[Pair], digests: list[str], on_done: Callable[[int], None]) -> None:
+    def _run(self, pairs: list[Pair], digests: list[str], on_done: Callable[[int], None],
+             checked: list[Finding]) -> None:
         """Run the block's new pairs. With a results file, in-process calls are announced to the
         store's marker first; a pair that was running when a previous in-process run died, or whose
         recorded crash a resume retries (``store.contained``), runs alone in a worker process, where
-        a crash becomes its failure."""
+        a crash becomes its failure. The first engine warns about what the terms check found in the
+        pairs reused (``checked``) with what it finds in its own, even with none left to run."""
         store = self.store
         kept_apart = set() if store is None else store.contained
         suspect = [i for i, pair in enumerate(pairs) if (pair.label, pair.doc.id) in kept_apart]
@@ -260,8 +270,9 @@ class _CorpusRun:
             warnings.simplefilter("ignore", SettingsWarning)
             contained = dataclasses.replace(self.settings, n_jobs=1, backend="loky")
         for i in suspect:
-            Engine(contained, self.progress, warned=self.warned, shipment=self.shipment).run(
+            Engine(contained, self.progress, warned=self.warned, shipment=self.shipment, checked=checked).run(
                 [pairs[i]], functools.partial(_first_done, on_done, i))
+            checked = []
         rest = [i for i in range(len(pairs)) if i not in suspect]
         announce = None
         if store is not None:
@@ -269,10 +280,13 @@ class _CorpusRun:
                 pair = pairs[rest[j]]
                 store.running(pair.label, pair.doc.id, digests[rest[j]], stream, restarts)
 
-        Engine(self.settings, self.progress, announce, self.warned, self.shipment).run([pairs[i] for i in rest],
-                                                                       lambda j: on_done(rest[j]))
+        Engine(self.settings, self.progress, announce, self.warned, self.shipment, checked).run(
+            [pairs[i] for i in rest], lambda j: on_done(rest[j]))
 
-    def _emit(self, engine: Engine, pairs: list[Pair], digest: str, value: StabilityResult | Failure | int) -> None:
+    def _emit(self, engine: Engine, pairs: list[Pair], digest: str, value: StabilityResult | Failure | int,
+              again: bool = False) -> None:
+        """Take one slot's outcome in corpus order: a new pair's (``value`` its index), stored; or one
+        the results file holds, stored again when ``again`` (:func:`_rechecked` marked it)."""
         fresh = isinstance(value, int)
         if isinstance(value, int):
             pair = pairs[value]
@@ -286,10 +300,43 @@ class _CorpusRun:
             self.results[outcome.segmenter].append(outcome)
         if fresh:
             self.progress.pair_done()
-        if fresh and self.store is not None:
-            self.store.add(outcome, digest)
+        if (fresh or again) and self.store is not None:
+            self.store.add(outcome, digest)  # of a pair's records, the file's last counts
         if fresh and isinstance(outcome, StabilityResult) and self.on_result is not None:
             self.on_result(outcome)
+
+
+def _rechecked(kept: StabilityResult | Failure, segmenter: Any, doc: Document,
+               settings: Settings) -> tuple[StabilityResult | Failure, tuple[str, str, bool] | None]:
+    """What a resume reuses for a pair, with the terms check a fresh run makes on it
+    (:func:`~stability.segmenter.terms_problem`, which reads only the segmenter's ``unit_terms``: about
+    the cost of one segmentation of the document, where the pair cost two and two per restart).
+
+    Returns the value to reuse and what the check found (``None``: nothing, or a failure recorded
+    before the pair's first segmentation was made, where a fresh run checks nothing either). A
+    fresh run warns about what it finds, and so does the resume, even one with nothing left to
+    compute (:func:`stability.engine.warn_terms`). A result not marked term-blind that the check
+    finds term-blind was written before the mark existed, where "not term-blind" and "not checked"
+    read the same: it is marked as a fresh run marks it (``term_blind``, a headline interval of
+    (0, 0)), and the resume writes it to the results file again. A mark the file holds is kept.
+    A check that fails (the segmenter's terms cannot be read again) is warned about, naming the
+    pair and the error, and the value is reused as the file holds it.
+    """
+    if isinstance(kept, Failure) and kept.stream is None:
+        return kept, None
+    try:
+        found = terms_problem(for_document(segmenter, doc), doc.units)
+    except Exception as exc:  # noqa: BLE001 - the run goes on with the result it has; the warning says why
+        what = "result" if isinstance(kept, StabilityResult) else "failure"
+        warn(f"{kept.segmenter} on document {doc.id!r}: its terms could not be read again to check what a fresh "
+             f"run checks ({type(exc).__name__}: {exc}); its stored {what} is reused as the results file holds it",
+             SegmenterWarning)
+        return kept, None
+    if found is None or not found[2] or not isinstance(kept, StabilityResult) or kept.term_blind is not None:
+        return kept, found
+    marked = dataclasses.replace(kept, term_blind=found[1])
+    interval = stored_headline_interval(marked, settings.confidence, settings.n_bootstrap)
+    return dataclasses.replace(marked, headline_ci=interval), found
 
 
 def _first_done(on_done: Callable[[int], None], index: int, _: int) -> None:

@@ -263,6 +263,37 @@ def test_run_writes_outputs_and_resume_reuses_them(runner, corpus_file, tmp_path
     assert len((out / "results.jsonl").read_text().splitlines()) == 7
 
 
+def _warning_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("warning: ")]
+
+
+def test_run_resumed_with_nothing_left_says_the_warnings_of_the_run(runner, tmp_path):
+    """`stability run --out DIR --resume` of a finished run printed no warning, while the report it
+    printed said U00 was term-blind on 2 of 3 documents (German read with English stopwords, two
+    Chinese documents); it now prints the fresh run's. A results file written before the
+    term-blind mark existed (and cut: a resume computes the rest) is marked on resume: the
+    report says 2 of 3, not 1."""
+    from test_languages import _as_written_before_the_mark, _mixed_languages
+
+    corpus = tmp_path / "corpus.jsonl"
+    write_jsonl(_mixed_languages(), corpus)
+    out = tmp_path / "out"
+    args = ["run", "-s", "u00", "--corpus", str(corpus), "--restarts", "3", "--out", str(out), "--no-progress"]
+    fresh = runner.invoke(app, args)
+    assert fresh.exit_code == 0, fresh.output
+    said = _warning_lines(fresh.stderr)
+    assert [line[:36] for line in said] == ["warning: u00 on document 'de': 8 of ",
+                                            "warning: u00 on document 'zh': 32 of"]
+    assert "u00 on 2 of 3 documents" in " ".join(fresh.stdout.split())
+    for cut in (None, 2):  # finished; written before the mark, 'zh2' left to compute
+        if cut is not None:
+            _as_written_before_the_mark(out / "results.jsonl", keep=cut)
+        again = runner.invoke(app, [*args, "--resume"])
+        assert again.exit_code == 0, again.output
+        assert _warning_lines(again.stderr) == said, cut
+        assert again.stdout == fresh.stdout, cut
+
+
 def test_run_report_json_to_stdout_is_machine_readable(runner, corpus_file):
     result = runner.invoke(app, ["run", "-s", "even", "--corpus", str(corpus_file), "--restarts", "2",
                                  "--report", "json", "--no-progress"])

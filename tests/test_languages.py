@@ -622,3 +622,127 @@ def test_adaptive_stopping_on_the_headline_stops_at_the_first_check_where_the_se
     (doc,) = result.documents["longer"]
     assert doc.term_blind is not None and doc.count_corrected == 0.0
     assert doc.n_restarts == 10 and doc.stopped_early
+
+
+# --------------------------------------------------------------------------- term-blind on resume
+
+#: German (read with English stopwords: warned about) and Chinese (term-blind) documents: a run of
+#: U00 and C99 with their defaults says both kinds of warning and marks two of three documents.
+def _mixed_languages():
+    from stability.corpus import Document
+
+    return [Document("de", GERMAN), Document("zh", CHINESE_FOUR), Document("zh2", CHINESE_FOUR[::-1])]
+
+
+def _evaluate_to(output, **keywords):
+    """The run of U00 and C99 on :func:`_mixed_languages`, its results in ``output``, and the
+    SegmenterWarnings it said, whole."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = evaluate({"u00": "u00", "c99": "c99"}, _mixed_languages(), n_restarts=4, progress=False,
+                          output=output, **keywords)
+    return result, _segmenter_warnings(caught)
+
+
+def test_a_resume_with_nothing_left_to_compute_says_the_warnings_of_the_run(tmp_path):
+    """`stability run --out DIR --resume` of a run that had finished said no SegmenterWarning,
+    while its report said U00 was term-blind on two documents: the warnings were said only by the
+    engine, after the first segmentations, and a resume reused every pair. The terms check is now
+    made again on the pairs a resume reuses (it reads the segmenter's terms, not its boundaries),
+    and the same warnings said."""
+    fresh, said = _evaluate_to(tmp_path / "results.jsonl")
+    assert [line.split(":")[0] for line in said] == ["u00 on document 'de'", "c99 on document 'de'",
+                                                     "u00 on document 'zh'", "c99 on document 'zh'"]
+    resumed, again = _evaluate_to(tmp_path / "results.jsonl", resume=True)
+    assert again == said
+    assert resumed.summary["u00"].term_blind_share == fresh.summary["u00"].term_blind_share == 2 / 3
+    assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 1 + 6  # nothing written again
+
+
+def _as_written_before_the_mark(path, keep):
+    """The results file at ``path`` as a run of a version without the term-blind mark wrote it,
+    cut after its first ``keep`` records (an interrupted run): no ``term_blind`` key, and the
+    headline interval of a document whose stability is credited."""
+    import json
+    from dataclasses import replace
+
+    from stability.outcome import stored_headline_interval
+    from stability.results import StabilityResult
+
+    header, *records = path.read_text(encoding="utf-8").splitlines()
+    lines = [header]
+    for line in records[:keep]:
+        record = json.loads(line)
+        result = StabilityResult.from_dict(record["result"])
+        unmarked = replace(result, term_blind=None)
+        unmarked = replace(unmarked, headline_ci=stored_headline_interval(unmarked, 0.95, 1000))
+        record["result"] = unmarked.to_dict()
+        lines.append(json.dumps(record))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_a_resume_marks_the_results_written_before_the_term_blind_mark_existed(tmp_path):
+    """A results file written before the mark existed has no ``term_blind`` key, which read the
+    same as "not term-blind": resuming it beside new results counted only the new ones (U00
+    term-blind on 1 of 3 documents, not 2, and its headline on the first credited). The resume
+    checks the terms of the results it reuses again, marks those the check finds term-blind as
+    a fresh run marks them, and writes them again, so the file read back says it too."""
+    import json
+
+    from stability import load_results
+    from stability.reporting import render
+
+    fresh, _ = _evaluate_to(tmp_path / "fresh.jsonl")
+    path = tmp_path / "results.jsonl"
+    _evaluate_to(path)
+    _as_written_before_the_mark(path, keep=4)  # U00 and C99 on 'de' and 'zh'
+    before = load_results(path)
+    assert before.documents["u00"][1].term_blind is None and before.documents["u00"][1].count_corrected > 0
+    assert before.summary["u00"].term_blind_share == 0
+    resumed, said = _evaluate_to(path, resume=True)
+    assert resumed.summary["u00"].term_blind_share == 2 / 3 and resumed.summary["c99"].term_blind_share == 2 / 3
+    zh = resumed.documents["u00"][1]
+    assert zh.term_blind == fresh.documents["u00"][1].term_blind and zh.headline_ci == (0.0, 0.0)
+    assert len(said) == 4
+    def scores(result):
+        report = json.loads(render(result, "json"))
+        return {key: report[key] for key in ("summary", "documents", "failures")}
+
+    for result in (resumed, load_results(path)):  # as the fresh run's, but for how it ran
+        assert scores(result) == scores(fresh)
+    assert len(path.read_text().splitlines()) == 1 + 4 + 2 + 2  # the two marked again, then 'zh2'
+    _, again = _evaluate_to(path, resume=True)
+    assert again == said and len(path.read_text().splitlines()) == 9  # marked once
+
+
+class _FailsOnceShuffled(_Words):
+    """:class:`_Words`, failing on a unit order whose first unit is not the document's: in the
+    shuffle control, after its first segmentations and the terms check."""
+
+    def __call__(self, units):
+        if units[0] != "oven":
+            raise RuntimeError("not the first unit")
+        return super().__call__(units)
+
+
+def test_a_resume_warns_about_a_pair_that_failed_after_its_terms_were_checked(tmp_path):
+    """A fresh run checks the terms of a pair that fails in its restarts, and warns about them;
+    the resume, which keeps its failure, says so too. A failure before the first segmentation
+    is not checked, by either."""
+    from stability.corpus import Document
+
+    nothing = ["oven", "rye", "goal", "fans", "storm", "rain", "snow", "ice", "hail", "fog"]
+    docs = [Document("a", nothing), Document("b", ["bread", *nothing[1:]])]  # 'b' fails at once
+
+    def run(**keywords):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = evaluate({"words": _FailsOnceShuffled()}, docs, n_restarts=4, progress=False,
+                              output=tmp_path / "results.jsonl", **keywords)
+        return result, _segmenter_warnings(caught)
+
+    fresh, said = run()
+    assert [(f.document, f.stream) for f in fresh.failures] == [("a", "shuffle"), ("b", None)]
+    assert len(said) == 1 and said[0].startswith("words on document 'a': 10 of 10 non-empty units share no term")
+    resumed, again = run(resume=True)
+    assert again == said and len(resumed.failures) == 2
