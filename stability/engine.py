@@ -171,7 +171,8 @@ def _drain_dask(function: Callable, tasks: list[tuple], n_jobs: int) -> Generato
 
     Submitted directly rather than through joblib's dask backend, which runs the tasks in this
     process when the cluster has a single worker (it counts one worker as ``n_jobs=1``), where
-    the futures of the shipped units (:func:`_scatter_units`) would not be resolved.
+    the futures of the shipped units (:func:`_scatter_units`) would not be resolved. Each task is
+    submitted with the current future of each shipment it carries (:func:`_with_futures`).
 
     As with loky (:func:`stability.isolation.run_pool`), a task lost with a dead worker (Dask
     gave up on it, ``KilledWorker``, or it was cancelled) is run again alone at the end, and one
@@ -180,7 +181,7 @@ def _drain_dask(function: Callable, tasks: list[tuple], n_jobs: int) -> Generato
     from distributed import get_client
 
     client = get_client()
-    futures = {client.submit(function, *task, pure=False): i for i, task in enumerate(tasks)}
+    futures = {client.submit(function, *_with_futures(task), pure=False): i for i, task in enumerate(tasks)}
     lost: list[int] = []
     try:
         for future in _completed(client, list(futures)):
@@ -260,7 +261,7 @@ def _completed(client: Any, futures: list) -> Iterator[Any]:
                 "goes on once the cluster has workers")
 
 
-#: How many times a task run alone is sent again when the units it needs were lost, not its run.
+#: How many times in a row a shipment (:class:`_Shipped`) the cluster gave up on is shipped again.
 _DASK_RESHIPS = 3
 
 
@@ -268,17 +269,16 @@ def _dask_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
     """``function(*task)`` on the Dask cluster with nothing else submitted; raises
     :class:`WorkerCrash` if its worker dies (as :func:`stability.isolation.submit_alone`).
 
-    A task whose document's units, or segmenter (:func:`_ship_segmenter`), the cluster gave up on
-    (a segmenter killed the worker that was making them again, after the one holding them had
-    died) is no crash of its own: they are shipped again (:func:`_reshipped`) and the task run
-    again, a few times at most.
+    A task whose document's units, or segmenter, the cluster gave up on (a segmenter killed the
+    worker that was making them) is no crash of its own: it runs again with them shipped again
+    (:meth:`_Shipped.current`). Each try after the first ships one of its shipments again, and
+    each is shipped again at most :data:`_DASK_RESHIPS` times in a row, so the tries are few.
     """
     from distributed import get_client
 
     client = get_client()
-    for _ in range(_DASK_RESHIPS + 1):
-        task = _reshipped(task)
-        future = client.submit(function, *task, pure=False)
+    while True:
+        future = client.submit(function, *_with_futures(task), pure=False)
         for _ in _completed(client, [future]):
             pass
         try:
@@ -287,16 +287,8 @@ def _dask_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
             pass
         if not _dask_lost(future):
             raise future.exception()
-        if not _shipment_lost(task):
-            break
-    raise WorkerCrash("the worker process running the segmenter died")
-
-
-#: How to ship again each future of shipped units or segmenters (by the future's key): a function
-#: that submits the task that made it again, so that what the cluster gave up on can be shipped
-#: again, with the run that shipped it (several runs of one process may share a cluster): an entry
-#: goes when its pair is done or its run ends.
-_SHIPPED: dict[Hashable, tuple[Callable[[], Any], object]] = {}
+        if not any(shipped.ships_again() for shipped in _shipments(task)):
+            raise WorkerCrash("the worker process running the segmenter died")
 
 
 def _submitted(function: Callable, *args: Any) -> Any:
@@ -306,31 +298,73 @@ def _submitted(function: Callable, *args: Any) -> Any:
     return get_client().submit(function, *args, pure=False)
 
 
-def _lost(item: Any) -> bool:
-    """Whether ``item`` (found in a task) is a future of shipped units or segmenter that ended
-    without its value (the cluster gave up on it, or it was cancelled)."""
-    return getattr(item, "key", None) in _SHIPPED and item.status != "finished" and item.done()
+class _Shipped:
+    """Something sent to the Dask cluster once for all the tasks that need it: a document's units
+    (:func:`_scatter_units`) or a segmenter holding a model (:func:`_ship_segmenter`).
+
+    It is the result of a task of its own, whose argument (a pickle) the scheduler keeps to make
+    it again when a worker dies with it. The engine's tasks carry this object, and each is
+    submitted with :attr:`future` in its place (:func:`_with_futures`): the one future that
+    stands for it now. When the cluster gave that future up (a worker died while making it, or
+    it was cancelled), ``again()`` sends it again, and every task submitted after, of this round
+    or a later one, carries the new future; at most :data:`_DASK_RESHIPS` times in a row, so that
+    one whose every making kills its worker (a model that cannot load there) does not kill that
+    many workers for each task that needs it.
+
+    Parameters
+    ----------
+    future : distributed.Future
+        The future of the task that made it first.
+    again : callable
+        Submits that task again and returns its future.
+    """
+
+    __slots__ = ("future", "_ship", "_again")
+
+    def __init__(self, future: Any, again: Callable[[], Any]) -> None:
+        self.future = future
+        self._ship = again
+        self._again = 0  # times shipped again since its future was last seen with its value
+
+    def _lost(self) -> bool:
+        """Whether its future ended without its value (given up by the cluster, or cancelled)."""
+        return self.future.status != "finished" and self.future.done()
+
+    def ships_again(self) -> bool:
+        """Whether its future was lost and :meth:`current` will ship it again."""
+        return self._lost() and self._again < _DASK_RESHIPS
+
+    def current(self) -> Any:
+        """The future a task that needs it is submitted with, shipped again first when lost
+        (:meth:`ships_again`)."""
+        if self.future.status == "finished":
+            self._again = 0
+        elif self.ships_again():
+            self._again += 1
+            self.future = self._ship()
+        return self.future
 
 
-def _shipment_lost(item: Any) -> bool:
-    """Whether a future of shipped units or segmenter in ``item`` (a task, or a list or tuple in
-    one: a segmenter's future is in each chunk of a task of restarts) ended without its value."""
+def _shipments(item: Any) -> list[_Shipped]:
+    """The shipments in ``item``: a task, or a tuple or list in one (a segmenter's is in each
+    chunk of a task of restarts, a task of a batch is in its list)."""
+    if isinstance(item, _Shipped):
+        return [item]
     if isinstance(item, (tuple, list)):
-        return any(_shipment_lost(inner) for inner in item)
-    return _lost(item)
+        return [shipped for inner in item for shipped in _shipments(inner)]
+    return []
 
 
-def _reshipped(task: Any) -> Any:
-    """``task`` with each future of shipped units or segmenter that ended without its value
-    replaced by the same shipped again."""
-    if not _shipment_lost(task):
-        return task
-    if isinstance(task, (tuple, list)):
-        return type(task)(_reshipped(item) for item in task)
-    again, run = _SHIPPED.pop(task.key)
-    future = again()
-    _SHIPPED[future.key] = again, run
-    return future
+def _with_futures(item: Any) -> Any:
+    """``item`` (as in :func:`_shipments`) as it is submitted: each shipment in it replaced by its
+    current future (:meth:`_Shipped.current`), which Dask resolves to its value in the worker."""
+    if isinstance(item, _Shipped):
+        return item.current()
+    if isinstance(item, (tuple, list)):
+        inner = [_with_futures(one) for one in item]
+        if any(new is not old for new, old in zip(inner, item)):
+            return type(item)(inner)
+    return item
 
 
 class _ShippedUnits(tuple):
@@ -340,8 +374,9 @@ class _ShippedUnits(tuple):
     __slots__ = ()
 
 
-def _scatter_units(pairs: list[Pair], run: object = None) -> dict[int, Any]:
-    """Every pair's units sent to the Dask cluster once, as futures that its tasks carry instead.
+def _scatter_units(pairs: list[Pair]) -> dict[int, _Shipped]:
+    """Every pair's units sent to the Dask cluster once, as shipments (:class:`_Shipped`) that
+    its tasks carry instead.
 
     joblib's dask backend scatters an argument by itself only when it can be weakly referenced
     (a tuple of units cannot), so without this each chunk of restarts would send its document
@@ -352,24 +387,22 @@ def _scatter_units(pairs: list[Pair], run: object = None) -> dict[int, Any]:
 
     Each is the result of a task that unpickles the units (one pickle: the task's only argument),
     not scattered data: when a segmenter kills the worker that holds them, the scheduler makes
-    them again from the task instead of cancelling every task that needs them. The pickles are
-    kept in :data:`_SHIPPED` under ``run`` (whatever names the run) until :func:`_forget_run`.
-    A segmenter holding a model goes the same way (:func:`_ship_segmenter`).
+    them again from the task instead of cancelling every task that needs them. A segmenter
+    holding a model goes the same way (:func:`_ship_segmenter`).
     """
     get_client = import_distributed().get_client
     if not pairs:
         return {}
     try:
-        client = get_client()
+        get_client()
     except ValueError:
         raise InvalidParameterError(
             "backend 'dask' runs inside a distributed.Client: create one first (or run a config "
             "with backend = 'dask', which starts or joins a cluster)") from None
     shipped = {}
     for i, pair in enumerate(pairs):
-        source = pickle.dumps(_ShippedUnits(pair.doc.units))
-        shipped[i] = client.submit(pickle.loads, source, pure=False)
-        _SHIPPED[shipped[i].key] = partial(_submitted, pickle.loads, source), run
+        ship = partial(_submitted, pickle.loads, pickle.dumps(_ShippedUnits(pair.doc.units)))
+        shipped[i] = _Shipped(ship(), ship)
     return shipped
 
 
@@ -378,15 +411,15 @@ def _scatter_units(pairs: list[Pair], run: object = None) -> dict[int, Any]:
 _GRAPH_BESIDE = 10 << 20
 
 
-def _ship_segmenter(data: bytes, guarded: Guarded, run: object) -> Any:
+def _ship_segmenter(data: bytes, guarded: Guarded) -> _Shipped:
     """A segmenter whose pickle is ``data`` (:func:`~stability.segmenter.pickled`, a large one:
-    :func:`~stability.isolation.ships_once`) sent to the Dask cluster once, as a future that the
-    tasks carry instead of it; each worker reads it once (:func:`~stability.isolation.unpickled_once`).
+    :func:`~stability.isolation.ships_once`) sent to the Dask cluster once, as a shipment
+    (:class:`_Shipped`) that the tasks carry instead of it; each worker reads it once
+    (:func:`~stability.isolation.unpickled_once`).
 
-    As a document's units (:func:`_scatter_units`), the result of a task (the pickle is its
-    argument, which the scheduler keeps to make it again when a worker dies with it), known in
-    :data:`_SHIPPED` under ``run`` until :func:`_forget_run`; what makes it again there pickles
-    the segmenter again rather than keep a second copy of its pickle in this process."""
+    As a document's units (:func:`_scatter_units`), the result of a task whose argument is the
+    pickle; to ship it again, the segmenter is pickled again rather than a second copy of its
+    pickle kept in this process."""
     import dask.config
 
     digest = digest_of(data)
@@ -402,15 +435,7 @@ def _ship_segmenter(data: bytes, guarded: Guarded, run: object) -> Any:
         assert fresh is not None, problem  # it pickled when the run began
         return submitted(fresh)
 
-    future = submitted(data)
-    _SHIPPED[future.key] = again, run
-    return future
-
-
-def _forget_run(run: object) -> None:
-    """Drop the pickles ``run`` shipped (again or not) from :data:`_SHIPPED`, not another run's."""
-    for key in [key for key, (_, owner) in list(_SHIPPED.items()) if owner is run]:
-        del _SHIPPED[key]
+    return _Shipped(submitted(data), again)
 
 
 def _chunks(restarts: range, n_chunks: int) -> list[range]:
@@ -601,7 +626,7 @@ class Shipment:
     each pickles (:func:`~stability.segmenter.pickled`) and what the tasks carry for it: a big
     one is sent once, with the pickle of that check (:func:`~stability.isolation.ship_once`: a
     file in a folder of the run's, removed by :meth:`close`, for loky's workers;
-    :func:`_ship_segmenter`: a future, for a Dask cluster's). Each is found once per segmenter
+    :func:`_ship_segmenter`: a shipment, for a Dask cluster's). Each is found once per segmenter
     object; the objects the run lasts with (:meth:`keep`) stay known from block to block, a copy
     made for one document (``n_segments = "reference"``) only while its pairs run."""
 
@@ -632,8 +657,7 @@ class Shipment:
 
     def close(self) -> None:
         for _, known in self.lasting.values():
-            known.pop("shipped", None)  # its file goes with the folder; its future, with the cluster's copy
-        _forget_run(self)
+            known.pop("shipped", None)  # its file goes with the folder; its shipment, with the cluster's copy
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None
@@ -706,7 +730,7 @@ class Engine:
         #: Results computed in the worker processes (several jobs, process pool), else in this one.
         self.offload = self.n_jobs > 1 and settings.backend in (None, "loky")
         self.on_call = on_call
-        self._shipped: dict[int, Any] = {}  # pair index -> its units scattered to a Dask cluster
+        self._shipped: dict[int, _Shipped] = {}  # pair index -> its units shipped to a Dask cluster
         self._known: dict[int, dict[str, Any]] = {}  # of this engine's segmenters the run does not last with
 
     def _execute(self, function: Callable, tasks: list[tuple]) -> Generator[Any, None, None]:
@@ -746,18 +770,16 @@ class Engine:
             self._run_pairs(pairs, on_done)
 
     def _run_pairs(self, pairs: list[Pair], on_done: Callable[[int], None]) -> None:
-        self._shipped = _scatter_units(pairs, self) if self.settings.backend == "dask" else {}
+        self._shipped = _scatter_units(pairs) if self.settings.backend == "dask" else {}
 
         def done(index: int) -> None:
-            future = self._shipped.pop(index, None)  # the cluster may forget the pair's units
-            _SHIPPED.pop(getattr(future, "key", None), None)
+            self._shipped.pop(index, None)  # the cluster may forget the pair's units
             on_done(index)
 
         try:
             self._run_rounds(pairs, done)
         finally:
-            if self.settings.backend == "dask":
-                _forget_run(self)
+            self._shipped.clear()
             self._known.clear()
             if self._own_shipment:
                 self.shipment.close()
@@ -765,7 +787,7 @@ class Engine:
     def _carry(self, guarded: Guarded) -> Any:
         """What the tasks carry for a pair's (guarded) segmenter: itself, or when its pickle is
         big (a model), in loky's worker processes a handle each worker reads it from once
-        (:func:`~stability.isolation.ship_once`), on a Dask cluster a future of it
+        (:func:`~stability.isolation.ship_once`), on a Dask cluster its shipment
         (:func:`_ship_segmenter`); sent once per segmenter object, whatever its pairs, with the
         pickle the pickling check made (:meth:`_unsendable`)."""
         dask = self.settings.backend == "dask"
@@ -780,15 +802,14 @@ class Engine:
             if data is None:  # checked by an engine that did not ship it (a block of one job)
                 data, problem = pickled(segmenter)
                 assert data is not None, problem  # it pickled then
-            run = self.shipment if self.shipment.lasts(segmenter) else self
-            known["shipped"] = (_ship_segmenter(data, guarded, run) if dask
+            known["shipped"] = (_ship_segmenter(data, guarded) if dask
                                 else ship_once(data, self.shipment.folder))
         if dask:
             return known["shipped"]
         return Guarded(known["shipped"], guarded.timeout)  # made again around the segmenter in the worker
 
     def _units(self, index: int, pair: Pair) -> Any:
-        """The units of ``pair`` as its tasks carry them (a future of them with dask)."""
+        """The units of ``pair`` as its tasks carry them (their shipment with dask: :class:`_Shipped`)."""
         return self._shipped.get(index, pair.doc.units)
 
     def _run_rounds(self, pairs: list[Pair], on_done: Callable[[int], None]) -> None:

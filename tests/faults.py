@@ -161,3 +161,48 @@ class Removing:
             else:
                 target.unlink(missing_ok=True)
         return list(range(3, len(units), 3))
+
+
+def _dies_once(once: str, home: int) -> None:
+    """End this process the first time it is not ``home`` (the one that made the object being
+    read): the first to create the file ``once`` dies, later ones go on."""
+    if os.getpid() == home:
+        return
+    try:
+        os.close(os.open(once, os.O_CREAT | os.O_EXCL))
+    except FileExistsError:
+        return
+    os._exit(13)
+
+
+class LoadKills(Model):
+    """A segmenter holding a model (:class:`Model`, shipped once to a Dask cluster) whose unpickling
+    ends the first worker process that reads it (``once``: a file that worker creates): the
+    worker that makes a shipped segmenter dies while making it."""
+
+    def __init__(self, once: str, mb: int = 2, log: str | None = None):
+        super().__init__(mb, log)
+        self.once, self.home = once, os.getpid()
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        _dies_once(self.once, self.home)
+
+
+class LoadKillsUnit(str):
+    """A unit whose unpickling ends the first worker process that reads it (``once``: a file the
+    first creates), read there as a plain string: the worker that makes a document's shipped units
+    dies while making them."""
+
+    def __new__(cls, text: str, once: str):
+        unit = super().__new__(cls, text)
+        unit.once, unit.home = once, os.getpid()
+        return unit
+
+    def __reduce__(self):
+        return _unit_read, (str(self), self.once, self.home)
+
+
+def _unit_read(text: str, once: str, home: int) -> str:
+    _dies_once(once, home)
+    return text

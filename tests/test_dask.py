@@ -181,39 +181,38 @@ def test_a_task_run_alone_ships_its_units_again_when_the_cluster_lost_them(clien
     from types import SimpleNamespace
 
     from stability import get_segmenter
-    from stability.engine import _dask_alone, _forget_run, _scatter_units
+    from stability.engine import _dask_alone, _scatter_units
     from stability.isolation import Guarded
     from stability.tasks import initial_task
 
     units = tuple(f"unit {i}" for i in range(12))
-    [lost] = _scatter_units([SimpleNamespace(doc=Document("x", units))]).values()
-    try:
-        client.cancel(lost)
-        assert lost.status == "cancelled"
-        got = _dask_alone(initial_task, (0, Guarded(get_segmenter("even"), None), lost, False), 2)
-        assert got == (0, (10,), None, None, None)
-    finally:
-        _forget_run(None)
+    [shipped] = _scatter_units([SimpleNamespace(doc=Document("x", units))]).values()
+    lost = shipped.future
+    client.cancel(lost)
+    assert lost.status == "cancelled"
+    got = _dask_alone(initial_task, (0, Guarded(get_segmenter("even"), None), shipped, False), 2)
+    assert got == (0, (10,), None, None, None)
+    assert shipped.future is not lost and shipped.future.status == "finished"  # what later tasks carry
 
 
 def test_a_run_that_ends_keeps_the_units_another_run_shipped(client):
     """Two Dask runs of one process at once (two threads, a notebook): the first to end cleared
     every run's pickles, and a document of the other whose units the cluster then lost was a crash
-    again, not shipped again."""
+    again, not shipped again. Each shipment now keeps its own pickle, for as long as its run does."""
     from types import SimpleNamespace
 
-    from stability.engine import _SHIPPED, _forget_run, _scatter_units
+    from stability import get_segmenter
+    from stability.engine import _dask_alone, _scatter_units
+    from stability.isolation import Guarded
+    from stability.tasks import initial_task
 
-    other = object()  # the run still going
-    [theirs] = _scatter_units([SimpleNamespace(doc=Document("x", ("a", "b")))], other).values()
-    try:
-        docs = [Document(f"d{i}", tuple(topical_document(i)[0])) for i in range(2)]
-        evaluate({"lex": cohesion_segmenter}, docs, n_restarts=3, n_jobs=2, backend="dask", progress=False)
-        assert list(_SHIPPED) == [theirs.key]
-        assert _SHIPPED[theirs.key][1] is other
-    finally:
-        _forget_run(other)
-    assert not _SHIPPED
+    units = tuple(f"unit {i}" for i in range(12))
+    [theirs] = _scatter_units([SimpleNamespace(doc=Document("x", units))]).values()  # the run still going
+    docs = [Document(f"d{i}", tuple(topical_document(i)[0])) for i in range(2)]
+    evaluate({"lex": cohesion_segmenter}, docs, n_restarts=3, n_jobs=2, backend="dask", progress=False)
+    client.cancel(theirs.future)
+    got = _dask_alone(initial_task, (0, Guarded(get_segmenter("even"), None), theirs, False), 2)
+    assert got == (0, (10,), None, None, None)
 
 
 def test_a_segmenter_holding_a_model_goes_to_each_worker_once(client, tmp_path):
@@ -261,7 +260,7 @@ def test_a_task_run_alone_ships_its_segmenter_again_when_the_cluster_lost_it(cli
     """As a document's units: a shipped segmenter the cluster gave up on (a cancelled future
     stands for it) is shipped again for a task run alone, where it sits in each chunk of restarts."""
     from stability import get_segmenter
-    from stability.engine import _SHIPPED, _dask_alone, _forget_run, _ship_segmenter
+    from stability.engine import _dask_alone, _ship_segmenter
     from stability.isolation import Guarded
     from stability.permutations import Stream
     from stability.segmenter import pickled
@@ -269,15 +268,112 @@ def test_a_task_run_alone_ships_its_segmenter_again_when_the_cluster_lost_it(cli
 
     units = tuple(f"unit {i}" for i in range(12))
     guarded = Guarded(get_segmenter("even", n_segments=3), None)
-    run = object()
-    lost = _ship_segmenter(pickled(guarded.segmenter)[0], guarded, run)
-    try:
-        client.cancel(lost)
-        assert lost.status == "cancelled"
-        chunk = (0, Stream.WITHIN, lost, (4, 8), 7, 0, range(0, 2))
-        got = _dask_alone(restart_task, (units, [chunk]), 2)
-        assert got == restart_task(units, [(*chunk[:2], guarded, *chunk[3:])])
-        assert lost.key not in _SHIPPED and len(_SHIPPED) == 1  # the new one
-    finally:
-        _forget_run(run)
-    assert not _SHIPPED
+    shipped = _ship_segmenter(pickled(guarded.segmenter)[0], guarded)
+    lost = shipped.future
+    client.cancel(lost)
+    assert lost.status == "cancelled"
+    chunk = (0, Stream.WITHIN, shipped, (4, 8), 7, 0, range(0, 2))
+    got = _dask_alone(restart_task, (units, [chunk]), 2)
+    assert got == restart_task(units, [(*chunk[:2], guarded, *chunk[3:])])
+    assert shipped.future is not lost and shipped.future.status == "finished"  # what later tasks carry
+
+
+#: Several rounds of restarts after the first segmentations (adaptive stopping with a width never
+#: reached), for runs whose later tasks need what the first ones had to ship again.
+_ROUNDS = dict(n_restarts=12, ci_width=1e-9, min_restarts=6, check_every=3, n_bootstrap=50, shuffle_control=True,
+               progress=False)
+
+
+def test_units_shipped_again_are_the_ones_every_later_task_carries(client, tmp_path):
+    """The worker making a document's units dies while making them, so the cluster gives them up
+    (allowed_failures=0): the first task of the document run alone ships them again, but every
+    later task (the document's other tasks run alone, its rounds of restarts) still carried the
+    future of the lost ones, failed at once and, no longer known as a lost shipment, was recorded
+    as a crash. Now each carries the units shipped again, and the run is the run without faults."""
+    import faults
+
+    once = tmp_path / "died"
+    docs = corpus("a", "b", "c")
+    units = docs[1].units
+    docs[1] = Document("b", (faults.LoadKillsUnit(units[0], str(once)), *units[1:]))
+    segmenter = Fault("raise", marker="none")
+    sequential = evaluate({"even": segmenter}, docs, **_ROUNDS)
+    on_dask = evaluate({"even": segmenter}, docs, n_jobs=2, backend="dask", **_ROUNDS)
+    assert once.exists()  # a worker died making b's units
+    assert not on_dask.failures
+    assert on_dask.to_dict()["documents"] == sequential.to_dict()["documents"]
+
+
+def test_a_segmenter_shipped_again_is_the_one_every_later_task_carries(client, tmp_path):
+    """As a document's units: the worker making a shipped segmenter (a model) dies while making it;
+    every task needed it, and only the first run alone carried it shipped again, the others were
+    recorded as crashes of every document."""
+    import faults
+
+    once = tmp_path / "died"
+    model = faults.LoadKills(once=str(once))
+    docs = corpus("a", "b", "c")
+    sequential = evaluate({"model": model}, docs, **_ROUNDS)
+    on_dask = evaluate({"model": model}, docs, n_jobs=2, backend="dask", **_ROUNDS)
+    assert once.exists()  # a worker died making the segmenter
+    assert not on_dask.failures
+    assert on_dask.to_dict()["documents"] == sequential.to_dict()["documents"]
+
+
+def test_a_shipment_lost_each_time_is_shipped_again_a_few_times_in_all_not_for_each_task(client):
+    """A shipment the cluster gives up on each time it is made (a model that cannot load there
+    kills each worker making it; a cancelled future stands for it here) is shipped again
+    _DASK_RESHIPS times in all, however many tasks need it, each of them then a crash: shipped
+    again that many times for each task, it would kill as many workers for each."""
+    from stability import get_segmenter
+    from stability.engine import _DASK_RESHIPS, _dask_alone, _Shipped
+    from stability.isolation import Guarded, WorkerCrash
+    from stability.tasks import initial_task
+
+    sent = []
+
+    def made_and_lost():
+        future = client.submit(sum, [0], pure=False)
+        client.cancel(future)
+        sent.append(future)
+        return future
+
+    shipped = _Shipped(made_and_lost(), made_and_lost)  # a document's units, say
+    segmenter = Guarded(get_segmenter("even"), None)
+    for i in range(3):
+        with pytest.raises(WorkerCrash, match="the worker process running the segmenter died"):
+            _dask_alone(initial_task, (i, segmenter, shipped, False), 2)
+    assert len(sent) == 1 + _DASK_RESHIPS
+
+
+def test_a_shipment_is_shipped_again_a_few_times_in_a_row_and_again_once_it_was_made():
+    """The bound on shipping again is on losses in a row: a shipment seen made since (a later
+    round) can be shipped again when a worker dies while making it again."""
+    from stability.engine import _DASK_RESHIPS, _Shipped
+
+    class Future:  # as distributed.Future: status, done()
+        def __init__(self, status):
+            self.status = status
+
+        def done(self):
+            return self.status != "pending"
+
+    sent = []
+
+    def again():
+        sent.append(Future("error"))  # the worker making it died
+        return sent[-1]
+
+    shipped = _Shipped(Future("cancelled"), again)
+    for _ in range(_DASK_RESHIPS + 2):
+        shipped.current()
+    assert len(sent) == _DASK_RESHIPS and shipped.future is sent[-1] and not shipped.ships_again()
+    shipped.future.status = "finished"  # made at last (a later try)
+    assert shipped.current() is sent[-1]
+    lost = shipped.future
+    lost.status = "error"  # lost again
+    assert shipped.ships_again()
+    assert shipped.current() is sent[-1] is not lost
+    assert len(sent) == _DASK_RESHIPS + 1
+    pending = _Shipped(Future("pending"), again)
+    assert not pending.ships_again() and pending.current() is pending.future  # not ended: left to the cluster
