@@ -272,12 +272,16 @@ def _dask_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
     A task whose document's units, or segmenter, the cluster gave up on (a segmenter killed the
     worker that was making them) is no crash of its own: it runs again with them shipped again
     (:meth:`_Shipped.current`). Each try after the first ships one of its shipments again, and
-    each is shipped again at most :data:`_DASK_RESHIPS` times in a row, so the tries are few.
+    each is shipped again at most :data:`_DASK_RESHIPS` times in a row; the tries are bounded
+    all the same (a shipment made again, then lost with the worker running the task each time,
+    would start its count anew), at :data:`_DASK_RESHIPS` per shipment, after which the task is a
+    crash.
     """
     from distributed import get_client
 
     client = get_client()
-    while True:
+    shipments = {id(shipped): shipped for shipped in _shipments(task)}
+    for _ in range(_DASK_RESHIPS * len(shipments) + 1):
         future = client.submit(function, *_with_futures(task), pure=False)
         for _ in _completed(client, [future]):
             pass
@@ -287,8 +291,9 @@ def _dask_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
             pass
         if not _dask_lost(future):
             raise future.exception()
-        if not any(shipped.ships_again() for shipped in _shipments(task)):
-            raise WorkerCrash("the worker process running the segmenter died")
+        if not any(shipped.ships_again() for shipped in shipments.values()):
+            break
+    raise WorkerCrash("the worker process running the segmenter died")
 
 
 def _submitted(function: Callable, *args: Any) -> Any:

@@ -377,3 +377,32 @@ def test_a_shipment_is_shipped_again_a_few_times_in_a_row_and_again_once_it_was_
     assert len(sent) == _DASK_RESHIPS + 1
     pending = _Shipped(Future("pending"), again)
     assert not pending.ships_again() and pending.current() is pending.future  # not ended: left to the cluster
+
+
+def test_a_task_run_alone_is_tried_a_bounded_number_of_times_whatever_its_shipments_say(client):
+    """A shipment made again, then lost with the worker running the task each time, starts its
+    count of losses in a row anew each time: the tries of a task run alone are bounded all the
+    same (_DASK_RESHIPS per shipment), after which the task is a crash, not a loop."""
+    from stability import get_segmenter
+    from stability.engine import _DASK_RESHIPS, _dask_alone, _Shipped
+    from stability.isolation import Guarded, WorkerCrash
+    from stability.tasks import initial_task
+
+    class Cycling(_Shipped):  # says it will ship again, every time
+        tries = 0
+
+        def ships_again(self):
+            return True
+
+        def current(self):
+            Cycling.tries += 1
+            if Cycling.tries > 50:  # the unbounded loop: fail rather than hang
+                raise AssertionError("tried without end")
+            future = client.submit(sum, [0], pure=False)
+            client.cancel(future)
+            return future
+
+    shipped = Cycling(None, lambda: None)
+    with pytest.raises(WorkerCrash, match="the worker process running the segmenter died"):
+        _dask_alone(initial_task, (0, Guarded(get_segmenter("even"), None), shipped, False), 2)
+    assert Cycling.tries == _DASK_RESHIPS + 1
