@@ -381,7 +381,7 @@ class _ShippedUnits(tuple):
 
 def _scatter_units(pairs: list[Pair]) -> dict[int, _Shipped]:
     """Every pair's units sent to the Dask cluster once, as shipments (:class:`_Shipped`) that
-    its tasks carry instead.
+    its tasks carry instead; the pairs of one document (its segmenters) share its shipment.
 
     joblib's dask backend scatters an argument by itself only when it can be weakly referenced
     (a tuple of units cannot), so without this each chunk of restarts would send its document
@@ -404,10 +404,13 @@ def _scatter_units(pairs: list[Pair]) -> dict[int, _Shipped]:
         raise InvalidParameterError(
             "backend 'dask' runs inside a distributed.Client: create one first (or run a config "
             "with backend = 'dask', which starts or joins a cluster)") from None
-    shipped = {}
+    shipped: dict[int, _Shipped] = {}
+    by_units: dict[tuple[str, ...], _Shipped] = {}  # a document read by several segmenters: shipped once
     for i, pair in enumerate(pairs):
-        ship = partial(_submitted, pickle.loads, pickle.dumps(_ShippedUnits(pair.doc.units)))
-        shipped[i] = _Shipped(ship(), ship)
+        if pair.doc.units not in by_units:
+            ship = partial(_submitted, pickle.loads, pickle.dumps(_ShippedUnits(pair.doc.units)))
+            by_units[pair.doc.units] = _Shipped(ship(), ship)
+        shipped[i] = by_units[pair.doc.units]
     return shipped
 
 

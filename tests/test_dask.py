@@ -39,7 +39,7 @@ def test_dask_backend_matches_loky_and_sequential(client):
     assert on_dask.to_dict()["documents"] == sequential.to_dict()["documents"]
 
 
-def test_each_document_is_scattered_once_for_all_its_chunks_and_rounds(client, monkeypatch):
+def test_each_document_is_scattered_once_for_all_its_segmenters_chunks_and_rounds(client, monkeypatch):
     sent = []
     submit = distributed.Client.submit
 
@@ -52,8 +52,10 @@ def test_each_document_is_scattered_once_for_all_its_chunks_and_rounds(client, m
     docs = [Document(f"d{i}", tuple(topical_document(i)[0])) for i in range(3)]
     # adaptive stopping with a width never reached: 4 rounds of 10 restarts, several chunks each
     settings = dict(n_restarts=40, ci_width=1e-9, min_restarts=10, check_every=10, shuffle_control=True, progress=False)
-    on_dask = evaluate({"lex": cohesion_segmenter}, docs, n_jobs=4, backend="dask", **settings)
-    sequential = evaluate({"lex": cohesion_segmenter}, docs, **settings)
+    # two segmenters: a document is shipped once for both, not once a pair
+    segmenters = {"lex": cohesion_segmenter, "even": "even"}
+    on_dask = evaluate(segmenters, docs, n_jobs=4, backend="dask", **settings)
+    sequential = evaluate(segmenters, docs, **settings)
     assert on_dask.to_dict()["documents"] == sequential.to_dict()["documents"]
     assert on_dask.documents["lex"][0].n_restarts == 40
     assert [sum(item == doc.units for item in sent if isinstance(item, tuple)) for doc in docs] == [1, 1, 1]
