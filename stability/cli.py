@@ -138,6 +138,12 @@ def _print_report(result: object, report_format: Optional[str], *, width: Option
 Backend = Enum("Backend", {name: name for name in BACKENDS if name}, type=str)  # type: ignore[misc]
 
 
+def _backend_names() -> str:
+    """The choices of ``--backend``, for its help: in a metavar (``<loky|threading|...>``) rich cut
+    ``sequential`` in two at 80 columns."""
+    return ", ".join(member.value for member in Backend)
+
+
 def _err(message: str) -> None:
     typer.echo(message, err=True)
 
@@ -333,7 +339,7 @@ def run(
     n_restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Restarts per document (maximum with --ci-width).", rich_help_panel=TEST_PANEL)] = None,
     seed: Annotated[Optional[int], typer.Option("--seed", min=0, help="Run seed.", rich_help_panel=TEST_PANEL)] = None,
     n_jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (-1: all cores, -2: all but one, and so on).", rich_help_panel=EXECUTION_PANEL)] = None,
-    backend: Annotated[Optional[Backend], typer.Option("--backend", help="joblib backend.", rich_help_panel=EXECUTION_PANEL)] = None,
+    backend: Annotated[Optional[Backend], typer.Option("--backend", metavar="<backend>", help=f"joblib backend: {_backend_names()}.", rich_help_panel=EXECUTION_PANEL)] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (with --backend dask).", rich_help_panel=EXECUTION_PANEL)] = None,
     tolerance: Annotated[Optional[int], typer.Option("--tolerance", min=0, help="Near-miss window (units).", rich_help_panel=TEST_PANEL)] = None,
     ci_width: Annotated[Optional[float], typer.Option("--ci-width", help="Adaptive stopping: stop when the F1 interval (or, with --ci-score headline, the headline's) is this narrow.", rich_help_panel=CONTROLS_PANEL)] = None,

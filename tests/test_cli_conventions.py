@@ -4,6 +4,9 @@ that name only documented flags."""
 
 from __future__ import annotations
 
+import re
+from enum import Enum
+
 import pytest
 import typer.main
 from typer.testing import CliRunner
@@ -11,6 +14,15 @@ from typer.testing import CliRunner
 from stability.cli import app
 
 COMMANDS = sorted(typer.main.get_command(app).commands)
+
+
+def _choices(param) -> list[str]:
+    """The values a flag takes from a fixed set (an Enum's), whichever typer built it: click's
+    ``Choice`` type, or the annotation typer keeps."""
+    annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        return [str(member.value) for member in annotation]
+    return [str(choice) for choice in getattr(getattr(param, "type", None), "choices", ())]
 
 
 @pytest.mark.parametrize("command", ["", *COMMANDS])
@@ -28,6 +40,10 @@ def test_help_at_80_columns_cuts_no_flag_and_no_word(command):
         if param.param_type_name == "option" and not param.hidden:
             for flag in (*param.opts, *param.secondary_opts):
                 assert flag in result.output, (command, flag)
+            # a flag's choices show whole too: in a metavar, <loky|threading|sequential|dask>, rich
+            # broke ``sequential`` over two lines of the ``run --help`` at 80 columns
+            for choice in _choices(param):
+                assert re.search(rf"\b{re.escape(str(choice))}\b", result.output), (command, param.name, choice)
 
 
 @pytest.mark.parametrize("command", COMMANDS)
