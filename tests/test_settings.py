@@ -114,6 +114,10 @@ def test_metric_options_are_checked_and_normalised():
         Settings(metrics={"kk": 2})
     with pytest.raises(InvalidParameterError, match="metrics names must be a list drawn from"):
         Settings(metrics={"names": ["nope"]})
+    # the name not known is named, with the closest spelling, as --metrics does: before, a config's
+    # `[metrics] names = ["pk", "wdd"]` was told only the whole list it gave
+    with pytest.raises(InvalidParameterError, match=r"received \['pk', 'wdd'\]; unknown: 'wdd'; did you mean 'wd'\?$"):
+        Settings(metrics={"names": ["pk", "wdd"]})
 
 
 def test_settings_from_an_untrusted_source_are_bounded():
