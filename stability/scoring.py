@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from .checks import did_you_mean
 from .exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, StabilityError, _short_repr
 from .readers.common import naming_document
 from .readers.jsonl import REFERENCE_KEYS, document_id, is_document
@@ -114,6 +115,17 @@ def _bare_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -
     return itertools.chain([first], records)
 
 
+def _keys_received(record: Mapping[str, Any]) -> str:
+    """The keys of a segmentation read in none of :data:`REFERENCE_KEYS`, and the one a key
+    misspells (``'boundary'``: did you mean ``'boundaries'``?): what an error shows of it.
+
+    >>> _keys_received({"id": "a", "boundary": [3], "n_units": 10})
+    "received the keys 'id', 'boundary', 'n_units'; did you mean 'boundaries'?"
+    """
+    hints = (did_you_mean(key, REFERENCE_KEYS) for key in record if key not in ("id", "n_units"))
+    return f"received the keys {', '.join(repr(key) for key in record) or 'none'}{next(filter(None, hints), '')}"
+
+
 def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator[_Entry]:
     for number, place, record in records:
         doc_id = document_id(record.get("id", place), functools.partial(CorpusFormatError, path=str(path), line=number))
@@ -156,7 +168,7 @@ def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator
             else:
                 raise CorpusFormatError(
                     "expected 'boundaries' with 'n_units', 'masses' or 'segments' (segment sizes), or 'references' "
-                    "with 'n_units'", path=str(path), line=number,
+                    f"with 'n_units'; {_keys_received(record)}", path=str(path), line=number,
                 )
         except CorpusFormatError:
             raise

@@ -269,6 +269,21 @@ def test_score_refuses_bare_segmentations_that_contradict_themselves(tmp_path, r
     assert score_files(ref, hyp).documents["a"]["f1"] == 1.0
 
 
+@pytest.mark.parametrize("record, message", [
+    ({"id": "a", "boundary": [3], "n_units": 10},
+     r"ref\.jsonl:1: expected 'boundaries' .*; received the keys 'id', 'boundary', 'n_units'; did you mean 'boundaries'\?$"),
+    ({"id": "a", "n_units": 10}, r"ref\.jsonl:1: expected 'boundaries' .*; received the keys 'id', 'n_units'$"),
+])
+def test_score_names_the_keys_of_a_segmentation_it_cannot_read(tmp_path, record, message):
+    """A key misspelled (``boundary``) was refused with the keys expected only: neither the keys
+    the line had nor the one it meant."""
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl"
+    ref.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    hyp.write_text('{"id": "a", "boundaries": [5], "n_units": 10}\n', encoding="utf-8")
+    with pytest.raises(CorpusFormatError, match=message):
+        score_files(ref, hyp)
+
+
 def test_score_help_says_what_the_files_hold():
     result = CliRunner().invoke(app, ["score", "--help"], terminal_width=200)
     assert result.exit_code == 0
