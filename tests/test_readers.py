@@ -745,6 +745,11 @@ def test_read_corpus_options_and_format_in_errors(tmp_path):
     with pytest.raises(CorpusFormatError, match=r"\[format 'jsonl' detected from the file extension") as info:
         next(reader)
     assert str(info.value).startswith(f"{file}:2: ")
+    # read as plain text for want of any markup: the error says so in a sentence ("[format 'text'
+    # detected no unit markup found ...]" before)
+    blank = write(tmp_path / "blank", "\n  \n")
+    with pytest.raises(CorpusFormatError, match=r"\[format 'text' detected as the fallback: no unit markup found \("):
+        list(read_corpus(blank))
     # told a wrong format: the error says it was given, not detected
     with pytest.raises(CorpusFormatError, match=r"expected a text column.*\[format 'csv' given") as info:
         list(read_corpus(file, "csv"))

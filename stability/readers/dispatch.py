@@ -51,7 +51,8 @@ def _detect_file(file: Path, codec: str, errors: str) -> Detection:
     if sniffed is not None:
         return sniffed[0], f"from {sniffed[1]}", None
     fallback = next(row for row in FORMAT_TABLE.values() if row.fallback)
-    return fallback, "no unit markup found (no separator, header, or known extension)", None
+    # the error's "[format 'text' detected ...]": "detected no unit markup found" did not read
+    return fallback, "as the fallback: no unit markup found (no separator, header, or known extension)", None
 
 
 def _about_the_folder(file: Path) -> bool:
