@@ -105,6 +105,7 @@ def test_python_dash_m_stability():
     assert "c99" in {s["name"] for s in json.loads(listing.stdout)["segmenters"]}
 
 
+@pytest.mark.filterwarnings("ignore::stability.StabilityWarning")  # made-up words: no English stopword
 def test_rank_correlations_print_n_and_flag_fewer_than_five():
     docs = topical_corpus(700, 2, 3)
     result = evaluate({"even": "even", "none": "none", "all": "all"}, docs, n_restarts=2, progress=False)
@@ -115,12 +116,17 @@ def test_rank_correlations_print_n_and_flag_fewer_than_five():
     assert by_over["segmenters"].split(" | ")[2] == "3" and by_over["documents"].split(" | ")[2] == "6"
     # 3 segmenters: every tau shown in parentheses with a warning, never as a bare value
     assert all(cell.startswith("(") or cell == "n/a" for cell in by_over["segmenters"].strip(" |").split(" | ")[3:])
-    assert "(...)!: fewer than 5 segmenters ranked (n; a score undefined on some of them ranks fewer)" in md
+    # the note on the mark, under a table that has one: three content-blind segmenters rank as ties (every tau
+    # n/a, no mark), two topical ones beside one do not
+    topical = {"c99": "c99", "tt": "texttiling", "all": "all"}
+    marked = render(evaluate(topical, docs, n_restarts=2, progress=False), "md")
+    assert "| (" in marked.split("### Kendall")[1].split("\n\n")[1]
+    assert "(...)!: fewer than 5 segmenters ranked (n; a score undefined on some of them ranks fewer)" in marked
     # corrected_f1 is undefined for `none` and `all` (chance F1 1): its taus rank 1 segmenter, not 3 (the
     # table said 3 for every score)
     rows = {tuple(row.split(" | ")[:2]): row for row in table[2:]}
     assert rows[("| corrected_f1", "segmenters")].split(" | ")[2] == "1"
-    one = evaluate({"even": "even", "none": "none", "all": "all"}, docs[:1], n_restarts=2, progress=False)
+    one = evaluate(topical, docs[:1], n_restarts=2, progress=False)
     assert "fewer than 5 (segmenter, document) pairs ranked" in render(one, "md")  # not "documents": there is one
     assert json.loads(render(result, "json"))["correlations_n"] == {"segmenters": 3, "documents": 6}
 
@@ -242,3 +248,16 @@ def test_references_without_times_for_a_transcript_run_say_covd_is_not_weighted_
     run = evaluate({"even": "even"}, [Document("a", ["x"] * 12, times=times)], n_restarts=3, progress=False)
     with pytest.warns(ResultsWarning, match="carry no unit times"):
         add_references(run, {"a": Segmentation([5], 12)})
+
+
+def test_the_note_on_few_items_ranked_is_said_only_under_a_marked_tau():
+    """One document of one unit: no tau is defined (every cell n/a, no ``(...)!`` mark), yet both
+    notes on ``(...)!`` followed the table, explaining a mark it did not have."""
+    from stability import Document
+
+    doc = Document(id="a", units=("Only one sentence here.",), references=((),))
+    result = evaluate({"even": "even", "none": "none"}, [doc], n_restarts=2, progress=False)
+    md = render(result, "md")
+    table = md.split("### Kendall")[1].split("\n\n")[1].splitlines()
+    assert all(cell == "n/a" for row in table[2:] for cell in row.strip(" |").split(" | ")[3:])
+    assert "(...)!" not in md and "(...)!" not in render(result, "table", width=200)

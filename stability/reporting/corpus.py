@@ -642,14 +642,14 @@ def _correlation_section(result: CorpusResult, compact: bool, metrics: Sequence[
     header = ["stability score", "over", "n"] + [m.short for m in refs]
     rows, notes = [], []
     for over in ("segmenters", "documents"):
-        fewest = counts[over]
+        marked = False  # the note explains the mark: said only under a table that has one (not one all n/a)
         for score, taus in corr.get(over, {}).items():
             n = ranked.get(over, {}).get(score, counts[over])
             few = n < MIN_RANKED
-            fewest = min(fewest, n)
             cells = [number(taus.get(m.name), 2) for m in refs]
+            marked = marked or (few and any(c != "n/a" for c in cells))
             rows.append([score, over, str(n)] + [f"({c})!" if few and c != "n/a" else c for c in cells])
-        if fewest < MIN_RANKED and corr.get(over):
+        if marked:
             items = "(segmenter, document) pairs" if over == "documents" else over
             notes.append(f"(...)!: fewer than {MIN_RANKED} {items} ranked (n; a score undefined on some of "
                          "them ranks fewer): with so few items a rank correlation of +-1 arises by chance alone "
