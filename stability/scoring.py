@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from .checks import did_you_mean
+from .checks import counted, did_you_mean
 from .exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, StabilityError, _short_repr
 from .readers.common import naming_document
 from .readers.jsonl import REFERENCE_KEYS, document_id, is_document
@@ -253,7 +253,6 @@ class ScoreResult:
     def __repr__(self) -> str:
         """The number of documents, the window and the means of the compact metrics (those of
         the terminal table), never every document's metrics."""
-        from .checks import counted
         from .reporting.corpus import selected_measures
 
         means = ", ".join(f"{m.name} {self.mean[m.name]:.3f}" for m in selected_measures(set(self.mean), compact=True))
@@ -418,7 +417,8 @@ def _score(references: Mapping[str, _Entry], hypotheses: Mapping[str, _Entry], *
         h = hyp.segmentations[0]
         if h.n_units != ref.segmentations[0].n_units:
             raise InvalidParameterError(
-                f"document {doc_id!r}: the hypothesis covers {h.n_units} units, the reference {ref.segmentations[0].n_units}"
+                f"document {doc_id!r}: the hypothesis covers {counted(h.n_units, 'unit')}, the reference "
+                f"{ref.segmentations[0].n_units}"
             )
         try:
             values = compute_all(ref.segmentations[0], h, k=k, tolerance=tolerance, gamma=gamma, times=ref.times)

@@ -125,9 +125,11 @@ def _check_sorted_in_range(values: list[int], n_units: int, name: str) -> None:
     lo, hi = values[0], values[-1]
     if lo < 1 or hi > n_units - 1:
         bad = lo if lo < 1 else hi
+        # a document of one unit has no place for a boundary: "must lie in 1..0 ... of 1 units" said it badly
+        where = (f"must lie in 1..{n_units - 1} for a document of {n_units} units" if n_units > 1
+                 else "must be empty for a document of 1 unit, which has no place for a boundary")
         raise InvalidSegmentationError(
-            f"{name} must lie in 1..{n_units - 1} for a document of {n_units} units "
-            f"(a boundary b starts a segment at unit b); received {bad} in {_short_repr(values)}"
+            f"{name} {where} (a boundary b starts a segment at unit b); received {bad} in {_short_repr(values)}"
         )
 
 

@@ -158,9 +158,11 @@ def odd_fails(units):
 BROKEN = {
     # name: (segmenter, the check that fails, what its message says)
     "segment sizes": (lambda units: [len(units)], "valid_output", "segment sizes?"),
-    "out of range": (lambda units: [len(units) + 3], "valid_output", "must lie in 1.."),
+    # the first document failed has one unit, where no boundary has a place
+    "out of range": (lambda units: [len(units) + 3], "valid_output", "must be empty for a document of 1 unit"),
     "a boundary at 0": (lambda units: [0, *every_four(units)], "valid_output", "received 0 in [0"),
-    "a boundary at n": (lambda units: [*every_four(units), len(units)], "valid_output", "must lie in 1.."),
+    "a boundary at n": (lambda units: [*every_four(units), len(units)], "valid_output",
+                        "must be empty for a document of 1 unit"),
     "floats": (lambda units: [b + 0.5 for b in every_four(units)], "valid_output", "must be an integer; received float"),
     "a float array": (lambda units: np.array(every_four(units), dtype=float), "valid_output",
                       "must be a sequence of integers; received ndarray"),

@@ -330,3 +330,12 @@ def test_bare_numbers_in_a_corpus_are_refused_naming_where_a_segmentation_goes(t
     said = str(caught.value)
     assert "expected a JSON object with 'units'" in said
     assert "Segmentation.from_boundaries or Segmentation.from_masses" in said and "'segments'" in said
+
+
+def test_score_says_a_hypothesis_of_one_unit_in_the_singular(tmp_path):
+    """'the hypothesis covers 1 units' before."""
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl"
+    ref.write_text('{"id": "a", "boundaries": [5], "n_units": 10}\n', encoding="utf-8")
+    hyp.write_text('{"id": "a", "boundaries": [], "n_units": 1}\n', encoding="utf-8")
+    with pytest.raises(InvalidParameterError, match=r"^document 'a': the hypothesis covers 1 unit, the reference 10$"):
+        score_files(ref, hyp)

@@ -65,6 +65,9 @@ def test_immutable():
         ([3, 9], 9, "received 9"),
         ([3, 3], 9, "3 is repeated"),
         ([5, 3], 9, "not sorted"),
+        # one unit: no place for a boundary ("must lie in 1..0 for a document of 1 units" before)
+        ([1], 1, r"^boundaries must be empty for a document of 1 unit, which has no place for a boundary \(a "
+                 r"boundary b starts a segment at unit b\); received 1 in \[1\]$"),
     ],
 )
 def test_boundary_errors_name_expectation_and_value(boundaries, n, fragment):
