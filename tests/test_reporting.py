@@ -141,6 +141,17 @@ def test_segmenters_report_lists_builtins_in_every_format():
     assert "<th scope=\"row\" class=\"l\">c99</th>" in render(statuses, "html")
 
 
+def test_segmenters_without_parameters_get_no_empty_table_of_parameters():
+    """``stability segmenters none all`` (or a name mistyped) printed the parameters table with
+    its header, no row, and its note on meanings."""
+    statuses = describe_segmenters(["none", "all"])
+    for fmt in ("table", "md", "html"):
+        assert "Parameters and their defaults" not in render(statuses, fmt), fmt
+    assert "Parameters and their defaults" in render(describe_segmenters(["none", "c99"]), "md")
+    rows = list(csv.DictReader(io.StringIO(render(statuses, "csv"))))  # one table: the columns stay
+    assert [row["name"] for row in rows] == ["none", "all"] and rows[0]["parameter"] == ""
+
+
 def test_a_long_default_is_elided_in_tables_and_whole_in_json():
     statuses = describe_segmenters()
     embed = repr(statuses["embedding"].params["embed"])

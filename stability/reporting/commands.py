@@ -117,11 +117,13 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
                         "fast_path": status.fast_path, "deterministic": status.deterministic,
                         "description": status.description, "error": status.error, "missing": status.missing})
     header = ["name", "origin", "fast path", "status", "description"]
+    parameter_header = ["segmenter", "parameter", "default", "meaning"]
     sections = [Section("Segmenters (use with --segmenter NAME, or module:attribute)", header, rows, notes=notes,
-                        align="Lllll", data=(header, raw), drop_order=(2,)),
-                Section("Parameters and their defaults", ["segmenter", "parameter", "default", "meaning"], parameters,
-                        align="LLll", keys=2, notes=(PARAMETER_NOTE,))]
-    flat_header = [*header, *sections[1].header[1:], "error"]
+                        align="Lllll", data=(header, raw), drop_order=(2,))]
+    if parameters:  # those listed take none (`none`, `all`, a name that failed to load): no table of no rows
+        sections.append(Section("Parameters and their defaults", parameter_header, parameters, align="LLll", keys=2,
+                                notes=(PARAMETER_NOTE,)))
+    flat_header = [*header, *parameter_header[1:], "error"]
     return Report("Segmenters", sections, payload={"segmenters": payload}, data=(flat_header, flat))
 
 
