@@ -454,9 +454,23 @@ def get_segmenter(spec: Any, **params: Any) -> Callable[..., Any]:
         raise InvalidTypeError.make(
             "segmenter", "a callable, a registered name or a 'module:attribute' string", spec
         )
-    if isinstance(params.get("n_segments"), str) and params["n_segments"] == REFERENCE_COUNT:
+    n_segments = params.get("n_segments")
+    if isinstance(n_segments, str) and n_segments == REFERENCE_COUNT:
         return ReferenceCountSegmenter(factory, params, label)
-    return _instantiate(factory, params, label)
+    try:
+        return _instantiate(factory, params, label)
+    except (InvalidParameterError, InvalidTypeError) as exc:
+        # the segmenter's own check, which _instantiate wraps when the class raised a TypeError
+        own = exc.__cause__ if isinstance(exc.__cause__, (InvalidParameterError, InvalidTypeError)) else exc
+        if not isinstance(n_segments, str) or own.parameter != "n_segments":
+            raise
+        # a string other than "reference" (a typo of it) was refused as "must be an integer" alone
+        hint = (f" (n_segments={REFERENCE_COUNT!r} gives each document the number of segments of its reference)"
+                f"{did_you_mean(n_segments, [REFERENCE_COUNT])}")
+        said = type(own)(f"{own}{hint}", parameter="n_segments")
+        if own is exc:
+            raise said from None
+        raise type(exc)(f"{exc}{hint}", parameter=exc.parameter) from said
 
 
 @dataclass(frozen=True)

@@ -338,6 +338,11 @@ def test_reference_count_needs_an_n_segments_parameter_and_a_document():
         get_segmenter("c99", n_segments="reference")(["a", "b", "c"])
     with pytest.raises(InvalidParameterError, match="n_segments"):
         get_segmenter("c99", n_segments="references")  # any other string is still refused by the segmenter
+    # ... saying what the string may be, and the spelling meant (before: "must be None or an integer" alone)
+    with pytest.raises(InvalidParameterError, match=r"received str 'refrence' \(n_segments='reference' gives each "
+                                                    r"document the number of segments of its reference\); did you mean "
+                                                    r"'reference'\?$"):
+        get_segmenter("c99", n_segments="refrence")
 
 
 def test_reference_count_from_a_config(tmp_path):
@@ -349,6 +354,17 @@ def test_reference_count_from_a_config(tmp_path):
     res = run_experiment(load_config(config), progress=False)
     assert [r.n_boundaries for r in res.documents["c99told"]] == [3, 3]
     assert res.summary["c99told"].params["n_segments"] == "reference"
+
+
+def test_a_mistyped_reference_count_in_a_config_says_the_spelling_meant(tmp_path):
+    from stability.config import load_config, run_experiment
+
+    config = tmp_path / "exp.toml"
+    config.write_text('[corpus]\ndemo = { n_documents = 2 }\n[segmenters.u00]\nn_segments = "Reference"\n')
+    with pytest.raises(InvalidParameterError, match=r"exp\.toml: \[segmenters\.u00\]: n_segments must be an integer; "
+                                                    r"received str 'Reference' \(n_segments='reference' .*\); did "
+                                                    r"you mean 'reference'\?$"):
+        run_experiment(load_config(config), progress=False)
 
 
 def test_every_segmenter_with_n_segments_takes_the_reference_count():
