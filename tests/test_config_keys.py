@@ -85,6 +85,21 @@ def test_config_command_in_other_formats():
     assert bad.exit_code != 0 and "pdf" in bad.output
 
 
+def test_markdown_and_html_show_every_hyphenated_word_whole():
+    """The cells are wrapped for the terminal and Markdown and HTML read each line end as a space:
+    wrapped after a hyphen, they showed "adaptive- stopping" (config) and "semantic- text-
+    splitter", "non- negative" (segmenters)."""
+    rows = reference(run_option_keys())
+    words = {w for row in rows for w in re.findall(r"[A-Za-z]+(?:-[A-Za-z]+)+", row.meaning)}
+    assert "adaptive-stopping" in words
+    for command in ("config", "segmenters"):
+        for fmt in ("md", "html"):
+            shown = CliRunner().invoke(app, [command, "--report-format", fmt]).stdout
+            assert not re.findall(r"[A-Za-z]+-\s+[a-z]+", shown), (command, fmt, re.findall(r"[A-Za-z]+-\s+[a-z]+", shown))
+            if command == "config":  # every meaning whole
+                assert all(word in shown for word in words), (fmt, [w for w in words if w not in shown])
+
+
 def test_the_format_option_names_every_alias_and_default_pattern_the_table_declares():
     """The reference of `format` and `pattern` (read_corpus's docstring, the source of
     docs/config.md) is written by hand beside FORMAT_TABLE: it had fallen behind it (no "ndjson",

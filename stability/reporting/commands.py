@@ -87,25 +87,37 @@ def _origin(status: Any) -> str:
     return f"{info.origin} ({info.distribution} {info.version})"
 
 
+def _wrap(text: str, width: int) -> str:
+    """``text`` on lines of at most ``width`` characters for a terminal table, broken at spaces
+    only: Markdown and HTML show the same cells with each line end read as a space, so a break
+    after a hyphen (textwrap's default) showed ``adaptive- stopping`` and ``semantic- text-
+    splitter`` there.
+
+    >>> _wrap("the first adaptive-stopping check", 20)
+    'the first\\nadaptive-stopping\\ncheck'
+    """
+    import textwrap
+
+    return textwrap.fill(text, width, break_on_hyphens=False)
+
+
 def segmenters_report(statuses: Mapping[str, Any]) -> Report:
     """The available segmenters (origin, fast path, load status, description), then one row per
     default parameter: two narrow tables rather than one whose rows wrap. As one table (CSV): a
     row per segmenter and parameter (one with empty parameter cells for a segmenter without any),
     each default's whole repr, and the load error."""
-    import textwrap
-
     rows, raw, parameters, notes, payload, flat = [], [], [], [], [], []
     for name, status in statuses.items():
         row = [name, _origin(status), "yes" if status.fast_path else "no", _load_status(status),
                _plain_description(name, status.description)]
         raw.append(row)
-        rows.append([*row[:4], textwrap.fill(row[4], 32)])  # one table at 80 columns
+        rows.append([*row[:4], _wrap(row[4], 32)])  # one table at 80 columns
         if status.missing:
             notes.append(status.missing)
         elif not status.ok:
             notes.append(f"{name} failed to load: {status.error}")
         meanings = {key: _plain_meaning(text) for key, text in (status.meanings or {}).items()}
-        parameters += [[name, key, _short(value), textwrap.fill(_first_sentence(meanings.get(key, "")), 30)]
+        parameters += [[name, key, _short(value), _wrap(_first_sentence(meanings.get(key, "")), 30)]
                        for key, value in (status.params or {}).items()]
         flat += [[*row, key, repr(value), meanings.get(key, ""), status.error or ""]
                  for key, value in (status.params or {}).items()]
@@ -179,15 +191,13 @@ def config_report(rows: Sequence[Any]) -> Report:
     """Every key of an experiment file (:func:`stability.configkeys.reference`): one table per
     config table, with each key's type, default, the ``stability run`` flag overriding it and its
     meaning."""
-    import textwrap
-
     header = ["key", "type", "default", "flag", "meaning"]
     cells = [[row.key, row.type, row.default, row.flag or "", row.meaning] for row in rows]
     sections = []
     for table in dict.fromkeys(row.table for row in rows):
         raw = [c for row, c in zip(rows, cells) if row.table == table]
         # long types and meanings wrap in a terminal (one table at 120 columns)
-        shown = [[c[0], textwrap.fill(c[1], 24), *c[2:4], textwrap.fill(c[4], 40)] for c in raw]
+        shown = [[c[0], _wrap(c[1], 24), *c[2:4], _wrap(c[4], 40)] for c in raw]
         sections.append(Section(table or "top of the file", header, shown, align="Lllll", data=(header, raw), keys=1))
     payload = [{"table": row.table, "key": row.key, "type": row.type, "default": row.default, "flag": row.flag,
                 "meaning": row.meaning} for row in rows]
