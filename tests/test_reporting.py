@@ -409,6 +409,18 @@ def test_intervals_over_too_few_documents_say_they_cannot_reach_their_level():
     assert said in " ".join(render(plain, "md").split())
 
 
+def test_a_run_without_the_shuffle_control_says_why_its_headline_is_n_a():
+    """`shuffle_control = false`: the headline and the gap were n/a in every table, with no word of
+    why (the headline's note still explained it as if it had been computed)."""
+    docs = topical_corpus(420, 2, 3)
+    plain = evaluate("even", docs, n_restarts=2, progress=False, shuffle_control=False)
+    said = "n/a: this run had no shuffle control (shuffle_control = false), against which the headline and the gap"
+    for fmt, options in (("table", {"width": 400}), ("table", {"width": 400, "compact": False}), ("md", {}),
+                         ("html", {})):
+        assert said in " ".join(render(plain, fmt, **options).split()), (fmt, options)
+    assert "no shuffle control" not in render(evaluate("even", docs, n_restarts=2, progress=False), "md")
+
+
 def test_a_transcript_s_boundaries_are_given_as_times_in_every_format():
     """A transcript's user thinks in "2:05", not "unit 5": before, every report gave boundaries as
     unit indices only. Each unit of the document starts 25 s after the one before (unit 5 at

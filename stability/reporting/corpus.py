@@ -66,6 +66,16 @@ def _headline_note(note: str, result: CorpusResult) -> str:
     return note.replace("(Kendall tau below)", "(with their references, `stability report` -R adds a Kendall tau table)")
 
 
+def no_shuffle_note(result: CorpusResult) -> tuple[str, ...]:
+    """Why the headline, its shuffle-corrected predecessor and the gap are n/a: the run had no
+    shuffle control, against which they are defined (a table of n/a said nothing of it)."""
+    if result.settings.get("shuffle_control", True):
+        return ()
+    return ("n/a: this run had no shuffle control (shuffle_control = false), against which the headline and the "
+            "gap are defined; run it with the shuffle control for them (F1 and the chance-corrected F1 of the full "
+            "tables do not need it).",)
+
+
 #: What the stability test is, for formats with room for a paragraph (HTML).
 INTRODUCTION = (
     "Stability test of Lamprier et al. (2007): units are permuted within the segments a segmenter found, the "
@@ -322,7 +332,7 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     groups = (("", 2), ("stability test", len(tests) + 1), *((("comparison", 1),) if compared else ()),
               ("controls", len(controls) + 1), ("reference", len(refs)))
     notes = (*few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
-             *_reference_notes(result), *_layout_note(result), *term_blind_note(result),
+             *_reference_notes(result), *_layout_note(result), *term_blind_note(result), *no_shuffle_note(result),
              _headline_note(HEADLINE_NOTE, result),
              *_comparison_note(compared), *reproduce_note(result))
     explained = [m for m in tests if m is not HEADLINE] + ([STABILITY_X_AGREEMENT] if compared else []) + controls
@@ -366,7 +376,7 @@ def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int, met
     return Section(_title(result, compact=True), header, rows,
                    notes=("Means over documents.", *few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
                           *_reference_notes(result), *_layout_note(result), *term_blind_note(result),
-                          _headline_note(HEADLINE_BRIEF, result),
+                          *no_shuffle_note(result), _headline_note(HEADLINE_BRIEF, result),
                           *_comparison_note(compared, brief=True), *reproduce_note(result)),
                    align="LRrRr" + "r" * len(extra) + "L" + "r" * len(refs), data=_summary_data(result, metrics),
                    drop_order=drop, highlight=FLAG_STYLES,
