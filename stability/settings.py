@@ -315,9 +315,14 @@ class Settings:
         if percentile_coverage_bound(first) >= self.confidence:
             return
         enough = next(n for n in range(2, 10_000) if percentile_coverage_bound(n) >= self.confidence)
-        warn(f"min_restarts={first}: a bootstrap interval over {first} restart(s) holds the value at most "
+        # the setting that puts the first check there: n_restarts when it is under min_restarts (a
+        # `--restarts 5` run was told "min_restarts=5", a value nobody gave, and to raise it)
+        name = "min_restarts" if self.min_restarts <= self.n_restarts else "n_restarts"
+        said = f"{name}={first}" + ("" if name == "min_restarts" else
+                                    f" (under min_restarts={self.min_restarts}, the first check comes at the last restart)")
+        warn(f"{said}: a bootstrap interval over {first} restart(s) holds the value at most "
              f"{percentile_coverage_bound(first):.1%} of the time, below the confidence {self.confidence:g}, so "
-             f"adaptive stopping may stop a document on an interval that is not one; use min_restarts >= {enough}",
+             f"adaptive stopping may stop a document on an interval that is not one; use {name}={enough} or more",
              SettingsWarning)
 
     # -- building --------------------------------------------------------------------------------
