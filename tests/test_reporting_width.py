@@ -177,6 +177,21 @@ def test_fit_drops_the_declared_columns_first():
     assert fit(section, 10) == ([0, 1], ["c", "b"])  # never below the columns that must stay
 
 
+def test_a_header_wraps_only_when_the_table_needs_its_room():
+    """Headers wrap at their spaces so that a narrow terminal keeps the numbers; a table with room
+    to spare wrapped them all the same (``stability [95%`` over ``CI]`` in a table 66 wide at 80)."""
+    from stability.reporting import render
+    from stability.reporting.model import Report
+
+    section = Section("t", ["segmenter", "stability [95% CI]", "gap"], [["c99", "0.94 [0.81, 1.00]", "0.91"]])
+    wide = render(Report("r", [section]), "table", width=80)
+    assert "┃ segmenter ┃ stability [95% CI] ┃  gap ┃" in wide
+    # one cell short of the room: the header wraps, the table keeps the width it had
+    narrow = render(Report("r", [section]), "table", width=table_width([9, 17, 4]))
+    assert "stability [95%" in narrow and "stability [95% CI]" not in narrow
+    assert max(len(line) for line in narrow.splitlines() if line.startswith("┃")) == table_width([9, 17, 4])
+
+
 def test_colour_only_when_asked(run_dir):
     from stability.summary import load_results
     from stability.reporting import render

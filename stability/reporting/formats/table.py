@@ -209,11 +209,31 @@ def _cell(value: object, section: Section):  # -> rich.text.Text: labels, ids an
     return styled
 
 
-def _table(section: Section, columns: Sequence[int], title: str):  # -> rich.table.Table
+def _header_widths(section: Section, columns: Sequence[int], width: int) -> list[int]:
+    """Each column's width (:func:`_widths`, a header wrapped at its spaces), then, in column
+    order, a wrapped header given the one line it needs while the table still fits ``width``: a
+    table with room to spare printed ``stability [95%`` over ``CI]``.
+
+    >>> from stability.reporting.model import Section
+    >>> section = Section("t", ["segmenter", "stability [95% CI]"], [["c99", "0.94 [0.81, 1.00]"]])
+    >>> _header_widths(section, [0, 1], 80), _header_widths(section, [0, 1], 33)  # 9 + 17 + 7: no room
+    ([9, 18], [9, 17])
+    """
+    widths = _widths(section)
+    room = width - table_width([widths[i] for i in columns])
+    for i in columns:
+        wanted = cell_len(str(section.header[i])) - widths[i]
+        if 0 < wanted <= room:
+            widths[i] += wanted
+            room -= wanted
+    return widths
+
+
+def _table(section: Section, columns: Sequence[int], title: str, width: int):  # -> rich.table.Table
     from rich.table import Table
     from rich.text import Text
 
-    widths, letters = _widths(section), section.alignment()
+    widths, letters = _header_widths(section, columns, width), section.alignment()
     table = Table(title=Text(title), title_justify="left")
     for i in columns:
         header = textwrap.fill(str(section.header[i]), widths[i], break_long_words=False)
@@ -251,7 +271,7 @@ def _tables(section: Section, width: int):  # -> list of rich tables, kept title
     folded = parts(section, kept, width)
     titles = [section.title if len(folded) == 1 else f"{section.title} (part 1 of {len(folded)})"]
     titles += [f"Part {n} of {len(folded)} of the table above" for n in range(2, len(folded) + 1)]
-    tables = [_table(section, columns, title) for columns, title in zip(folded, titles)]
+    tables = [_table(section, columns, title, width) for columns, title in zip(folded, titles)]
     return tables, [str(section.header[i]) for i in kept], [str(h) for h in section.header if str(h) in dropped]
 
 
