@@ -447,11 +447,19 @@ def segmenters(
 ) -> None:
     """List the available segmenters (or those named) with their parameters and origin."""
     from .isolation import printing_to_stderr
+    from .exceptions import UnknownSegmenterError
     from .registry import describe_segmenters
 
     with _errors(debug, ctx):
         with printing_to_stderr():  # what a plugin prints when imported stays out of the report
             statuses = describe_segmenters(names or None)
+        unknown = [status for status in statuses.values() if status.info.origin == "unknown" and not status.ok]
+        if unknown:  # a name neither registered nor importable: said once, with no table of failures
+            for status in unknown:
+                why = str(status.error)
+                plain = why.removeprefix(f"{UnknownSegmenterError.__name__}: ")  # it names the segmenter
+                _err(f"error: {plain}" if plain != why else f"error: segmenter {status.name!r}: {why}")
+            raise typer.Exit(code=1)
         _print_report(statuses, report_format or old_report, width=width)
         for name, status in statuses.items():
             if status.missing and names:  # listing them all, the table's note says how to install it
