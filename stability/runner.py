@@ -19,7 +19,7 @@ import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
-from itertools import islice
+from itertools import chain, islice
 from typing import Any
 
 from .corpus import Document, as_documents
@@ -363,11 +363,27 @@ def _documents(documents: Iterable[Any], fingerprint: bool,
     """The corpus as a stream of Documents (raw strings cut by ``split``), and its fingerprint when
     it is a sequence and ``fingerprint`` is asked for. A sequence is known in full before the run,
     so all of it is validated before any segmenter runs (an invalid document near its end must not
-    throw away the results of the documents before it); an iterator is validated as it is read."""
+    throw away the results of the documents before it); an iterator is validated as it is read.
+    A corpus of no document is refused, as the command line refuses one, before anything is
+    written: a run of nothing is a mistake (an empty list, a generator already consumed), not a
+    result of NaN scores."""
     if isinstance(documents, Sequence) and not isinstance(documents, (str, bytes)):
         docs = list(as_documents(documents, split))
+        if not docs:
+            raise _no_document(documents)
         return iter(docs), corpus_fingerprint(docs) if fingerprint else None
-    return iter(as_documents(documents, split)), None
+    stream = iter(as_documents(documents, split))
+    first = next(stream, None)
+    if first is None:
+        raise _no_document(documents)
+    return chain((first,), stream), None
+
+
+def _no_document(documents: Any) -> InvalidParameterError:
+    if isinstance(documents, Sequence):
+        return InvalidParameterError.make("documents", "a corpus of at least one document", documents)
+    return InvalidParameterError(f"documents must be a corpus of at least one document; received a "
+                                 f"{type(documents).__name__} that yielded none", parameter="documents")
 
 
 def evaluate(
@@ -425,6 +441,9 @@ def evaluate(
         ``result`` is the :class:`CorpusResult` of the pairs finished before it.
     SegmenterError
         With ``on_error="raise"``, the first failure of the run.
+    InvalidParameterError
+        When ``documents`` holds no document (before anything is run or written), or a setting
+        or document is invalid.
 
     Examples
     --------

@@ -380,3 +380,22 @@ def test_every_segmenter_with_n_segments_takes_the_reference_count():
         assert per_document.get_params()["n_segments"] == "reference"
         told = get_segmenter(name, n_segments=5)
         assert list(per_document.for_document(doc)(list(doc.units))) == list(told(list(doc.units))), name
+
+
+@pytest.mark.parametrize("documents, received", [([], "received []"), ((), "received ()"),
+                                                 (iter([]), "received a list_iterator that yielded none"),
+                                                 ((d for d in []), "received a generator that yielded none")])
+def test_a_corpus_of_no_document_is_refused_before_anything_is_written(tmp_path, documents, received):
+    # the command line refuses an empty corpus; the library returned a result of NaN scores
+    with pytest.raises(InvalidParameterError) as caught:
+        evaluate({"even": "even"}, documents, n_restarts=2, progress=False, output=tmp_path / "out")
+    assert str(caught.value) == f"documents must be a corpus of at least one document; {received}"
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_stream_of_documents_loses_none_to_the_check_for_an_empty_corpus():
+    docs = [["a"] * 12, ["b"] * 15]
+    streamed = evaluate({"even": "even"}, (d for d in docs), n_restarts=2, progress=False)
+    listed = evaluate({"even": "even"}, docs, n_restarts=2, progress=False)
+    assert streamed.to_dict()["documents"] == listed.to_dict()["documents"]
+    assert len(streamed.documents["even"]) == 2
