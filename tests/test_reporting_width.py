@@ -45,14 +45,15 @@ def _commands(folder: Path) -> dict[str, list[str]]:
 
 
 def assert_fits(text: str, width: int, prose_last: bool = False) -> None:
-    """Every line within ``width``; every table body line starts a new row (its first cell is not
+    """Every line within ``width`` and without trailing blanks; every table body line starts a new row (its first cell is not
     blank, which a wrapped continuation line would be), except, with ``prose_last``, the lines of
     a last column of text written on several lines (the segmenters' descriptions); no ellipsis
     anywhere."""
     assert "…" not in text
     bodies = 0
     for line in text.splitlines():
-        assert len(line.rstrip()) <= width, line
+        assert len(line) <= width, line
+        assert line == line.rstrip(), f"trailing blanks at width {width}: {line!r}"  # rich padded wrapped prose
         if line.startswith("│"):
             bodies += 1
             cells = line.split("│")[1:-1]

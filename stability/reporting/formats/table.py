@@ -275,6 +275,10 @@ def _tables(section: Section, width: int):  # -> list of rich tables, kept title
     return tables, [str(section.header[i]) for i in kept], [str(h) for h in section.header if str(h) in dropped]
 
 
+#: Blanks at the end of a line, before any style codes that close it.
+_TRAILING_BLANKS = re.compile(r" +((?:\x1b\[[0-9;]*m)*)$", re.MULTILINE)
+
+
 def render(report: Report, *, details: bool = False, width: int | None = None, color: bool = False) -> str:
     """The result line, then the report's tables and their notes, for a terminal ``width`` wide
     (``color``: with ANSI styles)."""
@@ -304,4 +308,6 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
         if dropped:
             console.print(f"Left out for width {console.width}: {', '.join(dropped)} (wider terminal, --width, "
                           "or another report format).", highlight=False, markup=False)
-    return console.export_text(styles=color)
+    # rich pads a line it wraps at a space, and a centred title, to the width: no line keeps
+    # trailing blanks (a pipe, a file, a diff of two reports), a styled one its codes after them
+    return _TRAILING_BLANKS.sub(r"\1", console.export_text(styles=color))
