@@ -318,10 +318,11 @@ def headline_interval(f1_samples: np.ndarray, shuffle_samples: np.ndarray, chanc
     restarts and of the shuffle control's (:func:`stability.stats.bootstrap_f1_samples`, the
     draws of their own F1 intervals, independent of each other); replicate ``i`` of the headline
     is the correction of ``f1_samples[i]`` by ``shuffle_samples[i]``, the chance level, a function
-    of the counts, held at its value. A document without boundaries, or one the segmenter was
-    term-blind on, gets ``(0, 0)`` (:func:`no_credit`); ``(nan, nan)`` when a stream has no
-    restart (no shuffle control) or a single one (its replicates are NaN: one restart is no
-    sample).
+    of the counts, held at its value. ``(nan, nan)`` when a stream has no restart (no shuffle
+    control). A document that earns no credit (:func:`no_credit`) gets ``(0, 0)``: one the
+    segmenter was term-blind on whatever its restarts, one without boundaries from two restarts
+    on; otherwise a single restart gives ``(nan, nan)`` (its replicates are NaN: one restart is
+    no sample).
 
     Examples
     --------
@@ -332,10 +333,15 @@ def headline_interval(f1_samples: np.ndarray, shuffle_samples: np.ndarray, chanc
     (0.0, 0.0)
     """
     f, s = np.asarray(f1_samples, dtype=float), np.asarray(shuffle_samples, dtype=float)
-    if f.size == 0 or s.size == 0 or np.isnan(f).all() or np.isnan(s).all():
+    if f.size == 0 or s.size == 0:
         return float("nan"), float("nan")
-    if no_credit(n_boundaries, term_blind):
+    single = bool(np.isnan(f).all() or np.isnan(s).all())
+    # term-blind: (0, 0) over a single restart too (adaptive stopping on the headline stops at its
+    # first check); a document without boundaries kept the (nan, nan) of a single restart
+    if no_credit(n_boundaries, term_blind) and (term_blind or not single):
         return 0.0, 0.0
+    if single:
+        return float("nan"), float("nan")
     c = np.fmax(s, chance_f1)  # a NaN chance level leaves the shuffle control, as max() does
     values = np.divide(f - c, 1.0 - c, out=np.zeros_like(c), where=c < 1.0)
     return percentile_interval(values, confidence)

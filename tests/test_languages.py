@@ -7,6 +7,7 @@ import os
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from segmenters.c99 import C99
@@ -622,6 +623,32 @@ def test_adaptive_stopping_on_the_headline_stops_at_the_first_check_where_the_se
     (doc,) = result.documents["longer"]
     assert doc.term_blind is not None and doc.count_corrected == 0.0
     assert doc.n_restarts == 10 and doc.stopped_early
+
+
+def test_a_term_blind_document_has_no_credit_whatever_its_restarts_one_included():
+    """Its headline is 0 and its interval (0, 0) over a single restart too, as the engine, a
+    result read back and the study give them: when scores.no_credit became the one home of the
+    rule, the interval fell behind the (nan, nan) of a single restart (whose bootstrap replicates
+    are NaN), and adaptive stopping on the headline with min_restarts=1 no longer stopped at its
+    first check (6 restarts, not 1)."""
+    import math
+
+    from stability.outcome import stored_headline_interval
+    from stability.scores import headline_interval
+
+    nan = np.full(1, np.nan)  # the replicates of one restart
+    assert headline_interval(nan, nan, 0.1, 3, term_blind=True) == (0.0, 0.0)
+    assert all(math.isnan(x) for x in headline_interval(nan, nan, 0.1, 3))  # credited: no interval from one
+    assert all(math.isnan(x) for x in headline_interval(nan, nan, 0.1, 0))  # no boundary: as before the rule
+    units = ["x" * (1 + (7 * i) % 11) + str(i) for i in range(40)]  # no two alike: no word shared
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SegmenterWarning)
+        one = stability_test(_LongerWords(), units, n_restarts=1)
+        adaptive = stability_test(_LongerWords(), units, n_restarts=30, ci_width=0.01, ci_score="headline",
+                                  min_restarts=1, check_every=5)
+    assert one.term_blind is not None and one.count_corrected == 0.0 and one.headline_ci == (0.0, 0.0)
+    assert stored_headline_interval(one, 0.95, 200) == (0.0, 0.0)
+    assert adaptive.n_restarts == 1 and adaptive.stopped_early and adaptive.headline_ci == (0.0, 0.0)
 
 
 # --------------------------------------------------------------------------- term-blind on resume
