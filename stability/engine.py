@@ -47,7 +47,7 @@ import tempfile
 import threading
 import time
 from contextlib import closing
-from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, cast
@@ -675,6 +675,10 @@ class Shipment:
 #: and :func:`~stability.segmenter.terms_problem`'s finding there.
 Finding = tuple[str, "str | None", tuple[str, str, bool]]
 
+#: What an engine hands what the terms check found in its pairs to (:attr:`Engine.on_terms`): a
+#: list of (pair index, :func:`~stability.segmenter.terms_problem`'s finding), in pair order.
+OnTerms = Callable[[list[tuple[int, tuple[str, str, bool]]]], None]
+
 
 def warn_terms(findings: Iterable[Finding], warned: set[tuple[str, str]]) -> None:
     """Warn, once per segmenter and kind of problem (``warned`` holds those already said, and
@@ -684,9 +688,10 @@ def warn_terms(findings: Iterable[Finding], warned: set[tuple[str, str]]) -> Non
     problem (in a corpus of several languages, the Chinese documents on which a segmenter sees no
     term are not hidden behind a German one warned about first).
 
-    Said by the engine after the first segmentations, and by a resume for the pairs it reuses
-    (checked again: ``stability.runner._rechecked``), so that a resumed run, even one with
-    nothing left to compute, says what a fresh run says."""
+    Said after the first segmentations: by the engine (:meth:`Engine._warn_terms`), or by a corpus
+    run for what its engines found together with what it found in the pairs it reuses (checked
+    again: ``stability.runner._rechecked``), in corpus order, so that a resumed run, even one
+    with nothing left to compute, says what a fresh run says."""
     by_kind: dict[tuple[str, str], list[tuple[str | None, str]]] = {}
     for label, doc_id, (kind, problem, _) in findings:
         by_kind.setdefault((label, kind), []).append((doc_id, problem))
@@ -720,19 +725,18 @@ class Engine:
     """Runs pairs to completion with one :class:`~stability.settings.Settings`."""
 
     def __init__(self, settings: Settings, progress: Progress, on_call: OnCall | None = None,
-                 warned: set[tuple[str, str]] | None = None, shipment: Shipment | None = None,
-                 checked: Sequence[Finding] = ()) -> None:
+                 shipment: Shipment | None = None, on_terms: OnTerms | None = None) -> None:
         self.settings = settings
         #: How the segmenters reach the workers, shared by the engines of a corpus run (which
         #: closes it); an engine's own otherwise, closed at the end of :meth:`run`.
         self.shipment = Shipment() if shipment is None else shipment
         self._own_shipment = shipment is None
-        #: (segmenter label, kind of problem) already warned about (:meth:`_warn_terms`), shared by
-        #: the engines of one corpus run so that each is said once.
-        self.warned: set[tuple[str, str]] = set() if warned is None else warned
-        #: What the terms check found in the pairs of the block before this engine's, which it does
-        #: not run (a resume's reused results, checked again), warned about with its own findings.
-        self.checked = list(checked)
+        #: (segmenter label, kind of problem) already warned about (:meth:`_warn_terms`).
+        self.warned: set[tuple[str, str]] = set()
+        #: Takes what the terms check found in this engine's pairs instead of the engine warning
+        #: about it (:meth:`_warn_terms`): a corpus run says it with what it found in the pairs it
+        #: reuses, in corpus order, once a run.
+        self.on_terms = on_terms
         self.n_jobs = settings.effective_jobs()
         self.progress = progress
         #: Results computed in the worker processes (several jobs, process pool), else in this one.
@@ -867,11 +871,13 @@ class Engine:
 
     def _warn_terms(self, pairs: list[Pair], found: dict[int, tuple[str, str, bool]]) -> None:
         """:func:`warn_terms` for what the workers found in this engine's pairs (``found`` maps a
-        pair's index to :func:`~stability.segmenter.terms_problem`'s finding), after what the run
-        found in the documents before them (``checked``), in pair order whatever order the
-        workers finished in."""
-        warn_terms([*self.checked, *((pairs[i].label, pairs[i].doc.id, found[i]) for i in sorted(found))],
-                   self.warned)
+        pair's index to :func:`~stability.segmenter.terms_problem`'s finding), in pair order
+        whatever order the workers finished in; handed to :attr:`on_terms` instead when there is one."""
+        ordered = [(i, found[i]) for i in sorted(found)]
+        if self.on_terms is not None:
+            self.on_terms(ordered)
+        else:
+            warn_terms([(pairs[i].label, pairs[i].doc.id, terms) for i, terms in ordered], self.warned)
 
     def _unsendable(self, segmenter: Any) -> str | None:
         """Why ``segmenter`` cannot go to this run's worker processes (it does not pickle), once

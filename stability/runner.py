@@ -23,7 +23,7 @@ from itertools import chain, islice
 from typing import Any
 
 from .corpus import Document, as_documents
-from .engine import Engine, Finding, Pair, Progress, Shipment
+from .engine import Engine, Finding, OnTerms, Pair, Progress, Shipment, warn_terms
 from .exceptions import (InvalidParameterError, InvalidTypeError, RunInterrupted, SegmenterError, SegmenterOutputError,
                          warn)
 from .outcome import stored_headline_interval
@@ -205,7 +205,7 @@ class _CorpusRun:
         self.results: dict[str, list[StabilityResult]] = {label: [] for label in segmenters}
         self.failures: list[Failure] = []
         self.n_documents = 0
-        self.warned: set[tuple[str, str]] = set()  # (segmenter, kind of problem) the engine warned about, once a run
+        self.warned: set[tuple[str, str]] = set()  # (segmenter, kind of problem) warned about (warn_terms), once a run
         self.shipment = Shipment()  # how the segmenters reach the workers, block after block
         self.shipment.keep(segmenters.values())
 
@@ -216,27 +216,29 @@ class _CorpusRun:
         slots: list[tuple[str, StabilityResult | Failure | int]] = []  # (document hash, value or pair)
         pairs: list[Pair] = []
         digests: list[str] = []  # of each pair's document
-        checked: list[Finding] = []  # what the terms check finds in the pairs reused, warned about as a fresh run's
+        checked: list[tuple[int, Finding]] = []  # (slot, what the terms check finds in a pair reused)
+        slot_of: list[int] = []  # each new pair's slot
         marked: set[int] = set()  # slots of reused results the check marked term-blind: written again
         for doc in docs:
             digest = document_hash(doc) if self.store is not None else ""
             for label, segmenter in self.segmenters.items():
                 kept = self.store.reuse(label, doc.id, digest) if self.store is not None else None
                 if kept is None:
+                    slot_of.append(len(slots))
                     slots.append((digest, len(pairs)))
                     pairs.append(Pair(label, segmenter, doc, doc_key(doc.id)))
                     digests.append(digest)
                 else:
                     value, finding = _rechecked(kept, segmenter, doc, self.settings)
                     if finding is not None:
-                        checked.append((label, doc.id, finding))
+                        checked.append((len(slots), (label, doc.id, finding)))
                     if value is not kept:
                         marked.add(len(slots))
                     slots.append((digest, value))
         self.n_documents += len(docs)
         self.progress.add_total(len(pairs) * self.settings.restart_budget())
         self.progress.add_pairs(len(pairs))
-        engine = Engine(self.settings, self.progress, warned=self.warned, shipment=self.shipment)
+        engine = Engine(self.settings, self.progress, shipment=self.shipment)
         finished = [False] * len(pairs)
         position = 0
 
@@ -253,16 +255,29 @@ class _CorpusRun:
             finished[index] = True
             flush()
 
-        self._run(pairs, digests, on_done, checked)
+        self._run(pairs, digests, on_done, checked, slot_of)
         flush()  # slots kept from the results file after the last new pair
 
     def _run(self, pairs: list[Pair], digests: list[str], on_done: Callable[[int], None],
-             checked: list[Finding]) -> None:
+             checked: list[tuple[int, Finding]], slot_of: list[int]) -> None:
         """Run the block's new pairs. With a results file, in-process calls are announced to the
         store's marker first; a pair that was running when a previous in-process run died, or whose
         recorded crash a resume retries (``store.contained``), runs alone in a worker process, where
-        a crash becomes its failure. The first engine warns about what the terms check found in the
-        pairs reused (``checked``) with what it finds in its own, even with none left to run."""
+        a crash becomes its failure. What the terms check found in the pairs reused (``checked``,
+        by slot) is said with what the first engine finds in its own, even with none left to run,
+        in corpus order (``slot_of``: each new pair's slot)."""
+        unsaid = list(checked)
+
+        def said(indices: list[int]) -> OnTerms:
+            """How the engine of ``pairs[i] for i in indices`` says what the terms check found."""
+            def say(found: list[tuple[int, tuple[str, str, bool]]]) -> None:
+                own = [(slot_of[indices[j]], (pairs[indices[j]].label, pairs[indices[j]].doc.id, terms))
+                       for j, terms in found]
+                merged = sorted([*unsaid, *own], key=lambda item: item[0])
+                unsaid.clear()
+                warn_terms([finding for _, finding in merged], self.warned)
+            return say
+
         store = self.store
         kept_apart = set() if store is None else store.contained
         suspect = [i for i, pair in enumerate(pairs) if (pair.label, pair.doc.id) in kept_apart]
@@ -270,9 +285,8 @@ class _CorpusRun:
             warnings.simplefilter("ignore", SettingsWarning)
             contained = dataclasses.replace(self.settings, n_jobs=1, backend="loky")
         for i in suspect:
-            Engine(contained, self.progress, warned=self.warned, shipment=self.shipment, checked=checked).run(
+            Engine(contained, self.progress, shipment=self.shipment, on_terms=said([i])).run(
                 [pairs[i]], functools.partial(_first_done, on_done, i))
-            checked = []
         rest = [i for i in range(len(pairs)) if i not in suspect]
         announce = None
         if store is not None:
@@ -280,7 +294,7 @@ class _CorpusRun:
                 pair = pairs[rest[j]]
                 store.running(pair.label, pair.doc.id, digests[rest[j]], stream, restarts)
 
-        Engine(self.settings, self.progress, announce, self.warned, self.shipment, checked).run(
+        Engine(self.settings, self.progress, announce, shipment=self.shipment, on_terms=said(rest)).run(
             [pairs[i] for i in rest], lambda j: on_done(rest[j]))
 
     def _emit(self, engine: Engine, pairs: list[Pair], digest: str, value: StabilityResult | Failure | int,

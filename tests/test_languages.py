@@ -773,3 +773,52 @@ def test_a_resume_warns_about_a_pair_that_failed_after_its_terms_were_checked(tm
     assert len(said) == 1 and said[0].startswith("words on document 'a': 10 of 10 non-empty units share no term")
     resumed, again = run(resume=True)
     assert again == said and len(resumed.failures) == 2
+
+
+class _FailsShuffledUntil(_Words):
+    """:class:`_Words`, failing in the shuffle control of the document whose first unit is
+    ``oven`` until the file ``fixed`` exists (a failure that ``--retry-failed`` then computes)."""
+
+    def __init__(self, fixed):
+        self.fixed = fixed
+
+    def __call__(self, units):
+        if units[0] == "oven" and units[1] != "rye" and not os.path.exists(self.fixed):
+            raise RuntimeError("not fixed yet")
+        return super().__call__(units)
+
+
+@pytest.mark.parametrize("crash", [False, True])
+def test_a_resume_retrying_a_failure_names_the_documents_in_corpus_order(tmp_path, crash):
+    """With --retry-failed, the retried pair is computed again and the pairs after it reused: the
+    resume warned about the reused ones first, so it named document 'b' (with 'a' and 'c' as the
+    same on more documents) where the fresh run named 'a'. The findings are now said in corpus
+    order, of the pairs reused and of those computed again alike (a recorded crash, computed
+    again alone in a worker process, too)."""
+    import json
+
+    from stability.corpus import Document
+
+    nothing = ["oven", "rye", "goal", "fans", "storm", "rain", "snow", "ice", "hail", "fog"]
+    docs = [Document(name, [first, *nothing[1:]]) for name, first in (("a", "oven"), ("b", "bake"), ("c", "cook"))]
+    path, fixed = tmp_path / "results.jsonl", tmp_path / "fixed"
+
+    def run(**keywords):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = evaluate({"words": _FailsShuffledUntil(str(fixed))}, docs, n_restarts=3, progress=False,
+                              output=path, **keywords)
+        return result, _segmenter_warnings(caught)
+
+    fresh, said = run()
+    assert [(f.document, f.stream) for f in fresh.failures] == [("a", "shuffle")]
+    assert len(said) == 1 and said[0].startswith("words on document 'a': 10 of 10 non-empty units share no term "
+                                                 "with another unit (the same on 2 more document(s): 'b', 'c')")
+    if crash:  # as a failure recorded when the segmenter ended its worker process
+        header, *records = path.read_text(encoding="utf-8").splitlines()
+        failure = json.loads(records[0])
+        failure["failure"]["kind"] = "crash"
+        path.write_text("\n".join([header, json.dumps(failure), *records[1:]]) + "\n", encoding="utf-8")
+    fixed.touch()
+    resumed, again = run(resume=True, retry_failed=True)
+    assert not resumed.failures and again == said
