@@ -672,7 +672,8 @@ class Shipment:
 
 
 #: What the terms check found for one (segmenter, document) pair: its label, the document's id
-#: and :func:`~stability.segmenter.terms_problem`'s finding there.
+#: and :func:`~stability.segmenter.terms_problem`'s finding there (or, from a resume, that the
+#: terms could not be read again: ``stability.runner._rechecked``).
 Finding = tuple[str, "str | None", tuple[str, str, bool]]
 
 #: What an engine hands what the terms check found in its pairs to (:attr:`Engine.on_terms`): a
@@ -683,7 +684,8 @@ OnTerms = Callable[[list[tuple[int, tuple[str, str, bool]]]], None]
 def warn_terms(findings: Iterable[Finding], warned: set[tuple[str, str]]) -> None:
     """Warn, once per segmenter and kind of problem (``warned`` holds those already said, and
     gets these), when it sees next to nothing of a document's units, or when its English stopword
-    list holds too few of the document's words. ``findings`` are in pair order (the corpus's); the
+    list holds too few of the document's words, or (kind ``"unread"``, found by a resume only) when
+    its terms could not be read again. ``findings`` are in pair order (the corpus's); the
     first of each segmenter is named, with how many other documents read with it have the same
     problem (in a corpus of several languages, the Chinese documents on which a segmenter sees no
     term are not hidden behind a German one warned about first).
@@ -711,6 +713,9 @@ def warn_terms(findings: Iterable[Finding], warned: set[tuple[str, str]]) -> Non
                  "term-blind, with a headline of 0 there; "
                  "is its preprocessing set for the document's language (tokenizer, stopwords, stem: README, "
                  "'Documents not in English')? Said once per segmenter", SegmenterWarning)
+        elif kind == "unread":
+            warn(f"{where}: its terms could not be read again to check what a fresh run checks ({problem}){also}; "
+                 "what the results file holds for it is reused as it is. Said once per segmenter", SegmenterWarning)
         else:
             warn(f"{where}: {problem} (English prose: a third to a half){also}, so the document is likely not "
                  "English prose: another language, whose function words the segmenter then compares as terms, "

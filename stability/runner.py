@@ -30,7 +30,7 @@ from .outcome import stored_headline_interval
 from .permutations import doc_key
 from .registry import get_segmenter
 from .results import CorpusResult, Failure, StabilityResult, _jsonable
-from .segmenter import SegmenterWarning, for_document, parameter_defaults, segmenter_name, terms_problem
+from .segmenter import for_document, parameter_defaults, segmenter_name, terms_problem
 from .settings import Settings, SettingsWarning
 from .store import ResultsStore, corpus_fingerprint, document_hash, provenance as run_provenance, run_header
 from .summary import summarize
@@ -333,19 +333,16 @@ def _rechecked(kept: StabilityResult | Failure, segmenter: Any, doc: Document,
     finds term-blind was written before the mark existed, where "not term-blind" and "not checked"
     read the same: it is marked as a fresh run marks it (``term_blind``, a headline interval of
     (0, 0)), and the resume writes it to the results file again. A mark the file holds is kept.
-    A check that fails (the segmenter's terms cannot be read again) is warned about, naming the
-    pair and the error, and the value is reused as the file holds it.
+    A check that fails (the segmenter's terms cannot be read again) is found as
+    ``("unread", error, False)``, said as the check's other findings are (once per segmenter), and
+    the value is reused as the file holds it.
     """
     if isinstance(kept, Failure) and kept.stream is None:
         return kept, None
     try:
         found = terms_problem(for_document(segmenter, doc), doc.units)
     except Exception as exc:  # noqa: BLE001 - the run goes on with the result it has; the warning says why
-        what = "result" if isinstance(kept, StabilityResult) else "failure"
-        warn(f"{kept.segmenter} on document {doc.id!r}: its terms could not be read again to check what a fresh "
-             f"run checks ({type(exc).__name__}: {exc}); its stored {what} is reused as the results file holds it",
-             SegmenterWarning)
-        return kept, None
+        return kept, ("unread", f"{type(exc).__name__}: {exc}", False)
     if found is None or not found[2] or not isinstance(kept, StabilityResult) or kept.term_blind is not None:
         return kept, found
     marked = dataclasses.replace(kept, term_blind=found[1])

@@ -822,3 +822,44 @@ def test_a_resume_retrying_a_failure_names_the_documents_in_corpus_order(tmp_pat
     fixed.touch()
     resumed, again = run(resume=True, retry_failed=True)
     assert not resumed.failures and again == said
+
+
+class _TermsBreakAfter(_Words):
+    """:class:`_Words` whose ``unit_terms`` raises once the file ``broken`` exists (a resume on a
+    machine where the segmenter's preprocessing data is missing, say)."""
+
+    def __init__(self, broken):
+        self.broken = broken
+
+    def unit_terms(self, units):
+        if os.path.exists(self.broken):
+            raise LookupError("stopword list missing")
+        return super().unit_terms(units)
+
+
+def test_a_resume_that_cannot_read_the_terms_again_says_so_once_per_segmenter(tmp_path):
+    """The check a resume makes again on the pairs it reuses failing on every document said one
+    warning a pair: a corpus of a thousand documents, a thousand warnings for one cause. It is now
+    said once per segmenter, as the check's findings are, naming the first document and counting
+    the others; the stored results are reused as the file holds them."""
+    from stability.corpus import Document
+
+    nothing = ["oven", "rye", "goal", "fans", "storm", "rain", "snow", "ice", "hail", "fog"]
+    docs = [Document(name, [first, *nothing[1:]]) for name, first in (("a", "oven"), ("b", "bake"), ("c", "cook"))]
+    path, broken = tmp_path / "results.jsonl", tmp_path / "broken"
+
+    def run(**keywords):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = evaluate({"words": _TermsBreakAfter(str(broken)), "more": _TermsBreakAfter(str(broken))},
+                              docs, n_restarts=3, progress=False, output=path, **keywords)
+        return result, _segmenter_warnings(caught)
+
+    fresh, _ = run()
+    broken.touch()
+    resumed, said = run(resume=True)
+    assert len(said) == 2, said
+    assert said[0].startswith("words on document 'a': its terms could not be read again to check what a fresh run "
+                              "checks (LookupError: stopword list missing) (the same on 2 more document(s): 'b', 'c')")
+    assert said[1].startswith("more on document 'a': its terms could not be read again")
+    assert resumed.to_dict()["documents"] == fresh.to_dict()["documents"]
