@@ -319,9 +319,9 @@ def headline_interval(f1_samples: np.ndarray, shuffle_samples: np.ndarray, chanc
     draws of their own F1 intervals, independent of each other); replicate ``i`` of the headline
     is the correction of ``f1_samples[i]`` by ``shuffle_samples[i]``, the chance level, a function
     of the counts, held at its value. ``(nan, nan)`` when a stream has no restart (no shuffle
-    control). A document that earns no credit (:func:`no_credit`) gets ``(0, 0)``: one the
-    segmenter was term-blind on whatever its restarts, one without boundaries from two restarts
-    on; otherwise a single restart gives ``(nan, nan)`` (its replicates are NaN: one restart is
+    control). A document that earns no credit (:func:`no_credit`: no boundary, or term-blind)
+    gets ``(0, 0)`` whatever its restarts, one included, since its headline is 0 whatever they
+    are; otherwise a single restart gives ``(nan, nan)`` (its replicates are NaN: one restart is
     no sample).
 
     Examples
@@ -335,12 +335,9 @@ def headline_interval(f1_samples: np.ndarray, shuffle_samples: np.ndarray, chanc
     f, s = np.asarray(f1_samples, dtype=float), np.asarray(shuffle_samples, dtype=float)
     if f.size == 0 or s.size == 0:
         return float("nan"), float("nan")
-    single = bool(np.isnan(f).all() or np.isnan(s).all())
-    # term-blind: (0, 0) over a single restart too (adaptive stopping on the headline stops at its
-    # first check); a document without boundaries kept the (nan, nan) of a single restart
-    if no_credit(n_boundaries, term_blind) and (term_blind or not single):
+    if no_credit(n_boundaries, term_blind):  # adaptive stopping on the headline stops at its first check
         return 0.0, 0.0
-    if single:
+    if np.isnan(f).all() or np.isnan(s).all():
         return float("nan"), float("nan")
     c = np.fmax(s, chance_f1)  # a NaN chance level leaves the shuffle control, as max() does
     values = np.divide(f - c, 1.0 - c, out=np.zeros_like(c), where=c < 1.0)

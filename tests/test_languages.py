@@ -630,7 +630,8 @@ def test_a_term_blind_document_has_no_credit_whatever_its_restarts_one_included(
     result read back and the study give them: when scores.no_credit became the one home of the
     rule, the interval fell behind the (nan, nan) of a single restart (whose bootstrap replicates
     are NaN), and adaptive stopping on the headline with min_restarts=1 no longer stopped at its
-    first check (6 restarts, not 1)."""
+    first check (6 restarts, not 1). A document without boundaries follows the same rule (its
+    interval over one restart was (nan, nan) before the rule had one home)."""
     import math
 
     from stability.outcome import stored_headline_interval
@@ -639,7 +640,7 @@ def test_a_term_blind_document_has_no_credit_whatever_its_restarts_one_included(
     nan = np.full(1, np.nan)  # the replicates of one restart
     assert headline_interval(nan, nan, 0.1, 3, term_blind=True) == (0.0, 0.0)
     assert all(math.isnan(x) for x in headline_interval(nan, nan, 0.1, 3))  # credited: no interval from one
-    assert all(math.isnan(x) for x in headline_interval(nan, nan, 0.1, 0))  # no boundary: as before the rule
+    assert headline_interval(nan, nan, 0.1, 0) == (0.0, 0.0)  # no boundary: the same rule, its headline is 0
     units = ["x" * (1 + (7 * i) % 11) + str(i) for i in range(40)]  # no two alike: no word shared
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SegmenterWarning)
