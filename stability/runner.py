@@ -329,11 +329,13 @@ def _rechecked(kept: StabilityResult | Failure, segmenter: Any, doc: Document,
     Returns the value to reuse and what the check found (``None``: nothing, or a failure recorded
     before the pair's first segmentation was made, where a fresh run checks nothing either). A
     fresh run warns about what it finds, and so does the resume, even one with nothing left to
-    compute (:func:`stability.engine.warn_terms`). A result not marked term-blind that the check
-    finds term-blind was written before the mark existed, where "not term-blind" and "not checked"
-    read the same: it is marked as a fresh run marks it (``term_blind``, a headline interval of
-    (0, 0)), and the resume writes it to the results file again. A mark the file holds is kept.
-    A check that fails (the segmenter's terms cannot be read again) is found as
+    compute (:func:`stability.engine.warn_terms`). The result's mark follows the check, as a fresh
+    run's would: one not marked term-blind that the check finds term-blind was written before the
+    mark existed, where "not term-blind" and "not checked" read the same; one marked that the
+    check does not find term-blind was written under an older threshold (under half of the units
+    linked, before the 10% rule). Either is marked as a fresh run marks it (``term_blind``, and its
+    headline interval again: (0, 0) where term-blind), and the resume writes it to the results
+    file again, so that the warnings and the report say the same. A check that fails (the segmenter's terms cannot be read again) is found as
     ``("unread", error, False)``, said as the check's other findings are (once per segmenter), and
     the value is reused as the file holds it.
     """
@@ -343,9 +345,10 @@ def _rechecked(kept: StabilityResult | Failure, segmenter: Any, doc: Document,
         found = terms_problem(for_document(segmenter, doc), doc.units)
     except Exception as exc:  # noqa: BLE001 - the run goes on with the result it has; the warning says why
         return kept, ("unread", f"{type(exc).__name__}: {exc}", False)
-    if found is None or not found[2] or not isinstance(kept, StabilityResult) or kept.term_blind is not None:
+    mark = found[1] if found is not None and found[2] else None
+    if not isinstance(kept, StabilityResult) or (kept.term_blind is None) == (mark is None):
         return kept, found
-    marked = dataclasses.replace(kept, term_blind=found[1])
+    marked = dataclasses.replace(kept, term_blind=mark)
     interval = stored_headline_interval(marked, settings.confidence, settings.n_bootstrap)
     return dataclasses.replace(marked, headline_ci=interval), found
 

@@ -743,6 +743,46 @@ def test_a_resume_marks_the_results_written_before_the_term_blind_mark_existed(t
     assert again == said and len(path.read_text().splitlines()) == 9  # marked once
 
 
+def test_a_resume_unmarks_a_result_marked_under_an_older_threshold(tmp_path):
+    """A result marked term-blind by an older rule (under half of the units linked, before the
+    10% rule) that the check no longer finds term-blind: the resume's mark follows its check, as
+    its warnings do, so the report reads as a fresh run's (it kept the stored mark: the German
+    document's U00 headline 0 beside a warning that did not call it term-blind)."""
+    import json
+    from dataclasses import replace
+
+    from stability import load_results
+    from stability.outcome import stored_headline_interval
+    from stability.reporting import render
+    from stability.results import StabilityResult
+
+    fresh, _ = _evaluate_to(tmp_path / "fresh.jsonl")
+    path = tmp_path / "results.jsonl"
+    _evaluate_to(path)
+    header, *records = path.read_text(encoding="utf-8").splitlines()
+    marked = []
+    for line in records:
+        record = json.loads(line)
+        result = StabilityResult.from_dict(record["result"])
+        if result.document == "de":  # as the older threshold marked it
+            result = replace(result, term_blind="older rule")
+            result = replace(result, headline_ci=stored_headline_interval(result, 0.95, 1000))
+            record["result"] = result.to_dict()
+        marked.append(json.dumps(record))
+    path.write_text("\n".join([header, *marked]) + "\n", encoding="utf-8")
+    assert load_results(path).documents["u00"][0].count_corrected == 0.0
+    resumed, _ = _evaluate_to(path, resume=True)
+
+    def scores(result):
+        report = json.loads(render(result, "json"))
+        return {key: report[key] for key in ("summary", "documents", "failures")}
+
+    de = resumed.documents["u00"][0]
+    assert de.term_blind is None and de.count_corrected == fresh.documents["u00"][0].count_corrected != 0
+    for result in (resumed, load_results(path)):
+        assert scores(result) == scores(fresh)
+
+
 class _FailsOnceShuffled(_Words):
     """:class:`_Words`, failing on a unit order whose first unit is not the document's: in the
     shuffle control, after its first segmentations and the terms check."""
