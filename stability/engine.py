@@ -381,7 +381,8 @@ class _ShippedUnits(tuple):
 
 def _scatter_units(pairs: list[Pair]) -> dict[int, _Shipped]:
     """Every pair's units sent to the Dask cluster once, as shipments (:class:`_Shipped`) that
-    its tasks carry instead; the pairs of one document (its segmenters) share its shipment.
+    its tasks carry instead; pairs whose documents hold the same units (one document's
+    segmenters, or two copies of a document) share one shipment.
 
     joblib's dask backend scatters an argument by itself only when it can be weakly referenced
     (a tuple of units cannot), so without this each chunk of restarts would send its document
@@ -790,7 +791,7 @@ class Engine:
         self._shipped = _scatter_units(pairs) if self.settings.backend == "dask" else {}
 
         def done(index: int) -> None:
-            self._shipped.pop(index, None)  # the cluster may forget the pair's units
+            self._shipped.pop(index, None)  # held by no pair any more, the cluster may forget the units
             on_done(index)
 
         try:
