@@ -19,7 +19,7 @@ import warnings
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterable, Iterator, Optional
 
 import typer
 
@@ -27,7 +27,7 @@ from . import __version__, completion
 from ._entry import NOTHING_YET
 from .checks import counted
 from .readers import FORMATS
-from .settings import BACKENDS
+from .settings import BACKENDS, CI_SCORES
 
 completion.use_bash_script()
 
@@ -51,19 +51,81 @@ app = typer.Typer(
 )
 
 
+class _Refused(typer.BadParameter):
+    """A value the parser refuses, said in the words of the check that refused it (which name the
+    option), without click's ``Invalid value for '--x':`` before them."""
+
+    def format_message(self) -> str:
+        return self.message
+
+
+def choice_option(flags: str | tuple[str, ...], choices: Iterable[str | None] | Callable[[], Iterable[str | None]], *,
+                  metavar: str | None = None, **option: Any) -> Any:
+    """The ``typer.Option`` of an option taking one of ``choices``, checked as the parser reads it
+    by the one rule of choices, :func:`stability.checks.check_choice`: a value outside them is a
+    usage error (exit 2) listing them and naming the closest spelling (``--columns some``: ``did
+    you mean 'compact'?``), in the words the library's own refusals use (``--unit``, a config
+    file's keys); the shell completes them.
+
+    Parameters
+    ----------
+    flags : str or tuple of str
+        The option's flag (``--columns``), which the message names, or its flags (``("--format", "-f")``),
+        the first named.
+    choices : iterable of str or None, or a callable returning them
+        The values accepted, read from their declaration (e.g. :data:`stability.settings.BACKENDS`;
+        ``None``, a setting left out, is not typed); a callable is asked each time (the report
+        formats: a format module added after this module was imported counts).
+    metavar : str, optional
+        What ``--help`` shows after the flag (default: the choices, ``<compact|all>``).
+    **option
+        The other keywords of ``typer.Option`` (``help``, ``hidden``, ``rich_help_panel``...).
+    """
+    from .checks import check_choice
+    from .exceptions import InvalidParameterError
+
+    declared = (flags,) if isinstance(flags, str) else flags
+    flag = declared[0]
+    def accepted() -> tuple[str, ...]:
+        return tuple(choice for choice in (choices() if callable(choices) else choices) if choice is not None)
+
+    def check(value: Optional[str]) -> Optional[str]:
+        if value is None:
+            return None
+        try:
+            return check_choice(value, flag, accepted())
+        except InvalidParameterError as exc:
+            raise _Refused(str(exc)) from None
+
+    def complete(incomplete: str) -> list[str]:
+        return [choice for choice in accepted() if choice.startswith(incomplete)]
+
+    setattr(check, "choices", accepted)  # what option_choices reads
+    option.setdefault("autocompletion", complete)
+    return typer.Option(*declared, callback=check, metavar=metavar or f"<{'|'.join(accepted())}>", **option)
+
+
+def option_choices(param: Any) -> tuple[str, ...]:
+    """The values a command's option (a click parameter) takes when declared by
+    :func:`choice_option`; ``()`` for any other."""
+    import inspect
+
+    callback = getattr(param, "callback", None)
+    accepted = getattr(inspect.unwrap(callback), "choices", None) if callback is not None else None
+    return accepted() if accepted is not None else ()
+
+
 def _format_names() -> str:
     from .reporting import formats_available
 
     return ", ".join(formats_available())
 
 
-def _report_format(value: str) -> str:
-    """Check a report format against the formats the reporting package provides."""
+def _report_formats() -> tuple[str, ...]:
+    """The report formats the reporting package provides (``--report-format`` and its older spellings)."""
     from .reporting import formats_available
 
-    if value not in formats_available():
-        raise typer.BadParameter(f"expected one of {_format_names()}; received {value!r}")
-    return value
+    return formats_available()
 
 
 def _metric_list(value: Optional[str]) -> Optional[list[str]]:
@@ -94,8 +156,8 @@ CONTROLS_PANEL, EXECUTION_PANEL = "Adaptive stopping and controls", "Execution"
 RESULTS_PANEL, REPORT_PANEL = "Results folder", "Report"
 
 #: The options every printing command shares (the report format's names come from stability.reporting).
-ReportFormatOption = Annotated[Optional[str], typer.Option(
-    "--report-format", callback=lambda v: v and _report_format(v), autocompletion=completion.report_format_values, rich_help_panel=REPORT_PANEL, help=f"Report format: {_format_names()} (default table).")]
+ReportFormatOption = Annotated[Optional[str], choice_option(
+    "--report-format", _report_formats, metavar="<str>", autocompletion=completion.report_format_values, rich_help_panel=REPORT_PANEL, help=f"Report format: {_format_names()} (default table).")]
 def _min_width() -> int:
     from .reporting.formats.table import MIN_WIDTH
 
@@ -104,19 +166,19 @@ def _min_width() -> int:
 
 WidthOption = Annotated[Optional[int], typer.Option(
     "--width", min=_min_width(), rich_help_panel=REPORT_PANEL, help="Terminal width for the table format (default: detected; set it for files and CI).")]
-ColumnsOption = Annotated[Optional[Columns], typer.Option(
-    "--columns", rich_help_panel=REPORT_PANEL, help="compact: what fits the terminal (the table's default); all: every column.")]
+ColumnsOption = Annotated[Optional[str], choice_option(
+    "--columns", [member.value for member in Columns], rich_help_panel=REPORT_PANEL, help="compact: what fits the terminal (the table's default); all: every column.")]
 MetricsOption = Annotated[Optional[str], typer.Option(
     "--metrics", callback=_metric_list, autocompletion=completion.metric_values, rich_help_panel=REPORT_PANEL, help="Reference metrics to show, comma-separated names or aliases (e.g. pk,wd,b).")]
 DocumentsOption = Annotated[bool, typer.Option(
     "--documents", rich_help_panel=REPORT_PANEL, help="Include the per-document table in the terminal table and CSV (Markdown and HTML always have it).")]
 #: Hidden spelling of --report-format kept from earlier releases.
-OldReportOption = Annotated[Optional[str], typer.Option(
-    "--report", hidden=True, callback=lambda v: v and _report_format(v))]
+OldReportOption = Annotated[Optional[str], choice_option(
+    "--report", _report_formats, hidden=True)]
 
 
 def _print_report(result: object, report_format: Optional[str], *, width: Optional[int] = None,
-                  columns: Optional[Columns] = None, metrics: Optional[str | list[str]] = None,
+                  columns: Optional[str] = None, metrics: Optional[str | list[str]] = None,
                   documents: Optional[bool] = None, output: Optional[Path] = None) -> None:
     """Render ``result`` with the reporting package; print it, or write it to ``output``."""
     from .reporting import render, write_whole
@@ -125,7 +187,7 @@ def _print_report(result: object, report_format: Optional[str], *, width: Option
     styled = output is None and colored(sys.stdout)  # a terminal's, FORCE_COLOR's, never NO_COLOR's
     options: dict[str, Any] = {"width": width, "color": styled} if (report_format or "table") == "table" else {}
     text = render(result, report_format or "table", documents=documents, metrics=metrics,
-                  compact=None if columns is None else columns is Columns.compact, **options)
+                  compact=None if columns is None else columns == Columns.compact.value, **options)
     if output is None:
         # one line end, never a blank line after the report; click would strip FORCE_COLOR's styles off a pipe
         typer.echo(text, nl=not text.endswith("\n"), color=True if styled else None)
@@ -339,11 +401,11 @@ def run(
     n_restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Restarts per document (maximum with --ci-width).", rich_help_panel=TEST_PANEL)] = None,
     seed: Annotated[Optional[int], typer.Option("--seed", min=0, help="Run seed.", rich_help_panel=TEST_PANEL)] = None,
     n_jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (-1: all cores, -2: all but one, and so on).", rich_help_panel=EXECUTION_PANEL)] = None,
-    backend: Annotated[Optional[Backend], typer.Option("--backend", metavar="<backend>", help=f"joblib backend: {_backend_names()}.", rich_help_panel=EXECUTION_PANEL)] = None,
+    backend: Annotated[Optional[str], choice_option("--backend", [member.value for member in Backend], metavar="<backend>", help=f"joblib backend: {_backend_names()}.", rich_help_panel=EXECUTION_PANEL)] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (with --backend dask).", rich_help_panel=EXECUTION_PANEL)] = None,
     tolerance: Annotated[Optional[int], typer.Option("--tolerance", min=0, help="Near-miss window (units).", rich_help_panel=TEST_PANEL)] = None,
     ci_width: Annotated[Optional[float], typer.Option("--ci-width", help="Adaptive stopping: stop when the F1 interval (or, with --ci-score headline, the headline's) is this narrow.", rich_help_panel=CONTROLS_PANEL)] = None,
-    ci_score: Annotated[Optional[str], typer.Option("--ci-score", help="What --ci-width watches: f1 (each stream on its own, the default) or headline (the test and the shuffle control stop together once the headline's interval is that narrow).", rich_help_panel=CONTROLS_PANEL)] = None,
+    ci_score: Annotated[Optional[str], choice_option("--ci-score", CI_SCORES, metavar="<str>", help="What --ci-width watches: f1 (each stream on its own, the default) or headline (the test and the shuffle control stop together once the headline's interval is that narrow).", rich_help_panel=CONTROLS_PANEL)] = None,
     layout_control: Annotated[Optional[bool], typer.Option("--layout-control/--no-layout-control", help="Also run the layout control (words redistributed across units that keep their lengths) and flag layout-only segmenters (--no-layout-control: not, whatever the config says).", show_default=False, rich_help_panel=CONTROLS_PANEL)] = None,
     timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds one segmenter call may take; a longer call is stopped and recorded as a timeout failure of its document (default: no limit).", rich_help_panel=TEST_PANEL)] = None,
     out: Annotated[Optional[str], typer.Option("--out", "-o", help="Output directory (results.jsonl + reports).", rich_help_panel=RESULTS_PANEL)] = None,
@@ -375,7 +437,7 @@ def run(
             reader={"encoding": encoding, "levels": levels, "unit": unit, "splitter": splitter, "pattern": pattern, "where": where,
                     "blank_lines": blank_lines, "code": code, "markup": markup, "speakers": speakers,
                     "time_unit": time_unit, "limit": limit},
-            n_restarts=n_restarts, seed=seed, n_jobs=n_jobs, backend=backend.value if backend else None,
+            n_restarts=n_restarts, seed=seed, n_jobs=n_jobs, backend=backend,
             scheduler=scheduler, tolerance=tolerance, ci_width=ci_width, ci_score=ci_score,
             layout_control=layout_control,
             resume=resume, overwrite=overwrite, retry_failed=retry_failed, timeout=timeout,
@@ -515,7 +577,7 @@ def report(
     ctx: typer.Context,
     results: Annotated[Path, typer.Argument(exists=True, dir_okay=True, help="results.jsonl, report.json, or an output directory.")],
     report_format: ReportFormatOption = None,
-    old_format: Annotated[Optional[str], typer.Option("--format", "-f", hidden=True, callback=lambda v: v and _report_format(v))] = None,
+    old_format: Annotated[Optional[str], choice_option(("--format", "-f"), _report_formats, hidden=True)] = None,
     documents: DocumentsOption = False,
     output: Annotated[Optional[Path], typer.Option("--output", dir_okay=False, help="Write to this file instead of stdout.")] = None,
     old_output: Annotated[Optional[Path], typer.Option("-o", hidden=True, dir_okay=False)] = None,

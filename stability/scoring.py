@@ -54,6 +54,7 @@ def window_from_text(text: str, name: str = "k") -> int | str:
     ...
     stability.exceptions.InvalidParameterError: k must be an integer or one of lamprier, nltk, segeval; received '3.0'
     """
+    from .checks import did_you_mean
     from .metrics import WINDOW_POLICIES
 
     if not isinstance(text, str):
@@ -64,11 +65,11 @@ def window_from_text(text: str, name: str = "k") -> int | str:
         return int(text)
     except ValueError:
         pass
-    expected = f"an integer or one of {', '.join(WINDOW_POLICIES)}"
+    expected, close = f"an integer or one of {', '.join(WINDOW_POLICIES)}", did_you_mean(text, WINDOW_POLICIES)
     if re.fullmatch(r"\s*[+-]?\d+\s*", text):  # more digits than int() reads: far beyond any document
-        expected = f"an integer of at most {sys.get_int_max_str_digits()} digits" if hasattr(
-            sys, "get_int_max_str_digits") else "a smaller integer"
-    raise InvalidParameterError.make(name, expected, text)
+        expected, close = (f"an integer of at most {sys.get_int_max_str_digits()} digits" if hasattr(
+            sys, "get_int_max_str_digits") else "a smaller integer"), ""
+    raise InvalidParameterError(str(InvalidParameterError.make(name, expected, text)) + close, parameter=name)
 
 
 @dataclass(frozen=True)

@@ -6,23 +6,20 @@ from __future__ import annotations
 
 import re
 from enum import Enum
+from pathlib import Path
 
 import pytest
 import typer.main
 from typer.testing import CliRunner
 
-from stability.cli import app
+from stability.cli import app, option_choices
 
 COMMANDS = sorted(typer.main.get_command(app).commands)
 
 
 def _choices(param) -> list[str]:
-    """The values a flag takes from a fixed set (an Enum's), whichever typer built it: click's
-    ``Choice`` type, or the annotation typer keeps."""
-    annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
-    if isinstance(annotation, type) and issubclass(annotation, Enum):
-        return [str(member.value) for member in annotation]
-    return [str(choice) for choice in getattr(getattr(param, "type", None), "choices", ())]
+    """The values a flag takes from a fixed set (declared by stability.cli.choice_option)."""
+    return list(option_choices(param))
 
 
 @pytest.mark.parametrize("command", ["", *COMMANDS])
@@ -263,3 +260,63 @@ def test_a_missing_corpus_of_a_study_names_its_config_and_corpus(tmp_path):
     assert result.exit_code == 1
     assert result.stderr == (f"error: {config} (corpus 'clinical'): no such corpus file or directory: "
                              f"{str((tmp_path.parent / 'clinical').resolve())!r}\n")
+
+
+def _typo_lines(tmp_path: Path) -> list[tuple[str, str, str, list[str]]]:
+    """``(command, flag, choice, argv)``: every option of every command taking one of a fixed set of
+    values, given that value misspelt (a letter too many)."""
+    pair = tmp_path / "pair.jsonl"
+    pair.write_text('{"id": "a", "boundaries": [3], "n_units": 6}\n', encoding="utf-8")
+    before = {"score": ["-R", str(pair), "-H", str(pair)], "report": [str(tmp_path)]}
+    lines = []
+    for command in COMMANDS:
+        for param in typer.main.get_command(app).commands[command].params:
+            flag = max(param.opts, key=len)  # the message names the long flag
+            for choice in option_choices(param):
+                lines.append((command, flag, choice, [command, *before.get(command, []), flag, choice + "x"]))
+    return lines
+
+
+def test_every_choice_option_refuses_a_typo_naming_the_closest_spelling(tmp_path):
+    """`run --columns compat` and `run --backend lokyy` got click's generic "Invalid value for
+    '--columns': Value error, 'compat' is not one of 'compact', 'all'." with no suggestion, while
+    `--ci-score headlin` named 'headline': the Enum-typed options went through click's Choice, the
+    others through stability.checks.check_choice. Every choice-valued option of every command now
+    goes through that one rule, before anything runs (a usage error, exit 2)."""
+    lines = _typo_lines(tmp_path)
+    flags = {(command, flag) for command, flag, _, _ in lines}
+    assert {("run", "--columns"), ("run", "--backend"), ("run", "--ci-score"), ("run", "--report-format"),
+            ("score", "--columns"), ("report", "--format"), ("config", "--report-format")} <= flags, flags
+    runner = CliRunner(env={"COLUMNS": "200", "_TYPER_FORCE_DISABLE_TERMINAL": "1"})
+    for command, flag, choice, argv in lines:
+        result = runner.invoke(app, argv)
+        said = " ".join(result.stderr.replace("│", " ").split())
+        assert result.exit_code == 2, (argv, result.output)
+        assert f"{flag} must be one of" in said and f"received '{choice}x'; did you mean '{choice}'?" in said, (argv, said)
+        assert "Invalid value" not in said and "Value error" not in said, (argv, said)
+
+
+def test_no_option_declares_its_choices_outside_the_one_rule():
+    """A flag typed as an Enum (or given click's Choice) is checked by click, in click's words and
+    without a suggestion: every choice-valued option is declared with stability.cli.choice_option."""
+    for command in COMMANDS:
+        for param in typer.main.get_command(app).commands[command].params:
+            annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+            assert not (isinstance(annotation, type) and issubclass(annotation, Enum)), (command, param.name)
+            assert not getattr(getattr(param, "type", None), "choices", None), (command, param.name)
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["run", "--corpus", "CORPUS", "--corpus-format", "markdwn"], "did you mean 'markdown'?"),
+    (["score", "-R", "PAIR", "-H", "PAIR", "--window", "nltkk"], "did you mean 'nltk'?"),
+])
+def test_choices_the_library_checks_name_the_closest_spelling_too(tmp_path, argv, said):
+    """--corpus-format and score's --window, whose values the library checks (a config file gives
+    them too), listed the choices without the closest one, as --unit and --ci-score name it."""
+    pair = tmp_path / "pair.jsonl"
+    pair.write_text('{"id": "a", "boundaries": [3], "n_units": 6}\n', encoding="utf-8")
+    corpus = tmp_path / "doc.txt"
+    corpus.write_text("One sentence. Two sentences.\n", encoding="utf-8")
+    argv = [{"CORPUS": str(corpus), "PAIR": str(pair)}.get(arg, arg) for arg in argv]
+    result = CliRunner().invoke(app, argv)
+    assert result.exit_code == 1 and said in result.stderr, result.output

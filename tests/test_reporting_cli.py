@@ -78,7 +78,7 @@ def test_one_flag_vocabulary_with_hidden_old_spellings(corpus, tmp_path):
     assert json.loads(score_new.stdout)["documents"]["a"]["pk"] == pytest.approx(3 / 7)
     assert score_new.stdout == score_old.stdout
     bad = CliRunner().invoke(app, ["report", str(out), "--report-format", "pdf"])
-    assert bad.exit_code == 2 and "table, md, csv, json, html" in _flat(bad.output)
+    assert bad.exit_code == 2 and "'table', 'md', 'csv', 'json', 'html'" in _flat(bad.output)
 
 
 def test_metrics_by_catalogue_name_or_alias_on_every_command(corpus, tmp_path):

@@ -167,7 +167,9 @@ def _lookup(format: Any) -> CorpusFormat:
         for row in FORMAT_TABLE.values():
             if wanted == row.name or wanted in row.aliases:
                 return row
-    raise InvalidParameterError.make("format", f"None (detect) or one of {', '.join(FORMAT_TABLE)}", format)
+    error = InvalidParameterError.make("format", f"None (detect) or one of {', '.join(FORMAT_TABLE)}", format)
+    spellings = [name for row in FORMAT_TABLE.values() for name in (row.name, *row.aliases)]
+    raise InvalidParameterError(str(error) + did_you_mean(str(format).lower(), spellings), parameter="format")
 
 
 def _check_option_names(options: dict[str, Any]) -> None:
