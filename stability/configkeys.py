@@ -170,18 +170,15 @@ def reference(flags: Mapping[tuple[str, str], str] | None = None) -> list[Config
 
 
 def markdown(rows: list[ConfigKey]) -> str:
-    """The reference as Markdown: one table per config table."""
-    out = ["# Experiment file keys", "",
-           "Every key a `stability run` config accepts (`stability config` prints the same; generated from the",
-           "declarations by `stability.configkeys`, so it lists exactly what is accepted). A flag given on",
-           "the command line overrides the file's value. A misspelled key, or a key in the wrong table, is",
-           "refused with the file, the table and the key it meant.", ""]
-    for table in dict.fromkeys(row.table for row in rows):
-        out += [f"## {table or 'top of the file'}", "", "| key | type | default | flag | meaning |",
-                "|---|---|---|---|---|"]
-        for row in rows:
-            if row.table == table:
-                cells = (row.key, row.type, row.default, row.flag or "", row.meaning)
-                out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-        out.append("")
-    return "\n".join(out)
+    """The reference as a Markdown page (``docs/config.md``): a heading and a paragraph, then
+    exactly what ``stability config --report-format md`` prints (one table per config table)."""
+    from .reporting import render
+    from .reporting.commands import config_report
+
+    intro = ["# Experiment file keys", "",
+             "Every key a `stability run` config accepts, generated from the declarations by",
+             "`stability.configkeys`, so it lists exactly what is accepted; the tables below are what",
+             "`stability config --report-format md` prints. A flag given on the command line overrides the",
+             "file's value. A misspelled key, or a key in the wrong table, is refused with the file, the",
+             "table and the key it meant.", ""]
+    return "\n".join(intro) + "\n" + render(config_report(rows), "md")

@@ -113,3 +113,18 @@ def test_the_format_option_names_every_alias_and_default_pattern_the_table_decla
             assert f'``"{alias}"``' in doc, alias
         for extension in spec.extensions:
             assert f"``*{extension}``" in doc, extension
+
+
+def test_config_in_markdown_is_what_the_docs_page_holds():
+    """docs/config.md said "`stability config` prints the same", but `stability config
+    --report-format md` escaped every code span of the meanings (\\`detect_format\\`), shown as
+    backslashes and backticks where the page shows code. The page's tables are now the command's
+    Markdown, code spans as code, raw HTML outside them as text (the page's `report.<format>` was
+    an HTML tag GitHub hid)."""
+    md = CliRunner().invoke(app, ["config", "--report-format", "md"])
+    assert md.exit_code == 0, md.output
+    page = PAGE.read_text(encoding="utf-8")
+    assert "`stability config --report-format md` prints" in " ".join(page.split())
+    assert page.endswith(md.stdout) and md.stdout.startswith("### top of the file")
+    assert "\\`" not in md.stdout and "(see `detect_format`)" in md.stdout
+    assert "`<pre>`" in md.stdout and "report.&lt;format>" in md.stdout

@@ -198,7 +198,8 @@ def config_report(rows: Sequence[Any]) -> Report:
         raw = [c for row, c in zip(rows, cells) if row.table == table]
         # long types and meanings wrap in a terminal (one table at 120 columns)
         shown = [[c[0], _wrap(c[1], 24), *c[2:4], _wrap(c[4], 40)] for c in raw]
-        sections.append(Section(table or "top of the file", header, shown, align="Lllll", data=(header, raw), keys=1))
+        sections.append(Section(table or "top of the file", header, shown, align="Lllll", data=(header, raw), keys=1,
+                                markup=(4,)))  # the meaning: its docstring's Markdown (`detect_format`)
     payload = [{"table": row.table, "key": row.key, "type": row.type, "default": row.default, "flag": row.flag,
                 "meaning": row.meaning} for row in rows]
     flat = (["table", *header], [[row.table, *c] for row, c in zip(rows, cells)])

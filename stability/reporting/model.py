@@ -17,6 +17,8 @@ Examples
 
 from __future__ import annotations
 
+import re
+
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -72,6 +74,10 @@ class Section:
         its label in the key columns: set apart from the rows, so that a label is never read as
         one of theirs (under a rule in the terminal, in the table's foot in HTML, in bold in
         Markdown); machine formats leave them out (CSV writes ``data``).
+    markup : sequence of int
+        Columns whose cells are Markdown written by the project (a docstring's meaning of a key,
+        with its ``code`` spans): Markdown shows them as written (:func:`md_source`), the other
+        formats as text.
     """
 
     title: str
@@ -90,6 +96,7 @@ class Section:
     highlight: Mapping[str, str] = field(default_factory=dict)
     keys: int = 1
     footer: Sequence[Sequence[str]] = ()
+    markup: Sequence[int] = ()
 
     def __post_init__(self) -> None:
         if self.align and (len(self.align) != len(self.header) or set(self.align) - set(ALIGNMENTS)):
@@ -217,11 +224,34 @@ def _md_escape(text: str) -> str:
     return md_text(text).replace("|", "\\|").replace("\n", " ")
 
 
-def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]], align: str = "") -> str:
+#: A Markdown code span: a run of backticks, what it holds, the same run closing it.
+_CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+
+
+def md_source(text: str) -> str:
+    """A Markdown cell written in Markdown (:attr:`Section.markup`): its code spans kept as code,
+    raw HTML outside them shown as text (:func:`md_text`; inside a code span an entity would show
+    as written), ``|`` escaped, one line.
+
+    >>> print(md_source("see `read_wiki`: report.<format>, `<v Alice>` or `a|b`"))
+    see `read_wiki`: report.&lt;format>, `<v Alice>` or `a\\|b`
+    """
+    parts, start = [], 0
+    for span in _CODE_SPAN.finditer(text):
+        parts += [md_text(text[start:span.start()]), span.group(0)]
+        start = span.end()
+    parts.append(md_text(text[start:]))
+    return "".join(parts).replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]], align: str = "",
+                   markup: Sequence[int] = ()) -> str:
     """A GitHub-flavoured Markdown table (``|`` in cells escaped); ``align`` as in :class:`Section`
-    (default: first column left, the others right)."""
+    (default: first column left, the others right); the columns ``markup`` hold Markdown
+    (:func:`md_source`), the others text."""
     letters = align or "l" + "r" * (len(header) - 1)
     lines = ["| " + " | ".join(_md_escape(h) for h in header) + " |",
              "|" + "|".join("---" if a in "lL" else "---:" for a in letters) + "|"]
-    lines += ["| " + " | ".join(_md_escape(c) for c in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(md_source(str(c)) if i in markup else _md_escape(c) for i, c in enumerate(row)) + " |"
+              for row in rows]
     return "\n".join(lines)

@@ -42,11 +42,11 @@ def render(report: Report, *, details: bool = True) -> str:
     """The result line in bold, then one ``###`` heading per table, the table, then its notes in italics."""
     out = [f"**{_plain(md_text(report.result))}**\n"] if report.result else []  # its labels, as in the cells
     for section in report.tables(details):
-        rows = [[_plain(cell) for cell in row] for row in section.rows]
+        rows = [[cell if i in section.markup else _plain(cell) for i, cell in enumerate(row)] for row in section.rows]
         # a footer row (a mean over the rows) after them, its label in bold: never read as a row's label
         rows += [[f"**{_plain(cell)}**" if i < section.keys else _plain(cell) for i, cell in enumerate(row)]
                  for row in section.footer]
-        out += [f"### {_inline(section.title)}\n", markdown_table(section.header, rows, section.alignment()), ""]
+        out += [f"### {_inline(section.title)}\n", markdown_table(section.header, rows, section.alignment(), section.markup), ""]
         for note in [section.legend_line(), *section.notes]:
             out += [f"*{_inline(note)}*", ""] if note else []
     return "\n".join(out)
