@@ -179,13 +179,17 @@ OldReportOption = Annotated[Optional[str], choice_option(
 
 def _print_report(result: object, report_format: Optional[str], *, width: Optional[int] = None,
                   columns: Optional[str] = None, metrics: Optional[str | list[str]] = None,
-                  documents: Optional[bool] = None, output: Optional[Path] = None) -> None:
-    """Render ``result`` with the reporting package; print it, or write it to ``output``."""
+                  documents: Optional[bool] = None, output: Optional[Path] = None,
+                  rerun: Optional[str] = None) -> None:
+    """Render ``result`` with the reporting package; print it, or write it to ``output`` (then a
+    table's note on columns left out for width names ``rerun``, the command rendering it again)."""
     from .reporting import render, write_whole
     from .status import colored
 
     styled = output is None and colored(sys.stdout)  # a terminal's, FORCE_COLOR's, never NO_COLOR's
     options: dict[str, Any] = {"width": width, "color": styled} if (report_format or "table") == "table" else {}
+    if options and output is not None and rerun is not None:
+        options["rerun"] = rerun
     text = render(result, report_format or "table", documents=documents, metrics=metrics,
                   compact=None if columns is None else columns == Columns.compact.value, **options)
     if output is None:
@@ -597,7 +601,8 @@ def report(
 
             result = add_references(result, references)
         _print_report(result, report_format or old_format, width=width, columns=columns, metrics=metrics,
-                      documents=documents or None, output=output or old_output)
+                      documents=documents or None, output=output or old_output,
+                      rerun=f"stability report {shlex.quote(str(results))}")
 
 
 @app.command()

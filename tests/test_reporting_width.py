@@ -355,3 +355,33 @@ def test_wide_characters_and_long_cells_fit_the_width(wide_cells_dir, args, widt
     assert max(cell_len(line.rstrip()) for line in text.splitlines()) <= width
     for label in ("日本語の分割器テスト", "émoji🙂"):
         assert label in text
+
+
+def test_a_report_file_says_how_to_see_the_columns_it_left_out(tmp_path, monkeypatch):
+    """report.txt of a run (--out, [output] formats = ["table"]) is 120 columns wide; a column left
+    out for that width was noted "(wider terminal, --width, or another report format)": advice
+    about a terminal, inside a file. The file names the command that shows them, with the width
+    they need; the terminal keeps its words."""
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "run.toml"
+    config.write_text('[corpus]\ndemo = {n_documents = 3}\n[segmenters.even]\n[segmenters.c99]\n[segmenters.texttiling]\n'
+                      '[run]\nn_restarts = 2\n[output]\ndir = "out"\nformats = ["table"]\n', encoding="utf-8")
+    runner = CliRunner()
+    ran = runner.invoke(app, ["run", str(config), "--no-progress", "--metrics", "pk,wd,b,s,ghd,f1", "--width", "80"])
+    assert ran.exit_code == 0, ran.output
+    # the terminal's note: the terminal's advice
+    assert re.search(r"Left out for width 80: .* \(wider terminal, --width, or another report format\)\.",
+                     " ".join(ran.stdout.split()))
+    text = " ".join((tmp_path / "out" / "report.txt").read_text(encoding="utf-8").split())
+    note = re.search(r"Left out for width 120: (.*) \(stability report out --width (\d+) shows them, as does "
+                     r"another --report-format\)\.", text)
+    assert note and "terminal" not in text, text
+    # the command the file names shows every column it left out
+    shown = runner.invoke(app, ["report", "out", "--width", note.group(2)])
+    assert shown.exit_code == 0 and "Left out" not in shown.stdout, shown.output
+    header = next(line for line in shown.stdout.splitlines() if "segmenter" in line)
+    assert all(f" {column} " in header for column in note.group(1).split(", ")), header
+    # `report --output FILE` writes a table to a file too: the same words
+    runner.invoke(app, ["report", "out", "--width", "80", "--output", "again.txt"])
+    again = " ".join((tmp_path / "again.txt").read_text(encoding="utf-8").split())
+    assert "Left out for width 80: " in again and "(stability report out --width " in again and "terminal" not in again

@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import os
+import shlex
 import pkgutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -132,14 +133,18 @@ def write_reports(result: Any, directory: str | os.PathLike, formats: Any, docum
                   metrics: Sequence[str] | None = None) -> list[Path]:
     """Write ``report.<extension>`` for each format into ``directory``; formats holding one table
     (``SEPARATE_DETAILS``, CSV) write the per-document table to ``documents.<extension>`` too. A
-    terminal table is :data:`FILE_WIDTH` columns wide; ``metrics`` chooses the reference metrics
+    terminal table is :data:`FILE_WIDTH` columns wide (a column left out for width is said with the
+    ``stability report DIRECTORY --width N`` that shows it); ``metrics`` chooses the reference metrics
     shown, as :func:`render`'s. Each file is written whole or not at all
     (:func:`write_whole`): a full disk or an interrupt never leaves a cut report in its place."""
     written = []
     for name in formats:
         module = format_module(name)
         separate = getattr(module, "SEPARATE_DETAILS", False)
-        options: dict[str, Any] = {"width": FILE_WIDTH} if "width" in inspect.signature(module.render).parameters else {}
+        accepted = inspect.signature(module.render).parameters
+        options: dict[str, Any] = {"width": FILE_WIDTH} if "width" in accepted else {}
+        if "rerun" in accepted:  # a note on columns left out names the command showing them, not a terminal
+            options["rerun"] = f"stability report {shlex.quote(str(directory))}"
         texts = {"report": render(result, name, documents=None if separate else documents, metrics=metrics, **options)}
         if separate:
             texts["documents"] = render(result, name, documents=True, metrics=metrics)

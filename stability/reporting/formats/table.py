@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from rich.cells import cell_len
 
 from ...checks import check_bool, check_int
+from ...exceptions import InvalidParameterError
 from ..model import Report, Section
 
 NAME = "table"
@@ -279,9 +280,29 @@ def _tables(section: Section, width: int):  # -> list of rich tables, kept title
 _TRAILING_BLANKS = re.compile(r" +((?:\x1b\[[0-9;]*m)*)$", re.MULTILINE)
 
 
-def render(report: Report, *, details: bool = False, width: int | None = None, color: bool = False) -> str:
+def left_out(dropped: Sequence[str], width: int, needed: int, rerun: str | None = None) -> str:
+    """The note under a table whose columns ``dropped`` did not fit ``width`` (``needed``: the width
+    showing them): in a terminal, how to see them there; in a file (``rerun``: the command that
+    renders the report again, ``stability report DIR``), that command with the width they need,
+    never advice about the terminal that wrote the file.
+
+    >>> print(left_out(["docs"], 80, 131))
+    Left out for width 80: docs (wider terminal, --width, or another report format).
+    >>> print(left_out(["docs"], 120, 131, rerun="stability report out"))
+    Left out for width 120: docs (stability report out --width 131 shows them, as does another --report-format).
+    """
+    if rerun is None:
+        return f"Left out for width {width}: {', '.join(dropped)} (wider terminal, --width, or another report format)."
+    return (f"Left out for width {width}: {', '.join(dropped)} ({rerun} --width {needed} shows them, as does another "
+            "--report-format).")
+
+
+def render(report: Report, *, details: bool = False, width: int | None = None, color: bool = False,
+           rerun: str | None = None) -> str:
     """The result line, then the report's tables and their notes, for a terminal ``width`` wide
-    (``color``: with ANSI styles)."""
+    (``color``: with ANSI styles). ``rerun``: the text goes to a file, and the command that renders
+    it again (``stability report DIR``) is what a note on columns left out for width suggests
+    (:func:`left_out`)."""
     from rich.console import Console
 
     width = check_int(width, "width", low=MIN_WIDTH, none=True)
@@ -293,8 +314,11 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
         console.print(result_lines(report.result, console.width), highlight=False, markup=False,
                       style="bold" if color else None)
         console.print()
+    if rerun is not None and (not isinstance(rerun, str) or not rerun.strip()):
+        raise InvalidParameterError.make("rerun", "None or a command (e.g. 'stability report out')", rerun)
     for section in report.tables(details):
         terminal = console.width
+        needed = table_width(_widths(section))  # every column, no label folded
         kept, _ = fit(folded(section, terminal), terminal)
         section = folded(section, terminal, kept)  # as little as the columns kept need
         console.width = max(terminal, narrowest(section, kept))  # past the terminal rather than cut a cell
@@ -306,8 +330,7 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
             if note:
                 console.print(note, highlight=False, markup=False)
         if dropped:
-            console.print(f"Left out for width {console.width}: {', '.join(dropped)} (wider terminal, --width, "
-                          "or another report format).", highlight=False, markup=False)
+            console.print(left_out(dropped, console.width, needed, rerun), highlight=False, markup=False)
     # rich pads a line it wraps at a space, and a centred title, to the width: no line keeps
     # trailing blanks (a pipe, a file, a diff of two reports), a styled one its codes after them
     return _TRAILING_BLANKS.sub(r"\1", console.export_text(styles=color))
