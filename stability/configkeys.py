@@ -180,5 +180,5 @@ def markdown(rows: list[ConfigKey]) -> str:
              "`stability.configkeys`, so it lists exactly what is accepted; the tables below are what",
              "`stability config --report-format md` prints. A flag given on the command line overrides the",
              "file's value. A misspelled key, or a key in the wrong table, is refused with the file, the",
-             "table and the key it meant.", ""]
+             "table and the key it meant.", "", "## Keys by table", ""]
     return "\n".join(intro) + "\n" + render(config_report(rows), "md")

@@ -55,6 +55,9 @@ def test_docs_page_is_the_generated_reference():
         PAGE.write_text(text, encoding="utf-8")
     assert PAGE.read_text(encoding="utf-8") == text, "docs/config.md is stale: regenerate it with " \
         "`STABILITY_UPDATE_GOLDEN=1 python -m pytest tests/test_config_keys.py`"
+    # headings go down one level at a time (the command's tables are ### headings under the title)
+    levels = [len(line) - len(line.lstrip("#")) for line in text.splitlines() if line.startswith("#")]
+    assert levels[0] == 1 and all(b <= a + 1 for a, b in zip(levels, levels[1:])), levels
 
 
 @pytest.mark.parametrize("width", [80, 100, 120])
