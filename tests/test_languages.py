@@ -829,6 +829,23 @@ class _FailsShuffledUntil(_Words):
         return super().__call__(units)
 
 
+def _unlinked_documents():
+    """Three documents of ten words, no word shared between units (term-blind for :class:`_Words`)."""
+    from stability.corpus import Document
+
+    nothing = ["oven", "rye", "goal", "fans", "storm", "rain", "snow", "ice", "hail", "fog"]
+    return [Document(name, [first, *nothing[1:]]) for name, first in (("a", "oven"), ("b", "bake"), ("c", "cook"))]
+
+
+def _recorded(segmenters, docs, path, **keywords):
+    """The run of ``segmenters`` on ``docs`` with 3 restarts into ``path``, and the
+    SegmenterWarnings it said."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = evaluate(segmenters, docs, n_restarts=3, progress=False, output=path, **keywords)
+    return result, _segmenter_warnings(caught)
+
+
 @pytest.mark.parametrize("crash", [False, True])
 def test_a_resume_retrying_a_failure_names_the_documents_in_corpus_order(tmp_path, crash):
     """With --retry-failed, the retried pair is computed again and the pairs after it reused: the
@@ -838,18 +855,12 @@ def test_a_resume_retrying_a_failure_names_the_documents_in_corpus_order(tmp_pat
     again alone in a worker process, too)."""
     import json
 
-    from stability.corpus import Document
 
-    nothing = ["oven", "rye", "goal", "fans", "storm", "rain", "snow", "ice", "hail", "fog"]
-    docs = [Document(name, [first, *nothing[1:]]) for name, first in (("a", "oven"), ("b", "bake"), ("c", "cook"))]
+    docs = _unlinked_documents()
     path, fixed = tmp_path / "results.jsonl", tmp_path / "fixed"
 
     def run(**keywords):
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            result = evaluate({"words": _FailsShuffledUntil(str(fixed))}, docs, n_restarts=3, progress=False,
-                              output=path, **keywords)
-        return result, _segmenter_warnings(caught)
+        return _recorded({"words": _FailsShuffledUntil(str(fixed))}, docs, path, **keywords)
 
     fresh, said = run()
     assert [(f.document, f.stream) for f in fresh.failures] == [("a", "shuffle")]
@@ -883,18 +894,13 @@ def test_a_resume_that_cannot_read_the_terms_again_says_so_once_per_segmenter(tm
     warning a pair: a corpus of a thousand documents, a thousand warnings for one cause. It is now
     said once per segmenter, as the check's findings are, naming the first document and counting
     the others; the stored results are reused as the file holds them."""
-    from stability.corpus import Document
 
-    nothing = ["oven", "rye", "goal", "fans", "storm", "rain", "snow", "ice", "hail", "fog"]
-    docs = [Document(name, [first, *nothing[1:]]) for name, first in (("a", "oven"), ("b", "bake"), ("c", "cook"))]
+    docs = _unlinked_documents()
     path, broken = tmp_path / "results.jsonl", tmp_path / "broken"
 
     def run(**keywords):
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            result = evaluate({"words": _TermsBreakAfter(str(broken)), "more": _TermsBreakAfter(str(broken))},
-                              docs, n_restarts=3, progress=False, output=path, **keywords)
-        return result, _segmenter_warnings(caught)
+        return _recorded({"words": _TermsBreakAfter(str(broken)), "more": _TermsBreakAfter(str(broken))},
+                         docs, path, **keywords)
 
     fresh, _ = run()
     broken.touch()
