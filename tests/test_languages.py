@@ -855,7 +855,6 @@ def test_a_resume_retrying_a_failure_names_the_documents_in_corpus_order(tmp_pat
     again alone in a worker process, too)."""
     import json
 
-
     docs = _unlinked_documents()
     path, fixed = tmp_path / "results.jsonl", tmp_path / "fixed"
 
@@ -894,7 +893,6 @@ def test_a_resume_that_cannot_read_the_terms_again_says_so_once_per_segmenter(tm
     warning a pair: a corpus of a thousand documents, a thousand warnings for one cause. It is now
     said once per segmenter, as the check's findings are, naming the first document and counting
     the others; the stored results are reused as the file holds them."""
-
     docs = _unlinked_documents()
     path, broken = tmp_path / "results.jsonl", tmp_path / "broken"
 
