@@ -592,6 +592,7 @@ def report(
     debug: Debug = False,
 ) -> None:
     """Render a saved run in another format (with --references: scored against references given after it ran)."""
+    from .reporting import report_command
     from .summary import load_results
 
     with _errors(debug, ctx):
@@ -602,7 +603,7 @@ def report(
             result = add_references(result, references)
         _print_report(result, report_format or old_format, width=width, columns=columns, metrics=metrics,
                       documents=documents or None, output=output or old_output,
-                      rerun=f"stability report {shlex.quote(str(results))}")
+                      rerun=report_command(results, documents=documents, metrics=metrics, references=references))
 
 
 @app.command()

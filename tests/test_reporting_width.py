@@ -4,6 +4,7 @@ number is truncated, for every command that prints a table."""
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -373,11 +374,11 @@ def test_a_report_file_says_how_to_see_the_columns_it_left_out(tmp_path, monkeyp
     assert re.search(r"Left out for width 80: .* \(wider terminal, --width, or another report format\)\.",
                      " ".join(ran.stdout.split()))
     text = " ".join((tmp_path / "out" / "report.txt").read_text(encoding="utf-8").split())
-    note = re.search(r"Left out for width 120: (.*) \(stability report out --width (\d+) shows them, as does "
-                     r"another --report-format\)\.", text)
+    note = re.search(r"Left out for width 120: (.*) \((stability report out --metrics \S+ --width \d+) shows them, "
+                     r"as does another --report-format\)\.", text)
     assert note and "terminal" not in text, text
     # the command the file names shows every column it left out
-    shown = runner.invoke(app, ["report", "out", "--width", note.group(2)])
+    shown = runner.invoke(app, shlex.split(note.group(2))[1:])
     assert shown.exit_code == 0 and "Left out" not in shown.stdout, shown.output
     header = next(line for line in shown.stdout.splitlines() if "segmenter" in line)
     assert all(f" {column} " in header for column in note.group(1).split(", ")), header
@@ -385,3 +386,40 @@ def test_a_report_file_says_how_to_see_the_columns_it_left_out(tmp_path, monkeyp
     runner.invoke(app, ["report", "out", "--width", "80", "--output", "again.txt"])
     again = " ".join((tmp_path / "again.txt").read_text(encoding="utf-8").split())
     assert "Left out for width 80: " in again and "(stability report out --width " in again and "terminal" not in again
+    # with the options that shaped it: the reference metrics chosen
+    runner.invoke(app, ["report", "out", "--width", "80", "--metrics", "pk,wd", "--output", "again.txt"])
+    again = " ".join((tmp_path / "again.txt").read_text(encoding="utf-8").split())
+    assert "(stability report out --metrics pk,windowdiff --width " in again, again
+
+
+def _left_out_notes(text: str) -> list[tuple[list[str], list[str]]]:
+    """The notes of a report written to a file on columns left out for width: the columns, and the
+    command (its arguments after ``stability``) said to show them."""
+    found = re.findall(r"Left out for width \d+: (.*?) \((stability report .*?) shows them, as does another "
+                       r"--report-format\)\.", " ".join(text.split()))
+    return [(columns.split(", "), shlex.split(command)[1:]) for columns, command in found]
+
+
+def test_the_command_a_report_file_names_shows_what_it_left_out_with_documents_and_metrics(tmp_path, monkeypatch):
+    """A report file rendered with the per-document table ([output] documents = true, report
+    --documents) or a choice of metrics (run --metrics, report --metrics) named 'stability report
+    out --width N' under the tables it cut: that command prints no per-document table, and every
+    metric, so it did not show what the note said it shows. The command named carries the
+    options that shaped the file."""
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "run.toml"
+    config.write_text('[corpus]\ndemo = {n_documents = 3}\n[segmenters.even]\n[segmenters.texttiling]\n'
+                      '[run]\nn_restarts = 2\n[output]\ndir = "out"\nformats = ["table"]\ndocuments = true\n',
+                      encoding="utf-8")
+    runner = CliRunner()
+    ran = runner.invoke(app, ["run", str(config), "--no-progress", "--metrics", "pk,b"])
+    assert ran.exit_code == 0, ran.output
+    runner.invoke(app, ["report", "out", "--documents", "--metrics", "wd", "--width", "80", "--output", "again.txt"])
+    for written in (tmp_path / "out" / "report.txt", tmp_path / "again.txt"):
+        notes = _left_out_notes(written.read_text(encoding="utf-8"))
+        assert any(columns != ["docs"] for columns, _ in notes), (written, notes)  # a per-document table was cut
+        for columns, command in notes:
+            shown = runner.invoke(app, command)
+            assert shown.exit_code == 0, (command, shown.output)
+            headers = [line for line in shown.stdout.splitlines() if "┃" in line]
+            assert all(any(f" {column} " in line for line in headers) for column in columns), (written, command, columns)

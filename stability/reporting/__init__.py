@@ -33,7 +33,7 @@ from . import formats as _formats_package
 from .model import Report, Section, markdown_table, mean_std, number
 
 __all__ = ["Report", "Section", "markdown_table", "number", "mean_std", "formats_available", "format_module",
-           "report_of", "render", "write_reports", "write_whole", "notebook_html"]
+           "report_of", "render", "write_reports", "write_whole", "notebook_html", "report_command"]
 
 #: What a format module must declare.
 REQUIRED = ("NAME", "EXTENSION", "render")
@@ -125,6 +125,27 @@ def notebook_html(result: Any) -> str:
     return format_module("html").render(report_of(result, compact=True), details=False, page=False)
 
 
+def report_command(source: str | os.PathLike, *, documents: bool = False, metrics: str | Sequence[str] | None = None,
+                   references: str | None = None) -> str:
+    """The ``stability report`` command rendering a saved run (``source``: its folder or file) as a
+    report was rendered: with its per-document tables (``documents``), its choice of reference
+    metrics (names, or one comma-separated string) and the references given after the run; what a
+    report written to a file names under a table cut for width, so that the command shows the
+    tables and columns the note is about.
+
+    >>> print(report_command("my out", documents=True, metrics=["pk", "wd"]))
+    stability report 'my out' --documents --metrics pk,wd
+    """
+    words = ["stability", "report", str(source)]
+    if documents:
+        words.append("--documents")
+    if metrics is not None:
+        words += ["--metrics", metrics if isinstance(metrics, str) else ",".join(metrics)]
+    if references is not None:
+        words += ["--references", references]
+    return shlex.join(words)
+
+
 #: The width of a terminal table written to a file: the same file whatever terminal ran the command.
 FILE_WIDTH = 120
 
@@ -134,7 +155,7 @@ def write_reports(result: Any, directory: str | os.PathLike, formats: Any, docum
     """Write ``report.<extension>`` for each format into ``directory``; formats holding one table
     (``SEPARATE_DETAILS``, CSV) write the per-document table to ``documents.<extension>`` too. A
     terminal table is :data:`FILE_WIDTH` columns wide (a column left out for width is said with the
-    ``stability report DIRECTORY --width N`` that shows it); ``metrics`` chooses the reference metrics
+    ``stability report DIRECTORY ... --width N`` that shows it, :func:`report_command`); ``metrics`` chooses the reference metrics
     shown, as :func:`render`'s. Each file is written whole or not at all
     (:func:`write_whole`): a full disk or an interrupt never leaves a cut report in its place."""
     written = []
@@ -144,7 +165,8 @@ def write_reports(result: Any, directory: str | os.PathLike, formats: Any, docum
         accepted = inspect.signature(module.render).parameters
         options: dict[str, Any] = {"width": FILE_WIDTH} if "width" in accepted else {}
         if "rerun" in accepted:  # a note on columns left out names the command showing them, not a terminal
-            options["rerun"] = f"stability report {shlex.quote(str(directory))}"
+            details = getattr(module, "DETAILS", False) if documents is None else documents
+            options["rerun"] = report_command(directory, documents=details, metrics=metrics)
         texts = {"report": render(result, name, documents=None if separate else documents, metrics=metrics, **options)}
         if separate:
             texts["documents"] = render(result, name, documents=True, metrics=metrics)
