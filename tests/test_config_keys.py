@@ -131,3 +131,22 @@ def test_config_in_markdown_is_what_the_docs_page_holds():
     assert page.endswith(md.stdout) and md.stdout.startswith("### top of the file")
     assert "\\`" not in md.stdout and "(see `detect_format`)" in md.stdout
     assert "`<pre>`" in md.stdout and "report.&lt;format>" in md.stdout
+
+
+def test_markdown_and_html_show_a_word_longer_than_its_column_whole():
+    """The terminal's wrap broke a word longer than its column (textwrap breaks long words by
+    default), and Markdown and HTML read the line end as a space: a plugin's description citing
+    ``https://example.org/a-rather-long-segmenter-page`` or a meaning with a long code span
+    showed the URL or the code cut in two by a space."""
+    from stability.configkeys import ConfigKey
+    from stability.reporting import render
+    from stability.reporting.commands import config_report
+
+    url = "https://example.org/docs/a-rather-long-segmenter-page"  # over 40 characters
+    code = "`stability.readers.dispatch.detect_format`"
+    rows = [ConfigKey("run", "example", "float or {\"a_long_choice_name_here\"}", "-", f"See {url} and {code}.")]
+    report = config_report(rows)
+    for fmt in ("md", "html"):
+        shown = render(report, fmt)
+        assert url in shown and "a_long_choice_name_here" in shown, (fmt, shown)
+    assert code in render(report, "md")

@@ -91,14 +91,17 @@ def _wrap(text: str, width: int) -> str:
     """``text`` on lines of at most ``width`` characters for a terminal table, broken at spaces
     only: Markdown and HTML show the same cells with each line end read as a space, so a break
     after a hyphen (textwrap's default) showed ``adaptive- stopping`` and ``semantic- text-
-    splitter`` there.
+    splitter`` there, and a break inside a word longer than ``width`` (a URL, a long code span)
+    cut it in two; such a word has a line of its own, which the terminal table folds if it must.
 
     >>> _wrap("the first adaptive-stopping check", 20)
     'the first\\nadaptive-stopping\\ncheck'
+    >>> _wrap("see https://example.org/a-long-page now", 20)
+    'see\\nhttps://example.org/a-long-page\\nnow'
     """
     import textwrap
 
-    return textwrap.fill(text, width, break_on_hyphens=False)
+    return textwrap.fill(text, width, break_on_hyphens=False, break_long_words=False)
 
 
 def segmenters_report(statuses: Mapping[str, Any]) -> Report:
