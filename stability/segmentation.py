@@ -113,8 +113,15 @@ def _int_list(boundaries: Any, name: str) -> list[int]:
     return [check_int(v, f"{name}[{i}]") for i, v in enumerate(boundaries)]
 
 
+#: What a document of one unit requires of its boundaries ("must lie in 1..0 ... of 1 units" said it badly).
+_ONE_UNIT = "must be empty for a document of 1 unit, which has no place for a boundary"
+
+
 def _check_sorted_in_range(values: list[int], n_units: int, name: str) -> None:
     """Sorted, distinct and within ``1 .. n_units-1``, or an error naming the first offender."""
+    if n_units == 1 and values:  # no range to be sorted in: "sorted, distinct integers in 1..0" said nothing
+        raise InvalidSegmentationError(f"{name} {_ONE_UNIT} (a boundary b starts a segment at unit b); received "
+                                       f"{values[0]} in {_short_repr(values)}")
     for previous, current in zip(values, values[1:]):
         if current <= previous:
             problem = "repeated" if current == previous else "not sorted"
@@ -125,11 +132,9 @@ def _check_sorted_in_range(values: list[int], n_units: int, name: str) -> None:
     lo, hi = values[0], values[-1]
     if lo < 1 or hi > n_units - 1:
         bad = lo if lo < 1 else hi
-        # a document of one unit has no place for a boundary: "must lie in 1..0 ... of 1 units" said it badly
-        where = (f"must lie in 1..{n_units - 1} for a document of {n_units} units" if n_units > 1
-                 else "must be empty for a document of 1 unit, which has no place for a boundary")
         raise InvalidSegmentationError(
-            f"{name} {where} (a boundary b starts a segment at unit b); received {bad} in {_short_repr(values)}"
+            f"{name} must lie in 1..{n_units - 1} for a document of {n_units} units (a boundary b starts a segment "
+            f"at unit b); received {bad} in {_short_repr(values)}"
         )
 
 

@@ -68,6 +68,9 @@ def test_immutable():
         # one unit: no place for a boundary ("must lie in 1..0 for a document of 1 units" before)
         ([1], 1, r"^boundaries must be empty for a document of 1 unit, which has no place for a boundary \(a "
                  r"boundary b starts a segment at unit b\); received 1 in \[1\]$"),
+        # and so with two, repeated or unsorted (the order check, made first, still said "in 1..0")
+        ([1, 1], 1, r"^boundaries must be empty for a document of 1 unit, .* received 1 in \[1, 1\]$"),
+        ([2, 1], 1, r"^boundaries must be empty for a document of 1 unit, .* received 2 in \[2, 1\]$"),
     ],
 )
 def test_boundary_errors_name_expectation_and_value(boundaries, n, fragment):
