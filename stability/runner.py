@@ -469,6 +469,7 @@ def evaluate(
     """
     settings = Settings.build(settings, **keywords)
     _check_timeout(settings)
+    _check_run_arguments(output, on_result)
     resolved = resolve_segmenters(segmenters)
     _warn_without_layout_control(settings, resolved)
     header = run_header(settings, resolved)
@@ -482,6 +483,16 @@ def evaluate(
         first = run.failures[0]
         raise _segmenter_error(first, f"{first.error} ({len(run.failures)} failure(s) in the run)")
     return _corpus_result(run, header, origin, run.n_documents)
+
+
+def _check_run_arguments(output: Any, on_result: Any) -> None:
+    """Refuse, before anything runs, an ``output`` that is not a path and an ``on_result`` that
+    cannot be called: found later, they would end the run after its first finished pair, with
+    pathlib's or Python's own error about an ``int`` rather than one naming the argument."""
+    if output is not None and not isinstance(output, (str, os.PathLike)):
+        raise InvalidTypeError.make("output", "a path to the results file (a str or os.PathLike) or None", output)
+    if on_result is not None and not callable(on_result):
+        raise InvalidTypeError.make("on_result", "a callable taking each new StabilityResult, or None", on_result)
 
 
 def _warn_without_layout_control(settings: Settings, segmenters: Mapping[str, Callable]) -> None:

@@ -341,3 +341,23 @@ def test_a_worker_keeps_shipped_segmenters_within_a_byte_budget(tmp_path, monkey
     monkeypatch.setattr(isolation, "SHIPPED_KEPT_BYTES", 1)
     isolation._received(str(paths[2]), "2")
     assert list(isolation._RECEIVED) == ["2"]  # over budget alone, the last read stays
+
+
+@pytest.mark.parametrize("keyword, value, named", [
+    ("on_result", 5, "on_result must be a callable"),
+    ("output", 5, "output must be a path"),
+])
+def test_a_run_argument_of_the_wrong_type_is_refused_before_any_segmenter_runs(keyword, value, named):
+    """Found late, an ``on_result`` that cannot be called ended the run after its first pair with
+    ``TypeError: 'int' object is not callable``, and an ``output`` of an int with pathlib's error."""
+    from stability.exceptions import InvalidTypeError
+
+    calls = []
+
+    def counting(units):
+        calls.append(1)
+        return [2]
+
+    with pytest.raises(InvalidTypeError, match=named):
+        evaluate({"c": counting}, [["a"] * 6], n_restarts=2, progress=False, **{keyword: value})
+    assert calls == []
