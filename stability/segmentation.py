@@ -22,7 +22,7 @@ harness uses it on every segmenter output).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set as AbstractSet
 from typing import Any, Union
 
 import numpy as np
@@ -117,6 +117,13 @@ def _int_list(boundaries: Any, name: str) -> list[int]:
 _ONE_UNIT = "must be empty for a document of 1 unit, which has no place for a boundary"
 
 
+def _refuse_unordered(values: Any, name: str, expected: str) -> None:
+    """Refuse a set or a mapping where the order of the values is the segmentation: iterating one
+    gives an order of its own (a set of sizes ``{4, 3}`` reads as ``3, 4``), a silent guess."""
+    if isinstance(values, (AbstractSet, Mapping)):
+        raise InvalidTypeError.make(name, f"{expected} (a set or a mapping has no order of its own)", values)
+
+
 def _check_sorted_in_range(values: list[int], n_units: int, name: str) -> None:
     """Sorted, distinct and within ``1 .. n_units-1``, or an error naming the first offender."""
     if n_units == 1 and values:  # no range to be sorted in: "sorted, distinct integers in 1..0" said nothing
@@ -184,6 +191,7 @@ class Segmentation:
         """Build from segment sizes (positive integers summing to the number of units)."""
         if isinstance(masses, (str, bytes)) or not isinstance(masses, Iterable):
             raise InvalidTypeError.make(name, "a sequence of positive integers", masses)
+        _refuse_unordered(masses, name, "a sequence of positive integers, in document order")
         if isinstance(masses, np.ndarray) and masses.ndim == 1 and np.issubdtype(masses.dtype, np.integer):
             sizes = masses.astype(np.int64, copy=False)
         elif isinstance(masses, (list, tuple)) and all(type(m) is int and abs(m) <= _MAX_UNITS for m in masses):
@@ -260,9 +268,14 @@ class Segmentation:
         """
         if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
             raise InvalidTypeError.make(name, "a sequence with one label per unit", labels)
+        _refuse_unordered(labels, name, "a sequence with one label per unit, in document order")
         values = list(labels)
         if not values:
             raise InvalidSegmentationError(f"{name} must hold one label per unit; received []")
+        missing = next((i for i, v in enumerate(values) if isinstance(v, (float, np.floating)) and v != v), None)
+        if missing is not None:  # NaN differs from itself: every NaN would start a segment of its own
+            raise InvalidSegmentationError(
+                f"{name} must label every unit; {name}[{missing}] is NaN (a missing label) in {_short_repr(values)}")
         found = [i for i in range(1, len(values)) if values[i] != values[i - 1]]
         return cls(found, len(values))
 

@@ -125,3 +125,24 @@ def test_unordered_or_one_shot_containers_are_refused(output):
     # boundaries would be a silent guess (issue 12), so they are refused with the expected type
     with pytest.raises(InvalidTypeError, match="a sequence of integers"):
         check_boundaries(output, 10, sort=True)
+
+
+@pytest.mark.parametrize("build, value", [
+    (Segmentation.from_masses, {4, 3}),
+    (Segmentation.from_masses, {4: "a", 3: "b"}),
+    (Segmentation.from_labels, {"a", "b"}),
+    (Segmentation.from_labels, {0: 1, 1: 1}),
+])
+def test_masses_and_labels_in_an_unordered_container_are_refused(build, value):
+    """Their order is the segmentation: a set of sizes {4, 3} was read as 3, 4 and a dict's keys
+    taken for the values, silently."""
+    with pytest.raises(InvalidTypeError, match="has no order of its own"):
+        build(value)
+
+
+@pytest.mark.parametrize("labels", [[0, float("nan"), float("nan"), 1], np.array([1.0, 1.0, np.nan])])
+def test_a_missing_label_is_refused_not_made_a_segment_of_its_own(labels):
+    """NaN differs from itself, so each NaN label started a segment: a pandas column with missing
+    labels became a boundary at every missing unit."""
+    with pytest.raises(InvalidSegmentationError, match=r"labels\[\d\] is NaN"):
+        Segmentation.from_labels(labels)
