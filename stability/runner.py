@@ -103,7 +103,7 @@ def _one_document(units: Sequence[str] | Document | str, doc_id: str | None,
                   splitter: Any = None) -> tuple[Document, int]:
     """The document of :func:`stability_test` and the key of its random streams."""
     if isinstance(units, Document):
-        doc = units if doc_id is None else Document(doc_id, units.units, units.references, units.times)
+        doc = units if doc_id is None else Document(str(doc_id), units.units, units.references, units.times)
         return doc, doc_key(doc.id)
     if isinstance(units, str) and (split := _splitter(splitter)) is not None:
         units = split(units)

@@ -361,3 +361,16 @@ def test_a_run_argument_of_the_wrong_type_is_refused_before_any_segmenter_runs(k
     with pytest.raises(InvalidTypeError, match=named):
         evaluate({"c": counting}, [["a"] * 6], n_restarts=2, progress=False, **{keyword: value})
     assert calls == []
+
+
+def test_stability_test_takes_a_numeric_doc_id_for_a_document_as_for_a_list_of_units():
+    """``doc_id=5`` worked with a list of units (its str() keyed the streams) and failed with a
+    Document ('Document.id must be a string', naming no argument the caller gave)."""
+    from stability import Document, stability_test
+
+    units = [f"unit {i}." for i in range(12)]
+    every = lambda units: list(range(3, len(units), 3))  # noqa: E731
+    from_list = stability_test(every, units, doc_id=5, n_restarts=3)
+    from_doc = stability_test(every, Document("other", tuple(units)), doc_id=5, n_restarts=3)
+    assert from_doc.document == from_list.document == "5"
+    assert from_doc == from_list
