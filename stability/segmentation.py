@@ -234,8 +234,9 @@ class Segmentation:
         Every element must be either ``boundary`` or the matching "no boundary" symbol (``"0"``
         for strings, ``0`` for integer sequences), so a per-unit string or a stray character is
         caught rather than silently misread. A sequence of integers is read with ``1`` and ``0``
-        under the default ``boundary="1"`` (nltk's ``boundary=1`` lists), so
-        ``from_gaps([0, 0, 1, 0])`` and ``from_gaps("0010")`` are the same segmentation.
+        under the default ``boundary="1"`` (nltk's ``boundary=1`` lists), and so is a boolean mask
+        (``True`` a boundary), so ``from_gaps([0, 0, 1, 0])``, ``from_gaps(np.array([False, False,
+        True, False]))`` and ``from_gaps("0010")`` are the same segmentation.
         """
         if isinstance(gaps, str):
             items: Sequence[Any] = gaps
@@ -243,9 +244,8 @@ class Segmentation:
             boundary = str(boundary)
         elif isinstance(gaps, (Sequence, np.ndarray)):
             items = list(np.asarray(gaps).tolist()) if isinstance(gaps, np.ndarray) else list(gaps)
-            if boundary == "1" and items and all(isinstance(item, (int, np.integer)) and not isinstance(item, bool)
-                                                 for item in items):
-                boundary = 1  # the default, for integer gaps: 1 and 0 (not '1' and '0')
+            if boundary == "1" and items and all(isinstance(item, (int, np.integer, np.bool_)) for item in items):
+                boundary = 1  # the default, for integer or boolean gaps: 1 and 0 (True and False), not '1' and '0'
             blank = 0 if not isinstance(boundary, str) else "0"
         else:
             raise InvalidTypeError.make(name, "a string or sequence with one element per gap", gaps)

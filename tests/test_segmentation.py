@@ -146,3 +146,11 @@ def test_a_missing_label_is_refused_not_made_a_segment_of_its_own(labels):
     labels became a boundary at every missing unit."""
     with pytest.raises(InvalidSegmentationError, match=r"labels\[\d\] is NaN"):
         Segmentation.from_labels(labels)
+
+
+def test_a_boolean_gap_mask_is_read_with_the_default_boundary():
+    """``np.arange(n - 1) % 4 == 3``, a numpy segmenter's natural mask, was refused ("element 0 is
+    False") where the same mask of 0 and 1 was read."""
+    s = Segmentation([3, 7], 9)
+    assert Segmentation.from_gaps(np.array([False, False, True, False, False, False, True, False])) == s
+    assert Segmentation.from_gaps([False, False, True, False, False, False, True, False]) == s
