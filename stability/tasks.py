@@ -47,7 +47,8 @@ def checked(raw: Any, n_units: int) -> tuple[int, ...]:
     try:
         return check_boundaries(raw, n_units, "boundaries", sort=True)
     except (InvalidSegmentationError, InvalidTypeError) as exc:
-        raise InvalidOutput(f"returned invalid boundaries: {exc}{_chunks_hint(raw)}{_masses_hint(raw, n_units)}") from None
+        raise InvalidOutput(f"returned invalid boundaries: {exc}{_chunks_hint(raw)}"
+                            f"{_masses_hint(raw, n_units) or _per_unit_hint(raw, n_units)}") from None
 
 
 #: Said when a segmenter returns strings: most likely a text chunker given as a segmenter.
@@ -76,6 +77,26 @@ def _masses_hint(raw: Any, n_units: int) -> str:
         return ""
     return (f"; its values sum to the document's {n_units} units: segment sizes? a segmenter returns boundaries "
             "(the units where a segment starts); return Segmentation.from_masses(sizes) to give sizes")
+
+
+def _per_unit_hint(raw: Any, n_units: int) -> str:
+    """What to return instead, when invalid boundaries hold one value per gap, all 0 or 1 (or
+    ``True``/``False``: a boundary mask, nltk's gap list), or one integer per unit that never
+    decreases (segment labels), else nothing."""
+    if not isinstance(raw, (list, tuple, np.ndarray)) or isinstance(raw, np.ndarray) and raw.ndim != 1:
+        return ""
+    values = raw.tolist() if isinstance(raw, np.ndarray) else list(raw)
+    if not values or not all(isinstance(v, (int, np.integer, bool, np.bool_)) for v in values):
+        return ""
+    if len(values) == n_units - 1 and {int(v) for v in values} <= {0, 1}:
+        return (f"; it holds {n_units - 1} values of 0 and 1, one per gap between the document's {n_units} units: "
+                "a boundary mask? a segmenter returns boundaries (the units where a segment starts); return "
+                "Segmentation.from_gaps(mask) to give a mask")
+    if len(values) == n_units and all(int(a) <= int(b) for a, b in zip(values, values[1:])):
+        return (f"; it holds {n_units} values, one per unit, that never decrease: segment labels? a segmenter "
+                "returns boundaries (the units where a segment starts); return Segmentation.from_labels(labels) "
+                "to give labels")
+    return ""
 
 
 def checked_call(segmenter: Callable, units: Sequence[str], n_units: int) -> tuple[int, ...]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import random
+import re
 import warnings
 
 import numpy as np
@@ -374,3 +375,17 @@ def test_stability_test_takes_a_numeric_doc_id_for_a_document_as_for_a_list_of_u
     from_doc = stability_test(every, Document("other", tuple(units)), doc_id=5, n_restarts=3)
     assert from_doc.document == from_list.document == "5"
     assert from_doc == from_list
+
+
+@pytest.mark.parametrize("segmenter, hint", [
+    (lambda units: [int(i % 4 == 3) for i in range(len(units) - 1)], "Segmentation.from_gaps(mask)"),
+    (lambda units: np.arange(len(units) - 1) % 4 == 3, "Segmentation.from_gaps(mask)"),
+    (lambda units: [i // 4 for i in range(len(units))], "Segmentation.from_labels(labels)"),
+])
+def test_a_segmenter_returning_one_value_per_gap_or_unit_is_told_what_to_return(segmenter, hint):
+    """A 0/1 mask of the gaps, or per-unit labels, read as boundaries gave only '0 is repeated in
+    [0, 0, 0, ...]' (of the sorted values, not those returned), as if the values were the mistake."""
+    from stability import SegmenterOutputError, stability_test
+
+    with pytest.raises(SegmenterOutputError, match=re.escape(hint)):
+        stability_test(segmenter, [f"unit {i}." for i in range(13)], n_restarts=2)
