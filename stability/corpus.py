@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .checks import check_real, check_units, lone_surrogate
-from .exceptions import InvalidTypeError, InvalidParameterError
+from .exceptions import InvalidTypeError, InvalidParameterError, _short_repr
 from .segmentation import Segmentation, check_boundaries
 
 __all__ = ["Document", "as_document", "as_documents"]
@@ -146,6 +146,18 @@ def _time_pair(pair: Any, name: str) -> tuple[float, float]:
     return check_real(values[0], f"{name} start"), check_real(values[1], f"{name} end")
 
 
+def split_text(split: Callable[[str], Any], text: str, name: str) -> tuple[str, ...]:
+    """The units a sentence splitter cuts ``text`` (the document ``name``) into, refused with the
+    splitter named when it returns something other than a sequence of strings (a lone string, a
+    number, ``None``), where ``tuple()`` of it failed with Python's own error, or read a string's
+    characters as units."""
+    units = split(text)
+    if isinstance(units, (str, bytes)) or not isinstance(units, Iterable):
+        raise InvalidTypeError(f"the splitter must return a list of strings, one per unit, for {name}; received "
+                               f"{type(units).__name__} {_short_repr(units)}", parameter="splitter")
+    return tuple(units)
+
+
 def as_document(value: Any, index: int = 0, split: Callable[[str], list[str]] | None = None) -> Document:
     """Accept a :class:`Document`, a mapping with ``id``/``units`` keys, a bare list of units, or,
     when ``split`` (a sentence splitter, see :mod:`stability.splitters`) is given, a raw string."""
@@ -155,7 +167,7 @@ def as_document(value: Any, index: int = 0, split: Callable[[str], list[str]] | 
         if split is None:
             raise InvalidTypeError.make(
                 f"documents[{index}]", "a list of units; a raw string needs a splitter (splitter='auto')", value)
-        return Document(id=str(index), units=tuple(split(value)))
+        return Document(id=str(index), units=split_text(split, value, f"documents[{index}]"))
     if isinstance(value, Mapping):
         unknown = set(value) - {"id", "units", "references", "times", "meta"}
         if unknown:

@@ -22,7 +22,7 @@ from contextlib import nullcontext
 from itertools import chain, islice
 from typing import Any
 
-from .corpus import Document, as_documents
+from .corpus import Document, as_documents, split_text
 from .engine import Engine, Finding, OnTerms, Pair, Progress, Shipment, warn_terms
 from .exceptions import (InvalidParameterError, InvalidTypeError, RunInterrupted, SegmenterError, SegmenterOutputError,
                          warn)
@@ -106,7 +106,7 @@ def _one_document(units: Sequence[str] | Document | str, doc_id: str | None,
         doc = units if doc_id is None else Document(str(doc_id), units.units, units.references, units.times)
         return doc, doc_key(doc.id)
     if isinstance(units, str) and (split := _splitter(splitter)) is not None:
-        units = split(units)
+        units = split_text(split, units, "units")
     if isinstance(units, (str, bytes)) or not isinstance(units, Sequence):
         raise InvalidTypeError.make(
             "units", "a sequence of strings (one per unit), a Document, or raw text with splitter=", units)

@@ -389,3 +389,26 @@ def test_a_segmenter_returning_one_value_per_gap_or_unit_is_told_what_to_return(
 
     with pytest.raises(SegmenterOutputError, match=re.escape(hint)):
         stability_test(segmenter, [f"unit {i}." for i in range(13)], n_restarts=2)
+
+
+@pytest.mark.parametrize("returned", [5, None, "one unit"])
+def test_a_splitter_returning_no_list_of_strings_is_named(returned):
+    """A splitter returning a number gave ``TypeError: 'int' object is not iterable`` from inside
+    the corpus reader; one returning a string made each character a unit."""
+    from stability import stability_test
+    from stability.exceptions import InvalidTypeError
+
+    splitter = lambda text: returned  # noqa: E731
+    with pytest.raises(InvalidTypeError, match=r"the splitter must return a list of strings, one per unit, for documents\[0\]"):
+        evaluate({"n": "none"}, ["A text. Of two sentences."], splitter=splitter, n_restarts=2, progress=False)
+    with pytest.raises(InvalidTypeError, match="the splitter must return a list of strings, one per unit, for units"):
+        stability_test("none", "A text. Of two sentences.", splitter=splitter, n_restarts=2)
+
+
+def test_a_splitter_returning_a_number_names_the_file_it_was_cutting(tmp_path):
+    from stability import read_corpus
+    from stability.exceptions import InvalidTypeError
+
+    (tmp_path / "a.txt").write_text("A text. Of two sentences.\n")
+    with pytest.raises(InvalidTypeError, match=r"the splitter must return a list of strings, one per unit, for .*a\.txt"):
+        list(read_corpus(tmp_path / "a.txt", splitter=lambda text: 5))

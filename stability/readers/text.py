@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..checks import check_choice
-from ..corpus import Document
+from ..corpus import Document, split_text
 from ..exceptions import InvalidParameterError, InvalidTypeError, _short_repr
 from ..splitters import Splitter, SplitterOption, SplitterSpec, check_splitter
 from .common import PathLike, Source, NoTextError, make_document, open_source, stream_files
@@ -140,8 +140,8 @@ def _units(source: Source, file: Path, unit: str, split: Splitter | None) -> lis
 
 
 def _checked_split(split: Splitter, block: str, file: Path) -> Iterable[str]:
-    sentences = split(block)
-    if isinstance(sentences, str) or not all(isinstance(s, str) for s in sentences):
+    sentences = split_text(split, block, str(file))
+    if not all(isinstance(s, str) for s in sentences):
         raise InvalidTypeError(
             f"{file}: the splitter must return a list of strings; received {_short_repr(sentences)}"
         )
