@@ -33,7 +33,7 @@ import numpy as np
 
 from .exceptions import InvalidParameterError, InvalidTypeError, _short_repr
 
-__all__ = ["check_int", "check_real", "check_bool", "check_choice", "check_folder", "check_units", "did_you_mean",
+__all__ = ["check_int", "check_real", "check_bool", "check_choice", "check_folder", "check_units", "array_as_list", "did_you_mean",
            "counted", "lone_surrogate", "listed"]
 
 
@@ -141,6 +141,23 @@ def listed(value: Any) -> bool:
 #: What a document's units must be: a string given instead would be read one unit per character.
 UNITS_EXPECTED = ("a sequence of strings, one per unit (cut a raw text with a sentence splitter, "
                   "stability.splitters.get_splitter)")
+
+
+def array_as_list(units: Any) -> Any:
+    """``units`` (or any values) as a list when it is a one-dimensional array (a numpy array, a
+    pandas Series: ``df["sentence"].values``), which is no :class:`~collections.abc.Sequence`;
+    anything else as it is, for the checks to judge (:func:`check_units`). The values become
+    Python's own (``tolist``): ``'One.'``, not ``np.str_('One.')``; ``10``, not ``np.int64(10)``.
+
+    >>> import numpy as np
+    >>> array_as_list(np.array(["One.", "Two."]))
+    ['One.', 'Two.']
+    >>> array_as_list("One. Two.")
+    'One. Two.'
+    """
+    if getattr(units, "ndim", None) == 1 and callable(getattr(units, "tolist", None)):
+        return units.tolist()
+    return units
 
 
 def check_units(units: Any, name: str = "units") -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .checks import check_real, check_units, lone_surrogate
+from .checks import check_real, check_units, array_as_list, lone_surrogate
 from .exceptions import InvalidTypeError, InvalidParameterError, _short_repr
 from .segmentation import Segmentation, check_boundaries
 
@@ -79,7 +79,7 @@ class Document:
             raise InvalidTypeError.make("Document.id", "a string", self.id)
         if (problem := lone_surrogate(self.id)) is not None:  # results files and hashes cannot hold it
             raise InvalidParameterError(f"Document.id must be text; {problem}", parameter="id")
-        units = self.units
+        units = array_as_list(self.units)  # an array's values as Python's own strings
         if isinstance(units, Iterable) and not isinstance(units, (str, bytes)):
             units = tuple(units)  # any iterable of strings; check_units refuses the rest
         check_units(units, f"document {self.id!r} units")
@@ -183,6 +183,7 @@ def as_document(value: Any, index: int = 0, split: Callable[[str], list[str]] | 
             times=value.get("times"),
             meta=dict(value.get("meta", {})),
         )
+    value = array_as_list(value)
     if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
         return Document(id=str(index), units=tuple(value))
     raise InvalidTypeError.make(f"documents[{index}]", "a Document, a mapping or a list of units", value)

@@ -32,7 +32,7 @@ from importlib import metadata
 from collections.abc import Mapping
 from typing import Any, Callable
 
-from .checks import did_you_mean
+from .checks import array_as_list, did_you_mean
 from .exceptions import (InvalidParameterError, InvalidTypeError, MissingDependencyError, UnknownSegmenterError,
                          _short_repr, warn)
 
@@ -506,8 +506,8 @@ def grid(segmenter: str, values: Mapping[str, Any], **params: Any) -> dict[str, 
     segmenter : str
         A registered name or ``"module:attribute"`` (as :func:`get_segmenter`).
     values : mapping
-        Parameter -> the values to try (a list, tuple or range); the first parameter varies
-        slowest.
+        Parameter -> the values to try (a list, tuple, range or one-dimensional array); the first
+        parameter varies slowest.
     **params
         Parameters shared by every point; they are part of the labels, as in
         ``-s NAME,key=value,grid={...}``.
@@ -537,7 +537,7 @@ def grid(segmenter: str, values: Mapping[str, Any], **params: Any) -> dict[str, 
     if not isinstance(values, Mapping):
         raise InvalidTypeError.make("values", "a mapping parameter -> values to try, e.g. {'chunk_size': [200, 400]}",
                                     values)
-    table = {key: list(v) if isinstance(v, (tuple, range)) else v for key, v in values.items()}
+    table = {key: list(v) if isinstance(v, (tuple, range)) else array_as_list(v) for key, v in values.items()}
     points = expand_grid(grid_label(segmenter, params), {"segmenter": segmenter, **params, GRID_KEY: table}, f"grid({segmenter!r}):")
     segmenters = {}
     for name, point in points.items():

@@ -22,6 +22,7 @@ from contextlib import nullcontext
 from itertools import chain, islice
 from typing import Any
 
+from .checks import array_as_list
 from .corpus import Document, as_documents, split_text
 from .engine import Engine, Finding, OnTerms, Pair, Progress, Shipment, warn_terms
 from .exceptions import (InvalidParameterError, InvalidTypeError, RunInterrupted, SegmenterError, SegmenterOutputError,
@@ -107,6 +108,7 @@ def _one_document(units: Sequence[str] | Document | str, doc_id: str | None,
         return doc, doc_key(doc.id)
     if isinstance(units, str) and (split := _splitter(splitter)) is not None:
         units = split_text(split, units, "units")
+    units = array_as_list(units)  # a numpy array or pandas Series of units
     if isinstance(units, (str, bytes)) or not isinstance(units, Sequence):
         raise InvalidTypeError.make(
             "units", "a sequence of strings (one per unit), a Document, or raw text with splitter=", units)
@@ -429,7 +431,9 @@ def evaluate(
         it is finished. If it exists: an error unless ``resume`` (compute only what is missing,
         if it holds the same settings, segmenter parameters and documents) or ``overwrite``.
     on_result : callable, optional
-        Called with each new :class:`StabilityResult`, in corpus order.
+        Called with each new :class:`StabilityResult`, in corpus order (not with those a
+        resume reuses). An exception it raises stops the run and propagates; the pairs finished
+        before it are in ``output``, where ``resume=True`` continues.
     splitter : str or callable, optional
         Documents given as raw strings are cut into units by this sentence splitter (a name of
         :func:`stability.splitters.available_splitters` or ``text -> list[str]``); without it a
@@ -469,7 +473,7 @@ def evaluate(
     """
     settings = Settings.build(settings, **keywords)
     _check_timeout(settings)
-    _check_run_arguments(output, on_result)
+    _check_run_arguments(output, on_result, settings)
     resolved = resolve_segmenters(segmenters)
     _warn_without_layout_control(settings, resolved)
     header = run_header(settings, resolved)
@@ -485,12 +489,20 @@ def evaluate(
     return _corpus_result(run, header, origin, run.n_documents)
 
 
-def _check_run_arguments(output: Any, on_result: Any) -> None:
+def _check_run_arguments(output: Any, on_result: Any, settings: Settings) -> None:
     """Refuse, before anything runs, an ``output`` that is not a path and an ``on_result`` that
     cannot be called: found later, they would end the run after its first finished pair, with
-    pathlib's or Python's own error about an ``int`` rather than one naming the argument."""
+    pathlib's or Python's own error about an ``int`` rather than one naming the argument. And
+    ``resume`` or ``overwrite`` without ``output``: there is no results file to continue or
+    replace, and a fresh run in memory would pass for the continued one (the command line and
+    configs refuse it too)."""
     if output is not None and not isinstance(output, (str, os.PathLike)):
         raise InvalidTypeError.make("output", "a path to the results file (a str or os.PathLike) or None", output)
+    for name in ("resume", "overwrite"):
+        if output is None and getattr(settings, name):
+            raise InvalidParameterError(f"{name}=True needs output= (the results file of the run it "
+                                        f"{'continues' if name == 'resume' else 'replaces'}); received output=None",
+                                        parameter=name)
     if on_result is not None and not callable(on_result):
         raise InvalidTypeError.make("on_result", "a callable taking each new StabilityResult, or None", on_result)
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from stability import Segmentation, evaluate, get_segmenter, register, unregister
-from stability.exceptions import InvalidParameterError, InvalidSegmentationError
+from stability.exceptions import InvalidParameterError, InvalidSegmentationError, InvalidTypeError
 from stability.metrics import compute_all, cov_d, cov_n
 from stability.reporting import render
 from stability.settings import SettingsWarning
@@ -412,3 +412,31 @@ def test_a_splitter_returning_a_number_names_the_file_it_was_cutting(tmp_path):
     (tmp_path / "a.txt").write_text("A text. Of two sentences.\n")
     with pytest.raises(InvalidTypeError, match=r"the splitter must return a list of strings, one per unit, for .*a\.txt"):
         list(read_corpus(tmp_path / "a.txt", splitter=lambda text: 5))
+
+
+def test_units_as_a_one_dimensional_array_are_read_as_a_list_of_them():
+    # df["sentence"].values is a numpy array, no Sequence: refused before ('units must be a
+    # sequence of strings ... received ndarray'); its values become Python's own strings
+    import numpy as np
+
+    from stability import Document, grid, stability_test
+
+    units = ["bread oven rye.", "oven rye crust.", "goal match fans.", "match fans stadium."] * 3
+    array = np.array(units)
+    assert stability_test("even", array, n_restarts=2).to_dict() == stability_test("even", units, n_restarts=2).to_dict()
+    on_arrays = evaluate({"even": "even"}, [array], n_restarts=2, progress=False)
+    assert on_arrays.to_dict()["documents"] == evaluate({"even": "even"}, [units], n_restarts=2,
+                                                        progress=False).to_dict()["documents"]
+    doc = Document("x", array)
+    assert doc.units == tuple(units) and type(doc.units[0]) is str
+    with pytest.raises(InvalidTypeError, match="units must be a sequence of strings"):
+        stability_test("even", np.array([units[:2], units[2:4]]), n_restarts=2)  # two dimensions: no list of units
+    # a grid's values as an array, as a list (refused before: 'must be a non-empty list')
+    assert list(grid("texttiling", {"w": np.array([10, 20])})) == list(grid("texttiling", {"w": [10, 20]}))
+
+
+@pytest.mark.parametrize("setting", ["resume", "overwrite"])
+def test_resume_or_overwrite_without_output_is_refused(setting):
+    # it ran a fresh run in memory without a word, as if it had continued (or replaced) one
+    with pytest.raises(InvalidParameterError, match=f"{setting}=True needs output="):
+        evaluate({"even": "even"}, [["a"] * 12], n_restarts=2, progress=False, **{setting: True})
