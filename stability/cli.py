@@ -509,14 +509,19 @@ def segmenters(
     report_format: ReportFormatOption = None,
     old_report: OldReportOption = None,
     width: WidthOption = None,
+    allow_plugins: Annotated[bool, typer.Option("--allow-plugins", help="Describe module:attribute segmenters outside the registered ones (describing one imports it, which runs its code: only code you trust).")] = False,
     debug: Debug = False,
 ) -> None:
     """List the available segmenters (or those named) with their parameters and origin."""
+    from .exceptions import InvalidParameterError, UnknownSegmenterError
     from .isolation import printing_to_stderr
-    from .exceptions import UnknownSegmenterError
-    from .registry import describe_segmenters
+    from .registry import PLUGIN_CODE, describe_segmenters, is_plugin
 
     with _errors(debug, ctx):
+        outside = [name for name in names or () if is_plugin(name)]
+        if outside and not allow_plugins:  # the gate of run and of configs: describing it imports it
+            raise InvalidParameterError(f"segmenter {outside[0]!r} is {PLUGIN_CODE}; describing it imports it, "
+                                        "which runs its code: only with --allow-plugins")
         with printing_to_stderr():  # what a plugin prints when imported stays out of the report
             statuses = describe_segmenters(names or None)
         unknown = [status for status in statuses.values() if status.info.origin == "unknown" and not status.ok]

@@ -408,7 +408,7 @@ class Experiment:
 
     def build_segmenters(self) -> dict[str, Any]:
         """``label -> segmenter`` for :func:`stability.evaluate`."""
-        from .registry import get_segmenter, is_plugin
+        from .registry import PLUGIN_CODE, get_segmenter, is_plugin
 
         for label, spec in self.segmenters.items():  # all checked before anything is imported
             target = spec.get("segmenter", label)
@@ -419,7 +419,7 @@ class Experiment:
                 where = "" if self.segmenters_flag or self.source == DEFAULTS_SOURCE else f"{self.source}: "
                 what = "is" if target == label else f"is {target!r},"
                 raise InvalidParameterError(
-                    f"{where}segmenter {label!r} {what} code outside the registered segmenters (module:attribute); "
+                    f"{where}segmenter {label!r} {what} {PLUGIN_CODE}; "
                     "it runs only with --allow-plugins or allow_plugins = true at the top of a config file")
         built = {}
         for label, spec in self.segmenters.items():

@@ -219,6 +219,11 @@ def _resolve_target(target: str) -> Any:
     return obj
 
 
+#: What a ``module:attribute`` outside the registered names is, in the refusals of the plugin
+#: gate (a config without ``allow_plugins``, the command line without ``--allow-plugins``).
+PLUGIN_CODE = "code outside the registered segmenters (module:attribute)"
+
+
 def is_plugin(spec: str) -> bool:
     """Whether ``spec`` is a ``"module:attribute"`` outside the registered names and entry points
     (code that :func:`get_segmenter` would import); nothing is imported to tell.

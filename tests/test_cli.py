@@ -94,10 +94,27 @@ def test_segmenters_named_on_the_command_line_are_the_only_ones_listed(runner):
     assert wrong.stdout == ""
     assert wrong.stderr.startswith("error: unknown segmenter 'semchnk'. Did you mean 'semchunk'?")
     assert wrong.stderr.count("semchnk") == 1 and wrong.stderr.count("\n") == 1
-    missing = runner.invoke(app, ["segmenters", "no_such_module_here:thing"])
+    missing = runner.invoke(app, ["segmenters", "no_such_module_here:thing", "--allow-plugins"])
     assert (missing.exit_code, missing.stdout) == (1, "")
     assert missing.stderr == ("error: segmenter 'no_such_module_here:thing': ModuleNotFoundError: "
                               "No module named 'no_such_module_here'\n")
+
+
+def test_segmenters_imports_a_module_attribute_only_with_allow_plugins(runner, tmp_path, monkeypatch):
+    """Describing a module:attribute imports it, which runs its code: the gate of run and of
+    configs (--allow-plugins) holds for the listing too (it imported the module without it)."""
+    (tmp_path / "gated_probe_mod.py").write_text("import pathlib\npathlib.Path(__file__).with_suffix('.ran').touch()\n"
+                                                 "def seg(units):\n    return []\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    refused = runner.invoke(app, ["segmenters", "gated_probe_mod:seg"])
+    assert (refused.exit_code, refused.stdout) == (1, "")
+    assert refused.stderr == ("error: segmenter 'gated_probe_mod:seg' is code outside the registered segmenters "
+                              "(module:attribute); describing it imports it, which runs its code: only with "
+                              "--allow-plugins\n")
+    assert not (tmp_path / "gated_probe_mod.ran").exists()
+    allowed = runner.invoke(app, ["segmenters", "gated_probe_mod:seg", "--allow-plugins", "--width", "120"])
+    assert allowed.exit_code == 0, allowed.output
+    assert "gated_probe_mod:seg" in allowed.stdout and (tmp_path / "gated_probe_mod.ran").exists()
 
 
 def test_run_default_demo_prints_table_on_stdout(runner):
