@@ -615,6 +615,23 @@ class CorpusResult:
 
         return notebook_html(self)
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "CorpusResult":
+        """The result :meth:`to_dict` (or a JSON report, ``report.json``) holds, its summaries
+        recomputed from the per-document results with the run's settings, as
+        :func:`stability.load_results` reads a run back from a file.
+
+        Examples
+        --------
+        >>> from stability import evaluate
+        >>> run = evaluate({"even": "even"}, [["a"] * 12], n_restarts=3, progress=False)
+        >>> CorpusResult.from_dict(run.to_dict()).to_dict() == run.to_dict()
+        True
+        """
+        from .store import corpus_result_from_data
+
+        return corpus_result_from_data(data)
+
     def to_rows(self, level: str = "documents") -> list[dict[str, Any]]:
         """The result as a table of plain values, one dict a row (like a data frame's records).
 
@@ -652,6 +669,8 @@ class CorpusResult:
         return pandas.DataFrame.from_records(self.to_rows(level))
 
     def to_dict(self) -> dict[str, Any]:
+        """The result as plain data (JSON-ready): settings, summaries, per-document results (with
+        their restarts) and failures; :meth:`from_dict` reads it back."""
         return {
             "settings": _jsonable(self.settings),
             "summary": {k: v.to_dict() for k, v in self.summary.items()},

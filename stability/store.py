@@ -394,13 +394,29 @@ def _from_report(path: Path) -> CorpusResult | None:
                                 path=str(path)) from None
     except json.JSONDecodeError as exc:
         raise CorpusFormatError(f"not a JSON report ({exc.msg})", path=str(path), line=exc.lineno) from None
+    return corpus_result_from_data(data, path)
+
+
+def corpus_result_from_data(data: Any, path: Path | None = None) -> CorpusResult:
+    """The :class:`CorpusResult` whose ``documents``, ``failures`` and ``settings`` ``data`` holds
+    (a JSON report read, :meth:`CorpusResult.to_dict`), its summaries recomputed as
+    :func:`load_results` recomputes them. Malformed data is a :class:`CorpusFormatError` naming
+    ``path``, or, given no path (``CorpusResult.from_dict``), an :class:`InvalidParameterError`
+    naming ``data``."""
+    def malformed(problem: str) -> Exception:
+        if path is None:
+            return InvalidParameterError(f"data must be a CorpusResult's to_dict(); {problem}", parameter="data")
+        return CorpusFormatError(f"malformed JSON report ({problem})", path=str(path))
+
+    if not isinstance(data, Mapping):
+        raise malformed(f"received {type(data).__name__}")
     try:
         documents = {label: [StabilityResult.from_dict(r) for r in rows] for label, rows in data.get("documents", {}).items()}
         failures = [Failure.from_dict(f) for f in data.get("failures", [])]
         for value in [*failures, *(r for rows in documents.values() for r in rows)]:
             check_fields(value)
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError, StabilityError) as exc:
-        raise CorpusFormatError(f"malformed JSON report ({type(exc).__name__}: {exc})", path=str(path)) from None
+        raise malformed(f"{type(exc).__name__}: {exc}") from None
     return _corpus_result(documents, failures, data.get("settings", {}), path)
 
 
@@ -410,8 +426,9 @@ _OPTION_SETTINGS = ("metrics",)
 
 
 def _corpus_result(documents: dict[str, list[StabilityResult]], failures: list[Failure],
-                   settings: Mapping[str, Any], path: Path) -> CorpusResult:
-    """Summaries recomputed with the run's recorded settings, checked as any settings are."""
+                   settings: Mapping[str, Any], path: Path | None) -> CorpusResult:
+    """Summaries recomputed with the run's recorded settings, checked as any settings are (an
+    error names ``path``, or ``data`` of :meth:`CorpusResult.from_dict` without one)."""
     from .settings import Settings
     from .summary import summarize
 
@@ -419,6 +436,9 @@ def _corpus_result(documents: dict[str, list[StabilityResult]], failures: list[F
     try:
         s = Settings(**recorded)
     except StabilityError as exc:
+        if path is None:
+            raise InvalidParameterError(f"data must be a CorpusResult's to_dict(); invalid run settings ({exc})",
+                                        parameter="data") from None
         raise CorpusFormatError(f"invalid run settings ({exc})", path=str(path)) from None
     documents = {label: [_with_headline_interval(r, s.confidence, s.n_bootstrap) for r in rows]
                  for label, rows in documents.items()}

@@ -440,3 +440,23 @@ def test_resume_or_overwrite_without_output_is_refused(setting):
     # it ran a fresh run in memory without a word, as if it had continued (or replaced) one
     with pytest.raises(InvalidParameterError, match=f"{setting}=True needs output="):
         evaluate({"even": "even"}, [["a"] * 12], n_restarts=2, progress=False, **{setting: True})
+
+
+def test_a_corpus_result_round_trips_through_to_dict_and_from_dict():
+    # to_dict had no way back in memory (AttributeError: from_dict): only a file and load_results
+    import json
+
+    from stability import Document
+    from stability.results import CorpusResult
+
+    docs = [Document(f"d{i}", UNITS * 2, references=([4, 9],)) for i in range(3)]
+    run = evaluate({"even": "even", "bad": lambda units: "not boundaries", "c99": "c99"}, docs, n_restarts=4,
+                   progress=False)
+    assert run.failures and run.documents["c99"][0].reference_metrics
+    back = CorpusResult.from_dict(json.loads(json.dumps(run.to_dict())))
+    assert json.dumps(back.to_dict(), sort_keys=True) == json.dumps(run.to_dict(), sort_keys=True)
+    assert render(back, "json") == render(run, "json")
+    with pytest.raises(InvalidParameterError, match=r"data must be a CorpusResult's to_dict\(\); received list"):
+        CorpusResult.from_dict([])
+    with pytest.raises(InvalidParameterError, match="invalid run settings .*n_restarts"):
+        CorpusResult.from_dict({"settings": {"n_restarts": 0}})
