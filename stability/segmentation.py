@@ -83,9 +83,10 @@ def check_boundaries(
     values = _int_list(boundaries, name)
     if not values:
         return ()
+    given = list(values)
     if sort:
         values.sort()
-    _check_sorted_in_range(values, n_units, name)
+    _check_sorted_in_range(values, n_units, name, given)
     return tuple(values)
 
 
@@ -124,24 +125,25 @@ def _refuse_unordered(values: Any, name: str, expected: str) -> None:
         raise InvalidTypeError.make(name, f"{expected} (a set or a mapping has no order of its own)", values)
 
 
-def _check_sorted_in_range(values: list[int], n_units: int, name: str) -> None:
-    """Sorted, distinct and within ``1 .. n_units-1``, or an error naming the first offender."""
+def _check_sorted_in_range(values: list[int], n_units: int, name: str, given: list[int] | None = None) -> None:
+    """Sorted, distinct and within ``1 .. n_units-1``, or an error naming the first offender in
+    the values as ``given`` (before a silent sort: what the caller or segmenter returned)."""
+    shown = _short_repr(values if given is None else given)
     if n_units == 1 and values:  # no range to be sorted in: "sorted, distinct integers in 1..0" said nothing
         raise InvalidSegmentationError(f"{name} {_ONE_UNIT} (a boundary b starts a segment at unit b); received "
-                                       f"{values[0]} in {_short_repr(values)}")
+                                       f"{values[0]} in {shown}")
     for previous, current in zip(values, values[1:]):
         if current <= previous:
             problem = "repeated" if current == previous else "not sorted"
             raise InvalidSegmentationError(
-                f"{name} must be sorted, distinct integers in 1..{n_units - 1}; "
-                f"{current} is {problem} in {_short_repr(values)}"
+                f"{name} must be sorted, distinct integers in 1..{n_units - 1}; {current} is {problem} in {shown}"
             )
     lo, hi = values[0], values[-1]
     if lo < 1 or hi > n_units - 1:
         bad = lo if lo < 1 else hi
         raise InvalidSegmentationError(
             f"{name} must lie in 1..{n_units - 1} for a document of {n_units} units (a boundary b starts a segment "
-            f"at unit b); received {bad} in {_short_repr(values)}"
+            f"at unit b); received {bad} in {shown}"
         )
 
 

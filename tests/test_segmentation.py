@@ -154,3 +154,16 @@ def test_a_boolean_gap_mask_is_read_with_the_default_boundary():
     s = Segmentation([3, 7], 9)
     assert Segmentation.from_gaps(np.array([False, False, True, False, False, False, True, False])) == s
     assert Segmentation.from_gaps([False, False, True, False, False, False, True, False]) == s
+
+
+def test_an_error_after_a_silent_sort_quotes_the_values_as_given():
+    # a segmenter returning [8, 4, 4] was told '4 is repeated in [4, 4, 8]': the sorted list, not
+    # what it returned
+    from stability.segmentation import check_boundaries
+
+    with pytest.raises(InvalidSegmentationError, match=r"4 is repeated in \[8, 4, 4\]$"):
+        check_boundaries([8, 4, 4], 9, sort=True)
+    with pytest.raises(InvalidSegmentationError, match=r"received 9 in \[9, 3\]$"):
+        check_boundaries([9, 3], 9, sort=True)
+    with pytest.raises(InvalidSegmentationError, match=r"4 is not sorted in \[8, 4\]$"):
+        check_boundaries([8, 4], 9)  # without the sort, as before
