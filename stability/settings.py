@@ -115,11 +115,9 @@ def _check_metrics(value: Any, name: str) -> dict[str, Any] | None:
 def _check_window(k: Any) -> Any:
     """The window ``k`` of the metrics: None, a convention's name, or a window of at least 1 unit
     (a document's own number of units bounds it when its metrics are computed)."""
-    from .metrics._common import WINDOW_POLICIES
+    from .metrics._common import check_window
 
-    if k is None or isinstance(k, str):
-        return None if k is None else check_choice(k, "metrics k", WINDOW_POLICIES)
-    return check_int(k, "metrics k", low=1)
+    return check_window(k, "metrics k")
 
 
 #: The checks of the metric options a run stores (the metric functions check them again per document).

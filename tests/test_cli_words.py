@@ -155,7 +155,7 @@ CONFIG_KEYS = [
      "[run] scheduler must be a string (a Dask scheduler address); received int 5"),
     # the metric options, checked when the file is read (window_limit was not checked at all)
     ('[segmenters.even]\n[metrics]\nwindow_limit = "x"\n', "[metrics] window_limit must be an integer; received str 'x'"),
-    ('[segmenters.even]\n[metrics]\nk = "foo"\n', "[metrics] k must be one of 'lamprier', 'nltk', 'segeval'; received 'foo'"),
+    ('[segmenters.even]\n[metrics]\nk = "foo"\n', "[metrics] k must be an integer >= 1 or one of 'lamprier', 'nltk', 'segeval'; received 'foo'"),
     ("[segmenters.even]\n[metrics]\nk = 0\n", "[metrics] k must be an integer >= 1; received 0"),
     ("[segmenters.even]\n[metrics]\ntolerance = -1\n", "[metrics] tolerance must be an integer >= 0; received -1"),
     ("[segmenters.even]\n[metrics]\ngamma = 2\n", "[metrics] gamma must be a number >= 0.0 and <= 1.0; received 2"),

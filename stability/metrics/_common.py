@@ -12,13 +12,14 @@ from typing import Any, Union
 import numpy as np
 
 from ..exceptions import InvalidParameterError, InvalidSegmentationError, InvalidTypeError
-from ..checks import check_bool, check_int, check_real
+from ..checks import check_bool, check_choice, check_int, check_real, did_you_mean
 from ..stats import f1_score
 from ..segmentation import Segmentation, as_segmentation
 
 __all__ = [
     "WindowPolicy",
     "WINDOW_POLICIES",
+    "check_window",
     "MAX_UNITS",
     "check_segmentation",
     "pair",
@@ -155,17 +156,41 @@ def window_size(reference: Any, policy: str = "lamprier") -> int:
         k = int(round((n - 1) / (max(m, 1) * 2.0)))
     elif policy == "segeval":
         k = max(2, round(n / (2 * (m + 1))))
-    else:
-        raise InvalidParameterError.make("k", f"an integer or one of {WINDOW_POLICIES}", policy)
+    else:  # refused with the conventions listed and the closest one
+        k = check_choice(policy, "policy", WINDOW_POLICIES)
     return min(max(int(k), 1), n - 1)
 
 
+def check_window(k: Any, name: str = "k") -> Any:
+    """``k`` if it is a window the metrics take (an integer of at least 1 unit, or a convention's
+    name in :data:`WINDOW_POLICIES`), else one error saying both forms, with the closest name
+    for a misspelt one; ``None`` (the default convention) passes.
+
+    >>> check_window("nltk"), check_window(3), check_window(None)
+    ('nltk', 3, None)
+    >>> check_window("nltkk", "metrics k")
+    Traceback (most recent call last):
+    ...
+    stability.exceptions.InvalidParameterError: metrics k must be an integer >= 1 or one of 'lamprier', 'nltk', 'segeval'; received 'nltkk'; did you mean 'nltk'?
+    """
+    if k is None:
+        return None
+    if isinstance(k, str):
+        if k in WINDOW_POLICIES:
+            return k
+        listed = ", ".join(map(repr, WINDOW_POLICIES))
+        error = InvalidParameterError.make(name, f"an integer >= 1 or one of {listed}", k)
+        raise InvalidParameterError(str(error) + did_you_mean(k, WINDOW_POLICIES), parameter=name)
+    return check_int(k, name, low=1)
+
+
 def resolve_k(k: WindowPolicy, reference: Segmentation) -> int:
-    """``k=None`` -> Lamprier eq. 5; a policy name -> :func:`window_size`; an int is validated."""
+    """``k=None`` -> Lamprier eq. 5; a policy name -> :func:`window_size`; an int is validated;
+    a name that is no convention is refused as :func:`check_window` refuses it."""
     if k is None:
         return window_size(reference, "lamprier")
     if isinstance(k, str):
-        return window_size(reference, k)
+        return window_size(reference, check_window(k))
     return check_k(k, reference.n_units)
 
 

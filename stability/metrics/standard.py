@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Optional
 
-from ..checks import check_choice, check_int
+from ..checks import check_choice
 from ..exceptions import InvalidParameterError
-from ._common import WINDOW_POLICIES, WindowPolicy, check_segmentation, pair, resolve_k
+from ._common import WindowPolicy, check_segmentation, check_window, pair, resolve_k
 from .multi import _references
 
 __all__ = ["compute_all", "reference_metrics", "multi_reference_metrics"]
@@ -77,7 +77,7 @@ def compute_all(reference: Any, hypothesis: Any, *, k: WindowPolicy = None, tole
     ref, hyp = pair(reference, hypothesis)
     check_choice(long_window, "long_window", ("raise", "nan"))
     # k is checked on a one-unit document too, which uses no window
-    explicit = None if k is None else check_choice(k, "k", WINDOW_POLICIES) if isinstance(k, str) else check_int(k, "k", low=1)
+    explicit = check_window(k)
     too_long = isinstance(explicit, int) and 2 <= ref.n_units <= explicit and long_window == "nan"
     k_used = resolve_k(k, ref) if ref.n_units >= 2 and not too_long else 0
     wanted = REFERENCE if names is None else {name: REFERENCE[name] for name in _known(names)}
