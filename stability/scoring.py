@@ -52,10 +52,10 @@ def window_from_text(text: str, name: str = "k") -> int | str:
     >>> window_from_text("3.0")
     Traceback (most recent call last):
     ...
-    stability.exceptions.InvalidParameterError: k must be an integer or one of lamprier, nltk, segeval; received '3.0'
+    stability.exceptions.InvalidParameterError: k must be an integer >= 1 or one of 'lamprier', 'nltk', 'segeval'; received '3.0'
     """
-    from .checks import did_you_mean
     from .metrics import WINDOW_POLICIES
+    from .metrics._common import check_window
 
     if not isinstance(text, str):
         raise InvalidTypeError.make(name, "a string (an integer or a window policy)", text)
@@ -65,11 +65,12 @@ def window_from_text(text: str, name: str = "k") -> int | str:
         return int(text)
     except ValueError:
         pass
-    expected, close = f"an integer or one of {', '.join(WINDOW_POLICIES)}", did_you_mean(text, WINDOW_POLICIES)
     if re.fullmatch(r"\s*[+-]?\d+\s*", text):  # more digits than int() reads: far beyond any document
-        expected, close = (f"an integer of at most {sys.get_int_max_str_digits()} digits" if hasattr(
-            sys, "get_int_max_str_digits") else "a smaller integer"), ""
-    raise InvalidParameterError(str(InvalidParameterError.make(name, expected, text)) + close, parameter=name)
+        expected = (f"an integer of at most {sys.get_int_max_str_digits()} digits" if hasattr(
+            sys, "get_int_max_str_digits") else "a smaller integer")
+        raise InvalidParameterError.make(name, expected, text)
+    check_window(text, name)  # no convention's name either: refused as the metrics refuse it
+    raise AssertionError(f"check_window accepted {text!r}")  # unreachable: text is no policy name
 
 
 @dataclass(frozen=True)

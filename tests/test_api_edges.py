@@ -65,7 +65,7 @@ def test_compute_all_computes_the_metrics_named_and_checks_k_on_one_unit_documen
     assert np.isnan(values["pk"]) and np.isnan(values["window_k"]) and values["f1"] == 0.0
     with pytest.raises(InvalidParameterError, match=r"k must be an integer in 1\.\.2"):
         compute_all(ref, hyp, k=4)
-    with pytest.raises(InvalidParameterError, match="k must be one of 'lamprier', 'nltk', 'segeval'; received 'bogus'"):
+    with pytest.raises(InvalidParameterError, match="k must be an integer >= 1 or one of 'lamprier', 'nltk', 'segeval'; received 'bogus'"):
         compute_all(Segmentation([], 1), Segmentation([], 1), k="bogus")  # was NaN without a word
     with pytest.raises(InvalidParameterError, match="names must be reference metric names"):
         compute_all(ref, hyp, names=["pkk"])

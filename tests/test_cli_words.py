@@ -113,7 +113,7 @@ def test_existing_results_say_the_flags(runner, choi_dir, tmp_path):
 def test_score_window(runner, choi_dir):
     ref = choi_dir / "a.ref"
     message = _error(runner.invoke(app, ["score", "-R", str(ref), "-H", str(ref), "--window", "wide"]))
-    assert message.startswith("error: --window must be an integer or one of")
+    assert message.startswith("error: --window must be an integer >= 1 or one of 'lamprier'")
     # a window too wide for one document names it
     short = choi_dir / "short.jsonl"
     short.write_text('{"id": "tiny", "masses": [3, 2]}\n', encoding="utf-8")

@@ -207,8 +207,8 @@ def test_the_longest_timeout_runs(corpus):
 
 
 @pytest.mark.parametrize("value, expected", [
-    ("²", "an integer or one of lamprier, nltk, segeval; received '²'"),  # str.isdigit, then int(): ValueError
-    ("--5", "an integer or one of lamprier, nltk, segeval; received '--5'"),  # lstrip("-") took both signs
+    ("²", "an integer >= 1 or one of 'lamprier', 'nltk', 'segeval'; received '²'"),  # str.isdigit, then int(): ValueError
+    ("--5", "an integer >= 1 or one of 'lamprier', 'nltk', 'segeval'; received '--5'"),  # lstrip("-") took both signs
     pytest.param("1" * 5000, "an integer of at most 4300 digits; received '1111",  # int()'s digit limit: ValueError
                  marks=pytest.mark.skipif(not hasattr(sys, "get_int_max_str_digits"), reason="no digit limit")),
 ])
