@@ -320,7 +320,9 @@ class Settings:
                                     f" (under min_restarts={self.min_restarts}, the first check comes at the last restart)")
         warn(f"{said}: a bootstrap interval over {first} restart(s) holds the value at most "
              f"{percentile_coverage_bound(first):.1%} of the time, below the confidence {self.confidence:g}, so "
-             f"adaptive stopping may stop a document on an interval that is not one; use {name}={enough} or more",
+             f"adaptive stopping may stop a document on an interval that is not one; use {name}={enough} or more"
+             # both too low: said at once, not one after the other as each is raised
+             + (f", and n_restarts={enough} or more" if name == "min_restarts" and self.n_restarts < enough else ""),
              SettingsWarning)
 
     # -- building --------------------------------------------------------------------------------

@@ -153,6 +153,11 @@ def test_adaptive_stopping_warns_when_its_first_check_comes_too_early_for_its_co
     with pytest.warns(SettingsWarning, match=r"^n_restarts=4 \(under min_restarts=20, the first check comes at the last "
                                              r"restart\): .* use n_restarts=6 or more$"):
         Settings(ci_width=0.1, min_restarts=20, n_restarts=4)
+    # both too low: both said at once (raising min_restarts alone was then told about n_restarts)
+    with pytest.warns(SettingsWarning, match=r"^min_restarts=3: .* use min_restarts=6 or more, and n_restarts=6 or more$"):
+        Settings(ci_width=0.1, min_restarts=3, n_restarts=4)
+    with pytest.warns(SettingsWarning, match=r"use min_restarts=6 or more$"):  # n_restarts enough: min_restarts only
+        Settings(ci_width=0.1, min_restarts=3, n_restarts=6)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         Settings(ci_width=0.1, min_restarts=6)  # 96.9% >= 95%
