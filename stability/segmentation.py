@@ -83,11 +83,9 @@ def check_boundaries(
     values = _int_list(boundaries, name)
     if not values:
         return ()
-    given = list(values)
-    if sort:
-        values.sort()
-    _check_sorted_in_range(values, n_units, name, given)
-    return tuple(values)
+    ordered = sorted(values) if sort else values
+    _check_sorted_in_range(ordered, n_units, name, values)
+    return tuple(ordered)
 
 
 _INT = {int}
@@ -128,22 +126,22 @@ def _refuse_unordered(values: Any, name: str, expected: str) -> None:
 def _check_sorted_in_range(values: list[int], n_units: int, name: str, given: list[int] | None = None) -> None:
     """Sorted, distinct and within ``1 .. n_units-1``, or an error naming the first offender in
     the values as ``given`` (before a silent sort: what the caller or segmenter returned)."""
-    shown = _short_repr(values if given is None else given)
+    quoted = values if given is None else given  # made text in an error only (checked on every restart's output)
     if n_units == 1 and values:  # no range to be sorted in: "sorted, distinct integers in 1..0" said nothing
         raise InvalidSegmentationError(f"{name} {_ONE_UNIT} (a boundary b starts a segment at unit b); received "
-                                       f"{values[0]} in {shown}")
+                                       f"{values[0]} in {_short_repr(quoted)}")
     for previous, current in zip(values, values[1:]):
         if current <= previous:
             problem = "repeated" if current == previous else "not sorted"
             raise InvalidSegmentationError(
-                f"{name} must be sorted, distinct integers in 1..{n_units - 1}; {current} is {problem} in {shown}"
-            )
+                f"{name} must be sorted, distinct integers in 1..{n_units - 1}; {current} is {problem} in "
+                f"{_short_repr(quoted)}")
     lo, hi = values[0], values[-1]
     if lo < 1 or hi > n_units - 1:
         bad = lo if lo < 1 else hi
         raise InvalidSegmentationError(
             f"{name} must lie in 1..{n_units - 1} for a document of {n_units} units (a boundary b starts a segment "
-            f"at unit b); received {bad} in {shown}"
+            f"at unit b); received {bad} in {_short_repr(quoted)}"
         )
 
 
