@@ -54,13 +54,10 @@ def window_from_text(text: str, name: str = "k") -> int | str:
     ...
     stability.exceptions.InvalidParameterError: k must be an integer >= 1 or one of 'lamprier', 'nltk', 'segeval'; received '3.0'
     """
-    from .metrics import WINDOW_POLICIES
     from .metrics._common import check_window
 
     if not isinstance(text, str):
         raise InvalidTypeError.make(name, "a string (an integer or a window policy)", text)
-    if text in WINDOW_POLICIES:
-        return text
     try:
         return int(text)
     except ValueError:
@@ -69,8 +66,7 @@ def window_from_text(text: str, name: str = "k") -> int | str:
         expected = (f"an integer of at most {sys.get_int_max_str_digits()} digits" if hasattr(
             sys, "get_int_max_str_digits") else "a smaller integer")
         raise InvalidParameterError.make(name, expected, text)
-    check_window(text, name)  # no convention's name either: refused as the metrics refuse it
-    raise AssertionError(f"check_window accepted {text!r}")  # unreachable: text is no policy name
+    return check_window(text, name)  # a convention's name, or refused as the metrics refuse it
 
 
 @dataclass(frozen=True)
