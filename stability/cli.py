@@ -115,17 +115,15 @@ def option_choices(param: Any) -> tuple[str, ...]:
     return accepted() if accepted is not None else ()
 
 
-def _format_names() -> str:
-    from .reporting import formats_available
-
-    return ", ".join(formats_available())
-
-
 def _report_formats() -> tuple[str, ...]:
     """The report formats the reporting package provides (``--report-format`` and its older spellings)."""
     from .reporting import formats_available
 
     return formats_available()
+
+
+def _format_names() -> str:
+    return ", ".join(_report_formats())
 
 
 def _metric_list(value: Optional[str]) -> Optional[list[str]]:
@@ -200,14 +198,9 @@ def _print_report(result: object, report_format: Optional[str], *, width: Option
         _err(f"report written to {output}")
 
 
-#: ``--backend``: the backends a run accepts (:data:`stability.settings.BACKENDS`).
-Backend = Enum("Backend", {name: name for name in BACKENDS if name}, type=str)  # type: ignore[misc]
-
-
-def _backend_names() -> str:
-    """The choices of ``--backend``, for its help: in a metavar (``<loky|threading|...>``) rich cut
-    ``sequential`` in two at 80 columns."""
-    return ", ".join(member.value for member in Backend)
+#: ``--backend``: the backends a run accepts (:data:`stability.settings.BACKENDS`, ``None`` left out),
+#: named in its help: in a metavar (``<loky|threading|...>``) rich cut ``sequential`` in two at 80 columns.
+BACKEND_CHOICES = tuple(name for name in BACKENDS if name)
 
 
 def _err(message: str) -> None:
@@ -405,7 +398,7 @@ def run(
     n_restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Restarts per document (maximum with --ci-width).", rich_help_panel=TEST_PANEL)] = None,
     seed: Annotated[Optional[int], typer.Option("--seed", min=0, help="Run seed.", rich_help_panel=TEST_PANEL)] = None,
     n_jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (-1: all cores, -2: all but one, and so on).", rich_help_panel=EXECUTION_PANEL)] = None,
-    backend: Annotated[Optional[str], choice_option("--backend", [member.value for member in Backend], metavar="<backend>", help=f"joblib backend: {_backend_names()}.", rich_help_panel=EXECUTION_PANEL)] = None,
+    backend: Annotated[Optional[str], choice_option("--backend", BACKEND_CHOICES, metavar="<backend>", help=f"joblib backend: {', '.join(BACKEND_CHOICES)}.", rich_help_panel=EXECUTION_PANEL)] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (with --backend dask).", rich_help_panel=EXECUTION_PANEL)] = None,
     tolerance: Annotated[Optional[int], typer.Option("--tolerance", min=0, help="Near-miss window (units).", rich_help_panel=TEST_PANEL)] = None,
     ci_width: Annotated[Optional[float], typer.Option("--ci-width", help="Adaptive stopping: stop when the F1 interval (or, with --ci-score headline, the headline's) is this narrow.", rich_help_panel=CONTROLS_PANEL)] = None,
