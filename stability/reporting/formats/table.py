@@ -317,8 +317,7 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
     if rerun is not None and (not isinstance(rerun, str) or not rerun.strip()):
         raise InvalidParameterError.make("rerun", "None or a command (e.g. 'stability report out')", rerun)
     for section in report.tables(details):
-        terminal = console.width
-        needed = table_width(_widths(section))  # every column, no label folded
+        terminal, whole = console.width, section
         kept, _ = fit(folded(section, terminal), terminal)
         section = folded(section, terminal, kept)  # as little as the columns kept need
         console.width = max(terminal, narrowest(section, kept))  # past the terminal rather than cut a cell
@@ -330,6 +329,7 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
             if note:
                 console.print(note, highlight=False, markup=False)
         if dropped:
+            needed = table_width(_widths(whole))  # every column, no label folded
             console.print(left_out(dropped, console.width, needed, rerun), highlight=False, markup=False)
     # rich pads a line it wraps at a space, and a centred title, to the width: no line keeps
     # trailing blanks (a pipe, a file, a diff of two reports), a styled one its codes after them
