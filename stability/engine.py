@@ -791,7 +791,7 @@ class Engine:
         self._shipped = _scatter_units(pairs) if self.settings.backend == "dask" else {}
 
         def done(index: int) -> None:
-            self._shipped.pop(index, None)  # held by no pair any more, the cluster may forget the units
+            self._shipped.pop(index, None)  # once no pair of this engine holds its shipment, the cluster may forget it
             on_done(index)
 
         try:

@@ -220,7 +220,7 @@ class _CorpusRun:
         digests: list[str] = []  # of each pair's document
         checked: list[tuple[int, Finding]] = []  # (slot, what the terms check finds in a pair reused)
         slot_of: list[int] = []  # each new pair's slot
-        marked: set[int] = set()  # slots of reused results the check marked term-blind: written again
+        marked: set[int] = set()  # slots of reused results whose term-blind mark the check changed: written again
         for doc in docs:
             digest = document_hash(doc) if self.store is not None else ""
             for label, segmenter in self.segmenters.items():
@@ -337,9 +337,9 @@ def _rechecked(kept: StabilityResult | Failure, segmenter: Any, doc: Document,
     check does not find term-blind was written under an older threshold (under half of the units
     linked, before the 10% rule). Either is marked as a fresh run marks it (``term_blind``, and its
     headline interval again: (0, 0) where term-blind), and the resume writes it to the results
-    file again, so that the warnings and the report say the same. A check that fails (the segmenter's terms cannot be read again) is found as
-    ``("unread", error, False)``, said as the check's other findings are (once per segmenter), and
-    the value is reused as the file holds it.
+    file again, so that the warnings and the report say the same. A check that fails (the
+    segmenter's terms cannot be read again) is found as ``("unread", error, False)``, said as the
+    check's other findings are (once per segmenter), and the value is reused as the file holds it.
     """
     if isinstance(kept, Failure) and kept.stream is None:
         return kept, None

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .checks import array_as_list
 from .exceptions import InvalidSegmentationError, InvalidTypeError
 from .isolation import Guarded, SegmenterTimeout, WorkerCrash, submit_alone
 from .permutations import Stream, layout_units, restart_orders, stream_rng
@@ -85,7 +86,7 @@ def _per_unit_hint(raw: Any, n_units: int) -> str:
     decreases (segment labels), else nothing."""
     if not isinstance(raw, (list, tuple, np.ndarray)) or isinstance(raw, np.ndarray) and raw.ndim != 1:
         return ""
-    values = raw.tolist() if isinstance(raw, np.ndarray) else list(raw)
+    values = list(array_as_list(raw))
     if not values or not all(isinstance(v, (int, np.integer, bool, np.bool_)) for v in values):
         return ""
     if len(values) == n_units - 1 and {int(v) for v in values} <= {0, 1}:

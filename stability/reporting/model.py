@@ -219,9 +219,14 @@ def md_text(text: str) -> str:
     return str(text).replace("&", "&amp;").replace("<", "&lt;")
 
 
+def _cell_line(markdown: str) -> str:
+    """Markdown made a table cell: ``|`` escaped, on one line."""
+    return markdown.replace("|", "\\|").replace("\n", " ")
+
+
 def _md_escape(text: str) -> str:
-    """A Markdown cell: ``|`` escaped, one line, and raw HTML shown as text (:func:`md_text`)."""
-    return md_text(text).replace("|", "\\|").replace("\n", " ")
+    """A Markdown cell of text: raw HTML shown as text (:func:`md_text`), on one line (:func:`_cell_line`)."""
+    return _cell_line(md_text(text))
 
 
 #: A Markdown code span: a run of backticks, what it holds, the same run closing it.
@@ -241,7 +246,7 @@ def md_source(text: str) -> str:
         parts += [md_text(text[start:span.start()]), span.group(0)]
         start = span.end()
     parts.append(md_text(text[start:]))
-    return "".join(parts).replace("|", "\\|").replace("\n", " ")
+    return _cell_line("".join(parts))
 
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]], align: str = "",
