@@ -423,3 +423,50 @@ def test_the_command_a_report_file_names_shows_what_it_left_out_with_documents_a
             assert shown.exit_code == 0, (command, shown.output)
             headers = [line for line in shown.stdout.splitlines() if "┃" in line]
             assert all(any(f" {column} " in line for line in headers) for column in columns), (written, command, columns)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_listings_wrap_their_prose_to_the_terminal_not_to_a_fixed_width(width):
+    """`stability segmenters` and `stability config` wrapped descriptions and meanings at fixed
+    widths (32, 24 and 40 cells) whatever the terminal: at 80 columns the segmenters table was
+    one cell too wide and printed in two parts, at 100 every [corpus] key's meaning was in a part
+    of its own, away from its type and flag, and at 120 a third of the line stayed empty while
+    each description took two or three lines. The prose now takes the room the other columns
+    leave: one table at each width, each no wider than the terminal, fewer lines when wider."""
+    listing = CliRunner().invoke(app, ["segmenters", "--width", str(width)]).stdout
+    assert max(map(len, listing.splitlines())) <= width
+    assert "part 1 of" not in listing.split("Parameters and their defaults")[0]
+    row = next(line for line in listing.splitlines() if line.startswith("│ c99 "))
+    if width >= 100:  # room for the description to be wider than its old 32 cells
+        assert len(row.split("│")[-2].strip()) > 32, row
+    config = CliRunner().invoke(app, ["config", "--width", str(width)]).stdout
+    assert max(map(len, config.splitlines())) <= width
+    if width >= 100:
+        assert "(part 1 of" not in config, config[:2000]
+    lengths = {w: len(CliRunner().invoke(app, ["segmenters", "--width", str(w)]).stdout.splitlines()) for w in (width, 200)}
+    assert lengths[200] < lengths[width]
+
+
+def test_prose_in_a_part_of_its_own_takes_that_part_s_width():
+    """A table too wide even with its prose at its narrowest prints in parts; the prose, in a
+    part with the key column only, is wrapped to that part's room, not to its narrowest."""
+    from stability.reporting import Report, render
+
+    meaning = " ".join(["word"] * 60)
+    section = Section("keys", ["key", "type", "flag", "meaning"],
+                      [["a_long_key_name", "x" * 30, "--a-long-flag-name", meaning]], align="LLLl", prose={3: 40})
+    text = render(Report("r", [section]), "table", width=60)
+    last = text.split("Part 3 of 3 of the table above")[1]
+    prose = [line.split("│")[2].strip() for line in last.splitlines() if "word" in line]
+    # a part of the key (15 cells) and the prose leaves it 60 - 15 - 7 (borders, padding) = 38
+    # cells; at its narrowest (half of 40) it took 20
+    assert max(map(len, prose)) > 30 and " ".join(prose) == meaning
+    assert max(map(len, text.splitlines())) <= 60
+
+
+@pytest.mark.parametrize("prose", [{3: 10}, {0: 10}, {1: 0}, {1: True}, {5: 10}])
+def test_prose_is_declared_on_left_aligned_wrapped_columns_with_a_width(prose):
+    from stability.exceptions import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match="prose must be a mapping of column indices"):
+        Section("t", ["a", "b", "c", "d"], [["1", "2", "3", "4"]], align="Llrr", prose=prose)

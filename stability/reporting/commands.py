@@ -87,23 +87,6 @@ def _origin(status: Any) -> str:
     return f"{info.origin} ({info.distribution} {info.version})"
 
 
-def _wrap(text: str, width: int) -> str:
-    """``text`` on lines of at most ``width`` characters for a terminal table, broken at spaces
-    only: Markdown and HTML show the same cells with each line end read as a space, so a break
-    after a hyphen (textwrap's default) showed ``adaptive- stopping`` and ``semantic- text-
-    splitter`` there, and a break inside a word longer than ``width`` (a URL, a long code span)
-    cut it in two; such a word has a line of its own, which the terminal table folds if it must.
-
-    >>> _wrap("the first adaptive-stopping check", 20)
-    'the first\\nadaptive-stopping\\ncheck'
-    >>> _wrap("see https://example.org/a-long-page now", 20)
-    'see\\nhttps://example.org/a-long-page\\nnow'
-    """
-    import textwrap
-
-    return textwrap.fill(text, width, break_on_hyphens=False, break_long_words=False)
-
-
 def segmenters_report(statuses: Mapping[str, Any]) -> Report:
     """The available segmenters (origin, fast path, load status, description), then one row per
     default parameter: two narrow tables rather than one whose rows wrap. As one table (CSV): a
@@ -114,13 +97,13 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
         row = [name, _origin(status), "yes" if status.fast_path else "no", _load_status(status),
                _plain_description(name, status.description)]
         raw.append(row)
-        rows.append([*row[:4], _wrap(row[4], 32)])  # one table at 80 columns
+        rows.append(row)
         if status.missing:
             notes.append(status.missing)
         elif not status.ok:
             notes.append(f"{name} failed to load: {status.error}")
         meanings = {key: _plain_meaning(text) for key, text in (status.meanings or {}).items()}
-        parameters += [[name, key, _short(value), _wrap(_first_sentence(meanings.get(key, "")), 30)]
+        parameters += [[name, key, _short(value), _first_sentence(meanings.get(key, ""))]
                        for key, value in (status.params or {}).items()]
         flat += [[*row, key, repr(value), meanings.get(key, ""), status.error or ""]
                  for key, value in (status.params or {}).items()]
@@ -134,10 +117,10 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
     header = ["name", "origin", "fast path", "status", "description"]
     parameter_header = ["segmenter", "parameter", "default", "meaning"]
     sections = [Section("Segmenters (use with --segmenter NAME, or module:attribute)", header, rows, notes=notes,
-                        align="Lllll", data=(header, raw), drop_order=(2,))]
+                        align="Lllll", data=(header, raw), drop_order=(2,), prose={4: 32})]
     if parameters:  # those listed take none (`none`, `all`, a name that failed to load): no table of no rows
         sections.append(Section("Parameters and their defaults", parameter_header, parameters, align="LLll", keys=2,
-                                notes=(PARAMETER_NOTE,)))
+                                notes=(PARAMETER_NOTE,), prose={3: 30}))
     flat_header = [*header, *parameter_header[1:], "error"]
     return Report("Segmenters", sections, payload={"segmenters": payload}, data=(flat_header, flat))
 
@@ -199,10 +182,9 @@ def config_report(rows: Sequence[Any]) -> Report:
     sections = []
     for table in dict.fromkeys(row.table for row in rows):
         raw = [c for row, c in zip(rows, cells) if row.table == table]
-        # long types and meanings wrap in a terminal (one table at 120 columns)
-        shown = [[c[0], _wrap(c[1], 24), *c[2:4], _wrap(c[4], 40)] for c in raw]
-        sections.append(Section(table or "top of the file", header, shown, align="Lllll", data=(header, raw), keys=1,
-                                markup=(4,)))  # the meaning: its docstring's Markdown (`detect_format`)
+        sections.append(Section(table or "top of the file", header, raw, align="Lllll", data=(header, raw), keys=1,
+                                markup=(4,),  # the meaning: its docstring's Markdown (`detect_format`)
+                                prose={1: 24, 4: 40}))  # long types and meanings wrap in a terminal
     payload = [{"table": row.table, "key": row.key, "type": row.type, "default": row.default, "flag": row.flag,
                 "meaning": row.meaning} for row in rows]
     flat = (["table", *header], [[row.table, *c] for row, c in zip(rows, cells)])

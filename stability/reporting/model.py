@@ -78,6 +78,12 @@ class Section:
         Columns whose cells are Markdown written by the project (a docstring's meaning of a key,
         with its ``code`` spans): Markdown shows them as written (:func:`md_source`), the other
         formats as text.
+    prose : mapping of int to int
+        Columns of running text (a segmenter's description, a key's meaning), each with the width
+        it reads best at in a terminal. Their cells hold the text whole, on one line; the terminal
+        table wraps them at their spaces to the room the other columns leave
+        (:func:`stability.reporting.formats.table.flowed`), the other formats show them whole. Their
+        alignment is ``l`` (left, wrapped).
     """
 
     title: str
@@ -97,6 +103,7 @@ class Section:
     keys: int = 1
     footer: Sequence[Sequence[str]] = ()
     markup: Sequence[int] = ()
+    prose: Mapping[int, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.align and (len(self.align) != len(self.header) or set(self.align) - set(ALIGNMENTS)):
@@ -108,6 +115,12 @@ class Section:
         if any(len(row) != len(self.header) for row in self.footer):
             raise InvalidParameterError.make("footer", f"rows of {len(self.header)} cells, one a column",
                                              [len(row) for row in self.footer])
+        letters = self.alignment()
+        if any(not (isinstance(i, int) and 0 <= i < len(self.header) and letters[i] == "l") for i in self.prose) or \
+                any(not isinstance(w, int) or isinstance(w, bool) or w < 1 for w in self.prose.values()):
+            raise InvalidParameterError.make(
+                "prose", "a mapping of column indices (of left-aligned, wrapped columns: align 'l') to a width >= 1",
+                dict(self.prose))
         if self.groups and sum(span for _, span in self.groups) != len(self.header):
             raise InvalidParameterError.make("groups", f"spans adding up to {len(self.header)} columns",
                                              list(self.groups))

@@ -19,7 +19,8 @@ from __future__ import annotations
 import io
 import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rich.cells import cell_len
 
@@ -152,6 +153,82 @@ def folded(section: Section, width: int, columns: Sequence[int] | None = None) -
     return section if rows == [list(row) for row in section.rows] else dataclasses.replace(section, rows=rows)
 
 
+def _prose_bounds(section: Section, column: int) -> tuple[int, int]:
+    """The narrowest and the widest a prose column (:attr:`Section.prose`) is made: at most its
+    longest cell on one line; at least half the width it reads best at, or its longest word (or
+    header word) where that is wider, never more than its longest cell."""
+    cells = [*section.rows, *section.footer]
+    widest = max([cell_len(" ".join(str(row[column]).split())) for row in cells] + [0])
+    header = max([cell_len(word) for word in str(section.header[column]).split()] + [0])
+    return min(max(_longest_word(section, column), -(-section.prose[column] // 2)), max(widest, header)), \
+        max(widest, header)
+
+
+def _prose_widths(section: Section, columns: Sequence[int], width: int | None) -> dict[int, int]:
+    """The width of each prose column among ``columns`` in a table ``width`` wide: each column's
+    narrowest (:func:`_prose_bounds`), then the room left goes, in turn and in shares of their
+    preferred widths, to bringing them up to their preferred width, to the other columns' headers
+    wanting one line (:func:`_header_widths`), and to the prose columns up to their longest cell.
+    ``width`` ``None``: each at its preferred width (within its bounds)."""
+    prose = [i for i in columns if i in section.prose]
+    bounds = {i: _prose_bounds(section, i) for i in prose}
+    if width is None:
+        return {i: min(max(section.prose[i], low), high) for i, (low, high) in bounds.items()}
+    widths = _widths(section)
+    others = [i for i in columns if i not in section.prose]
+    given = {i: low for i, (low, _) in bounds.items()}
+    room = width - table_width([widths[i] for i in others] + list(given.values()))
+    headers = sum(max(0, cell_len(str(section.header[i])) - widths[i]) for i in others)
+    room = _share(given, _prose_widths(section, prose, None), room, section.prose)
+    if room >= headers:  # the headers' one line before the prose grows past its preferred width
+        room -= headers
+    _share(given, {i: high for i, (_, high) in bounds.items()}, room, section.prose)
+    return given
+
+
+def _share(given: dict[int, int], cap: Mapping[int, int], room: int, weights: Mapping[int, int]) -> int:
+    """Raise the widths ``given`` towards ``cap`` with at most ``room`` cells, in shares of
+    ``weights`` (at least one cell a turn, so that it ends); returns the room left."""
+    growing = [i for i in given if given[i] < cap[i]]
+    while room > 0 and growing:
+        total = sum(weights[i] for i in growing)
+        turn = room
+        for i in growing:
+            step = min(max(1, turn * weights[i] // total), cap[i] - given[i], room)
+            given[i] += step
+            room -= step
+        growing = [i for i in growing if given[i] < cap[i]]
+    return room
+
+
+def flowed(section: Section, width: int | None = None, columns: Sequence[int] | None = None) -> Section:
+    """``section`` with the text of its prose columns (:attr:`Section.prose`) wrapped at its spaces
+    to the room the other ``columns`` (default all) leave in a table ``width`` wide
+    (:func:`_prose_widths`; ``None``: at their preferred widths). Text already wrapped is wrapped
+    again: a prose cell's line ends are spaces. A section without prose is returned as it is.
+
+    >>> from stability.reporting.model import Section
+    >>> section = Section("t", ["name", "meaning"], [["k", "one two three four five six"]], align="Ll",
+    ...                   prose={1: 10})
+    >>> print(flowed(section).rows[0][1])
+    one two
+    three four
+    five six
+    >>> print(flowed(section, 30).rows[0][1])  # room for 30 - (1 + 7) = 22 cells: one line
+    one two three four five six
+    """
+    import dataclasses
+
+    if not section.prose:
+        return section
+    given = _prose_widths(section, range(len(section.header)) if columns is None else columns, width)
+
+    def fill(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
+        return [[_fill(str(cell), given[i]) if i in given else cell for i, cell in enumerate(row)] for row in rows]
+
+    return dataclasses.replace(section, rows=fill(section.rows), footer=fill(section.footer))
+
+
 #: A ranked entry of the result line, ``label 0.55 [0.41, 0.71]`` (or ``n/a``): the spaces after
 #: its label are kept together when the line is wrapped (:func:`result_lines`).
 _ENTRY = re.compile(r"(?<=\S) (-?\d+(?:\.\d+)?|n/a) (\[-?[\d.]+, -?[\d.]+\]|n/a)")
@@ -183,7 +260,15 @@ def _fill(text: str, width: int) -> str:
     """``text`` wrapped at its spaces to lines of at most ``width`` cells, as a terminal counts them
     (a CJK character takes two: ``textwrap`` counts characters, so a line of wide labels
     overflowed and the terminal wrapped it again, inside a label); a word wider than ``width``
-    keeps a line of its own."""
+    keeps a line of its own (a URL, a long code span: never cut in two), and a hyphenated word
+    is never broken after its hyphen (``adaptive- stopping``).
+
+    >>> print(_fill("the first adaptive-stopping check, see https://example.org/a-long-page", 20))
+    the first
+    adaptive-stopping
+    check, see
+    https://example.org/a-long-page
+    """
     from rich.cells import cell_len
 
     lines: list[str] = []
@@ -272,7 +357,8 @@ def _tables(section: Section, width: int):  # -> list of rich tables, kept title
     folded = parts(section, kept, width)
     titles = [section.title if len(folded) == 1 else f"{section.title} (part 1 of {len(folded)})"]
     titles += [f"Part {n} of {len(folded)} of the table above" for n in range(2, len(folded) + 1)]
-    tables = [_table(section, columns, title, width) for columns, title in zip(folded, titles)]
+    tables = [_table(flowed(section, width, columns), columns, title, width)  # prose: its part's room
+              for columns, title in zip(folded, titles)]
     return tables, [str(section.header[i]) for i in kept], [str(h) for h in section.header if str(h) in dropped]
 
 
@@ -317,9 +403,10 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
     if rerun is not None and (not isinstance(rerun, str) or not rerun.strip()):
         raise InvalidParameterError.make("rerun", "None or a command (e.g. 'stability report out')", rerun)
     for section in report.tables(details):
-        terminal, whole = console.width, section
-        kept, _ = fit(folded(section, terminal), terminal)
-        section = folded(section, terminal, kept)  # as little as the columns kept need
+        terminal, whole = console.width, flowed(section)  # prose at the width it reads best at
+        kept, _ = fit(folded(whole, terminal), terminal)
+        section = flowed(folded(flowed(section, terminal, kept), terminal, kept), terminal, kept)  # as little
+        # folding as the columns kept need, their prose in the room left, its narrowest at the least
         console.width = max(terminal, narrowest(section, kept))  # past the terminal rather than cut a cell
         tables, kept, dropped = _tables(section, console.width)
         for table in tables:
