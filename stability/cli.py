@@ -448,8 +448,10 @@ def run(
                                     provenance=_command(), metrics=metrics)
         _print_report(result, report_format or old_report, width=width, columns=columns, metrics=metrics,
                       documents=documents or None)  # as report.md and report.html in --out, and `report`
-        for failure in result.failures:
-            _err(f"warning: {failure.message().splitlines()[0]}")
+        from .results import failure_lines
+
+        for line in failure_lines(result.failures):
+            _err(f"warning: {line}")
         if "dir" in experiment.output:
             _err(f"results written to {experiment.output['dir']}")
     if result.failures:
@@ -647,9 +649,11 @@ def validate(
             path = write_report(run, target, discussion=discussion if discussion.is_file() else None)
         finally:
             status.stop()
+        from .results import failure_lines
+
         for study in run.studies:
-            for failure in study.result.failures:
-                _err(f"warning: {study.name}: {failure.message().splitlines()[0]}")
+            for line in failure_lines(study.result.failures):
+                _err(f"warning: {study.name}: {line}")
             if study.few_documents:
                 _err(f"warning: {study.name}: {counted(len(study.documents), 'document')}, "
                      f"fewer than {study.settle_at}: its rank agreement and the rule's pick are a first "

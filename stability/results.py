@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -501,6 +501,49 @@ class Failure:
         fields: dict[str, Any] = {k: data.get(k) for k in ("segmenter", "document", "error", "restart", "seed")}
         return cls(**fields, kind=data.get("kind", "exception"), traceback=data.get("traceback", ""),
                    stream=data.get("stream"))
+
+
+#: The most lines :func:`failure_lines` gives a segmenter's failures (its distinct errors); the
+#: rest are counted on one more line.
+FAILURE_LINES = 3
+
+
+def failure_lines(failures: Sequence[Failure], limit: int = FAILURE_LINES) -> list[str]:
+    """The failures of a run said in a few lines, for the warnings after its report: one line per
+    segmenter and error, naming the documents that failed with it (the first few of them), where
+    the first one failed and the error's first line; at most ``limit`` such lines per segmenter,
+    then one counting the documents of its other errors. A segmenter that fails on every document
+    of a large corpus printed a line per document, the same error on each. A failure alone is
+    said as :meth:`Failure.message` says it. Every failure stays in the report's Failures table and
+    in the results file.
+
+    Examples
+    --------
+    >>> same = [Failure("bad", f"d{i}", "ValueError: too long", seed=0) for i in range(6)]
+    >>> for line in failure_lines(same + [Failure("bad", "d9", "KeyError: 'x'", restart=2, seed=0, stream="within")]):
+    ...     print(line)
+    segmenter 'bad' failed on 6 documents with the same error ('d0', 'd1', 'd2' and 3 more; the first: initial segmentation, seed 0): ValueError: too long
+    segmenter 'bad', document 'd9', restart 2 of the within stream, seed 0: KeyError: 'x'
+    """
+    groups: dict[tuple[str, str], list[Failure]] = {}
+    for failure in failures:
+        groups.setdefault((failure.segmenter, failure.error.splitlines()[0] if failure.error else ""), []).append(failure)
+    lines, said, untold = [], dict.fromkeys([key[0] for key in groups], 0), dict.fromkeys([key[0] for key in groups], 0)
+    for (segmenter, error), group in groups.items():
+        if said[segmenter] == limit:
+            untold[segmenter] += len(group)
+            continue
+        said[segmenter] += 1
+        first = group[0]
+        if len(group) == 1:
+            lines.append(first.message().splitlines()[0])
+            continue
+        names = ", ".join(repr(f.document) for f in group[:3]) + (f" and {len(group) - 3} more" if len(group) > 3 else "")
+        lines.append(f"segmenter {segmenter!r} failed on {counted(len(group), 'document')} with the same error ({names}; "
+                     f"the first: {call_place(first.restart, first.stream)}, seed {first.seed}): {error}")
+    lines += [f"segmenter {segmenter!r} failed on {counted(n, 'more document')} with other errors (the report's Failures "
+              "table and the results file list every failure)" for segmenter, n in untold.items() if n]
+    return lines
 
 
 @dataclass(frozen=True)

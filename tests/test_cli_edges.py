@@ -216,3 +216,38 @@ def test_run_prints_the_markdown_report_it_writes(runner, tmp_path):
     assert result.exit_code == 0, result.output
     assert "Per document" in result.stdout
     assert result.stdout == (out / "report.md").read_text(encoding="utf-8")
+
+
+def test_a_segmenter_failing_on_every_document_is_one_warning_line(runner, tmp_path):
+    """`run` printed one warning line per failure after its report: a segmenter failing on every
+    document of a corpus of thousands printed thousands of lines, the same error on each. Now one
+    line per segmenter and error, naming the first documents and counting the rest; the report's
+    Failures table still lists each, with its document beside its error."""
+    corpus = tmp_path / "bad.jsonl"
+    corpus.write_text("".join(json.dumps({"id": f"doc{i}", "units": [f"bad {j}" for j in range(12)]}) + "\n"
+                              for i in range(7)), encoding="utf-8")
+    config = tmp_path / "bad.toml"
+    config.write_text(f'allow_plugins = true\n[corpus]\npath = "{corpus.as_posix()}"\n[segmenters.even]\n'
+                      '[segmenters.fault]\nsegmenter = "faults:Fault"\nkind = "raise"\n[run]\nn_restarts = 2\n',
+                      encoding="utf-8")
+    result = runner.invoke(app, ["run", str(config), "--no-progress", "--width", "80"])
+    assert result.exit_code == 3, result.output
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: segmenter 'fault'")]
+    assert warnings == ["warning: segmenter 'fault' failed on 7 documents with the same error ('doc0', 'doc1', "
+                        "'doc2' and 4 more; the first: initial segmentation, seed 0): ValueError: bad document"]
+    failures = result.stdout.split("Failures")[1]
+    assert "part 1 of" not in failures and all(f"│ doc{i} " in failures for i in range(7))
+    assert failures.count("ValueError: bad document") == 7
+
+
+def test_failure_lines_say_at_most_a_few_errors_a_segmenter_and_count_the_rest():
+    from stability.results import Failure, failure_lines
+
+    failures = [Failure("x", f"d{i}", f"IndexError: index {i} out of range", seed=1) for i in range(5)]
+    failures.append(Failure("y", "d0", "ValueError: no", seed=1))
+    lines = failure_lines(failures, limit=2)
+    assert lines == ["segmenter 'x', document 'd0', initial segmentation, seed 1: IndexError: index 0 out of range",
+                     "segmenter 'x', document 'd1', initial segmentation, seed 1: IndexError: index 1 out of range",
+                     "segmenter 'y', document 'd0', initial segmentation, seed 1: ValueError: no",
+                     "segmenter 'x' failed on 3 more documents with other errors (the report's Failures table and the "
+                     "results file list every failure)"]

@@ -693,7 +693,9 @@ def _failure_section(result: CorpusResult) -> Section | None:
     if not result.failures:
         return None
     rows = [[f.segmenter, f.document, failed_at(f), f.error] for f in result.failures]
-    return Section("Failures", ["segmenter", "document", "restart", "error"], rows, align="LLll")
+    # the error wraps beside the document it names (in parts, its own part showed no document)
+    return Section("Failures", ["segmenter", "document", "restart", "error"], rows, align="LLll", keys=2,
+                   prose={3: 60})
 
 
 def failed_at(failure: Failure) -> str:
