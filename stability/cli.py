@@ -155,7 +155,7 @@ RESULTS_PANEL, REPORT_PANEL = "Results folder", "Report"
 
 #: The options every printing command shares (the report format's names come from stability.reporting).
 ReportFormatOption = Annotated[Optional[str], choice_option(
-    "--report-format", _report_formats, metavar="<str>", autocompletion=completion.report_format_values, rich_help_panel=REPORT_PANEL, help=f"Report format: {_format_names()} (default table).")]
+    "--report-format", _report_formats, metavar="<format>", autocompletion=completion.report_format_values, rich_help_panel=REPORT_PANEL, help=f"Report format: {_format_names()} (default table).")]
 def _min_width() -> int:
     from .reporting.formats.table import MIN_WIDTH
 
@@ -402,7 +402,7 @@ def run(
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (with --backend dask).", rich_help_panel=EXECUTION_PANEL)] = None,
     tolerance: Annotated[Optional[int], typer.Option("--tolerance", min=0, help="Near-miss window (units).", rich_help_panel=TEST_PANEL)] = None,
     ci_width: Annotated[Optional[float], typer.Option("--ci-width", help="Adaptive stopping: stop when the F1 interval (or, with --ci-score headline, the headline's) is this narrow.", rich_help_panel=CONTROLS_PANEL)] = None,
-    ci_score: Annotated[Optional[str], choice_option("--ci-score", CI_SCORES, metavar="<str>", help="What --ci-width watches: f1 (each stream on its own, the default) or headline (the test and the shuffle control stop together once the headline's interval is that narrow).", rich_help_panel=CONTROLS_PANEL)] = None,
+    ci_score: Annotated[Optional[str], choice_option("--ci-score", CI_SCORES, metavar="<score>", help="What --ci-width watches: f1 (each stream on its own, the default) or headline (the test and the shuffle control stop together once the headline's interval is that narrow).", rich_help_panel=CONTROLS_PANEL)] = None,
     layout_control: Annotated[Optional[bool], typer.Option("--layout-control/--no-layout-control", help="Also run the layout control (words redistributed across units that keep their lengths) and flag layout-only segmenters (--no-layout-control: not, whatever the config says).", show_default=False, rich_help_panel=CONTROLS_PANEL)] = None,
     timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds one segmenter call may take; a longer call is stopped and recorded as a timeout failure of its document (default: no limit).", rich_help_panel=TEST_PANEL)] = None,
     out: Annotated[Optional[str], typer.Option("--out", "-o", help="Output directory (results.jsonl + reports).", rich_help_panel=RESULTS_PANEL)] = None,

@@ -320,3 +320,13 @@ def test_choices_the_library_checks_name_the_closest_spelling_too(tmp_path, argv
     argv = [{"CORPUS": str(corpus), "PAIR": str(pair)}.get(arg, arg) for arg in argv]
     result = CliRunner().invoke(app, argv)
     assert result.exit_code == 1 and said in result.stderr, result.output
+
+
+def test_no_choice_option_shows_a_bare_str_as_its_value():
+    """`--ci-score` and `--report-format` showed `<str>` in the help, as if any text were taken,
+    where the other choice options show their values or what they name (`<compact|all>`,
+    `<backend>`)."""
+    for command in COMMANDS:
+        for param in typer.main.get_command(app).commands[command].params:
+            if option_choices(param):
+                assert param.metavar not in (None, "<str>", "<text>"), (command, param.opts, param.metavar)
