@@ -471,7 +471,9 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
     -----
     ResultsWarning
         When the run's documents have unit times (transcripts) and their references carry none
-        (bare segmentations): CovN and CovD are then weighted by units, not by duration.
+        (bare segmentations): CovN and CovD are then weighted by units, not by duration. And when
+        some of the references name no document of the run (a misspelt id): they are not used,
+        and the warning names them.
 
     Examples
     --------
@@ -525,9 +527,19 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
              "times: CovN and CovD are weighted by units, not by duration as a run given them would weigh "
              "them; give the corpus with its times (the transcripts and their chapters) as references instead",
              ResultsWarning)
+    ids = sorted({str(r.document) for rows in result.documents.values() for r in rows})
+    run_ids = f"{', '.join(map(repr, ids[:5]))}{', ...' if len(ids) > 5 else ''}"
     if not found:
-        ids = sorted({str(r.document) for rows in result.documents.values() for r in rows})
         raise InvalidParameterError(
             f"none of the {len(entries)} document(s) with references is in the run (its documents: "
-            f"{', '.join(map(repr, ids[:5]))}{', ...' if len(ids) > 5 else ''}); documents pair up by id")
+            f"{run_ids}); documents pair up by id")
+    unused = sorted(entry.id for entry in entries.values() if entry.id not in found)
+    if unused:  # a misspelt id would otherwise leave its document unannotated without a word
+        from .exceptions import warn
+        from .store import ResultsWarning
+
+        shown = ", ".join(map(repr, unused[:5])) + (", ..." if len(unused) > 5 else "")
+        names, used = ("reference names", "it was") if len(unused) == 1 else ("references name", "they were")
+        warn(f"{len(unused)} {names} no document of the run ({shown}): {used} not used; documents pair up by "
+             f"id (the run's documents: {run_ids})", ResultsWarning)
     return _corpus_result(documents, list(result.failures), result.settings, Path("<the run given to add_references>"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import warnings
 
 import pytest
 from typer.testing import CliRunner
@@ -261,3 +262,29 @@ def test_the_note_on_few_items_ranked_is_said_only_under_a_marked_tau():
     table = md.split("### Kendall")[1].split("\n\n")[1].splitlines()
     assert all(cell == "n/a" for row in table[2:] for cell in row.strip(" |").split(" | ")[3:])
     assert "(...)!" not in md and "(...)!" not in render(result, "table", width=200)
+
+
+def test_references_naming_no_document_of_the_run_are_said_not_used(tmp_path):
+    """Annotations given after the run are paired by id: one whose id is in no result of the run
+    (a misspelt id, ``doc_1`` for ``doc1``) scores nothing. Before, it was dropped without a word
+    as long as another reference matched, and the report read as if every annotation counted
+    (``stability score`` refuses a reference without a hypothesis); now a ResultsWarning names
+    it, on the command line too."""
+    from stability import Document, Segmentation
+    from stability.scoring import add_references
+    from stability.store import ResultsWarning
+
+    docs = [Document("doc1", ["x"] * 12), Document("doc2", ["y"] * 10)]
+    run = evaluate({"even": "even"}, docs, n_restarts=3, progress=False, output=tmp_path / "run" / "results.jsonl")
+    with pytest.warns(ResultsWarning, match=r"1 reference names no document of the run \('doc_2'\)"):
+        later = add_references(run, {"doc1": Segmentation([5], 12), "doc_2": Segmentation([4], 10)})
+    assert [bool(r.reference_metrics) for r in later.documents["even"]] == [True, False]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # every reference used: nothing said
+        add_references(run, {"doc1": Segmentation([5], 12), "doc2": Segmentation([4], 10)})
+    (tmp_path / "refs.jsonl").write_text('{"id": "doc1", "boundaries": [5], "n_units": 12}\n'
+                                         '{"id": "doc_2", "boundaries": [4], "n_units": 10}\n')
+    result = CliRunner().invoke(app, ["report", str(tmp_path / "run"), "-R", str(tmp_path / "refs.jsonl"),
+                                      "--report-format", "md"])
+    assert result.exit_code == 0, result.output
+    assert "1 reference names no document of the run ('doc_2')" in _flat(result.stderr)
