@@ -394,8 +394,16 @@ def score_segmentations(
 def _score(references: Mapping[str, _Entry], hypotheses: Mapping[str, _Entry], *, k: Any, tolerance: int,
            gamma: float, window_limit: int) -> ScoreResult:
     """The metrics of every hypothesis against its references, paired by id."""
+    from .checks import check_int, check_real
     from .metrics import compute_all, multi_reference_metrics
+    from .metrics._common import check_window
 
+    # the options every document takes alike, refused as themselves (not while scoring the first
+    # document, whose id the error would then name); a window too wide for a document names it below
+    check_window(k)
+    check_int(tolerance, "tolerance", low=0)
+    check_real(gamma, "gamma", low=0.0, high=1.0)
+    check_int(window_limit, "window_limit", low=0)
     missing = sorted(hypotheses[key].id for key in set(hypotheses) - set(references))
     unmatched = sorted(references[key].id for key in set(references) - set(hypotheses))
     if missing or unmatched:

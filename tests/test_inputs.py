@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from stability import Settings, evaluate, read_corpus
 from stability.cli import app
-from stability.exceptions import CorpusFormatError, InvalidParameterError
+from stability.exceptions import CorpusFormatError, InvalidParameterError, StabilityError
 from stability.scoring import score_files
 from stability.settings import SettingsWarning, max_jobs
 
@@ -339,3 +339,36 @@ def test_score_says_a_hypothesis_of_one_unit_in_the_singular(tmp_path):
     hyp.write_text('{"id": "a", "boundaries": [], "n_units": 1}\n', encoding="utf-8")
     with pytest.raises(InvalidParameterError, match=r"^document 'a': the hypothesis covers 1 unit, the reference 10$"):
         score_files(ref, hyp)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"k": 0}, "k must be an integer >= 1; received 0"),
+    ({"k": "nltkk"}, "k must be an integer >= 1 or one of 'lamprier', 'nltk', 'segeval'; received 'nltkk'"),
+    ({"tolerance": -2}, "tolerance must be an integer >= 0; received -2"),
+    ({"tolerance": 1.5}, "tolerance must be an integer; received float 1.5"),
+    ({"gamma": 2.0}, "gamma must be"),
+    ({"window_limit": -1}, "window_limit must be an integer >= 0; received -1"),
+])
+def test_score_refuses_an_option_wrong_for_every_document_without_naming_one(options, message):
+    """An option that no document can take (``k=0``, a negative tolerance) is refused once, as
+    the option: it was refused while scoring the first document, and the error ended with
+    ``(document 'a')``, as if that document were what was wrong. A window too wide for one
+    document is still refused naming that document."""
+    from stability import Segmentation
+    from stability.scoring import score_segmentations
+
+    refs = {"a": Segmentation([3], 10), "b": Segmentation([4], 30)}
+    hyps = {"a": Segmentation([4], 10), "b": Segmentation([5], 30)}
+    with pytest.raises(StabilityError) as caught:
+        score_segmentations(refs, hyps, **options)
+    assert message in str(caught.value) and "document" not in str(caught.value)
+    with pytest.raises(InvalidParameterError, match=r"k must be an integer in 1\.\.9 .*received 20 \(document 'a'\)"):
+        score_segmentations(refs, hyps, k=20)
+
+
+def test_score_command_refuses_a_window_of_zero_as_the_option(tmp_path):
+    ref = tmp_path / "ref.jsonl"
+    ref.write_text('{"id": "a", "boundaries": [3], "n_units": 10}\n')
+    result = CliRunner().invoke(app, ["score", "-R", str(ref), "-H", str(ref), "--window", "0"])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "error: --window must be an integer >= 1; received 0"
