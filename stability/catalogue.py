@@ -401,6 +401,11 @@ _MULTI_LIST = (
 )
 
 
+#: The reference metrics whose boundary matching takes the report's tolerance (``tolerance`` of
+#: :class:`MetricContext`); ``f1_1`` has its own, one unit, whatever the report's.
+TOLERANT = ("precision", "recall", "f1", "mean_f1")
+
+
 def _kappa(c: MetricContext, positions: str) -> float:
     from .metrics import fleiss_kappa
 

@@ -241,12 +241,14 @@ def _by_id(entries: Iterable[_Entry], path: str | os.PathLike) -> dict[str, _Ent
 @dataclass(frozen=True)
 class ScoreResult:
     """Metrics per document (paired by id) and their mean and standard deviation; ``window`` is
-    the window asked for (``None``: the default, Lamprier et al.'s eq. 5; a policy name; an int)."""
+    the window asked for (``None``: the default, Lamprier et al.'s eq. 5; a policy name; an int),
+    ``tolerance`` the boundary-matching tolerance of precision, recall and F1 (0: exact)."""
 
     documents: dict[str, dict[str, float]]
     mean: dict[str, float] = field(default_factory=dict)
     std: dict[str, float] = field(default_factory=dict)
     window: Any = None
+    tolerance: int = 0
 
     def __repr__(self) -> str:
         """The number of documents, the window and the means of the compact metrics (those of
@@ -288,7 +290,7 @@ class ScoreResult:
 
         return {"mean": clean(self.mean), "std": clean(self.std),
                 "documents": {k: clean(v) for k, v in self.documents.items()},
-                "window": self._window_name()}
+                "window": self._window_name(), "tolerance": self.tolerance}
 
 
 def score_files(
@@ -442,7 +444,7 @@ def _score(references: Mapping[str, _Entry], hypotheses: Mapping[str, _Entry], *
         mean[key] = float(x.mean()) if x.size else float("nan")
         with np.errstate(invalid="ignore"):  # an infinite NWin has no spread: NaN, without a warning
             std[key] = float(x.std(ddof=1)) if x.size > 1 else float("nan")  # no spread from one value
-    return ScoreResult(documents, mean, std, window=k)
+    return ScoreResult(documents, mean, std, window=k, tolerance=tolerance)
 
 
 def add_references(result: Any, references: Any, **reader_options: Any) -> Any:

@@ -372,3 +372,32 @@ def test_score_command_refuses_a_window_of_zero_as_the_option(tmp_path):
     result = CliRunner().invoke(app, ["score", "-R", str(ref), "-H", str(ref), "--window", "0"])
     assert result.exit_code == 1
     assert result.stderr.strip() == "error: --window must be an integer >= 1; received 0"
+
+
+def test_score_reports_say_the_tolerance_of_boundary_precision_recall_and_f1(tmp_path):
+    """``--tolerance 2`` changes P, R and F1(ref) (here F1 0.5 -> 1.0: boundary 8 is one unit
+    from 7) but no report said so: the tables looked the same as with exact matching and the JSON
+    kept the window only. Every format now says it, and the JSON carries it; exact matching (the
+    default) adds nothing to read."""
+    import json as json_module
+
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl"
+    ref.write_text('{"id": "a", "boundaries": [3, 7], "n_units": 10}\n')
+    hyp.write_text('{"id": "a", "boundaries": [3, 8], "n_units": 10}\n')
+    runner = CliRunner()
+    note = "P, R and F1(ref) match boundaries within 2 units (tolerance 2"
+    for fmt in ("table", "md", "html"):
+        result = runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--tolerance", "2",
+                                     "--report-format", fmt, "--width", "200", "--columns", "all"])
+        assert result.exit_code == 0, result.output
+        assert note in result.stdout, fmt
+        exact = runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--report-format", fmt, "--width", "200"])
+        assert "match boundaries within" not in exact.stdout
+    data = json_module.loads(runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--tolerance", "2",
+                                                 "--report-format", "json"]).stdout)
+    assert data["tolerance"] == 2 and data["documents"]["a"]["f1"] == 1.0
+    # only the metrics the tolerance changes, and only those shown
+    only_pk = runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--tolerance", "2", "--metrics", "pk,f1"])
+    assert "F1(ref) matches boundaries within 2 units (tolerance 2" in " ".join(only_pk.stdout.split())
+    pk = runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--tolerance", "2", "--metrics", "pk"])
+    assert "within 2 units" not in pk.stdout

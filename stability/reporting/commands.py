@@ -40,6 +40,19 @@ def _window_note(result: Any) -> list[str]:
     return [f"Window metrics at k = {span}; {how}."]
 
 
+def _tolerance_note(result: Any, measures: Sequence[Any]) -> list[str]:
+    """Which shown metrics matched boundaries within a tolerance, and how far (none when exact)."""
+    from ..catalogue import TOLERANT
+
+    tolerance = getattr(result, "tolerance", 0)
+    shown = [m.short for m in measures if m.name in TOLERANT]
+    if not tolerance or not shown:
+        return []
+    names = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+    return [f"{names} {'matches' if len(shown) == 1 else 'match'} boundaries within {counted(tolerance, 'unit')} "
+            f"(tolerance {tolerance}; a reference boundary is matched once at most)."]
+
+
 def score_report(result: Any, digits: int = 4, compact: bool = False, metrics: Sequence[str] | None = None) -> Report:
     """Per-document reference metrics, then their mean and standard deviation over documents in the
     table's footer (the raw table, written as CSV, holds the documents only); each metric with the
@@ -61,7 +74,7 @@ def score_report(result: Any, digits: int = 4, compact: bool = False, metrics: S
     summary = (f"The rows mean and std at the foot of the table: the mean and the standard deviation (n - 1) over "
                f"the {counted(n, 'document')}.")
     section = Section(f"Reference metrics: {counted(n, 'document')}", ["document"] + [m.short for m in measures],
-                      rows, notes=[*_window_note(result), *first_reference_note(result.mean), *([summary] if n else [])],
+                      rows, notes=[*_window_note(result), *_tolerance_note(result, measures), *first_reference_note(result.mean), *([summary] if n else [])],
                       data=data, footer=footer if n else (),
                       drop_order=tuple(range(len(keys), 0, -1))[:-1] if compact else ())  # all columns: in parts
     return Report("Reference metrics", [section], payload=result.to_dict())
