@@ -401,3 +401,24 @@ def test_score_reports_say_the_tolerance_of_boundary_precision_recall_and_f1(tmp
     assert "F1(ref) matches boundaries within 2 units (tolerance 2" in " ".join(only_pk.stdout.split())
     pk = runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--tolerance", "2", "--metrics", "pk"])
     assert "within 2 units" not in pk.stdout
+
+
+def test_score_says_which_means_are_over_fewer_documents_than_the_table(tmp_path):
+    """A one-unit document has no window metric (n/a): the mean Pk is over the other documents,
+    while the note under the table said every mean was "over the 3 documents" (the mean Pk 0.9
+    here is that of 0.8 and 1.0, two documents). The note now names the columns whose mean and
+    std are over fewer, and how many."""
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl"
+    ref.write_text('{"id": "zero", "boundaries": [], "n_units": 10}\n{"id": "one", "boundaries": [], "n_units": 1}\n'
+                   '{"id": "two", "masses": [1, 1]}\n')
+    hyp.write_text('{"id": "zero", "boundaries": [4], "n_units": 10}\n{"id": "one", "masses": [1]}\n'
+                   '{"id": "two", "boundaries": [], "n_units": 2}\n')
+    runner = CliRunner()
+    result = runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--report-format", "md",
+                                 "--metrics", "f1,pk,wd,window_k"])
+    assert result.exit_code == 0, result.output
+    assert "| **mean** | 0.3333 | 0.9000 | 0.9000 | 3.0 |" in result.stdout
+    assert ("Pk, WD and k are n/a on 1 of the 3 documents: their mean and std are over the other 2."
+            in result.stdout)
+    every = runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--report-format", "md", "--metrics", "f1,b"])
+    assert "n/a on" not in every.stdout

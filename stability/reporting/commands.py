@@ -53,6 +53,23 @@ def _tolerance_note(result: Any, measures: Sequence[Any]) -> list[str]:
             f"(tolerance {tolerance}; a reference boundary is matched once at most)."]
 
 
+def _fewer_note(result: Any, measures: Sequence[Any]) -> list[str]:
+    """The shown metrics n/a on some documents (a window metric on a one-unit document), whose
+    mean and std are then over the others: one sentence per number of documents left out."""
+    n = len(result.documents)
+    missing: dict[int, list[str]] = {}
+    for m in measures:
+        absent = sum(1 for values in result.documents.values() if math.isnan(values.get(m.name, math.nan)))
+        if 0 < absent < n:
+            missing.setdefault(absent, []).append(m.short)
+    notes = []
+    for absent, shorts in missing.items():
+        names = shorts[0] if len(shorts) == 1 else f"{', '.join(shorts[:-1])} and {shorts[-1]}"
+        notes.append(f"{names} {'is' if len(shorts) == 1 else 'are'} n/a on {absent} of the "
+                     f"{counted(n, 'document')}: their mean and std are over the other {n - absent}.")
+    return notes
+
+
 def score_report(result: Any, digits: int = 4, compact: bool = False, metrics: Sequence[str] | None = None) -> Report:
     """Per-document reference metrics, then their mean and standard deviation over documents in the
     table's footer (the raw table, written as CSV, holds the documents only); each metric with the
@@ -74,7 +91,9 @@ def score_report(result: Any, digits: int = 4, compact: bool = False, metrics: S
     summary = (f"The rows mean and std at the foot of the table: the mean and the standard deviation (n - 1) over "
                f"the {counted(n, 'document')}.")
     section = Section(f"Reference metrics: {counted(n, 'document')}", ["document"] + [m.short for m in measures],
-                      rows, notes=[*_window_note(result), *_tolerance_note(result, measures), *first_reference_note(result.mean), *([summary] if n else [])],
+                      rows, notes=[*_window_note(result), *_tolerance_note(result, measures),
+                                   *first_reference_note(result.mean), *([summary] if n else []),
+                                   *_fewer_note(result, measures)],
                       data=data, footer=footer if n else (),
                       drop_order=tuple(range(len(keys), 0, -1))[:-1] if compact else ())  # all columns: in parts
     return Report("Reference metrics", [section], payload=result.to_dict())
