@@ -194,6 +194,21 @@ def _stdin_records(encoding: str, errors: str) -> Iterator[tuple[int, str, Any]]
         yield number, place, record
 
 
+def _refuse_bare_in_folder(folder: Path, encoding: str, errors: str) -> None:
+    """A folder is read as a corpus, whose documents hold their units: one whose first JSON file
+    holds bare segmentations (``boundaries`` / ``masses`` without units) is refused naming that
+    file, which is to be given itself (the corpus reader would ask for the units it does not
+    need). Only the first file is looked at, so that a corpus folder is not read twice."""
+    from .readers.jsonl import PATTERNS
+
+    first = min((f for pattern in PATTERNS for f in folder.rglob(pattern)), default=None)
+    if first is not None and _bare_records(first, encoding, errors) is not None:
+        raise CorpusFormatError(
+            f"a folder is read as a corpus (documents with their units), and {first} holds bare segmentations "
+            "(without units): give that file itself, with the segmentations of every document in it",
+            path=str(folder))
+
+
 def read_segmentations(path: str | os.PathLike, **reader_options: Any) -> Iterator[_Entry]:
     """Segmentations in a file, or piped on standard input when ``path`` is ``"-"``, by document
     id (see the module docstring for the formats)."""
@@ -210,6 +225,9 @@ def read_segmentations(path: str | os.PathLike, **reader_options: Any) -> Iterat
         return
     from .readers import read_corpus
 
+    if path.is_dir():
+        _refuse_bare_in_folder(path, reader_options.get("encoding", "utf-8"),
+                               reader_options.get("encoding_errors", "strict"))
     for doc in read_corpus(path, **reader_options):
         if not doc.references:
             raise CorpusFormatError(f"document {doc.id!r} has no segmentation to score", path=str(path))

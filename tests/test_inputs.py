@@ -422,3 +422,23 @@ def test_score_says_which_means_are_over_fewer_documents_than_the_table(tmp_path
             in result.stdout)
     every = runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--report-format", "md", "--metrics", "f1,b"])
     assert "n/a on" not in every.stdout
+
+
+def test_score_says_a_folder_of_bare_segmentations_is_read_as_a_corpus(tmp_path):
+    """``-H DIR`` reads a folder as a corpus (documents with units). A folder holding the bare
+    segmentation file itself failed with "document 'a': expected a 'units' list of strings; the
+    key is missing", which sent the user to add units to a file that needs none; the error now
+    says what the folder holds and to give the file itself."""
+    ref = tmp_path / "ref.jsonl"
+    ref.write_text('{"id": "a", "boundaries": [3], "n_units": 10}\n')
+    folder = tmp_path / "hyps"
+    folder.mkdir()
+    (folder / "hyp.jsonl").write_text('{"id": "a", "masses": [4, 6]}\n')
+    result = CliRunner().invoke(app, ["score", "-R", str(ref), "-H", str(folder)])
+    assert result.exit_code == 1
+    message = " ".join(result.stderr.split())
+    assert f"{folder}: a folder is read as a corpus (documents with their units)" in message
+    assert f"{folder / 'hyp.jsonl'} holds bare segmentations" in message and "give that file itself" in message
+    assert "'units' list" not in message
+    (folder / "hyp.jsonl").rename(tmp_path / "hyp.jsonl")  # the file itself is read
+    assert CliRunner().invoke(app, ["score", "-R", str(ref), "-H", str(tmp_path / "hyp.jsonl")]).exit_code == 0
