@@ -460,3 +460,16 @@ def test_a_corpus_result_round_trips_through_to_dict_and_from_dict():
         CorpusResult.from_dict([])
     with pytest.raises(InvalidParameterError, match="invalid run settings .*n_restarts"):
         CorpusResult.from_dict({"settings": {"n_restarts": 0}})
+
+
+def test_compute_all_takes_the_aliases_every_other_metric_list_takes():
+    """``--metrics wd,b`` and ``[metrics] names = ["wd", "b"]`` take the catalogue's aliases, but
+    ``compute_all(names=["wd", "b"])`` refused them; they now stand for their names, the keys of
+    the result being the names (as in every report)."""
+    ref, hyp = Segmentation([3, 7], 9), Segmentation([2, 8], 9)
+    values = compute_all(ref, hyp, names=["wd", "b", "pk", "windowdiff"])
+    assert values == {"windowdiff": compute_all(ref, hyp)["windowdiff"], "pk": compute_all(ref, hyp)["pk"],
+                      "boundary_similarity": 0.5}
+    assert list(values) == ["windowdiff", "boundary_similarity", "pk"]
+    with pytest.raises(InvalidParameterError, match=r"names must be reference metric names .*\(or an alias: .*wd = windowdiff"):
+        compute_all(ref, hyp, names=["wisebe"])  # against several references: multi_reference_metrics

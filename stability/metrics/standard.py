@@ -40,8 +40,8 @@ def compute_all(reference: Any, hypothesis: Any, *, k: WindowPolicy = None, tole
     times : array-like of shape (n_units, 2), optional
         Per-unit ``(start, end)`` times for CovN / CovD.
     names : iterable of str, optional
-        The metrics to compute, by their catalogue names (default: all of them); the others are
-        not computed.
+        The metrics to compute, by their catalogue names or aliases (``wd``, ``b``; default: all
+        of them), each under its name in the result; the others are not computed.
     long_window : {"raise", "nan"}, default "raise"
         What an integer ``k`` larger than the document's gaps gives: an error, or ``nan`` for the
         window metrics and ``window_k`` (a corpus run, where one ``k`` serves documents of every
@@ -86,14 +86,18 @@ def compute_all(reference: Any, hypothesis: Any, *, k: WindowPolicy = None, tole
 
 
 def _known(names: Iterable[str]) -> list[str]:
-    """``names`` checked against the catalogue's reference metrics."""
-    from ..catalogue import REFERENCE
+    """``names`` checked against the catalogue's reference metrics, an alias (``wd``, ``b``, as
+    ``--metrics`` and ``[metrics] names`` take them) read as the name it stands for."""
+    from ..catalogue import REFERENCE, reference_spellings
 
+    spelled = {spelling: name for spelling, name in reference_spellings().items() if name in REFERENCE}
     listed = [names] if isinstance(names, str) else list(names)
-    unknown = [name for name in listed if name not in REFERENCE]
+    unknown = [name for name in listed if not isinstance(name, str) or name not in spelled]
     if unknown:
-        raise InvalidParameterError.make("names", f"reference metric names drawn from {', '.join(REFERENCE)}", unknown)
-    return listed
+        aliases = ", ".join(f"{alias} = {name}" for alias, name in spelled.items() if alias != name)
+        raise InvalidParameterError.make(
+            "names", f"reference metric names drawn from {', '.join(REFERENCE)} (or an alias: {aliases})", unknown)
+    return list(dict.fromkeys(spelled[name] for name in listed))
 
 
 #: Alias of :func:`compute_all`.
