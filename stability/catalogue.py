@@ -401,6 +401,9 @@ _MULTI_LIST = (
 )
 
 
+#: The reference metrics computed at the window ``k`` of :class:`MetricContext`, and ``k`` itself:
+#: a report says which window was used under any of them.
+WINDOWED = ("pk", "windowdiff", "windowdiff_corrected", "nwin", "tnwin", "pr_error", "window_k")
 #: The reference metrics whose boundary matching takes the report's tolerance (``tolerance`` of
 #: :class:`MetricContext`); ``f1_1`` has its own, one unit, whatever the report's.
 TOLERANT = ("precision", "recall", "f1", "mean_f1")

@@ -442,3 +442,23 @@ def test_score_says_a_folder_of_bare_segmentations_is_read_as_a_corpus(tmp_path)
     assert "'units' list" not in message
     (folder / "hyp.jsonl").rename(tmp_path / "hyp.jsonl")  # the file itself is read
     assert CliRunner().invoke(app, ["score", "-R", str(ref), "-H", str(tmp_path / "hyp.jsonl")]).exit_code == 0
+
+
+def test_the_window_note_is_said_only_under_a_window_metric(tmp_path):
+    """``--metrics f1`` shows no metric computed at a window, yet ``score`` and the run reports
+    said which window k the window metrics used; the note now comes with Pk, WD, their variants
+    or k, and only then."""
+    from stability import Document, evaluate
+    from stability.reporting import render
+
+    ref = tmp_path / "ref.jsonl"
+    ref.write_text('{"id": "a", "boundaries": [3], "n_units": 10}\n')
+    runner = CliRunner()
+    for metrics, said in (("f1,b", False), ("f1,pk", True), ("pr_error", True), ("window_k", True)):
+        result = runner.invoke(app, ["score", "-R", str(ref), "-H", str(ref), "--report-format", "md",
+                                     "--metrics", metrics])
+        assert result.exit_code == 0, result.output
+        assert ("Window metrics at k" in result.stdout) is said, metrics
+    run = evaluate({"even": "even"}, [Document("a", ["x"] * 12, references=([5],))], n_restarts=2, progress=False)
+    assert "Window metrics" not in render(run, "md", metrics=["f1", "b"])
+    assert "Window metrics" in render(run, "md", metrics=["f1", "wd"])

@@ -28,7 +28,12 @@ def _score_keys(result: Any, compact: bool, metrics: Sequence[str] | None) -> li
     return list(result.mean)
 
 
-def _window_note(result: Any) -> list[str]:
+def _window_note(result: Any, measures: Sequence[Any]) -> list[str]:
+    """Which window k the shown window metrics used (none shown: nothing to say)."""
+    from ..catalogue import WINDOWED
+
+    if not any(m.name in WINDOWED for m in measures):
+        return []
     ks = sorted({int(v["window_k"]) for v in result.documents.values() if not math.isnan(v.get("window_k", math.nan))})
     if not ks:
         return []
@@ -91,7 +96,7 @@ def score_report(result: Any, digits: int = 4, compact: bool = False, metrics: S
     summary = (f"The rows mean and std at the foot of the table: the mean and the standard deviation (n - 1) over "
                f"the {counted(n, 'document')}.")
     section = Section(f"Reference metrics: {counted(n, 'document')}", ["document"] + [m.short for m in measures],
-                      rows, notes=[*_window_note(result), *_tolerance_note(result, measures),
+                      rows, notes=[*_window_note(result, measures), *_tolerance_note(result, measures),
                                    *first_reference_note(result.mean), *([summary] if n else []),
                                    *_fewer_note(result, measures)],
                       data=data, footer=footer if n else (),

@@ -415,8 +415,11 @@ def window_convention(policy: Any) -> str:
 
 
 def _window_note(result: CorpusResult, refs: Sequence[Measure]) -> list[str]:
-    """Which window k the window metrics used (the run's [metrics] k), when a window was used."""
-    if not refs or not any("window_k" in s.reference for s in result.summary.values()):
+    """Which window k the window metrics used (the run's [metrics] k), when a window was used
+    and a metric computed at it is shown (:data:`~stability.catalogue.WINDOWED`)."""
+    from ..catalogue import WINDOWED
+
+    if not any(m.name in WINDOWED for m in refs) or not any("window_k" in s.reference for s in result.summary.values()):
         return []
     how = window_convention((result.settings.get("metrics") or {}).get("k"))
     return [f"Window metrics (Pk, WindowDiff and their variants) at k = {how}; each document's k is in the JSON report."]
