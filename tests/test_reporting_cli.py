@@ -288,3 +288,20 @@ def test_references_naming_no_document_of_the_run_are_said_not_used(tmp_path):
                                       "--report-format", "md"])
     assert result.exit_code == 0, result.output
     assert "1 reference names no document of the run ('doc_2')" in _flat(result.stderr)
+
+
+def test_run_reports_say_the_tolerance_of_the_reference_precision_recall_and_f1():
+    """A run whose ``[metrics] tolerance`` is 1 scores F1(ref) with near misses counted (here
+    0.0 -> 1.0: the boundary at 6 is one unit from the reference's 5), but its reports said nothing
+    of it, as ``stability score`` said nothing of ``--tolerance``; both now say it under the
+    table, and exact matching (the default) adds nothing."""
+    from stability import Document
+
+    doc = Document("a", ["x"] * 12, references=([5],))
+    near = evaluate({"six": lambda units: [6]}, [doc], n_restarts=2, progress=False, metrics={"tolerance": 1})
+    assert near.documents["six"][0].reference_metrics["f1"] == 1.0
+    assert "P, R and F1(ref) match boundaries within 1 unit (tolerance 1;" in render(near, "md")
+    assert "F1(ref) matches boundaries within 1 unit (tolerance 1;" in " ".join(render(near, "table", width=200).split())
+    assert "within 1 unit" not in render(near, "md", metrics=["pk", "b"])
+    exact = evaluate({"six": lambda units: [6]}, [doc], n_restarts=2, progress=False)
+    assert "match boundaries within" not in render(exact, "md")

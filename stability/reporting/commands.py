@@ -13,7 +13,7 @@ from typing import Any
 
 from ..catalogue import reference_measure
 from ..checks import counted
-from .corpus import first_reference_note
+from .corpus import first_reference_note, tolerance_note
 from .model import Report, Section, number, raw
 
 __all__ = ["score_report", "segmenters_report"]
@@ -43,19 +43,6 @@ def _window_note(result: Any, measures: Sequence[Any]) -> list[str]:
     window = getattr(result, "window", None)
     how = "as given" if isinstance(window, int) else f"convention: {window_convention(window)}"
     return [f"Window metrics at k = {span}; {how}."]
-
-
-def _tolerance_note(result: Any, measures: Sequence[Any]) -> list[str]:
-    """Which shown metrics matched boundaries within a tolerance, and how far (none when exact)."""
-    from ..catalogue import TOLERANT
-
-    tolerance = getattr(result, "tolerance", 0)
-    shown = [m.short for m in measures if m.name in TOLERANT]
-    if not tolerance or not shown:
-        return []
-    names = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
-    return [f"{names} {'matches' if len(shown) == 1 else 'match'} boundaries within {counted(tolerance, 'unit')} "
-            f"(tolerance {tolerance}; a reference boundary is matched once at most)."]
 
 
 def _fewer_note(result: Any, measures: Sequence[Any]) -> list[str]:
@@ -96,7 +83,8 @@ def score_report(result: Any, digits: int = 4, compact: bool = False, metrics: S
     summary = (f"The rows mean and std at the foot of the table: the mean and the standard deviation (n - 1) over "
                f"the {counted(n, 'document')}.")
     section = Section(f"Reference metrics: {counted(n, 'document')}", ["document"] + [m.short for m in measures],
-                      rows, notes=[*_window_note(result, measures), *_tolerance_note(result, measures),
+                      rows, notes=[*_window_note(result, measures),
+                                   *tolerance_note(getattr(result, "tolerance", 0), measures),
                                    *first_reference_note(result.mean), *([summary] if n else []),
                                    *_fewer_note(result, measures)],
                       data=data, footer=footer if n else (),

@@ -332,7 +332,7 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     groups = (("", 2), ("stability test", len(tests) + 1), *((("comparison", 1),) if compared else ()),
               ("controls", len(controls) + 1), ("reference", len(refs)))
     notes = (*few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
-             *_reference_notes(result), *_layout_note(result), *term_blind_note(result), *no_shuffle_note(result),
+             *_run_tolerance_note(result, refs), *_reference_notes(result), *_layout_note(result), *term_blind_note(result), *no_shuffle_note(result),
              _headline_note(HEADLINE_NOTE, result),
              *_comparison_note(compared), *reproduce_note(result))
     explained = [m for m in tests if m is not HEADLINE] + ([STABILITY_X_AGREEMENT] if compared else []) + controls
@@ -375,7 +375,7 @@ def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int, met
     drop = (1, 2) + tuple(range(len(header) - 1, flags_at, -1)) + tuple(range(flags_at - 1, 3, -1))
     return Section(_title(result, compact=True), header, rows,
                    notes=("Means over documents.", *few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
-                          *_reference_notes(result), *_layout_note(result), *term_blind_note(result),
+                          *_run_tolerance_note(result, refs), *_reference_notes(result), *_layout_note(result), *term_blind_note(result),
                           *no_shuffle_note(result), _headline_note(HEADLINE_BRIEF, result),
                           *_comparison_note(compared, brief=True), *reproduce_note(result)),
                    align="LRrRr" + "r" * len(extra) + "L" + "r" * len(refs), data=_summary_data(result, metrics),
@@ -423,6 +423,25 @@ def _window_note(result: CorpusResult, refs: Sequence[Measure]) -> list[str]:
         return []
     how = window_convention((result.settings.get("metrics") or {}).get("k"))
     return [f"Window metrics (Pk, WindowDiff and their variants) at k = {how}; each document's k is in the JSON report."]
+
+
+def tolerance_note(tolerance: int, measures: Sequence[Measure]) -> list[str]:
+    """Which of the shown ``measures`` matched boundaries within ``tolerance`` units, and how far
+    (:data:`~stability.catalogue.TOLERANT`; nothing when exact, or none of them is shown): a
+    run's ``[metrics] tolerance``, a score's ``--tolerance``."""
+    from ..catalogue import TOLERANT
+
+    shown = [m.short for m in measures if m.name in TOLERANT]
+    if not tolerance or not shown:
+        return []
+    names = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+    return [f"{names} {'matches' if len(shown) == 1 else 'match'} boundaries within {counted(tolerance, 'unit')} "
+            f"(tolerance {tolerance}; a reference boundary is matched once at most)."]
+
+
+def _run_tolerance_note(result: CorpusResult, refs: Sequence[Measure]) -> list[str]:
+    """:func:`tolerance_note` of a run's reference metrics (its ``[metrics] tolerance``)."""
+    return tolerance_note((result.settings.get("metrics") or {}).get("tolerance", 0), refs)
 
 
 #: Said under a table whose documents have several references (a run's or a score's).
