@@ -169,7 +169,12 @@ def _prose_widths(section: Section, columns: Sequence[int], width: int | None) -
     narrowest (:func:`_prose_bounds`), then the room left goes, in turn and in shares of their
     preferred widths, to bringing them up to their preferred width, to the other columns' headers
     wanting one line (:func:`_header_widths`), and to the prose columns up to their longest cell.
-    ``width`` ``None``: each at its preferred width (within its bounds)."""
+    ``width`` ``None``: each at its preferred width (within its bounds).
+
+    A table that does not fit with its prose at the narrowest and that parts cannot narrow (no
+    column but the key columns and one other) has its prose narrowed further, down to its longest
+    word: the terminal table would wrap it to that room anyway, a second time, leaving lines of
+    one or two words between full ones."""
     prose = [i for i in columns if i in section.prose]
     bounds = {i: _prose_bounds(section, i) for i in prose}
     if width is None:
@@ -178,6 +183,9 @@ def _prose_widths(section: Section, columns: Sequence[int], width: int | None) -
     others = [i for i in columns if i not in section.prose]
     given = {i: low for i, (low, _) in bounds.items()}
     room = width - table_width([widths[i] for i in others] + list(given.values()))
+    if room < 0 and len([i for i in columns if i >= section.keys]) <= 1:  # in a part of its own
+        _share(given, {i: min(given[i], _longest_word(section, i)) for i in prose}, -room, section.prose)
+        return given
     headers = sum(max(0, cell_len(str(section.header[i])) - widths[i]) for i in others)
     room = _share(given, _prose_widths(section, prose, None), room, section.prose)
     if room >= headers:  # the headers' one line before the prose grows past its preferred width
@@ -187,17 +195,18 @@ def _prose_widths(section: Section, columns: Sequence[int], width: int | None) -
 
 
 def _share(given: dict[int, int], cap: Mapping[int, int], room: int, weights: Mapping[int, int]) -> int:
-    """Raise the widths ``given`` towards ``cap`` with at most ``room`` cells, in shares of
-    ``weights`` (at least one cell a turn, so that it ends); returns the room left."""
-    growing = [i for i in given if given[i] < cap[i]]
+    """Move the widths ``given`` towards ``cap`` (up, or down where a cap is below) by at most
+    ``room`` cells in all, in shares of ``weights`` (at least one cell a turn, so that it ends);
+    returns the room left."""
+    growing = [i for i in given if given[i] != cap[i]]
     while room > 0 and growing:
         total = sum(weights[i] for i in growing)
         turn = room
         for i in growing:
-            step = min(max(1, turn * weights[i] // total), cap[i] - given[i], room)
-            given[i] += step
+            step = min(max(1, turn * weights[i] // total), abs(cap[i] - given[i]), room)
+            given[i] += step if cap[i] > given[i] else -step
             room -= step
-        growing = [i for i in growing if given[i] < cap[i]]
+        growing = [i for i in growing if given[i] != cap[i]]
     return room
 
 
