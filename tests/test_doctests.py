@@ -39,6 +39,17 @@ def test_docstring_examples(name):
     assert result.failed == 0
 
 
+def test_the_terminal_table_s_examples_break_their_lines_where_they_show():
+    """The examples above compare with NORMALIZE_WHITESPACE, under which a line break and a space
+    are the same: ``flowed``'s example showed a meaning on one line at 30 columns (``room for 30 -
+    (1 + 7) = 22 cells``, the key column counted one cell wide, not its header's four) where the
+    code gives two lines, and passed. Where a function's work is to break lines, the examples show
+    the breaks exactly."""
+    from stability.reporting.formats import table
+
+    assert doctest.testmod(table, optionflags=0).failed == 0
+
+
 def test_the_core_modules_have_examples():
     """The modules users call first show how (the collection above would pass on no example)."""
     for name in ("stability.checks", "stability.stats", "stability.segmentation", "stability.runner",

@@ -223,8 +223,11 @@ def flowed(section: Section, width: int | None = None, columns: Sequence[int] | 
     one two
     three four
     five six
-    >>> print(flowed(section, 30).rows[0][1])  # room for 30 - (1 + 7) = 22 cells: one line
+    >>> print(flowed(section, 40).rows[0][1])  # room for 40 - (4 + 7) = 29 cells (the key column: its header)
     one two three four five six
+    >>> print(flowed(section, 30).rows[0][1])  # 19 cells
+    one two three four
+    five six
     """
     import dataclasses
 
