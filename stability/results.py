@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -508,13 +508,32 @@ class Failure:
 FAILURE_LINES = 3
 
 
+def error_line(error: str) -> str:
+    """What a one-line warning quotes of a failure's ``error``: its first line with text, without
+    blanks at either end. An exception raised without a message is said ``ValueError: `` (its
+    name, a colon and a blank): its name alone; one whose message starts on a new line
+    (``ValueError: \\n  the reason``) has the line after the name joined to it.
+
+    >>> error_line("ValueError: too long\\nTraceback (most recent call last):"), error_line("ValueError: ")
+    ('ValueError: too long', 'ValueError')
+    >>> error_line("ValueError: \\n  the reason\\n  and more"), error_line("")
+    ('ValueError: the reason', '')
+    """
+    lines = [line.strip() for line in error.splitlines() if line.strip()]
+    if not lines:
+        return ""
+    if lines[0].endswith(":"):
+        return f"{lines[0]} {lines[1]}" if len(lines) > 1 else lines[0][:-1]
+    return lines[0]
+
+
 def failure_lines(failures: Sequence[Failure], limit: int = FAILURE_LINES) -> list[str]:
     """The failures of a run said in a few lines, for the warnings after its report: one line per
     segmenter and error, naming the documents that failed with it (the first few of them), where
-    the first one failed and the error's first line; at most ``limit`` such lines per segmenter,
+    the first one failed and the error's first line (:func:`error_line`); at most ``limit`` such lines per segmenter,
     then one counting the documents of its other errors. A segmenter that fails on every document
     of a large corpus printed a line per document, the same error on each. A failure alone is
-    said as :meth:`Failure.message` says it. Every failure stays in the report's Failures table and
+    said as :meth:`Failure.message` says it, with its error's first line. Every failure stays in the report's Failures table and
     in the results file.
 
     Examples
@@ -527,7 +546,7 @@ def failure_lines(failures: Sequence[Failure], limit: int = FAILURE_LINES) -> li
     """
     groups: dict[tuple[str, str], list[Failure]] = {}
     for failure in failures:
-        groups.setdefault((failure.segmenter, failure.error.splitlines()[0] if failure.error else ""), []).append(failure)
+        groups.setdefault((failure.segmenter, error_line(failure.error)), []).append(failure)
     lines, said, untold = [], dict.fromkeys([key[0] for key in groups], 0), dict.fromkeys([key[0] for key in groups], 0)
     for (segmenter, error), group in groups.items():
         if said[segmenter] == limit:
@@ -536,11 +555,12 @@ def failure_lines(failures: Sequence[Failure], limit: int = FAILURE_LINES) -> li
         said[segmenter] += 1
         first = group[0]
         if len(group) == 1:
-            lines.append(first.message().splitlines()[0])
-            continue
-        names = ", ".join(repr(f.document) for f in group[:3]) + (f" and {len(group) - 3} more" if len(group) > 3 else "")
-        lines.append(f"segmenter {segmenter!r} failed on {counted(len(group), 'document')} with the same error ({names}; "
-                     f"the first: {call_place(first.restart, first.stream)}, seed {first.seed}): {error}")
+            line = replace(first, error=error).message()
+        else:
+            names = ", ".join(repr(f.document) for f in group[:3]) + (f" and {len(group) - 3} more" if len(group) > 3 else "")
+            line = (f"segmenter {segmenter!r} failed on {counted(len(group), 'document')} with the same error ({names}; "
+                    f"the first: {call_place(first.restart, first.stream)}, seed {first.seed}): {error}")
+        lines.append(line if error else line.removesuffix(": "))  # no error to say: no colon and blank before it
     lines += [f"segmenter {segmenter!r} failed on {counted(n, 'more document')} with other errors (the report's Failures "
               "table and the results file list every failure)" for segmenter, n in untold.items() if n]
     return lines

@@ -251,3 +251,26 @@ def test_failure_lines_say_at_most_a_few_errors_a_segmenter_and_count_the_rest()
                      "segmenter 'y', document 'd0', initial segmentation, seed 1: ValueError: no",
                      "segmenter 'x' failed on 3 more documents with other errors (the report's Failures table and the "
                      "results file list every failure)"]
+
+
+@pytest.mark.parametrize("error, said", [
+    ("ValueError: ", "seed 1: ValueError"),  # raised without a message: no blank at the end
+    ("", "seed 1"),
+    ("   ", "seed 1"),
+    ("ValueError: \n  the reason", "seed 1: ValueError: the reason"),  # a message on the next line
+    ("KeyError: 'x'  \nTraceback (most recent call last):", "seed 1: KeyError: 'x'"),
+])
+def test_failure_lines_quote_an_error_s_first_line_with_text_and_end_in_no_blank(error, said):
+    """A segmenter raising ``ValueError()`` is recorded ``ValueError: ``: its warning ended in a
+    blank (``seed 1: ValueError: ``), and one whose message starts on a new line was said by the
+    line before it, the exception's name alone; two such failures with different reasons were
+    counted as failing "with the same error"."""
+    from stability.results import Failure, failure_lines
+
+    one = failure_lines([Failure("x", "d0", error, seed=1)])
+    assert one == [f"segmenter 'x', document 'd0', initial segmentation, {said}"]
+    two = failure_lines([Failure("x", f"d{i}", error, seed=1) for i in range(2)])
+    assert two == [f"segmenter 'x' failed on 2 documents with the same error ('d0', 'd1'; the first: initial "
+                   f"segmentation, {said.replace('seed 1', 'seed 1)')}"]
+    reasons = [Failure("x", "d0", "ValueError: \n  too long", seed=1), Failure("x", "d1", "ValueError: \n  empty", seed=1)]
+    assert len(failure_lines(reasons)) == 2
