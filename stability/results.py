@@ -530,11 +530,12 @@ def error_line(error: str) -> str:
 def failure_lines(failures: Sequence[Failure], limit: int = FAILURE_LINES) -> list[str]:
     """The failures of a run said in a few lines, for the warnings after its report: one line per
     segmenter and error, naming the documents that failed with it (the first few of them), where
-    the first one failed and the error's first line (:func:`error_line`); at most ``limit`` such lines per segmenter,
-    then one counting the documents of its other errors. A segmenter that fails on every document
-    of a large corpus printed a line per document, the same error on each. A failure alone is
-    said as :meth:`Failure.message` says it, with its error's first line. Every failure stays in the report's Failures table and
-    in the results file.
+    the first one failed and the error's first line (:func:`error_line`); at most ``limit`` such
+    lines per segmenter, then one counting its other errors and the documents that failed with
+    them. A segmenter that fails on every document of a large corpus printed a line per document,
+    the same error on each. A failure alone is said as :meth:`Failure.message` says it, with its
+    error's first line. Every failure stays in the report's Failures table and in the results
+    file.
 
     Examples
     --------
@@ -547,10 +548,13 @@ def failure_lines(failures: Sequence[Failure], limit: int = FAILURE_LINES) -> li
     groups: dict[tuple[str, str], list[Failure]] = {}
     for failure in failures:
         groups.setdefault((failure.segmenter, error_line(failure.error)), []).append(failure)
-    lines, said, untold = [], dict.fromkeys([key[0] for key in groups], 0), dict.fromkeys([key[0] for key in groups], 0)
+    lines, said = [], dict.fromkeys([key[0] for key in groups], 0)
+    untold: dict[str, list[int]] = {}  # segmenter -> [documents, errors] not said
     for (segmenter, error), group in groups.items():
         if said[segmenter] == limit:
-            untold[segmenter] += len(group)
+            counts = untold.setdefault(segmenter, [0, 0])
+            counts[0] += len(group)
+            counts[1] += 1
             continue
         said[segmenter] += 1
         first = group[0]
@@ -561,8 +565,9 @@ def failure_lines(failures: Sequence[Failure], limit: int = FAILURE_LINES) -> li
             line = (f"segmenter {segmenter!r} failed on {counted(len(group), 'document')} with the same error ({names}; "
                     f"the first: {call_place(first.restart, first.stream)}, seed {first.seed}): {error}")
         lines.append(line if error else line.removesuffix(": "))  # no error to say: no colon and blank before it
-    lines += [f"segmenter {segmenter!r} failed on {counted(n, 'more document')} with other errors (the report's Failures "
-              "table and the results file list every failure)" for segmenter, n in untold.items() if n]
+    lines += [f"segmenter {segmenter!r} failed on {counted(n, 'more document')} with "
+              f"{'another error' if errors == 1 else f'{errors} other errors'} (the report's Failures table and the "
+              "results file list every failure)" for segmenter, (n, errors) in untold.items()]
     return lines
 
 

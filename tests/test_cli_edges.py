@@ -249,7 +249,7 @@ def test_failure_lines_say_at_most_a_few_errors_a_segmenter_and_count_the_rest()
     assert lines == ["segmenter 'x', document 'd0', initial segmentation, seed 1: IndexError: index 0 out of range",
                      "segmenter 'x', document 'd1', initial segmentation, seed 1: IndexError: index 1 out of range",
                      "segmenter 'y', document 'd0', initial segmentation, seed 1: ValueError: no",
-                     "segmenter 'x' failed on 3 more documents with other errors (the report's Failures table and the "
+                     "segmenter 'x' failed on 3 more documents with 3 other errors (the report's Failures table and the "
                      "results file list every failure)"]
 
 
@@ -274,3 +274,20 @@ def test_failure_lines_quote_an_error_s_first_line_with_text_and_end_in_no_blank
                    f"segmentation, {said.replace('seed 1', 'seed 1)')}"]
     reasons = [Failure("x", "d0", "ValueError: \n  too long", seed=1), Failure("x", "d1", "ValueError: \n  empty", seed=1)]
     assert len(failure_lines(reasons)) == 2
+
+
+def test_the_failures_not_said_are_counted_as_documents_and_errors():
+    """The line counting a segmenter's failures past the limit said "with other errors" whatever
+    their number: "failed on 1 more document with other errors", and for five documents failing
+    with one more error, "other errors" too."""
+    from stability.results import Failure, failure_lines
+
+    tail = " (the report's Failures table and the results file list every failure)"
+    said = [Failure("x", "d0", "A: a", seed=1), Failure("x", "d1", "B: b", seed=1)]
+    one = failure_lines([*said, Failure("x", "d2", "C: c", seed=1)], limit=2)
+    assert one[-1] == "segmenter 'x' failed on 1 more document with another error" + tail
+    same = failure_lines([*said, *(Failure("x", f"e{i}", "C: c", seed=1) for i in range(5))], limit=2)
+    assert same[-1] == "segmenter 'x' failed on 5 more documents with another error" + tail
+    two = failure_lines([*said, Failure("x", "d2", "C: c", seed=1), *(Failure("x", f"e{i}", "D: d", seed=1) for i in range(3))],
+                        limit=2)
+    assert two[-1] == "segmenter 'x' failed on 4 more documents with 2 other errors" + tail
