@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .checks import counted
+from .checks import check_int, counted
 from .exceptions import MissingDependencyError, call_place
 from .segmentation import Segmentation
 from .stats import bootstrap_mean, f1_array
@@ -545,6 +545,7 @@ def failure_lines(failures: Sequence[Failure], limit: int = FAILURE_LINES) -> li
     segmenter 'bad' failed on 6 documents with the same error ('d0', 'd1', 'd2' and 3 more; the first: initial segmentation, seed 0): ValueError: too long
     segmenter 'bad', document 'd9', restart 2 of the within stream, seed 0: KeyError: 'x'
     """
+    limit = check_int(limit, "limit", low=1)
     groups: dict[tuple[str, str], list[Failure]] = {}
     for failure in failures:
         groups.setdefault((failure.segmenter, error_line(failure.error)), []).append(failure)

@@ -291,3 +291,18 @@ def test_the_failures_not_said_are_counted_as_documents_and_errors():
     two = failure_lines([*said, Failure("x", "d2", "C: c", seed=1), *(Failure("x", f"e{i}", "D: d", seed=1) for i in range(3))],
                         limit=2)
     assert two[-1] == "segmenter 'x' failed on 4 more documents with 2 other errors" + tail
+
+
+@pytest.mark.parametrize("limit, error", [(0, "InvalidParameterError: limit must be an integer >= 1"),
+                                          (-1, "InvalidParameterError: limit must be an integer >= 1"),
+                                          (True, "InvalidTypeError: limit must be an integer"),
+                                          (2.0, "InvalidTypeError: limit must be an integer")])
+def test_failure_lines_refuse_a_limit_that_is_not_a_positive_integer(limit, error):
+    """``limit=0`` said no error and counted every failure as "more documents with other errors";
+    a negative limit was no limit at all."""
+    from stability import exceptions
+    from stability.results import Failure, failure_lines
+
+    kind, said = error.split(": ")
+    with pytest.raises(getattr(exceptions, kind), match=said):
+        failure_lines([Failure("x", "d0", "A: a", seed=1)], limit=limit)
