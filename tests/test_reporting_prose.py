@@ -21,7 +21,10 @@ WORDS = st.one_of(
     st.sampled_from(["😀", "😀x", "https://example.org/a/very/long/path/that/never/ends/at/all"]),
     st.text(alphabet="abc", min_size=25, max_size=90),  # wider than many a terminal's room
 )
-PROSE = st.lists(WORDS, max_size=25).map(" ".join)  # may be empty
+#: What may stand between two words of a prose cell: an error's line ends (``\r\n`` too), the
+#: ideographic space of CJK text (two cells wide), other Unicode blanks.
+BLANKS = st.sampled_from([" ", " ", " ", "  ", "\n", "\t", "\r\n", "\u3000", "\x0b", "\u2028"])
+PROSE = st.lists(st.tuples(WORDS, BLANKS), max_size=25).map(lambda pairs: "".join(w + b for w, b in pairs))
 LABELS = st.lists(st.text(alphabet="abxyz=0123", min_size=1, max_size=12), min_size=1, max_size=4).map(",".join)
 
 

@@ -273,7 +273,10 @@ def _fill(text: str, width: int) -> str:
     (a CJK character takes two: ``textwrap`` counts characters, so a line of wide labels
     overflowed and the terminal wrapped it again, inside a label); a word wider than ``width``
     keeps a line of its own (a URL, a long code span: never cut in two), and a hyphenated word
-    is never broken after its hyphen (``adaptive- stopping``).
+    is never broken after its hyphen (``adaptive- stopping``). It breaks at any blank but the
+    no-break space it keeps (:func:`result_lines`): at a ``\r`` or an ideographic space too, as
+    the terminal table does, which otherwise broke again a line wrapped here and marked a blank it
+    cut with an ellipsis.
 
     >>> print(_fill("the first adaptive-stopping check, see https://example.org/a-long-page", 20))
     the first
@@ -285,7 +288,7 @@ def _fill(text: str, width: int) -> str:
 
     lines: list[str] = []
     line = ""
-    for word in (word for word in re.split(r"[ \t\n]+", text) if word):  # not at the kept (no-break) spaces
+    for word in (word for word in re.split(rf"[^\S{_KEEP}]+", text) if word):  # any blank but the kept (no-break) space
         joined = f"{line} {word}" if line else word
         if line and cell_len(joined) > width:
             lines.append(line)
