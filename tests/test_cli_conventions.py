@@ -330,3 +330,15 @@ def test_no_choice_option_shows_a_bare_str_as_its_value():
         for param in typer.main.get_command(app).commands[command].params:
             if option_choices(param):
                 assert param.metavar not in (None, "<str>", "<text>"), (command, param.opts, param.metavar)
+
+
+def test_the_options_the_library_checks_against_a_few_values_show_no_bare_str():
+    """--corpus-format, --unit and --splitter take one of a few names, which the library checks
+    (a config file gives them too, so they are not declared with choice_option): their help showed
+    `<str>` as --report-format did (`--corpus-format <str>  Corpus format: choi, wiki, ...`)."""
+    shown = {opt: param.metavar for command in COMMANDS
+             for param in typer.main.get_command(app).commands[command].params for opt in param.opts}
+    for flag in ("--corpus-format", "--unit", "--splitter"):
+        assert shown[flag] not in (None, "<str>", "<text>"), (flag, shown[flag])
+    help_text = CliRunner().invoke(app, ["run", "--help"], env={"COLUMNS": "200"}).stdout
+    assert "<str>" not in next(line for line in help_text.splitlines() if "--corpus-format" in line)
