@@ -470,3 +470,18 @@ def test_prose_is_declared_on_left_aligned_wrapped_columns_with_a_width(prose):
 
     with pytest.raises(InvalidParameterError, match="prose must be a mapping of column indices"):
         Section("t", ["a", "b", "c", "d"], [["1", "2", "3", "4"]], align="Llrr", prose=prose)
+
+
+def test_a_label_narrower_than_its_column_s_header_is_not_folded_and_the_next_key_is():
+    """folded() counted a folded label as narrowing its column by what the label lost, though the
+    column stayed as wide as its header (``segmenter``): ``c99,n=3`` was folded for nothing, and
+    the next key column, whose folding the table needed, was left whole: 74 cells at 70."""
+    from rich.cells import cell_len
+
+    from stability.reporting import Report, render
+
+    section = Section("t", ["segmenter", "configuration", "score"],
+                      [["c99,n=3", "langchain_recursive,chunk_size=300,chunk_overlap=0", "0.51"]], keys=2, align="LLr")
+    text = render(Report("r", [section]), "table", width=70)
+    assert max(map(cell_len, text.splitlines())) <= 70, text
+    assert "│ c99,n=3   │ langchain_recursive,chunk_size=300, │" in text, text

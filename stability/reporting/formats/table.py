@@ -144,12 +144,13 @@ def folded(section: Section, width: int, columns: Sequence[int] | None = None) -
         labels = [str(row[k]) for row in rows]
         if not any("," in label and "\n" not in label for label in labels):
             continue
-        target = max(max(_fold_width(label) for label in labels), widths[k] - excess)
+        header = max((cell_len(word) for word in str(section.header[k]).split()), default=0)  # never narrower
+        target = max(max(_fold_width(label) for label in labels), header, widths[k] - excess)
         if target >= widths[k]:
             continue
         for row in rows:
             row[k] = fold_label(str(row[k]), target) if "\n" not in str(row[k]) else row[k]
-        excess -= widths[k] - max(cell_len(line) for row in rows for line in str(row[k]).splitlines())
+        excess -= widths[k] - max([header] + [cell_len(line) for row in rows for line in str(row[k]).splitlines()])
     return section if rows == [list(row) for row in section.rows] else dataclasses.replace(section, rows=rows)
 
 
