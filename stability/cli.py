@@ -471,7 +471,7 @@ def score(
     ctx: typer.Context,
     reference: Annotated[str, typer.Option("--reference", "-R", callback=_existing_or_dash, help="Reference segmentations (file or directory; - reads them from stdin).")],
     hypothesis: Annotated[str, typer.Option("--hypothesis", "-H", callback=_existing_or_dash, help="Hypothesis segmentations (file or directory; - reads them from stdin).")],
-    k: Annotated[Optional[str], typer.Option("--window", "-k", help="Window k of Pk/WindowDiff: an integer or lamprier / nltk / segeval.")] = None,
+    k: Annotated[Optional[str], typer.Option("--window", "-k", metavar="<k>", help="Window k of Pk/WindowDiff: an integer or lamprier / nltk / segeval.")] = None,
     old_k: Annotated[Optional[str], typer.Option("--k", hidden=True)] = None,
     tolerance: Annotated[int, typer.Option("--tolerance", min=0, help="Boundary-matching tolerance for P/R/F1.")] = 0,
     width: WidthOption = None,

@@ -485,3 +485,19 @@ def test_a_label_narrower_than_its_column_s_header_is_not_folded_and_the_next_ke
     text = render(Report("r", [section]), "table", width=70)
     assert max(map(cell_len, text.splitlines())) <= 70, text
     assert "│ c99,n=3   │ langchain_recursive,chunk_size=300, │" in text, text
+
+
+def test_a_narrow_table_s_title_takes_the_terminal_s_width_not_the_table_s(tmp_path):
+    """rich wrapped a table's title to the table's width: `score --metrics f1` at 80 columns
+    printed "Reference metrics: 2" over "documents" above a table 22 cells wide."""
+    ref, hyp = tmp_path / "r.jsonl", tmp_path / "h.jsonl"
+    ref.write_text('{"id": "a", "boundaries": [3], "n_units": 6}\n{"id": "b", "boundaries": [2], "n_units": 6}\n')
+    hyp.write_text('{"id": "a", "boundaries": [3], "n_units": 6}\n{"id": "b", "boundaries": [4], "n_units": 6}\n')
+    for width in WIDTHS:
+        out = CliRunner().invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--metrics", "f1", "--width", str(width)])
+        assert out.exit_code == 0, out.output
+        assert out.stdout.splitlines()[0] == "Reference metrics: 2 documents"
+    section = Section("a title much longer than the table under it", ["x"], [["1"]])
+    from stability.reporting import Report, render
+    assert render(Report("r", [section]), "table", width=30).splitlines()[:2] == [
+        "a title much longer than the", "table under it"]  # wrapped at the terminal's width

@@ -331,12 +331,12 @@ def _header_widths(section: Section, columns: Sequence[int], width: int) -> list
     return widths
 
 
-def _table(section: Section, columns: Sequence[int], title: str, width: int):  # -> rich.table.Table
+def _table(section: Section, columns: Sequence[int], width: int):  # -> rich.table.Table (untitled)
     from rich.table import Table
     from rich.text import Text
 
     widths, letters = _header_widths(section, columns, width), section.alignment()
-    table = Table(title=Text(title), title_justify="left")
+    table = Table()
     for i in columns:
         header = textwrap.fill(str(section.header[i]), widths[i], break_long_words=False)
         table.add_column(Text(header), justify="left" if letters[i] in "lL" else "right", no_wrap=letters[i].isupper())
@@ -368,12 +368,12 @@ def _longest_word(section: Section, column: int) -> int:
     return max(map(cell_len, words), default=0)
 
 
-def _tables(section: Section, width: int):  # -> list of rich tables, kept titles, dropped titles
+def _tables(section: Section, width: int):  # -> [(title, rich table)], kept titles, dropped titles
     kept, dropped = fit(section, width)
     folded = parts(section, kept, width)
     titles = [section.title if len(folded) == 1 else f"{section.title} (part 1 of {len(folded)})"]
     titles += [f"Part {n} of {len(folded)} of the table above" for n in range(2, len(folded) + 1)]
-    tables = [_table(flowed(section, width, columns), columns, title, width)  # prose: its part's room
+    tables = [(title, _table(flowed(section, width, columns), columns, width))  # prose: its part's room
               for columns, title in zip(folded, titles)]
     return tables, [str(section.header[i]) for i in kept], [str(h) for h in section.header if str(h) in dropped]
 
@@ -406,6 +406,7 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
     it again (``stability report DIR``) is what a note on columns left out for width suggests
     (:func:`left_out`)."""
     from rich.console import Console
+    from rich.text import Text
 
     width = check_int(width, "width", low=MIN_WIDTH, none=True)
     color = check_bool(color, "color")
@@ -425,7 +426,9 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
         # folding as the columns kept need, their prose in the room left, its narrowest at the least
         console.width = max(terminal, narrowest(section, kept))  # past the terminal rather than cut a cell
         tables, kept, dropped = _tables(section, console.width)
-        for table in tables:
+        for title, table in tables:  # a title on lines of the terminal's width, not of the table's (rich
+            # wrapped a narrow table's title: "Reference metrics: 2" over "documents")
+            console.print(Text(title, style="table.title"), overflow="fold")
             console.print(table)
         console.width = terminal
         for note in [section.legend_line(kept), *section.notes]:
