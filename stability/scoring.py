@@ -394,6 +394,12 @@ def score_segmentations(
     ScoreResult
         The result ``stability score`` renders (:func:`stability.reporting.render`).
 
+    Raises
+    ------
+    InvalidParameterError
+        When ``hypotheses`` holds no document (as :func:`stability.evaluate` refuses an empty
+        corpus and ``stability score`` an empty file), or the documents do not pair up by id.
+
     Examples
     --------
     >>> from stability import Segmentation
@@ -405,6 +411,9 @@ def score_segmentations(
 
     if not isinstance(hypotheses, Mapping):
         raise InvalidTypeError.make("hypotheses", "a mapping document id -> Segmentation", hypotheses)
+    if not hypotheses:  # a score of nothing is a mistake (an empty dict, a filter that kept none), not a result
+        raise InvalidParameterError.make("hypotheses", "a mapping document id -> Segmentation of at least one "
+                                         "document", hypotheses)
     hyps = {_id_key(str(doc_id)): _Entry(str(doc_id), (as_segmentation(value, f"hypotheses[{doc_id!r}]"),))
             for doc_id, value in hypotheses.items()}
     return _score(_reference_entries(references), hyps, k=k, tolerance=tolerance, gamma=gamma,

@@ -462,3 +462,17 @@ def test_the_window_note_is_said_only_under_a_window_metric(tmp_path):
     run = evaluate({"even": "even"}, [Document("a", ["x"] * 12, references=([5],))], n_restarts=2, progress=False)
     assert "Window metrics" not in render(run, "md", metrics=["f1", "b"])
     assert "Window metrics" in render(run, "md", metrics=["f1", "wd"])
+
+
+@pytest.mark.parametrize("references", [{}, []])
+def test_score_segmentations_refuses_no_document_as_evaluate_does(references):
+    """``score_segmentations({}, {})`` returned a result of 0 documents, whose means were empty,
+    while ``stability score`` refuses an empty file and ``evaluate(seg, [])`` an empty corpus."""
+    from stability.scoring import score_segmentations
+
+    with pytest.raises(InvalidParameterError, match=r"^hypotheses must be a mapping document id -> Segmentation of "
+                                                    r"at least one document; received \{\}$") as caught:
+        score_segmentations(references, {})
+    assert caught.value.parameter == "hypotheses"
+    with pytest.raises(InvalidParameterError, match="documents must be a corpus of at least one document"):
+        evaluate({"even": "even"}, [], progress=False)  # the wording it follows
