@@ -71,9 +71,21 @@ def window_from_text(text: str, name: str = "k") -> int | str:
 
 @dataclass(frozen=True)
 class _Entry:
+    """A document's segmentations as read, and where they were read from (``source``:
+    ``file:line``, a file, or the argument of :func:`score_segmentations`), for errors to name."""
+
     id: str
     segmentations: tuple[Segmentation, ...]
     times: Any = None
+    source: str = ""
+
+
+def _place(doc: Any, fallback: str) -> str:
+    """Where a corpus reader read ``doc`` (``file:line``, or the file), else ``fallback``."""
+    source, line = doc.meta.get("source"), doc.meta.get("line")
+    if not source:
+        return fallback
+    return f"{source}:{line}" if line is not None else str(source)
 
 
 def _file_records(path: Path, encoding: str, errors: str) -> Generator[tuple[int, str, Any], None, None]:
@@ -172,7 +184,7 @@ def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator
             raise
         except StabilityError as exc:
             raise CorpusFormatError(naming_document(doc_id, exc), path=str(path), line=number) from None
-        yield _Entry(doc_id, segs, record.get("times"))
+        yield _Entry(doc_id, segs, record.get("times"), f"{path}:{number}")
 
 
 def _stdin_records(encoding: str, errors: str) -> Iterator[tuple[int, str, Any]]:
@@ -231,7 +243,7 @@ def read_segmentations(path: str | os.PathLike, **reader_options: Any) -> Iterat
     for doc in read_corpus(path, **reader_options):
         if not doc.references:
             raise CorpusFormatError(f"document {doc.id!r} has no segmentation to score", path=str(path))
-        yield _Entry(doc.id, doc.references, doc.times)
+        yield _Entry(doc.id, doc.references, doc.times, _place(doc, str(path)))
 
 
 def _id_key(doc_id: str) -> str:
@@ -347,7 +359,7 @@ def _reference_entries(references: Any) -> dict[str, _Entry]:
             many = isinstance(value, Sequence) and bool(value) and all(isinstance(v, Segmentation) for v in value)
             segs = (tuple(as_segmentation(v, f"{name}[{i}]") for i, v in enumerate(value)) if many
                     else (as_segmentation(value, name),))
-            by_id[str(doc_id)] = _Entry(str(doc_id), segs)
+            by_id[str(doc_id)] = _Entry(str(doc_id), segs, source=name)
         return by_id
     from .corpus import Document
 
@@ -360,7 +372,7 @@ def _reference_entries(references: Any) -> dict[str, _Entry]:
             raise InvalidTypeError.make(f"references[{i}]", "a Document (or give a mapping document id -> Segmentation)", doc)
         if not doc.references:
             raise InvalidParameterError(f"document {doc.id!r} has no reference segmentation to score against")
-        entries.append(_Entry(doc.id, doc.references, doc.times))
+        entries.append(_Entry(doc.id, doc.references, doc.times, _place(doc, f"references[{i}]")))
     return _by_id(entries, "references")
 
 
@@ -414,7 +426,8 @@ def score_segmentations(
     if not hypotheses:  # a score of nothing is a mistake (an empty dict, a filter that kept none), not a result
         raise InvalidParameterError.make("hypotheses", "a mapping document id -> Segmentation of at least one "
                                          "document", hypotheses)
-    hyps = {_id_key(str(doc_id)): _Entry(str(doc_id), (as_segmentation(value, f"hypotheses[{doc_id!r}]"),))
+    hyps = {_id_key(str(doc_id)): _Entry(str(doc_id), (as_segmentation(value, f"hypotheses[{doc_id!r}]"),),
+                                         source=f"hypotheses[{doc_id!r}]")
             for doc_id, value in hypotheses.items()}
     return _score(_reference_entries(references), hyps, k=k, tolerance=tolerance, gamma=gamma,
                   window_limit=window_limit)
@@ -452,8 +465,9 @@ def _score(references: Mapping[str, _Entry], hypotheses: Mapping[str, _Entry], *
         h = hyp.segmentations[0]
         if h.n_units != ref.segmentations[0].n_units:
             raise InvalidParameterError(
-                f"document {doc_id!r}: the hypothesis covers {counted(h.n_units, 'unit')}, the reference "
-                f"{ref.segmentations[0].n_units}"
+                f"document {doc_id!r}: the hypothesis covers {counted(h.n_units, 'unit')} ({hyp.source}), the "
+                f"reference {counted(ref.segmentations[0].n_units, 'unit')} ({ref.source}); expected a hypothesis "
+                "of the units its reference segments"
             )
         try:
             values = compute_all(ref.segmentations[0], h, k=k, tolerance=tolerance, gamma=gamma, times=ref.times)
