@@ -60,6 +60,7 @@ __all__ = [
     "reference_measure",
     "reference_measures",
     "reference_spellings",
+    "aliases_said",
     "oriented",
 ]
 
@@ -341,9 +342,10 @@ def _reference(name: str, short: str, title: str, direction: str | None, value: 
 _REFERENCE_LIST = (
     _reference("precision", "P", "boundary precision", "higher", lambda c: c.prf.precision,
                "share of hypothesis boundaries matching a reference boundary (within the tolerance)",
-               function="boundary_prf"),
+               aliases=("p",), function="boundary_prf"),
     _reference("recall", "R", "boundary recall", "higher", lambda c: c.prf.recall,
-               "share of reference boundaries found (within the tolerance)", function="boundary_prf"),
+               "share of reference boundaries found (within the tolerance)", aliases=("r",),
+               function="boundary_prf"),
     _reference("f1", "F1(ref)", "boundary F1", "higher", lambda c: c.prf.f1,
                "harmonic mean of boundary precision and recall", compact=True, function="boundary_prf"),
     _reference("f1_1", "F1(±1)", "boundary F1 within one unit", "higher", lambda c: c.near_prf.f1,
@@ -442,15 +444,27 @@ def _lookup(name: str, tables: tuple[Mapping[str, Measure], ...], what: str) -> 
         for m in table.values():
             if name in m.aliases:
                 return m
-    names = list(_spellings(tables))
+    spelled = _spellings(tables)
+    aliases = aliases_said(spelled)
     raise InvalidParameterError(
-        f"unknown {what} {name!r}{did_you_mean(name, names) or '.'} Known: {', '.join(n for t in tables for n in t)}"
+        f"unknown {what} {name!r}{did_you_mean(name, list(spelled)) or '.'} Known: "
+        f"{', '.join(n for t in tables for n in t)}" + (f" (or an alias: {aliases})" if aliases else "")
     )
 
 
 def _spellings(tables: tuple[Mapping[str, Measure], ...]) -> dict[str, str]:
     """Every name, then every alias, of the measures of ``tables``, to the name it stands for."""
     return {n: n for t in tables for n in t} | {a: m.name for t in tables for m in t.values() for a in m.aliases}
+
+
+def aliases_said(spellings: Mapping[str, str]) -> str:
+    """The aliases among ``spellings`` (spelling -> name, as :func:`reference_spellings` gives
+    them) as errors list them, each with the name it stands for.
+
+    >>> aliases_said(reference_spellings())[:34]
+    'p = precision, r = recall, wd = wi'
+    """
+    return ", ".join(f"{alias} = {name}" for alias, name in spellings.items() if alias != name)
 
 
 def reference_spellings() -> dict[str, str]:
@@ -476,10 +490,12 @@ def reference_measures(names: str | Iterable[str]) -> list[Measure]:
     --------
     >>> [m.name for m in reference_measures("pk, wd,pk")]
     ['pk', 'windowdiff']
-    >>> reference_measures("p")  # doctest: +ELLIPSIS
+    >>> [m.name for m in reference_measures("p,r")]  # the titles P and R, as the aliases p and r
+    ['precision', 'recall']
+    >>> reference_measures("pkk")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    stability.exceptions.InvalidParameterError: unknown reference metric 'p'; did you mean 'pk'? Known: ...
+    stability.exceptions.InvalidParameterError: unknown reference metric 'pkk'; did you mean 'pk'? Known: ...
     """
     if isinstance(names, str):
         given = [name.strip() for name in names.split(",") if name.strip()]

@@ -75,15 +75,15 @@ def _check_metric_names(names: Any, name: str = "metrics names") -> list[str]:
     """The metrics' catalogue names, an alias (``b``, ``wd``, as ``--metrics`` takes them) read as
     the name it stands for; an error names the first string that is neither, with the closest
     spelling (as ``--metrics`` does)."""
-    from .catalogue import reference_spellings
+    from .catalogue import aliases_said, reference_spellings
 
     spelled = reference_spellings()
     if isinstance(names, str) or not isinstance(names, (list, tuple)) or not all(
         isinstance(n, str) and n in spelled for n in names
     ):
-        aliases = ", ".join(f"{a} = {n}" for a, n in spelled.items() if a != n)
         error = InvalidParameterError.make(
-            name, f"a list drawn from {', '.join(sorted(set(spelled.values())))} (or an alias: {aliases})", names)
+            name, f"a list drawn from {', '.join(sorted(set(spelled.values())))} (or an alias: "
+            f"{aliases_said(spelled)})", names)
         unknown = [n for n in names if isinstance(n, str) and n not in spelled] if isinstance(names, (list, tuple)) else []
         if unknown:
             raise InvalidParameterError(f"{error}; unknown: {unknown[0]!r}{did_you_mean(unknown[0], spelled)}",

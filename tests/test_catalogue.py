@@ -9,7 +9,10 @@ import inspect
 import numpy as np
 import pytest
 
+from typer.testing import CliRunner
+
 from stability import catalogue, metrics
+from stability.cli import app
 from stability.catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, Measure, measure, oriented
 from stability.exceptions import InvalidParameterError, InvalidTypeError
 from stability.results import StabilityResult
@@ -210,3 +213,37 @@ def test_a_table_of_metrics_is_refused_not_read_as_its_keys(names):
     with pytest.raises(InvalidTypeError, match="metrics must be a sequence of metric names or one comma-separated "
                                                "string; received"):
         reference_measures(names)
+
+
+def test_the_titles_p_and_r_are_aliases_as_wd_b_and_s_are(tmp_path):
+    """The reports title boundary precision and recall ``P`` and ``R``, as they title WindowDiff
+    ``WD`` and boundary similarity ``B``; ``wd`` and ``b`` were accepted, ``p`` and ``r`` refused
+    ("unknown reference metric 'p'; did you mean 'pk'?")."""
+    assert catalogue.reference_measures("p,r") == [REFERENCE["precision"], REFERENCE["recall"]]
+    assert measure("p") is REFERENCE["precision"] and measure("r") is REFERENCE["recall"]
+    for m in (*REFERENCE.values(), *MULTI_REFERENCE.values()):  # an alias is the lowered title or an identifier
+        assert all(alias.isidentifier() and alias.islower() for alias in m.aliases), m.name
+    for m in (REFERENCE["precision"], REFERENCE["recall"], REFERENCE["windowdiff"], REFERENCE["boundary_similarity"]):
+        assert m.short.lower() in m.aliases
+    ref = tmp_path / "ref.jsonl"
+    ref.write_text('{"id": "a", "boundaries": [3, 7], "n_units": 10}\n', encoding="utf-8")
+    hyp = tmp_path / "hyp.jsonl"
+    hyp.write_text('{"id": "a", "boundaries": [3], "n_units": 10}\n', encoding="utf-8")
+    result = CliRunner().invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--metrics", "p,r",
+                                      "--report-format", "csv"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "document,ref_precision,ref_recall"  # 1 of 1, 1 of 2: by hand
+    assert result.stdout.splitlines()[1] == "a,1.0,0.5"
+
+
+def test_an_unknown_metric_lists_the_aliases_too():
+    """The "Known:" list of an unknown metric left out the aliases (``wd``, ``b``...) that
+    ``--metrics`` takes; ``compute_all`` and ``[metrics] names`` listed them."""
+    with pytest.raises(InvalidParameterError) as caught:
+        catalogue.reference_measure("nope")
+    said = str(caught.value)
+    assert said.endswith("(or an alias: p = precision, r = recall, wd = windowdiff, wd_corrected = "
+                         "windowdiff_corrected, b = boundary_similarity, s = segmentation_similarity)")
+    with pytest.raises(InvalidParameterError) as caught:  # a table without aliases says none
+        catalogue.stability_measure("nope")
+    assert "alias" not in str(caught.value)

@@ -88,15 +88,15 @@ def compute_all(reference: Any, hypothesis: Any, *, k: WindowPolicy = None, tole
 def _known(names: Iterable[str]) -> list[str]:
     """``names`` checked against the catalogue's reference metrics, an alias (``wd``, ``b``, as
     ``--metrics`` and ``[metrics] names`` take them) read as the name it stands for."""
-    from ..catalogue import REFERENCE, reference_spellings
+    from ..catalogue import REFERENCE, aliases_said, reference_spellings
 
     spelled = {spelling: name for spelling, name in reference_spellings().items() if name in REFERENCE}
     listed = [names] if isinstance(names, str) else list(names)
     unknown = [name for name in listed if not isinstance(name, str) or name not in spelled]
     if unknown:
-        aliases = ", ".join(f"{alias} = {name}" for alias, name in spelled.items() if alias != name)
         raise InvalidParameterError.make(
-            "names", f"reference metric names drawn from {', '.join(REFERENCE)} (or an alias: {aliases})", unknown)
+            "names", f"reference metric names drawn from {', '.join(REFERENCE)} (or an alias: "
+            f"{aliases_said(spelled)})", unknown)
     return list(dict.fromkeys(spelled[name] for name in listed))
 
 
