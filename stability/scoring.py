@@ -30,7 +30,7 @@ import numpy as np
 
 from .checks import counted, did_you_mean
 from .exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, StabilityError, _short_repr
-from .readers.common import naming_document
+from .readers.common import NoTextError, naming_document
 from .readers.jsonl import REFERENCE_KEYS, document_id, is_document
 from .readers.dispatch import STDIN, STDIN_NAME
 from .segmentation import Segmentation
@@ -67,6 +67,11 @@ def window_from_text(text: str, name: str = "k") -> int | str:
             sys, "get_int_max_str_digits") else "a smaller integer")
         raise InvalidParameterError.make(name, expected, text)
     return check_window(text, name)  # a convention's name, or refused as the metrics refuse it
+
+
+#: What a bare segmentation holds, as errors say it.
+_SEGMENTATION_KEYS = ("'boundaries' with 'n_units', 'masses' or 'segments' (segment sizes), or 'references' with "
+                      "'n_units'")
 
 
 @dataclass(frozen=True)
@@ -116,6 +121,8 @@ def _bare_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -
     records = _file_records(path, encoding, errors)
     try:
         first = next(records)
+    except NoTextError as exc:  # no object at all: neither a corpus nor segmentations, nothing to score
+        raise _nothing_to_score(exc) from None
     except (StopIteration, CorpusFormatError, UnicodeDecodeError):
         records.close()
         return None  # the corpus reader says what is wrong with the file
@@ -123,6 +130,14 @@ def _bare_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -
         records.close()
         return None
     return itertools.chain([first], records)
+
+
+def _nothing_to_score(exc: CorpusFormatError) -> NoTextError:
+    """The error of a JSON file (or standard input) holding no object: an empty array, or
+    nothing; the corpus reader's would ask for a document with 'units', which scoring does not need."""
+    holder = "standard input" if exc.path == STDIN_NAME else "the file"
+    return NoTextError(f"{holder} holds no segmentation: expected at least one JSON object holding {_SEGMENTATION_KEYS} "
+                       "(or a document with its units and references)", path=exc.path, line=exc.line)
 
 
 def _keys_received(record: Mapping[str, Any]) -> str:
@@ -176,10 +191,8 @@ def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator
                     )
                 segs = tuple(Segmentation(b, record["n_units"]) for b in lists)
             else:
-                raise CorpusFormatError(
-                    "expected 'boundaries' with 'n_units', 'masses' or 'segments' (segment sizes), or 'references' "
-                    f"with 'n_units'; {_keys_received(record)}", path=str(path), line=number,
-                )
+                raise CorpusFormatError(f"expected {_SEGMENTATION_KEYS}; {_keys_received(record)}", path=str(path),
+                                        line=number)
         except CorpusFormatError:
             raise
         except StabilityError as exc:
@@ -198,11 +211,15 @@ def _stdin_records(encoding: str, errors: str) -> Iterator[tuple[int, str, Any]]
         text = stream.read().decode(check_encoding(encoding, errors), errors) if stream else sys.stdin.read()
     except UnicodeDecodeError as exc:
         raise CorpusFormatError(f"not {encoding} text ({exc.reason} at byte {exc.start})", path=STDIN_NAME) from None
-    for number, place, record in _records(Path(STDIN_NAME), iter(text.splitlines())):
+    records = _records(Path(STDIN_NAME), iter(text.splitlines()))
+    try:
+        first = next(records)
+    except NoTextError as exc:
+        raise _nothing_to_score(exc) from None
+    for number, place, record in itertools.chain([first], records):
         if not isinstance(record, dict) or is_document(record):
-            raise CorpusFormatError("standard input takes segmentations ('boundaries' with 'n_units', 'masses' or "
-                                    "'segments' (segment sizes), or 'references'), not a corpus: give the corpus as a "
-                                    "file", path=STDIN_NAME, line=number)
+            raise CorpusFormatError(f"standard input takes segmentations ({_SEGMENTATION_KEYS}), not a corpus: give "
+                                    "the corpus as a file", path=STDIN_NAME, line=number)
         yield number, place, record
 
 
@@ -214,7 +231,11 @@ def _refuse_bare_in_folder(folder: Path, encoding: str, errors: str) -> None:
     from .readers.jsonl import PATTERNS
 
     first = min((f for pattern in PATTERNS for f in folder.rglob(pattern)), default=None)
-    if first is not None and _bare_records(first, encoding, errors) is not None:
+    try:
+        bare = first is not None and _bare_records(first, encoding, errors) is not None
+    except NoTextError:  # an empty file: the corpus reader leaves it out of the folder's corpus, with a warning
+        return
+    if bare:
         raise CorpusFormatError(
             f"a folder is read as a corpus (documents with their units), and {first} holds bare segmentations "
             "(without units): give that file itself, with the segmentations of every document in it",

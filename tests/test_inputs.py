@@ -505,3 +505,32 @@ def test_score_segmentations_refuses_no_document_as_evaluate_does(references):
     assert caught.value.parameter == "hypotheses"
     with pytest.raises(InvalidParameterError, match="documents must be a corpus of at least one document"):
         evaluate({"even": "even"}, [], progress=False)  # the wording it follows
+
+
+@pytest.mark.parametrize("text, line", [("[]\n", ":1"), ("\n  [ ]\n", ":2"), ("", "")])
+def test_score_says_a_json_file_of_no_object_holds_no_segmentation(tmp_path, monkeypatch, text, line):
+    """An empty JSON array given as segmentations went to the corpus reader, which refused it
+    asking for "at least one document (a JSON object with 'units')": units that scoring does not
+    need. Such a file, or an empty one, or standard input holding either, holds no segmentation."""
+    import io
+    import sys
+
+    ref, empty = tmp_path / "ref.jsonl", tmp_path / "empty.json"
+    ref.write_text('{"id": "a", "boundaries": [3], "n_units": 10}\n', encoding="utf-8")
+    empty.write_text(text, encoding="utf-8")
+    for args in ((empty, ref), (ref, empty)):
+        with pytest.raises(CorpusFormatError) as caught:
+            score_files(*args)
+        assert str(caught.value).startswith(f"{empty}{line}: the file holds no segmentation: expected at least one "
+                                            "JSON object holding 'boundaries' with 'n_units'")
+        assert "'units'" not in str(caught.value)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode()), encoding="utf-8"))
+    with pytest.raises(CorpusFormatError, match=rf"^<stdin>{line}: standard input holds no segmentation: "):
+        score_files("-", ref)
+    folder = tmp_path / "corpus"  # in a folder read as a corpus, the empty file is left out as before
+    folder.mkdir()
+    (folder / "a.json").write_text(text, encoding="utf-8")
+    (folder / "b.jsonl").write_text(json.dumps({"id": "a", "units": ["u"] * 10, "boundaries": [3]}) + "\n",
+                                    encoding="utf-8")
+    with pytest.warns(UserWarning, match="left out of the corpus: a.json"):
+        assert score_files(folder, ref).documents["a"]["f1"] == 1.0
