@@ -7,8 +7,10 @@ when a document has several references).
 A segmentation file is either
 
 * bare segmentations, one JSON object per line (``.jsonl``) or a JSON array of them (``.json``):
-  ``{"id": ..., "boundaries": [...], "n_units": N}`` or ``{"id": ..., "masses": [...]}``
-  (several annotators: ``"references": [[...], ...]`` with ``n_units``), or
+  ``{"id": ..., "boundaries": [...], "n_units": N}``, ``{"id": ..., "masses": [...]}`` or
+  ``{"id": ..., "labels": [...]}`` (one segment label per unit), under the keys the corpus reader
+  takes references from (:data:`stability.readers.jsonl.REFERENCE_KEYS`; several annotators:
+  ``"references": [[...], ...]`` with ``n_units``, or a list of lists), or
 * any corpus :func:`stability.readers.read_corpus` reads (Choi files, JSON lines with units, CSV
   label columns...), whose reference segmentations are used.
 """
@@ -31,7 +33,7 @@ import numpy as np
 from .checks import counted, did_you_mean
 from .exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, StabilityError, _short_repr
 from .readers.common import NoTextError, naming_document
-from .readers.jsonl import REFERENCE_KEYS, document_id, is_document
+from .readers.jsonl import REFERENCE_KEYS, document_id, is_document, read_labels, reference_keys_said
 from .readers.dispatch import STDIN, STDIN_NAME
 from .segmentation import Segmentation
 
@@ -69,9 +71,13 @@ def window_from_text(text: str, name: str = "k") -> int | str:
     return check_window(text, name)  # a convention's name, or refused as the metrics refuse it
 
 
-#: What a bare segmentation holds, as errors say it.
-_SEGMENTATION_KEYS = ("'boundaries' with 'n_units', 'masses' or 'segments' (segment sizes), or 'references' with "
-                      "'n_units'")
+#: What a bare segmentation holds, as errors say it: the corpus reader's reference keys
+#: (REFERENCE_KEYS), boundary lists with the number of units.
+_SEGMENTATION_KEYS = reference_keys_said("'n_units'")
+#: The kinds of REFERENCE_KEYS that carry the number of units, the segmentation of one annotator's
+#: list, and the verb that says how many units it gives.
+_COUNTED: dict[str, tuple[Any, str]] = {"sizes": (Segmentation.from_masses, "add up to"),
+                                        "labels": (read_labels, "label")}
 
 
 @dataclass(frozen=True)
@@ -161,21 +167,21 @@ def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator
                                     f"{' and '.join(repr(key) for key in keys)}", path=str(path), line=number)
         try:
             segs: tuple[Segmentation, ...]
-            if keys and REFERENCE_KEYS[keys[0]] == "sizes":
-                sizes, value = keys[0], record[keys[0]]
-                # one list of sizes, or one per annotator, as the corpus reader takes them
+            if keys and REFERENCE_KEYS[keys[0]] in _COUNTED:  # segment sizes or labels: they give n_units
+                key, value = keys[0], record[keys[0]]
+                read, verb = _COUNTED[REFERENCE_KEYS[key]]
+                # one list, or one per annotator, as the corpus reader takes them
                 nested = isinstance(value, list) and bool(value) and all(isinstance(v, list) for v in value)
-                segs = tuple(Segmentation.from_masses(v, f"{sizes}[{j}]" if nested else sizes)
-                             for j, v in enumerate(value if nested else [value]))
+                segs = tuple(read(v, f"{key}[{j}]" if nested else key) for j, v in enumerate(value if nested else [value]))
                 if len({seg.n_units for seg in segs}) > 1:
                     raise CorpusFormatError(
-                        f"document {doc_id!r}: the lists of {sizes!r} add up to different numbers of units "
+                        f"document {doc_id!r}: the lists of {key!r} {verb} different numbers of units "
                         f"({', '.join(str(seg.n_units) for seg in segs)}); expected one per annotator of the same "
                         "document", path=str(path), line=number,
                     )
                 if "n_units" in record and record["n_units"] != segs[0].n_units:
                     raise CorpusFormatError(
-                        f"document {doc_id!r}: {sizes!r} add up to {segs[0].n_units} units, but 'n_units' is "
+                        f"document {doc_id!r}: {key!r} {verb} {segs[0].n_units} units, but 'n_units' is "
                         f"{_short_repr(record['n_units'])}; expected them to agree (or no 'n_units')",
                         path=str(path), line=number,
                     )

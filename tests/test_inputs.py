@@ -271,8 +271,10 @@ def test_score_refuses_bare_segmentations_that_contradict_themselves(tmp_path, r
 
 @pytest.mark.parametrize("record, message", [
     ({"id": "a", "boundary": [3], "n_units": 10},
-     r"ref\.jsonl:1: expected 'boundaries' .*; received the keys 'id', 'boundary', 'n_units'; did you mean 'boundaries'\?$"),
-    ({"id": "a", "n_units": 10}, r"ref\.jsonl:1: expected 'boundaries' .*; received the keys 'id', 'n_units'$"),
+     r"ref\.jsonl:1: expected 'references' or 'boundaries' with 'n_units' .*; received the keys 'id', 'boundary', "
+     r"'n_units'; did you mean 'boundaries'\?$"),
+    ({"id": "a", "n_units": 10}, r"ref\.jsonl:1: expected 'references' .* 'labels' \(a segment label per unit\); "
+     r"received the keys 'id', 'n_units'$"),
 ])
 def test_score_names_the_keys_of_a_segmentation_it_cannot_read(tmp_path, record, message):
     """A key misspelled (``boundary``) was refused with the keys expected only: neither the keys
@@ -522,7 +524,8 @@ def test_score_says_a_json_file_of_no_object_holds_no_segmentation(tmp_path, mon
         with pytest.raises(CorpusFormatError) as caught:
             score_files(*args)
         assert str(caught.value).startswith(f"{empty}{line}: the file holds no segmentation: expected at least one "
-                                            "JSON object holding 'boundaries' with 'n_units'")
+                                            "JSON object holding ")
+        assert "'boundaries' with 'n_units'" in str(caught.value) and "'masses'" in str(caught.value)
         assert "'units'" not in str(caught.value)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode()), encoding="utf-8"))
     with pytest.raises(CorpusFormatError, match=rf"^<stdin>{line}: standard input holds no segmentation: "):
@@ -534,3 +537,33 @@ def test_score_says_a_json_file_of_no_object_holds_no_segmentation(tmp_path, mon
                                     encoding="utf-8")
     with pytest.warns(UserWarning, match="left out of the corpus: a.json"):
         assert score_files(folder, ref).documents["a"]["f1"] == 1.0
+
+
+def test_score_reads_labels_as_reference_or_hypothesis_as_csv_label_columns_give_them(tmp_path):
+    """``"labels"`` (one segment label per unit) could not be scored: bare, it was refused ("expected
+    'boundaries' with 'n_units'..."); beside units, the corpus reader kept it in meta with a warning
+    and score then said the document "has no segmentation to score". CSV label columns could."""
+    import warnings
+
+    labels = ["intro", "intro", "body", "body", "body", "end"]  # boundaries 2 and 5, by hand
+    bare, corpus, csv, hyp = (tmp_path / name for name in ("bare.jsonl", "corpus.jsonl", "ref.csv", "hyp.jsonl"))
+    bare.write_text(json.dumps({"id": "a", "labels": labels}) + "\n", encoding="utf-8")
+    corpus.write_text(json.dumps({"id": "a", "units": list("uvwxyz"), "labels": labels}) + "\n", encoding="utf-8")
+    csv.write_text("document,text,label\n" + "".join(f"a,{u},{x}\n" for u, x in zip("uvwxyz", labels)), encoding="utf-8")
+    hyp.write_text('{"id": "a", "boundaries": [2, 4], "n_units": 6}\n', encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        from_csv = score_files(csv, hyp).documents["a"]
+        assert score_files(bare, hyp).documents["a"] == score_files(corpus, hyp).documents["a"] == from_csv
+        assert from_csv["precision"] == from_csv["recall"] == 0.5  # 2 found of (2, 5); (2, 4) placed
+        assert score_files(hyp, bare).documents["a"]["precision"] == 0.5  # as the hypothesis too
+    # one list per annotator; what contradicts itself is refused naming the key
+    (tmp_path / "two.jsonl").write_text(json.dumps({"id": "a", "labels": [labels, [0] * 6], "n_units": 6}) + "\n")
+    assert score_files(tmp_path / "two.jsonl", hyp).documents["a"]["n_references"] == 2
+    for record, message in (({"id": "a", "labels": labels, "n_units": 7}, "'labels' label 6 units, but 'n_units' is 7"),
+                            ({"id": "a", "labels": [labels, [0] * 5]},
+                             r"the lists of 'labels' label different numbers of units \(6, 5\)"),
+                            ({"id": "a", "labels": [0, None]}, r"labels\[1\] is None")):
+        (tmp_path / "bad.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+        with pytest.raises(CorpusFormatError, match=rf"bad\.jsonl:1: document 'a': .*{message}"):
+            score_files(tmp_path / "bad.jsonl", hyp)

@@ -33,6 +33,9 @@ UNITS = [f"u{i}" for i in range(16)]
         ("boundaries", [], [()]),
         ("references", [[4, 10]], [(4, 10)]),
         ("references", [], []),
+        # labels: a change of label starts a segment, as Segmentation.from_labels and CSV label columns read them
+        ("labels", ["a"] * 4 + ["b"] * 6 + ["c"] * 6, [(4, 10)]),
+        ("labels", [[0] * 4 + [1] * 6 + [0] * 6, [2.5] * 16], [(4, 10), ()]),
     ],
 )
 def test_reference_keys(tmp_path, key, value, expected):
@@ -53,6 +56,11 @@ def test_reference_keys(tmp_path, key, value, expected):
         ({"boundaries": [4, [10]]}, r"boundaries\[0\] must be a list of integer boundaries"),
         ({"boundaries": [16]}, "must lie in 1..15"),
         ({"segments": [16], "references": [[3]]}, "expected references in one key; received 'segments', 'references'"),
+        ({"labels": ["a"] * 15}, r"labels\[0\] must hold one label per unit of the document's 16 units; received 15 labels"),
+        ({"labels": ["a"] * 15 + [None]}, r"labels\[0\] must be a list of segment labels .*; labels\[0\]\[15\] is None"),
+        ({"labels": [["a"] * 16, ["a"] * 15 + [True]]}, r"labels\[1\]\[15\] is True"),
+        ({"labels": "aabb"}, r"'labels' must be a list of label lists, one per annotator \(e\.g\. \[\[\"intro\""),
+        ({"labels": ["a"] * 16, "boundaries": [3]}, "expected references in one key; received 'labels', 'boundaries'"),
     ],
 )
 def test_reference_errors_name_file_line_and_key(tmp_path, record, expected):
@@ -65,7 +73,7 @@ def test_reference_errors_name_file_line_and_key(tmp_path, record, expected):
 @pytest.mark.parametrize(
     "key, hint",
     [
-        ("labels", ""),
+        ("label", "did you mean 'labels'"),
         ("gold", ""),
         ("reference", "did you mean 'references'"),
         ("segmentation", ""),
@@ -135,3 +143,18 @@ def test_null_units_are_named_as_null_not_as_missing(tmp_path):
     file = jsonl(tmp_path, {"id": "a", "units": None})
     with pytest.raises(CorpusFormatError, match="'units' must be a list of strings; received None"):
         list(read_jsonl(file))
+
+
+def test_labels_are_read_as_csv_label_columns_read_them(tmp_path):
+    """A JSON document with ``"labels"`` (one segment label per unit) lost its reference: the key
+    was kept in meta with a warning ("looks like a reference but is not read as one"), though CSV
+    label columns and Segmentation.from_labels read the same labels."""
+    labels = ["intro", "intro", "body", "body", "body", "intro"]
+    csv = tmp_path / "c.csv"
+    csv.write_text("text,label\n" + "".join(f"u{i},{label}\n" for i, label in enumerate(labels)), encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CorpusWarning)
+        (doc,) = read_jsonl(jsonl(tmp_path, {"id": "a", "units": UNITS[:6], "labels": labels}))
+        (from_csv,) = read_corpus(csv)
+    assert doc.references == from_csv.references == (Segmentation.from_labels(labels),)
+    assert doc.references[0].boundaries == (2, 5)  # by hand: the label changes before units 2 and 5

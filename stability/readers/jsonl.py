@@ -5,9 +5,12 @@ dialogue topic segmentation data hub (Xing and Carenini's collection of DialSeg7
 ICSI and QMSum committee meetings: ``{"dial_id", "utterances", "segments", "set"}``) are read as
 they are: ``utterances`` are the units and ``dial_id`` the id (:data:`KEY_ALIASES`).
 
-References may be given as boundary lists (``references``, ``boundaries``) or as segment sizes
-(``segments``, ``masses``); a key that looks like a reference but is none of these is kept in
-``meta`` with a :class:`~stability.readers.CorpusWarning` naming the key and ``file:line``.
+References may be given as boundary lists (``references``, ``boundaries``), as segment sizes
+(``segments``, ``masses``) or as one segment label per unit (``labels``, read as
+:meth:`~stability.Segmentation.from_labels` and CSV label columns read them: a change of label
+starts a segment); these keys are :data:`REFERENCE_KEYS`, which ``stability score`` reads too. A
+key that looks like a reference but is none of these is kept in ``meta`` with a
+:class:`~stability.readers.CorpusWarning` naming the key and ``file:line``.
 
 A speech-to-text transcript as Whisper writes it (``{"text", "segments": [{"start", "end",
 "text", ...}], "language"}``; OpenAI's verbose JSON and WhisperX's output have the same
@@ -25,9 +28,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Callable
 
-from ..checks import check_choice, lone_surrogate
+from ..checks import check_choice, counted, lone_surrogate
 from ..corpus import Document
-from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
+from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidSegmentationError, _short_repr
 from ..segmentation import Segmentation
 from ..splitters import Splitter, SplitterOption
 from .common import (PathLike, checked_documents, NoTextError, iter_lines, make_document, note,
@@ -36,20 +39,30 @@ from .subtitles import Cue, chapters_of, chapters_track, sentences, turn_texts
 from .text import _splitter_name, build_splitter, resolve_splitter
 
 __all__ = ["read_jsonl", "write_jsonl", "sniff_json", "sniff_json_text", "is_document", "is_whisper", "REFERENCE_KEYS", "KEY_ALIASES",
-           "JSON_HEAD"]
+           "JSON_HEAD", "REFERENCE_KINDS", "reference_keys_said", "read_labels"]
 
 PATTERNS = ("*.jsonl", "*.json", "*.ndjson")
 #: What a unit of a Whisper transcript is: a segment as Whisper cut it, or a sentence.
 UNITS = ("segment", "sentence")
 
-#: Keys holding references, and what their numbers are: boundaries or segment sizes.
+#: Keys holding references, and what their values are (a kind of :data:`REFERENCE_KINDS`):
+#: boundaries, segment sizes, or a segment label per unit. Each key takes one annotator's list or
+#: a list of them (``references`` only the latter). The corpus reader and ``stability score``
+#: (bare segmentations) read these keys, and their errors list them (:func:`reference_keys_said`).
 REFERENCE_KEYS: dict[str, str] = {
     "references": "boundaries",
     "boundaries": "boundaries",
     "segments": "sizes",
     "masses": "sizes",
+    "labels": "labels",
 }
-_SINGULAR = {"boundaries": "boundary", "sizes": "size"}
+#: Each kind of reference: what its list holds, in words, the word for one of its items, and one
+#: annotator's list as an example.
+REFERENCE_KINDS: dict[str, tuple[str, str, str]] = {
+    "boundaries": ("boundary lists", "boundary", "[3, 7]"),
+    "sizes": ("segment sizes", "size", "[4, 6, 6]"),
+    "labels": ("a segment label per unit", "label", '["intro", "intro", "body"]'),
+}
 #: Other names read as one of the document keys: those of the dialogue topic segmentation data
 #: hub (``utterances``, ``dial_id``). A record may use a key or its alias, not both.
 KEY_ALIASES: dict[str, str] = {"utterances": "units", "dial_id": "id"}
@@ -58,13 +71,50 @@ _KEYS = ("id", "units", "times", "meta") + tuple(REFERENCE_KEYS)
 _MISSPELLINGS = {"sentences": "units", "unit": "units", "text": "units", "time": "times", "timestamps": "times"}
 #: Keys that look like a reference but are not read as one: a warning, the value stays in meta.
 _REFERENCE_LOOKALIKES = frozenset(
-    "reference refs ref gold gold_standard goldstandard ground_truth groundtruth truth labels label "
+    "reference refs ref gold gold_standard goldstandard ground_truth groundtruth truth label "
     "segmentation segmentations segment segs seg sizes lengths segment_sizes segment_lengths boundary "
     "breaks borders cuts topics topic annotation annotations".split()
 )
-_EXPECTED_REFERENCES = (
-    "'references' or 'boundaries' (boundary lists) or 'segments' or 'masses' (segment sizes)"
-)
+
+
+def reference_keys_said(counted: str = "") -> str:
+    """The keys of :data:`REFERENCE_KEYS` as errors list them, grouped by kind; ``counted``
+    (``"'n_units'"``) is what boundary lists need beside them to know the number of units
+    (segment sizes and labels carry it), said after their keys.
+
+    >>> reference_keys_said()
+    "'references' or 'boundaries' (boundary lists) or 'segments' or 'masses' (segment sizes) or 'labels' (a segment label per unit)"
+    >>> reference_keys_said("'n_units'")[:60]
+    "'references' or 'boundaries' with 'n_units' (boundary lists)"
+    """
+    groups: dict[str, list[str]] = {}
+    for key, kind in REFERENCE_KEYS.items():
+        groups.setdefault(kind, []).append(repr(key))
+    return " or ".join(" or ".join(keys) + (f" with {counted}" if counted and kind == "boundaries" else "")
+                       + f" ({REFERENCE_KINDS[kind][0]})" for kind, keys in groups.items())
+
+
+def read_labels(values: Any, name: str = "labels") -> Segmentation:
+    """The segmentation of one annotator's ``labels`` as JSON gives them, one per unit (strings or
+    finite numbers; a change of label starts a segment, as :meth:`Segmentation.from_labels` reads
+    them); anything else in the list (null, a boolean, a list or an object) is refused, naming
+    ``name`` and the first such item.
+
+    >>> read_labels(["intro", "intro", "body", "body", "end"]).boundaries
+    (2, 4)
+    >>> read_labels([0, None, 1], "labels[1]")
+    Traceback (most recent call last):
+    ...
+    stability.exceptions.InvalidSegmentationError: labels[1] must be a list of segment labels (strings or numbers), one per unit; labels[1][1] is None
+    """
+    if not isinstance(values, list):
+        raise InvalidSegmentationError(f"{name} must be a list of segment labels, one per unit; received "
+                                       f"{_short_repr(values)}")
+    for i, value in enumerate(values):
+        if not (isinstance(value, str) or _is_int(value) or (isinstance(value, float) and math.isfinite(value))):
+            raise InvalidSegmentationError(f"{name} must be a list of segment labels (strings or numbers), one per "
+                                           f"unit; {name}[{i}] is {_short_repr(value)}")
+    return Segmentation.from_labels(values, name)
 
 Fail = Callable[[str], CorpusFormatError]
 
@@ -87,13 +137,17 @@ def read_jsonl(
     parsed as JSON: a top-level array of document objects, or one or more objects; each document
     then starts at the line where its object opens.
 
-    ``units`` (a list of strings) is required. References are optional and come from one of:
+    ``units`` (a list of strings) is required. References are optional and come from one of
+    (:data:`REFERENCE_KEYS`):
 
     * ``references``: a list of boundary lists, one per annotator (boundary ``b`` starts a
       segment at unit ``b``, ``1 <= b <= n-1``);
     * ``boundaries``: the same, or a single flat boundary list for one annotator;
     * ``segments`` or ``masses``: segment sizes (``[4, 6, 6]``: 16 units in three segments), a
-      flat list for one annotator or a list of lists; the sizes must sum to the number of units.
+      flat list for one annotator or a list of lists; the sizes must sum to the number of units;
+    * ``labels``: one segment label per unit, strings or numbers (``["intro", "intro", "body"]``:
+      a change of label starts a segment, as in CSV label columns), a flat list for one annotator
+      or a list of lists; each list holds one label per unit.
 
     ``times`` is a list of ``[start, end]`` pairs of finite numbers with ``start <= end``, one per
     unit, ``meta`` an object. ``id`` may be a string or an integer (turned into a string); when it
@@ -715,7 +769,7 @@ def _check_keys(record: dict[str, Any], where: str, notes: list[str], fail: Fail
             continue
         hint = f"did you mean {close[0]!r}? " if close else ""
         note(notes, where, f"key {key!r} looks like a reference but is not read as one (kept in meta); "
-             f"{hint}references are read from {_EXPECTED_REFERENCES}")
+             f"{hint}references are read from {reference_keys_said()}")
 
 
 def _references(record: dict[str, Any], n_units: int, fail: Fail) -> tuple[Segmentation | list, ...]:
@@ -726,10 +780,10 @@ def _references(record: dict[str, Any], n_units: int, fail: Fail) -> tuple[Segme
     value, kind = record[key], REFERENCE_KEYS[key]
     nested = isinstance(value, list) and all(isinstance(v, list) for v in value)
     if not isinstance(value, list) or (key == "references" and not nested):
-        example = "[[3, 7]]" if kind == "boundaries" else "[[4, 6, 6]]"
+        _, item, example = REFERENCE_KINDS[kind]
         raise fail(
-            f"{key!r} must be a list of {_SINGULAR[kind]} lists, one per annotator "
-            f"(e.g. {example}); received {_short_repr(value)}"
+            f"{key!r} must be a list of {item} lists, one per annotator "
+            f"(e.g. [{example}]); received {_short_repr(value)}"
         )
     lists = value if nested and (value or key == "references") else [value]
     return tuple(_reference(key, j, kind, numbers, n_units, fail) for j, numbers in enumerate(lists))
@@ -741,6 +795,15 @@ def _is_int(value: Any) -> bool:
 
 def _reference(key: str, j: int, kind: str, numbers: list, n_units: int, fail: Fail) -> Segmentation | list:
     name = f"{key}[{j}]"
+    if kind == "labels":
+        try:
+            labelled = read_labels(numbers, name)
+        except InvalidSegmentationError as exc:
+            raise fail(str(exc)) from None
+        if labelled.n_units != n_units:
+            raise fail(f"{name} must hold one label per unit of the document's {n_units} units; received "
+                       f"{counted(len(numbers), 'label')}")
+        return labelled
     if not all(_is_int(v) for v in numbers):
         raise fail(f"{name} must be a list of integer {kind}; received {_short_repr(numbers)}")
     if kind == "boundaries":
