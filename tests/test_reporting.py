@@ -453,3 +453,14 @@ def test_clock_gives_a_negative_time_with_its_sign():
     from stability.reporting.model import clock
 
     assert clock(-61.5) == "-1:01" and clock(-3725.0) == "-1:02:05" and clock(-0.4) == "0:00"
+
+
+@pytest.mark.parametrize("end", ["\r", "\r\n", "\n"])
+def test_a_markdown_cell_stays_on_its_row_whatever_its_line_ends(end):
+    """A cell holding a lone carriage return (an error message or a label read from a file with
+    old Mac line ends) ended its Markdown row there: CommonMark ends a line at \\r as at \\n."""
+    from stability.reporting import Report, Section, render
+
+    text = render(Report("r", [Section("t", ["segmenter", "error"], [["x", f"first{end}second"]], align="Ll")]), "md")
+    rows = [line for line in re.split(r"\r\n?|\n", text) if line.startswith("| x ")]
+    assert rows == ["| x | first second |"], repr(text)

@@ -233,8 +233,13 @@ def md_text(text: str) -> str:
 
 
 def _cell_line(markdown: str) -> str:
-    """Markdown made a table cell: ``|`` escaped, on one line."""
-    return markdown.replace("|", "\\|").replace("\n", " ")
+    """Markdown made a table cell: ``|`` escaped, on one line (a line ends at ``\\n``, ``\\r\\n`` or a
+    lone ``\\r`` in Markdown: a ``\\r`` left in a cell ended its row there).
+
+    >>> _cell_line("a|b\\r\\nc\\rd")
+    'a\\\\|b c d'
+    """
+    return re.sub(r"\r\n?|\n", " ", markdown.replace("|", "\\|"))
 
 
 def _md_escape(text: str) -> str:
