@@ -515,6 +515,12 @@ def _score(references: Mapping[str, _Entry], hypotheses: Mapping[str, _Entry], *
     return ScoreResult(documents, mean, std, window=k, tolerance=tolerance)
 
 
+#: The settings key under which :func:`add_references` records where the references it added
+#: came from (``source``: the path given, or ``"given to add_references"``) and how many documents of
+#: the run they annotate (``documents``): the report says so, and its JSON carries it.
+ADDED_REFERENCES = "added_references"
+
+
 def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
     """A run's result with references given after it ran: the reference metrics of every
     result whose document they cover, computed from the boundaries it placed (its restarts are
@@ -620,4 +626,6 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
         names, used = ("reference names", "it was") if len(unused) == 1 else ("references name", "they were")
         warn(f"{len(unused)} {names} no document of the run ({shown}): {used} not used; documents pair up by "
              f"id (the run's documents: {run_ids})", ResultsWarning)
-    return _corpus_result(documents, list(result.failures), result.settings, Path("<the run given to add_references>"))
+    source = str(references) if isinstance(references, (str, os.PathLike)) else "given to add_references"
+    settings = {**result.settings, ADDED_REFERENCES: {"source": source, "documents": len(found)}}
+    return _corpus_result(documents, list(result.failures), settings, Path("<the run given to add_references>"))

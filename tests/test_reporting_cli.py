@@ -305,3 +305,32 @@ def test_run_reports_say_the_tolerance_of_the_reference_precision_recall_and_f1(
     assert "within 1 unit" not in render(near, "md", metrics=["pk", "b"])
     exact = evaluate({"six": lambda units: [6]}, [doc], n_restarts=2, progress=False)
     assert "match boundaries within" not in render(exact, "md")
+
+
+def test_a_report_with_references_given_after_the_run_says_where_they_came_from(tmp_path):
+    """`stability report RUN -R refs.jsonl` printed the run's "To reproduce" command alone, which
+    gives a report without those references, and its JSON had no trace of them: the note now
+    says which references were added and for how many documents, and the JSON's settings carry it."""
+    import json
+
+    from stability import Document, load_results
+    from stability.scoring import ADDED_REFERENCES, add_references
+
+    docs = topical_corpus(360, 4)
+    runner = CliRunner()
+    write_jsonl([Document(d.id, d.units) for d in docs], tmp_path / "corpus.jsonl")
+    ran = runner.invoke(app, ["run", "--corpus", str(tmp_path / "corpus.jsonl"), "-s", "c99", "--restarts", "2",
+                              "--no-progress", "--out", str(tmp_path / "run")])
+    assert ran.exit_code == 0, ran.output
+    write_jsonl(docs[:2], tmp_path / "refs.jsonl")
+    refs = str(tmp_path / "refs.jsonl")
+    shown = runner.invoke(app, ["report", str(tmp_path / "run"), "-R", refs, "--width", "200"])
+    assert shown.exit_code == 0, shown.output
+    assert (f"The reference columns use references given after the run (stability report with -R {refs}) for 2 "
+            "documents; the other documents keep the run's, if any.") in " ".join(shown.stdout.split())
+    data = json.loads(runner.invoke(app, ["report", str(tmp_path / "run"), "-R", refs, "-f", "json"]).stdout)
+    assert data["settings"][ADDED_REFERENCES] == {"source": refs, "documents": 2}
+    plain = runner.invoke(app, ["report", str(tmp_path / "run"), "--width", "200"]).stdout
+    assert "given after the run" not in plain
+    later = add_references(load_results(tmp_path / "run"), docs[:1])
+    assert later.settings[ADDED_REFERENCES] == {"source": "given to add_references", "documents": 1}

@@ -385,18 +385,29 @@ def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int, met
 
 def reproduce_note(result: CorpusResult) -> list[str]:
     """How to reproduce the run, when its record holds the command line that ran it (the
-    ``provenance`` of :mod:`stability.store`): the command, its folder and the versions."""
-    origin = result.settings.get("provenance")
-    if not isinstance(origin, dict) or not isinstance(origin.get("command"), str):
-        return []
-    from ..store import VERSIONS
+    ``provenance`` of :mod:`stability.store`): the command, its folder and the versions; then,
+    when references were given after it ran (:func:`stability.scoring.add_references`), where
+    from and for how many documents, which the run's command does not reproduce."""
+    from ..scoring import ADDED_REFERENCES
 
-    versions = ", ".join(f"{name} {origin[key]}" for key, name in VERSIONS.items() if key in origin)
-    where = f" in {origin['cwd']}" if isinstance(origin.get("cwd"), str) else ""
-    unstable = [label for label, s in result.summary.items() if s.deterministic is False]
-    same = (f"not bit for bit: {label_list(unstable)} gave different outputs on the same input (non-deterministic)"
-            if unstable else "the same numbers for any --jobs and backend")
-    return [f"To reproduce: {origin['command']} (run{where}; computed with {versions}; {same})."]
+    notes = []
+    origin = result.settings.get("provenance")
+    if isinstance(origin, dict) and isinstance(origin.get("command"), str):
+        from ..store import VERSIONS
+
+        versions = ", ".join(f"{name} {origin[key]}" for key, name in VERSIONS.items() if key in origin)
+        where = f" in {origin['cwd']}" if isinstance(origin.get("cwd"), str) else ""
+        unstable = [label for label, s in result.summary.items() if s.deterministic is False]
+        same = (f"not bit for bit: {label_list(unstable)} gave different outputs on the same input (non-deterministic)"
+                if unstable else "the same numbers for any --jobs and backend")
+        notes.append(f"To reproduce: {origin['command']} (run{where}; computed with {versions}; {same}).")
+    added = result.settings.get(ADDED_REFERENCES)
+    if isinstance(added, dict):
+        source = added.get("source")
+        given = "add_references" if source == "given to add_references" else f"stability report with -R {source}"
+        notes.append(f"The reference columns use references given after the run ({given}) for "
+                     f"{counted(added.get('documents'), 'document')}; the other documents keep the run's, if any.")
+    return notes
 
 
 def _comparison_note(compared: dict[str, float | None] | None, brief: bool = False) -> list[str]:
