@@ -596,7 +596,8 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
                         which = "the reference" if len(entry.segmentations) == 1 else f"reference {j}"
                         raise InvalidParameterError(
                             f"document {r.document!r}: {which} covers {segmentation.n_units} units, "
-                            f"the run's document {n_units}")
+                            f"the run's document {n_units}" + (f" (the reference read from {entry.source})"
+                                                              if entry.source else ""))
                 if entry.times is None and r.boundary_times is not None:
                     untimed.add(str(r.document))
                 r = replace(r, references=tuple(s.boundaries for s in entry.segmentations),

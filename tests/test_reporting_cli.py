@@ -334,3 +334,21 @@ def test_a_report_with_references_given_after_the_run_says_where_they_came_from(
     assert "given after the run" not in plain
     later = add_references(load_results(tmp_path / "run"), docs[:1])
     assert later.settings[ADDED_REFERENCES] == {"source": "given to add_references", "documents": 1}
+
+
+def test_a_reference_of_another_length_given_after_the_run_names_its_file_and_line(tmp_path):
+    """`stability report RUN -R refs.jsonl` refused a reference covering another number of units
+    naming the document alone; `score` names the file and line, and so does this now."""
+    from stability import Document
+
+    docs = topical_corpus(240, 3)
+    write_jsonl([Document(d.id, d.units) for d in docs], tmp_path / "corpus.jsonl")
+    ran = CliRunner().invoke(app, ["run", "--corpus", str(tmp_path / "corpus.jsonl"), "-s", "even", "--restarts", "2",
+                                   "--no-progress", "--out", str(tmp_path / "run")])
+    assert ran.exit_code == 0, ran.output
+    n = len(docs[1].units)
+    (tmp_path / "refs.jsonl").write_text(f'{{"id": "{docs[1].id}", "boundaries": [2], "n_units": {n + 3}}}\n')
+    result = CliRunner().invoke(app, ["report", str(tmp_path / "run"), "-R", str(tmp_path / "refs.jsonl")])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (f"error: document '{docs[1].id}': the reference covers {n + 3} units, the run's "
+                                     f"document {n} (the reference read from {tmp_path / 'refs.jsonl'}:1)")
