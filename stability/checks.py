@@ -210,8 +210,18 @@ def counted(n: Any, noun: str) -> str:
 
 
 def did_you_mean(value: Any, choices: Iterable[str]) -> str:
-    """``"; did you mean 'x'?"`` for the closest choice, or ``""``."""
-    close = difflib.get_close_matches(str(value), [str(c) for c in choices], n=1, cutoff=0.6)
+    """``"; did you mean 'x'?"`` for the closest choice, or ``""``: first the one choice spelt the
+    same but for case (a report's title typed as a name: ``Pk``, ``WD``), which difflib, comparing
+    characters as they are, found too far off to name.
+
+    >>> did_you_mean("WD", ["pk", "wd", "b"]), did_you_mean("pkk", ["pk", "wd"]), did_you_mean("zz", ["pk"])
+    ("; did you mean 'wd'?", "; did you mean 'pk'?", '')
+    """
+    names = [str(c) for c in choices]
+    same = [name for name in names if name.casefold() == str(value).casefold()]
+    if len(same) == 1:
+        return f"; did you mean {same[0]!r}?"
+    close = difflib.get_close_matches(str(value), names, n=1, cutoff=0.6)
     return f"; did you mean {close[0]!r}?" if close else ""
 
 

@@ -342,3 +342,19 @@ def test_the_options_the_library_checks_against_a_few_values_show_no_bare_str():
         assert shown[flag] not in (None, "<str>", "<text>"), (flag, shown[flag])
     help_text = CliRunner().invoke(app, ["run", "--help"], env={"COLUMNS": "200"}).stdout
     assert "<str>" not in next(line for line in help_text.splitlines() if "--corpus-format" in line)
+
+
+@pytest.mark.parametrize("argv, suggested", [
+    (["score", "-R", "{pair}", "-H", "{pair}", "--metrics", "Pk"], "did you mean 'pk'?"),
+    (["score", "-R", "{pair}", "-H", "{pair}", "--metrics", "WD"], "did you mean 'wd'?"),
+    (["run", "--backend", "Loky"], "did you mean 'loky'?"),
+])
+def test_a_name_typed_with_other_case_is_told_its_spelling(tmp_path, argv, suggested):
+    """A report's column title typed as a metric's name (`--metrics Pk`, `WD`) was refused with
+    no suggestion: the closest-spelling rule compared characters as they are, and 'Pk' is as far
+    from 'pk' as from anything."""
+    pair = tmp_path / "pair.jsonl"
+    pair.write_text('{"id": "a", "boundaries": [3], "n_units": 6}\n', encoding="utf-8")
+    result = CliRunner(env={"COLUMNS": "300"}).invoke(app, [a.format(pair=pair) for a in argv])
+    assert result.exit_code == 2, result.output
+    assert suggested in " ".join(result.output.split())
