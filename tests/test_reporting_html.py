@@ -254,3 +254,30 @@ def test_right_to_left_labels_keep_the_ranking_in_reading_order(tmp_path):
             ".left}}return null})()" for label in labels) + "]"})
     first, second = seen["lefts"] if seen["order"] else seen["lefts"][::-1]
     assert first is not None and second is not None and first < second, seen
+
+
+def _prose_page(words: range) -> str:
+    """A page of one table whose prose column holds texts of ``words`` words each, one a row."""
+    from stability.reporting import Report, Section
+    from stability.reporting.formats import html
+    rows = [[f"k{n}", " ".join(f"word{i % 7}" for i in range(n))] for n in words]
+    return html.render(Report("Prose", [Section("Texts", ["key", "text"], rows, align="Ll", prose={1: 40})]))
+
+
+#: Each long cell's box: [lines of its text, pixels of text it hides below its bottom, its line pitch].
+LONG_BOXES = ("[...document.querySelectorAll('td .long')].map(d=>{const r=document.createRange();r.selectNodeContents(d);"
+              "const tops=[...new Set([...r.getClientRects()].map(x=>Math.round(x.top)))].sort((a,b)=>a-b);"
+              "return [tops.length,d.scrollHeight-d.clientHeight,tops[1]-tops[0]]})")
+
+
+@needs_chromium
+def test_a_long_cell_scrolls_only_to_show_more_than_a_sliver_of_text(tmp_path):
+    """A long cell's box was 4.5em tall, 3.86 lines of its type: a text of four lines had the
+    bottom of its last one cut and scrolled two pixels (an error in the Failures table at 800
+    pixels). The box holds whole lines now: a text that fits shows whole, and one that scrolls
+    hides at least half a line, its cut line the sign that there is more."""
+    seen = _chromium(_prose_page(range(12, 120, 3)), tmp_path, {"boxes": LONG_BOXES}, window="800,900")
+    boxes = [box for box in seen["boxes"] if box[0] > 1]
+    assert {lines for lines, _, _ in boxes} >= {3, 4, 5}, seen  # the texts take one to many lines
+    assert all(hidden <= 0 or hidden >= pitch / 2 - 1 for _, hidden, pitch in boxes), boxes
+    assert all(hidden <= 0 for lines, hidden, _ in boxes if lines <= 4), boxes  # four lines show whole

@@ -26,7 +26,7 @@ tbody th{font-weight:normal} tfoot tr:first-child>*{border-top:2px solid #888}
 .figure{display:inline-block;margin:0.5em;max-width:100%} svg{max-width:100%;height:auto}
 .strip .caption{font-size:12px} summary{cursor:pointer;font-weight:bold;margin:0.6em 0}
 pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
-td .long{max-height:4.5em;overflow-y:auto;min-width:24em;text-align:left}
+td .long{line-height:1.25;max-height:calc(4.5*1.25em);overflow-y:auto;min-width:24em;text-align:left}
 .key{max-width:min(30vw,24em);overflow-wrap:break-word}
 mark{white-space:nowrap;padding:0 2px;border-radius:2px;print-color-adjust:exact} mark.yellow{background:#ffe58f} mark.red{background:#ffc9c9;color:#7a0000}
 @media print{body{margin:0} .scroll,td .long{overflow:visible;max-height:none;min-width:0} table{font-size:9px}
@@ -47,8 +47,11 @@ PORTRAIT_COLUMNS = 16
 #: Its whole copy, which scrolls on screen, is not printed; the parts are printed only.
 LANDSCAPE_COLUMNS = 22
 
-#: A cell longer than this (a document's list of boundaries) scrolls inside a box of three lines,
-#: so that one row does not grow a screen tall.
+#: A cell longer than this (a document's list of boundaries, a long error) scrolls inside a box of
+#: four and a half lines (:data:`STYLE`, ``td .long``), so that one row does not grow a screen tall:
+#: a text of four lines shows whole, a longer one shows half of its fifth line cut, the sign that
+#: it scrolls. The box sets its line height: at the browser's own (about 1.17) a box 4.5em tall
+#: cut the bottom of a fourth line and scrolled two pixels.
 LONG_CELL = 80
 
 #: Keeps every column naming a row in view when a wide table scrolls (CSS alone keeps the first:
