@@ -281,3 +281,26 @@ def test_a_long_cell_scrolls_only_to_show_more_than_a_sliver_of_text(tmp_path):
     assert {lines for lines, _, _ in boxes} >= {3, 4, 5}, seen  # the texts take one to many lines
     assert all(hidden <= 0 or hidden >= pitch / 2 - 1 for _, hidden, pitch in boxes), boxes
     assert all(hidden <= 0 for lines, hidden, _ in boxes if lines <= 4), boxes  # four lines show whole
+
+
+def _config_page() -> str:
+    """The page of ``stability config --report-format html``."""
+    from stability.cli import run_option_keys
+    from stability.configkeys import reference
+    from stability.reporting.commands import config_report
+    return render(config_report(reference(run_option_keys())), "html")
+
+
+#: Each table's box: [its heading, the pixels its table is wider than the box].
+TABLE_OVERFLOW = ("[...document.querySelectorAll('.scroll')].map(b=>[b.previousElementSibling.textContent,"
+                  "b.scrollWidth-b.clientWidth])")
+
+
+@needs_chromium
+def test_prose_columns_take_the_room_the_other_columns_leave(tmp_path):
+    """Every long cell was at least 24em wide, for a document's list of boundaries: the [corpus]
+    keys of stability config, with a long type and a long meaning in one row, made a table 73
+    pixels wider than an 800-pixel window, the meanings cut at its edge. A prose column wraps to
+    the room the other columns leave, as in a terminal."""
+    seen = _chromium(_config_page(), tmp_path, {"over": TABLE_OVERFLOW}, window="800,900")
+    assert len(seen["over"]) >= 5 and all(over <= 0 for _, over in seen["over"]), seen

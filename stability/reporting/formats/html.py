@@ -26,7 +26,7 @@ tbody th{font-weight:normal} tfoot tr:first-child>*{border-top:2px solid #888}
 .figure{display:inline-block;margin:0.5em;max-width:100%} svg{max-width:100%;height:auto}
 .strip .caption{font-size:12px} summary{cursor:pointer;font-weight:bold;margin:0.6em 0}
 pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
-td .long{line-height:1.25;max-height:calc(4.5*1.25em);overflow-y:auto;min-width:24em;text-align:left}
+td .long{line-height:1.25;max-height:calc(4.5*1.25em);overflow-y:auto;min-width:24em;text-align:left} td .prose{min-width:0}
 .key{max-width:min(30vw,24em);overflow-wrap:break-word}
 mark{white-space:nowrap;padding:0 2px;border-radius:2px;print-color-adjust:exact} mark.yellow{background:#ffe58f} mark.red{background:#ffc9c9;color:#7a0000}
 @media print{body{margin:0} .scroll,td .long{overflow:visible;max-height:none;min-width:0} table{font-size:9px}
@@ -95,8 +95,12 @@ def _marked(value: object, highlight: Mapping[str, str]) -> str:
     return ", ".join(parts)
 
 
-def _cell(value: object, css: str, key: bool, highlight: Mapping[str, str]) -> str:
-    """A body cell; a ``key`` one (naming its row) is a row header, its text never marked."""
+def _cell(value: object, css: str, key: bool, highlight: Mapping[str, str], prose: bool = False) -> str:
+    """A body cell; a ``key`` one (naming its row) is a row header, its text never marked. A long
+    cell scrolls in a box at least 24em wide (a document's list of boundaries, in a table of many
+    columns, is not squeezed to a word a line), a long one of a ``prose`` column
+    (:attr:`Section.prose`) in a box as wide as the room the other columns leave: two such boxes
+    in a row (a key's type and meaning in stability config) made a table wider than its page."""
     tag, scope = ("th", ' scope="row"') if key else ("td", "")
     if key:  # after each comma (a grid's label, texttiling,w=10,k=5), else anywhere past its width: a
         # column that stays in view must leave room for the numbers scrolling under it
@@ -104,7 +108,7 @@ def _cell(value: object, css: str, key: bool, highlight: Mapping[str, str]) -> s
         return f'<{tag}{scope}{css}><div class="key">{text}</div></{tag}>' if len(str(value)) > 24 else \
             f"<{tag}{scope}{css}>{text}</{tag}>"
     text = _marked(value, highlight)
-    inner = f'<div class="long">{text}</div>' if len(str(value)) > LONG_CELL else text
+    inner = f'<div class="long{" prose" if prose else ""}">{text}</div>' if len(str(value)) > LONG_CELL else text
     return f"<{tag}{scope}{css}>{inner}</{tag}>"
 
 
@@ -123,7 +127,8 @@ def table(section: Section, columns: Sequence[int] | None = None) -> str:
         f'<th scope="col"{classes[i]}>{html.escape(section.header[i]).replace(":", ":<wbr>")}</th>' for i in shown) + "</tr>"
 
     def rows(table_rows: Sequence[Sequence[object]], highlight: Mapping[str, str]) -> str:
-        return "".join("<tr>" + "".join(_cell(row[i], classes[i], i < section.keys, highlight) for i in shown) + "</tr>"
+        return "".join("<tr>" + "".join(_cell(row[i], classes[i], i < section.keys, highlight, i in section.prose)
+                                        for i in shown) + "</tr>"
                        for row in table_rows)
 
     body = rows(section.rows, section.highlight)
