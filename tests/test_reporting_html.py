@@ -304,3 +304,23 @@ def test_prose_columns_take_the_room_the_other_columns_leave(tmp_path):
     the room the other columns leave, as in a terminal."""
     seen = _chromium(_config_page(), tmp_path, {"over": TABLE_OVERFLOW}, window="800,900")
     assert len(seen["over"]) >= 5 and all(over <= 0 for _, over in seen["over"]), seen
+
+
+#: The cells holding one word (no blank) that the browser broke over lines, as "text|lines".
+BROKEN_WORDS = ("[...document.querySelectorAll('tbody td')].filter(c=>!/\\s/.test(c.textContent)).map(c=>{"
+                "const r=document.createRange();r.selectNodeContents(c);"
+                "return [c.textContent,new Set([...r.getClientRects()].map(x=>Math.round(x.top))).size]})"
+                ".filter(([,lines])=>lines>1).map(x=>x.join('|'))")
+
+
+@needs_chromium
+def test_a_one_word_value_is_never_broken_at_its_hyphens(tmp_path):
+    """At 800 pixels stability config broke its flags after their hyphens (--allow- over plugins,
+    -- over tolerance) and stability segmenters its origin (built- over in), as if they were two
+    words. A value of one word keeps to one line; prose and long cells still wrap."""
+    from stability.registry import describe_segmenters
+    seen = _chromium(_config_page(), tmp_path, {"broken": BROKEN_WORDS}, window="800,900")
+    assert seen["broken"] == [], seen
+    listing = render(describe_segmenters(), "html")
+    seen = _chromium(listing, tmp_path, {"broken": BROKEN_WORDS}, window="800,900")
+    assert seen["broken"] == [], seen

@@ -26,7 +26,7 @@ tbody th{font-weight:normal} tfoot tr:first-child>*{border-top:2px solid #888}
 .figure{display:inline-block;margin:0.5em;max-width:100%} svg{max-width:100%;height:auto}
 .strip .caption{font-size:12px} summary{cursor:pointer;font-weight:bold;margin:0.6em 0}
 pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
-td .long{line-height:1.25;max-height:calc(4.5*1.25em);overflow-y:auto;min-width:24em;text-align:left} td .prose{min-width:0}
+td .long{line-height:1.25;max-height:calc(4.5*1.25em);overflow-y:auto;min-width:24em;text-align:left} td .prose{min-width:0} td.word{white-space:nowrap}
 .key{max-width:min(30vw,24em);overflow-wrap:break-word}
 mark{white-space:nowrap;padding:0 2px;border-radius:2px;print-color-adjust:exact} mark.yellow{background:#ffe58f} mark.red{background:#ffc9c9;color:#7a0000}
 @media print{body{margin:0} .scroll,td .long{overflow:visible;max-height:none;min-width:0} table{font-size:9px}
@@ -53,6 +53,10 @@ LANDSCAPE_COLUMNS = 22
 #: it scrolls. The box sets its line height: at the browser's own (about 1.17) a box 4.5em tall
 #: cut the bottom of a fourth line and scrolled two pixels.
 LONG_CELL = 80
+
+#: A hyphen before a letter, after which a browser breaks a line inside a word (``--allow-`` over
+#: ``plugins``; not before a digit: a negative number stays whole).
+_HYPHEN = re.compile("[-\u2010\u2013](?=[^\\d\\s.])")
 
 #: Keeps every column naming a row in view when a wide table scrolls (CSS alone keeps the first:
 #: the others' offsets depend on the widths the browser gives the columns before them). The widths
@@ -100,7 +104,8 @@ def _cell(value: object, css: str, key: bool, highlight: Mapping[str, str], pros
     cell scrolls in a box at least 24em wide (a document's list of boundaries, in a table of many
     columns, is not squeezed to a word a line), a long one of a ``prose`` column
     (:attr:`Section.prose`) in a box as wide as the room the other columns leave: two such boxes
-    in a row (a key's type and meaning in stability config) made a table wider than its page."""
+    in a row (a key's type and meaning in stability config) made a table wider than its page. A
+    value of one hyphenated word outside prose (a flag, ``built-in``) keeps to one line."""
     tag, scope = ("th", ' scope="row"') if key else ("td", "")
     if key:  # after each comma (a grid's label, texttiling,w=10,k=5), else anywhere past its width: a
         # column that stays in view must leave room for the numbers scrolling under it
@@ -108,6 +113,9 @@ def _cell(value: object, css: str, key: bool, highlight: Mapping[str, str], pros
         return f'<{tag}{scope}{css}><div class="key">{text}</div></{tag}>' if len(str(value)) > 24 else \
             f"<{tag}{scope}{css}>{text}</{tag}>"
     text = _marked(value, highlight)
+    one_word = len(str(value)) <= LONG_CELL and not re.search(r"\s", str(value))
+    if one_word and not prose and _HYPHEN.search(str(value)) and "<mark" not in text:  # a mark keeps its word whole
+        css = css.replace(' class="', ' class="word ', 1) if css else ' class="word"'
     inner = f'<div class="long{" prose" if prose else ""}">{text}</div>' if len(str(value)) > LONG_CELL else text
     return f"<{tag}{scope}{css}>{inner}</{tag}>"
 
