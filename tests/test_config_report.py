@@ -205,11 +205,11 @@ def test_correlations_orient_error_metrics(result):
 
 
 def _chromium(page_text: str, tmp_path, measures: dict[str, str], setup: str = "", window: str = "1280,900") -> dict:
-    """Load a page in headless Chromium at a ``window`` (1280 x 900), run ``setup``, then evaluate each
-    JavaScript expression of ``measures``; returns their values (the page writes them as JSON into
-    its title, which --dump-dom prints)."""
+    """Load a page in headless Chromium at a ``window`` (1280 x 900), run ``setup`` (statements, which
+    may ``await``), then evaluate each JavaScript expression of ``measures``; returns their values
+    (the page writes them as JSON into its title, which --dump-dom prints)."""
     fields = ",".join(f"{json.dumps(name)}:({expression})" for name, expression in measures.items())
-    probe = f"<script>window.addEventListener('load',()=>{{{setup};document.title=JSON.stringify({{{fields}}})}});</script>"
+    probe = f"<script>window.addEventListener('load',async()=>{{{setup};document.title=JSON.stringify({{{fields}}})}});</script>"
     page = tmp_path / "report.html"
     page.write_text(page_text.replace("</body>", probe + "</body>"), encoding="utf-8")
     command = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

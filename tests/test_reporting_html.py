@@ -3,6 +3,7 @@ on a phone's width, printed, and with hostile strings in its labels."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import subprocess
@@ -259,9 +260,9 @@ def test_right_to_left_labels_keep_the_ranking_in_reading_order(tmp_path):
 def _prose_page(words: range) -> str:
     """A page of one table whose prose column holds texts of ``words`` words each, one a row."""
     from stability.reporting import Report, Section
-    from stability.reporting.formats import html
+    from stability.reporting.formats import html as html_format
     rows = [[f"k{n}", " ".join(f"word{i % 7}" for i in range(n))] for n in words]
-    return html.render(Report("Prose", [Section("Texts", ["key", "text"], rows, align="Ll", prose={1: 40})]))
+    return html_format.render(Report("Prose", [Section("Texts", ["key", "text"], rows, align="Ll", prose={1: 40})]))
 
 
 #: Each long cell's box: [lines of its text, pixels of text it hides below its bottom, its line pitch].
@@ -324,3 +325,33 @@ def test_a_one_word_value_is_never_broken_at_its_hyphens(tmp_path):
     listing = render(describe_segmenters(), "html")
     seen = _chromium(listing, tmp_path, {"broken": BROKEN_WORDS}, window="800,900")
     assert seen["broken"] == [], seen
+
+
+#: In the page's frame (``frame``): for each table keeping several key columns in view, the gap
+#: between each key cell of its first row and the next cell (negative: the key cell covers it).
+KEY_GAPS = ("[...frame.querySelectorAll('.scroll>table[data-keys]')].map(t=>{const c=[...t.querySelector('tbody tr')"
+            ".children].map(x=>x.getBoundingClientRect());return c.slice(0,+t.dataset.keys).map((r,i)=>"
+            "Math.round(c[i+1].left-r.right))})")
+
+
+@needs_chromium
+def test_key_columns_kept_in_view_follow_a_resized_window(tmp_path):
+    """The offsets of the key columns kept in view were measured once, when the page opened: a
+    window narrowed from 1280 to 800 pixels narrowed a long segmenter label (its column is at most
+    30% of the window), and the document column stayed where it had been, 48 pixels from the
+    label, over the column after it. They are measured again when the window's size changes (the
+    test fires the frame's resize event: headless Chromium dumping a page draws no frames, and a
+    browser fires it when it draws the first frame after a resize)."""
+    docs = small_corpus(2)
+    res = evaluate({LONG_LABEL: "even", "none": "none"}, docs, n_restarts=2, progress=False)
+    report = render(res, "html", documents=True)
+    outer = (f'<!DOCTYPE html><html><body style="margin:0"><iframe id="f" srcdoc="{html.escape(report)}" '
+             'style="width:1280px;height:900px;border:0"></iframe></body></html>')
+    seen = _chromium(outer, tmp_path, {"width": "document.getElementById('f').contentWindow.innerWidth",
+                                       "before": "before", "after": KEY_GAPS.replace("frame.", "frame().")},
+                     setup="const frame=()=>document.getElementById('f').contentDocument;"
+                           f"const before={KEY_GAPS.replace('frame.', 'frame().')};"
+                           "const f=document.getElementById('f');f.style.width='800px';"
+                           "f.contentWindow.dispatchEvent(new Event('resize'))", window="1400,900")
+    assert seen["width"] == 800 and seen["before"] and seen["after"], seen
+    assert all(abs(gap) <= 1 for gaps in seen["before"] + seen["after"] for gap in gaps), seen

@@ -60,19 +60,35 @@ _HYPHEN = re.compile("[-\u2010\u2013](?=[^\\d\\s.])")
 
 #: Keeps every column naming a row in view when a wide table scrolls (CSS alone keeps the first:
 #: the others' offsets depend on the widths the browser gives the columns before them). The widths
-#: are read from the header row, all before any cell is styled: reading after a write forces a
-#: layout, and one per row made a table of a thousand rows take minutes to open.
+#: are read from the header rows, all before any cell is styled: reading after a write forces a
+#: layout, and one per row made a table of a thousand rows take minutes to open. They are read
+#: again when the window's size changes (a browser fires resize at most once a frame), and the
+#: tables whose offsets changed are restyled: a long label's column is at most 30% of the window,
+#: and offsets measured when the page opened left a gap after it and put the next key column over
+#: the one after that.
 STICKY_KEYS = """<script>
-document.querySelectorAll(".scroll>table[data-keys]").forEach(function (table) {
-  var head = table.querySelector("thead tr:last-child").children, lefts = [0];
-  for (var i = 1; i < +table.dataset.keys; i++) lefts.push(lefts[i - 1] + head[i - 1].getBoundingClientRect().width);
-  table.querySelectorAll("thead tr:last-child, tbody tr, tfoot tr").forEach(function (row) {
-    lefts.forEach(function (left, i) {
-      var style = row.children[i].style;
-      style.position = "sticky"; style.left = left + "px"; style.background = "#fff"; style.zIndex = 1;
+(function () {
+  var tables = [].slice.call(document.querySelectorAll(".scroll>table[data-keys]")), placed = [];
+  function place() {
+    var offsets = tables.map(function (table) {
+      var head = table.querySelector("thead tr:last-child").children, lefts = [0];
+      for (var i = 1; i < +table.dataset.keys; i++) lefts.push(lefts[i - 1] + head[i - 1].getBoundingClientRect().width);
+      return lefts;
     });
-  });
-});
+    tables.forEach(function (table, t) {
+      if (placed[t] === offsets[t].join()) return;
+      placed[t] = offsets[t].join();
+      table.querySelectorAll("thead tr:last-child, tbody tr, tfoot tr").forEach(function (row) {
+        offsets[t].forEach(function (left, i) {
+          var style = row.children[i].style;
+          style.position = "sticky"; style.left = left + "px"; style.background = "#fff"; style.zIndex = 1;
+        });
+      });
+    });
+  }
+  place();
+  window.addEventListener("resize", place);  // fired at most once a frame
+})();
 </script>"""
 
 
