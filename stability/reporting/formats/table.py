@@ -47,10 +47,16 @@ def _widths(section: Section) -> list[int]:
     """Each column's width: its widest cell, or its header's longest word (headers wrap at spaces),
     in the cells of a terminal (a CJK character or an emoji takes two)."""
     widths = []
-    for i, name in enumerate(section.header):
+    for i in range(len(section.header)):
         cells = [cell_len(line) for row in _body(section) for line in str(row[i]).splitlines()] or [0]
-        widths.append(max(max(cells), max((cell_len(w) for w in str(name).split()), default=0)))
+        widths.append(max(max(cells), _header_word(section, i)))
     return widths
+
+
+def _header_word(section: Section, column: int) -> int:
+    """The widest word of a column's header, in cells: the narrowest the column is made (headers
+    wrap at their spaces)."""
+    return max((cell_len(word) for word in str(section.header[column]).split()), default=0)
 
 
 def table_width(widths: Sequence[int]) -> int:
@@ -144,7 +150,7 @@ def folded(section: Section, width: int, columns: Sequence[int] | None = None) -
         labels = [str(row[k]) for row in rows]
         if not any("," in label and "\n" not in label for label in labels):
             continue
-        header = max((cell_len(word) for word in str(section.header[k]).split()), default=0)  # never narrower
+        header = _header_word(section, k)  # never narrower
         target = max(max(_fold_width(label) for label in labels), header, widths[k] - excess)
         if target >= widths[k]:
             continue
@@ -158,9 +164,8 @@ def _prose_bounds(section: Section, column: int) -> tuple[int, int]:
     """The narrowest and the widest a prose column (:attr:`Section.prose`) is made: at most its
     longest cell on one line; at least half the width it reads best at, or its longest word (or
     header word) where that is wider, never more than its longest cell."""
-    cells = [*section.rows, *section.footer]
-    widest = max([cell_len(" ".join(str(row[column]).split())) for row in cells] + [0])
-    header = max([cell_len(word) for word in str(section.header[column]).split()] + [0])
+    widest = max([cell_len(" ".join(str(row[column]).split())) for row in _body(section)] + [0])
+    header = _header_word(section, column)
     return min(max(_longest_word(section, column), -(-section.prose[column] // 2)), max(widest, header)), \
         max(widest, header)
 
@@ -178,8 +183,9 @@ def _prose_widths(section: Section, columns: Sequence[int], width: int | None) -
     one or two words between full ones."""
     prose = [i for i in columns if i in section.prose]
     bounds = {i: _prose_bounds(section, i) for i in prose}
+    preferred = {i: min(max(section.prose[i], low), high) for i, (low, high) in bounds.items()}
     if width is None:
-        return {i: min(max(section.prose[i], low), high) for i, (low, high) in bounds.items()}
+        return preferred
     widths = _widths(section)
     others = [i for i in columns if i not in section.prose]
     given = {i: low for i, (low, _) in bounds.items()}
@@ -188,7 +194,7 @@ def _prose_widths(section: Section, columns: Sequence[int], width: int | None) -
         _share(given, {i: min(given[i], _longest_word(section, i)) for i in prose}, -room, section.prose)
         return given
     headers = sum(max(0, cell_len(str(section.header[i])) - widths[i]) for i in others)
-    room = _share(given, _prose_widths(section, prose, None), room, section.prose)
+    room = _share(given, preferred, room, section.prose)
     if room >= headers:  # the headers' one line before the prose grows past its preferred width
         room -= headers
     _share(given, {i: high for i, (_, high) in bounds.items()}, room, section.prose)
@@ -364,8 +370,8 @@ def narrowest(section: Section, columns: Sequence[int] | None = None) -> int:
 
 def _longest_word(section: Section, column: int) -> int:
     """The widest word of a column's cells and header: what its cells need when they wrap."""
-    words = [word for row in _body(section) for word in str(row[column]).split()] + str(section.header[column]).split()
-    return max(map(cell_len, words), default=0)
+    return max([cell_len(word) for row in _body(section) for word in str(row[column]).split()]
+               + [_header_word(section, column)])
 
 
 def _tables(section: Section, width: int):  # -> [(title, rich table)], kept titles, dropped titles
