@@ -26,7 +26,7 @@ import difflib
 import math
 import operator
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,7 +34,7 @@ import numpy as np
 from .exceptions import InvalidParameterError, InvalidTypeError, _short_repr
 
 __all__ = ["check_int", "check_real", "check_bool", "check_choice", "check_folder", "check_units", "array_as_list", "did_you_mean",
-           "counted", "lone_surrogate", "listed"]
+           "counted", "first_few", "and_joined", "lone_surrogate", "listed"]
 
 
 def _bounds(low: float | None, high: float | None, low_open: bool = False, high_open: bool = False) -> str:
@@ -207,6 +207,25 @@ def counted(n: Any, noun: str) -> str:
     ('1 document', '3 restarts')
     """
     return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def first_few(values: Sequence[Any], limit: int = 5, form: Callable[[Any], str] = repr) -> str:
+    """The first ``limit`` of ``values`` for a message, each as ``form`` gives it, joined by commas,
+    ``...`` after them when there are more.
+
+    >>> first_few(["a", "b", "c"], 2), first_few([3, 4], form=str)
+    ("'a', 'b', ...", '3, 4')
+    """
+    return ", ".join(form(value) for value in values[:limit]) + (", ..." if len(values) > limit else "")
+
+
+def and_joined(words: Sequence[str]) -> str:
+    """``words`` as a sentence lists them: ``a``, ``a and b``, ``a, b and c``.
+
+    >>> and_joined(["P"]), and_joined(["P", "R", "F1(ref)"])
+    ('P', 'P, R and F1(ref)')
+    """
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def did_you_mean(value: Any, choices: Iterable[str]) -> str:

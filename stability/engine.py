@@ -54,6 +54,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from .checks import first_few
 from .corpus import Document
 from .exceptions import ClusterError, InvalidParameterError, MissingDependencyError, UnknownSegmenterError, warn
 from .isolation import (Guarded, WorkerCrash, digest_of, interruptible, rerun_alone, result_or_crash, run_pool,
@@ -705,8 +706,7 @@ def warn_terms(findings: Iterable[Finding], warned: set[tuple[str, str]]) -> Non
         doc_id, problem = found[0]
         where = f"{label} on document {doc_id!r}" if doc_id else label  # stability_test's: no id
         others = [other for other, _ in found[1:]]
-        also = (f" (the same on {len(others)} more document(s): {', '.join(map(repr, others[:5]))}"
-                f"{', ...' if len(others) > 5 else ''})") if others else ""
+        also = (f" (the same on {len(others)} more document(s): {first_few(others)})") if others else ""
         if kind == "terms":
             warn(f"{where}: {problem}{also}, so its boundaries say little about the content (they can follow "
                  "the units' lengths, which the shuffle control does not catch: the layout control does); where "

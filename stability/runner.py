@@ -22,7 +22,7 @@ from contextlib import nullcontext
 from itertools import chain, islice
 from typing import Any
 
-from .checks import array_as_list
+from .checks import array_as_list, first_few
 from .corpus import Document, as_documents, split_text
 from .engine import Engine, Finding, OnTerms, Pair, Progress, Shipment, warn_terms
 from .exceptions import (InvalidParameterError, InvalidTypeError, RunInterrupted, SegmenterError, SegmenterOutputError,
@@ -368,7 +368,7 @@ def _warn_short_for_window(docs: list[Document], settings: Settings) -> None:
         return
     short = [doc for doc in docs if doc.references and 2 <= doc.n_units <= k]
     if short:
-        shown = ", ".join(f"{doc.id!r} ({doc.n_units} units)" for doc in short[:5]) + (", ..." if len(short) > 5 else "")
+        shown = first_few([f"{doc.id!r} ({doc.n_units} units)" for doc in short], form=str)
         warn(f"metrics k = {k} is longer than the {len(short)} document(s) {shown} can hold (a window of at most "
              "one unit fewer than the document): their window metrics are NaN, left out of the means; a rule "
              "('lamprier', 'nltk', 'segeval') gives each document its own window", SettingsWarning)

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from .checks import counted, did_you_mean
+from .checks import counted, did_you_mean, first_few
 from .exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, StabilityError, _short_repr
 from .readers.common import NoTextError, naming_document
 from .readers.jsonl import REFERENCE_KEYS, document_id, is_document, read_labels, reference_keys_said
@@ -607,13 +607,13 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
         from .exceptions import warn
         from .store import ResultsWarning
 
-        shown = ", ".join(map(repr, sorted(untimed)[:5])) + (", ..." if len(untimed) > 5 else "")
+        shown = first_few(sorted(untimed))
         warn(f"the references of {len(untimed)} document(s) with unit times in the run ({shown}) carry no unit "
              "times: CovN and CovD are weighted by units, not by duration as a run given them would weigh "
              "them; give the corpus with its times (the transcripts and their chapters) as references instead",
              ResultsWarning)
     ids = sorted({str(r.document) for rows in result.documents.values() for r in rows})
-    run_ids = f"{', '.join(map(repr, ids[:5]))}{', ...' if len(ids) > 5 else ''}"
+    run_ids = first_few(ids)
     if not found:
         raise InvalidParameterError(
             f"none of the {len(entries)} document(s) with references is in the run (its documents: "
@@ -623,7 +623,7 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
         from .exceptions import warn
         from .store import ResultsWarning
 
-        shown = ", ".join(map(repr, unused[:5])) + (", ..." if len(unused) > 5 else "")
+        shown = first_few(unused)
         names, used = ("reference names", "it was") if len(unused) == 1 else ("references name", "they were")
         warn(f"{len(unused)} {names} no document of the run ({shown}): {used} not used; documents pair up by "
              f"id (the run's documents: {run_ids})", ResultsWarning)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from ..checks import check_choice
+from ..checks import check_choice, first_few
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
 from ..segmentation import Segmentation
@@ -150,7 +150,7 @@ def _parse_choi(path: Path, doc_id: str, lines: Iterable[str], blank_lines: str)
     if current:
         sizes.append(current)
     if outside:
-        where = ", ".join(map(str, outside[:BLANK_LINES_NAMED])) + (", ..." if len(outside) > BLANK_LINES_NAMED else "")
+        where = first_few(outside, BLANK_LINES_NAMED, str)
         note(notes, path, f"{'line' if len(outside) == 1 else 'lines'} {where}: blank, before the first or after the "
                           f"last '{CHOI_SEPARATOR}' separator: dropped (not a segment of empty units)")
     if blanks:

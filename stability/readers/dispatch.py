@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..checks import did_you_mean
+from ..checks import did_you_mean, first_few
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, warn
 from .common import CorpusWarning, Listing, PathLike, check_encoding, list_files, list_folder, looks_binary
@@ -297,7 +297,7 @@ def read_corpus(
         left_out = (_left_out(target, row, codec, encoding_errors)
                     if pattern is None and isinstance(target, Listing) and row.extensions else [])
         if left_out:
-            shown = ", ".join(repr(name) for name in left_out[:5]) + (", ..." if len(left_out) > 5 else "")
+            shown = first_few(left_out)
             warn(f"{path}: {len(left_out)} other file(s) not read ({shown}): the corpus is read as "
                  f"{how}, one format a corpus; pass format= to read the others instead, or "
                  f"give each format its own folder", CorpusWarning)

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Callable
 
-from ..checks import check_choice, counted, lone_surrogate
+from ..checks import check_choice, counted, first_few, lone_surrogate
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidSegmentationError, _short_repr
 from ..segmentation import Segmentation
@@ -609,7 +609,7 @@ def _one_transcript(file: Path, track: Path, lines: Callable[[Path], Iterable[st
     which belongs to one recording."""
     found = [lineno for lineno, _, record in _records(file, iter(lines(file))) if is_whisper(record)]
     if len(found) > 1:
-        shown = ", ".join(map(str, found[:5])) + (", ..." if len(found) > 5 else "")
+        shown = first_few(found, form=str)
         raise CorpusFormatError(
             f"expected one Whisper transcript in a file with a chapters track beside it ({track.name!r}), which "
             f"belongs to one recording; this file holds {len(found)} (lines {shown}), so the chapters would be "
@@ -663,7 +663,7 @@ def _whisper_document(path: Path, lineno: int, record: dict[str, Any], default_i
     cues, empty = _whisper_cues(path, lineno, record)
     notes: list[str] = []
     if empty:
-        shown = ", ".join(map(str, empty[:10])) + (", ..." if len(empty) > 10 else "")
+        shown = first_few(empty, 10, str)
         note(notes, f"{path}:{lineno}", f"{len(empty)} Whisper segment(s) without text skipped (segments {shown})")
     if not cues:  # Whisper's output for a silent recording: left out of a folder with a warning
         raise NoTextError(f"document {str(doc_id)!r}: expected at least one Whisper segment with text; "
@@ -671,7 +671,7 @@ def _whisper_document(path: Path, lineno: int, record: dict[str, Any], default_i
                           path=str(path), line=lineno)
     late = [k for k, (before, cue) in enumerate(zip(cues, cues[1:]), 1) if cue.start < before.start]
     if late:  # read as written (a chapters track, which needs the order of time, refuses them below)
-        shown = ", ".join(map(str, late[:10])) + (", ..." if len(late) > 10 else "")
+        shown = first_few(late, 10, str)
         note(notes, f"{path}:{lineno}", f"{len(late)} Whisper segment(s) with text start before the one above them "
                                         f"(segments with text {shown}): read in the file's order; boundary times "
                                         "will not be in order")

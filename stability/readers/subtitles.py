@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from ..checks import check_choice
+from ..checks import check_choice, first_few
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
 from ..segmentation import Segmentation
@@ -364,7 +364,7 @@ def _spoken(source: Source, file: Path, speakers: str, notes: list[str] | None) 
     cues = read_cues(source.lines(file), file, speakers=speakers, notes=notes)
     empty = [cue.line for cue in cues if not cue.text]
     if empty:
-        where = ", ".join(map(str, empty[:10])) + (", ..." if len(empty) > 10 else "")
+        where = first_few(empty, 10, str)
         lines = "line" if len(empty) == 1 else "lines"
         tell(f"{len(empty)} cue(s) without text skipped (timing {lines} {where})")
     unrolled = unroll([cue for cue in cues if cue.text])
@@ -675,7 +675,7 @@ def read_cues(lines: Iterable[str], file: Path | str, *, speakers: str = "meta",
     if late:
         cues.sort(key=lambda cue: cue.start)
         if notes is not None:
-            where = ", ".join(str(cue.line) for cue in late[:10]) + (", ..." if len(late) > 10 else "")
+            where = first_few([cue.line for cue in late], 10, str)
             note(notes, file, f"{len(late)} SubRip cue(s) start before the cue above them (timing line(s) {where}): "
                               f"all cues are read in order of their start")
     return cues

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..catalogue import reference_measure
-from ..checks import counted
+from ..checks import and_joined, counted
 from .corpus import first_reference_note, tolerance_note
 from .model import Report, Section, number, raw
 
@@ -56,8 +56,7 @@ def _fewer_note(result: Any, measures: Sequence[Any]) -> list[str]:
             missing.setdefault(absent, []).append(m.short)
     notes = []
     for absent, shorts in missing.items():
-        names = shorts[0] if len(shorts) == 1 else f"{', '.join(shorts[:-1])} and {shorts[-1]}"
-        notes.append(f"{names} {'is' if len(shorts) == 1 else 'are'} n/a on {absent} of the "
+        notes.append(f"{and_joined(shorts)} {'is' if len(shorts) == 1 else 'are'} n/a on {absent} of the "
                      f"{counted(n, 'document')}: their mean and std are over the other {n - absent}.")
     return notes
 

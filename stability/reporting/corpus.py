@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..catalogue import HEADLINE, MULTI_REFERENCE, REFERENCE, STABILITY, STATISTICS, Measure, reference_measure
-from ..checks import counted
+from ..checks import and_joined, counted
 from ..comparison import COMPARISON_BRIEF, COMPARISON_NOTE, STABILITY_X_AGREEMENT
 from ..exceptions import InvalidParameterError
 from ..segmenter import TERM_BLIND_LINKED
@@ -445,8 +445,7 @@ def tolerance_note(tolerance: int, measures: Sequence[Measure]) -> list[str]:
     shown = [m.short for m in measures if m.name in TOLERANT]
     if not tolerance or not shown:
         return []
-    names = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
-    return [f"{names} {'matches' if len(shown) == 1 else 'match'} boundaries within {counted(tolerance, 'unit')} "
+    return [f"{and_joined(shown)} {'matches' if len(shown) == 1 else 'match'} boundaries within {counted(tolerance, 'unit')} "
             f"(tolerance {tolerance}; a reference boundary is matched once at most)."]
 
 

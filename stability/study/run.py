@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..checks import check_folder, check_int
+from ..checks import check_folder, check_int, first_few
 from ..config import Experiment, _corpus_keys, _in_file, _validate
 from ..corpus import Document
 from ..exceptions import InvalidParameterError, warn
@@ -289,7 +289,7 @@ def _prepare(spec: CorpusSpec, options: StudyOptions, status: Status) -> _Prepar
     if unjudged:  # kept, their stability means and the reference means would cover different documents
         from ..readers import CorpusWarning
 
-        shown = ", ".join(map(repr, unjudged[:5])) + (", ..." if len(unjudged) > 5 else "")
+        shown = first_few(unjudged)
         warn(f"{where}: {len(unjudged)} document(s) without references left out of the study ({shown}): its "
              "rankings compare stability and reference metrics over the same documents", CorpusWarning)
         documents = [d for d in documents if d.references]
