@@ -61,6 +61,7 @@ __all__ = [
     "reference_measures",
     "reference_spellings",
     "aliases_said",
+    "reference_suggestion",
     "oriented",
 ]
 
@@ -447,9 +448,45 @@ def _lookup(name: str, tables: tuple[Mapping[str, Measure], ...], what: str) -> 
     spelled = _spellings(tables)
     aliases = aliases_said(spelled)
     raise InvalidParameterError(
-        f"unknown {what} {name!r}{did_you_mean(name, list(spelled)) or '.'} Known: "
+        f"unknown {what} {name!r}{_suggestion(name, tables, spelled) or '.'} Known: "
         f"{', '.join(n for t in tables for n in t)}" + (f" (or an alias: {aliases})" if aliases else "")
     )
+
+
+def _titled(name: str, tables: tuple[Mapping[str, Measure], ...], spelled: Mapping[str, str]) -> str:
+    """``"; did you mean 'x' (titled ... in reports)?"`` when ``name`` is, but for case, the title
+    a report gives one measure of ``tables`` (``CovN``, ``kappa``, ``Pr_err``) and no name or
+    alias (``WD`` is left to :func:`~stability.checks.did_you_mean`, which suggests ``wd``);
+    ``""`` otherwise.
+
+    >>> spelled = _spellings((REFERENCE,))
+    >>> _titled("CovN", (REFERENCE,), spelled), _titled("WD", (REFERENCE,), spelled)
+    ("; did you mean 'cov_n' (titled 'CovN' in reports)?", '')
+    """
+    folded = name.strip().casefold()
+    if any(folded == spelling.casefold() for spelling in spelled):
+        return ""
+    titled = {m.name: m.short for t in tables for m in t.values() if folded == m.short.casefold()}
+    if len(titled) != 1:
+        return ""
+    (found, short), = titled.items()
+    return f"; did you mean {found!r} (titled {short!r} in reports)?"
+
+
+def _suggestion(name: str, tables: tuple[Mapping[str, Measure], ...], spelled: Mapping[str, str]) -> str:
+    return _titled(name, tables, spelled) or did_you_mean(name, list(spelled))
+
+
+def reference_suggestion(name: str) -> str:
+    """What an error about an unknown reference metric ``name`` suggests: ``"; did you mean 'x'?"``
+    for the closest name or alias, or the metric a report titles so (``CovN``); ``""`` when none is
+    close.
+
+    >>> reference_suggestion("wdd"), reference_suggestion("kappa")
+    ("; did you mean 'wd'?", "; did you mean 'fleiss_kappa' (titled 'kappa' in reports)?")
+    """
+    tables = (REFERENCE, MULTI_REFERENCE)
+    return _suggestion(name, tables, _spellings(tables))
 
 
 def _spellings(tables: tuple[Mapping[str, Measure], ...]) -> dict[str, str]:

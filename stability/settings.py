@@ -75,7 +75,7 @@ def _check_metric_names(names: Any, name: str = "metrics names") -> list[str]:
     """The metrics' catalogue names, an alias (``b``, ``wd``, as ``--metrics`` takes them) read as
     the name it stands for; an error names the first string that is neither, with the closest
     spelling (as ``--metrics`` does)."""
-    from .catalogue import aliases_said, reference_spellings
+    from .catalogue import aliases_said, reference_spellings, reference_suggestion
 
     spelled = reference_spellings()
     if isinstance(names, str) or not isinstance(names, (list, tuple)) or not all(
@@ -86,7 +86,7 @@ def _check_metric_names(names: Any, name: str = "metrics names") -> list[str]:
             f"{aliases_said(spelled)})", names)
         unknown = [n for n in names if isinstance(n, str) and n not in spelled] if isinstance(names, (list, tuple)) else []
         if unknown:
-            raise InvalidParameterError(f"{error}; unknown: {unknown[0]!r}{did_you_mean(unknown[0], spelled)}",
+            raise InvalidParameterError(f"{error}; unknown: {unknown[0]!r}{reference_suggestion(unknown[0])}",
                                         parameter=name)
         raise error
     return list(dict.fromkeys(spelled[n] for n in names))

@@ -247,3 +247,24 @@ def test_an_unknown_metric_lists_the_aliases_too():
     with pytest.raises(InvalidParameterError) as caught:  # a table without aliases says none
         catalogue.stability_measure("nope")
     assert "alias" not in str(caught.value)
+
+
+@pytest.mark.parametrize("typed,name", [("CovN", "cov_n"), ("covn", "cov_n"), ("kappa", "fleiss_kappa"),
+                                        ("Pr_err", "pr_error"), ("gap", None)])
+def test_a_reports_title_typed_as_a_name_is_told_the_name(typed, name):
+    """A report titles Bouchekif's coverage ``CovN`` and Fleiss' kappa ``kappa``; typed as a
+    metric (``--metrics CovN``, a config's ``[metrics] names``) they got no suggestion, since
+    difflib finds ``CovN`` too far from ``cov_n`` and nothing near ``kappa``. ``gap`` titles a
+    stability score, not a reference metric: not suggested for ``--metrics``."""
+    from stability.settings import Settings
+
+    with pytest.raises(InvalidParameterError) as caught:
+        catalogue.reference_measure(typed)
+    said = f"did you mean {name!r} (titled " if name else "did you mean"
+    assert (said in str(caught.value)) is (name is not None)
+    with pytest.raises(InvalidParameterError) as caught:
+        Settings(metrics={"names": [typed]})
+    assert (said in str(caught.value)) is (name is not None)
+    if name is None:
+        with pytest.raises(InvalidParameterError, match="did you mean 'shuffle_gap' \\(titled 'gap' in reports\\)"):
+            catalogue.stability_measure(typed)
