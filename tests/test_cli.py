@@ -372,7 +372,7 @@ def test_score_one_unit_document_has_no_window(runner, tmp_path):
     hyp.write_text('{"id": "a", "boundaries": [2, 8], "n_units": 9}\n{"id": "b", "boundaries": [], "n_units": 1}\n')
     table = runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--report-format", "md"])
     assert table.exit_code == 0, table.output
-    assert "Window metrics at k = 2;" in table.stdout  # Lamprier eq. 5 for document a: round(9 / 6) = 2
+    assert "Window metrics (Pk, WindowDiff and their variants) at k = 2;" in table.stdout  # Lamprier eq. 5 for document a: round(9 / 6) = 2
     data = json.loads(runner.invoke(app, ["score", "-R", str(ref), "-H", str(hyp), "--report-format", "json"]).stdout)
     assert data["documents"]["b"]["window_k"] is None and data["documents"]["b"]["pk"] is None
     assert data["mean"]["window_k"] == 2.0

@@ -63,7 +63,7 @@ def test_config_keys_feed_keyword_arguments(tmp_path):
     assert res.settings["seed"] == 5 and res.settings["metrics"] == {"k": "segeval"}
     assert {p.name for p in (tmp_path / "out").iterdir()} == {"results.jsonl", "report.md", "report.csv", "documents.csv"}
     assert len(res.documents["lex"]) == 3
-    assert "at k = segeval (segeval's convention)" in (tmp_path / "out" / "report.md").read_text()  # the k used
+    assert "; chosen by segeval (segeval's convention)" in (tmp_path / "out" / "report.md").read_text()  # the k used
 
 
 def test_run_experiment_refuses_an_unknown_report_metric_before_the_run(tmp_path):

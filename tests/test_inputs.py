@@ -489,10 +489,27 @@ def test_the_window_note_is_said_only_under_a_window_metric(tmp_path):
         result = runner.invoke(app, ["score", "-R", str(ref), "-H", str(ref), "--report-format", "md",
                                      "--metrics", metrics])
         assert result.exit_code == 0, result.output
-        assert ("Window metrics at k" in result.stdout) is said, metrics
+        assert ("Window metrics (Pk, WindowDiff and their variants) at k" in result.stdout) is said, metrics
     run = evaluate({"even": "even"}, [Document("a", ["x"] * 12, references=([5],))], n_restarts=2, progress=False)
     assert "Window metrics" not in render(run, "md", metrics=["f1", "b"])
     assert "Window metrics" in render(run, "md", metrics=["f1", "wd"])
+
+
+def test_a_run_report_says_the_window_k_used_as_score_does():
+    """The run reports said "at k = lamprier (Lamprier et al. 2007, eq. 5, the default)", the rule
+    and not the window, and "k = 2 units" for a k given, where ``score`` said "at k = 2; as given":
+    both now give the k used (its range over the documents) and how it was chosen, in one
+    sentence. By hand, Lamprier's eq. 5 (half the mean reference segment length, rounded): 12
+    units in 2 segments give k = 3, 12 units in 4 give k = round(1.5) = 2."""
+    from stability import Document, evaluate
+    from stability.reporting import render
+
+    docs = [Document("a", ["x"] * 12, references=([6],)), Document("b", ["x"] * 12, references=([3, 6, 9],))]
+    said = render(evaluate({"even": "even"}, docs, n_restarts=2, progress=False), "md", metrics=["wd"])
+    assert ("Window metrics (Pk, WindowDiff and their variants) at k = 2 to 3 (each document's in the JSON "
+            "report); chosen by lamprier (Lamprier et al. 2007, eq. 5, the default).") in said
+    given = evaluate({"even": "even"}, docs, n_restarts=2, progress=False, metrics={"k": 4})
+    assert "Window metrics (Pk, WindowDiff and their variants) at k = 4, as given." in render(given, "md", metrics=["wd"])
 
 
 @pytest.mark.parametrize("references", [{}, []])

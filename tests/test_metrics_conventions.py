@@ -124,9 +124,9 @@ def test_what_the_docstrings_say_about_swapping():
 
 
 @pytest.mark.parametrize(("args", "says"), [
-    ([], "Window metrics at k = 2; convention: lamprier (Lamprier et al. 2007, eq. 5, the default)."),
-    (["--window", "nltk"], "Window metrics at k = 2; convention: nltk (nltk's convention)."),
-    (["--window", "3"], "Window metrics at k = 3; as given."),
+    ([], "Window metrics (Pk, WindowDiff and their variants) at k = 2; chosen by lamprier (Lamprier et al. 2007, eq. 5, the default)."),
+    (["--window", "nltk"], "Window metrics (Pk, WindowDiff and their variants) at k = 2; chosen by nltk (nltk's convention)."),
+    (["--window", "3"], "Window metrics (Pk, WindowDiff and their variants) at k = 3, as given."),
 ])
 def test_stability_score_says_which_window_convention(tmp_path, args, says):
     import json

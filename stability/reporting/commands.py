@@ -31,18 +31,12 @@ def _score_keys(result: Any, compact: bool, metrics: Sequence[str] | None) -> li
 def _window_note(result: Any, measures: Sequence[Any]) -> list[str]:
     """Which window k the shown window metrics used (none shown: nothing to say)."""
     from ..catalogue import WINDOWED
+    from .corpus import window_sentence
 
     if not any(m.name in WINDOWED for m in measures):
         return []
-    ks = sorted({int(v["window_k"]) for v in result.documents.values() if not math.isnan(v.get("window_k", math.nan))})
-    if not ks:
-        return []
-    from .corpus import window_convention
-
-    span = str(ks[0]) if len(ks) == 1 else f"{ks[0]} to {ks[-1]} (per document in the JSON or CSV report)"
-    window = getattr(result, "window", None)
-    how = "as given" if isinstance(window, int) else f"convention: {window_convention(window)}"
-    return [f"Window metrics at k = {span}; {how}."]
+    ks = [v.get("window_k", math.nan) for v in result.documents.values()]
+    return window_sentence(ks, getattr(result, "window", None), "the JSON or CSV report")
 
 
 def _fewer_note(result: Any, measures: Sequence[Any]) -> list[str]:

@@ -430,10 +430,30 @@ def _window_note(result: CorpusResult, refs: Sequence[Measure]) -> list[str]:
     and a metric computed at it is shown (:data:`~stability.catalogue.WINDOWED`)."""
     from ..catalogue import WINDOWED
 
-    if not any(m.name in WINDOWED for m in refs) or not any("window_k" in s.reference for s in result.summary.values()):
+    if not any(m.name in WINDOWED for m in refs):
         return []
-    how = window_convention((result.settings.get("metrics") or {}).get("k"))
-    return [f"Window metrics (Pk, WindowDiff and their variants) at k = {how}; each document's k is in the JSON report."]
+    ks = [r.reference_metrics.get("window_k", math.nan) for results in result.documents.values() for r in results]
+    return window_sentence(ks, (result.settings.get("metrics") or {}).get("k"), "the JSON report")
+
+
+def window_sentence(ks: Iterable[float], policy: Any, where: str) -> list[str]:
+    """The note under a report showing window metrics: the k they used, over the documents' ``ks``
+    (NaN where no window was used: none at all, no note), and how it was chosen (``policy``: an
+    int as given, or a convention's name, ``None`` the default); ``where`` names the report giving
+    each document's k. The one sentence of ``run``'s and ``score``'s reports.
+
+    >>> window_sentence([2.0, 5.0, float("nan")], None, "the JSON report")  # doctest: +NORMALIZE_WHITESPACE
+    ["Window metrics (Pk, WindowDiff and their variants) at k = 2 to 5 (each document's in the
+      JSON report); chosen by lamprier (Lamprier et al. 2007, eq. 5, the default)."]
+    >>> window_sentence([3.0], 3, "the JSON report")
+    ['Window metrics (Pk, WindowDiff and their variants) at k = 3, as given.']
+    """
+    values = sorted({int(k) for k in ks if not math.isnan(k)})
+    if not values:
+        return []
+    span = str(values[0]) if len(values) == 1 else f"{values[0]} to {values[-1]} (each document's in {where})"
+    how = ", as given" if isinstance(policy, int) else f"; chosen by {window_convention(policy)}"
+    return [f"Window metrics (Pk, WindowDiff and their variants) at k = {span}{how}."]
 
 
 def tolerance_note(tolerance: int, measures: Sequence[Measure]) -> list[str]:
