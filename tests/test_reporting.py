@@ -162,6 +162,31 @@ def test_a_long_default_is_elided_in_tables_and_whole_in_json():
     assert [row.split(" | ")[:3] for row in md_rows] == [["| embedding", "embed", "LSAEncoder(...)"]]  # it was cut mid-word before
 
 
+def test_row_groups_are_checked_and_rendered_by_every_format():
+    """A section's row groups (Section.row_groups): spans adding up to its rows, a single key
+    column to hold their titles, and data saying each row's group for the machine formats."""
+    from stability.reporting import Report, Section
+
+    data = (["segmenter", "parameter", "default"], [["texttiling", "w", "20"], ["texttiling", "k", "10"], ["even", "n", "3"]])
+    rows = [row[1:] for row in data[1]]
+    for spans, keys, carried, what in (([("texttiling", 2)], 1, data, "adding up to 3 rows"),
+                                     ([("texttiling", 3), ("even", 0)], 1, data, "spans of at least one row"),
+                                     ([("texttiling", 2), ("even", 1)], 2, data, "keys=1"),
+                                     ([("texttiling", 2), ("even", 1)], 1, None, "and with data")):
+        with pytest.raises(InvalidParameterError, match=re.escape(what)):
+            Section("t", ["parameter", "default"], rows, keys=keys, data=carried, row_groups=spans)
+    section = Section("Parameters", ["parameter", "default"], rows, align="Ll", data=data,
+                      row_groups=[("texttiling", 2), ("even", 1)])
+    report = Report("r", [section])
+    text = render(report, "table", width=40)
+    assert "│ texttiling │         │\n│   w        │ 20      │\n│   k        │ 10      │\n├" in text, text
+    assert "┤\n│ even       │         │\n│   n        │ 3       │\n└" in text, text
+    assert "| **texttiling** |  |\n| w | 20 |\n| k | 10 |\n| **even** |  |\n| n | 3 |" in render(report, "md")
+    assert render(report, "html").count("<tbody>") == 2
+    assert list(csv.reader(io.StringIO(render(report, "csv")))) == [data[0], *data[1]]
+    assert json.loads(render(report, "json"))["sections"][0]["row_groups"] == [["texttiling", 2], ["even", 1]]
+
+
 def test_per_document_table_has_the_headline_and_the_gap(corpus_result):
     rows = list(csv.DictReader(io.StringIO(render(corpus_result, "csv", documents=True))))
     gap = STABILITY["shuffle_gap"].column()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -84,6 +85,14 @@ class Section:
         table wraps them at their spaces to the room the other columns leave
         (:func:`stability.reporting.formats.table.flowed`), the other formats show them whole. Their
         alignment is ``l`` (left, wrapped).
+    row_groups : sequence of (str, int)
+        Titles over runs of adjacent rows (title, number of rows), the spans adding up to the
+        number of rows: the rows of one thing (a segmenter's parameters), its name said once above
+        them rather than in a column on every row. The title stands in the first column, the one
+        naming a row (``keys`` is 1): the terminal prints it on a row of its own, the group's rows
+        indented under it, and a rule between groups; Markdown prints it in bold on a row of its
+        own, HTML as a ``tbody``'s heading. A machine format cannot show a title over rows: such a
+        section carries ``data``, in which every row says its group (CSV writes it).
     """
 
     title: str
@@ -104,6 +113,7 @@ class Section:
     footer: Sequence[Sequence[str]] = ()
     markup: Sequence[int] = ()
     prose: Mapping[int, int] = field(default_factory=dict)
+    row_groups: Sequence[tuple[str, int]] = ()
 
     def __post_init__(self) -> None:
         if self.align and (len(self.align) != len(self.header) or set(self.align) - set(ALIGNMENTS)):
@@ -124,6 +134,30 @@ class Section:
         if self.groups and sum(span for _, span in self.groups) != len(self.header):
             raise InvalidParameterError.make("groups", f"spans adding up to {len(self.header)} columns",
                                              list(self.groups))
+        if self.row_groups and (sum(span for _, span in self.row_groups) != len(self.rows)
+                                or any(span < 1 for _, span in self.row_groups)):
+            raise InvalidParameterError.make("row_groups", f"spans of at least one row adding up to {len(self.rows)} rows",
+                                             list(self.row_groups))
+        if self.row_groups and (self.keys != 1 or self.data is None):
+            raise InvalidParameterError.make(
+                "row_groups", "a section whose first column alone names its rows (keys=1: the titles stand in it, "
+                "and HTML keeps only it in view) and with data (the rows as a machine format writes them, each "
+                "saying its group)",
+                f"keys={self.keys}, data={'given' if self.data is not None else None}")
+
+    def grouped(self, rows: Sequence[Sequence[Any]] | None = None) -> list[tuple[str, Sequence[Sequence[Any]]]]:
+        """``rows`` (default: the section's) in their :attr:`row_groups`, each with its title; one
+        group titled ``""`` holding them all for a section without groups.
+
+        >>> Section("t", ["parameter", "default"], [["w", "20"], ["k", "10"], ["n", "3"]], data=([], []),
+        ...         row_groups=[("texttiling", 2), ("even", 1)]).grouped()
+        [('texttiling', [['w', '20'], ['k', '10']]), ('even', [['n', '3']])]
+        """
+        rows = self.rows if rows is None else rows
+        if not self.row_groups:
+            return [("", rows)]
+        starts = [0, *itertools.accumulate(span for _, span in self.row_groups)]
+        return [(title, rows[start:end]) for (title, _), start, end in zip(self.row_groups, starts, starts[1:])]
 
     @property
     def is_table(self) -> bool:

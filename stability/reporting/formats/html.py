@@ -155,11 +155,14 @@ def table(section: Section, columns: Sequence[int] | None = None) -> str:
                                         for i in shown) + "</tr>"
                        for row in table_rows)
 
-    body = rows(section.rows, section.highlight)
+    # one tbody per group of rows (Section.row_groups), headed by its title across the columns shown
+    body = "".join("<tbody>" + (f'<tr><th scope="rowgroup" colspan="{len(shown)}" class="l">'
+                                f"<b>{_isolated(html.escape(title))}</b></th></tr>" if title else "")
+                   + rows(grouped, section.highlight) + "</tbody>" for title, grouped in section.grouped())
     foot = rows(section.footer, {})  # summary rows (a mean over the rows) in the table's foot, not highlighted
     keys = f' data-keys="{section.keys}"' if section.keys > 1 else ""
     foot = f"<tfoot>{foot}</tfoot>" if foot else ""
-    return f"<table{keys}><thead>{head}</thead><tbody>{body}</tbody>{foot}</table>"
+    return f"<table{keys}><thead>{head}</thead>{body}{foot}</table>"
 
 
 def _print_parts(section: Section) -> list[list[int]]:

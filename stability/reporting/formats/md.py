@@ -39,10 +39,15 @@ def _plain(cell: object) -> str:
 
 
 def render(report: Report, *, details: bool = True) -> str:
-    """The result line in bold, then one ``###`` heading per table, the table, then its notes in italics."""
+    """The result line in bold, then one ``###`` heading per table, the table (a group's title, of
+    :attr:`~stability.reporting.model.Section.row_groups`, in bold on a row of its own above the
+    group's rows), then its notes in italics."""
     out = [f"**{_plain(md_text(report.result))}**\n"] if report.result else []  # its labels, as in the cells
     for section in report.tables(details):
-        rows = [[cell if i in section.markup else _plain(cell) for i, cell in enumerate(row)] for row in section.rows]
+        rows = []
+        for title, grouped in section.grouped():
+            rows += [[f"**{_plain(title)}**", *[""] * (len(section.header) - 1)]] if title else []
+            rows += [[cell if i in section.markup else _plain(cell) for i, cell in enumerate(row)] for row in grouped]
         # a footer row (a mean over the rows) after them, its label in bold: never read as a row's label
         rows += [[f"**{_plain(cell)}**" if i < section.keys else _plain(cell) for i, cell in enumerate(row)]
                  for row in section.footer]

@@ -39,8 +39,31 @@ MIN_WIDTH = 20
 
 
 def _body(section: Section) -> list[Sequence[object]]:
-    """The rows of ``section``, then its footer's (each column is as wide as the widest of both)."""
-    return [*section.rows, *section.footer]
+    """The rows of ``section``, then its footer's, and the row of each group's title
+    (:attr:`Section.row_groups`, in the first column): each column is as wide as the widest of all."""
+    titles = [[title, *[""] * (len(section.header) - 1)] for title, _ in section.row_groups]
+    return [*section.rows, *section.footer, *titles]
+
+
+#: Indent of a grouped row's first cell under its group's title (:attr:`Section.row_groups`).
+GROUP_INDENT = "  "
+
+
+def indented(section: Section) -> Section:
+    """``section`` with the first cell of each grouped row (:attr:`Section.row_groups`) indented
+    under its group's title, each of its lines; a section without groups is returned as it is.
+
+    >>> from stability.reporting.model import Section
+    >>> section = Section("t", ["parameter", "default"], [["w", "20"]], data=([], []), row_groups=[("texttiling", 1)])
+    >>> indented(section).rows
+    [['  w', '20']]
+    """
+    import dataclasses
+
+    if not section.row_groups:
+        return section
+    rows = [[GROUP_INDENT + str(row[0]).replace("\n", "\n" + GROUP_INDENT), *row[1:]] for row in section.rows]
+    return dataclasses.replace(section, rows=rows)
 
 
 def _widths(section: Section) -> list[int]:
@@ -346,8 +369,13 @@ def _table(section: Section, columns: Sequence[int], width: int):  # -> rich.tab
     for i in columns:
         header = textwrap.fill(str(section.header[i]), widths[i], break_long_words=False)
         table.add_column(Text(header), justify="left" if letters[i] in "lL" else "right", no_wrap=letters[i].isupper())
-    for row in section.rows:
-        table.add_row(*(_cell(row[i], section) for i in columns))
+    for n, (title, rows) in enumerate(section.grouped()):
+        if n:  # a rule between groups
+            table.add_section()
+        if title:  # in the first column (a key column: every part has it), on a row of its own
+            table.add_row(Text(title, style="bold"), *([""] * (len(columns) - 1)))
+        for row in rows:
+            table.add_row(*(_cell(row[i], section) for i in columns))
     if section.footer:  # under a rule: a summary row is never read as one of the rows
         if section.rows:
             table.add_section()
@@ -426,6 +454,7 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
     if rerun is not None and (not isinstance(rerun, str) or not rerun.strip()):
         raise InvalidParameterError.make("rerun", "None or a command (e.g. 'stability report out')", rerun)
     for section in report.tables(details):
+        section = indented(section)  # a grouped row under its group's title, the widths counting its indent
         terminal, whole = console.width, flowed(section)  # prose at the width it reads best at
         kept, _ = fit(folded(whole, terminal), terminal)
         section = flowed(folded(flowed(section, terminal, kept), terminal, kept), terminal, kept)  # as little
