@@ -123,3 +123,28 @@ def cohesion_segmenter(units, window: int = 3):
         if s < cutoff and left_ok and right_ok:
             out.append(g)
     return out
+
+
+def listed_parameters(listing: str) -> dict[str, dict[str, list[str]]]:
+    """The parameters table of ``stability segmenters``' terminal output, read back:
+    ``segmenter -> parameter -> [default, meaning]``, each segmenter's name read from the row that
+    heads its parameters (unindented), each meaning joined from its lines. Fails on a parameter
+    row whose meaning does not start on it, and on a table not of these three columns."""
+    table = listing.split("Parameters and their defaults", 1)[1]
+    lines = [line for line in table.splitlines() if line.startswith(("│", "┃"))]
+    assert [cell.strip() for cell in lines[0].split("┃")[1:-1]] == ["parameter", "default", "meaning"], lines[0]
+    groups: dict[str, dict[str, list[str]]] = {}
+    group, key = None, None
+    for line in lines[1:]:
+        first, default, meaning = line.split("│")[1:-1]
+        if first.strip() and not first.startswith("   "):  # a segmenter's name, heading its rows
+            assert first.strip() not in groups and not default.strip() and not meaning.strip(), line
+            group = groups[first.strip()] = {}
+        elif first.strip():  # a parameter, indented under it
+            key = first.strip()
+            assert group is not None and meaning.strip(), line  # its meaning starts on its row
+            group[key] = [default.strip(), meaning.strip()]
+        else:  # its meaning, continued
+            assert group is not None and key is not None, line
+            group[key][1] += " " + meaning.strip()
+    return groups

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from conftest import topical_document
+from conftest import listed_parameters, topical_document
 from stability import Document
 from stability.cli import app
 from stability.readers import write_jsonl
@@ -49,8 +49,7 @@ def test_segmenters_lists_builtins_with_parameters(runner):
     for name in ("c99", "u00", "texttiling", "texttiling_nltk", "even", "none", "all", "random"):
         assert name in result.stdout
     assert "built-in" in result.stdout and "Parameters and their defaults" in result.stdout
-    assert any([cell.strip() for cell in line.split("│")[1:4]] == ["c99", "n_segments", "None"]
-               for line in result.stdout.splitlines())
+    assert listed_parameters(result.stdout)["c99"]["n_segments"][0] == "None"
 
 
 def _cells(line: str) -> list[str]:
@@ -68,10 +67,10 @@ def test_segmenters_say_what_each_parameter_means(runner):
             assert set(status.meanings) == set(status.params), name
     result = runner.invoke(app, ["segmenters", "--width", "120"])
     assert result.exit_code == 0, result.output
-    rows = [_cells(line) for line in result.stdout.splitlines()]
-    assert ["semchunk", "chunk_size", "150", "Maximum words per chunk."] in rows
-    assert ["langchain_recursive", "chunk_size", "1000", "Maximum characters per chunk."] in rows
-    assert ["texttiling_nltk", "w", "20", "Pseudosentence size (tokens)."] in rows
+    listed = listed_parameters(result.stdout)
+    assert listed["semchunk"]["chunk_size"] == ["150", "Maximum words per chunk."]
+    assert listed["langchain_recursive"]["chunk_size"] == ["1000", "Maximum characters per chunk."]
+    assert listed["texttiling_nltk"]["w"] == ["20", "Pseudosentence size (tokens)."]
     assert "meaning: the first sentence of the parameter's documentation" in " ".join(result.stdout.split())
     data = json.loads(runner.invoke(app, ["segmenters", "--report-format", "json"]).stdout)
     chonkie = next(s for s in data["segmenters"] if s["name"] == "chonkie_sentence")
@@ -84,9 +83,12 @@ def test_segmenters_named_on_the_command_line_are_the_only_ones_listed(runner):
     suggests the closest."""
     result = runner.invoke(app, ["segmenters", "semchunk", "langchain_recursive", "--width", "120"])
     assert result.exit_code == 0, result.output
-    rows = [_cells(line) for line in result.stdout.splitlines() if line.startswith("│")]
+    rows = [_cells(line) for line in result.stdout.split("Parameters and their defaults")[0].splitlines()
+            if line.startswith("│")]
     assert {row[0] for row in rows if row[0]} == {"semchunk", "langchain_recursive"}
-    assert ["semchunk", "chunk_size", "150", "Maximum words per chunk."] in rows
+    listed = listed_parameters(result.stdout)
+    assert list(listed) == ["semchunk", "langchain_recursive"]
+    assert listed["semchunk"]["chunk_size"] == ["150", "Maximum words per chunk."]
     # a name neither registered nor importable is said once, on stderr, with no table of failures
     # (it printed a table row 'unknown ... failed', the same error as its note, then on stderr)
     wrong = runner.invoke(app, ["segmenters", "semchnk", "even"])

@@ -158,8 +158,36 @@ def test_a_long_default_is_elided_in_tables_and_whole_in_json():
     assert len(embed) > 32                                   # an encoder's repr: longer than a cell
     data = {s["name"]: s for s in json.loads(render(statuses, "json"))["segmenters"]}
     assert data["embedding"]["parameters"]["embed"] == embed
-    md_rows = [line for line in render(statuses, "md").splitlines() if line.startswith("| embedding | embed |")]
-    assert [row.split(" | ")[:3] for row in md_rows] == [["| embedding", "embed", "LSAEncoder(...)"]]  # it was cut mid-word before
+    table = render(statuses, "md").split("| **embedding** |", 1)[1].split("| **", 1)[0]  # its group's rows
+    md_rows = [line for line in table.splitlines() if line.startswith("| embed |")]
+    assert [row.split(" | ")[:2] for row in md_rows] == [["| embed", "LSAEncoder(...)"]]  # it was cut mid-word before
+
+
+def test_parameters_are_grouped_by_segmenter_and_a_shared_meaning_said_once_except_in_machine_formats():
+    """Markdown and HTML, as the terminal, name each segmenter once above its parameters and say
+    the meaning of C99's tokenizer, stopwords and stem (documented together) on tokenizer's row
+    only: each of them printed it whole three times. CSV and JSON keep a row (an entry) per
+    parameter, its segmenter and its whole meaning."""
+    statuses = describe_segmenters(["c99", "even"])
+    meaning = statuses["c99"].meanings["tokenizer"]
+    assert statuses["c99"].meanings["stopwords"] == statuses["c99"].meanings["stem"] == meaning  # one numpydoc entry
+    md = render(statuses, "md").split("### Parameters and their defaults", 1)[1]
+    lines = [line for line in md.splitlines() if line.startswith("| ")]
+    assert lines[0] == "| parameter | default | meaning |"
+    assert lines[1] == "| **c99** |  |  |" and lines.count("| **even** |  |  |") == 1
+    assert "| stopwords | None | See \\`tokenizer\\`. |" in lines and "| stem | True | See \\`tokenizer\\`. |" in lines
+    assert md.count("Preprocessing (\\`Preprocessor\\`)") == 1
+    page = render(statuses, "html")
+    assert '<tbody><tr><th scope="rowgroup" colspan="3" class="l"><b>c99</b></th></tr>' in page
+    assert '<th scope="row" class="l">stem</th><td class="l">True</td><td class="l">See `tokenizer`.</td>' in page
+    assert page.count("Preprocessing (`Preprocessor`)") == 1
+    rows = {(row["name"], row["parameter"]): row for row in csv.DictReader(io.StringIO(render(statuses, "csv")))}
+    plain = rows[("c99", "tokenizer")]["meaning"]
+    assert plain.startswith("Preprocessing (`Preprocessor`)") and len(plain) > 200  # whole, not a first sentence
+    assert rows[("c99", "stopwords")]["meaning"] == rows[("c99", "stem")]["meaning"] == plain
+    assert rows[("even", "n_segments")]["meaning"].startswith("Number of segments")
+    data = {s["name"]: s for s in json.loads(render(statuses, "json"))["segmenters"]}
+    assert data["c99"]["meanings"]["stopwords"] == data["c99"]["meanings"]["stem"] == plain
 
 
 def test_row_groups_are_checked_and_rendered_by_every_format():

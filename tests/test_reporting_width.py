@@ -15,6 +15,7 @@ from stability.comparison import STABILITY_X_AGREEMENT
 from stability.readers import write_jsonl
 from stability.reporting import Section
 from stability.reporting.formats.table import fit, parts, table_width
+from conftest import listed_parameters
 from test_reporting import topical_corpus
 
 WIDTHS = (80, 100, 120)
@@ -453,6 +454,39 @@ def test_listings_wrap_their_prose_to_the_terminal_not_to_a_fixed_width(width):
     lengths = {w: len(CliRunner().invoke(app, ["segmenters", *CORE_SEGMENTERS, "--width", str(w)]).stdout.splitlines())
                for w in (width, 200)}
     assert lengths[200] < lengths[width]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_parameter_s_default_and_meaning_are_read_together_under_its_segmenter(width):
+    """`COLUMNS=80 stability segmenters` printed the table segmenter | parameter | default |
+    meaning in two parts: the defaults of every parameter, then their meanings some 150 lines
+    further down; and at every width the meaning of C99's tokenizer, stopwords and stem (one
+    numpydoc entry) took its seven lines on each of the three rows. Each segmenter's name now
+    heads its parameters (no column repeating it), so that a parameter's default and meaning
+    share its row at 80, 100 and 120 columns, in one table; a meaning documented for several
+    parameters is said on the first, the others pointing to it."""
+    from stability.registry import describe_segmenters
+
+    result = CliRunner(env={"COLUMNS": str(width)}).invoke(app, ["segmenters", *CORE_SEGMENTERS])
+    assert result.exit_code == 0, result.output
+    listing = result.stdout
+    assert "part 1 of" not in listing and "Part 2" not in listing
+    assert max(map(len, listing.splitlines())) <= width
+    listed = listed_parameters(listing)  # one group per segmenter, each parameter's meaning on its row
+    statuses = describe_segmenters(list(CORE_SEGMENTERS))
+    assert {name: list(group) for name, group in listed.items()} == \
+        {name: list(status.params) for name, status in statuses.items() if status.params}
+    assert listed["c99"]["n_segments"] == ["None", "Known number of segments `K` (clamped to `1 .. n`): exactly `K-1` splits."]
+    for name, shared in (("c99", ("stopwords", "stem")), ("u00", ("stopwords", "stem"))):
+        assert listed[name]["tokenizer"][1].startswith("Preprocessing (`Preprocessor`)")
+        assert [listed[name][key] for key in shared] == [["None", "See `tokenizer`."], ["True", "See `tokenizer`."]]
+    assert listed["embedding"]["std_coeff"] == ["1.2", "See `mask_size`."]
+    assert [listed["embedding"][key][1] for key in ("smoothing_width", "min_distance")] == ["See `window`."] * 2
+    assert listing.count("Preprocessing (`Preprocessor`)") == 2  # once for c99, once for u00
+    # at 80 columns the meaning has a readable room, not a sliver beside a repeated name
+    meanings = [line.split("│")[3] for line in listing.split("Parameters and their defaults")[1].splitlines()
+                if line.startswith("│")]
+    assert min(map(len, meanings)) >= 30
 
 
 def test_prose_in_a_part_of_its_own_takes_that_part_s_width():

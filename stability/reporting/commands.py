@@ -107,10 +107,13 @@ def _origin(status: Any) -> str:
 
 def segmenters_report(statuses: Mapping[str, Any]) -> Report:
     """The available segmenters (origin, fast path, load status, description), then one row per
-    default parameter: two narrow tables rather than one whose rows wrap. As one table (CSV): a
-    row per segmenter and parameter (one with empty parameter cells for a segmenter without any),
-    each default's whole repr, and the load error."""
-    rows, raw, parameters, notes, payload, flat = [], [], [], [], [], []
+    default parameter, grouped by segmenter (its name said once, above its parameters: the room of
+    a column repeating it goes to the meaning), a meaning shared by parameters documented together
+    said on the first of them (:func:`_said_once`): two narrow tables rather than one whose rows
+    wrap. As one table (CSV): a row per segmenter and parameter (one with empty parameter cells
+    for a segmenter without any), each default's whole repr, its whole meaning, and the load
+    error."""
+    rows, raw, parameters, groups, parameter_data, notes, payload, flat = [], [], [], [], [], [], [], []
     for name, status in statuses.items():
         row = [name, _origin(status), "yes" if status.fast_path else "no", _load_status(status),
                _plain_description(name, status.description)]
@@ -121,8 +124,10 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
         elif not status.ok:
             notes.append(f"{name} failed to load: {status.error}")
         meanings = {key: _plain_meaning(text) for key, text in (status.meanings or {}).items()}
-        parameters += [[name, key, _short(value), _first_sentence(meanings.get(key, ""))]
-                       for key, value in (status.params or {}).items()]
+        shown = _said_once(meanings, list(status.params or {}))
+        parameters += [[key, _short(value), shown[key]] for key, value in (status.params or {}).items()]
+        parameter_data += [[name, key, repr(value), meanings.get(key, "")] for key, value in (status.params or {}).items()]
+        groups += [(name, len(status.params))] if status.params else []
         flat += [[*row, key, repr(value), meanings.get(key, ""), status.error or ""]
                  for key, value in (status.params or {}).items()]
         flat += [] if status.params else [[*row, "", "", "", status.error or ""]]
@@ -133,13 +138,14 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
                         "fast_path": status.fast_path, "deterministic": status.deterministic,
                         "description": status.description, "error": status.error, "missing": status.missing})
     header = ["name", "origin", "fast path", "status", "description"]
-    parameter_header = ["segmenter", "parameter", "default", "meaning"]
+    parameter_header = ["parameter", "default", "meaning"]
     sections = [Section("Segmenters (use with --segmenter NAME, or module:attribute)", header, rows, notes=notes,
                         align="Lllll", data=(header, raw), drop_order=(2,), prose={4: 32})]
     if parameters:  # those listed take none (`none`, `all`, a name that failed to load): no table of no rows
-        sections.append(Section("Parameters and their defaults", parameter_header, parameters, align="LLll", keys=2,
-                                notes=(PARAMETER_NOTE,), prose={3: 30}))
-    flat_header = [*header, *parameter_header[1:], "error"]
+        sections.append(Section("Parameters and their defaults", parameter_header, parameters, align="Lll", keys=1,
+                                notes=(PARAMETER_NOTE,), prose={2: 30}, row_groups=groups,
+                                data=(["segmenter", *parameter_header], parameter_data)))
+    flat_header = [*header, *parameter_header, "error"]
     return Report("Segmenters", sections, payload={"segmenters": payload}, data=(flat_header, flat))
 
 
@@ -149,8 +155,9 @@ def _load_status(status: Any) -> str:
 
 
 #: The note under the parameters table.
-PARAMETER_NOTE = ("meaning: the first sentence of the parameter's documentation (the segmenter's docstring); "
-                  "all of it in the JSON and CSV reports. A sequence is given as a TOML array (-s "
+PARAMETER_NOTE = ("meaning: the first sentence of the parameter's documentation (the segmenter's docstring), said "
+                  "once for parameters documented together; all of it, for each parameter, in the JSON and CSV "
+                  "reports. A sequence is given as a TOML array (-s "
                   "'NAME,key=[1, 2]'), a parameter's values to try as a grid (-s 'NAME,grid={key=[1, 2]}').")
 
 
@@ -164,6 +171,25 @@ def _plain_meaning(text: str) -> str:
     from ..configkeys import _plain
 
     return _plain(text).replace("**", "")
+
+
+def _said_once(meanings: Mapping[str, str], keys: Sequence[str]) -> dict[str, str]:
+    """The meaning of each of ``keys`` as the parameters table shows it: the first sentence of its
+    documentation (:func:`_first_sentence`), or ``See `first`.`` for a parameter documented
+    together with one listed before it (``tokenizer, stopwords, stem : ...`` in numpydoc: the same
+    text), whose row says it; an undocumented parameter's is empty.
+
+    >>> _said_once({"a": "Both. In full.", "b": "Both. In full.", "c": "Other."}, ["a", "b", "c", "d"])
+    {'a': 'Both.', 'b': 'See `a`.', 'c': 'Other.', 'd': ''}
+    """
+    first: dict[str, str] = {}  # a meaning -> the first parameter it was shown for
+    shown = {}
+    for key in keys:
+        text = meanings.get(key, "")
+        shown[key] = f"See `{first[text]}`." if text in first else _first_sentence(text)
+        if text:
+            first.setdefault(text, key)
+    return shown
 
 
 def _first_sentence(text: str) -> str:
