@@ -489,6 +489,22 @@ def test_a_parameter_s_default_and_meaning_are_read_together_under_its_segmenter
     assert min(map(len, meanings)) >= 30
 
 
+def test_the_segmenters_every_install_has_keep_their_fast_path_column_at_80_columns():
+    """At 80 columns the segmenters table left out its fast path column (4 cells and padding) to
+    keep each description 32 cells wide where 31 were left: the description reads as well at 30
+    (as a parameter's meaning). Only a description's longest word (langchain's
+    RecursiveCharacterTextSplitter, of an optional extra) still leaves no room for it."""
+    result = CliRunner(env={"COLUMNS": "80"}).invoke(app, ["segmenters", *CORE_SEGMENTERS])
+    assert result.exit_code == 0, result.output
+    listing = result.stdout.split("Parameters and their defaults")[0]
+    assert "Left out" not in listing and max(map(len, listing.splitlines())) <= 80
+    header = [line for line in listing.splitlines() if line.startswith("┃")]
+    titles = zip(*([cell.strip() for cell in line.split("┃")[1:-1]] for line in header))  # a title wraps
+    assert [" ".join(words).strip() for words in titles] == ["name", "origin", "fast path", "status", "description"]
+    row = next(line for line in listing.splitlines() if line.startswith("│ c99 "))
+    assert [cell.strip() for cell in row.split("│")[1:5]] == ["c99", "built-in", "yes", "ok"]
+
+
 def test_prose_in_a_part_of_its_own_takes_that_part_s_width():
     """A table too wide even with its prose at its narrowest prints in parts; the prose, in a
     part with the key column only, is wrapped to that part's room, not to its narrowest."""
