@@ -327,6 +327,13 @@ def test_a_one_word_value_is_never_broken_at_its_hyphens(tmp_path):
     assert seen["broken"] == [], seen
 
 
+def _framed(report: str, width: int) -> str:
+    """A page holding ``report`` in a frame (``id="f"``) ``width`` pixels wide: headless Chromium's
+    window is at least 500 pixels wide, a phone's is a frame's, and a frame's width can change."""
+    return (f'<!DOCTYPE html><html><body style="margin:0"><iframe id="f" srcdoc="{html.escape(report)}" '
+            f'style="width:{width}px;height:900px;border:0"></iframe></body></html>')
+
+
 #: In the page's frame (``frame``): for each table keeping several key columns in view, the gap
 #: between each key cell of its first row and the next cell (negative: the key cell covers it).
 KEY_GAPS = ("[...frame.querySelectorAll('.scroll>table[data-keys]')].map(t=>{const c=[...t.querySelector('tbody tr')"
@@ -344,9 +351,7 @@ def test_key_columns_kept_in_view_follow_a_resized_window(tmp_path):
     browser fires it when it draws the first frame after a resize)."""
     docs = small_corpus(2)
     res = evaluate({LONG_LABEL: "even", "none": "none"}, docs, n_restarts=2, progress=False)
-    report = render(res, "html", documents=True)
-    outer = (f'<!DOCTYPE html><html><body style="margin:0"><iframe id="f" srcdoc="{html.escape(report)}" '
-             'style="width:1280px;height:900px;border:0"></iframe></body></html>')
+    outer = _framed(render(res, "html", documents=True), 1280)
     seen = _chromium(outer, tmp_path, {"width": "document.getElementById('f').contentWindow.innerWidth",
                                        "before": "before", "after": KEY_GAPS.replace("frame.", "frame().")},
                      setup="const frame=()=>document.getElementById('f').contentDocument;"
@@ -355,3 +360,32 @@ def test_key_columns_kept_in_view_follow_a_resized_window(tmp_path):
                            "f.contentWindow.dispatchEvent(new Event('resize'))", window="1400,900")
     assert seen["width"] == 800 and seen["before"] and seen["after"], seen
     assert all(abs(gap) <= 1 for gaps in seen["before"] + seen["after"] for gap in gaps), seen
+
+
+#: In the page's frame (``frame``): for each table naming its rows by several columns, [the columns
+#: naming a row, those kept in view, the share of the table's box they take].
+KEYS_KEPT = ("[...frame.querySelectorAll('.scroll>table[data-keys]')].map(t=>{const cells=[...t.querySelector('tbody tr').children]"
+             ".slice(0,+t.dataset.keys).filter(c=>getComputedStyle(c).position==='sticky');"
+             "return [+t.dataset.keys,cells.length,cells.reduce((w,c)=>w+c.getBoundingClientRect().width,0)"
+             "/t.parentElement.clientWidth]})")
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [375, 414])
+def test_key_columns_kept_in_view_leave_room_for_values_on_a_phone(tmp_path, width):
+    """On a phone the columns naming a row, all kept in view, covered most of a table: stability
+    segmenters' segmenter and parameter columns took 84% of its box at 375 pixels, and neither the
+    default nor the meaning beside them could be read at any scroll position. The columns after
+    the first stay in view only while they end within KEYS_IN_VIEW of the box, measured again when
+    the window narrows (from 800 pixels, where both stay in view); the others scroll."""
+    from stability.registry import describe_segmenters
+    from stability.reporting.formats.html import KEYS_IN_VIEW
+    kept = KEYS_KEPT.replace("frame.", "frame().")
+    seen = _chromium(_framed(render(describe_segmenters(), "html"), 800), tmp_path, {
+        "width": "document.getElementById('f').contentWindow.innerWidth", "wide": "wide", "narrow": kept},
+        setup=f"const f=document.getElementById('f'),frame=()=>f.contentDocument;const wide={kept};"
+              f"f.style.width='{width}px';f.contentWindow.dispatchEvent(new Event('resize'))", window="900,900")
+    assert seen["width"] == width and seen["wide"] and seen["narrow"], seen
+    assert all(keys == stuck for keys, stuck, _ in seen["wide"]), seen  # at 800 pixels, every key column
+    assert any(stuck < keys for keys, stuck, _ in seen["narrow"]), seen
+    assert all(stuck >= 1 and share <= KEYS_IN_VIEW for _, stuck, share in seen["narrow"]), seen

@@ -17,6 +17,12 @@ DETAILS = True
 FIGURES = True
 DESCRIPTION = "a self-contained page with plots"
 
+#: The share of a table's box that the columns naming a row may take when they stay in view as the
+#: table scrolls (:data:`STICKY_KEYS`): on a phone (a box of 327 pixels) the segmenter and parameter
+#: columns of stability segmenters took 84% of it, and no value column could be seen beside them.
+#: The rest, two columns of numbers on a phone, is the values'.
+KEYS_IN_VIEW = 0.6
+
 STYLE = """body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;overflow-wrap:break-word} .result{font-size:1.15em}
 .scroll{overflow-x:auto;max-width:100%} table{border-collapse:separate;border-spacing:0;margin:1em 0;font-size:12px}
 th,td{border-bottom:1px solid #ccc;border-left:1px solid #e4e4e4;padding:2px 3px;text-align:right} th.l,td.l{text-align:left}
@@ -65,31 +71,38 @@ _HYPHEN = re.compile("[-\u2010\u2013](?=[^\\d\\s.])")
 #: again when the window's size changes (a browser fires resize at most once a frame), and the
 #: tables whose offsets changed are restyled: a long label's column is at most 30% of the window,
 #: and offsets measured when the page opened left a gap after it and put the next key column over
-#: the one after that.
+#: the one after that. The columns after the first are kept in view only while they end within
+#: :data:`KEYS_IN_VIEW` of the table's box; the others scroll with the numbers.
 STICKY_KEYS = """<script>
 (function () {
   var tables = [].slice.call(document.querySelectorAll(".scroll>table[data-keys]")), placed = [];
   function place() {
     var offsets = tables.map(function (table) {
-      var head = table.querySelector("thead tr:last-child").children, lefts = [0];
-      for (var i = 1; i < +table.dataset.keys; i++) lefts.push(lefts[i - 1] + head[i - 1].getBoundingClientRect().width);
+      var head = table.querySelector("thead tr:last-child").children, room = table.parentElement.clientWidth * KEYS_IN_VIEW,
+          rights = [head[0].getBoundingClientRect().width], lefts = [0];
+      for (var i = 1; i < +table.dataset.keys; i++) {
+        rights.push(rights[i - 1] + head[i].getBoundingClientRect().width);
+        if (rights[i] > room) break;
+        lefts.push(rights[i - 1]);
+      }
       return lefts;
     });
     tables.forEach(function (table, t) {
       if (placed[t] === offsets[t].join()) return;
       placed[t] = offsets[t].join();
       table.querySelectorAll("thead tr:last-child, tbody tr, tfoot tr").forEach(function (row) {
-        offsets[t].forEach(function (left, i) {
-          var style = row.children[i].style;
-          style.position = "sticky"; style.left = left + "px"; style.background = "#fff"; style.zIndex = 1;
-        });
+        for (var i = 0; i < +table.dataset.keys; i++) {
+          var style = row.children[i].style, kept = i < offsets[t].length;
+          style.position = kept ? "sticky" : ""; style.left = kept ? offsets[t][i] + "px" : "";
+          style.background = kept ? "#fff" : ""; style.zIndex = kept ? 1 : "";
+        }
       });
     });
   }
   place();
   window.addEventListener("resize", place);  // fired at most once a frame
 })();
-</script>"""
+</script>""".replace("KEYS_IN_VIEW", str(KEYS_IN_VIEW))
 
 
 #: A run of right-to-left text (Hebrew, Arabic, Syriac, Thaana, N'Ko and their presentation forms)
