@@ -389,3 +389,38 @@ def test_key_columns_kept_in_view_leave_room_for_values_on_a_phone(tmp_path, wid
     assert all(keys == stuck for keys, stuck, _ in seen["wide"]), seen  # at 800 pixels, every key column
     assert any(stuck < keys for keys, stuck, _ in seen["narrow"]), seen
     assert all(stuck >= 1 and share <= KEYS_IN_VIEW for _, stuck, share in seen["narrow"]), seen
+
+
+#: In the page's frame (``frame``): for each long cell of a table, [its width, the room the key
+#: columns kept in view leave in the table's box].
+LONG_ROOM = ("[...frame.querySelectorAll('.scroll>table')].flatMap(t=>{const keys=[...t.querySelector('tbody tr').children].slice(0,+(t.dataset.keys||1))"
+             ".filter(c=>getComputedStyle(c).position==='sticky');const room=t.parentElement.clientWidth-keys.reduce("
+             "(w,c)=>w+c.getBoundingClientRect().width,0);return [...t.querySelectorAll('td')].filter(c=>c.querySelector"
+             "('.long')).map(c=>[Math.round(c.getBoundingClientRect().width),Math.round(room)])})")
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [375, 414])
+def test_a_long_cell_can_be_read_whole_beside_the_key_columns_on_a_phone(tmp_path, width):
+    """At 375 pixels a segmenter's error (a model's path in a cache, one word of 150 characters)
+    made its column 295 pixels wide, beside 170 the segmenter and document columns left: kept in
+    view, they covered its start at every scroll position, as they did a document's list of
+    boundaries (a box at least 24em wide). A long cell's box is now at most the room the key
+    columns leave (a long word of an error breaks), and still 8em wide (else a word a line) or the room."""
+    error = ("could not load /home/user/.cache/huggingface/hub/models--sentence-transformers--all-MiniLM-L6-v2/"
+             "snapshots/e4ce9877abf3edfe10b0d82785e83bdcb973e22e/config.json: no such file")
+    docs = [Document(f"{LONG_ID}{i}", doc.units, references=doc.references) for i, doc in enumerate(small_corpus(4))]
+
+    def fails_on_even_lengths(units):
+        if len(units) % 2 == 0:
+            raise OSError(error)
+        return [len(units) // 2]
+
+    for label in ("plugin:fails", LONG_LABEL):
+        res = evaluate({label: fails_on_even_lengths, "none": "none"}, docs, n_restarts=2, progress=False)
+        seen = _chromium(_framed(render(res, "html", documents=True), width), tmp_path, {
+            "error": "document.getElementById('f').contentDocument.body.textContent.includes('e4ce9877abf3')",
+            "cells": LONG_ROOM.replace("frame.", "document.getElementById('f').contentDocument.")})
+        assert seen["error"] and seen["cells"], seen
+        assert all(cell <= room + 1 for cell, room in seen["cells"]), (label, seen)
+        assert all(cell >= min(room, 96) for cell, room in seen["cells"]), (label, seen)  # 8em: not a word a line

@@ -20,11 +20,16 @@ DESCRIPTION = "a self-contained page with plots"
 #: The share of a table's box that the columns naming a row may take when they stay in view as the
 #: table scrolls (:data:`STICKY_KEYS`): on a phone (a box of 327 pixels) the segmenter and parameter
 #: columns of stability segmenters took 84% of it, and no value column could be seen beside them.
-#: The rest, two columns of numbers on a phone, is the values'.
+#: The rest, two columns of numbers on a phone, is the values': the box of a long cell
+#: (:data:`LONG_CELL`), at least 24em wide (8em in a prose column, whose long words break), is
+#: never wider than that rest less its cell's padding and border (7 pixels; ``cqw`` in
+#: :data:`STYLE`: a percentage of the table's box), so that it can be read whole beside the columns
+#: kept in view: at 375 pixels an error naming a model's path, one word of 150 characters, made
+#: its column 458 pixels wide beside the 247 the segmenter column left, cut on every line.
 KEYS_IN_VIEW = 0.6
 
 STYLE = """body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;overflow-wrap:break-word} .result{font-size:1.15em}
-.scroll{overflow-x:auto;max-width:100%} table{border-collapse:separate;border-spacing:0;margin:1em 0;font-size:12px}
+.scroll{overflow-x:auto;max-width:100%;container-type:inline-size} table{border-collapse:separate;border-spacing:0;margin:1em 0;font-size:12px}
 th,td{border-bottom:1px solid #ccc;border-left:1px solid #e4e4e4;padding:2px 3px;text-align:right} th.l,td.l{text-align:left}
 th.group{text-align:center;background:#eef2f7} th.group.blank{background:#fff}
 tbody tr>:first-child,tfoot tr>:first-child,thead tr:last-child th:first-child{position:sticky;left:0;background:#fff;z-index:1}
@@ -32,14 +37,14 @@ tbody th{font-weight:normal} tfoot tr:first-child>*{border-top:2px solid #888}
 .figure{display:inline-block;margin:0.5em;max-width:100%} svg{max-width:100%;height:auto}
 .strip .caption{font-size:12px} summary{cursor:pointer;font-weight:bold;margin:0.6em 0}
 pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
-td .long{line-height:1.25;max-height:calc(4.5*1.25em);overflow-y:auto;min-width:24em;text-align:left} td .prose{min-width:0} td.word{white-space:nowrap}
+td .long{line-height:1.25;max-height:calc(4.5*1.25em);overflow-y:auto;min-width:24em;min-width:min(24em,calc(VALUES_ROOM - 7px));text-align:left} td .prose{min-width:min(8em,calc(VALUES_ROOM - 7px));overflow-wrap:anywhere} td.word{white-space:nowrap}
 .key{max-width:min(30vw,24em);overflow-wrap:break-word}
 mark{white-space:nowrap;padding:0 2px;border-radius:2px;print-color-adjust:exact} mark.yellow{background:#ffe58f} mark.red{background:#ffc9c9;color:#7a0000}
 @media print{body{margin:0} .scroll,td .long{overflow:visible;max-height:none;min-width:0} table{font-size:9px}
 details::details-content{content-visibility:visible;display:block} summary{list-style:none;cursor:auto}
 tr,.figure,.strip{break-inside:avoid} h2,summary{break-after:avoid}
 @page wide{size:landscape} .wide{page:wide} .wide>.scroll:has(+.parts){display:none} .wide>.parts{display:block}
-mark{white-space:normal}} .parts{display:none}"""
+mark{white-space:normal}} .parts{display:none}""".replace("VALUES_ROOM", f"{round(100 * (1 - KEYS_IN_VIEW))}cqw")
 
 #: A table of more columns prints on a landscape page (the named page ``wide`` of :data:`STYLE`),
 #: with its heading and notes: at print type a column takes 25 to 70 pixels, and a portrait page
