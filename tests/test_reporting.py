@@ -215,6 +215,39 @@ def test_row_groups_are_checked_and_rendered_by_every_format():
     assert json.loads(render(report, "json"))["sections"][0]["row_groups"] == [["texttiling", 2], ["even", 1]]
 
 
+def test_columns_under_others_are_checked_and_stacked_in_every_table_alike():
+    """Section.under: a column the terminal prints under another's (a key's flag under the key)
+    where a table would leave its prose narrower than it reads best at, and then in every table of
+    the report that has such a column, so that a listing keeps one layout; the other formats, and a
+    terminal with the room, keep every column."""
+    from stability.reporting import Report, Section
+    from stability.reporting.formats.table import stacked
+
+    header = ["key", "type", "flag", "meaning"]
+    rows = [["seed", "int", "--seed", "The seed of the run: restart r of a document always gets the same permutation."],
+            ["block_size", "int", "", "Documents read at a time."]]
+    expected = "a mapping of column indices (0 to 3) to the column each is printed under"
+    for under, extra in (({2: 3}, {}), ({0: 2}, {}), ({2: 0, 0: 1}, {"keys": 0}), ({2: 0}, {"drop_order": (2,)}),
+                         ({4: 0}, {}), ({2: 2}, {})):
+        with pytest.raises(InvalidParameterError, match=re.escape(expected)):
+            Section("t", header, rows, align="LLLl", prose={3: 40}, under=under, **extra)
+    long = Section("[run]", header, rows, align="LLLl", prose={3: 40}, under={2: 0}, legend={"flag": "(its option)"})
+    short = Section("[output]", header, [["dir", "str", "--out", "Folder."]], align="LLLl", prose={3: 40}, under={2: 0})
+    report = Report("keys", [long, short])
+    narrow, wide = render(report, "table", width=60), render(report, "table", width=120)
+    for text, flags in ((narrow, ["│   --seed ", "│   --out "]), (wide, ["│ --seed │", "│ --out │"])):
+        assert all(flag in text for flag in flags), text  # both tables alike, though [output] fits side by side
+        assert text.count("Columns: flag (its option).") == 1, text
+        assert max(map(len, text.splitlines())) <= (60 if text is narrow else 120)
+    assert re.findall(r"┃ (key|  flag) +┃ (?:type)? +┃", narrow) == ["key", "  flag"] * 2, narrow  # the header likewise
+    assert "│ block_size │ int  │ Documents" in narrow  # an empty flag adds no line
+    assert "| key | type | flag | meaning |\n|---|---|---|---|\n| seed | int | --seed |" in render(report, "md")
+    assert render(report, "html").count('<td class="word l">--out</td><td class="l">Folder.</td>') == 1
+    grouped = stacked(Section("t", header, rows, align="LLLl", prose={3: 40}, under={2: 0},
+                              groups=[("name", 1), ("value", 3)], markup=(3,)))
+    assert (grouped.groups, grouped.markup, grouped.prose, grouped.align) == ([("name", 1), ("value", 2)], [2], {2: 40}, "LLl")
+
+
 def test_per_document_table_has_the_headline_and_the_gap(corpus_result):
     rows = list(csv.DictReader(io.StringIO(render(corpus_result, "csv", documents=True))))
     gap = STABILITY["shuffle_gap"].column()

@@ -93,6 +93,16 @@ class Section:
         indented under it, and a rule between groups; Markdown prints it in bold on a row of its
         own, HTML as a ``tbody``'s heading. A machine format cannot show a title over rows: such a
         section carries ``data``, in which every row says its group (CSV writes it).
+    under : mapping of int to int
+        Columns a terminal prints under another column's cell (column -> the column it goes
+        under) where the table is too narrow for them side by side, its prose left narrower than
+        it reads best at: a key's ``stability run`` flag under the key, the room of its column
+        going to the meaning (:func:`stability.reporting.formats.table.stacked`). The cell stands
+        on lines of its own, indented, under the other's text, its header likewise. Decided for
+        all the tables of a report that have such columns together, so that a listing keeps one
+        layout; the other formats show every column. Neither column may be prose or left out for
+        width (``drop_order``), nor a column moved have one under it; a column moved is not a key
+        column.
     """
 
     title: str
@@ -114,6 +124,7 @@ class Section:
     markup: Sequence[int] = ()
     prose: Mapping[int, int] = field(default_factory=dict)
     row_groups: Sequence[tuple[str, int]] = ()
+    under: Mapping[int, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.align and (len(self.align) != len(self.header) or set(self.align) - set(ALIGNMENTS)):
@@ -144,6 +155,14 @@ class Section:
                 "and HTML keeps only it in view) and with data (the rows as a machine format writes them, each "
                 "saying its group)",
                 f"keys={self.keys}, data={'given' if self.data is not None else None}")
+        columns = range(len(self.header))
+        if any(not (isinstance(j, int) and isinstance(i, int) and j in columns and i in columns and j != i
+                    and j >= self.keys and i not in self.under and not {i, j} & {*self.prose, *self.drop_order})
+               for j, i in self.under.items()):
+            raise InvalidParameterError.make(
+                "under", f"a mapping of column indices (0 to {len(self.header) - 1}) to the column each is printed "
+                "under: neither of them prose nor in drop_order, the column moved not a key column, the one it goes "
+                "under not moved itself", dict(self.under))
 
     def grouped(self, rows: Sequence[Sequence[Any]] | None = None) -> list[tuple[str, Sequence[Sequence[Any]]]]:
         """``rows`` (default: the section's) in their :attr:`row_groups`, each with its title; one
@@ -165,8 +184,9 @@ class Section:
 
     def legend_line(self, shown: Sequence[str] | None = None) -> str:
         """``"A = meaning, B (note)."`` for the columns ``shown`` (default: all) that have one (a
-        meaning in brackets follows the title)."""
-        titles = self.header if shown is None else shown
+        meaning in brackets follows the title); a header of several lines (a column printed under
+        another's, :attr:`under`) is each line's title."""
+        titles = [line.strip() for t in (self.header if shown is None else shown) for line in str(t).splitlines()]
         parts = [f"{t} {self.legend[t]}" if self.legend[t].startswith("(") else f"{t} = {self.legend[t]}"
                  for t in titles if t in self.legend]
         return f"Columns: {', '.join(parts)}." if parts else ""

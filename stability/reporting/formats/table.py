@@ -66,6 +66,68 @@ def indented(section: Section) -> Section:
     return dataclasses.replace(section, rows=rows)
 
 
+#: Indent of a cell printed under another column's (:attr:`Section.under`), and of its header.
+UNDER_INDENT = "  "
+
+
+def cramped(section: Section, width: int) -> bool:
+    """Whether ``section``'s columns side by side leave its prose (:attr:`Section.prose`) less than
+    the widths it reads best at in a table ``width`` wide, with columns it may print under others
+    (:attr:`Section.under`, :func:`stacked`) to give it that room.
+
+    >>> from stability.reporting.model import Section
+    >>> section = Section("t", ["key", "flag", "meaning"], [["seed", "--seed", "The run's seed."]], align="LLl",
+    ...                   prose={2: 15}, under={1: 0})
+    >>> cramped(section, 40), cramped(section, 30)  # 4 + 6 + 15 and the borders: 35 wide
+    (False, True)
+    """
+    if not section.under:
+        return False
+    preferred = _prose_widths(section, range(len(section.header)), None)
+    return table_width([preferred.get(i, w) for i, w in enumerate(_widths(section))]) > width
+
+
+def stacked(section: Section) -> Section:
+    """``section`` with each column of :attr:`Section.under` printed under the column it names:
+    its cell on lines of its own under that column's text, indented (an empty cell adds no line),
+    its header likewise; the columns after it move up one place. The terminal does so where a
+    table is :func:`cramped`: a key's run flag under the key rather than every meaning squeezed
+    or the table split into parts. A section without such columns is returned as it is.
+
+    >>> from stability.reporting.model import Section
+    >>> section = Section("t", ["key", "flag", "meaning"], [["seed", "--seed", "The run's seed."], ["size", "", "Size."]],
+    ...                   align="LLl", prose={2: 15}, under={1: 0})
+    >>> stacked(section).header, stacked(section).rows
+    (['key\\n  flag', 'meaning'], [['seed\\n  --seed', "The run's seed."], ['size', 'Size.']])
+    """
+    import dataclasses
+
+    if not section.under:
+        return section
+    kept = [i for i in range(len(section.header)) if i not in section.under]
+    index = {i: n for n, i in enumerate(kept)}
+
+    def joined(cells: Sequence[Any], always: bool = False) -> list[Any]:
+        out = []
+        for i in kept:
+            below = [str(cells[j]) for j in sorted(section.under) if section.under[j] == i and (always or str(cells[j]).strip())]
+            lines = [UNDER_INDENT + line for text in below for line in text.splitlines()]
+            out.append("\n".join([str(cells[i]), *lines]) if lines else cells[i])
+        return out
+
+    groups, start = [], 0
+    for title, span in section.groups:
+        shown = sum(1 for i in range(start, start + span) if i in index)
+        groups += [(title, shown)] if shown else []
+        start += span
+    letters = section.alignment()
+    return dataclasses.replace(
+        section, header=joined(section.header, always=True), rows=[joined(row) for row in section.rows],
+        footer=[joined(row) for row in section.footer], align="".join(letters[i] for i in kept),
+        prose={index[i]: w for i, w in section.prose.items()}, markup=[index[i] for i in section.markup if i in index],
+        drop_order=[index[i] for i in section.drop_order], groups=groups, under={})
+
+
 def _widths(section: Section) -> list[int]:
     """Each column's width: its widest cell, or its header's longest word (headers wrap at spaces),
     in the cells of a terminal (a CJK character or an emoji takes two)."""
@@ -77,9 +139,17 @@ def _widths(section: Section) -> list[int]:
 
 
 def _header_word(section: Section, column: int) -> int:
-    """The widest word of a column's header, in cells: the narrowest the column is made (headers
-    wrap at their spaces)."""
-    return max((cell_len(word) for word in str(section.header[column]).split()), default=0)
+    """The widest word of a column's header, in cells, with the indent of its line (a header under
+    another's, :attr:`Section.under`): the narrowest the column is made (headers wrap at their
+    spaces)."""
+    return max((len(line) - len(line.lstrip(" ")) + cell_len(word) for line in str(section.header[column]).splitlines()
+                for word in line.split()), default=0)
+
+
+def _header_line(section: Section, column: int) -> int:
+    """The widest line of a column's header, in cells: the width at which it takes no more lines
+    than it has."""
+    return max((cell_len(line) for line in str(section.header[column]).splitlines()), default=0)
 
 
 def table_width(widths: Sequence[int]) -> int:
@@ -216,7 +286,7 @@ def _prose_widths(section: Section, columns: Sequence[int], width: int | None) -
     if room < 0 and len([i for i in columns if i >= section.keys]) <= 1:  # in a part of its own
         _share(given, {i: min(given[i], _longest_word(section, i)) for i in prose}, -room, section.prose)
         return given
-    headers = sum(max(0, cell_len(str(section.header[i])) - widths[i]) for i in others)
+    headers = sum(max(0, _header_line(section, i) - widths[i]) for i in others)
     room = _share(given, preferred, room, section.prose)
     if room >= headers:  # the headers' one line before the prose grows past its preferred width
         room -= headers
@@ -353,7 +423,7 @@ def _header_widths(section: Section, columns: Sequence[int], width: int) -> list
     widths = _widths(section)
     room = width - table_width([widths[i] for i in columns])
     for i in columns:
-        wanted = cell_len(str(section.header[i])) - widths[i]
+        wanted = _header_line(section, i) - widths[i]
         if 0 < wanted <= room:
             widths[i] += wanted
             room -= wanted
@@ -367,7 +437,8 @@ def _table(section: Section, columns: Sequence[int], width: int):  # -> rich.tab
     widths, letters = _header_widths(section, columns, width), section.alignment()
     table = Table()
     for i in columns:
-        header = textwrap.fill(str(section.header[i]), widths[i], break_long_words=False)
+        header = "\n".join(textwrap.fill(line, widths[i], break_long_words=False)  # a header's lines kept (under another)
+                           for line in str(section.header[i]).splitlines())
         table.add_column(Text(header), justify="left" if letters[i] in "lL" else "right", no_wrap=letters[i].isupper())
     for n, (title, rows) in enumerate(section.grouped()):
         if n:  # a rule between groups
@@ -453,8 +524,12 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
         console.print()
     if rerun is not None and (not isinstance(rerun, str) or not rerun.strip()):
         raise InvalidParameterError.make("rerun", "None or a command (e.g. 'stability report out')", rerun)
-    for section in report.tables(details):
-        section = indented(section)  # a grouped row under its group's title, the widths counting its indent
+    sections = report.tables(details)
+    # columns under others where a table would leave its prose narrower than it reads best at (a
+    # key's flag under the key), in every table that has such columns: a listing keeps one layout
+    stack = any(cramped(section, console.width) for section in sections)
+    for section in sections:  # and a grouped row under its group's title: the widths count the indents
+        section = indented(stacked(section) if stack else section)
         terminal, whole = console.width, flowed(section)  # prose at the width it reads best at
         kept, _ = fit(folded(whole, terminal), terminal)
         section = flowed(folded(flowed(section, terminal, kept), terminal, kept), terminal, kept)  # as little
