@@ -148,3 +148,42 @@ def listed_parameters(listing: str) -> dict[str, dict[str, list[str]]]:
             assert group is not None and key is not None, line
             group[key][1] += " " + meaning.strip()
     return groups
+
+
+def listed_keys(listing: str) -> dict[str, dict[str, list[str]]]:
+    """The tables of ``stability config``'s terminal output, read back: ``table title -> key ->
+    [type, default, flag, meaning]``, each cell's lines joined by spaces, the flag read from its
+    own column or from under its key (indented; the header ``key`` over ``flag``). Fails on a key
+    whose type, default or meaning does not start on its row, a line under a key that is not its
+    flag, and a table title seen twice (a table printed in parts)."""
+    lines = listing.splitlines()
+    tables: dict[str, dict[str, list[str]]] = {}
+    header: list[list[str]] = []
+    table: dict[str, list[str]] = {}
+    key = None
+    for n, line in enumerate(lines):
+        if line.startswith("┏"):
+            title = lines[n - 1].strip()
+            assert title not in tables, title
+            table, header, key = tables.setdefault(title, {}), [], None
+        elif line.startswith("┃"):
+            header.append([cell.strip() for cell in line.split("┃")[1:-1]])
+        elif line.startswith("│"):
+            titles = [" ".join(" ".join(column).split()) for column in zip(*header)]
+            assert titles in (["key", "type", "default", "flag", "meaning"], ["key flag", "type", "default", "meaning"]), titles
+            cells = dict(zip(titles, line.split("│")[1:-1]))
+            first = cells.pop("key", None) or cells.pop("key flag")
+            if first.strip() and not first.startswith("   "):  # a key, its type, default and meaning on its row
+                key = first.strip()
+                assert key not in table and all(cells[t].strip() for t in ("type", "default", "meaning")), line
+                table[key] = [cells["type"].strip(), cells["default"].strip(), cells.get("flag", "").strip(),
+                              cells["meaning"].strip()]
+                continue
+            assert key is not None, line
+            if first.strip():  # its flag, under it
+                assert titles[0] == "key flag" and not table[key][2], line
+                table[key][2] = first.strip()
+            for i, title in enumerate(("type", "default", "flag", "meaning")):
+                if cells.get(title, "").strip():  # a cell's next line
+                    table[key][i] = f"{table[key][i]} {cells[title].strip()}".strip()
+    return tables

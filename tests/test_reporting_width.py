@@ -15,7 +15,7 @@ from stability.comparison import STABILITY_X_AGREEMENT
 from stability.readers import write_jsonl
 from stability.reporting import Section
 from stability.reporting.formats.table import fit, parts, table_width
-from conftest import listed_parameters
+from conftest import listed_keys, listed_parameters
 from test_reporting import topical_corpus
 
 WIDTHS = (80, 100, 120)
@@ -503,6 +503,50 @@ def test_the_segmenters_every_install_has_keep_their_fast_path_column_at_80_colu
     assert [" ".join(words).strip() for words in titles] == ["name", "origin", "fast path", "status", "description"]
     row = next(line for line in listing.splitlines() if line.startswith("│ c99 "))
     assert [cell.strip() for cell in row.split("│")[1:5]] == ["c99", "built-in", "yes", "ok"]
+
+
+def _config_listing(width: int) -> str:
+    result = CliRunner(env={"COLUMNS": str(width)}).invoke(app, ["config"])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_config_key_s_type_default_flag_and_meaning_are_read_on_its_rows(width):
+    """`COLUMNS=80 stability config` printed [corpus] and [run] in two parts, each key's type,
+    default and flag, then its meaning 30 to 100 lines further down (the key, type, default and
+    flag columns, `format`'s nine values wrapped in the type, left the meaning less than the 20
+    cells it was given at the least); at 100 and 120 the tables were whole but the meanings of
+    [corpus] and [run] 27 to 44 cells wide. Where the tables are too narrow for the meaning to
+    read at its 60 cells, each flag now stands under its key, in every table alike: at each width
+    a key's type, default, flag and meaning are on its rows, in one part, and the room a wider
+    terminal gives goes to the meaning: at least 30, 45 and 60 cells wide at 80, 100 and 120
+    columns."""
+    from stability.cli import run_option_keys
+    from stability.configkeys import reference
+
+    listing = _config_listing(width)
+    assert "part 1 of" not in listing and "Part 2" not in listing
+    assert max(map(len, listing.splitlines())) <= width
+    expected: dict[str, dict[str, list[str]]] = {}
+    for row in reference(run_option_keys()):
+        expected.setdefault(row.table or "top of the file", {})[row.key] = \
+            [" ".join(row.type.split()), row.default, row.flag or "", " ".join(row.meaning.split())]
+    assert listed_keys(listing) == expected
+    headers = [line for line in listing.splitlines() if line.startswith("┃ key ")]
+    assert len(headers) == len(expected) and len({line.count("┃") for line in headers}) == 1  # one layout
+    assert min(len(line.split("┃")[-2]) - 2 for line in headers) >= {80: 30, 100: 45, 120: 60}[width]  # the meaning's room
+    if width == 80:
+        assert "│ n_restarts         │ int" in listing and "│   --restarts       │" in listing
+
+
+def test_the_config_listing_is_shorter_on_a_wider_terminal():
+    """`stability config` was 324 lines at 80 columns, 360 at 100 and 273 at 120: at 80 the
+    meanings of [corpus] and [run] went to a part of their own, 58 cells wide, at 100 they shared
+    the line with a 14-cell type and a 15-cell flag column in 33 cells. The listing is now shorter
+    at each wider width."""
+    lengths = [len(_config_listing(width).splitlines()) for width in WIDTHS]
+    assert lengths == sorted(lengths, reverse=True) and len(set(lengths)) == len(lengths), lengths
 
 
 def test_prose_in_a_part_of_its_own_takes_that_part_s_width():

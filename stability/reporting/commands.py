@@ -222,7 +222,11 @@ def _plain_description(name: str, description: str | None) -> str:
 def config_report(rows: Sequence[Any]) -> Report:
     """Every key of an experiment file (:func:`stability.configkeys.reference`): one table per
     config table, with each key's type, default, the ``stability run`` flag overriding it and its
-    meaning."""
+    meaning. In a terminal the meaning reads best at 60 cells and the type at 12 (``format``'s nine
+    values wrap in the type column rather than take the meaning's room); where a table is too
+    narrow for that, each flag is printed under its key in every table
+    (:attr:`~.model.Section.under`), so that at 80 columns each keeps a key's type, default, flag
+    and meaning on its rows, in one part, the meaning 30 cells wide or more."""
     header = ["key", "type", "default", "flag", "meaning"]
     cells = [[row.key, row.type, row.default, row.flag or "", row.meaning] for row in rows]
     sections = []
@@ -230,7 +234,7 @@ def config_report(rows: Sequence[Any]) -> Report:
         raw = [c for row, c in zip(rows, cells) if row.table == table]
         sections.append(Section(table or "top of the file", header, raw, align="Lllll", data=(header, raw), keys=1,
                                 markup=(4,),  # the meaning: its docstring's Markdown (`detect_format`)
-                                prose={1: 24, 4: 40}))  # long types and meanings wrap in a terminal
+                                prose={1: 12, 4: 60}, under={3: 0}))
     payload = [{"table": row.table, "key": row.key, "type": row.type, "default": row.default, "flag": row.flag,
                 "meaning": row.meaning} for row in rows]
     flat = (["table", *header], [[row.table, *c] for row, c in zip(rows, cells)])
