@@ -88,6 +88,27 @@ def test_config_command_in_other_formats():
     assert bad.exit_code != 0 and "pdf" in bad.output
 
 
+def test_a_meaning_shared_by_keys_is_said_once_but_in_csv_and_json():
+    """``encoding`` and ``encoding_errors`` (so ``start_column`` and ``end_column``, the demo's
+    ``min_length`` and ``max_length``) are documented together: the listing printed their meaning in
+    full on each row (three to six lines each at 80 columns), where ``stability segmenters`` says a
+    shared meaning once. The terminal, Markdown and the docs page now say it on the first key;
+    CSV and JSON, read by programs, keep every key's meaning whole."""
+    rows = {(row.table, row.key): row.meaning for row in reference(run_option_keys())}
+    shared = rows[("[corpus]", "encoding")]
+    assert rows[("[corpus]", "encoding_errors")] == shared
+    for fmt in ("table", "md"):
+        shown = CliRunner().invoke(app, ["config", "--report-format", fmt, "--width", "80"]).stdout
+        assert "See `encoding`." in shown and "See `start_column`." in shown, fmt
+        flat = " ".join(shown.replace("│", " ").split())
+        assert flat.count(" ".join(shared.split()[:4])) == 1, fmt
+    assert "| encoding_errors | str | - |  | See `encoding`. |" in PAGE.read_text(encoding="utf-8")
+    table = list(csv.DictReader(io.StringIO(CliRunner().invoke(app, ["config", "--report-format", "csv"]).stdout)))
+    assert {k["key"]: k["meaning"] for k in table if k["table"] == "[corpus]"}["encoding_errors"] == shared
+    payload = json.loads(CliRunner().invoke(app, ["config", "--report-format", "json"]).stdout)
+    assert {(k["table"], k["key"]): k["meaning"] for k in payload["keys"]} == rows
+
+
 def test_markdown_and_html_show_every_hyphenated_word_whole():
     """The cells are wrapped for the terminal and Markdown and HTML read each line end as a space:
     wrapped after a hyphen, they showed "adaptive- stopping" (config) and "semantic- text-

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..catalogue import reference_measure
@@ -124,7 +124,7 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
         elif not status.ok:
             notes.append(f"{name} failed to load: {status.error}")
         meanings = {key: _plain_meaning(text) for key, text in (status.meanings or {}).items()}
-        shown = _said_once(meanings, list(status.params or {}))
+        shown = _said_once(meanings, list(status.params or {}), _first_sentence)
         parameters += [[key, _short(value), shown[key]] for key, value in (status.params or {}).items()]
         parameter_data += [[name, key, repr(value), meanings.get(key, "")] for key, value in (status.params or {}).items()]
         groups += [(name, len(status.params))] if status.params else []
@@ -175,20 +175,23 @@ def _plain_meaning(text: str) -> str:
     return _plain(text).replace("**", "")
 
 
-def _said_once(meanings: Mapping[str, str], keys: Sequence[str]) -> dict[str, str]:
-    """The meaning of each of ``keys`` as the parameters table shows it: the first sentence of its
-    documentation (:func:`_first_sentence`), or ``See `first`.`` for a parameter documented
-    together with one listed before it (``tokenizer, stopwords, stem : ...`` in numpydoc: the same
-    text), whose row says it; an undocumented parameter's is empty.
+def _said_once(meanings: Mapping[str, str], keys: Sequence[str],
+               shorten: Callable[[str], str] = lambda text: text) -> dict[str, str]:
+    """The meaning of each of ``keys`` as a listing shows it: its text (``shorten``\ ed: the
+    parameters table shows the first sentence, :func:`_first_sentence`), or ``See `first`.`` for
+    a key documented together with one listed before it (``tokenizer, stopwords, stem : ...`` in
+    numpydoc, a config's ``encoding`` and ``encoding_errors``: the same text), whose row says it;
+    an undocumented key's is empty.
 
-    >>> _said_once({"a": "Both. In full.", "b": "Both. In full.", "c": "Other."}, ["a", "b", "c", "d"])
+    >>> _said_once({"a": "Both. In full.", "b": "Both. In full.", "c": "Other."}, ["a", "b", "c", "d"],
+    ...            _first_sentence)
     {'a': 'Both.', 'b': 'See `a`.', 'c': 'Other.', 'd': ''}
     """
-    first: dict[str, str] = {}  # a meaning -> the first parameter it was shown for
+    first: dict[str, str] = {}  # a meaning -> the first key it was shown for
     shown = {}
     for key in keys:
         text = meanings.get(key, "")
-        shown[key] = f"See `{first[text]}`." if text in first else _first_sentence(text)
+        shown[key] = f"See `{first[text]}`." if text in first else shorten(text)
         if text:
             first.setdefault(text, key)
     return shown
@@ -232,7 +235,9 @@ def config_report(rows: Sequence[Any]) -> Report:
     sections = []
     for table in dict.fromkeys(row.table for row in rows):
         raw = [c for row, c in zip(rows, cells) if row.table == table]
-        sections.append(Section(table or "top of the file", header, raw, align="Lllll", data=(header, raw), keys=1,
+        shown = _said_once({key: meaning for key, *_, meaning in raw}, [key for key, *_ in raw])
+        said = [[*c[:4], shown[c[0]]] for c in raw]  # a meaning shared by keys said on the first (CSV: all)
+        sections.append(Section(table or "top of the file", header, said, align="Lllll", data=(header, raw), keys=1,
                                 markup=(4,),  # the meaning: its docstring's Markdown (`detect_format`)
                                 prose={1: 12, 4: 60}, under={3: 0}))
     payload = [{"table": row.table, "key": row.key, "type": row.type, "default": row.default, "flag": row.flag,
