@@ -65,12 +65,15 @@ def format_module(name: str) -> ModuleType:
 
 
 def report_of(result: Any, *, compact: bool = False, figures: bool = False, max_strips: int = 20,
-              metrics: str | Sequence[str] | None = None) -> Report:
+              metrics: str | Sequence[str] | None = None, details: bool = True) -> Report:
     """The :class:`Report` of a command's result: a :class:`~stability.results.CorpusResult`, a
     :class:`~stability.scoring.ScoreResult`, the mapping of
     :func:`~stability.registry.describe_segmenters`, or a report (returned as is). ``metrics``
     names the reference metrics to show (catalogue names or aliases, as a sequence or one
-    comma-separated string such as ``"pk,wd"``)."""
+    comma-separated string such as ``"pk,wd"``). ``details`` false: a run's report leaves out its
+    per-item blocks (:attr:`Section.detail`: per document, per segment length), for a format that
+    will not show them (:meth:`Report.tables`; its JSON writes the payload, not the tables); on a
+    large corpus their rows cost more than the rest of the report."""
     from ..catalogue import reference_measures
     from ..registry import SegmenterStatus
     from ..results import CorpusResult
@@ -83,7 +86,8 @@ def report_of(result: Any, *, compact: bool = False, figures: bool = False, max_
     if metrics is not None:  # a string is split at commas, never read letter by letter
         metrics = [m.name for m in reference_measures(metrics)]
     if isinstance(result, CorpusResult):
-        return corpus_report(result, compact=compact, figures=figures, max_strips=max_strips, metrics=metrics)
+        return corpus_report(result, compact=compact, figures=figures, max_strips=max_strips, metrics=metrics,
+                             details=details)
     if isinstance(result, ScoreResult):
         return score_report(result, compact=compact, metrics=metrics)
     if isinstance(result, Mapping) and all(isinstance(v, SegmenterStatus) for v in result.values()):
@@ -111,9 +115,9 @@ def render(result: Any, format: str = "table", *, documents: bool | None = None,
         if name not in accepted:
             raise InvalidParameterError(f"format {format!r} has no option {name!r}{did_you_mean(name, accepted) or '.'} "
                                         f"Its options: {', '.join(accepted) or 'none'}", parameter=name)
-    report = report_of(result, compact=getattr(module, "COMPACT", False) if compact is None else compact,
-                       figures=getattr(module, "FIGURES", False), max_strips=max_strips, metrics=metrics)
     details = getattr(module, "DETAILS", False) if documents is None else documents
+    report = report_of(result, compact=getattr(module, "COMPACT", False) if compact is None else compact,
+                       figures=getattr(module, "FIGURES", False), max_strips=max_strips, metrics=metrics, details=details)
     return module.render(report, details=details, **options)
 
 
@@ -122,7 +126,8 @@ def notebook_html(result: Any) -> str:
     the compact report the terminal prints (the ranked result line, the summary table and its
     notes; no per-document table, no figures), as an HTML fragment of the HTML format
     (``page=False``) that leaves the notebook's own styles alone."""
-    return format_module("html").render(report_of(result, compact=True), details=False, page=False)
+    return format_module("html").render(report_of(result, compact=True, details=False), details=False,
+                                         page=False)
 
 
 def report_command(source: str | os.PathLike, *, documents: bool = False, metrics: str | Sequence[str] | None = None,

@@ -827,10 +827,11 @@ def _payload(result: CorpusResult) -> dict[str, Any]:
 
 
 def corpus_report(result: CorpusResult, *, compact: bool = False, figures: bool = False, max_strips: int = 20,
-                  metrics: Sequence[str] | None = None) -> Report:
+                  metrics: Sequence[str] | None = None, details: bool = True) -> Report:
     """The report of a run: the ranked headline, summary, failures, correlations, plots and strips
-    (with ``figures``), the per-document table (a detail block), settings. ``metrics`` names
-    the reference metrics to show (catalogue names or aliases; default: the catalogue's choice)."""
+    (with ``figures``), the per-document and per-segment-length tables (detail blocks, left out
+    when not ``details``), settings. ``metrics`` names the reference metrics to show (catalogue
+    names or aliases; default: the catalogue's choice)."""
     from .figures import figure_sections
 
     # the failures next to the summary that counts them, not after a thousand rows of documents
@@ -838,7 +839,9 @@ def corpus_report(result: CorpusResult, *, compact: bool = False, figures: bool 
               _correlation_section(result, compact, metrics)]
     scored = any(result.documents.values())  # else every call failed: no plot or table of results to show
     blocks += figure_sections(result, max_strips, STRIPS_NOTE) if figures and scored else []
-    blocks += [document_section(result, compact=compact, metrics=metrics) if scored else None, segment_section(result)]
+    if details:  # built only to be shown: 20,000 rows of documents cost most of a terminal table's time
+        blocks += [document_section(result, compact=compact, metrics=metrics) if scored else None,
+                   segment_section(result)]
     settings = json.dumps(clean(result.settings), indent=1, default=str, ensure_ascii=False)  # labels as written
     blocks.append(Section("Settings", text=settings))
     return Report("Stability report", [b for b in blocks if b is not None], lead=(INTRODUCTION,),
