@@ -534,8 +534,8 @@ def failure_lines(failures: Sequence[Failure], limit: int = FAILURE_LINES) -> li
     lines per segmenter, then one counting its other errors and the documents that failed with
     them. A segmenter that fails on every document of a large corpus printed a line per document,
     the same error on each. A failure alone is said as :meth:`Failure.message` says it, with its
-    error's first line. Every failure stays in the report's Failures table and in the results
-    file.
+    error's first line. Every failure stays in the Failures table of a Markdown or HTML report (a
+    terminal's lists the first few), in a JSON report and in the results file.
 
     Examples
     --------
@@ -567,8 +567,9 @@ def failure_lines(failures: Sequence[Failure], limit: int = FAILURE_LINES) -> li
                     f"the first: {call_place(first.restart, first.stream)}, seed {first.seed}): {error}")
         lines.append(line if error else line.removesuffix(": "))  # no error to say: no colon and blank before it
     lines += [f"segmenter {segmenter!r} failed on {counted(n, 'more document')} with "
-              f"{'another error' if errors == 1 else f'{errors} other errors'} (the report's Failures table and the "
-              "results file list every failure)" for segmenter, (n, errors) in untold.items()]
+              f"{'another error' if errors == 1 else f'{errors} other errors'} (the Failures table of a "
+              "Markdown or HTML report and the results file list every failure)"
+              for segmenter, (n, errors) in untold.items()]
     return lines
 
 

@@ -249,8 +249,8 @@ def test_failure_lines_say_at_most_a_few_errors_a_segmenter_and_count_the_rest()
     assert lines == ["segmenter 'x', document 'd0', initial segmentation, seed 1: IndexError: index 0 out of range",
                      "segmenter 'x', document 'd1', initial segmentation, seed 1: IndexError: index 1 out of range",
                      "segmenter 'y', document 'd0', initial segmentation, seed 1: ValueError: no",
-                     "segmenter 'x' failed on 3 more documents with 3 other errors (the report's Failures table and the "
-                     "results file list every failure)"]
+                     "segmenter 'x' failed on 3 more documents with 3 other errors (the Failures table of a Markdown or "
+                     "HTML report and the results file list every failure)"]
 
 
 @pytest.mark.parametrize("error, said", [
@@ -282,7 +282,7 @@ def test_the_failures_not_said_are_counted_as_documents_and_errors():
     with one more error, "other errors" too."""
     from stability.results import Failure, failure_lines
 
-    tail = " (the report's Failures table and the results file list every failure)"
+    tail = " (the Failures table of a Markdown or HTML report and the results file list every failure)"
     said = [Failure("x", "d0", "A: a", seed=1), Failure("x", "d1", "B: b", seed=1)]
     one = failure_lines([*said, Failure("x", "d2", "C: c", seed=1)], limit=2)
     assert one[-1] == "segmenter 'x' failed on 1 more document with another error" + tail

@@ -23,6 +23,7 @@ from stability.plots import nice_ticks, svg_scatter
 from stability.registry import describe_segmenters
 from stability.reporting import formats as formats_package
 from stability.reporting import format_module, formats_available, markdown_table, render
+from stability.reporting.corpus import FAILURE_ROWS
 from stability.scoring import score_files
 from stability.summary import few_boundaries, many_boundaries
 
@@ -417,6 +418,32 @@ def test_the_failures_table_says_initial_or_the_stream_and_restart():
     assert "| early | bad | initial | ValueError: bad document |" in text
     assert "| later | late | within 0 | ValueError: bad document |" in text
     assert "None" not in text[text.index("### Failures"):]
+
+
+def fails_on_long(units):
+    if len(units) > 9:
+        raise ValueError(f"too long: {len(units)} units")
+    return [3, 6]
+
+
+@pytest.mark.parametrize("n_failed", [FAILURE_ROWS, FAILURE_ROWS + 15])
+def test_a_terminal_report_lists_the_first_few_failures_and_says_where_the_rest_are(n_failed):
+    """A segmenter failing on 5,000 documents printed a Failures row each in the terminal (and in
+    report.txt), 12,000 lines under the summary; the other formats list them all."""
+    docs = [{"id": f"doc{i:02d}", "units": ["u"] * (10 + i)} for i in range(n_failed)] + \
+        [{"id": "short", "units": ["u"] * 9}]
+    run = evaluate({"fails": fails_on_long}, docs, n_restarts=2, progress=False)
+    assert len(run.failures) == n_failed
+    table = render(run, "table", width=100)
+    failures = table[table.index("Failures"):]
+    shown = min(n_failed, FAILURE_ROWS)
+    assert [f"doc{i:02d}" in failures for i in range(n_failed)] == [i < shown for i in range(n_failed)]
+    cut = f"The first {FAILURE_ROWS} of {n_failed} rows are shown (--report-format md or html lists them all)."
+    assert (cut in table) == (n_failed > FAILURE_ROWS)
+    written = render(run, "table", width=100, rerun="stability report out")
+    assert ("(stability report out --report-format md lists them all)" in written) == (n_failed > FAILURE_ROWS)
+    for text in (render(run, "md"), render(run, "html"), render(run, "json")):
+        assert all(f"too long: {10 + i} units" in text for i in range(n_failed))
 
 
 def test_an_interval_over_one_document_is_not_shown():

@@ -741,13 +741,19 @@ def segment_section(result: CorpusResult, digits: int = 2) -> Section | None:
     return Section("By segment length", header, rows, notes=notes, align="LLrrrr", detail=True, keys=2)
 
 
+#: The most failures a terminal report lists (:attr:`Section.terminal_rows`): the warnings after a
+#: run sum them all up by error (:func:`~stability.results.failure_lines`), the summary counts them
+#: for each segmenter, the other formats and the results file list them all.
+FAILURE_ROWS = 10
+
+
 def _failure_section(result: CorpusResult) -> Section | None:
     if not result.failures:
         return None
     rows = [[f.segmenter, f.document, failed_at(f), f.error] for f in result.failures]
     # the error wraps beside the document it names (in parts, its own part showed no document)
     return Section("Failures", ["segmenter", "document", "restart", "error"], rows, align="LLll", keys=2,
-                   prose={3: 60})
+                   prose={3: 60}, terminal_rows=FAILURE_ROWS)
 
 
 def failed_at(failure: Failure) -> str:

@@ -103,6 +103,10 @@ class Section:
         layout; the other formats show every column. Neither column may be prose or left out for
         width (``drop_order``), nor a column moved have one under it; a column moved is not a key
         column.
+    terminal_rows : int, optional
+        The most rows a terminal table prints: the first ones, then a note counting them and naming
+        the formats that list them all (a run failing on thousands of documents printed a row each
+        of its Failures, thousands of lines over the report); the other formats show every row.
     """
 
     title: str
@@ -125,6 +129,7 @@ class Section:
     prose: Mapping[int, int] = field(default_factory=dict)
     row_groups: Sequence[tuple[str, int]] = ()
     under: Mapping[int, int] = field(default_factory=dict)
+    terminal_rows: int | None = None
 
     def __post_init__(self) -> None:
         if self.align and (len(self.align) != len(self.header) or set(self.align) - set(ALIGNMENTS)):
@@ -142,6 +147,9 @@ class Section:
             raise InvalidParameterError.make(
                 "prose", "a mapping of column indices (of left-aligned, wrapped columns: align 'l') to a width >= 1",
                 dict(self.prose))
+        if self.terminal_rows is not None and (not isinstance(self.terminal_rows, int) or
+                                               isinstance(self.terminal_rows, bool) or self.terminal_rows < 1):
+            raise InvalidParameterError.make("terminal_rows", "None or a number of rows >= 1", self.terminal_rows)
         if self.groups and sum(span for _, span in self.groups) != len(self.header):
             raise InvalidParameterError.make("groups", f"spans adding up to {len(self.header)} columns",
                                              list(self.groups))

@@ -16,6 +16,7 @@ no escape codes.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 import textwrap
@@ -58,8 +59,6 @@ def indented(section: Section) -> Section:
     >>> indented(section).rows
     [['  w', '20']]
     """
-    import dataclasses
-
     if not section.row_groups:
         return section
     rows = [[GROUP_INDENT + str(row[0]).replace("\n", "\n" + GROUP_INDENT), *row[1:]] for row in section.rows]
@@ -100,8 +99,6 @@ def stacked(section: Section) -> Section:
     >>> stacked(section).header, stacked(section).rows
     (['key\\n  flag', 'meaning'], [['seed\\n  --seed', "The run's seed."], ['size', 'Size.']])
     """
-    import dataclasses
-
     if not section.under:
         return section
     kept = [i for i in range(len(section.header)) if i not in section.under]
@@ -232,8 +229,6 @@ def folded(section: Section, width: int, columns: Sequence[int] | None = None) -
     as far as needed for the table (its ``columns``, default all) to fit ``width``, or as far as
     they fold: long configuration labels take lines rather than the other columns' place. A table
     that fits, or whose labels have no commas, is returned as it is."""
-    import dataclasses
-
     widths = _widths(section)
     excess = table_width([widths[i] for i in (range(len(widths)) if columns is None else columns)]) - width
     rows = [list(row) for row in section.rows]
@@ -329,8 +324,6 @@ def flowed(section: Section, width: int | None = None, columns: Sequence[int] | 
     one two three four
     five six
     """
-    import dataclasses
-
     if not section.prose:
         return section
     given = _prose_widths(section, range(len(section.header)) if columns is None else columns, width)
@@ -504,6 +497,38 @@ def left_out(dropped: Sequence[str], width: int, needed: int, rerun: str | None 
             "--report-format).")
 
 
+def rows_cut(shown: int, total: int, rerun: str | None = None) -> str:
+    """The note under a terminal table printing the first ``shown`` of its ``total`` rows
+    (:attr:`Section.terminal_rows`): the formats that list them all, with ``rerun`` (the text goes
+    to a file) the command writing one.
+
+    >>> print(rows_cut(20, 4000))
+    The first 20 of 4000 rows are shown (--report-format md or html lists them all).
+    >>> print(rows_cut(20, 4000, rerun="stability report out"))
+    The first 20 of 4000 rows are shown (stability report out --report-format md lists them all).
+    """
+    where = "--report-format md or html" if rerun is None else f"{rerun} --report-format md"
+    return f"The first {shown} of {total} rows are shown ({where} lists them all)."
+
+
+def first_rows(section: Section, n: int) -> Section:
+    """``section`` with its first ``n`` rows only, its row groups cut to them (a group past the
+    last row left out, the last one shortened).
+
+    >>> s = Section("t", ["a"], [["x"], ["y"], ["z"]], keys=1, data=(["g", "a"], []),
+    ...             row_groups=[("one", 2), ("two", 1)])
+    >>> cut = first_rows(s, 1)
+    >>> cut.rows, list(cut.row_groups)
+    ([['x']], [('one', 1)])
+    """
+    groups, left = [], n
+    for title, span in section.row_groups:
+        if left > 0:
+            groups.append((title, min(span, left)))
+        left -= span
+    return dataclasses.replace(section, rows=list(section.rows[:n]), row_groups=groups)
+
+
 def render(report: Report, *, details: bool = False, width: int | None = None, color: bool = False,
            rerun: str | None = None) -> str:
     """The result line, then the report's tables and their notes, for a terminal ``width`` wide
@@ -529,6 +554,9 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
     # key's flag under the key), in every table that has such columns: a listing keeps one layout
     stack = any(cramped(section, console.width) for section in sections)
     for section in sections:  # and a grouped row under its group's title: the widths count the indents
+        total = shown = len(section.rows)
+        if section.terminal_rows is not None and total > section.terminal_rows:  # measured and wrapped as shown
+            section, shown = first_rows(section, section.terminal_rows), section.terminal_rows
         section = indented(stacked(section) if stack else section)
         terminal, whole = console.width, flowed(section)  # prose at the width it reads best at
         kept, _ = fit(folded(whole, terminal), terminal)
@@ -541,7 +569,8 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
             console.print(Text(title, style="table.title"), overflow="fold")
             console.print(table)
         console.width = terminal
-        for note in [section.legend_line(kept), *section.notes]:
+        cut = [rows_cut(shown, total, rerun)] if shown < total else []
+        for note in [section.legend_line(kept), *section.notes, *cut]:
             if note:
                 console.print(note, highlight=False, markup=False)
         if dropped:
