@@ -294,6 +294,10 @@ def md_text(text: str) -> str:
     return str(text).replace("&", "&amp;").replace("<", "&lt;")
 
 
+#: A line end in Markdown: ``\n``, ``\r\n`` or a lone ``\r``.
+_LINE_END = re.compile(r"\r\n?|\n")
+
+
 def _cell_line(markdown: str) -> str:
     """Markdown made a table cell: ``|`` escaped, on one line (a line ends at ``\\n``, ``\\r\\n`` or a
     lone ``\\r`` in Markdown: a ``\\r`` left in a cell ended its row there).
@@ -301,7 +305,7 @@ def _cell_line(markdown: str) -> str:
     >>> _cell_line("a|b\\r\\nc\\rd")
     'a\\\\|b c d'
     """
-    return re.sub(r"\r\n?|\n", " ", markdown.replace("|", "\\|"))
+    return _LINE_END.sub(" ", markdown.replace("|", "\\|"))
 
 
 def _md_escape(text: str) -> str:

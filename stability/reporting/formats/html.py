@@ -68,6 +68,8 @@ LONG_CELL = 80
 #: A hyphen before a letter, after which a browser breaks a line inside a word (``--allow-`` over
 #: ``plugins``; not before a digit: a negative number stays whole).
 _HYPHEN = re.compile("[-\u2010\u2013](?=[^\\d\\s.])")
+#: A blank: a value holding one is more than one word.
+_BLANK = re.compile(r"\s")
 
 #: Keeps every column naming a row in view when a wide table scrolls (CSS alone keeps the first:
 #: the others' offsets depend on the widths the browser gives the columns before them). The widths
@@ -126,8 +128,11 @@ def _isolated(escaped: str) -> str:
 def _marked(value: object, highlight: Mapping[str, str]) -> str:
     """``value`` escaped, each of its comma-separated parts holding a word of ``highlight`` (a flag,
     ``2 failed``) in a ``mark`` of that word's colour, as a terminal colours it."""
+    text = str(value)
+    if not any(word in text for word in highlight):  # most cells (numbers): nothing to mark
+        return html.escape(text)
     parts = []
-    for part in str(value).split(", "):
+    for part in text.split(", "):
         style = next((style for word, style in highlight.items() if word in part), None)
         parts.append(f'<mark class="{html.escape(style)}">{html.escape(part)}</mark>' if style else html.escape(part))
     return ", ".join(parts)
@@ -141,16 +146,17 @@ def _cell(value: object, css: str, key: bool, highlight: Mapping[str, str], pros
     in a row (a key's type and meaning in stability config) made a table wider than its page. A
     value of one hyphenated word outside prose (a flag, ``built-in``) keeps to one line."""
     tag, scope = ("th", ' scope="row"') if key else ("td", "")
+    value = str(value)
     if key:  # after each comma (a grid's label, texttiling,w=10,k=5), else anywhere past its width: a
         # column that stays in view must leave room for the numbers scrolling under it
-        text = _isolated(html.escape(str(value))).replace(",", ",<wbr>")
-        return f'<{tag}{scope}{css}><div class="key">{text}</div></{tag}>' if len(str(value)) > 24 else \
+        text = _isolated(html.escape(value)).replace(",", ",<wbr>")
+        return f'<{tag}{scope}{css}><div class="key">{text}</div></{tag}>' if len(value) > 24 else \
             f"<{tag}{scope}{css}>{text}</{tag}>"
     text = _marked(value, highlight)
-    one_word = len(str(value)) <= LONG_CELL and not re.search(r"\s", str(value))
-    if one_word and not prose and _HYPHEN.search(str(value)) and "<mark" not in text:  # a mark keeps its word whole
+    one_word = len(value) <= LONG_CELL and not _BLANK.search(value)
+    if one_word and not prose and _HYPHEN.search(value) and "<mark" not in text:  # a mark keeps its word whole
         css = css.replace(' class="', ' class="word ', 1) if css else ' class="word"'
-    inner = f'<div class="long{" prose" if prose else ""}">{text}</div>' if len(str(value)) > LONG_CELL else text
+    inner = f'<div class="long{" prose" if prose else ""}">{text}</div>' if len(value) > LONG_CELL else text
     return f"<{tag}{scope}{css}>{inner}</{tag}>"
 
 
