@@ -50,10 +50,11 @@ def test_long_ids_and_labels_wrap_instead_of_widening_a_phone_page(tmp_path):
     their own boxes), so that the page itself never scrolls sideways on a phone."""
     docs = [Document(f"{LONG_ID}{i}", doc.units, references=doc.references) for i, doc in enumerate(small_corpus(2))]
     res = evaluate({LONG_LABEL: "even", "none": "none"}, docs, n_restarts=2, progress=False)
-    seen = _chromium(render(res, "html", documents=True), tmp_path, {
-        "window": "window.innerWidth", "page": "document.documentElement.scrollWidth"},
-        setup="document.querySelectorAll('details').forEach(d=>d.open=true)", window="400,900")
-    assert seen["page"] <= seen["window"], seen
+    frame = "document.getElementById('f').contentWindow"  # 375 pixels: a window is at least 500 wide
+    seen = _chromium(_framed(render(res, "html", documents=True), 375), tmp_path, {
+        "window": f"{frame}.innerWidth", "page": f"{frame}.document.documentElement.scrollWidth"},
+        setup=f"{frame}.document.querySelectorAll('details').forEach(d=>d.open=true)")
+    assert seen["window"] == 375 and seen["page"] <= seen["window"], seen
 
 
 #: Applies the page's print rules to the screen (headless Chromium renders for the screen).
@@ -223,19 +224,21 @@ def test_a_scatter_of_many_points_drops_its_tooltips():
 
 
 @needs_chromium
-@pytest.mark.parametrize("window", ["1280,900", "400,900"])
-def test_columns_naming_a_row_leave_room_for_the_numbers(tmp_path, window):
+@pytest.mark.parametrize("width", [1280, 375])
+def test_columns_naming_a_row_leave_room_for_the_numbers(tmp_path, width):
     """The columns naming a row stay in view when a table scrolls; a label or id wider than the
     table's box (200 characters without a comma, or a plugin's module path on a phone) then covered
     every number, at any scroll position. Key cells now wrap at a width of their own."""
     label = "my_plugin.segmenters." + "VeryLongSegmenterClassName" * 7
     docs = [Document(f"{LONG_ID}{i}", doc.units, references=doc.references) for i, doc in enumerate(small_corpus(2))]
     res = evaluate({label: "even", "none": "none"}, docs, n_restarts=2, progress=False)
-    seen = _chromium(render(res, "html", documents=True), tmp_path, {
-        "shares": "[...document.querySelectorAll('.scroll table')].map(t=>{const k=+(t.dataset.keys||1);"
+    frame = "document.getElementById('f').contentWindow"  # a phone's width: a window is at least 500 wide
+    seen = _chromium(_framed(render(res, "html", documents=True), width), tmp_path, {
+        "width": f"{frame}.innerWidth",
+        "shares": f"[...{frame}.document.querySelectorAll('.scroll table')].map(t=>{{const k=+(t.dataset.keys||1);"
                   "const row=t.querySelector('tbody tr');let w=0;for(let i=0;i<k;i++)w+=row.children[i]"
-                  ".getBoundingClientRect().width;return w/t.parentElement.clientWidth})"}, window=window)
-    assert seen["shares"] and max(seen["shares"]) < 0.85, seen
+                  ".getBoundingClientRect().width;return w/t.parentElement.clientWidth})"}, window="1400,900")
+    assert seen["width"] == width and seen["shares"] and max(seen["shares"]) < 0.85, seen
 
 
 @needs_chromium
