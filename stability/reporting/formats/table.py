@@ -556,7 +556,8 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
     for section in sections:  # and a grouped row under its group's title: the widths count the indents
         total = shown = len(section.rows)
         if section.terminal_rows is not None and total > section.terminal_rows:  # measured and wrapped as shown
-            section, shown = first_rows(section, section.terminal_rows), section.terminal_rows
+            shown = section.terminal_rows
+            section = first_rows(section, shown)
         section = indented(stacked(section) if stack else section)
         terminal, whole = console.width, flowed(section)  # prose at the width it reads best at
         kept, _ = fit(folded(whole, terminal), terminal)
