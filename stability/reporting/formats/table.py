@@ -205,7 +205,15 @@ def fold_label(label: str, width: int) -> str:
       chunk_overlap=0
     >>> print(fold_label("texttiling,w=10,k=6", 30))
     texttiling,w=10,k=6
+
+    A label indented (a grouped row's, under its group's title) keeps its continuation lines
+    indented under its first line, never at the level of the next row's label:
+
+    >>> print(fold_label("  texttiling,w=10,k=6", 12))
+      texttiling,
+        w=10,k=6
     """
+    lead = " " * (len(label) - len(label.lstrip(" ")))
     pieces = label.split(",")
     pieces = [piece + "," for piece in pieces[:-1]] + pieces[-1:]
     lines = [pieces[0]]
@@ -213,15 +221,15 @@ def fold_label(label: str, width: int) -> str:
         if cell_len(lines[-1]) + cell_len(piece) <= width:
             lines[-1] += piece
         else:
-            lines.append(FOLD_INDENT + piece)
+            lines.append(lead + FOLD_INDENT + piece)
     return "\n".join(lines)
 
 
 def _fold_width(label: str) -> int:
     """The narrowest :func:`fold_label` can make ``label``: its longest piece between commas."""
-    pieces = label.split(",")
+    pieces, lead = label.split(","), len(label) - len(label.lstrip(" "))
     return max([cell_len(pieces[0]) + (len(pieces) > 1)]
-               + [len(FOLD_INDENT) + cell_len(p) + (i < len(pieces) - 2) for i, p in enumerate(pieces[1:])])
+               + [lead + len(FOLD_INDENT) + cell_len(p) + (i < len(pieces) - 2) for i, p in enumerate(pieces[1:])])
 
 
 def folded(section: Section, width: int, columns: Sequence[int] | None = None) -> Section:

@@ -1,0 +1,18 @@
+"""Row groups (:attr:`Section.row_groups`) and columns printed under others (:attr:`Section.under`)
+in the terminal table: regressions found by the property tests."""
+
+from __future__ import annotations
+
+from stability.reporting import Report, Section, render
+
+
+
+def test_a_folded_label_in_a_row_group_continues_indented_under_its_first_line():
+    """A grouped row's label (indented by two under its group's title) folded at its commas
+    continued at the same two, so that its second line read as the next row's label; it is now
+    indented under its first line (by four)."""
+    section = Section("t", ["parameter", "default"], [["tokenizer,stopwords,stem", "None"], ["w", "20"]],
+                      data=([], []), row_groups=[("c99", 2)])
+    text = render(Report("r", [section]), "table", width=20)
+    assert [line.split("│")[1].rstrip() for line in text.splitlines() if line.startswith("│")] == \
+        [" c99", "   tokenizer,", "     stopwords,", "     stem", "   w"], text
