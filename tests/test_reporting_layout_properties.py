@@ -16,3 +16,14 @@ def test_a_folded_label_in_a_row_group_continues_indented_under_its_first_line()
     text = render(Report("r", [section]), "table", width=20)
     assert [line.split("│")[1].rstrip() for line in text.splitlines() if line.startswith("│")] == \
         [" c99", "   tokenizer,", "     stopwords,", "     stem", "   w"], text
+
+
+
+def test_labels_are_folded_no_narrower_than_a_group_title_keeps_their_column():
+    """A group's title (never folded) wider than the labels can fold to: the labels were folded
+    to the room the table lacked, four lines under a title 20 cells wide, where two fit it."""
+    section = Section("t", ["parameter", "default", "meaning"], [["aaaa,bbbb,cccc,dddd,eeee", "1", "Some words."]],
+                      align="Lll", prose={2: 30}, data=([], []), row_groups=[("p" * 20, 1)])
+    text = render(Report("r", [section]), "table", width=44)
+    assert [line.split("│")[1].rstrip() for line in text.splitlines() if line.startswith("│")][:3] == \
+        [" " + "p" * 20, "   aaaa,bbbb,cccc,", "     dddd,eeee"], text

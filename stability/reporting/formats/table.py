@@ -246,7 +246,10 @@ def folded(section: Section, width: int, columns: Sequence[int] | None = None) -
         labels = [str(row[k]) for row in rows]
         if not any("," in label and "\n" not in label for label in labels):
             continue
-        header = _header_word(section, k)  # never narrower
+        # never narrower than its header's widest word, nor than the cells never folded: a footer's
+        # label, a group's title (Section.row_groups, in the first column)
+        kept = [str(row[k]) for row in section.footer] + [title for title, _ in section.row_groups if k == 0]
+        header = max([_header_word(section, k)] + [cell_len(line) for text in kept for line in text.splitlines()])
         target = max(max(_fold_width(label) for label in labels), header, widths[k] - excess)
         if target >= widths[k]:
             continue
