@@ -3,7 +3,10 @@ in the terminal table: regressions found by the property tests."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+
 from stability.reporting import Report, Section, render
+from stability.reporting.formats.table import table_width
 
 
 
@@ -27,3 +30,16 @@ def test_labels_are_folded_no_narrower_than_a_group_title_keeps_their_column():
     text = render(Report("r", [section]), "table", width=44)
     assert [line.split("│")[1].rstrip() for line in text.splitlines() if line.startswith("│")][:3] == \
         [" " + "p" * 20, "   aaaa,bbbb,cccc,", "     dddd,eeee"], text
+
+
+
+def test_a_label_with_a_cell_under_it_leaves_the_others_folding_as_far_as_they_fold():
+    """A key with a flag printed under it (a label of two lines, never folded) counted as one
+    line the length of both: the other keys were folded no narrower than that, and the table ran
+    3 cells further past the terminal than its widest line needs."""
+    section = Section("t", ["key", "flag", "meaning"], [["alpha,beta,gamma,delta,epsilon,zeta", "", "What it means."],
+                                                        ["seed", "--a-long-flag-name", "The seed."]],
+                      align="LLl", prose={2: 30}, under={1: 0})
+    text = render(Report("r", [section]), "table", width=30)
+    assert "│   --a-long-flag-name │" in text, text  # the key column as wide as its widest line
+    assert max(map(cell_len, text.splitlines())) == table_width([len("  --a-long-flag-name"), len("What it")])

@@ -226,7 +226,11 @@ def fold_label(label: str, width: int) -> str:
 
 
 def _fold_width(label: str) -> int:
-    """The narrowest :func:`fold_label` can make ``label``: its longest piece between commas."""
+    """The narrowest :func:`fold_label` can make ``label``: its longest piece between commas; a
+    label of several lines, which :func:`folded` leaves as it is (a flag printed under its key,
+    :func:`stacked`), its widest line."""
+    if "\n" in label:
+        return max(cell_len(line) for line in label.splitlines())
     pieces, lead = label.split(","), len(label) - len(label.lstrip(" "))
     return max([cell_len(pieces[0]) + (len(pieces) > 1)]
                + [lead + len(FOLD_INDENT) + cell_len(p) + (i < len(pieces) - 2) for i, p in enumerate(pieces[1:])])
