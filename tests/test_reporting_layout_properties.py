@@ -43,3 +43,15 @@ def test_a_label_with_a_cell_under_it_leaves_the_others_folding_as_far_as_they_f
     text = render(Report("r", [section]), "table", width=30)
     assert "│   --a-long-flag-name │" in text, text  # the key column as wide as its widest line
     assert max(map(cell_len, text.splitlines())) == table_width([len("  --a-long-flag-name"), len("What it")])
+
+
+
+def test_a_cell_under_a_column_that_wraps_is_never_cut():
+    """A cell printed under a column that wraps (align ``l``) stands on a line indented by two:
+    the narrowest table counted its longest word without that indent, and rich cut the word to
+    fit the column two cells too narrow (``aaaaaaaaaaaaaaaaaaaaaaaaaa…``)."""
+    word = "a" * 28
+    section = Section("t0", ["name h0", "name h1", "name h2", "name h3", "name h4"], [["0", "", "", "", ""]],
+                      align="LLlLL", footer=[["0", "", "", word, ""]], under={3: 2})
+    text = render(Report("r", [section]), "table", width=40)
+    assert f"   {word} " in text and "…" not in text, text

@@ -476,8 +476,15 @@ def narrowest(section: Section, columns: Sequence[int] | None = None) -> int:
 
 
 def _longest_word(section: Section, column: int) -> int:
-    """The widest word of a column's cells and header: what its cells need when they wrap."""
-    return max([cell_len(word) for row in _body(section) for word in str(row[column]).split()]
+    """The widest word of a column's cells and header: what its cells need when they wrap; a
+    line's first word with the blanks before it, which the terminal keeps (a cell printed under
+    another's, :func:`stacked`, is indented), but in prose, whose blanks :func:`_fill` wraps away."""
+    def widest(line: str) -> int:
+        indent = 0 if column in section.prose else len(line) - len(line.lstrip(" "))
+        return max([indent + cell_len(word) if n == 0 else cell_len(word) for n, word in enumerate(line.split())],
+                   default=0)
+
+    return max([widest(line) for row in _body(section) for line in str(row[column]).splitlines()]
                + [_header_word(section, column)])
 
 
