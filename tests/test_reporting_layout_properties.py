@@ -55,3 +55,14 @@ def test_a_cell_under_a_column_that_wraps_is_never_cut():
                       align="LLlLL", footer=[["0", "", "", word, ""]], under={3: 2})
     text = render(Report("r", [section]), "table", width=40)
     assert f"   {word} " in text and "…" not in text, text
+
+
+
+def test_the_header_of_a_column_under_another_wraps_under_its_indent():
+    """The header of a column printed under another's, wrapped, continued at the other's level
+    (``  flag which is`` over ``long``: read as the key column's own header)."""
+    section = Section("t", ["key", "flag which is long", "meaning"], [["seed", "--seed", "The run's seed, in words."]],
+                      align="LLl", prose={2: 40}, under={1: 0})
+    text = render(Report("r", [section]), "table", width=40)
+    assert [line.split("┃")[1].rstrip() for line in text.splitlines() if line.startswith("┃")] == \
+        [" key", "   flag", "   which", "   is", "   long"], text

@@ -445,7 +445,9 @@ def _table(section: Section, columns: Sequence[int], width: int):  # -> rich.tab
     widths, letters = _header_widths(section, columns, width), section.alignment()
     table = Table()
     for i in columns:
-        header = "\n".join(textwrap.fill(line, widths[i], break_long_words=False)  # a header's lines kept (under another)
+        # a header's lines kept (one under another's), each wrapped under its indent
+        header = "\n".join(textwrap.fill(line, widths[i], break_long_words=False,
+                                          subsequent_indent=" " * (len(line) - len(line.lstrip(" "))))
                            for line in str(section.header[i]).splitlines())
         table.add_column(Text(header), justify="left" if letters[i] in "lL" else "right", no_wrap=letters[i].isupper())
     for n, (title, rows) in enumerate(section.grouped()):
