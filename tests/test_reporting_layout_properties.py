@@ -66,3 +66,16 @@ def test_the_header_of_a_column_under_another_wraps_under_its_indent():
     text = render(Report("r", [section]), "table", width=40)
     assert [line.split("┃")[1].rstrip() for line in text.splitlines() if line.startswith("┃")] == \
         [" key", "   flag", "   which", "   is", "   long"], text
+
+
+
+def test_columns_go_under_others_where_a_row_groups_indent_leaves_prose_too_narrow():
+    """Whether a table is cramped was measured without its grouped rows' indent: a table whose
+    prose had its preferred width but for those two cells kept its flag column beside the key,
+    the meaning two cells narrower than it reads best at."""
+    meaning = "m" * 10 + " " + "n" * 9  # 20 cells, its preferred width
+    section = Section("t", ["key", "flag", "meaning"], [["seed", "--seed", meaning]], align="LLl", prose={2: 20},
+                      under={1: 0}, data=([], []), row_groups=[("run", 1)])
+    width = table_width([len("  seed"), len("--seed"), 20]) - 2  # room for all but the indent
+    text = render(Report("r", [section]), "table", width=width)
+    assert f"│ {meaning} │" in text and "│     --seed" in text, text

@@ -576,7 +576,7 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
     sections = report.tables(details)
     # columns under others where a table would leave its prose narrower than it reads best at (a
     # key's flag under the key), in every table that has such columns: a listing keeps one layout
-    stack = any(cramped(section, console.width) for section in sections)
+    stack = any(cramped(indented(section), console.width) for section in sections)
     for section in sections:  # and a grouped row under its group's title: the widths count the indents
         total = shown = len(section.rows)
         if section.terminal_rows is not None and total > section.terminal_rows:  # measured and wrapped as shown
