@@ -72,3 +72,18 @@ def test_the_package_and_the_segmenters_type_check(tmp_path):
         cwd=ROOT, capture_output=True, text=True, timeout=MYPY_TIMEOUT,
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr
+
+
+def test_every_source_compiles_without_a_warning():
+    """A docstring held ``\\ `` (an invalid escape sequence): Python compiles it with a
+    DeprecationWarning today (a SyntaxWarning from 3.12, an error in a later version), shown to
+    whoever imports the module with warnings on. Every module of the package, the segmenters,
+    the benchmarks and the tests compiles with warnings turned into errors."""
+    import warnings
+
+    sources = [p for folder in ("stability", "segmenters", "benchmarks", "tests") for p in (ROOT / folder).rglob("*.py")]
+    assert len(sources) > 100
+    for path in sources:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            compile(path.read_text(encoding="utf-8"), str(path), "exec")

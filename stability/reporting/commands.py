@@ -177,7 +177,7 @@ def _plain_meaning(text: str) -> str:
 
 def _said_once(meanings: Mapping[str, str], keys: Sequence[str],
                shorten: Callable[[str], str] = lambda text: text) -> dict[str, str]:
-    """The meaning of each of ``keys`` as a listing shows it: its text (``shorten``\ ed: the
+    """The meaning of each of ``keys`` as a listing shows it: its text (shortened by ``shorten``: the
     parameters table shows the first sentence, :func:`_first_sentence`), or ``See `first`.`` for
     a key documented together with one listed before it (``tokenizer, stopwords, stem : ...`` in
     numpydoc, a config's ``encoding`` and ``encoding_errors``: the same text), whose row says it;
