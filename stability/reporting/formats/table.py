@@ -135,11 +135,17 @@ def _widths(section: Section) -> list[int]:
     return widths
 
 
+def _lead(text: str) -> int:
+    """The blanks ``text`` starts with: the indent of a grouped row's label or of a cell printed
+    under another's, which the terminal keeps and the widths count."""
+    return len(text) - len(text.lstrip(" "))
+
+
 def _header_word(section: Section, column: int) -> int:
     """The widest word of a column's header, in cells, with the indent of its line (a header under
     another's, :attr:`Section.under`): the narrowest the column is made (headers wrap at their
     spaces)."""
-    return max((len(line) - len(line.lstrip(" ")) + cell_len(word) for line in str(section.header[column]).splitlines()
+    return max((_lead(line) + cell_len(word) for line in str(section.header[column]).splitlines()
                 for word in line.split()), default=0)
 
 
@@ -213,7 +219,7 @@ def fold_label(label: str, width: int) -> str:
       texttiling,
         w=10,k=6
     """
-    lead = " " * (len(label) - len(label.lstrip(" ")))
+    lead = " " * _lead(label)
     pieces = label.split(",")
     pieces = [piece + "," for piece in pieces[:-1]] + pieces[-1:]
     lines = [pieces[0]]
@@ -231,7 +237,7 @@ def _fold_width(label: str) -> int:
     :func:`stacked`), its widest line."""
     if "\n" in label:
         return max(cell_len(line) for line in label.splitlines())
-    pieces, lead = label.split(","), len(label) - len(label.lstrip(" "))
+    pieces, lead = label.split(","), _lead(label)
     return max([cell_len(pieces[0]) + (len(pieces) > 1)]
                + [lead + len(FOLD_INDENT) + cell_len(p) + (i < len(pieces) - 2) for i, p in enumerate(pieces[1:])])
 
@@ -447,7 +453,7 @@ def _table(section: Section, columns: Sequence[int], width: int):  # -> rich.tab
     for i in columns:
         # a header's lines kept (one under another's), each wrapped under its indent
         header = "\n".join(textwrap.fill(line, widths[i], break_long_words=False,
-                                          subsequent_indent=" " * (len(line) - len(line.lstrip(" "))))
+                                          subsequent_indent=" " * _lead(line))
                            for line in str(section.header[i]).splitlines())
         table.add_column(Text(header), justify="left" if letters[i] in "lL" else "right", no_wrap=letters[i].isupper())
     for n, (title, rows) in enumerate(section.grouped()):
@@ -482,7 +488,7 @@ def _longest_word(section: Section, column: int) -> int:
     line's first word with the blanks before it, which the terminal keeps (a cell printed under
     another's, :func:`stacked`, is indented), but in prose, whose blanks :func:`_fill` wraps away."""
     def widest(line: str) -> int:
-        indent = 0 if column in section.prose else len(line) - len(line.lstrip(" "))
+        indent = 0 if column in section.prose else _lead(line)
         return max([indent + cell_len(word) if n == 0 else cell_len(word) for n, word in enumerate(line.split())],
                    default=0)
 
