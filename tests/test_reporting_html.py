@@ -365,12 +365,16 @@ def test_key_columns_kept_in_view_follow_a_resized_window(tmp_path):
     assert all(abs(gap) <= 1 for gaps in seen["before"] + seen["after"] for gap in gaps), seen
 
 
+#: Of a table ``t``: the cells of its first row that name the row and are kept in view (sticky),
+#: and the width they take (``kept``, ``keptWidth``: statements).
+KEPT_CELLS = ("const kept=[...t.querySelector('tbody tr').children].slice(0,+(t.dataset.keys||1))"
+              ".filter(c=>getComputedStyle(c).position==='sticky');"
+              "const keptWidth=kept.reduce((w,c)=>w+c.getBoundingClientRect().width,0);")
+
 #: In the page's frame (``frame``): for each table naming its rows by several columns, [the columns
 #: naming a row, those kept in view, the share of the table's box they take].
-KEYS_KEPT = ("[...frame.querySelectorAll('.scroll>table[data-keys]')].map(t=>{const cells=[...t.querySelector('tbody tr').children]"
-             ".slice(0,+t.dataset.keys).filter(c=>getComputedStyle(c).position==='sticky');"
-             "return [+t.dataset.keys,cells.length,cells.reduce((w,c)=>w+c.getBoundingClientRect().width,0)"
-             "/t.parentElement.clientWidth]})")
+KEYS_KEPT = ("[...frame.querySelectorAll('.scroll>table[data-keys]')].map(t=>{" + KEPT_CELLS
+             + "return [+t.dataset.keys,kept.length,keptWidth/t.parentElement.clientWidth]})")
 
 
 @needs_chromium
@@ -400,10 +404,9 @@ def test_key_columns_kept_in_view_leave_room_for_values_on_a_phone(tmp_path, wid
 
 #: In the page's frame (``frame``): for each long cell of a table, [its width, the room the key
 #: columns kept in view leave in the table's box].
-LONG_ROOM = ("[...frame.querySelectorAll('.scroll>table')].flatMap(t=>{const keys=[...t.querySelector('tbody tr').children].slice(0,+(t.dataset.keys||1))"
-             ".filter(c=>getComputedStyle(c).position==='sticky');const room=t.parentElement.clientWidth-keys.reduce("
-             "(w,c)=>w+c.getBoundingClientRect().width,0);return [...t.querySelectorAll('td')].filter(c=>c.querySelector"
-             "('.long')).map(c=>[Math.round(c.getBoundingClientRect().width),Math.round(room)])})")
+LONG_ROOM = ("[...frame.querySelectorAll('.scroll>table')].flatMap(t=>{" + KEPT_CELLS
+             + "const room=t.parentElement.clientWidth-keptWidth;return [...t.querySelectorAll('td')].filter(c=>"
+             "c.querySelector('.long')).map(c=>[Math.round(c.getBoundingClientRect().width),Math.round(room)])})")
 
 
 @needs_chromium
