@@ -29,9 +29,6 @@ WORD = st.one_of(
 #: Text of words: spaces, line ends, or nothing (an empty cell).
 TEXT = st.lists(st.tuples(WORD, st.sampled_from([" ", " ", "  ", "\n"])), max_size=8).map(
     lambda pairs: "".join(w + b for w, b in pairs).strip())
-ASCII_TEXT = st.lists(st.tuples(st.text(alphabet="abcdefghij-.", min_size=1, max_size=70),
-                                st.sampled_from([" ", "  ", "\n"])), max_size=8).map(
-    lambda pairs: "".join(w + b for w, b in pairs).strip())
 #: A label naming a row: pieces joined by commas (a grid's configuration), a wide word, lines.
 LABEL = st.one_of(
     st.lists(st.text(alphabet="abxyz=0123", min_size=1, max_size=14), min_size=1, max_size=5).map(",".join),
@@ -61,12 +58,8 @@ def sections(draw, number: int) -> Section:
     others = [i for i in range(keys, len(kinds)) if i not in under and i not in under.values()]
     drop_order = tuple(draw(st.lists(st.sampled_from(others), unique=True))) if others else ()
 
-    # rich wraps a column of CJK and words wider than it one cell too wide, cutting a word (…):
-    # what it wraps is ASCII, prose aside (the project wraps it)
-    wrapped = {i for i, kind in enumerate(kinds) if kind in "lr"} | {j for j, i in under.items() if kinds[i] in "lr"}
-
     def row(first: st.SearchStrategy[str] = LABEL) -> list[str]:
-        return [draw(first if kind == "key" else ASCII_TEXT if i in wrapped else TEXT) for i, kind in enumerate(kinds)]
+        return [draw(first if kind == "key" else TEXT) for kind in kinds]
 
     rows = [row() for _ in range(draw(st.integers(1, 5)))]
     footer = [row()] if draw(st.booleans()) else []
@@ -262,6 +255,17 @@ def test_a_cell_under_a_column_that_wraps_is_never_cut():
                       align="LLlLL", footer=[["0", "", "", word, ""]], under={3: 2})
     text = render(Report("r", [section]), "table", width=40)
     assert f"   {word} " in text and "…" not in text, text
+
+
+def test_a_line_of_wide_characters_that_fills_its_column_is_never_cut():
+    """rich wraps a line of a column that wraps (align ``l``) holding CJK characters after a
+    double space one cell too wide when it fills the column exactly, and cut its last word with
+    an ellipsis (``字字字 …``): the cells are folded instead, and every character is printed."""
+    cell = "a aaaaa aaaaa  字字字字 a"
+    section = Section("t0", ["name h0", "name h1", "name h2", "name h3", "name h4"], [["0", "0", cell, "", ""]],
+                      align="LLlLL", keys=2)
+    text = render(Report("r", [section]), "table", width=41)
+    assert "…" not in text and "字字字字" in text, text
 
 
 def test_a_label_with_a_cell_under_it_leaves_the_others_folding_as_far_as_they_fold():

@@ -412,13 +412,21 @@ def _fill(text: str, width: int) -> str:
     return "\n".join(lines + [line] if line else lines)
 
 
-def _cell(value: object, section: Section):  # -> rich.text.Text: labels, ids and errors are not markup
+def _text(value: object, style: str = ""):  # -> rich.text.Text
+    """A cell's text for rich, never markup (labels, ids and errors hold brackets), folded rather
+    than cut when rich finds it wider than its column: the columns are sized for every word
+    (:func:`narrowest`), but rich wraps a line that fills its column exactly and holds wide (CJK)
+    characters and a double space one cell too wide, and cut its last word with an ellipsis."""
     from rich.text import Text
 
+    return Text(str(value), style=style, overflow="fold")
+
+
+def _cell(value: object, section: Section):  # -> rich.text.Text
     text = str(value)
     if not section.highlight or not any(word in text for word in section.highlight):
-        return Text(text)
-    styled = Text(text)
+        return _text(text)
+    styled = _text(text)
     for word, style in section.highlight.items():
         styled.highlight_words([word], style=style)
     return styled
@@ -460,14 +468,14 @@ def _table(section: Section, columns: Sequence[int], width: int):  # -> rich.tab
         if n:  # a rule between groups
             table.add_section()
         if title:  # in the first column (a key column: every part has it), on a row of its own
-            table.add_row(Text(title, style="bold"), *([""] * (len(columns) - 1)))
+            table.add_row(_text(title, "bold"), *([""] * (len(columns) - 1)))
         for row in rows:
             table.add_row(*(_cell(row[i], section) for i in columns))
     if section.footer:  # under a rule: a summary row is never read as one of the rows
         if section.rows:
             table.add_section()
         for row in section.footer:
-            table.add_row(*(Text(str(row[i])) for i in columns))
+            table.add_row(*(_text(row[i]) for i in columns))
     return table
 
 
