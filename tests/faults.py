@@ -88,6 +88,12 @@ class Fault:
         return list(range(3, len(units), 3))
 
 
+def unreadable(units):
+    """A plugin-style segmenter (``faults:unreadable``) raising on every document, naming it by
+    its units' marker (:func:`document`)."""
+    raise ValueError(f"no model for {units[0].rsplit(' ', 1)[0]!r}")
+
+
 def slow(units):
     """An even segmenter that takes 50 ms a call (for interrupting a run mid-way)."""
     time.sleep(0.05)

@@ -577,3 +577,47 @@ def test_a_markdown_cell_stays_on_its_row_whatever_its_line_ends(end):
     text = render(Report("r", [Section("t", ["segmenter", "error"], [["x", f"first{end}second"]], align="Ll")]), "md")
     rows = [line for line in re.split(r"\r\n?|\n", text) if line.startswith("| x ")]
     assert rows == ["| x | first second |"], repr(text)
+
+
+def _failure_rows(text: str) -> list[tuple[str, str]]:
+    """The (segmenter, document) of each row of a terminal report's Failures table."""
+    table = text[text.index("Failures"):]
+    table = table[:table.index("\n\n")] if "\n\n" in table else table
+    cells = [[c.strip() for c in line.split("│")[1:3]] for line in table.splitlines() if line.startswith("│")]
+    return [(segmenter, document) for segmenter, document in cells if document and document != "document"]
+
+
+def _few_and_many(n_rare: int = 1):
+    """A run in which ``many`` (``faults:unreadable``, given as a plugin is) fails on each of 21
+    documents and ``rare`` (and ``rare2``...: ``n_rare`` segmenters) on the last one only: in
+    corpus order, the Failures table lists many's 21 rows before any rare one."""
+    from faults import Fault, document
+
+    docs = [document(f"d{i:02d}") for i in range(20)] + [document("late")]
+    rare = {f"rare{i + 1 if i else ''}": Fault("raise", marker="late") for i in range(n_rare)}
+    return evaluate({"many": "faults:unreadable", **rare}, docs, n_restarts=2, progress=False)
+
+
+def test_the_failures_a_terminal_lists_come_from_every_segmenter_that_failed():
+    """The first 10 rows of the Failures table were all of the segmenter failing most, hiding
+    another segmenter's failure; the rows shown are now shared among the segmenters in turn, each
+    segmenter's in document order, and the note says so."""
+    run = _few_and_many()
+    assert [f.segmenter for f in run.failures] == ["many"] * 21 + ["rare"]
+    text = render(run, "table", width=120)
+    rows = _failure_rows(text)
+    assert len(rows) == FAILURE_ROWS
+    assert rows == [("many", f"d{i:02d}") for i in range(FAILURE_ROWS - 1)] + [("rare", "late")], rows
+    assert (f"{FAILURE_ROWS} of 22 rows are shown, shared among the segmenters: each one's first rows "
+            "(--report-format md or html lists them all).") in text
+    for whole in (render(run, "md"), render(run, "html")):  # the other formats list every failure
+        assert whole.count("no model for") == 21 and whole.count("bad document") == 1
+
+
+def test_with_more_failing_segmenters_than_the_cap_each_shows_its_first_failure():
+    run = _few_and_many(n_rare=FAILURE_ROWS + 2)
+    labels = ["many"] + [f"rare{i + 1 if i else ''}" for i in range(FAILURE_ROWS + 2)]
+    rows = _failure_rows(render(run, "table", width=120))
+    assert rows == [("many", "d00")] + [(label, "late") for label in labels[1:]], rows
+    assert f"{FAILURE_ROWS + 3} of {21 + FAILURE_ROWS + 2} rows are shown" in render(run, "table", width=120)
+

@@ -741,19 +741,25 @@ def segment_section(result: CorpusResult, digits: int = 2) -> Section | None:
     return Section("By segment length", header, rows, notes=notes, align="LLrrrr", detail=True, keys=2)
 
 
-#: The most failures a terminal report lists (:attr:`Section.terminal_rows`): the warnings after a
+#: The most failures a terminal report lists (:attr:`Section.brief_rows`), shared among the
+#: segmenters that failed, each at least its first (:func:`_failure_section`): the warnings after a
 #: run sum them all up by error (:func:`~stability.results.failure_lines`), the summary counts them
 #: for each segmenter, the other formats and the results file list them all.
 FAILURE_ROWS = 10
 
 
 def _failure_section(result: CorpusResult) -> Section | None:
+    """The Failures table, a row a failure in the run's order (by document). A terminal shows
+    :data:`FAILURE_ROWS` of them, shared among the segmenters
+    (:func:`~stability.reporting.model.brief_selection`): each segmenter in turn its next failure,
+    so that one failing on thousands of documents does not hide another's one failure; with more
+    segmenters failing than that, each shows its first."""
     if not result.failures:
         return None
     rows = [[f.segmenter, f.document, failed_at(f), f.error] for f in result.failures]
     # the error wraps beside the document it names (in parts, its own part showed no document)
     return Section("Failures", ["segmenter", "document", "restart", "error"], rows, align="LLll", keys=2,
-                   prose={3: 60}, terminal_rows=FAILURE_ROWS)
+                   prose={3: 60}, brief_rows=FAILURE_ROWS, brief_by=0)
 
 
 def failed_at(failure: Failure) -> str:

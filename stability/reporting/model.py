@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Mapping, Sequence
@@ -27,7 +28,7 @@ from typing import Any
 
 from ..exceptions import InvalidParameterError
 
-__all__ = ["Section", "Report", "clock", "markdown_table", "number", "mean_std", "raw"]
+__all__ = ["Section", "Report", "brief", "brief_selection", "clock", "markdown_table", "number", "mean_std", "raw"]
 
 #: Column alignment letters: left / right; upper case: never wrapped in the terminal.
 ALIGNMENTS = "lrLR"
@@ -103,10 +104,15 @@ class Section:
         layout; the other formats show every column. Neither column may be prose or left out for
         width (``drop_order``), nor a column moved have one under it; a column moved is not a key
         column.
-    terminal_rows : int, optional
-        The most rows a terminal table prints: the first ones, then a note counting them and naming
-        the formats that list them all (a run failing on thousands of documents printed a row each
-        of its Failures, thousands of lines over the report); the other formats show every row.
+    brief_rows : int, optional
+        The most rows a brief output shows, a terminal table (a run failing on thousands of
+        documents printed a row each of its Failures, thousands of lines over the report): the
+        rows :func:`brief_selection` chooses, then a note counting them and saying where they all
+        are (:func:`brief`); the other formats show every row.
+    brief_by : int, optional
+        A column whose values share the brief rows (the segmenter of a failure): each value gets
+        rows, in turn, however many rows another has before its first (:func:`brief_selection`);
+        default: the first rows.
     """
 
     title: str
@@ -129,7 +135,8 @@ class Section:
     prose: Mapping[int, int] = field(default_factory=dict)
     row_groups: Sequence[tuple[str, int]] = ()
     under: Mapping[int, int] = field(default_factory=dict)
-    terminal_rows: int | None = None
+    brief_rows: int | None = None
+    brief_by: int | None = None
 
     def __post_init__(self) -> None:
         if self.align and (len(self.align) != len(self.header) or set(self.align) - set(ALIGNMENTS)):
@@ -147,9 +154,13 @@ class Section:
             raise InvalidParameterError.make(
                 "prose", "a mapping of column indices (of left-aligned, wrapped columns: align 'l') to a width >= 1",
                 dict(self.prose))
-        if self.terminal_rows is not None and (not isinstance(self.terminal_rows, int) or
-                                               isinstance(self.terminal_rows, bool) or self.terminal_rows < 1):
-            raise InvalidParameterError.make("terminal_rows", "None or a number of rows >= 1", self.terminal_rows)
+        if self.brief_rows is not None and (not isinstance(self.brief_rows, int) or
+                                            isinstance(self.brief_rows, bool) or self.brief_rows < 1):
+            raise InvalidParameterError.make("brief_rows", "None or a number of rows >= 1", self.brief_rows)
+        if self.brief_by is not None and (not isinstance(self.brief_by, int) or isinstance(self.brief_by, bool)
+                                          or not 0 <= self.brief_by < len(self.header)):
+            raise InvalidParameterError.make("brief_by", f"None or a column index from 0 to {len(self.header) - 1}",
+                                             self.brief_by)
         if self.groups and sum(span for _, span in self.groups) != len(self.header):
             raise InvalidParameterError.make("groups", f"spans adding up to {len(self.header)} columns",
                                              list(self.groups))
@@ -202,6 +213,83 @@ class Section:
     def alignment(self) -> str:
         """The alignment letters, with the default filled in."""
         return self.align or ("L" + "r" * (len(self.header) - 1) if self.header else "")
+
+
+def brief_selection(section: Section) -> list[int]:
+    """The rows (their indices, in the table's order) that a brief output shows of ``section``:
+    every row when it has at most :attr:`~Section.brief_rows`; else, without
+    :attr:`~Section.brief_by`, the first ``brief_rows``; with it, the rows shared among the values
+    of that column (the segmenters of the Failures table): each value in turn, in the order the
+    rows first name them, takes its next row, until ``brief_rows`` are taken, so that a
+    segmenter failing once is shown beside one failing on thousands of documents. Each value gets
+    at least its first row: with more values than ``brief_rows``, one row each is shown (a grid of
+    50 segmenters, each failing: 50 rows, as many as the summary's). The rows shown keep the
+    table's order, each value's its own (document order).
+
+    >>> s = Section("Failures", ["segmenter", "document"], [["a", "d1"], ["a", "d2"], ["a", "d3"], ["b", "d3"]],
+    ...             brief_rows=2, brief_by=0)
+    >>> brief_selection(s), brief_selection(dataclasses.replace(s, brief_by=None))
+    ([0, 3], [0, 1])
+    >>> brief_selection(dataclasses.replace(s, brief_rows=1))  # two segmenters: one row each
+    [0, 3]
+    """
+    total, cap = len(section.rows), section.brief_rows
+    if cap is None or total <= cap:
+        return list(range(total))
+    if section.brief_by is None:
+        return list(range(cap))
+    rows_of: dict[str, list[int]] = {}
+    for i, row in enumerate(section.rows):
+        rows_of.setdefault(str(row[section.brief_by]), []).append(i)
+    cap = max(cap, len(rows_of))
+    shown: list[int] = []
+    depth = 0
+    while len(shown) < cap:  # each value's next row, in turn (cap <= total: it ends)
+        shown += [rows[depth] for rows in rows_of.values() if depth < len(rows)][:cap - len(shown)]
+        depth += 1
+    return sorted(shown)
+
+
+def only_rows(section: Section, indices: Sequence[int]) -> Section:
+    """``section`` with the rows of ``indices`` only (in increasing order), its row groups cut to
+    them (a group without any left out, the others counting theirs); its ``data`` (the rows a
+    machine format writes, never a brief output's) left whole.
+
+    >>> s = Section("t", ["a"], [["x"], ["y"], ["z"]], keys=1, data=(["g", "a"], []),
+    ...             row_groups=[("one", 2), ("two", 1)])
+    >>> cut = only_rows(s, [1, 2])
+    >>> cut.rows, list(cut.row_groups)
+    ([['y'], ['z']], [('one', 1), ('two', 1)])
+    """
+    starts = [0, *itertools.accumulate(span for _, span in section.row_groups)]
+    groups = [(title, sum(start <= i < end for i in indices))
+              for (title, _), start, end in zip(section.row_groups, starts, starts[1:])]
+    return dataclasses.replace(section, rows=[section.rows[i] for i in indices],
+                               row_groups=[(title, span) for title, span in groups if span])
+
+
+def brief(section: Section, lists_all: str) -> Section:
+    """``section`` as a brief output (the terminal) shows it: the rows of
+    :func:`brief_selection`, and a note saying which they are, of how many, and (``lists_all``)
+    what lists them all; ``section`` itself when it has no more than
+    :attr:`~Section.brief_rows`.
+
+    >>> s = Section("Failures", ["segmenter", "document"], [["a", "d1"], ["a", "d2"], ["a", "d3"], ["b", "d3"]],
+    ...             brief_rows=2, brief_by=0)
+    >>> print(brief(s, "md lists them all").notes[-1])
+    2 of 4 rows are shown, shared among the segmenters: each one's first rows (md lists them all).
+    >>> print(brief(dataclasses.replace(s, brief_by=None), "md lists them all").notes[-1])
+    The first 2 of 4 rows are shown (md lists them all).
+    """
+    shown = brief_selection(section)
+    total = len(section.rows)
+    if len(shown) == total:
+        return section
+    which = f"The first {len(shown)} of {total} rows are shown"
+    by = section.brief_by
+    if by is not None and len({str(row[by]) for row in section.rows}) > 1:  # of one value: its first rows
+        which = f"{len(shown)} of {total} rows are shown, shared among the {section.header[by]}s: each one's first rows"
+    return dataclasses.replace(only_rows(section, shown), notes=[*section.notes, f"{which} ({lists_all})."])
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from rich.cells import cell_len
 
 from ...checks import check_bool, check_int
 from ...exceptions import InvalidParameterError
-from ..model import Report, Section
+from ..model import Report, Section, brief
 
 NAME = "table"
 EXTENSION = "txt"
@@ -535,36 +535,18 @@ def left_out(dropped: Sequence[str], width: int, needed: int, rerun: str | None 
             "--report-format).")
 
 
-def rows_cut(shown: int, total: int, rerun: str | None = None) -> str:
-    """The note under a terminal table printing the first ``shown`` of its ``total`` rows
-    (:attr:`Section.terminal_rows`): the formats that list them all, with ``rerun`` (the text goes
-    to a file) the command writing one.
+def lists_all(rerun: str | None = None) -> str:
+    """What a note under a terminal table cut to its brief rows (:func:`~stability.reporting.model.brief`)
+    says lists them all: the formats that do, with ``rerun`` (the text goes to a file) the command
+    writing one.
 
-    >>> print(rows_cut(20, 4000))
-    The first 20 of 4000 rows are shown (--report-format md or html lists them all).
-    >>> print(rows_cut(20, 4000, rerun="stability report out"))
-    The first 20 of 4000 rows are shown (stability report out --report-format md lists them all).
+    >>> print(brief(Section("t", ["a"], [["x"], ["y"], ["z"]], brief_rows=2), lists_all()).notes[-1])
+    The first 2 of 3 rows are shown (--report-format md or html lists them all).
+    >>> print(lists_all(rerun="stability report out"))
+    stability report out --report-format md lists them all
     """
     where = "--report-format md or html" if rerun is None else f"{rerun} --report-format md"
-    return f"The first {shown} of {total} rows are shown ({where} lists them all)."
-
-
-def first_rows(section: Section, n: int) -> Section:
-    """``section`` with its first ``n`` rows only, its row groups cut to them (a group past the
-    last row left out, the last one shortened).
-
-    >>> s = Section("t", ["a"], [["x"], ["y"], ["z"]], keys=1, data=(["g", "a"], []),
-    ...             row_groups=[("one", 2), ("two", 1)])
-    >>> cut = first_rows(s, 1)
-    >>> cut.rows, list(cut.row_groups)
-    ([['x']], [('one', 1)])
-    """
-    groups, left = [], n
-    for title, span in section.row_groups:
-        if left > 0:
-            groups.append((title, min(span, left)))
-        left -= span
-    return dataclasses.replace(section, rows=list(section.rows[:n]), row_groups=groups)
+    return f"{where} lists them all"
 
 
 def render(report: Report, *, details: bool = False, width: int | None = None, color: bool = False,
@@ -592,10 +574,7 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
     # key's flag under the key), in every table that has such columns: a listing keeps one layout
     stack = any(cramped(indented(section), console.width) for section in sections)
     for section in sections:  # and a grouped row under its group's title: the widths count the indents
-        total = shown = len(section.rows)
-        if section.terminal_rows is not None and total > section.terminal_rows:  # measured and wrapped as shown
-            shown = section.terminal_rows
-            section = first_rows(section, shown)
+        section = brief(section, lists_all(rerun))  # measured and wrapped as shown
         section = indented(stacked(section) if stack else section)
         terminal, whole = console.width, flowed(section)  # prose at the width it reads best at
         kept, _ = fit(folded(whole, terminal), terminal)
@@ -608,8 +587,7 @@ def render(report: Report, *, details: bool = False, width: int | None = None, c
             console.print(Text(title, style="table.title"), overflow="fold")
             console.print(table)
         console.width = terminal
-        cut = [rows_cut(shown, total, rerun)] if shown < total else []
-        for note in [section.legend_line(kept), *section.notes, *cut]:
+        for note in [section.legend_line(kept), *section.notes]:
             if note:
                 console.print(note, highlight=False, markup=False)
         if dropped:
