@@ -621,3 +621,25 @@ def test_with_more_failing_segmenters_than_the_cap_each_shows_its_first_failure(
     assert rows == [("many", "d00")] + [(label, "late") for label in labels[1:]], rows
     assert f"{FAILURE_ROWS + 3} of {21 + FAILURE_ROWS + 2} rows are shown" in render(run, "table", width=120)
 
+
+def test_a_notebook_shows_as_many_failures_as_the_terminal_and_says_where_they_all_are():
+    """A plugin failing on 4,000 documents made a notebook's output a row each: the notebook now
+    shows the rows the terminal shows, and names the result's ``failures`` and the report
+    listing them all."""
+    import html
+
+    run = _few_and_many()
+    shown = run._repr_html_()
+    failures = shown[shown.index("<h4>Failures</h4>"):].split("\n")[0]  # a block a line
+    body = failures[failures.index("<tbody>"):failures.index("</table>")]
+    assert body.count("<tr>") == FAILURE_ROWS
+    assert body.count("no model for") == FAILURE_ROWS - 1 and body.count("bad document") == 1
+    note = html.unescape(re.sub("<[^>]+>", "", failures[failures.index("</table>"):]))
+    assert f"{FAILURE_ROWS} of 22 rows are shown, shared among the segmenters: each one's first rows" in note
+    assert "the result's .failures holds them all" in note and 'stability.reporting.render(result, "html")' in note
+    cells = re.findall(r'<th scope="row" class="l">([^<]*)</th><th scope="row" class="l">([^<]*)</th>', body)
+    assert cells == _failure_rows(render(run, "table", width=120))  # the terminal's rows: one rule
+    # what the note names holds them all
+    assert [(f.segmenter, f.document) for f in run.failures] == \
+        [("many", f"d{i:02d}") for i in range(20)] + [("many", "late"), ("rare", "late")]
+    assert render(run, "html").count("no model for") == 21

@@ -17,6 +17,7 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import os
@@ -30,7 +31,7 @@ from typing import Any
 from ..checks import check_bool, check_int, did_you_mean
 from ..exceptions import InvalidParameterError
 from . import formats as _formats_package
-from .model import Report, Section, markdown_table, mean_std, number
+from .model import Report, Section, brief, markdown_table, mean_std, number
 
 __all__ = ["Report", "Section", "markdown_table", "number", "mean_std", "formats_available", "format_module",
            "report_of", "render", "write_reports", "write_whole", "notebook_html", "report_command"]
@@ -121,13 +122,21 @@ def render(result: Any, format: str = "table", *, documents: bool | None = None,
     return module.render(report, details=details, **options)
 
 
+#: What the note under a table cut to its brief rows in a notebook (:func:`notebook_html`) says
+#: lists them all, after what the section names (:attr:`Section.all_rows_in`).
+NOTEBOOK_LISTS_ALL = 'stability.reporting.render(result, "html") or "md" lists them all'
+
+
 def notebook_html(result: Any) -> str:
     """What a notebook (Jupyter, VS Code, Colab) shows for a command's result, its ``_repr_html_``:
     the compact report the terminal prints (the ranked result line, the summary table and its
-    notes; no per-document table, no figures), as an HTML fragment of the HTML format
-    (``page=False``) that leaves the notebook's own styles alone."""
-    return format_module("html").render(report_of(result, compact=True, details=False), details=False,
-                                         page=False)
+    notes; no per-document table, no figures; a table's rows cut as the terminal cuts them,
+    :attr:`Section.brief_rows`, with a note naming what holds them all), as an HTML fragment of
+    the HTML format (``page=False``) that leaves the notebook's own styles alone."""
+    report = report_of(result, compact=True, details=False)
+    sections = [brief(s, f"{s.all_rows_in} holds them all; {NOTEBOOK_LISTS_ALL}" if s.all_rows_in else
+                      NOTEBOOK_LISTS_ALL) for s in report.sections]
+    return format_module("html").render(dataclasses.replace(report, sections=sections), details=False, page=False)
 
 
 def report_command(source: str | os.PathLike, *, documents: bool = False, metrics: str | Sequence[str] | None = None,

@@ -741,16 +741,17 @@ def segment_section(result: CorpusResult, digits: int = 2) -> Section | None:
     return Section("By segment length", header, rows, notes=notes, align="LLrrrr", detail=True, keys=2)
 
 
-#: The most failures a terminal report lists (:attr:`Section.brief_rows`), shared among the
-#: segmenters that failed, each at least its first (:func:`_failure_section`): the warnings after a
-#: run sum them all up by error (:func:`~stability.results.failure_lines`), the summary counts them
-#: for each segmenter, the other formats and the results file list them all.
+#: The most failures a terminal report and a notebook's output list (:attr:`Section.brief_rows`),
+#: shared among the segmenters that failed, each at least its first (:func:`_failure_section`): the
+#: warnings after a run sum them all up by error (:func:`~stability.results.failure_lines`), the
+#: summary counts them for each segmenter, the other formats, the result's ``failures`` and the
+#: results file list them all.
 FAILURE_ROWS = 10
 
 
 def _failure_section(result: CorpusResult) -> Section | None:
-    """The Failures table, a row a failure in the run's order (by document). A terminal shows
-    :data:`FAILURE_ROWS` of them, shared among the segmenters
+    """The Failures table, a row a failure in the run's order (by document). A terminal and a
+    notebook show :data:`FAILURE_ROWS` of them, shared among the segmenters
     (:func:`~stability.reporting.model.brief_selection`): each segmenter in turn its next failure,
     so that one failing on thousands of documents does not hide another's one failure; with more
     segmenters failing than that, each shows its first."""
@@ -759,7 +760,8 @@ def _failure_section(result: CorpusResult) -> Section | None:
     rows = [[f.segmenter, f.document, failed_at(f), f.error] for f in result.failures]
     # the error wraps beside the document it names (in parts, its own part showed no document)
     return Section("Failures", ["segmenter", "document", "restart", "error"], rows, align="LLll", keys=2,
-                   prose={3: 60}, brief_rows=FAILURE_ROWS, brief_by=0)
+                   prose={3: 60}, brief_rows=FAILURE_ROWS, brief_by=0,
+                   all_rows_in="the result's .failures")
 
 
 def failed_at(failure: Failure) -> str:

@@ -105,14 +105,19 @@ class Section:
         width (``drop_order``), nor a column moved have one under it; a column moved is not a key
         column.
     brief_rows : int, optional
-        The most rows a brief output shows, a terminal table (a run failing on thousands of
-        documents printed a row each of its Failures, thousands of lines over the report): the
-        rows :func:`brief_selection` chooses, then a note counting them and saying where they all
-        are (:func:`brief`); the other formats show every row.
+        The most rows a brief output shows, a terminal table or a notebook's output (a run
+        failing on thousands of documents printed a row each of its Failures, thousands of lines
+        over the report, and a notebook's cell grew as long): the rows :func:`brief_selection`
+        chooses, then a note counting them and saying where they all are (:func:`brief`); the
+        other formats show every row.
     brief_by : int, optional
         A column whose values share the brief rows (the segmenter of a failure): each value gets
         rows, in turn, however many rows another has before its first (:func:`brief_selection`);
         default: the first rows.
+    all_rows_in : str
+        Where a library user finds every row of a table cut to :attr:`brief_rows`
+        (``"the result's .failures"``), named in the note under it in a notebook
+        (:func:`stability.reporting.notebook_html`).
     """
 
     title: str
@@ -137,6 +142,7 @@ class Section:
     under: Mapping[int, int] = field(default_factory=dict)
     brief_rows: int | None = None
     brief_by: int | None = None
+    all_rows_in: str = ""
 
     def __post_init__(self) -> None:
         if self.align and (len(self.align) != len(self.header) or set(self.align) - set(ALIGNMENTS)):
@@ -269,7 +275,7 @@ def only_rows(section: Section, indices: Sequence[int]) -> Section:
 
 
 def brief(section: Section, lists_all: str) -> Section:
-    """``section`` as a brief output (the terminal) shows it: the rows of
+    """``section`` as a brief output (the terminal, a notebook) shows it: the rows of
     :func:`brief_selection`, and a note saying which they are, of how many, and (``lists_all``)
     what lists them all; ``section`` itself when it has no more than
     :attr:`~Section.brief_rows`.
