@@ -392,17 +392,25 @@ class Experiment:
         roots = [Path(p) for p in paths]
         parent = Path(os.path.commonpath([str(p.resolve()) for p in roots]))
         limit = check_int(options.pop("limit", None), "limit", low=0, none=True)  # of the corpus, not of each path
+        # every path opened now (it exists, its format, the options it takes), as one path is: a
+        # mistake in the last path was said only once the documents of the others were segmented
+        readers = [(root, read_corpus(root, **options, limit=limit)) for root in roots]
 
         def chained() -> Iterator[Document]:
             left = limit
-            for root in roots:
-                if left == 0:
-                    return
-                prefix = os.path.relpath(root.resolve(), parent).replace(os.sep, "/")
-                for doc in read_corpus(root, **options, limit=left):
-                    doc_id = doc.id if prefix in ("", ".") or root.is_file() else f"{prefix}/{doc.id}"
-                    yield replace(doc, id=doc_id)
-                    left = None if left is None else left - 1
+            try:
+                for root, documents in readers:
+                    if left == 0:
+                        return
+                    prefix = os.path.relpath(root.resolve(), parent).replace(os.sep, "/")
+                    for doc in documents if left is None else itertools.islice(documents, left):
+                        doc_id = doc.id if prefix in ("", ".") or root.is_file() else f"{prefix}/{doc.id}"
+                        yield replace(doc, id=doc_id)
+                        left = None if left is None else left - 1
+                    _close(documents)  # the file being read, when the limit stopped it early
+            finally:
+                for _, documents in readers:
+                    _close(documents)
 
         return chained()
 
@@ -442,6 +450,13 @@ class Experiment:
         if self.metrics.get("enabled", True) is False:
             return False
         return {k: v for k, v in self.metrics.items() if k != "enabled"}
+
+
+def _close(documents: Iterator[Document]) -> None:
+    """Close the reader ``documents`` (a generator: the file it is reading) once it is no longer read."""
+    close = getattr(documents, "close", None)
+    if close is not None:
+        close()
 
 
 def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experiment:

@@ -15,7 +15,7 @@ import pytest
 from conftest import cohesion_segmenter, topical_document
 from stability.comparison import STABILITY_X_AGREEMENT
 from stability.catalogue import HEADLINE
-from stability import Document, InvalidParameterError, InvalidTypeError, evaluate
+from stability import CorpusFormatError, Document, InvalidParameterError, InvalidTypeError, evaluate
 from stability.config import default_experiment, load_config, run_experiment, with_overrides
 from stability.readers import write_choi
 from stability.reporting import render
@@ -141,6 +141,21 @@ def test_the_limit_counts_the_documents_of_the_whole_corpus(tmp_path):
     study.write_text('[corpus.both]\npath = ["a/set", "b/set"]\nlimit = 3\n[segmenters.even]\n[segmenters.none]\n'
                      '[segmenters.all]\n')  # a study ranks at least 3 configurations
     assert len(list(load_corpora([study])[0].experiment.documents())) == 3
+
+
+def test_a_missing_path_of_several_is_said_before_any_document_is_read(tmp_path):
+    # the paths were opened one after the other as the run read them: a mistyped last path was
+    # said after the documents of the others had been segmented (448 pairs of Choi's 3-11 set)
+    write_choi(small_corpus(2), tmp_path / "a" / "set")
+    config = tmp_path / "exp.toml"
+    config.write_text('[corpus]\npath = ["a/set", "b/sett"]\n[segmenters.even]\n')
+    with pytest.raises(FileNotFoundError, match="no such corpus file or directory: .*b/sett"):
+        load_config(config).documents()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "notes.bin").write_bytes(b"\x00\x01")
+    config.write_text('[corpus]\npath = ["a/set", "b"]\nformat = "choi"\n[segmenters.even]\n')
+    with pytest.raises(CorpusFormatError, match="b"):  # no file of the format in a later path
+        load_config(config).documents()
 
 
 def test_overrides_win_over_the_file():
