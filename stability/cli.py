@@ -312,14 +312,30 @@ def _os_message(exc: OSError) -> str:
     return f"{exc.strerror}: {names}" if names else exc.strerror
 
 
-def _kept(exc: BaseException, out_dir: str | None, complete: bool) -> str:
+def _results_stamp(out_dir: str | None) -> tuple[int, int, int] | None:
+    """The results file of ``out_dir`` as the file system knows it (inode, size, modification
+    time), or ``None`` when there is none: a run that wrote to it changed it."""
+    from .store import RESULTS_FILE
+
+    if out_dir is None:
+        return None
+    try:
+        status = (Path(out_dir) / RESULTS_FILE).stat()
+    except OSError:
+        return None
+    return status.st_ino, status.st_size, status.st_mtime_ns
+
+
+def _kept(exc: BaseException, out_dir: str | None, complete: bool, wrote: bool = True) -> str:
     """For an error that stopped a run from outside the segmenters (a corpus file gone or
     malformed, a report that could not be written): what the run's results file keeps, as a clause
-    to append, or ``""`` (no results, or the error is the results file's own and says so)."""
+    to append, or ``""`` (no results, the error is the results file's own and says so, or the run
+    had not written to it: ``wrote`` false, the pairs there are an earlier run's)."""
     from .exceptions import CorpusFormatError
     from .store import ResultsWriteError
 
-    if out_dir is None or isinstance(exc, ResultsWriteError) or not isinstance(exc, (OSError, CorpusFormatError)):
+    if (out_dir is None or not wrote or isinstance(exc, ResultsWriteError)
+            or not isinstance(exc, (OSError, CorpusFormatError))):
         return ""
     return f"; {_saved(out_dir, complete)}" if _finished(out_dir) else ""
 
@@ -327,11 +343,12 @@ def _kept(exc: BaseException, out_dir: str | None, complete: bool) -> str:
 @contextlib.contextmanager
 def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] = lambda: None,
             complete: Callable[[], bool] = lambda: False,
-            saved: Callable[[], str] | None = None) -> Iterator[None]:
+            saved: Callable[[], str] | None = None, wrote: Callable[[], bool] = lambda: True) -> Iterator[None]:
     """Our errors become one line on stderr and exit code 1 (a traceback with --debug); an
-    interrupt (SIGINT: 130, SIGTERM: 143, SIGHUP: 129), or an error of a file or the corpus during a run, says
-    what ``out_dir()`` holds (complete results when ``complete()``: every pair had finished), or
-    what ``saved()`` says (a study's folders)."""
+    interrupt (SIGINT: 130, SIGTERM: 143, SIGHUP: 129), or an error of a file or the corpus during a run
+    (``wrote()``: the run had written to its results file), says what ``out_dir()`` holds
+    (complete results when ``complete()``: every pair had finished), or what ``saved()`` says (a
+    study's folders)."""
     import signal
 
     from .exceptions import StabilityError
@@ -346,7 +363,7 @@ def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] =
             raise
         message = str(exc) if isinstance(exc, StabilityError) else _os_message(exc)
         message = message.splitlines()[0] if message else type(exc).__name__
-        _err(f"error: {_words(ctx).say(message, getattr(exc, 'parameter', None))}{_kept(exc, out_dir(), complete())}")
+        _err(f"error: {_words(ctx).say(message, getattr(exc, 'parameter', None))}{_kept(exc, out_dir(), complete(), wrote())}")
         raise typer.Exit(code=1) from None
     except KeyboardInterrupt:
         global _INTERRUPT_SAID
@@ -426,8 +443,11 @@ def run(
     from .config import default_experiment, load_config, run_experiment, with_overrides
     from .isolation import printing_to_stderr
 
-    saved: dict[str, Any] = {"dir": None, "complete": False}
-    with _errors(debug, ctx, lambda: saved["dir"], lambda: saved["complete"]):
+    saved: dict[str, Any] = {"dir": None, "complete": False, "stamp": None}
+    # an error before the run wrote to --out (a corpus path mistyped) says nothing of the pairs an
+    # earlier run left there: "N finished pairs ...; rerun with --resume" read as this run's
+    with _errors(debug, ctx, lambda: saved["dir"], lambda: saved["complete"],
+                 wrote=lambda: _results_stamp(saved["dir"]) != saved["stamp"]):
         experiment = load_config(config) if config is not None else default_experiment()
         experiment = with_overrides(
             experiment, segmenters=segmenters, corpus=corpus, format=format or old_format, out=out,
@@ -441,6 +461,7 @@ def run(
             allow_plugins=allow_plugins or None,
         )
         saved["dir"] = experiment.output.get("dir")
+        saved["stamp"] = _results_stamp(saved["dir"])
         if resume and "dir" not in experiment.output:
             raise typer.BadParameter("--resume needs an output directory (--out or [output] dir)")
         with printing_to_stderr():  # stdout: the report alone, whatever the segmenters print

@@ -231,6 +231,22 @@ def test_a_corpus_file_gone_mid_run_is_named_with_what_is_kept_and_a_resume_comp
     assert [doc for _, doc in read_run(out / "results.jsonl").entries] == [f"{m}.txt" for m in MARKERS]
 
 
+def test_an_error_before_the_run_writes_says_nothing_of_an_earlier_runs_pairs(tmp_path):
+    # a corpus path mistyped on a folder holding an earlier run's results: the error said "4
+    # finished (segmenter, document) pair(s) are in .../results.jsonl; rerun with --resume to
+    # continue", as if this run had computed them (a resume would continue the earlier run)
+    folder, out = cli_corpus(tmp_path), tmp_path / "out"
+    args = ["run", "-s", "even", "--corpus-format", "text", "--unit", "line", "-r", "2", "--no-progress",
+            "--out", str(out)]
+    cli = CliRunner()
+    assert cli.invoke(app, args + ["-c", str(folder)]).exit_code == 0
+    missing = tmp_path / "corpsu"
+    for again in (["--overwrite"], ["--resume"]):
+        result = cli.invoke(app, args + ["-c", str(missing), *again])
+        assert result.exit_code == 1
+        assert result.stderr.splitlines() == [f"error: no such corpus file or directory: '{missing}'"], again
+
+
 def test_a_report_written_whole_keeps_a_symbolic_link_and_the_permissions_of_the_file(tmp_path):
     # the temporary file renamed over the report (b63395c) replaced a link given as --output with a
     # plain file, and gave the report the default permissions instead of the old file's
