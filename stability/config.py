@@ -71,7 +71,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["Experiment", "load_config", "default_experiment", "with_overrides", "run_experiment"]
+__all__ = ["Experiment", "load_config", "read_toml", "default_experiment", "with_overrides", "run_experiment"]
 
 
 def _keywords(function: Any, exclude: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -568,11 +568,19 @@ def load_config(path: str | os.PathLike) -> Experiment:
     ``[output] dir`` against the current directory.
     """
     path = Path(path)
+    return _validate(read_toml(path), str(path), path.resolve().parent)
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """The tables of the TOML file ``path`` (an experiment, or a study's), or an
+    :class:`InvalidParameterError` naming the file and what is wrong: a file that cannot be read,
+    text that is not UTF-8, or TOML that does not parse, with the line it stops at quoted. A
+    byte-order mark, as some Windows editors write one, is skipped."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise InvalidParameterError(f"cannot read config {str(path)!r}: {exc.strerror or exc}") from None
-    try:  # a byte-order mark, as some Windows editors write one, is not TOML's business
+    try:
         text = raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         utf16 = raw[:2] in (b"\xff\xfe", b"\xfe\xff")
@@ -580,10 +588,23 @@ def load_config(path: str | os.PathLike) -> Experiment:
             f"{path}: not UTF-8 text ({'a UTF-16 byte-order mark' if utf16 else f'byte {raw[exc.start]:#04x}'} "
             f"at byte {exc.start}); a TOML file is UTF-8: save it as UTF-8") from None
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InvalidParameterError(f"{path}: not valid TOML: {exc}") from None
-    return _validate(data, str(path), path.resolve().parent)
+        raise InvalidParameterError(f"{path}: not valid TOML: {exc}{_toml_line(exc, text)}") from None
+
+
+def _toml_line(exc: Exception, text: str) -> str:
+    """The line a TOML error is at, quoted, for a message that would name only its number
+    (tomllib's "Cannot overwrite a value (at line 27, column 11)" names no key), or ``""``.
+
+    >>> _toml_line(ValueError("Cannot overwrite a value (at line 2, column 1)"), "n_jobs = 2\\nn_jobs = 3\\n")
+    ": 'n_jobs = 3'"
+    """
+    found = re.search(r"\(at line (\d+), column \d+\)$", str(exc))
+    lines = text.splitlines()
+    if found is None or not 1 <= int(found[1]) <= len(lines) or not lines[int(found[1]) - 1].strip():
+        return ""
+    return f": {lines[int(found[1]) - 1].strip()!r}"
 
 
 def default_experiment() -> Experiment:

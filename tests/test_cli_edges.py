@@ -74,6 +74,34 @@ def test_a_config_saved_with_a_byte_order_mark_is_read(runner, tmp_path):
     assert result.exit_code == 0, result.output
 
 
+STUDY = '[corpus.a]\ndemo = true\nlimit = 2\n[segmenters.even]\n[segmenters.none]\n[segmenters.all]\n'
+
+
+def test_a_study_config_is_read_as_a_run_config_is(runner, tmp_path):
+    """`stability validate` read its files with code of its own: a byte-order mark was "not valid
+    TOML: Invalid statement (at line 1, column 1)" and a file that is not UTF-8 a traceback
+    (UnicodeDecodeError), where `run` reads the first and says the second in one line."""
+    cfg = tmp_path / "study.toml"
+    cfg.write_bytes(b"\xef\xbb\xbf" + STUDY.encode())
+    from stability.study import load_corpora
+
+    assert [spec.name for spec in load_corpora([cfg])] == ["a"]
+    cfg.write_bytes(STUDY.encode() + b"# caf\xe9\n")
+    message = _error(runner.invoke(app, ["validate", str(cfg), "--out", str(tmp_path / "out"), "--no-progress"]))
+    assert message == f"error: {cfg}: not UTF-8 text (byte 0xe9 at byte {len(STUDY) + 5}); a TOML file is UTF-8: save it as UTF-8"
+
+
+@pytest.mark.parametrize("command", ["run", "validate"])
+def test_a_key_given_twice_is_quoted(runner, tmp_path, command):
+    """tomllib says "Cannot overwrite a value (at line 9, column 9)", naming no key: the line is quoted."""
+    cfg = tmp_path / "twice.toml"
+    cfg.write_text((DEMO if command == "run" else STUDY) + "[segmenters.random]\nseed = 1\nseed = 2\n", encoding="utf-8")
+    args = [command, str(cfg), "--no-progress"] + (["--out", str(tmp_path / "out")] if command == "validate" else [])
+    message = _error(runner.invoke(app, args))
+    assert message.startswith(f"error: {cfg}: not valid TOML: Cannot overwrite a value (at line ")
+    assert message.endswith("): 'seed = 2'")
+
+
 def test_a_results_file_whose_last_line_is_not_utf8_is_read_without_it(runner, tmp_path):
     """`stability report` read the file as UTF-8 whole to tell a JSON report from a results file:
     a damaged last line was a traceback instead of being dropped with a warning."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -22,16 +21,12 @@ from typing import Any
 
 from ..checks import check_folder, check_int, first_few
 from ..config import Experiment, _corpus_keys, _in_file, _validate
+from ..config import read_toml as _read_toml  # one reading of a TOML file for run and validate
 from ..corpus import Document
 from ..exceptions import InvalidParameterError, warn
 from ..status import PhaseCallback, Status
 from .analysis import MIN_CONFIGURATIONS, Study, analyze
 from .decision import Decision, decide
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 __all__ = ["QUICK_STRIDE", "MIN_BOOTSTRAP", "StudyOptions", "CorpusSpec", "StudyPlan", "StudyRun", "load_corpora", "plan_study",
            "quick_subset", "resolve_options", "run_study"]
@@ -151,15 +146,6 @@ class StudyRun:
 # ----------------------------------------------------------------------------------------------
 # experiment files
 # ----------------------------------------------------------------------------------------------
-def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InvalidParameterError(f"cannot read config {str(path)!r}: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InvalidParameterError(f"{path}: not valid TOML: {exc}") from None
-
-
 def _named_corpora(corpus: Any, source: str) -> dict[str, Mapping[str, Any]] | None:
     """The ``[corpus.NAME]`` tables of a file, or None when its ``[corpus]`` is one corpus."""
     if not isinstance(corpus, Mapping) or not corpus:
