@@ -447,7 +447,7 @@ def _links_problem(links: tuple[int, int, int] | None) -> str | None:
         return None
     linked, filled, bare = links
     said = f"{filled - linked} of {filled} non-empty units share no term with another unit"
-    return said + (f" ({bare} have no term)" if bare else "")
+    return said + (f" ({bare} {'has' if bare == 1 else 'have'} no term)" if bare else "")
 
 
 def unit_terms_problem(segmenter: Any, units: Sequence[str]) -> str | None:

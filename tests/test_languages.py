@@ -256,6 +256,14 @@ def test_a_segmenter_that_sees_no_shared_term_is_warned_about_once():
     assert said[1].startswith("tt on document '0': 6 of 6 non-empty units share no term with another unit (6 have no term)")
 
 
+def test_one_unit_without_a_term_is_said_in_the_singular():
+    # "2 of 2 non-empty units share no term with another unit (1 have no term)"
+    from stability.segmenter import unit_terms_problem
+
+    said = unit_terms_problem(C99(), ["One.", "A baker bakes bread."])
+    assert said == "2 of 2 non-empty units share no term with another unit (1 has no term)"
+
+
 def test_a_corpus_of_several_languages_names_each_problem_of_a_segmenter():
     """The one warning a segmenter got went to the first document with a problem: in a corpus of
     German then Chinese documents, C99's English stopwords on the German one, and nothing said of
