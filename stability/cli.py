@@ -169,7 +169,7 @@ ColumnsOption = Annotated[Optional[str], choice_option(
 MetricsOption = Annotated[Optional[str], typer.Option(
     "--metrics", callback=_metric_list, autocompletion=completion.metric_values, rich_help_panel=REPORT_PANEL, help="Reference metrics to show, comma-separated names or aliases (e.g. pk,wd,b).")]
 DocumentsOption = Annotated[bool, typer.Option(
-    "--documents", rich_help_panel=REPORT_PANEL, help="Include the per-document table in the terminal table and CSV (Markdown and HTML always have it).")]
+    "--documents", rich_help_panel=REPORT_PANEL, help="The per-document table: after the segmenters' in the terminal table; instead of them in CSV (one table a file; a run's --out has both, report.csv and documents.csv). Markdown and HTML always have it.")]
 #: Hidden spelling of --report-format kept from earlier releases.
 OldReportOption = Annotated[Optional[str], choice_option(
     "--report", _report_formats, hidden=True)]

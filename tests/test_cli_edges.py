@@ -55,6 +55,20 @@ def test_the_csv_report_shows_the_metrics_asked_for(runner, tmp_path):
                                                           "ref_boundary_similarity_std"]
 
 
+def test_documents_says_that_csv_prints_the_per_document_table_instead(runner, tmp_path):
+    """--help said "Include the per-document table in the terminal table and CSV": CSV, one table
+    a file, prints it instead of the segmenters' rows."""
+    out = tmp_path / "out"
+    assert runner.invoke(app, ["run", "-s", "even", "-r", "2", "--limit", "2", "--out", str(out), "--no-progress"]
+                         ).exit_code == 0
+    rows = {documents: next(csv.reader(io.StringIO(runner.invoke(app, ["report", str(out), "--report-format", "csv",
+                                                                        *documents]).stdout)))
+            for documents in ((), ("--documents",))}
+    assert rows[()][:2] == ["segmenter", "params"] and rows[("--documents",)][:2] == ["segmenter", "document"]
+    help_text = " ".join(runner.invoke(app, ["report", "--help"]).stdout.replace("│", " ").split())
+    assert "after the segmenters' in the terminal table; instead of them in CSV" in help_text
+
+
 @pytest.mark.parametrize("content, expected", [
     (b"\xff\xfe[\x00c\x00", "not UTF-8 text (a UTF-16 byte-order mark at byte 0); a TOML file is UTF-8: save it as UTF-8"),
     (b"[corpus]\ndemo = true\n\xe9\n", "not UTF-8 text (byte 0xe9 at byte 21); a TOML file is UTF-8: save it as UTF-8"),
