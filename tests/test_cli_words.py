@@ -273,6 +273,14 @@ def test_score_errors_name_no_option_score_lacks(runner, tmp_path):
                             "[format 'jsonl' detected from the file extension '.jsonl'; pass --corpus-format to override]")
 
 
+def test_a_format_given_is_not_told_to_be_given(runner, tmp_path):
+    # --corpus-format csv on a JSON lines file said "[format 'csv' given; pass --corpus-format to override]"
+    corpus = tmp_path / "docs.jsonl"
+    corpus.write_text('{"id": "a", "units": ["One.", "Two."]}\n', encoding="utf-8")
+    message = _error(runner.invoke(app, ["run", "-s", "even", "--corpus", str(corpus), "--corpus-format", "csv"]))
+    assert message.endswith("[format 'csv' given]"), message
+
+
 def test_run_says_a_reader_keyword_without_a_flag_as_its_config_key(runner, tmp_path):
     # `run` has no --delimiter or --text-column, but its config file's [corpus] table takes both:
     # the hints were left out (the user saw the cause without the remedy)

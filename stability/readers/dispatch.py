@@ -379,7 +379,9 @@ def _with_format(exc: CorpusFormatError, how: str) -> CorpusFormatError:
     message = str(exc)
     prefix = f"{exc.path}:{exc.line}: " if exc.line is not None else f"{exc.path}: " if exc.path else ""
     body = message[len(prefix) :] if message.startswith(prefix) else message
-    return CorpusFormatError(f"{body} [{how}; pass format= to override]", path=exc.path, line=exc.line)
+    # a format given is one the user chose: "pass format= to override" would tell them to pass it
+    hint = "" if how.endswith(" given") else "; pass format= to override"
+    return CorpusFormatError(f"{body} [{how}{hint}]", path=exc.path, line=exc.line)
 
 
 def _explain(documents: Iterator[Document], how: str) -> Iterator[Document]:
