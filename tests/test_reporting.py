@@ -643,3 +643,15 @@ def test_a_notebook_shows_as_many_failures_as_the_terminal_and_says_where_they_a
     assert [(f.segmenter, f.document) for f in run.failures] == \
         [("many", f"d{i:02d}") for i in range(20)] + [("many", "late"), ("rare", "late")]
     assert render(run, "html").count("no model for") == 21
+
+
+def test_without_references_the_headline_note_names_the_command_adding_them_in_plain_text():
+    """A run without references points to ``stability report OUT --references FILE`` for the
+    Kendall tau table; its note said "`stability report` -R", which a terminal printed with its
+    backticks, the option outside them."""
+    docs = [Document(d.id, d.units) for d in topical_corpus(400, 2, 3)]
+    run = evaluate({"even": "even", "none": "none"}, docs, n_restarts=3, progress=False)
+    for text in (render(run, "table", width=120), render(run, "md")):
+        text = " ".join(text.split())
+        assert "(stability report OUT --references FILE adds a Kendall tau table)" in text
+        assert "`" not in text
