@@ -218,9 +218,10 @@ def _finished(out_dir: str) -> int:
         return 0
 
 
-def _saved(out_dir: str | None, complete: bool = False) -> str:
+def _saved(out_dir: str | None, complete: bool = False, wrote: bool = True) -> str:
     """What an interrupted run left on disk, in words (``complete``: every pair had finished, the
-    interrupt came while the reports were written). A second interrupt while the pairs are
+    interrupt came while the reports were written; ``wrote`` false: the run had not written to
+    its results file yet, whose pairs are an earlier run's). A second interrupt while the pairs are
     counted (an impatient Ctrl-C, a CI runner's second SIGTERM) leaves the count out, not the
     message."""
     from .isolation import interruptible
@@ -240,6 +241,9 @@ def _saved(out_dir: str | None, complete: bool = False) -> str:
         return f"no (segmenter, document) pair was finished, {path} holds no results"
     if complete:
         return f"the results are complete ({finished} finished (segmenter, document) pair(s) in {path}); {write}"
+    if not wrote:  # an --overwrite run stopped before it replaced the file: nothing there is its own
+        return (f"this run had not written to {path} yet: it holds an earlier run's {finished} finished "
+                "(segmenter, document) pair(s), unchanged")
     return f"{finished} finished (segmenter, document) pair(s) are in {path}; rerun with --resume to continue"
 
 
@@ -368,7 +372,7 @@ def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] =
     except KeyboardInterrupt:
         global _INTERRUPT_SAID
         code = 128 + (interrupted() or signal.SIGINT)  # 130 SIGINT, 143 SIGTERM, 129 SIGHUP; read before _saved listens
-        _err(f"interrupted: {saved() if saved is not None else _saved(out_dir(), complete())}")
+        _err(f"interrupted: {saved() if saved is not None else _saved(out_dir(), complete(), wrote())}")
         _INTERRUPT_SAID = True
         raise typer.Exit(code=code) from None
 

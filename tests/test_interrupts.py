@@ -343,3 +343,27 @@ def test_what_type_checkers_see_of_the_package_is_what_it_imports_on_first_use()
     seen = {alias.name: node.module for node in guarded.body if isinstance(node, ast.ImportFrom) for alias in node.names}
     assert seen == {name: module for name, module in stability._EXPORTS.items()}
     assert sorted(set(stability.__all__) - {"__version__"}) == sorted(stability._EXPORTS)
+
+
+def test_an_interrupt_before_an_overwriting_run_writes_says_the_pairs_there_are_an_earlier_runs(tmp_path, monkeypatch):
+    # a Ctrl-C while an --overwrite run was still reading its corpus said "12 finished (segmenter,
+    # document) pair(s) are in out/results.jsonl; rerun with --resume to continue", as if this
+    # run had computed them; a resume would have continued the earlier run
+    from typer.testing import CliRunner
+
+    import stability.config
+    from stability.cli import app
+
+    out = tmp_path / "out"
+    args = ["run", "-s", "even", "-r", "2", "--no-progress", "--out", str(out)]
+    assert CliRunner().invoke(app, args).exit_code == 0
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(stability.config, "run_experiment", interrupted)
+    result = CliRunner().invoke(app, [*args, "--overwrite"])
+    assert result.exit_code == 130
+    assert result.stderr.splitlines() == [
+        f"interrupted: this run had not written to {out / 'results.jsonl'} yet: it holds an earlier run's 12 "
+        "finished (segmenter, document) pair(s), unchanged"]
