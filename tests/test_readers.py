@@ -65,6 +65,16 @@ def test_choi_without_framing_separators_and_with_crlf_and_bom(tmp_path):
     assert bounds(doc) == [(2,)]
 
 
+def test_choi_file_without_any_separator_says_it_was_read_as_one_segment(tmp_path):
+    # a plain text file read as Choi (--corpus-format choi) became one document of one segment,
+    # each line a unit, without a word: a run then flagged every segmenter content-blind
+    file = write(tmp_path / "notes.txt", "A first paragraph. It has two sentences.\nA second one.\n")
+    with pytest.warns(CorpusWarning, match=r"notes\.txt: no '==========' separator line: read as one segment"):
+        (doc,) = read_choi(file)
+    assert doc.units == ("A first paragraph. It has two sentences.", "A second one.") and bounds(doc) == [()]
+    assert "format='text'" in doc.meta["notes"][0]
+
+
 def test_choi_directory_ids_natural_order_and_pattern(tmp_path):
     for name in ["10.ref", "2.ref", "1.ref", "sub/0.ref", "notes.txt", ".hidden.ref", ".git/3.ref"]:
         write(tmp_path / name, f"{SEP}\n{name}\n{SEP}\n")

@@ -155,6 +155,9 @@ def _parse_choi(path: Path, doc_id: str, lines: Iterable[str], blank_lines: str)
                           f"last '{CHOI_SEPARATOR}' separator: dropped (not a segment of empty units)")
     if blanks:
         note(notes, path, _blank_lines_note(blanks, blank_lines))
+    if last_separator is None and units:  # as the Wiki reader says of a file without headers
+        note(notes, path, f"no '{CHOI_SEPARATOR}' separator line: read as one segment, a reference without "
+                          "boundaries, each line a unit (format='text' reads plain text as sentences or paragraphs)")
     if not units:
         raise NoTextError(
             f"expected at least one unit line between '{CHOI_SEPARATOR}' separators; the file has none",
