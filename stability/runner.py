@@ -207,6 +207,7 @@ class _CorpusRun:
         self.results: dict[str, list[StabilityResult]] = {label: [] for label in segmenters}
         self.failures: list[Failure] = []
         self.n_documents = 0
+        self.single: list[str] = []  # the ids of the documents of one unit (warned about at the end)
         self.warned: set[tuple[str, str]] = set()  # (segmenter, kind of problem) warned about (warn_terms), once a run
         self.shipment = Shipment()  # how the segmenters reach the workers, block after block
         self.shipment.keep(segmenters.values())
@@ -215,6 +216,7 @@ class _CorpusRun:
         """Evaluate one block of documents; every pair is stored as soon as it and the pairs
         before it are finished, so the results file is in corpus order for any ``n_jobs``."""
         _warn_short_for_window(docs, self.settings)
+        self.single += [doc.id for doc in docs if doc.n_units == 1]
         slots: list[tuple[str, StabilityResult | Failure | int]] = []  # (document hash, value or pair)
         pairs: list[Pair] = []
         digests: list[str] = []  # of each pair's document
@@ -372,6 +374,21 @@ def _warn_short_for_window(docs: list[Document], settings: Settings) -> None:
         warn(f"metrics k = {k} is longer than the {len(short)} document(s) {shown} can hold (a window of at most "
              "one unit fewer than the document): their window metrics are NaN, left out of the means; a rule "
              "('lamprier', 'nltk', 'segeval') gives each document its own window", SettingsWarning)
+
+
+def _warn_single_units(single: Sequence[str], n_documents: int) -> None:
+    """Warn, naming them, about the documents of one unit (``single``, their ids): no segmenter can
+    place a boundary there, so each scores 0 on them, and a reference metric finds every segmenter
+    right (no boundary in either); a run of such documents only flagged every segmenter
+    content-blind, without a word of why."""
+    from .readers.common import CorpusWarning
+
+    if single:
+        shown = first_few(single)
+        warn(f"{len(single)} of {n_documents} document(s) hold a single unit ({shown}): no segmenter can place a "
+             "boundary there: each scores 0 on them (the headline's no-credit rule) and, against a reference, is right "
+             "(no boundary in either); read the corpus in smaller units (sentences rather than paragraphs or "
+             "lines) to test them", CorpusWarning)
 
 
 def _documents(documents: Iterable[Any], fingerprint: bool,
@@ -569,6 +586,7 @@ def _run_corpus(run: _CorpusRun, documents: Iterable[Any], output: str | os.Path
             # a block beyond sys.maxsize documents (islice's limit) is the whole corpus all the same
             while block := list(islice(docs, min(settings.block_size, sys.maxsize))):
                 run.block(block)
+            _warn_single_units(run.single, run.n_documents)
             if run.store is not None:
                 run.store.finish()
         finished = True

@@ -399,3 +399,20 @@ def test_a_stream_of_documents_loses_none_to_the_check_for_an_empty_corpus():
     listed = evaluate({"even": "even"}, docs, n_restarts=2, progress=False)
     assert streamed.to_dict()["documents"] == listed.to_dict()["documents"]
     assert len(streamed.documents["even"]) == 2
+
+
+def test_documents_of_one_unit_are_named_once_after_the_run():
+    # a document of one unit has no place for a boundary: every segmenter scores 0 on it and matches
+    # its reference; a corpus of them flagged every segmenter content-blind without a word of why
+    from stability import CorpusWarning
+    from stability.catalogue import HEADLINE
+
+    docs = [Document("short", ("one unit only",), references=((),)), *corpus(2), Document("alone", ("alone",))]
+    with pytest.warns(CorpusWarning) as caught:
+        run = evaluate({"even": "even"}, docs, n_restarts=2, progress=False, block_size=2)
+    said = [str(w.message) for w in caught if "single unit" in str(w.message)]
+    assert said == ["2 of 4 document(s) hold a single unit ('short', 'alone'): no segmenter can place a boundary "
+                    "there: each scores 0 on them (the headline's no-credit rule) and, against a reference, is right "
+                    "(no boundary in either); read the corpus in smaller units (sentences rather than paragraphs or "
+                    "lines) to test them"]  # once, though the documents came in two blocks
+    assert [HEADLINE.value(r) for r in run.documents["even"] if r.document in ("short", "alone")] == [0.0, 0.0]
