@@ -207,7 +207,12 @@ class _CorpusRun:
         self.results: dict[str, list[StabilityResult]] = {label: [] for label in segmenters}
         self.failures: list[Failure] = []
         self.n_documents = 0
-        self.single: list[str] = []  # the ids of the documents of one unit (warned about at the end)
+        # what the documents tell of the run, said once at its end (a block's documents said per
+        # block repeated the warning, its list cut, for each block of 64): (id, units) of those too
+        # short for a window of k units; the ids of those of one unit
+        self.k = _window(settings)
+        self.short: list[tuple[str, int]] = []
+        self.single: list[str] = []
         self.warned: set[tuple[str, str]] = set()  # (segmenter, kind of problem) warned about (warn_terms), once a run
         self.shipment = Shipment()  # how the segmenters reach the workers, block after block
         self.shipment.keep(segmenters.values())
@@ -215,7 +220,8 @@ class _CorpusRun:
     def block(self, docs: list[Document]) -> None:
         """Evaluate one block of documents; every pair is stored as soon as it and the pairs
         before it are finished, so the results file is in corpus order for any ``n_jobs``."""
-        _warn_short_for_window(docs, self.settings)
+        if self.k is not None:
+            self.short += [(doc.id, doc.n_units) for doc in docs if doc.references and 2 <= doc.n_units <= self.k]
         self.single += [doc.id for doc in docs if doc.n_units == 1]
         slots: list[tuple[str, StabilityResult | Failure | int]] = []  # (document hash, value or pair)
         pairs: list[Pair] = []
@@ -362,15 +368,18 @@ def _first_done(on_done: Callable[[int], None], index: int, _: int) -> None:
     on_done(index)
 
 
-def _warn_short_for_window(docs: list[Document], settings: Settings) -> None:
-    """Warn, naming them, about the documents with references too short for the run's window ``k``
-    (an integer): their window metrics (Pk, WindowDiff and variants) are NaN, left out of means."""
+def _window(settings: Settings) -> int | None:
+    """The run's window ``k`` of the metrics when it is a number of units (not a rule), else None."""
     k = settings.metrics.get("k") if isinstance(settings.metrics, dict) else None
-    if not isinstance(k, int) or isinstance(k, bool):
-        return
-    short = [doc for doc in docs if doc.references and 2 <= doc.n_units <= k]
+    return k if isinstance(k, int) and not isinstance(k, bool) else None
+
+
+def _warn_short_for_window(short: Sequence[tuple[str, int]], k: int | None) -> None:
+    """Warn, naming them, about the documents with references too short for the run's window ``k``
+    (an integer), ``short`` (id, units): their window metrics (Pk, WindowDiff and variants) are NaN,
+    left out of means."""
     if short:
-        shown = first_few([f"{doc.id!r} ({doc.n_units} units)" for doc in short], form=str)
+        shown = first_few([f"{doc_id!r} ({n_units} units)" for doc_id, n_units in short], form=str)
         warn(f"metrics k = {k} is longer than the {len(short)} document(s) {shown} can hold (a window of at most "
              "one unit fewer than the document): their window metrics are NaN, left out of the means; a rule "
              "('lamprier', 'nltk', 'segeval') gives each document its own window", SettingsWarning)
@@ -586,6 +595,7 @@ def _run_corpus(run: _CorpusRun, documents: Iterable[Any], output: str | os.Path
             # a block beyond sys.maxsize documents (islice's limit) is the whole corpus all the same
             while block := list(islice(docs, min(settings.block_size, sys.maxsize))):
                 run.block(block)
+            _warn_short_for_window(run.short, run.k)
             _warn_single_units(run.single, run.n_documents)
             if run.store is not None:
                 run.store.finish()

@@ -473,3 +473,15 @@ def test_compute_all_takes_the_aliases_every_other_metric_list_takes():
     assert list(values) == ["windowdiff", "boundary_similarity", "pk"]
     with pytest.raises(InvalidParameterError, match=r"names must be reference metric names .*\(or an alias: .*wd = windowdiff"):
         compute_all(ref, hyp, names=["wisebe"])  # against several references: multi_reference_metrics
+
+
+def test_documents_too_short_for_the_window_are_named_once_whatever_the_blocks():
+    # the warning was said per block of documents (64 by default), each naming its own few: a corpus
+    # of many blocks repeated it, and its list of documents came in pieces
+    docs = [{"id": f"s{i}", "units": UNITS[:3], "references": [[1]]} for i in range(3)]
+    docs.insert(1, {"id": "a", "units": UNITS * 2, "references": [[3, 7]]})
+    with pytest.warns(SettingsWarning) as caught:
+        evaluate({"e": lambda u: [1]}, docs, n_restarts=2, progress=False, metrics={"k": 4}, block_size=1)
+    said = [str(w.message) for w in caught if "is longer than" in str(w.message)]
+    assert len(said) == 1 and said[0].startswith(
+        "metrics k = 4 is longer than the 3 document(s) 's0' (3 units), 's1' (3 units), 's2' (3 units) can hold")
