@@ -587,19 +587,38 @@ def run_option_keys() -> dict[tuple[str, str], str]:
     return found
 
 
-@app.command("config")
+def _own_option_typo(ctx: typer.Context, names: list[str]) -> None:
+    """``stability config`` takes ``run``'s flags as names (``--restarts``): one closer to an
+    option of ``config`` itself than to any of them (``--widht``) is the typo of that option,
+    refused as click refuses an unknown option (exit 2). (A callback of the argument would do
+    it at parsing, but typer 0.16 fails on a list argument's callback when no value is given.)"""
+    import difflib
+
+    own = [opt for param in ctx.command.params if param.param_type_name == "option"
+           and not getattr(param, "hidden", False) for opt in param.opts if opt.startswith("--")]
+    flags = list(run_option_keys().values())
+    for name in names:
+        if name.startswith("-") and name not in flags:
+            close = difflib.get_close_matches(name, own + flags, n=1)
+            if close and close[0] in own:  # click's NoSuchOption, from typer's own copy of click if it has one
+                raise sys.modules[typer.BadParameter.__module__].NoSuchOption(name, possibilities=close, ctx=ctx)
+
+
+@app.command("config", context_settings={"ignore_unknown_options": True})  # run's flags are names here
 def config_keys(
     ctx: typer.Context,
+    names: Annotated[Optional[list[str]], typer.Argument(help="Only these keys: a table (run; corpus, with corpus.demo), a key (n_restarts), a run flag (--restarts) or table.key (run.n_restarts); default: every key.", show_default=False, autocompletion=completion.config_names)] = None,
     report_format: ReportFormatOption = None,
     width: WidthOption = None,
     debug: Debug = False,
 ) -> None:
-    """List every key of an experiment file: its table, type, default, run flag and meaning."""
+    """List every key of an experiment file (or those named): its table, type, default, run flag and meaning."""
     from .configkeys import reference
     from .reporting.commands import config_report
 
+    _own_option_typo(ctx, names or [])
     with _errors(debug, ctx):
-        _print_report(config_report(reference(run_option_keys())), report_format, width=width)
+        _print_report(config_report(reference(run_option_keys(), names or None)), report_format, width=width)
 
 
 @app.command()

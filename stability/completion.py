@@ -2,7 +2,8 @@
 
 ``stability --install-completion`` installs the shell's hook; with it, ``stability run -s c<TAB>``
 offers the registered segmenters starting with ``c``, ``-s c99,m<TAB>`` their parameters
-(``c99,mask_size=``), ``--metrics pk,w<TAB>`` the reference metrics, and ``--corpus-format`` and
+(``c99,mask_size=``), ``--metrics pk,w<TAB>`` the reference metrics, ``stability config r<TAB>``
+the config tables and keys (``run``, ``run.n_restarts``...), and ``--corpus-format`` and
 ``--report-format`` their formats. Each function takes what has been typed of the value and
 returns the candidates, in order; none imports a segmenter's module except to list the
 parameters of the registered one named before a comma.
@@ -25,7 +26,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["segmenter_values", "segmenter_names", "metric_values", "corpus_format_values", "report_format_values",
+__all__ = ["segmenter_values", "segmenter_names", "config_names", "metric_values", "corpus_format_values", "report_format_values",
            "bash_words", "complete_bash", "BASH_SCRIPT", "use_bash_script"]
 
 
@@ -68,6 +69,15 @@ def segmenter_names(incomplete: str) -> list[str]:
     from .registry import available_segmenters
 
     return _starting(list(available_segmenters()), incomplete)
+
+
+def config_names(incomplete: str) -> list[str]:
+    """Config tables, keys and ``table.key`` names starting with ``incomplete`` (``stability config
+    NAME...``; a run flag, typed with its ``-``, completes as the command's options do)."""
+    from .configkeys import reference, selectors
+
+    names = selectors(reference())
+    return _starting([*names["table"], *names["key"], *names["table.key"]], incomplete)
 
 
 def metric_values(incomplete: str) -> list[str]:

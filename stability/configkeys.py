@@ -5,7 +5,8 @@ Nothing here is written twice: the ``[run]`` keys are the fields of :class:`stab
 of :func:`stability.readers.read_corpus` and ``[corpus.demo]`` those of
 :func:`stability.demo.demo_corpus` (from their docstrings), the ``[metrics]`` options those of the
 metric functions they feed, and the keys :mod:`stability.config` reads itself are declared there
-(:data:`stability.config.OWN_KEYS`). ``stability config`` prints :func:`reference` in any report format;
+(:data:`stability.config.OWN_KEYS`). ``stability config`` prints :func:`reference` in any report format
+(``stability config run --seed`` the keys :func:`select` picks by name);
 ``docs/config.md`` is :func:`markdown` of it, and a test fails when a key is accepted but undocumented
 or the page is stale.
 """
@@ -15,11 +16,11 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ConfigKey", "reference", "markdown"]
+__all__ = ["ConfigKey", "reference", "select", "selectors", "markdown"]
 
 
 @dataclass(frozen=True)
@@ -136,8 +137,10 @@ def _reader_parameters(doc: str | None) -> dict[str, tuple[str, str]]:
     return found
 
 
-def reference(flags: Mapping[tuple[str, str], str] | None = None) -> list[ConfigKey]:
-    """Every key an experiment file accepts, table by table, in the order the tables are read.
+def reference(flags: Mapping[tuple[str, str], str] | None = None,
+              names: Sequence[str] | None = None) -> list[ConfigKey]:
+    """Every key an experiment file accepts, table by table, in the order the tables are read (or
+    those ``names`` picks, :func:`select`).
 
     ``flags`` maps ``(table, key)`` to the command-line flag overriding it (the command line
     supplies it; the library does not know its flags).
@@ -166,7 +169,89 @@ def reference(flags: Mapping[tuple[str, str], str] | None = None) -> list[Config
     rows += [row for row in own if row.table == "[metrics]" and row.key != "enabled"]
     rows += [row for row in own if row.table == "[output]"]
     flags = flags or {}
-    return [dataclasses.replace(row, flag=flags.get((row.table, row.key))) for row in rows]
+    rows = [dataclasses.replace(row, flag=flags.get((row.table, row.key))) for row in rows]
+    return rows if names is None else select(rows, names)
+
+
+def _path(table: str) -> str:
+    """A table as a name: ``"[corpus.demo]"`` -> ``"corpus.demo"`` (the top of the file: ``""``)."""
+    return table.removeprefix("[").removesuffix("]")
+
+
+def _tables_of(row: ConfigKey) -> list[str]:
+    """The names of the tables ``row`` is in: its own and those it is nested in
+    (``[corpus.demo]``: ``corpus.demo`` and ``corpus``; the top of the file: none)."""
+    parts = _path(row.table).split(".") if row.table else []
+    return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+
+
+def selectors(rows: Sequence[ConfigKey]) -> dict[str, list[str]]:
+    """The names :func:`select` takes for ``rows``, by kind, in the order of the rows: ``table``
+    (a table, nested ones by their dotted name: ``corpus.demo``), ``key``, ``flag`` (the
+    ``stability run`` flag a row carries) and ``table.key``.
+
+    >>> rows = [ConfigKey("[corpus]", "path", "str", "-", "", "--corpus"),
+    ...         ConfigKey("[corpus.demo]", "seed", "int", "0", "")]
+    >>> selectors(rows)
+    {'table': ['corpus', 'corpus.demo'], 'key': ['path', 'seed'], 'flag': ['--corpus'],
+     'table.key': ['corpus.path', 'corpus.demo.seed']}
+    """
+    found: dict[str, dict[str, None]] = {"table": {}, "key": {}, "flag": {}, "table.key": {}}
+    for row in rows:
+        found["table"].update(dict.fromkeys(_tables_of(row)))
+        found["key"][row.key] = None
+        if row.flag:
+            found["flag"][row.flag] = None
+        if row.table:
+            found["table.key"][f"{_path(row.table)}.{row.key}"] = None
+    return {kind: list(names) for kind, names in found.items()}
+
+
+def _picks(row: ConfigKey, name: str) -> bool:
+    """Whether ``name`` names ``row``: its table or one its table is nested in (``[run]`` as the
+    listing titles it: a table only), its key, its flag, or ``table.key``."""
+    if name.startswith("[") and name.endswith("]"):
+        return _path(name) in _tables_of(row)
+    return (name in _tables_of(row) or name in (row.key, row.flag)
+            or bool(row.table) and name == f"{_path(row.table)}.{row.key}")
+
+
+def select(rows: Sequence[ConfigKey], names: Sequence[str]) -> list[ConfigKey]:
+    """The rows of :func:`reference` that ``names`` name, in the reference's order: each name a
+    table (``run``, or ``[run]`` as the listing titles it; ``corpus`` holds ``corpus.demo``), a
+    key (``tolerance``: in every table that has one), a run flag (``--restarts``) or
+    ``table.key`` (``run.n_restarts``); no name: every row.
+
+    Raises
+    ------
+    InvalidParameterError
+        A name that names no row, with the closest name and every name accepted.
+
+    Examples
+    --------
+    >>> rows = reference({("[run]", "n_restarts"): "--restarts"})
+    >>> [(row.table, row.key) for row in select(rows, ["--restarts", "corpus.demo.seed"])]
+    [('[corpus.demo]', 'seed'), ('[run]', 'n_restarts')]
+    >>> [row.key for row in select(rows, ["tolerance"])]
+    ['tolerance', 'tolerance']
+    >>> select(rows, ["n_restart"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    stability.exceptions.InvalidParameterError: unknown config table, key or flag 'n_restart'; did you mean 'n_restarts'? ...
+    """
+    from .checks import did_you_mean
+    from .exceptions import InvalidParameterError
+
+    for name in names:
+        if not any(_picks(row, name) for row in rows):
+            accepted = selectors(rows)
+            hint = did_you_mean(_path(name), [n for kind in accepted.values() for n in kind])
+            example = next(iter(accepted["table.key"]), "")
+            raise InvalidParameterError(
+                f"unknown config table, key or flag {name!r}{hint or '.'} Accepted: a table "
+                f"({', '.join(accepted['table'])}), a key ({', '.join(accepted['key'])}), a run flag "
+                f"({', '.join(accepted['flag']) or 'none'}) or table.key ({example}, ...)")
+    return [row for row in rows if not names or any(_picks(row, name) for name in names)]
 
 
 def markdown(rows: list[ConfigKey]) -> str:

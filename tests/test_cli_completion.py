@@ -171,3 +171,15 @@ def test_completion_in_an_interactive_bash(tmp_path):
             os.kill(pid, 9)
             os.waitpid(pid, 0)
         assert expected in screen, screen[-300:]
+
+
+def test_config_names_complete_from_the_reference():
+    """``stability config NAME...``: tables, keys and table.key, from the same declarations."""
+    from stability.configkeys import reference, selectors
+
+    names = selectors(reference())
+    assert complete("stability config run.n") == [n for n in names["table.key"] if n.startswith("run.n")]
+    assert complete("stability config run.n") == ["run.n_restarts", "run.n_bootstrap", "run.n_jobs"]
+    offered = complete("stability config co")
+    assert offered[:2] == ["corpus", "corpus.demo"] and "confidence" in offered and "corpus.demo.seed" in offered
+    assert complete("stability config run run.se") == ["run.seed"]

@@ -171,3 +171,141 @@ def test_markdown_and_html_show_a_word_longer_than_its_column_whole():
         shown = render(report, fmt)
         assert url in shown and "a_long_choice_name_here" in shown, (fmt, shown)
     assert code in render(report, "md")
+
+
+def _shown(argv: list[str], fmt: str = "table", width: int = 100) -> list[tuple[str, str]]:
+    """``(table, key)`` of every key ``stability config ARGV`` lists in format ``fmt``, read back
+    from what it prints (each format its own way)."""
+    result = CliRunner().invoke(app, ["config", *argv, "--report-format", fmt, "--width", str(width)])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    if fmt == "json":
+        return [(k["table"], k["key"]) for k in json.loads(out)["keys"]]
+    if fmt == "csv":
+        return [(k["table"], k["key"]) for k in csv.DictReader(io.StringIO(out))]
+    found, table = [], None
+    for line in out.splitlines():
+        if fmt == "table":
+            if line and line[0] not in "┏┃┡│└":
+                table = line.strip()
+            elif line.startswith("│") and line[1:].split("│")[0].strip() and not line.startswith("│  "):
+                found.append((table, line[1:].split("│")[0].strip()))
+        elif fmt == "md":
+            if line.startswith("### "):
+                table = line[4:].strip()
+            elif line.startswith("| ") and not line.startswith("| key |"):
+                found.append((table, line.split("|")[1].strip()))
+        else:  # html: a title per table, a row head per key
+            for title, rows in re.findall(r"<h2>(.*?)</h2>(.*?)</table>", out, flags=re.S):
+                found += [(title, key) for key in re.findall(r'<th scope="row" class="l">(.*?)</th>', rows)]
+            return found
+    return [("" if table == "top of the file" else table, key) for table, key in found]
+
+
+def test_config_names_a_table_and_lists_only_its_keys():
+    """`stability config run`: the [run] keys only, the same section as in the whole listing
+    (it took no argument: typer's "Got unexpected extra argument(s) (run)")."""
+    rows = reference(run_option_keys())
+    run = [(row.table, row.key) for row in rows if row.table == "[run]"]
+    assert _shown(["run"]) == run
+    assert _shown(["[run]"]) == run  # as the listing titles it
+    for width in (80, 100, 120):
+        whole = CliRunner().invoke(app, ["config", "--width", str(width)]).stdout
+        section = whole[whole.index("[run]\n"):whole.index("[metrics]\n")]
+        assert CliRunner().invoke(app, ["config", "run", "--width", str(width)]).stdout == section, width
+    # a table holds the tables nested in it; [corpus.demo] with its brackets is that table only,
+    # without them also the `demo` key of [corpus] (table.key)
+    assert {table for table, _ in _shown(["corpus"])} == {"[corpus]", "[corpus.demo]"}
+    demo = [(row.table, row.key) for row in rows if row.table == "[corpus.demo]"]
+    assert _shown(["[corpus.demo]"]) == demo
+    assert _shown(["corpus.demo"]) == [("[corpus]", "demo"), *demo]
+    assert {table for table, _ in _shown(["segmenters"])} == {"[segmenters.NAME]"}
+
+
+def test_config_names_a_key_a_flag_or_a_table_key():
+    assert _shown(["n_restarts"]) == [("[run]", "n_restarts")]
+    assert _shown(["--restarts"]) == [("[run]", "n_restarts")]  # the flag as the listing shows it
+    assert _shown(["run.n_restarts"]) == [("[run]", "n_restarts")]
+    assert _shown(["tolerance"]) == [("[run]", "tolerance"), ("[metrics]", "tolerance")]  # every table's
+    assert _shown(["--tolerance"]) == [("[run]", "tolerance")]
+    assert _shown(["metrics.tolerance"]) == [("[metrics]", "tolerance")]
+    assert _shown(["corpus.demo.seed"]) == [("[corpus.demo]", "seed")]
+    assert _shown(["--allow-plugins"]) == [("", "allow_plugins")]  # the top of the file
+    assert _shown(["--out"]) == [("[output]", "dir")]
+
+
+def test_config_names_several_in_the_listings_order():
+    """Several names: every key any of them names, once, in the order of the whole listing."""
+    shown = _shown(["output.dir", "--seed", "run.seed", "enabled", "segmenter"])
+    assert shown == [("[segmenters.NAME]", "segmenter"), ("[run]", "seed"), ("[metrics]", "enabled"),
+                     ("[output]", "dir")]
+
+
+@pytest.mark.parametrize("fmt", ["table", "md", "csv", "json", "html"])
+def test_config_names_pick_the_keys_of_every_format(fmt):
+    names = ["--restarts", "corpus.demo.seed", "output"]
+    expected = [(row.table, row.key) for row in reference(run_option_keys(), names)]
+    assert expected == [("[corpus.demo]", "seed"), ("[run]", "n_restarts"), ("[output]", "dir"),
+                        ("[output]", "formats"), ("[output]", "documents")]
+    assert _shown(names, fmt) == expected
+
+
+def test_an_unknown_config_name_is_an_error_naming_it_and_what_is_accepted():
+    """As `stability segmenters` says of an unknown segmenter: one line on stderr naming it, the
+    closest name and what is accepted, nothing on stdout, exit 1; a name beside good ones too."""
+    wrong = CliRunner().invoke(app, ["config", "run", "n_restart"])
+    assert (wrong.exit_code, wrong.stdout) == (1, "")
+    assert wrong.stderr.startswith("error: unknown config table, key or flag 'n_restart'; did you mean "
+                                   "'n_restarts'? Accepted: a table (corpus, corpus.demo, segmenters, "
+                                   "segmenters.NAME, run, metrics, output), a key (allow_plugins, path, "), wrong.stderr
+    assert wrong.stderr.count("\n") == 1 and wrong.stderr.count("n_restart'") == 1
+    assert "a run flag (--allow-plugins, --corpus, " in wrong.stderr and " --restarts, " in wrong.stderr
+    assert "or table.key (corpus.path, ...)" in wrong.stderr
+    for name, closest in (("--restart", "--restarts"), ("rnu.seed", "run.seed"), ("Output", "output"),
+                          ("[rnu]", "run"), ("segmenters.c99", "segmenters")):
+        said = CliRunner().invoke(app, ["config", name]).stderr
+        assert said.startswith(f"error: unknown config table, key or flag {name!r}; did you mean {closest!r}?"), said
+    nothing = CliRunner().invoke(app, ["config", "zzzz"])
+    assert nothing.exit_code == 1 and nothing.stderr.startswith("error: unknown config table, key or flag 'zzzz'. "
+                                                                "Accepted: a table (")
+    # the key of a table with its brackets is no table
+    assert CliRunner().invoke(app, ["config", "[n_restarts]"]).exit_code == 1
+    # a typo of config's own option is that, as for any command (exit 2), not a run flag
+    typo = CliRunner().invoke(app, ["config", "--widht", "90"])
+    assert typo.exit_code == 2 and "--widht" in typo.stderr and "--width" in typo.stderr, typo.output
+
+
+def test_a_shared_meaning_is_said_on_the_first_key_shown():
+    """`encoding` and `encoding_errors` share a meaning, said on `encoding` with "See `encoding`."
+    on the other: with `encoding` left out, `encoding_errors` carries it (not a pointer to a row that
+    is not there); with both shown, `encoding` does."""
+    rows = {(row.table, row.key): row.meaning for row in reference(run_option_keys())}
+    shared, columns = rows[("[corpus]", "encoding")], rows[("[corpus]", "start_column")]
+    assert rows[("[corpus]", "encoding_errors")] == shared and rows[("[corpus]", "end_column")] == columns
+    for fmt in ("table", "md", "html"):
+        alone = CliRunner().invoke(app, ["config", "encoding_errors", "end_column", "--report-format", fmt,
+                                         "--width", "80"]).stdout
+        flat = " ".join(alone.replace("│", " ").split())
+        assert "See `" not in flat, (fmt, alone)
+        assert " ".join(shared.split()[:6]) in flat and " ".join(columns.split()[:6]) in flat, (fmt, alone)
+        both = CliRunner().invoke(app, ["config", "encoding_errors", "corpus.encoding", "--report-format", fmt,
+                                        "--width", "80"]).stdout
+        flat = " ".join(both.replace("│", " ").split())
+        assert "See `encoding`." in flat and flat.count(" ".join(shared.split()[:4])) == 1, (fmt, both)
+        assert flat.index(" ".join(shared.split()[:4])) < flat.index("See `encoding`."), (fmt, both)
+
+
+def test_config_names_from_python():
+    """The library picks the keys; the command line only passes its names on."""
+    from stability.configkeys import select, selectors
+    from stability.exceptions import InvalidParameterError
+
+    rows = reference(run_option_keys())
+    assert reference(run_option_keys(), ["run"]) == select(rows, ["run"]) == [r for r in rows if r.table == "[run]"]
+    assert select(rows, []) == rows
+    names = selectors(rows)
+    assert names["table"] == ["corpus", "corpus.demo", "segmenters", "segmenters.NAME", "run", "metrics", "output"]
+    assert "--restarts" in names["flag"] and "run.n_restarts" in names["table.key"]
+    assert "allow_plugins" in names["key"] and not any(n.startswith(".") for n in names["table.key"])
+    with pytest.raises(InvalidParameterError, match="'--restarts'"):  # the library knows no flag of its own
+        reference(names=["--restarts"])
