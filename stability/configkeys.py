@@ -247,10 +247,12 @@ def select(rows: Sequence[ConfigKey], names: Sequence[str]) -> list[ConfigKey]:
             accepted = selectors(rows)
             hint = did_you_mean(_path(name), [n for kind in accepted.values() for n in kind])
             example = next(iter(accepted["table.key"]), "")
+            # the tables named, the keys and flags pointed to: listed, they made a line of 1,200 characters
             raise InvalidParameterError(
                 f"unknown config table, key or flag {name!r}{hint or '.'} Accepted: a table "
-                f"({', '.join(accepted['table'])}), a key ({', '.join(accepted['key'])}), a run flag "
-                f"({', '.join(accepted['flag']) or 'none'}) or table.key ({example}, ...)")
+                f"({', '.join(accepted['table'])}), one of the {len(accepted['key'])} keys or "
+                f"{len(accepted['flag'])} run flags of the listing (which shows them all without a name), or table.key "
+                f"({example}, ...)")
     return [row for row in rows if not names or any(_picks(row, name) for name in names)]
 
 

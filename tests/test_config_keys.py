@@ -257,10 +257,10 @@ def test_an_unknown_config_name_is_an_error_naming_it_and_what_is_accepted():
     assert (wrong.exit_code, wrong.stdout) == (1, "")
     assert wrong.stderr.startswith("error: unknown config table, key or flag 'n_restart'; did you mean "
                                    "'n_restarts'? Accepted: a table (corpus, corpus.demo, segmenters, "
-                                   "segmenters.NAME, run, metrics, output), a key (allow_plugins, path, "), wrong.stderr
-    assert wrong.stderr.count("\n") == 1 and wrong.stderr.count("n_restart'") == 1
-    assert "a run flag (--allow-plugins, --corpus, " in wrong.stderr and " --restarts, " in wrong.stderr
-    assert "or table.key (corpus.path, ...)" in wrong.stderr
+                                   "segmenters.NAME, run, metrics, output), one of the "), wrong.stderr
+    assert wrong.stderr.count("\n") == 1 and wrong.stderr.count("n_restart'") == 1 and len(wrong.stderr) < 400
+    assert re.search(r"one of the \d+ keys or \d+ run flags of the listing \(which shows them all without a name\), "
+                     r"or table.key \(corpus.path, ...\)$", wrong.stderr.strip()), wrong.stderr
     for name, closest in (("--restart", "--restarts"), ("rnu.seed", "run.seed"), ("Output", "output"),
                           ("[rnu]", "run"), ("segmenters.c99", "segmenters")):
         said = CliRunner().invoke(app, ["config", name]).stderr
