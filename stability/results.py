@@ -73,11 +73,12 @@ def map_floats(value: Any, leaf: Callable[[float], Any]) -> Any:
     """``value`` with ``leaf`` applied to each float in it, through dicts, lists and tuples (a
     tuple becomes a list, as JSON writes it): the one walk behind the strict-JSON forms of a result,
     the reports' (:func:`stability.reporting.corpus.clean`) and the results file's."""
-    if isinstance(value, dict):
-        return {k: map_floats(v, leaf) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [map_floats(v, leaf) for v in value]
-    return leaf(value) if isinstance(value, float) else value
+    if not isinstance(value, (dict, list, tuple)):
+        return leaf(value) if isinstance(value, float) else value
+    # the items read here, not each in a call of its own: a report's payload holds millions
+    mapped = [leaf(v) if isinstance(v, float) else map_floats(v, leaf) if isinstance(v, (dict, list, tuple)) else v
+              for v in (value.values() if isinstance(value, dict) else value)]
+    return dict(zip(value, mapped)) if isinstance(value, dict) else mapped
 
 
 @dataclass(frozen=True)

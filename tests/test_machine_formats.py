@@ -309,3 +309,22 @@ def test_a_cycle_in_the_json_payload_is_the_encoders_error():
     cycle[1]["a"].append(cycle)
     with pytest.raises(ValueError, match="Circular reference detected"):
         indented(cycle)
+
+
+def _floats_mapped(value, leaf):
+    """map_floats read plainly: each value in a call of its own."""
+    if isinstance(value, dict):
+        return {k: _floats_mapped(v, leaf) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_floats_mapped(v, leaf) for v in value]
+    return leaf(value) if isinstance(value, float) else value
+
+
+@settings(max_examples=200)
+@given(data=_data)
+def test_map_floats_is_its_plain_reading(data):
+    from stability.results import map_floats
+
+    def leaf(x):
+        return ("float", repr(x))  # tells a float mapped from one left as it was
+    assert map_floats(data, leaf) == _floats_mapped(data, leaf)
