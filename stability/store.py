@@ -56,6 +56,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .bulk import collector_paused
 from .checks import counted
 from .corpus import Document
 from .exceptions import CorpusFormatError, InvalidParameterError, StabilityError, StabilityWarning, warn
@@ -484,7 +485,11 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
     >>> load_results(path).documents["even"][0].f1
     1.0
     """
-    path = Path(path)
+    with collector_paused():  # millions of small objects, none in a cycle (see stability.bulk)
+        return _load_results(Path(path))
+
+
+def _load_results(path: Path) -> CorpusResult:
     if path.is_dir():
         found = [path / name for name in (RESULTS_FILE, "report.json") if (path / name).is_file()]
         if not found:

@@ -10,6 +10,7 @@ from functools import lru_cache
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
+from ...bulk import collector_paused
 from ..model import Report
 
 NAME = "json"
@@ -21,14 +22,15 @@ DESCRIPTION = "the complete result, machine-readable"
 def render(report: Report, *, details: bool = False) -> str:
     """The report's payload as strict JSON (no NaN), ending with a line end as the other formats
     (a file of it is a text file); a report without one gives its tables."""
-    data = report.json_payload()
-    if data is None:
-        data = {"title": report.title,
-                "sections": [{"title": s.title, "header": list(s.header), "rows": [list(r) for r in s.rows],
-                              **({"footer": [list(r) for r in s.footer]} if s.footer else {}),
-                              **({"row_groups": [[t, n] for t, n in s.row_groups]} if s.row_groups else {}),
-                              "notes": list(s.notes)} for s in report.tables(True)]}
-    return indented(data) + "\n"
+    with collector_paused():  # millions of small objects, none in a cycle (see stability.bulk)
+        data = report.json_payload()
+        if data is None:
+            data = {"title": report.title,
+                    "sections": [{"title": s.title, "header": list(s.header), "rows": [list(r) for r in s.rows],
+                                  **({"footer": [list(r) for r in s.footer]} if s.footer else {}),
+                                  **({"row_groups": [[t, n] for t, n in s.row_groups]} if s.row_groups else {}),
+                                  "notes": list(s.notes)} for s in report.tables(True)]}
+        return indented(data) + "\n"
 
 
 #: What the file holds: JSON with an indent of 1, ASCII, keys in their order, no NaN.
