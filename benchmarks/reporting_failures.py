@@ -12,7 +12,8 @@ For each run and each report format (the terminal table at 80 and 120 columns, M
 CSV, JSON) a fresh process loads the results file, as ``stability report OUT --report-format F``
 does, and renders the report once: load time, render time and the process's peak RSS, the best of
 ``--repeat`` such processes. With ``--against REV`` the same processes also run the code of REV
-(its ``stability/`` and ``segmenters/`` taken from git) and each row gives the ratio REV / now;
+(its ``stability/`` and ``segmenters/`` taken from git) and each row gives REV's load and render
+times and their ratios REV / now;
 the two outputs are compared byte for byte (a terminal table whose Failures table lists its first
 rows since then is said to differ, with its line counts). Last, ``stability run`` of the failing
 corpus end to end (evaluation, the report printed at 120 columns, results written), wall time and
@@ -183,7 +184,8 @@ def main() -> None:
               f"rendering once; peak RSS of the process"
               + (f"; ratio = {args.against} / now" if previous else ""))
         print(f"{'run':8} {'format':10} {'load s':>7} {'render s':>9} {'peak MB':>8} {'lines':>7}"
-              + (f" {'then s':>8} {'ratio':>7} {'then MB':>8} {'output':>24}" if previous else ""))
+              + (f" {'then load':>9} {'ratio':>6} {'then s':>8} {'ratio':>7} {'then MB':>8} {'output':>24}"
+                 if previous else ""))
         for name, results in runs.items():
             for label, fmt, width in RENDERS:
                 now_text, then_text = root / "now.out", root / "then.out"
@@ -195,7 +197,8 @@ def main() -> None:
                     same = now_text.read_bytes() == then_text.read_bytes()
                     said = "identical" if same else \
                         f"differs ({then_text.read_text(encoding='utf-8').count(chr(10))} lines then)"
-                    row += (f" {then['render_s']:8.3f} {then['render_s'] / max(now['render_s'], 1e-9):6.1f}x"
+                    row += (f" {then['load_s']:9.2f} {then['load_s'] / now['load_s']:5.1f}x"
+                            f" {then['render_s']:8.3f} {then['render_s'] / max(now['render_s'], 1e-9):6.1f}x"
                             f" {then['peak_mb']:8.0f} {said:>24}")
                 print(row, flush=True)
         corpus_path = root / "failing-corpus.jsonl"
