@@ -84,7 +84,7 @@ def check_boundaries(
     if not values:
         return ()
     ordered = sorted(values) if sort else values
-    _check_sorted_in_range(ordered, n_units, name, values)
+    _check_sorted_in_range(ordered, n_units, name, values, any_order=sort)
     return tuple(ordered)
 
 
@@ -123,9 +123,12 @@ def _refuse_unordered(values: Any, name: str, expected: str) -> None:
         raise InvalidTypeError.make(name, f"{expected} (a set or a mapping has no order of its own)", values)
 
 
-def _check_sorted_in_range(values: list[int], n_units: int, name: str, given: list[int] | None = None) -> None:
+def _check_sorted_in_range(values: list[int], n_units: int, name: str, given: list[int] | None = None, *,
+                           any_order: bool = False) -> None:
     """Sorted, distinct and within ``1 .. n_units-1``, or an error naming the first offender in
-    the values as ``given`` (before a silent sort: what the caller or segmenter returned)."""
+    the values as ``given`` (before a silent sort: what the caller or segmenter returned).
+    ``any_order``: the values were sorted here, so the error asks for distinct values only (a
+    segmenter returning ``[7, 3, 3]`` was told they "must be sorted", though any order is read)."""
     quoted = values if given is None else given  # made text in an error only (checked on every restart's output)
     if n_units == 1 and values:  # no range to be sorted in: "sorted, distinct integers in 1..0" said nothing
         raise InvalidSegmentationError(f"{name} {_ONE_UNIT} (a boundary b starts a segment at unit b); received "
@@ -134,7 +137,8 @@ def _check_sorted_in_range(values: list[int], n_units: int, name: str, given: li
         if current <= previous:
             problem = "repeated" if current == previous else "not sorted"
             raise InvalidSegmentationError(
-                f"{name} must be sorted, distinct integers in 1..{n_units - 1}; {current} is {problem} in "
+                f"{name} must be {'distinct integers, in any order,' if any_order else 'sorted, distinct integers'} "
+                f"in 1..{n_units - 1}; {current} is {problem} in "
                 f"{_short_repr(quoted)}")
     lo, hi = values[0], values[-1]
     if lo < 1 or hi > n_units - 1:
