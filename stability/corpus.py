@@ -158,6 +158,10 @@ def split_text(split: Callable[[str], Any], text: str, name: str) -> tuple[str, 
     return tuple(units)
 
 
+#: The keys of a document given as a mapping.
+DOCUMENT_KEYS = frozenset({"id", "units", "references", "times", "meta"})
+
+
 def as_document(value: Any, index: int = 0, split: Callable[[str], list[str]] | None = None) -> Document:
     """Accept a :class:`Document`, a mapping with ``id``/``units`` keys, a bare list of units, or,
     when ``split`` (a sentence splitter, see :mod:`stability.splitters`) is given, a raw string."""
@@ -165,11 +169,14 @@ def as_document(value: Any, index: int = 0, split: Callable[[str], list[str]] | 
         return value
     if isinstance(value, str):
         if split is None:
+            # a list of strings given as documents: raw texts, or, as often, one document's units
+            one = ", and one document given as its units goes in a list, documents=[units]" if index == 0 else ""
             raise InvalidTypeError.make(
-                f"documents[{index}]", "a list of units; a raw string needs a splitter (splitter='auto')", value)
+                f"documents[{index}]", f"a list of units; a raw string needs a splitter (splitter='auto'){one}",
+                value)
         return Document(id=str(index), units=split_text(split, value, f"documents[{index}]"))
     if isinstance(value, Mapping):
-        unknown = set(value) - {"id", "units", "references", "times", "meta"}
+        unknown = set(value) - DOCUMENT_KEYS
         if unknown:
             raise InvalidParameterError(
                 f"document {index}: unknown keys {sorted(unknown)}; expected id, units, references, times, meta"
@@ -189,11 +196,29 @@ def as_document(value: Any, index: int = 0, split: Callable[[str], list[str]] | 
     raise InvalidTypeError.make(f"documents[{index}]", "a Document, a mapping or a list of units", value)
 
 
+#: What ``documents`` must be, as its errors say it.
+DOCUMENTS_EXPECTED = "an iterable of documents (Document objects, mappings or lists of units)"
+
+
 def as_documents(values: Iterable[Any], split: Callable[[str], list[str]] | None = None) -> Iterable[Document]:
-    """Lazily validate a stream of documents (raw strings cut by ``split``); duplicate ids are an error."""
+    """Lazily validate a stream of documents (raw strings cut by ``split``); duplicate ids are an error.
+
+    A mapping is refused: iterating it gives its keys, each of which was then read as a document
+    (``{"a": units}`` gave "documents[0] must be a list of units; a raw string needs a splitter;
+    received str 'a'"), whether it held documents by id or was one document's ``id``/``units``.
+    """
     if isinstance(values, (str, bytes, Document)) or not isinstance(values, Iterable):
-        raise InvalidTypeError.make("documents", "an iterable of documents (Document objects, mappings or lists of "
-                                    "units)", values)
+        raise InvalidTypeError.make("documents", DOCUMENTS_EXPECTED, values)
+    if isinstance(values, Mapping):
+        keys = [str(key) for key in values]
+        if keys and set(keys) <= DOCUMENT_KEYS:
+            hint = "it looks like one document: give a list of them, documents=[{...}]"
+        else:
+            hint = ("documents by id: give them as a list, [Document(id, units) for id, units in "
+                    "documents.items()] (stability.Document)")
+        raise InvalidTypeError(f"documents must be {DOCUMENTS_EXPECTED}, not a mapping, whose iteration gives its "
+                               f"keys; received {type(values).__name__} with keys {_short_repr(keys)}: {hint}",
+                               parameter="documents")
     return _validated(values, split)
 
 

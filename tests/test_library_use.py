@@ -32,3 +32,31 @@ def test_a_segmenter_repeating_a_boundary_is_not_told_to_sort_its_output():
     assert "sorted" not in error
     with pytest.raises(InvalidSegmentationError, match=r"must be sorted, distinct integers in 1\.\.8; 4 is not sorted"):
         check_boundaries([8, 4], 9)  # where the order is required, it is still said
+
+
+@pytest.mark.parametrize("documents, said", [
+    ({"a": UNITS, "b": UNITS[:8]}, r"keys \['a', 'b'\]: documents by id: give them as a list, \[Document\(id, units\)"),
+    ({"id": "a", "units": UNITS}, r"keys \['id', 'units'\]: it looks like one document: give a list of them"),
+])
+def test_documents_given_as_a_mapping_are_refused_naming_the_mapping(documents, said):
+    """Iterating a mapping gives its keys: ``{"a": units}`` was refused as "documents[0] must be a
+    list of units; a raw string needs a splitter (splitter='auto'); received str 'a'", about a
+    string the user never gave (and the same of one document's ``{"id", "units"}``)."""
+    from stability.exceptions import InvalidTypeError
+
+    with pytest.raises(InvalidTypeError, match="documents must be an iterable of documents .*, not a mapping, "
+                                               "whose iteration gives its keys; received dict with " + said) as caught:
+        evaluate({"even": "even"}, documents, n_restarts=2, progress=False)
+    assert caught.value.parameter == "documents"
+
+
+def test_one_documents_units_given_as_the_corpus_are_told_to_go_in_a_list():
+    """A list of strings given as ``documents`` is a corpus of raw texts; given one document's
+    units so, the error spoke of a splitter only."""
+    from stability.exceptions import InvalidTypeError
+
+    with pytest.raises(InvalidTypeError, match=r"documents\[0\] must be a list of units; a raw string needs a "
+                                               r"splitter \(splitter='auto'\), and one document given as its units "
+                                               r"goes in a list, documents=\[units\]; received str 's0 word0'"):
+        evaluate({"even": "even"}, UNITS, n_restarts=2, progress=False)
+    assert evaluate({"even": "even"}, [UNITS], n_restarts=2, progress=False).documents["even"][0].document == "0"
