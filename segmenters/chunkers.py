@@ -184,11 +184,10 @@ def locate_chunks(text: str, chunks: Sequence[str]) -> list[int]:
                 if again is None:
                     return placed
         i, chunk = pieces[failed][0], chunks[pieces[failed][0]]
-        raise InvalidParameterError.make(
-            "chunker",
-            "a chunker returning pieces of the text, in order (whitespace aside)",
-            f"chunk {i} {chunk[:40]!r} not found after non-whitespace character {starts[-1] if starts else 0}",
-        )
+        raise InvalidParameterError(
+            f"chunker output: chunk {i} {chunk[:40]!r} not found after non-whitespace character "
+            f"{starts[-1] if starts else 0} of the text; a chunker must return pieces of the text it is given, in "
+            "order (whitespace aside)", parameter="chunker")
     return starts
 
 

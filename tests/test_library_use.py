@@ -60,3 +60,15 @@ def test_one_documents_units_given_as_the_corpus_are_told_to_go_in_a_list():
                                                r"goes in a list, documents=\[units\]; received str 's0 word0'"):
         evaluate({"even": "even"}, UNITS, n_restarts=2, progress=False)
     assert evaluate({"even": "even"}, [UNITS], n_restarts=2, progress=False).documents["even"][0].document == "0"
+
+
+def test_a_chunker_returning_text_not_in_the_document_is_told_so_in_plain_words():
+    """It was told "chunker must be a chunker returning pieces of the text, in order (whitespace
+    aside); received "chunk 0 'hello' not found after ..."": the parameter said to be itself, and
+    a sentence quoted as the value received."""
+    from segmenters.chunkers import ChunkerSegmenter
+
+    run = evaluate({"mine": ChunkerSegmenter(lambda text: ["hello", "world"])}, [UNITS], n_restarts=2, progress=False)
+    assert run.failures[0].error == (
+        "InvalidParameterError: chunker output: chunk 0 'hello' not found after non-whitespace character 0 of the "
+        "text; a chunker must return pieces of the text it is given, in order (whitespace aside)")
