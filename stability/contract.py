@@ -205,8 +205,11 @@ def _call(function: Callable, *args: Any) -> Any:
     try:
         return function(*args)
     except Exception as exc:  # noqa: BLE001 - the segmenter's own error is the finding
+        from .tasks import text_hint
+
         method = getattr(function, "__name__", "") if inspect.ismethod(function) else ""
-        raise _Broken(f"{method + ' ' if method in _METHODS else ''}raised {type(exc).__name__}: {exc}") from None
+        raise _Broken(f"{method + ' ' if method in _METHODS else ''}raised {type(exc).__name__}: {exc}"
+                      f"{text_hint(exc)}") from None
 
 
 _METHODS = ("prepare", "segment_prepared", "segment_batch")

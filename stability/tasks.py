@@ -12,6 +12,7 @@ exception may not pickle.
 
 from __future__ import annotations
 
+import re
 import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -26,7 +27,7 @@ from .segmentation import Segmentation, check_boundaries
 from .segmenter import apply_order, has_batch_path, has_fast_path, terms_problem, unit_table
 
 __all__ = ["Chunk", "ChunkResult", "Prepared", "initial_task", "initial_batch", "restart_task", "restart_batch",
-           "restart_chunk", "ON_CRASH", "describe", "checked", "CHUNKS_HINT"]
+           "restart_chunk", "ON_CRASH", "describe", "checked", "CHUNKS_HINT", "TEXT_HINT", "text_hint"]
 
 
 def describe(exc: BaseException) -> str:
@@ -57,6 +58,26 @@ CHUNKS_HINT = ("; it returned strings (chunk texts?): a segmenter returns bounda
                "where a segment starts; a text chunker (text -> list of chunks) is evaluated through "
                "segmenters.chunkers.ChunkerSegmenter(chunker), which joins the units into a text and turns "
                "the chunks into boundaries")
+
+
+#: Said when a segmenter fails using its units as one text (a string method called on the list,
+#: a regular expression run on it): most likely a text chunker given as a segmenter.
+TEXT_HINT = ("; it was given the document's units, a list of strings, and used them as one text: a segmenter "
+             "is called with the units and returns boundaries; a text chunker (text -> list of chunks) is "
+             "evaluated through segmenters.chunkers.ChunkerSegmenter(chunker), which joins the units into a text "
+             "and turns the chunks into boundaries")
+#: Python's words for a string operation given a list (``re``, ``+``, ``in``, ``str`` methods).
+_TEXT_GIVEN_LIST = re.compile(r"(expected string|concatenate str|requires string|must be str)\b.*\blist\b")
+
+
+def text_hint(exc: BaseException) -> str:
+    """:data:`TEXT_HINT` when ``exc`` is a string operation failing on a list, else nothing."""
+    if isinstance(exc, AttributeError):
+        name = getattr(exc, "name", None)
+        return TEXT_HINT if isinstance(getattr(exc, "obj", None), list) and name and hasattr(str, name) else ""
+    if isinstance(exc, TypeError) and _TEXT_GIVEN_LIST.search(str(exc)):
+        return TEXT_HINT
+    return ""
 
 
 def _chunks_hint(raw: Any) -> str:
@@ -111,7 +132,7 @@ def failure_of(restart: int | None, exc: BaseException) -> dict[str, Any]:
     return {
         "restart": restart,
         "kind": kind,
-        "error": describe(exc) if kind == "exception" else str(exc),
+        "error": describe(exc) + text_hint(exc) if kind == "exception" else str(exc),
         "traceback": traceback.format_exc() if kind == "exception" else "",
     }
 

@@ -72,3 +72,47 @@ def test_a_chunker_returning_text_not_in_the_document_is_told_so_in_plain_words(
     assert run.failures[0].error == (
         "InvalidParameterError: chunker output: chunk 0 'hello' not found after non-whitespace character 0 of the "
         "text; a chunker must return pieces of the text it is given, in order (whitespace aside)")
+
+
+def _paragraphs(text):
+    """A RAG chunker as users write it: text -> chunks (here, one chunk a line)."""
+    return text.split("\n")
+
+
+def _sentences(text):
+    import re
+
+    return re.split(r"(?<=\.) ", text)
+
+
+@pytest.mark.parametrize("chunker, raised", [
+    (_paragraphs, "AttributeError: 'list' object has no attribute 'split'"),
+    (_sentences, "TypeError: expected string or bytes-like object, got 'list'"),
+])
+def test_a_chunker_given_as_a_segmenter_failing_on_the_units_is_told_to_wrap_it(chunker, raised):
+    """The README promises a chunker given as a segmenter "fails with a message saying to wrap
+    it"; one returning chunks did, but one failing on the list of units as a string method or a
+    regular expression does (most chunkers) failed with Python's error alone."""
+    from stability import check_segmenter, stability_test
+    from stability.exceptions import SegmenterError
+
+    wrap = "a text chunker (text -> list of chunks) is evaluated through segmenters.chunkers.ChunkerSegmenter(chunker)"
+    run = evaluate({"mine": chunker}, [UNITS], n_restarts=2, progress=False)
+    assert run.failures[0].error.startswith(f"{raised}; it was given the document's units, a list of strings, "
+                                            "and used them as one text")
+    assert wrap in run.failures[0].error
+    with pytest.raises(SegmenterError, match=r"ChunkerSegmenter\(chunker\)"):
+        stability_test(chunker, UNITS, n_restarts=2)
+    assert wrap in check_segmenter(chunker, raise_on_failure=False).failures[0].message
+
+
+def test_a_segmenters_own_type_error_gets_no_chunker_hint():
+    def broken(units):
+        return [len(units) + "1"]  # a bug of its own, not a text expected
+
+    def attribute(units):
+        return units.boundaries  # not a str attribute
+
+    for segmenter in (broken, attribute):
+        error = evaluate({"mine": segmenter}, [UNITS], n_restarts=2, progress=False).failures[0].error
+        assert "ChunkerSegmenter" not in error
