@@ -404,12 +404,14 @@ def as_segmentation(value: Any, name: str = "segmentation", n_units: int | None 
     stability.exceptions.InvalidTypeError: reference must be a Segmentation; received list [3, 7]. ...
     """
     if not isinstance(value, Segmentation):
+        # the ambiguity is said of a sequence only: None or a number was told "a bare sequence is ambiguous"
+        bare = isinstance(value, (Sequence, np.ndarray))
         raise InvalidTypeError(
             f"{name} must be a Segmentation; received {type(value).__name__} {_short_repr(value)}. "
-            "A bare sequence is ambiguous: build it with Segmentation.from_boundaries(boundaries, n_units) "
-            "(segment starts), Segmentation.from_masses(masses) (segment sizes) or "
-            "Segmentation.from_gaps(string) (an nltk/segeval boundary string)"
-        )
+            f"{'A bare sequence is ambiguous: build it' if bare else 'Build one'} with "
+            "Segmentation.from_boundaries(boundaries, n_units) (segment starts), Segmentation.from_masses(masses) "
+            "(segment sizes) or Segmentation.from_gaps(string) (an nltk/segeval boundary string)",
+            parameter=name)
     if n_units is not None and value.n_units != n_units:
         raise InvalidSegmentationError(
             f"{name} must cover {n_units} units; received a segmentation of {value.n_units} units"

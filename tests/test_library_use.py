@@ -116,3 +116,19 @@ def test_a_segmenters_own_type_error_gets_no_chunker_hint():
     for segmenter in (broken, attribute):
         error = evaluate({"mine": segmenter}, [UNITS], n_restarts=2, progress=False).failures[0].error
         assert "ChunkerSegmenter" not in error
+
+
+@pytest.mark.parametrize("hypothesis", [None, 3])
+def test_a_metric_given_no_segmentation_is_not_told_a_bare_sequence_is_ambiguous(hypothesis):
+    """``pk(ref, None)`` (a segmenter's failed output passed on) was told "A bare sequence is
+    ambiguous", of a value that is no sequence."""
+    from stability import Segmentation
+    from stability.exceptions import InvalidTypeError
+    from stability.metrics import pk
+
+    with pytest.raises(InvalidTypeError, match=r"^hypothesis must be a Segmentation; received \w+ \w+\. Build one "
+                                               r"with Segmentation\.from_boundaries") as caught:
+        pk(Segmentation([3], 9), hypothesis)
+    assert caught.value.parameter == "hypothesis"
+    with pytest.raises(InvalidTypeError, match=r"received list \[3\]\. A bare sequence is ambiguous: build it with"):
+        pk(Segmentation([3], 9), [3])
