@@ -132,3 +132,22 @@ def test_a_metric_given_no_segmentation_is_not_told_a_bare_sequence_is_ambiguous
     assert caught.value.parameter == "hypothesis"
     with pytest.raises(InvalidTypeError, match=r"received list \[3\]\. A bare sequence is ambiguous: build it with"):
         pk(Segmentation([3], 9), [3])
+
+
+def test_render_given_something_else_than_a_result_says_what_it_got_and_how_to_get_one(tmp_path):
+    """``render(result.to_dict())`` or ``render("results/")`` was refused as an InvalidParameterError
+    (a ValueError) "result must be ...; received 'dict'": the type name quoted as if it were the value."""
+    from stability import CorpusResult, load_results
+    from stability.exceptions import InvalidTypeError
+    from stability.reporting import render
+
+    path = tmp_path / "results.jsonl"
+    run = evaluate({"even": "even"}, [UNITS], n_restarts=2, progress=False, output=path)
+    for given, hint in ((run.to_dict(), r"a result's to_dict\(\)\? render\(CorpusResult\.from_dict\(data\)\)"),
+                        (str(path), r"a saved run\? render\(stability\.load_results\(path\)\)"),
+                        (run.documents["even"][0], r"one document's result \(stability_test\)"),
+                        (None, r"None$")):
+        with pytest.raises(InvalidTypeError, match=r"^result must be a CorpusResult, ScoreResult, segmenter statuses "
+                                                   rf"or a Report; received {type(given).__name__} .*{hint}"):
+            render(given, "md")
+    assert render(CorpusResult.from_dict(run.to_dict()), "md") == render(load_results(path), "md")

@@ -29,7 +29,7 @@ from types import ModuleType
 from typing import Any
 
 from ..checks import check_bool, check_int, did_you_mean
-from ..exceptions import InvalidParameterError
+from ..exceptions import InvalidParameterError, InvalidTypeError, _short_repr
 from . import formats as _formats_package
 from .model import Report, Section, brief, markdown_table, mean_std, number
 
@@ -93,8 +93,23 @@ def report_of(result: Any, *, compact: bool = False, figures: bool = False, max_
         return score_report(result, compact=compact, metrics=metrics)
     if isinstance(result, Mapping) and all(isinstance(v, SegmenterStatus) for v in result.values()):
         return segmenters_report(result)
-    raise InvalidParameterError.make("result", "a CorpusResult, ScoreResult, segmenter statuses or a Report",
-                                     type(result).__name__)
+    raise InvalidTypeError(f"result must be a CorpusResult, ScoreResult, segmenter statuses or a Report; received "
+                           f"{type(result).__name__} {_short_repr(result)}{_result_hint(result)}", parameter="result")
+
+
+def _result_hint(result: Any) -> str:
+    """How to get a report's result from what was given instead: a saved run's path, the plain
+    data of :meth:`~stability.results.CorpusResult.to_dict`, one document's result."""
+    from ..results import StabilityResult
+
+    if isinstance(result, (str, os.PathLike)):
+        return ": a saved run? render(stability.load_results(path)) renders it"
+    if isinstance(result, Mapping) and {"settings", "documents"} <= set(result):
+        return ": a result's to_dict()? render(CorpusResult.from_dict(data)) renders it"
+    if isinstance(result, StabilityResult):
+        return (": one document's result (stability_test); evaluate(...) gives the CorpusResult of a corpus, "
+                "which renders")
+    return ""
 
 
 def render(result: Any, format: str = "table", *, documents: bool | None = None, compact: bool | None = None,
