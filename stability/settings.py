@@ -100,7 +100,12 @@ def _check_metrics(value: Any, name: str) -> dict[str, Any] | None:
     if value is False or value is None:
         return None
     if not isinstance(value, Mapping):
-        raise InvalidParameterError.make(name, "True, False or a mapping of metric options", value)
+        error = InvalidParameterError.make(name, "True, False or a mapping of metric options", value)
+        if isinstance(value, (str, list, tuple)):  # the metrics to compute, as render and --metrics take them
+            raise InvalidParameterError(f"{error}; to choose the metrics, name them under 'names': "
+                                        f"{name}={{'names': {list(value.split(',') if isinstance(value, str) else value)!r}}}",
+                                        parameter=name)
+        raise error
     unknown = sorted(set(value) - set(METRIC_OPTIONS))
     if unknown:
         raise InvalidParameterError.make(

@@ -151,3 +151,19 @@ def test_render_given_something_else_than_a_result_says_what_it_got_and_how_to_g
                                                    rf"or a Report; received {type(given).__name__} .*{hint}"):
             render(given, "md")
     assert render(CorpusResult.from_dict(run.to_dict()), "md") == render(load_results(path), "md")
+
+
+@pytest.mark.parametrize("metrics", [["pk", "wd"], "pk,wd"])
+def test_the_metrics_setting_given_names_says_where_names_go(metrics):
+    """``render(..., metrics=["pk", "wd"])`` and ``--metrics pk,wd`` take names; the run setting
+    ``evaluate(..., metrics=["pk", "wd"])`` takes a mapping of options, and its error did not say
+    where the names go (``{"names": [...]}``)."""
+    from stability.exceptions import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match=r"metrics must be True, False or a mapping of metric options; "
+                                                    r"received .*; to choose the metrics, name them under 'names': "
+                                                    r"metrics=\{'names': \['pk', 'wd'\]\}$"):
+        evaluate({"even": "even"}, [UNITS], n_restarts=2, progress=False, metrics=metrics)
+    document = {"units": UNITS, "references": [[4]]}
+    run = evaluate({"even": "even"}, [document], n_restarts=2, progress=False, metrics={"names": ["pk", "wd"]})
+    assert set(run.documents["even"][0].reference_metrics) == {"pk", "windowdiff"}
