@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import inspect
 import pickle
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -614,7 +614,8 @@ def check_segmenter(
         If ``checks`` names no check, or ``segmenter`` is built with ``n_segments="reference"``
         (a different segmenter per document: check it built with an integer).
     InvalidTypeError
-        If ``documents`` is not a sequence of sequences of strings with at least one unit each.
+        If ``checks`` is not a name or a list of names, or ``documents`` is not a sequence of
+        sequences of strings with at least one unit each.
     UnknownSegmenterError
         If a name or ``"module:attribute"`` cannot be resolved.
 
@@ -644,6 +645,12 @@ def check_segmenter(
     else:
         if isinstance(checks, str):
             checks = [checks]
+        # an int was "'int' object is not iterable", a list in the list "unhashable type: 'list'"
+        if not isinstance(checks, Iterable):
+            raise InvalidTypeError.make("checks", f"a list of names among {', '.join(_BY_NAME)}", checks)
+        checks = list(checks)
+        if not all(isinstance(name, str) for name in checks):
+            raise InvalidTypeError.make("checks", f"a list of names among {', '.join(_BY_NAME)}", checks)
         unknown = [name for name in checks if name not in _BY_NAME]
         if unknown or not checks:
             raise InvalidParameterError.make("checks", f"names among {', '.join(_BY_NAME)}", list(checks))

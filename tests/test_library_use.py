@@ -167,3 +167,15 @@ def test_the_metrics_setting_given_names_says_where_names_go(metrics):
     document = {"units": UNITS, "references": [[4]]}
     run = evaluate({"even": "even"}, [document], n_restarts=2, progress=False, metrics={"names": ["pk", "wd"]})
     assert set(run.documents["even"][0].reference_metrics) == {"pk", "windowdiff"}
+
+
+@pytest.mark.parametrize("checks", [3, [["fast_path"]]])
+def test_check_segmenter_given_checks_of_the_wrong_type_names_the_parameter(checks):
+    """``checks=3`` ended in "'int' object is not iterable", ``checks=[["fast_path"]]`` in
+    "unhashable type: 'list'", neither naming ``checks``."""
+    from stability import check_segmenter
+    from stability.exceptions import InvalidTypeError
+
+    with pytest.raises(InvalidTypeError, match=r"^checks must be a list of names among valid_output, .*; received "):
+        check_segmenter("even", checks=checks)
+    assert [r.name for r in check_segmenter("even", checks={"fast_path"}).results] == ["fast_path"]
