@@ -672,11 +672,19 @@ class CorpusResult:
         return cached
 
     def __repr__(self) -> str:
-        """Counts and the headline per segmenter (never the per-document arrays)."""
+        """Counts and the headline per segmenter (never the per-document arrays), each with the
+        flags that say its headline cannot be read as one (``content-blind``, ``layout-only``,
+        ``term-blind``, ``non-deterministic``), as the reports set them beside it: a chunker's 0.50
+        printed beside C99's 0.75 without its ``layout-only`` read as a score."""
         from .catalogue import HEADLINE
+        from .reporting.corpus import flags
+
+        def head(label: str, s: SegmenterSummary) -> str:
+            said = flags(s.content_blind, s.deterministic, layout_only=s.layout_only, term_blind=s.term_blind)
+            return f"{label} {s.macro[HEADLINE.name].mean:.3f}" + (f" ({said})" if said else "")
 
         n_docs = max((len(d) for d in self.documents.values()), default=0)
-        heads = ", ".join(f"{label} {s.macro[HEADLINE.name].mean:.3f}" for label, s in self.summary.items())
+        heads = ", ".join(head(label, s) for label, s in self.summary.items())
         return (f"CorpusResult({counted(len(self.documents), 'segmenter')} x {counted(n_docs, 'document')}, "
                 f"{counted(len(self.failures), 'failure')}; {HEADLINE.name}: {heads})")
 

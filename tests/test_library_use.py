@@ -179,3 +179,17 @@ def test_check_segmenter_given_checks_of_the_wrong_type_names_the_parameter(chec
     with pytest.raises(InvalidTypeError, match=r"^checks must be a list of names among valid_output, .*; received "):
         check_segmenter("even", checks=checks)
     assert [r.name for r in check_segmenter("even", checks={"fast_path"}).results] == ["fast_path"]
+
+
+def test_a_results_repr_marks_the_headlines_that_cannot_be_read_as_scores():
+    """The repr, what a script prints and a console shows, gave a layout-only chunker's headline
+    beside a topic segmenter's with nothing to tell them apart, where every report flags it."""
+    from stability.demo import demo_corpus
+
+    run = evaluate({"c99": "c99", "even": "even", "chars": "fixed_chars"}, demo_corpus(n_documents=2), n_restarts=3,
+                   progress=False, layout_control=True)
+    text = repr(run)
+    assert run.summary["chars"].layout_only and not run.summary["c99"].layout_only
+    assert f"chars {run.summary['chars'].macro['count_corrected'].mean:.3f} (layout-only)" in text
+    assert "even 0.000 (content-blind, layout-only)" in text
+    assert f"c99 {run.summary['c99'].macro['count_corrected'].mean:.3f}," in text
