@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .checks import check_real, check_units, array_as_list, lone_surrogate
-from .exceptions import InvalidTypeError, InvalidParameterError, _short_repr
+from .exceptions import InvalidParameterError, InvalidSegmentationError, InvalidTypeError, _short_repr
 from .segmentation import Segmentation, check_boundaries
 
 __all__ = ["Document", "as_document", "as_documents"]
@@ -107,7 +107,10 @@ class Document:
                     )
                 refs.append(ref)
             else:
-                refs.append(Segmentation(check_boundaries(ref, len(units), name), len(units)))
+                try:
+                    refs.append(Segmentation(check_boundaries(ref, len(units), name), len(units)))
+                except InvalidSegmentationError as exc:
+                    raise InvalidSegmentationError(f"{exc}{_sizes_hint(ref, len(units))}") from None
         object.__setattr__(self, "references", tuple(refs))
         if self.times is not None:
             times = tuple(_time_pair(pair, f"document {self.id!r} times[{i}]") for i, pair in enumerate(self.times))
@@ -133,6 +136,20 @@ class Document:
         times = "" if self.times is None else f", times=<{self.n_units} (start, end) pairs>"
         return (f"Document(id={self.id!r}, n_units={self.n_units}, units=({shown}{more}), "
                 f"references={self.references!r}{times})")
+
+
+def _sizes_hint(values: Any, n_units: int) -> str:
+    """What to give instead, when invalid boundaries are positive integers summing to the
+    document's number of units (segment sizes, segeval's masses), else nothing: a bare list of
+    integers is read as boundaries, never guessed to be sizes."""
+    values = array_as_list(values)
+    if not isinstance(values, (list, tuple)) or not values or not all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 1 for v in values):
+        return ""
+    if sum(int(v) for v in values) != n_units:
+        return ""
+    return (f"; its values sum to the document's {n_units} units: segment sizes? a reference given as a list is "
+            f"its boundaries (the units where a segment starts); give Segmentation.from_masses({list(values)!r})")
 
 
 def _time_pair(pair: Any, name: str) -> tuple[float, float]:

@@ -193,3 +193,18 @@ def test_a_results_repr_marks_the_headlines_that_cannot_be_read_as_scores():
     assert f"chars {run.summary['chars'].macro['count_corrected'].mean:.3f} (layout-only)" in text
     assert "even 0.000 (content-blind, layout-only)" in text
     assert f"c99 {run.summary['c99'].macro['count_corrected'].mean:.3f}," in text
+
+
+def test_a_reference_given_as_segment_sizes_is_told_so():
+    """A segmenter returning segment sizes is told "segment sizes? ... Segmentation.from_masses";
+    a Document's reference given as sizes (segeval's masses, ``[[3, 3, 3]]``) was only told "3 is
+    repeated", though the DESIGN says a bare list of ints read as boundaries names from_masses."""
+    from stability import Document, Segmentation
+
+    with pytest.raises(InvalidSegmentationError, match=r"3 is repeated in \[3, 3, 3\]; its values sum to the "
+                                                       r"document's 9 units: segment sizes\? .*give "
+                                                       r"Segmentation\.from_masses\(\[3, 3, 3\]\)$"):
+        Document("a", ["x"] * 9, references=[[3, 3, 3]])
+    with pytest.raises(InvalidSegmentationError, match=r"received 9 in \[3, 9\]$"):  # no sizes: no hint
+        Document("a", ["x"] * 9, references=[[3, 9]])
+    assert Document("a", ["x"] * 9, references=[Segmentation.from_masses([3, 3, 3])]).references[0].boundaries == (3, 6)
