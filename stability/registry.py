@@ -261,6 +261,12 @@ def _find_factory(spec: str) -> Callable[..., Any]:
     if ":" in spec:
         return _callable_factory(spec, _resolve_target(spec))
     known = sorted(set(entry_points) | set(_REGISTERED))
+    name = spec.split(",", 1)[0].strip()
+    if "," in spec and name in known:  # a label or a -s value ('c99,mask_size=9') given from Python
+        raise UnknownSegmenterError(
+            f"unknown segmenter {spec!r}: 'NAME,key=value' is the command line's spelling (-s, and a grid's labels); "
+            f"from Python give the parameters as keywords, get_segmenter({name!r}, key=value, ...) (and "
+            f"stability.grid({name!r}, {{key: [values]}}) for several values)")
     close = difflib.get_close_matches(spec, known, n=1)
     hint = f" Did you mean {close[0]!r}?" if close else ""
     raise UnknownSegmenterError(

@@ -208,3 +208,22 @@ def test_a_reference_given_as_segment_sizes_is_told_so():
     with pytest.raises(InvalidSegmentationError, match=r"received 9 in \[3, 9\]$"):  # no sizes: no hint
         Document("a", ["x"] * 9, references=[[3, 9]])
     assert Document("a", ["x"] * 9, references=[Segmentation.from_masses([3, 3, 3])]).references[0].boundaries == (3, 6)
+
+
+@pytest.mark.parametrize("spec", ["c99,mask_size=9", "texttiling, w=10"])
+def test_a_command_line_spelling_given_from_python_says_how_python_spells_it(spec):
+    """A report's label or a ``-s`` value (``c99,mask_size=9``) given to get_segmenter or
+    evaluate was "unknown segmenter 'c99,mask_size=9'" followed by a list of the known names,
+    the name it began with among them."""
+    from stability import get_segmenter
+    from stability.exceptions import UnknownSegmenterError
+
+    name = spec.split(",")[0]
+    said = (rf"^unknown segmenter '{spec}': 'NAME,key=value' is the command line's spelling .*; from Python give the "
+            rf"parameters as keywords, get_segmenter\('{name}', key=value, \.\.\.\)")
+    with pytest.raises(UnknownSegmenterError, match=said):
+        get_segmenter(spec)
+    with pytest.raises(UnknownSegmenterError, match=said):
+        evaluate([spec], [UNITS], n_restarts=2, progress=False)
+    with pytest.raises(UnknownSegmenterError, match="Known segmenters"):
+        get_segmenter("c9,mask_size=9")  # no such name: the list, as before
