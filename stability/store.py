@@ -868,10 +868,12 @@ class ResultsStore:
         for entry in run.entries.values():
             value = entry.value
             if isinstance(value, StabilityResult) and value.segmenter in params:
-                if not _same_params(_jsonable(value.params), params[value.segmenter], self.defaults.get(value.segmenter, {})):
+                stored, defaults = _jsonable(value.params), self.defaults.get(value.segmenter, {})
+                if not _same_params(stored, params[value.segmenter], defaults):
                     raise self._refuse(
                         f"results of segmenter {value.segmenter!r} were computed with parameters "
-                        f"{_jsonable(value.params)}, now {params[value.segmenter]}",
+                        f"{stored}, now {params[value.segmenter]} "
+                        f"({_params_changed(stored, params[value.segmenter], defaults)})",
                         "use another output file or the same parameters")
         return added
 
@@ -1035,6 +1037,22 @@ def _same_params(stored: Mapping[str, Any], now: Mapping[str, Any], defaults: Ma
     missing = object()
     return (set(stored) <= set(now) and all(stored[k] == now[k] for k in stored)
             and all(defaults.get(k, missing) == now[k] for k in set(now) - set(stored)))
+
+
+def _params_changed(stored: Mapping[str, Any], now: Mapping[str, Any], defaults: Mapping[str, Any]) -> str:
+    """The parameters :func:`_same_params` finds changed, as the settings refused on resume are
+    said (``mask_size: 11 then, 9 now``): in a C99's seven parameters the one that changed was
+    left to be found by comparing two dicts. A parameter gained since the results were stored is
+    said at its default then, one since dropped as ``absent`` now."""
+    missing = object()
+    said = []
+    for key in sorted(set(stored) | set(now)):
+        before = stored.get(key, defaults.get(key, missing))
+        after = now.get(key, missing)
+        if before is missing or after is missing or before != after:
+            said.append(f"{key}: {'absent' if before is missing else _short(before)} then, "
+                        f"{'absent' if after is missing else _short(after)} now")
+    return "; ".join(said)
 
 
 def run_header(settings: Any, segmenters: Mapping[str, Any]) -> dict[str, Any]:

@@ -227,3 +227,18 @@ def test_a_command_line_spelling_given_from_python_says_how_python_spells_it(spe
         evaluate([spec], [UNITS], n_restarts=2, progress=False)
     with pytest.raises(UnknownSegmenterError, match="Known segmenters"):
         get_segmenter("c9,mask_size=9")  # no such name: the list, as before
+
+
+def test_a_resume_refused_for_changed_parameters_names_the_ones_that_changed(tmp_path):
+    """A resume with C99's mask_size changed was refused quoting its seven parameters then and
+    now, the one that changed left to be found; changed settings are named one by one."""
+    from stability import get_segmenter
+    from stability.exceptions import InvalidParameterError
+
+    out = tmp_path / "results.jsonl"
+    evaluate({"c99": "c99"}, [UNITS], n_restarts=2, progress=False, output=out)
+    with pytest.raises(InvalidParameterError, match=r"'c99' were computed with parameters \{.*\}, now \{.*\} "
+                                                    r"\(mask_size: 11 then, 9 now; std_coeff: 1\.2 then, 1\.0 now\); "
+                                                    r"use another output file"):
+        evaluate({"c99": get_segmenter("c99", mask_size=9, std_coeff=1.0)}, [UNITS], n_restarts=2, progress=False,
+                 output=out, resume=True)
