@@ -59,7 +59,7 @@ from typing import Any
 from .bulk import collector_paused
 from .checks import counted
 from .corpus import Document
-from .exceptions import CorpusFormatError, InvalidParameterError, StabilityError, StabilityWarning, warn
+from .exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, StabilityError, StabilityWarning, warn
 from .results import CorpusResult, Failure, StabilityResult, _jsonable, map_floats
 from .shapes import check_fields
 
@@ -473,6 +473,8 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
     ------
     InvalidParameterError
         If ``path`` is neither a file nor a folder holding one of them.
+    InvalidTypeError
+        If ``path`` is not a str or path-like.
     CorpusFormatError
         If the file is not a results file or a JSON report (the message names the file and line).
 
@@ -485,6 +487,8 @@ def load_results(path: str | os.PathLike) -> CorpusResult:
     >>> load_results(path).documents["even"][0].f1
     1.0
     """
+    if not isinstance(path, (str, os.PathLike)):  # pathlib's TypeError named no parameter
+        raise InvalidTypeError.make("path", "a results file, a JSON report or a run's folder (a str or path)", path)
     with collector_paused():  # millions of small objects, none in a cycle (see stability.bulk)
         return _load_results(Path(path))
 

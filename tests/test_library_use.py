@@ -242,3 +242,14 @@ def test_a_resume_refused_for_changed_parameters_names_the_ones_that_changed(tmp
                                                     r"use another output file"):
         evaluate({"c99": get_segmenter("c99", mask_size=9, std_coeff=1.0)}, [UNITS], n_restarts=2, progress=False,
                  output=out, resume=True)
+
+
+def test_load_results_given_no_path_names_its_parameter():
+    """load_results(3) raised pathlib's "expected str, bytes or os.PathLike object, not int"."""
+    from stability import load_results
+    from stability.exceptions import InvalidTypeError
+
+    with pytest.raises(InvalidTypeError, match=r"path must be a results file, a JSON report or a run's folder "
+                                               r"\(a str or path\); received int 3") as caught:
+        load_results(3)
+    assert caught.value.parameter == "path"
