@@ -195,9 +195,15 @@ def as_document(value: Any, index: int = 0, split: Callable[[str], list[str]] | 
     if isinstance(value, Mapping):
         unknown = set(value) - DOCUMENT_KEYS
         if unknown:
+            from .readers.jsonl import REFERENCE_KEYS  # a file's keys of a reference ("boundaries", "segments"...)
+
+            given = sorted(str(key) for key in unknown & set(REFERENCE_KEYS))
+            hint = (f" ({', '.join(map(repr, given))}: a file's spelling of a reference; here references is a list of "
+                    "them, each its boundaries or a Segmentation, Segmentation.from_masses(sizes) for segment "
+                    "sizes)") if given else ""
             raise InvalidParameterError(
-                f"document {index}: unknown keys {sorted(unknown)}; expected id, units, references, times, meta"
-            )
+                f"document {index}: unknown keys {sorted(unknown, key=str)}; expected id, units, references, times, "
+                f"meta{hint}")
         if "units" not in value:
             raise InvalidParameterError(f"document {index} has no 'units'")
         return Document(

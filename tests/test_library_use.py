@@ -253,3 +253,17 @@ def test_load_results_given_no_path_names_its_parameter():
                                                r"\(a str or path\); received int 3") as caught:
         load_results(3)
     assert caught.value.parameter == "path"
+
+
+def test_a_document_mapping_with_a_files_reference_key_is_told_how_python_gives_it():
+    """{"units": ..., "boundaries": [...]} reads in a JSON lines file but was refused in Python
+    with "unknown keys ['boundaries']" alone."""
+    from stability.exceptions import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match=r"document 0: unknown keys \['boundaries'\]; expected id, units, "
+                                                    r"references, times, meta \('boundaries': a file's spelling of a "
+                                                    r"reference; here references is a list of them"):
+        evaluate({"even": "even"}, [{"units": UNITS, "boundaries": [2]}], n_restarts=2, progress=False)
+    with pytest.raises(InvalidParameterError, match=r"unknown keys \['text'\]; expected id, units, references, "
+                                                    r"times, meta$"):
+        evaluate({"even": "even"}, [{"units": UNITS, "text": "x"}], n_restarts=2, progress=False)
