@@ -49,7 +49,7 @@ def checked(raw: Any, n_units: int) -> tuple[int, ...]:
     try:
         return check_boundaries(raw, n_units, "boundaries", sort=True)
     except (InvalidSegmentationError, InvalidTypeError) as exc:
-        raise InvalidOutput(f"returned invalid boundaries: {exc}{_chunks_hint(raw)}"
+        raise InvalidOutput(f"returned invalid boundaries: {exc}{_chunks_hint(raw) or _unit_chunks_hint(raw)}"
                             f"{_masses_hint(raw, n_units) or _per_unit_hint(raw, n_units)}") from None
 
 
@@ -85,6 +85,17 @@ def _chunks_hint(raw: Any) -> str:
     if isinstance(raw, (list, tuple)) and raw and all(isinstance(x, str) for x in raw):
         return CHUNKS_HINT
     return ""
+
+
+def _unit_chunks_hint(raw: Any) -> str:
+    """What to return instead, when ``raw`` is a list of lists of strings (the units cut into
+    chunks, ``[units[:4], units[4:]]``), else nothing."""
+    if not isinstance(raw, (list, tuple)) or not raw or not all(
+            isinstance(chunk, (list, tuple)) and all(isinstance(x, str) for x in chunk) for chunk in raw):
+        return ""
+    return ("; it returned lists of strings (the units cut into chunks?): a segmenter returns boundaries, the "
+            "index of the unit each chunk after the first starts at; return "
+            "Segmentation.from_masses([len(chunk) for chunk in chunks]) to give chunks of units")
 
 
 def _masses_hint(raw: Any, n_units: int) -> str:

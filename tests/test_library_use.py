@@ -267,3 +267,26 @@ def test_a_document_mapping_with_a_files_reference_key_is_told_how_python_gives_
     with pytest.raises(InvalidParameterError, match=r"unknown keys \['text'\]; expected id, units, references, "
                                                     r"times, meta$"):
         evaluate({"even": "even"}, [{"units": UNITS, "text": "x"}], n_restarts=2, progress=False)
+
+
+def test_a_segmenter_returning_its_units_cut_into_chunks_is_told_how_to_give_them():
+    """A segmenter slicing the units list (``[units[:4], units[4:8], ...]``) was told only that
+    "boundaries[0] must be an integer; received list [...]", where one returning chunk texts was
+    pointed to ChunkerSegmenter; the hint it gets works as said."""
+    from stability import Segmentation
+
+    def sliced(units):
+        return [units[i:i + 4] for i in range(0, len(units), 4)]
+
+    run = evaluate({"sliced": sliced}, [UNITS * 2], n_restarts=2, progress=False)
+    (failure,) = run.failures
+    assert failure.error.endswith("; it returned lists of strings (the units cut into chunks?): a segmenter returns "
+                                  "boundaries, the index of the unit each chunk after the first starts at; return "
+                                  "Segmentation.from_masses([len(chunk) for chunk in chunks]) to give chunks of units")
+
+    def as_told(units):
+        return Segmentation.from_masses([len(chunk) for chunk in sliced(units)])
+
+    run = evaluate({"as_told": as_told}, [UNITS * 2], n_restarts=2, progress=False)
+    assert not run.failures and run.documents["as_told"][0].segmentation.boundaries == tuple(
+        range(4, len(UNITS) * 2, 4))
