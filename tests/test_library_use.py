@@ -290,3 +290,15 @@ def test_a_segmenter_returning_its_units_cut_into_chunks_is_told_how_to_give_the
     run = evaluate({"as_told": as_told}, [UNITS * 2], n_restarts=2, progress=False)
     assert not run.failures and run.documents["as_told"][0].segmentation.boundaries == tuple(
         range(4, len(UNITS) * 2, 4))
+
+
+def test_a_segmenter_parameter_of_the_wrong_type_stays_a_type_error():
+    """get_segmenter('texttiling', w='ten') raised an InvalidParameterError (a ValueError) for the
+    segmenter's own InvalidTypeError: an ``except TypeError`` missed it."""
+    from stability import get_segmenter
+    from stability.exceptions import InvalidTypeError
+
+    with pytest.raises(InvalidTypeError, match=r"segmenter 'texttiling': bad parameters \{'w': 'ten'\}: w must be "
+                                               r"an integer; received str 'ten'") as caught:
+        get_segmenter("texttiling", w="ten")
+    assert caught.value.parameter == "w" and isinstance(caught.value, TypeError)
