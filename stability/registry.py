@@ -78,7 +78,8 @@ def register(name: str, factory: Callable[..., Any], *, overwrite: bool = False)
     ----------
     name : str
         The name :func:`get_segmenter` (and the command line's ``-s``, a config's ``segmenter``)
-        will know it by: non-empty, without ``:`` (which marks a ``module:attribute``).
+        will know it by: non-empty, without ``:`` (which marks a ``module:attribute``), ``,`` or
+        ``=`` (which give parameters: ``-s NAME,key=value``), nor blanks around it.
     factory : callable
         A segmenter class (instantiated with the parameters given to :func:`get_segmenter`) or a
         function ``units -> boundaries`` (parameters bound with :func:`functools.partial`).
@@ -101,8 +102,11 @@ def register(name: str, factory: Callable[..., Any], *, overwrite: bool = False)
     [2]
     >>> unregister("halves")
     """
-    if not isinstance(name, str) or not name or ":" in name:
-        raise InvalidParameterError.make("name", "a non-empty string without ':'", name)
+    # ':' marks a module:attribute, ',' and '=' the parameters of -s NAME,key=value: a name holding
+    # one could be registered but never named on the command line nor in a config
+    if not isinstance(name, str) or not name or name != name.strip() or set(name) & set(":,="):
+        raise InvalidParameterError.make("name", "a non-empty string without ':', ',' or '=' (the command line's "
+                                         "-s NAME,key=value names it) nor blanks around it", name)
     if not callable(factory):
         raise InvalidTypeError.make("factory", "a callable (segmenter class or function)", factory)
     with _REGISTRY_LOCK:  # the check and the write as one step: two threads never both take a name

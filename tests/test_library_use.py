@@ -302,3 +302,16 @@ def test_a_segmenter_parameter_of_the_wrong_type_stays_a_type_error():
                                                r"an integer; received str 'ten'") as caught:
         get_segmenter("texttiling", w="ten")
     assert caught.value.parameter == "w" and isinstance(caught.value, TypeError)
+
+
+@pytest.mark.parametrize("name", ["my,seg", "k=4", " padded ", "pkg:attr"])
+def test_register_refuses_a_name_the_command_line_cannot_name(name):
+    """register('my,seg', ...) was accepted, though -s 'my,seg' reads the segmenter 'my' with a
+    parameter 'seg', and a config's segmenter key the same."""
+    from stability import register
+    from stability.exceptions import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match=r"name must be a non-empty string without ':', ',' or '=' "
+                                                    r"\(the command line's -s NAME,key=value names it\) nor blanks "
+                                                    r"around it; received"):
+        register(name, lambda units: [])
