@@ -446,10 +446,9 @@ def get_segmenter(spec: Any, **params: Any) -> Callable[..., Any]:
         If the name is unknown (the message lists the known names) or fails to import.
     InvalidTypeError
         If ``spec`` is neither a callable nor a string, or a ``"module:attribute"`` (or a plugin's
-        entry point) names something that is not callable (the message names it), or a parameter's
-        value is of a type the segmenter refuses.
+        entry point) names something that is not callable (the message names it).
     InvalidParameterError
-        If the parameters do not fit the segmenter (an unknown name, a value out of range).
+        If the parameters do not fit the segmenter.
 
     Examples
     --------
