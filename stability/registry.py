@@ -316,10 +316,8 @@ def _instantiate(factory: Callable[..., Any], params: dict[str, Any], label: str
     if inspect.isclass(factory):
         try:
             made = factory(**params)
-        except TypeError as exc:  # a value of the wrong type stays a type error, naming its parameter
-            kind = InvalidTypeError if isinstance(exc, InvalidTypeError) else InvalidParameterError
-            raise kind(f"segmenter {label!r}: bad parameters {params!r}: {exc}",
-                       parameter=getattr(exc, "parameter", None)) from exc
+        except TypeError as exc:
+            raise InvalidParameterError(f"segmenter {label!r}: bad parameters {params!r}: {exc}") from exc
         _warn_hidden(made, params, label)
         return made
     if not params:

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from stability.cli import app
 from stability.config import segmenter_option
-from stability.exceptions import InvalidParameterError, InvalidTypeError
+from stability.exceptions import InvalidParameterError
 from stability.settings import Settings
 from stability.userwords import Words, config_keys
 
@@ -365,6 +365,6 @@ def test_a_segmenter_parameter_error_in_a_config_names_its_table_without_none(ru
 def test_the_library_keeps_none_and_the_segmenter_label_in_segmenter_errors():
     from stability import get_segmenter
 
-    with pytest.raises(InvalidTypeError,  # a wrong type, as the segmenter says it
+    with pytest.raises(InvalidParameterError,
                        match=r"^segmenter 'c99': bad parameters \{'band': 'x'\}: band must be None or an integer"):
         get_segmenter("c99", band="x")

@@ -292,18 +292,6 @@ def test_a_segmenter_returning_its_units_cut_into_chunks_is_told_how_to_give_the
         range(4, len(UNITS) * 2, 4))
 
 
-def test_a_segmenter_parameter_of_the_wrong_type_stays_a_type_error():
-    """get_segmenter('texttiling', w='ten') raised an InvalidParameterError (a ValueError) for the
-    segmenter's own InvalidTypeError: an ``except TypeError`` missed it."""
-    from stability import get_segmenter
-    from stability.exceptions import InvalidTypeError
-
-    with pytest.raises(InvalidTypeError, match=r"segmenter 'texttiling': bad parameters \{'w': 'ten'\}: w must be "
-                                               r"an integer; received str 'ten'") as caught:
-        get_segmenter("texttiling", w="ten")
-    assert caught.value.parameter == "w" and isinstance(caught.value, TypeError)
-
-
 @pytest.mark.parametrize("name", ["my,seg", "k=4", " padded ", "pkg:attr"])
 def test_register_refuses_a_name_the_command_line_cannot_name(name):
     """register('my,seg', ...) was accepted, though -s 'my,seg' reads the segmenter 'my' with a
