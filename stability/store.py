@@ -1034,29 +1034,39 @@ class ResultsStore:
                 self._lock.release()
 
 
+#: A parameter absent on one side of :func:`_changed_params`.
+_ABSENT = object()
+
+
+def _changed_params(stored: Mapping[str, Any], now: Mapping[str, Any],
+                    defaults: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:
+    """The parameters that differ between results stored with ``stored`` and a segmenter with
+    ``now``, as (name, then, now), :data:`_ABSENT` where a side has none: a parameter the
+    segmenter gained since counts at its default then (a parameter is added with a default that
+    keeps what the segmenter did)."""
+    changed = []
+    for key in sorted(set(stored) | set(now)):
+        before, after = stored.get(key, defaults.get(key, _ABSENT)), now.get(key, _ABSENT)
+        if before is _ABSENT or after is _ABSENT or before != after:
+            changed.append((key, before, after))
+    return changed
+
+
 def _same_params(stored: Mapping[str, Any], now: Mapping[str, Any], defaults: Mapping[str, Any]) -> bool:
-    """Whether results stored with parameters ``stored`` are those of a segmenter with ``now``:
-    the same, but for parameters the segmenter gained since, each at its default (a parameter is
-    added with a default that keeps what the segmenter did)."""
-    missing = object()
-    return (set(stored) <= set(now) and all(stored[k] == now[k] for k in stored)
-            and all(defaults.get(k, missing) == now[k] for k in set(now) - set(stored)))
+    """Whether results stored with parameters ``stored`` are those of a segmenter with ``now``
+    (:func:`_changed_params` finds none)."""
+    return not _changed_params(stored, now, defaults)
 
 
 def _params_changed(stored: Mapping[str, Any], now: Mapping[str, Any], defaults: Mapping[str, Any]) -> str:
-    """The parameters :func:`_same_params` finds changed, as the settings refused on resume are
-    said (``mask_size: 11 then, 9 now``): in a C99's seven parameters the one that changed was
-    left to be found by comparing two dicts. A parameter gained since the results were stored is
-    said at its default then, one since dropped as ``absent`` now."""
-    missing = object()
-    said = []
-    for key in sorted(set(stored) | set(now)):
-        before = stored.get(key, defaults.get(key, missing))
-        after = now.get(key, missing)
-        if before is missing or after is missing or before != after:
-            said.append(f"{key}: {'absent' if before is missing else _short(before)} then, "
-                        f"{'absent' if after is missing else _short(after)} now")
-    return "; ".join(said)
+    """The parameters :func:`_changed_params` finds, as the settings refused on resume are said
+    (``mask_size: 11 then, 9 now``): in a C99's seven parameters the one that changed was left to
+    be found by comparing two dicts. One since dropped is ``absent`` now."""
+    def shown(value: Any) -> str:
+        return "absent" if value is _ABSENT else _short(value)
+
+    return "; ".join(f"{key}: {shown(before)} then, {shown(after)} now"
+                     for key, before, after in _changed_params(stored, now, defaults))
 
 
 def run_header(settings: Any, segmenters: Mapping[str, Any]) -> dict[str, Any]:
