@@ -10,7 +10,7 @@ import numpy as np
 
 from .checks import check_real, check_units, array_as_list, lone_surrogate
 from .exceptions import InvalidParameterError, InvalidSegmentationError, InvalidTypeError, _short_repr
-from .segmentation import Segmentation, check_boundaries
+from .segmentation import Segmentation, as_sizes, check_boundaries
 
 __all__ = ["Document", "as_document", "as_documents"]
 
@@ -139,17 +139,13 @@ class Document:
 
 
 def _sizes_hint(values: Any, n_units: int) -> str:
-    """What to give instead, when invalid boundaries are positive integers summing to the
-    document's number of units (segment sizes, segeval's masses), else nothing: a bare list of
-    integers is read as boundaries, never guessed to be sizes."""
-    values = array_as_list(values)
-    if not isinstance(values, (list, tuple)) or not values or not all(
-            isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 1 for v in values):
-        return ""
-    if sum(int(v) for v in values) != n_units:
+    """What to give instead, when invalid boundaries are segment sizes (:func:`as_sizes`), else
+    nothing."""
+    sizes = as_sizes(values, n_units)
+    if sizes is None:
         return ""
     return (f"; its values sum to the document's {n_units} units: segment sizes? a reference given as a list is "
-            f"its boundaries (the units where a segment starts); give Segmentation.from_masses({list(values)!r})")
+            f"its boundaries (the units where a segment starts); give Segmentation.from_masses({sizes!r})")
 
 
 def _time_pair(pair: Any, name: str) -> tuple[float, float]:

@@ -27,7 +27,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from .checks import check_int
+from .checks import array_as_list, check_int
 from .exceptions import InvalidSegmentationError, InvalidTypeError, _short_repr
 
 __all__ = [
@@ -43,6 +43,22 @@ __all__ = [
 def check_n_units(n_units: Any, name: str = "n_units") -> int:
     """Validate a number of units (an integer >= 1) and return it as an int."""
     return check_int(n_units, name, low=1)
+
+
+def as_sizes(values: Any, n_units: int) -> list[int] | None:
+    """``values`` as segment sizes (segeval's masses) when they can only be read so: positive
+    integers summing to the document's ``n_units`` (a list, a tuple or a one-dimensional array),
+    else ``None``. What the hints of a boundary list that is not one test: a bare list of integers
+    is read as boundaries, never guessed to be sizes.
+
+    >>> as_sizes([3, 3, 3], 9), as_sizes([3, 3], 9), as_sizes([0, 9], 9)
+    ([3, 3, 3], None, None)
+    """
+    values = array_as_list(values)
+    if not isinstance(values, (list, tuple)) or not values or not all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 1 for v in values):
+        return None
+    return [int(v) for v in values] if sum(int(v) for v in values) == n_units else None
 
 
 def check_boundaries(

@@ -23,7 +23,7 @@ from .checks import array_as_list
 from .exceptions import InvalidSegmentationError, InvalidTypeError
 from .isolation import Guarded, SegmenterTimeout, WorkerCrash, submit_alone
 from .permutations import Stream, layout_units, restart_orders, stream_rng
-from .segmentation import Segmentation, check_boundaries
+from .segmentation import Segmentation, as_sizes, check_boundaries
 from .segmenter import apply_order, has_batch_path, has_fast_path, terms_problem, unit_table
 
 __all__ = ["Chunk", "ChunkResult", "Prepared", "initial_task", "initial_batch", "restart_task", "restart_batch",
@@ -99,14 +99,9 @@ def _unit_chunks_hint(raw: Any) -> str:
 
 
 def _masses_hint(raw: Any, n_units: int) -> str:
-    """What to return instead, when invalid boundaries are positive integers summing to the
-    document's number of units (segment sizes, segeval's masses), else nothing."""
-    if not isinstance(raw, (list, tuple, np.ndarray)) or isinstance(raw, np.ndarray) and raw.ndim != 1:
-        return ""
-    values = list(raw)
-    if not values or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 1 for v in values):
-        return ""
-    if sum(int(v) for v in values) != n_units:
+    """What to return instead, when invalid boundaries are segment sizes (:func:`as_sizes`), else
+    nothing."""
+    if as_sizes(raw, n_units) is None:
         return ""
     return (f"; its values sum to the document's {n_units} units: segment sizes? a segmenter returns boundaries "
             "(the units where a segment starts); return Segmentation.from_masses(sizes) to give sizes")
