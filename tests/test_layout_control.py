@@ -20,6 +20,7 @@ from stability.demo import demo_corpus
 from stability.permutations import Stream, layout_units, stream_rng
 from stability.readers import write_jsonl
 from stability.reporting.corpus import ranked_line
+from segmenters.chunkers import FixedChars
 from stability.results import StabilityResult
 from stability.store import load_results
 
@@ -323,3 +324,27 @@ def test_a_run_of_text_chunkers_without_the_layout_control_warns():
     assert ("warning: 'fixed_chars,chunk_size=300', 'fixed_chars,chunk_size=600' place their boundaries by the "
             "units' lengths (text chunkers)") in result.stderr
     assert result.stderr.rstrip().endswith("flag them layout-only (--layout-control)")
+
+
+def test_a_narrow_report_of_layout_only_chunkers_keeps_what_it_advises_comparing_them_by():
+    """A RAG user's grid of chunk sizes, read in an 80-column terminal: every configuration came
+    back layout-only and the report's advice was to compare them by the reference metrics, minding
+    the boundaries a document (bounds), yet the summary had dropped bounds and every reference
+    metric to fit the long labels, and kept the gap, which says nothing of a layout-only
+    configuration. With a layout-only configuration and references, the gap goes first and the first
+    reference metric and bounds last; a run without one keeps the usual order."""
+    from stability.reporting import render
+
+    docs = demo_corpus()[:3]  # with references
+    labels = {f"fixed_chars,chunk_size={size}": FixedChars(chunk_size=size) for size in (150, 300)}
+    result = evaluate({**labels, "c99": "c99"}, docs, n_restarts=2, layout_control=True, metrics={"names": ["f1_1", "b", "pk"]},
+                      progress=False)
+    text = render(result, "table", width=80)
+    header = next(line for line in text.splitlines() if "┃ segmenter" in line)
+    assert "F1(±1)" in header and "bounds" in header and " gap " not in header, text
+    left = re.search(r"Left out for width 80: (.*?) \(", " ".join(text.split()))
+    assert left is not None and "gap" in left.group(1).split(", ")
+    topics = evaluate(["c99", "u00"], docs, n_restarts=2, layout_control=True, metrics={"names": ["f1_1", "b", "pk"]},
+                      progress=False)
+    header = next(line for line in render(topics, "table", width=60).splitlines() if "┃ segmenter" in line)
+    assert " gap " in header  # no layout-only configuration: references and bounds go before the gap

@@ -373,7 +373,13 @@ def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int, met
         rows.append(row + [number(s.reference[m.name].mean, m.places(digits, statistic=True)) if m.name in s.reference
                            else "n/a" for m in refs])
     flags_at = 5 + len(extra)
-    drop = (1, 2) + tuple(range(len(header) - 1, flags_at, -1)) + tuple(range(flags_at - 1, 3, -1))
+    first_ref, scores = flags_at + 1, tuple(range(flags_at - 1, 3, -1))  # gap (and the comparison)
+    if refs and any(s.layout_only for s in result.summary.values()):
+        # what the layout-only advice compares such configurations by goes last: the first reference
+        # metric and bounds; the gap says nothing of them
+        drop = (1, *scores, *range(len(header) - 1, first_ref, -1), 2, first_ref)
+    else:
+        drop = (1, 2, *range(len(header) - 1, flags_at, -1), *scores)
     return Section(_title(result, compact=True), header, rows,
                    notes=("Means over documents.", *few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
                           *_run_tolerance_note(result, refs), *_reference_notes(result), *_layout_note(result), *term_blind_note(result),
