@@ -348,3 +348,28 @@ def test_a_narrow_report_of_layout_only_chunkers_keeps_what_it_advises_comparing
                       progress=False)
     header = next(line for line in render(topics, "table", width=60).splitlines() if "┃ segmenter" in line)
     assert " gap " in header  # no layout-only configuration: references and bounds go before the gap
+
+
+def test_a_chunk_larger_than_the_documents_is_named_with_what_its_size_counts():
+    """A RAG user gave semchunk chunk_size=1000 thinking of characters (it counts words): one chunk
+    held each document, no boundary anywhere, and the report showed only a low score, a bounds of 0
+    in a column narrow terminals drop, and the flags content-blind and layout-only, none saying why.
+    It names such layout-only configurations now, on how many documents they placed no boundary,
+    and where to read what their chunk_size counts; a configuration placing boundaries, and a
+    topic segmenter, are not named."""
+    from stability.reporting import render
+
+    docs = demo_corpus()[:3]
+    segmenters = {"fixed_chars,chunk_size=100000": FixedChars(chunk_size=100000),
+                  "fixed_chars,chunk_size=300": FixedChars(chunk_size=300), "c99": "c99"}
+    result = evaluate(segmenters, docs, n_restarts=2, layout_control=True, progress=False)
+    for fmt in ("table", "md"):
+        text = " ".join((render(result, fmt, width=120) if fmt == "table" else render(result, fmt)).split())
+        note = re.search(r"No boundary: (.*?)\. ", text)
+        assert note is not None, text
+        assert "'fixed_chars,chunk_size=100000' on 3 of 3 documents" in note.group(1)
+        assert "chunk_size=300" not in note.group(1) and "c99" not in note.group(1)
+        assert "stability segmenters fixed_chars" in text
+    fine = evaluate({"fixed_chars,chunk_size=300": FixedChars(chunk_size=300)}, docs, n_restarts=2, layout_control=True,
+                    progress=False)
+    assert "No boundary:" not in render(fine, "md")

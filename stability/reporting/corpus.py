@@ -113,7 +113,27 @@ def _layout_note(result: CorpusResult) -> list[str]:
         return []
     if not any(s.layout_only for s in summaries):
         return [LAYOUT_NOTE]
-    return [LAYOUT_NOTE, LAYOUT_ONLY_ADVICE + LAYOUT_ONLY_BY[any(s.reference for s in summaries)]]
+    return [LAYOUT_NOTE, LAYOUT_ONLY_ADVICE + LAYOUT_ONLY_BY[any(s.reference for s in summaries)],
+            *_whole_chunk_note(result)]
+
+
+def _whole_chunk_note(result: CorpusResult) -> list[str]:
+    """The layout-only configurations that placed no boundary on some documents of two units or
+    more, and on how many: a chunk size larger than those documents, typically one given in the
+    wrong unit (characters for a chunker counting words, or the reverse)."""
+    named = []
+    for label, s in result.summary.items():
+        runs = [r for r in result.documents.get(label, ()) if r.segmentation.n_units >= 2]
+        empty = sum(1 for r in runs if not r.segmentation.boundaries)
+        if s.layout_only and empty:
+            named.append((label, f"{shown_label(label)} on {empty} of {counted(len(runs), 'document')}"))
+    if not named:
+        return []
+    names = sorted({label.split(",")[0] for label, _ in named})
+    look = "; ".join(f"stability segmenters {name}{' --allow-plugins' if ':' in name else ''}" for name in names)
+    return [f"No boundary: {'; '.join(text for _, text in named)}. A single chunk held each of those documents "
+            "whole, so they score 0 and say nothing of where it cuts: check what the chunk size counts (characters, "
+            f"words or tokens: {look}) against the documents' lengths."]
 
 
 def term_blind_counts(result: CorpusResult) -> str:
