@@ -20,8 +20,8 @@ placed right after the end of chunk ``i-1`` if the text continues with it there 
 chunks that tile the text); otherwise at its first occurrence after the *start* of chunk
 ``i-1`` (chunks that overlap, or a chunker that dropped some text between two chunks), or at that
 start itself (a chunk beginning as the one before it). A chunk that is only whitespace is ignored.
-A chunk not found raises :class:`InvalidParameterError` naming it: the chunker changed more than
-whitespace. In a text that repeats itself, an overlapping chunk may be placed at an earlier
+A chunk not found raises :class:`InvalidParameterError` naming it, with how far it agrees with the
+text and what each has where they part: the chunker changed more than whitespace. In a text that repeats itself, an overlapping chunk may be placed at an earlier
 repetition, or a place chosen so may leave a later chunk none: then each chunk is placed by the
 same rule no further than the latest place from which the chunks after it still fit. Adapters
 whose library reports character offsets (``semchunk``, ``chonkie_*``, ``semantic_text_splitter``)
@@ -88,7 +88,7 @@ from typing import Any
 
 import numpy as np
 
-from stability.checks import check_choice, check_int
+from stability.checks import check_choice, check_int, counted
 from stability.exceptions import InvalidParameterError, InvalidTypeError, MissingDependencyError
 from stability.segmenter import Segmenter
 
@@ -184,11 +184,41 @@ def locate_chunks(text: str, chunks: Sequence[str]) -> list[int]:
                 if again is None:
                     return placed
         i, chunk = pieces[failed][0], chunks[pieces[failed][0]]
+        after, end = (starts[-1] + 1, starts[-1] + len(words[failed - 1])) if starts else (0, 0)
         raise InvalidParameterError(
             f"chunker output: chunk {i} {chunk[:40]!r} not found after non-whitespace character "
             f"{starts[-1] if starts else 0} of the text; a chunker must return pieces of the text it is given, in "
-            "order (whitespace aside)", parameter="chunker")
+            f"order (whitespace aside): {_parting(compact, words[failed], after, end)}",
+            parameter="chunker")
     return starts
+
+
+def _parting(compact: str, piece: str, after: int, end: int) -> str:
+    """Where a chunk not found parts from the text, in words, both without whitespace: from ``end``
+    (where the previous chunk ends, so where a chunk tiling the text begins) when the chunk begins
+    as the text does there, else from the longest beginning of ``piece`` found from ``after`` (the
+    previous chunk's start) on, where an overlapping chunk begins."""
+    low = 0
+    while low < len(piece) and end + low < len(compact) and piece[low] == compact[end + low]:
+        low += 1
+    at = end
+    if not low:
+        high = len(piece)  # the longest prefix found from after on: being found is monotone in its length
+        while low < high:
+            middle = (low + high + 1) // 2
+            low, high = (middle, high) if compact.find(piece[:middle], after) >= 0 else (low, middle - 1)
+        if not low:
+            where = " after the previous chunk's start" if after else ""
+            return (f"not even its first character ({piece[0]!r}) is in the text{where}: "
+                    "the chunker rewrote it or added it")
+        at = compact.find(piece[:low], after)
+    text = compact[at + low:at + low + 20]
+    agreed = repr(piece[:low]) if low <= 20 else f"ending {piece[low - 20:low]!r}"
+    return (f"its first {counted(low, 'character')} ({agreed}) {'is' if low == 1 else 'are'} in the text, at "
+            f"non-whitespace character {at}; "
+            f"then the chunk has {piece[low:low + 20]!r} where the text has {text!r}"
+            f"{'' if text else ' (its end)'} (whitespace removed: a change of case, quotes, Unicode normal form, "
+            "markup or an added header all make a chunk that is not the text's)")
 
 
 def _place_chunks(compact: str, pieces: Sequence[str], latest: Sequence[int], *,

@@ -473,3 +473,27 @@ def test_an_adapter_whose_extra_is_missing_is_listed_as_not_installed_with_its_p
     named = runner.invoke(app, ["segmenters", "semchunk"])
     assert named.exit_code == 1
     assert named.stderr.startswith("error: segmenter 'semchunk' needs the 'semchunk' package")
+
+
+def test_a_chunker_that_rewrote_its_text_is_told_where_and_how():
+    """A RAG user's chunker lowercased its chunks (or put a header in front, or normalised quotes),
+    and the error said only that chunk 0 was "not found after non-whitespace character 0": nothing
+    of which character differed. It says now how far the chunk agrees with the text and what each
+    has where they part (characters counted without whitespace)."""
+    from segmenters.chunkers import locate_chunks
+
+    # hand count: "Hello World" without whitespace is "HelloWorld"; "hello" agrees with none of it
+    # ("h" occurs nowhere), "Hello world" agrees for 5 characters ("Hello"), then "w" against "W"
+    with pytest.raises(InvalidParameterError, match=r"its first 5 characters \('Hello'\) are in the text, at "
+                                                     r"non-whitespace character 0; then the chunk has 'world' "
+                                                     r"where the text has 'World'"):
+        locate_chunks("Hello World", ["Hello world"])
+    with pytest.raises(InvalidParameterError, match=r"not even its first character \('#'\) is in the text after "
+                                                     r"the previous chunk's start"):
+        locate_chunks("ab cd", ["ab", "# Title: cd"])
+    # a chunk overlapping the previous one is compared where its longest beginning lies (at "cd",
+    # character 2), not where the previous chunk ends
+    with pytest.raises(InvalidParameterError, match=r"its first 3 characters \('cde'\) are in the text, at "
+                                                     r"non-whitespace character 2; then the chunk has 'X' where "
+                                                     r"the text has 'f'"):
+        locate_chunks("ab cd ef", ["ab cd", "cd eX"])

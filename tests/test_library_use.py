@@ -71,7 +71,8 @@ def test_a_chunker_returning_text_not_in_the_document_is_told_so_in_plain_words(
     run = evaluate({"mine": ChunkerSegmenter(lambda text: ["hello", "world"])}, [UNITS], n_restarts=2, progress=False)
     assert run.failures[0].error == (
         "InvalidParameterError: chunker output: chunk 0 'hello' not found after non-whitespace character 0 of the "
-        "text; a chunker must return pieces of the text it is given, in order (whitespace aside)")
+        "text; a chunker must return pieces of the text it is given, in order (whitespace aside): not even its first "
+        "character ('h') is in the text: the chunker rewrote it or added it")
 
 
 def _paragraphs(text):
