@@ -373,3 +373,8 @@ def test_a_chunk_larger_than_the_documents_is_named_with_what_its_size_counts():
     fine = evaluate({"fixed_chars,chunk_size=300": FixedChars(chunk_size=300)}, docs, n_restarts=2, layout_control=True,
                     progress=False)
     assert "No boundary:" not in render(fine, "md")
+    # a label of the user's own (a config table's, a dict key) is no segmenter name to look up
+    mine = evaluate({"mine": FixedChars(chunk_size=100000)}, docs, n_restarts=2, layout_control=True, progress=False)
+    text = " ".join(render(mine, "md").split())
+    assert "No boundary: mine on 3 of 3 documents" in text and "stability segmenters" not in text
+    assert "(characters, words or tokens) against" in text

@@ -129,11 +129,16 @@ def _whole_chunk_note(result: CorpusResult) -> list[str]:
             named.append((label, f"{shown_label(label)} on {empty} of {counted(len(runs), 'document')}"))
     if not named:
         return []
-    names = sorted({label.split(",")[0] for label, _ in named})
+    from ..registry import available_segmenters
+
+    # a label names its segmenter where it starts with a registered name or a module:attribute (the
+    # command line's and a grid's labels); a config's or a Python dict's own label does not
+    registered = available_segmenters()
+    names = sorted({name for name in (label.split(",")[0] for label, _ in named) if name in registered or ":" in name})
     look = "; ".join(f"stability segmenters {name}{' --allow-plugins' if ':' in name else ''}" for name in names)
     return [f"No boundary: {'; '.join(text for _, text in named)}. A single chunk held each of those documents "
             "whole, so they score 0 and say nothing of where it cuts: check what the chunk size counts (characters, "
-            f"words or tokens: {look}) against the documents' lengths."]
+            f"words or tokens{': ' + look if look else ''}) against the documents' lengths."]
 
 
 def term_blind_counts(result: CorpusResult) -> str:
