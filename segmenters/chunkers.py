@@ -83,7 +83,7 @@ import contextlib
 import functools
 import importlib
 import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -149,7 +149,7 @@ def _require(module: str, extra: str, segmenter: str) -> Any:
         ) from exc
 
 
-def locate_chunks(text: str, chunks: Sequence[str]) -> list[int]:
+def locate_chunks(text: str, chunks: Iterable[str]) -> list[int]:
     """Start of each chunk in ``text``, in non-whitespace characters (see the module docstring).
 
     Whitespace-only chunks are skipped, so the result may be shorter than ``chunks``.
@@ -163,8 +163,9 @@ def locate_chunks(text: str, chunks: Sequence[str]) -> list[int]:
     >>> locate_chunks("a a a a", ["a a a", "a a", "a a"])  # tiling at 3 would leave the third no room
     [0, 1, 2]
     """
-    if isinstance(chunks, (str, bytes)) or not isinstance(chunks, Sequence):
-        raise InvalidTypeError.make("chunker output", "a list of strings", chunks)
+    if isinstance(chunks, (str, bytes)) or not isinstance(chunks, Iterable):
+        raise InvalidTypeError.make("chunker output", "a list (or another iterable) of strings", chunks)
+    chunks = list(chunks)  # a generator's chunks, read once
     compact = _compact(text)
     pieces: list[tuple[int, str]] = []  # (index in chunks, chunk without whitespace), blank chunks left out
     for i, chunk in enumerate(chunks):
@@ -315,7 +316,7 @@ class ChunkerSegmenter(Segmenter):
     ----------
     chunker : callable
         ``text -> list[str]``: chunks in order, covering the text; whitespace may be dropped or
-        changed, chunks may overlap.
+        changed, chunks may overlap. Any iterable of strings will do (a generator too).
     unit_separator : str, default "\\n"
         Whitespace joining the units into the text given to the chunker (``"\\n\\n"`` makes
         every unit a paragraph; ``" "`` gives running text).
@@ -324,7 +325,7 @@ class ChunkerSegmenter(Segmenter):
     name = "chunker"
     length_based = True
 
-    def __init__(self, chunker: Callable[[str], Sequence[str]], unit_separator: str = "\n") -> None:
+    def __init__(self, chunker: Callable[[str], Iterable[str]], unit_separator: str = "\n") -> None:
         if not callable(chunker):
             raise InvalidTypeError.make("chunker", "a callable text -> list[str]", chunker)
         _check_separator(unit_separator)

@@ -497,3 +497,22 @@ def test_a_chunker_that_rewrote_its_text_is_told_where_and_how():
                                                      r"non-whitespace character 2; then the chunk has 'X' where "
                                                      r"the text has 'f'"):
         locate_chunks("ab cd ef", ["ab cd", "cd eX"])
+
+
+def test_a_chunker_yielding_its_chunks_is_read_as_one_returning_them():
+    """A RAG user's chunker written as a generator (``yield`` each chunk, as many are) was refused:
+    "chunker output must be a list of strings; received generator". Any iterable of strings is
+    read now, as the same chunks in a list; a string itself (a chunker returning the text) and a
+    value that is not iterable are still refused."""
+    from segmenters.chunkers import ChunkerSegmenter, locate_chunks
+
+    def lines(text):
+        yield from text.split("\n")
+
+    units = ["a b", "c", "d e f", "g"]
+    assert ChunkerSegmenter(lines)(units) == ChunkerSegmenter(lambda text: text.split("\n"))(units) == [1, 2, 3]
+    assert locate_chunks("ab cd", iter(["ab", "cd"])) == [0, 2]
+    with pytest.raises(InvalidTypeError, match="chunker output must be"):
+        locate_chunks("ab cd", "ab cd")
+    with pytest.raises(InvalidTypeError, match="chunker output must be"):
+        locate_chunks("ab cd", 3)
