@@ -19,7 +19,8 @@ whitespace removed.
 placed right after the end of chunk ``i-1`` if the text continues with it there (the usual case:
 chunks that tile the text); otherwise at its first occurrence after the *start* of chunk
 ``i-1`` (chunks that overlap, or a chunker that dropped some text between two chunks), or at that
-start itself (a chunk beginning as the one before it). A chunk that is only whitespace is ignored.
+start itself (a chunk beginning as the one before it). A chunk that is only whitespace is ignored;
+no chunk with a character, for a text that has some, raises :class:`InvalidParameterError`.
 A chunk not found raises :class:`InvalidParameterError` naming it, with how far it agrees with the
 text and what each has where they part: the chunker changed more than whitespace. In a text that repeats itself, an overlapping chunk may be placed at an earlier
 repetition, or a place chosen so may leave a later chunk none: then each chunk is placed by the
@@ -173,6 +174,11 @@ def locate_chunks(text: str, chunks: Iterable[str]) -> list[int]:
             raise InvalidTypeError.make(f"chunk {i} of the chunker output", "a string", chunk)
         if piece := _compact(chunk):
             pieces.append((i, piece))
+    if compact and not pieces:  # the chunker dropped the whole text: not one segment, a broken chunker
+        raise InvalidParameterError(
+            f"chunker output: no chunk with a character (received {counted(len(chunks), 'chunk')}"
+            f"{', only whitespace' if chunks else ''}) for a text of {len(compact)} non-whitespace characters; a "
+            "chunker must return the pieces of the text it is given", parameter="chunker")
     words = [piece for _, piece in pieces]
     failed, starts = _place_chunks(compact, words, [len(compact)] * len(words), strict=True)
     if failed is not None:

@@ -516,3 +516,20 @@ def test_a_chunker_yielding_its_chunks_is_read_as_one_returning_them():
         locate_chunks("ab cd", "ab cd")
     with pytest.raises(InvalidTypeError, match="chunker output must be"):
         locate_chunks("ab cd", 3)
+
+
+def test_a_chunker_returning_no_chunk_for_a_text_is_refused():
+    """A chunker whose filter dropped every chunk (``[c for c in chunks if len(c) > 2000]``)
+    returned nothing for a text of several units, and the segmenter read that as one segment: no
+    boundary, a score of 0, as if each document were one chunk. No chunk, or only whitespace, for
+    a text with characters is an error now, naming what came back; a text of one non-empty unit
+    still gets no boundaries without calling the chunker."""
+    from segmenters.chunkers import ChunkerSegmenter, locate_chunks
+
+    with pytest.raises(InvalidParameterError, match=r"chunker output: no chunk with a character \(received 0 chunks\) "
+                                                     r"for a text of 6 non-whitespace characters"):
+        ChunkerSegmenter(lambda text: [])(["ab", "cd", "ef"])
+    with pytest.raises(InvalidParameterError, match=r"received 2 chunks, only whitespace"):
+        locate_chunks("ab", [" ", "\n"])
+    assert ChunkerSegmenter(lambda text: [])(["ab", " "]) == []
+    assert locate_chunks(" \n", []) == []  # no character to cover
