@@ -181,3 +181,26 @@ def test_html_lets_a_grid_label_break_after_its_commas(tmp_path):
     experiment = with_overrides(load_config(_write(tmp_path, "")), segmenters=["texttiling,k=10,grid={w=[6,12]}"])
     page = render(run_experiment(experiment, progress=False), "html")
     assert '<th scope="row" class="l">texttiling,<wbr>k=10,<wbr>w=6</th>' in page
+
+
+def test_the_chunkers_config_runs_the_readme_choice_of_a_chunker_and_its_size(tmp_path):
+    """The README's way of choosing a chunker and its size (two chunkers on a grid of sizes, topic
+    segmenters as a yardstick, the layout control, the reference metrics that can rank the
+    chunkers) was a command line only: a RAG user looking in configs/ for a file to copy found none.
+    configs/chunkers.toml holds it, on the demo corpus; --corpus points it at one's documents."""
+    from pathlib import Path
+
+    from stability.demo import demo_corpus
+    from stability.readers import write_jsonl
+
+    path = Path(__file__).resolve().parents[1] / "configs" / "chunkers.toml"
+    experiment = load_config(path)
+    assert list(experiment.build_segmenters()) == [
+        *(f"langchain_recursive,chunk_size={size}" for size in (250, 500, 1000)),
+        *(f"semchunk,chunk_size={size}" for size in (40, 80, 160)), "c99", "u00"]
+    assert experiment.run["layout_control"] is True and experiment.metrics["names"] == ["f1_1", "boundary_similarity", "pk"]
+    write_jsonl(demo_corpus()[:2], tmp_path / "mine.jsonl")
+    mine = with_overrides(experiment, corpus=str(tmp_path / "mine.jsonl"), n_restarts=2, out=str(tmp_path / "out"))
+    result = run_experiment(mine, progress=False)
+    assert result.summary["semchunk,chunk_size=80"].layout_only and not result.summary["c99"].layout_only
+    assert "f1_1" in result.summary["c99"].reference
