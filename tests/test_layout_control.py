@@ -378,3 +378,22 @@ def test_a_chunk_larger_than_the_documents_is_named_with_what_its_size_counts():
     text = " ".join(render(mine, "md").split())
     assert "No boundary: mine on 3 of 3 documents" in text and "stability segmenters" not in text
     assert "(characters, words or tokens) against" in text
+
+
+def test_the_kendall_tau_of_a_run_with_layout_only_configurations_says_what_it_ranks():
+    """A RAG user's grid of chunk sizes beside C99, with references: the summary said the headline
+    cannot rank layout-only configurations and pointed to "the ranking on a few annotated documents
+    (Kendall tau below)", and the tau table ranked those same configurations by the headline
+    without a word. It says now how many of the segmenters ranked are layout-only and what the
+    taus then measure; a run without a layout-only configuration does not say it."""
+    from stability.reporting import render
+
+    docs = demo_corpus()[:3]
+    segmenters = {f"fixed_chars,chunk_size={size}": FixedChars(chunk_size=size) for size in (150, 300, 600)}
+    result = evaluate({**segmenters, "c99": "c99", "u00": "u00"}, docs, n_restarts=2, layout_control=True,
+                      progress=False)
+    text = " ".join(render(result, "md").split())
+    tau = text[text.index("Kendall tau between"):]
+    assert "3 of the 5 segmenters ranked are layout-only" in tau, tau
+    topics = evaluate(["c99", "u00"], docs, n_restarts=2, layout_control=True, progress=False)
+    assert "layout-only" not in " ".join(render(topics, "md").split()).split("Kendall tau between")[1]

@@ -748,6 +748,11 @@ def _correlation_section(result: CorpusResult, compact: bool, metrics: Sequence[
             notes.append(f"(...)!: fewer than {MIN_RANKED} {items} ranked (n; a score undefined on some of "
                          "them ranks fewer): with so few items a rank correlation of +-1 arises by chance alone "
                          "(1 time in 3 with 3 items); do not read it.")
+    layout = sum(1 for s in result.summary.values() if s.layout_only)
+    if layout:  # what the summary's advice (check the ranking: Kendall tau below) then gets
+        notes.append(f"{layout} of the {counted(counts['segmenters'], 'segmenter')} ranked are layout-only, which the "
+                     "headline cannot rank (see the summary): these taus count how it orders them too, so they do not "
+                     "say how well it ranks topic segmenters (a run without them does).")
     return Section("Kendall tau between stability and reference metrics (positive = agreement)", header, rows,
                    notes=notes, align="LLr" + "r" * len(refs),
                    drop_order=tuple(range(len(header) - 1, 3, -1)) if compact else (),
