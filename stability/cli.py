@@ -471,8 +471,8 @@ def run(
         with printing_to_stderr():  # stdout: the report alone, whatever the segmenters print
             result = run_experiment(experiment, progress=progress, on_results=lambda _: saved.update(complete=True),
                                     provenance=_command(), metrics=metrics)
-        _print_report(result, report_format or old_report, width=width, columns=columns, metrics=metrics,
-                      documents=documents or None)  # as report.md and report.html in --out, and `report`
+        _print_run_report(result, report_format or old_report, width=width, columns=columns, metrics=metrics,
+                          documents=documents or None)
         from .results import failure_lines
 
         for line in failure_lines(result.failures):
@@ -481,6 +481,25 @@ def run(
             _err(f"results written to {experiment.output['dir']}")
     if result.failures:
         raise typer.Exit(code=3)
+
+
+def _print_run_report(result: Any, report_format: Optional[str], *, metrics: Optional[str | list[str]],
+                      **options: Any) -> None:
+    """Print a run's report (the one report.md and report.html in ``--out`` hold, and ``report`` renders).
+    A metric named but not computed (a corpus without references) is an error after the run: the
+    report is printed all the same with the metrics the run computed, then the error is raised, as
+    :func:`stability.config.run_experiment` writes the reports of ``--out`` before it; a run without
+    ``--out`` kept its results nowhere else."""
+    from .exceptions import InvalidParameterError
+
+    try:
+        _print_report(result, report_format, metrics=metrics, **options)
+    except InvalidParameterError as exc:
+        if metrics is None or exc.parameter != "metrics":
+            raise
+        _print_report(result, report_format, **options)
+        _err("warning: the report above shows the reference metrics the run computed, not those named")
+        raise
 
 
 def _existing_or_dash(value: str) -> str:

@@ -231,6 +231,24 @@ def test_run_metrics_that_cannot_be_computed_still_leave_the_reports(runner, tmp
     assert {"report.md", "report.json"} <= {path.name for path in out.iterdir()}
 
 
+def test_run_metrics_that_cannot_be_computed_without_out_still_print_the_report(runner, tmp_path):
+    """`--metrics pk` on documents without references and no --out: the run computed every pair,
+    then the error alone was printed and the results were lost (kept nowhere). The report is
+    printed with the metrics the run computed, then the error stands (exit 1)."""
+    from stability.demo import demo_corpus
+
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    for doc in demo_corpus(n_documents=2):
+        (folder / f"{doc.id}.txt").write_text("\n".join(doc.units) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["run", "-s", "even", "-c", str(folder), "--corpus-format", "text", "--unit", "line",
+                                 "-r", "2", "--no-progress", "--metrics", "pk", "--width", "100"])
+    assert result.exit_code == 1
+    assert "pk was not computed: it needs references" in result.stderr
+    assert "the report above shows the reference metrics the run computed, not those named" in result.stderr
+    assert any(line.startswith("│ even ") for line in result.stdout.splitlines()), result.stdout
+
+
 @pytest.mark.parametrize("fmt", ["table", "md", "csv", "json", "html"])
 def test_report_formats_match_golden_files(runner, corpus_file, tmp_path, fmt):
     out = tmp_path / "out"
