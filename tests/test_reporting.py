@@ -655,3 +655,31 @@ def test_without_references_the_headline_note_names_the_command_adding_them_in_p
         text = " ".join(text.split())
         assert "(stability report OUT --references FILE adds a Kendall tau table)" in text
         assert "`" not in text
+
+
+def test_the_terminal_and_markdown_reports_say_what_content_blind_and_non_deterministic_mean():
+    """The terminal and Markdown reports showed the flags content-blind and non-deterministic
+    without a word of what they mean (layout-only, term-blind and the count marks each had a note;
+    only the HTML introduction explained content-blind). Each flag a run has gets one note naming
+    the segmenters flagged; a run without them gets none."""
+    import random
+
+    from stability import evaluate
+    from stability.demo import demo_corpus
+    from stability.reporting import render
+
+    rng = random.Random(0)
+
+    def coin(units):  # a new boundary at every call: not reproducible
+        return [rng.randrange(1, len(units))] if len(units) > 2 else []
+
+    docs = demo_corpus(n_documents=3)
+    result = evaluate({"coin": coin, "even": "even", "c99": "c99"}, docs, n_restarts=3, progress=False)
+    assert result.summary["coin"].deterministic is False and result.summary["even"].content_blind
+    for fmt in ("table", "md"):
+        text = " ".join(render(result, fmt, **({"width": 200} if fmt == "table" else {})).split())
+        assert "content-blind (coin, even): the shuffle control (units permuted across the whole document) is as stable" in text
+        assert "non-deterministic (coin): two calls on the same document returned different boundaries" in text
+        assert text.count("content-blind (") == 1
+    clean = " ".join(render(evaluate({"c99": "c99"}, docs, n_restarts=3, progress=False), "table", width=200).split())
+    assert "content-blind (" not in clean and "non-deterministic (" not in clean

@@ -77,13 +77,34 @@ def no_shuffle_note(result: CorpusResult) -> tuple[str, ...]:
             "tables do not need it).",)
 
 
+#: What the content-blind flag means, in the introduction of HTML reports and under a summary that shows it.
+CONTENT_BLIND_MEANING = ("the shuffle control (units permuted across the whole document) is as stable as the real "
+                         "test, so the score carries no evidence about the content")
+
 #: What the stability test is, for formats with room for a paragraph (HTML).
 INTRODUCTION = (
     "Stability test of Lamprier et al. (2007): units are permuted within the segments a segmenter found, the "
     "document is segmented again, and the boundaries found again are counted. Scores are \"mean (std)\" over "
-    "documents. content-blind: the shuffle control (units permuted across the whole document) is as stable as "
-    "the real test, so the score carries no evidence about the content."
+    f"documents. content-blind: {CONTENT_BLIND_MEANING}."
 )
+
+
+def flag_notes(result: CorpusResult) -> list[str]:
+    """What the content-blind and non-deterministic flags mean, naming the segmenters flagged, for
+    each one some segmenter of ``result`` has (a terminal or Markdown report showed the flags
+    without a word of what they mean; layout-only, term-blind and the count marks have notes of
+    their own)."""
+    blind = [label for label, s in result.summary.items() if s.content_blind]
+    unstable = [label for label, s in result.summary.items() if s.deterministic is False]
+    notes = []
+    if blind:
+        notes.append(f"content-blind ({label_list(blind)}): {CONTENT_BLIND_MEANING}, as for a rule that ignores the "
+                     "words (even spacing, no boundaries); its headline is about 0 or below, and the ranking sets it apart.")
+    if unstable:
+        notes.append(f"non-deterministic ({label_list(unstable)}): two calls on the same document returned different "
+                     "boundaries, so boundaries that do not come back after a permutation need not be the permutation's "
+                     "doing: the test is not valid for it (give it a fixed random seed).")
+    return notes
 
 #: What the layout-only flag means, under the summary of runs with the layout control.
 LAYOUT_NOTE = ("layout-only: the output does not change under the layout control (the document's words redistributed "
@@ -358,7 +379,7 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     groups = (("", 2), ("stability test", len(tests) + 1), *((("comparison", 1),) if compared else ()),
               ("controls", len(controls) + 1), ("reference", len(refs)))
     notes = (*few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
-             *_run_tolerance_note(result, refs), *_reference_notes(result), *_layout_note(result), *term_blind_note(result), *no_shuffle_note(result),
+             *_run_tolerance_note(result, refs), *_reference_notes(result), *flag_notes(result), *_layout_note(result), *term_blind_note(result), *no_shuffle_note(result),
              _headline_note(HEADLINE_NOTE, result),
              *_comparison_note(compared), *reproduce_note(result))
     explained = [m for m in tests if m is not HEADLINE] + ([STABILITY_X_AGREEMENT] if compared else []) + controls
@@ -407,7 +428,7 @@ def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int, met
         drop = (1, 2, *range(len(header) - 1, flags_at, -1), *scores)
     return Section(_title(result, compact=True), header, rows,
                    notes=("Means over documents.", *few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
-                          *_run_tolerance_note(result, refs), *_reference_notes(result), *_layout_note(result), *term_blind_note(result),
+                          *_run_tolerance_note(result, refs), *_reference_notes(result), *flag_notes(result), *_layout_note(result), *term_blind_note(result),
                           *no_shuffle_note(result), _headline_note(HEADLINE_BRIEF, result),
                           *_comparison_note(compared, brief=True), *reproduce_note(result)),
                    align="LRrRr" + "r" * len(extra) + "L" + "r" * len(refs), data=_summary_data(result, metrics),
