@@ -32,7 +32,10 @@ plain call on the permuted units. Rank counts use ``s*s - 1`` vectorized shifted
 sums use 2-D prefix sums built in place; memory is ``O(n^2)``: the similarity matrix and the prefix
 sums (two ``n x n`` float64 arrays) plus one ``uint16`` count matrix at the peak. The batched
 restart path (:meth:`C99.segment_batch`) stacks the permuted matrices of many restarts and runs
-the rank transform and prefix sums on the stack at once.
+the rank transform, the prefix sums and the divisive clustering on the stack at once. The
+clustering first finds every region's best local split (the regions form a tree known in advance:
+a region's best split depends on the region alone), a level of the tree at a time, then takes its
+steps, each one pass over the open regions of every table of the stack.
 
 **Long documents.** The exact mode refuses documents whose estimated peak memory exceeds 2 GiB
 (about 10,600 units); ``C99(band=W)`` keeps only a diagonal band of the similarity and rank
@@ -74,7 +77,8 @@ _RARE_DOC_FREQ = 48  # terms in at most this many units: pairs added one by one
 _PAIR_BATCH = 1 << 20  # unit pairs generated at once for those terms
 _DENSITY_FLOOR = 1e-12  # "a tiny positive number" a new global density must beat
 _BATCH_CELLS = 1 << 21  # similarity cells stacked at once by the batched restart path (~40 MB)
-_SMALL = 48  # regions / region counts up to this size use plain Python (same arithmetic, faster)
+_SMALL = 48  # open region counts up to this size are compared in plain Python (same arithmetic, faster)
+_STACKED_STEPS = 512  # a stack of tables of documents up to this size steps all its tables at once
 
 
 def cosine_similarity_matrix(encoded: EncodedUnits) -> np.ndarray:
@@ -328,109 +332,136 @@ class _BandInside:
         column = np.where(rows < n, below[np.minimum(rows, n - 1), band - np.arange(band)[None, :]], 0.0)
         self.cross = np.zeros((n, band + 1))  # cross[a, t] = E(a, a+t)
         np.cumsum(column, axis=1, out=self.cross[:, 1:])
-        self._cumulative = self.cumulative.tolist()
-        self._cross = self.cross.tolist()
+        self.rows = 1
 
     def region(self, a: int, b: int) -> float:
-        c = self._cumulative
+        c = self.cumulative
         return float(c[b + 1] - c[a] - 2.0 * self.cross[a, min(b + 1 - a, self.band)])
 
     def halves(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
-        c, cross, band = self.cumulative, self.cross, self.band
         j = np.arange(a + 1, b + 1)
+        zeros = np.zeros(j.size, dtype=np.intp)
+        return self.halves_at(zeros, zeros + a, j, zeros + b)
+
+    def root_sums(self) -> np.ndarray:
+        """:meth:`region` of ``0 .. n-1``, as an array of one table's value."""
+        return np.array([self.region(0, self.n - 1)])
+
+    def halves_at(self, row: np.ndarray, a: np.ndarray, j: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Inside sums of ``a[t]..j[t]-1`` and ``j[t]..b[t]``, elementwise (``row``: always table 0)."""
+        c, cross, band = self.cumulative, self.cross, self.band
         left = c[j] - c[a] - 2.0 * cross[a, np.minimum(j - a, band)]
         right = c[b + 1] - c[j] - 2.0 * cross[j, np.minimum(b + 1 - j, band)]
         return left, right
 
-    def halves_small(self, a: int, b: int) -> tuple[list[float], list[float]]:
-        """:meth:`halves` in plain Python (the same operations on the same values)."""
-        c, band = self._cumulative, self.band
-        row_a, c_a, c_b = self._cross[a], c[a], c[b + 1]
-        lefts, rights = [], []
-        for j in range(a + 1, b + 1):
-            lefts.append(c[j] - c_a - 2.0 * row_a[min(j - a, band)])
-            rights.append(c_b - c[j] - 2.0 * self._cross[j][min(b + 1 - j, band)])
-        return lefts, rights
-
-
-def _is_best(values: np.ndarray) -> np.ndarray:
-    """Mask of the values equal to the maximum within the tie tolerance."""
-    best = values.max()
-    return values >= best - TIE_TOLERANCE * abs(best)
-
-
-@dataclass
-class _Split:
-    point: int  # last unit of the left half
-    inside_left: float
-    inside_right: float
-
 
 class _PrefixInside:
-    """Inside sums of regions of the full rank matrix, from its 2-D prefix sums (exact mode)."""
+    """Inside sums of regions of full rank matrices, from their 2-D prefix sums (exact mode):
+    one ``(n+1) x (n+1)`` table, or a stack ``(rows, n+1, n+1)`` of them (the batched path)."""
 
     def __init__(self, prefix: np.ndarray) -> None:
         self.prefix = prefix
-        self.n = prefix.shape[0] - 1
-        self.diag = prefix.diagonal().tolist()
+        self.n = prefix.shape[-1] - 1
+        self._stack = prefix if prefix.ndim == 3 else prefix[None]
+        self.rows = self._stack.shape[0]
+        idx = np.arange(self.n + 1)
+        self._diag = self._stack[:, idx, idx]
 
     def region(self, a: int, b: int) -> float:
-        """Sum of the rank matrix over ``a..b`` x ``a..b`` (inclusive)."""
+        """Sum of the rank matrix over ``a..b`` x ``a..b`` (inclusive; one table)."""
         p = self.prefix
         return float(p[b + 1, b + 1] - p[a, b + 1] - p[b + 1, a] + p[a, a])
 
     def halves(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
-        """Inside sums of ``a..i`` and ``i+1..b`` for every split point ``i = a .. b-1``."""
-        p = self.prefix
+        """Inside sums of ``a..i`` and ``i+1..b`` for every split point ``i = a .. b-1`` (one table)."""
         j = np.arange(a + 1, b + 1)  # j = i + 1, first unit of the right half
-        diag_j = p[j, j]
-        left = diag_j - p[a, j] - p[j, a] + p[a, a]
-        right = p[b + 1, b + 1] - p[j, b + 1] - p[b + 1, j] + diag_j
+        zeros = np.zeros(j.size, dtype=np.intp)
+        return self.halves_at(zeros, zeros + a, j, zeros + b)
+
+    def root_sums(self) -> np.ndarray:
+        """:meth:`region` of ``0 .. n-1`` of every table of the stack."""
+        p, n = self._stack, self.n
+        return p[:, n, n] - p[:, 0, n] - p[:, n, 0] + p[:, 0, 0]
+
+    def halves_at(self, row: np.ndarray, a: np.ndarray, j: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Inside sums of ``a[t]..j[t]-1`` and ``j[t]..b[t]`` of table ``row[t]``, elementwise."""
+        p, diag = self._stack, self._diag
+        diag_j = diag[row, j]
+        left = diag_j - p[row, a, j] - p[row, j, a] + diag[row, a]
+        right = diag[row, b + 1] - p[row, j, b + 1] - p[row, b + 1, j] + diag_j
         return left, right
 
-    def halves_small(self, a: int, b: int) -> tuple[list[float], list[float]]:
-        """:meth:`halves` in plain Python (same operations in the same order on the same values)."""
-        p, diag = self.prefix, self.diag
-        row_a = p[a, a + 1 : b + 1].tolist()
-        col_a = p[a + 1 : b + 1, a].tolist()
-        row_b = p[b + 1, a + 1 : b + 1].tolist()
-        col_b = p[a + 1 : b + 1, b + 1].tolist()
-        p_aa, p_bb = diag[a], diag[b + 1]
-        lefts, rights = [], []
-        for t in range(b - a):
-            d = diag[a + 1 + t]
-            lefts.append(d - row_a[t] - col_a[t] + p_aa)
-            rights.append(p_bb - col_b[t] - row_b[t] + d)
-        return lefts, rights
+
+@dataclass
+class _SplitTree:
+    """Every region's best local split, found before the divisive clustering starts.
+
+    A region's best split depends on the region alone, never on when it is split, so the regions
+    the clustering will meet form a tree known in advance (root: the whole document, children: the
+    two halves of a region's best split, down to single units or a depth). It is built a level at a
+    time, each level in one pass of array operations over all its regions (and over every table
+    of a stack). Node ``r`` (``r < rows``) is the root of table ``r``; a child is ``-1`` for a single
+    unit or one below the depth searched.
+    """
+
+    point: np.ndarray  # last unit of the left half
+    gain_sum: np.ndarray  # change of the total inside sum when the region is split
+    gain_area: np.ndarray  # change of the total inside area
+    left: np.ndarray  # node of the left half
+    right: np.ndarray  # node of the right half
+    root_sum: np.ndarray  # per table: the inside sum of the whole document
 
 
-def _best_local_split(inside, a: int, b: int) -> _Split:
-    """Best split of region ``a..b`` (inclusive, ``b > a``) by its own inside density."""
-    if b - a <= _SMALL:
-        return _best_local_split_small(inside, a, b)
-    left, right = inside.halves(a, b)
-    i = np.arange(a, b)
-    area = (i - a + 1) ** 2 + (b - i) ** 2
-    density = (left + right) / area
-    if density.max() <= 0.0:
-        k = 0  # Choi: nothing beats the initial 0, the split stays at the region start
-    else:
-        k = int(np.flatnonzero(_is_best(density))[-1])  # ties: the largest split point
-    return _Split(int(i[k]), float(left[k]), float(right[k]))
+def _split_tree(inside, depth: int) -> _SplitTree:
+    """The best local split of every region up to ``depth`` splits below the root.
 
-
-def _best_local_split_small(inside, a: int, b: int) -> _Split:
-    """:func:`_best_local_split` in plain Python for small regions: the same operations in the
-    same order on the same float64 values, hence the same result, without numpy's per-call cost."""
-    lefts, rights = inside.halves_small(a, b)
-    span = b - a
-    densities = [(lefts[t] + rights[t]) / ((t + 1) ** 2 + (span - t) ** 2) for t in range(span)]
-    best = max(densities)
-    k = 0
-    if best > 0.0:
-        floor = best - TIE_TOLERANCE * abs(best)
-        k = max(t for t in range(span) if densities[t] >= floor)
-    return _Split(a + k, lefts[k], rights[k])
+    Per region ``a..b``, as Choi's local search: the split ``i`` maximising the inside density
+    ``(s(a, i) + s(i+1, b)) / ((i-a+1)^2 + (b-i)^2)``, ties (within :data:`TIE_TOLERANCE`) to the
+    largest ``i``, and ``i = a`` when no density is positive.
+    """
+    n, n_rows = inside.n, inside.rows
+    row = np.arange(n_rows)
+    a = np.zeros(n_rows, dtype=np.intp)
+    b = np.full(n_rows, n - 1, dtype=np.intp)
+    root_sum = inside.root_sums()
+    s = root_sum
+    levels: list[tuple[np.ndarray, ...]] = []
+    first_id = 0
+    for _ in range(depth):
+        if not row.size:
+            break
+        count = row.size
+        span = b - a
+        offset = np.zeros(count, dtype=np.intp)
+        np.cumsum(span[:-1], out=offset[1:])
+        region = np.repeat(np.arange(count), span)
+        t = np.arange(region.size) - offset[region]  # split i = a + t
+        left, right = inside.halves_at(row[region], a[region], a[region] + 1 + t, b[region])
+        density = (left + right) / ((t + 1) ** 2 + (span[region] - t) ** 2)
+        best = np.maximum.reduceat(density, offset)
+        floor = best - TIE_TOLERANCE * np.abs(best)
+        last = np.maximum.reduceat(np.where(density >= floor[region], t, -1), offset)
+        k = np.where(best > 0.0, last, 0)
+        point = a + k
+        inside_left, inside_right = left[offset + k], right[offset + k]
+        gain_sum = inside_left + inside_right - s
+        gain_area = ((point - a + 1) ** 2 + (b - point) ** 2 - (b - a + 1) ** 2).astype(np.float64)
+        has_left, has_right = point > a, b > point + 1
+        n_left = int(has_left.sum())
+        next_id = first_id + count
+        left_id = np.full(count, -1, dtype=np.intp)
+        left_id[has_left] = next_id + np.arange(n_left)
+        right_id = np.full(count, -1, dtype=np.intp)
+        right_id[has_right] = next_id + n_left + np.arange(int(has_right.sum()))
+        levels.append((point, gain_sum, gain_area, left_id, right_id))
+        first_id = next_id
+        row = np.concatenate([row[has_left], row[has_right]])
+        a, b = np.concatenate([a[has_left], point[has_right] + 1]), np.concatenate([point[has_left], b[has_right]])
+        s = np.concatenate([inside_left[has_left], inside_right[has_right]])
+    point, gain_sum, gain_area, left_id, right_id = (np.concatenate(parts) for parts in zip(*levels))
+    left_id[left_id >= first_id] = -1  # the level below the depth searched
+    right_id[right_id >= first_id] = -1
+    return _SplitTree(point, gain_sum, gain_area, left_id, right_id, root_sum)
 
 
 def _pick_region_small(open_regions: dict[int, tuple[float, float]], total_sum: float, total_area: float) -> int:
@@ -492,33 +523,35 @@ def c99_split_sequence(rank: np.ndarray, n_splits: int) -> tuple[list[int], list
 
     Returns the boundaries in the order they were found and the density gain of each step.
     """
-    return _split_sequence(_PrefixInside(_prefix_sums(rank)), n_splits)
+    return _split_sequence(_PrefixInside(_prefix_sums(rank)), n_splits)[0]
 
 
-def _split_sequence(inside, n_splits: int) -> tuple[list[int], list[float]]:
-    """:func:`c99_split_sequence` from the inside sums of the rank matrix's regions
-    (:class:`_PrefixInside` or, in the long-document mode, :class:`_BandInside`)."""
+def _split_sequence(inside, n_splits: int) -> list[tuple[list[int], list[float]]]:
+    """:func:`c99_split_sequence` for every table of ``inside`` (:class:`_PrefixInside`, or in the
+    long-document mode :class:`_BandInside`): per table, the boundaries in the order found and
+    the density gain of each step.
+
+    Each step splits the open region whose best split gives the highest new global density
+    ``(total sum + gain) / (total area + gain in area)``, ties (within :data:`TIE_TOLERANCE`) to
+    the last region in the text; when none beats :data:`_DENSITY_FLOOR`, the first region.
+    """
     n = inside.n
     n_splits = max(0, min(n_splits, n - 1))
     if n_splits == 0:
-        return [], []
+        return [([], []) for _ in range(inside.rows)]
+    tree = _split_tree(inside, n_splits)
+    if inside.rows > 1 and n <= _STACKED_STEPS:
+        return _stacked_steps(tree, n, n_splits)
+    return [_compact_steps(tree, row, n, n_splits) for row in range(inside.rows)]
 
-    end = np.full(n, -1, dtype=np.intp)  # per region, indexed by its first unit
-    splits: dict[int, _Split] = {}
+
+def _compact_steps(tree: _SplitTree, row: int, n: int, n_splits: int) -> tuple[list[int], list[float]]:
+    """The steps of :func:`_split_sequence` on one table, the open regions in compact arrays."""
     regions = _OpenRegions(n)
-
-    def add_region(a: int, b: int, s: float) -> None:
-        end[a] = b
-        if b > a:
-            sp = _best_local_split(inside, a, b)
-            splits[a] = sp
-            i = sp.point
-            gain_area = float((i - a + 1) ** 2 + (b - i) ** 2 - (b - a + 1) ** 2)
-            regions.add(a, sp.inside_left + sp.inside_right - s, gain_area)
-
-    total_sum = inside.region(0, n - 1)
+    node_at = {0: row}  # open region's first unit -> its node
+    regions.add(0, float(tree.gain_sum[row]), float(tree.gain_area[row]))
+    total_sum = float(tree.root_sum[row])
     total_area = float(n * n)
-    add_region(0, n - 1, total_sum)
     boundaries: list[int] = []
     gains: list[float] = []
     for _ in range(n_splits):
@@ -526,16 +559,61 @@ def _split_sequence(inside, n_splits: int) -> tuple[list[int], list[float]]:
         k = regions.slot[a]
         gain_sum, gain_area = float(regions.gain_sum[k]), float(regions.gain_area[k])
         regions.remove(a)
-        b = int(end[a])
-        sp = splits.pop(a)
+        node = node_at.pop(a)
         old_density = total_sum / total_area
         total_sum += gain_sum
         total_area += gain_area
         gains.append(total_sum / total_area - old_density)
-        boundaries.append(sp.point + 1)
-        add_region(a, sp.point, sp.inside_left)
-        add_region(sp.point + 1, b, sp.inside_right)
+        point = int(tree.point[node])
+        boundaries.append(point + 1)
+        for start, child in ((a, int(tree.left[node])), (point + 1, int(tree.right[node]))):
+            if child >= 0:
+                node_at[start] = child
+                regions.add(start, float(tree.gain_sum[child]), float(tree.gain_area[child]))
     return boundaries, gains
+
+
+def _stacked_steps(tree: _SplitTree, n: int, n_splits: int) -> list[tuple[list[int], list[float]]]:
+    """The steps of :func:`_split_sequence` on every table of a stack at once: one slot per
+    region start and table, each step one pass of array operations over all of them (the same
+    arithmetic as :func:`_compact_steps`, elementwise)."""
+    n_rows = tree.root_sum.size
+    rows = np.arange(n_rows)
+    node_at = np.full((n_rows, n), -1, dtype=np.intp)
+    gain_sum = np.zeros((n_rows, n))
+    gain_area = np.zeros((n_rows, n))
+
+    def place(r: np.ndarray, start: np.ndarray, node: np.ndarray) -> None:
+        node_at[r, start] = node
+        present = node >= 0
+        gain_sum[r, start] = np.where(present, tree.gain_sum[node], 0.0)
+        gain_area[r, start] = np.where(present, tree.gain_area[node], 0.0)
+
+    place(rows, np.zeros(n_rows, dtype=np.intp), rows)
+    total_sum = tree.root_sum.astype(np.float64)
+    total_area = np.full(n_rows, float(n * n))
+    boundaries = np.empty((n_rows, n_splits), dtype=np.intp)
+    gains = np.empty((n_rows, n_splits))
+    for step in range(n_splits):
+        is_open = node_at >= 0
+        density = np.where(is_open, (total_sum[:, None] + gain_sum) / (total_area[:, None] + gain_area), -np.inf)
+        best = density.max(axis=1)
+        floor = best - TIE_TOLERANCE * np.abs(best)
+        chosen = (density >= floor[:, None]) & (density > _DENSITY_FLOOR)
+        last = n - 1 - np.argmax(chosen[:, ::-1], axis=1)  # ties: the last region in the text
+        a = np.where(best > _DENSITY_FLOOR, last, np.argmax(is_open, axis=1))
+        node = node_at[rows, a]
+        old_density = total_sum / total_area
+        total_sum = total_sum + gain_sum[rows, a]
+        total_area = total_area + gain_area[rows, a]
+        gains[:, step] = total_sum / total_area - old_density
+        point = tree.point[node]
+        boundaries[:, step] = point + 1
+        place(rows, a, tree.left[node])
+        right = tree.right[node]
+        has_right = right >= 0
+        place(rows[has_right], point[has_right] + 1, right[has_right])
+    return list(zip(boundaries.tolist(), gains.tolist()))
 
 
 def choi_stop(gains: Sequence[float], std_coeff: float = 1.2) -> int:
@@ -686,7 +764,7 @@ class C99(Segmenter):
         """Boundaries for every row of ``orders`` (the batched restart path).
 
         The permuted similarity matrices of a group of orders are stacked and rank-transformed and
-        summed in one pass of array operations; the divisive clustering then runs per order. Item
+        summed in one pass of array operations, and clustered together (:func:`_split_sequence`). Item
         ``r`` equals ``segment_prepared(prepared, orders[r])`` bit for bit (same elementwise
         operations, sequential cumulative sums). The long-document mode runs order by order.
         """
@@ -699,8 +777,7 @@ class C99(Segmenter):
         for lo in range(0, orders.shape[0], step):
             group = orders[lo : lo + step]
             sims = prepared.similarity[group[:, :, None], group[:, None, :]]
-            prefixes = _rank_prefix_sums(sims, self.mask_size)
-            out.extend(self._segment_inside(_PrefixInside(prefix)) for prefix in prefixes)
+            out.extend(self._segment_inside(_PrefixInside(_rank_prefix_sums(sims, self.mask_size))))
         return out
 
     def segment(self, units: Sequence[str]) -> list[int]:
@@ -713,7 +790,7 @@ class C99(Segmenter):
     def _segment_similarity(self, sim: np.ndarray) -> list[int]:
         if self._trivial(sim.shape[0]):
             return []
-        return self._segment_inside(_PrefixInside(_rank_prefix_sums(sim, self.mask_size)))
+        return self._segment_inside(_PrefixInside(_rank_prefix_sums(sim, self.mask_size)))[0]
 
     def _segment_band(self, encoded: EncodedUnits) -> list[int]:
         n = encoded.n_units
@@ -724,18 +801,18 @@ class C99(Segmenter):
         band = min(self.band, n - 1)
         reach = band + 2 * (self.mask_size // 2)
         rank = banded_rank(banded_similarity(encoded, reach), band, self.mask_size)
-        return self._segment_inside(_BandInside(rank, band))
+        return self._segment_inside(_BandInside(rank, band))[0]
 
-    def _segment_inside(self, inside) -> list[int]:
-        """Boundaries from the inside sums of the rank matrix (``n > 2``, or a known count)."""
+    def _segment_inside(self, inside) -> list[list[int]]:
+        """Boundaries from the inside sums of the rank matrix, one list per table of ``inside``
+        (``n > 2``, or a known count)."""
         n = inside.n
         if self.n_segments is not None:
             k = min(int(self.n_segments), n)
-            boundaries, _ = _split_sequence(inside, k - 1)
-            return sorted(boundaries)
-        boundaries, gains = _split_sequence(inside, n - 1)
-        m = choi_stop(gains, self.std_coeff)
-        return sorted(boundaries[:m])
+            return [sorted(boundaries) for boundaries, _ in _split_sequence(inside, k - 1)]
+        return [
+            sorted(boundaries[: choi_stop(gains, self.std_coeff)]) for boundaries, gains in _split_sequence(inside, n - 1)
+        ]
 
 
 def _check_exact_size(n_units: int) -> None:

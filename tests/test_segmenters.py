@@ -246,6 +246,28 @@ def test_c99_small_region_python_path_equals_the_numpy_path(monkeypatch):
         assert results[0] == results[1] == results[2]
 
 
+@pytest.mark.parametrize("n_splits", [1, 3, None])
+def test_c99_stacked_tables_step_together_as_one_at_a_time(monkeypatch, n_splits):
+    # The batched restart path runs the divisive clustering of a stack of rank matrices at once
+    # (one slot per region start and table); it must give each table's boundaries *and* gains
+    # bit for bit as the clustering of that table alone, ties included (matrices of ones, zeros
+    # and identical blocks have exact ties everywhere).
+    import segmenters.c99 as c99_module
+
+    units, _ = topical_units(7, n_topics=6, per_topic=(3, 9))
+    n = len(units)
+    similarity = cosine_similarity_matrix(Preprocessor().encode(units))
+    orders = [np.random.default_rng(s).permutation(n) for s in range(9)]
+    ranks = [rank_matrix(similarity[np.ix_(order, order)]) for order in orders]
+    ranks += [np.ones((n, n)), np.zeros((n, n)), np.kron(np.eye(n // 3 + 1), np.ones((3, 3)))[:n, :n]]
+    k = n - 1 if n_splits is None else n_splits
+    alone = [c99_split_sequence(rank, k) for rank in ranks]
+    stack = c99_module._PrefixInside(np.stack([c99_module._prefix_sums(rank) for rank in ranks]))
+    assert c99_module._split_sequence(stack, k) == alone
+    monkeypatch.setattr(c99_module, "_STACKED_STEPS", 0)  # the same stack, one table at a time
+    assert c99_module._split_sequence(stack, k) == alone
+
+
 def test_c99_tie_rule_by_hand():
     # Rank matrix of ones (n=4): every split has density 1 -> tie -> the largest split point
     # (i=2, boundary 3); then only [0..2] is splittable -> boundary 2.
