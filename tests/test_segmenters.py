@@ -165,7 +165,7 @@ def test_rank_matrix_matches_the_definition():
     n = 14
     a = rng.integers(0, 4, size=(n, n)) / 4
     sim = (a + a.T) / 2
-    for mask in (1, 3, 11):
+    for mask in (1, 3, 11, 17, 29):  # 17: counts above 255; 29: a mask wider than the matrix
         r = mask // 2
         got = rank_matrix(sim, mask)
         for i in range(n):
@@ -175,6 +175,20 @@ def test_rank_matrix_matches_the_definition():
                 lower = sum(sim[y, x] < sim[i, j] for y in rows for x in cols)
                 cells = len(rows) * len(cols) - 1
                 assert got[i, j] == pytest.approx(lower / cells if cells > 0 else 0.0)
+
+
+@pytest.mark.parametrize("mask", [1, 3, 11, 17])
+def test_rank_counts_of_a_stack_are_each_matrix_alone(mask):
+    # the batched path counts a stack of matrices in one pass over their flattened frames: no
+    # mask may reach into a neighbouring matrix of the stack
+    import segmenters.c99 as c99_module
+
+    rng = np.random.default_rng(4)
+    stack = rng.integers(0, 3, size=(3, 9, 9)) / 2
+    stack = np.minimum(stack, stack.transpose(0, 2, 1))
+    together = c99_module._rank_counts(stack, mask)
+    for matrix, counted in zip(stack, together):
+        assert np.array_equal(counted, c99_module._rank_counts(matrix, mask))
 
 
 def test_prefix_sums():
