@@ -51,6 +51,8 @@ __all__ = ["U00", "segment_costs", "u00_boundaries", "u00_batch"]
 _BATCH_CELLS = 1 << 20  # tokens (automatic) or cost cells (known count) of one batch of orders
 _BATCH_MAX_UNITS = 400  # longer documents: the batch would scan every token per start, not half
 _COLUMN_BLOCK = 256  # columns of the cost matrix per step of the known-count dynamic program
+_ROW_BLOCK = 64  # starts whose cost rows are computed together (their tokens' search stays in cache)
+_ROW_BLOCK_CELLS = 1 << 20  # and at most this many token cells
 
 
 def _running_counts(ids: np.ndarray) -> np.ndarray:
@@ -77,25 +79,52 @@ def _increments(run: np.ndarray) -> np.ndarray:
 
 def _cost_rows(encoded: EncodedUnits, max_length: int | None = None):
     """Yield ``(g, costs)`` where ``costs[j] = c(g, g+1+j)`` for every end ``h = g+1 .. n``
-    (only ``h <= g + max_length`` when a maximum segment length is given)."""
+    (only ``h <= g + max_length`` when a maximum segment length is given).
+
+    Rows are computed a block of starts at a time: a token's occurrence number from start ``g``
+    is the number of tokens of its term from unit ``g`` up to it (a binary search among the block's
+    tokens sorted by term and position); each row's running sum of increments is its own
+    sequential cumulative sum (zeros past its last token), and every other operation is
+    elementwise, so the values are those of one start at a time, bit for bit.
+    """
     ids, offsets = encoded.ids, encoded.offsets
     n = encoded.n_units
     k = encoded.n_types
     log_total = np.log(ids.size)
-    run = _running_counts(ids)
-    increment = _increments(run)
-    before = np.zeros(max(k, 1), dtype=np.intp)
-    for g in range(n):
-        start = int(offsets[g])
-        if g > 0:
-            np.add.at(before, ids[offsets[g - 1] : start], 1)
-        last = n if max_length is None else min(n, g + max_length)
-        stop = int(offsets[last])
-        occurrence = run[start:stop] - before[ids[start:stop]]
-        cumulative = np.concatenate([[0.0], np.cumsum(increment[occurrence])])
-        ends = offsets[g + 1 : last + 1] - start
+    increment = _increments(_running_counts(ids))
+    last_of = np.minimum(n, np.arange(n) + (n if max_length is None else max_length))
+    window = offsets[last_of] - offsets[:n]  # tokens from unit g to the last unit in reach
+    g0 = 0
+    while g0 < n:
+        g1 = min(n, g0 + _ROW_BLOCK, g0 + max(1, _ROW_BLOCK_CELLS // max(1, int(window[g0]))))
+        lo, hi = int(offsets[g0]), int(offsets[last_of[g1 - 1]])
+        span = hi - lo + 1
+        # the block's tokens and one of term 0 after them (so that a block of units without a
+        # term has a token to point at); it sorts after every real token of term 0
+        block_ids = np.append(ids[lo:hi], 0).astype(np.int64)
+        keys = block_ids * span + np.arange(span)
+        order = np.argsort(keys)  # by term, then position
+        rank = np.empty(span, dtype=np.intp)
+        rank[order] = np.arange(span)
+        keys = keys[order]
+        width = max(1, int(window[g0:g1].max()))
+        start = (offsets[g0:g1] - lo)[:, None]
+        token = start + np.arange(width)[None, :]
+        inside = token < start + window[g0:g1, None]
+        token = np.where(inside, token, 0)
+        key = block_ids[token] * span
+        # tokens of the term from the row's start up to and including the token
+        occurrence = rank[token] + 1 - np.searchsorted(keys, key + start)
+        cumulative = np.zeros((g1 - g0, width + 1))
+        np.cumsum(increment[np.where(inside, occurrence, 0)], axis=1, out=cumulative[:, 1:])  # increment[0] = 0
+        length = last_of[g0:g1] - np.arange(g0, g1)  # ends g+1 .. last
+        end = np.minimum(np.arange(g0, g1)[:, None] + 1 + np.arange(int(length.max()))[None, :], n)
+        ends = offsets[end] - offsets[g0:g1, None]
         sizes = ends.astype(np.float64)
-        yield g, sizes * np.log(sizes + k) - cumulative[ends] + log_total
+        rows = sizes * np.log(sizes + k) - np.take_along_axis(cumulative, ends, axis=1) + log_total
+        for g, row, size in zip(range(g0, g1), rows, length.tolist()):
+            yield g, row[:size]
+        g0 = g1
 
 
 def _batch_cost_rows(encoded: EncodedUnits, orders: np.ndarray):

@@ -137,6 +137,25 @@ def test_exact_memory_estimate_matches_the_measured_peak():
 # ------------------------------------------------------------------------------------------ U00
 
 
+@pytest.mark.parametrize("block, cells", [(1, 1 << 20), (64, 1 << 20), (7, 50), (10**6, 1)])
+def test_u00_cost_rows_are_the_per_start_running_sums_bit_for_bit(monkeypatch, block, cells):
+    # the cost rows are computed a block of starts at a time; whatever the block, each row must
+    # be bit for bit the batched path's, which counts occurrences start by start (np.add.at)
+    units, _ = topical_document(12, n_topics=6)
+    units[4] = "the of and"  # a unit without a term
+    encoded = Preprocessor().encode(units)
+    n = encoded.n_units
+    by_start = {g: rows[0] for g, rows in u00_module._batch_cost_rows(encoded, np.arange(n)[None, :])}
+    monkeypatch.setattr(u00_module, "_ROW_BLOCK", block)
+    monkeypatch.setattr(u00_module, "_ROW_BLOCK_CELLS", cells)
+    for length in (None, 1, 6):
+        rows = list(u00_module._cost_rows(encoded, length))
+        assert [g for g, _ in rows] == list(range(n))
+        for g, row in rows:
+            assert row.tolist() == by_start[g][: row.size].tolist()
+            assert row.size == n - g if length is None else min(length, n - g)
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_u00_long_mode_costs_are_the_exact_costs_within_the_length(seed):
     _, encoded = _encoded(seed)
