@@ -82,8 +82,8 @@ def _cost_rows(encoded: EncodedUnits, max_length: int | None = None):
     (only ``h <= g + max_length`` when a maximum segment length is given).
 
     Rows are computed a block of starts at a time: a token's occurrence number from start ``g``
-    is the number of tokens of its term from unit ``g`` up to it (a binary search among the block's
-    tokens sorted by term and position); each row's running sum of increments is its own
+    is the number of tokens of its term in the block up to it less those before unit ``g`` (a table
+    of term counts per start of the block); each row's running sum of increments is its own
     sequential cumulative sum (zeros past its last token), and every other operation is
     elementwise, so the values are those of one start at a time, bit for bit.
     """
@@ -98,25 +98,34 @@ def _cost_rows(encoded: EncodedUnits, max_length: int | None = None):
     while g0 < n:
         g1 = min(n, g0 + _ROW_BLOCK, g0 + max(1, _ROW_BLOCK_CELLS // max(1, int(window[g0]))))
         lo, hi = int(offsets[g0]), int(offsets[last_of[g1 - 1]])
-        span = hi - lo + 1
-        # the block's tokens and one of term 0 after them (so that a block of units without a
-        # term has a token to point at); it sorts after every real token of term 0
-        block_ids = np.append(ids[lo:hi], 0).astype(np.int64)
-        keys = block_ids * span + np.arange(span)
-        order = np.argsort(keys)  # by term, then position
-        rank = np.empty(span, dtype=np.intp)
-        rank[order] = np.arange(span)
-        keys = keys[order]
         width = max(1, int(window[g0:g1].max()))
         start = (offsets[g0:g1] - lo)[:, None]
-        token = start + np.arange(width)[None, :]
-        inside = token < start + window[g0:g1, None]
-        token = np.where(inside, token, 0)
-        key = block_ids[token] * span
-        # tokens of the term from the row's start up to and including the token
-        occurrence = rank[token] + 1 - np.searchsorted(keys, key + start)
-        cumulative = np.zeros((g1 - g0, width + 1))
-        np.cumsum(increment[np.where(inside, occurrence, 0)], axis=1, out=cumulative[:, 1:])  # increment[0] = 0
+        token = start + np.arange(width)[None, :]  # a row's tokens, then others up to the width
+        # the block's tokens by term, then position; each term numbered within the block
+        order = np.argsort(ids[lo:hi], kind="stable")
+        sorted_ids = ids[lo:hi][order]
+        first = np.flatnonzero(np.r_[True, sorted_ids[1:] != sorted_ids[:-1]]) if hi > lo else order
+        size = np.diff(np.r_[first, hi - lo])
+        # past the block's tokens, padding of a term of its own (number first.size) that no
+        # start has seen and each token counts as its 0th: occurrence 0, increment 0
+        padded = max(hi - lo, int(token[-1, -1]) + 1)
+        term = np.full(padded, first.size, dtype=np.intp)
+        term[order] = np.repeat(np.arange(first.size), size)
+        upto = np.zeros(padded, dtype=np.intp)  # tokens of its term in the block up to the token
+        upto[order] = np.arange(hi - lo) - np.repeat(first, size) + 1
+        # tokens of each term in the block before each start of the block (and 0 of the padding)
+        n_starts, n_terms = g1 - g0, first.size + 1
+        unit = np.repeat(np.arange(n_starts), encoded.lengths[g0:g1])
+        per_unit = np.bincount(unit * n_terms + term[: unit.size], minlength=n_starts * n_terms)
+        before = np.zeros((n_starts, n_terms), dtype=np.intp)
+        np.cumsum(per_unit.reshape(n_starts, n_terms)[:-1], axis=0, out=before[1:])
+        # tokens of the term from the row's start up to and including the token; past the row's
+        # last token the values are never read (the ends stop there)
+        term_cell = term[token]
+        term_cell += (np.arange(n_starts) * n_terms)[:, None]  # the row's cell of the table
+        occurrence = upto[token] - before.ravel()[term_cell]
+        cumulative = np.zeros((n_starts, width + 1))
+        np.cumsum(increment[occurrence], axis=1, out=cumulative[:, 1:])
         length = last_of[g0:g1] - np.arange(g0, g1)  # ends g+1 .. last
         end = np.minimum(np.arange(g0, g1)[:, None] + 1 + np.arange(int(length.max()))[None, :], n)
         ends = offsets[end] - offsets[g0:g1, None]
