@@ -584,3 +584,18 @@ def test_score_reads_labels_as_reference_or_hypothesis_as_csv_label_columns_give
         (tmp_path / "bad.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
         with pytest.raises(CorpusFormatError, match=rf"bad\.jsonl:1: document 'a': .*{message}"):
             score_files(tmp_path / "bad.jsonl", hyp)
+
+
+def test_units_check_takes_string_subclasses_and_names_the_first_unit_that_is_not_text():
+    # every segmenter call of every restart checks its units: the check gathers the types present
+    # first, and only on a non-string walks the units to name the first one
+    from stability.checks import check_units
+    from stability.exceptions import InvalidTypeError
+
+    class Line(str):
+        pass
+
+    check_units([Line("a"), "b", Line("c")] * 1000)
+    units: list = ["a"] * 500 + [b"bytes", 3]
+    with pytest.raises(InvalidTypeError, match=r"units\[500\] must be a string; received bytes"):
+        check_units(units)
