@@ -562,29 +562,30 @@ def _split_sequence(inside, n_splits: int) -> list[tuple[list[int], list[float]]
 
 def _compact_steps(tree: _SplitTree, row: int, n: int, n_splits: int) -> tuple[list[int], list[float]]:
     """The steps of :func:`_split_sequence` on one table, the open regions in compact arrays."""
+    # the tree as Python lists: a step reads a few of its values, one by one
+    point_of, left_of, right_of = tree.point.tolist(), tree.left.tolist(), tree.right.tolist()
+    gain_sum_of, gain_area_of = tree.gain_sum.tolist(), tree.gain_area.tolist()
     regions = _OpenRegions(n)
     node_at = {0: row}  # open region's first unit -> its node
-    regions.add(0, float(tree.gain_sum[row]), float(tree.gain_area[row]))
+    regions.add(0, gain_sum_of[row], gain_area_of[row])
     total_sum = float(tree.root_sum[row])
     total_area = float(n * n)
     boundaries: list[int] = []
     gains: list[float] = []
     for _ in range(n_splits):
         a = regions.pick(total_sum, total_area)
-        k = regions.slot[a]
-        gain_sum, gain_area = float(regions.gain_sum[k]), float(regions.gain_area[k])
         regions.remove(a)
         node = node_at.pop(a)
         old_density = total_sum / total_area
-        total_sum += gain_sum
-        total_area += gain_area
+        total_sum += gain_sum_of[node]
+        total_area += gain_area_of[node]
         gains.append(total_sum / total_area - old_density)
-        point = int(tree.point[node])
+        point = point_of[node]
         boundaries.append(point + 1)
-        for start, child in ((a, int(tree.left[node])), (point + 1, int(tree.right[node]))):
+        for start, child in ((a, left_of[node]), (point + 1, right_of[node])):
             if child >= 0:
                 node_at[start] = child
-                regions.add(start, float(tree.gain_sum[child]), float(tree.gain_area[child]))
+                regions.add(start, gain_sum_of[child], gain_area_of[child])
     return boundaries, gains
 
 
