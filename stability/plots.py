@@ -62,7 +62,10 @@ def _axis_range(values: Sequence[float]) -> list[float]:
 
 
 def _frame(w: int, h: int, m: int, title: str, x_label: str, y_label: str, x_ticks: Sequence[float],
-           y_ticks: Sequence[float], legend_width: int, css_class: str | None = None) -> list[str]:
+           y_ticks: Sequence[float], legend_width: int, css_class: str | None = None, below: int = 0) -> list[str]:
+    """The figure's opening, title, axes and ticks. ``below`` rows of legend under the plot (a
+    narrow figure) add to its height, and its title, wrapped into lines rather than squeezed, moves
+    the plot down: the caller then closes the group (``</g>``) holding the plot and legend."""
     x0, x1 = x_ticks[0], x_ticks[-1]
     y0, y1 = y_ticks[0], y_ticks[-1]
 
@@ -73,11 +76,17 @@ def _frame(w: int, h: int, m: int, title: str, x_label: str, y_label: str, x_tic
         return h - m - (y - y0) / (y1 - y0) * (h - 2 * m)
 
     css = f' class="{html.escape(css_class)}"' if css_class else ""
-    parts = [f'<svg{css} xmlns="http://www.w3.org/2000/svg" width="{w + legend_width}" height="{h}" '
-             f'viewBox="0 0 {w + legend_width} {h}" font-family="sans-serif" role="img">',
+    lines = _title_lines(title, w + legend_width) if below else [title]
+    top = 18 * (len(lines) - 1)  # the title's lines after the first
+    height = top + h + (16 * below + 4 if below else 0)
+    parts = [f'<svg{css} xmlns="http://www.w3.org/2000/svg" width="{w + legend_width}" height="{height}" '
+             f'viewBox="0 0 {w + legend_width} {height}" font-family="sans-serif" role="img">',
              f'<title>{html.escape(title)}</title>',
-             f'<rect width="{w + legend_width}" height="{h}" fill="white"/>',
-             _title_text(title, w + legend_width),
+             f'<rect width="{w + legend_width}" height="{height}" fill="white"/>',
+             _title_text(title, w + legend_width) if not below else
+             "".join(f'<text x="{(w + legend_width) / 2:.0f}" y="{18 + 18 * i}" text-anchor="middle" font-size="14">'
+                     f"{html.escape(line)}</text>" for i, line in enumerate(lines)),
+             *([f'<g transform="translate(0 {top})">'] if below else []),
              f'<line x1="{m}" y1="{h - m}" x2="{w - m}" y2="{h - m}" stroke="#444"/>',
              f'<line x1="{m}" y1="{m}" x2="{m}" y2="{h - m}" stroke="#444"/>',
              f'<text x="{w / 2:.0f}" y="{h - 10}" text-anchor="middle" font-size="12">{html.escape(x_label)}</text>',
@@ -101,6 +110,24 @@ def _title_text(title: str, width: int, size: int = 14) -> str:
     (``textLength``) rather than cut at the figure's left edge."""
     fit = f' textLength="{width - 10}" lengthAdjust="spacingAndGlyphs"' if _CHAR_WIDTH * size * len(title) > width - 10 else ""
     return f'<text x="{width / 2:.0f}" y="18" text-anchor="middle" font-size="{size}"{fit}>{html.escape(title)}</text>'
+
+
+def _title_lines(title: str, width: int, size: int = 14) -> list[str]:
+    """The title in lines of whole words, each fitting ``width`` (a word longer than a line stands
+    alone on its line, squeezed by nothing): a narrow figure's title squeezed into one line
+    (:func:`_title_text`) showed its letters at a third of their width.
+
+    >>> _title_lines("Per document: stability (count-aware shuffle correction) vs Pk", 330)
+    ['Per document: stability (count-aware', 'shuffle correction) vs Pk']
+    """
+    room = int((width - 10) / (_CHAR_WIDTH * size))
+    lines: list[str] = []
+    for word in title.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= room:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
 
 
 def _tick(value: float) -> str:
@@ -137,10 +164,12 @@ def _scales(width: int, height: int, m: int, x_ticks: Sequence[float], y_ticks: 
 
 
 def _circles(pts: list[tuple[float, float, str, str]], places: list[tuple[float, float]], series: list[str], *,
-             labels: bool, tooltips: bool, radius: float, opacity: float, middle: float) -> list[str]:
+             labels: bool, tooltips: bool, radius: float, opacity: float, middle: float, right: float) -> list[str]:
     """One circle a point, coincident ones spread around their place; the text as tooltip and/or
     as a label (one label per place, naming every point there; to the left of points right of
-    ``middle``, so that labels stay inside the plot)."""
+    ``middle``, so that labels stay inside the plot; one longer than the room between its point and
+    the figure's edge, 0 or ``right``, shortened as a legend entry is, whole in its tooltip: a long
+    segmenter label ran past the figure's left edge, cut)."""
     groups = _coincident(places, radius)
     positions = _dodged(places, groups, radius)
     parts = []
@@ -154,14 +183,16 @@ def _circles(pts: list[tuple[float, float, str, str]], places: list[tuple[float,
         text = ", ".join(pts[i][3] for i in members)
         shift = radius * (2.6 if len(members) > 1 else 1) + 2
         side, anchor = (-1, "end") if x > middle else (1, "start")
+        room = x - shift - 2 if side < 0 else right - x - shift - 2
         parts.append(f'<text x="{x + side * shift:.1f}" y="{y + 3:.1f}" font-size="9" fill="#333" '
-                     f'text-anchor="{anchor}">{html.escape(text)}</text>')
+                     f'text-anchor="{anchor}">{_shortened(text, room, 9)}</text>')
     return parts
 
 
 def svg_scatter(points: Sequence[tuple[float, float, str, str]], *, title: str, x_label: str, y_label: str,
                 labels: bool = False, tooltips: bool = False, diagonal: bool = False, width: int = 560,
-                height: int = 400, radius: float = 4.0, opacity: float = 0.8, css_class: str | None = None) -> str:
+                height: int = 400, radius: float = 4.0, opacity: float = 0.8, css_class: str | None = None,
+                legend_below: bool = False) -> str:
     """A scatter plot as an SVG document (standalone, or inline in HTML), with round axis ticks.
 
     Parameters
@@ -176,23 +207,27 @@ def svg_scatter(points: Sequence[tuple[float, float, str, str]], *, title: str, 
         Both axes on one range, with the line ``y = x`` (e.g. a test against its control).
     css_class : str, optional
         ``class`` attribute of the ``svg`` element (for pages that style or find their plots).
+    legend_below : bool
+        The legend under the plot, one series a line, and the title wrapped, for a figure about
+        as wide as a phone's screen (``width`` about 330): a legend on the right took a quarter of
+        the width, and the figure shrunk to a phone's width showed its text at 5 to 8 pixels.
     """
     pts = [(float(x), float(y), s, t) for x, y, s, t in points if not (math.isnan(float(x)) or math.isnan(float(y)))]
     if not pts:
         raise InvalidParameterError("svg_scatter needs at least one point with defined coordinates")
     series = list(dict.fromkeys(p[2] for p in pts))
-    m, legend = 55, 150
+    m, legend = 55, 0 if legend_below else 150
     xr, yr = _axis_range([p[0] for p in pts]), _axis_range([p[1] for p in pts])
     if diagonal:
         xr = yr = _axis_range([p[0] for p in pts] + [p[1] for p in pts])
-    parts = _frame(width, height, m, title, x_label, y_label, xr, yr, legend, css_class)
+    parts = _frame(width, height, m, title, x_label, y_label, xr, yr, legend, css_class, len(series) if legend_below else 0)
     sx, sy = _scales(width, height, m, xr, yr)
     if diagonal:
         parts.append(f'<line class="diagonal" x1="{sx(xr[0]):.1f}" y1="{sy(xr[0]):.1f}" x2="{sx(xr[-1]):.1f}" '
                      f'y2="{sy(xr[-1]):.1f}" stroke="#999" stroke-dasharray="4 3"/>')
     if labels or tooltips:
         parts += _circles(pts, [(sx(x), sy(y)) for x, y, _, _ in pts], series, labels=labels, tooltips=tooltips,
-                          radius=radius, opacity=opacity, middle=width / 2)
+                          radius=radius, opacity=opacity, middle=width / 2, right=width + legend)
     else:
         # many points: one path per series, each point a zero-length segment drawn as a round dot
         # (about 12 bytes a point instead of 60 for a circle element)
@@ -202,30 +237,55 @@ def svg_scatter(points: Sequence[tuple[float, float, str, str]], *, title: str, 
                          f'stroke-linecap="round" stroke-opacity="{opacity}" fill="none"/>')
     for i, s in enumerate(series):
         color = PALETTE[i % len(PALETTE)]
-        parts.append(f'<circle cx="{width + 10}" cy="{m + 16 * i}" r="5" fill="{color}"/>'
-                     + _legend_text(s, width + 20, m + 16 * i + 4))
-    parts.append("</svg>\n")
+        x, y = (m, height + 6 + 16 * i) if legend_below else (width + 10, m + 16 * i)
+        room = width - m - 12 if legend_below else LEGEND_ROOM
+        parts.append(f'<circle cx="{x}" cy="{y}" r="5" fill="{color}"/>' + _legend_text(s, x + 10, y + 4, room))
+    parts.append("</g></svg>\n" if legend_below else "</svg>\n")
     return "\n".join(parts)
 
 
-#: The most characters of a series name the legend (150 pixels at 11 pixels a character's height)
-#: shows whole; a longer one is shortened in its middle (:func:`_legend_text`).
-LEGEND_CHARS = 26
+#: The room, in pixels, of a name in the legend on the right (150 pixels less its marker's 20); a
+#: longer name is shortened in its middle (:func:`_legend_text`). Cut at 26 characters, a name of
+#: capitals or of 23 characters and more ran past the figure's edge.
+LEGEND_ROOM = 130
+
+#: A character's width as a share of the font size, by kind (DejaVu Sans, Debian's sans-serif,
+#: rounded up): narrow punctuation and letters, wide capitals and signs, the rest.
+_NARROW, _WIDE = frozenset(",.;:!|'ilj()[]{} tfr"), frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZmw=+<>%@&~")
 
 
-def _legend_text(name: str, x: float, y: float) -> str:
-    """A legend entry: the name, or when longer than :data:`LEGEND_CHARS` its start and end around
-    an ellipsis, the whole name as its tooltip. A grid's configurations differ at the end of their
-    labels (``c99,std_coeff=1.2,mask_size=9`` and ``...=11``): cut at the end, they read alike.
+def _text_width(text: str, size: float) -> float:
+    """About how many pixels ``text`` takes at ``size`` pixels (never much less than it takes)."""
+    return size * sum(0.4 if c in _NARROW else 0.84 if c in _WIDE else 0.64 for c in text)
+
+
+def _shortened(text: str, room: float, size: float) -> str:
+    """``text`` escaped, or when wider than ``room`` pixels at ``size`` its start and end around an
+    ellipsis, followed by the whole text as a tooltip (``title``). The end, where a grid's
+    configurations differ (``c99,std_coeff=1.2,mask_size=9`` and ``...=11``), keeps four fifths of
+    the room: cut at the end, they read alike."""
+    if _text_width(text, size) <= room:
+        return html.escape(text)
+    head, tail, left = "", "", room - _text_width("\u2026", size)
+    for c in reversed(text):  # the end first, up to two thirds of the room
+        if _text_width(c + tail, size) > 0.8 * left:
+            break
+        tail = c + tail
+    for c in text:
+        if _text_width(head + c + tail, size) > left:
+            break
+        head += c
+    return f"{html.escape(head)}\u2026{html.escape(tail)}<title>{html.escape(text)}</title>"
+
+
+def _legend_text(name: str, x: float, y: float, room: float = LEGEND_ROOM) -> str:
+    """A legend entry: the name, or when wider than ``room`` pixels its start and end around an
+    ellipsis, the whole name as its tooltip (:func:`_shortened`).
 
     >>> print(_legend_text("c99,std_coeff=1.2,mask_size=11", 0, 0))
-    <text x="0" y="0" font-size="11">c99,std_coe…2,mask_size=11<title>c99,std_coeff=1.2,mask_size=11</title></text>
+    <text x="0" y="0" font-size="11">c99…2,mask_size=11<title>c99,std_coeff=1.2,mask_size=11</title></text>
     """
-    if len(name) <= LEGEND_CHARS:
-        return f'<text x="{x}" y="{y}" font-size="11">{html.escape(name)}</text>'
-    tail = LEGEND_CHARS - 12
-    shown = f"{name[:11]}\u2026{name[-tail:]}"
-    return f'<text x="{x}" y="{y}" font-size="11">{html.escape(shown)}<title>{html.escape(name)}</title></text>'
+    return f'<text x="{x}" y="{y}" font-size="11">{_shortened(name, room, 11)}</text>'
 
 
 def svg_lines(series: Mapping[str, Sequence[float]], *, title: str, x_label: str, y_label: str,

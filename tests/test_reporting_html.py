@@ -217,9 +217,9 @@ def test_a_scatter_of_many_points_drops_its_tooltips():
         return [(i / n, (i * 7 % n) / n, "c99" if i % 2 else "u00", f"doc{i}") for i in range(n)]
 
     few, many = _scatter(points(MAX_TOOLTIPS), "x", "y", "t"), _scatter(points(MAX_TOOLTIPS + 1), "x", "y", "t")
-    legend = 2  # a circle for each series in the legend
+    legend = 4  # a circle for each series in the legend, of the plot and of its phone's copy (drawn without tooltips)
     assert few.count("<circle") == MAX_TOOLTIPS + legend and "doc7" in few
-    assert many.count("<circle") == legend and "doc7" not in many and many.count('stroke-linecap="round"') == 2
+    assert many.count("<circle") == legend and "doc7" not in many and many.count('stroke-linecap="round"') == 4
     assert len(many) < len(few) / 3
 
 
@@ -434,3 +434,46 @@ def test_a_long_cell_can_be_read_whole_beside_the_key_columns_on_a_phone(tmp_pat
         assert seen["error"] and seen["cells"], seen
         assert all(cell <= room + 1 for cell, room in seen["cells"]), (label, seen)
         assert all(cell >= min(room, 96) for cell, room in seen["cells"]), (label, seen)  # 8em: not a word a line
+
+
+#: In the page's frame (``frame``): for each scatter plot shown, [the smallest size its text is
+#: drawn at on screen (its font size times the plot's scale), in pixels, and the characters its
+#: text shows past the plot's left or right edge (cut), as [text, pixels]].
+PLOT_TEXT = ("[...frame.querySelectorAll('.figure>svg.scatter')].filter(s=>s.getBoundingClientRect().width>0).map(s=>{"
+             "const box=s.getBoundingClientRect(),scale=box.width/s.viewBox.baseVal.width,texts=[...s.querySelectorAll('text')];"
+             "return [Math.min(...texts.map(t=>parseFloat(getComputedStyle(t).fontSize)*scale)),"
+             "texts.map(t=>[t.textContent,Math.round(Math.max(box.left-t.getBoundingClientRect().left,"
+             "t.getBoundingClientRect().right-box.right))]).filter(c=>c[1]>1)]})")
+
+
+@pytest.fixture(scope="module")
+def long_label_result():
+    """A run with references (the plots of the headline against Pk, WindowDiff and F1) whose
+    segmenters include one of a long label without a blank (a plugin's module and class)."""
+    return evaluate({LONG_LABEL: "even", "none": "none", "all": "all"}, small_corpus(4), n_restarts=2, progress=False)
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [375, 768, 1280])
+def test_plots_text_is_drawn_readable_and_whole(long_label_result, tmp_path, width):
+    """At 375 pixels the plots, 570 pixels wide, shrunk to the screen's width drew their text at 5
+    to 8 pixels; a phone now gets each drawn for its width (legend under it, title in lines), its
+    text at least 8.5 pixels. A long segmenter label in the legend (26 characters in 130 pixels) or
+    beside its point (run past the figure's left edge) was cut at any width; it is now shortened
+    in its middle, whole in its tooltip."""
+    frame = "document.getElementById('f').contentDocument"
+    seen = _chromium(_framed(render(long_label_result, "html"), width), tmp_path,
+                     {"plots": PLOT_TEXT.replace("frame.", frame + ".")}, window=f"{max(width, 500)},900")
+    assert len(seen["plots"]) == 4, seen  # real test vs shuffle control; headline vs Pk, WindowDiff, F1
+    assert all(smallest >= 8.5 for smallest, _ in seen["plots"]), seen
+    assert all(cut == [] for _, cut in seen["plots"]), seen
+
+
+def test_a_notebook_shows_the_wide_plots_only(long_label_result):
+    """A fragment (a notebook's output) has no style sheet to choose a plot for the screen's width:
+    the phone's copy of each plot stays hidden by its own attribute, the wide one shown."""
+    text = render(long_label_result, "html", page=False)
+    narrow = re.findall(r"<svg[^>]*\bclass=\"narrow scatter\"[^>]*>", text)
+    assert len(narrow) == 4 and all('display="none"' in tag for tag in narrow), narrow
+    assert len(re.findall(r"<svg[^>]*\bclass=\"plot scatter\"", text)) == 4
+    assert "<style>" not in text

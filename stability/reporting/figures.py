@@ -25,15 +25,27 @@ PLOTTED = ("pk", "windowdiff", "f1")
 MAX_TOOLTIPS = 500
 
 
+#: The width of a scatter plot drawn for a phone (:func:`_scatter`), about a phone's screen less
+#: the page's margins (375 - 2 x 24 pixels, less the figure's margins), so that its text shows at about its own size.
+NARROW_WIDTH = 310
+
+
 def _scatter(points: list[tuple[float, float, str, str]], x_label: str, y_label: str, title: str,
              **options: bool) -> str:
     """An inline scatter plot, with a tooltip per point up to :data:`MAX_TOOLTIPS` points ("" when
-    no point is defined)."""
+    no point is defined), followed by the same plot drawn for a phone (class ``narrow``:
+    :data:`NARROW_WIDTH` wide, its legend under it, no tooltip, which a finger cannot show),
+    hidden (``display="none"``) unless the page's style sheet shows it on a narrow screen (and
+    hides the other): the plot of 570 pixels shrunk to a phone's width showed its text at 5 to 8
+    pixels. A notebook's output, without the page's style sheet, shows the wide one only."""
     defined = sum(1 for x, y, _, _ in points if not (math.isnan(x) or math.isnan(y)))
     if not defined:
         return ""
-    return svg_scatter(points, title=title, x_label=x_label, y_label=y_label, tooltips=defined <= MAX_TOOLTIPS,
+    wide = svg_scatter(points, title=title, x_label=x_label, y_label=y_label, tooltips=defined <= MAX_TOOLTIPS,
                        width=420, height=300, css_class="plot scatter", **options)
+    narrow = svg_scatter(points, title=title, x_label=x_label, y_label=y_label, width=NARROW_WIDTH, height=300,
+                         css_class="narrow scatter", legend_below=True, **options)
+    return wide + narrow.replace("<svg ", '<svg display="none" ', 1)
 
 
 def svg_strip(r: StabilityResult, reference: Sequence[int] | None) -> str:

@@ -35,7 +35,8 @@ th.group{text-align:center;background:#eef2f7} th.group.blank{background:#fff}
 tbody tr>:first-child,tfoot tr>:first-child,thead tr:last-child th:first-child{position:sticky;left:0;background:#fff;z-index:1}
 tbody th{font-weight:normal} tfoot tr:first-child>*{border-top:2px solid #888}
 .figure{display:inline-block;margin:0.5em;max-width:100%} svg{max-width:100%;height:auto}
-.strip .caption{font-size:12px} summary{cursor:pointer;font-weight:bold;margin:0.6em 0}
+.strip .caption{font-size:12px}
+@media screen and (max-width:600px){.figure>svg.plot.scatter{display:none} .figure>svg.narrow{display:inline}} summary{cursor:pointer;font-weight:bold;margin:0.6em 0}
 pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
 td .long{line-height:1.25;max-height:calc(4.5*1.25em);overflow-y:auto;min-width:24em;min-width:min(24em,calc(VALUES_ROOM - 7px));text-align:left} td .prose{min-width:min(8em,calc(VALUES_ROOM - 7px));overflow-wrap:anywhere} td.word{white-space:nowrap}
 .key{max-width:min(30vw,24em);overflow-wrap:break-word}
