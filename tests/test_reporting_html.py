@@ -477,3 +477,30 @@ def test_a_notebook_shows_the_wide_plots_only(long_label_result):
     assert len(narrow) == 4 and all('display="none"' in tag for tag in narrow), narrow
     assert len(re.findall(r"<svg[^>]*\bclass=\"plot scatter\"", text)) == 4
     assert "<style>" not in text
+
+
+#: In the page's frame (``frame``): for each column group's title, [its text, the pixels it stands
+#: past its table box's left edge, past its right edge], with the table scrolled to ``SCROLL``.
+GROUP_TITLES = ("[...frame.querySelectorAll('th.group:not(.blank)')].map(t=>{const s=t.closest('.scroll');s.scrollLeft=SCROLL;"
+                "const b=s.getBoundingClientRect(),r=(t.firstElementChild||t).getBoundingClientRect();"
+                "return [t.textContent,Math.round(b.left-r.left),Math.round(r.right-b.right)]})")
+
+
+@needs_chromium
+@pytest.mark.parametrize("scroll", [0, 250])
+def test_column_group_titles_stay_in_view_and_wrap_on_a_phone(tmp_path, scroll):
+    """Centred on its columns, the title of a group wider than a phone's screen (the summary's
+    stability test, 12 columns) stood past its table box's edge, cut at 375 pixels (``stability
+    te``), and a title with blanks longer than the box ran past it on one line: the title now
+    stays in the box as the table scrolls, wrapping at the room the key columns leave."""
+    from stability.reporting.formats.html import render as page_of
+    from stability.reporting.model import Report, Section
+
+    header = ["segmenter"] + [f"column {i}" for i in range(12)]
+    title = "a group title with blanks, longer than a phone's screen is wide"
+    section = Section("t", header, [["texttiling"] + ["0.12 (0.03)"] * 12], groups=[("", 1), (title, 12)])
+    frame = "document.getElementById('f').contentDocument"
+    seen = _chromium(_framed(page_of(Report("T", [section])), 375), tmp_path, {
+        "titles": GROUP_TITLES.replace("frame.", frame + ".").replace("SCROLL", str(scroll))})
+    assert [text for text, _, _ in seen["titles"]] == [title], seen
+    assert all(left <= 0 and right <= 0 for _, left, right in seen["titles"]), seen

@@ -32,6 +32,7 @@ STYLE = """body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;overflo
 .scroll{overflow-x:auto;max-width:100%;container-type:inline-size} table{border-collapse:separate;border-spacing:0;margin:1em 0;font-size:12px}
 th,td{border-bottom:1px solid #ccc;border-left:1px solid #e4e4e4;padding:2px 3px;text-align:right} th.l,td.l{text-align:left}
 th.group{text-align:center;background:#eef2f7} th.group.blank{background:#fff}
+th.group>span{display:inline-block;position:sticky;left:0;right:0;max-width:calc(VALUES_ROOM - 8px)}
 tbody tr>:first-child,tfoot tr>:first-child,thead tr:last-child th:first-child{position:sticky;left:0;background:#fff;z-index:1}
 tbody th{font-weight:normal} tfoot tr:first-child>*{border-top:2px solid #888}
 .figure{display:inline-block;margin:0.5em;max-width:100%} svg{max-width:100%;height:auto}
@@ -170,8 +171,11 @@ def table(section: Section, columns: Sequence[int] | None = None) -> str:
     group_of = [g for g, (_, span) in enumerate(section.groups) for _ in range(span)]
     spans = [(section.groups[g][0], len(list(run))) for g, run in itertools.groupby(shown, group_of.__getitem__)] \
         if section.groups else []
+    # a group's title (th.group>span in STYLE) stays in view as its table scrolls, and wraps at the room the key
+    # columns leave: centred on its columns, the title of a group wider than a phone's screen (stability test, 12
+    # columns) stood past the box's edge, cut or out of view, and one longer than the box ran past it on one line
     groups = "".join(f'<th scope="colgroup" colspan="{span}" class="group{"" if title else " blank"}">'
-                     f"{html.escape(title)}</th>" for title, span in spans if span)
+                     f"{f'<span>{html.escape(title)}</span>' if title else ''}</th>" for title, span in spans if span)
     head = (f"<tr>{groups}</tr>" if groups else "") + "<tr>" + "".join(  # a long title breaks after a colon
         f'<th scope="col"{classes[i]}>{html.escape(section.header[i]).replace(":", ":<wbr>")}</th>' for i in shown) + "</tr>"
 
