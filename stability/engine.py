@@ -193,6 +193,7 @@ def _drain_dask(function: Callable, tasks: list[tuple], n_jobs: int) -> Generato
                 if not _dask_lost(future):
                     _raise_unloadable(exc)
                     raise
+                _raise_disconnected(client, exc)
                 lost.append(i)
                 continue
             yield result
@@ -215,6 +216,17 @@ def _raise_unloadable(exc: BaseException) -> None:
             f"the Dask cluster cannot load the run's tasks ({seen}): every segmenter's module must be "
             "importable on the cluster, its scheduler and every worker (install it there, or start them "
             "with it on their PYTHONPATH); the results finished so far are kept, --resume goes on") from None
+
+
+def _raise_disconnected(client: Any, error: BaseException | None = None) -> None:
+    """A :class:`~stability.exceptions.ClusterError` when ``client`` has lost its scheduler: it
+    gave up reconnecting (closed), or ``error`` (a task's) says the task was cancelled when the
+    connection dropped (Dask cancels every future then; run again alone, each waited on a
+    scheduler that was gone, and the run hung for ever once the client gave up). Nothing otherwise."""
+    if getattr(error, "reason", None) == "scheduler-connection-lost" or client.status in ("closing", "closed"):
+        raise ClusterError(
+            f"lost the connection to the Dask scheduler at {client.scheduler.address}: it stopped, or the "
+            "network to it failed; the results finished so far are kept, --resume goes on once it runs again")
 
 
 def _dask_lost(future: Any) -> bool:
@@ -251,6 +263,7 @@ def _completed(client: Any, futures: list) -> Iterator[Any]:
         if now - checked < _DASK_WORKER_CHECK:
             continue
         checked = now
+        _raise_disconnected(client)
         if client.scheduler_info().get("workers"):
             idle_since = None
         elif idle_since is None:
@@ -288,10 +301,11 @@ def _dask_alone(function: Callable, task: tuple, n_jobs: int) -> Any:
             pass
         try:
             return future.result()
-        except Exception:  # noqa: BLE001 - tasks return a segmenter's errors as data
-            pass
+        except Exception as exc:  # noqa: BLE001 - tasks return a segmenter's errors as data
+            error = exc
         if not _dask_lost(future):
             raise future.exception()
+        _raise_disconnected(client, error)
         if not any(shipped.ships_again() for shipped in shipments.values()):
             break
     raise WorkerCrash("the worker process running the segmenter died")

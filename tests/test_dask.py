@@ -408,3 +408,65 @@ def test_a_task_run_alone_is_tried_a_bounded_number_of_times_whatever_its_shipme
     with pytest.raises(WorkerCrash, match="the worker process running the segmenter died"):
         _dask_alone(initial_task, (0, Guarded(get_segmenter("even"), None), shipped, False), 2)
     assert Cycling.tries == _DASK_RESHIPS + 1
+
+
+def _within(seconds, call):
+    """``call()`` in a thread: what it raised or returned, or a failure (not a hang) when it runs
+    past ``seconds``."""
+    import threading
+
+    outcome = {}
+
+    def run():
+        try:
+            outcome["value"] = call()
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"still running after {seconds} s: it hangs"
+    return outcome
+
+
+def _a_second(units):
+    """An even segmenter that takes a second a call."""
+    import time
+
+    time.sleep(1.0)
+    return list(range(3, len(units), 3))
+
+
+def test_a_scheduler_gone_mid_run_is_an_error_not_a_wait_forever():
+    """The scheduler stopped (killed, its machine gone) while tasks ran: Dask cancelled every
+    future, the run took them for tasks lost with a worker and ran them again alone on a
+    scheduler that was gone: the run hung (seen with `dask scheduler` killed mid-run, the client
+    closed after its 30 s of reconnecting, its cached list of workers not empty), or failed with
+    Dask's "No global client found" (here). Now it stops with an error naming the scheduler and
+    saying the results so far are kept."""
+    import threading
+    import time
+    from types import SimpleNamespace
+
+    from stability import ClusterError
+    from stability import engine
+    from stability.isolation import Guarded
+    from stability.tasks import initial_task
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster, timeout=3):
+        address = cluster.scheduler.address
+        [units] = engine._scatter_units([SimpleNamespace(doc=Document("x", tuple(f"unit {i}" for i in range(12))))]).values()
+        slow = Guarded(_a_second, None)  # under way when the scheduler stops
+        drained = engine._drain_dask(initial_task, [(i, slow, units, False) for i in range(4)], 2)
+
+        def close_soon():
+            time.sleep(0.5)
+            cluster.sync(cluster.scheduler.close)
+
+        threading.Thread(target=close_soon, daemon=True).start()
+        outcome = _within(60, lambda: list(drained))
+    assert isinstance(outcome.get("error"), ClusterError), outcome
+    assert str(outcome["error"]).startswith(f"lost the connection to the Dask scheduler at {address}: ")
+    assert "the results finished so far are kept, --resume goes on" in str(outcome["error"])
