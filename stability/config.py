@@ -61,7 +61,7 @@ from typing import Any
 
 from .checks import check_bool, check_folder, check_int
 from .corpus import Document
-from .exceptions import (InvalidParameterError, InvalidTypeError, MissingDependencyError, StabilityError,
+from .exceptions import (ClusterError, InvalidParameterError, InvalidTypeError, MissingDependencyError, StabilityError,
                          UnknownSegmenterError, warn)
 from .userwords import without_none
 from .reporting import formats_available
@@ -842,7 +842,55 @@ def _with_dask(call: Any, scheduler: str | None, n_workers: int) -> Any:
 
     Client = import_distributed().Client
     if scheduler:
+        _reach(scheduler)
         with Client(scheduler):
             return call()
     with local_cluster(n_workers) as cluster, Client(cluster):
         return call()
+
+
+#: Seconds a scheduler that accepted the connection has to answer as one (its handshake takes
+#: milliseconds) before the address is said not to be a Dask scheduler's.
+_HANDSHAKE_WAIT = 10.0
+
+
+def _reach(scheduler: str) -> None:
+    """Refuse, before a run starts, a ``scheduler`` address that is malformed or where no Dask
+    scheduler answers, with an error naming it and what to check.
+
+    Dask's own connection waited for ever on an address that accepts connections but is not a
+    scheduler's (its dashboard's, 8787, the port next to it): it reads the scheduler's handshake
+    without a time limit. A port where nothing listens, or a host not found, took Dask's connect
+    timeout (30 s by default) and ended with its bare message.
+    """
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    import dask.config
+    from dask.utils import parse_timedelta
+    from distributed.comm import connect, parse_address
+    from distributed.comm.addressing import parse_host_port
+
+    try:
+        parse_host_port(parse_address(scheduler)[1])
+    except ValueError as exc:
+        raise InvalidParameterError(f"scheduler {scheduler!r}: {exc}; give the address the scheduler prints when it "
+                                    "starts ('Scheduler at: tcp://HOST:PORT', port 8786 by default)",
+                                    parameter="scheduler") from None
+    wait = parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), default="seconds")
+
+    async def probe() -> None:
+        comm = await asyncio.wait_for(connect(scheduler, timeout=wait), wait + _HANDSHAKE_WAIT)
+        await comm.close()
+
+    with ThreadPoolExecutor(1) as thread:  # its own event loop, whatever runs in this thread (a notebook's)
+        try:
+            thread.submit(asyncio.run, probe()).result()
+        except asyncio.TimeoutError:
+            raise ClusterError(f"{scheduler} accepted the connection but did not answer as a Dask scheduler within "
+                               f"{wait + _HANDSHAKE_WAIT:.0f} s: is it the scheduler's port (8786 by default), not its "
+                               "dashboard's (8787) or another service's?") from None
+        except OSError as exc:
+            raise ClusterError(f"cannot reach the Dask scheduler at {scheduler} ({exc}): check that it is running and "
+                               "that this is the address it printed when it started ('Scheduler at: tcp://HOST:PORT'), "
+                               "and that no firewall stands between") from None

@@ -156,7 +156,8 @@ class CorpusFormatError(StabilityError, ValueError):
 
 
 class ClusterError(StabilityError, RuntimeError):
-    """The Dask cluster of a run can no longer run its tasks (it has had no worker for too long)."""
+    """The Dask cluster of a run cannot run its tasks: its scheduler cannot be reached or stopped
+    mid-run, or it has had no worker for too long."""
 
 
 class MissingDependencyError(StabilityError, ImportError):

@@ -470,3 +470,57 @@ def test_a_scheduler_gone_mid_run_is_an_error_not_a_wait_forever():
     assert isinstance(outcome.get("error"), ClusterError), outcome
     assert str(outcome["error"]).startswith(f"lost the connection to the Dask scheduler at {address}: ")
     assert "the results finished so far are kept, --resume goes on" in str(outcome["error"])
+
+
+def _scheduler_run(address):
+    experiment = with_overrides(default_experiment(), segmenters=["even"], n_restarts=2, n_jobs=2, backend="dask",
+                                scheduler=address)
+    return lambda: run_experiment(experiment, progress=False)
+
+
+def test_a_scheduler_address_without_a_port_is_refused_before_connecting(monkeypatch):
+    # `--scheduler 8786` ended in Dask's ValueError and a traceback
+    from stability import InvalidParameterError
+
+    monkeypatch.setattr(distributed, "Client", None)  # nothing may connect
+    with pytest.raises(InvalidParameterError, match=r"scheduler '8786': missing port number in address '8786'; give "
+                                                    r"the address the scheduler prints when it starts"):
+        _scheduler_run("8786")()
+
+
+def test_an_address_that_is_no_scheduler_is_an_error_not_a_wait_forever(monkeypatch):
+    """A port that accepts connections but never answers as a scheduler (the dashboard's, 8787,
+    next to the scheduler's 8786): Dask's client waited for its handshake for ever."""
+    import socket
+
+    import dask.config
+
+    from stability import ClusterError
+    import stability.config as config
+
+    monkeypatch.setattr(config, "_HANDSHAKE_WAIT", 1.0, raising=False)
+    with socket.socket() as listening, dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        address = "tcp://127.0.0.1:%d" % listening.getsockname()[1]
+        outcome = _within(60, _scheduler_run(address))
+    assert isinstance(outcome.get("error"), ClusterError), outcome
+    assert str(outcome["error"]).startswith(f"{address} accepted the connection but did not answer as a Dask "
+                                            "scheduler within 3 s: is it the scheduler's port")
+
+
+def test_an_address_where_nothing_listens_is_an_error_naming_what_to_check():
+    # Dask's bare OSError, "Timed out trying to connect to ... after 30 s", said nothing more
+    import socket
+
+    import dask.config
+
+    from stability import ClusterError
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        address = "tcp://127.0.0.1:%d" % free.getsockname()[1]
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        with pytest.raises(ClusterError, match=rf"cannot reach the Dask scheduler at {address} \(.*\): check that it "
+                                               r"is running and that this is the address it printed"):
+            _scheduler_run(address)()
