@@ -843,10 +843,27 @@ def _with_dask(call: Any, scheduler: str | None, n_workers: int) -> Any:
     Client = import_distributed().Client
     if scheduler:
         _reach(scheduler)
-        with Client(scheduler):
+        client = Client(scheduler)
+        try:
             return call()
+        finally:
+            _close_quietly(client)
     with local_cluster(n_workers) as cluster, Client(cluster):
         return call()
+
+
+def _close_quietly(client: Any) -> None:
+    """Close ``client``; one still trying to reconnect to a scheduler that is gone (the run's
+    error said so) without the traceback Dask logs when its reconnecting is cut short."""
+    import logging
+
+    log = logging.getLogger("distributed.client")
+    disabled = log.disabled
+    log.disabled = disabled or client.status == "connecting"
+    try:
+        client.close()
+    finally:
+        log.disabled = disabled
 
 
 #: Seconds a scheduler that accepted the connection has to answer as one (its handshake takes
@@ -858,6 +875,7 @@ def _reach(scheduler: str) -> None:
     """Refuse, before a run starts, a ``scheduler`` address that is malformed or where no Dask
     scheduler answers, with an error naming it and what to check.
 
+    Of a tcp address (the scheduler's default); others are left to Dask.
     Dask's own connection waited for ever on an address that accepts connections but is not a
     scheduler's (its dashboard's, 8787, the port next to it): it reads the scheduler's handshake
     without a time limit. A port where nothing listens, or a host not found, took Dask's connect
@@ -872,7 +890,10 @@ def _reach(scheduler: str) -> None:
     from distributed.comm.addressing import parse_host_port
 
     try:
-        parse_host_port(parse_address(scheduler)[1])
+        scheme, where = parse_address(scheduler)  # a bare host:port is tcp's
+        if scheme != "tcp":  # tls needs the security settings the client reads, inproc is in this process
+            return
+        parse_host_port(where)
     except ValueError as exc:
         raise InvalidParameterError(f"scheduler {scheduler!r}: {exc}; give the address the scheduler prints when it "
                                     "starts ('Scheduler at: tcp://HOST:PORT', port 8786 by default)",

@@ -524,3 +524,29 @@ def test_an_address_where_nothing_listens_is_an_error_naming_what_to_check():
         with pytest.raises(ClusterError, match=rf"cannot reach the Dask scheduler at {address} \(.*\): check that it "
                                                r"is running and that this is the address it printed"):
             _scheduler_run(address)()
+
+
+def test_a_run_that_lost_its_scheduler_ends_with_its_error_alone(caplog):
+    # closing the client while it still tried to reconnect logged Dask's traceback of the cut
+    # reconnection (two screens of it) above the run's one-line error
+    import time
+
+    import stability.config as config
+    from stability import ClusterError
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as cluster:
+        address = cluster.scheduler.address
+
+        def run():  # the run's client (not the module's: another cluster's) loses its scheduler
+            [client] = [c for c in list(distributed.Client._instances) if getattr(c.scheduler, "address", None) == address]
+            cluster.sync(cluster.scheduler.close)
+            deadline = time.monotonic() + 30
+            while client.status != "connecting" and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert client.status == "connecting"
+            raise ClusterError("lost the connection to the Dask scheduler")
+
+        with pytest.raises(ClusterError):
+            config._with_dask(run, address, 1)
+    assert not [r for r in caplog.records if r.name == "distributed.client" and r.levelno >= 40]
