@@ -536,11 +536,13 @@ def test_whisper_tsv_times_are_read_in_milliseconds(tmp_path):
         assert seconds.times[2] == (5200.0, 9000.0) and seconds.meta["notes"] == []
         (ms,) = read_csv(write(tmp_path / "ep.csv", "text,start,end\na,0,1500.5\n"), time_unit="ms")
         assert ms.times == ((0.0, 1.5005),)
-        # not Whisper's layout: seconds, as before (a comma file, another header, a decimal time)
-        for name, text in [("c.csv", WHISPER_TSV.replace(",", "").replace("\t", ",")), ("x.tsv", WHISPER_TSV.replace("text\n", "sentence\n")),
-                           ("d.tsv", WHISPER_TSV.replace("9000", "9000.5"))]:
+    # not Whisper's layout: seconds, as before (a comma file, another header, a decimal time), with the
+    # note on units lasting minutes (test_times_in_milliseconds_read_as_seconds_are_noted)
+    for name, text in [("c.csv", WHISPER_TSV.replace(",", "").replace("\t", ",")), ("x.tsv", WHISPER_TSV.replace("text\n", "sentence\n")),
+                       ("d.tsv", WHISPER_TSV.replace("9000", "9000.5"))]:
+        with pytest.warns(CorpusWarning, match="times read in seconds, yet the units last"):
             (doc,) = read_csv(write(tmp_path / name, text))
-            assert doc.times[0] == (0.0, 2500.0), name
+        assert doc.times[0] == (0.0, 2500.0), name
     with pytest.raises(InvalidParameterError, match=r"time_unit must be one of 's', 'ms'.*received 'sec'"):
         read_csv(file, time_unit="sec")
     with pytest.raises(CorpusFormatError, match="expected a number of milliseconds in column 'start'"):
@@ -1137,3 +1139,31 @@ def test_a_pattern_given_with_one_file_is_said_not_to_be_used(tmp_path):
                                            r"read whatever its name \(pattern '\*.md' not used\)"):
         (doc,) = read_corpus(file, pattern="*.md")
     assert len(doc.units) == 3
+
+
+def test_times_in_milliseconds_read_as_seconds_are_noted(tmp_path):
+    """A CSV or JSON transcript whose times are milliseconds was read as seconds in silence: 3-second
+    utterances written 2800 lasted 47 minutes each, and a 5-minute meeting 83 hours (CovD and the
+    reports' boundary times with it). A median unit over 120 s is noted, naming the option; a
+    unit given, or units of seconds, are read without a note."""
+    rows = [(0, 2800), (2850, 5650), (5700, 6900)]  # three utterances, in milliseconds
+    csv_file = write(tmp_path / "meeting.csv", "speaker,start,end,text\n" + "".join(
+        f"Ann,{start},{end},Said {k}.\n" for k, (start, end) in enumerate(rows)))
+    with pytest.warns(CorpusWarning, match=r"meeting\.csv: times read in seconds, yet the units last 2800 s on median "
+                      r"\(47 min; 1 h 55 min in all\): if the times are milliseconds, pass time_unit='ms' \(--time-unit ms\)"):
+        (doc,) = read_corpus(csv_file)
+    assert doc.times[0] == (0.0, 2800.0) and len(doc.meta["notes"]) == 1
+    json_file = write(tmp_path / "meeting.jsonl", json.dumps(
+        {"id": "m1", "units": ["a", "b", "c"], "times": [list(pair) for pair in rows]}) + "\n")
+    with pytest.warns(CorpusWarning, match=r"meeting\.jsonl:1: times read in seconds, yet the units last 2800 s.*"
+                      r"pass 'times' in seconds \(the milliseconds divided by 1000\)"):
+        (doc,) = read_corpus(json_file)
+    assert len(doc.meta["notes"]) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CorpusWarning)
+        (ms,) = read_corpus(csv_file, time_unit="ms")
+        assert ms.times[0] == (0.0, 2.8)
+        (given,) = read_corpus(csv_file, time_unit="s")  # the user's word
+        assert given.times[0] == (0.0, 2800.0) and given.meta["notes"] == []
+        seconds = write(tmp_path / "s.csv", "start,end,text\n0,2.8,A.\n2.85,5.65,B.\n5.7,200,C.\n")
+        assert next(iter(read_corpus(seconds))).meta["notes"] == []

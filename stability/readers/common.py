@@ -465,6 +465,43 @@ def note(notes: list[str], where: Path | str, text: str) -> None:
     warn(f"{where}: {text}", CorpusWarning)
 
 
+#: The longest median unit duration, in seconds, a transcript's times are read as without a note:
+#: utterances and sentences last seconds, so a median of minutes is most likely milliseconds read
+#: as seconds (a 3-second utterance written 3000).
+LONGEST_MEDIAN_UNIT = 120.0
+
+
+def check_seconds(notes: list[str], where: Path | str, times: Sequence[tuple[float, float]], option: str) -> None:
+    """Note in ``notes`` times read in seconds whose units last more than
+    :data:`LONGEST_MEDIAN_UNIT` on median: milliseconds read as seconds, most likely (``option``
+    names what to pass to read them so).
+
+    >>> import warnings
+    >>> notes = []
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     check_seconds(notes, "t.csv", [(0.0, 2800.0), (2850.0, 5650.0), (5700.0, 6900.0)], "time_unit='ms'")
+    >>> notes  # doctest: +NORMALIZE_WHITESPACE
+    ["times read in seconds, yet the units last 2800 s on median (47 min; 1 h 55 min in all): if the times
+      are milliseconds, pass time_unit='ms'"]
+    """
+    durations = sorted(end - start for start, end in times)
+    if not durations:
+        return
+    middle = len(durations) // 2
+    median = durations[middle] if len(durations) % 2 else (durations[middle - 1] + durations[middle]) / 2
+    if median > LONGEST_MEDIAN_UNIT:
+        span = max(end for _, end in times) - min(start for start, _ in times)
+        note(notes, where, f"times read in seconds, yet the units last {median:g} s on median ({_minutes(median)}; "
+                           f"{_minutes(span)} in all): if the times are milliseconds, pass {option}")
+
+
+def _minutes(seconds: float) -> str:
+    """``seconds`` in hours and minutes, as a reader of a note takes it in: ``1 h 55 min``, ``47 min``."""
+    hours, minutes = divmod(round(seconds / 60), 60)
+    return f"{hours} h {minutes} min" if hours else f"{minutes} min"
+
+
 class HeadedSections:
     """The units of a file whose headings start its reference segments, gathered in order.
 

@@ -27,6 +27,7 @@ from .common import (
     CorpusWarning,
     PathLike,
     Source,
+    check_seconds,
     checked_documents,
     consecutive_groups,
     make_document,
@@ -461,6 +462,8 @@ def _times(path: Path, doc_id: str, rows: Rows, columns: _Columns, notes: list[s
                 line=lineno,
             )
         times.append((start, end))
+    if columns.time_unit is None and unit == "s":  # a unit given is the user's word; the default is checked
+        check_seconds(notes, path, times, "time_unit='ms' (--time-unit ms)")
     return times
 
 

@@ -33,7 +33,7 @@ from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidSegmentationError, _short_repr
 from ..segmentation import Segmentation
 from ..splitters import Splitter, SplitterOption
-from .common import (PathLike, checked_documents, NoTextError, iter_lines, make_document, note,
+from .common import (PathLike, check_seconds, checked_documents, NoTextError, iter_lines, make_document, note,
                      open_source, stream_files)
 from .subtitles import Cue, chapters_of, chapters_track, sentences, turn_texts
 from .text import _splitter_name, build_splitter, resolve_splitter
@@ -551,6 +551,8 @@ def _parse_record(path: Path, lineno: int, record: dict[str, Any], prefix: str, 
     if not isinstance(meta, dict):
         raise fail_doc(f"'meta' must be an object; received {_short_repr(meta)}")
     given = {**meta, **{k: v for k, v in record.items() if k not in _KEYS}}
+    if times is not None:
+        check_seconds(notes, f"{path}:{lineno}", times, "'times' in seconds (the milliseconds divided by 1000)")
     meta = _merged_meta(given, {"format": "jsonl", "source": str(path), "line": lineno}, f"{path}:{lineno}", notes)
     return make_document(
         path, lineno, id=doc_id, units=tuple(units), references=references, times=times, meta=meta
