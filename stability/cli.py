@@ -170,6 +170,16 @@ MetricsOption = Annotated[Optional[str], typer.Option(
     "--metrics", callback=_metric_list, autocompletion=completion.metric_values, rich_help_panel=REPORT_PANEL, help="Reference metrics to show, comma-separated names or aliases (e.g. pk,wd,b).")]
 DocumentsOption = Annotated[bool, typer.Option(
     "--documents", rich_help_panel=REPORT_PANEL, help="The per-document table: after the segmenters' in the terminal table; instead of them in CSV (one table a file; a run's --out has both, report.csv and documents.csv). Markdown and HTML always have it.")]
+#: The corpus reader's options `run` reads its corpus with, and `report -R` its references (a
+#: transcript read with --unit sentence has its references read so too).
+CorpusFormatOption = Annotated[Optional[str], typer.Option("--corpus-format", metavar="<format>", autocompletion=completion.corpus_format_values, help=f"Corpus format: {', '.join(FORMATS)} (default: detected).", rich_help_panel=CORPUS_PANEL)]
+PatternOption = Annotated[Optional[str], typer.Option("--pattern", help="Corpus folders: the glob of the files to read, e.g. '*.ref' (default: the format's).", rich_help_panel=CORPUS_PANEL)]
+EncodingOption = Annotated[Optional[str], typer.Option("--encoding", help="Text encoding of the corpus files (default utf-8, strict).", rich_help_panel=CORPUS_PANEL)]
+LevelsOption = Annotated[Optional[str], typer.Option("--levels", help="Wiki, Markdown and HTML corpora: header or heading levels that count as boundaries, e.g. '1,2' or '1-2'.", rich_help_panel=CORPUS_PANEL)]
+UnitOption = Annotated[Optional[str], typer.Option("--unit", metavar="<unit>", help="Plain-text corpora: sentence, paragraph or line; Markdown and HTML corpora: paragraph or sentence; caption corpora (.vtt, .srt): cue or sentence (the sentences of each speaker turn); Whisper JSON: segment or sentence (likewise).", rich_help_panel=CORPUS_PANEL)]
+SplitterOption = Annotated[Optional[str], typer.Option("--splitter", metavar="<splitter>", help="Plain-text, Markdown, HTML, caption and Whisper JSON corpora cut into sentences: auto (Punkt trained on the corpus when large enough, else rules), rules, punkt, punkt_untrained, pysbd (extra sbd).", rich_help_panel=CORPUS_PANEL)]
+SpeakersOption = Annotated[Optional[str], typer.Option("--speakers", help="Caption corpora (.vtt, .srt): the names of WebVTT voices (<v Alice>) kept in the documents' meta only (meta, the default) or also before the text they introduce, 'Alice: Hello.' (prefix).", rich_help_panel=CORPUS_PANEL)]
+TimeUnitOption = Annotated[Optional[str], typer.Option("--time-unit", help="CSV/TSV corpora: the unit of the start and end columns, s or ms (default: seconds, except Whisper's TSV output, header start/end/text with integer times, read in milliseconds with a note).", rich_help_panel=CORPUS_PANEL)]
 #: Hidden spelling of --report-format kept from earlier releases.
 OldReportOption = Annotated[Optional[str], choice_option(
     "--report", _report_formats, hidden=True)]
@@ -402,18 +412,18 @@ def run(
     segmenters: Annotated[Optional[list[str]], typer.Option("--segmenter", "-s", autocompletion=completion.segmenter_values, help="Segmenter name or module:attribute, with parameters as NAME,key=value,... (e.g. c99,mask_size=5; values to try as a grid, texttiling,grid={w=[10,20]}; repeatable); replaces the config's. A module:attribute imports and runs that code (needs --allow-plugins).", rich_help_panel=SEGMENTERS_PANEL)] = None,
     allow_plugins: Annotated[bool, typer.Option("--allow-plugins", help="Allow module:attribute segmenters outside the registered ones (they run arbitrary code: only for code and configs you trust).", rich_help_panel=SEGMENTERS_PANEL)] = False,
     corpus: Annotated[Optional[str], typer.Option("--corpus", "-c", help="Corpus path (file or directory; - reads one file's content from stdin).", rich_help_panel=CORPUS_PANEL)] = None,
-    format: Annotated[Optional[str], typer.Option("--corpus-format", metavar="<format>", autocompletion=completion.corpus_format_values, help=f"Corpus format: {', '.join(FORMATS)} (default: detected).", rich_help_panel=CORPUS_PANEL)] = None,
+    format: CorpusFormatOption = None,
     old_format: Annotated[Optional[str], typer.Option("--format", "-f", hidden=True)] = None,
-    pattern: Annotated[Optional[str], typer.Option("--pattern", help="Corpus folders: the glob of the files to read, e.g. '*.ref' (default: the format's).", rich_help_panel=CORPUS_PANEL)] = None,
-    encoding: Annotated[Optional[str], typer.Option("--encoding", help="Text encoding of the corpus files (default utf-8, strict).", rich_help_panel=CORPUS_PANEL)] = None,
-    levels: Annotated[Optional[str], typer.Option("--levels", help="Wiki, Markdown and HTML corpora: header or heading levels that count as boundaries, e.g. '1,2' or '1-2'.", rich_help_panel=CORPUS_PANEL)] = None,
-    unit: Annotated[Optional[str], typer.Option("--unit", metavar="<unit>", help="Plain-text corpora: sentence, paragraph or line; Markdown and HTML corpora: paragraph or sentence; caption corpora (.vtt, .srt): cue or sentence (the sentences of each speaker turn); Whisper JSON: segment or sentence (likewise).", rich_help_panel=CORPUS_PANEL)] = None,
+    pattern: PatternOption = None,
+    encoding: EncodingOption = None,
+    levels: LevelsOption = None,
+    unit: UnitOption = None,
     code: Annotated[Optional[str], typer.Option("--code", help="Markdown and HTML corpora: code blocks (fenced or indented; <pre>) kept as units (keep, the default) or removed (drop).", rich_help_panel=CORPUS_PANEL)] = None,
     markup: Annotated[Optional[str], typer.Option("--markup", help="Markdown corpora: units as written (keep, the default) or as the text a reader sees, without links' targets, emphasis, quote and list markers or inline HTML (text).", rich_help_panel=CORPUS_PANEL)] = None,
     where: Annotated[Optional[str], typer.Option("--where", help="JSON corpora: keep the documents whose keys have these values, e.g. 'set=test' (several: 'set=test,lang=en').", rich_help_panel=CORPUS_PANEL)] = None,
-    splitter: Annotated[Optional[str], typer.Option("--splitter", metavar="<splitter>", help="Plain-text, Markdown, HTML, caption and Whisper JSON corpora cut into sentences: auto (Punkt trained on the corpus when large enough, else rules), rules, punkt, punkt_untrained, pysbd (extra sbd).", rich_help_panel=CORPUS_PANEL)] = None,
-    speakers: Annotated[Optional[str], typer.Option("--speakers", help="Caption corpora (.vtt, .srt): the names of WebVTT voices (<v Alice>) kept in the documents' meta only (meta, the default) or also before the text they introduce, 'Alice: Hello.' (prefix).", rich_help_panel=CORPUS_PANEL)] = None,
-    time_unit: Annotated[Optional[str], typer.Option("--time-unit", help="CSV/TSV corpora: the unit of the start and end columns, s or ms (default: seconds, except Whisper's TSV output, header start/end/text with integer times, read in milliseconds with a note).", rich_help_panel=CORPUS_PANEL)] = None,
+    splitter: SplitterOption = None,
+    speakers: SpeakersOption = None,
+    time_unit: TimeUnitOption = None,
     blank_lines: Annotated[Optional[str], typer.Option("--blank-lines", help="Choi corpora: whitespace-only lines are kept as empty units (keep, the default: Choi's own files count them) or dropped (drop).", rich_help_panel=CORPUS_PANEL)] = None,
     limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Read only the first N documents of the corpus (files in natural order).", rich_help_panel=CORPUS_PANEL)] = None,
     n_restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Restarts per document (maximum with --ci-width).", rich_help_panel=TEST_PANEL)] = None,
@@ -652,22 +662,37 @@ def report(
     metrics: MetricsOption = None,
     width: WidthOption = None,
     columns: ColumnsOption = None,
-    references: Annotated[Optional[str], typer.Option("--references", "-R", callback=lambda v: v and _existing_or_dash(v), help="References given after the run (a file or folder as score -R reads them, paired by document id): the report adds their metrics and the rank agreement with the stability scores, from the boundaries the run placed (nothing is segmented again).")] = None,
+    references: Annotated[Optional[str], typer.Option("--references", "-R", callback=lambda v: v and _existing_or_dash(v), help="References given after the run (a file or folder as score -R reads them, paired by document id): the report adds their metrics and the rank agreement with the stability scores, from the boundaries the run placed (nothing is segmented again). A corpus is read with the corpus options given here, as the run read its own (--unit sentence for a transcript the run cut into sentences).")] = None,
+    format: CorpusFormatOption = None,
+    pattern: PatternOption = None,
+    encoding: EncodingOption = None,
+    levels: LevelsOption = None,
+    unit: UnitOption = None,
+    splitter: SplitterOption = None,
+    speakers: SpeakersOption = None,
+    time_unit: TimeUnitOption = None,
     debug: Debug = False,
 ) -> None:
     """Render a saved run in another format (with --references: scored against references given after it ran)."""
-    from .reporting import report_command
+    from .reporting import reader_flag, report_command
     from .summary import load_results
 
+    given = {"format": format, "pattern": pattern, "encoding": encoding, "levels": levels, "unit": unit,
+             "splitter": splitter, "speakers": speakers, "time_unit": time_unit}
+    reader = {key: value for key, value in given.items() if value is not None}
     with _errors(debug, ctx):
+        if reader and references is None:
+            raise typer.BadParameter(f"{', '.join(reader_flag(key) for key in reader)}: the options of the corpus --references "
+                                     f"reads; give --references too")
         result = load_results(results)
         if references is not None:
             from .scoring import add_references
 
-            result = add_references(result, references)
+            result = add_references(result, references, **reader)
         _print_report(result, report_format or old_format, width=width, columns=columns, metrics=metrics,
                       documents=documents or None, output=output or old_output,
-                      rerun=report_command(results, documents=documents, metrics=metrics, references=references))
+                      rerun=report_command(results, documents=documents, metrics=metrics, references=references,
+                                           reader=reader))
 
 
 @app.command()

@@ -83,12 +83,14 @@ _COUNTED: dict[str, tuple[Any, str]] = {"sizes": (Segmentation.from_masses, "add
 @dataclass(frozen=True)
 class _Entry:
     """A document's segmentations as read, and where they were read from (``source``:
-    ``file:line``, a file, or the argument of :func:`score_segmentations`), for errors to name."""
+    ``file:line``, a file, or the argument of :func:`score_segmentations`), for errors to name;
+    ``read``: its units are a corpus reader's, which its options decide (cues or sentences)."""
 
     id: str
     segmentations: tuple[Segmentation, ...]
     times: Any = None
     source: str = ""
+    read: bool = False
 
 
 def _place(doc: Any, fallback: str) -> str:
@@ -270,7 +272,7 @@ def read_segmentations(path: str | os.PathLike, **reader_options: Any) -> Iterat
     for doc in read_corpus(path, **reader_options):
         if not doc.references:
             raise CorpusFormatError(f"document {doc.id!r} has no segmentation to score", path=str(path))
-        yield _Entry(doc.id, doc.references, doc.times, _place(doc, str(path)))
+        yield _Entry(doc.id, doc.references, doc.times, _place(doc, str(path)), read=True)
 
 
 def _id_key(doc_id: str) -> str:
@@ -521,6 +523,11 @@ def _score(references: Mapping[str, _Entry], hypotheses: Mapping[str, _Entry], *
 ADDED_REFERENCES = "added_references"
 
 
+def _said(options: dict[str, Any]) -> str:
+    """Reader options as a message names them: ``unit='sentence'``, or ``none`` (the defaults)."""
+    return ", ".join(f"{key}={value!r}" for key, value in options.items()) or "none (the reader's defaults)"
+
+
 def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
     """A run's result with references given after it ran: the reference metrics of every
     result whose document they cover, computed from the boundaries it placed (its restarts are
@@ -537,7 +544,9 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
         references; ``reader_options`` go to its reader), or what :func:`score_segmentations`
         takes: document id -> :class:`~stability.Segmentation` (or a sequence, one per annotator),
         or :class:`~stability.Document` objects. They replace the references the run had for the
-        same documents; documents they do not name keep theirs.
+        same documents; documents they do not name keep theirs. A corpus is read with
+        ``reader_options`` alone, not the run's: give those the run read it with (a transcript
+        the run cut into sentences, ``unit="sentence"``), or its units are others.
 
     Returns
     -------
@@ -582,6 +591,9 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
     else:
         entries = _reference_entries(references)
     options = result.settings.get("metrics") or {}
+    # a corpus read with other options than the run's (cues, not sentences) has other units
+    read = (f"; a corpus is read with the options given with it, here {_said(reader_options)}: give those the run "
+            f"read its corpus with, e.g. unit='sentence'")
     documents: dict[str, list[Any]] = {}
     found, untimed = set(), set()
     for label, rows in result.documents.items():
@@ -596,8 +608,8 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
                         which = "the reference" if len(entry.segmentations) == 1 else f"reference {j}"
                         raise InvalidParameterError(
                             f"document {r.document!r}: {which} covers {segmentation.n_units} units, "
-                            f"the run's document {n_units}" + (f" (the reference read from {entry.source})"
-                                                              if entry.source else ""))
+                            f"the run's document {n_units}" + (f" (the reference read from {entry.source}"
+                                                              f"{read if entry.read else ''})" if entry.source else ""))
                 if entry.times is None and r.boundary_times is not None:
                     untimed.add(str(r.document))
                 r = replace(r, references=tuple(s.boundaries for s in entry.segmentations),
@@ -628,5 +640,7 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
         warn(f"{len(unused)} {names} no document of the run ({shown}): {used} not used; documents pair up by "
              f"id (the run's documents: {run_ids})", ResultsWarning)
     source = str(references) if isinstance(references, (str, os.PathLike)) else "given to add_references"
-    settings = {**result.settings, ADDED_REFERENCES: {"source": source, "documents": len(found)}}
+    added = {"source": source, "documents": len(found)}
+    options = {key: value for key, value in reader_options.items() if isinstance(value, (str, int))}
+    settings = {**result.settings, ADDED_REFERENCES: {**added, "options": options} if options else added}
     return _corpus_result(documents, list(result.failures), settings, Path("<the run given to add_references>"))

@@ -352,3 +352,44 @@ def test_a_reference_of_another_length_given_after_the_run_names_its_file_and_li
     assert result.exit_code == 1
     assert result.stderr.strip() == (f"error: document '{docs[1].id}': the reference covers {n + 3} units, the run's "
                                      f"document {n} (the reference read from {tmp_path / 'refs.jsonl'}:1)")
+
+
+def test_references_from_a_transcript_run_on_sentences_are_read_with_the_corpus_options_given(tmp_path):
+    """A transcript run with --unit sentence, annotated afterwards with a chapters track beside it:
+    `stability report RUN -R folder` read the folder in cues (the reader's default) and refused the
+    reference for covering another number of units, with no way to give --unit to `report`. The
+    corpus options now go with -R (and to add_references), the report's note names them, an error
+    says which were used, and corpus options without -R are refused."""
+    from stability import load_results
+    from stability.scoring import ADDED_REFERENCES, add_references
+
+    # six cues, four sentences (two run over two cues); the chapter at 6 s starts the third sentence
+    cues = ["We start with the budget.", "It is up four", "percent this year.", "Then the roads.",
+            "The bridge needs", "new rebar soon."]
+    vtt = "WEBVTT\n\n" + "".join(f"00:00:{2 * k:02d}.000 --> 00:00:{2 * k + 2:02d}.000\n{text}\n\n"
+                                 for k, text in enumerate(cues))
+    (tmp_path / "talks").mkdir()
+    (tmp_path / "talks" / "talk.vtt").write_text(vtt)
+    ran = CliRunner().invoke(app, ["run", "--corpus", str(tmp_path / "talks"), "--unit", "sentence", "--splitter",
+                                   "rules", "-s", "even", "--restarts", "2", "--no-progress", "--out", str(tmp_path / "run")])
+    assert ran.exit_code == 0, ran.output
+    (tmp_path / "talks" / "talk.chapters.vtt").write_text(
+        "WEBVTT\n\n00:00:00.000 --> 00:00:06.000\nBudget\n\n00:00:06.000 --> 00:00:12.000\nRoads\n")
+    folder, run = str(tmp_path / "talks"), str(tmp_path / "run")
+    cues_read = CliRunner().invoke(app, ["report", run, "-R", folder])
+    assert cues_read.exit_code == 1
+    assert " ".join(cues_read.stderr.split()) == (
+        f"error: document 'talk.vtt': the reference covers 6 units, the run's document 4 (the reference read from "
+        f"{tmp_path / 'talks' / 'talk.vtt'}; a corpus is read with the options given with it, here none (the reader's "
+        f"defaults): give those the run read its corpus with, e.g. --unit 'sentence')")
+    shown = CliRunner().invoke(app, ["report", run, "-R", folder, "--unit", "sentence", "--splitter", "rules",
+                                     "--report-format", "md"])
+    assert shown.exit_code == 0, shown.output
+    assert (f"(stability report with -R {folder} --unit sentence --splitter rules) for 1 document"
+            in " ".join(shown.stdout.split()))
+    later = add_references(load_results(run), folder, unit="sentence", splitter="rules")
+    (row,) = later.documents["even"]
+    assert row.references == ((2,),)  # the chapter at 6 s starts "Then the roads.", the third sentence
+    assert later.settings[ADDED_REFERENCES]["options"] == {"unit": "sentence", "splitter": "rules"}
+    alone = CliRunner().invoke(app, ["report", run, "--unit", "sentence"])
+    assert alone.exit_code == 2 and "--unit: the options of the corpus --references reads" in " ".join(alone.output.split())

@@ -31,7 +31,7 @@ from typing import Any
 from ..checks import check_bool, check_int, did_you_mean
 from ..exceptions import InvalidParameterError, InvalidTypeError, _short_repr
 from . import formats as _formats_package
-from .model import Report, Section, brief, markdown_table, mean_std, number
+from .model import Report, Section, brief, markdown_table, mean_std, number, reader_flag
 
 __all__ = ["Report", "Section", "markdown_table", "number", "mean_std", "formats_available", "format_module",
            "report_of", "render", "write_reports", "write_whole", "notebook_html", "report_command"]
@@ -155,10 +155,11 @@ def notebook_html(result: Any) -> str:
 
 
 def report_command(source: str | os.PathLike, *, documents: bool = False, metrics: str | Sequence[str] | None = None,
-                   references: str | None = None) -> str:
+                   references: str | None = None, reader: dict[str, str] | None = None) -> str:
     """The ``stability report`` command rendering a saved run (``source``: its folder or file) as a
     report was rendered: with its per-document tables (``documents``), its choice of reference
-    metrics (names, or one comma-separated string) and the references given after the run; what a
+    metrics (names, or one comma-separated string) and the references given after the run, read with
+    the corpus options ``reader`` (``{"unit": "sentence"}`` gives ``--unit sentence``); what a
     report written to a file names under a table cut for width, so that the command shows the
     tables and columns the note is about.
 
@@ -172,6 +173,8 @@ def report_command(source: str | os.PathLike, *, documents: bool = False, metric
         words += ["--metrics", metrics if isinstance(metrics, str) else ",".join(metrics)]
     if references is not None:
         words += ["--references", references]
+    for key, value in (reader or {}).items():
+        words += [reader_flag(key), value]
     return shlex.join(words)
 
 

@@ -25,7 +25,7 @@ from ..segmenter import TERM_BLIND_LINKED
 from ..results import TERM_BLIND_SHARE, CorpusResult, Failure, StabilityResult, Stat, _json_float, _jsonable, map_floats
 from ..stats import percentile_coverage_bound
 from ..summary import COUNT_MARKS, count_marks, ranked_counts
-from .model import Report, Section, clock, mean_std, number, raw
+from .model import Report, Section, clock, mean_std, number, raw, reader_flag
 
 __all__ = ["HEADLINE_NOTE", "corpus_report", "summary_section", "document_section", "headline_stat", "clean"]
 
@@ -457,7 +457,9 @@ def reproduce_note(result: CorpusResult) -> list[str]:
     added = result.settings.get(ADDED_REFERENCES)
     if isinstance(added, dict):
         source = added.get("source")
-        given = "add_references" if source == "given to add_references" else f"stability report with -R {source}"
+        options = added.get("options") or {}
+        flags = "".join(f" {reader_flag(key)} {value}" for key, value in options.items())
+        given = "add_references" if source == "given to add_references" else f"stability report with -R {source}{flags}"
         notes.append(f"The reference columns use references given after the run ({given}) for "
                      f"{counted(added.get('documents'), 'document')}; the other documents keep the run's, if any.")
     return notes

@@ -438,3 +438,9 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]], align: 
     lines += ["| " + " | ".join(md_source(str(c)) if i in markup else _md_escape(c) for i, c in enumerate(row)) + " |"
               for row in rows]
     return "\n".join(lines)
+
+
+def reader_flag(key: str) -> str:
+    """The command-line flag of a corpus reader's option: ``--time-unit`` for ``time_unit``,
+    ``--corpus-format`` for ``format``."""
+    return "--corpus-format" if key == "format" else "--" + key.replace("_", "-")
