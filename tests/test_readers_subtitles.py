@@ -209,6 +209,11 @@ BAD_TIME = "expected the cue's {} as a timestamp such as '00:01:02.500' or '01:0
     ("a.srt", "1\n00:00:01,000 --> 00:00:02,000\nx\n\ny\n", 5,
      r"expected a cue: an identifier line \(optional\) and a timing line 'start --> end', then the cue's text; "
      r"received 'y' \(a blank line inside a cue's text ends the cue\)"),
+    # a WebVTT file whose 'WEBVTT' line was lost (an export cut, a copy from a browser): its STYLE or NOTE
+    # block was blamed on a blank line inside a cue's text, which the file does not have
+    ("a.vtt", "STYLE\n::cue { color: yellow }\n\n00:01.000 --> 00:02.000\nx\n", 1,
+     r"received 'STYLE' \(a WebVTT block, in a file without the 'WEBVTT' first line that WebVTT requires: add that "
+     r"line\)"),
     ("a.srt", "1\n00:00:01,000 --> 00:00:02,000\nx\n00:00:02,000 --> 00:00:03,000\ny\n", 4,
      "expected a blank line before the next cue; this timing line follows the text of the cue at line 2"),
     ("a.vtt", "WEBVTT\n\n", None, "expected at least one cue with text; found no cue"),

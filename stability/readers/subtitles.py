@@ -738,9 +738,10 @@ def _block(block: list[tuple[int, str]], webvtt: bool, file: Path | str, speaker
         return None
     else:
         expected = "a cue: an identifier line (optional) and a timing line 'start --> end'"
+        why = ("a WebVTT block, in a file without the 'WEBVTT' first line that WebVTT requires: add that line"
+               if _NON_CUE.match(first) else "a blank line inside a cue's text ends the cue")
         raise CorpusFormatError(
-            f"expected {expected}, then the cue's text; received {_short_repr(first)} (a blank line inside "
-            f"a cue's text ends the cue)",
+            f"expected {expected}, then the cue's text; received {_short_repr(first)} ({why})",
             path=str(file), line=block[0][0],
         )
     for lineno, line in text:
