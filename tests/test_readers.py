@@ -1167,3 +1167,24 @@ def test_times_in_milliseconds_read_as_seconds_are_noted(tmp_path):
         assert given.times[0] == (0.0, 2800.0) and given.meta["notes"] == []
         seconds = write(tmp_path / "s.csv", "start,end,text\n0,2.8,A.\n2.85,5.65,B.\n5.7,200,C.\n")
         assert next(iter(read_corpus(seconds))).meta["notes"] == []
+
+
+def test_a_column_naming_the_meetings_not_read_as_the_document_column_is_noted(tmp_path):
+    """Utterances of two meetings in one CSV, their column named `meeting` (not one of the document
+    column's names), were read as one document in silence: segmenters then found the boundary
+    between the meetings, and the reference metrics counted it. A column named so whose values
+    run in blocks of rows is noted, naming document_column; an id a row, a speaker column, or
+    the column read as the document column, are not."""
+    rows = [("m1", "Ann", "Budget first."), ("m1", "Bo", "Then roads."), ("m2", "Ann", "Coffee now."),
+            ("m2", "Cy", "Roasting beans.")]
+    file = write(tmp_path / "meetings.csv", "meeting_id,speaker,text\n" + "".join(",".join(r) + "\n" for r in rows))
+    with pytest.warns(CorpusWarning, match=r"meetings\.csv: the rows were read as one document, yet column 'meeting_id' "
+                      r"holds 2 values in blocks of rows \('m1', \.\.\.\): if it names the documents, pass "
+                      r"document_column='meeting_id'"):
+        (doc,) = read_corpus(file)
+    assert len(doc.units) == 4 and len(doc.meta["notes"]) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CorpusWarning)
+        assert [d.id for d in read_corpus(file, document_column="meeting_id")] == ["m1", "m2"]
+        ids = write(tmp_path / "ids.csv", "id,speaker,text\n" + "".join(f"{k},{r[1]},{r[2]}\n" for k, r in enumerate(rows)))
+        assert next(iter(read_corpus(ids))).meta["notes"] == []

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import itertools
 import math
+import re
 from collections.abc import Iterable, Iterator, Sequence
 import dataclasses
 from dataclasses import dataclass
@@ -114,7 +115,9 @@ def read_csv(
       ``reference``, ``ground_truth`` or starting with ``label_``, ``reference_``, ``ref_``,
       ``annotator_`` (none found: no references);
     * ``start_column`` / ``end_column``: ``start`` and ``end`` (used only if both exist);
-    * ``document_column``: ``document``, ``doc_id``, ``document_id``, ``doc``.
+    * ``document_column``: ``document``, ``doc_id``, ``document_id``, ``doc`` (none found: one
+      document a file, and a note when another column's name says it names recordings, such as
+      ``meeting_id`` or ``episode``, and its values run in blocks of rows).
 
     Times are read in seconds, or in the unit ``time_unit`` names. Whisper's TSV output
     (``whisper talk.mp3 --output_format tsv``) gives them in milliseconds: a tab-separated file
@@ -403,6 +406,31 @@ def _with_chapters(doc: Document, path: Path, columns: _Columns, source: Source,
     return dataclasses.replace(doc, references=references, meta={**doc.meta, **found, "notes": notes})
 
 
+#: Words in a column's name that say it names recordings (``meeting_id``, ``episode``, ``session``):
+#: such a column not read as the document column is one a user most likely meant as it.
+_GROUPING_WORDS = re.compile(r"(?:^|[^a-z])(?:id|meeting|episode|session|conversation|dialog(?:ue)?|call|talk|"
+                             r"recording|transcript|podcast|file)(?:$|[^a-z])", re.IGNORECASE)
+
+
+def _note_grouping_column(path: Path, rows: Rows, columns: _Columns, notes: list[str]) -> None:
+    """Note a column not read whose name says it names recordings (:data:`_GROUPING_WORDS`) and
+    whose values run in blocks of rows (two or more blocks, of two rows on average at least; an id
+    a row is no block): the rows of several meetings were read as one
+    document (no column named as :data:`_DOCUMENT_COLUMNS` are), and ``document_column`` reads them
+    apart."""
+    read = {columns.text, *(index for _, index in columns.labels), *(index for _, index in columns.times or ())}
+    for index, name in enumerate(columns.header):
+        if index in read or not _GROUPING_WORDS.search(name):
+            continue
+        values = [row[index].strip() for _, row in rows]
+        runs = 1 + sum(1 for a, b in zip(values, values[1:]) if a != b)
+        if 2 <= runs == len(set(values)) and 2 * runs <= len(values):  # blocks, not an id a row
+            note(notes, path, f"the rows were read as one document, yet column {name!r} holds {runs} values in "
+                              f"blocks of rows ({_short_repr(values[0])}, ...): if it names the documents, pass "
+                              f"document_column={name!r} (in a config, [corpus] document_column = \"{name}\")")
+            return
+
+
 def _build(path: Path, doc_id: str, rows: Rows, columns: _Columns) -> Document:
     references, used = [], []
     for name, index in columns.labels:
@@ -420,6 +448,8 @@ def _build(path: Path, doc_id: str, rows: Rows, columns: _Columns) -> Document:
         used.append(name)
     first_line = rows[0][0]
     notes: list[str] = []
+    if columns.document is None:
+        _note_grouping_column(path, rows, columns, notes)
     meta = {"format": "csv", "source": str(path), "line": first_line, "label_columns": tuple(used), "notes": notes}
     return make_document(
         path,
