@@ -549,6 +549,27 @@ def test_speaker_names_written_before_the_text_are_voices(tmp_path):
     assert tagged.meta["speakers"] == ("SPEAKER_00", "SPEAKER_00", "SPEAKER_01", "SPEAKER_00")
 
 
+def test_speaker_names_in_capitals_written_where_the_speaker_changes_are_voices(tmp_path):
+    """Subtitles name a speaker in capitals on the first cue of a turn only (``ALICE: ...``), a
+    sentence running on over the next cues: 37 of the 117 cues of a synthetic meeting. Fewer than two
+    cues in three named one, so the names stayed in the text and ``meta["speakers"]`` was empty, in
+    silence; sentence units then joined everyone's words into one turn."""
+    texts = ["ALICE: So the first thing", "on the agenda is the budget.", "BOB: The draft came", "on Monday.",
+             "It is up four percent.", "ALICE: Then the roads.", "The bridge", "needs rebar.", "BOB: Agreed."]
+    srt = "".join(f"{k + 1}\n00:00:0{k},000 --> 00:00:0{k + 1},000\n{text}\n\n" for k, text in enumerate(texts))
+    with pytest.warns(CorpusWarning, match=r"read as voices: 4 name\(s\), 2 voice\(s\)"):
+        (doc,) = read_corpus(write(tmp_path / "a.srt", srt))
+    assert doc.units[0] == "So the first thing" and doc.units[2] == "The draft came"
+    assert doc.meta["speakers"] == ("ALICE",) * 2 + ("BOB",) * 3 + ("ALICE",) * 3 + ("BOB",)
+    # names not in capitals, or one name only, so written: text, as before
+    for name, changed in [("b.srt", srt.replace("ALICE", "Alice").replace("BOB", "Bob")),
+                          ("c.srt", srt.replace("BOB", "ALICE"))]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", CorpusWarning)
+            (kept,) = read_corpus(write(tmp_path / name, changed))
+        assert kept.units[0].endswith(": So the first thing") and kept.meta["speakers"] == (None,) * 9, name
+
+
 @pytest.mark.parametrize("texts", [
     ["Step 1: open the file.", "Step 2: save it.", "Step 3: close it.", "Step 4: done."],  # names do not repeat
     ["Note: slides online.", "We start now.", "The budget.", "Then roads."],               # one cue in four

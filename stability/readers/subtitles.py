@@ -175,7 +175,7 @@ def read_subtitles(
         Where the names of WebVTT voice spans (``<v Alice>``, Microsoft Teams writes one a cue),
         or of speakers written before the text in a file without them (Zoom's ``Alice Smith:
         ...``, WhisperX's ``[SPEAKER_00]: ...``, when two cues in three begin with a name and
-        names repeat; a note says so),
+        names repeat, or names in capitals open the turns of two speakers or more; a note says so),
         go: only into ``meta["speakers"]`` (default: units hold only what was said), or also
         before the text they introduce, ``"Alice: Hello."``, so that segmenters see who speaks
         (with sentence units, before every sentence; ``"Ann, Bo: "`` for a cue two voices share).
@@ -403,8 +403,9 @@ def _names_in_text(cues: list[Cue], speakers: str) -> tuple[list[Cue], int]:
     not look like a transcript's.
 
     They do when at least two cues in three begin with a name (:data:`_NAMED`) and names repeat
-    (at most half as many names as cues naming one, or two): captions whose lines begin ``Step 1:``,
-    ``Note:`` here and there, or a title, are not a transcript's speakers. The name leaves the
+    (at most half as many names as cues naming one, or two), or when names are written only where
+    the speaker changes, as subtitles do (:func:`_named_at_changes`): captions whose lines begin
+    ``Step 1:``, ``Note:`` here and there, or a title, are not a transcript's speakers. The name leaves the
     text (``speakers="meta"``) or stays before it as ``Name: `` (``"prefix"``, as a voice span
     is written); a cue without a name continues the voice of the cue before it (tools write the
     name when the speaker changes).
@@ -420,7 +421,8 @@ def _names_in_text(cues: list[Cue], speakers: str) -> tuple[list[Cue], int]:
         return cues, 0
     found = [_NAMED.fullmatch(cue.text) for cue in cues]
     names = [match.group("tag") or match.group("name") for match in found if match is not None]
-    if 3 * len(names) < 2 * len(cues) or len(set(names)) > max(2, len(names) // 2):
+    named_often = 3 * len(names) >= 2 * len(cues) and len(set(names)) <= max(2, len(names) // 2)
+    if not named_often and not _named_at_changes(names, len(cues), found):
         return cues, 0
     read: list[Cue] = []
     voice: tuple[str, ...] = ()
@@ -431,6 +433,17 @@ def _names_in_text(cues: list[Cue], speakers: str) -> tuple[list[Cue], int]:
             text = match.group("said") if speakers == "meta" else f"{voice[0]}: {match.group('said')}"
         read.append(replace(cue, text=text, speakers=voice))
     return read, len(names)
+
+
+def _named_at_changes(names: list[str], n_cues: int, found: list[re.Match | None]) -> bool:
+    """Whether ``names`` (those ``found`` begins ``n_cues`` cues with) are speakers named where the
+    speaker changes, as subtitles write them (``ALICE: ...`` on a new speaker's first cue, WhisperX's
+    ``[SPEAKER_00]: ...``): each a tag in brackets or a name in capitals, at least two speakers, each
+    named twice on average, in at least four cues and one cue in five. Words before a colon in
+    ordinary captions (``Note:``, ``Step 1:``) are neither in capitals nor so frequent."""
+    shouted = all(match is None or match.group("tag") or match.group("name").isupper() for match in found)
+    return (shouted and len(names) >= 4 and 5 * len(names) >= n_cues
+            and 2 <= len(set(names)) <= len(names) // 2)
 
 
 def _document(source: Source, doc_id: str, file: Path, speakers: str, split: Splitter | None,
