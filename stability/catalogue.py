@@ -295,13 +295,19 @@ class MetricContext:
 
         return boundary_prf(self.reference, self.hypothesis, self.tolerance)
 
+    @property
+    def near(self) -> int:
+        """The tolerance of the measures "within one unit" (``f1_1``, ``f1_1_corrected``): one unit,
+        whatever the report's."""
+        return 1
+
     @cached_property
     def near_prf(self) -> Any:
         """Boundary P/R/F1 with a tolerance of exactly one unit, whatever the report's tolerance
         (the F1(±1) column says so)."""
         from .metrics import boundary_prf
 
-        return boundary_prf(self.reference, self.hypothesis, 1)
+        return boundary_prf(self.reference, self.hypothesis, self.near)
 
     @cached_property
     def wisebe(self) -> Any:
@@ -352,6 +358,15 @@ _REFERENCE_LIST = (
     _reference("f1_1", "F1(±1)", "boundary F1 within one unit", "higher", lambda c: c.near_prf.f1,
                "boundary F1 counting a boundary one unit away as found (one-to-one matching)", report=False,
                function="boundary_prf"),
+    _reference("f1_corrected", "cF1(ref)", "chance-corrected boundary F1", "higher",
+               _plain("chance_corrected_f1", tolerance="tolerance"),
+               "(F1 - E[F1]) / (1 - E[F1]), E[F1] the exact expected boundary F1 of as many boundaries placed at "
+               "random: 0 for a hypothesis no better than its boundary count placed by chance, 1 for a perfect one "
+               "(n/a when every placement matches, e.g. no boundary on either side)", aliases=("cf1",)),
+    _reference("f1_1_corrected", "cF1(±1)", "chance-corrected boundary F1 within one unit", "higher",
+               _plain("chance_corrected_f1", tolerance="near"),
+               "boundary F1 within one unit corrected for chance as cF1(ref) is: dense boundaries meet the "
+               "reference within one unit by chance more often still", aliases=("cf1_1",), report=False),
     _reference("pk", "Pk", "Pk", "lower", _windowed("pk"), "Beeferman's Pk at window k", compact=True),
     _reference("windowdiff", "WD", "WindowDiff", "lower", _windowed("windowdiff"),
                "Pevzner & Hearst's WindowDiff at window k", aliases=("wd",), compact=True),
@@ -408,8 +423,8 @@ _MULTI_LIST = (
 #: a report says which window was used under any of them.
 WINDOWED = ("pk", "windowdiff", "windowdiff_corrected", "nwin", "tnwin", "pr_error", "window_k")
 #: The reference metrics whose boundary matching takes the report's tolerance (``tolerance`` of
-#: :class:`MetricContext`); ``f1_1`` has its own, one unit, whatever the report's.
-TOLERANT = ("precision", "recall", "f1", "mean_f1")
+#: :class:`MetricContext`); ``f1_1`` and ``f1_1_corrected`` have their own, one unit, whatever the report's.
+TOLERANT = ("precision", "recall", "f1", "f1_corrected", "mean_f1")
 
 
 def _kappa(c: MetricContext, positions: str) -> float:
@@ -498,8 +513,8 @@ def aliases_said(spellings: Mapping[str, str]) -> str:
     """The aliases among ``spellings`` (spelling -> name, as :func:`reference_spellings` gives
     them) as errors list them, each with the name it stands for.
 
-    >>> aliases_said(reference_spellings())[:34]
-    'p = precision, r = recall, wd = wi'
+    >>> aliases_said(reference_spellings())[:47]
+    'p = precision, r = recall, cf1 = f1_corrected, '
     """
     return ", ".join(f"{alias} = {name}" for alias, name in spellings.items() if alias != name)
 

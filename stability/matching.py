@@ -7,7 +7,10 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["match_boundaries", "count_matches", "expected_matches"]
+from .exceptions import InvalidParameterError
+from .stats import hypergeometric_pmf
+
+__all__ = ["match_boundaries", "count_matches", "expected_matches", "MAX_STEPPED", "MAX_CELLS"]
 
 
 def match_boundaries(
@@ -60,24 +63,41 @@ def count_matches(reference: Sequence[int], hypothesis: Sequence[int], tolerance
     return len(match_boundaries(reference, hypothesis, tolerance))
 
 
+#: Most gaps :func:`expected_matches` steps through one by one (those within the tolerance of a
+#: reference boundary, and the short stretches between them), and most (gap, count) cells it
+#: updates: bounds on its time.
+MAX_STEPPED = 2**24
+MAX_CELLS = 2**32
+
+
 def expected_matches(reference: Sequence[int], n_gaps: int, tolerance: int, sizes: ArrayLike) -> np.ndarray:
     """Expected size of the maximum one-to-one matching (:func:`count_matches`) between
     ``reference`` (sorted) and ``m`` boundaries drawn uniformly without replacement from the gaps
     ``1..n_gaps``, for each ``m`` of ``sizes``; exact, at any tolerance.
 
-    A dynamic programme over the gaps, left to right, following the sweep of
-    :func:`match_boundaries`: a drawn gap ``g`` is matched to the first reference not yet matched
-    that is at least ``g - tolerance``, when that one is at most ``g + tolerance``. The state is
-    the index of that reference (the references before it are matched or out of reach, so at gap
-    ``g`` it is one of the references within ``tolerance`` of ``g``, or the one after them) and how
-    many boundaries were drawn so far; the programme holds for each the probability of the state
-    and the expected matches so far (normalised per count, so no binomial coefficient overflows).
-    Only the states a gap can reach are held: those from the previous gap's first reference in
-    reach to its last (every state before is empty from then on, every state after not yet
-    reached), so memory is ``O(max(sizes) * (2 + r))``, not ``O(max(sizes) * len(reference))``
-    (about 150 MB for a 30,000-unit document with 3,000 boundaries before). Cost:
-    ``O(n_gaps * max(sizes) * (1 + r))`` for ``r`` the most references within ``tolerance`` of a
-    gap.
+    With no tolerance the matching is the intersection, hypergeometric: ``m len(reference) /
+    n_gaps``. From a tolerance of ``n_gaps - 1`` on every pair is in reach: ``min(m,
+    len(reference))``. Otherwise a dynamic programme over the gaps, left to right, following the
+    sweep of :func:`match_boundaries`: a drawn gap ``g`` is matched to the first reference not yet
+    matched that is at least ``g - tolerance``, when that one is at most ``g + tolerance``. The
+    state is the index of that reference (the references before it are matched or out of reach, so
+    at gap ``g`` it is one of the references within ``tolerance`` of ``g``, or the one after them)
+    and how many boundaries were drawn so far; the programme holds for each the probability of the
+    state and the expected matches so far (normalised per count, so no binomial coefficient
+    overflows). Only the states a gap can reach are held: those from the previous gap's first
+    reference in reach to its last (every state before is empty from then on, every state after
+    not yet reached), so memory is ``O(max(sizes) * (2 + r))``, not ``O(max(sizes) *
+    len(reference))`` (about 150 MB for a 30,000-unit document with 3,000 boundaries before).
+
+    A long stretch of gaps out of reach of every reference (longer than ``2 max(sizes) + 64``,
+    for at most 4,095 boundaries drawn) changes no state: it is crossed in one step, the boundaries drawn before it mixed with those
+    drawn in it by their hypergeometric law, so the cost depends on the references and the
+    tolerance, not on ``n_gaps``: ``O(s * max(sizes) * (1 + r) + (len(reference) + 1) *
+    max(sizes)**2)`` for ``s`` the gaps stepped through (those within ``tolerance`` of a reference
+    and the short stretches between them; more than :data:`MAX_STEPPED`, or more than
+    :data:`MAX_CELLS` ``s * (max(sizes) + 1)``, are refused) and ``r``
+    the most references within ``tolerance`` of a gap. Without such a stretch the values are, to
+    the last bit, those of the programme stepping through every gap.
 
     Examples
     --------
@@ -90,22 +110,27 @@ def expected_matches(reference: Sequence[int], n_gaps: int, tolerance: int, size
     if sizes.size and (sizes.min() < 0 or sizes.max() > n_gaps):
         raise ValueError(f"sizes must lie in [0, n_gaps = {n_gaps}]; received {sizes.tolist()}")
     top = int(sizes.max()) if sizes.size else 0
-    # every gap reaches every reference from a tolerance of n_gaps on: a larger one (up to any
-    # Python int) gives the same matches, and gaps +- tolerance must stay within int64
-    tolerance = min(tolerance, n_gaps)
     ref = np.asarray(reference, dtype=np.int64)
-    gaps = np.arange(1, n_gaps + 1)
+    if ref.size == 0 or n_gaps == 0:
+        return np.zeros(sizes.size)
+    if tolerance == 0:
+        return sizes * ref.size / n_gaps
+    if tolerance >= n_gaps - 1:  # also any Python int beyond int64
+        return np.minimum(sizes, ref.size).astype(float)
+    gaps, crossings = _stepped_gaps(ref, n_gaps, tolerance, top)
     firsts = np.searchsorted(ref, gaps - tolerance)  # the references before it are out of reach
     lasts = np.searchsorted(ref, gaps + tolerance, side="right")  # the state is at most this
     # rows: the states low.., low the first state not empty (row 0 is state ``low``); columns: k,
     # the boundaries drawn among the gaps so far. P(state | k) and E[matches so far; state | k]
-    width = 1 + int((lasts - np.concatenate(([0], firsts[:-1]))).max()) if n_gaps else 1
+    width = 1 + int((lasts - np.concatenate(([0], firsts[:-1]))).max())
     prob = np.zeros((width, top + 1))
     prob[0, 0] = 1.0
     gain = np.zeros_like(prob)
     k = np.arange(1, top + 1, dtype=float)
     low = 0
-    for gap, first, last in zip(range(1, n_gaps + 1), firsts.tolist(), lasts.tolist()):
+    for step, (gap, first, last) in enumerate(zip(gaps.tolist(), firsts.tolist(), lasts.tolist())):
+        if step in crossings:
+            _cross(prob, gain, *crossings[step])
         if first > low:  # the states before ``first`` are out of reach: merged into it, dropped
             moved = first - low
             prob[moved] += prob[:moved].sum(axis=0)
@@ -127,6 +152,8 @@ def expected_matches(reference: Sequence[int], n_gaps: int, tolerance: int, size
         p[-1, 1:] += drawn_p[-1]
         e[1:, 1:] += drawn_e[:-1]
         e[-1, 1:] += drawn_e[-1]
+    if gaps.size in crossings:
+        _cross(prob, gain, *crossings[gaps.size])
     # summed over every state, laid out as ``table[:, sizes]`` of the whole table is (column-major),
     # with its empty states as zeros: numpy sums such a column pairwise, so the layout and the
     # zeros keep every value to the last bit
@@ -136,3 +163,62 @@ def expected_matches(reference: Sequence[int], n_gaps: int, tolerance: int, size
     total_p[low:low + held] = prob[:held, sizes]
     total_e[low:low + held] = gain[:held, sizes]
     return total_e.sum(axis=0) / total_p.sum(axis=0)
+
+
+def _stepped_gaps(ref: np.ndarray, n_gaps: int, tolerance: int, top: int) -> tuple[np.ndarray, dict[int, tuple[int, int]]]:
+    """The gaps :func:`expected_matches` steps through, in order, and the long stretches out of
+    reach of every reference it crosses in one step: ``{i: (before, length)}`` for a stretch of
+    ``length`` gaps after gap ``before``, crossed before the ``i``-th gap stepped through (``i`` =
+    the number of gaps stepped through for a stretch at the end). A stretch is crossed when it is
+    longer than ``2 top + 64`` gaps (a shorter one is stepped through: cheaper, and every bit kept)
+    and the crossing's table of ``(top + 1)**2`` probabilities is at most :data:`MAX_STEPPED`."""
+    longest = 2 * top + 64 if (top + 1) ** 2 <= MAX_STEPPED else n_gaps
+    pieces: list[np.ndarray] = []
+    crossings: dict[int, tuple[int, int]] = {}
+    stepped = done = 0  # gaps stepped through so far; the last gap placed (stepped or crossed)
+
+    def step(start: int, end: int) -> None:  # the gaps start .. end, stepped through
+        nonlocal stepped
+        stepped += end - start + 1
+        if stepped > MAX_STEPPED or stepped * (top + 1) > MAX_CELLS:
+            raise InvalidParameterError(
+                f"the expected matches of {top:,} boundaries within a tolerance of {tolerance:,} units would step "
+                f"through more than {stepped:,} of the {n_gaps:,} gaps (those within reach of the {ref.size:,} "
+                "reference boundaries and the stretches between them); at most 2**24 gaps and 2**32 (gap, count) "
+                "cells are computed (use a smaller tolerance or fewer boundaries)")
+        pieces.append(np.arange(start, end + 1, dtype=np.int64))
+
+    def stretch(end: int) -> None:  # the gaps done+1 .. end-1, out of reach
+        length = end - 1 - done
+        if length > longest:
+            crossings[stepped] = (done, length)
+        elif length > 0:
+            step(done + 1, end - 1)
+
+    starts = np.maximum(ref - tolerance, 1).tolist()
+    ends = np.minimum(ref + tolerance, n_gaps).tolist()
+    i = 0
+    while i < len(starts):  # the windows of reach, overlapping ones merged
+        start, end = starts[i], ends[i]
+        while i + 1 < len(starts) and starts[i + 1] <= end + 1:
+            i += 1
+            end = max(end, ends[i])
+        stretch(start)
+        step(start, end)
+        done = end
+        i += 1
+    stretch(n_gaps + 1)
+    return np.concatenate(pieces), crossings
+
+
+def _cross(prob: np.ndarray, gain: np.ndarray, before: int, length: int) -> None:
+    """Cross ``length`` gaps out of reach after gap ``before``, in place: no state changes, and the
+    ``k`` boundaries drawn among the first ``before + length`` gaps hold ``i`` among the first
+    ``before`` with probability ``C(before, i) C(length, k - i) / C(before + length, k)``."""
+    top = prob.shape[1] - 1
+    mix = np.zeros((top + 1, top + 1))
+    for k in range(min(top, before + length) + 1):
+        lo, pmf = hypergeometric_pmf(before + length, k, before)
+        mix[k, lo:lo + pmf.size] = pmf
+    prob[:] = prob @ mix.T
+    gain[:] = gain @ mix.T

@@ -28,6 +28,7 @@ from .exceptions import InvalidParameterError
 __all__ = [
     "f1_score",
     "f1_array",
+    "hypergeometric_pmf",
     "percentile_interval",
     "percentile_coverage_bound",
     "defined_mean",
@@ -68,6 +69,30 @@ def f1_array(precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
     r = np.asarray(recall, dtype=float)
     total = p + r
     return np.divide(2.0 * p * r, total, out=np.zeros_like(total), where=total > 0)
+
+
+def hypergeometric_pmf(n_gaps: int, m: int, k: int) -> tuple[int, np.ndarray]:
+    """P(a window of ``k`` gaps holds ``i`` of ``m`` boundaries placed uniformly) on its support.
+
+    ``C(k, i) C(N-k, m-i) / C(N, m)`` with ``N = n_gaps`` (Lamprier et al. 2007, section 4) is
+    non-zero for ``i = lo .. hi``, ``lo = max(0, m - (N - k))``, ``hi = min(k, m)``; returns ``lo``
+    and those probabilities. The log-probabilities are built from the ratio of consecutive terms
+    ``p(i+1)/p(i) = (k-i)(m-i) / ((i+1)(N-k-m+i+1))`` (each factor an exact integer before it
+    becomes a float) and normalized to sum to one, so nothing overflows at any size; the cost is
+    O(hi - lo) (callers bound it).
+
+    >>> lo, p = hypergeometric_pmf(4, 2, 2)  # 2 of 4 gaps drawn, window of 2: C(2,i) C(2,2-i) / 6
+    >>> lo, np.allclose(p, [1 / 6, 4 / 6, 1 / 6], rtol=1e-15)
+    (0, True)
+    """
+    lo, hi = max(0, m - (n_gaps - k)), min(k, m)
+    steps = np.arange(hi - lo, dtype=np.int64)
+    log_ratio = (np.log((k - lo - steps).astype(np.float64)) + np.log((m - lo - steps).astype(np.float64))
+                 - np.log((lo + 1 + steps).astype(np.float64))
+                 - np.log((n_gaps - k - m + lo + 1 + steps).astype(np.float64)))
+    log_p = np.concatenate(([0.0], np.cumsum(log_ratio)))
+    p = np.exp(log_p - log_p.max())
+    return lo, p / p.sum()
 
 
 # ----------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from stability.segmentation import Segmentation
 NOT_METRICS = {
     "compute_all", "reference_metrics", "multi_reference_metrics",  # loops over the catalogue
     "expected_windowdiff",  # the expectation NWin divides by, not a score of a hypothesis
+    "expected_f1",  # the chance level chance_corrected_f1 corrects by, not a score of a hypothesis
     "general_reference",  # WiSeBE's merged reference, a segmentation
     "boundary_edit_counts",  # the edit operations behind B and S
 }
@@ -242,7 +243,8 @@ def test_an_unknown_metric_lists_the_aliases_too():
     with pytest.raises(InvalidParameterError) as caught:
         catalogue.reference_measure("nope")
     said = str(caught.value)
-    assert said.endswith("(or an alias: p = precision, r = recall, wd = windowdiff, wd_corrected = "
+    assert said.endswith("(or an alias: p = precision, r = recall, cf1 = f1_corrected, cf1_1 = f1_1_corrected, "
+                         "wd = windowdiff, wd_corrected = "
                          "windowdiff_corrected, b = boundary_similarity, s = segmentation_similarity)")
     with pytest.raises(InvalidParameterError) as caught:  # a table without aliases says none
         catalogue.stability_measure("nope")

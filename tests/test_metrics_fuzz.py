@@ -1,4 +1,4 @@
-"""Fuzz of the 17 public metric functions (issue 12): random valid and invalid inputs.
+"""Fuzz of the 19 public metric functions (issue 12): random valid and invalid inputs.
 
 Every call either returns a value in the function's documented range or raises one of the
 project's errors (a :class:`~stability.exceptions.StabilityError`); no other exception, no
@@ -220,6 +220,8 @@ def _compute_all_ok(d: Any, args: tuple, kwargs: dict) -> bool:
     for name, value in d.items():
         if name == "window_k":
             ok = math.isnan(value) if one_unit else type(value) is int and 1 <= value < args[0].n_units
+        elif name in ("f1_corrected", "f1_1_corrected"):
+            ok = _corrected_ok(value, args, {"tolerance": kwargs["tolerance"] if name == "f1_corrected" else 1})
         elif name in ("ghd", "nwin", "tnwin"):
             ok = type(value) is float and (value >= 0.0 or (one_unit and math.isnan(value)))
         else:
@@ -227,6 +229,27 @@ def _compute_all_ok(d: Any, args: tuple, kwargs: dict) -> bool:
         if not ok:
             return False
     return True
+
+
+def _corrected_ok(x: Any, args: tuple, kwargs: dict) -> bool:
+    """At most 1, and NaN only when the F1 is 1 (every placement matching every boundary)."""
+    if type(x) is not float:
+        return False
+    if math.isnan(x):
+        return metrics.boundary_prf(*args, kwargs.get("tolerance", 0)).f1 == 1.0
+    return x <= 1 + EPS
+
+
+@st.composite
+def corrected_calls(draw):
+    _, ref, hyp = draw(documents())
+    return (ref, hyp), {"tolerance": draw(mostly(st.integers(0, 5), INTS))}
+
+
+@st.composite
+def expected_f1_calls(draw):
+    n, ref, _ = draw(documents())
+    return (ref, draw(mostly(st.integers(0, max(0, n - 1)), INTS))), {"tolerance": draw(mostly(st.integers(0, 5), INTS))}
 
 
 def _multi_ok(d: Any, args: tuple, kwargs: dict) -> bool:
@@ -252,6 +275,8 @@ CASES = {
               and (x >= -EPS or not kw.get("corrected", True) or kw.get("weighted") is False)),
     "pr_error": (pr_error_calls(), lambda x, a, kw: unit(x, kw["c_miss"] + kw["c_fa"])),
     "boundary_prf": (prf_calls(), _prf_ok),
+    "chance_corrected_f1": (corrected_calls(), _corrected_ok),
+    "expected_f1": (expected_f1_calls(), lambda x, a, kw: unit(x)),
     "ghd": (ghd_calls(), _ghd_ok),
     "boundary_similarity": (similarity_calls(), lambda x, a, kw: unit(x)),
     "segmentation_similarity": (similarity_calls(), lambda x, a, kw: unit(x)),

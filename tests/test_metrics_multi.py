@@ -20,6 +20,7 @@ from stability.catalogue import MULTI_REFERENCE, REFERENCE
 from stability.metrics import (
     boundary_prf,
     boundary_similarity,
+    chance_corrected_f1,
     compute_all,
     cov_d,
     cov_n,
@@ -286,13 +287,16 @@ def test_compute_all_matches_the_individual_functions():
         prf = boundary_prf(ref, hyp, 1)
         expected = {
             "precision": prf.precision, "recall": prf.recall, "f1": prf.f1, "f1_1": prf.f1,  # tolerance 1 here
+            "f1_corrected": chance_corrected_f1(ref, hyp, 1), "f1_1_corrected": chance_corrected_f1(ref, hyp, 1),
             "pk": pk(ref, hyp), "windowdiff": windowdiff(ref, hyp), "windowdiff_corrected": windowdiff_corrected(ref, hyp),
             "nwin": nwin(ref, hyp), "tnwin": tnwin(ref, hyp), "pr_error": pr_error(ref, hyp),
             "ghd": ghd(ref, hyp), "boundary_similarity": boundary_similarity(ref, hyp),
             "segmentation_similarity": segmentation_similarity(ref, hyp),
             "cov_n": cov_n(ref, hyp), "cov_d": cov_d(ref, hyp), "window_k": k,
         }
-        assert scores == expected
+        # NaN (a chance-corrected F1 both sides empty) equals NaN here
+        assert {key: "nan" if v != v else v for key, v in scores.items()} == {
+            key: "nan" if v != v else v for key, v in expected.items()}
         assert all(isinstance(v, float) for key, v in scores.items() if key != "window_k")
     assert reference_metrics is compute_all
     one = compute_all(M([1]), M([1]))

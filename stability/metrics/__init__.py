@@ -36,6 +36,8 @@ Conventions shared by every function of this package:
 function                           what                                                   source
 =================================  =====================================================  ==========
 :func:`boundary_prf`               precision / recall / F1, maximum matching, tolerance   Lamprier §3
+:func:`chance_corrected_f1`        F1 corrected for chance: (F1 - E[F1]) / (1 - E[F1])    kappa form
+:func:`expected_f1`                expected F1 of randomly placed boundaries (exact)      hand, tests
 :func:`pk`                         Beeferman's Pk (= nltk, segeval)                       Georgescul §4.1
 :func:`windowdiff`                 Pevzner & Hearst's WindowDiff (= nltk, segeval)        Lamprier eq. 3
 :func:`windowdiff_corrected`       WindowDiff with edge windows, denominator n+k-2        Lamprier eq. 4
@@ -72,7 +74,7 @@ stability.exceptions.InvalidTypeError: reference must be a Segmentation; receive
 """
 
 from ._common import WINDOW_POLICIES, window_size
-from .boundary import BoundaryPRF, GHDResult, boundary_prf, ghd
+from .boundary import BoundaryPRF, ChanceCorrectedF1, GHDResult, boundary_prf, chance_corrected_f1, ghd
 from .coverage import CoverageResult, cov_d, cov_n
 from .multi import KappaResult, WiSeBEResult, fleiss_kappa, general_reference, wisebe
 from .standard import (
@@ -81,7 +83,7 @@ from .standard import (
     reference_metrics,
 )
 from .similarity import EditCounts, boundary_edit_counts, boundary_similarity, segmentation_similarity
-from .expectation import expected_windowdiff
+from .expectation import expected_f1, expected_windowdiff
 from .windows import (
     NWinResult,
     PrErrorResult,
@@ -111,6 +113,7 @@ def _reference_first_functions() -> None:
 
 __all__ = [
     "BoundaryPRF",
+    "ChanceCorrectedF1",
     "CoverageResult",
     "EditCounts",
     "GHDResult",
@@ -123,9 +126,11 @@ __all__ = [
     "boundary_edit_counts",
     "boundary_prf",
     "boundary_similarity",
+    "chance_corrected_f1",
     "compute_all",
     "cov_d",
     "cov_n",
+    "expected_f1",
     "expected_windowdiff",
     "fleiss_kappa",
     "general_reference",

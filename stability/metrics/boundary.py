@@ -16,7 +16,7 @@ from ..matching import count_matches, match_boundaries
 from ..segmentation import Segmentation
 from ._common import check_int, check_real, check_times, harmonic, pair, safe_ratio, with_parts
 
-__all__ = ["BoundaryPRF", "GHDResult", "boundary_prf", "ghd"]
+__all__ = ["BoundaryPRF", "ChanceCorrectedF1", "GHDResult", "boundary_prf", "chance_corrected_f1", "ghd"]
 
 
 @dataclass(frozen=True)
@@ -116,6 +116,97 @@ def boundary_prf(reference: Segmentation, hypothesis: Segmentation, tolerance: f
     precision = safe_ratio(m, nh, both_empty=both_empty)
     recall = safe_ratio(m, nr, both_empty=both_empty)
     return BoundaryPRF(precision, recall, harmonic(precision, recall), m, nr, nh, tol)
+
+
+@dataclass(frozen=True)
+class ChanceCorrectedF1:
+    """Parts of :func:`chance_corrected_f1`: the value, the observed F1 and its expectation."""
+
+    value: float
+    f1: float
+    expected_f1: float
+    tolerance: int
+
+
+#: How close to 1 an expected F1 computed in floating point is taken as 1 (every placement of the
+#: boundaries matches them all): below it ``1 - E[F1]`` is rounding, not a chance of missing.
+FORCED = 1e-12
+
+
+@overload
+def chance_corrected_f1(reference: Segmentation, hypothesis: Segmentation, tolerance: int = 0, *,
+                        return_parts: Literal[False] = False) -> float: ...
+@overload
+def chance_corrected_f1(reference: Segmentation, hypothesis: Segmentation, tolerance: int = 0, *,
+                        return_parts: Literal[True]) -> ChanceCorrectedF1: ...
+@overload
+def chance_corrected_f1(reference: Segmentation, hypothesis: Segmentation, tolerance: int = 0, *,
+                        return_parts: bool) -> float | ChanceCorrectedF1: ...
+
+
+def chance_corrected_f1(reference: Any, hypothesis: Any, tolerance: int = 0, *,
+                        return_parts: bool = False) -> Union[float, ChanceCorrectedF1]:
+    """Boundary F1 corrected for chance: ``(F1 - E[F1]) / (1 - E[F1])``.
+
+    ``F1`` is :func:`boundary_prf`'s (maximum one-to-one matching within ``tolerance`` units) and
+    ``E[F1]`` its expectation (:func:`~stability.metrics.expected_f1`, exact) when the hypothesis's
+    ``h`` boundaries are placed at random: **random** is where they lie, every set of ``h`` of the
+    ``n - 1`` gaps equally likely; **fixed** are the reference, ``n``, ``h`` and the tolerance. The
+    correction is the one of the harness's chance-corrected stability F1 (``corrected_f1``) and of
+    Cohen's kappa: 0 for a hypothesis no better than its boundary count placed at random, 1 for a
+    perfect one, negative below chance. A hypothesis with many boundaries meets many reference
+    boundaries by chance, more so within a tolerance (40 boundaries in 100 gaps give an F1 within
+    one unit well above 0.5 wherever they lie); this score gives no credit for that.
+
+    Edge cases. A hypothesis without boundaries against a reference with some (or the other way
+    round) has F1 = E[F1] = 0: the value is 0. When ``E[F1] = 1`` every placement matches every
+    boundary (no boundary on either side, or as many as gaps on both, or a tolerance that reaches
+    everywhere), so the F1 is 1 and says nothing about the hypothesis: the value is NaN, as the
+    harness's ``corrected_f1`` is when its chance level is 1 (corpus means leave it out). An
+    expected F1 within 1e-12 of 1 is taken as 1 (rounding of the exact computation).
+
+    Parameters
+    ----------
+    reference, hypothesis : Segmentation
+        The two segmentations, over the same number of units, reference first (the expectation
+        keeps the reference and moves the hypothesis; swapping them changes nothing with no
+        tolerance, little with one).
+    tolerance : int, default 0
+        Largest distance in units between matched boundaries (``>= 0``); the same for the F1 and
+        its expectation.
+    return_parts : bool, default False
+        Return a :class:`ChanceCorrectedF1` (value, F1, expected F1, tolerance).
+
+    Returns
+    -------
+    float
+        At most 1; ``-E[F1] / (1 - E[F1])`` at worst; NaN when ``E[F1] = 1``.
+
+    Notes
+    -----
+    O(|R| + |H|) for the F1; the expectation is O(1) with no tolerance and, with one, a dynamic
+    programme whose cost depends on the boundaries and the tolerance, not on ``n``
+    (:func:`stability.matching.expected_matches`).
+
+    Examples
+    --------
+    >>> from stability import Segmentation
+    >>> ref, hyp = Segmentation([3, 7], 9), Segmentation([3, 6], 9)
+    >>> chance_corrected_f1(ref, hyp)          # F1 = 0.5, E[F1] = 0.25: (0.5 - 0.25) / 0.75
+    0.3333333333333333
+    >>> round(chance_corrected_f1(ref, hyp, tolerance=1), 12)  # F1 = 1, E[F1] = 9 / 14
+    1.0
+    """
+    from .expectation import expected_f1
+
+    ref, hyp = pair(reference, hypothesis)
+    tol = check_int(tolerance, "tolerance")
+    if tol < 0:
+        raise InvalidParameterError.make("tolerance", "an integer >= 0", tolerance)
+    f1 = boundary_prf(ref, hyp, tol).f1
+    expected = expected_f1(ref, hyp.n_boundaries, tol)
+    value = float("nan") if expected >= 1.0 - FORCED else (f1 - expected) / (1.0 - expected)
+    return with_parts(ChanceCorrectedF1(value, f1, expected, tol), return_parts)
 
 
 def _unit_starts(times: Any, n_units: int) -> np.ndarray:

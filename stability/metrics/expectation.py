@@ -1,18 +1,26 @@
-"""Expected WindowDiff under random boundaries (Lamprier et al. 2007, section 4, eq. 7-8).
+"""Expected metrics under random boundaries: WindowDiff (Lamprier et al. 2007, section 4,
+eq. 7-8) and boundary F1.
 
-The normalizer of :func:`~stability.metrics.nwin` and :func:`~stability.metrics.tnwin`. The
-number of boundaries a window of ``k`` gaps receives is hypergeometric; only its support (at
-most ``min(k, m) + 1`` values) is ever stored, so the cost does not grow with ``n`` or ``k``.
+:func:`expected_windowdiff` is the normalizer of :func:`~stability.metrics.nwin` and
+:func:`~stability.metrics.tnwin`. The number of boundaries a window of ``k`` gaps receives is
+hypergeometric; only its support (at most ``min(k, m) + 1`` values) is ever stored, so the cost
+does not grow with ``n`` or ``k``. :func:`expected_f1` is the chance level of
+:func:`~stability.metrics.chance_corrected_f1`, from the harness's exact expected matching
+(:func:`stability.matching.expected_matches`, which its chance F1 uses too).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..exceptions import InvalidParameterError
-from ._common import MAX_UNITS, check_bool, check_int, check_k
+from ..stats import hypergeometric_pmf
+from ..matching import expected_matches
+from ._common import MAX_UNITS, check_bool, check_int, check_k, check_segmentation
 
-__all__ = ["MAX_TERMS", "expected_windowdiff"]
+__all__ = ["MAX_TERMS", "expected_windowdiff", "expected_f1"]
 
 
 #: Most terms of a hypergeometric distribution :func:`expected_windowdiff` sums (memory bound).
@@ -20,28 +28,14 @@ MAX_TERMS = 2**24
 
 
 def _hypergeometric_pmf(n_gaps: int, m: int, k: int) -> tuple[int, np.ndarray]:
-    """P(a window of ``k`` gaps holds ``i`` of ``m`` boundaries placed uniformly) on its support.
-
-    ``C(k, i) C(N-k, m-i) / C(N, m)`` with ``N = n_gaps`` (Lamprier et al. 2007, section 4) is
-    non-zero for ``i = lo .. hi``, ``lo = max(0, m - (N - k))``, ``hi = min(k, m)``; returns ``lo``
-    and those probabilities. The log-probabilities are built from the ratio of consecutive terms
-    ``p(i+1)/p(i) = (k-i)(m-i) / ((i+1)(N-k-m+i+1))`` (each factor an exact integer before it
-    becomes a float) and normalized to sum to one, so nothing overflows at any size; the cost is
-    O(hi - lo), refused above :data:`MAX_TERMS` terms.
-    """
+    """:func:`stability.stats.hypergeometric_pmf`, refused above :data:`MAX_TERMS` terms."""
     lo, hi = max(0, m - (n_gaps - k)), min(k, m)
     if hi - lo >= MAX_TERMS:
         raise InvalidParameterError(
             f"expected_windowdiff would sum {hi - lo + 1:,} terms for {m:,} boundaries in windows of "
             f"k={k:,} gaps; at most 2**24 are computed (use a smaller k)"
         )
-    steps = np.arange(hi - lo, dtype=np.int64)
-    log_ratio = (np.log((k - lo - steps).astype(np.float64)) + np.log((m - lo - steps).astype(np.float64))
-                 - np.log((lo + 1 + steps).astype(np.float64))
-                 - np.log((n_gaps - k - m + lo + 1 + steps).astype(np.float64)))
-    log_p = np.concatenate(([0.0], np.cumsum(log_ratio)))
-    p = np.exp(log_p - log_p.max())
-    return lo, p / p.sum()
+    return hypergeometric_pmf(n_gaps, m, k)
 
 
 def _cdf(lo: int, pmf: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -113,3 +107,65 @@ def expected_windowdiff(n: int, n_ref_boundaries: int, n_hyp_boundaries: int, k:
     fp, fq = _cdf(lo_p, p, t), _cdf(lo_q, q, t)
     between = max(0, max(lo_p, lo_q) - min(ends))
     return float(np.dot(fp, 1.0 - fq) + np.dot(fq, 1.0 - fp)) + between
+
+
+def expected_f1(reference: Any, n_hyp_boundaries: int, tolerance: int = 0) -> float:
+    """Expected boundary F1 of ``n_hyp_boundaries`` boundaries placed at random against ``reference``.
+
+    **Fixed:** the reference (its boundaries where they are), the number ``n`` of units, the
+    number ``h = n_hyp_boundaries`` of hypothesis boundaries and the tolerance. **Random:** where
+    the ``h`` hypothesis boundaries lie, every set of ``h`` of the ``n - 1`` gaps being equally
+    likely. The F1 is that of :func:`~stability.metrics.boundary_prf` (maximum one-to-one matching
+    within ``tolerance`` units). With ``r`` reference boundaries and ``X`` matched pairs,
+    ``P = X / h`` and ``R = X / r``, so ``F1 = 2 P R / (P + R) = 2 X / (h + r)`` whenever ``h`` and
+    ``r`` are both positive (0 when ``X = 0``), and, ``h`` and ``r`` being fixed,
+
+        E[F1] = 2 E[X] / (h + r)
+
+    exactly, with ``E[X]`` from :func:`stability.matching.expected_matches` (hypergeometric, ``h r /
+    (n - 1)``, with no tolerance; a dynamic programme over the sweep of the matching otherwise), the
+    computation behind the harness's chance F1. When ``h = 0`` or ``r = 0`` the F1 does not depend
+    on the placement: 1.0 when both are 0 (the project's zero-division rule), 0.0 otherwise.
+
+    Parameters
+    ----------
+    reference : Segmentation
+        The reference, ``n`` units.
+    n_hyp_boundaries : int
+        ``h``, in ``0 .. n-1``.
+    tolerance : int, default 0
+        Largest distance in units between matched boundaries (``>= 0``).
+
+    Returns
+    -------
+    float
+        ``E[F1]`` in ``[0, 1]``.
+
+    Notes
+    -----
+    O(1) with no tolerance; with one, see :func:`stability.matching.expected_matches` (it depends
+    on the boundaries and the tolerance, not on ``n``).
+
+    Examples
+    --------
+    >>> from stability import Segmentation
+    >>> ref = Segmentation([3, 7], 9)            # 8 gaps, 2 reference boundaries
+    >>> expected_f1(ref, 2)                      # E[X] = 2 * 2 / 8 = 0.5; E[F1] = 2 * 0.5 / 4
+    0.25
+    >>> round(expected_f1(ref, 2, tolerance=1), 12)  # 9 / 14, counted by hand in tests/test_metrics_chance.py
+    0.642857142857
+    """
+    ref = check_segmentation(reference, "reference")
+    gaps = ref.n_units - 1
+    h = check_int(n_hyp_boundaries, "n_hyp_boundaries")
+    if not 0 <= h <= gaps:
+        raise InvalidParameterError.make("n_hyp_boundaries", f"an integer in 0..{gaps} (the gaps of the reference)",
+                                         n_hyp_boundaries)
+    tol = check_int(tolerance, "tolerance")
+    if tol < 0:
+        raise InvalidParameterError.make("tolerance", "an integer >= 0", tolerance)
+    r = ref.n_boundaries
+    if h == 0 or r == 0:
+        return 1.0 if h == r else 0.0
+    matches = float(expected_matches(ref.boundaries, gaps, tol, [h])[0])
+    return min(1.0, 2.0 * matches / (h + r))
