@@ -168,9 +168,10 @@ def chance_corrected_f1(reference: Any, hypothesis: Any, tolerance: int = 0, *,
     Parameters
     ----------
     reference, hypothesis : Segmentation
-        The two segmentations, over the same number of units, reference first (the expectation
+        The two segmentations, over the same number of units, reference first (neither nltk nor
+        segeval has this score; segeval's metrics take the hypothesis first). The expectation
         keeps the reference and moves the hypothesis; swapping them changes nothing with no
-        tolerance, little with one).
+        tolerance, and may change the value with one.
     tolerance : int, default 0
         Largest distance in units between matched boundaries (``>= 0``); the same for the F1 and
         its expectation.
