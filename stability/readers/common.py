@@ -13,6 +13,7 @@ import errno
 import fnmatch
 import os
 import re
+import statistics
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -485,11 +486,9 @@ def check_seconds(notes: list[str], where: Path | str, times: Sequence[tuple[flo
     ["times read in seconds, yet the units last 2800 s on median (47 min; 1 h 55 min in all): if the times
       are milliseconds, pass time_unit='ms'"]
     """
-    durations = sorted(end - start for start, end in times)
-    if not durations:
+    if len(times) == 0:
         return
-    middle = len(durations) // 2
-    median = durations[middle] if len(durations) % 2 else (durations[middle - 1] + durations[middle]) / 2
+    median = statistics.median(end - start for start, end in times)
     if median > LONGEST_MEDIAN_UNIT:
         span = max(end for _, end in times) - min(start for start, _ in times)
         note(notes, where, f"times read in seconds, yet the units last {median:g} s on median ({_minutes(median)}; "
