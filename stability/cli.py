@@ -662,7 +662,7 @@ def report(
     metrics: MetricsOption = None,
     width: WidthOption = None,
     columns: ColumnsOption = None,
-    references: Annotated[Optional[str], typer.Option("--references", "-R", callback=lambda v: v and _existing_or_dash(v), help="References given after the run (a file or folder as score -R reads them, paired by document id): the report adds their metrics and the rank agreement with the stability scores, from the boundaries the run placed (nothing is segmented again). A corpus is read with the corpus options given here, as the run read its own (--unit sentence for a transcript the run cut into sentences).")] = None,
+    references: Annotated[Optional[str], typer.Option("--references", "-R", callback=lambda v: v and _existing_or_dash(v), help="References given after the run (a file or folder as score -R reads them, paired by document id): the report adds their metrics and the rank agreement with the stability scores, from the boundaries the run placed (nothing is segmented again). A corpus is read as the run read its own, which its record keeps (a transcript the run cut into sentences: sentences); corpus options given here replace those, with a warning.")] = None,
     format: CorpusFormatOption = None,
     pattern: PatternOption = None,
     encoding: EncodingOption = None,

@@ -414,6 +414,40 @@ class Experiment:
 
         return chained()
 
+    def reading(self) -> dict[str, Any] | None:
+        """How the corpus is read, as the run record keeps it (the ``reader`` of its provenance,
+        :data:`stability.store.READER`): ``paths``, the corpus paths made absolute, and
+        ``options``, the :func:`stability.readers.read_corpus` options of ``[corpus]`` and the
+        command line (``unit``, ``splitter``, ``format``...), so that references given after the
+        run (``stability report RUN -R``, :func:`stability.scoring.add_references`) are read into
+        the run's units without being told them again; and ``formats``, the format each path was
+        read in (given, else detected; ``None`` for standard input, or a path that is no longer
+        there). ``limit`` is left out (it counts the documents run, not how one is read), and so
+        is a value JSON cannot hold (a callable splitter of an experiment built in Python).
+        ``None`` for the demo corpus, which reads no file."""
+        from .readers import detect_format
+
+        if "demo" in self.corpus or "path" not in self.corpus:
+            return None
+        paths = self.corpus["path"]
+        paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+        keys = set(_corpus_keys()) - {"path", "demo", "limit"}
+        options = {key: value for key, value in self.corpus.items() if key in keys and _json_value(value)}
+        text = {key: options[key] for key in ("encoding", "encoding_errors") if key in options}
+
+        def format_of(path: Any) -> str | None:
+            if "format" in options:
+                return _lookup_format(options["format"])
+            if str(path) == "-":
+                return None
+            try:
+                return detect_format(path, **text)
+            except (StabilityError, OSError):  # read_corpus said why, or the corpus went since
+                return None
+
+        return {"paths": [str(Path(p).absolute()) if str(p) != "-" else "-" for p in paths],
+                "formats": [format_of(p) for p in paths], "options": options}
+
     def build_segmenters(self) -> dict[str, Any]:
         """``label -> segmenter`` for :func:`stability.evaluate`."""
         from .registry import PLUGIN_CODE, get_segmenter, is_plugin
@@ -450,6 +484,22 @@ class Experiment:
         if self.metrics.get("enabled", True) is False:
             return False
         return {k: v for k, v in self.metrics.items() if k != "enabled"}
+
+
+def _lookup_format(name: str) -> str:
+    """The format table's name of the format ``name`` (an alias, any case: ``srt`` is ``subtitles``)."""
+    from .readers.dispatch import _lookup
+
+    return _lookup(name).name
+
+
+def _json_value(value: Any) -> bool:
+    """Whether the run record (JSON) can hold ``value`` as it is."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def _close(documents: Iterator[Document]) -> None:
@@ -758,8 +808,12 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     if metrics is not None:  # the reports' metrics: a name the catalogue does not know, before the run
         _check_report_metrics([m.name for m in reference_measures(metrics)], experiment)
 
+    from .store import READER
+
+    kept = {**(provenance or {}), READER: experiment.reading()}
+
     def call() -> Any:
-        return evaluate(segmenters, documents, settings, output=output, provenance=provenance)
+        return evaluate(segmenters, documents, settings, output=output, provenance=kept)
 
     if run.get("backend") == "dask":
         result = _with_dask(call, scheduler, settings.effective_jobs())

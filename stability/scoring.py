@@ -528,6 +528,70 @@ def _said(options: dict[str, Any]) -> str:
     return ", ".join(f"{key}={value!r}" for key, value in options.items()) or "none (the reader's defaults)"
 
 
+def _reading(references: str | os.PathLike, settings: Mapping[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """The options a references file or folder given after a run is read with: how the run read its
+    corpus (its record's :data:`~stability.store.READER`), unless options ``given`` say otherwise.
+
+    References that are the run's corpus itself (one of its recorded paths: chapters added beside a
+    transcript since) take every recorded option, so they are read exactly as the run read them.
+    Other files in a format the run read (given, else detected) take the recorded options but
+    ``format`` and ``pattern``, which name the run's files; files in another format take none of
+    them (a JSON lines file of documents does not take a transcript's ``unit``). A record
+    written before it was kept, or a run of no file, gives ``given`` alone.
+
+    Options given that agree with the run's reading add to it (an ``encoding`` it did not set).
+    One that differs from the run's describes another reading, which the run's other options
+    may not fit (its ``splitter`` cuts sentences, not the cues of ``unit="cue"``): the references
+    are then read with ``given`` alone, and a warning says so, since the reference metrics then
+    come from units read otherwise than the run's (a different count is refused)."""
+    from .exceptions import warn
+    from .store import READER, ResultsWarning
+
+    given = {key: value for key, value in given.items() if value is not None}
+    origin = settings.get("provenance")
+    record = origin.get(READER) if isinstance(origin, Mapping) else None
+    if not isinstance(record, Mapping) or not isinstance(record.get("options"), Mapping):
+        return given
+    recorded = dict(record["options"])
+    if not any(_same_path(references, path) for path in record.get("paths") or []):
+        recorded = _for_other_files(references, recorded, record.get("formats") or [], given)
+    differ = [key for key, value in given.items() if key in recorded and recorded[key] != value]
+    if differ:
+        warn(f"the references are read with {_said(given)} as given, not as the run read its corpus "
+             f"({_said(recorded)}, its record's {', '.join(f'{key}=' for key in differ)} differing): their "
+             f"reference metrics are those of units read otherwise than the run's", ResultsWarning)
+        return given
+    return {**recorded, **given}
+
+
+def _same_path(references: str | os.PathLike, recorded: Any) -> bool:
+    """Whether ``references`` names the recorded corpus path ``recorded`` (standard input never does)."""
+    if str(references) == STDIN or not isinstance(recorded, str) or recorded == STDIN:
+        return False
+    try:
+        return Path(references).resolve() == Path(recorded).resolve()
+    except OSError:  # a path that cannot be resolved is not the run's
+        return False
+
+
+def _for_other_files(references: str | os.PathLike, recorded: dict[str, Any], formats: Sequence[Any],
+                     given: dict[str, Any]) -> dict[str, Any]:
+    """The recorded options that apply to references other than the run's corpus files: all but
+    ``format`` and ``pattern`` when they are in a format the run read (``formats``), else none."""
+    from .readers.dispatch import _lookup, detect_format
+
+    if str(references) == STDIN:  # bare segmentations, read whatever the options
+        return {}
+    text = {key: value for key in ("encoding", "encoding_errors") if (value := given.get(key, recorded.get(key))) is not None}
+    try:
+        read_in = _lookup(given["format"]).name if "format" in given else detect_format(references, **text)
+    except (StabilityError, OSError):  # said by read_segmentations, which reads them next
+        return {}
+    if read_in not in formats:
+        return {}
+    return {key: value for key, value in recorded.items() if key not in ("format", "pattern")}
+
+
 def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
     """A run's result with references given after it ran: the reference metrics of every
     result whose document they cover, computed from the boundaries it placed (its restarts are
@@ -544,9 +608,13 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
         references; ``reader_options`` go to its reader), or what :func:`score_segmentations`
         takes: document id -> :class:`~stability.Segmentation` (or a sequence, one per annotator),
         or :class:`~stability.Document` objects. They replace the references the run had for the
-        same documents; documents they do not name keep theirs. A corpus is read with
-        ``reader_options`` alone, not the run's: give those the run read it with (a transcript
-        the run cut into sentences, ``unit="sentence"``), or its units are others.
+        same documents; documents they do not name keep theirs. A corpus is read as the run
+        read its own, when its record keeps it (a run of files by :func:`stability.run_experiment`
+        or ``stability run``: a transcript the run cut into sentences is read in sentences), with
+        ``reader_options`` replacing those options (a warning says where they differ); see
+        :data:`stability.store.READER`. A record without it (a run of documents built in Python, a
+        file written by an earlier version) is read with ``reader_options`` alone: give those the
+        run read it with, or its units are others.
 
     Returns
     -------
@@ -586,14 +654,16 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
 
     if not isinstance(result, CorpusResult):
         raise InvalidTypeError.make("result", "a CorpusResult (evaluate's result, or load_results of a saved run)", result)
+    given = reader_options
     if isinstance(references, (str, os.PathLike)):
+        reader_options = _reading(references, result.settings, reader_options)
         entries = _by_id(read_segmentations(references, **reader_options), references)
     else:
         entries = _reference_entries(references)
     options = result.settings.get("metrics") or {}
     # a corpus read with other options than the run's (cues, not sentences) has other units
-    read = (f"; a corpus is read with the options given with it, here {_said(reader_options)}: give those the run "
-            f"read its corpus with, e.g. unit='sentence'")
+    read = (f"; a corpus is read with the options given with it, over those the run's record keeps of its own "
+            f"reading, here {_said(reader_options)}: give those the run read its corpus with, e.g. unit='sentence'")
     documents: dict[str, list[Any]] = {}
     found, untimed = set(), set()
     for label, rows in result.documents.items():
@@ -641,6 +711,7 @@ def add_references(result: Any, references: Any, **reader_options: Any) -> Any:
              f"id (the run's documents: {run_ids})", ResultsWarning)
     source = str(references) if isinstance(references, (str, os.PathLike)) else "given to add_references"
     added = {"source": source, "documents": len(found)}
-    options = {key: value for key, value in reader_options.items() if isinstance(value, (str, int))}
+    # the options given: `stability report -R` without them reads as the run's record says
+    options = {key: value for key, value in given.items() if isinstance(value, (str, int))}
     settings = {**result.settings, ADDED_REFERENCES: {**added, "options": options} if options else added}
     return _corpus_result(documents, list(result.failures), settings, Path("<the run given to add_references>"))

@@ -8,8 +8,10 @@ Format (JSON lines, UTF-8, one complete record per line):
   ``corpus`` is the corpus fingerprint (:func:`corpus_fingerprint`) when the corpus was known in
   full before the run (a list of documents), else ``null``; ``provenance`` (:func:`provenance`) what
   else it takes to reproduce the run: the versions of stability, Python and numpy that computed it
-  and, from the command line, the command and the folder it ran in (not compared on resume: a
-  resume under other versions warns, since its results then come from two versions);
+  and, from the command line, the command and the folder it ran in, and (:data:`READER`) how a
+  corpus read from files was read (not compared on resume: a resume under other versions warns,
+  since its results then come from two versions; another reading of the corpus gives other
+  documents, which the document hashes refuse);
 * then one ``{"type": "result", "document_hash": ..., "result": {...}}`` or
   ``{"type": "failure", "document_hash": ..., "failure": {...}}`` per finished (segmenter, document)
   pair, written as soon as it is known (in corpus order), unbuffered, and fsynced at least once a
@@ -72,6 +74,7 @@ __all__ = [
     "ResultsWriteError",
     "run_header",
     "provenance",
+    "READER",
     "document_hash",
     "corpus_fingerprint",
     "iter_records",
@@ -144,6 +147,13 @@ def provenance(**extra: Any) -> dict[str, Any]:
 
 
 _current = provenance  # for the methods whose parameter is named ``provenance``
+
+#: The key of :func:`provenance` under which a run of a corpus read from files
+#: (:func:`stability.run_experiment`, ``stability run``) keeps how it was read:
+#: ``{"paths": [...], "options": {...}}`` (:meth:`stability.config.Experiment.reading`). References
+#: given after the run are read with those options by default
+#: (:func:`stability.scoring.add_references`); a record written before it was kept has none.
+READER = "reader"
 
 
 def _short(value: Any, width: int = 60) -> str:

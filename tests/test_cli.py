@@ -669,7 +669,9 @@ def test_the_run_record_keeps_the_command_and_versions_and_the_report_says_how_t
           "--out", "out", "--no-progress", "--report-format", "md")
     header = json.loads((tmp_path / "out" / "results.jsonl").read_text().splitlines()[0])
     command = f"stability run -s c99 --corpus {corpus_file.name} --restarts 3 --seed 4 --out out --no-progress --report-format md"
-    assert header["provenance"] == {**provenance(), "command": command, "cwd": str(tmp_path)}
+    # and how the corpus was read, so that references given after it are read alike (`report -R`)
+    reader = {"paths": [str(corpus_file)], "formats": ["jsonl"], "options": {}}
+    assert header["provenance"] == {**provenance(), "command": command, "cwd": str(tmp_path), "reader": reader}
     shown = _main(monkeypatch, capsys, "report", "out", "--report-format", "md").out
     assert (f"To reproduce: {command} (run in {tmp_path}; computed with stability {provenance()['stability']}, "
             f"Python {provenance()['python']}, numpy {provenance()['numpy']}; the same numbers for any --jobs and backend)"

@@ -355,34 +355,62 @@ def test_a_reference_of_another_length_given_after_the_run_names_its_file_and_li
                                      f"document {n} (the reference read from {tmp_path / 'refs.jsonl'}:1)")
 
 
+#: Six cues, four sentences (two run over two cues); the chapter at 6 s starts the third sentence.
+CUES = ["We start with the budget.", "It is up four", "percent this year.", "Then the roads.",
+        "The bridge needs", "new rebar soon."]
+CHAPTERS = "WEBVTT\n\n00:00:00.000 --> 00:00:06.000\nBudget\n\n00:00:06.000 --> 00:00:12.000\nRoads\n"
+
+
+def _talk(folder):
+    """A folder holding one WebVTT transcript of :data:`CUES`, two seconds a cue."""
+    folder.mkdir()
+    (folder / "talk.vtt").write_text("WEBVTT\n\n" + "".join(
+        f"00:00:{2 * k:02d}.000 --> 00:00:{2 * k + 2:02d}.000\n{text}\n\n" for k, text in enumerate(CUES)))
+    return str(folder)
+
+
+def _sentence_run(tmp_path):
+    """`stability run` of :func:`_talk` cut into sentences (not the reader's default, cues): the run's folder."""
+    folder = _talk(tmp_path / "talks")
+    ran = CliRunner().invoke(app, ["run", "--corpus", folder, "--unit", "sentence", "--splitter", "rules", "-s",
+                                   "even", "--restarts", "2", "--no-progress", "--out", str(tmp_path / "run")])
+    assert ran.exit_code == 0, ran.output
+    return folder, str(tmp_path / "run")
+
+
+def _forget_reading(run):
+    """The run's results file as a version before the record kept how the corpus was read wrote it."""
+    from stability.store import READER
+
+    path = tmp = f"{run}/results.jsonl"
+    lines = [json.loads(line) for line in open(path, encoding="utf-8")]
+    for record in lines:
+        if record["type"] == "run":
+            del record["provenance"][READER]
+    with open(tmp, "w", encoding="utf-8") as file:
+        file.writelines(json.dumps(record) + "\n" for record in lines)
+
+
 def test_references_from_a_transcript_run_on_sentences_are_read_with_the_corpus_options_given(tmp_path):
     """A transcript run with --unit sentence, annotated afterwards with a chapters track beside it:
     `stability report RUN -R folder` read the folder in cues (the reader's default) and refused the
     reference for covering another number of units, with no way to give --unit to `report`. The
     corpus options now go with -R (and to add_references), the report's note names them, an error
-    says which were used, and corpus options without -R are refused."""
+    says which were used, and corpus options without -R are refused. (A run record written before
+    it kept the run's reading: the record of today reads as the run did, tested below.)"""
     from stability import load_results
     from stability.scoring import ADDED_REFERENCES, add_references
 
-    # six cues, four sentences (two run over two cues); the chapter at 6 s starts the third sentence
-    cues = ["We start with the budget.", "It is up four", "percent this year.", "Then the roads.",
-            "The bridge needs", "new rebar soon."]
-    vtt = "WEBVTT\n\n" + "".join(f"00:00:{2 * k:02d}.000 --> 00:00:{2 * k + 2:02d}.000\n{text}\n\n"
-                                 for k, text in enumerate(cues))
-    (tmp_path / "talks").mkdir()
-    (tmp_path / "talks" / "talk.vtt").write_text(vtt)
-    ran = CliRunner().invoke(app, ["run", "--corpus", str(tmp_path / "talks"), "--unit", "sentence", "--splitter",
-                                   "rules", "-s", "even", "--restarts", "2", "--no-progress", "--out", str(tmp_path / "run")])
-    assert ran.exit_code == 0, ran.output
-    (tmp_path / "talks" / "talk.chapters.vtt").write_text(
-        "WEBVTT\n\n00:00:00.000 --> 00:00:06.000\nBudget\n\n00:00:06.000 --> 00:00:12.000\nRoads\n")
-    folder, run = str(tmp_path / "talks"), str(tmp_path / "run")
+    folder, run = _sentence_run(tmp_path)
+    (tmp_path / "talks" / "talk.chapters.vtt").write_text(CHAPTERS)
+    _forget_reading(run)
     cues_read = CliRunner().invoke(app, ["report", run, "-R", folder])
     assert cues_read.exit_code == 1
     assert " ".join(cues_read.stderr.split()) == (
         f"error: document 'talk.vtt': the reference covers 6 units, the run's document 4 (the reference read from "
-        f"{tmp_path / 'talks' / 'talk.vtt'}; a corpus is read with the options given with it, here none (the reader's "
-        f"defaults): give those the run read its corpus with, e.g. --unit 'sentence')")
+        f"{tmp_path / 'talks' / 'talk.vtt'}; a corpus is read with the options given with it, over those the run's "
+        f"record keeps of its own reading, here none (the reader's defaults): give those the run read its corpus "
+        f"with, e.g. --unit 'sentence')")
     shown = CliRunner().invoke(app, ["report", run, "-R", folder, "--unit", "sentence", "--splitter", "rules",
                                      "--report-format", "md"])
     assert shown.exit_code == 0, shown.output
@@ -394,3 +422,84 @@ def test_references_from_a_transcript_run_on_sentences_are_read_with_the_corpus_
     assert later.settings[ADDED_REFERENCES]["options"] == {"unit": "sentence", "splitter": "rules"}
     alone = CliRunner().invoke(app, ["report", run, "--unit", "sentence"])
     assert alone.exit_code == 2 and "--unit: the options of the corpus --references reads" in " ".join(alone.output.split())
+
+
+def test_report_with_references_reads_them_as_the_run_read_its_corpus(tmp_path):
+    """`stability run --corpus talks --unit sentence --out RUN`, then `stability report RUN -R talks`:
+    the run record did not keep --unit (nor the other corpus options), so -R read the transcript in
+    cues and refused it (6 units, the run's 4) unless told --unit sentence --splitter rules again.
+    The record keeps them now: the references given after the run give the report the run would
+    have printed had they been there when it ran (its JSON: the same documents and summaries)."""
+    from stability.store import READER, load_results
+
+    annotated = tmp_path / "annotated"
+    annotated.mkdir()
+    _talk(annotated / "talks")
+    (annotated / "talks" / "talk.chapters.vtt").write_text(CHAPTERS)
+    with_chapters = CliRunner().invoke(app, [
+        "run", "--corpus", str(annotated / "talks"), "--unit", "sentence", "--splitter", "rules", "-s", "even",
+        "--restarts", "2", "--no-progress", "--out", str(annotated / "run"), "--report-format", "json"])
+    assert with_chapters.exit_code == 0, with_chapters.output
+    folder, run = _sentence_run(tmp_path)
+    assert load_results(run).settings["provenance"][READER] == {
+        "paths": [folder], "formats": ["subtitles"], "options": {"unit": "sentence", "splitter": "rules"}}
+    (tmp_path / "talks" / "talk.chapters.vtt").write_text(CHAPTERS)
+    later = CliRunner().invoke(app, ["report", run, "-R", folder, "--report-format", "json"])
+    assert later.exit_code == 0, later.output
+    assert later.stderr == ""
+    expected, got = json.loads(with_chapters.stdout), json.loads(later.stdout)
+    (row,) = got["documents"]["even"]
+    assert row["references"] == [[2]]  # the chapter at 6 s starts "Then the roads.", the third sentence
+    assert got["documents"] == expected["documents"]
+    assert got["summary"] == expected["summary"]
+
+
+def test_a_corpus_option_given_to_report_replaces_the_recorded_one_with_a_warning(tmp_path):
+    """An option given with -R that differs from the run's reading describes another reading: the
+    references are read with the options given alone (the run's --splitter does not fit cues), and
+    stderr says so; here the cues' count, 6, is then refused against the run's 4 sentences."""
+    folder, run = _sentence_run(tmp_path)
+    (tmp_path / "talks" / "talk.chapters.vtt").write_text(CHAPTERS)
+    cues = CliRunner().invoke(app, ["report", run, "-R", folder, "--unit", "cue"])
+    assert cues.exit_code == 1
+    said = " ".join(cues.stderr.split())
+    assert ("warning: the references are read with --unit 'cue' as given, not as the run read its corpus "
+            "(--unit 'sentence', --splitter 'rules', its record's --unit differing)") in said
+    assert "the reference covers 6 units, the run's document 4" in said
+    same = CliRunner().invoke(app, ["report", run, "-R", folder, "--unit", "sentence"])
+    assert same.exit_code == 0 and "warning" not in same.stderr
+
+
+def test_references_in_other_files_take_the_recorded_options_their_format_takes(tmp_path):
+    """References that are not the run's corpus files are read with the recorded options when they
+    are in a format the run read (a transcript in another folder: --unit sentence and --splitter
+    rules), never the run's --pattern, which names the run's files; in another format (JSON lines,
+    where unit='sentence' would be refused for documents giving their units), with none of them."""
+    from stability.scoring import _reading
+    from stability.store import READER
+
+    record = {"provenance": {READER: {"paths": [str(tmp_path / "talks")], "formats": ["subtitles"],
+                                      "options": {"unit": "sentence", "splitter": "rules", "pattern": "*.vtt"}}}}
+    other = _talk(tmp_path / "elsewhere")
+    assert _reading(other, record, {}) == {"unit": "sentence", "splitter": "rules"}
+    assert _reading(str(tmp_path / "talks"), record, {}) == {"unit": "sentence", "splitter": "rules", "pattern": "*.vtt"}
+    (tmp_path / "refs.jsonl").write_text('{"id": "talk.vtt", "boundaries": [2], "n_units": 4}\n')
+    assert _reading(str(tmp_path / "refs.jsonl"), record, {}) == {}
+    assert _reading(other, {"provenance": {}}, {"unit": "cue"}) == {"unit": "cue"}  # an older record
+
+
+def test_a_config_files_corpus_keys_are_kept_as_the_command_lines_options_are(tmp_path):
+    """The run record keeps the [corpus] keys of a config file (unit, splitter; not limit, which
+    counts documents) as it keeps --unit and --splitter, and `report -R` reads references with them."""
+    folder = _talk(tmp_path / "talks")
+    (tmp_path / "talk.toml").write_text(
+        f'[corpus]\npath = {json.dumps(folder)}\nunit = "sentence"\nsplitter = "rules"\nlimit = 1\n\n'
+        f'[segmenters.even]\n\n[run]\nn_restarts = 2\nprogress = false\n\n[output]\ndir = {json.dumps(str(tmp_path / "run"))}\n')
+    ran = CliRunner().invoke(app, ["run", str(tmp_path / "talk.toml")])
+    assert ran.exit_code == 0, ran.output
+    (tmp_path / "talks" / "talk.chapters.vtt").write_text(CHAPTERS)
+    header = json.loads(open(tmp_path / "run" / "results.jsonl", encoding="utf-8").readline())
+    assert header["provenance"]["reader"]["options"] == {"unit": "sentence", "splitter": "rules"}
+    later = CliRunner().invoke(app, ["report", str(tmp_path / "run"), "-R", folder, "--report-format", "json"])
+    assert later.exit_code == 0, later.output
+    assert json.loads(later.stdout)["documents"]["even"][0]["references"] == [[2]]
