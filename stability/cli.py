@@ -19,7 +19,7 @@ import warnings
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterable, Iterator, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterable, Iterator, Optional, Sequence
 
 import typer
 
@@ -186,7 +186,7 @@ OldReportOption = Annotated[Optional[str], choice_option(
 
 
 def _print_report(result: object, report_format: Optional[str], *, width: Optional[int] = None,
-                  columns: Optional[str] = None, metrics: Optional[str | list[str]] = None,
+                  columns: Optional[str] = None, metrics: Optional[str | Sequence[str]] = None,
                   documents: Optional[bool] = None, output: Optional[Path] = None,
                   rerun: Optional[str] = None) -> None:
     """Render ``result`` with the reporting package; print it, or write it to ``output`` (then a
@@ -498,18 +498,13 @@ def _print_run_report(result: Any, report_format: Optional[str], *, metrics: Opt
     """Print a run's report (the one report.md and report.html in ``--out`` hold, and ``report`` renders).
     A metric named but not computed (a corpus without references) is an error after the run: the
     report is printed all the same with the metrics the run computed, then the error is raised, as
-    :func:`stability.config.run_experiment` writes the reports of ``--out`` before it; a run without
-    ``--out`` kept its results nowhere else."""
-    from .exceptions import InvalidParameterError
+    :func:`stability.config.run_experiment` writes the reports of ``--out`` before it
+    (:func:`stability.reporting.with_computed_metrics`); a run without ``--out`` kept its results
+    nowhere else."""
+    from .reporting import with_computed_metrics
 
-    try:
-        _print_report(result, report_format, metrics=metrics, **options)
-    except InvalidParameterError as exc:
-        if metrics is None or exc.parameter != "metrics":
-            raise
-        _print_report(result, report_format, **options)
-        _err("warning: the report above shows the reference metrics the run computed, not those named")
-        raise
+    with_computed_metrics(lambda shown: _print_report(result, report_format, metrics=shown, **options), metrics,
+                          "the report above shows the reference metrics the run computed, not those named")
 
 
 def _existing_or_dash(value: str) -> str:

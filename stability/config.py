@@ -772,7 +772,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     catalogue does not know is refused before the run.
     """
     from .catalogue import reference_measures
-    from .reporting import write_reports
+    from .reporting import with_computed_metrics, write_reports
     from .runner import evaluate
     from .settings import Settings
 
@@ -827,19 +827,12 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
         formats, documents_table = experiment.output.get("formats", []), experiment.output.get("documents")
         if run.get("overwrite"):  # the replaced run's reports in formats this run does not write would stay
             _remove_reports(Path(out_dir), keep=formats)
-        try:
-            write_reports(result, out_dir, formats, documents_table, metrics=metrics)
-        except InvalidParameterError:
-            if metrics is None:
-                raise
-            # a metric named but not computed (no references): the error stands, the reports are
-            # written all the same with the metrics that were, so nothing computed is lost
-            from .store import ResultsWarning
-
-            write_reports(result, out_dir, formats, documents_table)
-            warn(f"the reports in {out_dir} were written with the reference metrics the run computed, not those "
-                 f"named; `stability report {out_dir}` renders them again", ResultsWarning)
-            raise
+        # a metric named but not computed (no references): the error stands, the reports are
+        # written all the same with the metrics that were, so nothing computed is lost
+        with_computed_metrics(
+            lambda shown: write_reports(result, out_dir, formats, documents_table, metrics=shown), metrics,
+            f"the reports in {out_dir} were written with the reference metrics the run computed, not those named; "
+            f"`stability report {out_dir}` renders them again")
     return result
 
 

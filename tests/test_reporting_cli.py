@@ -503,3 +503,45 @@ def test_a_config_files_corpus_keys_are_kept_as_the_command_lines_options_are(tm
     later = CliRunner().invoke(app, ["report", str(tmp_path / "run"), "-R", folder, "--report-format", "json"])
     assert later.exit_code == 0, later.output
     assert json.loads(later.stdout)["documents"]["even"][0]["references"] == [[2]]
+
+
+def test_a_metric_not_computed_gives_the_computed_report_a_warning_and_the_error_printed_or_written(tmp_path):
+    """`stability run --metrics pk` on a corpus without references: printed (no --out) or written to
+    --out, the report shows the metrics the run computed, a warning says so, and the error about
+    pk follows, with the same exit status: one helper (reporting.with_computed_metrics) for both."""
+    from stability.demo import demo_corpus
+
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    for doc in demo_corpus(n_documents=2):
+        (folder / f"{doc.id}.txt").write_text("\n".join(doc.units) + "\n", encoding="utf-8")
+    args = ["run", "-s", "even", "-c", str(folder), "--corpus-format", "text", "--unit", "line", "-r", "2",
+            "--no-progress", "--metrics", "pk", "--report-format", "md"]
+    printed = CliRunner().invoke(app, args)
+    written = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "run")])
+    assert printed.exit_code == written.exit_code == 1
+    error = [line for line in printed.stderr.splitlines() if line.startswith("error:")]
+    assert error and "pk was not computed: it needs references" in error[0]
+    assert error == [line for line in written.stderr.splitlines() if line.startswith("error:")]
+    assert "warning: the report above shows the reference metrics the run computed, not those named" in printed.stderr
+    assert (f"warning: the reports in {tmp_path / 'run'} were written with the reference metrics the run computed, "
+            "not those named") in " ".join(written.stderr.split())
+    assert printed.stdout == (tmp_path / "run" / "report.md").read_text(encoding="utf-8")
+
+
+def test_with_computed_metrics_lets_other_errors_through_unchanged():
+    """Only a metric not computed (an error of parameter ``metrics``) gives the report with the
+    computed metrics; any other error is raised at once, the report not made again nor a warning said."""
+    from stability.reporting import with_computed_metrics
+
+    calls = []
+
+    def report(shown):
+        calls.append(shown)
+        raise InvalidParameterError("width too small", parameter="width")
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(InvalidParameterError, match="width too small"):
+            with_computed_metrics(report, ["pk"], "not said")
+    assert calls == [["pk"]]

@@ -23,10 +23,10 @@ import inspect
 import os
 import shlex
 import pkgutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from ..checks import check_bool, check_int, did_you_mean
 from ..exceptions import InvalidParameterError, InvalidTypeError, _short_repr
@@ -34,7 +34,8 @@ from . import formats as _formats_package
 from .model import Report, Section, brief, markdown_table, mean_std, number, reader_flag
 
 __all__ = ["Report", "Section", "markdown_table", "number", "mean_std", "formats_available", "format_module",
-           "report_of", "render", "write_reports", "write_whole", "notebook_html", "report_command"]
+           "report_of", "render", "write_reports", "write_whole", "notebook_html", "report_command",
+           "with_computed_metrics"]
 
 #: What a format module must declare.
 REQUIRED = ("NAME", "EXTENSION", "render")
@@ -176,6 +177,43 @@ def report_command(source: str | os.PathLike, *, documents: bool = False, metric
     for key, value in (reader or {}).items():
         words += [reader_flag(key), value]
     return shlex.join(words)
+
+
+Shown = TypeVar("Shown")
+Named = TypeVar("Named")
+
+
+def with_computed_metrics(report: Callable[[Named | None], Shown], metrics: Named | None, warning: str) -> Shown:
+    """``report(metrics)``: a run's report (written to files, or printed) with the reference metrics
+    named. One of them not computed (a corpus without references: :func:`render`'s
+    :class:`~stability.exceptions.InvalidParameterError` of parameter ``metrics``) is an error
+    after the run, which must not lose what it computed: ``report(None)`` gives the report with the
+    metrics the run computed, ``warning`` (a :class:`~stability.store.ResultsWarning`) says so, and
+    the error is raised. Any other error is raised as it is. What ``stability run`` does with the
+    reports of ``--out`` (:func:`stability.config.run_experiment`) and with the one it prints.
+
+    >>> from stability import evaluate
+    >>> run = evaluate({"even": "even"}, [["a"] * 12], n_restarts=2, progress=False)
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as said:
+    ...     warnings.simplefilter("always")
+    ...     try:
+    ...         with_computed_metrics(lambda shown: render(run, "md", metrics=shown), ["pk"], "shown without pk")
+    ...     except Exception as exc:
+    ...         print(type(exc).__name__, "|", said[0].message)
+    InvalidParameterError | shown without pk
+    """
+    from ..exceptions import InvalidParameterError, warn
+    from ..store import ResultsWarning
+
+    try:
+        return report(metrics)
+    except InvalidParameterError as exc:
+        if metrics is None or exc.parameter != "metrics":
+            raise
+        report(None)
+        warn(warning, ResultsWarning)
+        raise
 
 
 #: The width of a terminal table written to a file: the same file whatever terminal ran the command.
