@@ -400,10 +400,17 @@ def test_references_from_a_transcript_run_on_sentences_are_read_with_the_corpus_
     it kept the run's reading: the record of today reads as the run did, tested below.)"""
     from stability import load_results
     from stability.scoring import ADDED_REFERENCES, add_references
+    from stability.store import READER
 
     folder, run = _sentence_run(tmp_path)
     (tmp_path / "talks" / "talk.chapters.vtt").write_text(CHAPTERS)
+    before = CliRunner().invoke(app, ["report", run, "--report-format", "json"]).stdout
     _forget_reading(run)
+    plain = CliRunner().invoke(app, ["report", run, "--report-format", "json"])  # the old record re-renders
+    assert plain.exit_code == 0, plain.output
+    assert READER not in json.loads(plain.stdout)["settings"]["provenance"]
+    drop = lambda text: {k: v for k, v in json.loads(text).items() if k != "settings"}  # noqa: E731
+    assert drop(plain.stdout) == drop(before)
     cues_read = CliRunner().invoke(app, ["report", run, "-R", folder])
     assert cues_read.exit_code == 1
     assert " ".join(cues_read.stderr.split()) == (
@@ -545,3 +552,23 @@ def test_with_computed_metrics_lets_other_errors_through_unchanged():
         with pytest.raises(InvalidParameterError, match="width too small"):
             with_computed_metrics(report, ["pk"], "not said")
     assert calls == [["pk"]]
+
+
+def test_a_resume_adding_a_segmenter_keeps_the_recorded_reading(tmp_path):
+    """The header a resume writes for the segmenters it adds keeps the first run's reading, so
+    `report -R` after it still reads the references in the run's sentences."""
+    from stability.store import READER, iter_records
+
+    folder, run = _sentence_run(tmp_path)
+    more = CliRunner().invoke(app, ["run", "--corpus", folder, "--unit", "sentence", "--splitter", "rules", "-s",
+                                    "even", "-s", "none", "--restarts", "2", "--no-progress", "--out", run, "--resume"])
+    assert more.exit_code == 0, more.output
+    headers = [record for _, record in iter_records(f"{run}/results.jsonl") if record["type"] == "run"]
+    assert len(headers) == 2
+    assert headers[0]["provenance"][READER] == headers[1]["provenance"][READER]
+    assert headers[1]["provenance"][READER]["options"] == {"unit": "sentence", "splitter": "rules"}
+    (tmp_path / "talks" / "talk.chapters.vtt").write_text(CHAPTERS)
+    later = CliRunner().invoke(app, ["report", run, "-R", folder, "--report-format", "json"])
+    assert later.exit_code == 0, later.output
+    assert {label: rows[0]["references"] for label, rows in json.loads(later.stdout)["documents"].items()} == {
+        "even": [[2]], "none": [[2]]}
