@@ -4,7 +4,8 @@ A *chunker* is any callable ``text -> list[str]`` returning pieces of the text i
 cover it. :class:`ChunkerSegmenter` turns one into a segmenter, so the stability test and its
 controls can judge a chunker without labels:
 
-1. the units are joined with ``unit_separator`` (default ``"\\n"``, one line per unit; it must be
+1. the units are joined with ``unit_separator`` (by default the whitespace the document's reader
+   says stood between them, a blank line between Markdown blocks, else ``"\\n"``, one line per unit; it must be
    whitespace, so the units' own characters are the only non-whitespace characters of the text);
 2. the chunker is called on that text;
 3. the start of every chunk after the first is located in the text and **snapped to a unit
@@ -81,6 +82,7 @@ after the first character of the third unit, ``"cccccc"``, which goes to that ch
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import importlib
 import logging
@@ -133,9 +135,13 @@ def word_count(text: str) -> int:
     return len(text.split())
 
 
+#: What joins the units of a document that does not say (no ``meta["unit_separator"]``): one line a unit.
+DEFAULT_UNIT_SEPARATOR = "\n"
+
+
 def _check_separator(value: Any) -> None:
-    if not isinstance(value, str) or not value or not value.isspace():
-        raise InvalidParameterError.make("unit_separator", "a non-empty string of whitespace", value)
+    if value is not None and (not isinstance(value, str) or not value or not value.isspace()):
+        raise InvalidParameterError.make("unit_separator", "a non-empty string of whitespace, or None", value)
 
 
 def _require(module: str, extra: str, segmenter: str) -> Any:
@@ -323,20 +329,36 @@ class ChunkerSegmenter(Segmenter):
     chunker : callable
         ``text -> list[str]``: chunks in order, covering the text; whitespace may be dropped or
         changed, chunks may overlap. Any iterable of strings will do (a generator too).
-    unit_separator : str, default "\\n"
+    unit_separator : str, optional
         Whitespace joining the units into the text given to the chunker (``"\\n\\n"`` makes
-        every unit a paragraph; ``" "`` gives running text).
+        every unit a paragraph; ``" "`` gives running text). Default: the whitespace the
+        document's reader says stood between its units (``meta["unit_separator"]``, see
+        :data:`stability.readers.common.UNIT_SEPARATORS`: a blank line between the blocks of a
+        Markdown or HTML page, a space between sentences), else :data:`DEFAULT_UNIT_SEPARATOR`,
+        one line a unit. The harness resolves it per document (:meth:`for_document`), and the
+        results record the one used.
     """
 
     name = "chunker"
     length_based = True
 
-    def __init__(self, chunker: Callable[[str], Iterable[str]], unit_separator: str = "\n") -> None:
+    def __init__(self, chunker: Callable[[str], Iterable[str]], unit_separator: str | None = None) -> None:
         if not callable(chunker):
             raise InvalidTypeError.make("chunker", "a callable text -> list[str]", chunker)
         _check_separator(unit_separator)
         self.chunker = chunker
         self.unit_separator = unit_separator
+
+    def for_document(self, document: Any) -> ChunkerSegmenter:
+        """This segmenter with ``unit_separator`` set for ``document`` when it was left to the
+        document (see the parameter): itself when it was given."""
+        if self.unit_separator is not None:
+            return self
+        meta = getattr(document, "meta", None) or {}
+        resolved = copy.copy(self)
+        resolved.unit_separator = meta.get("unit_separator", DEFAULT_UNIT_SEPARATOR)
+        _check_separator(resolved.unit_separator)
+        return resolved
 
     def chunk_starts(self, text: str) -> list[int]:
         """Non-whitespace positions of the chunk starts in ``text``."""
@@ -346,7 +368,7 @@ class ChunkerSegmenter(Segmenter):
         lengths = [len(_compact(unit)) for unit in units]
         if sum(1 for length in lengths if length) < 2:
             return []
-        text = self.unit_separator.join(units)
+        text = (self.unit_separator or DEFAULT_UNIT_SEPARATOR).join(units)
         return snap_to_units(lengths, self.chunk_starts(text))
 
 
@@ -357,7 +379,7 @@ class _SizedChunker(ChunkerSegmenter):
     package: str | None = None
     extra: str | None = None
 
-    def __init__(self, chunk_size: int, unit_separator: str) -> None:
+    def __init__(self, chunk_size: int, unit_separator: str | None) -> None:
         self.chunk_size = check_int(chunk_size, "chunk_size", low=1, high=MAX_CHUNK_SIZE)
         _check_separator(unit_separator)
         self.unit_separator = unit_separator
@@ -381,13 +403,14 @@ class FixedChars(_SizedChunker):
     ----------
     chunk_size : int, default 1000
         Characters per chunk (separators included); the last chunk may be shorter.
-    unit_separator : str, default "\\n"
-        Whitespace joining the units.
+    unit_separator : str, optional
+        Whitespace joining the units; default the document's own (a blank line between Markdown
+        or HTML blocks, a space between sentences), else a newline.
     """
 
     name = "fixed_chars"
 
-    def __init__(self, chunk_size: int = 1000, unit_separator: str = "\n") -> None:
+    def __init__(self, chunk_size: int = 1000, unit_separator: str | None = None) -> None:
         super().__init__(chunk_size, unit_separator)
 
     def chunker(self, text: str) -> list[str]:  # type: ignore[override]
@@ -429,7 +452,7 @@ class _LangchainSplitter(_SizedChunker):
 
     package, extra = "langchain_text_splitters", "langchain"
 
-    def __init__(self, chunk_size: int, chunk_overlap: int, unit_separator: str) -> None:
+    def __init__(self, chunk_size: int, chunk_overlap: int, unit_separator: str | None) -> None:
         super().__init__(chunk_size, unit_separator)
         self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0, high=self.chunk_size - 1)
         self._library()
@@ -457,8 +480,9 @@ class LangchainRecursive(_LangchainSplitter):
         Maximum characters per chunk.
     chunk_overlap : int, default 0
         Characters shared by consecutive chunks (langchain's default is 200).
-    unit_separator : str, default "\\n"
-        Whitespace joining the units.
+    unit_separator : str, optional
+        Whitespace joining the units; default the document's own (a blank line between Markdown
+        or HTML blocks, a space between sentences), else a newline.
     separators : sequence of str, optional
         Where it may cut, tried in order (langchain's ``separators``); default langchain's own,
         ``["\\n\\n", "\\n", " ", ""]``. On the command line, a TOML array:
@@ -467,7 +491,7 @@ class LangchainRecursive(_LangchainSplitter):
 
     name = "langchain_recursive"
 
-    def __init__(self, chunk_size: int = 1000, chunk_overlap: int = 0, unit_separator: str = "\n",
+    def __init__(self, chunk_size: int = 1000, chunk_overlap: int = 0, unit_separator: str | None = None,
                  separators: Sequence[str] | None = None) -> None:
         if separators is not None and (isinstance(separators, str) or not isinstance(separators, Sequence)
                                        or not separators or not all(isinstance(x, str) for x in separators)):
@@ -496,15 +520,17 @@ class LangchainCharacter(_LangchainSplitter):
         Characters shared by consecutive chunks.
     separator : str, default " "
         Where langchain may cut (``" "``: between words, so the cuts ignore the units;
-        langchain's default ``"\\n\\n"`` never cuts text joined with ``"\\n"``).
-    unit_separator : str, default "\\n"
-        Whitespace joining the units.
+        langchain's default ``"\\n\\n"`` cuts only between units joined by a blank line, as
+        the blocks of Markdown and HTML pages are, never in text joined with ``"\\n"``).
+    unit_separator : str, optional
+        Whitespace joining the units; default the document's own (a blank line between Markdown
+        or HTML blocks, a space between sentences), else a newline.
     """
 
     name = "langchain_character"
 
     def __init__(
-        self, chunk_size: int = 1000, chunk_overlap: int = 0, separator: str = " ", unit_separator: str = "\n"
+        self, chunk_size: int = 1000, chunk_overlap: int = 0, separator: str = " ", unit_separator: str | None = None
     ) -> None:
         if not isinstance(separator, str):
             raise InvalidTypeError.make("separator", "a string", separator)
@@ -532,14 +558,15 @@ class Semchunk(_SizedChunker):
     chunk_overlap : int, default 0
         Words shared by consecutive chunks (semchunk's ``overlap`` in tokens); each chunk start is
         a boundary, so an overlap adds boundaries inside the previous chunk.
-    unit_separator : str, default "\\n"
-        Whitespace joining the units.
+    unit_separator : str, optional
+        Whitespace joining the units; default the document's own (a blank line between Markdown
+        or HTML blocks, a space between sentences), else a newline.
     """
 
     name = "semchunk"
     package, extra = "semchunk", "semchunk"
 
-    def __init__(self, chunk_size: int = 150, chunk_overlap: int = 0, unit_separator: str = "\n") -> None:
+    def __init__(self, chunk_size: int = 150, chunk_overlap: int = 0, unit_separator: str | None = None) -> None:
         super().__init__(chunk_size, unit_separator)
         self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0, high=self.chunk_size - 1)
         self._library()
@@ -562,7 +589,7 @@ class _ChonkieChunker(_SizedChunker):
 
     package, extra = "chonkie", "chonkie"
 
-    def __init__(self, chunk_size: int, tokenizer: str, unit_separator: str) -> None:
+    def __init__(self, chunk_size: int, tokenizer: str, unit_separator: str | None) -> None:
         super().__init__(chunk_size, unit_separator)
         self.tokenizer = check_choice(tokenizer, "tokenizer", CHONKIE_TOKENIZERS)
         self._library()
@@ -599,13 +626,14 @@ class ChonkieRecursive(_ChonkieChunker):
         with ``"word"``.
     tokenizer : {"character", "word"}, default "character"
         What ``chunk_size`` counts: chonkie's built-in tokenizers (no download).
-    unit_separator : str, default "\\n"
-        Whitespace joining the units.
+    unit_separator : str, optional
+        Whitespace joining the units; default the document's own (a blank line between Markdown
+        or HTML blocks, a space between sentences), else a newline.
     """
 
     name = "chonkie_recursive"
 
-    def __init__(self, chunk_size: int = 1000, tokenizer: str = "character", unit_separator: str = "\n") -> None:
+    def __init__(self, chunk_size: int = 1000, tokenizer: str = "character", unit_separator: str | None = None) -> None:
         super().__init__(chunk_size, tokenizer, unit_separator)
 
     def _make(self, module: Any) -> Any:
@@ -629,7 +657,7 @@ class ChonkieSentence(_ChonkieChunker):
     name = "chonkie_sentence"
 
     def __init__(
-        self, chunk_size: int = 1000, tokenizer: str = "character", chunk_overlap: int = 0, unit_separator: str = "\n"
+        self, chunk_size: int = 1000, tokenizer: str = "character", chunk_overlap: int = 0, unit_separator: str | None = None
     ) -> None:
         super().__init__(chunk_size, tokenizer, unit_separator)
         # chonkie refuses an overlap of chunk_size or more only when it chunks (every document a failure)
@@ -665,15 +693,16 @@ class SemanticTextSplitter(_SizedChunker):
         (default: filled up, the library's single capacity).
     tokenizer : {"character", "word"}, default "character"
         What the sizes count: characters, or whitespace-separated words (both offline).
-    unit_separator : str, default "\\n"
-        Whitespace joining the units.
+    unit_separator : str, optional
+        Whitespace joining the units; default the document's own (a blank line between Markdown
+        or HTML blocks, a space between sentences), else a newline.
     """
 
     name = "semantic_text_splitter"
     package, extra = "semantic_text_splitter", "semantic-text-splitter"
 
     def __init__(self, chunk_size: int = 1000, chunk_overlap: int = 0, min_chunk_size: int | None = None,
-                 tokenizer: str = "character", unit_separator: str = "\n") -> None:
+                 tokenizer: str = "character", unit_separator: str | None = None) -> None:
         super().__init__(chunk_size, unit_separator)
         self.min_chunk_size = None if min_chunk_size is None else check_int(
             min_chunk_size, "min_chunk_size", low=1, high=self.chunk_size)
@@ -717,15 +746,16 @@ class LlamaIndexSentence(_SizedChunker):
         Tokens shared by consecutive chunks (llama-index's default is 200 tiktoken tokens).
     tokenizer : {"word", "character"}, default "word"
         What the sizes count: whitespace-separated words, or characters (both offline).
-    unit_separator : str, default "\\n"
-        Whitespace joining the units.
+    unit_separator : str, optional
+        Whitespace joining the units; default the document's own (a blank line between Markdown
+        or HTML blocks, a space between sentences), else a newline.
     """
 
     name = "llamaindex_sentence"
     package, extra = "llama_index.core", "llamaindex"
 
     def __init__(self, chunk_size: int = 150, chunk_overlap: int = 0, tokenizer: str = "word",
-                 unit_separator: str = "\n") -> None:
+                 unit_separator: str | None = None) -> None:
         super().__init__(chunk_size, unit_separator)
         self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0, high=self.chunk_size - 1)
         self.tokenizer = check_choice(tokenizer, "tokenizer", TOKENIZERS)

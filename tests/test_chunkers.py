@@ -17,7 +17,7 @@ from segmenters.chunkers import (
     offsets_to_compact,
     snap_to_units,
 )
-from stability import get_segmenter
+from stability import Document, get_segmenter
 from stability.config import segmenter_option
 from stability.exceptions import InvalidParameterError, InvalidTypeError, StabilityError
 from stability.registry import describe_segmenters
@@ -333,7 +333,7 @@ def test_semantic_text_splitter_parameters_are_recorded_and_checked():
     assert segmenter.get_params() == {"chunk_size": 300, "chunk_overlap": 99, "min_chunk_size": 100,
                                       "tokenizer": "word", "unit_separator": " "}
     assert get_segmenter("semantic_text_splitter").get_params() == {
-        "chunk_size": 1000, "chunk_overlap": 0, "min_chunk_size": None, "tokenizer": "character", "unit_separator": "\n"}
+        "chunk_size": 1000, "chunk_overlap": 0, "min_chunk_size": None, "tokenizer": "character", "unit_separator": None}
     # the library refuses an overlap of the capacity's lower end or more, but only when it is built
     with pytest.raises(InvalidParameterError, match=r"chunk_overlap must be an integer >= 0 and <= 99; received 100"):
         get_segmenter("semantic_text_splitter", chunk_size=300, min_chunk_size=100, chunk_overlap=100)
@@ -351,7 +351,7 @@ def test_llamaindex_sentence_keeps_whole_lines():
     # an overlap of 9 words repeats each chunk's last line (one sentence) in the next
     assert get_segmenter("llamaindex_sentence", chunk_size=20, chunk_overlap=9)(LINES) == list(range(1, 11))
     assert get_segmenter("llamaindex_sentence", chunk_size=20, chunk_overlap=9, tokenizer="character").get_params() == {
-        "chunk_size": 20, "chunk_overlap": 9, "tokenizer": "character", "unit_separator": "\n"}
+        "chunk_size": 20, "chunk_overlap": 9, "tokenizer": "character", "unit_separator": None}
     with pytest.raises(InvalidParameterError, match=r"chunk_overlap must be an integer >= 0 and <= 19; received 20"):
         get_segmenter("llamaindex_sentence", chunk_size=20, chunk_overlap=20)
 
@@ -460,7 +460,7 @@ def test_an_adapter_whose_extra_is_missing_is_listed_as_not_installed_with_its_p
     monkeypatch.setitem(sys.modules, "semchunk", None)
     status = describe_segmenters(["semchunk"])["semchunk"]
     assert not status.ok and status.missing and "pip install 'stability-harness[semchunk]'" in status.missing
-    assert status.params == {"chunk_size": 150, "chunk_overlap": 0, "unit_separator": "\n"}
+    assert status.params == {"chunk_size": 150, "chunk_overlap": 0, "unit_separator": None}
     assert status.description and status.meanings and set(status.meanings) == set(status.params)
     runner = CliRunner(env={"COLUMNS": "200"})
     listed = runner.invoke(app, ["segmenters"])
@@ -533,3 +533,67 @@ def test_a_chunker_returning_no_chunk_for_a_text_is_refused():
         locate_chunks("ab", [" ", "\n"])
     assert ChunkerSegmenter(lambda text: [])(["ab", " "]) == []
     assert locate_chunks(" \n", []) == []  # no character to cover
+
+
+# ---------------------------------------------------------------------------------------------
+# the text a chunker reads: units joined as the document's reader says they stood
+# ---------------------------------------------------------------------------------------------
+
+MARKDOWN_PAGE = (
+    "# Install\n\nInstall the package with pip.\nIt needs Python 3.10.\n\n"
+    "Wheels exist for Linux and macOS.\n\n## Configure\n\nSet the options in a file.\n\n"
+    "The file lives in your home folder.\n"
+)
+
+
+def _markdown_document(tmp_path, **options):
+    from stability.readers import read_markdown
+
+    (tmp_path / "page.md").write_text(MARKDOWN_PAGE, encoding="utf-8")
+    return next(read_markdown(tmp_path / "page.md", **options))
+
+
+def test_a_blank_line_splitting_chunker_finds_the_paragraphs_of_a_markdown_page(tmp_path):
+    from stability import stability_test
+
+    doc = _markdown_document(tmp_path)
+    seen: list[str] = []
+
+    def paragraphs(text):  # a chunker cutting at blank lines only, as langchain's first separator does
+        seen.append(text)
+        return text.split("\n\n")
+
+    result = stability_test(ChunkerSegmenter(paragraphs), doc, n_restarts=2, seed=0)
+    # four paragraphs (the page's two lines "Install ... It needs ..." are one), every one a chunk
+    assert doc.units == ("Install the package with pip. It needs Python 3.10.", "Wheels exist for Linux and macOS.",
+                         "Set the options in a file.", "The file lives in your home folder.")
+    assert result.segmentation.boundaries == (1, 2, 3)
+    assert seen[0] == "\n\n".join(doc.units)  # the blocks as the file separates them: a blank line
+    # langchain's CharacterTextSplitter, whose separator is "\n\n" by default, cuts there too
+    pytest.importorskip("langchain_text_splitters")
+    splitter = get_segmenter("langchain_character", chunk_size=40, separator="\n\n")
+    assert stability_test(splitter, doc, n_restarts=2, seed=0).segmentation.boundaries == (1, 2, 3)
+
+
+def test_the_separator_given_wins_over_the_documents_and_sentences_are_joined_by_a_space(tmp_path):
+    from stability.readers.common import UNIT_SEPARATORS
+    from stability.segmenter import for_document
+
+    doc = _markdown_document(tmp_path)
+    assert doc.meta["unit_separator"] == UNIT_SEPARATORS["paragraph"] == "\n\n"
+    sentences = _markdown_document(tmp_path, unit="sentence", splitter="rules")
+    assert sentences.meta["unit_separator"] == " "  # the sentences of a paragraph, as in running text
+    seen: list[str] = []
+
+    def whole(text):
+        seen.append(text)
+        return [text]
+
+    for_document(ChunkerSegmenter(whole), sentences)(list(sentences.units))
+    assert seen[-1] == " ".join(sentences.units)
+    for_document(ChunkerSegmenter(whole, unit_separator="\n"), doc)(list(doc.units))  # given: kept
+    assert seen[-1] == "\n".join(doc.units)
+    bare = Document("d", ["one two", "three"])  # built in Python, nothing said: one line a unit
+    for_document(ChunkerSegmenter(whole), bare)(list(bare.units))
+    assert seen[-1] == "one two\nthree"
+    assert ChunkerSegmenter(whole).get_params()["unit_separator"] is None  # the document's, per document

@@ -50,6 +50,8 @@ __all__ = [
     "note",
     "open_source",
     "stream_files",
+    "UNIT_SEPARATORS",
+    "unit_separator",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -530,6 +532,25 @@ class HeadedSections:
         """The reference and the title of each of its segments (call once, with some units)."""
         self._close()
         return Segmentation.from_masses(self._sizes), tuple(self._titles)
+
+
+#: The whitespace that stood between two units of each kind in the file they were read from, as
+#: close as one string per document can say: blocks (Markdown and HTML paragraphs, list items,
+#: code blocks) are apart by a blank line, sentences of a paragraph by a space. A reader puts it
+#: in a document's ``meta["unit_separator"]``; a text chunker joins the units with it
+#: (:class:`segmenters.chunkers.ChunkerSegmenter`), so that it reads the document as it was
+#: written (langchain's ``RecursiveCharacterTextSplitter`` cuts at blank lines first). Units of a
+#: kind not listed, and documents without the key, are joined with a newline, one unit a line.
+UNIT_SEPARATORS = {"paragraph": "\n\n", "sentence": " "}
+
+
+def unit_separator(unit: str) -> str:
+    """The whitespace between two units of kind ``unit`` (see :data:`UNIT_SEPARATORS`).
+
+    >>> unit_separator("paragraph"), unit_separator("sentence"), unit_separator("line")
+    ('\\n\\n', ' ', '\\n')
+    """
+    return UNIT_SEPARATORS.get(unit, "\n")
 
 
 def naming_document(doc_id: Any, message: object) -> str:

@@ -19,7 +19,8 @@ from typing import Any
 from ..checks import check_choice
 from ..corpus import Document
 from ..splitters import Splitter, SplitterOption
-from .common import HeadedSections, PathLike, Source, NoTextError, make_document, note, open_source, stream_files
+from .common import (HeadedSections, PathLike, Source, NoTextError, make_document, note, open_source, stream_files,
+                     unit_separator)
 from .text import _checked_split, _splitter_name, build_splitter, resolve_splitter
 from .wiki import _check_levels
 
@@ -162,7 +163,9 @@ def read_markdown(
     -------
     iterator of Document
         One reference per document. ``meta`` holds ``format``, ``source``, ``unit``,
-        ``splitter``, ``titles`` (the heading of each reference segment, ``None`` for text before
+        ``unit_separator`` (the whitespace a text chunker joins the units with: a blank line
+        between blocks, a space between sentences; see
+        :data:`~stability.readers.common.UNIT_SEPARATORS`), ``splitter``, ``titles`` (the heading of each reference segment, ``None`` for text before
         the first one), ``levels`` (``None`` for all), ``code_blocks`` (how many code blocks were
         read; dropped ones included) and ``notes``.
 
@@ -487,6 +490,7 @@ def sectioned_document(doc_id: str, file: Path, blocks: list[Block], levels: fro
         **meta,
         "source": str(file),
         "unit": unit,
+        "unit_separator": unit_separator(unit),
         "splitter": splitter,
         "titles": titles,
         "levels": None if levels is None else tuple(sorted(levels)),
