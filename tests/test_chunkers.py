@@ -597,3 +597,15 @@ def test_the_separator_given_wins_over_the_documents_and_sentences_are_joined_by
     for_document(ChunkerSegmenter(whole), bare)(list(bare.units))
     assert seen[-1] == "one two\nthree"
     assert ChunkerSegmenter(whole).get_params()["unit_separator"] is None  # the document's, per document
+
+
+def test_an_html_page_is_given_to_a_chunker_with_its_blocks_a_blank_line_apart(tmp_path):
+    from stability import stability_test
+    from stability.readers import read_html
+
+    (tmp_path / "p.html").write_text("<main><h1>A</h1><p>One two.</p><ul><li>three</li><li>four</li></ul>"
+                                     "<h2>B</h2><p>Five six.</p></main>", encoding="utf-8")
+    doc = next(read_html(tmp_path / "p.html"))
+    assert doc.units == ("One two.", "three", "four", "Five six.") and doc.meta["unit_separator"] == "\n\n"
+    result = stability_test(ChunkerSegmenter(lambda text: text.split("\n\n")), doc, n_restarts=2, seed=0)
+    assert result.segmentation.boundaries == (1, 2, 3)

@@ -90,7 +90,8 @@ def read_html(
     -------
     iterator of Document
         One reference per document. ``meta`` holds ``format``, ``source``, ``unit``,
-        ``splitter``, ``titles`` (the heading of each reference segment, ``None`` for text before
+        ``unit_separator`` (as :func:`~stability.readers.read_markdown` says), ``splitter``,
+        ``titles`` (the heading of each reference segment, ``None`` for text before
         the first one), ``levels`` (``None`` for all), ``code_blocks`` (how many ``<pre>`` blocks
         were read; dropped ones included), ``main`` (whether only a ``<main>`` element was read)
         and ``notes`` (an element never read, ``<script>`` say, that is never closed: the rest of
