@@ -609,3 +609,23 @@ def test_an_html_page_is_given_to_a_chunker_with_its_blocks_a_blank_line_apart(t
     assert doc.units == ("One two.", "three", "four", "Five six.") and doc.meta["unit_separator"] == "\n\n"
     result = stability_test(ChunkerSegmenter(lambda text: text.split("\n\n")), doc, n_restarts=2, seed=0)
     assert result.segmentation.boundaries == (1, 2, 3)
+
+
+def test_plain_text_is_given_to_a_chunker_as_its_file_separates_the_units(tmp_path):
+    from stability.readers import read_text
+    from stability.segmenter import for_document
+
+    (tmp_path / "a.txt").write_text("One two. Three four.\n\nFive six.\nSeven.\n", encoding="utf-8")
+    seen: list[str] = []
+
+    def whole(text):
+        seen.append(text)
+        return [text]
+
+    # paragraphs a blank line apart, sentences (of a paragraph) a space apart, lines one a line
+    for unit, text in (("paragraph", "One two. Three four.\n\nFive six. Seven."),
+                       ("sentence", "One two. Three four. Five six. Seven."),
+                       ("line", "One two. Three four.\nFive six.\nSeven.")):
+        doc = next(read_text(tmp_path / "a.txt", unit=unit, **({"splitter": "rules"} if unit == "sentence" else {})))
+        for_document(ChunkerSegmenter(whole), doc)(list(doc.units))
+        assert seen[-1] == text, unit

@@ -535,9 +535,10 @@ class HeadedSections:
 
 
 #: The whitespace that stood between two units of each kind in the file they were read from, as
-#: close as one string per document can say: blocks (Markdown and HTML paragraphs, list items,
-#: code blocks) are apart by a blank line, sentences of a paragraph by a space. A reader puts it
-#: in a document's ``meta["unit_separator"]``; a text chunker joins the units with it
+#: close as one string per document can say: blocks (paragraphs of plain text, Markdown and HTML
+#: paragraphs, list items, code blocks) are apart by a blank line, sentences of a paragraph by a
+#: space, lines by a newline. The text, Markdown and HTML readers put it in a document's
+#: ``meta["unit_separator"]``; a text chunker joins the units with it
 #: (:class:`segmenters.chunkers.ChunkerSegmenter`), so that it reads the document as it was
 #: written (langchain's ``RecursiveCharacterTextSplitter`` cuts at blank lines first). Units of a
 #: kind not listed, and documents without the key, are joined with a newline, one unit a line.

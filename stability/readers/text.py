@@ -10,7 +10,7 @@ from ..checks import check_choice
 from ..corpus import Document, split_text
 from ..exceptions import InvalidParameterError, InvalidTypeError, _short_repr
 from ..splitters import Splitter, SplitterOption, SplitterSpec, check_splitter
-from .common import PathLike, Source, NoTextError, make_document, open_source, stream_files
+from .common import PathLike, Source, NoTextError, make_document, open_source, stream_files, unit_separator
 
 __all__ = ["read_text"]
 
@@ -58,7 +58,10 @@ def read_text(
     Returns
     -------
     iterator of Document
-        ``meta`` holds ``format``, ``source``, ``unit``, ``splitter`` (its name, or the
+        ``meta`` holds ``format``, ``source``, ``unit``, ``unit_separator`` (the whitespace a
+        text chunker joins the units with, as the file separates them: a blank line between
+        paragraphs, a space between sentences, a newline between lines; see
+        :data:`~stability.readers.common.UNIT_SEPARATORS`), ``splitter`` (its name, or the
         callable's qualified name; ``None`` unless ``unit="sentence"``) and ``notes``.
 
     Examples
@@ -86,7 +89,8 @@ def read_text(
         units = _units(source, file, unit, state.get("split"))
         if not units:
             raise NoTextError("expected some text; the file is empty or blank", path=str(file))
-        meta: dict[str, Any] = {"format": "text", "source": str(file), "unit": unit, "splitter": name, "notes": []}
+        meta: dict[str, Any] = {"format": "text", "source": str(file), "unit": unit,
+                                "unit_separator": unit_separator(unit), "splitter": name, "notes": []}
         return [make_document(file, None, id=doc_id, units=tuple(units), meta=meta)]
 
     return stream_files(source, parse_file)
