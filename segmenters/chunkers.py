@@ -86,6 +86,7 @@ import copy
 import functools
 import importlib
 import logging
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -142,6 +143,21 @@ DEFAULT_UNIT_SEPARATOR = "\n"
 def _check_separator(value: Any) -> None:
     if value is not None and (not isinstance(value, str) or not value or not value.isspace()):
         raise InvalidParameterError.make("unit_separator", "a non-empty string of whitespace, or None", value)
+
+
+_ESCAPE_WRITTEN_OUT = re.compile(r"\\[ntr]")
+
+
+def _check_cut(value: str, name: str) -> None:
+    """Refuse a separator holding a backslash then ``n``, ``t`` or ``r``: written ``'\\n\\n'``, in
+    single quotes, TOML (a config, ``-s``) keeps the backslash, and langchain then finds that
+    text nowhere and cuts nothing, every document one chunk, with no other sign."""
+    if (found := _ESCAPE_WRITTEN_OUT.search(value)) is not None:
+        raise InvalidParameterError(
+            f"{name} {value!r} holds a backslash followed by {found.group()[1]!r}, not a "
+            f"{'newline' if found.group()[1] == 'n' else 'tab' if found.group()[1] == 't' else 'carriage return'}: "
+            f'in TOML (a config, -s) single quotes keep the backslash; write it in double quotes, "{value}"',
+            parameter=name)
 
 
 def _require(module: str, extra: str, segmenter: str) -> Any:
@@ -496,6 +512,8 @@ class LangchainRecursive(_LangchainSplitter):
         if separators is not None and (isinstance(separators, str) or not isinstance(separators, Sequence)
                                        or not separators or not all(isinstance(x, str) for x in separators)):
             raise InvalidTypeError.make("separators", "a non-empty list of strings", separators)
+        for separator in separators or ():
+            _check_cut(separator, "separators")
         super().__init__(chunk_size, chunk_overlap, unit_separator)
         self.separators = None if separators is None else tuple(separators)
 
@@ -534,6 +552,7 @@ class LangchainCharacter(_LangchainSplitter):
     ) -> None:
         if not isinstance(separator, str):
             raise InvalidTypeError.make("separator", "a string", separator)
+        _check_cut(separator, "separator")
         super().__init__(chunk_size, chunk_overlap, unit_separator)
         self.separator = separator
 

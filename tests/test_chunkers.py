@@ -629,3 +629,17 @@ def test_plain_text_is_given_to_a_chunker_as_its_file_separates_the_units(tmp_pa
         doc = next(read_text(tmp_path / "a.txt", unit=unit, **({"splitter": "rules"} if unit == "sentence" else {})))
         for_document(ChunkerSegmenter(whole), doc)(list(doc.units))
         assert seen[-1] == text, unit
+
+
+def test_a_separator_written_with_a_backslash_is_refused_naming_the_double_quotes():
+    # -s "langchain_character,separator='\n\n'": TOML's single quotes keep the backslash, langchain
+    # found that text nowhere and every document was one chunk (content-blind, no other sign)
+    pytest.importorskip("langchain_text_splitters")
+    _, params = segmenter_option("langchain_character,separator='\\n\\n'")
+    with pytest.raises(InvalidParameterError, match=r"""separator '\\\\n\\\\n' holds a backslash followed by 'n', """
+                       r"""not a newline: .*write it in double quotes, "\\n\\n\""""):
+        get_segmenter(params.pop("segmenter"), **params)
+    with pytest.raises(InvalidParameterError, match=r"separators '\\\\t' holds a backslash followed by 't', not a tab"):
+        get_segmenter("langchain_recursive", separators=["\n", "\\t"])
+    _, params = segmenter_option('langchain_character,chunk_size=20,separator="\\n\\n"')  # double quotes: a blank line
+    assert get_segmenter(params.pop("segmenter"), **params).separator == "\n\n"
