@@ -140,24 +140,27 @@ def word_count(text: str) -> int:
 DEFAULT_UNIT_SEPARATOR = "\n"
 
 
-def _check_separator(value: Any) -> None:
-    if value is not None and (not isinstance(value, str) or not value or not value.isspace()):
-        raise InvalidParameterError.make("unit_separator", "a non-empty string of whitespace, or None", value)
-
-
 _ESCAPE_WRITTEN_OUT = re.compile(r"\\[ntr]")
 
 
 def _check_cut(value: str, name: str) -> None:
-    """Refuse a separator holding a backslash then ``n``, ``t`` or ``r``: written ``'\\n\\n'``, in
-    single quotes, TOML (a config, ``-s``) keeps the backslash, and langchain then finds that
-    text nowhere and cuts nothing, every document one chunk, with no other sign."""
+    """Refuse a separator holding a backslash then ``n``, ``t`` or ``r``, saying how to write the
+    character meant: written ``'\\n\\n'``, in single quotes, TOML (a config, ``-s``) keeps the
+    backslash, and langchain then finds that text nowhere and cuts nothing, every document one
+    chunk, with no other sign (a ``unit_separator`` so written is no whitespace)."""
     if (found := _ESCAPE_WRITTEN_OUT.search(value)) is not None:
         raise InvalidParameterError(
             f"{name} {value!r} holds a backslash followed by {found.group()[1]!r}, not a "
             f"{'newline' if found.group()[1] == 'n' else 'tab' if found.group()[1] == 't' else 'carriage return'}: "
             f'in TOML (a config, -s) single quotes keep the backslash; write it in double quotes, "{value}"',
             parameter=name)
+
+
+def _check_separator(value: Any) -> None:
+    if isinstance(value, str):
+        _check_cut(value, "unit_separator")  # '\\n' in single quotes: a backslash, say how to write a newline
+    if value is not None and (not isinstance(value, str) or not value or not value.isspace()):
+        raise InvalidParameterError.make("unit_separator", "a non-empty string of whitespace, or None", value)
 
 
 def _require(module: str, extra: str, segmenter: str) -> Any:

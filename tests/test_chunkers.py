@@ -641,5 +641,7 @@ def test_a_separator_written_with_a_backslash_is_refused_naming_the_double_quote
         get_segmenter(params.pop("segmenter"), **params)
     with pytest.raises(InvalidParameterError, match=r"separators '\\\\t' holds a backslash followed by 't', not a tab"):
         get_segmenter("langchain_recursive", separators=["\n", "\\t"])
+    with pytest.raises(InvalidParameterError, match=r"unit_separator '\\\\n' holds a backslash .*quotes, \"\\n\""):
+        FixedChars(unit_separator="\\n")
     _, params = segmenter_option('langchain_character,chunk_size=20,separator="\\n\\n"')  # double quotes: a blank line
     assert get_segmenter(params.pop("segmenter"), **params).separator == "\n\n"
