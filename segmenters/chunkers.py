@@ -679,7 +679,8 @@ class ChonkieSentence(_ChonkieChunker):
     name = "chonkie_sentence"
 
     def __init__(
-        self, chunk_size: int = 1000, tokenizer: str = "character", chunk_overlap: int = 0, unit_separator: str | None = None
+        self, chunk_size: int = 1000, tokenizer: str = "character", chunk_overlap: int = 0,
+        unit_separator: str | None = None,
     ) -> None:
         super().__init__(chunk_size, tokenizer, unit_separator)
         # chonkie refuses an overlap of chunk_size or more only when it chunks (every document a failure)

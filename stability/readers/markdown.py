@@ -165,9 +165,10 @@ def read_markdown(
         One reference per document. ``meta`` holds ``format``, ``source``, ``unit``,
         ``unit_separator`` (the whitespace a text chunker joins the units with: a blank line
         between blocks, a space between sentences; see
-        :data:`~stability.readers.common.UNIT_SEPARATORS`), ``splitter``, ``titles`` (the heading of each reference segment, ``None`` for text before
-        the first one), ``levels`` (``None`` for all), ``code_blocks`` (how many code blocks were
-        read; dropped ones included) and ``notes``.
+        :data:`~stability.readers.common.UNIT_SEPARATORS`), ``splitter``, ``titles`` (the
+        heading of each reference segment, ``None`` for text before the first one), ``levels``
+        (``None`` for all), ``code_blocks`` (how many code blocks were read; dropped ones
+        included) and ``notes``.
 
     Examples
     --------
