@@ -588,6 +588,47 @@ def test_whisper_tsv_on_the_command_line_and_in_a_config(tmp_path):
     assert boundary_times(str(config)) == [20000.0]
 
 
+# A meeting's transcript as a CSV export writes it: times, a speaker column, the text; the
+# speaker cell of the fourth row left empty (speaker unknown).
+MEETING = ("start,end,Speaker,text,topic\n0,4,Ann Lee,Welcome everyone.,1\n4,9,Bo,Budget first.,2\n"
+           "9,12,Ann Lee, It is up.,2\n12,15,,Noise.,2\n")
+
+
+def test_csv_speaker_column_gives_the_units_their_speakers(tmp_path):
+    """Before, a CSV transcript's speaker column was ignored: no meta["speakers"] as captions and
+    Whisper's JSON give, and --speakers refused for CSV ("applies only to format 'subtitles'")."""
+    file = write(tmp_path / "meeting.csv", MEETING)
+    (doc,) = read_csv(file)
+    assert doc.meta["speakers"] == ("Ann Lee", "Bo", "Ann Lee", None)  # found by name, any case; cells stripped
+    assert doc.units == ("Welcome everyone.", "Budget first.", " It is up.", "Noise.")  # text kept as it is
+    (prefixed,) = read_corpus(file, speakers="prefix")
+    assert prefixed.units == ("Ann Lee: Welcome everyone.", "Bo: Budget first.", "Ann Lee:  It is up.", "Noise.")
+    assert prefixed.meta["speakers"] == doc.meta["speakers"] and bounds(prefixed) == [(1,)]
+    # another name, given; the speaker column is no document column in disguise (no note on it)
+    other = write(tmp_path / "other.csv", "text,who_id\na,x\nb,x\nc,y\nd,y\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CorpusWarning)
+        (named,) = read_csv(other, speaker_column="who_id")
+    assert named.meta["speakers"] == ("x", "x", "y", "y") and named.meta["notes"] == []
+    with pytest.warns(CorpusWarning, match="pass document_column='who_id'"):  # not given: the note, as before
+        list(read_csv(other))
+    # without a speaker column: no speakers, and a prefix asked for is refused rather than doing nothing
+    (plain,) = read_csv(write(tmp_path / "plain.csv", "text\na\n"))
+    assert "speakers" not in plain.meta
+    with pytest.raises(CorpusFormatError, match=r"plain\.csv:1: speakers='prefix' puts each row's speaker before "
+                       r"its text; expected a speaker column \(speaker, speaker_name, speaker_id, spk, or pass "
+                       r"speaker_column=\)"):
+        list(read_csv(tmp_path / "plain.csv", speakers="prefix"))
+    with pytest.raises(CorpusFormatError, match=r"expected a speaker column named 'who'"):
+        list(read_csv(file, speaker_column="who"))
+    with pytest.raises(InvalidParameterError, match="speakers must be one of 'meta', 'prefix'"):
+        read_csv(file, speakers="before")
+    # on the command line: --speakers prefix reaches the CSV reader
+    result = CliRunner().invoke(app, ["run", "--corpus", str(file), "-s", "none", "--speakers", "prefix",
+                                      "--restarts", "2", "--no-progress", "--report-format", "json"])
+    assert result.exit_code == 0, result.output
+
+
 def test_csv_delimiter_option_and_directory_ids(tmp_path):
     write(tmp_path / "a" / "ep1.csv", "text;label\nx;1\ny;2\n")
     write(tmp_path / "ep2.csv", "text;label\nz;1\n")

@@ -2,7 +2,8 @@
 
 Label columns (one per annotator) give references, a change of label starting a segment; optional
 start/end columns give unit times (seconds, or milliseconds with ``time_unit="ms"``); an optional
-document column groups consecutive rows. Whisper's TSV output (``--output_format tsv``: a header
+speaker column gives each unit's speaker (a meeting's transcript); an optional document column
+groups consecutive rows. Whisper's TSV output (``--output_format tsv``: a header
 ``start``, ``end``, ``text`` and integer times in milliseconds) is recognised and read in
 milliseconds, with a note.
 """
@@ -36,7 +37,7 @@ from .common import (
     open_source,
     stream_files,
 )
-from .subtitles import chapters_of, chapters_track
+from .subtitles import SPEAKERS, chapters_of, chapters_track
 
 __all__ = ["read_csv", "write_csv"]
 
@@ -46,6 +47,7 @@ _TEXT_COLUMNS = ("text", "sentence", "unit", "utterance", "content")
 _DOCUMENT_COLUMNS = ("document", "doc_id", "document_id", "doc")
 _LABEL_COLUMNS = ("label", "labels", "segment", "topic", "reference", "ground_truth")
 _LABEL_PREFIXES = ("label_", "reference_", "ref_", "annotator_")
+_SPEAKER_COLUMNS = ("speaker", "speaker_name", "speaker_id", "spk")
 
 #: The units a time column may be given in, with how many of them make a second.
 TIME_UNITS: dict[str, int] = {"s": 1, "ms": 1000}
@@ -89,6 +91,8 @@ def read_csv(
     start_column: str | None = None,
     end_column: str | None = None,
     document_column: str | None = None,
+    speaker_column: str | None = None,
+    speakers: str = "meta",
     delimiter: str | None = None,
     time_unit: str | None = None,
     encoding: str = "utf-8",
@@ -117,7 +121,16 @@ def read_csv(
     * ``start_column`` / ``end_column``: ``start`` and ``end`` (used only if both exist);
     * ``document_column``: ``document``, ``doc_id``, ``document_id``, ``doc`` (none found: one
       document a file, and a note when another column's name says it names recordings, such as
-      ``meeting_id`` or ``episode``, and its values run in blocks of rows).
+      ``meeting_id`` or ``episode``, and its values run in blocks of rows);
+    * ``speaker_column``: ``speaker``, ``speaker_name``, ``speaker_id``, ``spk`` (none found: no
+      speakers).
+
+    A meeting's or a podcast's transcript with a speaker column (``start,end,speaker,text``) gives
+    each unit's speaker as caption files and Whisper's JSON do: the cell, stripped, goes into
+    ``meta["speakers"]`` (an empty cell: ``None``, speaker unknown), and with ``speakers="prefix"``
+    also before the unit's text, ``"Alice: Hello."``, so that segmenters see who speaks (names are
+    words they count: a change of speaker then looks like a change of topic; see
+    :func:`~stability.readers.read_subtitles`).
 
     Times are read in seconds, or in the unit ``time_unit`` names. Whisper's TSV output
     (``whisper talk.mp3 --output_format tsv``) gives them in milliseconds: a tab-separated file
@@ -146,6 +159,13 @@ def read_csv(
     document_column : str, optional
         The column naming each row's document (default: the first of ``document``, ``doc_id``,
         ``document_id``, ``doc``; none: one document a file).
+    speaker_column : str, optional
+        The column naming each row's speaker (default: the first of ``speaker``, ``speaker_name``,
+        ``speaker_id``, ``spk``; none: no speakers).
+    speakers : {"meta", "prefix"}
+        Where each row's speaker goes: only into ``meta["speakers"]`` (default), or also before its
+        text, ``"Alice: Hello."`` (a row with an empty speaker cell keeps its text as it is).
+        ``"prefix"`` is refused for a file without a speaker column.
     delimiter : str, optional
         Field delimiter (default: tab for ``.tsv``/``.tab`` files, comma otherwise).
     time_unit : {"s", "ms"}, optional
@@ -161,7 +181,8 @@ def read_csv(
     -------
     iterator of Document
         ``meta`` holds ``format``, ``source``, ``line`` (first row), ``label_columns`` (the
-        columns of the references, in order) and ``notes``.
+        columns of the references, in order), ``notes`` and, with a speaker column,
+        ``speakers`` (one entry a unit: the speaker's name, or ``None`` for an empty cell).
 
     Examples
     --------
@@ -182,6 +203,13 @@ def read_csv(
     ...     doc = next(read_csv(tsv))
     >>> doc.times, doc.meta["notes"][0][:50]
     (((0.0, 2.5), (2.5, 6.12)), "times read in milliseconds: the file has Whisper's")
+
+    A meeting with a speaker column:
+
+    >>> meeting = file.with_name("meeting.csv")
+    >>> _ = meeting.write_text("start,end,speaker,text\\n0,4,Ann,Budget first.\\n4,9,Bo,It is up.\\n")
+    >>> next(read_csv(meeting)).meta["speakers"], next(read_csv(meeting, speakers="prefix")).units
+    (('Ann', 'Bo'), ('Ann: Budget first.', 'Bo: It is up.'))
     """
     options = {
         "text_column": _check_column(text_column, "text_column"),
@@ -189,6 +217,8 @@ def read_csv(
         "start_column": _check_column(start_column, "start_column"),
         "end_column": _check_column(end_column, "end_column"),
         "document_column": _check_column(document_column, "document_column"),
+        "speaker_column": _check_column(speaker_column, "speaker_column"),
+        "speakers": check_choice(speakers, "speakers", SPEAKERS),
         "time_unit": None if time_unit is None else check_choice(time_unit, "time_unit", tuple(TIME_UNITS)),
     }
     if delimiter is not None and (not isinstance(delimiter, str) or len(delimiter) != 1):
@@ -214,6 +244,8 @@ class _Columns:
     labels: tuple[tuple[str, int], ...]
     times: tuple[tuple[str, int], tuple[str, int]] | None
     document: tuple[str, int] | None
+    speaker: tuple[str, int] | None
+    prefix: bool  # the speaker's name goes before the text too
     time_unit: str | None  # given; None: seconds, or milliseconds in Whisper's layout
     whisper: bool  # the header and delimiter of Whisper's TSV output
 
@@ -281,6 +313,10 @@ def _columns(header: list[str], options: dict[str, Any], path: Path, delimiter: 
         raise fail(f"time_unit={options['time_unit']!r} is the unit of the start and end columns; expected both "
                    "(named start and end, or pass start_column= and end_column=)")
     document = _pick(header, options["document_column"], _DOCUMENT_COLUMNS, path, "document")
+    speaker = _pick(header, options["speaker_column"], _SPEAKER_COLUMNS, path, "speaker")
+    if options["speakers"] == "prefix" and speaker is None:
+        raise fail(f"speakers='prefix' puts each row's speaker before its text; expected a speaker column "
+                   f"({', '.join(_SPEAKER_COLUMNS)}, or pass speaker_column=)")
     index = {name: i for i, name in enumerate(header)}
     return _Columns(
         header=header,
@@ -288,6 +324,8 @@ def _columns(header: list[str], options: dict[str, Any], path: Path, delimiter: 
         labels=tuple((c, index[c]) for c in labels),
         times=((start, index[start]), (end, index[end])) if start is not None and end is not None else None,
         document=(document, index[document]) if document is not None else None,
+        speaker=(speaker, index[speaker]) if speaker is not None else None,
+        prefix=options["speakers"] == "prefix",
         time_unit=options["time_unit"],
         whisper=delimiter == "\t" and tuple(header) == WHISPER_HEADER,
     )
@@ -418,7 +456,8 @@ def _note_grouping_column(path: Path, rows: Rows, columns: _Columns, notes: list
     a row is no block): the rows of several meetings were read as one
     document (no column named as :data:`_DOCUMENT_COLUMNS` are), and ``document_column`` reads them
     apart."""
-    read = {columns.text, *(index for _, index in columns.labels), *(index for _, index in columns.times or ())}
+    read = {columns.text, *(index for _, index in columns.labels), *(index for _, index in columns.times or ()),
+            *([columns.speaker[1]] if columns.speaker is not None else [])}
     for index, name in enumerate(columns.header):
         if index in read or not _GROUPING_WORDS.search(name):
             continue
@@ -450,12 +489,19 @@ def _build(path: Path, doc_id: str, rows: Rows, columns: _Columns) -> Document:
     notes: list[str] = []
     if columns.document is None:
         _note_grouping_column(path, rows, columns, notes)
-    meta = {"format": "csv", "source": str(path), "line": first_line, "label_columns": tuple(used), "notes": notes}
+    meta: dict[str, Any] = {"format": "csv", "source": str(path), "line": first_line, "label_columns": tuple(used),
+                            "notes": notes}
+    units = tuple(row[columns.text] for _, row in rows)
+    if columns.speaker is not None:
+        speakers = tuple(row[columns.speaker[1]].strip() or None for _, row in rows)
+        meta["speakers"] = speakers
+        if columns.prefix:
+            units = tuple(f"{name}: {unit}" if name else unit for name, unit in zip(speakers, units))
     return make_document(
         path,
         first_line,
         id=doc_id,
-        units=tuple(row[columns.text] for _, row in rows),
+        units=units,
         references=tuple(references),
         times=_times(path, doc_id, rows, columns, notes),
         meta=meta,

@@ -261,9 +261,12 @@ def read_corpus(
         ``{"set": "test"}`` or ``"set=test,lang=en"`` (see :func:`read_jsonl`).
     blank_lines : {"keep", "drop"}
         Choi only (default ``"keep"``).
-    speakers :
-        Subtitles only (see :func:`read_subtitles`).
-    text_column, label_columns, start_column, end_column, document_column, delimiter, time_unit :
+    speakers : {"meta", "prefix"}
+        Subtitles and CSV: where the speakers' names go, only into ``meta["speakers"]`` (default)
+        or also before the text they introduce, ``"Alice: Hello."``, so that segmenters see who
+        speaks: for captions, the names of WebVTT voices or written before the text (see
+        :func:`read_subtitles`); for CSV, the speaker column's (see :func:`read_csv`).
+    text_column, label_columns, start_column, end_column, document_column, speaker_column, delimiter, time_unit :
         CSV only (see :func:`read_csv`).
 
     Returns
