@@ -107,7 +107,7 @@ def test_speaker_names_as_prefixes(tmp_path):
     assert doc.units == ("Ann: Hi. Bo: Hello.",) and doc.meta["speakers"] == ("Ann, Bo",)
     with pytest.raises(InvalidParameterError, match="speakers"):
         read_corpus(two, speakers="first")
-    with pytest.raises(InvalidParameterError, match="speakers applies only to format 'subtitles'"):
+    with pytest.raises(InvalidParameterError, match="speakers applies only to format 'csv' or 'subtitles'"):
         read_corpus(write(tmp_path / "a.txt", "Text."), speakers="prefix")
 
 
