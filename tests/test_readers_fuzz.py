@@ -282,14 +282,21 @@ def test_fuzz_chen_pairs_read_or_are_refused_naming_a_file(tmp_path_factory, tit
     outcome(folder)
 
 
+#: A chapters track of each kind, by suffix: captions, and a chapter list in plain text.
+CHAPTER_TRACKS = {".vtt": "WEBVTT\n\n00:00.000 --> 00:05.000\nIntro\n\n00:05.000 --> 00:08.000\nRoads\n",
+                  ".txt": "0:00 Intro\n0:05 - Roads\n"}
+
+
 @FUZZ
-@given(chapters=mutated("WEBVTT\n\n00:00.000 --> 00:05.000\nIntro\n\n00:05.000 --> 00:08.000\nRoads\n"))
-def test_fuzz_chapters_tracks_give_a_reference_or_are_refused(tmp_path_factory, chapters):
+@given(track=st.sampled_from(sorted(CHAPTER_TRACKS)).flatmap(
+    lambda suffix: mutated(CHAPTER_TRACKS[suffix]).map(lambda text: (suffix, text))))
+def test_fuzz_chapters_tracks_give_a_reference_or_are_refused(tmp_path_factory, track):
+    suffix, chapters = track
     folder = tmp_path_factory.mktemp("chapters")
     write(folder / "t.vtt", SEEDS["vtt"][2])
-    write(folder / "t.chapters.vtt", chapters)
+    write(folder / f"t.chapters{suffix}", chapters)
     write(folder / "talk.json", SEEDS["whisper"][2])
-    write(folder / "talk.chapters.vtt", chapters)
+    write(folder / f"talk.chapters{suffix}", chapters)
     outcome(folder / "t.vtt")
     outcome(folder / "talk.json")
 

@@ -271,6 +271,73 @@ def test_chapters_in_subrip_beside_webvtt_and_chapters_that_mark_no_boundary(tmp
     assert doc.references[0].boundaries == (5,) and doc.meta["titles"] == ("X", "Y")
 
 
+def test_a_chapter_list_in_plain_text_gives_the_reference(tmp_path):
+    """Chapters as YouTube descriptions and podcast show notes write them, a time and a title a
+    line, were not read: talk.chapters.txt beside talk.vtt left the transcript without a
+    reference. Read as the same chapters track in WebVTT is (test_chapters_track_gives_the_reference:
+    chapters at 0, 3 and 6 s give boundaries (2, 3))."""
+    write(tmp_path / "talk.vtt", TALK)
+    write(tmp_path / "talk.chapters.txt", "\ufeff0:00 Intro\n\n0:03 - Budget\n(0:06) Roads & bridges  \n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CorpusWarning)  # the list is no file left out, nor a document of its own
+        (doc,) = read_corpus(tmp_path)
+    assert doc.id == "talk.vtt" and doc.references[0].boundaries == (2, 3)
+    assert doc.meta["titles"] == ("Intro", "Budget", "Roads & bridges")
+    assert doc.meta["chapters"] == str(tmp_path / "talk.chapters.txt")
+    as_vtt = tmp_path / "vtt"
+    write(as_vtt / "talk.vtt", TALK)
+    write(as_vtt / "talk.chapters.vtt", "WEBVTT\n\n00:00.000 --> 00:03.000\nIntro\n\n00:03.000 --> 00:06.000\nBudget\n\n"
+          "00:06.000 --> 00:12.000\nRoads &amp; bridges\n")
+    (same,) = read_corpus(as_vtt)
+    assert same.references == doc.references and same.meta["titles"] == doc.meta["titles"]
+    # the same code path beside Whisper's JSON and a timed TSV; hours, dashes and bullets as show notes write them
+    segments = [{"start": 20.0 * k, "end": 20.0 * k + 20, "text": f" Part {k}."} for k in range(200)]  # 4000 s
+    write(tmp_path / "json" / "long.json", json.dumps({"text": "", "segments": segments}))
+    write(tmp_path / "json" / "long.chapters.txt", "- 0:00 Start\n12:31 \u2013 Mid\n"
+          "[1:02:03] | Late\n1:05:00: Last one\n")
+    (long,) = read_corpus(tmp_path / "json" / "long.json")
+    # 12:31 = 751 s, in the second half of unit 37 (740-760 s, middle 750): 38; 1:02:03 = 3723 s, in the first
+    # half of unit 186 (3720-3740 s): 186; 1:05:00 = 3900 s, where unit 195 starts
+    assert long.references[0].boundaries == (38, 186, 195)
+    assert long.meta["titles"] == ("Start", "Mid", "Late", "Last one")
+    tsv = write(tmp_path / "tsv" / "talk.tsv", "start\tend\ttext\n0.0\t2.5\tThe budget grows.\n2.5\t5.0\tTaxes stay.\n"
+                                              "5.0\t7.5\tRoads need asphalt.\n")
+    write(tmp_path / "tsv" / "talk.chapters.txt", "00:00 Budget\n00:05 Roads\n")
+    (doc,) = read_corpus(tsv)
+    assert doc.references[0].boundaries == (2,)
+    # given alone, the list is refused rather than read as a text document (a caption chapters track reads
+    # its transcript: test_chapters_track_gives_the_reference); asked for as text, it is text
+    with pytest.raises(CorpusFormatError, match=r"talk\.chapters\.txt: a chapter list is the reference of the "
+                       r"transcript beside it, read with it, not a document of its own; pass the transcript "
+                       r"\('talk\.vtt'\) or its folder"):
+        read_corpus(tmp_path / "talk.chapters.txt")
+    with pytest.raises(CorpusFormatError, match=r"found no transcript named 'lost\.\*' beside it"):
+        read_corpus(write(tmp_path / "lost.chapters.txt", "0:00 Intro\n"))
+    assert [d.units for d in read_corpus(tmp_path / "tsv" / "talk.chapters.txt", "text", unit="line")] == [
+        ("00:00 Budget", "00:05 Roads")]
+
+
+@pytest.mark.parametrize("text, line, expected", [
+    ("Chapters:\n0:00 Intro\n", 1, r"expected a chapter: a time and its title, such as '0:00 Intro' or "
+                                    r"'1:02:03 - Questions', one a line; received 'Chapters:'"),
+    ("0:00 Intro\n0:03\n", 2, "expected a chapter: a time and its title"),
+    ("0:00 Intro\nBudget 0:03\n", 2, "expected a chapter: a time and its title"),
+    ("0:00 Intro\n0:75 Budget\n", 2, r"expected minutes and seconds from 00 to 59 in the chapter's time; received '0:75'"),
+    ("0:00 Intro\n0:06 Roads\n0:03 Budget\n", 3, r"expected each chapter to start after the one above it; this one "
+                                                    r"starts at 0:03 \(3 s\), the one at line 2 at 6 s"),
+    ("0:00 Intro\n0:00 Budget\n", 2, "expected each chapter to start after the one above it"),
+    ("0:00 Intro\n0:13 Roads\n", 2, r"the chapter starts at 0:13 \(13 s\), past the end of the transcript \(12 s, where "
+                                     r"its last unit ends\): expected the chapters of this recording"),
+    ("\n\n", None, r"expected at least one chapter line \('0:00 Intro'\); found none"),
+])
+def test_a_chapter_list_that_is_not_one_is_refused_naming_file_and_line(tmp_path, text, line, expected):
+    write(tmp_path / "talk.vtt", TALK)
+    track = write(tmp_path / "talk.chapters.txt", text)
+    with pytest.raises(CorpusFormatError, match=expected) as info:
+        list(read_corpus(tmp_path))
+    assert str(info.value).startswith(f"{track}:{line}: " if line else f"{track}: ")
+
+
 @pytest.mark.parametrize("files, given, expected", [
     ({"talk.chapters.vtt": "WEBVTT\n"}, ".",
      "talk.chapters.vtt: a chapters track is read with its transcript, 'talk.vtt' or 'talk.srt' beside it; neither exists"),
@@ -280,6 +347,8 @@ def test_chapters_in_subrip_beside_webvtt_and_chapters_that_mark_no_boundary(tmp
      r"talk.srt: 'talk.srt' and 'talk.vtt' hold the same transcript in two formats.*pass pattern='\*.srt'"),
     ({"talk.vtt": TALK, "talk.chapters.vtt": "WEBVTT\n", "talk.chapters.srt": ""}, "talk.vtt",
      "talk.vtt: expected one chapters track for this transcript; found 'talk.chapters.vtt' and 'talk.chapters.srt'"),
+    ({"talk.vtt": TALK, "talk.chapters.vtt": "WEBVTT\n", "talk.chapters.txt": "0:00 A\n"}, "talk.vtt",
+     "talk.vtt: expected one chapters track for this transcript; found 'talk.chapters.vtt' and 'talk.chapters.txt'"),
     ({"talk.vtt": TALK, "talk.chapters.vtt": "WEBVTT\n\nNOTE nothing\n"}, ".",
      "talk.chapters.vtt: expected at least one chapter cue; found none"),
     ({"talk.vtt": TALK, "talk.chapters.vtt": "WEBVTT\n\n00:00.000 --> 00:0x.000\nA\n"}, ".",

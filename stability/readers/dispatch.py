@@ -17,6 +17,7 @@ from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeEr
 from .common import CorpusWarning, Listing, PathLike, check_encoding, list_files, list_folder, looks_binary
 from .formats import COMMON_OPTIONS, FORMAT_TABLE, CorpusFormat
 from .jsonl import sniff_json_text
+from .subtitles import CHAPTER_LIST, is_chapters
 
 __all__ = ["STDIN", "STDIN_NAME", "detect_format", "read_corpus", "register_format", "unregister_format"]
 
@@ -44,6 +45,8 @@ def _sniff(file: Path, codec: str, errors: str) -> tuple[CorpusFormat, str] | No
 
 def _detect_file(file: Path, codec: str, errors: str) -> Detection:
     suffix = file.suffix.lower()
+    if suffix == CHAPTER_LIST and is_chapters(file):
+        _refuse_chapter_list(file)
     for row in FORMAT_TABLE.values():
         if suffix in row.extensions:
             return row, f"from the file extension {suffix!r}", None
@@ -53,6 +56,20 @@ def _detect_file(file: Path, codec: str, errors: str) -> Detection:
     fallback = next(row for row in FORMAT_TABLE.values() if row.fallback)
     # the error's "[format 'text' detected ...]": "detected no unit markup found" did not read
     return fallback, "as the fallback: no unit markup found (no separator, header, or known extension)", None
+
+
+def _refuse_chapter_list(file: Path) -> None:
+    """A chapter list (``talk.chapters.txt``) given alone: it is the reference of the transcript
+    beside it, read with it, not a text document."""
+    stem = file.with_name(Path(file.stem).stem)
+    transcripts = [stem.name + suffix for row in FORMAT_TABLE.values() for suffix in row.extensions
+                   if stem.with_name(stem.name + suffix).is_file()]
+    found = (f"pass the transcript ({' or '.join(repr(name) for name in transcripts)}) or its folder"
+             if transcripts else f"found no transcript named {stem.name + '.*'!r} beside it (such as "
+             f"{stem.name + '.vtt'!r} or {stem.name + '.json'!r})")
+    raise CorpusFormatError(f"a chapter list is the reference of the transcript beside it, read with it, not a "
+                            f"document of its own; {found} (or pass format='text' to read the list as text)",
+                            path=str(file))
 
 
 def _about_the_folder(file: Path) -> bool:

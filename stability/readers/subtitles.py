@@ -14,7 +14,8 @@ keeping the times of the cues it spans (captions break every few seconds, so a s
 spans two or three cues).
 
 A chapters track gives the reference: ``talk.chapters.vtt`` (or ``talk.chapters.srt``) beside
-``talk.vtt`` (or ``talk.srt``) holds one cue per chapter, the chapter's title as its text. Every
+``talk.vtt`` (or ``talk.srt``) holds one cue per chapter, the chapter's title as its text;
+``talk.chapters.txt`` lists them in plain text, ``12:31 The budget`` a line (:func:`read_chapter_list`). Every
 chapter after the first starts a reference segment at the unit nearest to its start
 (:func:`chapter_reference`): the first unit that starts where the chapter starts, when one does
 (a chapters track made from the transcript's own times); otherwise the unit whose time span holds
@@ -46,15 +47,22 @@ from .common import NoTextError, PathLike, Source, first_lines, make_document, n
 from .text import _checked_split, _splitter_name, build_splitter, resolve_splitter
 
 __all__ = [
-    "CHAPTERS", "Cue", "chapter_reference", "chapters_of", "chapters_track", "read_cues", "read_subtitles", "sentence_units",
+    "CHAPTERS", "Cue", "chapter_reference", "chapters_of", "chapters_track", "read_chapter_list", "read_cues",
+    "read_subtitles", "sentence_units",
     "sentences", "sniff_subtitles", "turn_texts",
 ]
 
 SUFFIXES = (".vtt", ".srt")
 PATTERNS = tuple("*" + suffix for suffix in SUFFIXES)
 #: What sits between a transcript's stem and its suffix in the name of its chapters track:
-#: ``talk.vtt`` -> ``talk.chapters.vtt`` or ``talk.chapters.srt``.
+#: ``talk.vtt`` -> ``talk.chapters.vtt``, ``talk.chapters.srt`` or ``talk.chapters.txt``.
 CHAPTERS = ".chapters"
+#: The suffix of a chapters track written as a list of chapters, a time and a title a line
+#: (``12:31 The budget``), as YouTube descriptions and podcast show notes give them
+#: (:func:`read_chapter_list`); a chapters track of any other suffix is a caption file.
+CHAPTER_LIST = ".txt"
+#: The suffixes a chapters track may have.
+CHAPTER_SUFFIXES = SUFFIXES + (CHAPTER_LIST,)
 SPEAKERS = ("meta", "prefix")
 UNITS = ("cue", "sentence")
 #: The fewest cues repeating the line before that make captions rolling (see :func:`unroll`).
@@ -147,7 +155,8 @@ def read_subtitles(
     cues as units rather than becoming one unit a turn.
 
     A file's chapters track, ``X.chapters.vtt`` or ``X.chapters.srt`` beside ``X.vtt`` or
-    ``X.srt``, gives the reference: each chapter after the first starts a segment at the unit
+    ``X.srt`` (or ``X.chapters.txt``, a list of chapters a time and a title a line, as YouTube
+    descriptions and podcast show notes write them: :func:`read_chapter_list`), gives the reference: each chapter after the first starts a segment at the unit
     nearest to the chapter's start (chapters are cues too, their text the title): the first unit
     starting where the chapter starts, if one does; otherwise the unit holding the chapter's start
     in the first half of its time span, or else the first unit starting after it (see
@@ -259,13 +268,14 @@ def read_subtitles(
 
 
 def is_chapters(file: Path) -> bool:
-    """Whether ``file`` is named as a chapters track (``X.chapters.vtt``, ``X.chapters.srt``)."""
-    return file.suffix.lower() in SUFFIXES and Path(file.stem).suffix.lower() == CHAPTERS
+    """Whether ``file`` is named as a chapters track (``X.chapters.vtt``, ``X.chapters.srt``,
+    ``X.chapters.txt``)."""
+    return file.suffix.lower() in CHAPTER_SUFFIXES and Path(file.stem).suffix.lower() == CHAPTERS
 
 
-def _siblings(stem: Path) -> list[Path]:
-    """The caption files ``stem`` + each suffix that exist."""
-    return [stem.with_name(stem.name + suffix) for suffix in SUFFIXES if stem.with_name(stem.name + suffix).is_file()]
+def _siblings(stem: Path, suffixes: Sequence[str] = SUFFIXES) -> list[Path]:
+    """The files ``stem`` + each of ``suffixes`` (by default those of caption files) that exist."""
+    return [stem.with_name(stem.name + suffix) for suffix in suffixes if stem.with_name(stem.name + suffix).is_file()]
 
 
 def _of_whisper(chapters: Path) -> bool:
@@ -306,16 +316,21 @@ def chapters_of(
                 f"expected its units in order of their start, to place the chapters of {chapters.name!r}; unit {i} "
                 f"starts at {starts[i]:g} s, before unit {i - 1} ({starts[i - 1]:g} s)", path=str(transcript),
             )
-    cues = read_cues(lines(chapters), chapters, notes=notes)
+    listed = chapters.suffix.lower() == CHAPTER_LIST
+    if listed:
+        cues = read_chapter_list(lines(chapters), chapters, max((end for _, end in times), default=0.0))
+    else:
+        cues = read_cues(lines(chapters), chapters, notes=notes)
     if not cues:
-        raise CorpusFormatError("expected at least one chapter cue; found none", path=str(chapters))
+        what = "chapter line ('0:00 Intro')" if listed else "chapter cue"
+        raise CorpusFormatError(f"expected at least one {what}; found none", path=str(chapters))
     reference, titles = chapter_reference(times, cues, chapters, notes)
     return (reference,), {"chapters": str(chapters), "titles": titles}
 
 
 def chapters_track(transcript: Path) -> Path | None:
     """The chapters track beside ``transcript``, if any (two of them are an error)."""
-    found = _siblings(transcript.with_name(transcript.stem + CHAPTERS))
+    found = _siblings(transcript.with_name(transcript.stem + CHAPTERS), CHAPTER_SUFFIXES)
     if len(found) > 1:
         raise CorpusFormatError(
             f"expected one chapters track for this transcript; found {found[0].name!r} and {found[1].name!r}",
@@ -692,6 +707,64 @@ def read_cues(lines: Iterable[str], file: Path | str, *, speakers: str = "meta",
             note(notes, file, f"{len(late)} SubRip cue(s) start before the cue above them (timing line(s) {where}): "
                               f"all cues are read in order of their start")
     return cues
+
+
+#: A line of a chapter list: a time (``m:ss``, ``mm:ss`` or ``h:mm:ss``, in parentheses or brackets
+#: or not), a dash, en or em dash, colon or bar between it and the title, or spaces only; a list
+#: bullet before it may stay.
+_CHAPTER_LINE = re.compile(r"(?:[-*\u2022]\s+)?(?P<open>[(\[])?(?P<time>(?:(?P<h>\d+):(?=\d\d:))?(?P<m>\d+):(?P<s>\d\d))"
+                           r"(?(open)[)\]])(?:\s*[-\u2013\u2014:|]\s*|\s+)(?P<title>\S.*)")
+
+
+def read_chapter_list(lines: Iterable[str], file: Path | str, end: float) -> list[Cue]:
+    """The chapters of a chapter list, one a line as YouTube descriptions and podcast show notes
+    write them, as cues (a chapter ends where the next starts, the last one at ``end``, where the
+    transcript ends).
+
+    A line is a time and a title: ``0:00 Intro``, ``12:31 - The budget``, ``1:02:03 Questions``
+    (minutes and seconds, with hours before them in a recording over an hour; the time may be in
+    parentheses or brackets, a list bullet may come before it, and a dash, an en or em dash, a
+    colon or a bar may stand between it and the title). Blank lines are passed over. Errors name
+    ``file`` and the line: a line that is not a time and a title (a heading such as
+    ``Chapters:`` included: keep only the chapters), seconds (or minutes after hours) over 59, a
+    chapter that does not start after the one above it, and one starting after ``end`` (a list
+    of another recording, or a transcript cut short).
+
+    >>> [(c.start, c.end, c.text) for c in read_chapter_list(["0:00 Intro", "", "1:05 - Budget"], "x.txt", 90.0)]
+    [(0.0, 65.0, 'Intro'), (65.0, 90.0, 'Budget')]
+    """
+    found: list[tuple[int, float, str]] = []
+    for lineno, line in enumerate(lines, 1):
+        text = (line.lstrip("\ufeff") if lineno == 1 else line).strip()
+        if not text:
+            continue
+        match = _CHAPTER_LINE.fullmatch(text)
+        if match is None:
+            raise CorpusFormatError(
+                f"expected a chapter: a time and its title, such as '0:00 Intro' or '1:02:03 - Questions', one a "
+                f"line; received {_short_repr(text)}", path=str(file), line=lineno,
+            )
+        hours, minutes, seconds = (int(match.group(g) or 0) for g in ("h", "m", "s"))
+        if seconds > 59 or (match.group("h") is not None and minutes > 59):
+            raise CorpusFormatError(
+                f"expected minutes and seconds from 00 to 59 in the chapter's time; received {match.group('time')!r}",
+                path=str(file), line=lineno,
+            )
+        start = float((hours * 60 + minutes) * 60 + seconds)
+        if found and start <= found[-1][1]:
+            raise CorpusFormatError(
+                f"expected each chapter to start after the one above it; this one starts at {match.group('time')} "
+                f"({start:g} s), the one at line {found[-1][0]} at {found[-1][1]:g} s", path=str(file), line=lineno,
+            )
+        if start > end:
+            raise CorpusFormatError(
+                f"the chapter starts at {match.group('time')} ({start:g} s), past the end of the transcript "
+                f"({end:g} s, where its last unit ends): expected the chapters of this recording",
+                path=str(file), line=lineno,
+            )
+        found.append((lineno, start, match.group("title").strip()))
+    ends = [start for _, start, _ in found[1:]] + [end]
+    return [Cue(lineno, start, stop, title) for (lineno, start, title), stop in zip(found, ends)]
 
 
 def _blocks(lines: Iterable[str]) -> Iterator[tuple[bool, list[tuple[int, str]]]]:
