@@ -125,6 +125,10 @@ def read_csv(
     * ``speaker_column``: ``speaker``, ``speaker_name``, ``speaker_id``, ``spk`` (none found: no
       speakers).
 
+    A timed file of one document without a label column takes its reference from a chapters track
+    beside it, as captions do: ``talk.chapters.vtt``, ``.srt`` or ``.txt`` beside ``talk.tsv``
+    (see :func:`~stability.readers.read_subtitles`).
+
     A meeting's or a podcast's transcript with a speaker column (``start,end,speaker,text``) gives
     each unit's speaker as caption files and Whisper's JSON do: the cell, stripped, goes into
     ``meta["speakers"]`` (an empty cell: ``None``, speaker unknown), and with ``speakers="prefix"``

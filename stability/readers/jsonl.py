@@ -177,7 +177,8 @@ def read_jsonl(
     joined, nor WhisperX's ``word_segments``), ``transcript: "whisper"``, ``unit``,
     ``splitter``, ``speakers`` (each unit's ``speaker``, as WhisperX's diarization gives it, or
     ``None``) and ``chapters``: a chapters track ``talk.chapters.vtt`` or ``talk.chapters.srt``
-    beside ``talk.json`` gives the reference, as for caption files (see
+    (or a chapter list ``talk.chapters.txt``, ``12:31 The budget`` a line) beside ``talk.json``
+    gives the reference, as for caption files (see
     :func:`~stability.readers.read_subtitles`). A chapters track belongs to one recording: a file
     holding several Whisper transcripts (JSON lines, or an array) with a chapters track beside it
     is an error naming both, whatever ``where`` keeps, since nothing says which transcript the
