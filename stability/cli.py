@@ -362,14 +362,16 @@ def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] =
     interrupt (SIGINT: 130, SIGTERM: 143, SIGHUP: 129), or an error of a file or the corpus during a run
     (``wrote()``: the run had written to its results file), says what ``out_dir()`` holds
     (complete results when ``complete()``: every pair had finished), or what ``saved()`` says (a
-    study's folders)."""
+    study's folders). Reports rendered inside name their options as flags (``--width``), not as
+    the keyword arguments of ``render`` (:data:`~stability.reporting.model.COMMAND_LINE`)."""
     import signal
 
     from .exceptions import StabilityError
     from .isolation import interrupted, interruptible
+    from .reporting.model import COMMAND_LINE, spelled
 
     try:
-        with interruptible(), warnings.catch_warnings():
+        with interruptible(), warnings.catch_warnings(), spelled(COMMAND_LINE):
             warnings.showwarning = _warning_printer(ctx)
             yield
     except (StabilityError, OSError) as exc:

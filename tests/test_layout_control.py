@@ -225,14 +225,22 @@ def test_a_report_with_layout_only_chunkers_says_how_to_compare_them():
     annotations where the corpus has no references; a run without a layout-only segmenter does
     not say it."""
     from stability.reporting import render
+    from stability.reporting.model import COMMAND_LINE, spelled
 
     docs = demo_corpus()[:2]  # with references
     chunkers = evaluate(["fixed_chars", "c99"], docs, n_restarts=2, layout_control=True, progress=False)
     text = render(chunkers, "table", width=200)
-    assert "The headline cannot rank layout-only configurations" in text and "--metrics f1_1,b,pk" in text
+    # rendered from Python, the advice names render's keyword; on the command line, the flag
+    assert "The headline cannot rank layout-only configurations" in text and 'with metrics="f1_1,b,pk")' in text
+    with spelled(COMMAND_LINE):
+        assert "with --metrics f1_1,b,pk)" in render(chunkers, "md")
     bare = [Document(d.id, d.units) for d in docs]
-    unannotated = render(evaluate(["fixed_chars", "c99"], bare, n_restarts=2, layout_control=True, progress=False), "md")
-    assert "of a few annotated documents (stability report FOLDER -R annotated.jsonl" in unannotated
+    unannotated = evaluate(["fixed_chars", "c99"], bare, n_restarts=2, layout_control=True, progress=False)
+    assert ('of a few annotated documents (stability.scoring.add_references(result, "annotated.jsonl")'
+            in render(unannotated, "md"))
+    with spelled(COMMAND_LINE):
+        assert ("of a few annotated documents (stability report OUT --references annotated.jsonl"
+                in render(unannotated, "md"))
     topics = evaluate(["c99"], docs, n_restarts=2, layout_control=True, progress=False)
     assert "cannot rank layout-only" not in render(topics, "md")
 

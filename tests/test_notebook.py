@@ -4,6 +4,7 @@ run keeps what finished, results display themselves, warnings can be filtered as
 from __future__ import annotations
 
 import os
+import re
 import signal
 import time
 
@@ -215,3 +216,40 @@ def test_the_last_progress_line_of_an_interrupted_run_says_stopped(capsys):
         evaluate({"stops": interrupting_at("d3")}, letters(), n_restarts=3, block_size=2, progress=True)
     last = capsys.readouterr().err.splitlines()[-1]
     assert last.startswith("restarts ") and last.endswith(", stopped") and "(100%)" not in last, last
+
+
+def test_a_report_rendered_from_python_names_renders_keywords_not_the_commands_flags(tmp_path):
+    """A notebook user rendering a run with ``render(result)`` was told to use ``--width``,
+    ``--report-format md``, ``--columns all`` or ``--documents``, flags of a command they never
+    typed. From Python the notes name ``render``'s keywords (the width the left-out columns need
+    included); the ``stability`` command still says its flags, in the same notes."""
+    from typer.testing import CliRunner
+
+    from stability.cli import app
+    from stability.readers import write_jsonl
+    from stability.reporting import render
+
+    docs = [Document(f"d{i}", tuple(f"d{i} unit {j} about topic {j // 4}" for j in range(16))) for i in range(12)]
+    failing = {"even": even_thirds, "boom": lambda units: 1 / 0}  # 12 failures: the table shows the first 10
+    run = evaluate(failing, docs, n_restarts=2, progress=False)
+    text = " ".join(render(run, "table", width=60).split())
+    left_out = re.search(r"Left out for width 60: [^()]* \(render\(\.\.\., width=(\d+)\) shows them, as does another "
+                         r"format\)\.", text)
+    assert left_out, text
+    wide = render(run, "table", width=int(left_out.group(1)))
+    assert "Left out for width" not in " ".join(wide.split()).split("Failures")[0]
+    assert 'stability.reporting.render(result, "html") or "md" lists them all' in text
+    assert "--" not in text.replace("─", "")  # no flag anywhere (the table's rules are box characters)
+    layout = evaluate(["fixed_chars"], docs[:2], n_restarts=2, layout_control=True, progress=False)
+    assert "(compact=False, Markdown, HTML, CSV), per document with documents=True." in " ".join(
+        render(layout, "md").split())
+
+    write_jsonl(docs, tmp_path / "corpus.jsonl")
+    runner = CliRunner(env={"COLUMNS": "60", "_TYPER_FORCE_DISABLE_TERMINAL": "1"})
+    said = runner.invoke(app, ["run", "-s", "even", "-s", "fixed_chars", "--corpus", str(tmp_path / "corpus.jsonl"),
+                               "--restarts", "2", "--no-progress", "--layout-control", "--width", "60",
+                               "--report-format", "table"])
+    shown = " ".join(said.stdout.split())
+    assert "(wider terminal, --width, or another report format)" in shown, said.output
+    assert "(--columns all, Markdown, HTML, CSV), per document with --documents." in shown
+    assert "render(" not in shown

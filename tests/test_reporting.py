@@ -438,8 +438,9 @@ def test_a_terminal_report_lists_the_first_few_failures_and_says_where_the_rest_
     failures = table[table.index("Failures"):]
     shown = min(n_failed, FAILURE_ROWS)
     assert [f"doc{i:02d}" in failures for i in range(n_failed)] == [i < shown for i in range(n_failed)]
-    cut = f"The first {FAILURE_ROWS} of {n_failed} rows are shown (--report-format md or html lists them all)."
-    assert (cut in table) == (n_failed > FAILURE_ROWS)
+    cut = (f"The first {FAILURE_ROWS} of {n_failed} rows are shown (stability.reporting.render(result, \"html\") or "
+           '"md" lists them all).')  # in Python's words; the command's, --report-format md or html
+    assert (cut in " ".join(table.split())) == (n_failed > FAILURE_ROWS)
     written = render(run, "table", width=100, rerun="stability report out")
     assert ("(stability report out --report-format md lists them all)" in written) == (n_failed > FAILURE_ROWS)
     for text in (render(run, "md"), render(run, "html"), render(run, "json")):
@@ -609,7 +610,7 @@ def test_the_failures_a_terminal_lists_come_from_every_segmenter_that_failed():
     assert len(rows) == FAILURE_ROWS
     assert rows == [("many", f"d{i:02d}") for i in range(FAILURE_ROWS - 1)] + [("rare", "late")], rows
     assert (f"{FAILURE_ROWS} of 22 rows are shown, shared among the segmenters: each one's first rows "
-            "(--report-format md or html lists them all).") in text
+            '(stability.reporting.render(result, "html") or "md" lists them all).') in " ".join(text.split())
     for whole in (render(run, "md"), render(run, "html")):  # the other formats list every failure
         assert whole.count("no model for") == 21 and whole.count("bad document") == 1
 
@@ -648,13 +649,20 @@ def test_a_notebook_shows_as_many_failures_as_the_terminal_and_says_where_they_a
 def test_without_references_the_headline_note_names_the_command_adding_them_in_plain_text():
     """A run without references points to ``stability report OUT --references FILE`` for the
     Kendall tau table; its note said "`stability report` -R", which a terminal printed with its
-    backticks, the option outside them."""
+    backticks, the option outside them. Rendered from Python, it names the function doing it."""
+    from stability.reporting.model import COMMAND_LINE, spelled
+
     docs = [Document(d.id, d.units) for d in topical_corpus(400, 2, 3)]
     run = evaluate({"even": "even", "none": "none"}, docs, n_restarts=3, progress=False)
     for text in (render(run, "table", width=120), render(run, "md")):
         text = " ".join(text.split())
-        assert "(stability report OUT --references FILE adds a Kendall tau table)" in text
-        assert "`" not in text
+        assert '(stability.scoring.add_references(result, "FILE") adds a Kendall tau table)' in text
+        assert "`" not in text and "--references" not in text
+    with spelled(COMMAND_LINE):
+        for text in (render(run, "table", width=120), render(run, "md")):
+            text = " ".join(text.split())
+            assert "(stability report OUT --references FILE adds a Kendall tau table)" in text
+            assert "`" not in text
 
 
 def test_the_terminal_and_markdown_reports_say_what_content_blind_and_non_deterministic_mean():

@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 from ..checks import check_bool, check_int, did_you_mean
 from ..exceptions import InvalidParameterError, InvalidTypeError, _short_repr
 from . import formats as _formats_package
-from .model import Report, Section, brief, markdown_table, mean_std, number, reader_flag
+from .model import PYTHON, Report, Section, brief, markdown_table, mean_std, number, reader_flag
 
 __all__ = ["Report", "Section", "markdown_table", "number", "mean_std", "formats_available", "format_module",
            "report_of", "render", "write_reports", "write_whole", "notebook_html", "report_command",
@@ -139,8 +139,8 @@ def render(result: Any, format: str = "table", *, documents: bool | None = None,
 
 
 #: What the note under a table cut to its brief rows in a notebook (:func:`notebook_html`) says
-#: lists them all, after what the section names (:attr:`Section.all_rows_in`).
-NOTEBOOK_LISTS_ALL = 'stability.reporting.render(result, "html") or "md" lists them all'
+#: lists them all, after what the section names (:attr:`Section.all_rows_in`): Python's words.
+NOTEBOOK_LISTS_ALL = f"{PYTHON.every_row} lists them all"
 
 
 def notebook_html(result: Any) -> str:

@@ -25,7 +25,7 @@ from ..segmenter import TERM_BLIND_LINKED
 from ..results import TERM_BLIND_SHARE, CorpusResult, Failure, StabilityResult, Stat, _json_float, _jsonable, map_floats
 from ..stats import percentile_coverage_bound
 from ..summary import COUNT_MARKS, count_marks, ranked_counts
-from .model import Report, Section, clock, mean_std, number, raw, reader_flag
+from .model import Report, Section, clock, mean_std, number, raw, reader_flag, spelling
 
 __all__ = ["HEADLINE_NOTE", "corpus_report", "summary_section", "document_section", "headline_stat", "clean"]
 
@@ -63,8 +63,8 @@ def _headline_note(note: str, result: CorpusResult) -> str:
     points to the Kendall tau table below only when there is one (the documents have references)."""
     if result.correlations():
         return note
-    # plain text, as every note: a terminal prints a code span's backticks as they are
-    return note.replace("(Kendall tau below)", "(stability report OUT --references FILE adds a Kendall tau table)")
+    # plain text, as every note: a terminal prints a code span's backticks as they are; in the caller's words
+    return note.replace("(Kendall tau below)", f"({spelling().say('add_references', file='FILE')} adds a Kendall tau table)")
 
 
 def no_shuffle_note(result: CorpusResult) -> tuple[str, ...]:
@@ -106,26 +106,36 @@ def flag_notes(result: CorpusResult) -> list[str]:
                      "doing: the test is not valid for it (give it a fixed random seed).")
     return notes
 
-#: What the layout-only flag means, under the summary of runs with the layout control.
-LAYOUT_NOTE = ("layout-only: the output does not change under the layout control (the document's words redistributed "
-               "at random across units that keep their number of words and characters; F1 against the initial "
-               "segmentation at least 1 - margin), so the boundaries come from the layout (unit lengths), not from "
-               "the content; the layout-control F1 is the column layout F1 of the full tables (--columns all, Markdown, "
-               "HTML, CSV), per document with --documents.")
+def layout_note() -> str:
+    """What the layout-only flag means, under the summary of runs with the layout control; the
+    options showing the layout-control F1 in the words of the caller
+    (:func:`~stability.reporting.model.spelling`)."""
+    said = spelling()
+    return ("layout-only: the output does not change under the layout control (the document's words redistributed "
+            "at random across units that keep their number of words and characters; F1 against the initial "
+            "segmentation at least 1 - margin), so the boundaries come from the layout (unit lengths), not from "
+            f"the content; the layout-control F1 is the column layout F1 of the full tables ({said.all_columns}, "
+            f"Markdown, HTML, CSV), per document with {said.documents}.")
 
 
 #: What to do with layout-only configurations (text chunkers), said when the run has one: by references if it has them.
 LAYOUT_ONLY_ADVICE = ("The headline cannot rank layout-only configurations (chunkers, chunk sizes) against one "
                       "another: their boundaries follow the units' lengths, not the topics. Compare them by the "
                       "reference metrics ")
-#: The reference metrics it advises, as --metrics takes them.
+#: The reference metrics it advises, as render's metrics= and --metrics take them.
 LAYOUT_ONLY_METRICS = ("f1_1", "b", "pk")
-LAYOUT_ONLY_BY = {True: "(for Markdown and HTML, how well their boundaries meet the headings: "
-                        f"{', '.join(reference_measure(name).short for name in LAYOUT_ONLY_METRICS)} with "
-                        f"--metrics {','.join(LAYOUT_ONLY_METRICS)}), minding that more boundaries meet more headings "
-                        "by chance (bounds).",
-                  False: "of a few annotated documents (stability report FOLDER -R annotated.jsonl, or pages "
-                         "with headings)."}
+
+
+def layout_only_by(references: bool) -> str:
+    """How :data:`LAYOUT_ONLY_ADVICE` goes on: with the run's ``references``, the metrics to show;
+    without, how to add some, in the words of the caller (:func:`~stability.reporting.model.spelling`)."""
+    said = spelling()
+    if references:
+        return ("(for Markdown and HTML, how well their boundaries meet the headings: "
+                f"{', '.join(reference_measure(name).short for name in LAYOUT_ONLY_METRICS)} with "
+                f"{said.say('metrics', names=','.join(LAYOUT_ONLY_METRICS))}), minding that more boundaries meet "
+                "more headings by chance (bounds).")
+    return f"of a few annotated documents ({said.say('add_references', file='annotated.jsonl')}, or pages with headings)."
 
 
 def _layout_note(result: CorpusResult) -> list[str]:
@@ -133,8 +143,8 @@ def _layout_note(result: CorpusResult) -> list[str]:
     if not any(s.layout_only is not None for s in summaries):
         return []
     if not any(s.layout_only for s in summaries):
-        return [LAYOUT_NOTE]
-    return [LAYOUT_NOTE, LAYOUT_ONLY_ADVICE + LAYOUT_ONLY_BY[any(s.reference for s in summaries)],
+        return [layout_note()]
+    return [layout_note(), LAYOUT_ONLY_ADVICE + layout_only_by(any(s.reference for s in summaries)),
             *_whole_chunk_note(result)]
 
 
@@ -187,10 +197,11 @@ def term_blind_note(result: CorpusResult) -> list[str]:
     counts = term_blind_counts(result)
     if not counts:
         return []
+    said = spelling()
     return [f"term-blind: {term_blind_meaning(counts)}. A segmenter is flagged term-blind, and left out of the "
-            f"ranking, when more than {TERM_BLIND_SHARE:.0%} of its documents are; the per-document table (--documents) "
+            f"ranking, when more than {TERM_BLIND_SHARE:.0%} of its documents are; the per-document table ({said.documents}) "
             "names them. Set its preprocessing for the documents' language (README, 'Documents not in English'); "
-            "the layout control (--layout-control) measures how much the boundaries follow the units' lengths."]
+            f"the layout control ({said.layout_control}) measures how much the boundaries follow the units' lengths."]
 
 
 STRIPS_NOTE = ("Blue bars: initial boundaries, height = share of restarts that found them again; grey: boundaries "

@@ -19,16 +19,19 @@ from __future__ import annotations
 
 import re
 
+import contextlib
+import contextvars
 import dataclasses
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..exceptions import InvalidParameterError
 
-__all__ = ["Section", "Report", "brief", "brief_selection", "clock", "markdown_table", "number", "mean_std", "raw"]
+__all__ = ["Section", "Report", "brief", "brief_selection", "clock", "markdown_table", "number", "mean_std", "raw",
+           "Spelling", "PYTHON", "COMMAND_LINE", "spelling", "spelled"]
 
 #: Column alignment letters: left / right; upper case: never wrapped in the terminal.
 ALIGNMENTS = "lrLR"
@@ -444,3 +447,70 @@ def reader_flag(key: str) -> str:
     """The command-line flag of a corpus reader's option: ``--time-unit`` for ``time_unit``,
     ``--corpus-format`` for ``format``."""
     return "--corpus-format" if key == "format" else "--" + key.replace("_", "-")
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """How a report's notes name what would show more of it, in the words of whoever asked for it:
+    a command line's flags, or the keyword arguments of :func:`stability.reporting.render` and
+    :func:`stability.evaluate` for a caller in Python (a notebook), who has no ``--width`` to give.
+    Each note reads the spelling in force (:func:`spelling`); the two are :data:`PYTHON` (the
+    default) and :data:`COMMAND_LINE`, which the ``stability`` command puts in force while it runs
+    (:func:`spelled`)."""
+
+    #: What shows the columns a table left out for width ``{needed}`` (the width they need).
+    wider: str
+    #: The formats that list every row of a table cut to its first rows.
+    every_row: str
+    #: What shows every column of the summary table, and the per-document table.
+    all_columns: str
+    documents: str
+    #: The reference metrics ``{names}`` shown (comma-separated catalogue names or aliases).
+    metrics: str
+    layout_control: str
+    #: What adds references to a finished run (a file ``{file}`` of them), and so the Kendall tau table.
+    add_references: str
+
+    def say(self, field_name: str, **values: str) -> str:
+        """The spelling ``field_name`` with its ``values`` filled in.
+
+        >>> PYTHON.say("metrics", names="pk,wd"), COMMAND_LINE.say("metrics", names="pk,wd")
+        ('metrics="pk,wd"', '--metrics pk,wd')
+        """
+        return str(getattr(self, field_name)).format(**values)
+
+
+PYTHON = Spelling(
+    wider="render(..., width={needed}) shows them, as does another format",
+    every_row='stability.reporting.render(result, "html") or "md"',
+    all_columns="compact=False", documents="documents=True", metrics='metrics="{names}"',
+    layout_control="layout_control=True", add_references='stability.scoring.add_references(result, "{file}")')
+COMMAND_LINE = Spelling(
+    wider="wider terminal, --width, or another report format",
+    every_row="--report-format md or html",
+    all_columns="--columns all", documents="--documents", metrics="--metrics {names}",
+    layout_control="--layout-control", add_references="stability report OUT --references {file}")
+
+_SPELLING: contextvars.ContextVar[Spelling] = contextvars.ContextVar("stability_report_spelling", default=PYTHON)
+
+
+def spelling() -> Spelling:
+    """The :class:`Spelling` the notes of the reports rendered now use."""
+    return _SPELLING.get()
+
+
+@contextlib.contextmanager
+def spelled(words: Spelling) -> Iterator[None]:
+    """Reports rendered inside this block name their options as ``words`` does, then as before.
+
+    >>> with spelled(COMMAND_LINE):
+    ...     print(spelling().documents)
+    --documents
+    >>> print(spelling().documents)
+    documents=True
+    """
+    token = _SPELLING.set(words)
+    try:
+        yield
+    finally:
+        _SPELLING.reset(token)

@@ -27,7 +27,7 @@ from rich.cells import cell_len
 
 from ...checks import check_bool, check_int
 from ...exceptions import InvalidParameterError
-from ..model import Report, Section, brief
+from ..model import Report, Section, brief, spelling
 
 NAME = "table"
 EXTENSION = "txt"
@@ -520,32 +520,42 @@ _TRAILING_BLANKS = re.compile(r" +((?:\x1b\[[0-9;]*m)*)$", re.MULTILINE)
 
 def left_out(dropped: Sequence[str], width: int, needed: int, rerun: str | None = None) -> str:
     """The note under a table whose columns ``dropped`` did not fit ``width`` (``needed``: the width
-    showing them): in a terminal, how to see them there; in a file (``rerun``: the command that
-    renders the report again, ``stability report DIR``), that command with the width they need,
-    never advice about the terminal that wrote the file.
+    showing them): rendered now, how to see them, in the words of the caller (:func:`~stability.
+    reporting.model.spelling`: ``render``'s ``width=`` from Python, the terminal and ``--width`` on
+    the command line); in a file (``rerun``: the command that renders the report again,
+    ``stability report DIR``), that command with the width they need, never advice about the
+    terminal that wrote the file.
 
     >>> print(left_out(["docs"], 80, 131))
+    Left out for width 80: docs (render(..., width=131) shows them, as does another format).
+    >>> from stability.reporting.model import COMMAND_LINE, spelled
+    >>> with spelled(COMMAND_LINE):
+    ...     print(left_out(["docs"], 80, 131))
     Left out for width 80: docs (wider terminal, --width, or another report format).
     >>> print(left_out(["docs"], 120, 131, rerun="stability report out"))
     Left out for width 120: docs (stability report out --width 131 shows them, as does another --report-format).
     """
     if rerun is None:
-        return f"Left out for width {width}: {', '.join(dropped)} (wider terminal, --width, or another report format)."
+        return f"Left out for width {width}: {', '.join(dropped)} ({spelling().say('wider', needed=str(needed))})."
     return (f"Left out for width {width}: {', '.join(dropped)} ({rerun} --width {needed} shows them, as does another "
             "--report-format).")
 
 
 def lists_all(rerun: str | None = None) -> str:
     """What a note under a terminal table cut to its brief rows (:func:`~stability.reporting.model.brief`)
-    says lists them all: the formats that do, with ``rerun`` (the text goes to a file) the command
-    writing one.
+    says lists them all: the formats that do, in the caller's words (:func:`~stability.reporting.
+    model.spelling`), or with ``rerun`` (the text goes to a file) the command writing one.
 
     >>> print(brief(Section("t", ["a"], [["x"], ["y"], ["z"]], brief_rows=2), lists_all()).notes[-1])
-    The first 2 of 3 rows are shown (--report-format md or html lists them all).
+    The first 2 of 3 rows are shown (stability.reporting.render(result, "html") or "md" lists them all).
+    >>> from stability.reporting.model import COMMAND_LINE, spelled
+    >>> with spelled(COMMAND_LINE):
+    ...     print(lists_all())
+    --report-format md or html lists them all
     >>> print(lists_all(rerun="stability report out"))
     stability report out --report-format md lists them all
     """
-    where = "--report-format md or html" if rerun is None else f"{rerun} --report-format md"
+    where = spelling().every_row if rerun is None else f"{rerun} --report-format md"
     return f"{where} lists them all"
 
 
