@@ -715,7 +715,11 @@ class CorpusResult:
         """The result as a table of plain values, one dict a row (like a data frame's records).
 
         ``level="documents"``: one row per (segmenter, document) with every stability score of the
-        catalogue and every reference metric computed; ``level="segmenters"``: one row per
+        catalogue (with ``<score>_ci_low`` and ``<score>_ci_high``, its interval over the document's
+        restarts, where it has one), every reference metric computed, ``boundary_confidence``
+        (initial boundary -> share of restarts that found it again) and, for a transcript,
+        ``boundary_times`` (seconds), the columns of the
+        per-document CSV (``documents.csv``) with Python values; ``level="segmenters"``: one row per
         segmenter, the table ``report.csv`` holds (``f1_mean``, ``f1_std``, ``f1_ci_low``,
         ``f1_ci_high`` for each score reported, ``micro_f1``, ``ref_pk_mean``...; ``None`` where not
         computed, ``params`` a dict, and ``param_<name>`` for each parameter the configurations
@@ -732,10 +736,21 @@ class CorpusResult:
 
             header, rows = summary_table(self)
             return [dict(zip(header, row)) for row in rows]
+        def scores(r: StabilityResult) -> dict[str, Any]:
+            row: dict[str, Any] = {}
+            for m in STABILITY.values():
+                row[m.column()] = m.value(r)
+                if m.interval:
+                    row[m.column("ci_low")], row[m.column("ci_high")] = getattr(r, m.interval)
+            return row
+
+        # a transcript's boundaries have times: a column of them in every row, None where a document has none
+        timed = any(r.boundary_times is not None for docs in self.documents.values() for r in docs)
         return [{"segmenter": label, "document": r.document, "n_units": r.segmentation.n_units,
                  "content_blind": r.content_blind, "layout_only": r.layout_only, "term_blind": r.term_blind,
-                 **{m.column(): m.value(r) for m in STABILITY.values()},
-                 **{reference_measure(k).column(): v for k, v in r.reference_metrics.items()}}
+                 **scores(r), **{reference_measure(k).column(): v for k, v in r.reference_metrics.items()},
+                 "boundary_confidence": dict(r.boundary_confidence),
+                 **({"boundary_times": None if r.boundary_times is None else list(r.boundary_times)} if timed else {})}
                 for label, docs in self.documents.items() for r in docs]
 
     def to_frame(self, level: str = "documents") -> Any:

@@ -279,6 +279,17 @@ def test_results_have_short_reprs_and_rows(corpus_result):
     assert len(rows) == 4 and rows[0]["segmenter"] == "even" and rows[0]["document"] == "d0"
     assert rows[0]["f1"] == one.f1 and rows[0]["ref_f1"] == one.reference_metrics["f1"]  # no name clash
     assert set(STABILITY) <= set(rows[0])
+    # the documents' rows hold what documents.csv holds (its flags as booleans): the intervals over
+    # restarts and each boundary's confidence, which a data frame of them lacked
+    documents_csv = next(csv.reader(io.StringIO(render(corpus_result, "csv", documents=True))))
+    assert set(documents_csv) - {"flags"} <= set(rows[0]), set(documents_csv) - set(rows[0])
+    assert (rows[0]["count_corrected_ci_low"], rows[0]["count_corrected_ci_high"]) == one.headline_ci
+    assert (rows[0]["f1_ci_low"], rows[0]["f1_ci_high"]) == one.f1_ci
+    assert rows[0]["boundary_confidence"] == one.boundary_confidence and "boundary_times" not in rows[0]
+    timed = [Document("t", tuple(f"u{i}" for i in range(9)), times=[(2.0 * i, 2.0 * i + 1) for i in range(9)]),
+             Document("plain", tuple(f"u{i}" for i in range(9)))]
+    run = evaluate({"thirds": lambda units: [3, 6]}, timed, n_restarts=2, progress=False)
+    assert [r["boundary_times"] for r in run.to_rows()] == [[6.0, 12.0], None]  # the units' starts, in seconds
     means = {r["segmenter"]: r for r in corpus_result.to_rows("segmenters")}
     assert means["even"]["ref_pk_mean"] == pytest.approx(sum(r.reference_metrics["pk"] for r in corpus_result.documents["even"]) / 2)
     # the segmenters' rows are report.csv's table, with Python values (not a second declaration of it)
