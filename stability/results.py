@@ -477,13 +477,26 @@ class Failure:
     restart: int | None = None
     seed: int | None = None
     kind: str = "exception"
-    traceback: str = ""
+    #: The segmenter's traceback, left out of the repr: a notebook showing ``result.failures``
+    #: showed each failure as a screenful of escaped lines; ``print(failure.traceback)`` reads it.
+    traceback: str = field(default="", repr=False)
     stream: str | None = None
 
     def message(self) -> str:
-        """One line naming the segmenter, document, stream, restart and seed, then the error."""
+        """One line naming the segmenter, document, stream, restart and seed, then the error.
+
+        >>> failure = Failure("mine", "d1", "ValueError: model not loaded", seed=0, traceback="Traceback ...")
+        >>> print(failure)  # str(): the message
+        segmenter 'mine', document 'd1', initial segmentation, seed 0: ValueError: model not loaded
+        >>> failure  # the repr, without the traceback
+        Failure(segmenter='mine', document='d1', error='ValueError: model not loaded', restart=None, seed=0,
+                kind='exception', stream=None)
+        """
         return (f"segmenter {self.segmenter!r}, document {self.document!r}, "
                 f"{call_place(self.restart, self.stream)}, seed {self.seed}: {self.error}")
+
+    def __str__(self) -> str:
+        return self.message()
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from stability import Document, RunInterrupted, evaluate, load_results
+from stability import CorpusResult, Document, RunInterrupted, evaluate, load_results
 
 
 def even_thirds(units):
@@ -253,3 +253,20 @@ def test_a_report_rendered_from_python_names_renders_keywords_not_the_commands_f
     assert "(wider terminal, --width, or another report format)" in shown, said.output
     assert "(--columns all, Markdown, HTML, CSV), per document with --documents." in shown
     assert "render(" not in shown
+
+
+def test_a_failure_shows_its_message_and_keeps_its_traceback_out_of_the_repr():
+    """``result.failures`` in a notebook showed each failure's repr with its whole traceback, a
+    screenful of escaped lines per failure; ``print(failure)`` printed that repr too. The repr
+    leaves the traceback out (it stays on the attribute and in the results file) and ``str`` is
+    the one-line message."""
+    def boom(units):
+        raise ValueError("model not loaded")
+
+    run = evaluate({"boom": boom, "even": even_thirds}, letters(2), n_restarts=2, progress=False)
+    failure = run.failures[0]
+    assert "Traceback" in failure.traceback and "model not loaded" in failure.traceback
+    assert "Traceback" not in repr(run.failures) and "model not loaded" in repr(failure)
+    assert str(failure) == failure.message() == (
+        "segmenter 'boom', document 'd0', initial segmentation, seed 0: ValueError: model not loaded")
+    assert CorpusResult.from_dict(run.to_dict()).failures[0].traceback == failure.traceback  # kept in the data
