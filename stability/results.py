@@ -617,6 +617,21 @@ class SegmenterSummary:
     term_blind_share: float = 0.0
     term_blind: bool = False
 
+    def __repr__(self) -> str:
+        """One line: the segmenter, its documents and failures, the headline
+        (:data:`stability.catalogue.HEADLINE`) with its interval, the F1, and the flags the reports
+        set beside them; not every :class:`Stat` of ``macro``, ``micro`` and ``reference``, which
+        filled a notebook's screen for one segmenter (they are attributes, and in :meth:`to_dict`)."""
+        from .catalogue import HEADLINE
+        from .reporting.corpus import flags
+
+        nan = Stat(float("nan"), float("nan"), (float("nan"), float("nan")), 0)  # no document scored
+        head, f1 = self.macro.get(HEADLINE.name, nan), self.macro.get("f1", nan)
+        said = flags(self.content_blind, self.deterministic, layout_only=self.layout_only, term_blind=self.term_blind)
+        return (f"SegmenterSummary(segmenter={self.segmenter!r}, n_documents={self.n_documents}, "
+                f"n_failed={self.n_failed}, {HEADLINE.name}={head.mean:.3f} [{head.ci[0]:.3f}, {head.ci[1]:.3f}], "
+                f"f1={f1.mean:.3f}{f', flags={said!r}' if said else ''})")
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "reference": {k: v.to_dict() for k, v in self.reference.items()},

@@ -270,3 +270,19 @@ def test_a_failure_shows_its_message_and_keeps_its_traceback_out_of_the_repr():
     assert str(failure) == failure.message() == (
         "segmenter 'boom', document 'd0', initial segmentation, seed 0: ValueError: model not loaded")
     assert CorpusResult.from_dict(run.to_dict()).failures[0].traceback == failure.traceback  # kept in the data
+
+
+def test_a_segmenters_summary_shows_in_one_line():
+    """``result.summary`` in a notebook showed every Stat of every score and reference metric,
+    some 2,000 characters a segmenter; like a document's result it shows one line now: the
+    headline with its interval, the F1 and the flags."""
+    def boom(units):
+        raise ValueError("model not loaded")
+
+    run = evaluate({"even": even_thirds, "boom": boom}, letters(3), n_restarts=2, progress=False)
+    even = run.summary["even"]
+    head = even.macro["count_corrected"]
+    assert repr(even) == (f"SegmenterSummary(segmenter='even', n_documents=3, n_failed=0, count_corrected="
+                          f"{head.mean:.3f} [{head.ci[0]:.3f}, {head.ci[1]:.3f}], f1={even.macro['f1'].mean:.3f}, "
+                          "flags='content-blind')")
+    assert "n_failed=3" in repr(run.summary["boom"]) and len(repr(run.summary)) < 400
