@@ -286,3 +286,17 @@ def test_a_segmenters_summary_shows_in_one_line():
                           f"{head.mean:.3f} [{head.ci[0]:.3f}, {head.ci[1]:.3f}], f1={even.macro['f1'].mean:.3f}, "
                           "flags='content-blind')")
     assert "n_failed=3" in repr(run.summary["boom"]) and len(repr(run.summary)) < 400
+
+
+def test_the_list_of_segmenters_rendered_from_python_says_how_python_uses_a_name():
+    """``render(describe_segmenters())`` titled its table "use with --segmenter NAME"; from Python
+    a name goes to ``get_segmenter``. The command still says its flag."""
+    from typer.testing import CliRunner
+
+    from stability.cli import app
+    from stability.registry import describe_segmenters
+    from stability.reporting import render
+
+    assert "Segmenters (use with get_segmenter(NAME), or module:attribute)" in render(describe_segmenters(["even"]), "md")
+    listed = CliRunner().invoke(app, ["segmenters", "even", "--report-format", "md"])
+    assert "Segmenters (use with --segmenter NAME, or module:attribute)" in listed.stdout, listed.output

@@ -14,7 +14,7 @@ from typing import Any
 from ..catalogue import reference_measure
 from ..checks import and_joined, counted
 from .corpus import first_reference_note, tolerance_note
-from .model import Report, Section, number, raw
+from .model import Report, Section, number, raw, spelling
 
 __all__ = ["score_report", "segmenters_report"]
 
@@ -141,7 +141,7 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
     parameter_header = ["parameter", "default", "meaning"]
     # a description reads best at 30 cells, as a meaning: at 32 the fast path column was left out at 80 columns
     # for one cell (it still is where a description's longest word leaves no room: RecursiveCharacterTextSplitter)
-    sections = [Section("Segmenters (use with --segmenter NAME, or module:attribute)", header, rows, notes=notes,
+    sections = [Section(f"Segmenters (use with {spelling().by_name}, or module:attribute)", header, rows, notes=notes,
                         align="Lllll", data=(header, raw), drop_order=(2,), prose={4: 30})]
     if parameters:  # those listed take none (`none`, `all`, a name that failed to load): no table of no rows
         sections.append(Section("Parameters and their defaults", parameter_header, parameters, align="Lll", keys=1,

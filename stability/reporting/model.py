@@ -470,6 +470,8 @@ class Spelling:
     layout_control: str
     #: What adds references to a finished run (a file ``{file}`` of them), and so the Kendall tau table.
     add_references: str
+    #: What runs a segmenter by its registered name (the list of ``stability segmenters``).
+    by_name: str
 
     def say(self, field_name: str, **values: str) -> str:
         """The spelling ``field_name`` with its ``values`` filled in.
@@ -484,12 +486,14 @@ PYTHON = Spelling(
     wider="render(..., width={needed}) shows them, as does another format",
     every_row='stability.reporting.render(result, "html") or "md"',
     all_columns="compact=False", documents="documents=True", metrics='metrics="{names}"',
-    layout_control="layout_control=True", add_references='stability.scoring.add_references(result, "{file}")')
+    layout_control="layout_control=True", add_references='stability.scoring.add_references(result, "{file}")',
+    by_name="get_segmenter(NAME)")
 COMMAND_LINE = Spelling(
     wider="wider terminal, --width, or another report format",
     every_row="--report-format md or html",
     all_columns="--columns all", documents="--documents", metrics="--metrics {names}",
-    layout_control="--layout-control", add_references="stability report OUT --references {file}")
+    layout_control="--layout-control", add_references="stability report OUT --references {file}",
+    by_name="--segmenter NAME")
 
 _SPELLING: contextvars.ContextVar[Spelling] = contextvars.ContextVar("stability_report_spelling", default=PYTHON)
 
