@@ -100,6 +100,14 @@ def slow(units):
     return list(range(3, len(units), 3))
 
 
+def logged(units):
+    """As :func:`slow`, and each call appends its document's marker (the first word of its units)
+    as a line to the file named by ``STABILITY_TEST_CALLS`` (counting calls across processes)."""
+    with open(os.environ["STABILITY_TEST_CALLS"], "a") as log:
+        log.write(min(units).split()[0] + "\n")
+    return slow(units)
+
+
 def swallowing(units):
     """An even segmenter taking 50 ms a call that catches everything, as model code with a bare
     ``except:`` and a fallback does: Ctrl-C, SIGTERM and the timeout's timer included."""
