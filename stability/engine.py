@@ -291,6 +291,9 @@ def _completed(client: Any, futures: list, more: Callable[[], Any] = lambda: Non
             idle_since = None
         elif idle_since is None:
             idle_since = now
+            address = client.scheduler.address
+            print(f"stability: the Dask scheduler at {address} has no worker; waiting up to {DASK_NO_WORKER_WAIT:g} s "
+                  f"for one to join (start one with: dask worker {address})", file=sys.stderr, flush=True)
         elif now - idle_since >= DASK_NO_WORKER_WAIT:
             raise ClusterError(
                 f"the Dask cluster has had no worker for {now - idle_since:.0f} s ({done.count()} task(s) waiting): its "

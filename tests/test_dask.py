@@ -150,7 +150,7 @@ def test_a_refused_setting_is_said_before_a_cluster_starts(monkeypatch):
         run_experiment(experiment, progress=False)
 
 
-def test_a_cluster_left_without_workers_is_an_error_not_a_wait_forever(monkeypatch):
+def test_a_cluster_left_without_workers_is_an_error_not_a_wait_forever(monkeypatch, capfd):
     """Under heavy load, a worker killed over and over by a segmenter was not restarted by its
     nanny: the local cluster had no worker left and the run waited for ever (seen in this suite).
     Now a cluster without any worker for DASK_NO_WORKER_WAIT seconds stops the run with an error
@@ -173,6 +173,11 @@ def test_a_cluster_left_without_workers_is_an_error_not_a_wait_forever(monkeypat
         with pytest.raises(ClusterError, match=r"the Dask cluster has had no worker for \d+ s \(1 task\(s\) waiting\).*"
                                                r"the results finished so far are kept, --resume goes on"):
             list(engine._completed(client, [waiting]))
+        # the wait is said once, as it begins (it was silent for its 120 s)
+        address = client.scheduler.address
+        assert capfd.readouterr().err.splitlines() == [
+            f"stability: the Dask scheduler at {address} has no worker; waiting up to 0.5 s for one to join "
+            f"(start one with: dask worker {address})"]
 
 
 def test_a_task_run_alone_ships_its_units_again_when_the_cluster_lost_them(client):
