@@ -50,11 +50,12 @@ from contextlib import closing
 from collections.abc import Callable, Generator, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from types import FunctionType
 from typing import Any, cast
 
 import numpy as np
 
-from .checks import first_few
+from .checks import counted, first_few
 from .corpus import Document
 from .exceptions import ClusterError, InvalidParameterError, MissingDependencyError, UnknownSegmenterError, warn
 from .isolation import (Guarded, WorkerCrash, digest_of, interruptible, rerun_alone, result_or_crash, run_pool,
@@ -220,6 +221,15 @@ def _drain_dask(function: Callable, tasks: list[tuple], n_jobs: int) -> Generato
             client.cancel(list(futures))
 
 
+def _load_problem(data: bytes) -> str | None:
+    """On a Dask worker: why ``data``, a segmenter's pickle, does not load there (``None``: it does)."""
+    try:
+        pickle.loads(data)
+    except Exception as exc:  # noqa: BLE001 - said to the run, which stops before any task
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
 def _raise_unloadable(exc: BaseException) -> None:
     """A task the workers could not even load (a segmenter's module missing on the cluster, so
     the task graph does not deserialize there) as one clear error instead of Dask's traceback;
@@ -291,14 +301,33 @@ def _completed(client: Any, futures: list, more: Callable[[], Any] = lambda: Non
             idle_since = None
         elif idle_since is None:
             idle_since = now
-            address = client.scheduler.address
-            print(f"stability: the Dask scheduler at {address} has no worker; waiting up to {DASK_NO_WORKER_WAIT:g} s "
-                  f"for one to join (start one with: dask worker {address})", file=sys.stderr, flush=True)
+            _say_waiting(client)
         elif now - idle_since >= DASK_NO_WORKER_WAIT:
             raise ClusterError(
                 f"the Dask cluster has had no worker for {now - idle_since:.0f} s ({done.count()} task(s) waiting): its "
                 "workers died and none came back, or none joined; the results finished so far are kept, --resume "
                 "goes on once the cluster has workers")
+
+
+def _say_waiting(client: Any) -> None:
+    """Say, on stderr, that the run waits for a worker to join the cluster of ``client``, and how long at most."""
+    address = client.scheduler.address
+    print(f"stability: the Dask scheduler at {address} has no worker; waiting up to {DASK_NO_WORKER_WAIT:g} s "
+          f"for one to join (start one with: dask worker {address})", file=sys.stderr, flush=True)
+
+
+def _await_worker(client: Any) -> None:
+    """Return once the cluster of ``client`` has a worker (said, and waited for up to
+    :data:`DASK_NO_WORKER_WAIT` seconds, when it has none yet), else a :class:`~stability.exceptions.ClusterError`."""
+    if client.scheduler_info().get("workers"):
+        return
+    _say_waiting(client)
+    try:
+        client.wait_for_workers(1, timeout=DASK_NO_WORKER_WAIT)
+    except TimeoutError:
+        raise ClusterError(
+            f"no worker joined the Dask scheduler at {client.scheduler.address} in {DASK_NO_WORKER_WAIT:g} s: start "
+            "workers (dask worker ADDRESS), then run again; nothing was run") from None
 
 
 #: How many times in a row a shipment (:class:`_Shipped`) the cluster gave up on is shipped again.
@@ -829,6 +858,8 @@ class Engine:
 
     def _run_pairs(self, pairs: list[Pair], on_done: Callable[[int], None]) -> None:
         self._shipped = _scatter_units(pairs) if self.settings.backend == "dask" else {}
+        if self.settings.backend == "dask":
+            self._check_cluster_loads(pairs)
 
         def done(index: int) -> None:
             self._shipped.pop(index, None)  # once no pair of this engine holds its shipment, the cluster may forget it
@@ -841,6 +872,40 @@ class Engine:
             self._known.clear()
             if self._own_shipment:
                 self.shipment.close()
+
+    def _check_cluster_loads(self, pairs: list[Pair]) -> None:
+        """On a Dask cluster, before any task: every segmenter of ``pairs`` loads on every worker
+        (once per segmenter a run), else an :class:`~stability.exceptions.UnknownSegmenterError`
+        naming it, the worker, the error and what to do. A worker without a plugin's module
+        failed the run at that segmenter's first task, after the others' work had started, and
+        their pairs with it (on a local cluster, it killed the workers). What an object holds
+        beyond its class is left to the check of each task (:func:`_raise_unloadable`)."""
+        from distributed import get_client
+
+        if not pairs:
+            return
+        client = get_client()
+        _await_worker(client)  # a check on no worker at all would pass
+        for pair in pairs:
+            known = self.shipment.known(pair.segmenter, self._known)
+            if known.get("loads"):
+                continue
+            segmenter = pair.segmenter
+            # a function or class is sent by reference (its module's name); an object, by its class, not whole (a model)
+            data, _ = pickled(segmenter if isinstance(segmenter, (type, FunctionType)) else type(segmenter))
+            if data is None:  # a failure of each of its pairs (_unsendable)
+                continue
+            # a worker that is gone (died, its nanny starting another) is no problem of the segmenter's
+            answers = client.run(_load_problem, data, on_error="ignore")
+            problems = {worker: problem for worker, problem in answers.items() if problem}
+            if problems:
+                worker, problem = min(problems.items())
+                raise UnknownSegmenterError(
+                    f"segmenter {pair.label!r} cannot be loaded on the Dask cluster ({problem}, on "
+                    f"{counted(len(problems), 'worker')} of {len(answers)}, e.g. {worker}): install the "
+                    "package that provides it on every worker (or start them with its module on their PYTHONPATH), "
+                    "then run again; nothing was run") from None
+            known["loads"] = True
 
     def _carry(self, guarded: Guarded) -> Any:
         """What the tasks carry for a pair's (guarded) segmenter: itself, or when its pickle is

@@ -138,6 +138,28 @@ def test_a_task_the_workers_cannot_load_is_one_clear_error():
     assert _raise_unloadable(ValueError("a segmenter's own error")) is None  # anything else: left to the caller
 
 
+def test_a_segmenter_the_workers_cannot_load_stops_the_run_before_any_task(client, tmp_path, monkeypatch):
+    """A plugin importable here but not on the workers failed the run at its first task, after
+    the built-in segmenters' tasks had started, and their pairs with it; now the run stops before
+    any task, naming the segmenter, the import error and what to install."""
+    from stability import UnknownSegmenterError
+
+    (tmp_path / "plug_here_only.py").write_text("def segment(units):\n    return []\n")
+    monkeypatch.syspath_prepend(str(tmp_path))  # here; the workers, started before, do not see it
+    from plug_here_only import segment  # type: ignore[import-not-found]
+
+    submitted = []
+    submit = distributed.Client.submit
+    monkeypatch.setattr(distributed.Client, "submit", lambda self, function, *args, **kwargs: (
+        submitted.append(function), submit(self, function, *args, **kwargs))[1])
+    docs = [Document(f"d{i}", tuple(topical_document(i)[0])) for i in range(2)]
+    with pytest.raises(UnknownSegmenterError, match=r"segmenter 'plug' cannot be loaded on the Dask cluster "
+                                                    r"\(ModuleNotFoundError: No module named 'plug_here_only', on \d "
+                                                    r"workers? of \d, .*install the package that provides it"):
+        evaluate({"even": "even", "plug": segment}, docs, n_restarts=3, n_jobs=2, backend="dask", progress=False)
+    assert set(submitted) <= {pickle.loads}  # the documents' units were shipped, no segmenter's task ran
+
+
 def test_a_refused_setting_is_said_before_a_cluster_starts(monkeypatch):
     from stability import InvalidParameterError
 
@@ -178,6 +200,25 @@ def test_a_cluster_left_without_workers_is_an_error_not_a_wait_forever(monkeypat
         assert capfd.readouterr().err.splitlines() == [
             f"stability: the Dask scheduler at {address} has no worker; waiting up to 0.5 s for one to join "
             f"(start one with: dask worker {address})"]
+
+
+def test_a_run_on_a_cluster_no_worker_joined_says_it_waits_then_stops(monkeypatch, capfd):
+    """A first worker was waited for 120 s without a word; now the wait is said at once, and a
+    cluster no worker joins stops the run before any task."""
+    from stability import ClusterError
+    from stability import engine
+
+    monkeypatch.setattr(engine, "DASK_NO_WORKER_WAIT", 0.5)
+    docs = [Document("d0", tuple(topical_document(0)[0]))]
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        address = client.scheduler.address
+        with pytest.raises(ClusterError, match=rf"no worker joined the Dask scheduler at {address} in 0.5 s: start "
+                                               r"workers \(dask worker ADDRESS\), then run again; nothing was run"):
+            evaluate({"even": "even"}, docs, n_restarts=3, n_jobs=2, backend="dask", progress=False)
+    assert capfd.readouterr().err.splitlines() == [
+        f"stability: the Dask scheduler at {address} has no worker; waiting up to 0.5 s for one to join "
+        f"(start one with: dask worker {address})"]
 
 
 def test_a_task_run_alone_ships_its_units_again_when_the_cluster_lost_them(client):
