@@ -50,6 +50,7 @@ from contextlib import closing
 from collections.abc import Callable, Generator, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import islice
 from types import FunctionType
 from typing import Any, cast
 
@@ -183,26 +184,30 @@ def _drain_dask(function: Callable, tasks: list[tuple], n_jobs: int) -> Generato
     from distributed import get_client
 
     client = get_client()
-    futures: dict[Any, int] = {}
+    futures: dict[Any, int] = {}  # submitted, not yet back
     waiting = iter(enumerate(tasks))
+    threads, counted_at = 0, -math.inf  # the cluster's worker threads, and when they were counted
 
-    def submit_next() -> Any:
-        """The next task submitted (``None``: none is left); each ranks below those before it."""
-        for i, task in waiting:
+    def top_up() -> list[Any]:
+        """The tasks submitted to have :data:`_DASK_IN_FLIGHT` a worker thread in flight (threads
+        counted again every few seconds: workers join a cluster that grows); the first ranks first."""
+        nonlocal threads, counted_at
+        if time.monotonic() - counted_at >= _DASK_WORKER_CHECK:
+            threads, counted_at = sum(client.nthreads().values()), time.monotonic()
+        submitted = []
+        for i, task in islice(waiting, max(0, _DASK_IN_FLIGHT * max(n_jobs, threads) - len(futures))):
             future = client.submit(function, *_with_futures(task), pure=False, priority=-i)
             futures[future] = i
-            return future
-        return None
+            submitted.append(future)
+        return submitted
 
     # A few tasks a worker thread at a time, the first submitted first: pairs then finish in
     # corpus order, as with loky, and are stored as they finish. All submitted at once, each
     # worker ran the tasks it was handed (those whose units it held) in its own order, and pairs
     # finished far out of order: Ctrl-C at 79% of the restarts left 1 of 24 pairs stored.
-    threads = sum(client.nthreads().values())
-    first = [submit_next() for _ in range(min(len(tasks), _DASK_IN_FLIGHT * max(n_jobs, threads)))]
     lost: list[int] = []
     try:
-        for future in _completed(client, first, submit_next):
+        for future in _completed(client, top_up(), top_up):
             i = futures.pop(future)
             try:
                 result = future.result()
@@ -272,9 +277,9 @@ _DASK_POLL = 0.005  # seconds between looks for finished tasks (cheap: a look at
 _DASK_WORKER_CHECK = 2.0  # seconds between asking the scheduler for its workers
 
 
-def _completed(client: Any, futures: list, more: Callable[[], Any] = lambda: None) -> Iterator[Any]:
-    """``futures`` as they finish (as ``distributed.as_completed``), and after each the future
-    ``more()`` returns (none once it returns ``None``); but a cluster left without
+def _completed(client: Any, futures: list, more: Callable[[], list[Any]] = list) -> Iterator[Any]:
+    """``futures`` as they finish (as ``distributed.as_completed``), with the futures ``more()``
+    returns after each, and every few seconds while none finishes; but a cluster left without
     any worker for :data:`DASK_NO_WORKER_WAIT` seconds is an error instead of a wait forever (a
     worker killed by a segmenter over and over, and not restarted by its nanny, left a local
     cluster empty and the run waiting for ever)."""
@@ -287,9 +292,7 @@ def _completed(client: Any, futures: list, more: Callable[[], Any] = lambda: Non
         if batch:
             for future in batch:
                 yield future
-                following = more()
-                if following is not None:
-                    done.add(following)
+                done.update(more())
             continue
         time.sleep(_DASK_POLL)
         now = time.monotonic()
@@ -297,6 +300,7 @@ def _completed(client: Any, futures: list, more: Callable[[], Any] = lambda: Non
             continue
         checked = now
         _raise_disconnected(client)
+        done.update(more())  # for workers that joined
         if client.scheduler_info().get("workers"):
             idle_since = None
         elif idle_since is None:

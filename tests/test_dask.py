@@ -221,6 +221,33 @@ def test_a_run_on_a_cluster_no_worker_joined_says_it_waits_then_stops(monkeypatc
         f"(start one with: dask worker {address})"]
 
 
+def _where(index):
+    import time
+
+    start = time.monotonic()  # the workers are threads of this process: one clock
+    time.sleep(0.2)
+    return index, distributed.get_worker().address, start, time.monotonic()
+
+
+def test_tasks_go_out_in_order_a_few_at_a_time_and_to_workers_that_join_mid_round():
+    """Tasks are handed out a few a worker thread at a time, the first first (all at once, pairs
+    finished out of corpus order and Ctrl-C lost them), counting the threads again as the run
+    goes: a worker that joins mid-round gets tasks too."""
+    from stability import engine
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        drained = engine._drain_dask(_where, [(i,) for i in range(30)], 1)
+        assert [next(drained)[0] for _ in range(2)] == [0, 1]  # one thread: two in flight, the first first
+        assert len(client.who_has()) <= 2 * engine._DASK_IN_FLIGHT
+        cluster.scale(3)
+        client.wait_for_workers(3)
+        rest = list(drained)
+    assert sorted(i for i, *_ in rest) == list(range(2, 30))
+    # three run at once: two in flight (the threads counted at the start) would run on two at most
+    assert max(sum(s <= start < e for _, _, s, e in rest) for _, _, start, _ in rest) == 3
+
+
 def test_a_task_run_alone_ships_its_units_again_when_the_cluster_lost_them(client):
     """A worker killed by a segmenter while it made another document's units again (the worker
     that held them had died too) left the cluster without those units for good: the healthy
