@@ -111,7 +111,9 @@ class SegmenterError(StabilityError, RuntimeError):
     The message names the segmenter, the document, the call (the initial segmentation, or the
     restart of permutation ``stream``: ``"within"``, ``"shuffle"`` or ``"layout"``; ``restart``
     ``None`` with a stream when a batched call failed and no single restart did) and the seed, so
-    the failing call can be reproduced alone.
+    the failing call can be reproduced alone. ``traceback`` is the segmenter's own traceback when it
+    raised (``""`` for an invalid output), shown after the message: the line of the segmenter that
+    failed, which the traceback of this exception, raised by the library, does not reach.
     """
 
     def __init__(
@@ -123,8 +125,10 @@ class SegmenterError(StabilityError, RuntimeError):
         restart: int | None = None,
         seed: int | None = None,
         stream: str | None = None,
+        traceback: str = "",
     ) -> None:
         self.segmenter = segmenter
+        self.traceback = traceback
         self.document = document
         self.restart = restart
         self.seed = seed
@@ -135,7 +139,7 @@ class SegmenterError(StabilityError, RuntimeError):
         where.append(call_place(restart, stream))
         if seed is not None:
             where.append(f"seed {seed}")
-        super().__init__(f"{', '.join(where)}: {message}")
+        super().__init__(f"{', '.join(where)}: {message}" + (f"\n{traceback}" if traceback else ""))
 
 
 class SegmenterOutputError(SegmenterError, ValueError):

@@ -69,10 +69,12 @@ def resolve_segmenters(segmenters: Any) -> dict[str, Callable]:
 
 
 def _segmenter_error(failure: Failure, message: str) -> SegmenterError:
-    """The exception raised for a recorded failure (invalid output or an exception)."""
+    """The exception raised for a recorded failure (invalid output or an exception), with the
+    segmenter's traceback when it raised."""
     error_class = SegmenterOutputError if failure.kind == "output" else SegmenterError
     return error_class(message, segmenter=failure.segmenter, document=failure.document or None,
-                       restart=failure.restart, seed=failure.seed, stream=failure.stream)
+                       restart=failure.restart, seed=failure.seed, stream=failure.stream,
+                       traceback=failure.traceback)
 
 
 def _check_timeout(settings: Settings) -> None:
@@ -189,7 +191,7 @@ def _test_pair(pair: Pair, settings: Settings) -> StabilityResult:
         bar.close(finished)
     if pair.error is not None:
         failure = pair.error
-        raise _segmenter_error(failure, failure.error + (f"\n{failure.traceback}" if failure.traceback else ""))
+        raise _segmenter_error(failure, failure.error)
     return engine.result(pair)
 
 

@@ -304,3 +304,29 @@ def test_register_refuses_a_name_the_command_line_cannot_name(name):
                                                     r"\(the command line's -s NAME,key=value names it\) nor blanks "
                                                     r"around it; received"):
         register(name, lambda units: [])
+
+
+def _model_not_loaded(units):
+    raise ValueError("model not loaded")
+
+
+def test_evaluate_raising_on_error_shows_where_the_segmenter_failed_as_stability_test_does():
+    """``stability_test`` raised a segmenter's exception with the segmenter's traceback after the
+    message; ``evaluate(..., on_error="raise")`` raised it with the message alone, so a notebook
+    user saw where the library stopped and not the line of their segmenter that failed. Both keep
+    that traceback on the exception (``.traceback``) and show it after the message."""
+    from stability import SegmenterError, stability_test
+
+    with pytest.raises(SegmenterError) as single:
+        stability_test(_model_not_loaded, UNITS, n_restarts=2)
+    with pytest.raises(SegmenterError) as corpus:
+        evaluate({"mine": _model_not_loaded}, [UNITS], n_restarts=2, progress=False, on_error="raise")
+    for raised in (single.value, corpus.value):
+        assert "ValueError: model not loaded" in raised.traceback
+        assert "in _model_not_loaded" in raised.traceback
+        assert raised.traceback in str(raised)
+    assert str(corpus.value).startswith("segmenter 'mine', document '0', initial segmentation, seed 0: "
+                                        "ValueError: model not loaded (1 failure(s) in the run)\n")
+    with pytest.raises(SegmenterError) as invalid:  # an invalid output has no traceback to show
+        evaluate({"mine": lambda units: [0]}, [UNITS], n_restarts=2, progress=False, on_error="raise")
+    assert invalid.value.traceback == "" and "\n" not in str(invalid.value)
