@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -227,7 +228,13 @@ def as_documents(values: Iterable[Any], split: Callable[[str], list[str]] | None
     received str 'a'"), whether it held documents by id or was one document's ``id``/``units``.
     """
     if isinstance(values, (str, bytes, Document)) or not isinstance(values, Iterable):
-        raise InvalidTypeError.make("documents", DOCUMENTS_EXPECTED, values)
+        error = InvalidTypeError.make("documents", DOCUMENTS_EXPECTED, values)
+        hints = ["a file or a folder is read with read_corpus(path)"] if isinstance(values, (str, os.PathLike)) else []
+        if isinstance(values, str):
+            hints.append("one raw text goes in a list, [text], with splitter='auto'")
+        if hints:
+            raise InvalidTypeError(f"{error}: {'; '.join(hints)}", parameter="documents")
+        raise error
     if isinstance(values, Mapping):
         keys = [str(key) for key in values]
         if keys and set(keys) <= DOCUMENT_KEYS:

@@ -330,3 +330,22 @@ def test_evaluate_raising_on_error_shows_where_the_segmenter_failed_as_stability
     with pytest.raises(SegmenterError) as invalid:  # an invalid output has no traceback to show
         evaluate({"mine": lambda units: [0]}, [UNITS], n_restarts=2, progress=False, on_error="raise")
     assert invalid.value.traceback == "" and "\n" not in str(invalid.value)
+
+
+@pytest.mark.parametrize("given, said", [
+    ("../shared/data/choi", r"received str '\.\./shared/data/choi': a file or a folder is read with "
+                            r"read_corpus\(path\); one raw text goes in a list, \[text\], with splitter='auto'"),
+    ("A text. Another sentence.", r"one raw text goes in a list, \[text\], with splitter='auto'"),
+])
+def test_documents_given_as_a_path_or_a_text_are_told_how_to_pass_them(given, said):
+    """A notebook user passing the corpus's path (or one text) to evaluate was told only that
+    documents must be an iterable of documents, not how to read a path or pass a text."""
+    from pathlib import Path
+
+    from stability.exceptions import InvalidTypeError
+
+    with pytest.raises(InvalidTypeError, match=said):
+        evaluate("even", given, n_restarts=2, progress=False)
+    with pytest.raises(InvalidTypeError, match=r"received \w*Path .*: a file or a folder is read with "
+                                               r"read_corpus\(path\)"):
+        evaluate("even", Path("corpus/"), n_restarts=2, progress=False)
