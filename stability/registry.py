@@ -444,7 +444,9 @@ def get_segmenter(spec: Any, **params: Any) -> Callable[..., Any]:
         If the name is unknown (the message lists the known names) or fails to import.
     InvalidTypeError
         If ``spec`` is neither a callable nor a string, or a ``"module:attribute"`` (or a plugin's
-        entry point) names something that is not callable (the message names it).
+        entry point) names something that is not callable (the message names it), or the segmenter
+        cannot be called with the units alone (``f(units, k)`` without ``k``: the message gives its
+        signature).
     InvalidParameterError
         If the parameters do not fit the segmenter.
 
@@ -473,7 +475,7 @@ def get_segmenter(spec: Any, **params: Any) -> Callable[..., Any]:
     if isinstance(n_segments, str) and n_segments == REFERENCE_COUNT:
         return ReferenceCountSegmenter(factory, params, label)
     try:
-        return _instantiate(factory, params, label)
+        made = _instantiate(factory, params, label)
     except (InvalidParameterError, InvalidTypeError) as exc:
         # the segmenter's own check, which _instantiate wraps when the class raised a TypeError
         own = exc.__cause__ if isinstance(exc.__cause__, (InvalidParameterError, InvalidTypeError)) else exc
@@ -486,6 +488,24 @@ def get_segmenter(spec: Any, **params: Any) -> Callable[..., Any]:
         if own is exc:
             raise said from None
         raise type(exc)(f"{exc}{hint}", parameter=exc.parameter) from said
+    _check_takes_units(made, label)
+    return made
+
+
+def _check_takes_units(segmenter: Callable[..., Any], label: str) -> None:
+    """A segmenter is called with one argument, a document's units: one whose signature cannot
+    take it alone (``f(units, k)``, ``f()``) is refused here, before a run records the same
+    ``TypeError`` as a failure on every document."""
+    try:
+        signature = inspect.signature(segmenter)
+    except (TypeError, ValueError):  # no signature available (builtins): let the call decide
+        return
+    try:
+        signature.bind(None)
+    except TypeError:
+        raise InvalidTypeError(
+            f"segmenter {label!r} must take one argument, the units of a document (units -> boundaries); "
+            f"its signature is {signature}", parameter="segmenter") from None
 
 
 @dataclass(frozen=True)

@@ -349,3 +349,22 @@ def test_documents_given_as_a_path_or_a_text_are_told_how_to_pass_them(given, sa
     with pytest.raises(InvalidTypeError, match=r"received \w*Path .*: a file or a folder is read with "
                                                r"read_corpus\(path\)"):
         evaluate("even", Path("corpus/"), n_restarts=2, progress=False)
+
+
+def test_a_segmenter_that_cannot_take_the_units_alone_is_refused_before_the_run():
+    """A function of two required arguments (``f(units, k)``) was called on every document, each
+    call recorded as a failure ("missing 1 required positional argument: 'k'"), and the report
+    said it failed on every document; a callable that takes no argument likewise."""
+    from stability import get_segmenter
+    from stability.exceptions import InvalidTypeError
+
+    def window(units, k):
+        return list(range(k, len(units), k))
+
+    with pytest.raises(InvalidTypeError, match=r"segmenter 'window' must take one argument, the units of a document "
+                                               r"\(units -> boundaries\); its signature is \(units, k\)"):
+        evaluate(window, [UNITS], n_restarts=2, progress=False)
+    with pytest.raises(InvalidTypeError, match=r"its signature is \(\)"):
+        get_segmenter(lambda: [3])
+    assert get_segmenter(window, k=3)(UNITS) == [3, 6, 9]  # the parameter given: it takes the units alone
+    assert get_segmenter(lambda units, *rest, k=2: [k])(UNITS) == [2]
