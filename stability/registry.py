@@ -50,6 +50,7 @@ __all__ = [
     "load_segmenter_factory",
     "parameter_meanings",
     "register",
+    "required_parameters",
     "unregister",
 ]
 
@@ -279,18 +280,60 @@ def _find_factory(spec: str) -> Callable[..., Any]:
     )
 
 
-def _check_parameter_names(factory: Callable[..., Any], params: dict[str, Any], label: str) -> None:
-    """A parameter the segmenter does not take is an error naming the closest one it does take."""
+def _own_parameters(factory: Callable[..., Any]) -> list[inspect.Parameter] | None:
+    """The parameters a segmenter factory takes: a class's ``__init__`` ones, a function's after its
+    input (the units); None when Python cannot tell (builtins)."""
     try:
-        signature = inspect.signature(factory)
-    except (TypeError, ValueError):  # no signature available (builtins): let the call decide
-        return
-    parameters = list(signature.parameters.values())
-    if any(p.kind is p.VAR_KEYWORD for p in parameters):
-        return
+        parameters = list(inspect.signature(factory).parameters.values())
+    except (TypeError, ValueError):  # no signature available (builtins)
+        return None
     if not inspect.isclass(factory) and parameters and parameters[0].kind in (
             inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
         parameters = parameters[1:]  # a function's first argument is its input (the units), not a parameter
+    return parameters
+
+
+def required_parameters(factory: Any) -> tuple[str, ...]:
+    """The parameters of a segmenter class or function that have no default, which
+    :func:`get_segmenter` must be given (``stability segmenters`` marks them "required").
+
+    Examples
+    --------
+    >>> def every(units, k, start=0):
+    ...     return list(range(start + k, len(units), k))
+    >>> required_parameters(every)
+    ('k',)
+    """
+    built = not (inspect.isclass(factory) or inspect.isroutine(factory) or isinstance(factory, functools.partial))
+    parameters = None if built else _own_parameters(factory)  # a built object's were given to its constructor
+    return tuple(p.name for p in parameters or () if p.default is p.empty
+                 and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+
+
+def _check_required(factory: Callable[..., Any], params: dict[str, Any], label: str) -> None:
+    """A parameter the segmenter needs (no default) and is not given is an error saying how to give it
+    (the class's own TypeError named neither the command line's nor the config's spelling)."""
+    missing = [name for name in required_parameters(factory) if name not in params]
+    if missing:
+        one = len(missing) == 1
+        keywords = ", ".join(f"{name}=..." for name in missing)
+        named = ":" in label or label in _REGISTERED or label in _entry_points()  # not a callable given from Python
+        ways = (f"as -s '{label},{','.join(f'{name}=VALUE' for name in missing)}' on the command line, as "
+                f"{' and '.join(f'{name} = VALUE' for name in missing)} in its config table, or as "
+                f"get_segmenter({label!r}, {keywords}) from Python") if named else f"as get_segmenter(..., {keywords})"
+        raise InvalidParameterError(
+            f"segmenter {label!r} needs {'parameter' if one else 'parameters'} {', '.join(map(repr, missing))}, "
+            f"which {'has' if one else 'have'} no default: give {'it' if one else 'them'} {ways}")
+
+
+def _check_parameter_names(factory: Callable[..., Any], params: dict[str, Any], label: str) -> None:
+    """A parameter the segmenter does not take is an error naming the closest one it does take; one
+    it needs (no default) and is not given is an error saying how to give it."""
+    parameters = _own_parameters(factory)
+    if parameters is None:  # let the call decide
+        return
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return _check_required(factory, params, label)
     accepted = [p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     # an object (not a class, function or partial): built already, its parameters set by its constructor
     built = not (inspect.isclass(factory) or inspect.isroutine(factory) or isinstance(factory, functools.partial))
@@ -306,6 +349,7 @@ def _check_parameter_names(factory: Callable[..., Any], params: dict[str, Any], 
         raise InvalidParameterError(
             f"segmenter {label!r} has no parameter {name!r}{did_you_mean(name, accepted) or '.'} "
             f"Its parameters: {', '.join(accepted) or 'none'}")
+    _check_required(factory, params, label)
 
 
 _HIDDEN_SAID: set[tuple[Any, tuple[str, ...]]] = set()  # (class, parameters) already warned about
@@ -522,6 +566,9 @@ class SegmenterStatus:
     #: How to install the optional package it needs, when that is all that keeps it from loading
     #: (its parameters and description are then read from its class).
     missing: str | None = None
+    #: The parameters without a default, which must be given (:func:`required_parameters`); ``params``
+    #: shows them as None.
+    required: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -711,5 +758,6 @@ def describe_segmenters(names: Any = None) -> dict[str, SegmenterStatus]:
             doc.strip().splitlines()[0] if doc.strip() else None,
             meanings,
             missing,
+            required_parameters(factory),
         )
     return report

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 import textwrap
 
@@ -287,3 +288,34 @@ def test_registered_names_and_unknown_names():
     with pytest.raises(UnknownSegmenterError, match="Did you mean 'c99'"):
         get_segmenter("c98")
     assert not describe_segmenters(["c98"])["c98"].ok
+
+
+def test_a_parameter_without_default_is_named_with_how_to_give_it_and_listed_as_required(fake_plugin):
+    """A plugin class whose constructor needs a value (a model path) was refused with Python's
+    TypeError ("bad parameters {}: ...__init__() missing 1 required positional argument") and
+    listed by ``stability segmenters`` with a default of None, which it does not have."""
+    with pytest.raises(InvalidParameterError) as caught:
+        get_segmenter("fake_needs_arguments")
+    assert str(caught.value) == (
+        "segmenter 'fake_needs_arguments' needs parameter 'width', which has no default: give it as "
+        "-s 'fake_needs_arguments,width=VALUE' on the command line, as width = VALUE in its config table, "
+        "or as get_segmenter('fake_needs_arguments', width=...) from Python")
+    assert get_segmenter("fake_needs_arguments", width=3).get_params() == {"width": 3, "depth": 3}
+    with pytest.raises(InvalidParameterError, match=r"no parameter 'widht'; did you mean 'width'\?"):
+        get_segmenter("fake_needs_arguments", widht=3)  # a misspelling is named first, not as a missing 'width'
+
+    def every(units, k, *, start):
+        return list(range(start + k, len(units), k))
+
+    with pytest.raises(InvalidParameterError, match=r"^segmenter 'every' needs parameters 'k', 'start', which have "
+                                                    r"no default: give them as get_segmenter\(\.\.\., k=\.\.\., start=\.\.\.\)$"):
+        get_segmenter(every)  # a function was returned as is, to fail on every document of a run
+    assert get_segmenter(every, k=2, start=0)(["u"] * 5) == [2, 4]
+
+    status = describe_segmenters(["fake_needs_arguments"])["fake_needs_arguments"]
+    assert status.ok and status.required == ("width",)
+    from stability.reporting import render
+
+    assert "| width | (required) |" in render({"x": status}, "md")
+    data = json.loads(render({"x": status}, "json"))["segmenters"][0]
+    assert data["parameters"] == {"width": "(required)", "depth": "3"} and data["required"] == ["width"]

@@ -125,15 +125,19 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
             notes.append(f"{name} failed to load: {status.error}")
         meanings = {key: _plain_meaning(text) for key, text in (status.meanings or {}).items()}
         shown = _said_once(meanings, list(status.params or {}), _first_sentence)
-        parameters += [[key, _short(value), shown[key]] for key, value in (status.params or {}).items()]
-        parameter_data += [[name, key, repr(value), meanings.get(key, "")] for key, value in (status.params or {}).items()]
+        # a parameter without a default is not one whose default is None: it must be given
+        required = set(status.required)
+        defaults = {key: (REQUIRED, REQUIRED) if key in required else (_short(value), repr(value))
+                    for key, value in (status.params or {}).items()}
+        parameters += [[key, short, shown[key]] for key, (short, _) in defaults.items()]
+        parameter_data += [[name, key, whole, meanings.get(key, "")] for key, (_, whole) in defaults.items()]
         groups += [(name, len(status.params))] if status.params else []
-        flat += [[*row, key, repr(value), meanings.get(key, ""), status.error or ""]
-                 for key, value in (status.params or {}).items()]
+        flat += [[*row, key, whole, meanings.get(key, ""), status.error or ""] for key, (_, whole) in defaults.items()]
         flat += [] if status.params else [[*row, "", "", "", status.error or ""]]
         payload.append({"name": name, "origin": status.info.origin, "target": status.info.target,
                         "distribution": status.info.distribution, "version": status.info.version,
-                        "parameters": {k: repr(v) for k, v in (status.params or {}).items()},
+                        "parameters": {k: whole for k, (_, whole) in defaults.items()},
+                        "required": [key for key in defaults if key in required],
                         "meanings": {k: meanings[k] for k in (status.params or {}) if k in meanings},
                         "fast_path": status.fast_path, "deterministic": status.deterministic,
                         "description": status.description, "error": status.error, "missing": status.missing})
@@ -149,6 +153,10 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
                                 data=(["segmenter", *parameter_header], parameter_data)))
     flat_header = [*header, *parameter_header, "error"]
     return Report("Segmenters", sections, payload={"segmenters": payload}, data=(flat_header, flat))
+
+
+#: The default cell of a parameter without a default (it must be given: ``-s NAME,key=value``).
+REQUIRED = "(required)"
 
 
 def _load_status(status: Any) -> str:
