@@ -250,6 +250,27 @@ def _callable_factory(spec: str, found: Any) -> Callable[..., Any]:
     return found
 
 
+def _entry_point_failure(target: str, dist_name: str | None, version: str | None, exc: BaseException) -> str:
+    """Why the entry point ``target`` (``module:attribute``) of the package ``dist_name`` failed to
+    load, and what to do: a module or attribute it names that is not there is the package's
+    declaration to correct, a module its code imports that is not installed a dependency to install."""
+    package = f"{dist_name} {version}" if dist_name else "its package"
+    said = f"{type(exc).__name__}: {exc} (the entry point {target!r} of {package})"
+    module = target.partition(":")[0]
+    fix = (f"correct the entry point in the [project.entry-points.\"{ENTRY_POINT_GROUP}\"] table of "
+           f"{dist_name or 'the package'}'s pyproject.toml and reinstall it (pip install -e . in its folder), "
+           f"or uninstall it (pip uninstall {dist_name or 'PACKAGE'})")
+    if isinstance(exc, ModuleNotFoundError) and exc.name and (module + ".").startswith(exc.name + "."):
+        return f"{said}; {fix}"  # the module the entry point names
+    if isinstance(exc, ModuleNotFoundError) and exc.name:
+        return (f"{said}: its module {module!r} imports {exc.name!r}, which is not installed: install it (or the "
+                f"extra of {dist_name or 'the package'} that brings it)")
+    if isinstance(exc, AttributeError) and module in sys.modules:  # imported, without the attribute named
+        return f"{said}; {fix}"
+    return (f"{said}: importing it raised; run python -c \"import {module}\" to see where, and fix it or uninstall "
+            f"{dist_name or 'the package'}")
+
+
 def _find_factory(spec: str) -> Callable[..., Any]:
     if spec in _REGISTERED:
         return _REGISTERED[spec]
@@ -257,11 +278,11 @@ def _find_factory(spec: str) -> Callable[..., Any]:
     if spec in entry_points:
         try:
             found = entry_points[spec].load()
-        except Exception as exc:  # a broken plugin: say which one and why
-            raise UnknownSegmenterError(
-                f"segmenter {spec!r} is registered by {entry_points[spec].value!r} but failed "
-                f"to load: {type(exc).__name__}: {exc}"
-            ) from exc
+        except Exception as exc:  # a broken plugin: say which one, why, and what to do
+            _, dist_name, version = _origin(entry_points[spec])
+            raise UnknownSegmenterError(f"segmenter {spec!r} failed to load: "
+                                        f"{_entry_point_failure(entry_points[spec].value, dist_name, version, exc)}"
+                                        ) from exc
         return _callable_factory(spec, found)
     if ":" in spec:
         return _callable_factory(spec, _resolve_target(spec))
@@ -744,7 +765,10 @@ def describe_segmenters(names: Any = None) -> dict[str, SegmenterStatus]:
                     missing = str(exc)
         except Exception as exc:  # report, never raise: one broken plugin must not hide the rest
             cause = exc.__cause__ if isinstance(exc, UnknownSegmenterError) and exc.__cause__ else exc
-            report[name] = SegmenterStatus(info, None, f"{type(cause).__name__}: {cause}")
+            said = f"{type(cause).__name__}: {cause}"
+            if cause is not exc and info.origin in ("plugin", "built-in"):  # an entry point that does not load
+                said = _entry_point_failure(info.target, info.distribution, info.version, cause)
+            report[name] = SegmenterStatus(info, None, said)
             continue
         deterministic = getattr(instance, "deterministic", None)
         own_doc = vars(factory).get("__doc__") if inspect.isclass(factory) else getattr(factory, "__doc__", None)

@@ -52,6 +52,8 @@ def fake_plugin(tmp_path, monkeypatch):
                 raise RuntimeError("no model file")
         """
     ))
+    (tmp_path / f"{PLUGIN_MODULE}_dep.py").write_text("import stability_no_such_dependency.sub\n")
+    (tmp_path / f"{PLUGIN_MODULE}_raises.py").write_text("raise RuntimeError('no config file')\n")
     dist = tmp_path / "fake_stability_plugin-1.2.dist-info"
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: fake-stability-plugin\nVersion: 1.2\n")
@@ -65,6 +67,8 @@ def fake_plugin(tmp_path, monkeypatch):
         fake_needs_arguments = {PLUGIN_MODULE}:NeedsArguments
         fake_explodes = {PLUGIN_MODULE}:ExplodesOnConstruction
         fake_not_callable = {PLUGIN_MODULE}:NOT_CALLABLE
+        fake_needs_dependency = {PLUGIN_MODULE}_dep:Seg
+        fake_raises_on_import = {PLUGIN_MODULE}_raises:Seg
         """
     ))
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -319,3 +323,29 @@ def test_a_parameter_without_default_is_named_with_how_to_give_it_and_listed_as_
     assert "| width | (required) |" in render({"x": status}, "md")
     data = json.loads(render({"x": status}, "json"))["segmenters"][0]
     assert data["parameters"] == {"width": "(required)", "depth": "3"} and data["required"] == ["width"]
+
+
+def test_an_entry_point_that_does_not_load_names_its_package_and_what_to_do(fake_plugin):
+    """It said which target failed and Python's error, not which package declares it nor what to do;
+    ``stability segmenters`` said only Python's error."""
+    fix = ('correct the entry point in the [project.entry-points."stability.segmenters"] table of '
+           "fake-stability-plugin's pyproject.toml and reinstall it (pip install -e . in its folder), "
+           "or uninstall it (pip uninstall fake-stability-plugin)")
+    expected = {
+        "fake_broken": "ModuleNotFoundError: No module named 'stability_fake_missing_module' (the entry point "
+                       f"'stability_fake_missing_module:Nope' of fake-stability-plugin 1.2); {fix}",
+        "fake_bad_attribute": f"AttributeError: module '{PLUGIN_MODULE}' has no attribute 'DoesNotExist' (the entry "
+                              f"point '{PLUGIN_MODULE}:DoesNotExist' of fake-stability-plugin 1.2); {fix}",
+        "fake_needs_dependency": f"ModuleNotFoundError: No module named 'stability_no_such_dependency' (the entry point "
+                                 f"'{PLUGIN_MODULE}_dep:Seg' of fake-stability-plugin 1.2): its module "
+                                 f"'{PLUGIN_MODULE}_dep' imports 'stability_no_such_dependency', which is not "
+                                 "installed: install it (or the extra of fake-stability-plugin that brings it)",
+        "fake_raises_on_import": f"RuntimeError: no config file (the entry point '{PLUGIN_MODULE}_raises:Seg' of "
+                                 f"fake-stability-plugin 1.2): importing it raised; run python -c \"import "
+                                 f"{PLUGIN_MODULE}_raises\" to see where, and fix it or uninstall fake-stability-plugin",
+    }
+    for name, said in expected.items():
+        with pytest.raises(UnknownSegmenterError) as caught:
+            get_segmenter(name)
+        assert str(caught.value) == f"segmenter {name!r} failed to load: {said}"
+        assert describe_segmenters([name])[name].error == said
