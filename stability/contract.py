@@ -9,7 +9,9 @@ plain call, a batch that drops boundaries or a prepared state modified by the re
 wrong scores without any error. :data:`CHECKS` declares each rule once, with the documents it
 is checked on (:func:`check_documents`); :func:`check_segmenter` runs them on one segmenter and
 says, for each, what was wrong and on which document. The project's own contract test
-(``tests/test_contract.py``) runs the same checks over every registered segmenter.
+(``tests/test_contract.py``) runs the same checks over every registered segmenter, and
+:func:`parametrize_with_checks` lets a plugin's tests run them over the segmenters its package
+publishes, each check a test of its own.
 
 Examples
 --------
@@ -29,7 +31,8 @@ from __future__ import annotations
 import functools
 import inspect
 import pickle
-from collections.abc import Callable, Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,10 +53,13 @@ __all__ = [
     "CHECKS",
     "Check",
     "CheckResult",
+    "ContractCase",
     "ContractReport",
     "SegmenterContractError",
     "check_documents",
     "check_segmenter",
+    "parametrize_with_checks",
+    "published_segmenters",
 ]
 
 
@@ -670,3 +676,153 @@ def check_segmenter(
     if raise_on_failure and not report.ok:
         raise SegmenterContractError(str(report))
     return report
+
+
+def _distribution_key(name: str) -> str:
+    """A distribution's name as packaging compares them (PEP 503): ``My_Pkg`` is ``my-pkg``."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def published_segmenters(distribution: str) -> list[str]:
+    """The segmenter names an installed distribution publishes under the entry-point group
+    ``stability.segmenters`` (nothing is imported to tell).
+
+    Raises
+    ------
+    InvalidParameterError
+        If it publishes none: it is not installed in this environment, or its entry points are in
+        another group (the message lists the distributions that do publish segmenters).
+
+    Examples
+    --------
+    >>> "c99" in published_segmenters("stability-harness")
+    True
+    """
+    from .registry import ENTRY_POINT_GROUP, available_segmenters
+
+    if not isinstance(distribution, str) or not distribution.strip():
+        raise InvalidTypeError.make("distribution", "the name of an installed package (its pyproject's name)",
+                                    distribution)
+    infos = available_segmenters().values()
+    names = [info.name for info in infos
+             if info.distribution and _distribution_key(info.distribution) == _distribution_key(distribution)]
+    if not names:
+        publishers = sorted({info.distribution for info in infos if info.distribution})
+        raise InvalidParameterError(
+            f"no installed package named {distribution!r} publishes a segmenter: install it in this environment "
+            f"(pip install -e . in its folder) and declare its segmenters in the "
+            f"[project.entry-points.\"{ENTRY_POINT_GROUP}\"] table of its pyproject.toml; packages publishing "
+            f"segmenters here: {', '.join(publishers) or 'none'}", parameter="distribution")
+    return names
+
+
+@dataclass(frozen=True)
+class ContractCase:
+    """One check of the contract, for :func:`parametrize_with_checks`: ``case(segmenter)`` runs it
+    (a name is resolved first, as a run resolves it); the test fails with what was wrong, and no
+    traceback of the harness (``pytest.fail``), when the check fails or the segmenter cannot be
+    loaded or built, and is skipped (``pytest.skip``) with why when the check does not apply."""
+
+    check: str
+    documents: tuple[tuple[str, ...], ...] = ()
+
+    def __call__(self, segmenter: Any) -> CheckResult:
+        import pytest
+
+        try:
+            report = check_segmenter(segmenter, checks=[self.check], documents=list(self.documents) or None,
+                                     raise_on_failure=False)
+        except StabilityError as exc:  # a name that does not load, a class that needs a parameter
+            unusable = f"{type(exc).__name__}: {exc}"
+        else:
+            unusable = ""
+        if unusable:  # outside the except clause: the reason alone, not a chain of the harness's exceptions
+            pytest.fail(unusable, pytrace=False)
+        [result] = report.results
+        if result.status == "failed":
+            pytest.fail(str(report), pytrace=False)
+        if result.status == "skipped":
+            pytest.skip(f"{report.segmenter}: {result.name}: {result.message}")
+        return result
+
+    def __repr__(self) -> str:
+        return self.check
+
+
+def parametrize_with_checks(
+    segmenters: Sequence[Any] | Mapping[str, Any] = (),
+    *,
+    distribution: str | None = None,
+    checks: Sequence[str] | None = None,
+    documents: Sequence[Sequence[str]] | None = None,
+) -> Any:
+    """A pytest decorator giving a test one case per segmenter and check of the contract
+    (:data:`CHECKS`), so that a plugin's test suite holds its segmenters to the rules the project
+    holds its own to, each failure reported as its own test (``everyk-deterministic``).
+
+    The test takes two arguments, ``segmenter`` and ``check``, and calls ``check(segmenter)``::
+
+        from stability.contract import parametrize_with_checks
+
+        @parametrize_with_checks(distribution="mypkg")
+        def test_contract(segmenter, check):
+            check(segmenter)
+
+    Parameters
+    ----------
+    segmenters : sequence or mapping, optional
+        Segmenters to check: names (resolved when the test runs, so that one which fails to load
+        fails its tests with the reason), ``"module:attribute"`` strings or segmenter objects; a
+        mapping gives each a label (the test ids), and replaces a name of ``distribution`` with the
+        same label (a class that needs a parameter: ``{"mine": Mine(model_path=...)}``).
+    distribution : str, optional
+        An installed package: every segmenter it publishes under the entry-point group
+        ``stability.segmenters``, by name (:func:`published_segmenters`; an error if none).
+    checks : sequence of str, optional
+        The checks to run (default: all of :data:`CHECKS`).
+    documents : sequence of sequences of str, optional
+        More documents to check on (:func:`check_segmenter`'s ``documents``).
+
+    Returns
+    -------
+    pytest.MarkDecorator
+        ``pytest.mark.parametrize("segmenter, check", ...)``.
+
+    Raises
+    ------
+    InvalidParameterError
+        If neither gives a segmenter, ``distribution`` publishes none, or ``checks`` names no check.
+
+    Examples
+    --------
+    >>> def halves(units):
+    ...     return [len(units) // 2] if len(units) > 1 else []
+    >>> mark = parametrize_with_checks({"halves": halves}, checks=["valid_output", "deterministic"])
+    >>> [param.id for param in mark.args[1]]
+    ['halves-valid_output', 'halves-deterministic']
+    >>> segmenter, check = mark.args[1][0].values
+    >>> check(segmenter).status
+    'passed'
+    """
+    import pytest
+
+    if isinstance(segmenters, Mapping):
+        given = {str(label): segmenter for label, segmenter in segmenters.items()}
+    elif isinstance(segmenters, (str, bytes)) or not isinstance(segmenters, Sequence):
+        raise InvalidTypeError.make("segmenters", "a list of segmenters (names or objects) or a mapping "
+                                    "label -> segmenter", segmenters)
+    else:
+        given = {segmenter if isinstance(segmenter, str) else _name(segmenter): segmenter for segmenter in segmenters}
+    labelled = {name: name for name in published_segmenters(distribution)} if distribution is not None else {}
+    labelled.update(given)
+    if not labelled:
+        raise InvalidParameterError("parametrize_with_checks: no segmenter to check; give segmenters, or the "
+                                    "distribution whose segmenters to check", parameter="segmenters")
+    names = [check.name for check in CHECKS] if checks is None else list(checks)
+    unknown = [name for name in names if name not in _BY_NAME]
+    if unknown or not names:
+        raise InvalidParameterError.make("checks", f"names among {', '.join(_BY_NAME)}", names)
+    extra = tuple(tuple(units) for units in documents or ())
+    return pytest.mark.parametrize(("segmenter", "check"), [
+        pytest.param(segmenter, ContractCase(name, extra), id=f"{label}-{name}")
+        for label, segmenter in labelled.items() for name in names])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import sys
 import textwrap
 
@@ -349,3 +350,65 @@ def test_an_entry_point_that_does_not_load_names_its_package_and_what_to_do(fake
             get_segmenter(name)
         assert str(caught.value) == f"segmenter {name!r} failed to load: {said}"
         assert describe_segmenters([name])[name].error == said
+
+
+def test_a_plugin_holds_its_segmenters_to_the_contract_with_one_test_per_check(fake_plugin):
+    """A plugin's test suite had check_segmenter on one object at a time: nothing listed the
+    segmenters its package publishes, nor made each check a test of its own."""
+    from stability.contract import CHECKS, parametrize_with_checks, published_segmenters
+
+    ours = published_segmenters("Fake_Stability.Plugin")  # compared as packaging compares names
+    assert "fake_every_other" in ours and "fake_broken" in ours and "c99" not in ours
+    with pytest.raises(InvalidParameterError, match=r"no installed package named 'fake-stability-plgin' publishes a "
+                                                    r"segmenter: install it .*; packages publishing segmenters here: "
+                                                    r".*fake-stability-plugin"):
+        published_segmenters("fake-stability-plgin")
+
+    NeedsArguments = importlib.import_module(PLUGIN_MODULE).NeedsArguments
+    mark = parametrize_with_checks({"fake_needs_arguments": NeedsArguments(width=2)},
+                                   distribution="fake-stability-plugin")
+    cases = {param.id: param.values for param in mark.args[1]}
+    assert len(cases) == len(ours) * len(CHECKS)
+    segmenter, check = cases["fake_needs_arguments-valid_output"]
+    assert isinstance(segmenter, NeedsArguments)  # the object given replaces the name, which needs a width
+    segmenter, check = cases["fake_every_other-deterministic"]
+    assert segmenter == "fake_every_other" and check(segmenter).status == "passed"
+    segmenter, check = cases["fake_broken-valid_output"]
+    with pytest.raises(pytest.fail.Exception, match="^UnknownSegmenterError: .*fake-stability-plugin 1.2"):
+        check(segmenter)  # fails its tests (at run time, not collection) with the reason
+    segmenter, check = cases["fake_halves-fast_path"]
+    with pytest.raises(pytest.skip.Exception, match="fast_path: no fast restart path"):
+        check(segmenter)
+    [param] = parametrize_with_checks([lambda units: [0]], checks=["valid_output"]).args[1]
+    with pytest.raises(pytest.fail.Exception, match="FAILED +valid_output +on the document of 1 empty unit"):
+        param.values[1](param.values[0])
+    with pytest.raises(InvalidParameterError, match="no segmenter to check"):
+        parametrize_with_checks()
+    with pytest.raises(InvalidParameterError, match="checks"):
+        parametrize_with_checks(["even"], checks=["determinstic"])
+
+
+def test_a_plugin_test_file_runs_every_check_as_a_test(fake_plugin):
+    """The README's test file of a plugin, run by pytest as its author runs it."""
+    (fake_plugin / "test_mine.py").write_text(textwrap.dedent(
+        """
+        from stability.contract import parametrize_with_checks
+
+        @parametrize_with_checks({"fake_needs_arguments": __import__("stability_fake_plugin_mod").NeedsArguments(width=2)},
+                                 distribution="fake-stability-plugin", checks=["valid_output", "fast_path"])
+        def test_contract(segmenter, check):
+            check(segmenter)
+        """))
+    import os
+    import subprocess
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(fake_plugin), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rN", "test_mine.py"],
+                          cwd=fake_plugin, env=env, capture_output=True, text=True, timeout=300)
+    summary = done.stdout.strip().splitlines()[-1]
+    # 9 entry points, 2 checks: the 6 that fail to load or to build fail both; fast_path skips on the others
+    assert re.match(r"12 failed, 3 passed, 3 skipped", summary), done.stdout[-3000:]
+    assert "fake_broken-valid_output" in done.stdout and "fake_every_other-valid_output" not in done.stdout
+    broken = re.search(r"test_contract\[fake_broken-valid_output\] _+\n(.*?)\n[_=]{5}", done.stdout, re.S).group(1)
+    assert broken.strip().startswith("UnknownSegmenterError: segmenter 'fake_broken' failed to load")
+    assert "registry.py" not in broken  # the reason, not the harness's traceback (kept for a plugin's own error)
