@@ -212,16 +212,34 @@ def _resolve_target(target: str) -> Any:
         obj: Any = importlib.import_module(module_name)
     except ImportError as exc:
         raise UnknownSegmenterError(
-            f"segmenter {target!r}: cannot import module {module_name!r} ({exc}){_path_hint(module_name, exc)}"
+            f"segmenter {target!r}: cannot import module {module_name!r} ({exc})"
+            f"{_submodule_hint(module_name, exc) or _path_hint(module_name, exc)}"
         ) from exc
     for part in attribute.split("."):
         try:
             obj = getattr(obj, part)
         except AttributeError:
+            public = [name for name in dir(obj) if not name.startswith("_")]
             raise UnknownSegmenterError(
                 f"segmenter {target!r}: module {module_name!r} has no attribute {attribute!r}"
+                f"{did_you_mean(part, public)}"
             ) from None
     return obj
+
+
+def _submodule_hint(module_name: str, exc: ImportError) -> str:
+    """``; did you mean 'pkg.segs'?`` when ``module_name`` is a misspelt module of a package that
+    imports (``pkg.seg`` for ``pkg.segs``); nothing is imported to tell but the package."""
+    parent, _, child = module_name.rpartition(".")
+    if not parent or not isinstance(exc, ModuleNotFoundError) or exc.name != module_name:
+        return ""
+    path = getattr(sys.modules.get(parent), "__path__", None)
+    if path is None:
+        return ""
+    import pkgutil
+
+    hint = did_you_mean(child, [info.name for info in pkgutil.iter_modules(path)])
+    return hint.replace("'", f"'{parent}.", 1) if hint else ""
 
 
 #: What a ``module:attribute`` outside the registered names is, in the refusals of the plugin
@@ -266,7 +284,8 @@ def _entry_point_failure(target: str, dist_name: str | None, version: str | None
         return (f"{said}: its module {module!r} imports {exc.name!r}, which is not installed: install it (or the "
                 f"extra of {dist_name or 'the package'} that brings it)")
     if isinstance(exc, AttributeError) and module in sys.modules:  # imported, without the attribute named
-        return f"{said}; {fix}"
+        attribute = target.partition(":")[2].strip().partition(".")[0]
+        return f"{said}{did_you_mean(attribute, [n for n in dir(sys.modules[module]) if not n.startswith('_')])}; {fix}"
     return (f"{said}: importing it raised; run python -c \"import {module}\" to see where, and fix it or uninstall "
             f"{dist_name or 'the package'}")
 

@@ -68,6 +68,7 @@ def fake_plugin(tmp_path, monkeypatch):
         fake_needs_arguments = {PLUGIN_MODULE}:NeedsArguments
         fake_explodes = {PLUGIN_MODULE}:ExplodesOnConstruction
         fake_not_callable = {PLUGIN_MODULE}:NOT_CALLABLE
+        fake_misspelt = {PLUGIN_MODULE}:EveryOthr
         fake_needs_dependency = {PLUGIN_MODULE}_dep:Seg
         fake_raises_on_import = {PLUGIN_MODULE}_raises:Seg
         """
@@ -179,6 +180,16 @@ def test_a_module_in_the_current_directory_off_the_import_path_gets_a_hint(cwd_o
     assert get_segmenter("myseg:fn")(["a", "b"]) == []
     for name in ("myseg", "brokenseg"):
         sys.modules.pop(name, None)
+
+
+def test_a_misspelt_module_or_attribute_is_named_with_the_closest_one():
+    with pytest.raises(UnknownSegmenterError, match=r"module 'segmenters\.c99' has no attribute 'c99'; did you mean 'C99'\?$"):
+        get_segmenter("segmenters.c99:c99")
+    with pytest.raises(UnknownSegmenterError, match=r"cannot import module 'segmenters\.c9' \(No module named "
+                                                    r"'segmenters\.c9'\); did you mean 'segmenters\.c99'\?$"):
+        get_segmenter("segmenters.c9:C99")
+    with pytest.raises(UnknownSegmenterError, match=r"\(No module named 'stability_no_such_package'\)$"):
+        get_segmenter("stability_no_such_package.c99:C99")  # no package to look into: no guess
 
 
 def test_plain_callables_and_bound_parameters():
@@ -337,6 +348,9 @@ def test_an_entry_point_that_does_not_load_names_its_package_and_what_to_do(fake
                        f"'stability_fake_missing_module:Nope' of fake-stability-plugin 1.2); {fix}",
         "fake_bad_attribute": f"AttributeError: module '{PLUGIN_MODULE}' has no attribute 'DoesNotExist' (the entry "
                               f"point '{PLUGIN_MODULE}:DoesNotExist' of fake-stability-plugin 1.2); {fix}",
+        "fake_misspelt": f"AttributeError: module '{PLUGIN_MODULE}' has no attribute 'EveryOthr' (the entry "
+                         f"point '{PLUGIN_MODULE}:EveryOthr' of fake-stability-plugin 1.2); did you mean 'EveryOther'?; "
+                         f"{fix}",
         "fake_needs_dependency": f"ModuleNotFoundError: No module named 'stability_no_such_dependency' (the entry point "
                                  f"'{PLUGIN_MODULE}_dep:Seg' of fake-stability-plugin 1.2): its module "
                                  f"'{PLUGIN_MODULE}_dep' imports 'stability_no_such_dependency', which is not "
@@ -406,8 +420,8 @@ def test_a_plugin_test_file_runs_every_check_as_a_test(fake_plugin):
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rN", "test_mine.py"],
                           cwd=fake_plugin, env=env, capture_output=True, text=True, timeout=300)
     summary = done.stdout.strip().splitlines()[-1]
-    # 9 entry points, 2 checks: the 6 that fail to load or to build fail both; fast_path skips on the others
-    assert re.match(r"12 failed, 3 passed, 3 skipped", summary), done.stdout[-3000:]
+    # 10 entry points, 2 checks: the 7 that fail to load or to build fail both; fast_path skips on the others
+    assert re.match(r"14 failed, 3 passed, 3 skipped", summary), done.stdout[-3000:]
     assert "fake_broken-valid_output" in done.stdout and "fake_every_other-valid_output" not in done.stdout
     broken = re.search(r"test_contract\[fake_broken-valid_output\] _+\n(.*?)\n[_=]{5}", done.stdout, re.S).group(1)
     assert broken.strip().startswith("UnknownSegmenterError: segmenter 'fake_broken' failed to load")
