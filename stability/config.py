@@ -204,11 +204,20 @@ def segmenter_option(text: str) -> tuple[str, dict[str, Any]]:
     ('texttiling,k=10', {'segmenter': 'texttiling', 'k': 10, 'grid': {'w': [10, 20]}})
     """
     name, *pairs = (part.strip() for part in _top_level_split(text))
+    if "=" in name:  # no segmenter's name holds '=' (register refuses it): parameters not set off by a comma
+        head = re.match(r"[^\s;=]+", name)
+        rest = name[head.end():].lstrip(" \t;") if head else ""
+        said = f" ({','.join([head.group(), rest, *pairs])!r}?)" if head and re.match(r"\w+\s*=", rest) else ""
+        raise InvalidParameterError(f"--segmenter '{text}': a comma sets the parameters off the segmenter's name and "
+                                    f"each other, NAME,key=value,...{said}")
     if not pairs and name == text:
         return text, {}
     spec: dict[str, Any] = {"segmenter": name}
     for pair in pairs:
         key, equals, raw = (part.strip() for part in pair.partition("="))
+        if name and key and not equals:  # 'c99,mask_size' or 'c99,mask_size 5'
+            raise InvalidParameterError(f"--segmenter '{text}': {pair!r} has no value; give each parameter as "
+                                        f"key=value ({name},{key.split()[0]}=VALUE)")
         if not name or not key or not equals:
             raise InvalidParameterError.make("--segmenter", "NAME or NAME,key=value,... (e.g. c99,mask_size=5)", text)
         if key in spec:  # the name is the segmenter: 'c99,segmenter=even' would run even under c99's label

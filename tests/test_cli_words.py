@@ -46,7 +46,16 @@ RUN_FLAGS = [
     (["-s", "c99,mask_sise=3"], "error: --segmenter 'c99,mask_sise=3': segmenter 'c99' has no parameter "
                                 "'mask_sise'; did you mean 'mask_size'?"),
     (["-s", "c99,mask_size=big"], "error: --segmenter 'c99,mask_size=big': "),
-    (["-s", "c99,mask_size"], "error: --segmenter must be NAME or NAME,key=value,..."),
+    # said "must be NAME or NAME,key=value,...", not which parameter lacked a value
+    (["-s", "c99,mask_size"], "error: --segmenter 'c99,mask_size': 'mask_size' has no value; give each parameter as "
+                              "key=value (c99,mask_size=VALUE)"),
+    (["-s", ",mask_size=3"], "error: --segmenter must be NAME or NAME,key=value,..."),
+    # a space or a semicolon for the comma: "unknown segmenter 'c99 mask_size=3'", which named c99 as the closest
+    (["-s", "c99 mask_size=3"], "error: --segmenter 'c99 mask_size=3': a comma sets the parameters off the segmenter's "
+                                "name and each other, NAME,key=value,... ('c99,mask_size=3'?)"),
+    (["-s", "c99;mask_size=3,std_coeff=1"], "error: --segmenter 'c99;mask_size=3,std_coeff=1': a comma sets the "
+                                            "parameters off the segmenter's name and each other, NAME,key=value,... "
+                                            "('c99,mask_size=3,std_coeff=1'?)"),
     # ran the even baseline under the label 'c99,segmenter=even'; ran mask_size=9 under a label showing both
     (["-s", "c99,segmenter=even"], "error: --segmenter 'c99,segmenter=even': the segmenter is named first ('c99'); "
                                    "'segmenter' is not a parameter"),
