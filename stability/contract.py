@@ -742,7 +742,7 @@ class ContractCase:
         if result.status == "failed":
             pytest.fail(str(report), pytrace=False)
         if result.status == "skipped":
-            pytest.skip(f"{report.segmenter}: {result.name}: {result.message}")
+            pytest.skip(f"{result.name}: {result.message}")  # the test id names the segmenter: like skips group
         return result
 
     def __repr__(self) -> str:
