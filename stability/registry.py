@@ -457,6 +457,9 @@ class ReferenceCountSegmenter:
         try:
             self._probe = _instantiate(factory, {**self._params, "n_segments": 1}, label)
         except InvalidParameterError as exc:
+            takes = _own_parameters(factory)
+            if takes is None or any(p.name == "n_segments" or p.kind is p.VAR_KEYWORD for p in takes):
+                raise  # another parameter is wrong (one it needs, one misspelt): the note would mislead
             raise InvalidParameterError(
                 f"{exc} (n_segments={REFERENCE_COUNT!r} needs a segmenter with an n_segments parameter)"
             ) from exc

@@ -426,3 +426,22 @@ def test_a_plugin_test_file_runs_every_check_as_a_test(fake_plugin):
     broken = re.search(r"test_contract\[fake_broken-valid_output\] _+\n(.*?)\n[_=]{5}", done.stdout, re.S).group(1)
     assert broken.strip().startswith("UnknownSegmenterError: segmenter 'fake_broken' failed to load")
     assert "registry.py" not in broken  # the reason, not the harness's traceback (kept for a plugin's own error)
+
+
+def test_n_segments_reference_blames_n_segments_only_when_the_segmenter_lacks_it():
+    """A segmenter with n_segments and a parameter it needs, given n_segments='reference' without
+    that parameter, was told 'n_segments='reference' needs a segmenter with an n_segments parameter'."""
+    class Needs:
+        def __init__(self, model_path, n_segments=None):
+            self.model_path, self.n_segments = model_path, n_segments
+
+        def __call__(self, units):
+            return []
+
+    with pytest.raises(InvalidParameterError) as caught:
+        get_segmenter(Needs, n_segments="reference")
+    assert "needs parameter 'model_path'" in str(caught.value) and "needs a segmenter with" not in str(caught.value)
+    with pytest.raises(InvalidParameterError, match=r"has no parameter 'n_segments'.*\(n_segments='reference' needs a "
+                                                    r"segmenter with an n_segments parameter\)$"):
+        get_segmenter(lambda units, k=2: [], n_segments="reference")
+    assert get_segmenter(Needs, model_path="m", n_segments="reference").get_params()["n_segments"] == "reference"
