@@ -268,16 +268,22 @@ def _callable_factory(spec: str, found: Any) -> Callable[..., Any]:
     return found
 
 
+def _declaration(target: str, dist_name: str | None, version: str | None) -> tuple[str, str]:
+    """`` (the entry point 'mod:Seg' of pkg 1.0)`` and how to correct a declaration that is wrong."""
+    package = f"{dist_name} {version}" if dist_name else "its package"
+    fix = (f"correct the entry point in the [project.entry-points.\"{ENTRY_POINT_GROUP}\"] table of "
+           f"{dist_name or 'the package'}'s pyproject.toml and reinstall it (pip install -e . in its folder), "
+           f"or uninstall it (pip uninstall {dist_name or 'PACKAGE'})")
+    return f" (the entry point {target!r} of {package})", fix
+
+
 def _entry_point_failure(target: str, dist_name: str | None, version: str | None, exc: BaseException) -> str:
     """Why the entry point ``target`` (``module:attribute``) of the package ``dist_name`` failed to
     load, and what to do: a module or attribute it names that is not there is the package's
     declaration to correct, a module its code imports that is not installed a dependency to install."""
-    package = f"{dist_name} {version}" if dist_name else "its package"
-    said = f"{type(exc).__name__}: {exc} (the entry point {target!r} of {package})"
+    named, fix = _declaration(target, dist_name, version)
+    said = f"{type(exc).__name__}: {exc}{named}"
     module = target.partition(":")[0]
-    fix = (f"correct the entry point in the [project.entry-points.\"{ENTRY_POINT_GROUP}\"] table of "
-           f"{dist_name or 'the package'}'s pyproject.toml and reinstall it (pip install -e . in its folder), "
-           f"or uninstall it (pip uninstall {dist_name or 'PACKAGE'})")
     if isinstance(exc, ModuleNotFoundError) and exc.name and (module + ".").startswith(exc.name + "."):
         return f"{said}; {fix}"  # the module the entry point names
     if isinstance(exc, ModuleNotFoundError) and exc.name:
@@ -302,7 +308,13 @@ def _find_factory(spec: str) -> Callable[..., Any]:
             raise UnknownSegmenterError(f"segmenter {spec!r} failed to load: "
                                         f"{_entry_point_failure(entry_points[spec].value, dist_name, version, exc)}"
                                         ) from exc
-        return _callable_factory(spec, found)
+        try:
+            return _callable_factory(spec, found)
+        except InvalidTypeError as exc:  # the package declares something that is no segmenter
+            named, fix = _declaration(entry_points[spec].value, *_origin(entry_points[spec])[1:])
+            what = ("a module, not a segmenter class or function in it ('module:attribute')" if inspect.ismodule(found)
+                    else "no segmenter class or function")
+            raise InvalidTypeError(f"{exc}{named}: it names {what}; {fix}", parameter="segmenter") from None
     if ":" in spec:
         return _callable_factory(spec, _resolve_target(spec))
     known = sorted(set(entry_points) | set(_REGISTERED))

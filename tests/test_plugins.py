@@ -69,6 +69,7 @@ def fake_plugin(tmp_path, monkeypatch):
         fake_explodes = {PLUGIN_MODULE}:ExplodesOnConstruction
         fake_not_callable = {PLUGIN_MODULE}:NOT_CALLABLE
         fake_misspelt = {PLUGIN_MODULE}:EveryOthr
+        fake_whole_module = {PLUGIN_MODULE}
         fake_needs_dependency = {PLUGIN_MODULE}_dep:Seg
         fake_raises_on_import = {PLUGIN_MODULE}_raises:Seg
         """
@@ -143,6 +144,18 @@ def test_a_name_leading_to_a_non_callable_is_refused_at_once_naming_it(fake_plug
         get_segmenter("math:pi", n_segments=2)
     report = describe_segmenters(["fake_not_callable"])["fake_not_callable"]
     assert not report.ok and "InvalidTypeError" in report.error and "received int 42" in report.error
+    # an entry point's says which package declares it and what to do (it did not)
+    fix = ('; correct the entry point in the [project.entry-points."stability.segmenters"] table of '
+           "fake-stability-plugin's pyproject.toml and reinstall it (pip install -e . in its folder), "
+           "or uninstall it (pip uninstall fake-stability-plugin)")
+    with pytest.raises(InvalidTypeError) as caught:
+        get_segmenter("fake_not_callable")
+    assert str(caught.value).endswith(f"received int 42 (the entry point '{PLUGIN_MODULE}:NOT_CALLABLE' of "
+                                      f"fake-stability-plugin 1.2): it names no segmenter class or function{fix}")
+    with pytest.raises(InvalidTypeError) as caught:
+        get_segmenter("fake_whole_module")
+    assert str(caught.value).endswith(f"(the entry point '{PLUGIN_MODULE}' of fake-stability-plugin 1.2): it names a "
+                                      f"module, not a segmenter class or function in it ('module:attribute'){fix}")
 
 
 @pytest.fixture
@@ -420,8 +433,8 @@ def test_a_plugin_test_file_runs_every_check_as_a_test(fake_plugin):
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rN", "test_mine.py"],
                           cwd=fake_plugin, env=env, capture_output=True, text=True, timeout=300)
     summary = done.stdout.strip().splitlines()[-1]
-    # 10 entry points, 2 checks: the 7 that fail to load or to build fail both; fast_path skips on the others
-    assert re.match(r"14 failed, 3 passed, 3 skipped", summary), done.stdout[-3000:]
+    # 11 entry points, 2 checks: the 8 that fail to load or to build fail both; fast_path skips on the others
+    assert re.match(r"16 failed, 3 passed, 3 skipped", summary), done.stdout[-3000:]
     assert "fake_broken-valid_output" in done.stdout and "fake_every_other-valid_output" not in done.stdout
     broken = re.search(r"test_contract\[fake_broken-valid_output\] _+\n(.*?)\n[_=]{5}", done.stdout, re.S).group(1)
     assert broken.strip().startswith("UnknownSegmenterError: segmenter 'fake_broken' failed to load")
