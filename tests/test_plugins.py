@@ -8,6 +8,7 @@ import json
 import re
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -458,3 +459,28 @@ def test_n_segments_reference_blames_n_segments_only_when_the_segmenter_lacks_it
                                                     r"segmenter with an n_segments parameter\)$"):
         get_segmenter(lambda units, k=2: [], n_segments="reference")
     assert get_segmenter(Needs, model_path="m", n_segments="reference").get_params()["n_segments"] == "reference"
+
+
+def _divides_by_zero(units):
+    return len(units) / 0
+
+
+def _raises_in_a_helper(units):
+    return _divides_by_zero(units)
+
+
+def test_a_failing_segmenter_s_traceback_is_kept_where_the_readme_says(tmp_path):
+    """The README tells a segmenter's author where the traceback of a failure is: the record's
+    ``traceback`` in results.jsonl, and ``Failure.traceback``; it names the segmenter's own frame."""
+    from stability import evaluate
+
+    result = evaluate({"bad": _raises_in_a_helper}, [["a b", "c d", "e f"]], n_restarts=2,
+                      output=tmp_path / "results.jsonl")
+    [failure] = result.failures
+    records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    [kept] = [record["failure"]["traceback"] for record in records if record["type"] == "failure"]
+    for traceback in (failure.traceback, kept):
+        assert "in _divides_by_zero\n" in traceback and __file__ in traceback
+        assert traceback.rstrip().endswith("ZeroDivisionError: division by zero")
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert "is the `traceback` of its record in `results.jsonl`, and of\nits `Failure` in `result.failures`" in readme
