@@ -152,7 +152,8 @@ def initial_task(
     try:
         first = checked_call(segmenter, list(units), len(units))
         second = checked_call(segmenter, list(units), len(units)) if twice else None
-        found = terms_problem(segmenter.segmenter if isinstance(segmenter, Guarded) else segmenter, units)
+        # a list, as every call of the segmenter gets (and check_segmenter's): a tuple failed one using list methods
+        found = terms_problem(segmenter.segmenter if isinstance(segmenter, Guarded) else segmenter, list(units))
     except Exception as exc:
         return index, None, None, failure_of(None, exc), None
     return index, first, second, None, found
@@ -180,7 +181,9 @@ class Prepared:
         if not self.made:
             self.made = True
             try:
-                self.state = self.segmenter.prepare(self.units)
+                # a list, as the plain call and check_segmenter's fast_path check give it: the document's tuple
+                # failed a prepare using list methods on every document of a run, after the checks passed
+                self.state = self.segmenter.prepare(list(self.units))
             except Exception as exc:  # noqa: BLE001 - raised again below, for every chunk
                 self.error = exc
         if self.error is not None:

@@ -285,3 +285,32 @@ def test_the_readme_example_shows_what_check_segmenter_prints():
     message = check_segmenter(lambda units: [len(units)], raise_on_failure=False).failures[0].message
     assert message.startswith("on the document of 1 empty unit: returned invalid boundaries: ") and "segment sizes?" in message
     assert '# "on the document of 1 empty unit: returned invalid boundaries: ... segment sizes? ..."' in readme
+
+
+class ListMinded(Segmenter):
+    """A fast path and unit_terms written for the list of units the plain call gets."""
+
+    def segment(self, units):
+        return [len(units) // 2] if len(units) > 1 else []
+
+    def prepare(self, units):
+        return units.copy()  # a list method
+
+    def segment_prepared(self, state, order):
+        return self.segment([state[i] for i in order])
+
+    def unit_terms(self, units):
+        return [unit.split() for unit in units.copy()]
+
+
+def test_what_passes_the_checks_runs_the_units_are_a_list_in_a_run_as_in_the_checks():
+    """The checks give prepare a list, as the plain call gets; a run gave it the document's tuple
+    (unit_terms too), so this segmenter passed every check and failed on every document of a run
+    with "AttributeError: 'tuple' object has no attribute 'copy'"."""
+    from stability import evaluate
+
+    assert check_segmenter(ListMinded()).ok
+    documents = [[f"unit {i} of {d}" for i in range(6)] for d in range(3)]
+    for backend in (None, "threading"):
+        result = evaluate({"mine": ListMinded()}, documents, n_restarts=3, backend=backend)
+        assert not result.failures, [failure.error for failure in result.failures]
