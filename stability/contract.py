@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import itertools
 import pickle
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -812,7 +813,11 @@ def parametrize_with_checks(
         raise InvalidTypeError.make("segmenters", "a list of segmenters (names or objects) or a mapping "
                                     "label -> segmenter", segmenters)
     else:
-        given = {segmenter if isinstance(segmenter, str) else _name(segmenter): segmenter for segmenter in segmenters}
+        given = {}
+        for segmenter in segmenters:  # two lambdas are both '<lambda>': the second is '<lambda>#2', never lost
+            label = segmenter if isinstance(segmenter, str) else _name(segmenter)
+            labels = itertools.chain([label], (f"{label}#{n}" for n in itertools.count(2)))
+            given[next(name for name in labels if name not in given)] = segmenter
     labelled = {name: name for name in published_segmenters(distribution)} if distribution is not None else {}
     labelled.update(given)
     if not labelled:

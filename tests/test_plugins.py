@@ -412,6 +412,9 @@ def test_a_plugin_holds_its_segmenters_to_the_contract_with_one_test_per_check(f
         param.values[1](param.values[0])
     with pytest.raises(InvalidParameterError, match="no segmenter to check"):
         parametrize_with_checks()
+    twins = parametrize_with_checks([lambda units: [], lambda units: [1]], checks=["valid_output"]).args[1]
+    lambda_ = "test_a_plugin_holds_its_segmenters_to_the_contract_with_one_test_per_check.<locals>.<lambda>"
+    assert [param.id for param in twins] == [f"{lambda_}-valid_output", f"{lambda_}#2-valid_output"]  # none lost
     with pytest.raises(InvalidParameterError, match="checks"):
         parametrize_with_checks(["even"], checks=["determinstic"])
 
