@@ -50,7 +50,18 @@ def checked(raw: Any, n_units: int) -> tuple[int, ...]:
         return check_boundaries(raw, n_units, "boundaries", sort=True)
     except (InvalidSegmentationError, InvalidTypeError) as exc:
         raise InvalidOutput(f"returned invalid boundaries: {exc}{_chunks_hint(raw) or _unit_chunks_hint(raw)}"
-                            f"{_masses_hint(raw, n_units) or _per_unit_hint(raw, n_units)}") from None
+                            f"{_masses_hint(raw, n_units) or _per_unit_hint(raw, n_units)}{_factory_hint(raw)}"
+                            ) from None
+
+
+def _factory_hint(raw: Any) -> str:
+    """What to name instead, when a segmenter returned a callable (a function that builds a
+    segmenter, named as the segmenter: ``make(k=3)`` was called with the units as ``k``), else nothing."""
+    if not callable(raw):
+        return ""
+    return ("; it returned a callable (a segmenter?): a function named as a segmenter is the segmenter itself, "
+            "called with the units; one that builds a segmenter is not called with its parameters: name the "
+            "segmenter's class instead (module:attribute, or the entry point), or a segmenter object built already")
 
 
 #: Said when a segmenter returns strings: most likely a text chunker given as a segmenter.

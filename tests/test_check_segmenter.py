@@ -314,3 +314,26 @@ def test_what_passes_the_checks_runs_the_units_are_a_list_in_a_run_as_in_the_che
     for backend in (None, "threading"):
         result = evaluate({"mine": ListMinded()}, documents, n_restarts=3, backend=backend)
         assert not result.failures, [failure.error for failure in result.failures]
+
+
+class EveryThird(Segmenter):
+    def __init__(self, k=3):
+        self.k = k
+
+    def segment(self, units):
+        return list(range(self.k, len(units), self.k))
+
+
+def make_every_third(k=3):
+    """A factory function, as some packages expose them: named as the segmenter, it is called with the units."""
+    return EveryThird(k=k)
+
+
+def test_a_factory_function_named_as_the_segmenter_is_told_to_name_the_class():
+    """It failed on every document with "must be a sequence of integers; received EveryThird
+    EveryThird(k=[...the units...])", which did not say why."""
+    [failure] = check_segmenter(make_every_third, checks=["valid_output"], raise_on_failure=False).failures
+    assert failure.message.split(" (and on")[0].endswith(
+        "; it returned a callable (a segmenter?): a function named as a segmenter is the segmenter itself, called "
+        "with the units; one that builds a segmenter is not called with its parameters: name the segmenter's class "
+        "instead (module:attribute, or the entry point), or a segmenter object built already")
