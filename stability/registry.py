@@ -398,9 +398,13 @@ def _check_parameter_names(factory: Callable[..., Any], params: dict[str, Any], 
             f"its class, '{cls.__module__}:{cls.__qualname__}', with the parameters")
     if unknown:
         name = unknown[0]
+        first = next(iter(inspect.signature(factory).parameters), None) if inspect.isroutine(factory) else None
+        why = (f" ({name!r} is its first argument, the units it is called with: a function named as a segmenter is "
+               "the segmenter itself; one that builds a segmenter is named by its class instead)"
+               if name == first and name != "units" else "")
         raise InvalidParameterError(
             f"segmenter {label!r} has no parameter {name!r}{did_you_mean(name, accepted) or '.'} "
-            f"Its parameters: {', '.join(accepted) or 'none'}")
+            f"Its parameters: {', '.join(accepted) or 'none'}{why}")
     _check_required(factory, params, label)
 
 

@@ -337,3 +337,7 @@ def test_a_factory_function_named_as_the_segmenter_is_told_to_name_the_class():
         "; it returned a callable (a segmenter?): a function named as a segmenter is the segmenter itself, called "
         "with the units; one that builds a segmenter is not called with its parameters: name the segmenter's class "
         "instead (module:attribute, or the entry point), or a segmenter object built already")
+    # its parameter was said not to exist ("Its parameters: none"), without why
+    with pytest.raises(InvalidParameterError, match=r"has no parameter 'k'\. Its parameters: none \('k' is its first "
+                                                    r"argument, the units it is called with: .* named by its class"):
+        get_segmenter(make_every_third, k=4)
