@@ -219,7 +219,7 @@ def _call(function: Callable, *args: Any) -> Any:
                       f"{text_hint(exc)}") from None
 
 
-_METHODS = ("prepare", "segment_prepared", "segment_batch")
+_METHODS = ("prepare", "segment_prepared", "segment_batch", "unit_terms")
 
 
 def _segment(segmenter: Any, units: list[str]) -> tuple[int, ...]:
@@ -527,6 +527,35 @@ def _check_picklable(segmenter: Any, documents: list[tuple[str, list[str]]]) -> 
     return "pickled as worker processes receive it, the copy segments alike"
 
 
+def _check_unit_terms(segmenter: Any, documents: list[tuple[str, list[str]]]) -> str:
+    from .segmenter import terms_problem
+
+    unit_terms = getattr(segmenter, "unit_terms", None)
+    if not callable(unit_terms) and not callable(getattr(segmenter, "stopword_use", None)):
+        raise _Skip("tells no terms (unit_terms, stopword_use): a run does not judge what it sees of a document")
+
+    def one(label: str, units: list[str]) -> None:
+        if callable(unit_terms):
+            try:
+                terms = _call(unit_terms, list(units))
+            except _Broken as exc:
+                raise _Broken(_on(label, f"{exc} (a run fails on every such document)")) from None
+            if terms is not None and (isinstance(terms, (str, bytes)) or not isinstance(terms, Sequence)
+                                      or len(terms) != len(units)):
+                raise _Broken(_on(label, f"unit_terms returned {_short_repr(terms)} for {len(units)} "
+                                         f"unit{'' if len(units) == 1 else 's'}: expected "
+                                         "one list of terms per unit, or None (a run would judge the wrong units, "
+                                         "and could score the document 0 as term-blind)"))
+        try:
+            terms_problem(segmenter, list(units))  # what a run does with them, once per document
+        except Exception as exc:  # noqa: BLE001 - the segmenter's own methods raised: every document of a run fails
+            raise _Broken(_on(label, f"reading its terms as a run does raised {type(exc).__name__}: {exc} (a run "
+                                     "fails on every such document)")) from None
+
+    _each(documents, one)
+    return f"its terms (unit_terms, stopword_use) read as a run reads them on each of {len(documents)} documents"
+
+
 #: The rules of the segmenter contract, in the order they are checked and reported.
 CHECKS: tuple[Check, ...] = (
     Check("valid_output", "returns boundaries the harness reads (a sequence of distinct integers in 1..n-1, in any "
@@ -545,6 +574,8 @@ CHECKS: tuple[Check, ...] = (
           _check_prepared_state),
     Check("prepare_params", "the declared prepare_params are parameters of the segmenter", _check_prepare_params),
     Check("picklable", "can be pickled to worker processes, and the copy segments alike", _check_picklable),
+    Check("unit_terms", "unit_terms(units), if it has one, gives one list of terms per unit (or None), and what a "
+          "run reads of its terms raises nothing", _check_unit_terms),
 )
 
 _BY_NAME = {check.name: check for check in CHECKS}
@@ -636,7 +667,7 @@ def check_segmenter(
     ...         return list(range(self.k, len(units), self.k))
     >>> report = check_segmenter(EveryK(k=4))
     >>> report.ok, [r.name for r in report.results if r.status == "skipped"]
-    (True, ['n_segments', 'fast_path', 'batch_path', 'prepared_state', 'prepare_params'])
+    (True, ['n_segments', 'fast_path', 'batch_path', 'prepared_state', 'prepare_params', 'unit_terms'])
     """
     from .registry import ReferenceCountSegmenter, get_segmenter
 

@@ -224,7 +224,7 @@ def test_a_failure_raises_with_the_whole_report():
     with pytest.raises(SegmenterContractError) as caught:
         check_segmenter(FastPathDisagrees())
     text = str(caught.value)
-    assert text.splitlines()[0] == "check_segmenter(FastPathDisagrees(jump=15)): 7 passed, 1 failed, 1 skipped"
+    assert text.splitlines()[0] == "check_segmenter(FastPathDisagrees(jump=15)): 7 passed, 1 failed, 2 skipped"
     assert "  FAILED   fast_path " in text and "  passed   batch_path " in text
     assert isinstance(caught.value, AssertionError)  # a test calling it fails, with the report
 
@@ -341,3 +341,51 @@ def test_a_factory_function_named_as_the_segmenter_is_told_to_name_the_class():
     with pytest.raises(InvalidParameterError, match=r"has no parameter 'k'\. Its parameters: none \('k' is its first "
                                                     r"argument, the units it is called with: .* named by its class"):
         get_segmenter(make_every_third, k=4)
+
+
+class WrongTerms(Segmenter):
+    """unit_terms that drops the last unit's terms."""
+
+    def segment(self, units):
+        return []
+
+    def unit_terms(self, units):
+        return [unit.split() for unit in units][:-1]
+
+
+class TermsRaise(Segmenter):
+    def segment(self, units):
+        return []
+
+    def unit_terms(self, units):
+        raise LookupError("no vocabulary loaded")
+
+
+class StopwordsRaise(Segmenter):
+    def segment(self, units):
+        return []
+
+    def stopword_use(self, units):
+        raise LookupError("no stopword list")
+
+
+def test_the_terms_a_segmenter_reports_are_checked_as_a_run_reads_them():
+    """A run reads unit_terms (and stopword_use) on every document: one that raised failed every
+    document of a run, and one of the wrong length judged other units than it named (a document
+    can be scored 0 as term-blind), while every check passed."""
+    def message(segmenter):
+        [failure] = check_segmenter(segmenter, checks=["unit_terms"], raise_on_failure=False).failures
+        return failure.message
+
+    assert message(WrongTerms()).startswith(
+        "on the document of 1 empty unit: unit_terms returned [] for 1 unit: expected one list of terms per unit, "
+        "or None (a run would judge the wrong units, and could score the document 0 as term-blind)")
+    assert message(TermsRaise()).startswith("on the document of 1 empty unit: unit_terms raised LookupError: no "
+                                            "vocabulary loaded (a run fails on every such document)")
+    assert "reading its terms as a run does raised LookupError: no stopword list" in message(StopwordsRaise())
+    assert check_segmenter(every_four, checks=["unit_terms"]).results[0].status == "skipped"
+    assert check_segmenter("c99", checks=["unit_terms"]).ok
+    from stability import evaluate  # what the check foresees
+
+    result = evaluate({"raises": TermsRaise()}, [["a b", "b c", "c d"]], n_restarts=2)
+    assert [failure.error for failure in result.failures] == ["LookupError: no vocabulary loaded"]

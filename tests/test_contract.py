@@ -49,9 +49,10 @@ def test_every_registered_segmenter_keeps_the_contract(name, check):
 def test_the_checks_that_apply_are_not_vacuous():
     """Each check passes (not only skips) on at least one registered segmenter."""
     passed = {r.name for name in NAMES for r in check_segmenter(
-        get_segmenter(name), checks=["n_segments", "fast_path", "batch_path", "prepared_state", "prepare_params"],
+        get_segmenter(name), checks=["n_segments", "fast_path", "batch_path", "prepared_state", "prepare_params",
+                                     "unit_terms"],
         raise_on_failure=False).results if r.status == "passed"}
-    assert passed == {"n_segments", "fast_path", "batch_path", "prepared_state", "prepare_params"}
+    assert passed == {"n_segments", "fast_path", "batch_path", "prepared_state", "prepare_params", "unit_terms"}
 
 
 # Property test (hypothesis): any document, any order, for every segmenter with a fast path.
