@@ -72,7 +72,7 @@ from typing import Any, Protocol, TypeAlias, Union, runtime_checkable
 import numpy as np
 
 from .checks import check_units
-from .exceptions import InvalidParameterError, StabilityWarning
+from .exceptions import InvalidParameterError, InvalidTypeError, StabilityWarning, _short_repr
 from .segmentation import Segmentation
 
 __all__ = [
@@ -433,6 +433,10 @@ def unit_links(segmenter: Any, units: Sequence[str]) -> tuple[int, int, int] | N
     terms = unit_terms(units)
     if terms is None:
         return None
+    if isinstance(terms, (str, bytes)) or not isinstance(terms, Sequence) or len(terms) != len(units):
+        # zip would pair the wrong units with the terms, and the document could be scored 0 as term-blind
+        raise InvalidTypeError(f"unit_terms returned {_short_repr(terms)} for {len(units)} units: expected one list "
+                               "of terms per unit, or None (check_segmenter's unit_terms check says more)")
     filled = [set(unit_terms_of) for unit, unit_terms_of in zip(units, terms) if unit.strip()]
     if len(filled) < 2:
         return None

@@ -389,3 +389,8 @@ def test_the_terms_a_segmenter_reports_are_checked_as_a_run_reads_them():
 
     result = evaluate({"raises": TermsRaise()}, [["a b", "b c", "c d"]], n_restarts=2)
     assert [failure.error for failure in result.failures] == ["LookupError: no vocabulary loaded"]
+    # a run refuses terms of the wrong length (it judged other units than they were for, without a word)
+    wrong = evaluate({"wrong": WrongTerms()}, [["a b", "b c", "c d"]], n_restarts=2)
+    assert [failure.error.split(":")[0] for failure in wrong.failures] == ["InvalidTypeError"]
+    assert "unit_terms returned [['a', 'b'], ['b', 'c']] for 3 units: expected one list of terms per unit" in \
+        wrong.failures[0].error
