@@ -356,13 +356,14 @@ def test_a_segmenter_that_cannot_take_the_units_alone_is_refused_before_the_run(
     call recorded as a failure ("missing 1 required positional argument: 'k'"), and the report
     said it failed on every document; a callable that takes no argument likewise."""
     from stability import get_segmenter
-    from stability.exceptions import InvalidTypeError
+    from stability.exceptions import InvalidParameterError, InvalidTypeError
 
     def window(units, k):
         return list(range(k, len(units), k))
 
-    with pytest.raises(InvalidTypeError, match=r"segmenter 'window' must take one argument, the units of a document "
-                                               r"\(units -> boundaries\); its signature is \(units, k\)"):
+    # a parameter without a default is named with how to give it (registry._check_required)
+    with pytest.raises(InvalidParameterError, match=r"segmenter 'window' needs parameter 'k', which has no default: "
+                                                    r"give it as get_segmenter\(\.\.\., k=\.\.\.\)"):
         evaluate(window, [UNITS], n_restarts=2, progress=False)
     with pytest.raises(InvalidTypeError, match=r"its signature is \(\)"):
         get_segmenter(lambda: [3])
