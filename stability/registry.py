@@ -51,6 +51,7 @@ __all__ = [
     "parameter_meanings",
     "register",
     "required_parameters",
+    "segmenter_code",
     "unregister",
 ]
 
@@ -502,6 +503,10 @@ class ReferenceCountSegmenter:
 
         return parameter_defaults(self._probe)
 
+    def segmenter_code(self) -> dict[str, str]:
+        """Where the segmenter's code comes from (:func:`segmenter_code`), not this wrapper's."""
+        return segmenter_code(self._probe)
+
     def for_document(self, document: Any) -> Callable[..., Any]:
         """The segmenter told the number of segments of ``document``'s first reference."""
         references = getattr(document, "references", ())
@@ -823,3 +828,63 @@ def describe_segmenters(names: Any = None) -> dict[str, SegmenterStatus]:
             required_parameters(factory),
         )
     return report
+
+
+def segmenter_code(segmenter: Any, distributions: Mapping[str, list[str]] | None = None) -> dict[str, str]:
+    """Where the code a segmenter runs comes from, beyond stability itself (whose version a run
+    record keeps): ``{distribution: version}`` for the installed package its class or function is
+    defined in (a plugin) and for the library an adapter wraps (its ``package`` attribute, e.g. a
+    chunker's), and ``{module: "file sha256:<12 hex digits>"}`` for a module no package installed
+    (a local ``mysegs.py``, a script), so that an edit of it shows. ``{}`` for stability's own
+    segmenters with nothing wrapped, and for code with no file (a notebook cell). An object may
+    say what it runs with a ``segmenter_code()`` method (one resolved per document does).
+
+    ``distributions``: :func:`importlib.metadata.packages_distributions`, when the caller has it
+    (it reads every installed package's record).
+
+    A run keeps these in its record (``provenance["segmenter_code"]``, per segmenter label) and a
+    resume under other versions warns, as for stability's own version.
+
+    Examples
+    --------
+    >>> segmenter_code(get_segmenter("c99"))
+    {}
+    """
+    own = getattr(segmenter, "segmenter_code", None)
+    if callable(own) and not inspect.isclass(segmenter):
+        return dict(own())
+    if distributions is None:
+        distributions = metadata.packages_distributions()
+    found = segmenter.func if isinstance(segmenter, functools.partial) else segmenter
+    code = found if inspect.isroutine(found) or inspect.isclass(found) else type(found)
+    modules = [getattr(code, "__module__", None), getattr(segmenter, "package", None)]
+    versions: dict[str, str] = {}
+    for module in modules:
+        if isinstance(module, str) and module:
+            versions.update(_module_code(module, distributions))
+    return versions
+
+
+def _module_code(module: str, distributions: Mapping[str, list[str]]) -> dict[str, str]:
+    """:func:`segmenter_code` of one module: its package's version, or its file's digest."""
+    names = list(dict.fromkeys(distributions.get(module.partition(".")[0], ())))
+    if DISTRIBUTION in names:
+        return {}
+    for name in names:
+        try:
+            return {name: metadata.version(name)}
+        except metadata.PackageNotFoundError:  # listed by a stale record: try the next
+            continue
+    if module.partition(".")[0] in sys.stdlib_module_names:  # the run records Python's version
+        return {}
+    path = getattr(sys.modules.get(module), "__file__", None)
+    if not isinstance(path, str):  # not imported, or no file (a notebook's __main__, a built-in module)
+        return {}
+    import hashlib
+
+    try:
+        with open(path, "rb") as handle:
+            digest = hashlib.sha256(handle.read()).hexdigest()[:12]
+    except OSError:  # a module loaded from a file since removed: nothing to tell an edit by
+        return {}
+    return {module: f"file sha256:{digest}"}

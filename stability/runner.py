@@ -33,7 +33,8 @@ from .registry import get_segmenter
 from .results import CorpusResult, Failure, StabilityResult, _jsonable
 from .segmenter import for_document, parameter_defaults, segmenter_name, terms_problem
 from .settings import Settings, SettingsWarning
-from .store import ResultsStore, corpus_fingerprint, document_hash, provenance as run_provenance, run_header
+from .store import (SEGMENTER_CODE, ResultsStore, corpus_fingerprint, document_hash, provenance as run_provenance,
+                    run_header)
 from .summary import summarize
 
 __all__ = ["stability_test", "evaluate", "resolve_segmenters", "Settings"]
@@ -468,8 +469,10 @@ def evaluate(
         raw string is refused.
     provenance : mapping, optional
         What else the run record keeps to reproduce the run, beside the versions of stability,
-        Python and numpy (:func:`stability.store.provenance`), e.g. ``{"command": ...}``; it is in
-        the result's ``settings["provenance"]`` and the results file's header, not compared on resume.
+        Python and numpy (:func:`stability.store.provenance`) and where the segmenters' code comes
+        from when not from stability (``segmenter_code``: a plugin's package and version, a local
+        module's file digest; a resume under other versions warns), e.g. ``{"command": ...}``; it is
+        in the result's ``settings["provenance"]`` and the results file's header, not compared on resume.
     **keywords
         Settings by name (``n_restarts=10``, ``resume=True``...), replacing those of
         ``settings``; see :class:`~stability.settings.Settings`.
@@ -505,7 +508,7 @@ def evaluate(
     resolved = resolve_segmenters(segmenters)
     _warn_without_layout_control(settings, resolved)
     header = run_header(settings, resolved)
-    origin = run_provenance(**dict(provenance or {}))
+    origin = run_provenance(**dict(provenance or {}), **_segmenter_code(resolved))
     run = _CorpusRun(settings, resolved, on_result)
     try:
         _run_corpus(run, documents, output, header, _splitter(splitter), origin)
@@ -515,6 +518,19 @@ def evaluate(
         first = run.failures[0]
         raise _segmenter_error(first, f"{first.error} ({len(run.failures)} failure(s) in the run)")
     return _corpus_result(run, header, origin, run.n_documents)
+
+
+def _segmenter_code(segmenters: Mapping[str, Any]) -> dict[str, Any]:
+    """``{SEGMENTER_CODE: {label: {package: version}}}`` for the segmenters whose code comes from
+    outside stability (:func:`stability.registry.segmenter_code`), ``{}`` when none does (the
+    record of a run of built-in segmenters is as before)."""
+    from importlib.metadata import packages_distributions
+
+    from .registry import segmenter_code
+
+    distributions = packages_distributions()
+    code = {label: found for label, s in segmenters.items() if (found := segmenter_code(s, distributions))}
+    return {SEGMENTER_CODE: code} if code else {}
 
 
 def _check_run_arguments(output: Any, on_result: Any, settings: Settings) -> None:

@@ -126,6 +126,11 @@ def corpus_fingerprint(docs: Iterable[Document]) -> dict[str, Any]:
 #: reports name each.
 VERSIONS = {"stability": "stability", "python": "Python", "numpy": "numpy"}
 VERSION_KEYS = tuple(VERSIONS)
+#: The key of :func:`provenance` under which a run keeps, per segmenter label, where the code of
+#: each segmenter comes from beyond stability (:func:`stability.registry.segmenter_code`: a
+#: plugin's package and version, a wrapped library's, a local module's file digest); a resume
+#: under others warns, and the reports' reproduce note names them.
+SEGMENTER_CODE = "segmenter_code"
 
 
 def provenance(**extra: Any) -> dict[str, Any]:
@@ -806,6 +811,10 @@ class ResultsStore:
             place = ("command", "cwd")
             self.provenance = {**{k: v for k, v in self.provenance.items() if k not in place},
                                **{k: v for k, v in self._own.items() if k in place}}
+            code = {**(self.provenance.get(SEGMENTER_CODE) or {}),  # and where the added ones come from
+                    **{label: v for label, v in (self._own.get(SEGMENTER_CODE) or {}).items() if label in added}}
+            if code:
+                self.provenance[SEGMENTER_CODE] = code
             self._write(self._header())
             warn(f"{self.path}: segmenter(s) {', '.join(map(repr, added))} added to the run it holds; the "
                  "results of the others are reused", ResultsWarning)
@@ -818,6 +827,7 @@ class ResultsStore:
         """Warn when the file was started under other versions than this resume runs."""
         changed = [f"{key} {recorded[key]} (now {self.provenance.get(key)})" for key in VERSION_KEYS
                    if key in recorded and recorded[key] != self.provenance.get(key)]
+        changed += _code_changes(recorded.get(SEGMENTER_CODE), self.provenance.get(SEGMENTER_CODE))
         if changed:
             warn(f"{self.path}: its results were computed with {', '.join(changed)}; the results this "
                  "resume adds come from the versions of now, and the report records the first ones",
@@ -1077,6 +1087,23 @@ def _params_changed(stored: Mapping[str, Any], now: Mapping[str, Any], defaults:
 
     return "; ".join(f"{key}: {shown(before)} then, {shown(after)} now"
                      for key, before, after in _changed_params(stored, now, defaults))
+
+
+def _code_changes(before: Any, now: Any) -> list[str]:
+    """What changed between two :data:`SEGMENTER_CODE` records, for the segmenters of the first:
+    ``"segmenter 'mine' from mypkg 1.0 (now 1.1)"``. A record without the key (a file written
+    before it was kept) tells nothing; it lists only segmenters with code from outside stability."""
+    if not isinstance(before, dict):
+        return []
+    now = now if isinstance(now, dict) else {}
+    changed = []
+    for label, was in before.items():
+        was, is_ = was if isinstance(was, dict) else {}, now.get(label) or {}
+        for source in dict.fromkeys([*was, *is_]):
+            if was.get(source) != is_.get(source):
+                changed.append(f"segmenter {label!r} from {source} {was.get(source, '(not used)')} "
+                               f"(now {is_.get(source, 'not used')})")
+    return changed
 
 
 def run_header(settings: Any, segmenters: Mapping[str, Any]) -> dict[str, Any]:

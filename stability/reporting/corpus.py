@@ -457,9 +457,10 @@ def reproduce_note(result: CorpusResult) -> list[str]:
     notes = []
     origin = result.settings.get("provenance")
     if isinstance(origin, dict) and isinstance(origin.get("command"), str):
-        from ..store import VERSIONS
+        from ..store import SEGMENTER_CODE, VERSIONS
 
-        versions = ", ".join(f"{name} {origin[key]}" for key, name in VERSIONS.items() if key in origin)
+        versions = ", ".join([f"{name} {origin[key]}" for key, name in VERSIONS.items() if key in origin]
+                             + _code_versions(origin.get(SEGMENTER_CODE)))
         where = f" in {origin['cwd']}" if isinstance(origin.get("cwd"), str) else ""
         unstable = [label for label, s in result.summary.items() if s.deterministic is False]
         same = (f"not bit for bit: {label_list(unstable)} gave different outputs on the same input (non-deterministic)"
@@ -474,6 +475,16 @@ def reproduce_note(result: CorpusResult) -> list[str]:
         notes.append(f"The reference columns use references given after the run ({given}) for "
                      f"{counted(added.get('documents'), 'document')}; the other documents keep the run's, if any.")
     return notes
+
+
+def _code_versions(code: Any) -> list[str]:
+    """The packages (and local modules) the segmenters came from, as the reproduce note names them:
+    ``mypkg 1.2 (mine)``, each once with the segmenters using it."""
+    users: dict[str, list[str]] = {}
+    for label, sources in (code if isinstance(code, dict) else {}).items():
+        for source, version in (sources if isinstance(sources, dict) else {}).items():
+            users.setdefault(f"{source} {version}", []).append(str(label))
+    return [f"{source} ({label_list(labels)})" for source, labels in users.items()]
 
 
 def _comparison_note(compared: dict[str, float | None] | None, brief: bool = False) -> list[str]:
