@@ -830,7 +830,7 @@ def describe_segmenters(names: Any = None) -> dict[str, SegmenterStatus]:
     return report
 
 
-def segmenter_code(segmenter: Any, distributions: Mapping[str, list[str]] | None = None) -> dict[str, str]:
+def segmenter_code(segmenter: Any) -> dict[str, str]:
     """Where the code a segmenter runs comes from, beyond stability itself (whose version a run
     record keeps): ``{distribution: version}`` for the installed package its class or function is
     defined in (a plugin) and for the library an adapter wraps (its ``package`` attribute, e.g. a
@@ -838,9 +838,6 @@ def segmenter_code(segmenter: Any, distributions: Mapping[str, list[str]] | None
     (a local ``mysegs.py``, a script), so that an edit of it shows. ``{}`` for stability's own
     segmenters with nothing wrapped, and for code with no file (a notebook cell). An object may
     say what it runs with a ``segmenter_code()`` method (one resolved per document does).
-
-    ``distributions``: :func:`importlib.metadata.packages_distributions`, when the caller has it
-    (it reads every installed package's record).
 
     A run keeps these in its record (``provenance["segmenter_code"]``, per segmenter label) and a
     resume under other versions warns, as for stability's own version.
@@ -853,16 +850,32 @@ def segmenter_code(segmenter: Any, distributions: Mapping[str, list[str]] | None
     own = getattr(segmenter, "segmenter_code", None)
     if callable(own) and not inspect.isclass(segmenter):
         return dict(own())
-    if distributions is None:
-        distributions = metadata.packages_distributions()
     found = segmenter.func if isinstance(segmenter, functools.partial) else segmenter
     code = found if inspect.isroutine(found) or inspect.isclass(found) else type(found)
     modules = [getattr(code, "__module__", None), getattr(segmenter, "package", None)]
     versions: dict[str, str] = {}
-    for module in modules:
-        if isinstance(module, str) and module:
-            versions.update(_module_code(module, distributions))
+    for module in (m for m in modules if isinstance(m, str) and m):
+        top = module.partition(".")[0]
+        if top not in _OWN_PACKAGES and top not in sys.stdlib_module_names:  # both in the record already
+            versions.update(_module_code(module, _distributions()))
     return versions
+
+
+#: The packages of stability's own distribution (``pyproject.toml``'s packages.find): their code's
+#: version is stability's.
+_OWN_PACKAGES = frozenset({"stability", "segmenters"})
+
+
+@functools.lru_cache(maxsize=4)
+def _installed(path: tuple[str, ...]) -> Mapping[str, list[str]]:
+    return metadata.packages_distributions()
+
+
+def _distributions() -> Mapping[str, list[str]]:
+    """:func:`importlib.metadata.packages_distributions`, read once per ``sys.path`` (it reads every
+    installed package's record, a fifth of a second: once a run made every test's run slower; the
+    code a process has imported does not change with what is installed after)."""
+    return _installed(tuple(sys.path))
 
 
 def _module_code(module: str, distributions: Mapping[str, list[str]]) -> dict[str, str]:
@@ -875,8 +888,6 @@ def _module_code(module: str, distributions: Mapping[str, list[str]]) -> dict[st
             return {name: metadata.version(name)}
         except metadata.PackageNotFoundError:  # listed by a stale record: try the next
             continue
-    if module.partition(".")[0] in sys.stdlib_module_names:  # the run records Python's version
-        return {}
     path = getattr(sys.modules.get(module), "__file__", None)
     if not isinstance(path, str):  # not imported, or no file (a notebook's __main__, a built-in module)
         return {}

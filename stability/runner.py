@@ -524,12 +524,9 @@ def _segmenter_code(segmenters: Mapping[str, Any]) -> dict[str, Any]:
     """``{SEGMENTER_CODE: {label: {package: version}}}`` for the segmenters whose code comes from
     outside stability (:func:`stability.registry.segmenter_code`), ``{}`` when none does (the
     record of a run of built-in segmenters is as before)."""
-    from importlib.metadata import packages_distributions
-
     from .registry import segmenter_code
 
-    distributions = packages_distributions()
-    code = {label: found for label, s in segmenters.items() if (found := segmenter_code(s, distributions))}
+    code = {label: found for label, s in segmenters.items() if (found := segmenter_code(s))}
     return {SEGMENTER_CODE: code} if code else {}
 
 
