@@ -104,9 +104,7 @@ def register(name: str, factory: Callable[..., Any], *, overwrite: bool = False)
     [2]
     >>> unregister("halves")
     """
-    # ':' marks a module:attribute, ',' and '=' the parameters of -s NAME,key=value: a name holding
-    # one could be registered but never named on the command line nor in a config
-    if not isinstance(name, str) or not name or name != name.strip() or set(name) & set(":,="):
+    if not isinstance(name, str) or _unnameable(name):
         raise InvalidParameterError.make("name", "a non-empty string without ':', ',' or '=' (the command line's "
                                          "-s NAME,key=value names it) nor blanks around it", name)
     if not callable(factory):
@@ -124,6 +122,23 @@ def register(name: str, factory: Callable[..., Any], *, overwrite: bool = False)
                 f"({published.value}); choose another name, or pass overwrite=True to shadow it in this process"
             )
         _REGISTERED[name] = factory
+
+
+def _unnameable(name: str) -> str | None:
+    """Why ``name`` cannot be named as a segmenter (``-s NAME,key=value``, a config's ``segmenter``),
+    or None: ``:`` marks a ``module:attribute``, ``,`` and ``=`` the parameters, and the blanks
+    around a name are dropped."""
+    if not name:
+        return "it is empty"
+    if name != name.strip():
+        return "it has blanks around it"
+    marks = [mark for mark in ":,=" if mark in name]
+    if marks:
+        return f"it holds {' and '.join(map(repr, marks))}, which a spec reads as {' and '.join(_MARKS[m] for m in marks)}"
+    return None
+
+
+_MARKS = {":": "a module:attribute", ",": "the start of its parameters", "=": "a parameter's value"}
 
 
 def unregister(name: str) -> None:
@@ -151,6 +166,7 @@ def _entry_points() -> dict[str, metadata.EntryPoint]:
         declared.setdefault(ep.name, []).append(ep)
     found: dict[str, metadata.EntryPoint] = {}
     for name, eps in declared.items():
+        _warn_unnameable(name, eps[0])
         # the origin reads the package's metadata: only for a name several packages declare
         builtin = [ep for ep in eps if _origin(ep)[0] == "built-in"] if len(eps) > 1 else []
         found[name] = (builtin or eps)[0]
@@ -164,6 +180,25 @@ def _entry_points() -> dict[str, metadata.EntryPoint]:
             warn(f"segmenter {name!r} is declared by several installed packages: {kept} is used, not {ignored}; "
                  f"give the plugin's entry point another name", SegmenterWarning)
     return found
+
+
+def _warn_unnameable(name: str, ep: metadata.EntryPoint) -> None:
+    """Warn, once a process, about an entry point whose name the command line and configs cannot
+    give (:func:`_unnameable`); from Python, ``get_segmenter(name)`` still finds it."""
+    why = _unnameable(name)
+    if why is None or name in _UNNAMEABLE_SAID:
+        return
+    _UNNAMEABLE_SAID.add(name)
+    from .segmenter import SegmenterWarning
+
+    dist_name = _origin(ep)[1]
+    named, _ = _declaration(ep.value, dist_name, _origin(ep)[2])
+    warn(f"segmenter {name!r}{named}: {why}, so the command line (-s) and configs cannot name it; give the entry "
+         f"point a name without ':', ',' or '=' in the [project.entry-points.\"{ENTRY_POINT_GROUP}\"] table of "
+         f"{dist_name or 'its package'}'s pyproject.toml and reinstall it", SegmenterWarning)
+
+
+_UNNAMEABLE_SAID: set[str] = set()  # entry-point names already warned about
 
 
 def _origin(ep: metadata.EntryPoint) -> tuple[str, str | None, str | None]:
