@@ -23,14 +23,19 @@ import difflib
 import functools
 import importlib
 import inspect
+import numbers
 import os
 import re
 import sys
 import threading
+import types
+import typing
 from dataclasses import dataclass
 from importlib import metadata
 from collections.abc import Mapping
 from typing import Any, Callable
+
+import numpy as np
 
 from .checks import array_as_list, did_you_mean
 from .exceptions import (InvalidParameterError, InvalidTypeError, MissingDependencyError, UnknownSegmenterError,
@@ -421,7 +426,8 @@ def _check_parameter_names(factory: Callable[..., Any], params: dict[str, Any], 
     if parameters is None:  # let the call decide
         return
     if any(p.kind is p.VAR_KEYWORD for p in parameters):
-        return _check_required(factory, params, label)
+        _check_required(factory, params, label)
+        return _check_parameter_types(factory, parameters, params, label)
     accepted = [p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     # an object (not a class, function or partial): built already, its parameters set by its constructor
     built = not (inspect.isclass(factory) or inspect.isroutine(factory) or isinstance(factory, functools.partial))
@@ -442,6 +448,71 @@ def _check_parameter_names(factory: Callable[..., Any], params: dict[str, Any], 
             f"segmenter {label!r} has no parameter {name!r}{did_you_mean(name, accepted) or '.'} "
             f"Its parameters: {', '.join(accepted) or 'none'}{why}")
     _check_required(factory, params, label)
+    _check_parameter_types(factory, parameters, params, label)
+
+
+#: What a value of each simple type may be, and how a message says it: an annotation naming one
+#: of these, or a default of one of them, is what :func:`_check_parameter_types` reads.
+_KINDS: dict[type, tuple[tuple[type, ...], str]] = {
+    bool: ((bool, np.bool_), "true or false"),
+    int: ((numbers.Integral,), "an integer"),
+    float: ((numbers.Real,), "a number"),
+    str: ((str,), "a string"),
+    type(None): ((type(None),), "None"),
+}
+
+
+def _annotated_kinds(hint: Any) -> list[type] | None:
+    """The simple types an annotation allows (``int``, ``float | None``, ``Optional[bool]``), or None
+    for any other annotation (a class, ``Callable``, ``list[str]``, ``Literal``): nothing to check."""
+    if hint in _KINDS:
+        return [hint]
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        kinds = [_annotated_kinds(arg) for arg in typing.get_args(hint)]
+        return None if any(k is None for k in kinds) else [kind for k in kinds for kind in k or ()]
+    return None
+
+
+def _check_parameter_types(factory: Callable[..., Any], parameters: list[inspect.Parameter],
+                           params: dict[str, Any], label: str) -> None:
+    """Refuse, before any document is segmented, a value whose type the parameter's annotation
+    (``k: int``) or, without one, its default (``k=4``) rules out: ``-s everyk,k=abc`` made every
+    document fail with the segmenter's own ``TypeError``. A default tells only so much: a number
+    accepts any number (a default ``0`` may take ``0.5``), true or false any integer, and None
+    always (it often means "off"); a default of another type, or None, and an annotation of another
+    kind (a class, ``Callable``) check nothing. Built-ins check their own parameters."""
+    if (getattr(factory, "__module__", None) or "").partition(".")[0] in _OWN_PACKAGES:
+        return  # a built-in checks its parameters itself, ranges included, and says so in its words
+    target = factory.__init__ if inspect.isclass(factory) else factory  # type: ignore[misc]
+    try:
+        hints = typing.get_type_hints(target)
+    except Exception:  # noqa: BLE001 - an annotation Python cannot resolve here: the defaults alone
+        hints = {}
+    for parameter in parameters:
+        if parameter.name not in params:
+            continue
+        value = params[parameter.name]
+        if parameter.name in hints:  # the annotation says it all, or nothing simple enough to check
+            kinds = _annotated_kinds(hints[parameter.name])
+            if kinds is None:
+                continue
+            accepted = tuple(t for kind in kinds for t in _KINDS[kind][0])
+            expected = " or ".join(dict.fromkeys(_KINDS[kind][1] for kind in kinds if kind is not type(None))) or "None"
+            source = f"annotation {inspect.formatannotation(hints[parameter.name])}"
+        elif parameter.annotation is not parameter.empty:  # one Python cannot resolve here
+            continue
+        elif isinstance(parameter.default, (bool, np.bool_)):  # an integer too: Python reads its truth
+            accepted, expected = (*_KINDS[bool][0], numbers.Integral, type(None)), _KINDS[bool][1]
+            source = f"default {parameter.default!r}"
+        elif isinstance(parameter.default, numbers.Real):
+            accepted, expected = (numbers.Real, type(None)), _KINDS[float][1]
+            source = f"default {parameter.default!r}"
+        else:
+            continue
+        if not isinstance(value, accepted):
+            raise InvalidParameterError(
+                f"segmenter {label!r}: parameter {parameter.name!r} must be {expected} (its {source}); "
+                f"received {type(value).__name__} {_short_repr(value)}", parameter=parameter.name)
 
 
 _HIDDEN_SAID: set[tuple[Any, tuple[str, ...]]] = set()  # (class, parameters) already warned about

@@ -60,3 +60,75 @@ def test_an_entry_point_the_command_line_cannot_name_is_warned_about_once(spec_p
         warnings.simplefilter("error")
         available_segmenters()  # once a process
         assert get_segmenter("every,k", k=2)(["u"] * 5) == [2, 4]
+
+
+@pytest.fixture
+def typed_module(tmp_path, monkeypatch):
+    """A plugin module of segmenters whose parameters are told by a default, an annotation, both, or neither."""
+    (tmp_path / "stability_fake_typed_mod.py").write_text(textwrap.dedent(
+        """
+        from __future__ import annotations
+
+        from typing import Callable, Optional
+
+
+        class ByDefault:
+            def __init__(self, k=4, ratio=0.5, flag=False, name="x", model=None):
+                self.k, self.ratio, self.flag, self.name, self.model = k, ratio, flag, name, model
+
+            def __call__(self, units):
+                return list(range(self.k, len(units), self.k))
+
+
+        def annotated(units, k: int = 4, scale: float | None = None, keep: Optional[bool] = None,
+                      mode: str | int = "words", encode: Callable[[str], list] | None = None,
+                      sizes: list[int] | int = 4):
+            return list(range(k, len(units), k))
+        """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+    yield "stability_fake_typed_mod"
+    sys.modules.pop("stability_fake_typed_mod", None)
+
+
+@pytest.mark.filterwarnings("ignore:segmenter .* cannot name it")  # the fixture's other entry points
+def test_a_value_of_the_wrong_type_is_refused_before_the_run_naming_what_was_expected(spec_plugin, typed_module):
+    from stability.exceptions import InvalidParameterError
+    from stability.config import segmenter_option
+
+    # -s every_k,k=abc: the plugin's own TypeError (range() of a str) failed every document
+    label, table = segmenter_option("every_k,k=abc")
+    with pytest.raises(InvalidParameterError) as caught:
+        get_segmenter("every_k", **{key: value for key, value in table.items() if key != "segmenter"})
+    assert str(caught.value) == ("segmenter 'every_k': parameter 'k' must be a number (its default 4); "
+                                 "received str 'abc'")
+    assert caught.value.parameter == "k"
+    by_default = f"{typed_module}:ByDefault"
+    with pytest.raises(InvalidParameterError, match=r"parameter 'flag' must be true or false \(its default False\); "
+                                                    r"received str 'no'"):
+        get_segmenter(by_default, flag="no")  # a string 'no' is true
+    with pytest.raises(InvalidParameterError, match=r"parameter 'ratio' must be a number \(its default 0.5\); received list"):
+        get_segmenter(by_default, ratio=[1])
+    # what a default cannot rule out is left to the segmenter: any number for a number, an integer
+    # for a flag, None for anything, anything for a string or None default
+    get_segmenter(by_default, k=2.5, ratio=1, flag=1, name=3, model="m")
+    get_segmenter(by_default, k=None)
+    # an annotation of simple types says more
+    annotated = f"{typed_module}:annotated"
+    with pytest.raises(InvalidParameterError, match=r"^segmenter '[\w:]+': parameter 'k' must be an integer \(its "
+                                                    r"annotation int\); received float 2.5$"):
+        get_segmenter(annotated, k=2.5)
+    with pytest.raises(InvalidParameterError, match=r"parameter 'scale' must be a number \(its annotation float \| None\)"):
+        get_segmenter(annotated, scale="big")
+    with pytest.raises(InvalidParameterError, match=r"parameter 'keep' must be true or false \(its annotation "
+                                                    r"Optional\[bool\]\); received int 1"):
+        get_segmenter(annotated, keep=1)
+    import numpy as np
+
+    get_segmenter(annotated, k=np.int64(3), scale=None, keep=True, mode=5, encode=len, sizes=[1, 2])
+    get_segmenter(annotated, scale=np.float32(2.0), mode="chars")
+    # a grid names its point
+    from stability import grid
+
+    with pytest.raises(InvalidParameterError, match=r"grid point 'every_k,k=abc': segmenter 'every_k': parameter 'k'"):
+        grid("every_k", {"k": [3, "abc"]})
