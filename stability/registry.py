@@ -586,6 +586,7 @@ class ReferenceCountSegmenter:
             raise InvalidParameterError(
                 f"{exc} (n_segments={REFERENCE_COUNT!r} needs a segmenter with an n_segments parameter)"
             ) from exc
+        _check_takes_units(self._probe, label)  # as get_segmenter checks one built with a number
 
     @property
     def name(self) -> str:

@@ -132,3 +132,20 @@ def test_a_value_of_the_wrong_type_is_refused_before_the_run_naming_what_was_exp
 
     with pytest.raises(InvalidParameterError, match=r"grid point 'every_k,k=abc': segmenter 'every_k': parameter 'k'"):
         grid("every_k", {"k": [3, "abc"]})
+
+
+def test_a_segmenter_told_the_reference_count_that_cannot_take_the_units_is_refused_as_with_a_number():
+    # with n_segments=2 it was refused before the run; with "reference" every document failed
+    from stability.exceptions import InvalidTypeError
+
+    class NoUnits:
+        def __init__(self, n_segments=None):
+            self.n_segments = n_segments
+
+        def __call__(self):
+            return []
+
+    for n_segments in (2, "reference"):
+        with pytest.raises(InvalidTypeError, match=r"segmenter 'NoUnits' must take one argument, the units of a "
+                                                   r"document \(units -> boundaries\); its signature is \(\)"):
+            get_segmenter(NoUnits, n_segments=n_segments)
