@@ -968,6 +968,16 @@ def segmenter_code(segmenter: Any) -> dict[str, str]:
     return versions
 
 
+def _holds(name: str, path: str) -> bool:
+    """Whether the installed distribution ``name`` lists the file ``path`` among its files."""
+    try:
+        files = metadata.distribution(name).files or ()
+    except metadata.PackageNotFoundError:
+        return False
+    path = os.path.realpath(path)
+    return any(os.path.realpath(str(file.locate())) == path for file in files)
+
+
 #: The packages of stability's own distribution (``pyproject.toml``'s packages.find): their code's
 #: version is stability's.
 _OWN_PACKAGES = frozenset({"stability", "segmenters"})
@@ -990,12 +1000,14 @@ def _module_code(module: str, distributions: Mapping[str, list[str]]) -> dict[st
     names = list(dict.fromkeys(distributions.get(module.partition(".")[0], ())))
     if DISTRIBUTION in names:
         return {}
+    path = getattr(sys.modules.get(module), "__file__", None)
+    if len(names) > 1 and isinstance(path, str):  # a namespace package (acme.*) several packages share
+        names = [name for name in names if _holds(name, path)] or names
     for name in names:
         try:
             return {name: metadata.version(name)}
         except metadata.PackageNotFoundError:  # listed by a stale record: try the next
             continue
-    path = getattr(sys.modules.get(module), "__file__", None)
     if not isinstance(path, str):  # not imported, or no file (a notebook's __main__, a built-in module)
         return {}
     import hashlib
