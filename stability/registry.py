@@ -403,10 +403,16 @@ def required_parameters(factory: Any) -> tuple[str, ...]:
                  and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
 
 
-def _check_required(factory: Callable[..., Any], params: dict[str, Any], label: str) -> None:
-    """A parameter the segmenter needs (no default) and is not given is an error saying how to give it
-    (the class's own TypeError named neither the command line's nor the config's spelling)."""
-    missing = [name for name in required_parameters(factory) if name not in params]
+def _check_call(segmenter: Any, params: dict[str, Any] | None, label: str) -> None:
+    """The call a run makes of a segmenter, checked against its signature before any document:
+    a class built with ``params``, a function called with a document's units and ``params``, an
+    object already built (``params`` None: it cannot be given any) called with the units. What
+    fails is said once, the parameter before the units: one without a default that is not given,
+    with how to give it (a class's own TypeError named neither the command line's nor the config's
+    spelling); else a function or object that cannot take the units alone (``f()``, ``f(a, b, /)``),
+    with its signature, where a run would record the same TypeError as a failure on every document.
+    Anything else a class's constructor, called next, says."""
+    missing = [name for name in required_parameters(segmenter) if name not in params] if params is not None else []
     if missing:
         one = len(missing) == 1
         keywords = ", ".join(f"{name}=..." for name in missing)
@@ -417,6 +423,18 @@ def _check_required(factory: Callable[..., Any], params: dict[str, Any], label: 
         raise InvalidParameterError(
             f"segmenter {label!r} needs {'parameter' if one else 'parameters'} {', '.join(map(repr, missing))}, "
             f"which {'has' if one else 'have'} no default: give {'it' if one else 'them'} {ways}")
+    if inspect.isclass(segmenter):
+        return
+    try:
+        signature = inspect.signature(segmenter)
+    except (TypeError, ValueError):  # no signature available (builtins): let the call decide
+        return
+    try:
+        signature.bind(None, **(params or {}))
+    except TypeError:
+        raise InvalidTypeError(
+            f"segmenter {label!r} must take one argument, the units of a document (units -> boundaries); "
+            f"its signature is {signature}", parameter="segmenter") from None
 
 
 def _check_parameter_names(factory: Callable[..., Any], params: dict[str, Any], label: str) -> None:
@@ -426,7 +444,7 @@ def _check_parameter_names(factory: Callable[..., Any], params: dict[str, Any], 
     if parameters is None:  # let the call decide
         return
     if any(p.kind is p.VAR_KEYWORD for p in parameters):
-        _check_required(factory, params, label)
+        _check_call(factory, params, label)
         return _check_parameter_types(factory, parameters, params, label)
     accepted = [p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     # an object (not a class, function or partial): built already, its parameters set by its constructor
@@ -447,7 +465,7 @@ def _check_parameter_names(factory: Callable[..., Any], params: dict[str, Any], 
         raise InvalidParameterError(
             f"segmenter {label!r} has no parameter {name!r}{did_you_mean(name, accepted) or '.'} "
             f"Its parameters: {', '.join(accepted) or 'none'}{why}")
-    _check_required(factory, params, label)
+    _check_call(factory, params, label)
     _check_parameter_types(factory, parameters, params, label)
 
 
@@ -526,16 +544,9 @@ def _instantiate(factory: Callable[..., Any], params: dict[str, Any], label: str
         except TypeError as exc:
             raise InvalidParameterError(f"segmenter {label!r}: bad parameters {params!r}: {exc}") from exc
         _warn_hidden(made, params, label)
+        _check_call(made, None, label)  # what it built is called with the units alone
         return made
-    if not params:
-        return factory
-    try:
-        inspect.signature(factory).bind_partial(None, **params)
-    except TypeError as exc:
-        raise InvalidParameterError(f"segmenter {label!r}: bad parameters {params!r}: {exc}") from exc
-    except ValueError:  # no signature available (builtins): let the call decide
-        pass
-    return functools.partial(factory, **params)
+    return functools.partial(factory, **params) if params else factory
 
 
 def _warn_hidden(segmenter: Any, params: dict[str, Any], label: str) -> None:
@@ -586,7 +597,6 @@ class ReferenceCountSegmenter:
             raise InvalidParameterError(
                 f"{exc} (n_segments={REFERENCE_COUNT!r} needs a segmenter with an n_segments parameter)"
             ) from exc
-        _check_takes_units(self._probe, label)  # as get_segmenter checks one built with a number
 
     @property
     def name(self) -> str:
@@ -703,24 +713,7 @@ def get_segmenter(spec: Any, **params: Any) -> Callable[..., Any]:
         if own is exc:
             raise said from None
         raise type(exc)(f"{exc}{hint}", parameter=exc.parameter) from said
-    _check_takes_units(made, label)
     return made
-
-
-def _check_takes_units(segmenter: Callable[..., Any], label: str) -> None:
-    """A segmenter is called with one argument, a document's units: one whose signature cannot
-    take it alone (``f(units, k)``, ``f()``) is refused here, before a run records the same
-    ``TypeError`` as a failure on every document."""
-    try:
-        signature = inspect.signature(segmenter)
-    except (TypeError, ValueError):  # no signature available (builtins): let the call decide
-        return
-    try:
-        signature.bind(None)
-    except TypeError:
-        raise InvalidTypeError(
-            f"segmenter {label!r} must take one argument, the units of a document (units -> boundaries); "
-            f"its signature is {signature}", parameter="segmenter") from None
 
 
 @dataclass(frozen=True)

@@ -361,7 +361,7 @@ def test_a_segmenter_that_cannot_take_the_units_alone_is_refused_before_the_run(
     def window(units, k):
         return list(range(k, len(units), k))
 
-    # a parameter without a default is named with how to give it (registry._check_required)
+    # a parameter without a default is named with how to give it (registry._check_call)
     with pytest.raises(InvalidParameterError, match=r"segmenter 'window' needs parameter 'k', which has no default: "
                                                     r"give it as get_segmenter\(\.\.\., k=\.\.\.\)"):
         evaluate(window, [UNITS], n_restarts=2, progress=False)

@@ -149,3 +149,26 @@ def test_a_segmenter_told_the_reference_count_that_cannot_take_the_units_is_refu
         with pytest.raises(InvalidTypeError, match=r"segmenter 'NoUnits' must take one argument, the units of a "
                                                    r"document \(units -> boundaries\); its signature is \(\)"):
             get_segmenter(NoUnits, n_segments=n_segments)
+
+
+def test_one_check_says_why_a_function_given_parameters_cannot_be_called_with_the_units():
+    # given k, a function of keywords only was refused as "bad parameters {'k': 3}: too many positional
+    # arguments" (a third look at its signature); it now says what the units-alone check says
+    from stability.exceptions import InvalidParameterError, InvalidTypeError
+
+    def only_keywords(*, k=2):
+        return []
+
+    for params in ({}, {"k": 3}):
+        with pytest.raises(InvalidTypeError, match=r"^segmenter 'only_keywords' must take one argument, the units of a "
+                                                   r"document \(units -> boundaries\); its signature is \(\*, k=2\)$"):
+            get_segmenter(only_keywords, **params)
+
+    # a parameter without a default is said first, with how to give it, whatever else is wrong
+    def needs_k(units, k, /, *, depth):
+        return []
+
+    with pytest.raises(InvalidParameterError, match=r"^segmenter 'needs_k' needs parameter 'depth', which has no default"):
+        get_segmenter(needs_k)
+    with pytest.raises(InvalidTypeError, match=r"its signature is \(units, k, /, \*, depth\)$"):
+        get_segmenter(needs_k, depth=1)
