@@ -504,7 +504,7 @@ def _check_parameter_types(factory: Callable[..., Any], parameters: list[inspect
     target = factory.__init__ if inspect.isclass(factory) else factory  # type: ignore[misc]
     try:
         hints = typing.get_type_hints(target)
-    except Exception:  # noqa: BLE001 - an annotation Python cannot resolve here: the defaults alone
+    except Exception:  # noqa: BLE001 - a name only TYPE_CHECKING imports, say: its parameters are not checked
         hints = {}
     for parameter in parameters:
         if parameter.name not in params:
