@@ -105,13 +105,40 @@ def call_place(restart: int | None, stream: str | None) -> str:
     return f"restart {restart}" + ("" if stream is None else f" of the {stream} stream")
 
 
+def call_and_seed(restart: int | None, stream: str | None, seed: int | None) -> str:
+    """:func:`call_place` and the seed of the run (left out when unknown): what reproduces the call.
+
+    >>> call_and_seed(None, None, 0), call_and_seed(2, "within", None)
+    ('initial segmentation, seed 0', 'restart 2 of the within stream')
+    """
+    return call_place(restart, stream) + ("" if seed is None else f", seed {seed}")
+
+
+def failure_place(segmenter: str, document: str | None, restart: int | None, stream: str | None,
+                  seed: int | None) -> str:
+    """Where a segmenter failed, as every message about it says it (the :class:`SegmenterError`
+    raised, a :class:`~stability.results.Failure` stored or shown, the command line's warning): the
+    segmenter, the document (left out when it has no id: ``None`` or ``""``, a document given to
+    :func:`stability.stability_test` without ``doc_id``), the call (:func:`call_place`) and the seed.
+
+    >>> failure_place("mine", "d1", 3, "shuffle", 0)
+    "segmenter 'mine', document 'd1', restart 3 of the shuffle stream, seed 0"
+    >>> failure_place("mine", "", None, None, None)
+    "segmenter 'mine', initial segmentation"
+    """
+    where = f"segmenter {segmenter!r}" + (f", document {document!r}" if document else "")
+    return f"{where}, {call_and_seed(restart, stream, seed)}"
+
+
 class SegmenterError(StabilityError, RuntimeError):
     """A segmenter raised while segmenting a document.
 
     The message names the segmenter, the document, the call (the initial segmentation, or the
     restart of permutation ``stream``: ``"within"``, ``"shuffle"`` or ``"layout"``; ``restart``
     ``None`` with a stream when a batched call failed and no single restart did) and the seed, so
-    the failing call can be reproduced alone. ``traceback`` is the segmenter's own traceback when it
+    the failing call can be reproduced alone, in the words of the run's
+    :class:`~stability.results.Failure` (:func:`failure_place`); ``reason`` is what went wrong,
+    without that place. ``traceback`` is the segmenter's own traceback when it
     raised (``""`` for an invalid output), shown after the message: the line of the segmenter that
     failed, which the traceback of this exception, raised by the library, does not reach.
     """
@@ -133,13 +160,9 @@ class SegmenterError(StabilityError, RuntimeError):
         self.restart = restart
         self.seed = seed
         self.stream = stream
-        where = [f"segmenter {segmenter!r}"]
-        if document is not None:
-            where.append(f"document {document!r}")
-        where.append(call_place(restart, stream))
-        if seed is not None:
-            where.append(f"seed {seed}")
-        super().__init__(f"{', '.join(where)}: {message}" + (f"\n{traceback}" if traceback else ""))
+        self.reason = message  # what went wrong, without where
+        super().__init__(f"{failure_place(segmenter, document, restart, stream, seed)}: {message}"
+                         + (f"\n{traceback}" if traceback else ""))
 
 
 class SegmenterOutputError(SegmenterError, ValueError):

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from .checks import check_int, counted
-from .exceptions import MissingDependencyError, call_place
+from .exceptions import MissingDependencyError, call_and_seed, failure_place
 from .segmentation import Segmentation
 from .stats import bootstrap_mean, f1_array
 
@@ -483,7 +483,9 @@ class Failure:
     stream: str | None = None
 
     def message(self) -> str:
-        """One line naming the segmenter, document, stream, restart and seed, then the error.
+        """One line naming the segmenter, document, stream, restart and seed, then the error: the
+        :class:`~stability.exceptions.SegmenterError` raised for this failure says the same
+        (:func:`~stability.exceptions.failure_place`), with the segmenter's traceback after it.
 
         >>> failure = Failure("mine", "d1", "ValueError: model not loaded", seed=0, traceback="Traceback ...")
         >>> print(failure)  # str(): the message
@@ -492,8 +494,7 @@ class Failure:
         Failure(segmenter='mine', document='d1', error='ValueError: model not loaded', restart=None, seed=0,
                 kind='exception', stream=None)
         """
-        return (f"segmenter {self.segmenter!r}, document {self.document!r}, "
-                f"{call_place(self.restart, self.stream)}, seed {self.seed}: {self.error}")
+        return f"{failure_place(self.segmenter, self.document, self.restart, self.stream, self.seed)}: {self.error}"
 
     def __str__(self) -> str:
         return self.message()
@@ -578,7 +579,7 @@ def failure_lines(failures: Sequence[Failure], limit: int = FAILURE_LINES) -> li
         else:
             names = ", ".join(repr(f.document) for f in group[:3]) + (f" and {len(group) - 3} more" if len(group) > 3 else "")
             line = (f"segmenter {segmenter!r} failed on {counted(len(group), 'document')} with the same error ({names}; "
-                    f"the first: {call_place(first.restart, first.stream)}, seed {first.seed}): {error}")
+                    f"the first: {call_and_seed(first.restart, first.stream, first.seed)}): {error}")
         lines.append(line if error else line.removesuffix(": "))  # no error to say: no colon and blank before it
     lines += [f"segmenter {segmenter!r} failed on {counted(n, 'more document')} with "
               f"{'another error' if errors == 1 else f'{errors} other errors'} (the Failures table of a "
