@@ -164,6 +164,19 @@ class SegmenterError(StabilityError, RuntimeError):
         super().__init__(f"{failure_place(segmenter, document, restart, stream, seed)}: {message}"
                          + (f"\n{traceback}" if traceback else ""))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with its fields (joblib's workers, Dask and multiprocessing send exceptions
+        pickled): an exception is rebuilt from its ``args``, here the whole message, which
+        ``__init__`` read as the reason of a failure of segmenter ``''`` and lost every field."""
+        fields = {"segmenter": self.segmenter, "document": self.document, "restart": self.restart,
+                  "seed": self.seed, "stream": self.stream, "traceback": self.traceback}
+        return _rebuild_segmenter_error, (type(self), self.reason, fields), self.__dict__
+
+
+def _rebuild_segmenter_error(cls: type[SegmenterError], reason: str, fields: dict[str, Any]) -> SegmenterError:
+    """A :class:`SegmenterError` unpickled (:meth:`SegmenterError.__reduce__`)."""
+    return cls(reason, **fields)
+
 
 class SegmenterOutputError(SegmenterError, ValueError):
     """A segmenter returned something that is not a valid list of boundaries."""
