@@ -75,7 +75,7 @@ def _check_metric_names(names: Any, name: str = "metrics names") -> list[str]:
     """The metrics' catalogue names, an alias (``b``, ``wd``, as ``--metrics`` takes them) read as
     the name it stands for; an error names the first string that is neither, with the closest
     spelling (as ``--metrics`` does)."""
-    from .catalogue import aliases_said, reference_spellings, reference_suggestion
+    from .catalogue import aliases_said, reference_spellings
 
     spelled = reference_spellings()
     if isinstance(names, str) or not isinstance(names, (list, tuple)) or not all(
@@ -86,26 +86,43 @@ def _check_metric_names(names: Any, name: str = "metrics names") -> list[str]:
             f"{aliases_said(spelled)})", names)
         unknown = [n for n in names if isinstance(n, str) and n not in spelled] if isinstance(names, (list, tuple)) else []
         if unknown:
-            raise InvalidParameterError(f"{error}; unknown: {unknown[0]!r}{reference_suggestion(unknown[0])}",
+            raise InvalidParameterError(f"{error}; unknown: {unknown[0]!r}{_not_a_reference_metric(unknown[0])}",
                                         parameter=name)
         raise error
     return list(dict.fromkeys(spelled[n] for n in names))
 
 
+def _not_a_reference_metric(name: str) -> str:
+    """What an error says of ``name``, not a reference metric: that it is a stability score
+    (``shuffle_f1``, ``STP``), which every run computes and no list of metrics chooses, else the
+    closest reference metric (:func:`~stability.catalogue.reference_suggestion`)."""
+    from .catalogue import STABILITY, reference_suggestion
+
+    folded = name.strip().casefold()
+    score = next((m for m in STABILITY.values() if folded in (m.name.casefold(), m.short.casefold())), None)
+    if score is None:
+        return reference_suggestion(name)
+    return (f", a stability score ({score.short}), which every run computes: the names choose among the reference "
+            "metrics, computed against the documents' references")
+
+
 def _check_metrics(value: Any, name: str) -> dict[str, Any] | None:
-    """``True`` (default options) -> ``{}``; ``False``/``None`` (skip) -> ``None``; a mapping of
+    """``True`` (default options) -> ``{}``; ``False``/``None`` (skip) -> ``None``; the metrics to
+    compute, named as :func:`stability.reporting.render` and ``--metrics`` take them (a list of
+    names or aliases, or one comma-separated string) -> ``{"names": [...]}``; a mapping of
     :data:`METRIC_OPTIONS` -> a checked copy."""
     if value is True:
         return {}
     if value is False or value is None:
         return None
+    if isinstance(value, str):  # split at commas, never read letter by letter
+        value = [part.strip() for part in value.split(",") if part.strip()] or value
+    if isinstance(value, (list, tuple)):
+        return {"names": _check_metric_names(value, name)}
     if not isinstance(value, Mapping):
-        error = InvalidParameterError.make(name, "True, False or a mapping of metric options", value)
-        if isinstance(value, (str, list, tuple)):  # the metrics to compute, as render and --metrics take them
-            raise InvalidParameterError(f"{error}; to choose the metrics, name them under 'names': "
-                                        f"{name}={{'names': {list(value.split(',') if isinstance(value, str) else value)!r}}}",
-                                        parameter=name)
-        raise error
+        raise InvalidParameterError.make(
+            name, "True, False, the reference metrics to compute (a list of names, e.g. ['pk', 'wd']) or a "
+                  "mapping of metric options", value)
     unknown = sorted(set(value) - set(METRIC_OPTIONS))
     if unknown:
         raise InvalidParameterError.make(
@@ -197,10 +214,12 @@ class Settings:
         Level of the bootstrap confidence intervals.
     n_bootstrap : int, default 1000
         Bootstrap resamples.
-    metrics : bool or mapping, default True
+    metrics : bool, list of str or mapping, default True
         For documents with references, compute the reference metrics of every initial
         segmentation (:func:`stability.metrics.compute_all` against the first reference, plus
-        :func:`stability.metrics.multi_reference_metrics` when there are several). A mapping
+        :func:`stability.metrics.multi_reference_metrics` when there are several). A list names
+        the metrics to compute, as :func:`stability.reporting.render` takes them (names or
+        aliases, ``["pk", "wd"]``, or one string ``"pk,wd"``): ``{"names": [...]}``. A mapping
         gives their options (``k``, ``tolerance``, ``gamma``, ``window_limit``) and optionally
         ``names``, the metrics to keep (default: all); ``False`` skips them. Stored checked:
         ``None`` (skipped) or the options (``{}`` for the defaults). In an experiment file this

@@ -154,20 +154,37 @@ def test_render_given_something_else_than_a_result_says_what_it_got_and_how_to_g
     assert render(CorpusResult.from_dict(run.to_dict()), "md") == render(load_results(path), "md")
 
 
-@pytest.mark.parametrize("metrics", [["pk", "wd"], "pk,wd"])
-def test_the_metrics_setting_given_names_says_where_names_go(metrics):
+@pytest.mark.parametrize("metrics", [["pk", "wd"], "pk,wd", ("pk", "windowdiff")])
+def test_the_metrics_setting_takes_the_names_render_takes(metrics, tmp_path):
     """``render(..., metrics=["pk", "wd"])`` and ``--metrics pk,wd`` take names; the run setting
-    ``evaluate(..., metrics=["pk", "wd"])`` takes a mapping of options, and its error did not say
-    where the names go (``{"names": [...]}``)."""
+    ``evaluate(..., metrics=["pk", "wd"])`` was refused (only ``{"names": [...]}`` was taken). It
+    computes those metrics now, and is stored as the mapping is: a run resumes with either."""
+    document = {"units": UNITS, "references": [[4]]}
+    output = tmp_path / "results.jsonl"
+    run = evaluate({"even": "even"}, [document], n_restarts=2, progress=False, metrics=metrics, output=output)
+    assert set(run.documents["even"][0].reference_metrics) == {"pk", "windowdiff"}
+    assert run.settings["metrics"] == {"names": ["pk", "windowdiff"]}
+    again = evaluate({"even": "even"}, [document], n_restarts=2, progress=False, metrics={"names": ["pk", "wd"]},
+                     output=output, resume=True)
+    assert again.documents["even"][0].reference_metrics == run.documents["even"][0].reference_metrics
+
+
+@pytest.mark.parametrize("metrics, said", [
+    (["pk", "stp"], r"unknown: 'stp', a stability score \(STP\), which every run computes: the names choose among "
+                    r"the reference metrics, computed against the documents' references$"),
+    (["shuffle_f1"], r"unknown: 'shuffle_f1', a stability score \(shuffle F1\), which every run computes"),
+    ("pk,wdd", r"received \['pk', 'wdd'\]; unknown: 'wdd'; did you mean 'wd'\?$"),
+    (",", r"^metrics must be True, False, the reference metrics to compute \(a list of names, e.g. \['pk', 'wd'\]\) "
+          r"or a mapping of metric options; received ','$"),
+])
+def test_the_metrics_setting_refuses_what_it_cannot_compute_naming_it(metrics, said):
+    """A stability score named among the metrics to compute was said unknown, as a typo is; the
+    stability scores are not chosen (every run computes them), which the error says now."""
     from stability.exceptions import InvalidParameterError
 
-    with pytest.raises(InvalidParameterError, match=r"metrics must be True, False or a mapping of metric options; "
-                                                    r"received .*; to choose the metrics, name them under 'names': "
-                                                    r"metrics=\{'names': \['pk', 'wd'\]\}$"):
+    with pytest.raises(InvalidParameterError, match=said) as refused:
         evaluate({"even": "even"}, [UNITS], n_restarts=2, progress=False, metrics=metrics)
-    document = {"units": UNITS, "references": [[4]]}
-    run = evaluate({"even": "even"}, [document], n_restarts=2, progress=False, metrics={"names": ["pk", "wd"]})
-    assert set(run.documents["even"][0].reference_metrics) == {"pk", "windowdiff"}
+    assert refused.value.parameter == "metrics"
 
 
 @pytest.mark.parametrize("checks", [3, [["fast_path"]]])
