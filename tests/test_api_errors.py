@@ -84,3 +84,42 @@ def test_a_segmenter_error_raised_in_a_joblib_worker_reaches_the_caller_whole():
                                            for doc in [document("good"), document("bad")])
     assert str(raised.value).startswith("segmenter 'Fault', document 'bad', initial segmentation, seed 0: ")
     assert (raised.value.segmenter, raised.value.document, raised.value.seed) == ("Fault", "bad", 0)
+
+
+def test_the_list_of_segmenters_says_how_to_give_parameters_in_the_words_of_its_caller():
+    """Rendered from Python, the note under the parameters table said how to give a sequence and a
+    grid as the command line's ``-s 'NAME,grid={key=[1, 2]}'``, which a notebook has no use for."""
+    from stability.registry import describe_segmenters
+    from stability.reporting import render
+    from stability.reporting.model import COMMAND_LINE, spelled
+
+    said = " ".join(render(describe_segmenters(["even"]), "md").split())
+    assert ('A parameter is given by keyword (stability.get_segmenter("NAME", key=[1, 2])), a parameter\'s values '
+            'to try as a grid with stability.grid("NAME", {"key": [1, 2]}).') in said
+    assert "-s '" not in said and "TOML" not in said
+    with spelled(COMMAND_LINE):
+        said = " ".join(render(describe_segmenters(["even"]), "md").split())
+    assert ("A sequence is given as a TOML array (-s 'NAME,key=[1, 2]'), a parameter's values to try as a grid "
+            "(-s 'NAME,grid={key=[1, 2]}').") in said
+
+
+def test_a_chunk_holding_each_document_says_where_to_look_in_the_words_of_its_caller():
+    """A report rendered in Python said to look up what the chunk size counts with
+    ``stability segmenters NAME`` (and ``--allow-plugins`` for a module:attribute), a command."""
+    from segmenters.chunkers import FixedChars
+    from stability.demo import demo_corpus
+    from stability.reporting import render
+    from stability.reporting.model import COMMAND_LINE, spelled
+
+    segmenters = {"fixed_chars,chunk_size=100000": FixedChars(chunk_size=100000),
+                  "segmenters.chunkers:FixedChars,chunk_size=100000": FixedChars(chunk_size=100000)}
+    result = evaluate(segmenters, demo_corpus()[:2], n_restarts=2, layout_control=True, progress=False)
+    said = " ".join(render(result, "md").split())
+    assert ('(characters, words or tokens: stability.reporting.render(stability.registry.describe_segmenters('
+            '["fixed_chars"])); stability.reporting.render(stability.registry.describe_segmenters('
+            '["segmenters.chunkers:FixedChars"]))) against') in said
+    assert "stability segmenters" not in said and "--allow-plugins" not in said
+    with spelled(COMMAND_LINE):
+        said = " ".join(render(result, "md").split())
+    assert ("(characters, words or tokens: stability segmenters fixed_chars; stability segmenters "
+            "segmenters.chunkers:FixedChars --allow-plugins) against") in said

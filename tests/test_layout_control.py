@@ -377,14 +377,14 @@ def test_a_chunk_larger_than_the_documents_is_named_with_what_its_size_counts():
         assert note is not None, text
         assert "'fixed_chars,chunk_size=100000' on 3 of 3 documents" in note.group(1)
         assert "chunk_size=300" not in note.group(1) and "c99" not in note.group(1)
-        assert "stability segmenters fixed_chars" in text
+        assert 'stability.reporting.render(stability.registry.describe_segmenters(["fixed_chars"]))' in text
     fine = evaluate({"fixed_chars,chunk_size=300": FixedChars(chunk_size=300)}, docs, n_restarts=2, layout_control=True,
                     progress=False)
     assert "No boundary:" not in render(fine, "md")
     # a label of the user's own (a config table's, a dict key) is no segmenter name to look up
     mine = evaluate({"mine": FixedChars(chunk_size=100000)}, docs, n_restarts=2, layout_control=True, progress=False)
     text = " ".join(render(mine, "md").split())
-    assert "No boundary: mine on 3 of 3 documents" in text and "stability segmenters" not in text
+    assert "No boundary: mine on 3 of 3 documents" in text and "describe_segmenters" not in text
     assert "(characters, words or tokens) against" in text
 
 

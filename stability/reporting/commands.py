@@ -149,13 +149,13 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
                         align="Lllll", data=(header, raw), drop_order=(2,), prose={4: 30})]
     if parameters:  # those listed take none (`none`, `all`, a name that failed to load): no table of no rows
         sections.append(Section("Parameters and their defaults", parameter_header, parameters, align="Lll", keys=1,
-                                notes=(PARAMETER_NOTE,), prose={2: 30}, row_groups=groups,
+                                notes=(f"{PARAMETER_NOTE} {spelling().parameters}.",), prose={2: 30}, row_groups=groups,
                                 data=(["segmenter", *parameter_header], parameter_data)))
     flat_header = [*header, *parameter_header, "error"]
     return Report("Segmenters", sections, payload={"segmenters": payload}, data=(flat_header, flat))
 
 
-#: The default cell of a parameter without a default (it must be given: ``-s NAME,key=value``).
+#: The default cell of a parameter without a default (it must be given: ``Spelling.parameters``).
 REQUIRED = "(required)"
 
 
@@ -164,11 +164,10 @@ def _load_status(status: Any) -> str:
     return "ok" if status.ok else "not installed" if status.missing else "failed"
 
 
-#: The note under the parameters table.
+#: The note under the parameters table, before how the parameters are given (``Spelling.parameters``).
 PARAMETER_NOTE = ("meaning: the first sentence of the parameter's documentation (the segmenter's docstring), said "
                   "once for parameters documented together; all of it, for each parameter, in the JSON and CSV "
-                  "reports. A sequence is given as a TOML array (-s "
-                  "'NAME,key=[1, 2]'), a parameter's values to try as a grid (-s 'NAME,grid={key=[1, 2]}').")
+                  "reports.")
 
 
 def _plain_meaning(text: str) -> str:

@@ -166,7 +166,7 @@ def _whole_chunk_note(result: CorpusResult) -> list[str]:
     # command line's and a grid's labels); a config's or a Python dict's own label does not
     registered = available_segmenters()
     names = sorted({name for name in (label.split(",")[0] for label, _ in named) if name in registered or ":" in name})
-    look = "; ".join(f"stability segmenters {name}{' --allow-plugins' if ':' in name else ''}" for name in names)
+    look = "; ".join(spelling().say("describe_plugin" if ":" in name else "describe", name=name) for name in names)
     return [f"No boundary: {'; '.join(text for _, text in named)}. A single chunk held each of those documents "
             "whole, so they score 0 and say nothing of where it cuts: check what the chunk size counts (characters, "
             f"words or tokens{': ' + look if look else ''}) against the documents' lengths."]

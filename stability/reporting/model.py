@@ -472,6 +472,13 @@ class Spelling:
     add_references: str
     #: What runs a segmenter by its registered name (the list of ``stability segmenters``).
     by_name: str
+    #: How a segmenter's parameters are given, a sequence among them, and a grid of values to try
+    #: (the note under the parameters table of the list of segmenters).
+    parameters: str
+    #: What lists segmenter ``{name}`` with its parameters and what they mean: a registered name,
+    #: and a ``module:attribute`` (which the command line imports only when told it may).
+    describe: str
+    describe_plugin: str
 
     def say(self, field_name: str, **values: str) -> str:
         """The spelling ``field_name`` with its ``values`` filled in.
@@ -487,13 +494,20 @@ PYTHON = Spelling(
     every_row='stability.reporting.render(result, "html") or "md"',
     all_columns="compact=False", documents="documents=True", metrics='metrics="{names}"',
     layout_control="layout_control=True", add_references='stability.scoring.add_references(result, "{file}")',
-    by_name="get_segmenter(NAME)")
+    by_name="get_segmenter(NAME)",
+    parameters='A parameter is given by keyword (stability.get_segmenter("NAME", key=[1, 2])), a parameter\'s '
+               'values to try as a grid with stability.grid("NAME", {"key": [1, 2]})',
+    describe='stability.reporting.render(stability.registry.describe_segmenters(["{name}"]))',
+    describe_plugin='stability.reporting.render(stability.registry.describe_segmenters(["{name}"]))')
 COMMAND_LINE = Spelling(
     wider="wider terminal, --width, or another report format",
     every_row="--report-format md or html",
     all_columns="--columns all", documents="--documents", metrics="--metrics {names}",
     layout_control="--layout-control", add_references="stability report OUT --references {file}",
-    by_name="--segmenter NAME")
+    by_name="--segmenter NAME",
+    parameters="A sequence is given as a TOML array (-s 'NAME,key=[1, 2]'), a parameter's values to try as a grid "
+               "(-s 'NAME,grid={key=[1, 2]}')",
+    describe="stability segmenters {name}", describe_plugin="stability segmenters {name} --allow-plugins")
 
 _SPELLING: contextvars.ContextVar[Spelling] = contextvars.ContextVar("stability_report_spelling", default=PYTHON)
 
