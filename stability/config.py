@@ -786,11 +786,11 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     from .settings import Settings
 
     if experiment.missing:
-        flags = {"corpus": "--corpus", "segmenters": "--segmenter"}
-        raise InvalidParameterError(
+        raise InvalidParameterError(  # with_overrides' keywords, which the command line says as its flags
             f"{experiment.source} has no {' and no '.join(f'[{t}]' for t in experiment.missing)} table; add "
             f"{'them' if len(experiment.missing) > 1 else 'it'} or give "
-            f"{' and '.join(flags[t] for t in experiment.missing)} (the demo corpus is [corpus] demo = true)")
+            f"{' and '.join(f'{t}=' for t in experiment.missing)}"
+            + (" (the demo corpus is [corpus] demo = true)" if "corpus" in experiment.missing else ""))
     from .store import RESULTS_FILE
 
     run = dict(experiment.run)
@@ -863,15 +863,15 @@ def _check_report_metrics(shown: list[str], experiment: Experiment) -> None:
     ``[metrics] enabled = false``, or a name outside ``[metrics] names``."""
     options = experiment.metric_options()
     if not isinstance(options, dict):  # False: [metrics] enabled = false
-        raise InvalidParameterError(f"--metrics {','.join(shown)}: {experiment.source} computes no reference metric "
-                                    "([metrics] enabled = false); remove --metrics, or enable the metrics there",
+        raise InvalidParameterError(f"metrics {','.join(shown)}: {experiment.source} computes no reference metric "
+                                    "([metrics] enabled = false); remove metrics=, or enable the metrics there",
                                     parameter="metrics")
     computed: list[str] | None = options.get("names")
     if computed is None:  # every metric is computed
         return
     left = [name for name in shown if name not in computed]
     if left:
-        raise InvalidParameterError(f"--metrics {','.join(left)}: not among the metrics {experiment.source} computes "
+        raise InvalidParameterError(f"metrics {','.join(left)}: not among the metrics {experiment.source} computes "
                                     f"([metrics] names: {', '.join(computed)}); add {'it' if len(left) == 1 else 'them'} "
                                     "there, or name others", parameter="metrics")
 

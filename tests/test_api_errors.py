@@ -123,3 +123,45 @@ def test_a_chunk_holding_each_document_says_where_to_look_in_the_words_of_its_ca
         said = " ".join(render(result, "md").split())
     assert ("(characters, words or tokens: stability segmenters fixed_chars; stability segmenters "
             "segmenters.chunkers:FixedChars --allow-plugins) against") in said
+
+
+@pytest.mark.parametrize("table, said", [
+    ('[metrics]\nnames = ["pk"]\n', "metrics boundary_similarity: not among the metrics {cfg} computes ([metrics] names: "
+                                    "pk); add it there, or name others"),
+    ("[metrics]\nenabled = false\n", "metrics boundary_similarity: {cfg} computes no reference metric ([metrics] "
+                                     "enabled = false); remove metrics=, or enable the metrics there"),
+])
+def test_run_experiment_refuses_report_metrics_in_python_words(tmp_path, table, said):
+    """``run_experiment(experiment, metrics=["b"])`` named its own argument ``--metrics``, a flag of
+    the command line (which still says ``--metrics``: tests/test_cli_edges.py)."""
+    from stability.config import load_config, run_experiment
+    from stability.exceptions import InvalidParameterError
+
+    cfg = tmp_path / "run.toml"
+    cfg.write_text("[corpus]\ndemo = true\nlimit = 2\n[segmenters.even]\n[run]\nn_restarts = 2\n" + table,
+                   encoding="utf-8")
+    with pytest.raises(InvalidParameterError) as refused:
+        run_experiment(load_config(cfg), progress=False, metrics=["b"])
+    assert str(refused.value) == said.format(cfg=cfg) and refused.value.parameter == "metrics"
+
+
+@pytest.mark.parametrize("text, python, command_line", [
+    ("[run]\nn_restarts = 2\n", "add them or give corpus= and segmenters= (the demo corpus is [corpus] demo = true)",
+     "add them or give --corpus and --segmenter (the demo corpus is [corpus] demo = true)"),
+    ("[corpus]\ndemo = true\n", "has no [segmenters] table; add it or give segmenters=",
+     "has no [segmenters] table; add it or give --segmenter"),
+])
+def test_an_experiment_without_corpus_or_segmenters_is_told_in_the_words_of_its_caller(tmp_path, text, python,
+                                                                                        command_line):
+    """``run_experiment`` of a config without [corpus] or [segmenters] told a Python caller to give
+    ``--corpus`` and ``--segmenter``, and one lacking only [segmenters] about the demo corpus too."""
+    from stability.config import load_config, run_experiment
+    from stability.exceptions import InvalidParameterError
+
+    cfg = tmp_path / "run.toml"
+    cfg.write_text(text, encoding="utf-8")
+    with pytest.raises(InvalidParameterError) as refused:
+        run_experiment(load_config(cfg), progress=False)
+    assert str(refused.value).endswith(python) and "--" not in str(refused.value)
+    result = CliRunner().invoke(app, ["run", str(cfg), "--no-progress"])
+    assert result.exit_code == 1 and result.stderr.strip().endswith(command_line), result.output
