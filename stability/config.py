@@ -782,6 +782,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     """
     from .catalogue import reference_measures
     from .reporting import with_computed_metrics, write_reports
+    from .reporting.model import spelling
     from .runner import evaluate
     from .settings import Settings
 
@@ -841,7 +842,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
         with_computed_metrics(
             lambda shown: write_reports(result, out_dir, formats, documents_table, metrics=shown), metrics,
             f"the reports in {out_dir} were written with the reference metrics the run computed, not those named; "
-            f"`stability report {out_dir}` renders them again")
+            f"`{spelling().say('report_again', out=str(out_dir))}` renders them again")
     return result
 
 

@@ -165,3 +165,28 @@ def test_an_experiment_without_corpus_or_segmenters_is_told_in_the_words_of_its_
     assert str(refused.value).endswith(python) and "--" not in str(refused.value)
     result = CliRunner().invoke(app, ["run", str(cfg), "--no-progress"])
     assert result.exit_code == 1 and result.stderr.strip().endswith(command_line), result.output
+
+
+def test_reports_written_without_the_metrics_named_say_how_to_render_them_in_the_words_of_the_caller(tmp_path):
+    """``run_experiment(..., metrics=["pk"])`` on a corpus without references wrote its reports with
+    the metrics it computed and said `stability report OUT` renders them again, a command, to a
+    Python caller."""
+    from stability.config import load_config, run_experiment
+    from stability.exceptions import InvalidParameterError
+    from stability.store import ResultsWarning
+
+    corpus = tmp_path / "plain.jsonl"
+    corpus.write_text("".join(json.dumps({"id": f"d{i}", "units": [f"u{j} w{j % 3}" for j in range(12)]}) + "\n"
+                              for i in range(2)), encoding="utf-8")
+    out = tmp_path / "out"
+    cfg = tmp_path / "run.toml"
+    cfg.write_text(f'[corpus]\npath = "{corpus.as_posix()}"\n[segmenters.even]\n[run]\nn_restarts = 2\n'
+                   f'[output]\ndir = "{out.as_posix()}"\nformats = ["md"]\n', encoding="utf-8")
+    with pytest.warns(ResultsWarning) as said, pytest.raises(InvalidParameterError, match="pk was not computed"):
+        run_experiment(load_config(cfg), progress=False, metrics=["pk"])
+    again = f'`stability.reporting.render(stability.store.load_results("{out.as_posix()}"))` renders them again'
+    assert any(str(w.message).endswith(again) for w in said), [str(w.message) for w in said]
+    assert (out / "report.md").exists()
+    result = CliRunner().invoke(app, ["run", str(cfg), "--no-progress", "--metrics", "pk", "--overwrite"])
+    assert result.exit_code == 1
+    assert f"`stability report {out.as_posix()}` renders them again" in " ".join(result.stderr.split())

@@ -479,6 +479,8 @@ class Spelling:
     #: and a ``module:attribute`` (which the command line imports only when told it may).
     describe: str
     describe_plugin: str
+    #: What renders the reports of the run whose output folder is ``{out}`` again.
+    report_again: str
 
     def say(self, field_name: str, **values: str) -> str:
         """The spelling ``field_name`` with its ``values`` filled in.
@@ -498,7 +500,8 @@ PYTHON = Spelling(
     parameters='A parameter is given by keyword (stability.get_segmenter("NAME", key=[1, 2])), a parameter\'s '
                'values to try as a grid with stability.grid("NAME", {"key": [1, 2]})',
     describe='stability.reporting.render(stability.registry.describe_segmenters(["{name}"]))',
-    describe_plugin='stability.reporting.render(stability.registry.describe_segmenters(["{name}"]))')
+    describe_plugin='stability.reporting.render(stability.registry.describe_segmenters(["{name}"]))',
+    report_again='stability.reporting.render(stability.store.load_results("{out}"))')
 COMMAND_LINE = Spelling(
     wider="wider terminal, --width, or another report format",
     every_row="--report-format md or html",
@@ -507,7 +510,8 @@ COMMAND_LINE = Spelling(
     by_name="--segmenter NAME",
     parameters="A sequence is given as a TOML array (-s 'NAME,key=[1, 2]'), a parameter's values to try as a grid "
                "(-s 'NAME,grid={key=[1, 2]}')",
-    describe="stability segmenters {name}", describe_plugin="stability segmenters {name} --allow-plugins")
+    describe="stability segmenters {name}", describe_plugin="stability segmenters {name} --allow-plugins",
+    report_again="stability report {out}")
 
 _SPELLING: contextvars.ContextVar[Spelling] = contextvars.ContextVar("stability_report_spelling", default=PYTHON)
 
