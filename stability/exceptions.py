@@ -240,6 +240,17 @@ class RunInterrupted(KeyboardInterrupt):
             self._result = self._build()
         return self._result
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with its result, built then (its builder, a closure over the run, does not pickle,
+        and an exception is rebuilt from its ``args``, which lack the builder and ``finished``)."""
+        state = {k: v for k, v in self.__dict__.items() if k not in ("_build", "_result")}
+        return _rebuild_interrupted, (str(self), self.result, self.finished), state
+
+
+def _rebuild_interrupted(message: str, result: Any, finished: int) -> RunInterrupted:
+    """A :class:`RunInterrupted` unpickled (:meth:`RunInterrupted.__reduce__`), holding ``result``."""
+    return RunInterrupted(message, lambda: result, finished)
+
 
 class StabilityWarning(UserWarning):
     """Base class of every warning of this package (:class:`~stability.SettingsWarning`,

@@ -190,3 +190,21 @@ def test_reports_written_without_the_metrics_named_say_how_to_render_them_in_the
     result = CliRunner().invoke(app, ["run", str(cfg), "--no-progress", "--metrics", "pk", "--overwrite"])
     assert result.exit_code == 1
     assert f"`stability report {out.as_posix()}` renders them again" in " ".join(result.stderr.split())
+
+
+def test_every_error_of_the_package_pickles_whole():
+    """An exception crossing a process (a joblib or Dask worker) is pickled: RunInterrupted, the
+    interrupt of a run holding its partial result, could not be (its result's builder is a closure),
+    and was rebuilt without its builder and ``finished`` when it could."""
+    from stability.exceptions import CorpusFormatError, InvalidParameterError, RunInterrupted
+
+    partial = evaluate({"even": "even"}, [["a"] * 12], n_restarts=2, progress=False)
+    stop = RunInterrupted("evaluate was interrupted", lambda: partial, finished=1)
+    back = pickle.loads(pickle.dumps(stop))
+    assert isinstance(back, KeyboardInterrupt) and str(back) == str(stop) and back.finished == 1
+    assert back.result.summary["even"].macro["f1"].mean == partial.summary["even"].macro["f1"].mean
+    errors = [InvalidParameterError.make("ci_width", "a number > 0", 5), CorpusFormatError("bad", path="c.txt", line=3),
+              SegmenterError("ValueError: no", segmenter="s", document="d", seed=0)]
+    for error in errors:
+        again = pickle.loads(pickle.dumps(error))
+        assert type(again) is type(error) and str(again) == str(error) and again.__dict__ == error.__dict__
