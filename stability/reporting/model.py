@@ -454,9 +454,11 @@ class Spelling:
     """How a report's notes name what would show more of it, in the words of whoever asked for it:
     a command line's flags, or the keyword arguments of :func:`stability.reporting.render` and
     :func:`stability.evaluate` for a caller in Python (a notebook), who has no ``--width`` to give.
-    Each note reads the spelling in force (:func:`spelling`); the two are :data:`PYTHON` (the
+    Each note reads the spelling in force (:func:`spelling`), as does a message of the library that
+    names a call to make next (a report to render again); the two are :data:`PYTHON` (the
     default) and :data:`COMMAND_LINE`, which the ``stability`` command puts in force while it runs
-    (:func:`spelled`)."""
+    (:func:`spelled`). An error naming a keyword says ``keyword=`` instead, which the command line
+    rewrites as its flag (:mod:`stability.userwords`)."""
 
     #: What shows the columns a table left out for width ``{needed}`` (the width they need).
     wider: str
