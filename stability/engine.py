@@ -249,7 +249,7 @@ def _raise_unloadable(exc: BaseException) -> None:
         raise UnknownSegmenterError(
             f"the Dask cluster cannot load the run's tasks ({seen}): every segmenter's module must be "
             "importable on the cluster, its scheduler and every worker (install it there, or start them "
-            "with it on their PYTHONPATH); the results finished so far are kept, --resume goes on") from None
+            "with it on their PYTHONPATH); the results finished so far are kept, resume=True goes on") from None
 
 
 def _raise_disconnected(client: Any, error: BaseException | None = None) -> None:
@@ -260,7 +260,7 @@ def _raise_disconnected(client: Any, error: BaseException | None = None) -> None
     if getattr(error, "reason", None) == "scheduler-connection-lost" or client.status in ("closing", "closed"):
         raise ClusterError(
             f"lost the connection to the Dask scheduler at {client.scheduler.address}: it stopped, or the "
-            "network to it failed; the results finished so far are kept, --resume goes on once it runs again")
+            "network to it failed; the results finished so far are kept, resume=True goes on once it runs again")
 
 
 def _dask_lost(future: Any) -> bool:
@@ -312,7 +312,7 @@ def _completed(client: Any, futures: list, more: Callable[[], list[Any]] = list)
         elif now - idle_since >= DASK_NO_WORKER_WAIT:
             raise ClusterError(
                 f"the Dask cluster has had no worker for {now - idle_since:.0f} s ({done.count()} task(s) waiting): its "
-                "workers died and none came back, or none joined; the results finished so far are kept, --resume "
+                "workers died and none came back, or none joined; the results finished so far are kept, resume=True "
                 "goes on once the cluster has workers")
 
 

@@ -208,3 +208,21 @@ def test_every_error_of_the_package_pickles_whole():
     for error in errors:
         again = pickle.loads(pickle.dumps(error))
         assert type(again) is type(error) and str(again) == str(error) and again.__dict__ == error.__dict__
+
+
+def test_a_lost_dask_cluster_says_how_to_go_on_in_the_words_of_its_caller(monkeypatch):
+    """``evaluate(..., backend="dask")`` losing its cluster told a Python caller to give
+    ``--resume``, a flag; it says ``resume=True``, which the command line says as ``--resume``."""
+    from types import SimpleNamespace
+
+    from stability import engine, runner
+    from stability.exceptions import ClusterError
+
+    client = SimpleNamespace(status="closed", scheduler=SimpleNamespace(address="tcp://10.0.0.1:8786"))
+    with pytest.raises(ClusterError) as lost:
+        engine._raise_disconnected(client)
+    assert str(lost.value).endswith("the results finished so far are kept, resume=True goes on once it runs again")
+    monkeypatch.setattr(runner, "evaluate", lambda *args, **keywords: engine._raise_disconnected(client))
+    result = CliRunner().invoke(app, ["run", "-s", "even", "--limit", "1", "-r", "2", "--no-progress"])
+    assert result.exit_code == 1
+    assert "the results finished so far are kept, --resume goes on once it runs again" in " ".join(result.stderr.split())

@@ -193,7 +193,7 @@ def test_a_cluster_left_without_workers_is_an_error_not_a_wait_forever(monkeypat
             time.sleep(0.05)
         waiting = client.submit(sum, [3, 4], pure=False)
         with pytest.raises(ClusterError, match=r"the Dask cluster has had no worker for \d+ s \(1 task\(s\) waiting\).*"
-                                               r"the results finished so far are kept, --resume goes on"):
+                                               r"the results finished so far are kept, resume=True goes on"):
             list(engine._completed(client, [waiting]))
         # the wait is said once, as it begins (it was silent for its 120 s)
         address = client.scheduler.address
@@ -542,7 +542,7 @@ def test_a_scheduler_gone_mid_run_is_an_error_not_a_wait_forever():
         outcome = _within(60, lambda: list(drained))
     assert isinstance(outcome.get("error"), ClusterError), outcome
     assert str(outcome["error"]).startswith(f"lost the connection to the Dask scheduler at {address}: ")
-    assert "the results finished so far are kept, --resume goes on" in str(outcome["error"])
+    assert "the results finished so far are kept, resume=True goes on" in str(outcome["error"])
 
 
 def _scheduler_run(address):
