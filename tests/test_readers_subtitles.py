@@ -317,9 +317,28 @@ def test_a_chapter_list_in_plain_text_gives_the_reference(tmp_path):
         ("00:00 Budget", "00:05 Roads")]
 
 
+@pytest.mark.parametrize("heading", ["Chapters:", "Timestamps:", "Chapters", "TIMESTAMPS:", "\u23f1 Chapters \u2193"])
+def test_a_chapter_list_may_have_one_heading_above_its_chapters(tmp_path, heading):
+    """A chapter list pasted from a YouTube description with its heading line was refused naming
+    that line; one line holding no time, above the first chapter, is now passed over with a note."""
+    write(tmp_path / "talk.vtt", TALK)
+    track = write(tmp_path / "talk.chapters.txt", f"\ufeff{heading}\n\n0:00 Intro\n0:03 - Budget\n(0:06) Roads\n")
+    with pytest.warns(CorpusWarning, match="read as the list's heading, not a chapter"):
+        (doc,) = read_corpus(tmp_path)
+    # the same chapters as test_a_chapter_list_in_plain_text_gives_the_reference: cues at 0, 2, 4, 6... s
+    assert doc.references[0].boundaries == (2, 3) and doc.meta["titles"] == ("Intro", "Budget", "Roads")
+    assert doc.meta["notes"] == [f"line 1, {heading!r}, read as the list's heading, not a chapter"]
+    assert doc.meta["chapters"] == str(track)
+
+
 @pytest.mark.parametrize("text, line, expected", [
-    ("Chapters:\n0:00 Intro\n", 1, r"expected a chapter: a time and its title, such as '0:00 Intro' or "
-                                    r"'1:02:03 - Questions', one a line; received 'Chapters:'"),
+    ("Chapters:\nTimestamps:\n0:00 Intro\n", 2, r"expected a chapter: a time and its title, such as '0:00 Intro' or "
+                                                 r"'1:02:03 - Questions', one a line; received 'Timestamps:' \(one "
+                                                 r"heading line may come above the chapters: this list has one at "
+                                                 r"line 1, 'Chapters:'\)"),
+    ("0:00 Intro\nChapters\n0:03 Budget\n", 2, r"expected a chapter: a time and its title.*received 'Chapters'"),
+    ("Intro 0:00\n0:03 Budget\n", 1, "expected a chapter: a time and its title"),  # a chapter written wrong
+    ("Chapters:\n", None, r"expected at least one chapter line \('0:00 Intro'\); found none"),
     ("0:00 Intro\n0:03\n", 2, "expected a chapter: a time and its title"),
     ("0:00 Intro\nBudget 0:03\n", 2, "expected a chapter: a time and its title"),
     ("0:00 Intro\n0:75 Budget\n", 2, r"expected minutes and seconds from 00 to 59 in the chapter's time; received '0:75'"),

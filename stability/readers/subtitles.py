@@ -318,7 +318,7 @@ def chapters_of(
             )
     listed = chapters.suffix.lower() == CHAPTER_LIST
     if listed:
-        cues = read_chapter_list(lines(chapters), chapters, max((end for _, end in times), default=0.0))
+        cues = read_chapter_list(lines(chapters), chapters, max((end for _, end in times), default=0.0), notes=notes)
     else:
         cues = read_cues(lines(chapters), chapters, notes=notes)
     if not cues:
@@ -714,9 +714,14 @@ def read_cues(lines: Iterable[str], file: Path | str, *, speakers: str = "meta",
 #: bullet before it may stay.
 _CHAPTER_LINE = re.compile(r"(?:[-*\u2022]\s+)?(?P<open>[(\[])?(?P<time>(?:(?P<h>\d+):(?=\d\d:))?(?P<m>\d+):(?P<s>\d\d))"
                            r"(?(open)[)\]])(?:\s*[-\u2013\u2014:|]\s*|\s+)(?P<title>\S.*)")
+#: A time as a chapter line gives it. A line holding none is a heading (``Chapters:``,
+#: ``TIMESTAMPS``), which a chapter list pasted from a description may have once, above its chapters;
+#: a line holding one elsewhere than at its start (``Intro 0:00``) is a chapter written wrong.
+_A_TIME = re.compile(r"\d+:\d\d")
 
 
-def read_chapter_list(lines: Iterable[str], file: Path | str, end: float) -> list[Cue]:
+def read_chapter_list(lines: Iterable[str], file: Path | str, end: float, *,
+                      notes: list[str] | None = None) -> list[Cue]:
     """The chapters of a chapter list, one a line as YouTube descriptions and podcast show notes
     write them, as cues (a chapter ends where the next starts, the last one at ``end``, where the
     transcript ends).
@@ -724,25 +729,36 @@ def read_chapter_list(lines: Iterable[str], file: Path | str, end: float) -> lis
     A line is a time and a title: ``0:00 Intro``, ``12:31 - The budget``, ``1:02:03 Questions``
     (minutes and seconds, with hours before them in a recording over an hour; the time may be in
     parentheses or brackets, a list bullet may come before it, and a dash, an en or em dash, a
-    colon or a bar may stand between it and the title). Blank lines are passed over. Errors name
-    ``file`` and the line: a line that is not a time and a title (a heading such as
-    ``Chapters:`` included: keep only the chapters), seconds (or minutes after hours) over 59, a
-    chapter that does not start after the one above it, and one starting after ``end`` (a list
-    of another recording, or a transcript cut short).
+    colon or a bar may stand between it and the title). Blank lines are passed over, and so is one
+    heading line above the first chapter, a line holding no time (``Chapters:``,
+    ``Timestamps``, as a list pasted from a YouTube description has; a note in ``notes``, when
+    given, names it). Errors name ``file`` and the line: any other line that is not a time and a
+    title (a second heading, a heading below a chapter, a time without a title or after it), seconds (or
+    minutes after hours) over 59, a chapter that does not start after the one above it, and one
+    starting after ``end`` (a list of another recording, or a transcript cut short).
 
-    >>> [(c.start, c.end, c.text) for c in read_chapter_list(["0:00 Intro", "", "1:05 - Budget"], "x.txt", 90.0)]
+    >>> [(c.start, c.end, c.text) for c in read_chapter_list(["Chapters:", "0:00 Intro", "", "1:05 - Budget"],
+    ...                                                      "x.txt", 90.0)]
     [(0.0, 65.0, 'Intro'), (65.0, 90.0, 'Budget')]
     """
     found: list[tuple[int, float, str]] = []
+    heading: tuple[int, str] | None = None
     for lineno, line in enumerate(lines, 1):
         text = (line.lstrip("\ufeff") if lineno == 1 else line).strip()
         if not text:
             continue
         match = _CHAPTER_LINE.fullmatch(text)
+        if match is None and not found and heading is None and not _A_TIME.search(text):
+            heading = (lineno, text)
+            if notes is not None:
+                note(notes, file, f"line {lineno}, {_short_repr(text)}, read as the list's heading, not a chapter")
+            continue
         if match is None:
+            why = (f" (one heading line may come above the chapters: this list has one at line {heading[0]}, "
+                   f"{_short_repr(heading[1])})" if heading is not None and not found else "")
             raise CorpusFormatError(
                 f"expected a chapter: a time and its title, such as '0:00 Intro' or '1:02:03 - Questions', one a "
-                f"line; received {_short_repr(text)}", path=str(file), line=lineno,
+                f"line; received {_short_repr(text)}{why}", path=str(file), line=lineno,
             )
         hours, minutes, seconds = (int(match.group(g) or 0) for g in ("h", "m", "s"))
         if seconds > 59 or (match.group("h") is not None and minutes > 59):
