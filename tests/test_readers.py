@@ -629,6 +629,75 @@ def test_csv_speaker_column_gives_the_units_their_speakers(tmp_path):
     assert result.exit_code == 0, result.output
 
 
+# A meeting as WhisperX's segments give it (tests/test_readers_whisper.py), as a CSV transcript.
+SPOKEN = ("start,end,speaker,text\n0,3,SPEAKER_00,Welcome everyone. Today we start with\n"
+          "3,6,SPEAKER_00,\"the budget, which is up four percent.\"\n6,7,SPEAKER_01,Yeah.\n"
+          "7,9.5,SPEAKER_00,Then the roads. Elm Street needs\n9.5,12,SPEAKER_00,paving before May.\n")
+
+
+def test_csv_sentence_units_are_cut_as_captions_cut_their_cues(tmp_path):
+    """Before, --unit sentence was refused for CSV/TSV transcripts (unit is no option of format
+    'csv'), though their rows cut sentences as caption cues and Whisper segments do. The units and
+    times are those test_whisper_json_with_sentence_units works out by hand for the same speech
+    ("Today" at 18 of 37 characters in 0-3 s: 1.459 s; "Elm" at 16 of 32 in 7-9.5 s: 8.25 s)."""
+    file = write(tmp_path / "csv" / "meeting.csv", SPOKEN)
+    (doc,) = read_corpus(file, unit="sentence", splitter="rules")
+    assert doc.units[1] == "Today we start with the budget, which is up four percent."  # two rows, quoted
+    assert doc.units[3:] == ("Then the roads.", "Elm Street needs paving before May.")
+    assert doc.times == ((0.0, 1.459), (1.459, 6.0), (6.0, 7.0), (7.0, 8.25), (8.25, 12.0))
+    assert doc.meta["speakers"][1:3] == ("SPEAKER_00", "SPEAKER_01") and doc.meta["notes"] == []
+    assert (doc.meta["unit"], doc.meta["splitter"]) == ("sentence", "rules")
+    # one implementation: the same speech as WebVTT captions gives the same sentences
+    vtt = write(tmp_path / "vtt" / "meeting.vtt", "WEBVTT\n\n" + "".join(
+        f"00:{float(start):06.3f} --> 00:{float(end):06.3f}\n<v {who}>{text.strip(chr(34))}\n\n"
+        for start, end, who, text in (line.split(",", 3) for line in SPOKEN.splitlines()[1:])))
+    (captions,) = read_corpus(vtt, unit="sentence", splitter="rules")
+    assert (captions.units, captions.times, captions.meta["speakers"]) == (doc.units, doc.times, doc.meta["speakers"])
+    (prefixed,) = read_corpus(file, unit="sentence", splitter="rules", speakers="prefix")
+    assert prefixed.units[2:4] == ("SPEAKER_01: Yeah.", "SPEAKER_00: Then the roads.")
+    # a chapters track beside the file places its chapters on the sentences' times: 8 s falls in the second
+    # half of "Then the roads." (7-8.25 s, middle 7.625) so the chapter begins with the sentence after it,
+    # unit 4; with a unit a row it falls in the first half of row 3 (7-9.5 s, middle 8.25): unit 3
+    write(tmp_path / "csv" / "meeting.chapters.txt", "Chapters:\n0:00 Budget\n0:08 Roads\n")
+    with pytest.warns(CorpusWarning, match="heading"):
+        (doc,) = read_corpus(tmp_path / "csv", unit="sentence")  # the default splitter, trained on the folder's turns
+        (rows,) = read_corpus(tmp_path / "csv")
+    assert doc.n_units == 5 and doc.references[0].boundaries == (4,) and doc.meta["titles"] == ("Budget", "Roads")
+    assert rows.n_units == 5 and rows.references[0].boundaries == (3,) and "unit" not in rows.meta
+
+
+def test_csv_sentence_units_keep_the_reference_of_the_label_columns(tmp_path):
+    """A label column marks a boundary between two rows; a sentence running across it could take
+    neither label. A change of label ends a turn, as a change of speaker does, so no sentence spans
+    it and each sentence takes the labels of its rows (the references keep their boundaries)."""
+    file = write(tmp_path / "talk.csv", "text,label_a,label_b\nBudget rises. Taxes,1,x\nstay flat. Roads,2,x\n"
+                                        "need asphalt. Bridges,2,y\ntoo.,2,y\n")
+    (rows,) = read_csv(file)
+    assert [ref.boundaries for ref in rows.references] == [(1,), (2,)] and rows.times is None
+    (doc,) = read_csv(file, unit="sentence", splitter="rules")
+    # cut at rows 1 (label_a changes) and 2 (label_b changes); "Bridges too." joins rows 2 and 3
+    assert doc.units == ("Budget rises.", "Taxes", "stay flat.", "Roads", "need asphalt.", "Bridges too.")
+    assert [ref.boundaries for ref in doc.references] == [(2,), (4,)]  # "stay flat." and "need asphalt." start rows 1, 2
+    assert doc.times is None and doc.meta["label_columns"] == ("label_a", "label_b")
+    # without a change of label there, the sentence runs across the rows
+    (joined,) = read_csv(write(tmp_path / "same.csv", "text,topic\nBudget rises. Taxes,1\nstay flat.,1\nRoads.,2\n"),
+                         unit="sentence", splitter="rules")
+    assert joined.units == ("Budget rises.", "Taxes stay flat.", "Roads.") and joined.references[0].boundaries == (2,)
+
+
+def test_csv_sentence_units_options_and_command_line(tmp_path):
+    file = write(tmp_path / "meeting.csv", SPOKEN)
+    with pytest.raises(InvalidParameterError, match="unit must be one of 'row', 'sentence'; received 'cue'"):
+        read_csv(file, unit="cue")
+    with pytest.raises(InvalidParameterError, match="splitter applies only to unit='sentence'"):
+        read_csv(file, splitter="rules")
+    result = CliRunner().invoke(app, ["run", "-s", "even", "--corpus", str(file), "--unit", "sentence", "--splitter",
+                                      "rules", "--restarts", "2", "--no-progress", "--report-format", "json"])
+    assert result.exit_code == 0, result.output
+    (doc,) = json.loads(result.stdout)["documents"]["even"]
+    assert doc["n_units"] == 5
+
+
 def test_csv_delimiter_option_and_directory_ids(tmp_path):
     write(tmp_path / "a" / "ep1.csv", "text;label\nx;1\ny;2\n")
     write(tmp_path / "ep2.csv", "text;label\nz;1\n")

@@ -24,6 +24,7 @@ from ..checks import check_choice, listed
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, _short_repr, warn
 from ..segmentation import Segmentation
+from ..splitters import Splitter, SplitterOption
 from .common import (
     NoTextError,
     CorpusWarning,
@@ -37,7 +38,8 @@ from .common import (
     open_source,
     stream_files,
 )
-from .subtitles import SPEAKERS, chapters_of, chapters_track
+from .subtitles import SPEAKERS, Cue, chapters_of, chapters_track, sentences, turn_texts
+from .text import _splitter_name, build_splitter, resolve_splitter
 
 __all__ = ["read_csv", "write_csv"]
 
@@ -48,6 +50,8 @@ _DOCUMENT_COLUMNS = ("document", "doc_id", "document_id", "doc")
 _LABEL_COLUMNS = ("label", "labels", "segment", "topic", "reference", "ground_truth")
 _LABEL_PREFIXES = ("label_", "reference_", "ref_", "annotator_")
 _SPEAKER_COLUMNS = ("speaker", "speaker_name", "speaker_id", "spk")
+#: What a unit of a CSV/TSV file is: a row as written, or a sentence of the rows' text.
+UNITS = ("row", "sentence")
 
 #: The units a time column may be given in, with how many of them make a second.
 TIME_UNITS: dict[str, int] = {"s": 1, "ms": 1000}
@@ -93,6 +97,8 @@ def read_csv(
     document_column: str | None = None,
     speaker_column: str | None = None,
     speakers: str = "meta",
+    unit: str = "row",
+    splitter: SplitterOption = None,
     delimiter: str | None = None,
     time_unit: str | None = None,
     encoding: str = "utf-8",
@@ -136,6 +142,18 @@ def read_csv(
     words they count: a change of speaker then looks like a change of topic; see
     :func:`~stability.readers.read_subtitles`).
 
+    With ``unit="sentence"`` the units are sentences instead, cut from the rows exactly as caption
+    files and Whisper's JSON cut their cues and segments (the same code, a row in the place of a
+    cue; see :func:`~stability.readers.read_subtitles`): the rows of each speaker turn
+    (consecutive rows with the same speaker; every row, without a speaker column) are joined and
+    cut by ``splitter``, each sentence taking the share of its rows' times its characters take,
+    and text without a sentence end stays cut where its rows end (a note counts such units). A
+    change of label in any label column ends a turn too, so no sentence spans a reference
+    boundary: each sentence takes the labels of its rows, and the references keep their
+    boundaries (a row cut off mid-sentence there stays a unit of its own). A chapters track
+    beside a timed file places its chapters on the sentences' times. Rows without text give no
+    sentence.
+
     Times are read in seconds, or in the unit ``time_unit`` names. Whisper's TSV output
     (``whisper talk.mp3 --output_format tsv``) gives them in milliseconds: a tab-separated file
     whose header is exactly ``start``, ``end``, ``text`` (Whisper's layout, in that order) and
@@ -169,7 +187,14 @@ def read_csv(
     speakers : {"meta", "prefix"}
         Where each row's speaker goes: only into ``meta["speakers"]`` (default), or also before its
         text, ``"Alice: Hello."`` (a row with an empty speaker cell keeps its text as it is).
-        ``"prefix"`` is refused for a file without a speaker column.
+        ``"prefix"`` is refused for a file without a speaker column. With sentence units, the
+        name goes before every sentence.
+    unit : {"row", "sentence"}
+        What a unit is: a row (default), or a sentence of a speaker turn (see above).
+    splitter : str or callable, optional
+        Sentence splitter for ``unit="sentence"``, as for the text format (see
+        :func:`~stability.readers.read_text`); default ``"auto"``, which learns from the turns of
+        every file of the corpus when they are long enough.
     delimiter : str, optional
         Field delimiter (default: tab for ``.tsv``/``.tab`` files, comma otherwise).
     time_unit : {"s", "ms"}, optional
@@ -185,8 +210,9 @@ def read_csv(
     -------
     iterator of Document
         ``meta`` holds ``format``, ``source``, ``line`` (first row), ``label_columns`` (the
-        columns of the references, in order), ``notes`` and, with a speaker column,
-        ``speakers`` (one entry a unit: the speaker's name, or ``None`` for an empty cell).
+        columns of the references, in order), ``notes``, with a speaker column ``speakers``
+        (one entry a unit: the speaker's name, or ``None`` for an empty cell), and with
+        ``unit="sentence"`` ``unit`` and ``splitter`` (its name, or the callable's qualified name).
 
     Examples
     --------
@@ -227,14 +253,27 @@ def read_csv(
     }
     if delimiter is not None and (not isinstance(delimiter, str) or len(delimiter) != 1):
         raise InvalidParameterError.make("delimiter", "a single character such as ',' or '\\t'", delimiter)
+    check_choice(unit, "unit", UNITS)
+    resolved = resolve_splitter(splitter, unit)
     source = open_source(
         path, encoding=encoding, encoding_errors=encoding_errors, pattern=pattern, limit=limit,
         default_patterns=PATTERNS,
     )
+    state: dict[str, Splitter] = {}
+
+    def relative_id(relative: str, file: Path) -> str:
+        return file.stem if source.single else Path(relative).with_suffix("").as_posix()
+
+    def turns(file: Path) -> Iterator[str]:  # what a sentence splitter learns from: each turn's text
+        for columns, _, rows in _grouped_rows(source, file, file.stem, delimiter or _default_delimiter(file), options):
+            yield from turn_texts(*_row_cues(rows, columns, None))
 
     def parse_file(relative: str, file: Path) -> Iterator[Document]:
-        default_id = file.stem if source.single else Path(relative).with_suffix("").as_posix()
-        return _parse_csv(source, file, default_id, delimiter or _default_delimiter(file), options)
+        if resolved is not None and "split" not in state:
+            state["split"] = build_splitter(resolved, source, turns)
+        split = (state["split"], _splitter_name(resolved)) if resolved is not None else None
+        return _parse_csv(source, file, relative_id(relative, file), delimiter or _default_delimiter(file), options,
+                          split)
 
     return stream_files(source, parse_file)
 
@@ -336,8 +375,21 @@ def _columns(header: list[str], options: dict[str, Any], path: Path, delimiter: 
 
 
 def _parse_csv(
-    source: Source, path: Path, default_id: str, delimiter: str, options: dict[str, Any]
+    source: Source, path: Path, default_id: str, delimiter: str, options: dict[str, Any],
+    split: tuple[Splitter, str | None] | None = None,
 ) -> Iterator[Document]:
+    """The documents of one file; ``split``: the sentence splitter of ``unit="sentence"`` and its
+    name (None: a unit a row)."""
+    track = chapters_track(path)  # a reference for a timed transcript, looked for once a file
+    for columns, doc_id, rows in _grouped_rows(source, path, default_id, delimiter, options):
+        doc = _build(path, doc_id, rows, columns, split)
+        yield doc if track is None else _with_chapters(doc, path, columns, source, track)
+
+
+def _grouped_rows(
+    source: Source, path: Path, default_id: str, delimiter: str, options: dict[str, Any]
+) -> Iterator[tuple[_Columns, str, Rows]]:
+    """The columns of one file, and the id and rows of each of its documents."""
     lines = iter(source.lines(path, raw=True))
     head = list(itertools.islice(lines, 2))  # the header and the first row: Whisper's output is never quoted
     whisper = _whisper_output(head, delimiter)
@@ -349,12 +401,10 @@ def _parse_csv(
     columns = _columns(header, options, path, delimiter)
     keyed = ((_row_id(row, lineno, columns, default_id, path), lineno, (lineno, row)) for lineno, row in
              _data_rows(reader, columns, path))
-    track = chapters_track(path)  # a reference for a timed transcript, looked for once a file
     empty = True
     for doc_id, rows in consecutive_groups(keyed, path, "rows"):
         empty = False
-        doc = _build(path, doc_id, rows, columns)
-        yield doc if track is None else _with_chapters(doc, path, columns, source, track)
+        yield columns, doc_id, rows
     if empty:
         raise NoTextError(
             "expected at least one data row after the header; found none", path=str(path), line=reader.line_num + 1
@@ -474,8 +524,9 @@ def _note_grouping_column(path: Path, rows: Rows, columns: _Columns, notes: list
             return
 
 
-def _build(path: Path, doc_id: str, rows: Rows, columns: _Columns) -> Document:
-    references, used = [], []
+def _labels(path: Path, doc_id: str, rows: Rows, columns: _Columns) -> list[tuple[str, list[str]]]:
+    """The label columns that give the document a reference, each with its label of every row."""
+    used = []
     for name, index in columns.labels:
         values = [row[index].strip() for _, row in rows]
         if not any(values):
@@ -487,17 +538,55 @@ def _build(path: Path, doc_id: str, rows: Rows, columns: _Columns) -> Document:
                 path=str(path),
                 line=rows[values.index("")][0],
             )
-        references.append(Segmentation.from_labels(values))
-        used.append(name)
+        used.append((name, values))
+    return used
+
+
+def _row_cues(rows: Rows, columns: _Columns, times: Sequence[tuple[float, float]] | None,
+              labels: Sequence[tuple[str, list[str]]] = ()) -> tuple[list[Cue], set[int]]:
+    """The rows with text as the cues :func:`~stability.readers.subtitles.sentences` cuts (each
+    with its row's line, times (0 without them), text with whitespace runs made one space, and
+    speaker), and the indices of those that start a turn because a label changes there."""
+    cues: list[Cue] = []
+    cuts: set[int] = set()
+    before: tuple[str, ...] | None = None
+    for k, (lineno, row) in enumerate(rows):
+        text = " ".join(row[columns.text].split())
+        key = tuple(values[k] for _, values in labels)
+        if not text:
+            continue
+        if before is not None and key != before:
+            cuts.add(len(cues))
+        before = key
+        name = row[columns.speaker[1]].strip() if columns.speaker is not None else ""
+        start, end = times[k] if times is not None else (0.0, 0.0)
+        cues.append(Cue(lineno, start, end, text, (name,) if name else ()))
+    return cues, cuts
+
+
+def _build(path: Path, doc_id: str, rows: Rows, columns: _Columns,
+           split: tuple[Splitter, str | None] | None = None) -> Document:
+    labels = _labels(path, doc_id, rows, columns)
     first_line = rows[0][0]
     notes: list[str] = []
     if columns.document is None:
         _note_grouping_column(path, rows, columns, notes)
-    meta: dict[str, Any] = {"format": "csv", "source": str(path), "line": first_line, "label_columns": tuple(used),
-                            "notes": notes}
+    meta: dict[str, Any] = {"format": "csv", "source": str(path), "line": first_line,
+                            "label_columns": tuple(name for name, _ in labels), "notes": notes}
     units = tuple(row[columns.text] for _, row in rows)
-    if columns.speaker is not None:
-        speakers = tuple(row[columns.speaker[1]].strip() or None for _, row in rows)
+    times = _times(path, doc_id, rows, columns, notes)
+    speakers = tuple(row[columns.speaker[1]].strip() or None for _, row in rows) if columns.speaker else None
+    if split is not None:  # sentences of the rows, as captions' of their cues; each takes its first row's labels
+        cues, cuts = _row_cues(rows, columns, times, labels)
+        cues = sentences(cues, split[0], path, notes, pieces="rows", cuts=cuts)
+        row_of = {lineno: k for k, (lineno, _) in enumerate(rows)}
+        firsts = [row_of[cue.line] for cue in cues]
+        labels = [(name, [values[k] for k in firsts]) for name, values in labels]
+        units = tuple(cue.text for cue in cues)
+        times = None if times is None else [(cue.start, cue.end) for cue in cues]
+        speakers = None if speakers is None else tuple(", ".join(cue.speakers) or None for cue in cues)
+        meta.update(unit="sentence", splitter=split[1])
+    if speakers is not None:
         meta["speakers"] = speakers
         if columns.prefix:
             units = tuple(f"{name}: {unit}" if name else unit for name, unit in zip(speakers, units))
@@ -506,8 +595,8 @@ def _build(path: Path, doc_id: str, rows: Rows, columns: _Columns) -> Document:
         first_line,
         id=doc_id,
         units=units,
-        references=tuple(references),
-        times=_times(path, doc_id, rows, columns, notes),
+        references=tuple(Segmentation.from_labels(values) for _, values in labels),
+        times=times,
         meta=meta,
     )
 

@@ -259,13 +259,14 @@ def read_corpus(
     levels :
         Wiki, Markdown and HTML: header or heading levels that are boundaries (default every
         level; the usual Wiki-50 setting is ``levels="1-2"``, see :func:`read_wiki`).
-    unit : {"sentence", "paragraph", "line", "cue", "segment"}
+    unit : {"sentence", "paragraph", "line", "cue", "segment", "row"}
         Text (default ``"sentence"``), Markdown and HTML (``"paragraph"`` or ``"sentence"``;
         default ``"paragraph"``), subtitles (``"cue"`` or ``"sentence"``, the sentences of each
         speaker turn; default ``"cue"``; see :func:`read_subtitles`), Whisper transcripts in JSON
-        (``"segment"`` or ``"sentence"``, likewise; default ``"segment"``; see :func:`read_jsonl`).
+        (``"segment"`` or ``"sentence"``, likewise; default ``"segment"``; see :func:`read_jsonl`),
+        CSV/TSV (``"row"`` or ``"sentence"``, likewise; default ``"row"``; see :func:`read_csv`).
     splitter : str or callable
-        Text, Markdown, HTML, subtitles and Whisper transcripts: the sentence splitter (default
+        Text, Markdown, HTML, subtitles, Whisper and CSV/TSV transcripts: the sentence splitter (default
         ``"auto"``, see :mod:`stability.splitters`).
     code : {"keep", "drop"}
         Markdown and HTML: code blocks (fenced or indented; ``<pre>``) as units, or removed

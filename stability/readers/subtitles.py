@@ -33,7 +33,7 @@ from __future__ import annotations
 import html
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
@@ -486,22 +486,23 @@ def _document(source: Source, doc_id: str, file: Path, speakers: str, split: Spl
     )
 
 
-def _turns(cues: Sequence[Cue]) -> list[list[Cue]]:
-    """``cues`` in runs of consecutive cues with the same voices (one run, without voices)."""
+def _turns(cues: Sequence[Cue], cuts: Collection[int] = ()) -> list[list[Cue]]:
+    """``cues`` in runs of consecutive cues with the same voices (one run, without voices), a run
+    also starting at each index in ``cuts``."""
     runs: list[list[Cue]] = []
-    for cue in cues:
-        if runs and runs[-1][-1].speakers == cue.speakers:
+    for k, cue in enumerate(cues):
+        if runs and runs[-1][-1].speakers == cue.speakers and k not in cuts:
             runs[-1].append(cue)
         else:
             runs.append([cue])
     return runs
 
 
-def turn_texts(cues: Sequence[Cue]) -> list[str]:
-    """The text of each speaker turn of ``cues`` (consecutive cues with the same ``speakers``),
-    their texts joined (:func:`_joined`): what :func:`sentence_units` cuts, and what a splitter
-    that trains learns from."""
-    return [_joined([cue.text for cue in turn])[0] for turn in _turns(cues)]
+def turn_texts(cues: Sequence[Cue], cuts: Collection[int] = ()) -> list[str]:
+    """The text of each speaker turn of ``cues`` (consecutive cues with the same ``speakers``;
+    one starting at each index in ``cuts`` too), their texts joined (:func:`_joined`): what
+    :func:`sentence_units` cuts, and what a splitter that trains learns from."""
+    return [_joined([cue.text for cue in turn])[0] for turn in _turns(cues, cuts)]
 
 
 #: Characters of scripts written without spaces between words (Chinese, Japanese kana and their
@@ -528,11 +529,12 @@ def _joined(texts: Sequence[str]) -> tuple[str, list[int]]:
 
 
 def sentences(cues: Sequence[Cue], split: Splitter, file: Path | str, notes: list[str], *,
-              pieces: str = "cues", where: Path | str | None = None) -> list[Cue]:
-    """The sentence units of ``cues`` (:func:`sentence_units`), with a note in ``notes`` counting
-    the units left as their cues (``pieces`` names them: ``"segments"`` for a Whisper transcript).
-    ``file`` names the file in errors, ``where`` the place in the note (default ``file``)."""
-    units, held = sentence_units(cues, split, file)
+              pieces: str = "cues", where: Path | str | None = None, cuts: Collection[int] = ()) -> list[Cue]:
+    """The sentence units of ``cues`` (:func:`sentence_units`, ``cuts`` as there), with a note in
+    ``notes`` counting the units left as their cues (``pieces`` names them: ``"segments"`` for a
+    Whisper transcript, ``"rows"`` for a CSV one). ``file`` names the file in errors, ``where``
+    the place in the note (default ``file``)."""
+    units, held = sentence_units(cues, split, file, cuts)
     if held:
         note(notes, file if where is None else where,
              f"{held} unit(s) left as their {pieces}: text without a sentence end to close it (no punctuation, "
@@ -540,7 +542,8 @@ def sentences(cues: Sequence[Cue], split: Splitter, file: Path | str, notes: lis
     return units
 
 
-def sentence_units(cues: Sequence[Cue], split: Splitter, file: Path | str) -> tuple[list[Cue], int]:
+def sentence_units(cues: Sequence[Cue], split: Splitter, file: Path | str,
+                   cuts: Collection[int] = ()) -> tuple[list[Cue], int]:
     """The sentences of ``cues`` (each with text), as cues spanning the cues they were read from.
 
     The cues of each speaker turn (consecutive cues with the same ``speakers``) are joined with
@@ -550,8 +553,9 @@ def sentence_units(cues: Sequence[Cue], split: Splitter, file: Path | str) -> tu
     again where its cues end. Units never share time: captions time cues, not words, so a unit
     starting inside a cue starts at the share of the cue's time its characters before it take
     (:func:`_time_at`), and a unit ends where the next one starts when that one starts inside the
-    cue it ends in, else when that cue ends. Returns the units and how many of them are such parts.
-    ``file`` names the file in errors.
+    cue it ends in, else when that cue ends. A turn also starts at each index of ``cues`` in
+    ``cuts`` (a reference boundary between two rows of a CSV transcript: no sentence spans it).
+    Returns the units and how many of them are such parts. ``file`` names the file in errors.
 
     >>> from stability.splitters import split_rules
     >>> said = [Cue(1, 0.0, 2.0, "Hi. So the"), Cue(4, 2.0, 3.0, "plan is set."), Cue(7, 3.0, 4.0, "Ok then"),
@@ -565,7 +569,7 @@ def sentence_units(cues: Sequence[Cue], split: Splitter, file: Path | str) -> tu
     """
     units: list[Cue] = []
     held = 0
-    for turn in _turns(cues):
+    for turn in _turns(cues, cuts):
         text, starts = _joined([cue.text for cue in turn])  # ``starts``: where each cue's text starts in it
         pieces: list[tuple[int, int, int, str, bool]] = []  # (first cue, last cue, offset, text, a part?)
         for begin, end in _spans(text, _checked_split(split, text, Path(file)), file):
