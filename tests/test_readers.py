@@ -691,6 +691,10 @@ def test_csv_sentence_units_options_and_command_line(tmp_path):
         read_csv(file, unit="cue")
     with pytest.raises(InvalidParameterError, match="splitter applies only to unit='sentence'"):
         read_csv(file, splitter="rules")
+    blank = write(tmp_path / "blank.csv", "doc,text\na,Hi.\nb, \nb,\n")
+    with pytest.raises(CorpusFormatError, match=r"blank\.csv:3: document 'b': expected text to cut into sentences "
+                                                r"\(unit='sentence'\); its 2 row\(s\) have none"):
+        list(read_csv(blank, unit="sentence"))
     result = CliRunner().invoke(app, ["run", "-s", "even", "--corpus", str(file), "--unit", "sentence", "--splitter",
                                       "rules", "--restarts", "2", "--no-progress", "--report-format", "json"])
     assert result.exit_code == 0, result.output

@@ -578,6 +578,9 @@ def _build(path: Path, doc_id: str, rows: Rows, columns: _Columns,
     speakers = tuple(row[columns.speaker[1]].strip() or None for _, row in rows) if columns.speaker else None
     if split is not None:  # sentences of the rows, as captions' of their cues; each takes its first row's labels
         cues, cuts = _row_cues(rows, columns, times, labels)
+        if not cues:
+            raise CorpusFormatError(f"document {doc_id!r}: expected text to cut into sentences (unit='sentence'); "
+                                    f"its {len(rows)} row(s) have none", path=str(path), line=first_line)
         cues = sentences(cues, split[0], path, notes, pieces="rows", cuts=cuts)
         row_of = {lineno: k for k, (lineno, _) in enumerate(rows)}
         firsts = [row_of[cue.line] for cue in cues]
