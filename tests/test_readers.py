@@ -1061,6 +1061,20 @@ def test_csv_round_trip(tmp_path, docs, name):
     assert [d.times for d in back] == [d.times for d in docs]
 
 
+csv_speakers = st.one_of(st.none(), csv_text.filter(lambda name: name and name == name.strip()))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(csv_text, csv_speakers), min_size=1, max_size=6), st.sampled_from(["rt.csv", "rt.tsv"]))
+def test_csv_round_trip_keeps_the_speakers(tmp_path, said, name):
+    doc = Document("d", tuple(text for text, _ in said), meta={"speakers": tuple(who for _, who in said)})
+    write_csv([doc], tmp_path / name)
+    (back,) = read_csv(tmp_path / name)
+    assert back == doc
+    expected = doc.meta["speakers"] if any(who is not None for _, who in said) else None
+    assert back.meta.get("speakers") == expected
+
+
 choi_text = st.text(st.characters(categories=("L", "N", "P")), min_size=1, max_size=12).map(
     lambda s: s + " ." if s.isdigit() else s
 )
@@ -1076,6 +1090,35 @@ def test_choi_round_trip(tmp_path_factory, docs):
     by_id = sorted(single, key=lambda d: int(d.id.split(".")[0]))
     assert back == by_id
     assert all(d.meta["notes"] == [] for d in back)
+
+
+def test_write_csv_writes_the_speakers_the_reader_reads(tmp_path):
+    """Before, write_csv wrote no speaker column, so a transcript's meta["speakers"] (which
+    read_csv reads from one) was lost on the way out and back."""
+    meeting = write(tmp_path / "meeting.csv", MEETING)
+    (doc,) = read_csv(meeting)
+    plain = Document("plain", ("a", "b"), times=((0.0, 1.0), (1.0, 2.0)))
+    out = tmp_path / "out.tsv"
+    assert write_csv([doc, plain], out) == 2
+    assert out.read_text().splitlines()[:2] == ["document\ttext\tstart\tend\tspeaker\tlabel",
+                                                "meeting\tWelcome everyone.\t0.0\t4.0\tAnn Lee\t0"]
+    back, other = read_csv(out)
+    assert back == doc and back.times == doc.times and back.meta["speakers"] == ("Ann Lee", "Bo", "Ann Lee", None)
+    assert other.meta["speakers"] == (None, None)  # no speakers: empty cells, read back as unknown
+    # a caption file's voices go out and back the same way; captions without any voice add no column
+    vtt = write(tmp_path / "talk.vtt", "WEBVTT\n\n00:00.000 --> 00:02.000\n<v Ann>Hi.\n\n"
+                                       "00:02.000 --> 00:04.000\nBudget.\n")
+    write_csv(read_corpus(vtt), tmp_path / "talk.csv")
+    assert next(read_csv(tmp_path / "talk.csv")).meta["speakers"] == ("Ann", None)
+    write_csv([Document("x", ("a",), meta={"speakers": (None,)})], tmp_path / "none.csv")
+    assert (tmp_path / "none.csv").read_text().splitlines()[0] == "document,text"
+    # what would not read back as written is refused, naming the document and the unit
+    for speakers, expected in [((" Ann", None), r"the speaker of unit 0 must be a name without spaces around it"),
+                               ((None, ""), "the speaker of unit 1 must be a name"),
+                               ((None, 3), "the speaker of unit 1 must be a name"),
+                               (("Ann",), r"meta\['speakers'\] must hold one speaker a unit \(2\)")]:
+        with pytest.raises(InvalidParameterError, match=r"document 'x': " + expected):
+            write_csv([Document("x", ("a", "b"), meta={"speakers": speakers})], tmp_path / "bad.csv")
 
 
 def test_writers_refuse_what_would_not_read_back(tmp_path):

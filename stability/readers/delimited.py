@@ -661,10 +661,14 @@ def write_csv(
     """Write documents as one CSV/TSV file that :func:`read_csv` reads back to equal documents.
 
     Columns: ``document``, ``text``, then ``start`` and ``end`` if any document has times, then
-    one label column per reference (``label`` when no document has more than one reference,
-    otherwise ``label_1``, ``label_2``...), holding each unit's segment number. Cells of a
-    document that lacks a reference or times are left empty. The header depends on every
-    document, so a one-shot iterator is turned into a list first.
+    ``speaker`` if any document names a speaker in ``meta["speakers"]`` (one name or ``None`` a
+    unit, as the readers of transcripts give them), then one label column per reference
+    (``label`` when no document has more than one reference, otherwise ``label_1``,
+    ``label_2``...), holding each unit's segment number. Cells of a document that lacks a
+    reference, times or speakers are left empty (a unit whose speaker is ``None`` too: read back,
+    it is ``None``). A speaker the reader would not read back as written is refused: not a string,
+    empty, or with spaces around it. The header depends on every document, so a one-shot iterator
+    is turned into a list first.
 
     Returns
     -------
@@ -684,18 +688,44 @@ def write_csv(
     target = Path(path)
     n_refs = max((len(d.references) for d in docs), default=0)
     with_times = any(d.times is not None for d in docs)
+    speakers = [_speakers_written(doc) for doc in docs]
+    with_speakers = any(name is not None for names in speakers for name in names or ())
     label_names = ["label"] if n_refs == 1 else [f"label_{k + 1}" for k in range(n_refs)]
-    header = ["document", "text"] + (["start", "end"] if with_times else []) + label_names
+    header = (["document", "text"] + (["start", "end"] if with_times else []) + (["speaker"] if with_speakers else [])
+              + label_names)
     with open(target, "w", encoding=encoding, newline="") as handle:
         # "\r\n" ends: cells with \r get quoted
         writer = csv.writer(handle, delimiter=delimiter or _default_delimiter(target))
         writer.writerow(header)
-        for doc in docs:
+        for doc, names in zip(docs, speakers):
             labels = [ref.labels for ref in doc.references]
             for i, unit in enumerate(doc.units):
                 row = [doc.id, unit]
                 if with_times:
                     row += [repr(doc.times[i][0]), repr(doc.times[i][1])] if doc.times is not None else ["", ""]
+                if with_speakers:
+                    row.append(names[i] or "" if names is not None else "")
                 row += [str(labels[k][i]) if k < len(labels) else "" for k in range(n_refs)]
                 writer.writerow(row)
     return len(docs)
+
+
+def _speakers_written(doc: Document) -> Sequence[str | None] | None:
+    """The speakers of ``doc``'s units (``meta["speakers"]``) as :func:`write_csv` writes them, or
+    None without them; refused when they would not read back as they are."""
+    names = doc.meta.get("speakers")
+    if names is None:
+        return None
+    if not isinstance(names, (list, tuple)) or len(names) != doc.n_units:
+        raise InvalidParameterError(
+            f"document {doc.id!r}: meta['speakers'] must hold one speaker a unit ({doc.n_units}), a name or None, "
+            f"to be written in the speaker column; received {_short_repr(names)}", parameter="documents",
+        )
+    for i, name in enumerate(names):
+        if name is not None and (not isinstance(name, str) or not name or name != name.strip()):
+            raise InvalidParameterError(
+                f"document {doc.id!r}: the speaker of unit {i} must be a name without spaces around it, or None "
+                f"(speaker unknown), to read back as written (the reader strips the cell, and reads an empty one "
+                f"as None); received {_short_repr(name)}", parameter="documents",
+            )
+    return names
