@@ -260,9 +260,12 @@ def test_chapters_in_subrip_beside_webvtt_and_chapters_that_mark_no_boundary(tmp
     # cue 4 again, which chapter C takes; 00:00:20: after the last cue
     write(tmp_path / "talk.chapters.srt", "1\n00:00:00,000 --> 00:00:07,000\nA\n\n2\n00:00:07,000 --> 00:00:07,500\nB\n\n"
           "3\n00:00:07,500 --> 00:00:20,000\nC\n\n4\n00:00:20,000 --> 00:00:30,000\nD\n")
-    with pytest.warns(CorpusWarning, match=r"2 chapter\(s\) that no unit begins, so they mark no boundary: "
-                      r"'B' \(line 6\), 'D' \(line 14\)"):
+    with pytest.warns(CorpusWarning) as caught:
         (doc,) = read_corpus(tmp_path)
+    assert [str(w.message).split(": ", 1)[1] for w in caught] == [
+        "1 chapter(s) that no unit begins, so they mark no boundary: 'B' (line 6)",
+        "1 chapter(s) starting after the transcript ends (12 s, where its last unit ends), so they mark no "
+        "boundary: 'D' (line 14, 20 s)"]
     assert doc.references[0].boundaries == (4,) and doc.meta["titles"] == ("A", "C")
     # a first chapter starting after the first cue still holds the cues before it
     write(tmp_path / "late" / "talk.vtt", TALK)
@@ -317,6 +320,30 @@ def test_a_chapter_list_in_plain_text_gives_the_reference(tmp_path):
         ("00:00 Budget", "00:05 Roads")]
 
 
+def test_chapters_past_the_transcript_end_are_a_note_in_a_list_as_in_a_caption_track(tmp_path):
+    """A caption chapters track with a chapter starting after the last cue ended got a note (it marks
+    no boundary), while the same chapter in a plain-text list was an error. A video's chapters often
+    run on after the speech (an outro, credits, music) where captions have ended, so both now read
+    it with a note; a first chapter past the end, which leaves no chapter of this recording, is an
+    error in both (a caption track gave one segment with a note)."""
+    for suffix, track, other in [
+        (".txt", "0:00 Intro\n0:06 Roads\n0:15 Outro\n", "0:13 Late\n0:20 Later\n"),
+        (".vtt", "WEBVTT\n\n00:00.000 --> 00:06.000\nIntro\n\n00:06.000 --> 00:15.000\nRoads\n\n"
+                 "00:15.000 --> 00:30.000\nOutro\n", "WEBVTT\n\n00:13.000 --> 00:20.000\nLate\n\n"
+                                                     "00:20.000 --> 00:30.000\nLater\n")]:
+        folder = tmp_path / suffix[1:]
+        write(folder / "talk.vtt", TALK)  # cues every 2 s, the last ending at 12 s
+        write(folder / f"talk.chapters{suffix}", track)
+        with pytest.warns(CorpusWarning, match=r"1 chapter\(s\) starting after the transcript ends \(12 s, where its "
+                                               r"last unit ends\), so they mark no boundary: 'Outro' \(line \d+, 15 s\)"):
+            (doc,) = read_corpus(folder)
+        assert doc.references[0].boundaries == (3,) and doc.meta["titles"] == ("Intro", "Roads")
+        write(folder / f"talk.chapters{suffix}", other)
+        with pytest.raises(CorpusFormatError, match=r"talk\.chapters\.(txt:1|vtt:3): expected the chapters of this "
+                                                    r"recording; the first starts at 13 s, after the transcript ends"):
+            list(read_corpus(folder))
+
+
 @pytest.mark.parametrize("heading", ["Chapters:", "Timestamps:", "Chapters", "TIMESTAMPS:", "\u23f1 Chapters \u2193"])
 def test_a_chapter_list_may_have_one_heading_above_its_chapters(tmp_path, heading):
     """A chapter list pasted from a YouTube description with its heading line was refused naming
@@ -345,8 +372,8 @@ def test_a_chapter_list_may_have_one_heading_above_its_chapters(tmp_path, headin
     ("0:00 Intro\n0:06 Roads\n0:03 Budget\n", 3, r"expected each chapter to start after the one above it; this one "
                                                     r"starts at 0:03 \(3 s\), the one at line 2 at 6 s"),
     ("0:00 Intro\n0:00 Budget\n", 2, "expected each chapter to start after the one above it"),
-    ("0:00 Intro\n0:13 Roads\n", 2, r"the chapter starts at 0:13 \(13 s\), past the end of the transcript \(12 s, where "
-                                     r"its last unit ends\): expected the chapters of this recording"),
+    ("0:13 Intro\n0:20 Roads\n", 1, r"expected the chapters of this recording; the first starts at 13 s, after the "
+                                     r"transcript ends \(12 s, where its last unit ends\)"),
     ("\n\n", None, r"expected at least one chapter line \('0:00 Intro'\); found none"),
 ])
 def test_a_chapter_list_that_is_not_one_is_refused_naming_file_and_line(tmp_path, text, line, expected):

@@ -643,8 +643,10 @@ def chapter_reference(
     sentence's first half begins with that sentence rather than with the one after it (a sentence's
     times are the share of its cues' times its characters take: see :func:`sentence_units`).
     Units before the first chapter belong to it. A chapter that no unit begins (its units, if any, go
-    to the chapter after it) adds no boundary, and a note says so. Returns the reference and the
-    title of each of its segments.
+    to the chapter after it) adds no boundary, and a note says so; one starting after the last unit
+    ends has its own note (the video or episode runs on after the speech, into an outro or credits).
+    A first chapter starting after the last unit ends is an error: no chapter is then of this
+    recording. Returns the reference and the title of each of its segments.
 
     Chapters at 5 s (where unit 2 starts) and at 7 s (in the second half of unit 2, 5 to 7.5 s):
 
@@ -659,6 +661,12 @@ def chapter_reference(
     >>> reference.boundaries
     (1,)
     """
+    end = max((stop for _, stop in times), default=0.0)
+    if chapters and chapters[0].start > end:
+        raise CorpusFormatError(
+            f"expected the chapters of this recording; the first starts at {chapters[0].start:g} s, after the "
+            f"transcript ends ({end:g} s, where its last unit ends)", path=str(where), line=chapters[0].line,
+        )
     starts = {start for start, _ in times}
     firsts = [0]  # the first unit of each chapter, never before the previous chapter's
     for cue in chapters[1:]:
@@ -669,9 +677,16 @@ def chapter_reference(
     labels = [bisect_right(firsts, i) - 1 for i in range(len(times))]  # the chapter of each unit
     reference = Segmentation.from_labels(labels)
     empty = sorted(set(range(len(chapters))) - set(labels))
-    if empty:
-        shown = ", ".join(f"{_short_repr(chapters[i].text)} (line {chapters[i].line})" for i in empty)
-        note(notes, where, f"{len(empty)} chapter(s) that no unit begins, so they mark no boundary: {shown}")
+    late = [i for i in empty if chapters[i].start > end]
+    inside = [i for i in empty if i not in late]
+    if inside:
+        shown = ", ".join(f"{_short_repr(chapters[i].text)} (line {chapters[i].line})" for i in inside)
+        note(notes, where, f"{len(inside)} chapter(s) that no unit begins, so they mark no boundary: {shown}")
+    if late:
+        shown = ", ".join(f"{_short_repr(chapters[i].text)} (line {chapters[i].line}, {chapters[i].start:g} s)"
+                          for i in late)
+        note(notes, where, f"{len(late)} chapter(s) starting after the transcript ends ({end:g} s, where its last "
+                           f"unit ends), so they mark no boundary: {shown}")
     return reference, tuple(chapters[labels[start]].text for start, _ in reference.segments)
 
 
@@ -738,8 +753,9 @@ def read_chapter_list(lines: Iterable[str], file: Path | str, end: float, *,
     ``Timestamps``, as a list pasted from a YouTube description has; a note in ``notes``, when
     given, names it). Errors name ``file`` and the line: any other line that is not a time and a
     title (a second heading, a heading below a chapter, a time without a title or after it), seconds (or
-    minutes after hours) over 59, a chapter that does not start after the one above it, and one
-    starting after ``end`` (a list of another recording, or a transcript cut short).
+    minutes after hours) over 59, a chapter that does not start after the one above it. A chapter
+    starting after ``end`` is read (the last one then ends where it starts): it marks no boundary,
+    as a chapter of a caption track past the end does (see :func:`chapter_reference`).
 
     >>> [(c.start, c.end, c.text) for c in read_chapter_list(["Chapters:", "0:00 Intro", "", "1:05 - Budget"],
     ...                                                      "x.txt", 90.0)]
@@ -776,14 +792,8 @@ def read_chapter_list(lines: Iterable[str], file: Path | str, end: float, *,
                 f"expected each chapter to start after the one above it; this one starts at {match.group('time')} "
                 f"({start:g} s), the one at line {found[-1][0]} at {found[-1][1]:g} s", path=str(file), line=lineno,
             )
-        if start > end:
-            raise CorpusFormatError(
-                f"the chapter starts at {match.group('time')} ({start:g} s), past the end of the transcript "
-                f"({end:g} s, where its last unit ends): expected the chapters of this recording",
-                path=str(file), line=lineno,
-            )
         found.append((lineno, start, match.group("title").strip()))
-    ends = [start for _, start, _ in found[1:]] + [end]
+    ends = [start for _, start, _ in found[1:]] + [max([end] + [start for _, start, _ in found[-1:]])]
     return [Cue(lineno, start, stop, title) for (lineno, start, title), stop in zip(found, ends)]
 
 
