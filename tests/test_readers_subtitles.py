@@ -700,6 +700,21 @@ def test_text_before_a_colon_that_is_not_a_speaker_stays(tmp_path, texts):
     assert voiced.units == tuple(texts) and voiced.meta["speakers"] == ("Ann",) * 4
 
 
+def test_a_silent_file_in_a_folder_read_in_sentences_is_left_out_alone(tmp_path):
+    """The default splitter trains on the turns of every file before the first is read; a file
+    with nothing to segment raised there, inside the reading of the first file, which was left out
+    in its place: a folder of a transcript and a silent recording's captions read as no file with
+    text, the transcript named as without any."""
+    write(tmp_path / "vtt" / "talk.vtt", TALK)
+    write(tmp_path / "vtt" / "silent.vtt", "WEBVTT\n\n00:00.000 --> 00:02.000\n\n")
+    write(tmp_path / "csv" / "talk.csv", "text\nHello there. Bye now.\n")
+    write(tmp_path / "csv" / "empty.csv", "text\n")
+    for folder, silent in [("vtt", "silent.vtt"), ("csv", "empty.csv")]:
+        with pytest.warns(CorpusWarning, match=rf"1 file\(s\) without text to segment left out of the corpus: {silent} "):
+            (doc,) = read_corpus(tmp_path / folder, unit="sentence")
+        assert doc.id.startswith("talk") and doc.n_units >= 2
+
+
 def test_sentence_unit_options_are_checked(tmp_path):
     file = write(tmp_path / "meeting.vtt", MEETING)
     with pytest.raises(InvalidParameterError, match="unit must be one of 'cue', 'sentence'; received 'paragraph'"):

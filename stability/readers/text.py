@@ -113,10 +113,18 @@ def _splitter_name(resolved: SplitterSpec | Splitter | None) -> str | None:
 def build_splitter(resolved: SplitterSpec | Splitter, source: Source,
                    paragraphs: Callable[[Path], Iterable[str]]) -> Splitter:
     """The splitter callable; a training splitter first reads ``paragraphs(file)`` of every file
-    of the corpus."""
+    of the corpus (a file with nothing to segment gives none: it is left out, and named, when it
+    is read)."""
     if not isinstance(resolved, SplitterSpec):
         return resolved
-    corpus = (p for _, file in source.files for p in paragraphs(file)) if resolved.trains else None
+
+    def texts(file: Path) -> Iterator[str]:
+        try:
+            yield from paragraphs(file)
+        except NoTextError:  # raised here, it would leave out the file being read, not this one
+            return
+
+    corpus = (p for _, file in source.files for p in texts(file)) if resolved.trains else None
     return resolved.build(corpus)
 
 
