@@ -1,7 +1,8 @@
 """Contract test over every registered segmenter (built-ins and whatever plugins are installed).
 
 The rules are those of :mod:`stability.contract`, the checks an author runs on their own segmenter
-with :func:`stability.check_segmenter`: every check of :data:`stability.contract.CHECKS` on every
+with :func:`stability.check_segmenter`, run here through :func:`stability.contract.parametrize_with_checks`
+as a plugin's tests run them (one test per segmenter and check, ``c99-fast_path``): every check of :data:`stability.contract.CHECKS` on every
 name in :func:`stability.available_segmenters` (valid output on 1 and 2 units, empty and blank
 units, non-ASCII text, random and long documents; determinism; parameters; ``n_segments``
 honoured; the fast and batched restart paths identical to the plain call; the prepared state
@@ -18,7 +19,7 @@ import os
 
 from conftest import installed_segmenters, missing_segmenters
 from stability import check_segmenter, get_segmenter
-from stability.contract import CHECKS, _Broken, _batch_mismatch, _fast_path_mismatch
+from stability.contract import CHECKS, _Broken, _batch_mismatch, _fast_path_mismatch, parametrize_with_checks
 from stability.segmenter import has_batch_path, has_fast_path
 
 #: Registered names whose package is not installed (an adapter's extra left out).
@@ -39,11 +40,19 @@ def test_every_registered_segmenter_can_be_made():
     assert not MISSING, MISSING
 
 
-@pytest.mark.parametrize("check", [c.name for c in CHECKS])
-@pytest.mark.parametrize("name", NAMES)
-def test_every_registered_segmenter_keeps_the_contract(name, check):
-    [result] = check_segmenter(get_segmenter(name), checks=[check], raise_on_failure=False).results
-    assert result.status in ("passed", "skipped"), f"{name}: {check}: {result.message}"
+@parametrize_with_checks(NAMES)
+def test_every_registered_segmenter_keeps_the_contract(segmenter, check):
+    """Through the helper a plugin's tests use (one test per registered name and check, ``c99-fast_path``):
+    a failed check fails with the report, one that does not apply is skipped saying why."""
+    check(segmenter)
+
+
+def test_the_contract_test_covers_every_registered_segmenter_and_check():
+    """The registry drives the cases: one per (registered name, check) of CHECKS, none left out."""
+    [mark] = test_every_registered_segmenter_keeps_the_contract.pytestmark
+    ids = [param.id for param in mark.args[1]]
+    assert ids == [f"{name}-{check.name}" for name in NAMES for check in CHECKS]
+    assert len(set(ids)) == len(NAMES) * len(CHECKS)
 
 
 def test_the_checks_that_apply_are_not_vacuous():
