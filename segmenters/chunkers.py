@@ -354,8 +354,9 @@ class ChunkerSegmenter(Segmenter):
         document's reader says stood between its units (``meta["unit_separator"]``, see
         :data:`stability.readers.common.UNIT_SEPARATORS`: a blank line between the blocks of a
         Markdown or HTML page, a space between sentences), else :data:`DEFAULT_UNIT_SEPARATOR`,
-        one line a unit. The harness resolves it per document (:meth:`for_document`), and the
-        results record the one used.
+        one line a unit. The harness resolves it per document (:meth:`for_document`): the
+        parameter stays ``None`` in the results' ``params``, and each document's result records
+        the separator applied (``resolved_params``, the summary's every one used).
     """
 
     name = "chunker"

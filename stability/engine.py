@@ -65,7 +65,8 @@ from .outcome import STREAM_NAMES, Finished, f1_interval, restarts_headline_inte
 from .permutations import Stream
 from .results import Failure, StabilityResult
 from .scores import restart_precision_recall
-from .segmenter import TERM_BLIND_LINKED, SegmenterWarning, for_document, pickled, prepare_key, segmenter_params
+from .segmenter import (TERM_BLIND_LINKED, SegmenterWarning, for_document, pickled, prepare_key, resolved_params,
+                        segmenter_params)
 from .settings import Settings
 from .tasks import ON_CRASH, Chunk, describe, initial_batch, initial_task, restart_batch, restart_task
 
@@ -109,6 +110,7 @@ class Pair:
     #: computes it here if an interruption comes first)
     complete: bool = False
     term_blind: str | None = None  # why the segmenter saw next to no shared term (unit_terms_problem)
+    resolved_params: dict[str, Any] = field(default_factory=dict)  # what ``resolved`` took unlike ``segmenter``
 
 
 def _first(pair: Pair) -> tuple[int, ...]:
@@ -127,7 +129,7 @@ def _finished(pair: Pair) -> Finished:
     """The plain data the result of a finished pair is computed from."""
     restarts = {stream: _back(state.boundaries) for stream, state in pair.streams.items()}
     return Finished(pair.label, segmenter_params(pair.segmenter), pair.doc, pair.key, _first(pair), pair.second,
-                    restarts, pair.streams[Stream.WITHIN].stopped_early, pair.term_blind)
+                    restarts, pair.streams[Stream.WITHIN].stopped_early, pair.term_blind, pair.resolved_params)
 
 
 #: ``on_call(pair index, stream name or None, restarts or None)``: told before each in-process task
@@ -966,6 +968,7 @@ class Engine:
         for i, pair in enumerate(pairs):
             try:
                 resolved = for_document(pair.segmenter, pair.doc)
+                pair.resolved_params = resolved_params(pair.segmenter, resolved)
                 pair.share = prepare_key(resolved)
                 pair.resolved = guarded = Guarded(resolved, s.timeout)
                 problem = self._unsendable(resolved)

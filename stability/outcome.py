@@ -12,7 +12,7 @@ generator keyed by the run seed, the document and the stream.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -47,6 +47,7 @@ class Finished:
     restarts: dict[Stream, list[tuple[int, ...]]]  # every stream's restarts, in restart order
     stopped_early: bool  # the within stream stopped on its interval width
     term_blind: str | None = None  # why the segmenter saw next to no shared term (unit_terms_problem)
+    resolved_params: dict[str, Any] = field(default_factory=dict)  # taken on this document, unlike params
 
 
 def f1_samples(seed: int, key: int, stream: Stream, counts: RestartCounts, n_resamples: int,
@@ -213,6 +214,7 @@ def stability_result(settings: Settings, finished: Finished) -> StabilityResult:
         layout=layout,
         layout_only=layout_only,
         term_blind=finished.term_blind,
+        resolved_params=finished.resolved_params,
         stopped_early=finished.stopped_early,
         headline_ci=headline_ci,
         reference_metrics=_reference_metrics(doc, finished.initial, s.metrics),

@@ -53,6 +53,18 @@ def term_blind_share(docs: Any) -> float:
     return sum(r.term_blind is not None for r in docs) / len(docs) if docs else 0.0
 
 
+def resolved_values(docs: Any) -> dict[str, list[Any]]:
+    """Each parameter ``docs`` (a segmenter's :class:`StabilityResult` s) took on some document
+    unlike its recorded ones (:attr:`StabilityResult.resolved_params`), with the values it took,
+    in the order of their first document (as JSON values: one per distinct value)."""
+    values: dict[str, list[Any]] = {}
+    for r in docs:
+        for name, value in _jsonable(r.resolved_params).items():
+            if value not in values.setdefault(name, []):
+                values[name].append(value)
+    return values
+
+
 def _json_float(x: float | None) -> float | None:
     if x is None:
         return None
@@ -215,7 +227,13 @@ class StabilityResult(RestartScores):
     segmenter : str
         Segmenter label.
     params : dict
-        The segmenter's parameters, as reported by it.
+        The segmenter's parameters, as reported by it (as given to the run).
+    resolved_params : dict
+        The parameters it took on this document where they differ from ``params``
+        (:func:`stability.segmenter.resolved_params`): a segmenter resolved per document, e.g. a
+        chunker's ``unit_separator`` left to the document's reader (``None`` in ``params``, the
+        separator applied here), or ``n_segments="reference"`` (the reference's count). Empty, and
+        absent from :meth:`to_dict`, where it ran as given.
     document : str or None
         Document id.
     segmentation : Segmentation
@@ -298,6 +316,7 @@ class StabilityResult(RestartScores):
     reference_metrics: dict[str, float] = field(default_factory=dict)
     references: tuple[tuple[int, ...], ...] = ()
     boundary_times: tuple[float, ...] | None = None
+    resolved_params: dict[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         """One line: who, where, how many boundaries, and the scores, the headline
@@ -381,6 +400,8 @@ class StabilityResult(RestartScores):
             data["boundary_times"] = list(self.boundary_times)
         if self.term_blind is not None:  # absent where the segmenter saw the document's terms
             data["term_blind"] = self.term_blind
+        if self.resolved_params:  # absent where the segmenter ran as given, as in files written before it existed
+            data["resolved_params"] = _jsonable(self.resolved_params)
         return data
 
     @classmethod
@@ -402,6 +423,7 @@ class StabilityResult(RestartScores):
             layout=None if layout is None else RestartScores.from_dict(layout),
             layout_only=data.get("layout_only"),
             term_blind=data.get("term_blind"),
+            resolved_params=dict(data.get("resolved_params", {})),
             stopped_early=bool(data.get("stopped_early", False)),
             headline_ci=_from_json_pair(data.get("headline_ci", (None, None))),
             reference_metrics={k: _from_json_float(v) for k, v in data.get("reference_metrics", {}).items()},
@@ -600,6 +622,9 @@ class SegmenterSummary:
     ``layout_only`` (``None`` when that control was not run) are the corpus-level flags, beside the
     share of documents flagged; ``term_blind`` is flagged when more than :data:`TERM_BLIND_SHARE` of
     the documents are (:attr:`StabilityResult.term_blind`), ``term_blind_share`` their share.
+    ``params`` are the segmenter's parameters as given; ``resolved_params`` the values a parameter
+    resolved per document took (:func:`resolved_values`: a chunker's ``unit_separator`` left to the
+    readers, ``{"unit_separator": ["\\n\\n", " "]}``), empty where it ran as given everywhere.
     """
 
     segmenter: str
@@ -617,6 +642,7 @@ class SegmenterSummary:
     layout_only: bool | None = None
     term_blind_share: float = 0.0
     term_blind: bool = False
+    resolved_params: dict[str, list[Any]] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         """One line: the segmenter, its documents and failures, the headline
@@ -651,6 +677,8 @@ class SegmenterSummary:
             # absent where the segmenter saw every document's terms, as in files written before it existed
             **({} if not self.term_blind_share else {"term_blind_share": _json_float(self.term_blind_share),
                                                      "term_blind": self.term_blind}),
+            # absent where it ran as given on every document, as in files written before it existed
+            **({"resolved_params": self.resolved_params} if self.resolved_params else {}),
         }
 
 

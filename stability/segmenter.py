@@ -31,9 +31,11 @@ Two optional extras are understood by the harness:
   (see :func:`has_batch_path`); a segmenter without it is called restart by restart.
 * **Per-document parameters.** ``for_document(document) -> segmenter`` returns the segmenter to
   run on one :class:`~stability.corpus.Document` (it may read the document's references). The
-  harness calls it once per document before anything else (see :func:`for_document`); its
-  parameters (``get_params``) are those recorded in the results. This is how
-  ``get_segmenter("c99", n_segments="reference")`` gives every document its reference's count.
+  harness calls it once per document before anything else (see :func:`for_document`). The results
+  record the parameters of the segmenter as given (``params``) and, per document, those the
+  resolved one took that differ from them (``resolved_params``, :func:`resolved_params`). This is how
+  ``get_segmenter("c99", n_segments="reference")`` gives every document its reference's count, and
+  how a chunker left without ``unit_separator`` joins each document's units as its reader says.
 
 * **The terms it sees.** ``unit_terms(units) -> list of term lists`` (one list per unit, or
   ``None`` when the segmenter cannot say) gives the terms a lexical segmenter compares (C99, U00,
@@ -89,6 +91,7 @@ __all__ = [
     "apply_order",
     "unit_table",
     "for_document",
+    "resolved_params",
     "prepare_key",
     "SegmenterWarning",
     "LINKED_UNITS_MIN",
@@ -393,6 +396,33 @@ def for_document(segmenter: Any, document: Any) -> Any:
     that method (per-document parameters), else ``segmenter`` itself."""
     resolve = getattr(segmenter, "for_document", None)
     return resolve(document) if callable(resolve) else segmenter
+
+
+def resolved_params(segmenter: Any, resolved: Any) -> dict[str, Any]:
+    """The parameters of ``resolved`` (``for_document(segmenter, document)``) whose value differs
+    from ``segmenter``'s: what the segmenter took on that document and its recorded parameters do
+    not say (``{}`` when it ran as given).
+
+    Examples
+    --------
+    >>> class Joined:
+    ...     def __init__(self, sep=None):
+    ...         self.sep = sep
+    ...     def __call__(self, units):
+    ...         return []
+    ...     def for_document(self, document):
+    ...         return self if self.sep is not None else Joined(document.meta.get("sep", "\\n"))
+    >>> from stability import Document
+    >>> given = Joined()
+    >>> resolved_params(given, for_document(given, Document("d", ["a", "b"], meta={"sep": " "})))
+    {'sep': ' '}
+    >>> resolved_params(Joined(" "), for_document(Joined(" "), Document("d", ["a", "b"])))
+    {}
+    """
+    if resolved is segmenter:
+        return {}
+    given, taken = segmenter_params(segmenter), segmenter_params(resolved)
+    return {name: value for name, value in taken.items() if name not in given or given[name] != value}
 
 
 class SegmenterWarning(StabilityWarning):

@@ -23,7 +23,8 @@ from numpy.typing import ArrayLike
 from .catalogue import MULTI_REFERENCE, REFERENCE, STABILITY, oriented, stability_measure
 from .permutations import Stream
 from .stats import derived_rng, kendall_tau
-from .results import Failure, SegmenterSummary, StabilityResult, Stat, is_content_blind, is_layout_only, is_term_blind, term_blind_share
+from .results import (Failure, SegmenterSummary, StabilityResult, Stat, is_content_blind, is_layout_only, is_term_blind,
+                      resolved_values, term_blind_share)
 from .scores import restart_precision_recall
 from .stats import f1_score
 from .store import load_results  # noqa: F401  (kept importable from here)
@@ -158,6 +159,7 @@ def summarize(
             layout_only_share=float(np.mean(layout)) if layout else float("nan"),
             layout_only=None if not layout else is_layout_only(macro["layout_f1"].mean, content_margin),
             term_blind_share=term_blind,
+            resolved_params=resolved_values(docs),
             term_blind=is_term_blind(term_blind),
         )
     return out

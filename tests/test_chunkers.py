@@ -645,3 +645,51 @@ def test_a_separator_written_with_a_backslash_is_refused_naming_the_double_quote
         FixedChars(unit_separator="\\n")
     _, params = segmenter_option('langchain_character,chunk_size=20,separator="\\n\\n"')  # double quotes: a blank line
     assert get_segmenter(params.pop("segmenter"), **params).separator == "\n\n"
+
+
+def test_the_results_record_the_separator_each_document_was_joined_with(tmp_path):
+    """``unit_separator`` left to the documents is recorded as given (``None``: the resume check
+    compares it), and each document's result says the separator its reader gave and the chunker
+    was run with (``resolved_params``), the summary every separator used: ``None`` alone did not say
+    which. The scores are those of the chunker given that separator outright."""
+    from stability import evaluate
+    from stability.store import load_results
+
+    units = ["alpha beta", "gamma", "delta epsilon zeta", "eta", "theta iota", "kappa lambda mu"]
+    docs = [Document("blocks", units, meta={"unit_separator": "\n\n"}),
+            Document("sentences", units, meta={"unit_separator": " "}),
+            Document("bare", units)]  # built in Python, nothing said: one line a unit
+    run = evaluate({"left": FixedChars(chunk_size=12), "given": FixedChars(chunk_size=12, unit_separator=" ")},
+                   docs, n_restarts=3, seed=0, output=tmp_path / "run")
+    for result in (run, load_results(tmp_path / "run")):
+        left = {r.document: r for r in result.documents["left"]}
+        assert all(r.params["unit_separator"] is None for r in left.values())
+        assert {d: r.resolved_params for d, r in left.items()} == {
+            "blocks": {"unit_separator": "\n\n"}, "sentences": {"unit_separator": " "}, "bare": {"unit_separator": "\n"}}
+        assert all(r.resolved_params == {} for r in result.documents["given"])  # it ran as given
+        assert result.summary["left"].resolved_params == {"unit_separator": ["\n\n", " ", "\n"]}
+        assert result.summary["given"].resolved_params == {}
+        assert result.summary["left"].to_dict()["resolved_params"] == {"unit_separator": ["\n\n", " ", "\n"]}
+        assert "resolved_params" not in result.summary["given"].to_dict()
+    # "\n\n" is one character longer than " " and "\n", so fixed_chars cuts elsewhere: each document is
+    # scored as with its own separator given
+    for doc in docs:
+        separator = left[doc.id].resolved_params["unit_separator"]
+        alone = evaluate({"left": FixedChars(chunk_size=12, unit_separator=separator)}, [doc], n_restarts=3, seed=0)
+        [mine] = alone.documents["left"]
+        assert mine.segmentation == left[doc.id].segmentation and mine.f1 == left[doc.id].f1, doc.id
+    assert left["blocks"].segmentation != left["sentences"].segmentation == left["bare"].segmentation
+
+
+def test_the_count_told_per_document_is_recorded_the_same_way():
+    """The record is that of any parameter resolved per document (stability.segmenter.resolved_params),
+    not the chunkers' alone: n_segments="reference" is recorded so, with each document's count."""
+    from stability import evaluate
+
+    units = ["river bank water", "fish boat", "money loan credit", "market stock"]
+    docs = [Document("a", units * 3, references=[[4, 8]]), Document("b", units * 2, references=[[4]])]
+    run = evaluate({"told": get_segmenter("even", n_segments="reference")}, docs, n_restarts=2, seed=0)
+    assert [r.params["n_segments"] for r in run.documents["told"]] == ["reference", "reference"]
+    assert [r.resolved_params for r in run.documents["told"]] == [{"n_segments": 3}, {"n_segments": 2}]
+    assert [r.segmentation.n_segments for r in run.documents["told"]] == [3, 2]
+    assert run.summary["told"].resolved_params == {"n_segments": [3, 2]}
