@@ -671,6 +671,10 @@ def test_the_results_record_the_separator_each_document_was_joined_with(tmp_path
         assert result.summary["given"].resolved_params == {}
         assert result.summary["left"].to_dict()["resolved_params"] == {"unit_separator": ["\n\n", " ", "\n"]}
         assert "resolved_params" not in result.summary["given"].to_dict()
+        rows = {row["segmenter"]: row for row in result.to_rows(level="segmenters")}  # report.csv's table
+        assert rows["left"]["params"]["unit_separator"] is None
+        assert rows["left"]["resolved_params"] == {"unit_separator": ["\n\n", " ", "\n"]}
+        assert rows["given"]["resolved_params"] is None
     # "\n\n" is one character longer than " " and "\n", so fixed_chars cuts elsewhere: each document is
     # scored as with its own separator given
     for doc in docs:

@@ -624,7 +624,8 @@ def summary_table(result: CorpusResult, metrics: Sequence[str] | None = None) ->
     """The summary with its values as Python holds them (mean, std and CI bounds per score, the
     micro scores, reference means and stds; ``None`` where not computed; ``params`` a dict, and a
     ``param_<name>`` column for each parameter the configurations vary, :func:`varied_params`;
-    ``count_mark``: the count marks the segmenter gets, ``few boundaries`` or ``many boundaries``): the
+    ``count_mark``: the count marks the segmenter gets, ``few boundaries`` or ``many boundaries``;
+    ``resolved_params``, when a parameter was resolved per document, the values it took): the
     one declaration of the table that CSV writes (:func:`_summary_data`) and that
     :meth:`~stability.CorpusResult.to_rows` gives with ``level="segmenters"``; ``metrics``: the
     reference metrics of its columns, as for every report (default: those the run computed)."""
@@ -640,6 +641,10 @@ def summary_table(result: CorpusResult, metrics: Sequence[str] | None = None) ->
     # the terms check's columns, only when some document was term-blind (as in files written before it existed)
     terms = any(s.term_blind_share > 0 for s in result.summary.values())
     header += ["term_blind", "term_blind_share"] if terms else []
+    # what parameters resolved per document took (a chunker's unit_separator left to the readers, whose
+    # params cell says null), only when some segmenter was (SegmenterSummary.resolved_params)
+    resolved = any(s.resolved_params for s in result.summary.values())
+    header += ["resolved_params"] if resolved else []
     compared = comparison_of(result)  # the comparison score, last, only when the run has one
     header += [STABILITY_X_AGREEMENT.column()] if compared else []
     rows = []
@@ -661,6 +666,8 @@ def summary_table(result: CorpusResult, metrics: Sequence[str] | None = None) ->
                                        _json_float(lay.ci[1])] if lay else [None] * 4)
         if terms:
             row += [s.term_blind, s.term_blind_share]
+        if resolved:
+            row.append(s.resolved_params or None)
         if compared:
             row.append(_json_float(compared[label]))
         rows.append(row)
