@@ -61,6 +61,7 @@ __all__ = [
     "check_segmenter",
     "parametrize_with_checks",
     "published_segmenters",
+    "restart_paths_problem",
 ]
 
 
@@ -468,6 +469,44 @@ def _check_batch_path(segmenter: Any, documents: list[tuple[str, list[str]]]) ->
 
     _each(documents, one)
     return "segment_batch(state, orders) equals segment_prepared order by order (5 orders a document)"
+
+
+def restart_paths_problem(segmenter: Any, units: Sequence[str], orders: Any) -> str | None:
+    """How a segmenter's restart paths differ from its plain call on ``units`` reordered by each
+    row of ``orders`` (a 2-D array, one permutation of the unit indices a row), as the checks
+    ``fast_path`` and ``batch_path`` compare them: ``segment_prepared(prepare(units), order)``
+    with the segmenter on the reordered units, then, when it has one, ``segment_batch(state,
+    orders)`` with ``segment_prepared`` row by row. ``None`` when they agree. For a property test
+    of your own (hypothesis drawing the units and the orders), beside the fixed documents and
+    orders of :func:`check_segmenter`.
+
+    Raises
+    ------
+    InvalidParameterError
+        If the segmenter has no fast restart path (``prepare`` and ``segment_prepared``), or a
+        row of ``orders`` is not a permutation of ``range(len(units))``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stability import get_segmenter
+    >>> restart_paths_problem(get_segmenter("c99"), ["river bank", "bank loan", "music band"], np.array([[2, 0, 1]]))
+    """
+    n = len(units)
+    table = np.asarray(orders)
+    if table.ndim != 2 or any(sorted(row.tolist()) != list(range(n)) for row in table):
+        raise InvalidParameterError.make("orders", f"a 2-D array whose rows are permutations of range({n})", orders)
+    if not has_fast_path(segmenter):
+        raise InvalidParameterError(f"restart_paths_problem: {_name(segmenter)} has no fast restart path (prepare "
+                                    "and segment_prepared): its restarts are plain calls", parameter="segmenter")
+    try:
+        state = _call(segmenter.prepare, list(units))
+        for order in table:
+            if (problem := _fast_path_mismatch(segmenter, list(units), state, order)) is not None:
+                return problem
+        return _batch_mismatch(segmenter, list(units), table) if has_batch_path(segmenter) else None
+    except _Broken as exc:
+        return str(exc)
 
 
 def _check_prepared_state(segmenter: Any, documents: list[tuple[str, list[str]]]) -> str:

@@ -7,7 +7,8 @@ name in :func:`stability.available_segmenters` (valid output on 1 and 2 units, e
 units, non-ASCII text, random and long documents; determinism; parameters; ``n_segments``
 honoured; the fast and batched restart paths identical to the plain call; the prepared state
 read-only; picklable for worker processes). Hypothesis then draws more documents and orders for
-the fast and batched paths, compared as the checks compare them.
+the fast and batched paths, compared as the checks compare them (the public
+:func:`stability.contract.restart_paths_problem`, for a plugin's property tests too).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import os
 
 from conftest import installed_segmenters, missing_segmenters
 from stability import check_segmenter, get_segmenter
-from stability.contract import CHECKS, _Broken, _batch_mismatch, _fast_path_mismatch, parametrize_with_checks
+from stability.contract import CHECKS, parametrize_with_checks, restart_paths_problem
 from stability.segmenter import has_batch_path, has_fast_path
 
 #: Registered names whose package is not installed (an adapter's extra left out).
@@ -81,13 +82,9 @@ def _orders(seed, n_units, count):
 @settings(max_examples=40, deadline=None)
 @given(units=st.lists(_UNIT, min_size=1, max_size=40), seed=st.integers(0, 2**32 - 1))
 def test_fast_path_property(units, seed):
-    [order] = _orders(seed, len(units), 1)
+    orders = _orders(seed, len(units), 1)
     for name in _FAST:
-        segmenter = get_segmenter(name)
-        try:
-            problem = _fast_path_mismatch(segmenter, units, segmenter.prepare(units), order)
-        except _Broken as exc:
-            problem = str(exc)
+        problem = restart_paths_problem(get_segmenter(name), units, orders)
         assert problem is None, f"{name}: {problem}"
 
 
@@ -103,10 +100,7 @@ _BATCH = [name for name in NAMES if has_batch_path(get_segmenter(name))]
 def test_batch_path_property(units, seed, n_orders):
     orders = _orders(seed, len(units), n_orders)
     for name in _BATCH:
-        try:
-            problem = _batch_mismatch(get_segmenter(name), units, orders)
-        except _Broken as exc:
-            problem = str(exc)
+        problem = restart_paths_problem(get_segmenter(name), units, orders)
         assert problem is None, f"{name}: {problem}"
 
 
@@ -125,3 +119,35 @@ def test_a_segmenter_called_on_a_text_not_units_says_so(name, units, problem):
     segmenter = get_segmenter(name)
     with pytest.raises(InvalidTypeError, match=problem):
         segmenter(units)
+
+
+def test_restart_paths_problem_says_where_a_restart_path_parts_from_the_plain_call():
+    """The comparison the property tests above rely on finds each kind of mismatch (else they could not fail)."""
+    from stability.exceptions import InvalidParameterError
+
+    class Paths:
+        def __init__(self, fast=None, batch=None):
+            self.fast, self.batch = fast, batch
+
+        def __call__(self, units):
+            return [1] if len(units) > 1 else []
+
+        def prepare(self, units):
+            return len(units)
+
+        def segment_prepared(self, state, order):
+            return self.fast if self.fast is not None else self(range(state))
+
+        def segment_batch(self, state, orders):
+            return [self.batch if self.batch is not None else self.segment_prepared(state, o) for o in orders]
+
+    units, orders = ["a", "b", "c"], np.array([[2, 0, 1], [1, 2, 0]])
+    assert restart_paths_problem(Paths(), units, orders) is None
+    assert restart_paths_problem(Paths(fast=[2]), units, orders) == (
+        "order [2, 0, 1]: segment_prepared(prepare(units), order) returned [2], the segmenter on the reordered units [1]")
+    assert restart_paths_problem(Paths(batch=[]), units, orders) == (
+        "order 0 of 2 ([2, 0, 1]): segment_batch returned [], segment_prepared [1]")
+    with pytest.raises(InvalidParameterError, match=r"orders must be a 2-D array whose rows are permutations of range\(3\)"):
+        restart_paths_problem(Paths(), units, np.array([2, 0, 1]))
+    with pytest.raises(InvalidParameterError, match="has no fast restart path"):
+        restart_paths_problem(get_segmenter("even"), units, orders)
