@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -10,7 +11,7 @@ from numpy.typing import ArrayLike
 from .exceptions import InvalidParameterError
 from .stats import hypergeometric_pmf
 
-__all__ = ["match_boundaries", "count_matches", "expected_matches", "MAX_STEPPED", "MAX_CELLS"]
+__all__ = ["match_boundaries", "count_matches", "expected_intersection", "expected_matches", "MAX_STEPPED", "MAX_CELLS"]
 
 
 def match_boundaries(
@@ -61,6 +62,25 @@ def count_matches(reference: Sequence[int], hypothesis: Sequence[int], tolerance
     if tolerance == 0:
         return int(np.intersect1d(reference, hypothesis, assume_unique=True).size)
     return len(match_boundaries(reference, hypothesis, tolerance))
+
+
+def expected_intersection(n_reference: int, n_gaps: int, size: int) -> Fraction:
+    """Expected number of the ``n_reference`` fixed gaps among ``size`` gaps drawn uniformly
+    without replacement from ``n_gaps``: the mean of the hypergeometric law, ``size n_reference /
+    n_gaps``, exact. The chance level with no tolerance, written once: :func:`expected_matches`
+    (and so :func:`stability.metrics.expected_f1`) rounds it to a float, and
+    :func:`stability.scores.chance_scores` divides it by ``size`` and by ``n_reference`` first
+    (the expected precision ``n_reference / n_gaps`` and recall ``size / n_gaps``), so that every
+    value derived from it is rounded once, whatever the sizes (no product overflows).
+
+    Examples
+    --------
+    >>> expected_intersection(2, 8, 3)  # 3 of 8 gaps drawn, 2 of them fixed: 3 * 2 / 8
+    Fraction(3, 4)
+    >>> expected_intersection(2, 8, 3) / 3  # the expected precision, 2 / 8
+    Fraction(1, 4)
+    """
+    return Fraction(size * n_reference, n_gaps)
 
 
 #: Most gaps :func:`expected_matches` steps through one by one (those within the tolerance of a
@@ -114,7 +134,7 @@ def expected_matches(reference: Sequence[int], n_gaps: int, tolerance: int, size
     if ref.size == 0 or n_gaps == 0:
         return np.zeros(sizes.size)
     if tolerance == 0:
-        return sizes * ref.size / n_gaps
+        return np.array([float(expected_intersection(ref.size, n_gaps, m)) for m in sizes.tolist()])
     if tolerance >= n_gaps - 1:  # also any Python int beyond int64
         return np.minimum(sizes, ref.size).astype(float)
     gaps, crossings = _stepped_gaps(ref, n_gaps, tolerance, top)

@@ -19,12 +19,13 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import chain
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
 from .checks import check_int
 from .exceptions import InvalidParameterError
-from .matching import expected_matches, match_boundaries
+from .matching import expected_intersection, expected_matches, match_boundaries
 from .stats import bootstrap_f1, f1_score, percentile_interval
 
 __all__ = [
@@ -121,7 +122,8 @@ def chance_scores(
 
     For each restart ``r``, ``Br`` is replaced by ``mr`` gaps drawn uniformly without
     replacement from the ``G = n - 1`` gaps; ``B0`` (``m0`` boundaries) is kept. With no
-    tolerance the overlap ``Xr`` is hypergeometric, ``E[Xr] = m0 mr / G``, hence
+    tolerance the overlap ``Xr`` is hypergeometric, ``E[Xr] = m0 mr / G``
+    (:func:`stability.matching.expected_intersection`, exact, the one place it is written), hence
 
     * ``E[P_r] = m0 / G`` if ``mr > 0``; if ``mr = 0``, ``P_r`` is 1 when ``m0 = 0`` else 0;
     * ``E[R_r] = mr / G`` if ``m0 > 0``; if ``m0 = 0``, ``R_r`` is 1 when ``mr = 0`` else 0;
@@ -153,14 +155,13 @@ def chance_scores(
         return float("nan"), float("nan"), float("nan")
     if gaps == 0:
         return 1.0, 1.0, 1.0
-    if tolerance == 0:
-        exp_p = np.where(counts > 0, m0 / gaps, 1.0 if m0 == 0 else 0.0)
-        exp_r = (counts / gaps) if m0 > 0 else np.where(counts == 0, 1.0, 0.0)
-    else:
-        sizes, at = np.unique(counts, return_inverse=True)
-        overlap = expected_matches(initial, gaps, tolerance, sizes)[at]
-        exp_p = np.where(counts > 0, overlap / np.maximum(counts, 1), 1.0 if m0 == 0 else 0.0)
-        exp_r = overlap / m0 if m0 > 0 else np.where(counts == 0, 1.0, 0.0)
+    sizes, at = np.unique(counts, return_inverse=True)
+    # E[Xr] per count, exact with no tolerance: E[P_r] = m0 / G and E[R_r] = mr / G rounded once
+    overlaps: Sequence[Fraction | float] = (
+        [expected_intersection(m0, gaps, m) for m in sizes.tolist()] if tolerance == 0
+        else expected_matches(initial, gaps, tolerance, sizes).tolist())
+    exp_p = np.array([float(x / m) if m > 0 else float(m0 == 0) for x, m in zip(overlaps, sizes.tolist())])[at]
+    exp_r = np.array([float(x / m0) if m0 > 0 else float(m == 0) for x, m in zip(overlaps, sizes.tolist())])[at]
     stp, st_r = float(np.mean(exp_p)), float(np.mean(exp_r))
     return stp, st_r, f1_score(stp, st_r)
 

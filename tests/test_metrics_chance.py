@@ -128,6 +128,33 @@ def test_long_stretches_out_of_reach_are_crossed_exactly():
         expected_matches([2**40], big, 2**30, [1])
 
 
+def test_exact_expectation_on_a_document_of_2_62_units():
+    """With no tolerance the expected matches are the hypergeometric mean h r / G, written once
+    (stability.matching.expected_intersection) and exact at any size: drawing every gap of a
+    document of 2**62 units matches all 3 references, E[X] = (2**62 - 1) * 3 / (2**62 - 1) = 3, and
+    E[F1] = 2 E[X] / (h + r) = 6 / (2**62 + 2). The product h r computed in int64 overflowed
+    (E[X] = -1, a negative expected F1)."""
+    gaps = 2**62 - 1
+    assert expected_matches([1, 2, 3], gaps, 0, [gaps, 1]).tolist() == [3.0, 3 / gaps]
+    assert expected_f1(Segmentation([1, 2, 3], 2**62), gaps) == 6 / (2**62 + 2)
+
+
+def test_harness_chance_level_is_the_same_expectation():
+    """The harness's chance level and the reference F1's expectation come from one expected
+    intersection: with one restart of h boundaries against B0 = the reference, the harness's
+    expected STP and STR are E[X] / h and E[X] / r, each rounded once from the exact fraction (so
+    r / G and h / G to the last bit, as the inline formula gave), and its F1 is E[F1] (to rounding:
+    eq. 11 of the two against 2 E[X] / (h + r))."""
+    from fractions import Fraction
+
+    from stability.scores import chance_scores
+
+    for n, ref, h in ((9, [3, 7], 2), (101, [10, 20, 30], 7), (2**62, [1, 2, 3], 5)):
+        p, r, f = chance_scores(ref, np.array([h]), n)
+        assert (p, r) == (float(Fraction(len(ref), n - 1)), float(Fraction(h, n - 1)))
+        assert f == pytest.approx(expected_f1(Segmentation(ref, n), h), rel=1e-15)
+
+
 def test_catalogue_entries():
     """Both scores are catalogued once: by name and alias, f1_corrected at the report's tolerance
     (like f1), f1_1_corrected within one unit whatever it is (like f1_1); in the full reports by
