@@ -3,8 +3,8 @@
 The catalogue's entries are computed as reports compute them (``measure.value(MetricContext)``, so
 the wiring of each entry is checked too, not only the metric function) and compared with nltk
 3.10 (Pk, WindowDiff, GHD) and segeval 2.0.11 (B, S, the numerator of Lamprier's corrected
-WindowDiff) run inside the test, on segmentations Hypothesis draws (2 to 80 units, any boundary
-sets, any window k). ``../shared/specs/metrics-peers.md`` records how the peers encode their
+WindowDiff) run inside the test, on segmentations Hypothesis draws (2 to 80 units, sparse and dense
+boundary sets, any window k). ``../shared/specs/metrics-peers.md`` records how the peers encode their
 inputs: nltk takes gap strings (reference first), segeval masses (hypothesis first). An entry
 without a peer installed says why, so a new entry has to be placed in one list or the other.
 """
@@ -82,8 +82,11 @@ def test_every_reference_metric_has_a_peer_or_says_why_not():
 @st.composite
 def pairs(draw):
     n = draw(st.integers(2, 80))
-    gaps = st.sets(st.integers(1, n - 1))
-    ref, hyp = Segmentation(sorted(draw(gaps)), n), Segmentation(sorted(draw(gaps)), n)
+    # sparse sets, and one flag per gap (about half the gaps: dense segmentations, every gap too)
+    gaps = st.one_of(st.sets(st.integers(1, n - 1)).map(sorted),
+                     st.lists(st.booleans(), min_size=n - 1, max_size=n - 1).map(
+                         lambda flags: [g + 1 for g, flag in enumerate(flags) if flag]))
+    ref, hyp = Segmentation(draw(gaps), n), Segmentation(draw(gaps), n)
     return ref, hyp, draw(st.integers(1, n - 1))
 
 
