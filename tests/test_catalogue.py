@@ -270,3 +270,28 @@ def test_a_reports_title_typed_as_a_name_is_told_the_name(typed, name):
     if name is None:
         with pytest.raises(InvalidParameterError, match="did you mean 'shuffle_gap' \\(titled 'gap' in reports\\)"):
             catalogue.stability_measure(typed)
+
+
+def _reads(option: str, values: tuple) -> set[str]:
+    """The reference entries (single and multi) whose value changes with ``option`` of the
+    MetricContext, all else held, on seeded random documents of 30 units with two references."""
+    rng = np.random.default_rng(7)
+    changed = set()
+    for _ in range(40):
+        ref, other, hyp = (Segmentation(sorted(rng.choice(np.arange(1, 30), size=int(rng.integers(1, 12)),
+                                                         replace=False).tolist()), 30) for _ in range(3))
+        for m in (*REFERENCE.values(), *MULTI_REFERENCE.values()):
+            got = [m.value(catalogue.MetricContext(ref, hyp, **{"k": 3, "tolerance": 0, option: v},
+                                                   references=(ref, other))) for v in values]
+            if not np.allclose(got[:1], got[1:], equal_nan=True, rtol=0, atol=0):
+                changed.add(m.name)
+    return changed
+
+
+def test_the_window_and_tolerance_notes_name_exactly_the_entries_that_read_them():
+    """WINDOWED and TOLERANT (which reports read to say at which window k, and within which
+    tolerance, the shown metrics were computed) list exactly the entries whose value moves with
+    the context's k and tolerance: an entry wired to either but left off its list would be shown
+    without the note that says how it was computed (window_k is listed as the window itself)."""
+    assert _reads("k", (2, 5)) == set(catalogue.WINDOWED)
+    assert _reads("tolerance", (0, 2)) == set(catalogue.TOLERANT)
