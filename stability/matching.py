@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -64,23 +63,28 @@ def count_matches(reference: Sequence[int], hypothesis: Sequence[int], tolerance
     return len(match_boundaries(reference, hypothesis, tolerance))
 
 
-def expected_intersection(n_reference: int, n_gaps: int, size: int) -> Fraction:
-    """Expected number of the ``n_reference`` fixed gaps among ``size`` gaps drawn uniformly
-    without replacement from ``n_gaps``: the mean of the hypergeometric law, ``size n_reference /
-    n_gaps``, exact. The chance level with no tolerance, written once: :func:`expected_matches`
-    (and so :func:`stability.metrics.expected_f1`) rounds it to a float, and
-    :func:`stability.scores.chance_scores` divides it by ``size`` and by ``n_reference`` first
-    (the expected precision ``n_reference / n_gaps`` and recall ``size / n_gaps``), so that every
-    value derived from it is rounded once, whatever the sizes (no product overflows).
+def expected_intersection(n_reference: int, n_gaps: int, sizes: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The chance level with no tolerance, written once: for each ``m`` of ``sizes``, ``m`` gaps
+    drawn uniformly without replacement from ``n_gaps`` hold on average ``E[X] = m r / G`` of the
+    ``r = n_reference`` fixed ones (the mean of the hypergeometric law), so the expected precision
+    is ``E[X] / m = r / G`` and the expected recall ``E[X] / r = m / G``.
+
+    Returns ``(E[X], E[X] / m, E[X] / r)`` per size, each the exact value rounded once (Python's
+    integer division is correctly rounded at any size: no product overflows, and the precision is
+    not ``E[X]`` rounded then divided). The precision means nothing where ``m = 0`` and the recall
+    where ``r = 0``: the caller's zero rule decides there. :func:`expected_matches` (and so
+    :func:`stability.metrics.expected_f1`) reads the first, :func:`stability.scores.chance_scores`
+    the other two.
 
     Examples
     --------
-    >>> expected_intersection(2, 8, 3)  # 3 of 8 gaps drawn, 2 of them fixed: 3 * 2 / 8
-    Fraction(3, 4)
-    >>> expected_intersection(2, 8, 3) / 3  # the expected precision, 2 / 8
-    Fraction(1, 4)
+    >>> [a.tolist() for a in expected_intersection(2, 8, [3, 4])]  # 2 fixed gaps of 8: 3 * 2 / 8, 4 * 2 / 8
+    [[0.75, 1.0], [0.25, 0.25], [0.375, 0.5]]
     """
-    return Fraction(size * n_reference, n_gaps)
+    drawn = [int(m) for m in np.asarray(sizes, dtype=np.int64).ravel().tolist()]
+    r, g = int(n_reference), int(n_gaps)
+    return (np.array([m * r / g for m in drawn], dtype=float), np.full(len(drawn), r / g),
+            np.array([m / g for m in drawn], dtype=float))
 
 
 #: Most gaps :func:`expected_matches` steps through one by one (those within the tolerance of a
@@ -134,7 +138,7 @@ def expected_matches(reference: Sequence[int], n_gaps: int, tolerance: int, size
     if ref.size == 0 or n_gaps == 0:
         return np.zeros(sizes.size)
     if tolerance == 0:
-        return np.array([float(expected_intersection(ref.size, n_gaps, m)) for m in sizes.tolist()])
+        return expected_intersection(ref.size, n_gaps, sizes)[0]
     if tolerance >= n_gaps - 1:  # also any Python int beyond int64
         return np.minimum(sizes, ref.size).astype(float)
     gaps, crossings = _stepped_gaps(ref, n_gaps, tolerance, top)

@@ -19,7 +19,6 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import chain
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
@@ -156,12 +155,13 @@ def chance_scores(
     if gaps == 0:
         return 1.0, 1.0, 1.0
     sizes, at = np.unique(counts, return_inverse=True)
-    # E[Xr] per count, exact with no tolerance: E[P_r] = m0 / G and E[R_r] = mr / G rounded once
-    overlaps: Sequence[Fraction | float] = (
-        [expected_intersection(m0, gaps, m) for m in sizes.tolist()] if tolerance == 0
-        else expected_matches(initial, gaps, tolerance, sizes).tolist())
-    exp_p = np.array([float(x / m) if m > 0 else float(m0 == 0) for x, m in zip(overlaps, sizes.tolist())])[at]
-    exp_r = np.array([float(x / m0) if m0 > 0 else float(m == 0) for x, m in zip(overlaps, sizes.tolist())])[at]
+    if tolerance == 0:  # E[Xr] = m0 mr / G: E[P_r] = m0 / G and E[R_r] = mr / G, each rounded once
+        _, precision, recall = expected_intersection(m0, gaps, sizes)
+    else:
+        overlap = expected_matches(initial, gaps, tolerance, sizes)
+        precision, recall = overlap / np.maximum(sizes, 1), overlap / max(m0, 1)
+    exp_p = np.where(sizes > 0, precision, 1.0 if m0 == 0 else 0.0)[at]
+    exp_r = (recall if m0 > 0 else np.where(sizes == 0, 1.0, 0.0))[at]
     stp, st_r = float(np.mean(exp_p)), float(np.mean(exp_r))
     return stp, st_r, f1_score(stp, st_r)
 
