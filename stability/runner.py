@@ -245,8 +245,7 @@ class _CorpusRun:
                     value, finding = _rechecked(kept, segmenter, doc, self.settings)
                     if finding is not None:
                         checked.append((len(slots), (label, doc.id, finding)))
-                    # written again: marked anew, or written ahead of its place (an interruption) and now at it
-                    if value is not kept or (self.store is not None and self.store.ahead(label, doc.id)):
+                    if value is not kept or self.store.ahead(label, doc.id):  # written again, at its place
                         marked.add(len(slots))
                     slots.append((digest, value))
         self.n_documents += len(docs)
