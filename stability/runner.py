@@ -245,7 +245,7 @@ class _CorpusRun:
                     value, finding = _rechecked(kept, segmenter, doc, self.settings)
                     if finding is not None:
                         checked.append((len(slots), (label, doc.id, finding)))
-                    if value is not kept or self.store.ahead(label, doc.id):  # written again, at its place
+                    if value is not kept:
                         marked.add(len(slots))
                     slots.append((digest, value))
         self.n_documents += len(docs)
@@ -268,34 +268,8 @@ class _CorpusRun:
             finished[index] = True
             flush()
 
-        try:
-            self._run(pairs, digests, on_done, checked, slot_of)
-        except KeyboardInterrupt:
-            self._keep_ahead(engine, pairs, [slots[i] for i in range(position, len(slots))], finished)
-            raise
+        self._run(pairs, digests, on_done, checked, slot_of)
         flush()  # slots kept from the results file after the last new pair
-
-    def _keep_ahead(self, engine: Engine, pairs: list[Pair], waiting: list[tuple[str, StabilityResult | Failure | int]],
-                    finished: list[bool]) -> None:
-        """At an interruption, keep the pairs that finished behind one still running (their slots
-        among ``waiting``, those not yet stored in corpus order; a pair whose restarts are all back
-        and whose result a worker was computing is scored here): in the results file, marked as
-        written ahead of their place (:meth:`~stability.store.ResultsStore.add`), and in the
-        interrupted run's result. A resume reuses them (``--resume`` computes only the others) and
-        writes them again at their place. Lost before: with several workers (or on Dask), a pair
-        finished while an earlier one ran was stored only once that one had."""
-        for digest, value in waiting:
-            # finished, or every restart back with its result still being computed (done here)
-            if not (isinstance(value, int) and (finished[value] or pairs[value].complete)):
-                continue
-            pair = pairs[value]
-            outcome = pair.error if pair.error is not None else engine.result(pair)
-            if isinstance(outcome, Failure):
-                self.failures.append(outcome)
-            else:
-                self.results[outcome.segmenter].append(outcome)
-            if self.store is not None:
-                self.store.add(outcome, digest, ahead=True)
 
     def _run(self, pairs: list[Pair], digests: list[str], on_done: Callable[[int], None],
              checked: list[tuple[int, Finding]], slot_of: list[int]) -> None:

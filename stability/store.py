@@ -15,19 +15,14 @@ Format (JSON lines, UTF-8, one complete record per line):
 * then one ``{"type": "result", "document_hash": ..., "result": {...}}`` or
   ``{"type": "failure", "document_hash": ..., "failure": {...}}`` per finished (segmenter, document)
   pair, written as soon as it is known (in corpus order), unbuffered, and fsynced at least once a
-  second. ``document_hash`` is :func:`document_hash` of the document it was computed on. At an
-  interruption, the pairs finished while one before them still ran are written too, each with
-  ``"ahead": true`` (after every record in corpus order, so the file is still in corpus order);
-  a resume reuses them and writes them again at their place.
+  second. ``document_hash`` is :func:`document_hash` of the document it was computed on.
 
 Reading (:func:`iter_records`, :func:`read_run`, :func:`load_results`): a damaged *last* line
 (a run killed while writing, a full disk) is reported with a :class:`ResultsWarning` naming the
 file and line and left out; a damaged line anywhere else is a
 :class:`~stability.exceptions.CorpusFormatError` naming the file and line. A file written by a
-newer format version is refused. When a pair has several records (a failure retried on resume,
-a record written ahead then at its place), the last one counts; so does the last header (a resume
-that adds segmenters writes one). A pair stays at the place of its first record, unless that one
-was written ahead.
+newer format version is refused. When a pair has several records (a failure retried on resume),
+the last one counts; so does the last header (a resume that adds segmenters writes one).
 
 Writing (:class:`ResultsStore`): an existing file is an error unless ``resume`` or
 ``overwrite``; a lock file (``results.jsonl.lock``) keeps a second run out; on resume, a damaged
@@ -292,8 +287,6 @@ class Entry:
 
     value: StabilityResult | Failure
     document_hash: str | None
-    #: written ahead of its place in corpus order, at an interruption (:meth:`ResultsStore.add`)
-    ahead: bool = False
 
 
 @dataclass
@@ -318,7 +311,7 @@ def _entry(record: dict[str, Any], path: Path, number: int) -> Entry:
         kind = record["type"]
         raise CorpusFormatError(f"malformed {kind} record ({type(exc).__name__}: {exc})",
                                 path=str(path), line=number) from None
-    return Entry(value, record.get("document_hash"), record.get("ahead") is True)
+    return Entry(value, record.get("document_hash"))
 
 
 def _records(scan: _Scan, path: Path) -> RunRecords:
@@ -334,10 +327,7 @@ def _records(scan: _Scan, path: Path) -> RunRecords:
             continue
         entry = _entry(record, path, number)
         _of_the_run(entry.value, run.settings, path, number)
-        key = (entry.value.segmenter, entry.value.document or "")
-        if key in run.entries and run.entries[key].ahead:  # written again by a resume, at its place in corpus order
-            del run.entries[key]
-        run.entries[key] = entry
+        run.entries[(entry.value.segmenter, entry.value.document or "")] = entry
     return run
 
 
@@ -802,9 +792,7 @@ class ResultsStore:
             self.contained = {key for key, entry in run.entries.items()
                               if isinstance(entry.value, Failure) and entry.value.kind == "crash"}
         self._pairs = set(run.entries)
-        # a document whose records were all written ahead of their place sets no order: the corpus
-        # reaches the documents before it first, which the file has no record of
-        self._recorded = dict.fromkeys(doc for (_, doc), entry in run.entries.items() if not entry.ahead)
+        self._recorded = dict.fromkeys(doc for _, doc in run.entries)
         os.truncate(self.path, scan.end)
         self._handle = self.path.open("ab", buffering=0)
         if scan.needs_newline:
@@ -961,20 +949,11 @@ class ResultsStore:
                 "another corpus, or on these documents in another order",
                 "use another output folder, or the same corpus in the same order")
 
-    def add(self, value: StabilityResult | Failure, doc_hash: str, ahead: bool = False) -> None:
-        """Append the record of one finished pair (flushed at once, fsynced about every second).
-
-        Records are written in corpus order; ``ahead``: at an interruption, a pair that finished
-        while one before it still ran, marked ``"ahead": true``. A resume reuses it and writes it
-        again at its place, and a file read back puts a pair at the place of its last record."""
+    def add(self, value: StabilityResult | Failure, doc_hash: str) -> None:
+        """Append the record of one finished pair (flushed at once, fsynced about every second)."""
         kind = "result" if isinstance(value, StabilityResult) else "failure"
-        record = {"type": kind, "document_hash": doc_hash, kind: value.to_dict()}
-        self._write({**record, "ahead": True} if ahead else record, (value.segmenter, value.document or ""))
-
-    def ahead(self, label: str, doc_id: str) -> bool:
-        """Whether the file's record of (``label``, document) was written ahead of its place (:meth:`add`)."""
-        entry = self.completed.get((label, doc_id))
-        return entry is not None and entry.ahead
+        self._write({"type": kind, "document_hash": doc_hash, kind: value.to_dict()},
+                    (value.segmenter, value.document or ""))
 
     def running(self, label: str, doc_id: str, doc_hash: str, stream: str | None, restarts: range | None) -> None:
         """Name the in-process call about to run (the ``.running`` marker; see the module docstring)."""
