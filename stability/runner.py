@@ -33,8 +33,8 @@ from .registry import get_segmenter
 from .results import CorpusResult, Failure, StabilityResult, _jsonable
 from .segmenter import for_document, parameter_defaults, segmenter_name, terms_problem
 from .settings import Settings, SettingsWarning
-from .store import (SEGMENTER_CODE, ResultsStore, corpus_fingerprint, document_hash, provenance as run_provenance,
-                    run_header)
+from .store import (SEGMENTER_CODE, ResultsStore, ResultsWriteError, corpus_fingerprint, document_hash,
+                    provenance as run_provenance, run_header)
 from .summary import summarize
 
 __all__ = ["stability_test", "evaluate", "resolve_segmenters", "Settings"]
@@ -222,7 +222,9 @@ class _CorpusRun:
 
     def block(self, docs: list[Document]) -> None:
         """Evaluate one block of documents; every pair is stored as soon as it and the pairs
-        before it are finished, so the results file is in corpus order for any ``n_jobs``."""
+        before it are finished, so the results file is in corpus order for any ``n_jobs``. If the
+        run stops (an interrupt, an error) the pairs finished behind one still running are stored
+        too, each with its document's place (:meth:`ResultsStore.add`), to be reused by a resume."""
         if self.k is not None:
             self.short += [(doc.id, doc.n_units) for doc in docs if doc.references and 2 <= doc.n_units <= self.k]
         self.single += [doc.id for doc in docs if doc.n_units == 1]
@@ -248,6 +250,7 @@ class _CorpusRun:
                     if value is not kept:
                         marked.add(len(slots))
                     slots.append((digest, value))
+        first_place = self.n_documents  # of the block's first document in the corpus
         self.n_documents += len(docs)
         self.progress.add_total(len(pairs) * self.settings.restart_budget())
         self.progress.add_pairs(len(pairs))
@@ -268,7 +271,18 @@ class _CorpusRun:
             finished[index] = True
             flush()
 
-        self._run(pairs, digests, on_done, checked, slot_of)
+        try:
+            self._run(pairs, digests, on_done, checked, slot_of)
+        except BaseException as exc:
+            if not isinstance(exc, ResultsWriteError):  # a file that cannot be written keeps nothing more
+                # the pairs that finished behind one still running: written ahead of corpus order, each
+                # with its document's place, so that a resume reuses them (nothing computed is lost)
+                per_doc = len(self.segmenters)
+                for slot in range(position, len(slots)):
+                    digest, held = slots[slot]
+                    if isinstance(held, int) and finished[held]:
+                        self._emit(engine, pairs, digest, held, ahead=first_place + slot // per_doc)
+            raise
         flush()  # slots kept from the results file after the last new pair
 
     def _run(self, pairs: list[Pair], digests: list[str], on_done: Callable[[int], None],
@@ -311,9 +325,11 @@ class _CorpusRun:
             [pairs[i] for i in rest], lambda j: on_done(rest[j]))
 
     def _emit(self, engine: Engine, pairs: list[Pair], digest: str, value: StabilityResult | Failure | int,
-              again: bool = False) -> None:
+              again: bool = False, ahead: int | None = None) -> None:
         """Take one slot's outcome in corpus order: a new pair's (``value`` its index), stored; or one
-        the results file holds, stored again when ``again`` (:func:`_rechecked` marked it)."""
+        the results file holds, stored again when ``again`` (:func:`_rechecked` marked it). ``ahead``:
+        a new pair taken out of corpus order as the run stops (its document's place in the corpus),
+        stored with it and not handed to ``on_result`` (which sees results in corpus order)."""
         fresh = isinstance(value, int)
         if isinstance(value, int):
             pair = pairs[value]
@@ -328,8 +344,8 @@ class _CorpusRun:
         if fresh:
             self.progress.pair_done()
         if (fresh or again) and self.store is not None:
-            self.store.add(outcome, digest)  # of a pair's records, the file's last counts
-        if fresh and isinstance(outcome, StabilityResult) and self.on_result is not None:
+            self.store.add(outcome, digest, ahead)  # of a pair's records, the file's last counts
+        if fresh and ahead is None and isinstance(outcome, StabilityResult) and self.on_result is not None:
             self.on_result(outcome)
 
 

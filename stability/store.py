@@ -15,7 +15,13 @@ Format (JSON lines, UTF-8, one complete record per line):
 * then one ``{"type": "result", "document_hash": ..., "result": {...}}`` or
   ``{"type": "failure", "document_hash": ..., "failure": {...}}`` per finished (segmenter, document)
   pair, written as soon as it is known (in corpus order), unbuffered, and fsynced at least once a
-  second. ``document_hash`` is :func:`document_hash` of the document it was computed on.
+  second. ``document_hash`` is :func:`document_hash` of the document it was computed on. A pair that
+  finished while an earlier pair was still running waits for it, so that a complete file is in corpus
+  order whatever the completion order; when the run is interrupted (or stops on an error) the pairs
+  still waiting are written too, each with ``"document_index"``: the 0-based place of its document in
+  the corpus (:meth:`ResultsStore.add`, ``ahead``). Records without it are in corpus order among
+  themselves; the readers put the records ahead back in their place (:func:`read_run`), and a resume
+  reuses them and computes only the pairs missing.
 
 Reading (:func:`iter_records`, :func:`read_run`, :func:`load_results`): a damaged *last* line
 (a run killed while writing, a full disk) is reported with a :class:`ResultsWarning` naming the
@@ -287,6 +293,9 @@ class Entry:
 
     value: StabilityResult | Failure
     document_hash: str | None
+    #: the place of the document in the corpus, for a record written ahead of corpus order (an
+    #: interrupted run's pair that finished behind one still running), else ``None``
+    document_index: int | None = None
 
 
 @dataclass
@@ -297,6 +306,8 @@ class RunRecords:
     corpus: dict[str, Any] | None
     entries: dict[tuple[str, str], Entry]
     header: bool = False  # a run record was read
+    #: document -> its place in the corpus, of the documents with a record written ahead of corpus order
+    ahead: dict[str, int] = field(default_factory=dict)
     provenance: dict[str, Any] = field(default_factory=dict)  # empty in files written before it was kept
 
 
@@ -311,7 +322,11 @@ def _entry(record: dict[str, Any], path: Path, number: int) -> Entry:
         kind = record["type"]
         raise CorpusFormatError(f"malformed {kind} record ({type(exc).__name__}: {exc})",
                                 path=str(path), line=number) from None
-    return Entry(value, record.get("document_hash"))
+    index = record.get("document_index")
+    if index is not None and (not isinstance(index, int) or isinstance(index, bool) or index < 0):
+        raise CorpusFormatError(f"malformed {record['type']} record (document_index must be an integer >= 0; "
+                                f"received {index!r:.40})", path=str(path), line=number)
+    return Entry(value, record.get("document_hash"), index)
 
 
 def _records(scan: _Scan, path: Path) -> RunRecords:
@@ -327,8 +342,37 @@ def _records(scan: _Scan, path: Path) -> RunRecords:
             continue
         entry = _entry(record, path, number)
         _of_the_run(entry.value, run.settings, path, number)
-        run.entries[(entry.value.segmenter, entry.value.document or "")] = entry
+        key = (entry.value.segmenter, entry.value.document or "")
+        if entry.document_index is not None:
+            run.ahead[key[1]] = entry.document_index
+        run.entries[key] = entry
+    if run.ahead:
+        run.entries = _in_corpus_order(run.entries, run.ahead)
     return run
+
+
+def _in_corpus_order(entries: dict[tuple[str, str], Entry], ahead: Mapping[str, int]) -> dict[tuple[str, str], Entry]:
+    """``entries`` (in the order of their first records) with the documents written ahead of corpus
+    order (``ahead``: document -> its place in the corpus) put back in their place.
+
+    The other documents are in corpus order in the file, and every document before one of them has
+    a record (each run writes the pairs it computes in corpus order, past those the file holds), so
+    they take the places the documents ahead leave free, in the order of the file. A stable sort keeps
+    the order of a document's pairs."""
+    place: dict[str, int] = {}
+    taken = set(ahead.values())
+    free = 0
+    for _, doc in entries:
+        if doc in place:
+            continue
+        if doc in ahead:
+            place[doc] = ahead[doc]
+            continue
+        while free in taken:
+            free += 1
+        place[doc] = free
+        free += 1
+    return dict(sorted(entries.items(), key=lambda item: place[item[0][1]]))
 
 
 def _another_run(path: Path, number: int, what: str) -> CorpusFormatError:
@@ -725,9 +769,11 @@ class ResultsStore:
         self._own = self.provenance  # this process's, whatever the file's
         self.resume, self.overwrite, self.retry_failed = resume, overwrite, retry_failed
         self.completed: dict[tuple[str, str], Entry] = {}
-        self._seen: set[str] = set()
-        #: documents the file holds records of, in the order they were written (corpus order)
+        self._seen: dict[str, int] = {}  # the documents of the run so far -> their place in the corpus
+        #: documents the file holds records of in corpus order (not only records written ahead of it),
+        #: in the order they were written
         self._recorded: dict[str, None] = {}
+        self._ahead: dict[str, int] = {}  # documents with records written ahead of corpus order -> their place
         self._handle: Any = None  # unbuffered: a failed write leaves nothing pending to write again
         #: the (segmenter, document) pairs the file holds, read on resume or written by this run
         self._pairs: set[tuple[str, str]] = set()
@@ -792,7 +838,8 @@ class ResultsStore:
             self.contained = {key for key, entry in run.entries.items()
                               if isinstance(entry.value, Failure) and entry.value.kind == "crash"}
         self._pairs = set(run.entries)
-        self._recorded = dict.fromkeys(doc for _, doc in run.entries)
+        self._recorded = dict.fromkeys(doc for _, doc in run.entries if doc not in run.ahead)
+        self._ahead = run.ahead
         os.truncate(self.path, scan.end)
         self._handle = self.path.open("ab", buffering=0)
         if scan.needs_newline:
@@ -921,11 +968,16 @@ class ResultsStore:
         """What the file already holds for (``label``, document), if it can be reused: a result,
         or a recorded failure (unless ``retry_failed``). A record computed on a different
         document with the same id is an error."""
-        self._seen.add(doc_id)
+        place = self._seen.setdefault(doc_id, len(self._seen))
         entry = self.completed.get((label, doc_id))
         if entry is None:
             self._check_order(doc_id)
             return None
+        if self._ahead.get(doc_id, place) != place:
+            raise self._refuse(
+                f"its results of document {doc_id!r} were computed as document {self._ahead[doc_id] + 1} of the corpus, "
+                f"which has it as document {place + 1}: another corpus, or these documents in another order",
+                "use another output folder, or the same corpus in the same order")
         if entry.document_hash is not None and entry.document_hash != doc_hash:
             raise self._refuse(
                 f"document {doc_id!r} differs from the one its results were computed on (another corpus, or the "
@@ -949,11 +1001,18 @@ class ResultsStore:
                 "another corpus, or on these documents in another order",
                 "use another output folder, or the same corpus in the same order")
 
-    def add(self, value: StabilityResult | Failure, doc_hash: str) -> None:
-        """Append the record of one finished pair (flushed at once, fsynced about every second)."""
+    def add(self, value: StabilityResult | Failure, doc_hash: str, ahead: int | None = None) -> None:
+        """Append the record of one finished pair (flushed at once, fsynced about every second).
+
+        ``ahead``: the place of its document in the corpus (0-based), for a pair written before a
+        pair that precedes it in corpus order (a run interrupted while that one was running); the
+        readers put it back in its place (see the module docstring)."""
         kind = "result" if isinstance(value, StabilityResult) else "failure"
-        self._write({"type": kind, "document_hash": doc_hash, kind: value.to_dict()},
-                    (value.segmenter, value.document or ""))
+        record: dict[str, Any] = {"type": kind, "document_hash": doc_hash}
+        if ahead is not None:
+            record["document_index"] = ahead
+        record[kind] = value.to_dict()
+        self._write(record, (value.segmenter, value.document or ""))
 
     def running(self, label: str, doc_id: str, doc_hash: str, stream: str | None, restarts: range | None) -> None:
         """Name the in-process call about to run (the ``.running`` marker; see the module docstring)."""
@@ -1003,7 +1062,7 @@ class ResultsStore:
 
     def finish(self) -> None:
         """At the end of the corpus: results of documents that were not in it are an error."""
-        stale = sorted({doc for _, doc in self.completed} - self._seen)
+        stale = sorted({doc for _, doc in self.completed} - set(self._seen))
         if stale:
             raise self._refuse(
                 f"it holds results of {len(stale)} document(s) that are not in this corpus (e.g. {stale[0]!r}): "

@@ -1,0 +1,150 @@
+"""Pairs that finished behind a pair still running survive an interrupt: they are written ahead
+of corpus order (marked with their document's place), read back in corpus order, and a resume
+computes only the pairs missing, giving what an uninterrupted run gives."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from stability import Document, RunInterrupted, evaluate, load_results
+from stability.store import read_run
+
+N_DOCS, SLOW = 5, "d1"
+
+
+def even_thirds(units):
+    return list(range(3, len(units), 3))
+
+
+def letters() -> list[Document]:
+    return [Document(f"d{i}", tuple(f"d{i} unit {j}" for j in range(12))) for i in range(N_DOCS)]
+
+
+def blocking(units):
+    """Like :func:`even_thirds`, but a restart of ``SLOW`` (its units permuted) waits until every
+    call of the other documents is made (each logged as a line of ``calls`` in the folder
+    ``$STABILITY_TEST_AHEAD``: the workers may be other processes), gives their results a second
+    to reach the run, then interrupts the run with a real SIGINT (Ctrl-C) sent to the process whose
+    id is in ``pid`` there (once), and blocks: that pair is still running when the run stops."""
+    folder = Path(os.environ["STABILITY_TEST_AHEAD"])
+    if not units[0].startswith(f"{SLOW} "):
+        with (folder / "calls").open("a") as log:
+            log.write("call\n")
+    elif list(units) != [f"{SLOW} unit {j}" for j in range(len(units))]:
+        target, deadline = int((folder / "target").read_text()), time.monotonic() + 30
+        while time.monotonic() < deadline and (folder / "calls").read_text().count("\n") < target:
+            time.sleep(0.01)
+        time.sleep(1.0)
+        try:  # once: the pair's restarts and its shuffle control are tasks of their own
+            os.close(os.open(folder / "sent", os.O_CREAT | os.O_EXCL))
+            os.kill(int((folder / "pid").read_text()), signal.SIGINT)
+        except FileExistsError:
+            pass
+        time.sleep(3.0)
+    return even_thirds(units)
+
+
+def calls_per_pair() -> int:
+    counted = []
+    evaluate({"c": lambda units: counted.append(1) or even_thirds(units)}, letters()[:1], n_restarts=3,
+             progress=False)
+    return len(counted)
+
+
+@pytest.mark.parametrize("backend", ["threading", "dask"])
+def test_pairs_finished_behind_a_running_one_are_kept_and_resumed(tmp_path, monkeypatch, backend):
+    folder = tmp_path / "calls"
+    folder.mkdir()
+    (folder / "calls").write_text("")
+    (folder / "target").write_text(str(calls_per_pair() * (N_DOCS - 1)))
+    (folder / "pid").write_text(str(os.getpid()))
+    monkeypatch.setenv("STABILITY_TEST_AHEAD", str(folder))
+    if backend == "dask":  # a cluster of two worker processes, as a run without --scheduler starts
+        distributed = pytest.importorskip("distributed")
+        from stability.config import local_cluster
+
+        cluster = local_cluster(2)
+        client = distributed.Client(cluster)
+    output = tmp_path / "results.jsonl"
+    try:
+        with pytest.raises(KeyboardInterrupt) as caught:
+            evaluate({"b": blocking}, letters(), n_restarts=3, n_jobs=2, backend=backend, progress=False,
+                     output=output)
+    finally:
+        if backend == "dask":
+            client.close()
+            cluster.close()
+    assert isinstance(caught.value, RunInterrupted)
+    # d0 finished before d1 and is in corpus order; d2, d3, d4 finished behind d1 and are kept, marked
+    records = [json.loads(line) for line in output.read_text().splitlines()[1:]]
+    assert [(r["result"]["document"], r.get("document_index")) for r in records] == [
+        ("d0", None), ("d2", 2), ("d3", 3), ("d4", 4)]
+    assert [r.document for r in caught.value.result.documents["b"]] == ["d0", "d2", "d3", "d4"]
+    assert [r.document for r in load_results(output).documents["b"]] == ["d0", "d2", "d3", "d4"]
+    assert list(read_run(output).entries) == [("b", "d0"), ("b", "d2"), ("b", "d3"), ("b", "d4")]
+
+    # the resume computes d1 alone, and the whole equals an uninterrupted run
+    computed = []
+
+    def counting(units):
+        computed.append(units[0].split()[0])
+        return even_thirds(units)
+
+    resumed = evaluate({"b": counting}, letters(), n_restarts=3, progress=False, output=output, resume=True)
+    assert set(computed) == {SLOW}
+    whole = evaluate({"b": even_thirds}, letters(), n_restarts=3, progress=False, output=tmp_path / "whole.jsonl")
+    expected = whole.to_dict()["documents"]
+    assert resumed.to_dict()["documents"] == expected
+    assert load_results(output).to_dict()["documents"] == expected
+    assert [r.document for r in load_results(output).documents["b"]] == [f"d{i}" for i in range(N_DOCS)]
+    assert load_results(output).to_dict()["summary"] == load_results(tmp_path / "whole.jsonl").to_dict()["summary"]
+
+
+def test_a_record_ahead_at_another_place_is_refused_on_resume(tmp_path):
+    output = tmp_path / "results.jsonl"
+    evaluate({"b": even_thirds}, letters(), n_restarts=3, progress=False, output=output)
+    lines = output.read_text().splitlines()
+    # as an interrupted run writes it: d2 ahead of d1, at its place 2; then the corpus reordered
+    ahead = json.loads(lines[3])
+    ahead["document_index"] = 2
+    output.write_text("\n".join([lines[0], lines[1], json.dumps(ahead)]) + "\n")
+    assert [r.document for r in load_results(output).documents["b"]] == ["d0", "d2"]
+    docs = letters()
+    reordered = [docs[0], docs[2], docs[1], docs[3], docs[4]]
+    from stability import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match="document 3 of the corpus, which has it as document 2"):
+        evaluate({"b": even_thirds}, iter(reordered), n_restarts=3, progress=False, output=output, resume=True)
+
+
+def test_a_record_ahead_cut_by_a_kill_is_dropped_and_its_pair_computed_again(tmp_path):
+    output = tmp_path / "results.jsonl"
+    whole = evaluate({"b": even_thirds}, letters(), n_restarts=3, progress=False, output=tmp_path / "whole.jsonl")
+    lines = (tmp_path / "whole.jsonl").read_text().splitlines()
+    ahead = [json.loads(line) for line in lines[3:5]]
+    for record, place in zip(ahead, (2, 3)):
+        record["document_index"] = place
+    # d0, then d2 written ahead of d1, then d3 ahead and cut in the middle of its line by a kill
+    cut = json.dumps(ahead[1])
+    output.write_text("\n".join([lines[0], lines[1], json.dumps(ahead[0]), cut[: len(cut) // 2]]))
+    from stability.store import ResultsWarning
+
+    with pytest.warns(ResultsWarning, match="incomplete last line left out"):
+        assert [r.document for r in load_results(output).documents["b"]] == ["d0", "d2"]
+    computed = []
+
+    def counting(units):
+        computed.append(units[0].split()[0])
+        return even_thirds(units)
+
+    with pytest.warns(ResultsWarning, match="cut off before resuming"):
+        resumed = evaluate({"b": counting}, letters(), n_restarts=3, progress=False, output=output, resume=True)
+    assert set(computed) == {"d1", "d3", "d4"}
+    assert resumed.to_dict()["documents"] == whole.to_dict()["documents"]
+    assert load_results(output).to_dict()["documents"] == whole.to_dict()["documents"]
