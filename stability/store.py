@@ -275,7 +275,8 @@ def _holds_results(path: Path) -> bool:
 
 def iter_records(path: Any) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line number, record)`` of a results file, each record with a ``type``: ``run``,
-    ``result`` or ``failure``.
+    ``result`` or ``failure``, in the order of the file: a record written ahead of corpus order (by
+    an interrupted run) carries ``document_index``; :func:`read_run` puts it back in its place.
 
     A damaged last line (cut by an interruption) is left out with a :class:`ResultsWarning`
     naming the file and line; any other malformed line is a
