@@ -106,6 +106,9 @@ class Pair:
     streams: dict[Stream, _StreamState] = field(default_factory=dict)
     outstanding: int = 0  # chunks of the current round not yet back
     result: StabilityResult | None = None  # computed in a worker (several jobs), else on demand
+    #: every restart back, none more needed: its result is known or being computed in a worker
+    #: (:meth:`Engine.result` computes it here when the run stops first)
+    complete: bool = False
     term_blind: str | None = None  # why the segmenter saw next to no shared term (unit_terms_problem)
     resolved_params: dict[str, Any] = field(default_factory=dict)  # what ``resolved`` took unlike ``segmenter``
 
@@ -1083,6 +1086,7 @@ class Engine:
                 following.extend((i, stream, restarts) for stream, restarts in more)
                 if more:
                     continue
+                pair.complete = True
                 if self.offload and pair.error is None:
                     ready.append(i)
                 else:

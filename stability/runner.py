@@ -276,11 +276,12 @@ class _CorpusRun:
         except BaseException as exc:
             if not isinstance(exc, ResultsWriteError):  # a file that cannot be written keeps nothing more
                 # the pairs that finished behind one still running: written ahead of corpus order, each
-                # with its document's place, so that a resume reuses them (nothing computed is lost)
+                # with its document's place, so that a resume reuses them (nothing computed is lost);
+                # one whose restarts are all back while a worker computed its result is scored here
                 per_doc = len(self.segmenters)
                 for slot in range(position, len(slots)):
                     digest, held = slots[slot]
-                    if isinstance(held, int) and finished[held]:
+                    if isinstance(held, int) and (finished[held] or pairs[held].complete):
                         self._emit(engine, pairs, digest, held, ahead=first_place + slot // per_doc)
             raise
         flush()  # slots kept from the results file after the last new pair

@@ -394,3 +394,60 @@ def test_an_interrupt_before_an_overwriting_run_writes_says_the_pairs_there_are_
     assert result.stderr.splitlines() == [
         f"interrupted: this run had not written to {out / 'results.jsonl'} yet: it holds an earlier run's 12 "
         "finished (segmenter, document) pair(s), unchanged"]
+
+
+def test_pairs_finished_behind_a_running_one_are_kept_at_an_interrupt_and_resume_reuses_them(tmp_path):
+    """The results file is written in corpus order: a pair finished while an earlier one still ran
+    waited to be stored, and an interruption lost it (with 2 workers and a slow first document,
+    every pair). Now they are written at the interruption, marked with their place, and --resume
+    computes only the others, to the same results as a run never interrupted. Through the command
+    line, with loky's worker processes scoring the results: a pair whose restarts are all back while
+    its result was still being computed in a worker is scored at the interruption (with only the
+    pairs whose result had come back, most of those the slow first document held back were lost)."""
+    from stability import load_results
+
+    out, calls, hold = tmp_path / "out", tmp_path / "calls", tmp_path / "hold"
+    results = out / "results.jsonl"
+    hold.touch()  # the first document's calls wait
+    process = start(tmp_path, 2, out, "faults:held_first", env={"STABILITY_TEST_CALLS": str(calls),
+                                                                 "STABILITY_TEST_HOLD": str(hold)})
+
+    def done_behind() -> set[str]:  # documents after d00 whose pairs made every call (8, see above)
+        made = calls.read_text().split() if calls.exists() else []
+        return {marker for marker in set(made) if made.count(marker) == 8 and marker != "u0"}
+
+    try:
+        wait_for(lambda: len(done_behind()) >= 6, process)
+        assert len(done_behind()) >= 6
+        time.sleep(1)  # their results are scored, in a worker, and handed back
+        finished = done_behind()
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        process.kill()
+        hold.unlink()
+    assert process.returncode == 130, stderr
+    run = read_run(results)
+    stored = {doc for _, doc in run.entries}
+    assert "d00" not in stored
+    # before: nothing stored at all; now every pair finished, but those whose restarts were still
+    # coming back in a task with others' (a worker task holds several pairs' restarts)
+    done = {f"d{marker[1:]:0>2}" for marker in finished}
+    assert len(done & stored) >= len(done) - 4 and len(stored) >= 6, (sorted(done), sorted(stored))
+    assert all(entry.document_index == int(doc[1:]) for (_, doc), entry in run.entries.items())  # each with its place
+    assert f"interrupted: {len(stored)} finished (segmenter, document) pair(s) are in {results}" in stderr
+
+    before = calls.read_text().split()
+    process = start(tmp_path, 2, out, "faults:held_first", "--resume", env={"STABILITY_TEST_CALLS": str(calls)})
+    _, stderr = process.communicate(timeout=300)
+    assert process.returncode == 0, stderr
+    again = calls.read_text().split()[len(before):]
+    assert not {f"d{marker[1:]:0>2}" for marker in again} & stored  # the pairs kept were not computed again
+    whole = tmp_path / "whole"
+    process = start(tmp_path, 2, whole, "faults:held_first", env={"STABILITY_TEST_CALLS": str(tmp_path / "calls2")})
+    _, stderr = process.communicate(timeout=300)
+    assert process.returncode == 0, stderr
+    resumed, fresh = load_results(out), load_results(whole / "results.jsonl")
+    assert [r.document for r in resumed.documents["faults:held_first"]] == [f"d{i:02d}" for i in range(60)]
+    assert [r.to_dict() for r in resumed.documents["faults:held_first"]] == \
+        [r.to_dict() for r in fresh.documents["faults:held_first"]]
