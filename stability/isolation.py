@@ -376,9 +376,15 @@ def unpickled_once(data: bytes, digest: str, timeout: float | None) -> Guarded:
 
 
 def _executor(n_jobs: int) -> Any:
-    from joblib.externals.loky import get_reusable_executor
+    """loky's reusable pool of ``n_jobs`` worker processes, made by joblib's factory: a process has
+    one such pool, which joblib's loky backend (``Parallel(backend="loky")``, scikit-learn's
+    ``n_jobs``) takes over, and it needs joblib's kind of it; made by loky's own factory, every
+    joblib call after a run failed with ``AttributeError: '_ReusablePoolExecutor' object has no
+    attribute '_temp_folder_manager'``. ``max_nbytes=None``: arguments are pickled whole, not
+    handed over as memory maps (read-only, which a segmenter may not expect)."""
+    from joblib.executor import get_memmapping_executor
 
-    return get_reusable_executor(max_workers=n_jobs, env=worker_threads(n_jobs))
+    return get_memmapping_executor(n_jobs, env=worker_threads(n_jobs), max_nbytes=None)
 
 
 def result_or_crash(future: Any) -> tuple[Any, bool]:
