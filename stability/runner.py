@@ -264,8 +264,9 @@ class _CorpusRun:
                 digest, value = slots[position]
                 if isinstance(value, int) and not finished[value]:
                     return
-                self._emit(engine, pairs, digest, value, again=position in marked)
-                position += 1
+                position += 1  # taken before it is emitted: a run stopped in _emit (on_result raising,
+                # an interrupt) must not emit it again as one finished behind (its restarts are gone)
+                self._emit(engine, pairs, digest, value, again=position - 1 in marked)
 
         def on_done(index: int) -> None:
             finished[index] = True

@@ -148,3 +148,22 @@ def test_a_record_ahead_cut_by_a_kill_is_dropped_and_its_pair_computed_again(tmp
     assert set(computed) == {"d1", "d3", "d4"}
     assert resumed.to_dict()["documents"] == whole.to_dict()["documents"]
     assert load_results(output).to_dict()["documents"] == whole.to_dict()["documents"]
+
+
+def test_an_on_result_that_raises_stops_the_run_with_its_own_error_and_each_pair_stored_once(tmp_path):
+    """A run stopped inside the emission of a pair (here ``on_result`` raising; in CI, SIGTERM
+    landing there) emitted that pair again as one finished behind, whose restarts were gone: a
+    KeyError replaced the caller's error (or the interrupt's exit). The pair is stored once, and a
+    resume completes the run."""
+    docs = [["a b"] * 12, ["c d"] * 14, ["e f"] * 9]
+    out = tmp_path / "results.jsonl"
+
+    def stop(result):
+        raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        evaluate({"even": "even"}, docs, n_restarts=3, progress=False, output=out, on_result=stop)
+    assert [key for key in read_run(out).entries] == [("even", "0")]
+    assert sum(1 for line in out.read_text().splitlines() if '"result"' in line) == 1
+    resumed = evaluate({"even": "even"}, docs, n_restarts=3, progress=False, output=out, resume=True)
+    assert [r.document for r in resumed.documents["even"]] == ["0", "1", "2"]
