@@ -10,7 +10,64 @@ from numpy.typing import ArrayLike
 from .exceptions import InvalidParameterError
 from .stats import hypergeometric_pmf
 
-__all__ = ["match_boundaries", "count_matches", "expected_intersection", "expected_matches", "MAX_STEPPED", "MAX_CELLS"]
+__all__ = ["match_boundaries", "count_matches", "expected_intersection", "expected_matches", "MAX_STEPPED", "MAX_CELLS",
+           "BOTH_EMPTY", "ONE_EMPTY", "empty_ratio", "boundary_ratio", "empty_ratios", "boundary_ratios",
+           "with_empty_rule"]
+
+
+# ----------------------------------------------------------------------------------------------
+# the zero-division rule of boundary precision and recall, declared once
+# ----------------------------------------------------------------------------------------------
+#: Precision or recall of two boundary sets that are both empty: nothing to find, nothing found.
+BOTH_EMPTY = 1.0
+#: Precision or recall whose denominator set is empty while the other set is not.
+ONE_EMPTY = 0.0
+
+
+def empty_ratio(other: float) -> float:
+    """The value of a boundary precision or recall whose denominator set is empty, by the project's
+    zero rule: :data:`BOTH_EMPTY` (1.0) when the ``other`` set is empty too, else :data:`ONE_EMPTY`
+    (0.0). Every precision, recall and F1 of boundary sets (the stability scores, their chance
+    level, the reference metrics, their expectation, the corpus's pooled scores) reads this rule,
+    from here or from its element-wise form :func:`empty_ratios`.
+
+    >>> empty_ratio(0), empty_ratio(3)
+    (1.0, 0.0)
+    """
+    return BOTH_EMPTY if other == 0 else ONE_EMPTY
+
+
+def boundary_ratio(matched: float, denominator: float, other: float) -> float:
+    """``matched / denominator``, the precision (``denominator``: the predicted boundaries, ``other``
+    the initial or reference ones) or the recall (the other way round) of two boundary sets;
+    :func:`empty_ratio` when the denominator set is empty.
+
+    >>> boundary_ratio(1, 4, 2), boundary_ratio(0, 0, 0), boundary_ratio(0, 0, 2)
+    (0.25, 1.0, 0.0)
+    """
+    return matched / denominator if denominator > 0 else empty_ratio(other)
+
+
+def empty_ratios(other: ArrayLike) -> np.ndarray:
+    """:func:`empty_ratio` element by element: the same two constants, chosen by the same test."""
+    return np.where(np.asarray(other) == 0, BOTH_EMPTY, ONE_EMPTY)
+
+
+def with_empty_rule(ratios: ArrayLike, denominator: ArrayLike, other: ArrayLike) -> np.ndarray:
+    """``ratios`` where the ``denominator`` set is not empty, the zero rule (:func:`empty_ratios`
+    of ``other``) where it is: for ratios computed elsewhere (an expected precision), broadcast
+    together."""
+    return np.where(np.asarray(denominator) > 0, ratios, empty_ratios(other))
+
+
+def boundary_ratios(matched: ArrayLike, denominator: ArrayLike, other: ArrayLike) -> np.ndarray:
+    """:func:`boundary_ratio` element by element (of arrays broadcast together), as floats.
+
+    >>> boundary_ratios([1, 0, 0], [4, 0, 0], [2, 0, 2]).tolist()
+    [0.25, 1.0, 0.0]
+    """
+    den = np.asarray(denominator)
+    return with_empty_rule(np.true_divide(matched, np.maximum(den, 1)), den, other).astype(float, copy=False)
 
 
 def match_boundaries(
@@ -72,7 +129,7 @@ def expected_intersection(n_reference: int, n_gaps: int, sizes: ArrayLike) -> tu
     Returns ``(E[X], E[X] / m, E[X] / r)`` per size, each the exact value rounded once (Python's
     integer division is correctly rounded at any size: no product overflows, and the precision is
     not ``E[X]`` rounded then divided). The precision means nothing where ``m = 0`` and the recall
-    where ``r = 0``: the caller's zero rule decides there. :func:`expected_matches` (and so
+    where ``r = 0``: the zero rule (:func:`with_empty_rule`) decides there. :func:`expected_matches` (and so
     :func:`stability.metrics.expected_f1`) reads the first, :func:`stability.scores.chance_scores`
     the other two.
 

@@ -4,9 +4,9 @@ Notation: ``B0`` is the initial segmentation, ``Br`` the segmentation of restart
 ``m0 = |B0|``, ``mr = |Br|``, ``G = n - 1`` the number of gaps, ``xr`` the number of matched
 boundaries (``|B0 ∩ Br|`` with no tolerance).
 
-* Per restart: ``P_r = xr / mr`` and ``R_r = xr / m0``. **Zero division** follows one rule:
-  when both sets are empty the score is 1.0 (nothing to find, nothing found); otherwise a zero
-  denominator gives 0.0.
+* Per restart: ``P_r = xr / mr`` and ``R_r = xr / m0``. **Zero division** follows one rule
+  (:func:`stability.matching.empty_ratio`, where it is declared): when both sets are empty the
+  score is 1.0 (nothing to find, nothing found); otherwise a zero denominator gives 0.0.
 * ``STP = mean_r P_r``, ``STR = mean_r R_r``; ``F1 = 2 STP STR / (STP + STR)`` (eq. 11, the F1 of
   the averages, exactly as the paper defines it; 0.0 when ``STP + STR = 0``).
 * Chance level: see :func:`chance_scores`.
@@ -24,7 +24,7 @@ import numpy as np
 
 from .checks import check_int
 from .exceptions import InvalidParameterError
-from .matching import expected_intersection, expected_matches, match_boundaries
+from .matching import boundary_ratios, expected_intersection, expected_matches, match_boundaries, with_empty_rule
 from .stats import bootstrap_f1, f1_score, percentile_interval
 
 __all__ = [
@@ -68,15 +68,6 @@ def shuffle_corrected_f1(f1: float, shuffle_f1: float) -> float:
     return 0.0 if shuffle_f1 >= 1.0 else (f1 - shuffle_f1) / (1.0 - shuffle_f1)
 
 
-def _ratio(matched: np.ndarray, denominator: np.ndarray, other: np.ndarray) -> np.ndarray:
-    """``matched / denominator`` with the zero rule: 1.0 if both sets empty, else 0.0."""
-    out = np.zeros(matched.shape, dtype=float)
-    positive = denominator > 0
-    out[positive] = matched[positive] / denominator[positive]
-    out[~positive & (other == 0)] = 1.0
-    return out
-
-
 @dataclass(frozen=True)
 class RestartCounts:
     """Matched and predicted boundary counts of every restart against ``B0``."""
@@ -87,12 +78,11 @@ class RestartCounts:
 
     @property
     def precision(self) -> np.ndarray:
-        return _ratio(self.matched, self.predicted, np.full_like(self.predicted, self.initial))
+        return boundary_ratios(self.matched, self.predicted, self.initial)
 
     @property
     def recall(self) -> np.ndarray:
-        initial = np.full_like(self.predicted, self.initial)
-        return _ratio(self.matched, initial, self.predicted)
+        return boundary_ratios(self.matched, np.full_like(self.predicted, self.initial), self.predicted)
 
 
 def restart_precision_recall(
@@ -160,8 +150,8 @@ def chance_scores(
     else:
         overlap = expected_matches(initial, gaps, tolerance, sizes)
         precision, recall = overlap / np.maximum(sizes, 1), overlap / max(m0, 1)
-    exp_p = np.where(sizes > 0, precision, 1.0 if m0 == 0 else 0.0)[at]
-    exp_r = (recall if m0 > 0 else np.where(sizes == 0, 1.0, 0.0))[at]
+    exp_p = with_empty_rule(precision, sizes, m0)[at]  # the zero rule where mr = 0 ...
+    exp_r = with_empty_rule(recall, m0, sizes)[at]  # ... and where m0 = 0
     stp, st_r = float(np.mean(exp_p)), float(np.mean(exp_r))
     return stp, st_r, f1_score(stp, st_r)
 

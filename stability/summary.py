@@ -25,6 +25,7 @@ from .permutations import Stream
 from .stats import derived_rng, kendall_tau
 from .results import (Failure, SegmenterSummary, StabilityResult, Stat, is_content_blind, is_layout_only, is_term_blind,
                       resolved_values, term_blind_share)
+from .matching import boundary_ratio
 from .scores import restart_precision_recall
 from .stats import f1_score
 from .store import load_results  # noqa: F401  (kept importable from here)
@@ -136,8 +137,8 @@ def summarize(
             matched += int(counts.matched.sum())
             predicted += int(counts.predicted.sum())
             initial += counts.initial * len(r.restart_boundaries)
-        micro_p = matched / predicted if predicted else (1.0 if initial == 0 else 0.0) if docs else float("nan")
-        micro_r = matched / initial if initial else (1.0 if predicted == 0 else 0.0) if docs else float("nan")
+        micro_p = boundary_ratio(matched, predicted, initial) if docs else float("nan")
+        micro_r = boundary_ratio(matched, initial, predicted) if docs else float("nan")
         blind = [r.content_blind for r in docs if r.content_blind is not None]
         layout = [r.layout_only for r in docs if r.layout_only is not None]
         determ = [r.deterministic for r in docs if r.deterministic is not None]

@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run_corpora import RESULTS, corpus, results_folder  # noqa: E402
 
 from segmenters.preprocessing import Preprocessor  # noqa: E402
+from stability.matching import boundary_ratio, boundary_ratios  # noqa: E402
 from stability.metrics import boundary_prf, boundary_similarity, pk, windowdiff  # noqa: E402
 from stability.results import StabilityResult  # noqa: E402
 from stability.store import iter_records  # noqa: E402
@@ -70,14 +71,12 @@ def counts(initial: tuple[int, ...], restarts) -> tuple[np.ndarray, np.ndarray]:
 
 def eq11(x: np.ndarray, m: np.ndarray, m0: int) -> float:
     """Eq. 11 F1 of the restarts with the library's zero rule."""
-    p = np.where(m > 0, x / np.maximum(m, 1), 1.0 if m0 == 0 else 0.0)
-    r = x / m0 if m0 > 0 else np.where(m == 0, 1.0, 0.0)
+    p, r = boundary_ratios(x, m, m0), boundary_ratios(x, m0, m)
     return f1_score(float(p.mean()), float(r.mean()))
 
 
 def pooled_f1(x: float, m: float, m0_total: float) -> float:
-    p = x / m if m > 0 else (1.0 if m0_total == 0 else 0.0)
-    r = x / m0_total if m0_total > 0 else (1.0 if m == 0 else 0.0)
+    p, r = boundary_ratio(x, m, m0_total), boundary_ratio(x, m0_total, m)
     return f1_score(p, r)
 
 

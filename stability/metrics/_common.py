@@ -31,7 +31,6 @@ __all__ = [
     "check_times",
     "unit_times",
     "check_int",
-    "safe_ratio",
     "with_parts",
     "harmonic",
     "PEER_KEYWORDS",
@@ -197,13 +196,6 @@ def resolve_k(k: WindowPolicy, reference: Segmentation) -> int:
 def with_parts(result: Any, return_parts: Any) -> Any:
     """``result`` (a parts dataclass) when ``return_parts`` is true, else its ``value``."""
     return result if check_bool(return_parts, "return_parts") else result.value
-
-
-def safe_ratio(numerator: float, denominator: float, *, both_empty: float = 1.0) -> float:
-    """``numerator / denominator``; ``0/0`` gives ``both_empty`` (the project's rule: 1.0)."""
-    if denominator == 0:
-        return float(both_empty) if numerator == 0 else 0.0
-    return numerator / denominator
 
 
 #: Harmonic mean of two rates in [0, 1]; 0.0 when both are 0 (:func:`stability.stats.f1_score`).

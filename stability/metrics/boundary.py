@@ -12,9 +12,9 @@ from typing import Any, Iterator, Literal, Union, overload
 import numpy as np
 
 from ..exceptions import InvalidParameterError
-from ..matching import count_matches, match_boundaries
+from ..matching import boundary_ratio, count_matches, match_boundaries
 from ..segmentation import Segmentation
-from ._common import check_int, check_real, check_times, harmonic, pair, safe_ratio, with_parts
+from ._common import check_int, check_real, check_times, harmonic, pair, with_parts
 
 __all__ = ["BoundaryPRF", "ChanceCorrectedF1", "GHDResult", "boundary_prf", "chance_corrected_f1", "ghd"]
 
@@ -112,9 +112,8 @@ def boundary_prf(reference: Segmentation, hypothesis: Segmentation, tolerance: f
         ht = np.sort(starts[hyp.boundary_array()]).tolist()
         m = len(match_boundaries(rt, ht, tol)) if tol > 0 else _count_equal(rt, ht)
     nr, nh = ref.n_boundaries, hyp.n_boundaries
-    both_empty = 1.0 if nr == 0 and nh == 0 else 0.0
-    precision = safe_ratio(m, nh, both_empty=both_empty)
-    recall = safe_ratio(m, nr, both_empty=both_empty)
+    precision = boundary_ratio(m, nh, nr)
+    recall = boundary_ratio(m, nr, nh)
     return BoundaryPRF(precision, recall, harmonic(precision, recall), m, nr, nh, tol)
 
 

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import InvalidParameterError
-from ..stats import hypergeometric_pmf
-from ..matching import expected_matches
+from ..stats import f1_score, hypergeometric_pmf
+from ..matching import boundary_ratio, expected_matches
 from ._common import MAX_UNITS, check_bool, check_int, check_k, check_segmentation
 
 __all__ = ["MAX_TERMS", "expected_windowdiff", "expected_f1"]
@@ -125,7 +125,8 @@ def expected_f1(reference: Any, n_hyp_boundaries: int, tolerance: int = 0) -> fl
     exactly, with ``E[X]`` from :func:`stability.matching.expected_matches` (hypergeometric, ``h r /
     (n - 1)``, with no tolerance; a dynamic programme over the sweep of the matching otherwise), the
     computation behind the harness's chance F1. When ``h = 0`` or ``r = 0`` the F1 does not depend
-    on the placement: 1.0 when both are 0 (the project's zero-division rule), 0.0 otherwise.
+    on the placement: 1.0 when both are 0 (the project's zero-division rule,
+    :func:`stability.matching.empty_ratio`), 0.0 otherwise.
 
     Parameters
     ----------
@@ -165,7 +166,7 @@ def expected_f1(reference: Any, n_hyp_boundaries: int, tolerance: int = 0) -> fl
     if tol < 0:
         raise InvalidParameterError.make("tolerance", "an integer >= 0", tolerance)
     r = ref.n_boundaries
-    if h == 0 or r == 0:
-        return 1.0 if h == r else 0.0
+    if h == 0 or r == 0:  # nothing can match: P and R by the zero rule, whatever the placement
+        return f1_score(boundary_ratio(0, h, r), boundary_ratio(0, r, h))
     matches = float(expected_matches(ref.boundaries, gaps, tol, [h])[0])
     return min(1.0, 2.0 * matches / (h + r))

@@ -17,7 +17,8 @@ import numpy as np
 
 from ..exceptions import InvalidParameterError, InvalidSegmentationError, InvalidTypeError
 from ..segmentation import Segmentation
-from ._common import check_int, check_segmentation, harmonic, safe_ratio, with_parts
+from ..matching import boundary_ratio
+from ._common import check_int, check_segmentation, harmonic, with_parts
 
 __all__ = ["KappaResult", "WiSeBEResult", "fleiss_kappa", "general_reference", "wisebe"]
 
@@ -258,7 +259,8 @@ def wisebe(references: Any, candidate: Any, window_limit: int = 3, *, return_par
     pos, d = general_reference(segs)
     ponderated = int(d[d >= 2].sum())
     maximum = m * int(pos.size)
-    agreement = safe_ratio(ponderated, maximum, both_empty=1.0)
+    # no reference boundary at all: the references agree completely (their own rule, not P/R's)
+    agreement = ponderated / maximum if maximum else 1.0
     if pos.size:
         new = np.flatnonzero(np.diff(pos) > limit) + 1
         starts = pos[np.concatenate(([0], new))]
@@ -270,9 +272,8 @@ def wisebe(references: Any, candidate: Any, window_limit: int = 3, *, return_par
     inside = (idx >= 0) & (c <= ends[np.maximum(idx, 0)]) if starts.size else np.zeros(c.size, bool)
     in_windows = int(np.count_nonzero(inside))
     hit = int(np.unique(idx[inside]).size)
-    both_empty = 1.0 if c.size == 0 and starts.size == 0 else 0.0
-    precision = safe_ratio(in_windows, c.size, both_empty=both_empty)
-    recall = safe_ratio(hit, starts.size, both_empty=both_empty)
+    precision = boundary_ratio(in_windows, c.size, starts.size)
+    recall = boundary_ratio(hit, starts.size, c.size)
     f1 = harmonic(precision, recall)
     result = WiSeBEResult(
         f1 * agreement, f1, precision, recall, agreement, ponderated, maximum,
