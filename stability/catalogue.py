@@ -23,8 +23,10 @@ score`` all spell a measure so.
 
 Adding a stability score is one function of a result plus one :class:`Measure` in
 :data:`STABILITY`; adding a reference metric is one metric function plus one :class:`Measure` in
-:data:`REFERENCE` (tests/test_catalogue.py checks that the catalogue covers every metric function
-and every score a result carries).
+:data:`REFERENCE`, declaring the report options it is computed with (``uses=("k",)`` for a window
+metric, ``uses=("tolerance",)`` for boundary matching: the reports' notes on the window and the
+tolerance read them). tests/test_catalogue.py checks that the catalogue covers every metric
+function and every score a result carries, and that ``uses`` names exactly what each value moves with.
 
 Examples
 --------
@@ -69,6 +71,10 @@ __all__ = [
 KINDS = ("stability", "reference", "agreement", "parameter", "comparison")
 #: Directions: which way is better (None: not a quality, e.g. a count or a parameter).
 DIRECTIONS = ("higher", "lower", None)
+#: The options of a report that a reference metric may be computed with, each a field of
+#: :class:`MetricContext` a measure declares in ``uses``: the window ``k`` of the window metrics,
+#: and the ``tolerance`` of boundary matching.
+USES = ("k", "tolerance")
 #: The prefix of a measure's column in flat tables (every CSV, ``to_rows``), by kind: what is
 #: computed against the references (their metrics, their agreement, the window k) is set apart from
 #: the stability scores, some of which share its names (``f1`` and ``ref_f1``).
@@ -127,6 +133,11 @@ class Measure:
         Stability scores with a per-document interval over restarts: the
         :class:`~stability.results.StabilityResult` attribute that holds it (``"f1_ci"``),
         shown beside the score in per-document tables.
+    uses : tuple of str
+        Reference metrics: the report's options (of :data:`USES`) its value is computed with,
+        ``("k",)`` for a window metric, ``("tolerance",)`` for one matching boundaries within the
+        report's tolerance; a report says the window and the tolerance under the metrics that
+        declare them (:data:`WINDOWED`, :data:`TOLERANT`).
     """
 
     name: str
@@ -145,6 +156,7 @@ class Measure:
     function: str = ""
     control: str = ""
     interval: str = ""
+    uses: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -153,6 +165,8 @@ class Measure:
             raise InvalidParameterError.make(f"direction of {self.name!r}", f"one of {DIRECTIONS}", self.direction)
         if self.digits is not None and (not isinstance(self.digits, int) or self.digits < 0):
             raise InvalidParameterError.make(f"digits of {self.name!r}", "None or an integer >= 0", self.digits)
+        if not isinstance(self.uses, tuple) or not set(self.uses) <= set(USES):
+            raise InvalidParameterError.make(f"uses of {self.name!r}", f"a tuple drawn from {USES}", self.uses)
 
     def column(self, statistic: str | None = None) -> str:
         """The measure's column in every flat table (the CSV reports, ``to_rows``): its name after
@@ -349,12 +363,13 @@ def _reference(name: str, short: str, title: str, direction: str | None, value: 
 _REFERENCE_LIST = (
     _reference("precision", "P", "boundary precision", "higher", lambda c: c.prf.precision,
                "share of hypothesis boundaries matching a reference boundary (within the tolerance)",
-               aliases=("p",), function="boundary_prf"),
+               aliases=("p",), function="boundary_prf", uses=("tolerance",)),
     _reference("recall", "R", "boundary recall", "higher", lambda c: c.prf.recall,
                "share of reference boundaries found (within the tolerance)", aliases=("r",),
-               function="boundary_prf"),
+               function="boundary_prf", uses=("tolerance",)),
     _reference("f1", "F1(ref)", "boundary F1", "higher", lambda c: c.prf.f1,
-               "harmonic mean of boundary precision and recall", compact=True, function="boundary_prf"),
+               "harmonic mean of boundary precision and recall", compact=True, function="boundary_prf",
+               uses=("tolerance",)),
     _reference("f1_1", "F1(±1)", "boundary F1 within one unit", "higher", lambda c: c.near_prf.f1,
                "boundary F1 counting a boundary one unit away as found (one-to-one matching)", report=False,
                function="boundary_prf"),
@@ -362,23 +377,24 @@ _REFERENCE_LIST = (
                _plain("chance_corrected_f1", tolerance="tolerance"),
                "(F1 - E[F1]) / (1 - E[F1]), E[F1] the exact expected boundary F1 of as many boundaries placed at "
                "random: 0 for a hypothesis no better than its boundary count placed by chance, 1 for a perfect one "
-               "(n/a when every placement matches, e.g. no boundary on either side)", aliases=("cf1",)),
+               "(n/a when every placement matches, e.g. no boundary on either side)", aliases=("cf1",),
+               uses=("tolerance",)),
     _reference("f1_1_corrected", "cF1(±1)", "chance-corrected boundary F1 within one unit", "higher",
                _plain("chance_corrected_f1", tolerance="near"),
                "boundary F1 within one unit corrected for chance as cF1(ref) is: dense boundaries meet the "
                "reference within one unit by chance more often still", aliases=("cf1_1",), report=False),
-    _reference("pk", "Pk", "Pk", "lower", _windowed("pk"), "Beeferman's Pk at window k", compact=True),
+    _reference("pk", "Pk", "Pk", "lower", _windowed("pk"), "Beeferman's Pk at window k", compact=True, uses=("k",)),
     _reference("windowdiff", "WD", "WindowDiff", "lower", _windowed("windowdiff"),
-               "Pevzner & Hearst's WindowDiff at window k", aliases=("wd",), compact=True),
+               "Pevzner & Hearst's WindowDiff at window k", aliases=("wd",), compact=True, uses=("k",)),
     _reference("windowdiff_corrected", "WD corr.", "corrected WindowDiff", "lower",
                _windowed("windowdiff_corrected"), "WindowDiff with edge windows (Lamprier et al. eq. 4)",
-               aliases=("wd_corrected",), report=False),
+               aliases=("wd_corrected",), report=False, uses=("k",)),
     _reference("nwin", "NWin", "normalized WindowDiff", "lower", _windowed("nwin"),
-               "WindowDiff over its expectation under random boundaries (eq. 6)"),
+               "WindowDiff over its expectation under random boundaries (eq. 6)", uses=("k",)),
     _reference("tnwin", "TNWin", "tolerant normalized WindowDiff", "lower", _windowed("tnwin"),
-               "NWin with a tolerance t = 0.5 (eq. 9-10)"),
+               "NWin with a tolerance t = 0.5 (eq. 9-10)", uses=("k",)),
     _reference("pr_error", "Pr_err", "Pr_error", "lower", _windowed("pr_error", shift=1),
-               "Georgescul et al.'s C_miss Pr_miss + C_fa Pr_fa, balanced costs"),
+               "Georgescul et al.'s C_miss Pr_miss + C_fa Pr_fa, balanced costs", uses=("k",)),
     _reference("ghd", "GHD", "generalized Hamming distance", "lower", _plain("ghd"),
                "nltk's generalized Hamming distance (unnormalized)", report=False, whole=True),  # costs 2, 2, 1: whole
     _reference("boundary_similarity", "B", "boundary similarity", "higher", _plain("boundary_similarity"),
@@ -391,7 +407,7 @@ _REFERENCE_LIST = (
                "Bouchekif et al.'s CovD at threshold gamma"),
     _reference("window_k", "k", "window k", None, lambda c: c.k if c.k else float("nan"),
                "the window used by the window metrics (n/a where they are: a one-unit document)",
-               kind="parameter", report=False, function="window_size", digits=1, whole=True),
+               kind="parameter", report=False, function="window_size", digits=1, whole=True, uses=("k",)),
 )
 
 _MULTI_LIST = (
@@ -413,18 +429,10 @@ _MULTI_LIST = (
                lambda c: _kappa(c, "boundaries"), "agreement over the gaps marked by a reference",
                kind="agreement", report=False, function="fleiss_kappa"),
     _reference("mean_f1", "mean F1", "mean F1 over references", "higher", lambda c: _mean_f1(c),
-               "mean boundary F1 against each reference", report=False, function="boundary_prf"),
+               "mean boundary F1 against each reference", report=False, function="boundary_prf", uses=("tolerance",)),
     _reference("n_references", "refs", "references", None, lambda c: len(c.references),
                "number of references", kind="parameter", report=False, function="", digits=1, whole=True),
 )
-
-
-#: The reference metrics computed at the window ``k`` of :class:`MetricContext`, and ``k`` itself:
-#: a report says which window was used under any of them.
-WINDOWED = ("pk", "windowdiff", "windowdiff_corrected", "nwin", "tnwin", "pr_error", "window_k")
-#: The reference metrics whose boundary matching takes the report's tolerance (``tolerance`` of
-#: :class:`MetricContext`); ``f1_1`` and ``f1_1_corrected`` have their own, one unit, whatever the report's.
-TOLERANT = ("precision", "recall", "f1", "f1_corrected", "mean_f1")
 
 
 def _kappa(c: MetricContext, positions: str) -> float:
@@ -451,6 +459,19 @@ REFERENCE: Mapping[str, Measure] = _by_name(_REFERENCE_LIST)
 MULTI_REFERENCE: Mapping[str, Measure] = _by_name(_MULTI_LIST)
 #: The reports' headline score, chosen by the pre-registered protocol of docs/validation-protocol.md.
 HEADLINE: Measure = STABILITY["count_corrected"]
+
+
+def _using(option: str) -> tuple[str, ...]:
+    return tuple(m.name for table in (REFERENCE, MULTI_REFERENCE) for m in table.values() if option in m.uses)
+
+
+#: The reference metrics computed at the window ``k`` of :class:`MetricContext`, and ``k`` itself
+#: (those declaring ``uses=("k",)``): a report says which window was used under any of them.
+WINDOWED: tuple[str, ...] = _using("k")
+#: The reference metrics whose boundary matching takes the report's tolerance (``tolerance`` of
+#: :class:`MetricContext`; those declaring ``uses=("tolerance",)``); ``f1_1`` and
+#: ``f1_1_corrected`` have their own, one unit, whatever the report's.
+TOLERANT: tuple[str, ...] = _using("tolerance")
 
 
 def _lookup(name: str, tables: tuple[Mapping[str, Measure], ...], what: str) -> Measure:

@@ -291,7 +291,20 @@ def _reads(option: str, values: tuple) -> set[str]:
 def test_the_window_and_tolerance_notes_name_exactly_the_entries_that_read_them():
     """WINDOWED and TOLERANT (which reports read to say at which window k, and within which
     tolerance, the shown metrics were computed) list exactly the entries whose value moves with
-    the context's k and tolerance: an entry wired to either but left off its list would be shown
-    without the note that says how it was computed (window_k is listed as the window itself)."""
+    the context's k and tolerance, that is the entries declaring ``uses=("k",)`` and
+    ``uses=("tolerance",)``: an entry wired to either but not declaring it would be shown
+    without the note that says how it was computed (window_k declares the window itself)."""
     assert _reads("k", (2, 5)) == set(catalogue.WINDOWED)
     assert _reads("tolerance", (0, 2)) == set(catalogue.TOLERANT)
+
+
+def test_windowed_and_tolerant_are_the_entries_declaring_them_in_catalogue_order():
+    """The two lists are read off each measure's ``uses`` (one declaration per metric, no list
+    kept beside the catalogue), in report order; a ``uses`` naming no option of the context is
+    refused when the measure is declared."""
+    entries = [*REFERENCE.values(), *MULTI_REFERENCE.values()]
+    assert catalogue.WINDOWED == tuple(m.name for m in entries if "k" in m.uses)
+    assert catalogue.TOLERANT == tuple(m.name for m in entries if "tolerance" in m.uses)
+    assert REFERENCE["pk"].uses == ("k",) and REFERENCE["f1_1"].uses == ()  # F1(±1): one unit, its own
+    with pytest.raises(InvalidParameterError, match="uses of 'x' must be a tuple drawn from"):
+        catalogue.Measure("x", "x", "x", "reference", "higher", lambda c: 0.0, uses=("window",))
