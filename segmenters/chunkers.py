@@ -5,7 +5,9 @@ cover it. :class:`ChunkerSegmenter` turns one into a segmenter, so the stability
 controls can judge a chunker without labels:
 
 1. the units are joined with ``unit_separator`` (by default the whitespace the document's reader
-   says stood between them, a blank line between Markdown blocks, else ``"\\n"``, one line per unit; it must be
+   says stood between them: gap by gap where it recorded them, ``meta["unit_separators"]``, a blank
+   line between the blocks of a Markdown or HTML page and a newline between the items of one of its
+   lists; else its one ``meta["unit_separator"]``; else ``"\\n"``, one line per unit; it must be
    whitespace, so the units' own characters are the only non-whitespace characters of the text);
 2. the chunker is called on that text;
 3. the start of every chunk after the first is located in the text and **snapped to a unit
@@ -154,6 +156,25 @@ def _check_cut(value: str, name: str) -> None:
             f"{'newline' if found.group()[1] == 'n' else 'tab' if found.group()[1] == 't' else 'carriage return'}: "
             f'in TOML (a config, -s) single quotes keep the backslash; write it in double quotes, "{value}"',
             parameter=name)
+
+
+def _check_gaps(document: Any, gaps: Any) -> tuple[str, ...]:
+    """A document's ``meta["unit_separators"]`` checked: one whitespace string per gap between its units."""
+    n_units = len(getattr(document, "units", ()))
+    name = f"meta['unit_separators'] of document {getattr(document, 'id', None)!r}"
+    if isinstance(gaps, (str, bytes)) or not isinstance(gaps, Sequence):
+        raise InvalidTypeError.make(name, f"a list of {max(n_units - 1, 0)} strings of whitespace, one per gap "
+                                          "between two units", gaps)
+    if len(gaps) != max(n_units - 1, 0):
+        raise InvalidParameterError(
+            f"{name} holds {counted(len(gaps), 'separator')} for {counted(n_units, 'unit')}: expected one per gap "
+            f"between two units, {max(n_units - 1, 0)}; a reader that changes the units must change them too, "
+            "or drop the key", parameter="unit_separators")
+    for i, gap in enumerate(gaps):
+        if not isinstance(gap, str) or not gap or not gap.isspace():
+            raise InvalidParameterError.make(f"separator {i} (between units {i} and {i + 1}) of {name}",
+                                             "a non-empty string of whitespace", gap)
+    return tuple(gaps)
 
 
 def _check_separator(value: Any) -> None:
@@ -350,13 +371,19 @@ class ChunkerSegmenter(Segmenter):
         changed, chunks may overlap. Any iterable of strings will do (a generator too).
     unit_separator : str, optional
         Whitespace joining the units into the text given to the chunker (``"\\n\\n"`` makes
-        every unit a paragraph; ``" "`` gives running text). Default: the whitespace the
-        document's reader says stood between its units (``meta["unit_separator"]``, see
-        :data:`stability.readers.common.UNIT_SEPARATORS`: a blank line between the blocks of a
-        Markdown or HTML page, a space between sentences), else :data:`DEFAULT_UNIT_SEPARATOR`,
-        one line a unit. The harness resolves it per document (:meth:`for_document`): the
+        every unit a paragraph; ``" "`` gives running text); given, it joins every unit. Default:
+        the whitespace the document's reader says stood between its units: gap by gap when it
+        recorded them (``meta["unit_separators"]``, one string per gap: a blank line between the
+        blocks of a Markdown or HTML page and between its paragraphs' sentences, a newline between
+        the items of an HTML list or the rows of a table, a space between the sentences of one
+        block), else its one separator (``meta["unit_separator"]``, see
+        :data:`stability.readers.common.UNIT_SEPARATORS`), else :data:`DEFAULT_UNIT_SEPARATOR`,
+        one line a unit. The separators belong to the gaps, not to the units: a permutation of the
+        units (the stability test's restarts, its controls) keeps each where it was, as the page's
+        layout stays where it is. The harness resolves it per document (:meth:`for_document`): the
         parameter stays ``None`` in the results' ``params``, and each document's result records
-        the separator applied (``resolved_params``, the summary's every one used).
+        the separator applied (``resolved_params``: the one string, or the list of the distinct
+        separators of its gaps, longest first; the summary's every one used).
     """
 
     name = "chunker"
@@ -369,27 +396,64 @@ class ChunkerSegmenter(Segmenter):
         self.chunker = chunker
         self.unit_separator = unit_separator
 
+    #: The separator of each gap between the units, set by :meth:`for_document` from the
+    #: document's ``meta["unit_separators"]`` when ``unit_separator`` was left to it and its gaps
+    #: are not all alike (``None``: ``unit_separator`` joins every unit).
+    gap_separators: tuple[str, ...] | None = None
+
     def for_document(self, document: Any) -> ChunkerSegmenter:
-        """This segmenter with ``unit_separator`` set for ``document`` when it was left to the
-        document (see the parameter): itself when it was given."""
+        """This segmenter with its separators set for ``document`` when they were left to the
+        document (see ``unit_separator``): itself when one was given."""
         if self.unit_separator is not None:
             return self
         meta = getattr(document, "meta", None) or {}
         resolved = copy.copy(self)
-        resolved.unit_separator = meta.get("unit_separator", DEFAULT_UNIT_SEPARATOR)
-        _check_separator(resolved.unit_separator)
+        gaps = meta.get("unit_separators")
+        gaps = None if gaps is None else _check_gaps(document, gaps)
+        if gaps and len(set(gaps)) > 1:
+            resolved.gap_separators = gaps
+        else:  # one separator for every gap: the same text as the document's one separator
+            resolved.unit_separator = gaps[0] if gaps else meta.get("unit_separator", DEFAULT_UNIT_SEPARATOR)
+            _check_separator(resolved.unit_separator)
         return resolved
+
+    def get_params(self) -> dict[str, Any]:
+        """The parameters (see :meth:`Segmenter.get_params`); resolved on a document whose gaps
+        have several separators, ``unit_separator`` lists them (distinct, longest first), the
+        record of what was applied."""
+        params = super().get_params()
+        if self.gap_separators is not None and "unit_separator" in params:
+            params["unit_separator"] = sorted(set(self.gap_separators), key=lambda gap: (-len(gap), gap))
+        return params
 
     def chunk_starts(self, text: str) -> list[int]:
         """Non-whitespace positions of the chunk starts in ``text``."""
         return locate_chunks(text, self.chunker(text))
 
+    def joined(self, units: Sequence[str]) -> str:
+        """The text given to the chunker: ``units`` joined with the separators (see
+        ``unit_separator``), gap by gap when the document recorded its gaps.
+
+        >>> from stability import Document
+        >>> resolved = FixedChars().for_document(Document("d", ["a", "b", "c"], meta={"unit_separators": ["\\n", "\\n\\n"]}))
+        >>> resolved.joined(["c", "a", "b"])  # the gaps keep their separators, whatever the order
+        'c\\na\\n\\nb'
+        """
+        gaps = self.gap_separators
+        if gaps is None:
+            return (self.unit_separator or DEFAULT_UNIT_SEPARATOR).join(units)
+        if len(gaps) != len(units) - 1:
+            raise InvalidParameterError(
+                f"this chunker was set for a document of {len(gaps) + 1} units (its gaps' separators) and "
+                f"called on {counted(len(units), 'unit')}: call for_document on the document segmented",
+                parameter="units")
+        return "".join(unit + gap for unit, gap in zip(units, gaps)) + units[-1]
+
     def segment(self, units: Sequence[str]) -> list[int]:
         lengths = [len(_compact(unit)) for unit in units]
         if sum(1 for length in lengths if length) < 2:
             return []
-        text = (self.unit_separator or DEFAULT_UNIT_SEPARATOR).join(units)
-        return snap_to_units(lengths, self.chunk_starts(text))
+        return snap_to_units(lengths, self.chunk_starts(self.joined(units)))
 
 
 class _SizedChunker(ChunkerSegmenter):

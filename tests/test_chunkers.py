@@ -158,6 +158,64 @@ def test_chunks_cut_at_unit_starts_give_exactly_those_boundaries(units, data):
     assert ChunkerSegmenter(cutter, unit_separator=separator)(units) == chosen
 
 
+_GAP = st.text(st.sampled_from(" \n\t\u00a0\u2028"), min_size=1, max_size=4)  # whitespace, str.isspace
+
+
+@settings(max_examples=80, deadline=None)
+@given(units=st.lists(_UNIT, min_size=1, max_size=25), data=st.data())
+def test_chunks_cut_at_unit_starts_give_exactly_those_boundaries_whatever_each_gaps_separator(units, data):
+    """Property: with a separator of its own in every gap (the document's meta["unit_separators"]),
+    a chunker cutting the text given to it at character spans starting at chosen units gives
+    exactly those units as boundaries, and sees each gap's separator where the document put it."""
+    gaps = data.draw(st.lists(_GAP, min_size=len(units) - 1, max_size=len(units) - 1))
+    nonempty = [i for i, u in enumerate(units) if u.strip()]
+    chosen = sorted(data.draw(st.sets(st.sampled_from(nonempty[1:])) if len(nonempty) > 1 else st.just(set())))
+    text = "".join(u + g for u, g in zip(units, gaps)) + units[-1]  # independent of ChunkerSegmenter.joined
+    starts = [sum(len(u) + len(g) for u, g in zip(units[:i], gaps)) for i in chosen]
+    seen = []
+
+    def spans(t):  # the chunks as character spans of the text it is given
+        seen.append(t)
+        edges = [0, *starts, len(t)]
+        return [t[a:b] for a, b in zip(edges, edges[1:])]
+
+    doc = Document("d", units, meta={"unit_separators": gaps, "unit_separator": "\n\n"})
+    assert ChunkerSegmenter(spans).for_document(doc)(units) == chosen
+    assert seen in ([], [text])  # not called with fewer than two non-empty units
+
+
+def test_the_gaps_separators_are_used_kept_in_place_checked_and_recorded():
+    from stability.segmenter import for_document, resolved_params
+
+    seen: list[str] = []
+
+    def whole(text):
+        seen.append(text)
+        return [text]
+
+    units = ["One.", "- two", "- three", "Four."]
+    doc = Document("page", units, meta={"unit_separator": "\n\n", "unit_separators": ["\n\n", "\n", "\n\n"]})
+    given = ChunkerSegmenter(whole)
+    resolved = for_document(given, doc)
+    resolved(units)
+    assert seen[-1] == "One.\n\n- two\n- three\n\nFour."
+    resolved(units[::-1])  # a permutation moves the units, not the layout's gaps
+    assert seen[-1] == "Four.\n\n- three\n- two\n\nOne."
+    assert resolved_params(given, resolved) == {"unit_separator": ["\n\n", "\n"]}  # what was applied, longest first
+    assert given.get_params()["unit_separator"] is None
+    for_document(ChunkerSegmenter(whole, unit_separator=" "), doc)(units)  # a separator given wins
+    assert seen[-1] == "One. - two - three Four."
+    alike = Document("alike", units, meta={"unit_separator": " ", "unit_separators": ["\n"] * 3})
+    assert resolved_params(given, for_document(given, alike)) == {"unit_separator": "\n"}  # one string, as before
+    with pytest.raises(InvalidParameterError, match=r"unit_separators'\] of document 'short' holds 2 separators "
+                       r"for 4 units: expected one per gap between two units, 3"):
+        for_document(given, Document("short", units, meta={"unit_separators": ["\n", "\n"]}))
+    with pytest.raises(InvalidParameterError, match=r"separator 1 \(between units 1 and 2\) of meta\['unit_separators'\] of document 'bad' must be"):
+        for_document(given, Document("bad", units, meta={"unit_separators": ["\n", "x", "\n"]}))
+    with pytest.raises(InvalidParameterError, match="called on 2 units: call for_document"):
+        resolved(units[:2])
+
+
 @settings(max_examples=60, deadline=None)
 @given(units=st.lists(_UNIT, min_size=1, max_size=25), size=st.integers(1, 40))
 def test_fixed_chars_boundaries_are_the_snapped_multiples(units, size):
