@@ -633,7 +633,7 @@ def test_a_blank_line_splitting_chunker_finds_the_paragraphs_of_a_markdown_page(
     assert stability_test(splitter, doc, n_restarts=2, seed=0).segmentation.boundaries == (1, 2, 3)
 
 
-def test_the_separator_given_wins_over_the_documents_and_sentences_are_joined_by_a_space(tmp_path):
+def test_the_separator_given_wins_over_the_documents_and_sentences_are_joined_as_the_page_lays_them_out(tmp_path):
     from stability.readers.common import UNIT_SEPARATORS
     from stability.segmenter import for_document
 
@@ -648,25 +648,39 @@ def test_the_separator_given_wins_over_the_documents_and_sentences_are_joined_by
         return [text]
 
     for_document(ChunkerSegmenter(whole), sentences)(list(sentences.units))
+    # the sentences of one paragraph a space apart, those of two paragraphs a blank line apart, as
+    # on the page (meta["unit_separators"]); before, a space joined them all, and a chunker cutting
+    # at blank lines found no paragraph
+    assert seen[-1] == ("Install the package with pip. It needs Python 3.10.\n\nWheels exist for Linux and macOS."
+                        "\n\nSet the options in a file.\n\nThe file lives in your home folder.")
+    assert sentences.meta["unit_separators"] == (" ", "\n\n", "\n\n", "\n\n")
+    for_document(ChunkerSegmenter(whole, unit_separator=" "), sentences)(list(sentences.units))  # given: kept
     assert seen[-1] == " ".join(sentences.units)
     for_document(ChunkerSegmenter(whole, unit_separator="\n"), doc)(list(doc.units))  # given: kept
     assert seen[-1] == "\n".join(doc.units)
+    running = Document("d", ["One.", "Two."], meta={"unit_separator": " "})  # one separator said: it joins them all
+    for_document(ChunkerSegmenter(whole), running)(list(running.units))
+    assert seen[-1] == "One. Two."
     bare = Document("d", ["one two", "three"])  # built in Python, nothing said: one line a unit
     for_document(ChunkerSegmenter(whole), bare)(list(bare.units))
     assert seen[-1] == "one two\nthree"
     assert ChunkerSegmenter(whole).get_params()["unit_separator"] is None  # the document's, per document
 
 
-def test_an_html_page_is_given_to_a_chunker_with_its_blocks_a_blank_line_apart(tmp_path):
+def test_an_html_page_is_given_to_a_chunker_with_its_blocks_a_blank_line_apart_and_a_lists_items_a_line(tmp_path):
     from stability import stability_test
     from stability.readers import read_html
 
-    (tmp_path / "p.html").write_text("<main><h1>A</h1><p>One two.</p><ul><li>three</li><li>four</li></ul>"
-                                     "<h2>B</h2><p>Five six.</p></main>", encoding="utf-8")
+    (tmp_path / "p.html").write_text("<main><h1>A</h1><p>One two.</p><ul><li>three</li><li>four<ol><li>4b</ol></li>"
+                                     "</ul><table><tr><td>x<td>y<tr><td>z</table><h2>B</h2><p>Five six.</p></main>",
+                                     encoding="utf-8")
     doc = next(read_html(tmp_path / "p.html"))
-    assert doc.units == ("One two.", "three", "four", "Five six.") and doc.meta["unit_separator"] == "\n\n"
+    assert doc.units == ("One two.", "three", "four", "4b", "x y", "z", "Five six.")
+    assert doc.meta["unit_separator"] == "\n\n"
+    # a list (with the list nested in it) and a table: their items and rows a line apart, as a browser shows them
+    assert doc.meta["unit_separators"] == ("\n\n", "\n", "\n", "\n\n", "\n", "\n\n")
     result = stability_test(ChunkerSegmenter(lambda text: text.split("\n\n")), doc, n_restarts=2, seed=0)
-    assert result.segmentation.boundaries == (1, 2, 3)
+    assert result.segmentation.boundaries == (1, 4, 6)  # before: every unit a chunk, (1, 2, 3, 4, 5, 6)
 
 
 def test_plain_text_is_given_to_a_chunker_as_its_file_separates_the_units(tmp_path):

@@ -50,7 +50,11 @@ __all__ = [
     "note",
     "open_source",
     "stream_files",
+    "BLOCK_SEPARATOR",
+    "LINE_SEPARATOR",
+    "SENTENCE_SEPARATOR",
     "UNIT_SEPARATORS",
+    "gap_separators",
     "unit_separator",
 ]
 
@@ -534,15 +538,21 @@ class HeadedSections:
         return Segmentation.from_masses(self._sizes), tuple(self._titles)
 
 
+#: The whitespace that stands between two blocks of a page (paragraphs of plain text, Markdown
+#: and HTML blocks), between two lines (the items of one HTML list, the rows of one table), and
+#: between two sentences of one block.
+BLOCK_SEPARATOR, LINE_SEPARATOR, SENTENCE_SEPARATOR = "\n\n", "\n", " "
+
 #: The whitespace that stood between two units of each kind in the file they were read from, as
-#: close as one string per document can say: blocks (paragraphs of plain text, Markdown and HTML
-#: paragraphs, list items, code blocks) are apart by a blank line, sentences of a paragraph by a
-#: space, lines by a newline. The text, Markdown and HTML readers put it in a document's
-#: ``meta["unit_separator"]``; a text chunker joins the units with it
+#: close as one string per document can say: blocks are apart by a blank line, sentences of a
+#: paragraph by a space, lines by a newline. The text, Markdown and HTML readers put it in a
+#: document's ``meta["unit_separator"]``; a text chunker joins the units with it
 #: (:class:`segmenters.chunkers.ChunkerSegmenter`), so that it reads the document as it was
 #: written (langchain's ``RecursiveCharacterTextSplitter`` cuts at blank lines first). Units of a
 #: kind not listed, and documents without the key, are joined with a newline, one unit a line.
-UNIT_SEPARATORS = {"paragraph": "\n\n", "sentence": " "}
+#: Where one string cannot say it, the readers also record the separator of every gap between two
+#: units, ``meta["unit_separators"]`` (see :func:`gap_separators`), which the chunkers use first.
+UNIT_SEPARATORS = {"paragraph": BLOCK_SEPARATOR, "sentence": SENTENCE_SEPARATOR}
 
 
 def unit_separator(unit: str) -> str:
@@ -551,7 +561,20 @@ def unit_separator(unit: str) -> str:
     >>> unit_separator("paragraph"), unit_separator("sentence"), unit_separator("line")
     ('\\n\\n', ' ', '\\n')
     """
-    return UNIT_SEPARATORS.get(unit, "\n")
+    return UNIT_SEPARATORS.get(unit, LINE_SEPARATOR)
+
+
+def gap_separators(before: Sequence[str]) -> tuple[str, ...]:
+    """``meta["unit_separators"]`` from the separator that preceded each unit in the file
+    (``before``, one per unit, the first one's unused): one whitespace string per gap, gap ``i``
+    lying between units ``i`` and ``i + 1``, as the boundary strings count gaps. A reader records
+    it where the units of one kind are not all apart by the same whitespace (the blocks of a
+    Markdown or HTML page, its sentences); the units themselves do not depend on it.
+
+    >>> gap_separators(["", " ", "\\n\\n", "\\n"])
+    (' ', '\\n\\n', '\\n')
+    """
+    return tuple(before[1:])
 
 
 def naming_document(doc_id: Any, message: object) -> str:

@@ -11,12 +11,13 @@ accepts the unclosed tags real pages are full of.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 
 from ..corpus import Document
 from ..splitters import SplitterOption
-from .common import PathLike, Source, note
+from .common import BLOCK_SEPARATOR, LINE_SEPARATOR, PathLike, Source, note
 from .markdown import Block, read_sectioned
 
 __all__ = ["read_html"]
@@ -35,6 +36,9 @@ BLOCKS = frozenset({"p", "div", "section", "article", "main", "header", "footer"
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
                   "source", "track", "wbr"})
 HEADINGS = {f"h{level}": level for level in range(1, 7)}
+#: Elements whose blocks a browser shows a line apart, not a blank line: the items of a list, the
+#: rows of a table, the terms of a definition list (nested ones are part of the outermost).
+LINED = frozenset({"ul", "ol", "menu", "dl", "table"})
 #: Elements whose start and end tags end the block being read (a heading or code starts one).
 BREAKS = BLOCKS | HEADINGS.keys() | {"pre"}
 
@@ -90,7 +94,9 @@ def read_html(
     -------
     iterator of Document
         One reference per document. ``meta`` holds ``format``, ``source``, ``unit``,
-        ``unit_separator`` (as :func:`~stability.readers.read_markdown` says), ``splitter``,
+        ``unit_separator`` and ``unit_separators`` (as :func:`~stability.readers.read_markdown`
+        says, but a newline between two items of one list, nested lists included, or two rows of one
+        table, as a browser shows them: see :data:`LINED`), ``splitter``,
         ``titles`` (the heading of each reference segment, ``None`` for text before
         the first one), ``levels`` (``None`` for all), ``code_blocks`` (how many ``<pre>`` blocks
         were read; dropped ones included), ``main`` (whether only a ``<main>`` element was read)
@@ -128,22 +134,32 @@ def _page_blocks(source: Source, file: Path, notes: list[str] | None) -> tuple[l
     if parser.skip is not None and notes is not None:
         note(notes, file, f"the <{parser.skip[0]}> element opened at line {parser.skip_line} is never closed; "
                           "the rest of the page was not read")
-    main = any(inside for _, inside in parser.blocks)
-    return [block for block, inside in parser.blocks if inside or not main], {"format": "html", "main": main}
+    main = any(inside for _, inside, _ in parser.blocks)
+    blocks: list[Block] = []
+    previous = None  # the list or table the block before was in
+    for block, inside, lined in parser.blocks:
+        if inside or not main:
+            apart = LINE_SEPARATOR if lined is not None and lined == previous else BLOCK_SEPARATOR
+            blocks.append(replace(block, separator=apart))
+            previous = lined
+    return blocks, {"format": "html", "main": main}
 
 
 class _PageParser(HTMLParser):
-    """Collects ``(block, inside <main>)`` pairs in document order."""
+    """Collects ``(block, inside <main>, the outermost list or table it is in)`` in document
+    order (that list or table by number, ``None`` outside any)."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.blocks: list[tuple[Block, bool]] = []
+        self.blocks: list[tuple[Block, bool, int | None]] = []
         self.text: list[str] = []
         self.skip: tuple[str, int] | None = None  # the skipped element being read, and its nesting
         self.skip_line = 0  # where it was opened
         self.main: tuple[str, int] | None = None  # the same for the <main> element
         self.pre = 0  # depth inside <pre>
         self.heading = 0  # level of the open heading, 0 outside one
+        self.lined: tuple[str, int] | None = None  # the outermost open element of LINED, as self.main
+        self.lined_count = 0  # how many of those were opened: the number of the one open
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if self.skip == ("head", 1) and tag == "body":  # </head> may be left out
@@ -162,6 +178,11 @@ class _PageParser(HTMLParser):
             self.flush()
             self.heading = HEADINGS.get(tag, 0)  # a block inside an unclosed heading ends it
             self.pre += tag == "pre"
+        if self.lined is None and tag in LINED:
+            self.lined = (tag, 1)
+            self.lined_count += 1
+        elif self.lined is not None:
+            self.lined = _nested(self.lined, tag, 1)
         if self.main is None and (tag == "main" or ("role", "main") in attrs):
             self.main = (tag, 1)
         elif self.main is not None and tag not in VOID:
@@ -186,6 +207,8 @@ class _PageParser(HTMLParser):
         if self.main is not None and tag == self.main[0]:
             self.flush()
             self.main = _nested(self.main, tag, -1)
+        if self.lined is not None:
+            self.lined = _nested(self.lined, tag, -1)
 
     def handle_data(self, data: str) -> None:
         if self.skip is None:
@@ -202,7 +225,8 @@ class _PageParser(HTMLParser):
             text = " ".join(raw.split())
             kind, level = ("heading", self.heading) if self.heading else ("paragraph", 0)
         if text:
-            self.blocks.append((Block(kind, text, self.getpos()[0], level), self.main is not None))
+            self.blocks.append((Block(kind, text, self.getpos()[0], level), self.main is not None,
+                                self.lined_count if self.lined is not None else None))
 
 
 def _nested(element: tuple[str, int], tag: str, step: int) -> tuple[str, int] | None:

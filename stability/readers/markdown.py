@@ -19,8 +19,8 @@ from typing import Any
 from ..checks import check_choice
 from ..corpus import Document
 from ..splitters import Splitter, SplitterOption
-from .common import (HeadedSections, PathLike, Source, NoTextError, make_document, note, open_source, stream_files,
-                     unit_separator)
+from .common import (BLOCK_SEPARATOR, SENTENCE_SEPARATOR, HeadedSections, PathLike, Source, NoTextError,
+                     gap_separators, make_document, note, open_source, stream_files, unit_separator)
 from .text import _checked_split, _splitter_name, build_splitter, resolve_splitter
 from .wiki import _check_levels
 
@@ -82,12 +82,15 @@ _BORROWED = re.compile("[\ue000-\ue07f\ue100\ue101\ue110-\ue119]")
 @dataclass(frozen=True)
 class Block:
     """One block of a file: ``kind`` is ``"heading"``, ``"paragraph"`` or ``"code"`` (the HTML
-    reader builds the same blocks from a page)."""
+    reader builds the same blocks from a page); ``separator``: the whitespace between it and the
+    block before it as the page lays them out (a blank line, or a newline between two items of
+    one HTML list or two rows of one table)."""
 
     kind: str
     text: str
     line: int
     level: int = 0
+    separator: str = BLOCK_SEPARATOR
 
 
 def read_markdown(
@@ -165,7 +168,11 @@ def read_markdown(
         One reference per document. ``meta`` holds ``format``, ``source``, ``unit``,
         ``unit_separator`` (the whitespace a text chunker joins the units with: a blank line
         between blocks, a space between sentences; see
-        :data:`~stability.readers.common.UNIT_SEPARATORS`), ``splitter``, ``titles`` (the
+        :data:`~stability.readers.common.UNIT_SEPARATORS`), ``unit_separators`` (the whitespace
+        of every gap between two units, which a chunker uses first: a blank line between blocks,
+        also between the last sentence of a block and the first of the next, a space between the
+        sentences of one block; see :func:`~stability.readers.common.gap_separators`),
+        ``splitter``, ``titles`` (the
         heading of each reference segment, ``None`` for text before the first one), ``levels``
         (``None`` for all), ``code_blocks`` (how many code blocks were read; dropped ones
         included) and ``notes``.
@@ -469,17 +476,24 @@ def sectioned_document(doc_id: str, file: Path, blocks: list[Block], levels: fro
     other blocks are units (code kept or dropped, paragraphs split by ``split`` when given);
     ``meta`` (the format and its own entries) comes first in the document's meta."""
     sections = HeadedSections()
+    before: list[str] = []  # the whitespace before each unit in the page's layout
+    follows = False  # the block before this one gave the last unit (no heading, no dropped code between)
     for block in blocks:
+        found: list[str] = []
         if block.kind == "heading":
             if levels is None or block.level in levels:
                 sections.heading(block.text)
         elif block.kind == "code":
             if code == "keep" and block.text:
-                sections.units.append(block.text)
+                found.append(block.text)
         elif split is not None:
-            sections.units.extend(_checked_split(split, block.text, file))
+            found.extend(_checked_split(split, block.text, file))
         else:
-            sections.units.append(block.text)
+            found.append(block.text)
+        if found:
+            sections.units.extend(found)
+            before += [block.separator if follows else BLOCK_SEPARATOR] + [SENTENCE_SEPARATOR] * (len(found) - 1)
+        follows = bool(found)
     if not sections.units:
         raise NoTextError(
             "expected some text besides headings" + (" and code" if code == "drop" else "")
@@ -492,6 +506,7 @@ def sectioned_document(doc_id: str, file: Path, blocks: list[Block], levels: fro
         "source": str(file),
         "unit": unit,
         "unit_separator": unit_separator(unit),
+        "unit_separators": gap_separators(before),
         "splitter": splitter,
         "titles": titles,
         "levels": None if levels is None else tuple(sorted(levels)),
