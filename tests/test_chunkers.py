@@ -13,6 +13,8 @@ import segmenters.chunkers as chunkers_module
 from segmenters.chunkers import (
     ChunkerSegmenter,
     FixedChars,
+    LangchainCharacter,
+    LangchainRecursive,
     locate_chunks,
     offsets_to_compact,
     snap_to_units,
@@ -769,3 +771,56 @@ def test_the_count_told_per_document_is_recorded_the_same_way():
     assert [r.resolved_params for r in run.documents["told"]] == [{"n_segments": 3}, {"n_segments": 2}]
     assert [r.segmentation.n_segments for r in run.documents["told"]] == [3, 2]
     assert run.summary["told"].resolved_params == {"n_segments": [3, 2]}
+
+
+# a list between paragraphs: read by sentences, the list's sentences are one block, the page's
+# blocks are a blank line apart (the blank lines of the file), the sentences of one block a space
+LISTED_PAGE = """# Rivers
+
+The river runs to the sea. Its banks are green.
+
+Boats carry goods along it:
+
+- Barges take coal.
+- Ferries take people.
+- Canoes take anglers.
+
+# Banks
+
+The bank lends money. Its rates went up this year.
+"""
+
+
+def _listed_document(tmp_path):
+    from stability.readers import read_markdown
+
+    (tmp_path / "rivers.md").write_text(LISTED_PAGE, encoding="utf-8")
+    doc = next(read_markdown(tmp_path / "rivers.md", unit="sentence", splitter="rules"))
+    assert doc.units == ("The river runs to the sea.", "Its banks are green.", "Boats carry goods along it:",
+                         "- Barges take coal.", "- Ferries take people.", "- Canoes take anglers.",
+                         "The bank lends money.", "Its rates went up this year.")
+    assert doc.meta["unit_separators"] == (" ", "\n\n", "\n\n", " ", " ", "\n\n", " ")
+    return doc
+
+
+BLOCK_STARTS = (2, 3, 6)  # the first sentence of each block after the first: units 2, 3 (the list) and 6
+
+
+def test_langchain_splitters_cut_a_markdown_page_read_by_sentences_at_its_blocks_not_inside_its_list(tmp_path):
+    """langchain's splitters cut at blank lines first: given the page's layout they place their
+    chunks at its blocks' starts; given one space for every gap (what the chunkers saw before the
+    readers recorded each gap), CharacterTextSplitter on "\\n\\n" cannot cut at all and
+    RecursiveCharacterTextSplitter cuts between words, here between two items of the list."""
+    pytest.importorskip("langchain_text_splitters")
+    from stability import stability_test
+
+    doc = _listed_document(tmp_path)
+    recursive, character = LangchainRecursive(chunk_size=60), LangchainCharacter(chunk_size=60, separator="\n\n")
+    for splitter in (recursive, character):
+        assert stability_test(splitter, doc, n_restarts=2, seed=0).segmentation.boundaries == BLOCK_STARTS
+    spaced = {splitter.name: stability_test(type(splitter)(**{**splitter.get_params(), "unit_separator": " "}),
+                                            doc, n_restarts=2, seed=0).segmentation.boundaries
+              for splitter in (recursive, character)}
+    assert spaced["langchain_character"] == ()  # one chunk: no blank line to cut at
+    assert 5 in spaced["langchain_recursive"]  # between "- Ferries take people." and "- Canoes take anglers."
+
