@@ -824,3 +824,22 @@ def test_langchain_splitters_cut_a_markdown_page_read_by_sentences_at_its_blocks
     assert spaced["langchain_character"] == ()  # one chunk: no blank line to cut at
     assert 5 in spaced["langchain_recursive"]  # between "- Ferries take people." and "- Canoes take anglers."
 
+
+def test_the_results_record_the_separators_of_a_pages_gaps(tmp_path):
+    """A chunker left to the document's separators records those its gaps applied (the results,
+    the file read back, report.csv's table); one given a separator records none."""
+    from stability import evaluate
+    from stability.store import load_results
+
+    doc = _listed_document(tmp_path)
+    run = evaluate({"left": FixedChars(chunk_size=30), "given": FixedChars(chunk_size=30, unit_separator=" ")},
+                   [doc], n_restarts=2, seed=0, output=tmp_path / "run", layout_control=True)
+    for result in (run, load_results(tmp_path / "run")):
+        [left], [given] = result.documents["left"], result.documents["given"]
+        assert left.params["unit_separator"] is None and left.resolved_params == {"unit_separator": ["\n\n", " "]}
+        assert given.resolved_params == {}
+        rows = {row["segmenter"]: row for row in result.to_rows(level="segmenters")}
+        assert rows["left"]["resolved_params"] == {"unit_separator": [["\n\n", " "]]}
+        assert rows["given"]["resolved_params"] is None
+    # the blank lines are one character longer than the spaces: fixed_chars cuts elsewhere
+    assert left.segmentation != given.segmentation
