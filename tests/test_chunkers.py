@@ -698,7 +698,7 @@ def test_plain_text_is_given_to_a_chunker_as_its_file_separates_the_units(tmp_pa
 
     # paragraphs a blank line apart, sentences (of a paragraph) a space apart, lines one a line
     for unit, text in (("paragraph", "One two. Three four.\n\nFive six. Seven."),
-                       ("sentence", "One two. Three four. Five six. Seven."),
+                       ("sentence", "One two. Three four.\n\nFive six. Seven."),  # before: a space between all
                        ("line", "One two. Three four.\nFive six.\nSeven.")):
         doc = next(read_text(tmp_path / "a.txt", unit=unit, **({"splitter": "rules"} if unit == "sentence" else {})))
         for_document(ChunkerSegmenter(whole), doc)(list(doc.units))

@@ -10,7 +10,8 @@ from ..checks import check_choice
 from ..corpus import Document, split_text
 from ..exceptions import InvalidParameterError, InvalidTypeError, _short_repr
 from ..splitters import Splitter, SplitterOption, SplitterSpec, check_splitter
-from .common import PathLike, Source, NoTextError, make_document, open_source, stream_files, unit_separator
+from .common import (BLOCK_SEPARATOR, SENTENCE_SEPARATOR, PathLike, Source, NoTextError, gap_separators, make_document,
+                     open_source, stream_files, unit_separator)
 
 __all__ = ["read_text"]
 
@@ -61,7 +62,9 @@ def read_text(
         ``meta`` holds ``format``, ``source``, ``unit``, ``unit_separator`` (the whitespace a
         text chunker joins the units with, as the file separates them: a blank line between
         paragraphs, a space between sentences, a newline between lines; see
-        :data:`~stability.readers.common.UNIT_SEPARATORS`), ``splitter`` (its name, or the
+        :data:`~stability.readers.common.UNIT_SEPARATORS`), ``unit_separators`` (that of every
+        gap, which a chunker uses first: with ``unit="sentence"``, a space between the sentences of
+        one paragraph and a blank line between those of two), ``splitter`` (its name, or the
         callable's qualified name; ``None`` unless ``unit="sentence"``) and ``notes``.
 
     Examples
@@ -86,11 +89,12 @@ def read_text(
     def parse_file(doc_id: str, file: Path) -> list[Document]:
         if resolved is not None and "split" not in state:
             state["split"] = build_splitter(resolved, source, lambda file: _blocks(source, file, "paragraph"))
-        units = _units(source, file, unit, state.get("split"))
+        units, before = _units(source, file, unit, state.get("split"))
         if not units:
             raise NoTextError("expected some text; the file is empty or blank", path=str(file))
         meta: dict[str, Any] = {"format": "text", "source": str(file), "unit": unit,
-                                "unit_separator": unit_separator(unit), "splitter": name, "notes": []}
+                                "unit_separator": unit_separator(unit), "unit_separators": gap_separators(before),
+                                "splitter": name, "notes": []}
         return [make_document(file, None, id=doc_id, units=tuple(units), meta=meta)]
 
     return stream_files(source, parse_file)
@@ -144,11 +148,19 @@ def _blocks(source: Source, file: Path, unit: str) -> Iterator[str]:
         yield " ".join(paragraph)
 
 
-def _units(source: Source, file: Path, unit: str, split: Splitter | None) -> list[str]:
+def _units(source: Source, file: Path, unit: str, split: Splitter | None) -> tuple[list[str], list[str]]:
+    """The units of ``file`` and the whitespace before each in it: a paragraph's sentences a space
+    apart, those of two paragraphs a blank line, paragraphs a blank line, lines a newline."""
     blocks = _blocks(source, file, unit)
     if split is None:
-        return list(blocks)
-    return [sentence for block in blocks for sentence in _checked_split(split, block, file)]
+        units = list(blocks)
+        return units, [unit_separator(unit)] * len(units)
+    units, before = [], []
+    for block in blocks:
+        sentences = list(_checked_split(split, block, file))
+        units += sentences
+        before += [BLOCK_SEPARATOR] + [SENTENCE_SEPARATOR] * (len(sentences) - 1) if sentences else []
+    return units, before
 
 
 def _checked_split(split: Splitter, block: str, file: Path) -> Iterable[str]:
