@@ -122,6 +122,26 @@ def test_sentences_never_cross_a_paragraph_and_code_stays_whole(tmp_path):
     assert doc.references[0].boundaries == (3,)
 
 
+def test_each_gap_records_the_whitespace_the_page_puts_there(tmp_path):
+    """meta["unit_separators"], one per gap (what a text chunker joins the units with): a blank line
+    between blocks, across a heading or a dropped code block too; by sentences, a space inside a
+    block but a newline before a sentence that starts a list item or a table row; in a paragraph
+    whose markup spans two lines, markup="text" cannot measure its lines: a space."""
+    file = write(tmp_path / "a.md", "One. Two\nthree.\n\n```\nx = 1\n```\n\n# H\n\n- Four. Five.\n- Six.\n\n"
+                                    "| Seven. |\n|---|\n| Nine. |\n\n- Ten *tea.\n- Eleven* b.\n")
+    assert next(read_markdown(file)).meta["unit_separators"] == ("\n\n",) * 4
+    assert next(read_markdown(file, code="drop")).meta["unit_separators"] == ("\n\n",) * 3
+    keep = next(read_markdown(file, unit="sentence", splitter="rules", code="drop"))
+    assert keep.units == ("One.", "Two three.", "- Four.", "Five.", "- Six.", "| Seven.", "| |---| | Nine.", "|",
+                          "- Ten *tea.", "- Eleven* b.")
+    # "Two" ends a line, not a list item: a space; the table's sentences start after its rows' pipes: spaces
+    assert keep.meta["unit_separators"] == (" ", "\n\n", " ", "\n", "\n\n", " ", " ", "\n\n", "\n")
+    text = next(read_markdown(file, unit="sentence", splitter="rules", code="drop", markup="text"))
+    assert text.units == ("One.", "Two three.", "Four.", "Five.", "Six.", "Seven.", "Nine.", "Ten tea.", "Eleven b.")
+    # the rows' sentences each start a row now; the emphasis over the last two items hides where they start
+    assert text.meta["unit_separators"] == (" ", "\n\n", " ", "\n", "\n\n", "\n", "\n\n", " ")
+
+
 @pytest.mark.parametrize(
     "line, heading",
     [

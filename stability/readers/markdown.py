@@ -19,7 +19,7 @@ from typing import Any
 from ..checks import check_choice
 from ..corpus import Document
 from ..splitters import Splitter, SplitterOption
-from .common import (BLOCK_SEPARATOR, SENTENCE_SEPARATOR, HeadedSections, PathLike, Source, NoTextError,
+from .common import (BLOCK_SEPARATOR, LINE_SEPARATOR, SENTENCE_SEPARATOR, HeadedSections, PathLike, Source, NoTextError,
                      gap_separators, make_document, note, open_source, stream_files, unit_separator)
 from .text import _checked_split, _splitter_name, build_splitter, resolve_splitter
 from .wiki import _check_levels
@@ -91,6 +91,10 @@ class Block:
     line: int
     level: int = 0
     separator: str = BLOCK_SEPARATOR
+    #: Where the lines of a paragraph that start on a line of their own when rendered (its list
+    #: items, its table's rows) start in ``text``, in non-whitespace characters, its first line
+    #: aside: a sentence starting there is a line, not a space, after the one before it.
+    lines: tuple[int, ...] = ()
 
 
 def read_markdown(
@@ -274,7 +278,7 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str =
         if paragraph:
             text = joined()
             if text:
-                yield Block("paragraph", text, start)
+                yield Block("paragraph", text, start, lines=_lined_starts(paragraph, table, text, as_text))
             paragraph.clear()
         table = False
 
@@ -362,6 +366,31 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str =
                 continue
             paragraph.append(text)
     yield from flush()
+
+
+def _compact_length(text: str) -> int:
+    return sum(not c.isspace() for c in text)
+
+
+def _lined_starts(paragraph: Sequence[str], table: bool, text: str, as_text: bool) -> tuple[int, ...]:
+    """:attr:`Block.lines` of the paragraph of stripped lines ``paragraph``, whose text is ``text``:
+    the lines after the first that are list items, or all of them in a table (one with a
+    delimiter row). With ``markup="text"``, each line's rendered text is measured, and none is
+    given when those do not add up to ``text`` (markup spanning two lines)."""
+    table = table or any("|" in line and _TABLE_DELIMITER.match(line) for line in paragraph)
+    lined = [table or _LIST_ITEM.match(line) is not None for line in paragraph]
+    if not any(lined[1:]):
+        return ()
+    pieces = [_inline_text(_line_text(line, table)) for line in paragraph] if as_text else list(paragraph)
+    lengths = [_compact_length(piece) for piece in pieces]
+    if sum(lengths) != _compact_length(text):
+        return ()
+    starts, at = [], lengths[0]
+    for length, is_lined in zip(lengths[1:], lined[1:]):
+        if is_lined and length:
+            starts.append(at)
+        at += length
+    return tuple(starts)
 
 
 def _item_content(line: str) -> int | None:
@@ -469,6 +498,25 @@ def _raw_html(lines: list[str], i: int, tag: str) -> tuple[list[str], int]:
     return body, i
 
 
+def _sentence_separators(block: Block, sentences: Sequence[str]) -> list[str]:
+    """The whitespace before each sentence of ``block`` but its first: a newline before one that
+    starts one of its lines (:attr:`Block.lines`: a list item, a table row), else a space. Each
+    sentence is found in the block's text, whitespace aside, after the one before it; one not
+    found (a splitter that changed the text) is a space apart."""
+    if not block.lines:
+        return [SENTENCE_SEPARATOR] * (len(sentences) - 1)
+    compact = "".join(block.text.split())
+    lined, gaps, at = set(block.lines), [], 0
+    for k, sentence in enumerate(sentences):
+        piece = "".join(sentence.split())
+        found = compact.find(piece, at)
+        if k:
+            gaps.append(LINE_SEPARATOR if found in lined else SENTENCE_SEPARATOR)
+        if found >= 0:
+            at = found + len(piece)
+    return gaps
+
+
 def sectioned_document(doc_id: str, file: Path, blocks: list[Block], levels: frozenset[int] | None, code: str,
                        split: Splitter | None, notes: list[str], meta: dict, *, unit: str,
                        splitter: str | None) -> Document:
@@ -492,7 +540,7 @@ def sectioned_document(doc_id: str, file: Path, blocks: list[Block], levels: fro
             found.append(block.text)
         if found:
             sections.units.extend(found)
-            before += [block.separator if follows else BLOCK_SEPARATOR] + [SENTENCE_SEPARATOR] * (len(found) - 1)
+            before += [block.separator if follows else BLOCK_SEPARATOR] + _sentence_separators(block, found)
         follows = bool(found)
     if not sections.units:
         raise NoTextError(
