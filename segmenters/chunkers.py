@@ -435,7 +435,8 @@ class ChunkerSegmenter(Segmenter):
         ``unit_separator``), gap by gap when the document recorded its gaps.
 
         >>> from stability import Document
-        >>> resolved = FixedChars().for_document(Document("d", ["a", "b", "c"], meta={"unit_separators": ["\\n", "\\n\\n"]}))
+        >>> page = Document("d", ["a", "b", "c"], meta={"unit_separators": ["\\n", "\\n\\n"]})
+        >>> resolved = FixedChars().for_document(page)
         >>> resolved.joined(["c", "a", "b"])  # the gaps keep their separators, whatever the order
         'c\\na\\n\\nb'
         """
