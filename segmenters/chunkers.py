@@ -375,8 +375,9 @@ class ChunkerSegmenter(Segmenter):
         the whitespace the document's reader says stood between its units: gap by gap when it
         recorded them (``meta["unit_separators"]``, one string per gap: a blank line between the
         blocks of a Markdown or HTML page and between its paragraphs' sentences, a newline between
-        the items of an HTML list or the rows of a table, a space between the sentences of one
-        block), else its one separator (``meta["unit_separator"]``, see
+        the items of an HTML list or the rows of a table and before a sentence that starts a
+        Markdown list item or table row, a space between the other sentences of one block), else
+        its one separator (``meta["unit_separator"]``, see
         :data:`stability.readers.common.UNIT_SEPARATORS`), else :data:`DEFAULT_UNIT_SEPARATOR`,
         one line a unit. The separators belong to the gaps, not to the units: a permutation of the
         units (the stability test's restarts, its controls) keeps each where it was, as the page's
