@@ -6,7 +6,10 @@ offers the registered segmenters starting with ``c``, ``-s c99,m<TAB>`` their pa
 the config tables and keys (``run``, ``run.n_restarts``...), and ``--corpus-format`` and
 ``--report-format`` their formats. Each function takes what has been typed of the value and
 returns the candidates, in order; none imports a segmenter's module except to list the
-parameters of the registered one named before a comma.
+parameters of the registered one named before a comma. A value is completed quietly: what the
+registry warns about (an entry point ``-s`` cannot name, two packages declaring one name) and what
+a plugin prints when imported stay out of the shell, whose candidates are the command's stdout and
+whose prompt its stderr would break into.
 
 Examples
 --------
@@ -22,28 +25,56 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
 import re
-from collections.abc import Callable
-from typing import Any
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 __all__ = ["segmenter_values", "segmenter_names", "config_names", "metric_values", "corpus_format_values", "report_format_values",
            "bash_words", "complete_bash", "BASH_SCRIPT", "use_bash_script"]
+
+
+_Completer = TypeVar("_Completer", bound=Callable[..., list[str]])
+
+
+@contextlib.contextmanager
+def _silenced() -> Iterator[None]:
+    """No warning shown and nothing printed (a plugin imported to list its parameters may print)."""
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
+            contextlib.redirect_stderr(io.StringIO()):
+        warnings.simplefilter("ignore")
+        yield
+
+
+def _quiet(complete: _Completer) -> _Completer:
+    """``complete`` run :func:`_silenced`: the shell shows only the candidates it returns."""
+    @functools.wraps(complete)
+    def quietly(incomplete: str) -> list[str]:
+        with _silenced():
+            return complete(incomplete)
+
+    return quietly  # type: ignore[return-value]
 
 
 def _starting(candidates: list[str], incomplete: str) -> list[str]:
     return [c for c in dict.fromkeys(candidates) if c.startswith(incomplete)]
 
 
+@_quiet
 def segmenter_values(incomplete: str) -> list[str]:
-    """Registered segmenter names starting with ``incomplete``; after ``NAME,``, the parameters
+    """Registered segmenter names starting with ``incomplete`` that a ``-s`` spec can give (not an
+    entry point named with ``:``, ``,`` or ``=``, which the registry warns about); after ``NAME,``, the parameters
     of ``NAME`` not yet given, as ``NAME,...,parameter=``, and ``grid=`` (none for an unknown name or one that
     fails to load: completion never raises; none for a ``module:attribute`` outside the registered
     names, whose code ``stability run`` imports only with ``--allow-plugins``)."""
-    from .registry import factory_params, is_plugin, load_segmenter_factory
+    from .registry import _unnameable, factory_params, is_plugin, load_segmenter_factory
 
     name, comma, rest = incomplete.partition(",")
     if not comma:
-        return segmenter_names(incomplete)
+        return [n for n in segmenter_names(incomplete) if _unnameable(n) is None]
     if is_plugin(name):
         return []
     try:
@@ -64,13 +95,16 @@ def segmenter_values(incomplete: str) -> list[str]:
     return [f"{head}{p}=" for p in [*params, "grid"] if p not in done and p.startswith(typing)]
 
 
+@_quiet
 def segmenter_names(incomplete: str) -> list[str]:
-    """Registered segmenter names starting with ``incomplete`` (``stability segmenters NAME...``)."""
+    """Registered segmenter names starting with ``incomplete`` (``stability segmenters NAME...``,
+    which describes an entry point under any name, ``pkg:seg`` and ``a,b`` too)."""
     from .registry import available_segmenters
 
     return _starting(list(available_segmenters()), incomplete)
 
 
+@_quiet
 def config_names(incomplete: str) -> list[str]:
     """Config tables, keys and ``table.key`` names starting with ``incomplete`` (``stability config
     NAME...``; a run flag, typed with its ``-``, completes as the command's options do)."""
@@ -80,6 +114,7 @@ def config_names(incomplete: str) -> list[str]:
     return _starting([*names["table"], *names["key"], *names["table.key"]], incomplete)
 
 
+@_quiet
 def metric_values(incomplete: str) -> list[str]:
     """Reference metric names and aliases completing the last of the comma-separated names
     typed (``--metrics pk,w`` gives ``pk,wd``, ``pk,windowdiff``...), the metrics given (under
@@ -94,6 +129,7 @@ def metric_values(incomplete: str) -> list[str]:
             for n in (m.name, *m.aliases) if n.startswith(typing)]
 
 
+@_quiet
 def corpus_format_values(incomplete: str) -> list[str]:
     """The corpus formats the readers declare, starting with ``incomplete``."""
     from .readers import FORMATS
@@ -101,6 +137,7 @@ def corpus_format_values(incomplete: str) -> list[str]:
     return _starting(sorted(FORMATS), incomplete)
 
 
+@_quiet
 def report_format_values(incomplete: str) -> list[str]:
     """The report formats the reporting package provides, starting with ``incomplete``."""
     from .reporting import formats_available
@@ -155,8 +192,6 @@ def complete_bash(run: Callable[[], Any]) -> None:
     the hook ``--install-completion`` installs) on the words as typed (:func:`bash_words`), and
     print the candidates cut to the part bash replaces; without that, ``-s c99,mask_size=5,<TAB>``
     completed nothing and ``--metrics=<TAB>`` offered the command's arguments."""
-    import contextlib
-    import io
     import os
     import shlex
 

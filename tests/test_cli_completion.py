@@ -7,8 +7,10 @@ import contextlib
 import io
 import os
 import re
+import warnings
 
 import pytest
+from test_plugin_specs import spec_plugin  # noqa: F401 - a fixture: entry points named 'every,k', 'pkg:every', 'every_k'
 
 from stability.catalogue import MULTI_REFERENCE, REFERENCE
 from stability.cli import main
@@ -65,6 +67,22 @@ def test_segmenter_names_complete_from_the_registry():
     assert complete("stability run --segmenter c") == [n for n in names if n.startswith("c")]
     assert "c99" in complete("stability run -s c") and "u00" not in complete("stability run -s c")
     assert complete("stability segmenters sem") == [n for n in names if n.startswith("sem")]
+
+
+def test_only_names_a_spec_can_give_complete_after_s_and_completing_says_nothing_else(spec_plugin, capsys):  # noqa: F811
+    """An entry point named 'every,k' or 'pkg:every' cannot be given to -s (a spec reads the
+    comma as its parameters, the colon as a module:attribute): -s offered them, and the registry's
+    warning about them went to the shell's stderr, in the middle of the command line being typed.
+    ``stability segmenters NAME`` describes them under those names: it offers them, quietly."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert complete("stability run -s every") == ["every_k"]
+        assert complete("stability run -s pkg") == []
+        assert "c99,mask_size=" in complete("stability run -s c99,")
+        assert complete("stability segmenters every") == ["every,k", "every_k"]
+        assert complete("stability segmenters pkg") == ["pkg:every"]
+    assert [str(w.message) for w in caught] == []
+    assert capsys.readouterr().err == ""
 
 
 def test_after_a_comma_the_named_segmenters_parameters_complete():
