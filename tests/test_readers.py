@@ -666,6 +666,31 @@ def test_csv_sentence_units_are_cut_as_captions_cut_their_cues(tmp_path):
     assert rows.n_units == 5 and rows.references[0].boundaries == (3,) and "unit" not in rows.meta
 
 
+def test_a_chunker_reads_csv_sentences_joined_as_running_text_and_rows_one_a_line(tmp_path):
+    """Before, a CSV/TSV read with unit='sentence' set no meta['unit_separator'], which the text,
+    Markdown and HTML readers set: a chunker read its sentences one a line, as if each were a row
+    or a caption, where the sentences of a turn run on with a space between them."""
+    from segmenters.chunkers import ChunkerSegmenter
+    from stability import stability_test
+    from stability.readers.common import UNIT_SEPARATORS
+
+    file = write(tmp_path / "meeting.csv", SPOKEN)
+    (doc,) = read_csv(file, unit="sentence", splitter="rules")
+    assert doc.meta["unit_separator"] == UNIT_SEPARATORS["sentence"] == " "
+    (rows,) = read_csv(file)
+    assert "unit_separator" not in rows.meta  # a row a line, the chunkers' default
+    seen: list[str] = []
+
+    def whole(text):
+        seen.append(text)
+        return [text]
+
+    stability_test(ChunkerSegmenter(whole), doc, n_restarts=1, seed=0)
+    assert seen[0] == " ".join(doc.units) and "\n" not in seen[0]
+    stability_test(ChunkerSegmenter(whole), rows, n_restarts=1, seed=0)
+    assert seen[-1].split("\n")[-1] in rows.units and seen[-1].count("\n") == rows.n_units - 1
+
+
 def test_csv_sentence_units_keep_the_reference_of_the_label_columns(tmp_path):
     """A label column marks a boundary between two rows; a sentence running across it could take
     neither label. A change of label ends a turn, as a change of speaker does, so no sentence spans

@@ -37,6 +37,7 @@ from .common import (
     note,
     open_source,
     stream_files,
+    unit_separator,
 )
 from .subtitles import SPEAKERS, Cue, chapters_of, chapters_track, sentences, turn_texts
 from .text import _splitter_name, build_splitter, resolve_splitter
@@ -212,7 +213,10 @@ def read_csv(
         ``meta`` holds ``format``, ``source``, ``line`` (first row), ``label_columns`` (the
         columns of the references, in order), ``notes``, with a speaker column ``speakers``
         (one entry a unit: the speaker's name, or ``None`` for an empty cell), and with
-        ``unit="sentence"`` ``unit`` and ``splitter`` (its name, or the callable's qualified name).
+        ``unit="sentence"`` ``unit``, ``splitter`` (its name, or the callable's qualified name) and
+        ``unit_separator`` (a space, which a text chunker joins the sentences with, as for the text
+        format: :data:`~stability.readers.common.UNIT_SEPARATORS`; rows, without it, are joined one
+        a line).
 
     Examples
     --------
@@ -588,7 +592,7 @@ def _build(path: Path, doc_id: str, rows: Rows, columns: _Columns,
         units = tuple(cue.text for cue in cues)
         times = None if times is None else [(cue.start, cue.end) for cue in cues]
         speakers = None if speakers is None else tuple(", ".join(cue.speakers) or None for cue in cues)
-        meta.update(unit="sentence", splitter=split[1])
+        meta.update(unit="sentence", splitter=split[1], unit_separator=unit_separator("sentence"))
     if speakers is not None:
         meta["speakers"] = speakers
         if columns.prefix:
