@@ -410,7 +410,7 @@ Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks.")]
 @app.command()
 def run(
     ctx: typer.Context,
-    config: Annotated[Optional[Path], typer.Argument(help="TOML experiment file (default: the built-in demo).", exists=True, dir_okay=False)] = None,
+    config: Annotated[Optional[Path], typer.Argument(help="TOML experiment file (default: the built-in demo).", callback=lambda v: v and _experiment_file(v))] = None,
     segmenters: Annotated[Optional[list[str]], typer.Option("--segmenter", "-s", autocompletion=completion.segmenter_values, help="Segmenter name or module:attribute, with parameters as NAME,key=value,... (e.g. c99,mask_size=5; values to try as a grid, texttiling,grid={w=[10,20]}; repeatable); replaces the config's. A module:attribute imports and runs that code (needs --allow-plugins).", rich_help_panel=SEGMENTERS_PANEL)] = None,
     allow_plugins: Annotated[bool, typer.Option("--allow-plugins", help="Allow module:attribute segmenters outside the registered ones (they run arbitrary code: only for code and configs you trust).", rich_help_panel=SEGMENTERS_PANEL)] = False,
     corpus: Annotated[Optional[str], typer.Option("--corpus", "-c", help="Corpus path (file or directory; - reads one file's content from stdin).", rich_help_panel=CORPUS_PANEL)] = None,
@@ -507,6 +507,39 @@ def _print_run_report(result: Any, report_format: Optional[str], *, metrics: Opt
 
     with_computed_metrics(lambda shown: _print_report(result, report_format, metrics=shown, **options), metrics,
                           "the report above shows the reference metrics the run computed, not those named")
+
+
+def _experiment_file(path: Path, command: str = "run") -> Path:
+    """``path`` as the experiment file of ``run`` or ``validate``: a file that exists, which no
+    corpus reader claims by its extension. A corpus given there (``stability run doc.txt``) was
+    parsed as TOML (``not valid TOML: Expected '='``) or refused as a directory, and a segmenter's
+    parameter after a space (``-s c99 mask_size=5``) as a missing file, without a word of the way
+    to give them."""
+    from .readers.formats import FORMAT_TABLE
+
+    value = str(path)
+    corpus = (f"a corpus goes after --corpus/-c: stability run -c {shlex.quote(value)} -s NAME" if command == "run" else
+              "a corpus goes in the [corpus] table of one (e.g. configs/validation.toml; stability config corpus "
+              "lists its keys)")
+    if path.is_dir():
+        raise typer.BadParameter(f"{value!r} is a directory, not a TOML experiment file; {corpus}")
+    if not path.exists():
+        name, equals, _ = path.name.partition("=")
+        if equals and os.sep not in value and name.isidentifier():
+            raise typer.BadParameter(f"file {value!r} does not exist; a segmenter's parameters follow its name after "
+                                     f"a comma, without a space: -s NAME,{value}")
+        raise typer.BadParameter(f"file {value!r} does not exist.")
+    suffix = path.suffix.lower()
+    read_as = next((name for name, row in FORMAT_TABLE.items() if suffix in (*row.extensions, *row.weak_extensions)),
+                   None)
+    if read_as is not None:
+        raise typer.BadParameter(f"{value!r} is a corpus file ({read_as} format, from its extension {suffix!r}), "
+                                 f"not a TOML experiment file; {corpus}")
+    return path
+
+
+def _experiment_files(paths: list[Path]) -> list[Path]:
+    return [_experiment_file(path, "validate") for path in paths]
 
 
 def _existing_or_dash(value: str) -> str:
@@ -695,7 +728,7 @@ def report(
 @app.command()
 def validate(
     ctx: typer.Context,
-    config: Annotated[list[Path], typer.Argument(help="TOML experiment file(s) over documents with references: one \\[corpus] or several \\[corpus.NAME] tables each (e.g. configs/validation.toml).", exists=True, dir_okay=False)],
+    config: Annotated[list[Path], typer.Argument(help="TOML experiment file(s) over documents with references: one \\[corpus] or several \\[corpus.NAME] tables each (e.g. configs/validation.toml).", callback=_experiment_files)],
     quick: Annotated[bool, typer.Option("--quick", help="Every 4th document of each corpus, in corpus order.")] = False,
     out: Annotated[Optional[str], typer.Option("--out", "-o", help="Results cache directory (default: the first config's \\[output] dir, with '-quick', '-limitN', '-restartsN' appended for those options; one folder per corpus when there are several); the run resumes from it.")] = None,
     docs: Annotated[Optional[Path], typer.Option("--docs", help="Where the report NAME.md and its plots NAME/*.svg go (NAME: --name, default validation; default folder: the results directory).")] = None,

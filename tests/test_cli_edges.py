@@ -348,3 +348,31 @@ def test_failure_lines_refuse_a_limit_that_is_not_a_positive_integer(limit, erro
     kind, said = error.split(": ")
     with pytest.raises(getattr(exceptions, kind), match=said):
         failure_lines([Failure("x", "d0", "A: a", seed=1)], limit=limit)
+
+
+def _usage_error(result) -> str:
+    """The message of a usage error (exit 2) as one line, whatever rich's box did to it."""
+    assert result.exit_code == 2, result.output
+    return " ".join(line.strip(" │╭╮╰╯─") for line in result.stderr.splitlines() if "│" in line).replace("  ", " ")
+
+
+def test_a_corpus_or_a_parameter_given_where_run_takes_its_config_says_how_to_give_it(runner, tmp_path):
+    """`stability run doc.txt` parsed the corpus as TOML ("not valid TOML: Expected '=' after a
+    key"), a folder was "a directory", and `-s c99 mask_size=5` (a space for the comma) was "file
+    'mask_size=5' does not exist": none said that a corpus goes after -c, a parameter after a comma."""
+    doc = tmp_path / "doc.txt"
+    doc.write_text("One sentence here. Another one.\n\nA second paragraph.\n", encoding="utf-8")
+    said = _usage_error(runner.invoke(app, ["run", str(doc), "-s", "even"]))
+    assert (f"'{doc}' is a corpus file (text format, from its extension '.txt'), not a TOML experiment file; "
+            f"a corpus goes after --corpus/-c: stability run -c {doc} -s NAME") in said
+    said = _usage_error(runner.invoke(app, ["run", str(tmp_path)]))
+    assert f"'{tmp_path}' is a directory, not a TOML experiment file; a corpus goes after --corpus/-c" in said
+    said = _usage_error(runner.invoke(app, ["run", "-s", "c99", "mask_size=5", "-c", str(doc)]))
+    assert ("file 'mask_size=5' does not exist; a segmenter's parameters follow its name after a comma, without a "
+            "space: -s NAME,mask_size=5") in said
+    assert "file 'nosuch.toml' does not exist." in _usage_error(runner.invoke(app, ["run", "nosuch.toml"]))
+    said = _usage_error(runner.invoke(app, ["validate", str(doc)]))
+    assert "not a TOML experiment file; a corpus goes in the [corpus] table of one" in said
+    cfg = tmp_path / "run.toml"  # a config still runs
+    cfg.write_text(DEMO, encoding="utf-8")
+    assert runner.invoke(app, ["run", str(cfg), "--no-progress"]).exit_code == 0
