@@ -480,6 +480,11 @@ def run(
         saved["stamp"] = _results_stamp(saved["dir"])
         if resume and "dir" not in experiment.output:
             raise typer.BadParameter("--resume needs an output directory (--out or [output] dir)")
+        if experiment.run.get("resume") and saved["dir"] is not None and saved["stamp"] is None:
+            from .store import RESULTS_FILE  # a folder mistyped would be computed again from scratch, silently
+
+            _err(f"warning: nothing to resume: {Path(saved['dir']) / RESULTS_FILE} does not exist, so this run starts "
+                 "from the beginning; to continue an earlier run, give its folder to --out")
         with printing_to_stderr():  # stdout: the report alone, whatever the segmenters print
             result = run_experiment(experiment, progress=progress, on_results=lambda _: saved.update(complete=True),
                                     provenance=_command(), metrics=metrics)

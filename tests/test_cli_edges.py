@@ -376,3 +376,21 @@ def test_a_corpus_or_a_parameter_given_where_run_takes_its_config_says_how_to_gi
     cfg = tmp_path / "run.toml"  # a config still runs
     cfg.write_text(DEMO, encoding="utf-8")
     assert runner.invoke(app, ["run", str(cfg), "--no-progress"]).exit_code == 0
+
+
+def test_resume_in_a_folder_without_results_says_that_it_starts_from_the_beginning(runner, tmp_path):
+    """`--resume -o ouy` (a folder mistyped) computed the whole run again without a word, as if
+    nothing had been saved; a resume that finds results says nothing more than before."""
+    cfg = tmp_path / "run.toml"
+    cfg.write_text(DEMO, encoding="utf-8")
+    out = tmp_path / "ouy"
+    first = runner.invoke(app, ["run", str(cfg), "--resume", "--out", str(out), "--no-progress"])
+    assert first.exit_code == 0, first.output
+    assert (f"warning: nothing to resume: {out / 'results.jsonl'} does not exist, so this run starts from the "
+            "beginning; to continue an earlier run, give its folder to --out") in first.stderr
+    again = runner.invoke(app, ["run", str(cfg), "--resume", "--out", str(out), "--no-progress"])
+    assert again.exit_code == 0 and "warning" not in again.stderr, again.output
+    (tmp_path / "fresh.toml").write_text(DEMO + f"resume = true\n[output]\ndir = {json.dumps(str(tmp_path / 'x'))}\n",
+                                         encoding="utf-8")
+    said = runner.invoke(app, ["run", str(tmp_path / "fresh.toml"), "--no-progress"]).stderr
+    assert "warning: nothing to resume" in said  # the config's resume = true likewise
