@@ -411,9 +411,9 @@ Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks.")]
 def run(
     ctx: typer.Context,
     config: Annotated[Optional[Path], typer.Argument(help="TOML experiment file (default: the built-in demo).", callback=lambda v: v and _experiment_file(v))] = None,
-    segmenters: Annotated[Optional[list[str]], typer.Option("--segmenter", "-s", autocompletion=completion.segmenter_values, help="Segmenter name or module:attribute, with parameters as NAME,key=value,... (e.g. c99,mask_size=5; values to try as a grid, texttiling,grid={w=[10,20]}; repeatable); replaces the config's. A module:attribute imports and runs that code (needs --allow-plugins).", rich_help_panel=SEGMENTERS_PANEL)] = None,
+    segmenters: Annotated[Optional[list[str]], typer.Option("--segmenter", "-s", metavar="<spec>", autocompletion=completion.segmenter_values, help="Segmenter name or module:attribute, with parameters as NAME,key=value,... (e.g. c99,mask_size=5; values to try as a grid, texttiling,grid={w=[10,20]}; repeatable); replaces the config's. A module:attribute imports and runs that code (needs --allow-plugins).", rich_help_panel=SEGMENTERS_PANEL)] = None,
     allow_plugins: Annotated[bool, typer.Option("--allow-plugins", help="Allow module:attribute segmenters outside the registered ones (they run arbitrary code: only for code and configs you trust).", rich_help_panel=SEGMENTERS_PANEL)] = False,
-    corpus: Annotated[Optional[str], typer.Option("--corpus", "-c", help="Corpus path (file or directory; - reads one file's content from stdin).", rich_help_panel=CORPUS_PANEL)] = None,
+    corpus: Annotated[Optional[str], typer.Option("--corpus", "-c", metavar="<path>", help="Corpus path (file or directory; - reads one file's content from stdin).", rich_help_panel=CORPUS_PANEL)] = None,
     format: CorpusFormatOption = None,
     old_format: Annotated[Optional[str], typer.Option("--format", "-f", hidden=True)] = None,
     pattern: PatternOption = None,
@@ -438,7 +438,7 @@ def run(
     ci_score: Annotated[Optional[str], choice_option("--ci-score", CI_SCORES, metavar="<score>", help="What --ci-width watches: f1 (each stream on its own, the default) or headline (the test and the shuffle control stop together once the headline's interval is that narrow).", rich_help_panel=CONTROLS_PANEL)] = None,
     layout_control: Annotated[Optional[bool], typer.Option("--layout-control/--no-layout-control", help="Also run the layout control (words redistributed across units that keep their lengths) and flag layout-only segmenters (--no-layout-control: not, whatever the config says).", show_default=False, rich_help_panel=CONTROLS_PANEL)] = None,
     timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds one segmenter call may take; a longer call is stopped and recorded as a timeout failure of its document (default: no limit).", rich_help_panel=TEST_PANEL)] = None,
-    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Output directory (results.jsonl + reports).", rich_help_panel=RESULTS_PANEL)] = None,
+    out: Annotated[Optional[str], typer.Option("--out", "-o", metavar="<dir>", help="Output directory (results.jsonl + reports).", rich_help_panel=RESULTS_PANEL)] = None,
     resume: Annotated[Optional[bool], typer.Option("--resume/--no-resume", help="Continue an interrupted run in --out.", show_default=False, rich_help_panel=RESULTS_PANEL)] = None,
     retry_failed: Annotated[Optional[bool], typer.Option("--retry-failed/--no-retry-failed", help="With --resume: run again the (segmenter, document) pairs recorded as failures (by default they are kept).", show_default=False, rich_help_panel=RESULTS_PANEL)] = None,
     overwrite: Annotated[Optional[bool], typer.Option("--overwrite/--no-overwrite", help="Replace the results already in --out (without it or --resume, existing results are an error).", show_default=False, rich_help_panel=RESULTS_PANEL)] = None,
@@ -558,8 +558,8 @@ def _existing_or_dash(value: str) -> str:
 @app.command()
 def score(
     ctx: typer.Context,
-    reference: Annotated[str, typer.Option("--reference", "-R", callback=_existing_or_dash, help="Reference segmentations (file or directory; - reads them from stdin).")],
-    hypothesis: Annotated[str, typer.Option("--hypothesis", "-H", callback=_existing_or_dash, help="Hypothesis segmentations (file or directory; - reads them from stdin).")],
+    reference: Annotated[str, typer.Option("--reference", "-R", metavar="<path>", callback=_existing_or_dash, help="Reference segmentations (file or directory; - reads them from stdin).")],
+    hypothesis: Annotated[str, typer.Option("--hypothesis", "-H", metavar="<path>", callback=_existing_or_dash, help="Hypothesis segmentations (file or directory; - reads them from stdin).")],
     k: Annotated[Optional[str], typer.Option("--window", "-k", metavar="<k>", help="Window k of Pk/WindowDiff: an integer or lamprier / nltk / segeval.")] = None,
     old_k: Annotated[Optional[str], typer.Option("--k", hidden=True)] = None,
     tolerance: Annotated[int, typer.Option("--tolerance", min=0, help="Boundary-matching tolerance for P/R/F1.")] = 0,
@@ -697,7 +697,7 @@ def report(
     metrics: MetricsOption = None,
     width: WidthOption = None,
     columns: ColumnsOption = None,
-    references: Annotated[Optional[str], typer.Option("--references", "-R", callback=lambda v: v and _existing_or_dash(v), help="References given after the run (a file or folder as score -R reads them, paired by document id): the report adds their metrics and the rank agreement with the stability scores, from the boundaries the run placed (nothing is segmented again). A corpus is read as the run read its own, which its record keeps (a transcript the run cut into sentences: sentences); corpus options given here replace those, with a warning.")] = None,
+    references: Annotated[Optional[str], typer.Option("--references", "-R", metavar="<path>", callback=lambda v: v and _existing_or_dash(v), help="References given after the run (a file or folder as score -R reads them, paired by document id): the report adds their metrics and the rank agreement with the stability scores, from the boundaries the run placed (nothing is segmented again). A corpus is read as the run read its own, which its record keeps (a transcript the run cut into sentences: sentences); corpus options given here replace those, with a warning.")] = None,
     format: CorpusFormatOption = None,
     pattern: PatternOption = None,
     encoding: EncodingOption = None,
@@ -735,14 +735,14 @@ def validate(
     ctx: typer.Context,
     config: Annotated[list[Path], typer.Argument(help="TOML experiment file(s) over documents with references: one \\[corpus] or several \\[corpus.NAME] tables each (e.g. configs/validation.toml).", callback=_experiment_files)],
     quick: Annotated[bool, typer.Option("--quick", help="Every 4th document of each corpus, in corpus order.")] = False,
-    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Results cache directory (default: the first config's \\[output] dir, with '-quick', '-limitN', '-restartsN' appended for those options; one folder per corpus when there are several); the run resumes from it.")] = None,
+    out: Annotated[Optional[str], typer.Option("--out", "-o", metavar="<dir>", help="Results cache directory (default: the first config's \\[output] dir, with '-quick', '-limitN', '-restartsN' appended for those options; one folder per corpus when there are several); the run resumes from it.")] = None,
     docs: Annotated[Optional[Path], typer.Option("--docs", help="Where the report NAME.md and its plots NAME/*.svg go (NAME: --name, default validation; default folder: the results directory).")] = None,
     name: Annotated[str, typer.Option("--name", help="The report's name: NAME.md, its plots under NAME/, and NAME-discussion.md appended when it sits in --docs.")] = "validation",
     n_jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Parallel workers (default: the config's n_jobs).")] = None,
     limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Only the first N documents with references of each corpus (after --quick).")] = None,
     n_restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Override the configs' restarts.")] = None,
     bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap resamples of documents per interval (at least 40).")] = 1000,
-    corpus: Annotated[Optional[list[str]], typer.Option("--corpus", "-c", help="Only this corpus of the config files (repeatable; default: all).")] = None,
+    corpus: Annotated[Optional[list[str]], typer.Option("--corpus", "-c", metavar="<name>", help="Only this corpus of the config files (repeatable; default: all).")] = None,
     progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress on stderr: a bar on a terminal (the default there); --progress elsewhere (a CI log) prints a plain line every 10 s.")] = None,
     comparison: Annotated[bool, typer.Option("--comparison", help="Also rank the configurations by the second number of a comparison, stability x agreement with the other segmenters, against B and boundary F1 within one unit (a section of the report).")] = False,
     debug: Debug = False,
@@ -799,9 +799,43 @@ def _flowing(doc: str | None) -> str | None:
     return doc and "\n\n".join(" ".join(part.split()) for part in inspect.cleandoc(doc).split("\n\n"))
 
 
+def _plain_metavars(params: list[Any]) -> list[Any]:
+    """``params`` with the value each shows in ``--help`` said plainly: nothing after a flag
+    (typer showed ``--debug <bool>``, ``--help -h <bool>``, read as a value to give: ``--debug
+    true`` then took ``true`` for the config file) and ``<int>`` for a bounded integer (``<int
+    range> [x>=1]``: the bound is said after it all the same). A metavar declared is kept. (Read
+    by attribute: recent typers bring their own copy of click's classes.)"""
+    for param in params:
+        if getattr(param, "param_type_name", None) != "option" or param.metavar is not None:
+            continue
+        if getattr(param, "is_flag", False):
+            param.metavar = ""
+        elif param.nargs == 1:
+            described = getattr(param, "type_descriptor", None)  # typer >= 0.29; before, click's types
+            if described is not None and getattr(described, "is_ranged", False):
+                param.metavar = f"<{described.ranged_type_name}>"
+            elif type(getattr(param, "type", None)).__name__ in ("IntRange", "FloatRange"):
+                param.metavar = f"<{type(param.type).__name__.removesuffix('Range').lower()}>"
+    return params
+
+
+class _Group(typer.core.TyperGroup):
+    """The ``stability`` group: its options shown as :func:`_plain_metavars` says."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _plain_metavars(super().get_params(ctx))
+
+
+app.info.cls = _Group
+
+
 class _Command(typer.core.TyperCommand):
     """A command whose typo suggestions name only the flags its ``--help`` shows: a hidden older
-    spelling (``--report``, ``--format``, ``--k``) still works, but is never suggested."""
+    spelling (``--report``, ``--format``, ``--k``) still works, but is never suggested. Its options
+    are shown as :func:`_plain_metavars` says."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _plain_metavars(super().get_params(ctx))
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         try:

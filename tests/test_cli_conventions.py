@@ -43,6 +43,24 @@ def test_help_at_80_columns_cuts_no_flag_and_no_word(command):
                 assert re.search(rf"\b{re.escape(str(choice))}\b", result.output), (command, param.name, choice)
 
 
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_help_shows_no_value_after_a_flag_and_no_type_jargon(command):
+    """typer showed ``--debug <bool>``, ``--help -h <bool>``, ``--quick <bool>``: a value to give,
+    read so (``stability run --debug true`` took ``true`` for the config file); and ``--limit <int
+    range> [x>=1]``, ``-s <list[str]>``, ``--corpus <str>``, ``--out <str>`` for a path."""
+    narrow = CliRunner(env={"COLUMNS": "80", "_TYPER_FORCE_DISABLE_TERMINAL": "1"})
+    shown = narrow.invoke(app, [command, "--help"] if command else ["--help"]).output
+    for jargon in ("<bool>", "<boolean>", "BOOLEAN", "range>", "RANGE"):
+        assert jargon not in shown, (command, jargon)
+    assert re.search(r"--help\s+-h\s+Show this message", shown), shown
+    params = typer.main.get_command(app).commands[command].params if command else []
+    for param in params:
+        if param.param_type_name == "option" and not getattr(param, "is_flag", False) and param.opts[0] in (
+                "--corpus", "--out", "--segmenter", "--reference", "--hypothesis", "--references"):
+            line = next(line for line in shown.splitlines() if f"{param.opts[0]} " in line)
+            assert "<str>" not in line and "<list" not in line, (command, line)
+
+
 @pytest.mark.parametrize("command", COMMANDS)
 def test_help_paragraphs_flow_to_the_terminal_width(command):
     """A command's description is wrapped to the terminal, not at the line ends of its
