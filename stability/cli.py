@@ -485,7 +485,7 @@ def run(
 
             _err(f"warning: nothing to resume: {Path(saved['dir']) / RESULTS_FILE} does not exist, so this run starts "
                  "from the beginning; to continue an earlier run, give its folder to --out")
-        with printing_to_stderr():  # stdout: the report alone, whatever the segmenters print
+        with printing_to_stderr(), _corpus_of(config if corpus is None else None, experiment):
             result = run_experiment(experiment, progress=progress, on_results=lambda _: saved.update(complete=True),
                                     provenance=_command(), metrics=metrics)
         _print_run_report(result, report_format or old_report, width=width, columns=columns, metrics=metrics,
@@ -498,6 +498,25 @@ def run(
             _err(f"results written to {experiment.output['dir']}")
     if result.failures:
         raise typer.Exit(code=3)
+
+
+@contextlib.contextmanager
+def _corpus_of(config: Optional[Path], experiment: Any) -> Iterator[None]:
+    """A corpus path of ``config``'s ``[corpus]`` that does not exist, said as the config's: the
+    error named only the path, resolved from the config file's folder, so that a path written
+    relative to the current directory read as a mistake of the command line."""
+    from .exceptions import InvalidParameterError
+
+    paths = experiment.corpus.get("path") if config is not None else None
+    given = {str(p) for p in ([paths] if isinstance(paths, (str, os.PathLike)) else paths or ())}
+    try:
+        yield
+    except FileNotFoundError as exc:
+        if config is None or exc.filename is None or str(exc.filename) not in given:
+            raise
+        raise InvalidParameterError(
+            f"{config}: [corpus] path: {_os_message(exc)} (a relative path is read from the config file's folder, "
+            f"{config.parent.resolve()}); correct it there, or give the corpus with --corpus") from None
 
 
 def _print_run_report(result: Any, report_format: Optional[str], *, metrics: Optional[str | list[str]],

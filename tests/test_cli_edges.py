@@ -394,3 +394,21 @@ def test_resume_in_a_folder_without_results_says_that_it_starts_from_the_beginni
                                          encoding="utf-8")
     said = runner.invoke(app, ["run", str(tmp_path / "fresh.toml"), "--no-progress"]).stderr
     assert "warning: nothing to resume" in said  # the config's resume = true likewise
+
+
+def test_a_config_corpus_path_that_does_not_exist_is_said_as_the_configs(runner, tmp_path):
+    """`[corpus] path = "doc.txt"` in sub/run.toml is read from sub/: the error named only
+    '.../sub/doc.txt', not the config nor the rule, and read as a mistake of the command line."""
+    (tmp_path / "doc.txt").write_text("One. Two.\n", encoding="utf-8")
+    cfg = tmp_path / "sub" / "run.toml"
+    cfg.parent.mkdir()
+    cfg.write_text('[corpus]\npath = "doc.txt"\n[segmenters.even]\n[run]\nn_restarts = 2\n', encoding="utf-8")
+    folder = cfg.parent.resolve()
+    assert _error(runner.invoke(app, ["run", str(cfg), "--no-progress"])) == (
+        f"error: {cfg}: [corpus] path: no such corpus file or directory: '{folder / 'doc.txt'}' (a relative "
+        f"path is read from the config file's folder, {folder}); correct it there, or give the corpus with --corpus")
+    missing = tmp_path / "none.txt"  # given with --corpus: the command line's, said as before
+    assert _error(runner.invoke(app, ["run", str(cfg), "--corpus", str(missing), "--no-progress"])) == (
+        f"error: no such corpus file or directory: '{missing}'")
+    result = runner.invoke(app, ["run", str(cfg), "--corpus", str(tmp_path / "doc.txt"), "--no-progress"])
+    assert result.exit_code == 0, result.output
