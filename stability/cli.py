@@ -326,6 +326,14 @@ def _os_message(exc: OSError) -> str:
     return f"{exc.strerror}: {names}" if names else exc.strerror
 
 
+def _about_folder(exc: OSError, folder: str | None) -> bool:
+    """Whether ``exc`` failed on ``folder``, on a folder above it (made with it) or on a file in it."""
+    if folder is None or not isinstance(exc.filename, (str, os.PathLike)):
+        return False
+    failed, mine = Path(os.path.abspath(exc.filename)), Path(os.path.abspath(folder))
+    return failed == mine or failed in mine.parents or mine in failed.parents
+
+
 def _results_stamp(out_dir: str | None) -> tuple[int, int, int] | None:
     """The results file of ``out_dir`` as the file system knows it (inode, size, modification
     time), or ``None`` when there is none: a run that wrote to it changed it."""
@@ -379,6 +387,9 @@ def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] =
             raise
         message = str(exc) if isinstance(exc, StabilityError) else _os_message(exc)
         message = message.splitlines()[0] if message else type(exc).__name__
+        if isinstance(exc, OSError) and _about_folder(exc, out_dir()):
+            message = (f"the results folder {out_dir()!r} cannot be made or written: {message}; give --out (or "
+                       "[output] dir) a folder this user can write")
         _err(f"error: {_words(ctx).say(message, getattr(exc, 'parameter', None))}{_kept(exc, out_dir(), complete(), wrote())}")
         raise typer.Exit(code=1) from None
     except KeyboardInterrupt:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 
 import pytest
 from typer.testing import CliRunner
@@ -412,3 +413,14 @@ def test_a_config_corpus_path_that_does_not_exist_is_said_as_the_configs(runner,
         f"error: no such corpus file or directory: '{missing}'")
     result = runner.invoke(app, ["run", str(cfg), "--corpus", str(tmp_path / "doc.txt"), "--no-progress"])
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc, where no folder can be made (even as root)")
+def test_a_results_folder_that_cannot_be_made_is_named_as_the_results_folder(runner, tmp_path):
+    """`--out /proc/nope` said only "No such file or directory: '/proc/nope'", after the corpus was
+    read: not that it was the results folder, nor what to do."""
+    cfg = tmp_path / "run.toml"
+    cfg.write_text(DEMO, encoding="utf-8")
+    assert _error(runner.invoke(app, ["run", str(cfg), "--out", "/proc/nope/run", "--no-progress"])) == (
+        "error: the results folder '/proc/nope/run' cannot be made or written: No such file or directory: "
+        "'/proc/nope'; give --out (or [output] dir) a folder this user can write")
