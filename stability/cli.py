@@ -630,7 +630,7 @@ def segmenters(
     """List the available segmenters (or those named) with their parameters and origin."""
     from .exceptions import InvalidParameterError, UnknownSegmenterError
     from .isolation import printing_to_stderr
-    from .registry import PLUGIN_CODE, describe_segmenters, is_plugin
+    from .registry import PLUGIN_CODE, available_segmenters, describe_segmenters, is_plugin
 
     with _errors(debug, ctx):
         outside = [name for name in names or () if is_plugin(name)]
@@ -641,9 +641,14 @@ def segmenters(
             statuses = describe_segmenters(names or None)
         unknown = [status for status in statuses.values() if status.info.origin == "unknown" and not status.ok]
         if unknown:  # a name neither registered nor importable: said once, with no table of failures
+            known = set(available_segmenters())
             for status in unknown:
                 why = str(status.error)
                 plain = why.removeprefix(f"{UnknownSegmenterError.__name__}: ")  # it names the segmenter
+                head = status.name.partition(",")[0].strip()
+                if head != status.name and head in known:  # a -s spec: the error spoke of Python's keywords
+                    plain = (f"segmenter {status.name!r}: this command takes names, without parameters; "
+                             f"stability segmenters {head} lists those of {head!r}, and run -s {status.name} sets them")
                 _err(f"error: {plain}" if plain != why else f"error: segmenter {status.name!r}: {why}")
             raise typer.Exit(code=1)
         _print_report(statuses, report_format or old_report, width=width)

@@ -424,3 +424,13 @@ def test_a_results_folder_that_cannot_be_made_is_named_as_the_results_folder(run
     assert _error(runner.invoke(app, ["run", str(cfg), "--out", "/proc/nope/run", "--no-progress"])) == (
         "error: the results folder '/proc/nope/run' cannot be made or written: No such file or directory: "
         "'/proc/nope'; give --out (or [output] dir) a folder this user can write")
+
+
+def test_segmenters_given_a_spec_with_parameters_says_where_parameters_go(runner):
+    """`stability segmenters c99,mask_size=5` was told to give the parameters from Python as
+    keywords, get_segmenter('c99', key=value): advice for another place than the command line."""
+    result = runner.invoke(app, ["segmenters", "c99,mask_size=5"])
+    assert _error(result) == ("error: segmenter 'c99,mask_size=5': this command takes names, without parameters; "
+                              "stability segmenters c99 lists those of 'c99', and run -s c99,mask_size=5 sets them")
+    assert "get_segmenter" not in result.stderr
+    assert "unknown segmenter 'nosuch,k=1'. Known segmenters: " in _error(runner.invoke(app, ["segmenters", "nosuch,k=1"]))
