@@ -577,6 +577,21 @@ def _experiment_files(paths: list[Path]) -> list[Path]:
     return [_experiment_file(path, "validate") for path in paths]
 
 
+def _saved_run(path: Path) -> Any:
+    """The run saved at ``path`` (:func:`stability.store.load_results`); a file that is no run's at
+    all (a corpus, another JSON file: refused at its first line) is said with what ``report`` reads."""
+    from .exceptions import CorpusFormatError
+    from .summary import load_results
+
+    try:
+        return load_results(path)
+    except CorpusFormatError as exc:
+        if exc.line not in (None, 1):
+            raise
+        raise CorpusFormatError(f"{exc.reason}; stability report reads what a run saved with --out DIR: DIR, "
+                                "DIR/results.jsonl or DIR/report.json", path=exc.path, line=exc.line) from None
+
+
 def _existing_or_dash(value: str) -> str:
     """A path that exists, or ``-`` (standard input). (typer's ``allow_dash`` misses ``-`` once it
     has made it a ``Path``.)"""
@@ -745,7 +760,6 @@ def report(
 ) -> None:
     """Render a saved run in another format (with --references: scored against references given after it ran)."""
     from .reporting import reader_flag, report_command
-    from .summary import load_results
 
     given = {"format": format, "pattern": pattern, "encoding": encoding, "levels": levels, "unit": unit,
              "splitter": splitter, "speakers": speakers, "time_unit": time_unit}
@@ -754,7 +768,7 @@ def report(
         if reader and references is None:
             raise typer.BadParameter(f"{', '.join(reader_flag(key) for key in reader)}: the options of the corpus --references "
                                      f"reads; give --references too")
-        result = load_results(results)
+        result = _saved_run(results)
         if references is not None:
             from .scoring import add_references
 

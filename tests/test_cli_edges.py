@@ -434,3 +434,16 @@ def test_segmenters_given_a_spec_with_parameters_says_where_parameters_go(runner
                               "stability segmenters c99 lists those of 'c99', and run -s c99,mask_size=5 sets them")
     assert "get_segmenter" not in result.stderr
     assert "unknown segmenter 'nosuch,k=1'. Known segmenters: " in _error(runner.invoke(app, ["segmenters", "nosuch,k=1"]))
+
+
+def test_report_given_a_file_no_run_wrote_says_what_it_reads(runner, tmp_path):
+    """`stability report doc.txt` said "not a JSON record (Expecting value)", and a corpus in JSONL
+    "not a results file": neither said what report reads."""
+    hint = "; stability report reads what a run saved with --out DIR: DIR, DIR/results.jsonl or DIR/report.json"
+    doc = tmp_path / "doc.txt"
+    doc.write_text("One. Two.\n\nThree.\n", encoding="utf-8")
+    assert _error(runner.invoke(app, ["report", str(doc)])) == f"error: {doc}:1: not a JSON record (Expecting value){hint}"
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text('{"id": "a", "units": ["x", "y"]}\n', encoding="utf-8")
+    said = _error(runner.invoke(app, ["report", str(corpus)]))
+    assert said.startswith(f"error: {corpus}: not a results file") and said.endswith(hint)
