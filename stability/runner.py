@@ -20,7 +20,7 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
 from itertools import chain, islice
-from typing import Any
+from typing import Any, cast
 
 from .checks import array_as_list, first_few
 from .corpus import Document, as_documents, split_text
@@ -33,8 +33,8 @@ from .registry import get_segmenter
 from .results import CorpusResult, Failure, StabilityResult, _jsonable
 from .segmenter import for_document, parameter_defaults, segmenter_name, terms_problem
 from .settings import Settings, SettingsWarning
-from .store import (SEGMENTER_CODE, ResultsStore, ResultsWriteError, corpus_fingerprint, document_hash,
-                    provenance as run_provenance, run_header)
+from .store import (SEGMENTER_CODE, ResultsStore, ResultsWarning, ResultsWriteError, corpus_fingerprint,
+                    document_hash, provenance as run_provenance, run_header)
 from .summary import summarize
 
 __all__ = ["stability_test", "evaluate", "resolve_segmenters", "Settings"]
@@ -224,7 +224,8 @@ class _CorpusRun:
         """Evaluate one block of documents; every pair is stored as soon as it and the pairs
         before it are finished, so the results file is in corpus order for any ``n_jobs``. If the
         run stops (an interrupt, an error) the pairs finished behind one still running are stored
-        too, each with its document's place (:meth:`ResultsStore.add`), to be reused by a resume."""
+        too, each with its document's place (:meth:`ResultsStore.add`), to be reused by a resume
+        (:meth:`_keep_behind`: a failure to keep them does not replace what stopped the run)."""
         if self.k is not None:
             self.short += [(doc.id, doc.n_units) for doc in docs if doc.references and 2 <= doc.n_units <= self.k]
         self.single += [doc.id for doc in docs if doc.n_units == 1]
@@ -280,12 +281,62 @@ class _CorpusRun:
                 # with its document's place, so that a resume reuses them (nothing computed is lost);
                 # one whose restarts are all back while a worker computed its result is scored here
                 per_doc = len(self.segmenters)
-                for slot in range(position, len(slots)):
-                    digest, held = slots[slot]
-                    if isinstance(held, int) and (finished[held] or pairs[held].complete):
-                        self._emit(engine, pairs, digest, held, ahead=first_place + slot // per_doc)
+                behind = [(slot, first_place + slot // per_doc) for slot in range(position, len(slots))
+                          if isinstance(held := slots[slot][1], int) and (finished[held] or pairs[held].complete)]
+                self._keep_behind(exc, engine, pairs, slots, behind)
             raise
         flush()  # slots kept from the results file after the last new pair
+
+    def _keep_behind(self, stop: BaseException, engine: Engine, pairs: list[Pair],
+                     slots: list[tuple[str, StabilityResult | Failure | int]], behind: list[tuple[int, int]]) -> None:
+        """Keep, as the run stops on ``stop``, the pairs finished behind one still running (``behind``:
+        (slot, its document's place in the corpus)), without letting a failure to keep them take the
+        place of ``stop``: the user gets the error or the interrupt that stopped the run, with what could
+        not be kept said in a note on it and a :class:`~stability.store.ResultsWarning`. A pair whose
+        result cannot be computed is skipped and the others kept; a results file that cannot be written
+        (:class:`ResultsWriteError`) keeps nothing after it (a line it cut would be followed by others,
+        and the file unreadable); an interrupt while saving (a second Ctrl-C) stops saving at once and,
+        when ``stop`` was an error, ends the run as the interruption (a Ctrl-C is never turned into an
+        error that ``except Exception`` catches), the error named in its note."""
+        lost: list[str] = []
+        cut: BaseException | None = None  # what stopped the saving before its end
+        done = 0
+        try:
+            for slot, place in behind:
+                digest, held = slots[slot]
+                pair = pairs[cast(int, held)]
+                try:
+                    self._emit(engine, pairs, digest, held, ahead=place)
+                except ResultsWriteError:
+                    raise
+                except Exception as error:  # noqa: BLE001 - said in the note and the warning below
+                    lost.append(f"segmenter {pair.label!r} on document {pair.doc.id!r} ({type(error).__name__}: {error})")
+                done += 1
+        except (ResultsWriteError, KeyboardInterrupt) as error:
+            cut = error
+        if not lost and cut is None:
+            return
+        where = f" in {self.store.path}" if self.store is not None else ""
+        said = [f"{done - len(lost)} kept{where}"]
+        if lost:
+            said.append(f"{len(lost)} could not be scored and {'is' if len(lost) == 1 else 'are'} left out: "
+                        + "; ".join(lost))
+        if cut is not None:
+            why = (f"{cut.filename} could not be written ({cut.strerror})" if isinstance(cut, ResultsWriteError)
+                   else "saving them was interrupted")
+            said.append(f"the last {len(behind) - done} not kept: {why}")
+        resume = "; a resume computes the missing ones again" if self.store is not None else ""
+        message = (f"as the run stopped ({type(stop).__name__}), {len(behind)} (segmenter, document) pair(s) had "
+                   f"finished behind one still running: {'; '.join(said)}{resume}")
+        stop.add_note(message)
+        try:
+            warn(message, ResultsWarning)
+        except Warning:  # warnings made errors: the note on the exception says it, and must not replace it
+            pass
+        if isinstance(cut, KeyboardInterrupt) and not isinstance(stop, KeyboardInterrupt):
+            cut.add_note(f"the run had stopped on {type(stop).__name__}: {stop}")
+            cut.add_note(message)
+            raise cut
 
     def _run(self, pairs: list[Pair], digests: list[str], on_done: Callable[[int], None],
              checked: list[tuple[int, Finding]], slot_of: list[int]) -> None:
@@ -530,8 +581,11 @@ def evaluate(
     run = _CorpusRun(settings, resolved, on_result)
     try:
         _run_corpus(run, documents, output, header, _splitter(splitter), origin)
-    except KeyboardInterrupt:
-        raise _interrupted(run, header, origin, output) from None
+    except KeyboardInterrupt as stop:
+        interrupted = _interrupted(run, header, origin, output)
+        for note in getattr(stop, "__notes__", ()):  # what could not be kept as the run stopped
+            interrupted.add_note(note)
+        raise interrupted from None
     if run.failures and settings.on_error == "raise":
         first = run.failures[0]
         raise _segmenter_error(first, f"{first.error} ({len(run.failures)} failure(s) in the run)")

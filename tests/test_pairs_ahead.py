@@ -167,3 +167,102 @@ def test_an_on_result_that_raises_stops_the_run_with_its_own_error_and_each_pair
     assert sum(1 for line in out.read_text().splitlines() if '"result"' in line) == 1
     resumed = evaluate({"even": "even"}, docs, n_restarts=3, progress=False, output=out, resume=True)
     assert [r.document for r in resumed.documents["even"]] == ["0", "1", "2"]
+
+
+def _stopped_behind_the_first(monkeypatch, stop: BaseException) -> None:
+    """Make every run stop on ``stop`` while its first pair is still running and the others have
+    finished behind it (as a slow first document under several workers leaves them): each block's
+    pairs run, the first one's end is held back and marked unfinished, then ``stop`` is raised."""
+    from stability import runner
+
+    real = runner._CorpusRun._run
+
+    def run(self, pairs, digests, on_done, checked, slot_of):
+        real(self, pairs, digests, lambda i: None if i == 0 else on_done(i), checked, slot_of)
+        pairs[0].complete = False
+        raise stop
+
+    monkeypatch.setattr(runner._CorpusRun, "_run", run)
+
+
+def _failing(monkeypatch, where: str, document: str, error: BaseException) -> None:
+    """Make keeping the pair of ``document`` fail with ``error``: its scoring (``"score"``,
+    ``Engine.result``) or the write of its record (``"write"``, the results file's ``_append``)."""
+    from stability import engine, store
+
+    if where == "score":
+        real_result = engine.Engine.result
+
+        def result(self, pair):
+            if pair.doc.id == document:
+                raise error
+            return real_result(self, pair)
+
+        monkeypatch.setattr(engine.Engine, "result", result)
+    else:
+        real_append = store.ResultsStore._append
+
+        class Failing:
+            """The results file's handle, whose write of the record of ``document`` fails."""
+
+            def __init__(self, real):
+                self.real = real
+
+            def write(self, data):
+                if f'"document": "{document}"'.encode() in bytes(data):
+                    raise error
+                return self.real.write(data)
+
+            def __getattr__(self, name):
+                return getattr(self.real, name)
+
+        def append(self, data, path):
+            if not isinstance(self._handle, Failing):
+                self._handle = Failing(self._handle)
+            real_append(self, data, path)
+
+        monkeypatch.setattr(store.ResultsStore, "_append", append)
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt(), RuntimeError("the caller's own error")],
+                         ids=["interrupt", "error"])
+@pytest.mark.parametrize("fault", ["score", "write", "interrupt"])
+def test_a_failure_to_keep_the_pairs_behind_does_not_replace_what_stopped_the_run(tmp_path, monkeypatch, stop, fault):
+    """A run stopping with pairs finished behind a running one writes them before it re-raises; a
+    failure while writing them (a pair's result that cannot be computed, a full disk, a second
+    Ctrl-C) took the place of the error or interrupt that stopped the run, which was only chained
+    as its context. Now the run ends with what stopped it, the failure said in a note and a
+    warning, and every pair that can be written is: a pair that cannot be scored is left out and
+    the others kept; a full disk keeps nothing after it; a second Ctrl-C stops the saving and ends
+    the run as an interruption (never turned into an error ``except Exception`` would catch)."""
+    import errno
+
+    from stability.store import ResultsWarning
+
+    output = tmp_path / "results.jsonl"
+    _stopped_behind_the_first(monkeypatch, stop)
+    error = {"score": ValueError("cannot score"), "write": OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)),
+             "interrupt": KeyboardInterrupt()}[fault]
+    _failing(monkeypatch, "score" if fault == "score" else "write", "d2", error)
+    ends_as = KeyboardInterrupt if isinstance(stop, KeyboardInterrupt) or fault == "interrupt" else RuntimeError
+    why = {"score": r"1 could not be scored and is left out: segmenter 'b' on document 'd2' \(ValueError: cannot score\)",
+           "write": r"the last 3 not kept: .*results\.jsonl could not be written \(No space left on device\)",
+           "interrupt": "the last 3 not kept: saving them was interrupted"}[fault]
+    with pytest.warns(ResultsWarning, match=why), pytest.raises(ends_as) as caught:
+        evaluate({"b": even_thirds}, letters(), n_restarts=3, progress=False, output=output)
+    notes = "\n".join(getattr(caught.value, "__notes__", []))
+    assert "4 (segmenter, document) pair(s) had finished behind one still running" in notes
+    if ends_as is RuntimeError:
+        assert caught.value is stop
+    else:
+        assert isinstance(caught.value, RunInterrupted)  # evaluate's interrupt, the note carried over
+        if not isinstance(stop, KeyboardInterrupt):
+            assert "the run had stopped on RuntimeError: the caller's own error" in notes
+    kept = {"score": ["d1", "d3", "d4"], "write": ["d1"], "interrupt": ["d1"]}[fault]
+    assert [doc for _, doc in read_run(output).entries] == kept
+
+    # the resume computes the rest, giving an uninterrupted run's results
+    monkeypatch.undo()
+    resumed = evaluate({"b": even_thirds}, letters(), n_restarts=3, progress=False, output=output, resume=True)
+    whole = evaluate({"b": even_thirds}, letters(), n_restarts=3, progress=False, output=tmp_path / "whole.jsonl")
+    assert resumed.to_dict()["documents"] == whole.to_dict()["documents"]
