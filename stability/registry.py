@@ -940,7 +940,8 @@ def segmenter_code(segmenter: Any) -> dict[str, str]:
     say what it runs with a ``segmenter_code()`` method (one resolved per document does).
 
     A run keeps these in its record (``provenance["segmenter_code"]``, per segmenter label) and a
-    resume under other versions warns, as for stability's own version.
+    resume under other code computes that segmenter's pairs again (a resume under another version of
+    stability only warns: :meth:`stability.store.ResultsStore._recomputed`).
 
     Examples
     --------

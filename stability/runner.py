@@ -540,7 +540,8 @@ def evaluate(
         What else the run record keeps to reproduce the run, beside the versions of stability,
         Python and numpy (:func:`stability.store.provenance`) and where the segmenters' code comes
         from when not from stability (``segmenter_code``: a plugin's package and version, a local
-        module's file digest; a resume under other versions warns), e.g. ``{"command": ...}``; it is
+        module's file digest; a resume computes again the pairs of a segmenter whose code changed, and
+        warns under other versions of stability, Python or numpy), e.g. ``{"command": ...}``; it is
         in the result's ``settings["provenance"]`` and the results file's header, not compared on resume.
     **keywords
         Settings by name (``n_restarts=10``, ``resume=True``...), replacing those of

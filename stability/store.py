@@ -8,10 +8,13 @@ Format (JSON lines, UTF-8, one complete record per line):
   ``corpus`` is the corpus fingerprint (:func:`corpus_fingerprint`) when the corpus was known in
   full before the run (a list of documents), else ``null``; ``provenance`` (:func:`provenance`) what
   else it takes to reproduce the run: the versions of stability, Python and numpy that computed it
-  and, from the command line, the command and the folder it ran in, and (:data:`READER`) how a
-  corpus read from files was read (not compared on resume: a resume under other versions warns,
-  since its results then come from two versions; another reading of the corpus gives other
-  documents, which the document hashes refuse);
+  and, from the command line, the command and the folder it ran in, (:data:`READER`) how a
+  corpus read from files was read, and (:data:`SEGMENTER_CODE`) where each segmenter's code comes
+  from beyond stability (not compared on resume: a resume under other versions of stability, Python
+  or numpy warns, since its results then come from two versions; another reading of the corpus gives
+  other documents, which the document hashes refuse). A segmenter whose code changed is another
+  segmenter: a resume computes its pairs again and writes a header naming its code of now, and the
+  readers leave out its records above that header;
 * then one ``{"type": "result", "document_hash": ..., "result": {...}}`` or
   ``{"type": "failure", "document_hash": ..., "failure": {...}}`` per finished (segmenter, document)
   pair, written as soon as it is known (in corpus order), unbuffered, and fsynced at least once a
@@ -28,7 +31,9 @@ Reading (:func:`iter_records`, :func:`read_run`, :func:`load_results`): a damage
 file and line and left out; a damaged line anywhere else is a
 :class:`~stability.exceptions.CorpusFormatError` naming the file and line. A file written by a
 newer format version is refused. When a pair has several records (a failure retried on resume),
-the last one counts; so does the last header (a resume that adds segmenters writes one).
+the last one counts; so does the last header (a resume that adds segmenters writes one, and so
+does one that computes again the pairs of a segmenter whose code changed: the records of that
+segmenter above it are left out, :func:`_superseded`).
 
 Writing (:class:`ResultsStore`): an existing file is an error unless ``resume`` or
 ``overwrite``; a lock file (``results.jsonl.lock``) keeps a second run out; on resume, a damaged
@@ -135,7 +140,8 @@ VERSION_KEYS = tuple(VERSIONS)
 #: The key of :func:`provenance` under which a run keeps, per segmenter label, where the code of
 #: each segmenter comes from beyond stability (:func:`stability.registry.segmenter_code`: a
 #: plugin's package and version, a wrapped library's, a local module's file digest); a resume
-#: under others warns, and the reports' reproduce note names them.
+#: under others computes that segmenter's pairs again (:meth:`ResultsStore._recomputed`), and the
+#: reports' reproduce note names them.
 SEGMENTER_CODE = "segmenter_code"
 
 
@@ -337,9 +343,12 @@ def _records(scan: _Scan, path: Path) -> RunRecords:
         if record["type"] == "run":
             settings = record.get("settings", {})
             first = settings if first is None else _same_run(first, settings, path, number)
-            run.settings, run.corpus, run.header = settings, record.get("corpus"), True
+            run.settings, run.corpus = settings, record.get("corpus")
             kept = record.get("provenance")
-            run.provenance = dict(kept) if isinstance(kept, dict) else {}
+            provenance = dict(kept) if isinstance(kept, dict) else {}
+            if run.header and (stale := _superseded(run.provenance, provenance)):
+                run.entries = {key: entry for key, entry in run.entries.items() if key[0] not in stale}
+            run.provenance, run.header = provenance, True
             continue
         entry = _entry(record, path, number)
         _of_the_run(entry.value, run.settings, path, number)
@@ -434,9 +443,16 @@ def count_pairs(path: str | os.PathLike) -> int:
     OSError
         If the file cannot be read.
     """
-    pairs = set()
+    pairs: set[tuple[Any, str]] = set()
+    provenance: dict[str, Any] | None = None  # of the last run record
     for _, record in _scan(Path(path)).records:
-        if record["type"] != "run":
+        if record["type"] == "run":
+            kept = record.get("provenance")
+            now = dict(kept) if isinstance(kept, dict) else {}
+            if provenance is not None and (stale := _superseded(provenance, now)):
+                pairs = {pair for pair in pairs if pair[0] not in stale}
+            provenance = now
+        else:
             payload = record[_PAYLOAD[record["type"]]]
             pairs.add((payload.get("segmenter"), payload.get("document") or ""))
     return len(pairs)
@@ -751,7 +767,8 @@ class ResultsStore:
         As in :class:`~stability.settings.Settings`.
     provenance : dict, optional
         The header's ``provenance`` (default: :func:`provenance` of this process); on resume the
-        file's own is kept.
+        file's own is kept, but for the :data:`SEGMENTER_CODE` of the segmenters added or computed
+        again (their code changed), which is this one's.
     defaults : dict, optional
         ``label -> {parameter: default}`` of the run's segmenters
         (:func:`stability.segmenter.parameter_defaults`, as JSON): a resume accepts results
@@ -770,6 +787,9 @@ class ResultsStore:
         self._own = self.provenance  # this process's, whatever the file's
         self.resume, self.overwrite, self.retry_failed = resume, overwrite, retry_failed
         self.completed: dict[tuple[str, str], Entry] = {}
+        #: the segmenters whose code changed since the file's results (:meth:`_recomputed`): computed again
+        self._recompute: set[str] = set()
+        self._header_due = False  # a resume's header (segmenters added or computed again), due before its first record
         self._seen: dict[str, int] = {}  # the documents of the run so far -> their place in the corpus
         #: documents the file holds records of in corpus order (not only records written ahead of it),
         #: in the order they were written
@@ -834,11 +854,13 @@ class ResultsStore:
             warn(f"{scan.dropped}; cut off before resuming", ResultsWarning)
         run = _records(scan, self.path)
         added = self._check(run) if scan.records else []
-        self.completed = run.entries
+        recomputed = self._recomputed(run, added)
+        self.completed = run.entries  # all of them, to check the corpus by, even those computed again
+        self._recompute = set(recomputed)
         if self.retry_failed:
             self.contained = {key for key, entry in run.entries.items()
                               if isinstance(entry.value, Failure) and entry.value.kind == "crash"}
-        self._pairs = set(run.entries)
+        self._pairs = {key for key in run.entries if key[0] not in self._recompute}
         self._recorded = dict.fromkeys(doc for _, doc in run.entries if doc not in run.ahead)
         self._ahead = run.ahead
         os.truncate(self.path, scan.end)
@@ -852,30 +874,65 @@ class ResultsStore:
         if run.provenance:
             self._check_versions(run.provenance)
             self.provenance = run.provenance
-        if added:
+        if added or recomputed:
             # the last run record of a file is its header: this one lists the segmenters added, and
             # the command of this run (run afresh, it computes every pair of the file again)
             self.corpus = self.corpus or run.corpus
-            place = ("command", "cwd")
-            self.provenance = {**{k: v for k, v in self.provenance.items() if k not in place},
-                               **{k: v for k, v in self._own.items() if k in place}}
-            code = {**(self.provenance.get(SEGMENTER_CODE) or {}),  # and where the added ones come from
-                    **{label: v for label, v in (self._own.get(SEGMENTER_CODE) or {}).items() if label in added}}
+            if added:
+                place = ("command", "cwd")
+                self.provenance = {**{k: v for k, v in self.provenance.items() if k not in place},
+                                   **{k: v for k, v in self._own.items() if k in place}}
+            # where the added segmenters come from, and the code of now of those computed again
+            own = self._own.get(SEGMENTER_CODE) or {}
+            renewed = {*added, *recomputed}
+            code = {**{label: v for label, v in (self.provenance.get(SEGMENTER_CODE) or {}).items()
+                       if label not in renewed},
+                    **{label: v for label, v in own.items() if label in renewed}}
+            self.provenance = {k: v for k, v in self.provenance.items() if k != SEGMENTER_CODE}
             if code:
                 self.provenance[SEGMENTER_CODE] = code
-            self._write(self._header())
-            warn(f"{self.path}: segmenter(s) {', '.join(map(repr, added))} added to the run it holds; the "
-                 "results of the others are reused", ResultsWarning)
+            # written with the first record of this resume (:meth:`add`): a resume refused while it runs
+            # (another corpus, found as its documents come) leaves the file as it was
+            self._header_due = True
+            if added:
+                warn(f"{self.path}: segmenter(s) {', '.join(map(repr, added))} added to the run it holds; the "
+                     "results of the others are reused", ResultsWarning)
         self._take_marker()
 
     def _header(self) -> dict[str, Any]:
         return {"type": "run", "settings": self.settings, "corpus": self.corpus, "provenance": self.provenance}
 
+    def _recomputed(self, run: RunRecords, added: list[str]) -> dict[str, list[str]]:
+        """The segmenters of the file whose code changed since their results were computed (a
+        plugin's package version, a wrapped library's version, a local module's file digest:
+        :data:`SEGMENTER_CODE` of the file's last header and of this run differ), each with what
+        changed. Their pairs are computed again, not reused (:meth:`reuse`; their records still
+        check that the corpus is the same), with a :class:`ResultsWarning` naming the segmenter, the
+        code then and now and how many pairs; the header the resume writes names the code of now
+        (:func:`_superseded`: the readers then leave out the records above it, even those the resume
+        does not get to compute again). As joblib.Memory or a build tool does when a function's code
+        changes: the results of one label are never of two segmenters. The others are reused."""
+        if not run.header:
+            return {}
+        changed = {label: said for label, said in _code_changes(run.provenance.get(SEGMENTER_CODE),
+                                                                   self._own.get(SEGMENTER_CODE)).items()
+                   if label not in added}
+        for label, said in changed.items():
+            n = sum(1 for key in run.entries if key[0] == label)
+            warn(f"{self.path}: the code of segmenter {label!r} changed since its results were computed "
+                 f"({'; '.join(said)}): its {n} (segmenter, document) pair(s) there are computed again, not reused, "
+                 "and the run record names the code of now", ResultsWarning)
+        return changed
+
     def _check_versions(self, recorded: dict[str, Any]) -> None:
-        """Warn when the file was started under other versions than this resume runs."""
+        """Warn when the file was started under other versions of stability, Python or numpy than
+        this resume runs. Unlike a segmenter's code (:meth:`_recomputed`), such a change does not
+        make the resume compute anything again: it concerns every segmenter of the file at once
+        (computing them all again is a fresh run, which the user can start with ``overwrite``), and
+        it is not the code of a segmenter measured. The record keeps the first versions, and the
+        warning says so."""
         changed = [f"{key} {recorded[key]} (now {self.provenance.get(key)})" for key in VERSION_KEYS
                    if key in recorded and recorded[key] != self.provenance.get(key)]
-        changed += _code_changes(recorded.get(SEGMENTER_CODE), self.provenance.get(SEGMENTER_CODE))
         if changed:
             warn(f"{self.path}: its results were computed with {', '.join(changed)}; the results this "
                  "resume adds come from the versions of now, and the report records the first ones",
@@ -967,8 +1024,9 @@ class ResultsStore:
     # -- during the run ------------------------------------------------------------------------
     def reuse(self, label: str, doc_id: str, doc_hash: str) -> StabilityResult | Failure | None:
         """What the file already holds for (``label``, document), if it can be reused: a result,
-        or a recorded failure (unless ``retry_failed``). A record computed on a different
-        document with the same id is an error."""
+        or a recorded failure (unless ``retry_failed``), of a segmenter whose code has not changed
+        (:meth:`_recomputed`). A record computed on a different document with the same id is an
+        error."""
         place = self._seen.setdefault(doc_id, len(self._seen))
         entry = self.completed.get((label, doc_id))
         if entry is None:
@@ -983,7 +1041,7 @@ class ResultsStore:
             raise self._refuse(
                 f"document {doc_id!r} differs from the one its results were computed on (another corpus, or the "
                 "document changed)", "use another output folder or the same corpus")
-        if isinstance(entry.value, Failure) and self.retry_failed:
+        if label in self._recompute or (isinstance(entry.value, Failure) and self.retry_failed):
             return None
         return entry.value
 
@@ -1013,6 +1071,9 @@ class ResultsStore:
         if ahead is not None:
             record["document_index"] = ahead
         record[kind] = value.to_dict()
+        if self._header_due:
+            self._write(self._header())
+            self._header_due = False
         self._write(record, (value.segmenter, value.document or ""))
 
     def running(self, label: str, doc_id: str, doc_hash: str, stream: str | None, restarts: range | None) -> None:
@@ -1149,21 +1210,34 @@ def _params_changed(stored: Mapping[str, Any], now: Mapping[str, Any], defaults:
                      for key, before, after in _changed_params(stored, now, defaults))
 
 
-def _code_changes(before: Any, now: Any) -> list[str]:
-    """What changed between two :data:`SEGMENTER_CODE` records, for the segmenters of the first:
-    ``"segmenter 'mine' from mypkg 1.0 (now 1.1)"``. A record without the key (a file written
-    before it was kept) tells nothing; it lists only segmenters with code from outside stability."""
+def _code_changes(before: Any, now: Any) -> dict[str, list[str]]:
+    """What changed between two :data:`SEGMENTER_CODE` records, for the segmenters of the first,
+    per label, said as changed settings are: ``{"mine": ["mypkg: 1.0 then, 1.1 now"]}`` (``not
+    used`` for a package on one side only). A label only the second names tells nothing: a
+    segmenter added since, or one of a file written before its code was kept, where a resume that
+    added segmenters recorded only theirs. A first record without the key tells nothing either:
+    ``{}``. It lists only segmenters with code from outside stability."""
     if not isinstance(before, dict):
-        return []
+        return {}
     now = now if isinstance(now, dict) else {}
-    changed = []
-    for label, was in before.items():
-        was, is_ = was if isinstance(was, dict) else {}, now.get(label) or {}
+    changed: dict[str, list[str]] = {}
+    for label in before:
+        was, is_ = before[label], now.get(label)
+        was, is_ = was if isinstance(was, dict) else {}, is_ if isinstance(is_, dict) else {}
         for source in dict.fromkeys([*was, *is_]):
             if was.get(source) != is_.get(source):
-                changed.append(f"segmenter {label!r} from {source} {was.get(source, '(not used)')} "
-                               f"(now {is_.get(source, 'not used')})")
+                changed.setdefault(str(label), []).append(
+                    f"{source}: {was.get(source, 'not used')} then, {is_.get(source, 'not used')} now")
     return changed
+
+
+def _superseded(before: Mapping[str, Any], now: Mapping[str, Any]) -> set[str]:
+    """The segmenter labels whose records a later run record (header) ``now`` supersedes, after
+    ``before``: those whose code changed between them (:func:`_code_changes` of their
+    :data:`SEGMENTER_CODE`). A resume that finds a segmenter's code changed computes its pairs
+    again and writes a header naming the new code, so the records of that segmenter above the
+    header are another segmenter's: not read back, whether or not the resume got to recompute them."""
+    return set(_code_changes(before.get(SEGMENTER_CODE), now.get(SEGMENTER_CODE)))
 
 
 def run_header(settings: Any, segmenters: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,18 +1,20 @@
 """Where a run's segmenters come from is in its record: a plugin's package and version, a wrapped
 library's, a local module's file digest (``provenance["segmenter_code"]``); a resume under other
-versions warns, and the reproduce note names them."""
+code computes that segmenter's pairs again (not reused), and the reproduce note names them."""
 
 from __future__ import annotations
 
 import importlib
 import json
+import re
 import sys
 import textwrap
+import warnings
 
 import pytest
 
-from stability import evaluate, get_segmenter
-from stability.store import ResultsWarning
+from stability import evaluate, get_segmenter, load_results
+from stability.store import ResultsWarning, count_pairs, read_run
 from stability.registry import segmenter_code
 from stability.reporting.corpus import reproduce_note
 
@@ -51,7 +53,8 @@ def _header(path):
     return json.loads(path.read_text(encoding="utf-8").splitlines()[0])
 
 
-def test_a_plugin_package_and_version_are_recorded_and_a_resume_after_an_upgrade_warns(module, tmp_path):
+def test_a_plugin_package_and_version_are_recorded_and_a_resume_after_an_upgrade_computes_its_pairs_again(
+        module, tmp_path):
     _distribution(module, "1.0")
     seg = get_segmenter(f"{MODULE}:every_third")
     assert segmenter_code(seg) == {"fake-code-plugin": "1.0"}
@@ -63,20 +66,71 @@ def test_a_plugin_package_and_version_are_recorded_and_a_resume_after_an_upgrade
     assert "fake-code-plugin 1.0 (mine)" in reproduce_note(result)[0]
 
     _distribution(module, "1.1")
-    with pytest.warns(ResultsWarning, match=r"segmenter 'mine' from fake-code-plugin 1\.0 \(now 1\.1\)"):
-        resumed = evaluate({"mine": seg, "even": "even"}, DOCS, output=out, n_restarts=3, progress=False, resume=True)
-    # the record keeps the versions the file was started with, as for stability's own
-    assert resumed.settings["provenance"]["segmenter_code"] == {"mine": {"fake-code-plugin": "1.0"}}
+    calls = []
+
+    def counted(units):
+        calls.append(1)
+        return seg(units)
+
+    counted.__module__ = seg.__module__  # the same code, its calls counted
+    with pytest.warns(ResultsWarning, match=r"the code of segmenter 'mine' changed since its results were computed "
+                                            r"\(fake-code-plugin: 1\.0 then, 1\.1 now\): its 2 \(segmenter, document\) "
+                                            r"pair\(s\) there are computed again"):
+        resumed = evaluate({"mine": counted, "even": "even"}, DOCS, output=out, n_restarts=3, progress=False,
+                           resume=True)
+    assert calls  # 'mine' computed again, not reused
+    # the last header names the code of now, for every result read back; the command is the file's
+    headers = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if '"type": "run"' in line]
+    assert len(headers) == 2 and headers[-1]["provenance"]["segmenter_code"] == {"mine": {"fake-code-plugin": "1.1"}}
+    assert headers[-1]["provenance"]["command"] == "stability run"
+    assert resumed.settings["provenance"]["segmenter_code"] == {"mine": {"fake-code-plugin": "1.1"}}
+    loaded = load_results(out)
+    assert loaded.settings["provenance"]["segmenter_code"] == {"mine": {"fake-code-plugin": "1.1"}}
+    assert [r.document for r in loaded.documents["mine"]] == ["0", "1"]
+    assert count_pairs(out) == 4
+    # resumed again under the same code: everything reused
+    calls.clear()
+    evaluate({"mine": counted, "even": "even"}, DOCS, output=out, n_restarts=3, progress=False, resume=True)
+    assert not calls
 
 
-def test_a_local_module_is_recorded_by_its_file_digest_and_an_edit_warns_on_resume(module, tmp_path):
+def test_a_resume_stopped_before_it_computed_again_a_changed_segmenter_leaves_out_its_old_records(module, tmp_path):
+    """Once a resume has written the header naming a segmenter's new code, the records of that
+    segmenter above it are another segmenter's: read back, they would pass for the new code's. A
+    resume stopped before it computed them all again leaves them out of what is read, and the next
+    resume computes the rest."""
+    _distribution(module, "1.0")
+    seg = get_segmenter(f"{MODULE}:every_third")
+    out = tmp_path / "results.jsonl"
+    docs = DOCS + [["x y"] * 8]
+    evaluate({"mine": seg, "even": "even"}, docs, output=out, n_restarts=3, progress=False)
+    _distribution(module, "1.1")
+
+    def stop(result):
+        raise RuntimeError("stop")
+
+    with pytest.warns(ResultsWarning, match="its 3 .* computed again"), pytest.raises(RuntimeError, match="stop"):
+        evaluate({"mine": seg, "even": "even"}, docs, output=out, n_restarts=3, progress=False, resume=True,
+                 on_result=stop)
+    loaded = load_results(out)
+    assert [r.document for r in loaded.documents["mine"]] == ["0"]  # the one computed again, not the two old ones
+    assert [r.document for r in loaded.documents["even"]] == ["0", "1", "2"]
+    assert count_pairs(out) == 4 and len(read_run(out).entries) == 4
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ResultsWarning)  # the code is the last header's now: nothing to warn about
+        resumed = evaluate({"mine": seg, "even": "even"}, docs, output=out, n_restarts=3, progress=False, resume=True)
+    assert [r.document for r in resumed.documents["mine"]] == ["0", "1", "2"]
+
+
+def test_a_local_module_is_recorded_by_its_file_digest_and_an_edit_makes_a_resume_compute_it_again(module, tmp_path):
     seg = get_segmenter(f"{MODULE}:every_third")
     (found,) = segmenter_code(seg).items()
     assert found[0] == MODULE and found[1].startswith("file sha256:") and len(found[1]) == len("file sha256:") + 12
     out = tmp_path / "results.jsonl"
     evaluate({"mine": seg}, DOCS, output=out, n_restarts=3, progress=False)
     (module / f"{MODULE}.py").write_text(SOURCE + "\n# tuned\n")
-    with pytest.warns(ResultsWarning, match=rf"segmenter 'mine' from {MODULE} file sha256:\w+ \(now file sha256:\w+\)"):
+    with pytest.warns(ResultsWarning, match=rf"segmenter 'mine' changed since its results were computed \({MODULE}: "
+                                            r"file sha256:\w+ then, file sha256:\w+ now\): its 2 "):
         evaluate({"mine": seg}, DOCS, output=out, n_restarts=3, progress=False, resume=True)
 
 
@@ -108,3 +162,80 @@ def test_a_chunker_adapter_records_the_library_it_wraps():
 
     assert segmenter_code(get_segmenter("langchain_recursive")) == {
         "langchain-text-splitters": version("langchain-text-splitters")}
+
+
+def test_a_local_module_edited_between_runs_has_its_pairs_computed_again_on_resume_and_the_other_reused(tmp_path):
+    """Through the command line, each run a process of its own (as a user edits a module between
+    runs): ``--resume`` after an edit of one local module computes its segmenter's pairs again,
+    reuses those of the unchanged module beside it (calls counted), and leaves a results file equal
+    to a fresh run's with the edited module, its last header naming the code of now."""
+    import os
+    import subprocess
+
+    (tmp_path / "edited_seg.py").write_text(CALLS_LOGGED.format(name="edited", step=3))
+    (tmp_path / "steady_seg.py").write_text(CALLS_LOGGED.format(name="steady", step=2))
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps({"id": f"d{i}", "units": [f"u{i} {j}" for j in range(9 + i)]}) + "\n"
+                              for i in range(3)))
+    log = tmp_path / "calls.log"
+    env = {**os.environ, "STABILITY_TEST_CALLS": str(log),
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+
+    def run(out, *options):
+        log.write_text("")
+        done = subprocess.run([sys.executable, "-m", "stability.cli", "run", "-s", "edited_seg:cut", "-s",
+                               "steady_seg:cut", "--allow-plugins", "-c", str(corpus), "-r", "3", "-j", "1",
+                               "--no-progress", "--out", str(out), *options],
+                              env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        calls = log.read_text().split()
+        return done.stderr, calls.count("edited"), calls.count("steady")
+
+    out = tmp_path / "out"
+    _, edited, steady = run(out)
+    assert edited > 0 and steady > 0
+    (tmp_path / "edited_seg.py").write_text(CALLS_LOGGED.format(name="edited", step=4))
+    said, edited, steady = run(out, "--resume")
+    assert re.search(r"the code of segmenter 'edited_seg:cut' changed since its results were computed \(edited_seg: "
+                     r"file sha256:\w+ then, file sha256:\w+ now\): its 3 \(segmenter, document\) pair\(s\) there are "
+                     r"computed again", " ".join(said.split())), said
+    assert edited > 0 and steady == 0  # the edited module's pairs computed again, the other's reused
+
+    fresh = tmp_path / "fresh"
+    run(fresh)
+    resumed, whole = load_results(out), load_results(fresh)
+    assert resumed.to_dict()["documents"] == whole.to_dict()["documents"]
+    assert [list(r.segmentation.boundaries) for r in resumed.documents["edited_seg:cut"]] == [[4, 8]] * 3  # the edit's step
+    code = resumed.settings["provenance"]["segmenter_code"]
+    assert code == whole.settings["provenance"]["segmenter_code"] and set(code) == {"edited_seg:cut", "steady_seg:cut"}
+
+
+#: A local module whose segmenter cuts every ``step`` units, logging each call (its ``name``) to the
+#: file ``$STABILITY_TEST_CALLS`` (the runs are other processes).
+CALLS_LOGGED = textwrap.dedent("""
+    import os
+
+
+    def cut(units):
+        with open(os.environ["STABILITY_TEST_CALLS"], "a") as log:
+            log.write("{name}\\n")
+        return list(range({step}, len(units), {step}))
+    """)
+
+
+def test_a_resume_refused_while_it_runs_leaves_the_file_as_it_was_even_when_a_segmenter_code_changed(module, tmp_path):
+    """The header naming the code of now is written with the resume's first record, not as the file
+    is opened: a resume refused once its documents come (another corpus, streamed) must
+    not leave a header that supersedes the file's records."""
+    from stability import InvalidParameterError
+
+    _distribution(module, "1.0")
+    seg = get_segmenter(f"{MODULE}:every_third")
+    out = tmp_path / "results.jsonl"
+    evaluate({"mine": seg}, DOCS, output=out, n_restarts=3, progress=False)
+    before = out.read_bytes()
+    _distribution(module, "1.1")
+    with pytest.warns(ResultsWarning, match="computed again"), \
+            pytest.raises(InvalidParameterError, match="cannot resume .*another corpus"):
+        evaluate({"mine": seg}, iter([["z"] * 9, *DOCS]), output=out, n_restarts=3, progress=False, resume=True)
+    assert out.read_bytes() == before
