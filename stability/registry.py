@@ -1004,11 +1004,20 @@ def _module_code(module: str, distributions: Mapping[str, list[str]]) -> dict[st
             continue
     if not isinstance(path, str):  # not imported, or no file (a notebook's __main__, a built-in module)
         return {}
-    import hashlib
-
     try:
-        with open(path, "rb") as handle:
-            digest = hashlib.sha256(handle.read()).hexdigest()[:12]
+        status = os.stat(path)
+        digest = _file_digest(path, status.st_size, status.st_mtime_ns)
     except OSError:  # a module loaded from a file since removed: nothing to tell an edit by
         return {}
     return {module: f"file sha256:{digest}"}
+
+
+@functools.lru_cache(maxsize=256)
+def _file_digest(path: str, size: int, mtime_ns: int) -> str:
+    """The first 12 hex digits of the SHA-256 of the file ``path``, read once per (path, size,
+    modification time), the cache's key: a loop of runs in one process does not read and hash a
+    local module again for each, and a file edited in between (another size or time) is read again."""
+    import hashlib
+
+    with open(path, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()[:12]

@@ -239,3 +239,38 @@ def test_a_resume_refused_while_it_runs_leaves_the_file_as_it_was_even_when_a_se
             pytest.raises(InvalidParameterError, match="cannot resume .*another corpus"):
         evaluate({"mine": seg}, iter([["z"] * 9, *DOCS]), output=out, n_restarts=3, progress=False, resume=True)
     assert out.read_bytes() == before
+
+
+def test_a_local_module_is_read_once_per_version_of_its_file(module, monkeypatch):
+    """Its digest is kept by (path, size, modification time): a loop of runs in one process does not
+    read the module again for each, and an edit in between (same size, a new time; or another size,
+    the time put back) gives the new digest."""
+    import os
+
+    from stability import registry
+
+    reads = []
+
+    def counted_open(file, *args, **keywords):
+        if str(file).endswith(f"{MODULE}.py"):
+            reads.append(file)
+        return open(file, *args, **keywords)
+
+    monkeypatch.setattr(registry, "open", counted_open, raising=False)  # the module's, before the builtin
+    seg = get_segmenter(f"{MODULE}:every_third")
+    path = module / f"{MODULE}.py"
+    first = segmenter_code(seg)
+    assert segmenter_code(seg) == first and len(reads) == 1
+
+    status = path.stat()
+    path.write_text(SOURCE.replace("3", "4"))  # the same size
+    os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns + 10**9))
+    edited = segmenter_code(seg)
+    assert edited != first and len(reads) == 2
+    assert segmenter_code(seg) == edited and len(reads) == 2
+
+    status = path.stat()
+    path.write_text(SOURCE.replace("3", "5") + "\n")  # another size, at the time of the edit before
+    os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
+    again = segmenter_code(seg)
+    assert again not in (first, edited) and len(reads) == 3
