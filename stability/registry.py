@@ -933,8 +933,9 @@ def describe_segmenters(names: Any = None) -> dict[str, SegmenterStatus]:
 def segmenter_code(segmenter: Any) -> dict[str, str]:
     """Where the code a segmenter runs comes from, beyond stability itself (whose version a run
     record keeps): ``{distribution: version}`` for the installed package its class or function is
-    defined in (a plugin) and for the library an adapter wraps (its ``package`` attribute, e.g. a
-    chunker's), and ``{module: "file sha256:<12 hex digits>"}`` for a module no package installed
+    defined in (a plugin; installed editable, ``pip install -e``, with its module's file digest
+    beside, since an edit there makes no new version) and for the library an adapter wraps (its
+    ``package`` attribute, e.g. a chunker's), and ``{module: "file sha256:<12 hex digits>"}`` for a module no package installed
     (a local ``mysegs.py``, a script), so that an edit of it shows. ``{}`` for stability's own
     segmenters with nothing wrapped, and for code with no file (a notebook cell). An object may
     say what it runs with a ``segmenter_code()`` method (one resolved per document does).
@@ -960,6 +961,51 @@ def segmenter_code(segmenter: Any) -> dict[str, str]:
         if top not in _OWN_PACKAGES and top not in sys.stdlib_module_names:  # both in the record already
             versions.update(_module_code(module, _distributions()))
     return versions
+
+
+@functools.lru_cache(maxsize=4)
+def _editables(path: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """``(project folder, distribution)`` of each editable install (``pip install -e``) seen from
+    the import path ``path`` (the cache's key), its folder read from the ``direct_url.json`` pip
+    writes. A build backend that installs a project editable through a path file (hatchling, PDM,
+    flit) lists none of its modules in its records, so :func:`importlib.metadata.packages_distributions`
+    does not name its package: the module is found in that folder instead. Read once per import
+    path, as :func:`_distributions`."""
+    del path
+    import json
+    from urllib.parse import unquote, urlparse
+
+    found = []
+    for dist in metadata.distributions():
+        try:
+            direct = json.loads(dist.read_text("direct_url.json") or "null")
+        except ValueError:  # a damaged file: that install tells nothing
+            continue
+        info = direct.get("dir_info") if isinstance(direct, dict) else None
+        url = direct.get("url") if isinstance(direct, dict) else None
+        if isinstance(info, dict) and info.get("editable") is True and isinstance(url, str) and url.startswith("file://"):
+            found.append((os.path.abspath(unquote(urlparse(url).path)), dist.metadata["Name"] or ""))
+    return tuple(found)
+
+
+def _editable_holding(module: str, path: str) -> list[str]:
+    """The editable installs (:func:`_editables`) whose project holds ``module`` at ``path``: the
+    top-level package's folder (or ``.py`` file) at the project's root or under ``src/`` (not any
+    file of the project: its tests or scripts are no part of the package)."""
+    top = module.partition(".")[0]
+    return list(dict.fromkeys(name for folder, name in _editables(tuple(sys.path)) for layout in ("", "src")
+                              if name and _under(path, os.path.join(folder, layout, top))))
+
+
+def _under(path: str, stem: str) -> bool:
+    """Whether the file ``path`` is the module ``stem.py`` or lies in the package folder ``stem``."""
+    path, stem = os.path.abspath(path), os.path.abspath(stem)
+    return path == stem + ".py" or path.startswith(stem + os.sep)
+
+
+def _normalized(name: str) -> str:
+    """A distribution's name as packaging compares them (PEP 503)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _holds(name: str, path: str) -> bool:
@@ -997,13 +1043,22 @@ def _module_code(module: str, distributions: Mapping[str, list[str]]) -> dict[st
     path = getattr(sys.modules.get(module), "__file__", None)
     if len(names) > 1 and isinstance(path, str):  # a namespace package (acme.*) several packages share
         names = [name for name in names if _holds(name, path)] or names
-    for name in names:
+    editable = _editable_holding(module, path) if isinstance(path, str) else []
+    for name in names or editable:
         try:
-            return {name: metadata.version(name)}
+            code = {name: metadata.version(name)}
         except metadata.PackageNotFoundError:  # listed by a stale record: try the next
             continue
+        if isinstance(path, str) and any(_normalized(name) == _normalized(n) for _, n in _editables(tuple(sys.path))):
+            code.update(_file_code(module, path))  # an editable install runs its files as edited: no new version
+        return code
     if not isinstance(path, str):  # not imported, or no file (a notebook's __main__, a built-in module)
         return {}
+    return _file_code(module, path)
+
+
+def _file_code(module: str, path: str) -> dict[str, str]:
+    """``{module: "file sha256:<12 hex digits>"}`` of a module's file, ``{}`` when it cannot be read."""
     try:
         status = os.stat(path)
         digest = _file_digest(path, status.st_size, status.st_mtime_ns)

@@ -274,3 +274,37 @@ def test_a_local_module_is_read_once_per_version_of_its_file(module, monkeypatch
     os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
     again = segmenter_code(seg)
     assert again not in (first, edited) and len(reads) == 3
+
+
+def test_an_editable_install_is_named_by_its_package_and_its_file_digest(tmp_path, monkeypatch):
+    """An editable install (pip install -e) by a build backend that lists none of its modules (no
+    top_level.txt, a record of its path file only: hatchling, PDM) was recorded as a local module
+    (its file digest), without its package: direct_url.json names the project's folder, where its
+    package is found (flat or src layout). An edit there changes no version, so the file's digest is
+    kept beside it. A module elsewhere in the project (its tests, a script) is no part of it."""
+    from stability import registry
+
+    project = tmp_path / "project"
+    (project / "src" / "editable_seg_pkg").mkdir(parents=True)
+    (project / "src" / "editable_seg_pkg" / "__init__.py").write_text(
+        "def halves(units):\n    return [len(units) // 2] if len(units) > 1 else []\n")
+    (project / "tests").mkdir()
+    (project / "tests" / "editable_seg_script.py").write_text("def f(units):\n    return []\n")
+    dist = tmp_path / "site" / "editable_seg-0.3.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: editable-seg\nVersion: 0.3\n")
+    (dist / "direct_url.json").write_text(json.dumps({"url": project.as_uri(), "dir_info": {"editable": True}}))
+    for folder in (tmp_path / "site", project / "src", project / "tests"):
+        monkeypatch.syspath_prepend(str(folder))
+    importlib.invalidate_caches()
+    try:
+        code = segmenter_code(get_segmenter("editable_seg_pkg:halves"))
+        assert code.pop("editable-seg") == "0.3"
+        assert list(code) == ["editable_seg_pkg"] and code["editable_seg_pkg"].startswith("file sha256:")
+        script = segmenter_code(get_segmenter("editable_seg_script:f"))
+        assert list(script) == ["editable_seg_script"]
+    finally:
+        sys.modules.pop("editable_seg_pkg", None)
+        sys.modules.pop("editable_seg_script", None)
+        registry._installed.cache_clear()
+        registry._editables.cache_clear()
