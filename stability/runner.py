@@ -557,7 +557,8 @@ def evaluate(
     ------
     RunInterrupted
         On Ctrl-C (SIGINT, a notebook's interrupt) or SIGTERM: a ``KeyboardInterrupt`` whose
-        ``result`` is the :class:`CorpusResult` of the pairs finished before it.
+        ``result`` is the :class:`CorpusResult` of the pairs finished before it (its notes, and a
+        :class:`~stability.store.ResultsWarning`, say which of them could not be written to ``output``).
     SegmenterError
         With ``on_error="raise"``, the first failure of the run.
     InvalidParameterError

@@ -423,7 +423,8 @@ def _of_the_run(value: StabilityResult | Failure, settings: dict[str, Any], path
 
 
 def read_run(path: str | os.PathLike) -> RunRecords:
-    """The header and the per-pair records of a results file (see :func:`iter_records`)."""
+    """The header and the per-pair records of a results file (see :func:`iter_records`): of a pair,
+    the last record; of a segmenter, none above a header where its code changed (:func:`_superseded`)."""
     path = Path(path)
     scan = _scan(path)
     if scan.dropped:
@@ -434,7 +435,8 @@ def read_run(path: str | os.PathLike) -> RunRecords:
 def count_pairs(path: str | os.PathLike) -> int:
     """How many (segmenter, document) pairs a results file holds, results and failures: its lines
     parsed, none read back into a result (a quick count for messages; :func:`read_run` checks
-    every record). A damaged last line is left out without a warning.
+    every record). A damaged last line is left out without a warning, and so are the records of a
+    segmenter above a header where its code changed (:func:`_superseded`), as :func:`read_run` does.
 
     Raises
     ------
