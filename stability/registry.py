@@ -936,7 +936,9 @@ def segmenter_code(segmenter: Any) -> dict[str, str]:
     defined in (a plugin; installed editable, ``pip install -e``, with its module's file digest
     beside, since an edit there makes no new version) and for the library an adapter wraps (its
     ``package`` attribute, e.g. a chunker's), and ``{module: "file sha256:<12 hex digits>"}`` for a module no package installed
-    (a local ``mysegs.py``, a script), so that an edit of it shows. ``{}`` for stability's own
+    (a local ``mysegs.py``), so that an edit of it shows; for a segmenter defined in the script being
+    run (``__main__``), ``{"__main__.<name>": "source sha256:..."}``, the digest of its own source,
+    so that editing the rest of the script does not count. ``{}`` for stability's own
     segmenters with nothing wrapped, and for code with no file (a notebook cell). An object may
     say what it runs with a ``segmenter_code()`` method (one resolved per document does).
 
@@ -956,10 +958,12 @@ def segmenter_code(segmenter: Any) -> dict[str, str]:
     code = found if inspect.isroutine(found) or inspect.isclass(found) else type(found)
     modules = [getattr(code, "__module__", None), getattr(segmenter, "package", None)]
     versions: dict[str, str] = {}
-    for module in (m for m in modules if isinstance(m, str) and m):
+    for module, defines in zip(modules, (code, None)):
+        if not isinstance(module, str) or not module:
+            continue
         top = module.partition(".")[0]
         if top not in _OWN_PACKAGES and top not in sys.stdlib_module_names:  # both in the record already
-            versions.update(_module_code(module, _distributions()))
+            versions.update(_module_code(module, _distributions(), defines))
     return versions
 
 
@@ -1035,8 +1039,9 @@ def _distributions() -> Mapping[str, list[str]]:
     return _installed(tuple(sys.path))
 
 
-def _module_code(module: str, distributions: Mapping[str, list[str]]) -> dict[str, str]:
-    """:func:`segmenter_code` of one module: its package's version, or its file's digest."""
+def _module_code(module: str, distributions: Mapping[str, list[str]], code: Any = None) -> dict[str, str]:
+    """:func:`segmenter_code` of one module: its package's version, or its file's digest (of the
+    script being run, ``__main__``: the digest of ``code``'s own source, :func:`_source_code`)."""
     names = list(dict.fromkeys(distributions.get(module.partition(".")[0], ())))
     if DISTRIBUTION in names:
         return {}
@@ -1054,7 +1059,26 @@ def _module_code(module: str, distributions: Mapping[str, list[str]]) -> dict[st
         return code
     if not isinstance(path, str):  # not imported, or no file (a notebook's __main__, a built-in module)
         return {}
+    if module == "__main__" and code is not None:  # the script run: the segmenter's own source, not the script's
+        return _source_code(code, path)
     return _file_code(module, path)
+
+
+def _source_code(code: Any, path: str) -> dict[str, str]:
+    """``{"__main__.<name>": "source sha256:<12 hex digits>"}`` of a segmenter defined in the script
+    being run (``__main__``): the digest of its own source (:func:`inspect.getsource`), as
+    joblib.Memory tells a function's edit, so that editing the rest of the script (its reporting, a
+    typo) does not make a resume compute every pair of it again. An edit of a helper the segmenter
+    calls in that script does not show: define the segmenter in a module of its own to have the
+    whole file watched. The file's digest (:func:`_file_code`) when the source cannot be read."""
+    import hashlib
+
+    try:
+        source = inspect.getsource(code)
+    except (OSError, TypeError):  # no source to read (a class made at run time): the whole file
+        return _file_code("__main__", path)
+    name = getattr(code, "__qualname__", getattr(code, "__name__", "?"))
+    return {f"__main__.{name}": f"source sha256:{hashlib.sha256(source.encode()).hexdigest()[:12]}"}
 
 
 def _file_code(module: str, path: str) -> dict[str, str]:

@@ -308,3 +308,56 @@ def test_an_editable_install_is_named_by_its_package_and_its_file_digest(tmp_pat
         sys.modules.pop("editable_seg_script", None)
         registry._installed.cache_clear()
         registry._editables.cache_clear()
+
+
+#: A script defining its segmenter and running it with a results file (``{step}``: where it cuts;
+#: ``{title}``: a line of the script outside the segmenter); each call is logged to
+#: ``$STABILITY_TEST_CALLS``.
+SCRIPT = textwrap.dedent("""
+    import os
+    import sys
+
+    from stability import evaluate
+
+
+    def cut(units):
+        with open(os.environ["STABILITY_TEST_CALLS"], "a") as log:
+            log.write("call\\n")
+        return list(range({step}, len(units), {step}))
+
+
+    DOCS = [[f"u{{i}} {{j}}" for j in range(9 + i)] for i in range(3)]
+    result = evaluate({{"cut": cut}}, DOCS, n_restarts=3, seed=0, output=sys.argv[1], resume=True, n_jobs=1)
+    print({title!r}, result.settings["provenance"]["segmenter_code"])
+    """)
+
+
+def test_a_segmenter_defined_in_the_script_run_is_computed_again_after_an_edit_of_its_source_not_of_the_script(
+        tmp_path):
+    """A segmenter defined in the script being run (``__main__``) is told by its own source, as
+    joblib.Memory tells a function: an edit of the rest of the script (its printing) reuses every
+    pair on resume, an edit of the segmenter computes its pairs again (calls counted; each run a
+    process of its own, as a user edits the script between runs)."""
+    import os
+    import subprocess
+
+    script, out, log = tmp_path / "evaluate_mine.py", tmp_path / "results.jsonl", tmp_path / "calls.log"
+    env = {**os.environ, "STABILITY_TEST_CALLS": str(log)}
+
+    def run(step, title):
+        script.write_text(SCRIPT.format(step=step, title=title))
+        log.write_text("")
+        done = subprocess.run([sys.executable, str(script), str(out)], env=env, capture_output=True, text=True,
+                              timeout=300, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        return done, len(log.read_text().split())
+
+    first, calls = run(3, "first")
+    assert calls > 0 and "'cut': {'__main__.cut': 'source sha256:" in first.stdout
+    edited_elsewhere, calls = run(3, "the title changed")
+    assert calls == 0, edited_elsewhere.stderr  # the script changed, its segmenter did not: every pair reused
+    assert "computed again" not in edited_elsewhere.stderr
+    edited_segmenter, calls = run(4, "the title changed")
+    assert calls > 0 and "'cut' changed since its results were computed" in " ".join(edited_segmenter.stderr.split())
+    resumed = load_results(out)
+    assert [list(r.segmentation.boundaries) for r in resumed.documents["cut"]] == [[4, 8]] * 3
