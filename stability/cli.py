@@ -13,6 +13,7 @@ spellings (``--format``/``-f``, ``--report``, ``--k``) still work, hidden from `
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shlex
 import warnings
@@ -326,9 +327,15 @@ def _os_message(exc: OSError) -> str:
     return f"{exc.strerror}: {names}" if names else exc.strerror
 
 
+#: What an OSError says when a folder cannot be made or written by this user where it is (not a
+#: full disk or an I/O error, which another folder on the same disk would meet too).
+_FOLDER_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.ENOENT, errno.ENOTDIR, errno.EROFS})
+
+
 def _about_folder(exc: OSError, folder: str | None) -> bool:
-    """Whether ``exc`` failed on ``folder``, on a folder above it (made with it) or on a file in it."""
-    if folder is None or not isinstance(exc.filename, (str, os.PathLike)):
+    """Whether ``exc`` is a folder that cannot be made or written (:data:`_FOLDER_ERRNOS`) on
+    ``folder``, on a folder above it (made with it) or on a file in it."""
+    if folder is None or exc.errno not in _FOLDER_ERRNOS or not isinstance(exc.filename, (str, os.PathLike)):
         return False
     failed, mine = Path(os.path.abspath(exc.filename)), Path(os.path.abspath(folder))
     return failed == mine or failed in mine.parents or mine in failed.parents
