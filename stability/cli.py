@@ -288,8 +288,8 @@ def _warning_printer(ctx: typer.Context) -> Callable[..., None]:
 
 def _words(ctx: typer.Context) -> "Words":
     """How the running command says the library's keywords: the flags it declares (each
-    parameter's Python name is the library keyword it feeds; ``old_<name>`` is a hidden older
-    spelling of the same), except a value read from its config file(s), said as the file's table
+    parameter's Python name is the library keyword it feeds, ``--out`` aside: evaluate's ``output=``;
+    ``old_<name>`` is a hidden older spelling of the same), except a value read from its config file(s), said as the file's table
     and key unless the flag was typed too."""
     from .userwords import Words, config_keys
 
@@ -302,6 +302,8 @@ def _words(ctx: typer.Context) -> "Words":
         source = ctx.get_parameter_source(param.name)
         if source is not None and source.name == "COMMANDLINE":
             typed.add(param.name.removeprefix("old_"))
+    if "out" in flags:  # --out gives the folder of the results file, evaluate's output=
+        flags["output"] = flags["out"]
     config = ctx.params.get("config")
     paths = [] if config is None else list(config) if isinstance(config, (list, tuple)) else [config]
     keys = {key: where for key, where in config_keys(paths).items() if key not in typed}
@@ -314,8 +316,11 @@ def _words(ctx: typer.Context) -> "Words":
     flagless = frozenset(inspect.signature(read_corpus).parameters) - set(flags) - set(keys)
     table = "[corpus.NAME]" if ctx.command.name == "validate" else "[corpus]"
     settable = dict.fromkeys(flagless, table) if "config" in ctx.params else {}
+    # a resume refused says how to start afresh (output=, overwrite=): a command without the flag
+    # (validate, which always resumes its cache) leaves that out
+    unsaid = flagless - set(settable) | ({"output", "resume", "overwrite"} - set(flags) - set(keys))
     return Words({name: flag for name, flag in flags.items() if name in typed or name not in keys}, keys,
-                 flagless - set(settable), settable)
+                 frozenset(unsaid), settable)
 
 
 def _os_message(exc: OSError) -> str:

@@ -102,6 +102,9 @@ RESULTS_FILE = "results.jsonl"
 
 _PAYLOAD = {"result": "result", "failure": "failure"}
 _SYNC_EVERY = 1.0  # seconds between two fsyncs of the results file
+#: How a refused resume starts afresh instead, said with the keywords of :func:`stability.evaluate`
+#: (a command line says them as its flags, ``--out`` and ``--overwrite``: :mod:`stability.userwords`).
+_AFRESH = "start afresh with output= another path, or with overwrite=True (instead of resume=True) to replace its results"
 
 
 class ResultsWarning(StabilityWarning):
@@ -972,8 +975,9 @@ class ResultsStore:
                  "recorded as its failure", ResultsWarning)
         self._marker.unlink(missing_ok=True)
 
-    def _refuse(self, why: str, advice: str) -> InvalidParameterError:
-        return InvalidParameterError(f"cannot resume {self.path}: {why}; {advice}")
+    def _refuse(self, why: str, keep: str) -> InvalidParameterError:
+        """A resume refused for ``why``: what to ``keep`` to resume, or how to start afresh (:data:`_AFRESH`)."""
+        return InvalidParameterError(f"cannot resume {self.path}: {why}; {keep}, or {_AFRESH}")
 
     def _check(self, run: RunRecords) -> list[str]:
         """The file must come from the same settings, segmenter parameters and corpus; the run may
@@ -990,12 +994,12 @@ class ResultsStore:
             changed = sorted(k for k in set(previous) | set(current) if previous.get(k) != current.get(k))
             said = "; ".join(f"{k}: {_short(previous.get(k))} then, {_short(current.get(k))} now" for k in changed)
             raise self._refuse(f"it was written with different settings ({said})",
-                               "use another output file or the same settings")
+                               "resume with the same settings")
         if run.corpus and self.corpus and run.corpus != self.corpus:
             raise self._refuse(
                 f"it was computed on another corpus ({counted(run.corpus.get('n_documents'), 'document')}, fingerprint "
                 f"{run.corpus.get('content')}; now {counted(self.corpus['n_documents'], 'document')}, {self.corpus['content']})",
-                "use another output folder or the same corpus")
+                "resume on the same corpus")
         for entry in run.entries.values():
             value = entry.value
             if isinstance(value, StabilityResult) and value.segmenter in params:
@@ -1005,7 +1009,7 @@ class ResultsStore:
                         f"results of segmenter {value.segmenter!r} were computed with parameters "
                         f"{stored}, now {params[value.segmenter]} "
                         f"({_params_changed(stored, params[value.segmenter], defaults)})",
-                        "use another output file or the same parameters")
+                        "resume with the same parameters")
         return added
 
     def _added(self, run: RunRecords) -> list[str]:
@@ -1020,7 +1024,7 @@ class ResultsStore:
         if dropped:
             raise self._refuse(
                 f"it holds results of segmenter(s) {', '.join(map(repr, dropped))}, which this run leaves out",
-                "keep them in the run (their results are reused, not computed again), or use another output file")
+                "keep them in the run (their results are reused, not computed again)")
         return [label for label in now if label not in before]
 
     # -- during the run ------------------------------------------------------------------------
@@ -1038,11 +1042,11 @@ class ResultsStore:
             raise self._refuse(
                 f"its results of document {doc_id!r} were computed as document {self._ahead[doc_id] + 1} of the corpus, "
                 f"which has it as document {place + 1}: another corpus, or these documents in another order",
-                "use another output folder, or the same corpus in the same order")
+                "resume on the same corpus in the same order")
         if entry.document_hash is not None and entry.document_hash != doc_hash:
             raise self._refuse(
                 f"document {doc_id!r} differs from the one its results were computed on (another corpus, or the "
-                "document changed)", "use another output folder or the same corpus")
+                "document changed)", "resume on the same corpus")
         if label in self._recompute or (isinstance(entry.value, Failure) and self.retry_failed):
             return None
         return entry.value
@@ -1060,7 +1064,7 @@ class ResultsStore:
                 f"this corpus has document {doc_id!r}, of which the file holds no result, before "
                 f"{len(waiting)} document(s) of which it does (e.g. {waiting[0]!r}): its results were computed on "
                 "another corpus, or on these documents in another order",
-                "use another output folder, or the same corpus in the same order")
+                "resume on the same corpus in the same order")
 
     def add(self, value: StabilityResult | Failure, doc_hash: str, ahead: int | None = None) -> None:
         """Append the record of one finished pair (flushed at once, fsynced about every second).
@@ -1131,7 +1135,7 @@ class ResultsStore:
             raise self._refuse(
                 f"it holds results of {len(stale)} document(s) that are not in this corpus (e.g. {stale[0]!r}): "
                 "a corpus cut shorter (a smaller limit) or another corpus",
-                "resume with the whole corpus it was computed on, or use another output folder")
+                "resume with the whole corpus it was computed on")
 
     def _write(self, record: dict[str, Any], pair: tuple[str, str] | None = None) -> None:
         """Append one record (of ``pair``, counted once its line is written), fsynced about every second."""

@@ -307,6 +307,20 @@ def test_run_writes_outputs_and_resume_reuses_them(runner, corpus_file, tmp_path
     assert len((out / "results.jsonl").read_text().splitlines()) == 7
 
 
+def test_a_resume_refused_says_how_to_start_afresh_with_the_flags(runner, corpus_file, tmp_path):
+    """A resume with other settings said "use another output file or the same settings": the
+    command takes a folder (--out), and --overwrite starts afresh in it; the advice names both flags."""
+    out = tmp_path / "out"
+    _run_to(runner, corpus_file, out)
+    args = ["run", "-s", "c99", "-s", "even", "--corpus", str(corpus_file), "--restarts", "5", "--out", str(out),
+            "--no-progress", "--resume"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1, result.output
+    assert ("n_restarts: 4 then, 5 now); resume with the same settings, or start afresh with --out another path, "
+            "or with --overwrite (instead of --resume) to replace its results") in result.stderr, result.stderr
+    assert "=" not in result.stderr.split("; resume with")[1]
+
+
 def _warning_lines(stderr: str) -> list[str]:
     return [line for line in stderr.splitlines() if line.startswith("warning: ")]
 

@@ -257,7 +257,9 @@ def test_a_resume_refused_for_changed_parameters_names_the_ones_that_changed(tmp
     evaluate({"c99": "c99"}, [UNITS], n_restarts=2, progress=False, output=out)
     with pytest.raises(InvalidParameterError, match=r"'c99' were computed with parameters \{.*\}, now \{.*\} "
                                                     r"\(mask_size: 11 then, 9 now; std_coeff: 1\.2 then, 1\.0 now\); "
-                                                    r"use another output file"):
+                                                    r"resume with the same parameters, or start afresh with "
+                                                    r"output= another path, or with overwrite=True \(instead of "
+                                                    r"resume=True\) to replace its results"):
         evaluate({"c99": get_segmenter("c99", mask_size=9, std_coeff=1.0)}, [UNITS], n_restarts=2, progress=False,
                  output=out, resume=True)
 
