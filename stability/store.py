@@ -586,7 +586,8 @@ def _load_results(path: Path) -> CorpusResult:
     report = _from_report(path)
     if report is not None:
         return report
-    run = read_run(path)
+    scan = _scan(path)
+    run = _records(scan, path)
     lock = _Lock(path)
     if lock.busy():
         warn(f"{path}: a run ({lock.owner()}) holds its lock and may still be writing it; what is read covers "
@@ -597,6 +598,8 @@ def _load_results(path: Path) -> CorpusResult:
             + ("the file is empty or blank" if not path.read_bytes().strip() else "found none"),
             path=str(path),
         )
+    if scan.dropped:  # said once the file is known for a results file: of another file, only the error shows
+        warn(scan.dropped, ResultsWarning)
     labels = run.settings.get("segmenters", []) if isinstance(run.settings, Mapping) else None
     if not isinstance(labels, list) or not all(isinstance(label, str) for label in labels):
         raise CorpusFormatError("the run header must hold settings with a list of segmenter labels; "

@@ -447,3 +447,17 @@ def test_report_given_a_file_no_run_wrote_says_what_it_reads(runner, tmp_path):
     corpus.write_text('{"id": "a", "units": ["x", "y"]}\n', encoding="utf-8")
     said = _error(runner.invoke(app, ["report", str(corpus)]))
     assert said.startswith(f"error: {corpus}: not a results file") and said.endswith(hint)
+
+
+def test_report_given_a_one_line_file_no_run_wrote_says_only_the_error(runner, tmp_path):
+    """A one-line file of records that are no run's (or a line that is no JSON) printed "warning:
+    ...:1: invalid last line left out (...)" before the error "not a results file": the line was
+    read as the last line of a results file, cut by an interruption. Only the error shows now."""
+    for name, text in (("corpus.jsonl", '{"id": "a", "units": ["x", "y"]}\n'), ("notes.jsonl", "not json\n"),
+                       ("cut.jsonl", "not json")):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        result = runner.invoke(app, ["report", str(path)])
+        assert result.exit_code == 1 and result.stdout == "", result.output
+        assert result.stderr.splitlines() == [_error(result)], result.stderr
+        assert _error(result).startswith(f"error: {path}: not a results file"), result.stderr
