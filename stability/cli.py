@@ -20,7 +20,7 @@ import warnings
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
 
 import typer
 
@@ -61,7 +61,8 @@ class _Refused(typer.BadParameter):
 
 
 def choice_option(flags: str | tuple[str, ...], choices: Iterable[str | None] | Callable[[], Iterable[str | None]], *,
-                  metavar: str | None = None, **option: Any) -> Any:
+                  metavar: str | None = None, aliases: Callable[[], Mapping[str, str]] | None = None,
+                  **option: Any) -> Any:
     """The ``typer.Option`` of an option taking one of ``choices``, checked as the parser reads it
     by the one rule of choices, :func:`stability.checks.check_choice`: a value outside them is a
     usage error (exit 2) listing them and naming the closest spelling (``--columns some``: ``did
@@ -79,6 +80,8 @@ def choice_option(flags: str | tuple[str, ...], choices: Iterable[str | None] | 
         formats: a format module added after this module was imported counts).
     metavar : str, optional
         What ``--help`` shows after the flag (default: the choices, ``<compact|all>``).
+    aliases : callable, optional
+        Other spellings accepted, each read as its choice (``markdown`` for the report format ``md``).
     **option
         The other keywords of ``typer.Option`` (``help``, ``hidden``, ``rich_help_panel``...).
     """
@@ -93,6 +96,8 @@ def choice_option(flags: str | tuple[str, ...], choices: Iterable[str | None] | 
     def check(value: Optional[str]) -> Optional[str]:
         if value is None:
             return None
+        if aliases is not None:
+            value = aliases().get(value, value)
         try:
             return check_choice(value, flag, accepted())
         except InvalidParameterError as exc:
@@ -121,6 +126,12 @@ def _report_formats() -> tuple[str, ...]:
     from .reporting import formats_available
 
     return formats_available()
+
+
+def _report_format_aliases() -> dict[str, str]:
+    from .reporting import format_aliases
+
+    return format_aliases()
 
 
 def _format_names() -> str:
@@ -156,7 +167,7 @@ RESULTS_PANEL, REPORT_PANEL = "Results folder", "Report"
 
 #: The options every printing command shares (the report format's names come from stability.reporting).
 ReportFormatOption = Annotated[Optional[str], choice_option(
-    "--report-format", _report_formats, metavar="<format>", autocompletion=completion.report_format_values, rich_help_panel=REPORT_PANEL, help=f"Report format: {_format_names()} (default table).")]
+    "--report-format", _report_formats, aliases=_report_format_aliases, metavar="<format>", autocompletion=completion.report_format_values, rich_help_panel=REPORT_PANEL, help=f"Report format: {_format_names()} (default table).")]
 def _min_width() -> int:
     from .reporting.formats.table import MIN_WIDTH
 
@@ -183,7 +194,7 @@ SpeakersOption = Annotated[Optional[str], typer.Option("--speakers", help="Capti
 TimeUnitOption = Annotated[Optional[str], typer.Option("--time-unit", help="CSV/TSV corpora: the unit of the start and end columns, s or ms (default: seconds, except Whisper's TSV output, header start/end/text with integer times, read in milliseconds with a note).", rich_help_panel=CORPUS_PANEL)]
 #: Hidden spelling of --report-format kept from earlier releases.
 OldReportOption = Annotated[Optional[str], choice_option(
-    "--report", _report_formats, hidden=True)]
+    "--report", _report_formats, aliases=_report_format_aliases, hidden=True)]
 
 
 def _print_report(result: object, report_format: Optional[str], *, width: Optional[int] = None,
@@ -752,7 +763,8 @@ def report(
     ctx: typer.Context,
     results: Annotated[Path, typer.Argument(exists=True, dir_okay=True, help="results.jsonl, report.json, or an output directory.")],
     report_format: ReportFormatOption = None,
-    old_format: Annotated[Optional[str], choice_option(("--format", "-f"), _report_formats, hidden=True)] = None,
+    old_format: Annotated[Optional[str], choice_option(("--format", "-f"), _report_formats, aliases=_report_format_aliases,
+                                                                 hidden=True)] = None,
     documents: DocumentsOption = False,
     output: Annotated[Optional[Path], typer.Option("--output", dir_okay=False, help="Write to this file instead of stdout.")] = None,
     old_output: Annotated[Optional[Path], typer.Option("-o", hidden=True, dir_okay=False)] = None,

@@ -64,7 +64,7 @@ from .corpus import Document
 from .exceptions import (ClusterError, InvalidParameterError, InvalidTypeError, MissingDependencyError, StabilityError,
                          UnknownSegmenterError, warn)
 from .userwords import without_none
-from .reporting import formats_available
+from .reporting import format_aliases, formats_available
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -609,7 +609,8 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
         formats = [formats]
     if not isinstance(formats, list):
         raise _in_file(InvalidTypeError.make(f"{source}: [output] formats", "a format name or a list of them", formats))
-    known = formats_available()
+    known, aliases = formats_available(), format_aliases()
+    formats = [aliases.get(fmt, fmt) if isinstance(fmt, str) else fmt for fmt in formats]  # markdown: md
     for fmt in formats:
         if fmt not in known:
             raise InvalidParameterError(

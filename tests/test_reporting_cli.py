@@ -82,6 +82,31 @@ def test_one_flag_vocabulary_with_hidden_old_spellings(corpus, tmp_path):
     assert bad.exit_code == 2 and "'table', 'md', 'csv', 'json', 'html'" in _flat(bad.output)
 
 
+def test_a_report_format_is_also_named_by_its_aliases(corpus, tmp_path):
+    """`--report-format markdown` was refused (must be one of 'table', 'md', ...) with no word of
+    md, though markdown names a corpus format; each format module declares its other names
+    (ALIASES), which the command line, render and a config's [output] formats accept."""
+    from stability.config import load_config
+    from stability.reporting import format_aliases, format_name
+
+    folder, _ = corpus
+    out = tmp_path / "out"
+    assert _run(folder, "--out", str(out)).exit_code == 0
+    md = CliRunner().invoke(app, ["report", str(out), "--report-format", "md"])
+    said = CliRunner().invoke(app, ["report", str(out), "--report-format", "markdown"])
+    assert said.exit_code == 0 and said.stdout == md.stdout, said.output
+    text = CliRunner(env={"COLUMNS": "200"}).invoke(app, ["report", str(out), "--report-format", "txt", "--width", "120"])
+    assert text.exit_code == 0 and text.stdout == CliRunner(env={"COLUMNS": "200"}).invoke(
+        app, ["report", str(out), "--width", "120"]).stdout  # read as table: --width is the table's option
+    assert format_aliases() == {"markdown": "md", "txt": "table", "text": "table", "htm": "html"}
+    with pytest.raises(InvalidParameterError, match="received 'markdwn'; did you mean 'markdown'"):
+        format_name("markdwn")
+    config = tmp_path / "c.toml"
+    config.write_text('[corpus]\npath = "x.jsonl"\n[segmenters.even]\n[output]\nformats = ["markdown", "htm"]\n',
+                      encoding="utf-8")
+    assert load_config(config).output["formats"] == ["md", "html"]
+
+
 def test_metrics_by_catalogue_name_or_alias_on_every_command(corpus, tmp_path):
     folder, _ = corpus
     out = tmp_path / "out"

@@ -34,7 +34,7 @@ from . import formats as _formats_package
 from .model import PYTHON, Report, Section, brief, markdown_table, mean_std, number, reader_flag
 
 __all__ = ["Report", "Section", "markdown_table", "number", "mean_std", "formats_available", "format_module",
-           "report_of", "render", "write_reports", "write_whole", "notebook_html", "report_command",
+           "format_aliases", "format_name", "report_of", "render", "write_reports", "write_whole", "notebook_html", "report_command",
            "with_computed_metrics"]
 
 #: What a format module must declare.
@@ -49,6 +49,9 @@ def _format_modules() -> dict[str, ModuleType]:
         if missing:
             raise InvalidParameterError(f"report format module {module.__name__} lacks {', '.join(missing)}")
         found.append(module)
+    names = [m.NAME for m in found] + [alias for m in found for alias in getattr(m, "ALIASES", ())]
+    if len(set(names)) < len(names):
+        raise InvalidParameterError(f"report format names and aliases must differ; declared: {', '.join(names)}")
     found.sort(key=lambda m: (getattr(m, "ORDER", 100), m.NAME))
     return {m.NAME: m for m in found}
 
@@ -58,12 +61,35 @@ def formats_available() -> tuple[str, ...]:
     return tuple(_format_modules())
 
 
+def format_aliases() -> dict[str, str]:
+    """The other names a report format answers to (``markdown`` for ``md``), each declared by its
+    format module (``ALIASES``): alias -> name.
+
+    >>> format_aliases()["markdown"]
+    'md'
+    """
+    return {alias: module.NAME for module in _format_modules().values() for alias in getattr(module, "ALIASES", ())}
+
+
+def format_name(name: str) -> str:
+    """The name of the report format called ``name`` (a name of :func:`formats_available` or an
+    alias, :func:`format_aliases`).
+
+    >>> format_name("markdown"), format_name("md")
+    ('md', 'md')
+    """
+    modules, aliases = _format_modules(), format_aliases()
+    if isinstance(name, str) and name in modules:
+        return name
+    if isinstance(name, str) and name in aliases:
+        return aliases[name]
+    error = InvalidParameterError.make("format", f"one of {', '.join(modules)}", name)
+    raise InvalidParameterError(str(error) + did_you_mean(name, [*modules, *aliases]), parameter="format")
+
+
 def format_module(name: str) -> ModuleType:
-    """The module rendering the format called ``name``."""
-    modules = _format_modules()
-    if name not in modules:
-        raise InvalidParameterError.make("format", f"one of {', '.join(modules)}", name)
-    return modules[name]
+    """The module rendering the format called ``name`` (or one of its aliases)."""
+    return _format_modules()[format_name(name)]
 
 
 def report_of(result: Any, *, compact: bool = False, figures: bool = False, max_strips: int = 20,

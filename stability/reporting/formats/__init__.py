@@ -7,7 +7,7 @@ A format module declares
 * ``render(report, *, details=False, **options) -> str`` -- the text of a
   :class:`~stability.reporting.model.Report`; ``details`` asks for the per-item tables;
 
-and optionally ``ORDER`` (its place in lists of formats), ``DETAILS`` (whether details are shown
+and optionally ``ALIASES`` (other names users type, ``markdown`` for ``md``), ``ORDER`` (its place in lists of formats), ``DETAILS`` (whether details are shown
 by default), ``COMPACT`` (whether it wants the compact selection of columns), ``FIGURES``
 (whether it draws figures) and ``DESCRIPTION`` (one line for ``--help``). Adding a format is
 adding one module here; nothing else lists them.

@@ -12,6 +12,7 @@ from ..model import Report, Section
 
 NAME = "html"
 EXTENSION = "html"
+ALIASES = ("htm",)
 ORDER = 4
 DETAILS = True
 FIGURES = True

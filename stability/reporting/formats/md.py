@@ -8,6 +8,7 @@ from ..model import Report, markdown_table, md_text
 
 NAME = "md"
 EXTENSION = "md"
+ALIASES = ("markdown",)
 ORDER = 1
 DETAILS = True
 DESCRIPTION = "Markdown tables"

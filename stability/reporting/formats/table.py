@@ -31,6 +31,7 @@ from ..model import Report, Section, brief, spelling
 
 NAME = "table"
 EXTENSION = "txt"
+ALIASES = ("txt", "text")
 ORDER = 0
 COMPACT = True
 DESCRIPTION = "tables for a terminal"
