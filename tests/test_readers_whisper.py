@@ -280,3 +280,35 @@ def test_one_rule_tells_a_corpus_document_from_segmentations():
     from stability.readers.jsonl import is_document
 
     assert [is_document(record) for record, _ in _SHAPES] == [corpus for _, corpus in _SHAPES]
+
+
+def test_a_chunker_reads_caption_and_whisper_sentences_joined_as_running_text(tmp_path):
+    """Before, subtitle (.vtt, .srt) and Whisper JSON corpora read with unit='sentence' set no
+    meta['unit_separator'], which the text, Markdown, HTML and CSV readers set: a chunker read their
+    sentences one a line, as if each were a caption, where they run on with a space between them.
+    Cues and segments stay a line each (the chunkers' default, no key)."""
+    from segmenters.chunkers import ChunkerSegmenter
+    from stability import stability_test
+    from stability.readers.common import UNIT_SEPARATORS
+    from test_readers_subtitles import MEETING
+
+    whisper = tmp_path / "talk.json"
+    whisper.write_text(json.dumps(WHISPER), encoding="utf-8")
+    captions = write(tmp_path / "meeting.vtt", MEETING)
+    seen: list[str] = []
+
+    def whole(text):
+        seen.append(text)
+        return [text]
+
+    for file in (captions, whisper):
+        (doc,) = read_corpus(file, unit="sentence", splitter="rules")
+        assert doc.meta["unit_separator"] == UNIT_SEPARATORS["sentence"] == " ", file
+        first = len(seen)  # the first call reads the document in its order
+        stability_test(ChunkerSegmenter(whole), doc, n_restarts=1, seed=0)
+        assert seen[first] == " ".join(doc.units) and "\n" not in seen[first]
+        (pieces,) = read_corpus(file)
+        assert "unit_separator" not in pieces.meta  # a cue, a segment a line
+        first = len(seen)
+        stability_test(ChunkerSegmenter(whole), pieces, n_restarts=1, seed=0)
+        assert seen[first] == "\n".join(pieces.units)

@@ -546,8 +546,10 @@ BLOCK_SEPARATOR, LINE_SEPARATOR, SENTENCE_SEPARATOR = "\n\n", "\n", " "
 #: The whitespace that stood between two units of each kind in the file they were read from, as
 #: close as one string per document can say: blocks are apart by a blank line, sentences of a
 #: paragraph by a space, lines by a newline. The text, Markdown and HTML readers put it in a
-#: document's ``meta["unit_separator"]``; a text chunker joins the units with it
-#: (:class:`segmenters.chunkers.ChunkerSegmenter`), so that it reads the document as it was
+#: document's ``meta["unit_separator"]``, as do the CSV/TSV, subtitle (WebVTT, SRT) and Whisper
+#: JSON readers of sentences (``unit="sentence"``; their rows, cues and segments go a line each);
+#: a text chunker joins the units with it (:class:`segmenters.chunkers.ChunkerSegmenter`), so
+#: that it reads the document as it was
 #: written (langchain's ``RecursiveCharacterTextSplitter`` cuts at blank lines first). Units of a
 #: kind not listed, and documents without the key, are joined with a newline, one unit a line.
 #: Where one string cannot say it, the readers also record the separator of every gap between two

@@ -34,7 +34,7 @@ from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidSegmen
 from ..segmentation import Segmentation
 from ..splitters import Splitter, SplitterOption
 from .common import (PathLike, check_seconds, checked_documents, NoTextError, iter_lines, make_document, note,
-                     open_source, stream_files)
+                     open_source, stream_files, unit_separator)
 from .subtitles import Cue, chapters_of, chapters_track, sentences, turn_texts
 from .text import _splitter_name, build_splitter, resolve_splitter
 
@@ -175,7 +175,7 @@ def read_jsonl(
     else the file's relative path (``talk.json``; with ``:<line>`` for an object that does not
     start the file). ``meta`` holds the other keys (``language``...; not ``text``, the units
     joined, nor WhisperX's ``word_segments``), ``transcript: "whisper"``, ``unit``,
-    ``splitter``, ``speakers`` (each unit's ``speaker``, as WhisperX's diarization gives it, or
+    ``splitter``, ``unit_separator`` for sentence units (a space, as for caption files), ``speakers`` (each unit's ``speaker``, as WhisperX's diarization gives it, or
     ``None``) and ``chapters``: a chapters track ``talk.chapters.vtt`` or ``talk.chapters.srt``
     (or a chapter list ``talk.chapters.txt``, ``12:31 The budget`` a line) beside ``talk.json``
     gives the reference, as for caption files (see
@@ -685,6 +685,8 @@ def _whisper_document(path: Path, lineno: int, record: dict[str, Any], default_i
     own = {"format": "jsonl", "transcript": "whisper", "source": str(path), "line": lineno,
            "unit": "segment" if split is None else "sentence", "splitter": splitter,
            "speakers": tuple(", ".join(cue.speakers) if cue.speakers else None for cue in cues), **found}
+    if split is not None:  # sentences run on as text, as for caption files
+        own["unit_separator"] = unit_separator("sentence")
     meta = _merged_meta({k: v for k, v in record.items() if k not in _WHISPER_READ}, own, f"{path}:{lineno}", notes)
     return make_document(path, lineno, id=str(doc_id), units=tuple(cue.text for cue in cues), references=references,
                          times=tuple(times), meta=meta)

@@ -43,7 +43,8 @@ from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
 from ..segmentation import Segmentation
 from ..splitters import Splitter, SplitterOption, ends_sentence
-from .common import NoTextError, PathLike, Source, first_lines, make_document, note, open_source, stream_files
+from .common import (NoTextError, PathLike, Source, first_lines, make_document, note, open_source, stream_files,
+                     unit_separator)
 from .text import _checked_split, _splitter_name, build_splitter, resolve_splitter
 
 __all__ = [
@@ -201,7 +202,8 @@ def read_subtitles(
         Ids are the files' paths relative to the directory given (the file name for a file).
         ``times`` holds every unit's ``(start, end)`` in seconds. ``meta`` holds ``format``,
         ``source``, ``unit``, ``splitter`` (its name, or the callable's qualified name; ``None``
-        for cue units), ``speakers`` (one entry a unit: the voice's name, several joined with
+        for cue units), ``unit_separator`` for sentence units (a space: the whitespace a text
+        chunker joins them with, :data:`~stability.readers.common.UNIT_SEPARATORS`), ``speakers`` (one entry a unit: the voice's name, several joined with
         ``", "``, or ``None``), ``chapters`` (the chapters track read, or ``None``), ``titles``
         (with chapters: the title of each reference segment) and ``notes``.
 
@@ -478,6 +480,8 @@ def _document(source: Source, doc_id: str, file: Path, speakers: str, split: Spl
         "splitter": splitter,
         "speakers": tuple(", ".join(cue.speakers) if cue.speakers else None for cue in spoken),
     }
+    if split is not None:  # sentences run on as text (a chunker joins them so); a cue a line, the default
+        meta["unit_separator"] = unit_separator("sentence")
     references, found = chapters_of(file, [(cue.start, cue.end) for cue in spoken], source.lines, notes)
     meta.update(found, notes=notes)
     return make_document(
