@@ -107,6 +107,16 @@ _SYNC_EVERY = 1.0  # seconds between two fsyncs of the results file
 _AFRESH = "start afresh with output= another path, or with overwrite=True (instead of resume=True) to replace its results"
 
 
+class ResumeRefusedError(InvalidParameterError):
+    """A resume the results file cannot continue (:meth:`ResultsStore._refuse`): ``reason``, what
+    differs, and ``keep``, what to keep the same to resume, so that a front end with its own way of
+    starting afresh (a validation study's cache) can say it instead of :data:`_AFRESH`."""
+
+    def __init__(self, message: str = "", *, parameter: str | None = None, reason: str = "", keep: str = "") -> None:
+        super().__init__(message, parameter=parameter)
+        self.reason, self.keep = reason, keep
+
+
 class ResultsWarning(StabilityWarning):
     """A results file had a damaged last line (left out, and cut off before a resume)."""
 
@@ -978,9 +988,9 @@ class ResultsStore:
                  "recorded as its failure", ResultsWarning)
         self._marker.unlink(missing_ok=True)
 
-    def _refuse(self, why: str, keep: str) -> InvalidParameterError:
+    def _refuse(self, why: str, keep: str) -> ResumeRefusedError:
         """A resume refused for ``why``: what to ``keep`` to resume, or how to start afresh (:data:`_AFRESH`)."""
-        return InvalidParameterError(f"cannot resume {self.path}: {why}; {keep}, or {_AFRESH}")
+        return ResumeRefusedError(f"cannot resume {self.path}: {why}; {keep}, or {_AFRESH}", reason=why, keep=keep)
 
     def _check(self, run: RunRecords) -> list[str]:
         """The file must come from the same settings, segmenter parameters and corpus; the run may

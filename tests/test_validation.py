@@ -286,5 +286,5 @@ def test_changed_parameters_do_not_reuse_the_cache(tmp_path):
         return StudyOptions((str(config(mask)),), out=str(tmp_path / "cache"), bootstrap=40, n_orders=2)
 
     run_study(options(11))
-    with pytest.raises(InvalidParameterError, match="computed with parameters .* resume with the same parameters, or start afresh"):
+    with pytest.raises(InvalidParameterError, match=r"the study.s results cache .*cache of corpus .* cannot be reused: .*computed with parameters .* resume with the same parameters, or give the study another results folder \(out=\) or remove that one to run it afresh"):
         run_study(options(5))

@@ -358,14 +358,21 @@ def resolve_options(options: StudyOptions) -> StudyOptions:
 
 def _run_corpus(corpus: _Prepared, cache: Path, options: StudyOptions, status: Status) -> Study:
     from ..runner import evaluate
+    from ..store import ResumeRefusedError
 
     spec = corpus.spec
     run = _run_settings(spec, options)
     cache.mkdir(parents=True, exist_ok=True)
     experiment = spec.experiment
     status.stop()  # the restarts bar takes the terminal
-    result = evaluate(corpus.segmenters, corpus.documents, output=cache / "results.jsonl", resume=True,
-                      metrics=experiment.metric_options(), progress=options.progress, **run)
+    try:
+        result = evaluate(corpus.segmenters, corpus.documents, output=cache / "results.jsonl", resume=True,
+                          metrics=experiment.metric_options(), progress=options.progress, **run)
+    except ResumeRefusedError as refused:  # the study has no overwrite: say how to start it afresh
+        raise InvalidParameterError(
+            f"the study's results cache {cache.as_posix()} of corpus {spec.name!r} cannot be reused: {refused.reason}; "
+            f"{refused.keep}, or give the study another results folder (out=) or remove that one to run it afresh"
+        ) from None
     metrics = experiment.metrics.get("names")
     study = analyze(result, name=spec.name, specs=experiment.segmenters, metric_names=metrics,
                     n_bootstrap=options.bootstrap, seed=int(run.get("seed", 0)), n_orders=options.n_orders,
