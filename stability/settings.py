@@ -243,8 +243,9 @@ class Settings:
         Corpus runs: documents read from the corpus at a time (the corpus is consumed lazily).
     resume : bool, default False
         Corpus runs: reuse the results already in the results file (computed with the same
-        settings, segmenters, segmenter parameters and documents) and compute only the missing
-        ones.
+        settings, segmenter parameters and documents) and compute only the missing ones: those of
+        a segmenter added to the run, and again those of a segmenter whose code changed since (a
+        plugin's or wrapped library's version, a local module's file).
     overwrite : bool, default False
         Corpus runs: replace an existing results file. Without ``resume`` or ``overwrite``, an
         existing results file is an error.
