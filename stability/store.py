@@ -42,7 +42,9 @@ appended, and the file must have been written with the same settings, segmenter 
 documents. A resume may add segmenters (only their pairs are computed, the file's are reused;
 restarts are drawn per document, stream and restart, whatever the other segmenters): it appends a
 header listing them all, with this run's command, so that running that command afresh computes the
-whole file again. Leaving out a segmenter of the file is refused. A file that cannot be written
+whole file again. A resume also appends a header when a segmenter's code changed (its pairs are
+computed again: :meth:`ResultsStore._recomputed`), naming its code of now. Leaving out a segmenter
+of the file is refused. A file that cannot be written
 (a full disk, a folder made read-only) is a :class:`ResultsWriteError` naming the file and how
 many pairs it keeps; a resume, once it can be written, drops a line the failure cut and goes on.
 
