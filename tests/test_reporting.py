@@ -702,3 +702,25 @@ def test_the_terminal_and_markdown_reports_say_what_content_blind_and_non_determ
         assert text.count("content-blind (") == 1
     clean = " ".join(render(evaluate({"c99": "c99"}, docs, n_restarts=3, progress=False), "table", width=200).split())
     assert "content-blind (" not in clean and "non-deterministic (" not in clean
+
+
+def test_a_content_blind_segmenter_whose_headline_is_far_from_0_has_the_flag_note_say_why():
+    """A length-based chunker cutting at nearly every gap (langchain, 100 characters) never changes
+    its output under the within-segment permutations (F1 1) while the shuffle control moves a few of
+    its boundaries (shuffle F1 about 0.96): flagged content-blind, its headline is about 0.67, and
+    the note must not say "about 0 or below" alone (measured on the demo corpus, 5 restarts)."""
+    pytest.importorskip("langchain_text_splitters")
+    from stability import evaluate, get_segmenter
+    from stability.demo import demo_corpus
+    from stability.reporting.corpus import FAR_FROM_ZERO, flag_notes
+
+    label = "chunks of 100"
+    result = evaluate({label: get_segmenter("langchain_recursive", chunk_size=100), "even": "even"},
+                      demo_corpus()[:4], n_restarts=5, seed=0)
+    summary = result.summary[label]
+    assert summary.content_blind and summary.macro["count_corrected"].mean >= FAR_FROM_ZERO
+    note = " ".join(flag_notes(result))
+    mean = f"{summary.macro['count_corrected'].mean:.2f}"
+    assert f"content-blind ('{label}', even):" in note
+    assert f"here far from 0 ('{label}' {mean}): with a shuffle F1 near 1 the ratio divides by 1 - C" in note
+    assert "even 0.00" not in note  # a headline about 0 is not listed

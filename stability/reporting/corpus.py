@@ -98,8 +98,14 @@ def flag_notes(result: CorpusResult) -> list[str]:
     unstable = [label for label, s in result.summary.items() if s.deterministic is False]
     notes = []
     if blind:
+        far = [label for label in blind if abs(_mean_or_zero(result, label)) >= FAR_FROM_ZERO]
+        far_said = "" if not far else (
+            "; here far from 0 (" + ", ".join(f"{label_list([label])} {_mean_or_zero(result, label):.2f}" for label in far)
+            + "): with a shuffle F1 near 1 the ratio divides by 1 - C, near 0, which stretches a small gap either way, "
+            "so that value carries no evidence either")
         notes.append(f"content-blind ({label_list(blind)}): {CONTENT_BLIND_MEANING}, as for a rule that ignores the "
-                     "words (even spacing, no boundaries); its headline is about 0 or below, and the ranking sets it apart.")
+                     f"words (even spacing, no boundaries); its headline is about 0 or below, and the ranking sets it "
+                     f"apart{far_said}.")
     if unstable:
         notes.append(f"non-deterministic ({label_list(unstable)}): two calls on the same document returned different "
                      "boundaries, so boundaries that do not come back after a permutation need not be the permutation's "
@@ -314,6 +320,18 @@ def count_marks_notes(result: CorpusResult, digits: int = 1) -> list[str]:
                          f"segmenters ({number(median, digits)}): {each}. {mark.why}; check it against a few "
                          "annotated documents.")
     return notes
+
+
+#: How far from 0 a content-blind segmenter's headline must be for the flag's note to say why it
+#: is not about 0 (a shuffle F1 near 1 makes ``1 - C`` small, and the ratio stretches a small gap).
+FAR_FROM_ZERO = 0.1
+
+
+def _mean_or_zero(result: CorpusResult, label: str) -> float:
+    """The headline's mean over documents of ``label``, 0 when it has none (no shuffle control)."""
+    stat = result.summary[label].macro.get(HEADLINE.name)
+    mean = float(stat.mean) if stat is not None else float("nan")
+    return 0.0 if math.isnan(mean) else mean
 
 
 def headline_stat(result: CorpusResult, label: str) -> Stat:
