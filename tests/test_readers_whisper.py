@@ -285,8 +285,10 @@ def test_one_rule_tells_a_corpus_document_from_segmentations():
 def test_a_chunker_reads_caption_and_whisper_sentences_joined_as_running_text(tmp_path):
     """Before, subtitle (.vtt, .srt) and Whisper JSON corpora read with unit='sentence' set no
     meta['unit_separator'], which the text, Markdown, HTML and CSV readers set: a chunker read their
-    sentences one a line, as if each were a caption, where they run on with a space between them.
-    Cues and segments stay a line each (the chunkers' default, no key)."""
+    sentences one a line, as if each were a caption, where they run on with a space between them;
+    then every sentence ran on, two speakers' turns too. Now a turn is a line, as a transcript
+    prints it (meta['unit_separators']: a newline where the speaker changes). Cues and segments stay
+    a line each (the chunkers' default, no key)."""
     from segmenters.chunkers import ChunkerSegmenter
     from stability import stability_test
     from stability.readers.common import UNIT_SEPARATORS
@@ -306,7 +308,10 @@ def test_a_chunker_reads_caption_and_whisper_sentences_joined_as_running_text(tm
         assert doc.meta["unit_separator"] == UNIT_SEPARATORS["sentence"] == " ", file
         first = len(seen)  # the first call reads the document in its order
         stability_test(ChunkerSegmenter(whole), doc, n_restarts=1, seed=0)
-        assert seen[first] == " ".join(doc.units) and "\n" not in seen[first]
+        voices = doc.meta["speakers"]  # a turn a line: a newline where the speaker changes, else a space
+        gaps = ["\n" if a != b else " " for a, b in zip(voices, voices[1:])]
+        assert seen[first] == "".join(unit + gap for unit, gap in zip(doc.units, gaps)) + doc.units[-1]
+        assert ("\n" in seen[first]) == (len(set(voices)) > 1), file
         (pieces,) = read_corpus(file)
         assert "unit_separator" not in pieces.meta  # a cue, a segment a line
         first = len(seen)

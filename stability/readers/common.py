@@ -553,7 +553,9 @@ BLOCK_SEPARATOR, LINE_SEPARATOR, SENTENCE_SEPARATOR = "\n\n", "\n", " "
 #: written (langchain's ``RecursiveCharacterTextSplitter`` cuts at blank lines first). Units of a
 #: kind not listed, and documents without the key, are joined with a newline, one unit a line.
 #: Where one string cannot say it, the readers also record the separator of every gap between two
-#: units, ``meta["unit_separators"]`` (see :func:`gap_separators`), which the chunkers use first.
+#: units, ``meta["unit_separators"]`` (see :func:`gap_separators`; for a transcript's sentences, a
+#: newline where the speaker changes, :func:`stability.readers.subtitles.sentence_separators`),
+#: which the chunkers use first.
 UNIT_SEPARATORS = {"paragraph": BLOCK_SEPARATOR, "sentence": SENTENCE_SEPARATOR}
 
 

@@ -34,8 +34,8 @@ from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidSegmen
 from ..segmentation import Segmentation
 from ..splitters import Splitter, SplitterOption
 from .common import (PathLike, check_seconds, checked_documents, NoTextError, iter_lines, make_document, note,
-                     open_source, stream_files, unit_separator)
-from .subtitles import Cue, chapters_of, chapters_track, sentences, turn_texts
+                     open_source, stream_files)
+from .subtitles import Cue, chapters_of, chapters_track, sentence_separators, sentences, turn_texts
 from .text import _splitter_name, build_splitter, resolve_splitter
 
 __all__ = ["read_jsonl", "write_jsonl", "sniff_json", "sniff_json_text", "is_document", "is_whisper", "REFERENCE_KEYS", "KEY_ALIASES",
@@ -685,8 +685,8 @@ def _whisper_document(path: Path, lineno: int, record: dict[str, Any], default_i
     own = {"format": "jsonl", "transcript": "whisper", "source": str(path), "line": lineno,
            "unit": "segment" if split is None else "sentence", "splitter": splitter,
            "speakers": tuple(", ".join(cue.speakers) if cue.speakers else None for cue in cues), **found}
-    if split is not None:  # sentences run on as text, as for caption files
-        own["unit_separator"] = unit_separator("sentence")
+    if split is not None:  # sentences run on as text, a turn a line, as for caption files
+        own.update(sentence_separators(cues))
     meta = _merged_meta({k: v for k, v in record.items() if k not in _WHISPER_READ}, own, f"{path}:{lineno}", notes)
     return make_document(path, lineno, id=str(doc_id), units=tuple(cue.text for cue in cues), references=references,
                          times=tuple(times), meta=meta)

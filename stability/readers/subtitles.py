@@ -43,8 +43,8 @@ from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, _short_repr
 from ..segmentation import Segmentation
 from ..splitters import Splitter, SplitterOption, ends_sentence
-from .common import (NoTextError, PathLike, Source, first_lines, make_document, note, open_source, stream_files,
-                     unit_separator)
+from .common import (LINE_SEPARATOR, SENTENCE_SEPARATOR, NoTextError, PathLike, Source, first_lines, make_document,
+                     note, open_source, stream_files, unit_separator)
 from .text import _checked_split, _splitter_name, build_splitter, resolve_splitter
 
 __all__ = [
@@ -481,13 +481,31 @@ def _document(source: Source, doc_id: str, file: Path, speakers: str, split: Spl
         "speakers": tuple(", ".join(cue.speakers) if cue.speakers else None for cue in spoken),
     }
     if split is not None:  # sentences run on as text (a chunker joins them so); a cue a line, the default
-        meta["unit_separator"] = unit_separator("sentence")
+        meta.update(sentence_separators(spoken))
     references, found = chapters_of(file, [(cue.start, cue.end) for cue in spoken], source.lines, notes)
     meta.update(found, notes=notes)
     return make_document(
         file, None, id=doc_id, units=tuple(cue.text for cue in spoken), references=references,
         times=tuple((cue.start, cue.end) for cue in spoken), meta=meta,
     )
+
+
+def sentence_separators(units: Sequence[Cue]) -> dict[str, Any]:
+    """What a chunker joins sentence units of a transcript with (``meta`` entries): a space
+    (``unit_separator``), and where the speaker changes between two of them a newline, each turn on
+    a line of its own as a transcript prints it (``unit_separators``, one per gap, only when some
+    gap is a change of speaker).
+
+    >>> said = [Cue(1, 0, 1, "Hi.", ("A",)), Cue(1, 1, 2, "How are you?", ("A",)), Cue(4, 2, 3, "Fine.", ("B",))]
+    >>> sentence_separators(said)
+    {'unit_separator': ' ', 'unit_separators': (' ', '\\n')}
+    """
+    found: dict[str, Any] = {"unit_separator": unit_separator("sentence")}
+    gaps = tuple(LINE_SEPARATOR if before.speakers != after.speakers else SENTENCE_SEPARATOR
+                 for before, after in zip(units, units[1:]))
+    if LINE_SEPARATOR in gaps:
+        found["unit_separators"] = gaps
+    return found
 
 
 def _turns(cues: Sequence[Cue], cuts: Collection[int] = ()) -> list[list[Cue]]:
