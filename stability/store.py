@@ -359,8 +359,7 @@ def _records(scan: _Scan, path: Path) -> RunRecords:
             settings = record.get("settings", {})
             first = settings if first is None else _same_run(first, settings, path, number)
             run.settings, run.corpus = settings, record.get("corpus")
-            kept = record.get("provenance")
-            provenance = dict(kept) if isinstance(kept, dict) else {}
+            provenance = _provenance_of(record)
             if run.header and (stale := _superseded(run.provenance, provenance)):
                 run.entries = {key: entry for key, entry in run.entries.items() if key[0] not in stale}
             run.provenance, run.header = provenance, True
@@ -464,8 +463,7 @@ def count_pairs(path: str | os.PathLike) -> int:
     provenance: dict[str, Any] | None = None  # of the last run record
     for _, record in _scan(Path(path)).records:
         if record["type"] == "run":
-            kept = record.get("provenance")
-            now = dict(kept) if isinstance(kept, dict) else {}
+            now = _provenance_of(record)
             if provenance is not None and (stale := _superseded(provenance, now)):
                 pairs = {pair for pair in pairs if pair[0] not in stale}
             provenance = now
@@ -1250,6 +1248,12 @@ def _code_changes(before: Any, now: Any) -> dict[str, list[str]]:
                 changed.setdefault(str(label), []).append(
                     f"{source}: {was.get(source, 'not used')} then, {is_.get(source, 'not used')} now")
     return changed
+
+
+def _provenance_of(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A run record's ``provenance`` (a copy; ``{}`` when it has none or it is not a mapping)."""
+    kept = record.get("provenance")
+    return dict(kept) if isinstance(kept, dict) else {}
 
 
 def _superseded(before: Mapping[str, Any], now: Mapping[str, Any]) -> set[str]:

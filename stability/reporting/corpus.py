@@ -98,9 +98,11 @@ def flag_notes(result: CorpusResult) -> list[str]:
     unstable = [label for label, s in result.summary.items() if s.deterministic is False]
     notes = []
     if blind:
-        far = [label for label in blind if abs(_mean_or_zero(result, label)) >= FAR_FROM_ZERO]
+        # flagged content-blind only with the shuffle control, so the headline was computed (NaN: not far)
+        means = {label: headline_stat(result, label).mean for label in blind}
+        far = {label: mean for label, mean in means.items() if abs(mean) >= FAR_FROM_ZERO}
         far_said = "" if not far else (
-            "; here far from 0 (" + ", ".join(f"{label_list([label])} {_mean_or_zero(result, label):.2f}" for label in far)
+            "; here far from 0 (" + ", ".join(f"{label_list([label])} {mean:.2f}" for label, mean in far.items())
             + "): with a shuffle F1 near 1 the ratio divides by 1 - C, near 0, which stretches a small gap either way, "
             "so that value carries no evidence either")
         notes.append(f"content-blind ({label_list(blind)}): {CONTENT_BLIND_MEANING}, as for a rule that ignores the "
@@ -325,13 +327,6 @@ def count_marks_notes(result: CorpusResult, digits: int = 1) -> list[str]:
 #: How far from 0 a content-blind segmenter's headline must be for the flag's note to say why it
 #: is not about 0 (a shuffle F1 near 1 makes ``1 - C`` small, and the ratio stretches a small gap).
 FAR_FROM_ZERO = 0.1
-
-
-def _mean_or_zero(result: CorpusResult, label: str) -> float:
-    """The headline's mean over documents of ``label``, 0 when it has none (no shuffle control)."""
-    stat = result.summary[label].macro.get(HEADLINE.name)
-    mean = float(stat.mean) if stat is not None else float("nan")
-    return 0.0 if math.isnan(mean) else mean
 
 
 def headline_stat(result: CorpusResult, label: str) -> Stat:
