@@ -330,6 +330,11 @@ class StabilityResult(RestartScores):
                 f"{', term_blind=True' if self.term_blind is not None else ''})")
 
     @property
+    def n_units(self) -> int:
+        """Number of units of the document (``segmentation.n_units``)."""
+        return self.segmentation.n_units
+
+    @property
     def n_boundaries(self) -> int:
         """Number of initial boundaries."""
         return self.segmentation.n_boundaries

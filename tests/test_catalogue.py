@@ -33,6 +33,7 @@ NOT_SCORES = {
     "chance_precision", "chance_recall",  # components of chance_f1
     "content_margin",  # a setting
     "n_restarts", "seed", "tolerance",  # settings
+    "n_units",  # the document's size
 }
 
 
