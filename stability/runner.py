@@ -47,18 +47,24 @@ def resolve_segmenters(segmenters: Any) -> dict[str, Callable]:
     anything :func:`stability.get_segmenter` accepts (a callable, a registered name or a
     ``"module:attribute"`` string).
     """
-    items: list[tuple[str | None, Any]]
+    items: list[tuple[str | None, Any, str | None]]  # (label, spec, where the caller gave it)
     if isinstance(segmenters, Mapping):
-        items = [(str(label), spec) for label, spec in segmenters.items()]
+        items = [(str(label), spec, f"segmenters[{label!r}]") for label, spec in segmenters.items()]
     elif isinstance(segmenters, (str, bytes)) or callable(segmenters):
-        items = [(None, segmenters)]
+        items = [(None, segmenters, None)]
     elif isinstance(segmenters, Iterable):
-        items = [(None, spec) for spec in segmenters]
+        items = [(None, spec, f"segmenters[{i}]") for i, spec in enumerate(segmenters)]
     else:
         raise InvalidTypeError.make("segmenters", "a segmenter, a sequence of them or a mapping label -> segmenter", segmenters)
     resolved: dict[str, Callable] = {}
-    for label, spec in items:
-        segmenter = get_segmenter(spec)
+    for label, spec, place in items:
+        try:
+            segmenter = get_segmenter(spec)
+        except InvalidTypeError as exc:
+            if place is None or isinstance(spec, str) or callable(spec):
+                raise  # the message names the segmenter already
+            # "segmenter must be ...": say which entry of the caller's mapping or list it was
+            raise InvalidTypeError(f"{place}{str(exc).removeprefix('segmenter')}", parameter="segmenters") from None
         if label is None:
             label = spec if isinstance(spec, str) else segmenter_name(segmenter)
         if label in resolved:

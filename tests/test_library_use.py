@@ -388,3 +388,20 @@ def test_a_segmenter_that_cannot_take_the_units_alone_is_refused_before_the_run(
         get_segmenter(lambda: [3])
     assert get_segmenter(window, k=3)(UNITS) == [3, 6, 9]  # the parameter given: it takes the units alone
     assert get_segmenter(lambda units, *rest, k=2: [k])(UNITS) == [2]
+
+
+@pytest.mark.parametrize("segmenters, said", [
+    ({"c99": "c99", "mine": 3}, "segmenters['mine'] must be a callable"),
+    (["c99", None], "segmenters[1] must be a callable"),
+    ({"mine": b"c99"}, "segmenters['mine'] must be a callable"),
+])
+def test_a_segmenter_of_the_wrong_type_among_several_is_named_by_its_label_or_place(segmenters, said):
+    """``evaluate({"c99": "c99", "mine": 3}, ...)`` said "segmenter must be a callable, ...;
+    received int 3" without saying which entry of the mapping (or list) held it."""
+    from stability.demo import demo_corpus
+    from stability.exceptions import InvalidTypeError
+
+    with pytest.raises(InvalidTypeError, match=said.replace("[", r"\[").replace("]", r"\]")) as caught:
+        evaluate(segmenters, demo_corpus(n_documents=1), n_restarts=2, progress=False)
+    assert "a registered name or a 'module:attribute' string; received" in str(caught.value)
+    assert caught.value.parameter == "segmenters"
