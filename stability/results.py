@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
+import dataclasses
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -81,6 +82,30 @@ def _from_json_pair(pair: Any) -> tuple[float, float]:
     return _from_json_float(low), _from_json_float(high)
 
 
+def same_values(first: Any, second: Any) -> bool:
+    """``first == second``, NaN equal to NaN, through dicts, sequences and dataclasses: a score
+    without a value (a Stat's spread over one document) is NaN, and a result read back from its
+    file must equal the one written.
+
+    Examples
+    --------
+    >>> nan = float("nan")
+    >>> same_values({"f1": (0.5, nan)}, {"f1": (0.5, nan)}), same_values([nan], [0.5])
+    (True, False)
+    """
+    if isinstance(first, float) and isinstance(second, float):
+        return first == second or (math.isnan(first) and math.isnan(second))
+    if isinstance(first, Mapping) and isinstance(second, Mapping):
+        return first.keys() == second.keys() and all(same_values(first[k], second[k]) for k in first)
+    if isinstance(first, (list, tuple)) and isinstance(second, (list, tuple)):
+        return (type(first) is type(second) and len(first) == len(second)
+                and all(same_values(a, b) for a, b in zip(first, second)))
+    if dataclasses.is_dataclass(first) and not isinstance(first, type) and type(first) is type(second):
+        return all(same_values(getattr(first, f.name), getattr(second, f.name))
+                   for f in dataclasses.fields(first) if f.compare)
+    return bool(first == second)
+
+
 def map_floats(value: Any, leaf: Callable[[float], Any]) -> Any:
     """``value`` with ``leaf`` applied to each float in it, through dicts, lists and tuples (a
     tuple becomes a list, as JSON writes it): the one walk behind the strict-JSON forms of a result,
@@ -126,6 +151,18 @@ class RestartScores:
     corrected_f1 : float
         ``(f1 - chance_f1) / (1 - chance_f1)``; NaN when the chance level is 1 (the counts
         alone force agreement: no boundaries, or boundaries everywhere).
+
+    Examples
+    --------
+    A document's result holds one for its shuffle control (and its layout control, when run):
+
+    >>> from stability import stability_test
+    >>> from stability.demo import demo_corpus
+    >>> result = stability_test("c99", demo_corpus(n_documents=1)[0].units, n_restarts=10)
+    >>> result.shuffle
+    RestartScores(scope='shuffle', n_restarts=10, precision=0.025, recall=0.017, f1=0.020)
+    >>> len(result.shuffle.restart_boundaries), result.shuffle.restart_f1.shape  # a value per restart
+    (10, (10,))
     """
 
     scope: str
@@ -295,6 +332,22 @@ class StabilityResult(RestartScores):
         seconds of the unit each boundary of ``segmentation`` starts, in its order: where a
         listener hears the boundary. ``None`` for documents without times (and in files written
         before it existed). Reports show it as a clock time (:func:`stability.reporting.model.clock`).
+
+    Examples
+    --------
+    >>> from stability import stability_test
+    >>> from stability.demo import demo_corpus
+    >>> document = demo_corpus(n_documents=1)[0]
+    >>> result = stability_test("c99", document.units, n_restarts=10, doc_id=document.id)
+    >>> result
+    StabilityResult(segmenter='c99', document='demo-00', n_units=56, n_boundaries=6, n_restarts=10,
+                    f1=0.792, shuffle_f1=0.015, count_corrected=0.766, content_blind=False)
+    >>> result.segmentation.boundaries
+    (11, 19, 28, 36, 46, 49)
+    >>> result.boundary_confidence  # the share of restarts each boundary came back in
+    {11: 0.6, 19: 1.0, 28: 0.8, 36: 0.8, 46: 0.7, 49: 1.0}
+    >>> round(result.count_corrected, 3), [round(x, 3) for x in result.headline_ci]
+    (0.766, [0.648, 0.876])
     """
 
     segmenter: str = ""
@@ -456,7 +509,19 @@ def _jsonable(value: Any) -> Any:
 @dataclass(frozen=True)
 class Stat:
     """Mean, standard deviation (ddof=1) and confidence interval of a score over documents (no
-    interval, ``(nan, nan)``, from fewer than two values)."""
+    interval, ``(nan, nan)``, from fewer than two values).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> stat = Stat.of([0.5, 0.7, 0.9], np.random.default_rng(0))
+    >>> round(stat.mean, 3), round(stat.std, 3), stat.n
+    (0.7, 0.2, 3)
+    >>> Stat.of([0.5], np.random.default_rng(0))  # one value: no spread, no interval
+    Stat(mean=0.5, std=nan, ci=(nan, nan), n=1)
+
+    In a run's summary, each score of a segmenter is one (``evaluate(...).summary[label].macro``).
+    """
 
     mean: float
     std: float
@@ -478,6 +543,15 @@ class Stat:
         with np.errstate(invalid="ignore"):  # an infinite value (NWin) has no spread: NaN, without a warning
             return cls(float(x.mean()), float(x.std(ddof=1)), bootstrap_mean(x, rng, confidence, n_resamples), n)
 
+    def __eq__(self, other: object) -> bool:
+        """Equal values, NaN equal to NaN (no spread, no interval: a Stat of one document)."""
+        if not isinstance(other, Stat):
+            return NotImplemented
+        return same_values(self, other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(None if math.isnan(x) else x for x in (self.mean, self.std, *self.ci)) + (self.n,))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "mean": _json_float(self.mean),
@@ -496,6 +570,20 @@ class Failure:
     its worker process); ``restart`` is the restart of permutation ``stream`` (``"within"``,
     ``"shuffle"`` or ``"layout"``) that failed first; ``None`` with no stream for the initial
     segmentation, ``None`` with a stream when a batched call failed and no single restart did.
+
+    Examples
+    --------
+    >>> from stability import evaluate
+    >>> from stability.demo import demo_corpus
+    >>> def sizes(units):  # segment sizes, not boundaries: refused on each document, not raised
+    ...     return [len(units)]
+    >>> run = evaluate({"sizes": sizes, "c99": "c99"}, demo_corpus(n_documents=2), n_restarts=2, progress=False)
+    >>> [(f.segmenter, f.document, f.kind) for f in run.failures]
+    [('sizes', 'demo-00', 'output'), ('sizes', 'demo-01', 'output')]
+    >>> print(run.failures[0])  # doctest: +ELLIPSIS
+    segmenter 'sizes', document 'demo-00', initial segmentation, seed 0: returned invalid boundaries: ... segment sizes? ...
+    >>> len(run.documents["c99"])  # the other segmenter's results are kept
+    2
     """
 
     segmenter: str
@@ -630,6 +718,19 @@ class SegmenterSummary:
     ``params`` are the segmenter's parameters as given; ``resolved_params`` the values a parameter
     resolved per document took (:func:`resolved_values`: a chunker's ``unit_separator`` left to the
     readers, ``{"unit_separator": ["\\n\\n", " "]}``), empty where it ran as given everywhere.
+
+    Examples
+    --------
+    >>> from stability import evaluate
+    >>> from stability.demo import demo_corpus
+    >>> run = evaluate({"c99": "c99", "even": "even"}, demo_corpus(n_documents=2), n_restarts=10, progress=False)
+    >>> run.summary["c99"]
+    SegmenterSummary(segmenter='c99', n_documents=2, n_failed=0, count_corrected=0.883 [0.766, 1.000], f1=0.896)
+    >>> run.summary["even"].content_blind  # even spacing is stable whatever the content
+    True
+    >>> stat = run.summary["c99"].reference["pk"]  # a reference metric, the demo having references
+    >>> round(stat.mean, 3), stat.n
+    (0.136, 2)
     """
 
     segmenter: str
@@ -663,6 +764,14 @@ class SegmenterSummary:
         return (f"SegmenterSummary(segmenter={self.segmenter!r}, n_documents={self.n_documents}, "
                 f"n_failed={self.n_failed}, {HEADLINE.name}={head.mean:.3f} [{head.ci[0]:.3f}, {head.ci[1]:.3f}], "
                 f"f1={f1.mean:.3f}{f', flags={said!r}' if said else ''})")
+
+    def __eq__(self, other: object) -> bool:
+        """Equal fields, NaN equal to NaN (``layout_only_share`` without the layout control)."""
+        if not isinstance(other, SegmenterSummary):
+            return NotImplemented
+        return same_values(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -701,6 +810,24 @@ class CorpusResult:
         Segmenter/document pairs that raised or returned invalid boundaries.
     settings : dict
         The run's settings (seed, restarts, tolerance...).
+
+    Examples
+    --------
+    >>> from stability import evaluate
+    >>> from stability.demo import demo_corpus
+    >>> run = evaluate({"c99": "c99", "tt": "texttiling"}, demo_corpus(n_documents=2), n_restarts=10,
+    ...                progress=False)
+    >>> run  # a notebook shows the compact report instead (_repr_html_)
+    CorpusResult(2 segmenters x 2 documents, 0 failures; count_corrected: c99 0.883, tt 0.096)
+    >>> run.documents["c99"][0].boundary_confidence
+    {11: 0.6, 19: 1.0, 28: 0.8, 36: 0.8, 46: 0.7, 49: 1.0}
+    >>> rows = run.to_rows()  # a dict per (segmenter, document), as pandas.DataFrame(rows) reads it
+    >>> [(row["segmenter"], row["document"], row["n_units"]) for row in rows]
+    [('c99', 'demo-00', 56), ('c99', 'demo-01', 25), ('tt', 'demo-00', 56), ('tt', 'demo-01', 25)]
+    >>> [row["segmenter"] for row in run.to_rows("segmenters")]  # a row per segmenter
+    ['c99', 'tt']
+    >>> CorpusResult.from_dict(run.to_dict()) == run  # the data JSON holds, read back
+    True
     """
 
     documents: dict[str, list[StabilityResult]]

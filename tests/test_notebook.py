@@ -317,3 +317,27 @@ def test_every_name_a_results_repr_shows_is_an_attribute_of_it():
         assert names, repr(obj)
         assert [n for n in names if not hasattr(obj, n)] == [], repr(obj)
     assert result.n_units == 12 == result.to_dict()["n_units"]
+
+
+def test_a_run_read_back_equals_the_run_that_wrote_it(tmp_path):
+    """``CorpusResult.from_dict(run.to_dict()) == run`` and the summaries ``load_results(folder)``
+    gives were not equal to the run's for the same results: a summary holds NaN where a score has
+    no value (a Stat of one document has no spread; ``layout_only_share`` without the layout
+    control), and NaN equals nothing, itself included. A NaN now equals a NaN in these comparisons; a value that differs
+    still makes them differ."""
+    import dataclasses
+    import math
+
+    from stability.results import Stat
+
+    run = evaluate({"even": even_thirds, "c99": "c99"}, letters(1), n_restarts=3, progress=False,
+                   output=tmp_path / "run")
+    assert math.isnan(run.summary["even"].layout_only_share) and math.isnan(run.summary["even"].macro["f1"].std)
+    assert CorpusResult.from_dict(run.to_dict()) == run
+    loaded = load_results(tmp_path / "run")  # its settings say no n_jobs: how it ran is not in the file
+    assert (loaded.documents, loaded.summary, loaded.failures) == (run.documents, run.summary, run.failures)
+    assert Stat(0.5, float("nan"), (float("nan"), float("nan")), 1) == Stat(0.5, float("nan"), (float("nan"),) * 2, 1)
+    assert Stat(0.5, float("nan"), (float("nan"), float("nan")), 1) != Stat(0.6, float("nan"), (float("nan"),) * 2, 1)
+    other = dataclasses.replace(run.summary["even"], n_failed=1)
+    assert other != run.summary["even"]
+    assert dataclasses.replace(run, summary={**run.summary, "even": other}) != run
