@@ -66,7 +66,19 @@ __all__ = [
 
 
 class SegmenterContractError(StabilityError, AssertionError):
-    """A segmenter breaks the segmenter contract; the message names each failed check and why."""
+    """A segmenter breaks the segmenter contract; the message names each failed check and why.
+
+    Examples
+    --------
+    >>> def sizes(units):  # segment sizes, not boundaries
+    ...     return [len(units)]
+    >>> try:
+    ...     check_segmenter(sizes, checks=["valid_output"])
+    ... except SegmenterContractError as error:
+    ...     print(str(error))  # doctest: +ELLIPSIS
+    check_segmenter(sizes): 0 passed, 1 failed, 0 skipped
+      FAILED   valid_output  on the document of 1 empty unit: returned invalid boundaries: ...
+    """
 
 
 class _Skip(Exception):

@@ -42,11 +42,32 @@ def _short_repr(value: Any, limit: int = 80) -> str:
 
 
 class StabilityError(Exception):
-    """Base class of every error raised on purpose by this package."""
+    """Base class of every error raised on purpose by this package.
+
+    Examples
+    --------
+    >>> from stability import Segmentation, get_segmenter
+    >>> for mistake in (lambda: Segmentation.from_boundaries([0, 3], 5), lambda: get_segmenter(3)):
+    ...     try:
+    ...         mistake()
+    ...     except StabilityError as error:  # any of them, whatever its kind
+    ...         print(type(error).__name__)
+    InvalidSegmentationError
+    InvalidTypeError
+    """
 
 
 class InvalidSegmentationError(StabilityError, ValueError):
-    """A segmentation (boundaries, masses, gap string or labels) is malformed."""
+    """A segmentation (boundaries, masses, gap string or labels) is malformed.
+
+    Examples
+    --------
+    >>> from stability import Segmentation
+    >>> Segmentation.from_boundaries([0, 3], n_units=5)
+    Traceback (most recent call last):
+    ...
+    stability.exceptions.InvalidSegmentationError: boundaries must lie in 1..4 for a document of 5 units (a boundary b starts a segment at unit b); received 0 in [0, 3]
+    """
 
 
 class _ParameterError(StabilityError):
@@ -77,7 +98,16 @@ class InvalidParameterError(_ParameterError, ValueError):
 
 
 class InvalidTypeError(_ParameterError, TypeError):
-    """A parameter has the wrong type."""
+    """A parameter has the wrong type.
+
+    Examples
+    --------
+    >>> from stability import evaluate
+    >>> evaluate({"c99": "c99", "mine": 3}, [["a b", "c d"]])
+    Traceback (most recent call last):
+    ...
+    stability.exceptions.InvalidTypeError: segmenters['mine'] must be a callable, a registered name or a 'module:attribute' string; received int 3
+    """
 
     @classmethod
     def make(cls, name: str, expected: str, received: Any) -> "InvalidTypeError":
@@ -88,7 +118,16 @@ class InvalidTypeError(_ParameterError, TypeError):
 
 
 class UnknownSegmenterError(StabilityError, LookupError):
-    """A segmenter name that is neither registered nor an importable ``module:attribute``."""
+    """A segmenter name that is neither registered nor an importable ``module:attribute``.
+
+    Examples
+    --------
+    >>> from stability import get_segmenter
+    >>> get_segmenter("c9")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    stability.exceptions.UnknownSegmenterError: unknown segmenter 'c9'. Did you mean 'c99'? Known segmenters: ...
+    """
 
 
 def call_place(restart: int | None, stream: str | None) -> str:
@@ -141,6 +180,20 @@ class SegmenterError(StabilityError, RuntimeError):
     without that place. ``traceback`` is the segmenter's own traceback when it
     raised (``""`` for an invalid output), shown after the message: the line of the segmenter that
     failed, which the traceback of this exception, raised by the library, does not reach.
+
+    :func:`stability.stability_test` raises it; :func:`stability.evaluate` records a
+    :class:`~stability.results.Failure` and goes on (``raise_on_error=True`` raises it instead).
+
+    Examples
+    --------
+    >>> from stability import stability_test
+    >>> def needs_a_model(units):
+    ...     raise RuntimeError("model not loaded")
+    >>> try:
+    ...     stability_test(needs_a_model, ["a b", "c d", "e f"], n_restarts=2, doc_id="doc1")
+    ... except SegmenterError as error:
+    ...     print(error.segmenter, error.document, error.restart, error.reason)
+    needs_a_model doc1 None RuntimeError: model not loaded
     """
 
     def __init__(
@@ -179,11 +232,39 @@ def _rebuild_segmenter_error(cls: type[SegmenterError], reason: str, fields: dic
 
 
 class SegmenterOutputError(SegmenterError, ValueError):
-    """A segmenter returned something that is not a valid list of boundaries."""
+    """A segmenter returned something that is not a valid list of boundaries.
+
+    Examples
+    --------
+    >>> from stability import stability_test
+    >>> def sizes(units):  # segment sizes, where boundaries are expected
+    ...     return [len(units)]
+    >>> try:
+    ...     stability_test(sizes, ["a b", "c d", "e f"], n_restarts=2, doc_id="doc1")
+    ... except SegmenterOutputError as error:
+    ...     print(error)  # doctest: +ELLIPSIS
+    segmenter 'sizes', document 'doc1', initial segmentation, seed 0: returned invalid boundaries: boundaries must lie in 1..2 for a document of 3 units ...; received 3 in [3]; ... segment sizes? ...
+    """
 
 
 class CorpusFormatError(StabilityError, ValueError):
-    """A corpus file does not follow its format; the message names the file and the line."""
+    """A corpus file does not follow its format; the message names the file and the line.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from stability import read_corpus
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "docs.jsonl")
+    ...     with open(path, "w") as file:
+    ...         print('{"id": "a", "units": ["one", "two"]}', file=file)
+    ...         print('{"id": "b", "units": ', file=file)  # cut short
+    ...     try:
+    ...         documents = list(read_corpus(path))
+    ...     except CorpusFormatError as error:
+    ...         print(os.path.basename(error.path), error.line)
+    docs.jsonl 2
+    """
 
     def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
         self.path = path
@@ -197,12 +278,34 @@ class CorpusFormatError(StabilityError, ValueError):
 
 class ClusterError(StabilityError, RuntimeError):
     """The Dask cluster of a run cannot run its tasks: its scheduler cannot be reached or stopped
-    mid-run, or it has had no worker for too long."""
+    mid-run, or it has had no worker for too long.
+
+    Examples
+    --------
+    A run on a cluster (``backend="dask"``) that loses it raises one; with ``output=`` the pairs
+    finished are in the results file, and ``resume=True`` continues:
+
+    >>> issubclass(ClusterError, RuntimeError)  # caught by code that knows nothing of stability
+    True
+    """
 
 
 class MissingDependencyError(StabilityError, ImportError):
     """An optional package that a segmenter, splitter or method needs is not installed; the
-    message names the package and the extra that installs it."""
+    message names the package and the extra that installs it.
+
+    Examples
+    --------
+    Code that falls back when an extra is missing catches it as any ``ImportError``:
+
+    >>> from stability import get_segmenter
+    >>> try:
+    ...     segmenter = get_segmenter("semchunk", chunk_size=50)  # the ``chunkers`` extra
+    ... except ImportError:
+    ...     segmenter = get_segmenter("fixed_chars", chunk_size=300)
+    >>> callable(segmenter)
+    True
+    """
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -256,7 +359,20 @@ class StabilityWarning(UserWarning):
     """Base class of every warning of this package (:class:`~stability.SettingsWarning`,
     :class:`~stability.CorpusWarning`, :class:`~stability.ResultsWarning`,
     :class:`~stability.SegmenterWarning`):
-    ``warnings.filterwarnings("ignore", category=StabilityWarning)`` silences them all."""
+    ``warnings.filterwarnings("ignore", category=StabilityWarning)`` silences them all.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from stability import Settings
+    >>> with warnings.catch_warnings():
+    ...     warnings.filterwarnings("error", category=StabilityWarning)  # a warning stops the script
+    ...     try:
+    ...         Settings(ci_width=0.1, min_restarts=3)
+    ...     except StabilityWarning as warning:
+    ...         print(type(warning).__name__)
+    SettingsWarning
+    """
 
 
 def _own(frame: Any) -> bool:

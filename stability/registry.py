@@ -153,6 +153,15 @@ def unregister(name: str) -> None:
     ----------
     name : str
         The name given to :func:`register`; names published by entry points are not affected.
+
+    Examples
+    --------
+    >>> register("thirds", lambda units: list(range(3, len(units), 3)))
+    >>> "thirds" in available_segmenters()
+    True
+    >>> unregister("thirds")
+    >>> "thirds" in available_segmenters()
+    False
     """
     with _REGISTRY_LOCK:
         _REGISTERED.pop(name, None)
@@ -215,7 +224,20 @@ def _origin(ep: metadata.EntryPoint) -> tuple[str, str | None, str | None]:
 
 
 def available_segmenters() -> dict[str, SegmenterInfo]:
-    """Every segmenter name that can be resolved, without importing any of them."""
+    """Every segmenter name that can be resolved, without importing any of them.
+
+    Returns
+    -------
+    dict
+        Name -> :class:`SegmenterInfo`: what it points to, where it comes from (``built-in``, a
+        plugin's distribution, or ``registered`` in this process) and the version.
+
+    Examples
+    --------
+    >>> info = available_segmenters()["c99"]
+    >>> info.target, info.origin
+    ('segmenters.c99:C99', 'built-in')
+    """
     infos: dict[str, SegmenterInfo] = {}
     for name, ep in sorted(_entry_points().items()):
         origin, dist_name, version = _origin(ep)

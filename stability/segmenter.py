@@ -117,6 +117,14 @@ class SegmenterFunction(Protocol):
 
     The harness calls it with one document's units as a list of strings, so a function taking
     ``list[str]`` or ``Sequence[str]`` fits, returning any :data:`SegmenterOutput`.
+
+    Examples
+    --------
+    >>> def every_third(units: list[str]) -> list[int]:
+    ...     return list(range(3, len(units), 3))
+    >>> segmenter: SegmenterFunction = every_third  # what a type checker accepts as a segmenter
+    >>> isinstance(every_third, SegmenterFunction), segmenter(["u"] * 7)
+    (True, [3, 6])
     """
 
     def __call__(self, units: list[str]) -> SegmenterOutput: ...
@@ -426,7 +434,19 @@ def resolved_params(segmenter: Any, resolved: Any) -> dict[str, Any]:
 
 
 class SegmenterWarning(StabilityWarning):
-    """A segmenter will see little of a document (see :func:`unit_terms_problem`)."""
+    """A segmenter will see little of a document (see :func:`unit_terms_problem`).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from stability import stability_test
+    >>> units = ["alpha one", "beta two", "gamma three", "delta four", "epsilon five", "zeta six"]
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     result = stability_test("c99", units, n_restarts=2)
+    >>> caught[0].category.__name__, result.term_blind is not None  # no two units share a term
+    ('SegmenterWarning', True)
+    """
 
 
 #: The share of a document's non-empty units that must share a term with another unit, as the

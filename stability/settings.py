@@ -24,7 +24,17 @@ __all__ = ["Settings", "SettingsWarning", "BACKENDS", "METRIC_OPTIONS", "max_job
 
 class SettingsWarning(StabilityWarning):
     """A setting was adjusted (e.g. ``n_jobs`` capped; the message says from what to what), or a
-    run goes without one its segmenters need (the layout control for text chunkers)."""
+    run goes without one its segmenters need (the layout control for text chunkers).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     settings = Settings(ci_width=0.1, min_restarts=3)  # too few restarts for a 95% interval
+    >>> caught[0].category.__name__, str(caught[0].message)[:60]
+    ('SettingsWarning', 'min_restarts=3: a bootstrap interval over 3 restart(s) holds')
+    """
 
 #: joblib backends a run accepts (``None``: loky when ``n_jobs != 1``, else in-process).
 #: The backends a run accepts (``None``: loky). joblib's ``multiprocessing`` backend is not one: it

@@ -120,7 +120,23 @@ class ResumeRefusedError(InvalidParameterError):
 
 
 class ResultsWarning(StabilityWarning):
-    """A results file had a damaged last line (left out, and cut off before a resume)."""
+    """A results file had a damaged last line (left out, and cut off before a resume).
+
+    Examples
+    --------
+    >>> import tempfile, warnings
+    >>> from stability import evaluate, load_results
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "run.jsonl"
+    ...     run = evaluate({"even": "even"}, [["a b", "c d", "e f"]], n_restarts=2, progress=False, output=path)
+    ...     with path.open("a") as file:
+    ...         _ = file.write('{"segmenter": "ev')  # a line a kill cut short
+    ...     with warnings.catch_warnings(record=True) as caught:
+    ...         warnings.simplefilter("always")
+    ...         back = load_results(path)
+    >>> caught[0].category.__name__, back.documents == run.documents
+    ('ResultsWarning', True)
+    """
 
 
 # ----------------------------------------------------------------------------------------------

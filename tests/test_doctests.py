@@ -7,6 +7,7 @@ date); modules whose optional dependency is missing are skipped.
 from __future__ import annotations
 
 import doctest
+import re
 import inspect
 import importlib
 import pkgutil
@@ -93,3 +94,25 @@ def test_every_warning_category_and_the_pair_of_register_are_exported():
     exported = {getattr(stability, name) for name in stability.__all__}
     assert sorted(c.__name__ for c in warning_classes - exported) == []
     assert {"register", "unregister"} <= set(stability.__all__)
+
+
+#: Public names that are type aliases: no docstring of their own to hold examples (the module's
+#: docstring, :mod:`stability.segmenter`, says what they are).
+TYPE_ALIASES = ("SegmenterOutput",)
+
+
+@pytest.mark.parametrize("name", [n for n in stability.__all__ if n != "__version__"])
+def test_every_public_name_has_an_examples_section_that_runs(name):
+    """Every name of ``stability.__all__`` shows how it is used, in a numpydoc ``Examples`` section
+    of its own docstring (not one inherited from a base class), which the collection above runs:
+    the result classes a notebook user meets first (CorpusResult, StabilityResult,
+    SegmenterSummary, Stat, Failure), ``available_segmenters``, ``unregister`` and the errors and
+    warnings had none."""
+    obj = getattr(stability, name)
+    if name in TYPE_ALIASES:
+        assert not inspect.isclass(obj) and not inspect.isfunction(obj)
+        return
+    own = obj.__doc__ or ""
+    assert re.search(r"^\s*Examples\n\s*--------\n", own, re.MULTILINE), f"{name}: no Examples section"
+    tests = doctest.DocTestFinder(recurse=False).find(obj, name)
+    assert sum(len(t.examples) for t in tests) > 0, f"{name}: an Examples section without an example"

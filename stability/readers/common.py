@@ -68,7 +68,23 @@ SURROGATE_HANDLERS = ("surrogateescape", "surrogatepass")
 
 
 class CorpusWarning(StabilityWarning):
-    """Something in a corpus file was repaired, dropped or ignored; the same text is in ``meta["notes"]``."""
+    """Something in a corpus file was repaired, dropped or ignored; the same text is in ``meta["notes"]``.
+
+    Examples
+    --------
+    >>> import tempfile, warnings
+    >>> from stability import read_corpus
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     _ = (Path(folder) / "talk.txt").write_text("One sentence here. Another one there.")
+    ...     _ = (Path(folder) / "empty.txt").write_text("")
+    ...     with warnings.catch_warnings(record=True) as caught:
+    ...         warnings.simplefilter("always")
+    ...         documents = list(read_corpus(folder))
+    >>> [document.id for document in documents], caught[0].category.__name__
+    (['talk.txt'], 'CorpusWarning')
+    >>> str(caught[0].message)  # doctest: +ELLIPSIS
+    '...: 1 file(s) without text to segment left out of the corpus: empty.txt (expected some text; ...)'
+    """
 
 
 # ---------------------------------------------------------------------------------------------
