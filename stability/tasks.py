@@ -50,7 +50,8 @@ def checked(raw: Any, n_units: int) -> tuple[int, ...]:
         return check_boundaries(raw, n_units, "boundaries", sort=True)
     except (InvalidSegmentationError, InvalidTypeError) as exc:
         raise InvalidOutput(f"returned invalid boundaries: {exc}{_chunks_hint(raw) or _unit_chunks_hint(raw)}"
-                            f"{_masses_hint(raw, n_units) or _per_unit_hint(raw, n_units)}{_factory_hint(raw)}"
+                            f"{_masses_hint(raw, n_units) or _per_unit_hint(raw, n_units) or _gap_string_hint(raw, n_units)}"
+                            f"{_factory_hint(raw)}"
                             ) from None
 
 
@@ -118,10 +119,20 @@ def _masses_hint(raw: Any, n_units: int) -> str:
             "(the units where a segment starts); return Segmentation.from_masses(sizes) to give sizes")
 
 
+def _gap_string_hint(raw: Any, n_units: int) -> str:
+    """What to return instead, when a segmenter returned nltk's and segeval's boundary string
+    (``"0010"``, a character per gap), else nothing."""
+    if not isinstance(raw, str) or len(raw) != n_units - 1 or not raw or set(raw) - {"0", "1"}:
+        return ""
+    return ("; it is a string of 0 and 1, one per gap between the document's units: a boundary string (nltk, "
+            "segeval)? a segmenter returns boundaries (the units where a segment starts); return "
+            "Segmentation.from_gaps(string) to give one")
+
+
 def _per_unit_hint(raw: Any, n_units: int) -> str:
     """What to return instead, when invalid boundaries hold one value per gap, all 0 or 1 (or
-    ``True``/``False``: a boundary mask, nltk's gap list), or one integer per unit that never
-    decreases (segment labels), else nothing."""
+    ``True``/``False``: a boundary mask, nltk's gap list), one integer per unit that never
+    decreases (segment labels), or one 0 or 1 per unit otherwise (a flag per unit), else nothing."""
     if not isinstance(raw, (list, tuple, np.ndarray)) or isinstance(raw, np.ndarray) and raw.ndim != 1:
         return ""
     values = list(array_as_list(raw))
@@ -135,6 +146,10 @@ def _per_unit_hint(raw: Any, n_units: int) -> str:
         return (f"; it holds {n_units} values, one per unit, that never decrease: segment labels? a segmenter "
                 "returns boundaries (the units where a segment starts); return Segmentation.from_labels(labels) "
                 "to give labels")
+    if len(values) == n_units and {int(v) for v in values} <= {0, 1}:
+        return (f"; it holds {n_units} values of 0 and 1, one per unit: a mask of the units that start a segment? "
+                "a segmenter returns boundaries, the units where a segment starts (1 to n-1): return "
+                "[i for i, start in enumerate(mask) if start and i > 0] (or i + 1 for each unit that ends one)")
     return ""
 
 

@@ -381,10 +381,17 @@ def test_stability_test_takes_a_numeric_doc_id_for_a_document_as_for_a_list_of_u
     (lambda units: [int(i % 4 == 3) for i in range(len(units) - 1)], "Segmentation.from_gaps(mask)"),
     (lambda units: np.arange(len(units) - 1) % 4 == 3, "Segmentation.from_gaps(mask)"),
     (lambda units: [i // 4 for i in range(len(units))], "Segmentation.from_labels(labels)"),
+    # a flag per unit (does it start a segment?) and nltk's boundary string had no hint
+    (lambda units: [int(i % 4 == 0) for i in range(len(units))], "one per unit: a mask of the units that start"),
+    (lambda units: np.arange(len(units)) % 4 == 0, "[i for i, start in enumerate(mask) if start and i > 0]"),
+    (lambda units: "".join("1" if i % 4 == 3 else "0" for i in range(len(units) - 1)),
+     "a boundary string (nltk, segeval)? a segmenter returns boundaries (the units where a segment starts); "
+     "return Segmentation.from_gaps(string)"),
 ])
 def test_a_segmenter_returning_one_value_per_gap_or_unit_is_told_what_to_return(segmenter, hint):
     """A 0/1 mask of the gaps, or per-unit labels, read as boundaries gave only '0 is repeated in
-    [0, 0, 0, ...]' (of the sorted values, not those returned), as if the values were the mistake."""
+    [0, 0, 0, ...]' (of the sorted values, not those returned), as if the values were the mistake;
+    so did a 0/1 flag per unit, and a boundary string only 'must be a sequence of integers'."""
     from stability import SegmenterOutputError, stability_test
 
     with pytest.raises(SegmenterOutputError, match=re.escape(hint)):
