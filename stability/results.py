@@ -869,6 +869,8 @@ class CorpusResult:
         from .reporting.corpus import flags
 
         def head(label: str, s: SegmenterSummary) -> str:
+            if not s.n_documents and s.n_failed:
+                return f"{label} failed on every document"  # no score to show, as the reports say it
             said = flags(s.content_blind, s.deterministic, layout_only=s.layout_only, term_blind=s.term_blind)
             return f"{label} {s.macro[HEADLINE.name].mean:.3f}" + (f" ({said})" if said else "")
 

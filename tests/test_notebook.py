@@ -341,3 +341,14 @@ def test_a_run_read_back_equals_the_run_that_wrote_it(tmp_path):
     other = dataclasses.replace(run.summary["even"], n_failed=1)
     assert other != run.summary["even"]
     assert dataclasses.replace(run, summary={**run.summary, "even": other}) != run
+
+
+def test_a_runs_repr_says_a_segmenter_failed_on_every_document_rather_than_nan():
+    """``CorpusResult(...; count_corrected: even 0.000 (content-blind), boom nan)`` read as a score
+    that came out NaN; the segmenter never ran through. The repr says it as the reports do."""
+    def boom(units):
+        raise ValueError("model not loaded")
+
+    run = evaluate({"even": even_thirds, "boom": boom}, letters(2), n_restarts=2, progress=False)
+    assert repr(run).endswith("; count_corrected: even 0.000 (content-blind), boom failed on every document)")
+    assert "nan" not in repr(run)
