@@ -765,6 +765,24 @@ class SegmenterSummary:
                 f"n_failed={self.n_failed}, {HEADLINE.name}={head.mean:.3f} [{head.ci[0]:.3f}, {head.ci[1]:.3f}], "
                 f"f1={f1.mean:.3f}{f', flags={said!r}' if said else ''})")
 
+    def __getattr__(self, name: str) -> Any:
+        """Only for a name no attribute has: say where a score the repr shows is (``summary.f1`` is
+        ``summary.macro["f1"]``, ``summary.ref_pk`` ``summary.reference["pk"]``)."""
+        fields = self.__dict__  # read directly: unpickling asks for names before the fields exist
+        place = ""
+        if name.startswith("ref_") and name[4:] in fields.get("reference", {}):
+            place = f"summary.reference[{name[4:]!r}] (a Stat: mean, std, ci, n)"
+        elif name in fields.get("macro", {}):
+            place = f"summary.macro[{name!r}] (a Stat: mean, std, ci, n)"
+        elif name in fields.get("reference", {}):
+            place = f"summary.reference[{name!r}] (a Stat: mean, std, ci, n)"
+        elif name in fields.get("micro", {}):
+            place = f"summary.micro[{name!r}]"
+        elif name == "flags":
+            place = "the flags are attributes: content_blind, deterministic, layout_only, term_blind"
+        said = f"{type(self).__name__!r} object has no attribute {name!r}"
+        raise AttributeError(f"{said}; {place}" if place else said, name=name, obj=self)
+
     def __eq__(self, other: object) -> bool:
         """Equal fields, NaN equal to NaN (``layout_only_share`` without the layout control)."""
         if not isinstance(other, SegmenterSummary):

@@ -352,3 +352,24 @@ def test_a_runs_repr_says_a_segmenter_failed_on_every_document_rather_than_nan()
     run = evaluate({"even": even_thirds, "boom": boom}, letters(2), n_restarts=2, progress=False)
     assert repr(run).endswith("; count_corrected: even 0.000 (content-blind), boom failed on every document)")
     assert "nan" not in repr(run)
+
+
+def test_a_score_read_off_a_summarys_repr_says_where_it_is():
+    """``run.summary["even"]`` shows ``count_corrected=0.000 [...], f1=1.000, flags=...``; typing
+    ``summary.f1`` then raised a bare AttributeError. The scores are in ``macro`` (a Stat each),
+    the reference metrics in ``reference``, the flags attributes of their own: the error says so."""
+    import pickle
+
+    from stability import Document
+
+    docs = [Document(d.id, d.units, references=([4],)) for d in letters(2)]
+    summary = evaluate({"even": even_thirds}, docs, n_restarts=2, progress=False).summary["even"]
+    with pytest.raises(AttributeError, match=re.escape("summary.macro['f1'] (a Stat: mean, std, ci, n)")):
+        summary.f1
+    with pytest.raises(AttributeError, match=re.escape("summary.reference['pk']")):
+        summary.ref_pk
+    with pytest.raises(AttributeError, match="content_blind, deterministic, layout_only, term_blind"):
+        summary.flags
+    with pytest.raises(AttributeError, match=r"has no attribute 'nothing'$"):
+        summary.nothing
+    assert pickle.loads(pickle.dumps(summary)) == summary and not hasattr(summary, "f1")
