@@ -511,6 +511,17 @@ class Stat:
     """Mean, standard deviation (ddof=1) and confidence interval of a score over documents (no
     interval, ``(nan, nan)``, from fewer than two values).
 
+    Attributes
+    ----------
+    mean : float
+        The mean over the documents with a value (NaN values are left out).
+    std : float
+        The standard deviation over them (ddof=1; NaN from one value).
+    ci : (float, float)
+        The percentile bootstrap interval of the mean, at the run's ``confidence``.
+    n : int
+        The number of values summarised.
+
     Examples
     --------
     >>> import numpy as np
@@ -565,11 +576,28 @@ class Stat:
 class Failure:
     """A segmenter that failed on one document; the other documents are unaffected.
 
-    ``kind`` is ``"exception"`` (the segmenter raised), ``"output"`` (it returned invalid
-    boundaries), ``"timeout"`` (a call exceeded the ``timeout`` setting) or ``"crash"`` (it killed
-    its worker process); ``restart`` is the restart of permutation ``stream`` (``"within"``,
-    ``"shuffle"`` or ``"layout"``) that failed first; ``None`` with no stream for the initial
-    segmentation, ``None`` with a stream when a batched call failed and no single restart did.
+    Attributes
+    ----------
+    segmenter : str
+        The segmenter's label.
+    document : str
+        The document's id.
+    error : str
+        What went wrong, without where (``str(failure)``, :meth:`message`, says both).
+    restart : int or None
+        The restart of permutation ``stream`` that failed first; ``None`` with no stream for the
+        initial segmentation, ``None`` with a stream when a batched call failed and no single
+        restart did.
+    seed : int or None
+        The run's seed: with ``restart`` and ``stream``, what reproduces the failing call alone.
+    kind : str
+        ``"exception"`` (the segmenter raised), ``"output"`` (it returned invalid boundaries),
+        ``"timeout"`` (a call exceeded the ``timeout`` setting) or ``"crash"`` (it killed its
+        worker process).
+    traceback : str
+        The segmenter's own traceback when it raised (``""`` otherwise); kept out of the repr.
+    stream : str or None
+        The permutation stream of ``restart``: ``"within"``, ``"shuffle"`` or ``"layout"``.
 
     Examples
     --------
@@ -707,17 +735,36 @@ def failure_lines(failures: Sequence[Failure], limit: int = FAILURE_LINES) -> li
 class SegmenterSummary:
     """Corpus-level scores of one segmenter (the paper's Table 3 layout: mean and std).
 
-    ``macro`` maps a score name to its :class:`Stat` over documents: ``precision`` (STP),
-    ``recall`` (STR), ``f1``, ``chance_f1``, ``corrected_f1``, ``shuffle_f1``, ``n_boundaries``
-    and ``self_agreement_f1`` (and ``layout_f1`` when the layout control ran). ``micro`` pools the matched/predicted/initial counts of every
-    restart of every document: ``precision``, ``recall`` and ``f1``. ``reference`` maps each
-    reference metric (when documents have references) to its :class:`Stat`. ``content_blind`` and
-    ``layout_only`` (``None`` when that control was not run) are the corpus-level flags, beside the
-    share of documents flagged; ``term_blind`` is flagged when more than :data:`TERM_BLIND_SHARE` of
-    the documents are (:attr:`StabilityResult.term_blind`), ``term_blind_share`` their share.
-    ``params`` are the segmenter's parameters as given; ``resolved_params`` the values a parameter
-    resolved per document took (:func:`resolved_values`: a chunker's ``unit_separator`` left to the
-    readers, ``{"unit_separator": ["\\n\\n", " "]}``), empty where it ran as given everywhere.
+    Attributes
+    ----------
+    segmenter : str
+        The segmenter's label.
+    params : dict
+        The segmenter's parameters as given.
+    n_documents, n_failed : int
+        Documents scored, and documents it failed on (:attr:`CorpusResult.failures`).
+    macro : dict of str to Stat
+        Each stability score of the catalogue (:data:`stability.catalogue.STABILITY`: the headline
+        ``count_corrected``, ``precision`` (STP), ``recall`` (STR), ``f1``, ``shuffle_f1``,
+        ``chance_f1``, ``n_boundaries``...; ``layout_f1`` when the layout control ran) -> its
+        :class:`Stat` over documents.
+    micro : dict of str to float
+        ``precision``, ``recall`` and ``f1`` of the matched, found and initial boundaries pooled
+        over every restart of every document.
+    content_blind_share, nondeterministic_share, layout_only_share, term_blind_share : float
+        The share of its documents flagged content-blind, non-deterministic, layout-only
+        (NaN when the layout control was not run) and term-blind.
+    content_blind, deterministic, layout_only : bool or None
+        The corpus-level flags (``None`` when that control or check was not run).
+    term_blind : bool
+        Flagged when more than :data:`TERM_BLIND_SHARE` of the documents are
+        (:attr:`StabilityResult.term_blind`).
+    reference : dict of str to Stat
+        Each reference metric (when documents have references) -> its :class:`Stat`.
+    resolved_params : dict
+        The values a parameter resolved per document took (:func:`resolved_values`: a chunker's
+        ``unit_separator`` left to the readers, ``{"unit_separator": ["\\n\\n", " "]}``), empty
+        where it ran as given everywhere.
 
     Examples
     --------

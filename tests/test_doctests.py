@@ -6,6 +6,7 @@ date); modules whose optional dependency is missing are skipped.
 
 from __future__ import annotations
 
+import dataclasses
 import doctest
 import re
 import inspect
@@ -116,3 +117,13 @@ def test_every_public_name_has_an_examples_section_that_runs(name):
     assert re.search(r"^\s*Examples\n\s*--------\n", own, re.MULTILINE), f"{name}: no Examples section"
     tests = doctest.DocTestFinder(recurse=False).find(obj, name)
     assert sum(len(t.examples) for t in tests) > 0, f"{name}: an Examples section without an example"
+
+
+@pytest.mark.parametrize("name", [n for n in stability.__all__ if dataclasses.is_dataclass(getattr(stability, n))])
+def test_public_result_classes_document_every_field(name):
+    """``help(result.summary["c99"])`` in a notebook should say what each attribute holds, in a
+    numpydoc Attributes section (of the class or a base class): SegmenterSummary, Stat and
+    Failure said it in prose, with some fields (``n_failed``, ``seed``, ``traceback``) not at all."""
+    cls = getattr(stability, name)
+    documented = set().union(*(_documented(base) for base in cls.__mro__ if dataclasses.is_dataclass(base)))
+    assert [f.name for f in dataclasses.fields(cls) if f.name not in documented] == [], name
