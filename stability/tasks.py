@@ -49,7 +49,8 @@ def checked(raw: Any, n_units: int) -> tuple[int, ...]:
     try:
         return check_boundaries(raw, n_units, "boundaries", sort=True)
     except (InvalidSegmentationError, InvalidTypeError) as exc:
-        raise InvalidOutput(f"returned invalid boundaries: {exc}{_chunks_hint(raw) or _unit_chunks_hint(raw)}"
+        raise InvalidOutput(f"returned invalid boundaries: {exc}"
+                            f"{_chunks_hint(raw) or _unit_chunks_hint(raw) or _nonzero_hint(raw)}"
                             f"{_masses_hint(raw, n_units) or _per_unit_hint(raw, n_units) or _gap_string_hint(raw, n_units)}"
                             f"{_factory_hint(raw)}"
                             ) from None
@@ -108,6 +109,16 @@ def _unit_chunks_hint(raw: Any) -> str:
     return ("; it returned lists of strings (the units cut into chunks?): a segmenter returns boundaries, the "
             "index of the unit each chunk after the first starts at; return "
             "Segmentation.from_masses([len(chunk) for chunk in chunks]) to give chunks of units")
+
+
+def _nonzero_hint(raw: Any) -> str:
+    """What to return instead, when ``raw`` is what ``np.where(mask)`` and ``np.nonzero`` return
+    for a one-dimensional mask (a tuple holding one array of indices), else nothing."""
+    if not (isinstance(raw, tuple) and len(raw) == 1 and isinstance(raw[0], np.ndarray) and raw[0].ndim == 1
+            and np.issubdtype(raw[0].dtype, np.integer)):
+        return ""
+    return ("; it returned a tuple holding one array of integers (what np.where and np.nonzero return): return "
+            "that array, np.where(...)[0]")
 
 
 def _masses_hint(raw: Any, n_units: int) -> str:

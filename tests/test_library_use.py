@@ -4,6 +4,7 @@ from deep inside. Each test fails on the code before its fix (see the docstrings
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import pytest
@@ -405,3 +406,21 @@ def test_a_segmenter_of_the_wrong_type_among_several_is_named_by_its_label_or_pl
         evaluate(segmenters, demo_corpus(n_documents=1), n_restarts=2, progress=False)
     assert "a registered name or a 'module:attribute' string; received" in str(caught.value)
     assert caught.value.parameter == "segmenters"
+
+
+@pytest.mark.parametrize("found", ["where", "nonzero"])
+def test_a_segmenter_returning_what_np_where_returns_is_told_to_take_its_array(found):
+    """``return np.where(starts)`` (or ``np.nonzero``) returns a tuple holding one array, and was
+    refused with only 'boundaries[0] must be an integer; received ndarray array([3, 7])'."""
+    import numpy as np
+
+    from stability import SegmenterOutputError, stability_test
+
+    def segment(units):
+        starts = np.array([i in (3, 7) for i in range(len(units))])
+        return getattr(np, found)(starts)
+
+    with pytest.raises(SegmenterOutputError, match=re.escape(
+            "it returned a tuple holding one array of integers (what np.where and np.nonzero return): "
+            "return that array, np.where(...)[0]")):
+        stability_test(segment, UNITS, n_restarts=2)
