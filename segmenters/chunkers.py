@@ -89,6 +89,7 @@ import functools
 import importlib
 import logging
 import re
+from types import MappingProxyType
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -126,6 +127,37 @@ TOKENIZERS = CHONKIE_TOKENIZERS
 #: The extras that the ``chunkers`` extra of ``pyproject.toml`` gathers (tests/test_chunkers.py checks
 #: that the two agree); an adapter whose extra is not one of them is installed on its own.
 CHUNKERS_EXTRAS = ("langchain", "semchunk", "chonkie", "semantic-text-splitter")
+
+
+#: How to count a model's own tokens, which no adapter does (each would download a vocabulary).
+WRAP_FOR_TOKENS = ("to count your model's own tokens, wrap your splitter and its tokenizer with "
+                   "segmenters.chunkers.ChunkerSegmenter (README, 'Your own chunker')")
+
+#: What a model's tokens come to, for English prose (OpenAI's rule of thumb): the advice of
+#: :func:`_check_tokenizer` and the README's for a budget in tokens.
+TOKEN_RULE_OF_THUMB = "a token is about 4 characters, or three quarters of a word, of English prose"
+
+
+def _check_tokenizer(value: Any) -> str:
+    """``value`` if it is one of :data:`TOKENIZERS`; else the choice error, which for a name that is
+    none of them misspelt (a model's tokenizer: ``gpt2``, ``cl100k_base``) says why none is offered
+    and how to give a budget counted in a model's tokens."""
+    try:
+        return check_choice(value, "tokenizer", TOKENIZERS)
+    except InvalidParameterError as error:
+        if "did you mean" in str(error):
+            raise
+        raise InvalidParameterError(
+            f"{error}: the adapters count characters or words only, offline (a model's tokenizer, tiktoken's or "
+            f"Hugging Face's, downloads its vocabulary). For a budget of N tokens, {TOKEN_RULE_OF_THUMB}: "
+            f"chunk_size of about 4N with 'character', 3N/4 with 'word'; {WRAP_FOR_TOKENS}",
+            parameter="tokenizer") from None
+
+
+def _counter_hint(counts: str) -> str:
+    """What a segmenter says of a library's parameter setting what a size counts (langchain's
+    ``length_function``, semchunk's ``token_counter``), which it does not take."""
+    return f"the size counter is fixed, chunk_size counts {counts} (offline); {WRAP_FOR_TOKENS}"
 
 
 def _compact(text: str) -> str:
@@ -489,6 +521,9 @@ class FixedChars(_SizedChunker):
     ----------
     chunk_size : int, default 1000
         Characters per chunk (separators included); the last chunk may be shorter.
+    chunk_overlap : int, default 0
+        Characters shared by consecutive chunks: each chunk starts ``chunk_size - chunk_overlap``
+        characters after the one before, and the last is the first to reach the end of the text.
     unit_separator : str, optional
         Whitespace joining the units; default the document's own (a blank line between Markdown
         or HTML blocks, a space between sentences), else a newline.
@@ -496,12 +531,14 @@ class FixedChars(_SizedChunker):
 
     name = "fixed_chars"
 
-    def __init__(self, chunk_size: int = 1000, unit_separator: str | None = None) -> None:
+    def __init__(self, chunk_size: int = 1000, unit_separator: str | None = None, chunk_overlap: int = 0) -> None:
         super().__init__(chunk_size, unit_separator)
+        self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0, high=self.chunk_size - 1)
 
     def chunker(self, text: str) -> list[str]:  # type: ignore[override]
-        size = self.chunk_size
-        return [text[i : i + size] for i in range(0, len(text), size)]
+        size, overlap = self.chunk_size, self.chunk_overlap
+        # a chunk starting within the overlap of the text's end would lie inside the one before it
+        return [text[i : i + size] for i in range(0, max(len(text) - overlap, 1), size - overlap)]
 
 
 #: The logger langchain warns on for every chunk longer than ``chunk_size``.
@@ -537,6 +574,7 @@ class _LangchainSplitter(_SizedChunker):
     """
 
     package, extra = "langchain_text_splitters", "langchain"
+    parameter_hints = MappingProxyType({"length_function": _counter_hint("characters (len)")})
 
     def __init__(self, chunk_size: int, chunk_overlap: int, unit_separator: str | None) -> None:
         super().__init__(chunk_size, unit_separator)
@@ -654,6 +692,11 @@ class Semchunk(_SizedChunker):
 
     name = "semchunk"
     package, extra = "semchunk", "semchunk"
+    parameter_hints = MappingProxyType({
+        "overlap": "semchunk's 'overlap' is 'chunk_overlap' here",
+        **dict.fromkeys(("token_counter", "tokenizer_or_token_counter", "tokenizer"),
+                        _counter_hint("words (whitespace-separated)")),
+    })
 
     def __init__(self, chunk_size: int = 150, chunk_overlap: int = 0, unit_separator: str | None = None) -> None:
         super().__init__(chunk_size, unit_separator)
@@ -677,10 +720,13 @@ class _ChonkieChunker(_SizedChunker):
     """Shared set-up of the chonkie adapters (offline tokenizers only)."""
 
     package, extra = "chonkie", "chonkie"
+    parameter_hints = MappingProxyType({
+        "tokenizer_or_token_counter": "chonkie's 'tokenizer_or_token_counter' is 'tokenizer' here ('character' or 'word')",
+    })
 
     def __init__(self, chunk_size: int, tokenizer: str, unit_separator: str | None) -> None:
         super().__init__(chunk_size, unit_separator)
-        self.tokenizer = check_choice(tokenizer, "tokenizer", CHONKIE_TOKENIZERS)
+        self.tokenizer = _check_tokenizer(tokenizer)
         self._library()
 
     def _chunks(self, text: str) -> list[Any]:
@@ -721,6 +767,12 @@ class ChonkieRecursive(_ChonkieChunker):
     """
 
     name = "chonkie_recursive"
+    parameter_hints = MappingProxyType({
+        **_ChonkieChunker.parameter_hints,
+        "chunk_overlap": "chonkie's RecursiveChunker has no overlap (chonkie adds one after chunking, which this "
+                         "adapter does not do); chonkie_sentence, langchain_recursive, langchain_character, semchunk, "
+                         "semantic_text_splitter and fixed_chars take chunk_overlap",
+    })
 
     def __init__(self, chunk_size: int = 1000, tokenizer: str = "character", unit_separator: str | None = None) -> None:
         super().__init__(chunk_size, tokenizer, unit_separator)
@@ -790,6 +842,10 @@ class SemanticTextSplitter(_SizedChunker):
 
     name = "semantic_text_splitter"
     package, extra = "semantic_text_splitter", "semantic-text-splitter"
+    parameter_hints = MappingProxyType({
+        "capacity": "semantic-text-splitter's 'capacity' is 'chunk_size' here (a range's lower end 'min_chunk_size')",
+        "overlap": "semantic-text-splitter's 'overlap' is 'chunk_overlap' here",
+    })
 
     def __init__(self, chunk_size: int = 1000, chunk_overlap: int = 0, min_chunk_size: int | None = None,
                  tokenizer: str = "character", unit_separator: str | None = None) -> None:
@@ -799,7 +855,7 @@ class SemanticTextSplitter(_SizedChunker):
         # the library refuses an overlap of the capacity's lower end or more only when it is built
         lowest = self.chunk_size if self.min_chunk_size is None else self.min_chunk_size
         self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0, high=lowest - 1)
-        self.tokenizer = check_choice(tokenizer, "tokenizer", TOKENIZERS)
+        self.tokenizer = _check_tokenizer(tokenizer)
         self._library()
 
     def _splitter(self) -> Any:
@@ -848,7 +904,7 @@ class LlamaIndexSentence(_SizedChunker):
                  unit_separator: str | None = None) -> None:
         super().__init__(chunk_size, unit_separator)
         self.chunk_overlap = check_int(chunk_overlap, "chunk_overlap", low=0, high=self.chunk_size - 1)
-        self.tokenizer = check_choice(tokenizer, "tokenizer", TOKENIZERS)
+        self.tokenizer = _check_tokenizer(tokenizer)
         self._library()
 
     def chunker(self, text: str) -> list[str]:  # type: ignore[override]

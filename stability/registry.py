@@ -484,8 +484,9 @@ def _check_parameter_names(factory: Callable[..., Any], params: dict[str, Any], 
         why = (f" ({name!r} is its first argument, the units it is called with: a function named as a segmenter is "
                "the segmenter itself; one that builds a segmenter is named by its class instead)"
                if name == first and name != "units" else "")
+        hint = getattr(factory, "parameter_hints", {}).get(name)  # Segmenter.parameter_hints
         raise InvalidParameterError(
-            f"segmenter {label!r} has no parameter {name!r}{did_you_mean(name, accepted) or '.'} "
+            f"segmenter {label!r} has no parameter {name!r}{f': {hint}.' if hint else did_you_mean(name, accepted) or '.'} "
             f"Its parameters: {', '.join(accepted) or 'none'}{why}")
     _check_call(factory, params, label)
     _check_parameter_types(factory, parameters, params, label)

@@ -68,7 +68,8 @@ import inspect
 import pickle
 from collections import Counter
 from operator import itemgetter
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Protocol, TypeAlias, Union, runtime_checkable
 
 import numpy as np
@@ -185,6 +186,12 @@ class Segmenter:
     #: parameters then share one state per document (see :func:`prepare_key`). ``None`` (the
     #: default): not declared, the state is never shared. ``()``: ``prepare`` reads no parameter.
     prepare_params: tuple[str, ...] | None = None
+
+    #: What to say of a parameter name the segmenter does not take but a user may well give: the
+    #: name a wrapped library gives one of its parameters (``{"capacity": "... is 'chunk_size'
+    #: here"}``), or one it lacks. The error for such a name (:func:`stability.registry.get_segmenter`)
+    #: says this instead of the closest name it takes, before listing those it takes.
+    parameter_hints: Mapping[str, str] = MappingProxyType({})
 
     def segment(self, units: Sequence[str]) -> SegmenterOutput:
         """Return the boundaries of ``units``."""
