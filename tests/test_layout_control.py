@@ -405,3 +405,33 @@ def test_the_kendall_tau_of_a_run_with_layout_only_configurations_says_what_it_r
     assert "3 of the 5 segmenters ranked are layout-only" in tau, tau
     topics = evaluate(["c99", "u00"], docs, n_restarts=2, layout_control=True, progress=False)
     assert "layout-only" not in " ".join(render(topics, "md").split()).split("Kendall tau between")[1]
+
+
+def test_a_chunk_smaller_than_the_units_is_named_with_what_its_size_counts():
+    """The other way round from a chunk larger than the documents: a RAG user gave semchunk
+    chunk_size=3 (words) or langchain chunk_size=20 (characters) meaning a model's hundreds of
+    tokens, and every unit became a chunk of its own: a boundary at every gap of every document,
+    the report flagged it content-blind and layout-only and showed a boundary F1 against the
+    headings of 0.48, as if the chunker found half the sections, with no word saying that the
+    boundaries were simply the units'. It names such layout-only configurations now, on how many
+    documents, and where to read what their chunk_size counts; a configuration leaving some gaps,
+    and a topic segmenter, are not named."""
+    from stability.reporting import render
+
+    docs = demo_corpus()[:3]
+    segmenters = {"fixed_chars,chunk_size=5": FixedChars(chunk_size=5),
+                  "fixed_chars,chunk_size=300": FixedChars(chunk_size=300), "c99": "c99"}
+    result = evaluate(segmenters, docs, n_restarts=2, layout_control=True, progress=False)
+    tiny = result.documents["fixed_chars,chunk_size=5"]
+    assert all(len(r.segmentation.boundaries) == r.segmentation.n_units - 1 for r in tiny)  # the premise
+    for fmt in ("table", "md"):
+        text = " ".join((render(result, fmt, width=120) if fmt == "table" else render(result, fmt)).split())
+        note = re.search(r"A boundary at every gap: (.*?)\. ", text)
+        assert note is not None, text
+        assert "'fixed_chars,chunk_size=5' on 3 of 3 documents" in note.group(1)
+        assert "chunk_size=300" not in note.group(1) and "c99" not in note.group(1)
+        assert "against the units' lengths" in text
+        assert "No boundary:" not in text
+    fine = evaluate({"fixed_chars,chunk_size=300": FixedChars(chunk_size=300)}, docs, n_restarts=2, layout_control=True,
+                    progress=False)
+    assert "every gap" not in render(fine, "md")

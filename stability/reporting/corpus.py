@@ -157,27 +157,47 @@ def _layout_note(result: CorpusResult) -> list[str]:
 
 
 def _whole_chunk_note(result: CorpusResult) -> list[str]:
-    """The layout-only configurations that placed no boundary on some documents of two units or
-    more, and on how many: a chunk size larger than those documents, typically one given in the
-    wrong unit (characters for a chunker counting words, or the reverse)."""
-    named = []
+    """The layout-only configurations whose chunk size did not fit the documents, and on how many:
+    no boundary on a document of two units or more (a chunk larger than the document), or one at
+    every gap of a document of three units or more (chunks no larger than a unit, so every unit its
+    own chunk and the boundaries the units' own); typically a size given in the wrong unit
+    (characters for a chunker counting words, or the reverse)."""
+    whole, every = [], []
     for label, s in result.summary.items():
-        runs = [r for r in result.documents.get(label, ()) if r.segmentation.n_units >= 2]
-        empty = sum(1 for r in runs if not r.segmentation.boundaries)
-        if s.layout_only and empty:
-            named.append((label, f"{shown_label(label)} on {empty} of {counted(len(runs), 'document')}"))
-    if not named:
+        if not s.layout_only:
+            continue
+        runs = result.documents.get(label, ())
+        sized = [r for r in runs if r.segmentation.n_units >= 2]
+        empty = sum(1 for r in sized if not r.segmentation.boundaries)
+        if empty:
+            whole.append((label, f"{shown_label(label)} on {empty} of {counted(len(sized), 'document')}"))
+        split = [r for r in runs if r.segmentation.n_units >= 3]
+        full = sum(1 for r in split if len(r.segmentation.boundaries) == r.segmentation.n_units - 1)
+        if full:
+            every.append((label, f"{shown_label(label)} on {full} of {counted(len(split), 'document')}"))
+    if not whole and not every:
         return []
     from ..registry import available_segmenters
 
     # a label names its segmenter where it starts with a registered name or a module:attribute (the
     # command line's and a grid's labels); a config's or a Python dict's own label does not
     registered = available_segmenters()
-    names = sorted({name for name in (label.split(",")[0] for label, _ in named) if name in registered or ":" in name})
-    look = "; ".join(spelling().say("describe_plugin" if ":" in name else "describe", name=name) for name in names)
-    return [f"No boundary: {'; '.join(text for _, text in named)}. A single chunk held each of those documents "
-            "whole, so they score 0 and say nothing of where it cuts: check what the chunk size counts (characters, "
-            f"words or tokens{': ' + look if look else ''}) against the documents' lengths."]
+
+    def check(named: list[tuple[str, str]], against: str) -> str:
+        names = sorted({name for name in (label.split(",")[0] for label, _ in named)
+                        if name in registered or ":" in name})
+        look = "; ".join(spelling().say("describe_plugin" if ":" in name else "describe", name=name) for name in names)
+        return f"check what the chunk size counts (characters, words or tokens{': ' + look if look else ''}) against {against}."
+
+    notes = []
+    if whole:
+        notes.append(f"No boundary: {'; '.join(text for _, text in whole)}. A single chunk held each of those documents "
+                     "whole, so they score 0 and say nothing of where it cuts: " + check(whole, "the documents' lengths"))
+    if every:
+        notes.append(f"A boundary at every gap: {'; '.join(text for _, text in every)}. Each unit of those documents "
+                     "was a chunk of its own or more (a chunk size no larger than a unit), so the boundaries are the "
+                     "units' own and say nothing of where it cuts: " + check(every, "the units' lengths"))
+    return notes
 
 
 def term_blind_counts(result: CorpusResult) -> str:
