@@ -231,9 +231,9 @@ def test_a_report_with_layout_only_chunkers_says_how_to_compare_them():
     chunkers = evaluate(["fixed_chars", "c99"], docs, n_restarts=2, layout_control=True, progress=False)
     text = render(chunkers, "table", width=200)
     # rendered from Python, the advice names render's keyword; on the command line, the flag
-    assert "The headline cannot rank layout-only configurations" in text and 'with metrics="f1_1,b,pk")' in text
+    assert "The headline cannot rank layout-only configurations" in text and 'with metrics="f1_1,cf1_1,b,pk")' in text
     with spelled(COMMAND_LINE):
-        assert "with --metrics f1_1,b,pk)" in render(chunkers, "md")
+        assert "with --metrics f1_1,cf1_1,b,pk)" in render(chunkers, "md")
     bare = [Document(d.id, d.units) for d in docs]
     unannotated = evaluate(["fixed_chars", "c99"], bare, n_restarts=2, layout_control=True, progress=False)
     assert ('of a few annotated documents (stability.scoring.add_references(result, "annotated.jsonl")'
@@ -435,3 +435,35 @@ def test_a_chunk_smaller_than_the_units_is_named_with_what_its_size_counts():
     fine = evaluate({"fixed_chars,chunk_size=300": FixedChars(chunk_size=300)}, docs, n_restarts=2, layout_control=True,
                     progress=False)
     assert "every gap" not in render(fine, "md")
+
+
+def test_a_run_of_chunk_sizes_with_references_names_the_best_by_chance_corrected_f1_and_how_sure():
+    """A RAG user's question is which chunker and size to take. The report said the headline cannot
+    rank layout-only configurations and to compare them by the reference metrics, and left the
+    reading to the user (at 80 columns the chance-corrected F1 that the README advises was left
+    out). With cf1_1 computed it now names the layout-only configurations in order of it, with each
+    one's interval over documents, says whether the first is ahead of the second beyond their
+    intervals, and that the headings stand for topic changes, not for retrieval quality."""
+    from stability.reporting import render
+
+    docs = demo_corpus()[:6]
+    sizes = {f"fixed_chars,chunk_size={size}": FixedChars(chunk_size=size) for size in (100, 400, 800)}
+    result = evaluate({**sizes, "c99": "c99"}, docs, n_restarts=2, layout_control=True,
+                      metrics={"names": ["f1_1", "cf1_1"]}, progress=False)
+    ranked = sorted(sizes, key=lambda label: -result.summary[label].reference["f1_1_corrected"].mean)
+    for fmt in ("table", "md"):
+        text = " ".join((render(result, fmt, width=80) if fmt == "table" else render(result, fmt)).split())
+        note = re.search(r"By cF1\(±1\) against the references, the layout-only configurations rank: (.*?)\. ", text)
+        assert note is not None, text
+        order = [re.search(re.escape(label), note.group(1)).start() for label in ranked]
+        assert order == sorted(order)  # in order of the metric
+        best = result.summary[ranked[0]].reference["f1_1_corrected"]
+        assert f"{ranked[0]}' {best.mean:.2f} [{best.ci[0]:.2f}, {best.ci[1]:.2f}]" in note.group(1)
+        assert "c99" not in note.group(1)  # a topic segmenter is not among them
+        second = result.summary[ranked[1]].reference["f1_1_corrected"]
+        said = "ahead of the second beyond both intervals" if best.ci[0] > second.ci[1] else "do not tell them apart"
+        assert said in text
+        assert "not retrieval quality" in text
+    # without the chance-corrected F1 computed, no ranking (F1 alone rewards many boundaries)
+    plain = evaluate(sizes, docs, n_restarts=2, layout_control=True, metrics={"names": ["f1_1"]}, progress=False)
+    assert "layout-only configurations rank" not in " ".join(render(plain, "md").split())

@@ -127,11 +127,17 @@ def layout_note() -> str:
 
 
 #: What to do with layout-only configurations (text chunkers), said when the run has one: by references if it has them.
+#: The reference metric that ranks layout-only configurations in the report (:func:`_layout_choice_note`):
+#: boundary F1 within one unit corrected for chance, which a size placing more boundaries does not
+#: raise by their number alone, as it raises F1.
+LAYOUT_CHOICE_METRIC = "cf1_1"
+
+
 LAYOUT_ONLY_ADVICE = ("The headline cannot rank layout-only configurations (chunkers, chunk sizes) against one "
                       "another: their boundaries follow the units' lengths, not the topics. Compare them by the "
                       "reference metrics ")
 #: The reference metrics it advises, as render's metrics= and --metrics take them.
-LAYOUT_ONLY_METRICS = ("f1_1", "b", "pk")
+LAYOUT_ONLY_METRICS = ("f1_1", LAYOUT_CHOICE_METRIC, "b", "pk")
 
 
 def layout_only_by(references: bool) -> str:
@@ -153,7 +159,32 @@ def _layout_note(result: CorpusResult) -> list[str]:
     if not any(s.layout_only for s in summaries):
         return [layout_note()]
     return [layout_note(), LAYOUT_ONLY_ADVICE + layout_only_by(any(s.reference for s in summaries)),
-            *_whole_chunk_note(result)]
+            *_layout_choice_note(result), *_whole_chunk_note(result)]
+
+
+def _layout_choice_note(result: CorpusResult) -> list[str]:
+    """The layout-only configurations (chunkers, chunk sizes) in order of :data:`LAYOUT_CHOICE_METRIC`
+    against the references, each with its interval over documents, and whether the first is ahead of
+    the second beyond them: the choice among them that the headline cannot make. None without two of
+    them holding that metric."""
+    measure = reference_measure(LAYOUT_CHOICE_METRIC)
+    stats = {label: s.reference[measure.name] for label, s in result.summary.items()
+             if s.layout_only and measure.name in s.reference and not math.isnan(s.reference[measure.name].mean)}
+    if len(stats) < 2:
+        return []
+    ranked = sorted(stats, key=lambda label: -measure.sign * stats[label].mean)
+    shown = ranked[:5]
+    listed = ", ".join(f"{shown_label(label)} {stats[label].mean:.2f} [{stats[label].ci[0]:.2f}, "
+                       f"{stats[label].ci[1]:.2f}]" for label in shown)
+    more = f" and {len(ranked) - len(shown)} more" if len(ranked) > len(shown) else ""
+    first, second = stats[ranked[0]], stats[ranked[1]]
+    apart = (first.ci[0] > second.ci[1]) if measure.sign > 0 else (first.ci[1] < second.ci[0])
+    sure = (f"the first is ahead of the second beyond both intervals (over {counted(first.n, 'document')})"
+            if apart else f"the first two's intervals (over {counted(first.n, 'document')}) overlap, so these "
+            "documents do not tell them apart: more pages, or choose between them on other grounds")
+    return [f"By {measure.short} against the references, the layout-only configurations rank: {listed}{more}. "
+            f"{sure[0].upper()}{sure[1:]}. The references (for Markdown and HTML, the headings) stand for where the "
+            "topic changes: this ranks how well each one's cuts meet them, not retrieval quality."]
 
 
 def _whole_chunk_note(result: CorpusResult) -> list[str]:
