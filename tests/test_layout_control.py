@@ -464,6 +464,14 @@ def test_a_run_of_chunk_sizes_with_references_names_the_best_by_chance_corrected
         said = "ahead of the second beyond both intervals" if best.ci[0] > second.ci[1] else "do not tell them apart"
         assert said in text
         assert "not retrieval quality" in text
+    # a label that does not say the size (a config's table named after the chunker, or the user's
+    # own name) has the ranking say it
+    own = evaluate({"fixed_chars": FixedChars(chunk_size=400, chunk_overlap=50), "mine": FixedChars(chunk_size=800),
+                    "fixed_chars,chunk_size=100": FixedChars(chunk_size=100)}, docs, n_restarts=2, layout_control=True,
+                   metrics={"names": ["cf1_1"]}, progress=False)
+    text = " ".join(render(own, "md").split())
+    assert "fixed_chars (chunk_size=400, chunk_overlap=50) 0" in text and "mine (chunk_size=800) -0" in text
+    assert "'fixed_chars,chunk_size=100' 0" in text  # said by its label: not twice
     # without the chance-corrected F1 computed, no ranking (F1 alone rewards many boundaries)
     plain = evaluate(sizes, docs, n_restarts=2, layout_control=True, metrics={"names": ["f1_1"]}, progress=False)
     assert "layout-only configurations rank" not in " ".join(render(plain, "md").split())

@@ -162,6 +162,15 @@ def _layout_note(result: CorpusResult) -> list[str]:
             *_layout_choice_note(result), *_whole_chunk_note(result)]
 
 
+def _sizes_unsaid(label: str, params: dict[str, Any]) -> str:
+    """``" (chunk_size=500)"``: a chunker's size and overlap that its label does not say (a config's
+    ``[segmenters.langchain_recursive]`` table with ``chunk_size = 500``, a label of the user's own),
+    so that a ranking of sizes shows them; ``""`` when the label says them, or there are none."""
+    unsaid = [f"{key}={params[key]}" for key in ("chunk_size", "chunk_overlap")
+              if params.get(key) and f"{key}=" not in label]
+    return f" ({', '.join(unsaid)})" if unsaid else ""
+
+
 def _layout_choice_note(result: CorpusResult) -> list[str]:
     """The layout-only configurations (chunkers, chunk sizes) in order of :data:`LAYOUT_CHOICE_METRIC`
     against the references, each with its interval over documents, and whether the first is ahead of
@@ -174,8 +183,8 @@ def _layout_choice_note(result: CorpusResult) -> list[str]:
         return []
     ranked = sorted(stats, key=lambda label: -measure.sign * stats[label].mean)
     shown = ranked[:5]
-    listed = ", ".join(f"{shown_label(label)} {stats[label].mean:.2f} [{stats[label].ci[0]:.2f}, "
-                       f"{stats[label].ci[1]:.2f}]" for label in shown)
+    listed = ", ".join(f"{shown_label(label)}{_sizes_unsaid(label, result.summary[label].params)} "
+                       f"{stats[label].mean:.2f} [{stats[label].ci[0]:.2f}, {stats[label].ci[1]:.2f}]" for label in shown)
     more = f" and {len(ranked) - len(shown)} more" if len(ranked) > len(shown) else ""
     first, second = stats[ranked[0]], stats[ranked[1]]
     apart = (first.ci[0] > second.ci[1]) if measure.sign > 0 else (first.ci[1] < second.ci[0])
