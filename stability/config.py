@@ -819,9 +819,11 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     if metrics is not None:  # the reports' metrics: a name the catalogue does not know, before the run
         _check_report_metrics([m.name for m in reference_measures(metrics)], experiment)
 
-    from .store import READER
+    from .store import READER, SHOWN_METRICS
 
     kept = {**(provenance or {}), READER: experiment.reading()}
+    if metrics is not None:  # shown again by a report rendered from the saved run
+        kept[SHOWN_METRICS] = [m.name for m in reference_measures(metrics)]
 
     def call() -> Any:
         return evaluate(segmenters, documents, settings, output=output, provenance=kept)

@@ -88,6 +88,7 @@ __all__ = [
     "run_header",
     "provenance",
     "READER",
+    "SHOWN_METRICS",
     "document_hash",
     "corpus_fingerprint",
     "iter_records",
@@ -202,6 +203,11 @@ _current = provenance  # for the methods whose parameter is named ``provenance``
 #: given after the run are read with those options by default
 #: (:func:`stability.scoring.add_references`); a record written before it was kept has none.
 READER = "reader"
+#: The key of :func:`provenance` under which ``stability run --metrics`` (:func:`stability.run_experiment`'s
+#: ``metrics``) keeps the reference metrics its reports showed, by catalogue name: a report rendered
+#: from the saved run later (``stability report``, :func:`stability.reporting.render`) shows those
+#: again unless told others.
+SHOWN_METRICS = "shown_metrics"
 
 
 def _short(value: Any, width: int = 60) -> str:

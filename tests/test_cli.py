@@ -213,6 +213,24 @@ def test_run_metrics_are_those_of_the_reports_it_writes(runner, corpus_file, tmp
     assert [cell.strip() for cell in header.split("| flags |")[1].strip(" |").split("|")] == ["F1(±1)", "B", "Pk"]
 
 
+def test_a_report_rendered_from_a_saved_run_shows_the_metrics_the_run_showed(runner, corpus_file, tmp_path):
+    """`stability report DIR` on a run made with `--metrics f1_1,b,pk` showed the default metrics
+    (F1, Pk, WD, B) rather than the run's own (found by a RAG user's audit): the run record keeps
+    the metrics its reports showed (store.SHOWN_METRICS) and a report of it shows them again, in
+    that order, unless --metrics says otherwise."""
+    out = tmp_path / "out"
+    _run_to(runner, corpus_file, out, "--metrics", "f1_1,b,pk")
+
+    def header(*extra):
+        result = runner.invoke(app, ["report", str(out), "--report-format", "md", *extra])
+        assert result.exit_code == 0, result.output
+        line = next(line for line in result.stdout.splitlines() if line.startswith("| segmenter | docs |"))
+        return [cell.strip() for cell in line.split("| flags |")[1].strip(" |").split("|")]
+
+    assert header() == ["F1(±1)", "B", "Pk"]
+    assert header("--metrics", "wd") == ["WD"]
+
+
 def test_run_metrics_that_cannot_be_computed_still_leave_the_reports(runner, tmp_path):
     """`--metrics pk,b --out DIR` on documents without references: the error stands (exit 1), but
     the reports are written with what the run computed; since --metrics chose the reports' metrics

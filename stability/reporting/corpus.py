@@ -323,10 +323,16 @@ def _check_computed(missing: list[Measure], options: Any = ()) -> None:
 
 def _reference_measures(result: CorpusResult, compact: bool = False,
                         metrics: Sequence[str] | None = None) -> list[Measure]:
-    """The reference metrics a report of ``result`` shows: ``metrics`` when given, else those the
-    run was told to compute (``[metrics] names``, ``metrics={"names": [...]}``) that it has, in
-    that order, else the catalogue's reported ones (:func:`selected_measures`)."""
+    """The reference metrics a report of ``result`` shows: ``metrics`` when given, else those its
+    run's reports showed (``stability run --metrics``, :data:`~stability.store.SHOWN_METRICS`), else
+    those the run was told to compute (``[metrics] names``, ``metrics={"names": [...]}``) that it
+    has, in that order, else the catalogue's reported ones (:func:`selected_measures`)."""
+    from ..store import SHOWN_METRICS
+
     present = {k for s in result.summary.values() for k in s.reference}
+    shown = (result.settings.get("provenance") or {}).get(SHOWN_METRICS)
+    if metrics is None and shown:
+        metrics = [name for name in shown if name in present] or None
     named = (result.settings.get("metrics") or {}).get("names")
     if metrics is None and named:
         metrics = [name for name in named if name in present]
