@@ -115,6 +115,18 @@ def test_broken_markup_is_read_as_a_browser_would(tmp_path):
     assert doc.meta["titles"] == ("Title", "Two") and doc.references[0].boundaries == (1,)
 
 
+def test_two_line_breaks_in_a_row_end_a_paragraph_as_a_browser_shows_them(tmp_path):
+    # pages written without <p> (old sites, forum and mail exports) separate paragraphs with
+    # <br><br>, which a browser shows as a blank line: three paragraphs here, the whitespace and
+    # inline tags between the two <br> change nothing; one <br> stays a space inside its paragraph,
+    # in a heading <br><br> stays inside the heading, and in <pre> every <br> is a new line of code
+    page = ("<body><h1>A<br><br>title</h1>First line<br>same paragraph.<br><br>Second paragraph.<br/>\n <b> </b><br/>"
+            "Third paragraph.<br><br><br>Fourth.<pre>a<br><br>b</pre></body>")
+    doc = next(read_html(write(tmp_path / "a.html", page)))
+    assert doc.units == ("First line same paragraph.", "Second paragraph.", "Third paragraph.", "Fourth.", "a b")
+    assert doc.meta["titles"] == ("A title",) and doc.references[0].boundaries == ()
+
+
 def test_blocks_inside_pre_are_lines_of_the_code(tmp_path):
     # rustdoc writes a declaration as <pre>..<div class="where">..</div>..</pre>: one code block
     page = ("<main><h1>Struct</h1><pre><code>pub struct Vec&lt;T&gt;<div class='where'>where T: Sized,</div>"

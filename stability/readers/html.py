@@ -65,7 +65,9 @@ def read_html(
     The units are the blocks of the page: the text between the start or end of two block elements
     (``<p>``, ``<li>``, ``<tr>``, ``<blockquote>``, ``<div>``...; table cells of a row are one
     unit), whitespace collapsed, entities decoded, inline markup (``<a>``, ``<em>``, ``<code>``...)
-    removed with its text kept, and each ``<pre>`` block, code kept or dropped with ``code``. When
+    removed with its text kept (a ``<br>`` is a space, but two in a row, nothing but whitespace
+    between them, end the block as the blank line a browser shows between two paragraphs of a
+    page written without ``<p>``), and each ``<pre>`` block, code kept or dropped with ``code``. When
     the page has a ``<main>`` element (or one with ``role="main"``), only the blocks inside it are
     read: the site's header, menus and footer around it are not the document. Never read: the
     content of ``<head>``, ``<script>``, ``<style>``, ``<nav>``, ``<template>``, ``<svg>``,
@@ -160,6 +162,7 @@ class _PageParser(HTMLParser):
         self.heading = 0  # level of the open heading, 0 outside one
         self.lined: tuple[str, int] | None = None  # the outermost open element of LINED, as self.main
         self.lined_count = 0  # how many of those were opened: the number of the one open
+        self.breaks = 0  # <br> tags since the last text of the block being read
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if self.skip == ("head", 1) and tag == "body":  # </head> may be left out
@@ -170,8 +173,11 @@ class _PageParser(HTMLParser):
         if tag in SKIPPED:
             self.skip, self.skip_line = (tag, 1), self.getpos()[0]
             return
-        if tag == "br" or (self.pre and tag in BLOCKS):  # a block inside <pre> is a new line of it
+        if tag == "br" and not self.pre and not self.heading and self.breaks:
+            self.flush()  # <br><br>: the blank line between two paragraphs of a page written without <p>
+        elif tag == "br" or (self.pre and tag in BLOCKS):  # a block inside <pre> is a new line of it
             self.text.append("\n" if self.pre else " ")
+            self.breaks += tag == "br"
         elif tag in ("td", "th"):
             self.text.append(" ")
         elif tag in BREAKS:
@@ -213,11 +219,13 @@ class _PageParser(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self.skip is None:
             self.text.append(data)
+            self.breaks = 0 if data.strip() else self.breaks
 
     def flush(self) -> None:
         """End the block being read: a heading, code or a paragraph, unless it has no text."""
         raw = "".join(self.text)
         self.text.clear()
+        self.breaks = 0
         if self.pre:
             text = " ".join(line.strip() for line in raw.splitlines() if line.strip())
             kind, level = "code", 0
