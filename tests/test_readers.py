@@ -1189,6 +1189,33 @@ def test_decoding_error_of_a_utf16_or_utf32_file_names_its_byte_order_mark(tmp_p
         assert next(read_corpus(file, encoding=codec)).units == ("Guten Tag.", "Grüß Gott.")
 
 
+def test_decoding_error_of_a_page_names_the_encoding_it_declares(tmp_path):
+    # a page saved by an old site or tool declares its 8-bit encoding in a <meta> tag, as browsers
+    # read it; the error names that encoding, not a guess, and the page reads with it
+    page = '<html><head><meta charset="iso-8859-1"></head><body><h1>Menu</h1><p>Café crème.</p></body></html>'
+    write(tmp_path / "site" / "a.html", page.replace("iso-8859-1", "utf-8"))
+    old = write(tmp_path / "site" / "b.html", page, encoding="latin-1")
+    with pytest.raises(CorpusFormatError, match=r"declares its encoding as 'iso-8859-1': pass encoding='iso-8859-1'") as info:
+        list(read_corpus(tmp_path / "site"))
+    assert info.value.path == str(old)
+    assert next(read_corpus(old, encoding="iso-8859-1")).units == ("Café crème.",)
+    # the http-equiv form and an XML declaration say it too; a declared UTF-8 says nothing about
+    # a file that is not, and neither does the encoding that was just tried
+    legacy = write(tmp_path / "c.htm", '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=windows-1252">'
+                   "<p>“quoted”</p>", encoding="cp1252")
+    with pytest.raises(CorpusFormatError, match=r"declares its encoding as 'windows-1252'"):
+        list(read_corpus(legacy))
+    xml = write(tmp_path / "d.html", '<?xml version="1.0" encoding="ISO-8859-15"?><p>10 €</p>', encoding="iso-8859-15")
+    with pytest.raises(CorpusFormatError, match=r"declares its encoding as 'ISO-8859-15'"):
+        list(read_corpus(xml))
+    liar = write(tmp_path / "e.html", page.replace("iso-8859-1", "utf-8"), encoding="latin-1")
+    with pytest.raises(CorpusFormatError, match=r"pass encoding= with the file's encoding \(for example"):
+        list(read_corpus(liar))
+    (tmp_path / "f.html").write_bytes(b'<meta charset="windows-1252"><p>\x81</p>')  # 0x81: no cp1252 character
+    with pytest.raises(CorpusFormatError, match=r"pass encoding= with the file's encoding \(for example"):
+        list(read_corpus(tmp_path / "f.html", encoding="cp1252"))
+
+
 def test_binary_files_are_passed_over_by_detection_and_named_as_not_text(tmp_path):
     png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10"
     (tmp_path / "notes").mkdir()

@@ -37,6 +37,7 @@ __all__ = [
     "PathLike",
     "Source",
     "check_encoding",
+    "declared_encoding",
     "checked_documents",
     "consecutive_groups",
     "first_lines",
@@ -388,9 +389,9 @@ def looks_binary(path: Path) -> bool:
     return _binary(_head(path))
 
 
-def _decoding_advice(path: Path, refused: bool) -> str:
-    """What to do about a file that does not decode, from what its first bytes show; ``refused``:
-    the codec refused the whole stream, whatever the error handler."""
+def _decoding_advice(path: Path, encoding: str, refused: bool) -> str:
+    """What to do about a file that does not decode as ``encoding``, from what its first bytes
+    show; ``refused``: the codec refused the whole stream, whatever the error handler."""
     if refused:
         return (
             "pass encoding= with the file's encoding (for example encoding='utf-16-le' for UTF-16 "
@@ -406,10 +407,46 @@ def _decoding_advice(path: Path, refused: bool) -> str:
             "UTF-16 without a byte-order mark (encoding='utf-16-le'); leave it out with pattern= "
             "(a glob of the corpus files' names)"
         )
+    declared = declared_encoding(head)
+    if declared is not None and codecs.lookup(declared).name != codecs.lookup(encoding).name:
+        return (f"the file declares its encoding as {declared!r}: pass encoding='{declared}' (files in several "
+                "encodings: read each encoding's files apart, with pattern=), or encoding_errors='replace' to "
+                "substitute undecodable bytes")
     return (
         "pass encoding= with the file's encoding (for example encoding='latin-1' or 'cp1252'), "
         "or encoding_errors='replace' to substitute undecodable bytes"
     )
+
+
+#: An encoding a file names in its first bytes: an HTML ``<meta charset>`` (or its
+#: ``http-equiv="Content-Type"`` form) or an XML declaration's ``encoding``.
+_DECLARED = re.compile(
+    rb"<meta\b[^>]*?\bcharset\s*=\s*[\"']?([A-Za-z0-9._:-]+)|<\?xml\b[^>]*?\bencoding\s*=\s*[\"']([A-Za-z0-9._:-]+)",
+    re.IGNORECASE,
+)
+
+
+def declared_encoding(head: bytes) -> str | None:
+    """The encoding the first bytes ``head`` of a file declare (see :data:`_DECLARED`), when it is
+    a codec Python knows other than UTF-8 (a page declaring UTF-8 that does not decode says
+    nothing about its real encoding), else None.
+
+    >>> declared_encoding(b'<html><head><meta charset="ISO-8859-1"><title>')
+    'ISO-8859-1'
+    >>> declared_encoding(b'<meta http-equiv="Content-Type" content="text/html; charset=windows-1252">')
+    'windows-1252'
+    >>> declared_encoding(b'<?xml version="1.0" encoding="utf-8"?>') is None
+    True
+    """
+    found = _DECLARED.search(head)
+    if found is None:
+        return None
+    name = (found.group(1) or found.group(2)).decode("ascii")
+    try:
+        known = codecs.lookup(name).name
+    except LookupError:
+        return None
+    return None if known == "utf-8" else name
 
 
 def _codec_refuses(path: Path, encoding: str) -> bool:
@@ -443,7 +480,7 @@ def _decode_error(path: Path, encoding: str, exc: UnicodeError) -> CorpusFormatE
     else:
         what = f"bytes {found or exc.object[exc.start : exc.end]!r}: {exc.reason}"
     return CorpusFormatError(
-        f"cannot decode the file as {shown!r}{where} ({what}); {_decoding_advice(path, refused)}",
+        f"cannot decode the file as {shown!r}{where} ({what}); {_decoding_advice(path, encoding, refused)}",
         path=str(path),
         line=line,
     )
