@@ -179,6 +179,16 @@ def test_front_matter_needs_its_closing_line(tmp_path):
     assert doc.units == ("title: x", "Body.")
 
 
+def test_a_rule_followed_by_a_blank_line_opens_no_front_matter(tmp_path):
+    # a page opening with a thematic break and holding another one: the text between the two was
+    # taken for front matter and dropped without a word; pandoc's rule (YAML metadata is not
+    # followed by a blank line) tells them apart, as GitHub shows the page: two rules and its text
+    doc = next(read_markdown(write(tmp_path / "a.md", "---\n\nText one.\n\n---\n\nText two.\n")))
+    assert doc.units == ("Text one.", "Text two.")
+    front = next(read_markdown(write(tmp_path / "b.md", "---\ntitle: x\n\ntags: [a]\n---\n\nText one.\n")))
+    assert front.units == ("Text one.",)  # blank lines inside front matter are fine
+
+
 def test_a_file_with_only_headings_is_an_error_naming_it(tmp_path):
     file = write(tmp_path / "empty.md", "# One\n\n## Two\n<!-- nothing -->\n")
     with pytest.raises(CorpusFormatError, match=r"empty\.md.*expected some text besides headings; the file has none"):

@@ -131,7 +131,7 @@ def read_markdown(
     row does in the HTML reader); ``<pre>`` runs to ``</pre>`` and is a code block (tags removed,
     entities decoded); ``<script>`` and ``<style>`` are removed. Lines of a
     block are stripped and joined with single spaces. Removed without a trace: front matter (YAML,
-    ``---`` on the first line up to a closing ``---`` or ``...``; TOML, ``+++`` up to ``+++``), HTML comments that start a
+    ``---`` on the first line, not followed by a blank line, up to a closing ``---`` or ``...``; TOML, ``+++`` up to ``+++``), HTML comments that start a
     line (``<!-- ... -->``, over several lines too; text after the closing ``-->`` on its line
     is shown, a paragraph of its own), lines holding only HTML tags (``<details>``,
     ``</div>``), link reference definitions (``[label]: https://...``) and thematic breaks
@@ -242,9 +242,12 @@ def read_sectioned(path: PathLike, blocks: FileBlocks, patterns: tuple[str, ...]
 
 def _front_matter_end(lines: list[str]) -> int:
     """Index of the first line after the front matter (0 when the file has none): YAML between
-    ``---`` lines (closed by ``---`` or ``...``), or TOML between ``+++`` lines (Hugo, Zola)."""
+    ``---`` lines (closed by ``---`` or ``...``), or TOML between ``+++`` lines (Hugo, Zola).
+
+    A ``---`` followed by a blank line opens none, as pandoc has it: it is a thematic break
+    (a page opening with a rule, its text up to the next rule is text, not metadata)."""
     opening = lines[0].strip() if lines else ""
-    if opening not in _FRONT_MATTER:
+    if opening not in _FRONT_MATTER or (opening == "---" and len(lines) > 1 and not lines[1].strip()):
         return 0
     for i in range(1, len(lines)):
         if lines[i].strip() in _FRONT_MATTER[opening]:
