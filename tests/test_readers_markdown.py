@@ -6,6 +6,7 @@ setext headings, fenced code, thematic breaks), written next to each case.
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import pytest
@@ -580,3 +581,36 @@ def test_headings_and_code_blocks_agree_with_a_commonmark_parser(tmp_path_factor
     assert [(b.level, b.text) for b in ours if b.kind == "heading"] == headings
     assert [b.text for b in ours if b.kind == "code"] == code
     assert [w for b in ours if b.kind == "paragraph" for w in b.text.split()] == words
+
+
+# the regular expressions markup="text" removed emphasis with until it took quadratic time: the
+# reference the linear scan must agree with on every text
+_EMPHASIS_REGEX = re.compile(r"(\*{1,3}|~~)(?=\S)(.+?)(?<=\S)\1")
+_UNDERSCORE_REGEX = re.compile(r"(?<!\w)(_{1,3})(?=\S)(.+?)(?<=\S)\1(?!\w)")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="*_~ a\n\u00e9.\t", max_size=40))
+def test_emphasis_is_removed_as_the_regular_expressions_remove_it(text):
+    from stability.readers.markdown import _EMPHASIS_DELIMITERS, _UNDERSCORE_DELIMITERS, _unemphasised
+    assert _unemphasised(text, _EMPHASIS_DELIMITERS) == _EMPHASIS_REGEX.sub(r"\2", text)
+    assert _unemphasised(text, _UNDERSCORE_DELIMITERS, in_words=False) == _UNDERSCORE_REGEX.sub(r"\2", text)
+
+
+def test_a_long_paragraph_of_unclosed_emphasis_reads_in_linear_time(tmp_path):
+    # a 300 kB paragraph of 'a * b' (a formula, a log) with markup="text": each '*' was tried
+    # against the rest of the paragraph, about an hour; the guard is a hang guard, far above the
+    # fraction of a second it takes (no timing is asserted)
+    import signal
+
+    def hang(signum, frame):
+        raise TimeoutError("markup='text' took over 60 s on a 300 kB paragraph: quadratic again")
+    file = write(tmp_path / "long.md", "# Notes\n\n" + "x * y and _z " * 25_000 + "**end**\n")
+    previous = signal.signal(signal.SIGALRM, hang)
+    signal.alarm(60)
+    try:
+        doc = next(read_markdown(file, markup="text"))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert doc.units == (("x * y and _z " * 25_000).strip() + " end",)
