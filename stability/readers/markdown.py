@@ -39,7 +39,6 @@ _BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _TAG_PATTERN = r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>"  # one HTML tag
 _MARKER = r"(?:[-+*]|\d{1,9}[.)])"  # a list item's marker
-_TARGET = r"(?:\([^)]*\)|\[[^\]]*\])"  # a link's destination, or its reference label
 _TAGS_ONLY = re.compile(rf"^\s*(?:{_TAG_PATTERN}\s*)+$")
 _COMMENT_START = re.compile(r"^ {0,3}<!--")
 # CommonMark's HTML blocks: <pre>, <script> and <style> run to their closing tag; a block-level tag
@@ -66,9 +65,6 @@ _LIST_MARKER = re.compile(rf"^{_MARKER}[ \t]+(?:\[[ xX]\][ \t]+)?")
 _TABLE_DELIMITER = re.compile(r"^\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?$")
 _CODE_SPAN = re.compile(r"(?<![`\\])(`+)(.+?)(?<!`)\1(?!`)")  # an escaped backtick opens nothing
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
-_INLINE_COMMENT = re.compile(r"<!--.*?-->")
-_IMAGE = re.compile(rf"!\[([^\]]*)\]{_TARGET}")
-_LINK = re.compile(rf"\[([^\]]+)\]{_TARGET}")
 _AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^<>\s]+)>")
 _TAG = re.compile(_TAG_PATTERN)
 #: Emphasis: a delimiter (tried in this order at each place) that a non-space follows, its text on
@@ -358,7 +354,7 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str =
                 line = lines[i]
                 i += 1
             tail = line.partition("-->")[2].strip()  # text after the comment is shown: its own block
-            if _TAG.sub("", _INLINE_COMMENT.sub("", tail)).strip() and (text := inline(tail)):
+            if _TAG.sub("", _uncommented(tail)).strip() and (text := inline(tail)):
                 yield Block("paragraph", text, i)
         else:
             if _HTML_BLOCK.match(line):
@@ -441,15 +437,70 @@ def _inline_text(text: str) -> str:
 def _rendered(text: str) -> str:
     """Text outside code spans without its inline markup, escapes and entities resolved."""
     text = _ESCAPED.sub(lambda m: chr(_PROTECTED + ord(m.group(1))), text)
-    text = _INLINE_COMMENT.sub("", text)
+    text = _uncommented(text)
     text = _AUTOLINK.sub(r"\1", text)
-    text = _IMAGE.sub(r"\1", text)
-    text = _LINK.sub(r"\1", text)
+    text = _unlinked(_unlinked(text, "!["), "[")
     text = _TAG.sub("", text)
     for _ in range(3):  # nested emphasis: ***a*** or **a _b_**
         text = _unemphasised(_unemphasised(text, _EMPHASIS_DELIMITERS), _UNDERSCORE_DELIMITERS, in_words=False)
     text = html.unescape(text)
     return "".join(chr(ord(c) - _PROTECTED) if _PROTECTED <= ord(c) < _PROTECTED + 128 else c for c in text)
+
+
+class _Occurrences:
+    """Where ``token`` occurs in ``text``, listed once: :meth:`after` finds the first at or after a
+    place without scanning the text again (what keeps the inline rules linear on long paragraphs)."""
+
+    def __init__(self, text: str, token: str) -> None:
+        self.positions = [m.start() for m in re.finditer(re.escape(token), text)]
+
+    def after(self, i: int) -> int:
+        """The first place ``>= i`` where the token starts, or -1."""
+        k = bisect.bisect_left(self.positions, i)
+        return self.positions[k] if k < len(self.positions) else -1
+
+
+def _uncommented(text: str) -> str:
+    """``text`` without its HTML comments that open and close on one line, each the shortest
+    (as the regular expression ``<!--.*?-->`` removes them), in linear time."""
+    if "<!--" not in text:
+        return text
+    closings, newlines = _Occurrences(text, "-->"), _Occurrences(text, "\n")
+    out, copied, p = [], 0, text.find("<!--")
+    while p != -1:
+        end = closings.after(p + 4)
+        if end != -1 and not 0 <= newlines.after(p + 4) < end:
+            out.append(text[copied:p])
+            copied = end + 3
+        p = text.find("<!--", max(p + 1, copied))
+    return "".join(out) + text[copied:]
+
+
+def _unlinked(text: str, opening: str) -> str:
+    """``text`` with each link (``opening="["``) or image (``"!["``) replaced by its text: the
+    opening, a text without ``]`` (not empty, for a link), ``]``, then a destination ``(...)`` or a
+    reference label ``[...]`` (as the regular expressions ``\\[([^\\]]+)\\]`` and
+    ``!\\[([^\\]]*)\\]`` followed by ``(?:\\([^)]*\\)|\\[[^\\]]*\\])`` replace them), in linear time.
+
+    >>> _unlinked("see [the guide](a.md), [ref][1], [x [y](z) and [no] link", "[")
+    'see the guide, ref, x [y and [no] link'
+    """
+    if opening not in text:
+        return text
+    brackets, parens = _Occurrences(text, "]"), _Occurrences(text, ")")
+    least = 1 if opening == "[" else 0  # a link's text is not empty, an image's may be
+    out, copied, p = [], 0, text.find(opening)
+    while p != -1:
+        start = p + len(opening)
+        close = brackets.after(start)
+        target = close + 1
+        if close - start >= least and target < len(text) and text[target] in "([":
+            end = (parens if text[target] == "(" else brackets).after(target + 1)
+            if end != -1:
+                out += [text[copied:p], text[start:close]]
+                copied = end + 1
+        p = text.find(opening, max(p + 1, copied))
+    return "".join(out) + text[copied:]
 
 
 def _word(character: str) -> bool:
