@@ -1216,6 +1216,26 @@ def test_decoding_error_of_a_page_names_the_encoding_it_declares(tmp_path):
         list(read_corpus(tmp_path / "f.html", encoding="cp1252"))
 
 
+@pytest.mark.parametrize("name, first, second, read", [
+    ("a.md", "# A\n\nFirst.\n", "# B\n\nSecond.\n", lambda doc: (doc.units, doc.references[0].boundaries)),
+    ("a.ref", "==========\nA.\n==========\n", "==========\nB.\n==========\n",
+     lambda doc: (doc.units, doc.references[0].boundaries)),
+    ("a.jsonl", '{"id": "d1", "units": ["First."]}\n', '{"id": "d2", "units": ["Second."]}\n', lambda doc: doc.units),
+    ("a.txt", "First.\n\n", "Second.\n", lambda doc: doc.units),
+])
+def test_a_byte_order_mark_where_two_files_were_joined_is_removed(tmp_path, name, first, second, read):
+    # files saved with a UTF-8 byte-order mark and joined (cat, PowerShell's Get-Content) carry a
+    # second mark at the start of a line: it hid the heading or separator after it (the heading
+    # '# B' read as text of the unit before), made the JSON line invalid, or stuck to the text
+    bom = "\ufeff".encode()
+    joined = (tmp_path / name)
+    joined.write_bytes(bom + first.encode() + bom + second.encode())
+    (tmp_path / "apart").mkdir()
+    alone = tmp_path / "apart" / name
+    alone.write_bytes(first.encode() + second.encode())
+    assert [read(doc) for doc in read_corpus(joined)] == [read(doc) for doc in read_corpus(alone)]
+
+
 def test_binary_files_are_passed_over_by_detection_and_named_as_not_text(tmp_path):
     png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10"
     (tmp_path / "notes").mkdir()

@@ -496,17 +496,27 @@ def _nul_error(path: Path, encoding: str, line: int) -> CorpusFormatError:
         path=str(path), line=line)
 
 
+#: The byte-order mark, as text (U+FEFF).
+_MARK = "\ufeff"
+
+
 def iter_lines(path: Path, encoding: str, errors: str, *, raw: bool = False) -> Generator[str, None, None]:
     """Yield the lines of ``path`` one at a time, turning decoding errors into format errors.
 
     With ``raw=False`` line ends are normalised and removed; with ``raw=True`` the file is opened
     with ``newline=""`` and lines keep their ends (what :mod:`csv` needs).
+
+    A byte-order mark starting a line is removed, as the one starting the file is: it is where two
+    files were joined (``cat a.md b.md``, PowerShell's ``Get-Content``), and left there it would
+    hide the heading, separator or JSON object after it.
     """
     try:
         with open(path, encoding=encoding, errors=errors, newline="" if raw else None) as handle:
             for number, line in enumerate(handle, 1):
                 if "\0" in line:
                     raise _nul_error(path, encoding, number)
+                if line.startswith(_MARK):
+                    line = line.lstrip(_MARK)
                 yield line if raw or not line.endswith("\n") else line[:-1]
     except UnicodeError as exc:  # a decoding error, or a codec refusing the stream (UTF-16 without a mark)
         raise _decode_error(path, encoding, exc) from None
