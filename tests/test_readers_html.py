@@ -119,11 +119,13 @@ def test_two_line_breaks_in_a_row_end_a_paragraph_as_a_browser_shows_them(tmp_pa
     # pages written without <p> (old sites, forum and mail exports) separate paragraphs with
     # <br><br>, which a browser shows as a blank line: three paragraphs here, the whitespace and
     # inline tags between the two <br> change nothing; one <br> stays a space inside its paragraph,
-    # in a heading <br><br> stays inside the heading, and in <pre> every <br> is a new line of code
+    # in a heading <br><br> stays inside the heading, in a table inside its row, and in <pre> every <br> is a new line of code
     page = ("<body><h1>A<br><br>title</h1>First line<br>same paragraph.<br><br>Second paragraph.<br/>\n <b> </b><br/>"
-            "Third paragraph.<br><br><br>Fourth.<pre>a<br><br>b</pre></body>")
+            "Third paragraph.<br><br><br>Fourth.<pre>a<br><br>b</pre>"
+            "<table><tr><td>cell<br><br>same row<td>next cell</table></body>")
     doc = next(read_html(write(tmp_path / "a.html", page)))
-    assert doc.units == ("First line same paragraph.", "Second paragraph.", "Third paragraph.", "Fourth.", "a b")
+    assert doc.units == ("First line same paragraph.", "Second paragraph.", "Third paragraph.", "Fourth.", "a b",
+                         "cell same row next cell")  # a table's row is one unit, whatever its cells hold
     assert doc.meta["titles"] == ("A title",) and doc.references[0].boundaries == ()
 
 

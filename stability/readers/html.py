@@ -67,7 +67,7 @@ def read_html(
     unit), whitespace collapsed, entities decoded, inline markup (``<a>``, ``<em>``, ``<code>``...)
     removed with its text kept (a ``<br>`` is a space, but two in a row, nothing but whitespace
     between them, end the block as the blank line a browser shows between two paragraphs of a
-    page written without ``<p>``), and each ``<pre>`` block, code kept or dropped with ``code``. When
+    page written without ``<p>``; not in a heading, a ``<pre>`` or a table, whose rows stay whole), and each ``<pre>`` block, code kept or dropped with ``code``. When
     the page has a ``<main>`` element (or one with ``role="main"``), only the blocks inside it are
     read: the site's header, menus and footer around it are not the document. Never read: the
     content of ``<head>``, ``<script>``, ``<style>``, ``<nav>``, ``<template>``, ``<svg>``,
@@ -173,7 +173,7 @@ class _PageParser(HTMLParser):
         if tag in SKIPPED:
             self.skip, self.skip_line = (tag, 1), self.getpos()[0]
             return
-        if tag == "br" and not self.pre and not self.heading and self.breaks:
+        if tag == "br" and self.breaks and not (self.pre or self.heading or self._in_table()):
             self.flush()  # <br><br>: the blank line between two paragraphs of a page written without <p>
         elif tag == "br" or (self.pre and tag in BLOCKS):  # a block inside <pre> is a new line of it
             self.text.append("\n" if self.pre else " ")
@@ -193,6 +193,10 @@ class _PageParser(HTMLParser):
             self.main = (tag, 1)
         elif self.main is not None and tag not in VOID:
             self.main = _nested(self.main, tag, 1)
+
+    def _in_table(self) -> bool:
+        """Whether a table is open: its rows are units whatever their cells hold."""
+        return self.lined is not None and self.lined[0] == "table"
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in VOID:  # <br/>; a non-void element written <div/> opens nothing
