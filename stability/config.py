@@ -430,11 +430,12 @@ class Experiment:
         command line (``unit``, ``splitter``, ``format``...), so that references given after the
         run (``stability report RUN -R``, :func:`stability.scoring.add_references`) are read into
         the run's units without being told them again; and ``formats``, the format each path was
-        read in (given, else detected; ``None`` for standard input, or a path that is no longer
+        read in (given, else detected; a list of them for a folder of pages read each in its own
+        format, Markdown beside HTML; ``None`` for standard input, or a path that is no longer
         there). ``limit`` is left out (it counts the documents run, not how one is read), and so
         is a value JSON cannot hold (a callable splitter of an experiment built in Python).
         ``None`` for the demo corpus, which reads no file."""
-        from .readers import detect_format
+        from .readers import detect_formats
 
         if "demo" in self.corpus or "path" not in self.corpus:
             return None
@@ -444,15 +445,16 @@ class Experiment:
         options = {key: value for key, value in self.corpus.items() if key in keys and _json_value(value)}
         text = {key: options[key] for key in ("encoding", "encoding_errors") if key in options}
 
-        def format_of(path: Any) -> str | None:
+        def format_of(path: Any) -> str | list[str] | None:
             if "format" in options:
                 return _lookup_format(options["format"])
             if str(path) == "-":
                 return None
             try:
-                return detect_format(path, **text)
+                found = detect_formats(path, **text)
             except (StabilityError, OSError):  # read_corpus said why, or the corpus went since
                 return None
+            return found[0] if len(found) == 1 else list(found)
 
         return {"paths": [str(Path(p).absolute()) if str(p) != "-" else "-" for p in paths],
                 "formats": [format_of(p) for p in paths], "options": options}
@@ -699,14 +701,15 @@ def _warn_kept_format(corpus: str, options: Mapping[str, Any], source: str) -> N
     """Warn when a file's ``[corpus] format``, kept for the corpus ``--corpus`` gives instead of its
     path, is not the format that corpus is detected as: it may be read as something it is not
     (a JSON file read as plain text lines)."""
-    from .readers import detect_format
+    from .readers import detect_formats
 
     try:
-        detected = detect_format(corpus, encoding=options.get("encoding", "utf-8"),
-                                 encoding_errors=options.get("encoding_errors", "strict"))
+        found = detect_formats(corpus, encoding=options.get("encoding", "utf-8"),
+                               encoding_errors=options.get("encoding_errors", "strict"))
     except (StabilityError, OSError, ValueError):
         return  # reading it says what is wrong, with the format kept
-    if detected != options["format"]:
+    detected = found[0]  # a folder of Markdown and HTML pages: read in either, it looks like neither alone
+    if options["format"] not in found:
         from .settings import SettingsWarning
 
         warn(f"--corpus {corpus}: read in the format {options['format']!r} of {source}'s [corpus], whose path it "

@@ -587,7 +587,9 @@ def _for_other_files(references: str | os.PathLike, recorded: dict[str, Any], fo
         read_in = _lookup(given["format"]).name if "format" in given else detect_format(references, **text)
     except (StabilityError, OSError):  # said by read_segmentations, which reads them next
         return {}
-    if read_in not in formats:
+    # a folder of pages read each in its own format recorded the list of them
+    read = {name for entry in formats for name in (entry if isinstance(entry, list) else [entry])}
+    if read_in not in read:
         return {}
     return {key: value for key, value in recorded.items() if key not in ("format", "pattern")}
 

@@ -9,7 +9,7 @@ import warnings
 import pytest
 
 from stability.exceptions import CorpusFormatError
-from stability.readers import CorpusWarning, detect_format, read_corpus
+from stability.readers import CorpusWarning, detect_format, detect_formats, read_corpus
 
 WIKI = "========,1,preface.\nFirst sentence.\nSecond sentence.\n========,2,History.\nThird one.\nFourth one.\n"
 UNITS = [f"Sentence number {i}." for i in range(8)]
@@ -222,3 +222,105 @@ def test_a_folder_is_listed_once_and_read_as_listed(tmp_path, monkeypatch):
     listings.clear()
     assert [d.id for d in read_corpus(corpus)] == ["a.ref", "b.ref", "c.ref"]  # listed again: a new call
     assert len(listings) == 1
+
+
+def _docs_site(folder):
+    """A product-docs folder as a RAG user has one: Markdown and HTML pages side by side, with
+    notes, a README and an image beside them."""
+    write(folder / "guide.md", "Intro.\n\n# Install\n\nRun pip.\n\n# Use\n\nCall it. Then wait.\n")
+    write(folder / "faq.html", "<h1>FAQ</h1><p>Ask.</p><h2>More</h2><p>Answer <em>it</em>.</p>")
+    write(folder / "sub" / "api.htm", "<main><h1>A</h1><p>x.</p><h1>B</h1><p>y.</p></main>")
+    write(folder / "10-intro.md", "# Intro\n\nHi *there*.\n\n# Two\n\nThere.\n")
+    write(folder / "notes.txt", "To do: check the FAQ.\n")
+    write(folder / "README", "These are the product's pages.\n")
+    (folder / "logo.png").write_bytes(b"\x89PNG\x00\x01")
+    return folder
+
+
+def test_a_folder_of_markdown_and_html_pages_reads_each_page_in_its_own_format(tmp_path):
+    """A folder holding ``.md`` and ``.html`` pages was read as Markdown only, the HTML pages left
+    out with a warning: half the pages lost unless the user split the folder. They are one corpus,
+    each file read by its own format's reader (units and references as that reader gives them
+    for the file alone), ids unchanged, in the folder's natural order, said once; notes, the
+    README and the image beside them are not read, and not named."""
+    from stability.readers import read_html, read_markdown
+
+    site = _docs_site(tmp_path / "site")
+    with pytest.warns(CorpusWarning) as caught:
+        docs = list(read_corpus(site))
+    said = [str(w.message) for w in caught]
+    assert said == [f"{site}: pages of 2 formats (2 markdown, 2 html): each file is read in its own format, one "
+                    "corpus (a document's meta['format'] names it); pass format= to read one of them only"]
+    assert [(d.id, d.meta["format"]) for d in docs] == [
+        ("10-intro.md", "markdown"), ("faq.html", "html"), ("guide.md", "markdown"), ("sub/api.htm", "html")]
+    alone = {"10-intro.md": read_markdown, "guide.md": read_markdown, "faq.html": read_html, "sub/api.htm": read_html}
+    for doc in docs:
+        own = next(alone[doc.id](site / doc.id))
+        assert (doc.units, doc.references, doc.meta["titles"]) == (own.units, own.references, own.meta["titles"])
+    assert detect_formats(site) == ("markdown", "html") and detect_format(site) == "markdown"
+
+
+def test_a_folder_of_pages_takes_each_option_where_it_applies(tmp_path):
+    """Options of both formats apply to both; ``markup`` (Markdown's only) to the Markdown pages;
+    one neither takes is refused, naming the formats; ``limit`` counts the corpus's documents."""
+    site = _docs_site(tmp_path / "site")
+    with pytest.warns(CorpusWarning, match="pages of 2 formats"):  # said when the corpus is opened
+        docs = list(read_corpus(site, unit="sentence", splitter="rules", markup="text", levels=1))
+    assert [d.units for d in docs] == [("Hi there.", "There."), ("Ask.", "Answer it."),
+                                       ("Intro.", "Run pip.", "Call it.", "Then wait."), ("x.", "y.")]
+    assert [d.references[0].boundaries for d in docs] == [(1,), (), (1, 2), (1,)]
+    with pytest.warns(CorpusWarning, match="pages of 2 formats"):
+        assert [d.id for d in read_corpus(site, limit=3)] == ["10-intro.md", "faq.html", "guide.md"]
+    with pytest.raises(Exception, match=r"text_column applies only to format 'csv'; the corpus is read as formats "
+                                        r"'markdown' and 'html' detected"):
+        read_corpus(site, text_column="text")
+
+
+def test_a_format_or_pattern_given_reads_a_folder_of_pages_in_one_format(tmp_path):
+    """``format=`` reads that format's files only, as before; ``pattern=`` selecting the HTML pages
+    read them as Markdown (the format detected from the folder's ``.md`` files), their tags as text:
+    the pages a pattern selects decide the format."""
+    site = _docs_site(tmp_path / "site")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CorpusWarning)
+        assert [d.id for d in read_corpus(site, "html")] == ["faq.html", "sub/api.htm"]
+        assert [d.id for d in read_corpus(site, "markdown")] == ["10-intro.md", "guide.md"]
+        html = list(read_corpus(site, pattern="*.htm*"))
+    assert [(d.id, d.meta["format"]) for d in html] == [("faq.html", "html"), ("sub/api.htm", "html")]
+    assert html[0].units == ("Ask.", "Answer it.")
+
+
+@pytest.mark.parametrize("extension, reader", [(".html", "html"), (".md", "markdown")])
+def test_a_folder_of_one_kind_of_page_is_read_as_before(tmp_path, extension, reader):
+    """The validation corpora are folders of HTML pages, or of Markdown, with images and notes
+    beside them: one format, no word about the others, the same documents as that reader gives."""
+    from stability import readers
+
+    page = ("<h1>A</h1><p>One.</p><h1>B</h1><p>Two.</p>" if extension == ".html" else "# A\n\nOne.\n\n# B\n\nTwo.\n")
+    for name in ("ch1", "ch2", "sub/ch10"):
+        write(tmp_path / "book" / (name + extension), page)
+    write(tmp_path / "book" / "notes.txt", "A note.\n")
+    (tmp_path / "book" / "img.png").write_bytes(b"\x89PNG\x00\x01")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CorpusWarning)
+        docs = list(read_corpus(tmp_path / "book"))
+    own = list(getattr(readers, f"read_{reader}")(tmp_path / "book"))
+    assert [(d.id, d.units, d.references, d.meta["format"]) for d in docs] == [
+        (d.id, d.units, d.references, reader) for d in own]
+    assert [d.id for d in docs] == [f"ch1{extension}", f"ch2{extension}", f"sub/ch10{extension}"]
+
+
+def test_a_run_of_a_folder_of_pages_records_both_formats_for_its_references(tmp_path):
+    """The run's record (``provenance[reader]``) named one format for a folder of Markdown and HTML
+    pages, so references given after the run as HTML pages elsewhere were read without its options
+    (``unit='sentence'``): their units were not the run's."""
+    from stability.config import load_config
+    from stability.scoring import _reading
+    from stability.store import READER
+
+    site = _docs_site(tmp_path / "site")
+    cfg = write(tmp_path / "run.toml", f"[corpus]\npath = {str(site)!r}\nunit = \"sentence\"\n[segmenters.even]\n")
+    record = load_config(cfg).reading()
+    assert record is not None and record["formats"] == [["markdown", "html"]]
+    write(tmp_path / "refs" / "faq.html", "<h1>FAQ</h1><p>Ask.</p><h2>More</h2><p>Answer it.</p>")
+    assert _reading(str(tmp_path / "refs"), {"provenance": {READER: record}}, {}) == {"unit": "sentence"}

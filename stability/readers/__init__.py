@@ -90,7 +90,7 @@ from .chen import read_chen
 from .choi import CHOI_SEPARATOR, read_choi, write_choi
 from .common import CorpusWarning
 from .delimited import read_csv, write_csv
-from .dispatch import detect_format, read_corpus, register_format, unregister_format
+from .dispatch import detect_format, detect_formats, read_corpus, register_format, unregister_format
 from .formats import FORMAT_TABLE, CorpusFormat
 from .html import read_html
 from .jsonl import read_jsonl, write_jsonl
@@ -106,6 +106,7 @@ __all__ = [
     "CorpusFormat",
     "CorpusWarning",
     "detect_format",
+    "detect_formats",
     "read_corpus",
     "read_chen",
     "read_choi",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fnmatch
+import heapq
 import inspect
 import itertools
 import shutil
@@ -14,12 +16,14 @@ from typing import Any
 from ..checks import did_you_mean, first_few
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, warn
-from .common import CorpusWarning, Listing, PathLike, check_encoding, list_files, list_folder, looks_binary
+from .common import (CorpusWarning, Listing, PathLike, _natural_key, check_encoding, list_files, list_folder,
+                     looks_binary)
 from .formats import COMMON_OPTIONS, FORMAT_TABLE, CorpusFormat
 from .jsonl import sniff_json_text
 from .subtitles import CHAPTER_LIST, is_chapters
 
-__all__ = ["STDIN", "STDIN_NAME", "detect_format", "read_corpus", "register_format", "unregister_format"]
+__all__ = ["STDIN", "STDIN_NAME", "detect_format", "detect_formats", "read_corpus", "register_format",
+           "unregister_format"]
 
 #: The path that means standard input (``--corpus -``, ``stability score -H -``), and how
 #: messages name it.
@@ -104,23 +108,24 @@ def _detect_directory(folder: Listing, codec: str, errors: str) -> Detection:
     )
 
 
-def _left_out(folder: Listing, row: CorpusFormat, codec: str, errors: str) -> list[str]:
-    """The files of the directory listed in ``folder`` that ``row``, chosen from its own
+def _left_out(folder: Listing, rows: Sequence[CorpusFormat], codec: str, errors: str) -> list[str]:
+    """The files of the directory listed in ``folder`` that ``rows``, chosen from their own
     extensions, will not read and that hold documents of another format: those another format's
     extension names, and those without one (or ``.txt``) whose content another format recognises
     (Wiki-50's articles beside a ``.json`` file; the first :data:`_SNIFF_UNREAD` such files are
-    looked at). READMEs are not listed. A file named as one ``row`` reads (``talk.vtt`` beside ``talk.json``, as Whisper
+    looked at). READMEs are not listed. A file named as one ``rows`` read (``talk.vtt`` beside ``talk.json``, as Whisper
     writes every format) or as its companion (``talk.chapters.vtt``) is the same document, and
     not listed."""
     _, listed = list_files(folder, ("*",), quiet=True)
-    other = {suffix for r in FORMAT_TABLE.values() if r is not row for suffix in r.extensions} - set(row.extensions)
-    weak = {"", *(suffix for r in FORMAT_TABLE.values() for suffix in r.weak_extensions)} - set(row.extensions)
+    own = {suffix for row in rows for suffix in row.extensions}
+    other = {suffix for r in FORMAT_TABLE.values() if r not in rows for suffix in r.extensions} - own
+    weak = {"", *(suffix for r in FORMAT_TABLE.values() for suffix in r.weak_extensions)} - own
     untold = itertools.islice((file for _, file in listed if file.suffix.lower() in weak
                                and not _about_the_folder(file)), _SNIFF_UNREAD)
     recognised = {file for file in untold if _sniff(file, codec, errors) is not None}
     files = [(relative, file) for relative, file in listed if not _about_the_folder(file)
              and (file.suffix.lower() in other or file in recognised)]
-    read = {file.with_suffix("") for _, file in listed if file.suffix.lower() in row.extensions}
+    read = {file.with_suffix("") for _, file in listed if file.suffix.lower() in own}
     unread = {file.with_suffix("") for _, file in files}
 
     def companion(file: Path) -> bool:  # talk.chapters.vtt beside talk.srt goes with it
@@ -129,6 +134,26 @@ def _left_out(folder: Listing, row: CorpusFormat, codec: str, errors: str) -> li
     return [relative for relative, file in files
             if file.with_suffix("") not in read and file.with_suffix("").with_suffix("") not in read
             and not companion(file)]
+
+
+def _family(folder: Listing, row: CorpusFormat, pattern: str | Sequence[str] | None) -> list[CorpusFormat]:
+    """The formats the files of ``folder`` are read in, ``row`` detected: the formats of its family
+    (:attr:`~stability.readers.formats.CorpusFormat.family`) whose extensions name some of the files
+    read (those ``pattern`` selects, when given; READMEs aside), in table order, each reading its own
+    files (Markdown pages beside HTML ones); else ``row`` alone."""
+    if not row.family:
+        return [row]
+    patterns = (pattern,) if isinstance(pattern, str) else tuple(pattern or ())
+    suffixes = {file.suffix.lower() for _, file in folder.files if not _about_the_folder(file)
+                and (not patterns or any(fnmatch.fnmatch(file.name, p) for p in patterns))}
+    present = [r for r in FORMAT_TABLE.values() if r.family == row.family and suffixes & set(r.extensions)]
+    return present or [row]
+
+
+def _own_files(folder: Listing, row: CorpusFormat) -> Listing:
+    """``folder``'s listing narrowed to the files ``row``'s extensions name."""
+    return Listing(folder.root, tuple((relative, file) for relative, file in folder.files
+                                      if file.suffix.lower() in row.extensions))
 
 
 def _target(path: PathLike) -> PathLike | Listing:
@@ -163,7 +188,9 @@ def detect_format(path: PathLike, *, encoding: str = "utf-8", encoding_errors: s
     otherwise a :class:`CorpusFormatError`. :func:`read_corpus` warns (:class:`CorpusWarning`)
     when a directory also holds files of another format that the format detected leaves unread:
     by their extension, or by their content for files without one (not those named as a file it
-    reads, ``talk.vtt`` beside ``talk.json``).
+    reads, ``talk.vtt`` beside ``talk.json``). A folder holding pages of several formats of one
+    family (Markdown and HTML) is read each file in its own format, one corpus, with a warning saying
+    so: this function names the first, :func:`detect_formats` them all.
 
     Examples
     --------
@@ -175,6 +202,26 @@ def detect_format(path: PathLike, *, encoding: str = "utf-8", encoding_errors: s
     """
     codec = check_encoding(encoding, encoding_errors)
     return _detect(_target(path), codec, encoding_errors)[0].name
+
+
+def detect_formats(path: PathLike, *, encoding: str = "utf-8", encoding_errors: str = "strict") -> tuple[str, ...]:
+    """Name every format :func:`read_corpus` reads ``path`` in when no format is given: the one
+    :func:`detect_format` names, or, for a folder holding files of several formats of one family
+    (Markdown and HTML pages), each of them, in the order of the format table.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "guide.md").write_text("# Install\\n\\nRun pip.\\n")
+    >>> _ = (folder / "faq.html").write_text("<h1>FAQ</h1><p>Ask.</p>")
+    >>> detect_formats(folder)
+    ('markdown', 'html')
+    """
+    codec = check_encoding(encoding, encoding_errors)
+    target = _target(path)
+    row = _detect(target, codec, encoding_errors)[0]
+    return tuple(r.name for r in (_family(target, row, None) if isinstance(target, Listing) else [row]))
 
 
 def _lookup(format: Any) -> CorpusFormat:
@@ -315,13 +362,22 @@ def read_corpus(
         row, reason, sniffed_pattern = _detect(target, codec, encoding_errors)
         how = f"format {row.name!r} detected {reason}"
         pattern = sniffed_pattern if pattern is None and sniffed_pattern is not None else pattern
-        left_out = (_left_out(target, row, codec, encoding_errors)
+        rows = _family(target, row, pattern) if isinstance(target, Listing) else [row]
+        if len(rows) == 1 and rows[0] is not row:  # pattern= chose the files of another of its family
+            row = rows[0]
+            how = f"format {row.name!r} detected from the {row.extensions[0]!r} files pattern {pattern!r} selects"
+        left_out = (_left_out(target, rows, codec, encoding_errors)
                     if pattern is None and isinstance(target, Listing) and row.extensions else [])
         if left_out:
             shown = first_few(left_out)
+            read_as = how if len(rows) == 1 else f"formats {' and '.join(repr(r.name) for r in rows)}"
             warn(f"{path}: {len(left_out)} other file(s) not read ({shown}): the corpus is read as "
-                 f"{how}, one format a corpus; pass format= to read the others instead, or "
+                 f"{read_as}, one format a corpus; pass format= to read the others instead, or "
                  f"give each format its own folder", CorpusWarning)
+        if len(rows) > 1:
+            assert isinstance(target, Listing)  # a family of several is found in a folder only
+            return _read_family(path, rows, target, dict(encoding=encoding, encoding_errors=encoding_errors,
+                                                         pattern=pattern, limit=limit), options)
     else:
         row = _lookup(format)
         how = f"format {row.name!r} given"
@@ -337,6 +393,29 @@ def _read(row: CorpusFormat, how: str, path: PathLike, common: dict[str, Any], o
     except CorpusFormatError as exc:
         raise _with_format(exc, how) from exc
     return _explain(documents, how)
+
+
+def _read_family(path: PathLike, rows: list[CorpusFormat], folder: Listing, common: dict[str, Any],
+                 options: dict[str, Any]) -> Iterator[Document]:
+    """The files of ``folder`` each read in the format of ``rows`` (one family) its extension
+    names, one corpus in the natural order of their ids, as one reader would give them; an option
+    goes to the formats that take it (``markup`` to Markdown only), one that none takes is refused."""
+    hows = {row.name: f"format {row.name!r} detected from the file's extension, its folder holding pages of "
+                      f"{len(rows)} formats" for row in rows}
+    given = {name: value for name, value in options.items() if value is not None}
+    for name in given:
+        if not any(name in row.options for row in rows):
+            _format_options(rows[0], {name: given[name]}, f"formats {' and '.join(repr(r.name) for r in rows)} "
+                                                          f"detected from the files' extensions")
+    counts = [f"{sum(1 for _, file in _own_files(folder, row).files if not _about_the_folder(file))} "
+              f"{row.name}" for row in rows]
+    warn(f"{path}: pages of {len(rows)} formats ({', '.join(counts)}): each file is read in its own format, "
+         f"one corpus (a document's meta['format'] names it); pass format= to read one of them only",
+         CorpusWarning)
+    streams = [_read(row, hows[row.name], _own_files(folder, row), common,
+                     {name: value for name, value in given.items() if name in row.options}) for row in rows]
+    merged = heapq.merge(*streams, key=lambda doc: _natural_key(doc.id))
+    return merged if common["limit"] is None else itertools.islice(merged, common["limit"])
 
 
 def _read_stdin(format: str | None, codec: str, common: dict[str, Any], options: dict[str, Any]) -> Iterator[Document]:

@@ -68,6 +68,11 @@ class CorpusFormat:
     paired : bool
         A document spans several files (Chen's ``.text`` and ``.segmenttitles``), so it cannot
         be piped on standard input.
+    family : str
+        Formats of one family (``"pages"``: Markdown and HTML, the pages of a documentation site)
+        read the same kind of document with the same options, so a folder holding files of
+        several of them, its format not given, is one corpus read file by file, each in its own
+        format (an option only some of them take goes to those). Empty: a format of its own.
     """
 
     name: str
@@ -80,6 +85,7 @@ class CorpusFormat:
     weak_extensions: tuple[str, ...] = ()
     fallback: bool = False
     paired: bool = False
+    family: str = ""
 
     @property
     def options(self) -> tuple[str, ...]:
@@ -122,8 +128,8 @@ FORMAT_TABLE: dict[str, CorpusFormat] = _rows(
         "subtitles", read_subtitles, extensions=(".vtt", ".srt"), sniff=sniff_subtitles,
         marker="a 'WEBVTT' line or SubRip cues", aliases=("vtt", "webvtt", "srt", "subrip", "captions"),
     ),
-    CorpusFormat("markdown", read_markdown, extensions=(".md", ".markdown"), aliases=("md",)),
-    CorpusFormat("html", read_html, extensions=(".html", ".htm"), aliases=("htm",)),
+    CorpusFormat("markdown", read_markdown, extensions=(".md", ".markdown"), aliases=("md",), family="pages"),
+    CorpusFormat("html", read_html, extensions=(".html", ".htm"), aliases=("htm",), family="pages"),
     CorpusFormat("text", read_text, weak_extensions=(".txt",), fallback=True, aliases=("txt",)),
 )
 
