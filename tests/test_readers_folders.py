@@ -249,8 +249,9 @@ def test_a_folder_of_markdown_and_html_pages_reads_each_page_in_its_own_format(t
     with pytest.warns(CorpusWarning) as caught:
         docs = list(read_corpus(site))
     said = [str(w.message) for w in caught]
-    assert said == [f"{site}: pages of 2 formats (2 markdown, 2 html): each file is read in its own format, one "
-                    "corpus (a document's meta['format'] names it); pass format= to read one of them only"]
+    assert said == [f"{site}: pages of 2 formats, 2 markdown ('10-intro.md', 'guide.md') and 2 html ('faq.html', "
+                    "'sub/api.htm'): each file is read in its own format, one corpus (a document's meta['format'] "
+                    "names it); pass format= to read one of them only"]
     assert [(d.id, d.meta["format"]) for d in docs] == [
         ("10-intro.md", "markdown"), ("faq.html", "html"), ("guide.md", "markdown"), ("sub/api.htm", "html")]
     alone = {"10-intro.md": read_markdown, "guide.md": read_markdown, "faq.html": read_html, "sub/api.htm": read_html}
@@ -274,6 +275,20 @@ def test_a_folder_of_pages_takes_each_option_where_it_applies(tmp_path):
     with pytest.raises(Exception, match=r"text_column applies only to format 'csv'; the corpus is read as formats "
                                         r"'markdown' and 'html' detected"):
         read_corpus(site, text_column="text")
+
+
+def test_a_page_in_both_formats_under_one_name_is_named(tmp_path):
+    """A page written in both formats (``guide.md`` beside the ``guide.html`` rendered from it, a
+    site's source and output in one folder) is two documents of one text: the warning names it.
+    Pages a pattern selects are those counted."""
+    site = _docs_site(tmp_path / "site")
+    write(site / "guide.html", "<h1>Install</h1><p>Run pip.</p>")
+    with pytest.warns(CorpusWarning) as caught:
+        assert [d.id for d in read_corpus(site, pattern="g*")] == ["guide.html", "guide.md"]
+    assert [str(w.message) for w in caught] == [
+        f"{site}: pages of 2 formats, 1 markdown ('guide.md') and 1 html ('guide.html'): each file is read in its own "
+        "format, one corpus (a document's meta['format'] names it); 1 page(s) written in two formats under one name "
+        "are read twice ('guide.md' and 'guide.html'); pass format= to read one of them only"]
 
 
 def test_a_format_or_pattern_given_reads_a_folder_of_pages_in_one_format(tmp_path):

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..checks import did_you_mean, first_few
+from ..checks import and_joined, did_you_mean, first_few
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, warn
 from .common import (CorpusWarning, Listing, PathLike, _natural_key, check_encoding, list_files, list_folder,
@@ -143,11 +143,16 @@ def _family(folder: Listing, row: CorpusFormat, pattern: str | Sequence[str] | N
     files (Markdown pages beside HTML ones); else ``row`` alone."""
     if not row.family:
         return [row]
-    patterns = (pattern,) if isinstance(pattern, str) else tuple(pattern or ())
-    suffixes = {file.suffix.lower() for _, file in folder.files if not _about_the_folder(file)
-                and (not patterns or any(fnmatch.fnmatch(file.name, p) for p in patterns))}
+    suffixes = {file.suffix.lower() for _, file in _selected(folder, pattern) if not _about_the_folder(file)}
     present = [r for r in FORMAT_TABLE.values() if r.family == row.family and suffixes & set(r.extensions)]
     return present or [row]
+
+
+def _selected(folder: Listing, pattern: str | Sequence[str] | None) -> list[tuple[str, Path]]:
+    """The files of ``folder`` that ``pattern`` selects (every one when it is None)."""
+    patterns = (pattern,) if isinstance(pattern, str) else tuple(pattern or ())
+    return [(relative, file) for relative, file in folder.files
+            if not patterns or any(fnmatch.fnmatch(file.name, p) for p in patterns)]
 
 
 def _own_files(folder: Listing, row: CorpusFormat) -> Listing:
@@ -370,7 +375,7 @@ def read_corpus(
                     if pattern is None and isinstance(target, Listing) and row.extensions else [])
         if left_out:
             shown = first_few(left_out)
-            read_as = how if len(rows) == 1 else f"formats {' and '.join(repr(r.name) for r in rows)}"
+            read_as = how if len(rows) == 1 else f"formats {and_joined([repr(r.name) for r in rows])}"
             warn(f"{path}: {len(left_out)} other file(s) not read ({shown}): the corpus is read as "
                  f"{read_as}, one format a corpus; pass format= to read the others instead, or "
                  f"give each format its own folder", CorpusWarning)
@@ -405,12 +410,20 @@ def _read_family(path: PathLike, rows: list[CorpusFormat], folder: Listing, comm
     given = {name: value for name, value in options.items() if value is not None}
     for name in given:
         if not any(name in row.options for row in rows):
-            _format_options(rows[0], {name: given[name]}, f"formats {' and '.join(repr(r.name) for r in rows)} "
+            _format_options(rows[0], {name: given[name]}, f"formats {and_joined([repr(r.name) for r in rows])} "
                                                           f"detected from the files' extensions")
-    counts = [f"{sum(1 for _, file in _own_files(folder, row).files if not _about_the_folder(file))} "
-              f"{row.name}" for row in rows]
-    warn(f"{path}: pages of {len(rows)} formats ({', '.join(counts)}): each file is read in its own format, "
-         f"one corpus (a document's meta['format'] names it); pass format= to read one of them only",
+    pages = {row.name: sorted((relative for relative, _ in _selected(_own_files(folder, row), common["pattern"])),
+                              key=_natural_key) for row in rows}
+    counts = [f"{len(names)} {name} ({first_few(names, 3)})" for name, names in pages.items()]
+    stems: dict[str, list[str]] = {}
+    for names in pages.values():
+        for relative in names:
+            stems.setdefault(relative.rsplit(".", 1)[0], []).append(relative)
+    twice = [" and ".join(repr(name) for name in names) for names in stems.values() if len(names) > 1]
+    same = (f"; {len(twice)} page(s) written in two formats under one name are read twice ({first_few(twice, 3, str)})"
+            if twice else "")
+    warn(f"{path}: pages of {len(rows)} formats, {and_joined(counts)}: each file is read in its own format, one "
+         f"corpus (a document's meta['format'] names it){same}; pass format= to read one of them only",
          CorpusWarning)
     streams = [_read(row, hows[row.name], _own_files(folder, row), common,
                      {name: value for name, value in given.items() if name in row.options}) for row in rows]
