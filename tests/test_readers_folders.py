@@ -339,3 +339,24 @@ def test_a_run_of_a_folder_of_pages_records_both_formats_for_its_references(tmp_
     assert record is not None and record["formats"] == [["markdown", "html"]]
     write(tmp_path / "refs" / "faq.html", "<h1>FAQ</h1><p>Ask.</p><h2>More</h2><p>Answer it.</p>")
     assert _reading(str(tmp_path / "refs"), {"provenance": {READER: record}}, {}) == {"unit": "sentence"}
+
+
+def test_json_settings_beside_pages_do_not_decide_the_format(tmp_path):
+    """A Docusaurus docs folder holds a ``_category_.json`` (the sidebar's label) in every folder of
+    its Markdown pages; the ``.json`` files decided the format, and reading stopped on the first
+    ("expected a 'units' list of strings"), the pages named as left out. JSON files none of which
+    holds a document are settings beside the pages: not read, not named. JSON documents beside
+    pages still decide the format, as before, the pages named as left out."""
+    docs = tmp_path / "docs"
+    write(docs / "intro.md", "# Intro\n\nHello there.\n\n## Next\n\nMore.\n")
+    write(docs / "tutorial" / "step.md", "# Step\n\nDo it.\n\n## Two\n\nDone.\n")
+    write(docs / "tutorial" / "_category_.json", json.dumps({"label": "Tutorial", "position": 2}))
+    write(docs / "versions.json", json.dumps(["2.0", "1.0"]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CorpusWarning)
+        assert detect_format(docs) == "markdown"
+        assert [d.id for d in read_corpus(docs)] == ["intro.md", "tutorial/step.md"]
+    write(docs / "corpus.json", json.dumps({"id": "a", "units": UNITS}))
+    assert detect_format(docs) == "jsonl"
+    with pytest.warns(CorpusWarning, match=r"2 other file\(s\) not read \('intro\.md', 'tutorial/step\.md'\)"):
+        read_corpus(docs)

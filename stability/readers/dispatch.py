@@ -81,9 +81,29 @@ def _about_the_folder(file: Path) -> bool:
     return file.name.lower().startswith("readme")
 
 
+def _beside_pages(folder: Listing, codec: str, errors: str) -> set[Path]:
+    """The files of ``folder`` that hold no documents beside its pages: when it holds files of a
+    format of a family (Markdown or HTML pages), those of a format declaring
+    :attr:`~stability.readers.formats.CorpusFormat.holds_documents` none of whose first
+    :data:`_SNIFF_FILES` holds any (Docusaurus's ``_category_.json`` in every folder of its
+    pages). They neither decide the folder's format nor are named as left out."""
+    files = [file for _, file in folder.files if not _about_the_folder(file)]
+    suffixes = {file.suffix.lower() for file in files}
+    if not any(suffixes & set(row.extensions) for row in FORMAT_TABLE.values() if row.family):
+        return set()
+    found: set[Path] = set()
+    for row in FORMAT_TABLE.values():
+        test = row.holds_documents
+        own = [file for file in files if file.suffix.lower() in row.extensions]
+        if test is not None and own and not any(test(file, codec, errors) for file in own[:_SNIFF_FILES]):
+            found.update(own)
+    return found
+
+
 def _detect_directory(folder: Listing, codec: str, errors: str) -> Detection:
     root, listed = list_files(folder, ("*",), quiet=True)
-    files = [(relative, file) for relative, file in listed if not _about_the_folder(file)]
+    settings = _beside_pages(folder, codec, errors)
+    files = [(relative, file) for relative, file in listed if not _about_the_folder(file) and file not in settings]
     suffixes = {file.suffix.lower() for _, file in files}
     for row in FORMAT_TABLE.values():
         for suffix in row.extensions:
@@ -117,6 +137,8 @@ def _left_out(folder: Listing, rows: Sequence[CorpusFormat], codec: str, errors:
     writes every format) or as its companion (``talk.chapters.vtt``) is the same document, and
     not listed."""
     _, listed = list_files(folder, ("*",), quiet=True)
+    settings = _beside_pages(folder, codec, errors)
+    listed = [(relative, file) for relative, file in listed if file not in settings]
     own = {suffix for row in rows for suffix in row.extensions}
     other = {suffix for r in FORMAT_TABLE.values() if r not in rows for suffix in r.extensions} - own
     weak = {"", *(suffix for r in FORMAT_TABLE.values() for suffix in r.weak_extensions)} - own

@@ -21,7 +21,7 @@ from .chen import read_chen, sniff_chen
 from .choi import CHOI_SEPARATOR, read_choi, sniff_choi, write_choi
 from .delimited import read_csv, write_csv
 from .html import read_html
-from .jsonl import read_jsonl, sniff_json, write_jsonl
+from .jsonl import holds_documents, read_jsonl, sniff_json, write_jsonl
 from .markdown import read_markdown
 from .subtitles import read_subtitles, sniff_subtitles
 from .text import read_text
@@ -33,6 +33,7 @@ __all__ = ["COMMON_OPTIONS", "CorpusFormat", "FORMAT_TABLE"]
 COMMON_OPTIONS = ("encoding", "encoding_errors", "pattern", "limit")
 
 Sniffer = Callable[[Path, str, str], "str | None"]
+FileTest = Callable[[Path, str, str], bool]
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,10 @@ class CorpusFormat:
     paired : bool
         A document spans several files (Chen's ``.text`` and ``.segmenttitles``), so it cannot
         be piped on standard input.
+    holds_documents : callable, optional
+        ``holds_documents(file, codec, errors)``: whether a file of the format's extension holds
+        documents. In a folder holding pages of a family, files of this format none of which holds
+        any (a site's ``.json`` settings) neither decide the format nor are named as left out.
     family : str
         Formats of one family (``"pages"``: Markdown and HTML, the pages of a documentation site)
         read the same kind of document with the same options, so a folder holding files of
@@ -85,6 +90,7 @@ class CorpusFormat:
     weak_extensions: tuple[str, ...] = ()
     fallback: bool = False
     paired: bool = False
+    holds_documents: FileTest | None = None
     family: str = ""
 
     @property
@@ -118,6 +124,7 @@ FORMAT_TABLE: dict[str, CorpusFormat] = _rows(
     CorpusFormat(
         "jsonl", read_jsonl, extensions=(".jsonl", ".json", ".ndjson"), sniff=sniff_json,
         marker="a JSON object or array of objects", writer=write_jsonl, aliases=("json", "ndjson"),
+        holds_documents=holds_documents,
     ),
     CorpusFormat("csv", read_csv, extensions=(".csv", ".tsv"), writer=write_csv, aliases=("tsv",)),
     CorpusFormat(

@@ -38,7 +38,7 @@ from .common import (PathLike, check_seconds, checked_documents, NoTextError, it
 from .subtitles import Cue, chapters_of, chapters_track, sentence_separators, sentences, turn_texts
 from .text import _splitter_name, build_splitter, resolve_splitter
 
-__all__ = ["read_jsonl", "write_jsonl", "sniff_json", "sniff_json_text", "is_document", "is_whisper", "REFERENCE_KEYS", "KEY_ALIASES",
+__all__ = ["read_jsonl", "write_jsonl", "sniff_json", "sniff_json_text", "is_document", "holds_documents", "is_whisper", "REFERENCE_KEYS", "KEY_ALIASES",
            "JSON_HEAD", "REFERENCE_KINDS", "reference_keys_said", "read_labels"]
 
 PATTERNS = ("*.jsonl", "*.json", "*.ndjson")
@@ -605,6 +605,32 @@ def is_document(record: Mapping[str, Any]) -> bool:
     [True, True, True, False, False, False]
     """
     return _has_units(record) or is_whisper(record)
+
+
+def holds_documents(file: Path, codec: str, errors: str) -> bool:
+    """Whether ``file`` holds documents this reader reads, as its first object tells
+    (:func:`is_document`): a settings file beside a site's pages (Docusaurus's
+    ``_category_.json``, a ``package.json``, a list of versions) holds none. A file the reader
+    cannot parse counts as holding some: reading it says what is wrong."""
+    lines = iter_lines(file, codec, errors)
+    try:
+        first = next(_records(file, lines), None)
+    except NoTextError:
+        return False
+    except CorpusFormatError:  # no JSON, or JSON holding no object (``["2.0", "1.0"]``)
+        try:
+            return _holds_objects(json.loads(file.read_text(codec, errors)))
+        except (ValueError, RecursionError):  # no JSON: the reader says what is wrong
+            return True
+    except UnicodeError:
+        return True
+    finally:
+        lines.close()
+    return first is not None and is_document(first[2])
+
+
+def _holds_objects(value: Any) -> bool:
+    return isinstance(value, dict) or (isinstance(value, list) and any(isinstance(v, dict) for v in value))
 
 
 def _one_transcript(file: Path, track: Path, lines: Callable[[Path], Iterable[str]]) -> None:
