@@ -701,15 +701,14 @@ def _warn_kept_format(corpus: str, options: Mapping[str, Any], source: str) -> N
     """Warn when a file's ``[corpus] format``, kept for the corpus ``--corpus`` gives instead of its
     path, is not the format that corpus is detected as: it may be read as something it is not
     (a JSON file read as plain text lines)."""
-    from .readers import detect_formats
+    from .readers import detect_format
 
     try:
-        found = detect_formats(corpus, encoding=options.get("encoding", "utf-8"),
-                               encoding_errors=options.get("encoding_errors", "strict"))
+        detected = detect_format(corpus, encoding=options.get("encoding", "utf-8"),
+                                 encoding_errors=options.get("encoding_errors", "strict"))
     except (StabilityError, OSError, ValueError):
         return  # reading it says what is wrong, with the format kept
-    detected = found[0]  # a folder of Markdown and HTML pages: read in either, it looks like neither alone
-    if options["format"] not in found:
+    if detected != options["format"]:
         from .settings import SettingsWarning
 
         warn(f"--corpus {corpus}: read in the format {options['format']!r} of {source}'s [corpus], whose path it "
