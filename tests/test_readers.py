@@ -669,7 +669,10 @@ def test_csv_sentence_units_are_cut_as_captions_cut_their_cues(tmp_path):
 def test_a_chunker_reads_csv_sentences_joined_as_running_text_and_rows_one_a_line(tmp_path):
     """Before, a CSV/TSV read with unit='sentence' set no meta['unit_separator'], which the text,
     Markdown and HTML readers set: a chunker read its sentences one a line, as if each were a row
-    or a caption, where the sentences of a turn run on with a space between them."""
+    or a caption, where the sentences of a turn run on with a space between them. Then every
+    sentence ran on, two speakers' turns too, where captions and Whisper's JSON put a newline
+    where the speaker changes: now a CSV with a speaker column gives a turn a line too
+    (meta['unit_separators']), with the same units."""
     from segmenters.chunkers import ChunkerSegmenter
     from stability import stability_test
     from stability.readers.common import UNIT_SEPARATORS
@@ -686,7 +689,16 @@ def test_a_chunker_reads_csv_sentences_joined_as_running_text_and_rows_one_a_lin
         return [text]
 
     stability_test(ChunkerSegmenter(whole), doc, n_restarts=1, seed=0)
-    assert seen[0] == " ".join(doc.units) and "\n" not in seen[0]
+    # SPOKEN's turns: SPEAKER_00 (units 0-1), SPEAKER_01 (2), SPEAKER_00 (3-4), a turn a line
+    assert doc.units[2] == "Yeah." and doc.meta["unit_separators"] == (" ", "\n", "\n", " ")
+    assert seen[0].split("\n") == [" ".join(doc.units[:2]), "Yeah.", " ".join(doc.units[3:])]
+    # without a speaker column (or one speaker throughout) the sentences run on, one line
+    unspoken = "".join(",".join(line.split(",", 3)[:2] + line.split(",", 3)[3:]) + "\n" for line in SPOKEN.splitlines())
+    (plain,) = read_csv(write(tmp_path / "plain.csv", unspoken), unit="sentence", splitter="rules")
+    assert plain.units == doc.units and "unit_separators" not in plain.meta
+    first = len(seen)  # the first call reads the document in its order
+    stability_test(ChunkerSegmenter(whole), plain, n_restarts=1, seed=0)
+    assert seen[first] == " ".join(plain.units)
     stability_test(ChunkerSegmenter(whole), rows, n_restarts=1, seed=0)
     assert seen[-1].split("\n")[-1] in rows.units and seen[-1].count("\n") == rows.n_units - 1
 

@@ -37,9 +37,8 @@ from .common import (
     note,
     open_source,
     stream_files,
-    unit_separator,
 )
-from .subtitles import SPEAKERS, Cue, chapters_of, chapters_track, sentences, turn_texts
+from .subtitles import SPEAKERS, Cue, chapters_of, chapters_track, sentence_separators, sentences, turn_texts
 from .text import _splitter_name, build_splitter, resolve_splitter
 
 __all__ = ["read_csv", "write_csv"]
@@ -216,7 +215,9 @@ def read_csv(
         ``unit="sentence"`` ``unit``, ``splitter`` (its name, or the callable's qualified name) and
         ``unit_separator`` (a space, which a text chunker joins the sentences with, as for the text
         format: :data:`~stability.readers.common.UNIT_SEPARATORS`; rows, without it, are joined one
-        a line).
+        a line), and where a speaker column changes between two sentences ``unit_separators`` (a
+        newline there, a turn a line, as for captions:
+        :func:`~stability.readers.subtitles.sentence_separators`).
 
     Examples
     --------
@@ -592,7 +593,8 @@ def _build(path: Path, doc_id: str, rows: Rows, columns: _Columns,
         units = tuple(cue.text for cue in cues)
         times = None if times is None else [(cue.start, cue.end) for cue in cues]
         speakers = None if speakers is None else tuple(", ".join(cue.speakers) or None for cue in cues)
-        meta.update(unit="sentence", splitter=split[1], unit_separator=unit_separator("sentence"))
+        # a chunker joins them as running text, a turn a line where a speaker column changes (as captions)
+        meta.update(unit="sentence", splitter=split[1], **sentence_separators(cues))
     if speakers is not None:
         meta["speakers"] = speakers
         if columns.prefix:
