@@ -107,6 +107,29 @@ def test_whisper_json_errors(tmp_path, segments, expected):
     assert str(info.value).startswith(f"{file}:1: ")
 
 
+def test_a_transcript_with_text_but_no_segments_is_refused_saying_what_to_export(tmp_path):
+    """Before, OpenAI's transcription JSON without segments (response_format='json', or
+    'verbose_json' with word timestamps only: {"text": ..., "words": [...]}) stopped at "unknown key
+    'text': did you mean 'units'?", which sends a user to rename a key to what would still not be
+    a list of units. Now the error says what is missing and what to do, for a document's text and
+    for a transcript without its segments alike."""
+    words = [{"word": "Hello", "start": 0.0, "end": 0.4}, {"word": "there.", "start": 0.4, "end": 0.9}]
+    for record in ({"text": " Hello there. How are you?"},
+                   {"task": "transcribe", "language": "english", "text": "Hello there.", "words": words}):
+        file = write(tmp_path / "talk.json", json.dumps(record))
+        with pytest.raises(CorpusFormatError, match=r"talk\.json:1: expected 'units', a list of strings \(a unit "
+                           r"each\), or a transcript's 'segments'.*received 'text' alone, one string.*\.txt file.*"
+                           r"response_format='verbose_json'.*--output_format json") as info:
+            list(read_corpus(file))
+        assert "did you mean" not in str(info.value)
+    # text given as a list of strings is still the near-miss of 'units' it looks like
+    listed = write(tmp_path / "listed.json", json.dumps({"text": ["Hello there.", "How are you?"]}))
+    with pytest.raises(CorpusFormatError, match=r"unknown key 'text': did you mean 'units'\?"):
+        list(read_corpus(listed))
+    result = CliRunner().invoke(app, ["run", "-s", "even", "--corpus", str(file), "--restarts", "2", "--no-progress"])
+    assert result.exit_code != 0 and "or a transcript's 'segments'" in result.output
+
+
 def test_whisper_json_on_the_command_line(tmp_path):
     file = write(tmp_path / "talk.json", json.dumps(WHISPER))
     result = CliRunner().invoke(app, ["run", "-s", "even", "--corpus", str(file), "--restarts", "2", "--no-progress",

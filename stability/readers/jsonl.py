@@ -535,6 +535,8 @@ def _parse_record(path: Path, lineno: int, record: dict[str, Any], prefix: str, 
 
     record = _canonical_keys(record, fail)
     notes: list[str] = []
+    if not _has_units(record) and "segments" not in record and isinstance(record.get("text"), str):
+        raise fail(_NO_SEGMENTS)
     _check_keys(record, f"{path}:{lineno}", notes, fail)
     doc_id = document_id(record.get("id", f"{prefix}{place}"), fail)
     if "units" not in record:
@@ -781,6 +783,17 @@ def not_an_object(value: Any) -> str:
                  "reads {\"boundaries\": [3, 7], \"n_units\": 10}; in Python, Segmentation.from_boundaries or "
                  "Segmentation.from_masses)")
     return said
+
+
+#: Why an object whose ``text`` is one string (a document's whole text, or a transcript without its
+#: segments: OpenAI's ``response_format="json"``, or word timestamps only) is not read.
+_NO_SEGMENTS = (
+    "expected 'units', a list of strings (a unit each), or a transcript's 'segments' (its units and their "
+    "times); received 'text' alone, one string, which has no units to segment: give a document's units "
+    "as 'units', or save its text as a .txt file to read it as plain text (sentence units); from OpenAI's "
+    "transcription API (response_format='json', or word timestamps only) ask for "
+    "response_format='verbose_json' with segment timestamps, or write Whisper's --output_format json"
+)
 
 
 def _check_keys(record: dict[str, Any], where: str, notes: list[str], fail: Fail) -> None:
