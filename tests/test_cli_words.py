@@ -294,7 +294,7 @@ def test_run_says_a_reader_keyword_without_a_flag_as_its_config_key(runner, tmp_
     # `run` has no --delimiter or --text-column, but its config file's [corpus] table takes both:
     # the hints were left out (the user saw the cause without the remedy)
     table = tmp_path / "semi.csv"
-    table.write_text("id;text;label\na;One.;1\na;Two.;2\n", encoding="utf-8")
+    table.write_text("id;body;label\na;One.;1\na;Two.;2\n", encoding="utf-8")  # no text column, split or not
     config = tmp_path / "semi.toml"
     config.write_text(f'[corpus]\npath = "{table.name}"\n[segmenters.even]\n', encoding="utf-8")
     for args in (["run", str(config)], ["run", "--corpus", str(table), "-s", "even"]):

@@ -1298,14 +1298,53 @@ def test_a_codec_refusing_the_whole_file_is_a_format_error_not_a_traceback(tmp_p
 
 @pytest.mark.parametrize("delimiter, name", [(";", "semicolon"), ("\t", "tab")])
 def test_a_header_read_as_one_column_names_the_delimiter_it_holds(tmp_path, delimiter, name):
-    # Excel in most European locales saves "CSV" with semicolons (and a byte-order mark, CRLF ends)
+    # Excel in most European locales saves "CSV" with semicolons (and a byte-order mark, CRLF ends):
+    # read so when the header names a text column split at it (with a note), else refused with a hint
     file = tmp_path / "export.csv"
     rows = [["text", "label"], ["Hello.", "1"], ["News.", "2"]]
     file.write_bytes("".join(delimiter.join(row) + "\r\n" for row in rows).encode("utf-8-sig"))
+    with pytest.warns(CorpusWarning, match=f"read with a {name} as the delimiter"):
+        (found,) = read_csv(file)
+    (doc,) = read_csv(file, delimiter=delimiter)
+    assert doc.units == found.units == ("Hello.", "News.") and bounds(doc) == bounds(found) == [(1,)]
+    file.write_bytes("".join(delimiter.join(["body", *row[1:]]) + "\r\n" for row in rows).encode("utf-8-sig"))
     with pytest.raises(CorpusFormatError, match=f"the header is one column holding a {name}, probably the delimiter"):
         list(read_csv(file))
-    (doc,) = read_csv(file, delimiter=delimiter)
-    assert doc.units == ("Hello.", "News.") and bounds(doc) == [(1,)]
+
+
+def test_a_european_excel_transcript_is_read_with_its_semicolons_and_decimal_commas(tmp_path):
+    """Before, a meeting transcript saved by Excel in a locale whose decimal separator is a comma
+    (semicolons between cells, times such as 2,5, a byte-order mark, CRLF ends) stopped at the
+    header ("probably the delimiter (pass it as [corpus] delimiter)": `stability run` has no flag for
+    it, a config file was needed), then at its times ("expected a number of seconds ... received
+    '0,5'"). A header that names a text column once split at another usual delimiter, and at none
+    under the default, is now read with it, with a note; a time with a decimal comma is read as
+    such in a file not delimited by commas, where it cannot be two cells."""
+    rows = [["Start", "End", "Speaker", "Text"], ["0", "2,5", "Ann", "Hallo zusammen."],
+            ["2,5", "6,25", "Bo", '"Guten Tag; wie geht es?"'], ["6,25", "8", "", "Gut."]]
+    file = tmp_path / "sitzung.csv"
+    file.write_bytes("".join(";".join(row) + "\r\n" for row in rows).encode("utf-8-sig"))
+    with pytest.warns(CorpusWarning, match=r"sitzung\.csv: read with a semicolon as the delimiter: the header "
+                      r"holds no comma and names its columns so.*pass delimiter="):
+        (doc,) = read_corpus(file)
+    assert doc.units == ("Hallo zusammen.", "Guten Tag; wie geht es?", "Gut.")
+    assert doc.times == ((0.0, 2.5), (2.5, 6.25), (6.25, 8.0)) and doc.meta["speakers"] == ("Ann", "Bo", None)
+    assert doc.meta["notes"][0].startswith("read with a semicolon as the delimiter")
+    with warnings.catch_warnings():  # the delimiter given: no note, the same document
+        warnings.simplefilter("error", CorpusWarning)
+        (given,) = read_csv(file, delimiter=";")
+    assert (given.units, given.times, given.meta["notes"]) == (doc.units, doc.times, [])
+    # on the command line, without a config file
+    result = CliRunner().invoke(app, ["run", "--corpus", str(file), "-s", "even", "--restarts", "2", "--no-progress",
+                                      "--report-format", "json"])
+    assert result.exit_code == 0, result.output
+    # a comma in a time of a comma-delimited file (quoted) is no decimal separator: still refused
+    commas = write(tmp_path / "commas.csv", 'start,end,text\n0,"1,5",Hello.\n')
+    with pytest.raises(CorpusFormatError, match=r"commas\.csv:2: .*expected a number of seconds in column 'end'"):
+        list(read_csv(commas))
+    # a one-column header naming no text column either way is still refused, with the hint
+    with pytest.raises(CorpusFormatError, match="the header is one column holding a semicolon, probably the delimiter"):
+        list(read_csv(write(tmp_path / "other.csv", "id;body\na;Hello.\n")))
 
 
 def test_utf16_without_a_byte_order_mark_is_not_read_as_text_full_of_nul_characters(tmp_path):

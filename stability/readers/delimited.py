@@ -59,6 +59,8 @@ _UNIT_NAMES = {"s": "seconds", "ms": "milliseconds"}
 #: The header of Whisper's TSV output (``--output_format tsv``), which gives integer milliseconds.
 WHISPER_HEADER = ("start", "end", "text")
 
+#: A number written with a decimal comma.
+_DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
 #: Delimiters that a header read with another one shows as one column, with their names.
 _OTHER_DELIMITERS = {";": "semicolon", "\t": "tab", "|": "vertical bar", ",": "comma"}
 
@@ -270,15 +272,14 @@ def read_csv(
         return file.stem if source.single else Path(relative).with_suffix("").as_posix()
 
     def turns(file: Path) -> Iterator[str]:  # what a sentence splitter learns from: each turn's text
-        for columns, _, rows in _grouped_rows(source, file, file.stem, delimiter or _default_delimiter(file), options):
+        for columns, _, rows in _grouped_rows(source, file, file.stem, delimiter, options):
             yield from turn_texts(*_row_cues(rows, columns, None))
 
     def parse_file(relative: str, file: Path) -> Iterator[Document]:
         if resolved is not None and "split" not in state:
             state["split"] = build_splitter(resolved, source, turns)
         split = (state["split"], _splitter_name(resolved)) if resolved is not None else None
-        return _parse_csv(source, file, relative_id(relative, file), delimiter or _default_delimiter(file), options,
-                          split)
+        return _parse_csv(source, file, relative_id(relative, file), delimiter, options, split)
 
     return stream_files(source, parse_file)
 
@@ -296,6 +297,8 @@ class _Columns:
     prefix: bool  # the speaker's name goes before the text too
     time_unit: str | None  # given; None: seconds, or milliseconds in Whisper's layout
     whisper: bool  # the header and delimiter of Whisper's TSV output
+    decimal_comma: bool  # a time may be written 2,5: the delimiter is not a comma
+    delimiter_note: str | None  # why the file is read with a delimiter it was not given
 
 
 def _pick(header: list[str], given: str | None, candidates: Sequence[str], path: Path, what: str) -> str | None:
@@ -336,7 +339,8 @@ def _delimiter_hint(header: list[str], delimiter: str) -> str:
     return ""
 
 
-def _columns(header: list[str], options: dict[str, Any], path: Path, delimiter: str) -> _Columns:
+def _columns(header: list[str], options: dict[str, Any], path: Path, delimiter: str,
+             delimiter_note: str | None = None) -> _Columns:
     def fail(message: str) -> CorpusFormatError:
         return CorpusFormatError(
             f"{message} (header {_short_repr(header, 200)}){_delimiter_hint(header, delimiter)}", path=str(path), line=1
@@ -376,11 +380,13 @@ def _columns(header: list[str], options: dict[str, Any], path: Path, delimiter: 
         prefix=options["speakers"] == "prefix",
         time_unit=options["time_unit"],
         whisper=delimiter == "\t" and tuple(header) == WHISPER_HEADER,
+        decimal_comma=delimiter != ",",
+        delimiter_note=delimiter_note,
     )
 
 
 def _parse_csv(
-    source: Source, path: Path, default_id: str, delimiter: str, options: dict[str, Any],
+    source: Source, path: Path, default_id: str, delimiter: str | None, options: dict[str, Any],
     split: tuple[Splitter, str | None] | None = None,
 ) -> Iterator[Document]:
     """The documents of one file; ``split``: the sentence splitter of ``unit="sentence"`` and its
@@ -392,18 +398,20 @@ def _parse_csv(
 
 
 def _grouped_rows(
-    source: Source, path: Path, default_id: str, delimiter: str, options: dict[str, Any]
+    source: Source, path: Path, default_id: str, given: str | None, options: dict[str, Any]
 ) -> Iterator[tuple[_Columns, str, Rows]]:
-    """The columns of one file, and the id and rows of each of its documents."""
+    """The columns of one file, and the id and rows of each of its documents; ``given``: the
+    delimiter passed (None: that of the file's header, :func:`_found_delimiter`)."""
     lines = iter(source.lines(path, raw=True))
     head = list(itertools.islice(lines, 2))  # the header and the first row: Whisper's output is never quoted
+    delimiter, found = (given, None) if given is not None else _found_delimiter(path, head[:1], options)
     whisper = _whisper_output(head, delimiter)
     reader = csv.reader(itertools.chain(head, lines), delimiter=delimiter,
                         quoting=csv.QUOTE_NONE if whisper else csv.QUOTE_MINIMAL)
     header = _next_row(reader, path)
     if header is None:
         raise NoTextError("expected a header row naming the columns; the file is empty", path=str(path), line=1)
-    columns = _columns(header, options, path, delimiter)
+    columns = _columns(header, options, path, delimiter, found)
     keyed = ((_row_id(row, lineno, columns, default_id, path), lineno, (lineno, row)) for lineno, row in
              _data_rows(reader, columns, path))
     empty = True
@@ -414,6 +422,35 @@ def _grouped_rows(
         raise NoTextError(
             "expected at least one data row after the header; found none", path=str(path), line=reader.line_num + 1
         )
+
+
+def _cells(line: str, delimiter: str) -> list[str]:
+    return next(csv.reader([line.rstrip("\r\n")], delimiter=delimiter), [])
+
+
+def _found_delimiter(path: Path, head: list[str], options: dict[str, Any]) -> tuple[str, str | None]:
+    """The delimiter of a file given none, from its header line (``head``): the default of its
+    extension, unless the header is one cell under it and names a text column once split at one of
+    :data:`_OTHER_DELIMITERS` (Excel writes CSV with semicolons where the decimal separator is a
+    comma); then that one, with a note saying so.
+
+    >>> _found_delimiter(Path("a.csv"), ["Start;End;Text\\r\\n"], {"text_column": None})[0]
+    ';'
+    >>> _found_delimiter(Path("a.csv"), ["id;body\\n"], {"text_column": None}), _found_delimiter(Path("a.tsv"), [], {})
+    ((',', None), ('\\t', None))
+    """
+    default = _default_delimiter(path)
+    if not head or len(_cells(head[0], default)) != 1:
+        return default, None
+    wanted = options["text_column"]
+    for candidate, name in _OTHER_DELIMITERS.items():
+        cells = _cells(head[0], candidate)
+        if candidate != default and len(cells) > 1 and any(
+                cell == wanted if wanted is not None else cell.strip().lower() in _TEXT_COLUMNS for cell in cells):
+            return candidate, (f"read with a {name} as the delimiter: the header holds no {_OTHER_DELIMITERS[default]} "
+                               f"and names its columns so (as Excel saves CSV where the decimal separator is a comma); "
+                               f"pass delimiter= to read it otherwise")
+    return default, None
 
 
 def _whisper_output(head: list[str], delimiter: str) -> bool:
@@ -574,6 +611,8 @@ def _build(path: Path, doc_id: str, rows: Rows, columns: _Columns,
     labels = _labels(path, doc_id, rows, columns)
     first_line = rows[0][0]
     notes: list[str] = []
+    if columns.delimiter_note is not None:
+        note(notes, path, columns.delimiter_note)
     if columns.document is None:
         _note_grouping_column(path, rows, columns, notes)
     meta: dict[str, Any] = {"format": "csv", "source": str(path), "line": first_line,
@@ -632,7 +671,7 @@ def _times(path: Path, doc_id: str, rows: Rows, columns: _Columns, notes: list[s
     unit = _time_unit(path, cells, columns, notes)
     times = []
     for (lineno, _), pair in zip(rows, cells):
-        start, end = (_seconds(path, doc_id, lineno, name, value, unit) for name, value in pair)
+        start, end = (_seconds(path, doc_id, lineno, name, value, unit, columns.decimal_comma) for name, value in pair)
         if end < start:
             raise CorpusFormatError(
                 f"document {doc_id!r}: expected start <= end; received start {start} and end {end}",
@@ -645,8 +684,12 @@ def _times(path: Path, doc_id: str, rows: Rows, columns: _Columns, notes: list[s
     return times
 
 
-def _seconds(path: Path, doc_id: str, lineno: int, column: str, cell: str, unit: str) -> float:
-    """A time cell in ``unit``, in seconds."""
+def _seconds(path: Path, doc_id: str, lineno: int, column: str, cell: str, unit: str,
+             decimal_comma: bool = False) -> float:
+    """A time cell in ``unit``, in seconds; with ``decimal_comma``, ``2,5`` is 2.5 (a file whose
+    cells a comma does not separate, as Excel writes them where that is the decimal separator)."""
+    if decimal_comma and _DECIMAL_COMMA.fullmatch(cell):
+        cell = cell.replace(",", ".")
     try:
         value = float(cell)
     except ValueError:
