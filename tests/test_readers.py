@@ -588,6 +588,29 @@ def test_whisper_tsv_on_the_command_line_and_in_a_config(tmp_path):
     assert boundary_times(str(config)) == [20000.0]
 
 
+def test_csv_times_written_as_clock_times_are_read(tmp_path):
+    """Before, a transcript whose start and end cells are clock times, as meeting and captioning
+    tools export them (00:01:02.500, 1:02, SubRip's 00:00:05,120), stopped at its first row:
+    "expected a number of seconds in column 'start'". A clock time is read as hours, minutes and
+    seconds (62.5, 62, 5.12 s: by hand); a cell that is neither says both forms it takes."""
+    file = write(tmp_path / "talk.tsv", "start\tend\tspeaker\ttext\n00:00:00.000\t00:00:05,120\tAnn\tHello.\n"
+                                       "00:00:05,120\t1:02\tBo\tBudget.\n1:02\t00:01:02.500\tAnn\tRoads.\n"
+                                       "00:01:02.500\t1:00:00\tBo\tBye.\n")
+    (doc,) = read_csv(file)
+    assert doc.times == ((0.0, 5.12), (5.12, 62.0), (62.0, 62.5), (62.5, 3600.0))
+    assert doc.units == ("Hello.", "Budget.", "Roads.", "Bye.") and doc.meta["notes"] == []
+    # a time unit given is that of numbers: a clock time reads the same under it
+    (ms,) = read_csv(file, time_unit="ms")
+    assert ms.times == doc.times
+    # frames (HH:MM:SS:FF, as video editors write them) or minutes over 59 are no clock time
+    for cell in ("00:00:05:12", "1:75", "00:01:5"):
+        bad = write(tmp_path / "bad.tsv", f"start\tend\ttext\n0\t{cell}\tHello.\n")
+        with pytest.raises(CorpusFormatError, match=r"bad\.tsv:2: document 'bad': expected a number of seconds in "
+                           r"column 'end' \(or a clock time such as 1:02\.5 or 00:01:02\.500;.*received "
+                           + repr(cell)):
+            list(read_csv(bad))
+
+
 # A meeting's transcript as a CSV export writes it: times, a speaker column, the text; the
 # speaker cell of the fourth row left empty (speaker unknown).
 MEETING = ("start,end,Speaker,text,topic\n0,4,Ann Lee,Welcome everyone.,1\n4,9,Bo,Budget first.,2\n"

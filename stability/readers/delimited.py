@@ -59,6 +59,9 @@ _UNIT_NAMES = {"s": "seconds", "ms": "milliseconds"}
 #: The header of Whisper's TSV output (``--output_format tsv``), which gives integer milliseconds.
 WHISPER_HEADER = ("start", "end", "text")
 
+#: A clock time: [hours:]minutes:seconds, the seconds two digits with an optional fraction after a point
+#: or a comma (SubRip's), as meeting and captioning tools export times.
+_CLOCK = re.compile(r"(?:(\d+):)?([0-5]?\d):([0-5]\d(?:[.,]\d+)?)")
 #: A number written with a decimal comma.
 _DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
 #: Delimiters that a header read with another one shows as one column, with their names.
@@ -687,17 +690,24 @@ def _times(path: Path, doc_id: str, rows: Rows, columns: _Columns, notes: list[s
 def _seconds(path: Path, doc_id: str, lineno: int, column: str, cell: str, unit: str,
              decimal_comma: bool = False) -> float:
     """A time cell in ``unit``, in seconds; with ``decimal_comma``, ``2,5`` is 2.5 (a file whose
-    cells a comma does not separate, as Excel writes them where that is the decimal separator)."""
+    cells a comma does not separate, as Excel writes them where that is the decimal separator). A
+    clock time (``1:02.5``, ``00:01:02.500``, SubRip's ``00:01:02,500``) is hours, minutes and
+    seconds whatever ``unit``."""
+    clock = _CLOCK.fullmatch(cell)
     if decimal_comma and _DECIMAL_COMMA.fullmatch(cell):
         cell = cell.replace(",", ".")
     try:
+        if clock is not None:
+            hours, minutes, seconds = clock.groups()
+            return float(3600 * int(hours or 0) + 60 * int(minutes)) + float(seconds.replace(",", "."))
         value = float(cell)
-    except ValueError:
+    except (ValueError, OverflowError):  # not a number; hours of hundreds of digits, beyond a float
         value = math.nan
     if not math.isfinite(value):
         raise CorpusFormatError(
-            f"document {doc_id!r}: expected a number of {_UNIT_NAMES[unit]} in column {column!r} (times must be "
-            f"given on every row of a document, or on none); received {cell!r}",
+            f"document {doc_id!r}: expected a number of {_UNIT_NAMES[unit]} in column {column!r} (or a clock time "
+            f"such as 1:02.5 or 00:01:02.500; times must be given on every row of a document, or on none); "
+            f"received {cell!r}",
             path=str(path),
             line=lineno,
         )
