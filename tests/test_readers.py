@@ -1491,3 +1491,20 @@ def test_a_column_naming_the_meetings_not_read_as_the_document_column_is_noted(t
         assert [d.id for d in read_corpus(file, document_column="meeting_id")] == ["m1", "m2"]
         ids = write(tmp_path / "ids.csv", "id,speaker,text\n" + "".join(f"{k},{r[1]},{r[2]}\n" for k, r in enumerate(rows)))
         assert next(iter(read_corpus(ids))).meta["notes"] == []
+
+
+def test_a_quoted_transcript_cell_over_two_lines_with_a_comma_is_not_taken_for_merged_rows(tmp_path):
+    """Before, any quoted cell over several lines holding one comma was warned about as 'probably
+    an unbalanced double quote that merged those rows': a meeting export's well-quoted turn
+    ``"Hello,\\nworld."`` in a four-column CSV got it. A stray quote merges the rest of its row and
+    the start of the next into the cell, so the cell holds a row's cell separators at least (three
+    here); this one holds one, and is read without a warning."""
+    fine = write(tmp_path / "meeting.csv", 'Start,End,Speaker,Text\n0,1,Alice,"Hello,\nworld."\n1,2,Bob,Hi.\n')
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CorpusWarning)
+        assert next(read_corpus(fine)).units == ("Hello,\nworld.", "Hi.")
+    # the stray quote of the same file still is: its cell holds the next row's three commas
+    stray = write(tmp_path / "stray.csv", 'Start,End,Speaker,Text\n0,1,Alice,"Hello, world.\n1,2,Bob,Hi."\n'
+                                          '2,3,Alice,Bye.\n')
+    with pytest.warns(CorpusWarning, match=r"stray\.csv:2: a quoted cell runs over lines 2 to 3"):
+        assert len(next(read_corpus(stray)).units) == 2

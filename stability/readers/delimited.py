@@ -505,11 +505,14 @@ def _data_rows(reader: Any, columns: _Columns, path: Path) -> Iterator[tuple[int
 
 
 def _warn_merged_rows(row: list[str], lineno: int, reader: Any, path: Path) -> None:
-    """Warn when a quoted cell runs over several lines and holds the delimiter: most likely a
-    stray double quote (``"Hello," she said``) that made the following rows part of one cell."""
+    """Warn when a quoted cell runs over several lines and holds the delimiter as often as a row
+    separates its cells (one less than the header's columns): most likely a stray double quote
+    (``"Hello," she said``) that made the rest of its row and the start of the next part of one
+    cell, which then holds every cell separator of one row at least. A cell of prose quoted over
+    two lines (``"Hello,\nworld."`` in a four-column transcript) holds fewer and is fine."""
     last = reader.line_num
     delimiter = reader.dialect.delimiter
-    if last > lineno and any("\n" in cell and delimiter in cell for cell in row):
+    if last > lineno and any("\n" in cell and cell.count(delimiter) >= max(1, len(row) - 1) for cell in row):
         warn(f"{path}:{lineno}: a quoted cell runs over lines {lineno} to {last} and holds the "
              f"delimiter {delimiter!r}: probably an unbalanced double quote that merged those rows "
              "into one (double the quotes inside a quoted cell, or remove the stray one)",
