@@ -611,6 +611,21 @@ def test_csv_times_written_as_clock_times_are_read(tmp_path):
             list(read_csv(bad))
 
 
+def test_csv_start_time_and_end_time_columns_are_the_times(tmp_path):
+    """Before, a transcript whose times are headed ``Start Time`` and ``End Time`` (or
+    ``start_time``, ``end_time``), as many exports head them, was read without its times, and
+    without a word: no CovD, no boundary times, a chapters track beside it refused as untimed. They
+    are the start and end columns now, after ``start`` and ``end`` (a file with those reads them)."""
+    file = write(tmp_path / "talk.csv", "Speaker,Start Time,End Time,Text\nAnn,00:00:00.000,00:00:04.500,Hello.\n"
+                                       "Bo,00:00:04.500,00:00:09.000,Budget.\n")
+    (doc,) = read_csv(file)
+    assert doc.times == ((0.0, 4.5), (4.5, 9.0)) and doc.units == ("Hello.", "Budget.")
+    (snake,) = read_csv(write(tmp_path / "snake.csv", "start_time,end_time,text\n0,1.5,a\n1.5,3,b\n"))
+    assert snake.times == ((0.0, 1.5), (1.5, 3.0))
+    (both,) = read_csv(write(tmp_path / "both.csv", "start_time,start,end,text\nx,0,1.5,a\ny,1.5,3,b\n"))
+    assert both.times == ((0.0, 1.5), (1.5, 3.0))  # start and end first, as before
+
+
 # A meeting's transcript as a CSV export writes it: times, a speaker column, the text; the
 # speaker cell of the fourth row left empty (speaker unknown).
 MEETING = ("start,end,Speaker,text,topic\n0,4,Ann Lee,Welcome everyone.,1\n4,9,Bo,Budget first.,2\n"

@@ -50,6 +50,9 @@ _DOCUMENT_COLUMNS = ("document", "doc_id", "document_id", "doc")
 _LABEL_COLUMNS = ("label", "labels", "segment", "topic", "reference", "ground_truth")
 _LABEL_PREFIXES = ("label_", "reference_", "ref_", "annotator_")
 _SPEAKER_COLUMNS = ("speaker", "speaker_name", "speaker_id", "spk")
+#: The names of the start and end time columns, in order of preference.
+_START_COLUMNS = ("start", "start_time", "start time", "starttime")
+_END_COLUMNS = ("end", "end_time", "end time", "endtime")
 #: What a unit of a CSV/TSV file is: a row as written, or a sentence of the rows' text.
 UNITS = ("row", "sentence")
 
@@ -129,7 +132,8 @@ def read_csv(
     * ``label_columns``: every column named ``label``, ``labels``, ``segment``, ``topic``,
       ``reference``, ``ground_truth`` or starting with ``label_``, ``reference_``, ``ref_``,
       ``annotator_`` (none found: no references);
-    * ``start_column`` / ``end_column``: ``start`` and ``end`` (used only if both exist);
+    * ``start_column`` / ``end_column``: ``start`` and ``end``, else ``start_time`` and
+      ``end_time`` (or ``start time``, ``starttime``...; used only if both exist);
     * ``document_column``: ``document``, ``doc_id``, ``document_id``, ``doc`` (none found: one
       document a file, and a note when another column's name says it names recordings, such as
       ``meeting_id`` or ``episode``, and its values run in blocks of rows);
@@ -360,13 +364,13 @@ def _columns(header: list[str], options: dict[str, Any], path: Path, delimiter: 
         labels = [_given_column(header, c, path, "label") for c in given_labels]
     else:
         labels = [h for h in header if _is_label_column(h)]
-    start = _pick(header, options["start_column"], ("start",), path, "start time")
-    end = _pick(header, options["end_column"], ("end",), path, "end time")
+    start = _pick(header, options["start_column"], _START_COLUMNS, path, "start time")
+    end = _pick(header, options["end_column"], _END_COLUMNS, path, "end time")
     if (options["start_column"] is None) != (options["end_column"] is None) and (start is None or end is None):
         raise fail(f"times need both a start and an end column; pass {'end' if start else 'start'}_column= too")
     if options["time_unit"] is not None and (start is None or end is None):
         raise fail(f"time_unit={options['time_unit']!r} is the unit of the start and end columns; expected both "
-                   "(named start and end, or pass start_column= and end_column=)")
+                   "(named start and end, or start_time and end_time, or pass start_column= and end_column=)")
     document = _pick(header, options["document_column"], _DOCUMENT_COLUMNS, path, "document")
     speaker = _pick(header, options["speaker_column"], _SPEAKER_COLUMNS, path, "speaker")
     if options["speakers"] == "prefix" and speaker is None:
