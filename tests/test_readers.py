@@ -626,6 +626,24 @@ def test_csv_start_time_and_end_time_columns_are_the_times(tmp_path):
     assert both.times == ((0.0, 1.5), (1.5, 3.0))  # start and end first, as before
 
 
+def test_csv_rows_of_empty_cells_are_blank_rows(tmp_path):
+    """Before, a row of empty cells (',,,', as Excel saves rows once used and then cleared, often at
+    the end of a sheet) was a row like any other: in a timed transcript an error ("expected a
+    number of seconds in column 'start' ... received ''"), with a label column one too ("expected a
+    label ... this row has none"), without either an empty unit. Such a row is blank, and blank rows
+    are skipped (the docstring's rule); a row with an empty text cell but times stays a unit."""
+    timed = write(tmp_path / "timed.csv", "start,end,speaker,text\r\n0,2,Ann,Hello.\r\n,,,\r\n2,4,Bo,Hi.\r\n"
+                                         ",,,\r\n , ,,\r\n,\r\n")
+    (doc,) = read_csv(timed)
+    assert doc.units == ("Hello.", "Hi.") and doc.times == ((0.0, 2.0), (2.0, 4.0))
+    (labelled,) = read_csv(write(tmp_path / "labelled.csv", "text,label\nHello.,1\nHi.,2\n,\n"))
+    assert labelled.units == ("Hello.", "Hi.") and bounds(labelled) == [(1,)]
+    (plain,) = read_csv(write(tmp_path / "plain.csv", "text,note\nHello.,x\n,\nHi.,y\n"))
+    assert plain.units == ("Hello.", "Hi.")
+    (kept,) = read_csv(write(tmp_path / "kept.csv", "start,end,text\n0,2,Hello.\n2,4,\n4,6,Hi.\n"))
+    assert kept.units == ("Hello.", "", "Hi.")  # a row, its text empty: a unit, as before
+
+
 # A meeting's transcript as a CSV export writes it: times, a speaker column, the text; the
 # speaker cell of the fourth row left empty (speaker unknown).
 MEETING = ("start,end,Speaker,text,topic\n0,4,Ann Lee,Welcome everyone.,1\n4,9,Bo,Budget first.,2\n"

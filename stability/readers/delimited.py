@@ -123,7 +123,8 @@ def read_csv(
     ``ground_truth`` topic numbers of a podcast transcript, for example). A label column left empty
     for every row of a document means that annotator has no reference for it; partly empty is an
     error. Times likewise: both cells filled on every row, or empty on every row. Text cells are
-    kept as they are (not stripped); labels, ids and times are stripped. Blank rows are skipped.
+    kept as they are (not stripped); labels, ids and times are stripped. Blank rows, and rows of
+    empty cells only, are skipped.
 
     Columns are chosen by name; when an option is ``None`` the first header found (compared
     without case) is used:
@@ -496,7 +497,7 @@ def _data_rows(reader: Any, columns: _Columns, path: Path) -> Iterator[tuple[int
         row = _next_row(reader, path)
         if row is None:
             return
-        if not row or (len(row) == 1 and not row[0].strip() and width > 1):
+        if not row or (width > 1 and not any(cell.strip() for cell in row)):  # blank, or only empty cells
             continue
         if len(row) != width:
             raise CorpusFormatError(
