@@ -492,6 +492,10 @@ def test_csv_tsv_several_annotators_and_missing_references(tmp_path):
         ("text,label\na,1\n", {"text_column": "body"}, 1, "text column named 'body'"),
         ("text,label,text\na,1,b\n", {}, 1, "distinct column names"),
         ("text,start,end\na,0,1\nb,1\n", {}, 3, "expected 3 fields"),
+        # before, the cause of too many fields went unsaid: a text holding the delimiter, unquoted
+        ("start,end,text\n0,1,Hello, world.\n", {}, 2, r"expected 3 fields as in the header; received 4: \['0', "
+         r"'1', 'Hello', ' world\.'\] \(most likely a text holding a comma left unquoted: put such a cell in double "
+         r"quotes, as spreadsheets save it\)"),
         ('text,label\na,1\n"b\nc",\n', {}, 3, "expected a label in column 'label'"),
         ("text,start,end\na,0,1\nb,x,2\n", {}, 3, "number of seconds in column 'start' .*; received 'x'"),
         ("text,start,end\na,0,1\nb,,\n", {}, 3, "number of seconds"),

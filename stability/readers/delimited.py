@@ -305,7 +305,7 @@ class _Columns:
     prefix: bool  # the speaker's name goes before the text too
     time_unit: str | None  # given; None: seconds, or milliseconds in Whisper's layout
     whisper: bool  # the header and delimiter of Whisper's TSV output
-    decimal_comma: bool  # a time may be written 2,5: the delimiter is not a comma
+    delimiter: str  # that of the file: given, or found by _found_delimiter
     delimiter_note: str | None  # why the file is read with a delimiter it was not given
 
 
@@ -388,7 +388,7 @@ def _columns(header: list[str], options: dict[str, Any], path: Path, delimiter: 
         prefix=options["speakers"] == "prefix",
         time_unit=options["time_unit"],
         whisper=delimiter == "\t" and tuple(header) == WHISPER_HEADER,
-        decimal_comma=delimiter != ",",
+        delimiter=delimiter,
         delimiter_note=delimiter_note,
     )
 
@@ -500,8 +500,11 @@ def _data_rows(reader: Any, columns: _Columns, path: Path) -> Iterator[tuple[int
         if not row or (width > 1 and not any(cell.strip() for cell in row)):  # blank, or only empty cells
             continue
         if len(row) != width:
+            name = _OTHER_DELIMITERS.get(columns.delimiter, repr(columns.delimiter))
+            hint = (f" (most likely a text holding a {name} left unquoted: put such a cell in double quotes, as "
+                    f"spreadsheets save it)" if len(row) > width else "")
             raise CorpusFormatError(
-                f"expected {width} fields as in the header; received {len(row)}: {_short_repr(row)}",
+                f"expected {width} fields as in the header; received {len(row)}: {_short_repr(row)}{hint}",
                 path=str(path),
                 line=lineno,
             )
@@ -682,7 +685,7 @@ def _times(path: Path, doc_id: str, rows: Rows, columns: _Columns, notes: list[s
     unit = _time_unit(path, cells, columns, notes)
     times = []
     for (lineno, _), pair in zip(rows, cells):
-        start, end = (_seconds(path, doc_id, lineno, name, value, unit, columns.decimal_comma) for name, value in pair)
+        start, end = (_seconds(path, doc_id, lineno, name, value, unit, columns.delimiter != ",") for name, value in pair)
         if end < start:
             raise CorpusFormatError(
                 f"document {doc_id!r}: expected start <= end; received start {start} and end {end}",
