@@ -455,9 +455,9 @@ def _found_delimiter(path: Path, head: list[str], options: dict[str, Any]) -> tu
         cells = _cells(head[0], candidate)
         if candidate != default and len(cells) > 1 and any(
                 cell == wanted if wanted is not None else cell.strip().lower() in _TEXT_COLUMNS for cell in cells):
+            excel = " (as Excel saves CSV where the decimal separator is a comma)" if candidate == ";" else ""
             return candidate, (f"read with a {name} as the delimiter: the header holds no {_OTHER_DELIMITERS[default]} "
-                               f"and names its columns so (as Excel saves CSV where the decimal separator is a comma); "
-                               f"pass delimiter= to read it otherwise")
+                               f"and names its columns so{excel}; pass delimiter= to read it otherwise")
     return default, None
 
 
