@@ -208,7 +208,8 @@ BAD_TIME = "expected the cue's {} as a timestamp such as '00:01:02.500' or '01:0
      r"expected cues in order of their start .*starts at 4 s, before the cue at line 3 \(5 s\)"),
     ("a.srt", "1\n00:00:01,000 --> 00:00:02,000\nx\n\ny\n", 5,
      r"expected a cue: an identifier line \(optional\) and a timing line 'start --> end', then the cue's text; "
-     r"received 'y' \(a blank line inside a cue's text ends the cue\)"),
+     r"received 'y' \(a blank line inside a cue's text ends the cue: if this is text of the cue above, remove the "
+     r"blank line before it, line 4; otherwise remove this text or add its timing line\)"),  # before: no remedy
     # a WebVTT file whose 'WEBVTT' line was lost (an export cut, a copy from a browser): its STYLE or NOTE
     # block was blamed on a blank line inside a cue's text, which the file does not have
     ("a.vtt", "STYLE\n::cue { color: yellow }\n\n00:01.000 --> 00:02.000\nx\n", 1,

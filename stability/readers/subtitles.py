@@ -877,7 +877,9 @@ def _block(block: list[tuple[int, str]], webvtt: bool, file: Path | str, speaker
     else:
         expected = "a cue: an identifier line (optional) and a timing line 'start --> end'"
         why = ("a WebVTT block, in a file without the 'WEBVTT' first line that WebVTT requires: add that line"
-               if _NON_CUE.match(first) else "a blank line inside a cue's text ends the cue")
+               if _NON_CUE.match(first) else
+               f"a blank line inside a cue's text ends the cue: if this is text of the cue above, remove the blank "
+               f"line before it, line {block[0][0] - 1}; otherwise remove this text or add its timing line")
         raise CorpusFormatError(
             f"expected {expected}, then the cue's text; received {_short_repr(first)} ({why})",
             path=str(file), line=block[0][0],
