@@ -648,6 +648,21 @@ def test_csv_rows_of_empty_cells_are_blank_rows(tmp_path):
     assert kept.units == ("Hello.", "", "Hi.")  # a row, its text empty: a unit, as before
 
 
+def test_csv_speaker_columns_named_with_a_space_are_the_speakers(tmp_path):
+    """Before, a transcript headed ``Speaker Name`` (or ``Speaker Label``, ``speaker_label``), as
+    exports head it, was read without its speakers and without a word: no meta['speakers'], no
+    turns, so with unit='sentence' a sentence ran from one speaker's row into the next one's."""
+    file = write(tmp_path / "talk.csv", "Speaker Name,Start Time,End Time,Text\nAnn,0,2,We start with\n"
+                                       "Bo,2,4,the budget? Yes.\n")
+    (doc,) = read_csv(file)
+    assert doc.meta["speakers"] == ("Ann", "Bo")
+    (sentences,) = read_csv(file, unit="sentence", splitter="rules")
+    assert sentences.units == ("We start with", "the budget?", "Yes.")  # a change of speaker ends one
+    for name in ("Speaker Label", "speaker_label", "Speaker ID"):
+        (labelled,) = read_csv(write(tmp_path / "l.csv", f"{name},text\nA,Hi.\nB,Yo.\n"))
+        assert labelled.meta["speakers"] == ("A", "B"), name
+
+
 # A meeting's transcript as a CSV export writes it: times, a speaker column, the text; the
 # speaker cell of the fourth row left empty (speaker unknown).
 MEETING = ("start,end,Speaker,text,topic\n0,4,Ann Lee,Welcome everyone.,1\n4,9,Bo,Budget first.,2\n"
@@ -676,8 +691,8 @@ def test_csv_speaker_column_gives_the_units_their_speakers(tmp_path):
     (plain,) = read_csv(write(tmp_path / "plain.csv", "text\na\n"))
     assert "speakers" not in plain.meta
     with pytest.raises(CorpusFormatError, match=r"plain\.csv:1: speakers='prefix' puts each row's speaker before "
-                       r"its text; expected a speaker column \(speaker, speaker_name, speaker_id, spk, or pass "
-                       r"speaker_column=\)"):
+                       r"its text; expected a speaker column \(speaker, speaker_name, speaker_id, spk, speaker_label, "
+                       r"or with a space for the underscore, or pass speaker_column=\)"):
         list(read_csv(tmp_path / "plain.csv", speakers="prefix"))
     with pytest.raises(CorpusFormatError, match=r"expected a speaker column named 'who'"):
         list(read_csv(file, speaker_column="who"))

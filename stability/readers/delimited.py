@@ -49,7 +49,8 @@ _TEXT_COLUMNS = ("text", "sentence", "unit", "utterance", "content")
 _DOCUMENT_COLUMNS = ("document", "doc_id", "document_id", "doc")
 _LABEL_COLUMNS = ("label", "labels", "segment", "topic", "reference", "ground_truth")
 _LABEL_PREFIXES = ("label_", "reference_", "ref_", "annotator_")
-_SPEAKER_COLUMNS = ("speaker", "speaker_name", "speaker_id", "spk")
+_SPEAKER_COLUMNS = ("speaker", "speaker_name", "speaker_id", "spk", "speaker_label")
+_SPEAKER_NAMES = (*_SPEAKER_COLUMNS, *(name.replace("_", " ") for name in _SPEAKER_COLUMNS if "_" in name))
 #: The names of the start and end time columns, in order of preference.
 _START_COLUMNS = ("start", "start_time", "start time", "starttime")
 _END_COLUMNS = ("end", "end_time", "end time", "endtime")
@@ -138,8 +139,8 @@ def read_csv(
     * ``document_column``: ``document``, ``doc_id``, ``document_id``, ``doc`` (none found: one
       document a file, and a note when another column's name says it names recordings, such as
       ``meeting_id`` or ``episode``, and its values run in blocks of rows);
-    * ``speaker_column``: ``speaker``, ``speaker_name``, ``speaker_id``, ``spk`` (none found: no
-      speakers).
+    * ``speaker_column``: ``speaker``, ``speaker_name``, ``speaker_id``, ``spk``, ``speaker_label``
+      (or with a space for the underscore; none found: no speakers).
 
     A timed file of one document without a label column takes its reference from a chapters track
     beside it, as captions do: ``talk.chapters.vtt``, ``.srt`` or ``.txt`` beside ``talk.tsv``
@@ -373,10 +374,10 @@ def _columns(header: list[str], options: dict[str, Any], path: Path, delimiter: 
         raise fail(f"time_unit={options['time_unit']!r} is the unit of the start and end columns; expected both "
                    "(named start and end, or start_time and end_time, or pass start_column= and end_column=)")
     document = _pick(header, options["document_column"], _DOCUMENT_COLUMNS, path, "document")
-    speaker = _pick(header, options["speaker_column"], _SPEAKER_COLUMNS, path, "speaker")
+    speaker = _pick(header, options["speaker_column"], _SPEAKER_NAMES, path, "speaker")
     if options["speakers"] == "prefix" and speaker is None:
         raise fail(f"speakers='prefix' puts each row's speaker before its text; expected a speaker column "
-                   f"({', '.join(_SPEAKER_COLUMNS)}, or pass speaker_column=)")
+                   f"({', '.join(_SPEAKER_COLUMNS)}, or with a space for the underscore, or pass speaker_column=)")
     index = {name: i for i, name in enumerate(header)}
     return _Columns(
         header=header,
@@ -684,8 +685,9 @@ def _times(path: Path, doc_id: str, rows: Rows, columns: _Columns, notes: list[s
         return None
     unit = _time_unit(path, cells, columns, notes)
     times = []
+    decimal_comma = columns.delimiter != ","  # a time 2,5 cannot be two cells
     for (lineno, _), pair in zip(rows, cells):
-        start, end = (_seconds(path, doc_id, lineno, name, value, unit, columns.delimiter != ",") for name, value in pair)
+        start, end = (_seconds(path, doc_id, lineno, name, value, unit, decimal_comma) for name, value in pair)
         if end < start:
             raise CorpusFormatError(
                 f"document {doc_id!r}: expected start <= end; received start {start} and end {end}",
