@@ -130,6 +130,24 @@ def test_a_transcript_with_text_but_no_segments_is_refused_saying_what_to_export
     assert result.exit_code != 0 and "or a transcript's 'segments'" in result.output
 
 
+def test_utterances_as_objects_are_refused_saying_what_to_export(tmp_path):
+    """Before, a speech-to-text service's JSON whose 'utterances' are objects (AssemblyAI's:
+    {"start": 250, "end": 1200, "text": ..., "speaker": "A"}, times in milliseconds) stopped at
+    "unknown key 'text': did you mean 'units'?" (its whole text beside them) or "'units' must be a
+    list of strings" (a key it does not have). Now the error names its key, says such objects are
+    not read, and what to export instead."""
+    said = [{"start": 250, "end": 1200, "text": "Hello there.", "speaker": "A"},
+            {"start": 1300, "end": 2000, "text": "Hi Bob.", "speaker": "B"}]
+    for record in ({"id": "abc", "text": "Hello there. Hi Bob.", "utterances": said}, {"utterances": said},
+                   {"units": said}):
+        key = "units" if "units" in record else "utterances"
+        file = write(tmp_path / "call.json", json.dumps(record))
+        with pytest.raises(CorpusFormatError, match=rf"call\.json:1: expected {key!r} as a list of strings, a unit "
+                           rf"each; received objects with 'text' \(.*\), as a speech-to-text service writes its "
+                           rf"{key}: export the transcript as WebVTT or SRT captions"):
+            list(read_corpus(file))
+
+
 def test_whisper_json_on_the_command_line(tmp_path):
     file = write(tmp_path / "talk.json", json.dumps(WHISPER))
     result = CliRunner().invoke(app, ["run", "-s", "even", "--corpus", str(file), "--restarts", "2", "--no-progress",

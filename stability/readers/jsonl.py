@@ -533,6 +533,10 @@ def _parse_record(path: Path, lineno: int, record: dict[str, Any], prefix: str, 
     def fail(message: str) -> CorpusFormatError:
         return CorpusFormatError(message, path=str(path), line=lineno)
 
+    for key in ("units", *(alias for alias, name in KEY_ALIASES.items() if name == "units")):
+        said = record.get(key)
+        if isinstance(said, list) and any(isinstance(item, dict) and "text" in item for item in said):
+            raise fail(_timed_objects(key, said))
     record = _canonical_keys(record, fail)
     notes: list[str] = []
     if not _has_units(record) and "segments" not in record and isinstance(record.get("text"), str):
@@ -783,6 +787,14 @@ def not_an_object(value: Any) -> str:
                  "reads {\"boundaries\": [3, 7], \"n_units\": 10}; in Python, Segmentation.from_boundaries or "
                  "Segmentation.from_masses)")
     return said
+
+
+def _timed_objects(key: str, items: list) -> str:
+    """Why the objects ``items`` under ``key`` (a speech-to-text service's utterances) are not read as units."""
+    first = next(item for item in items if isinstance(item, dict) and "text" in item)
+    return (f"expected {key!r} as a list of strings, a unit each; received objects with 'text' ({_short_repr(first)}), "
+            f"as a speech-to-text service writes its {key}: export the transcript as WebVTT or SRT captions (read "
+            f"with their times and speakers), or Whisper's JSON ('segments'), or give {key!r} as strings")
 
 
 #: Why an object whose ``text`` is one string (a document's whole text, or a transcript without its
