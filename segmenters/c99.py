@@ -29,10 +29,12 @@ exactly (float64 sums of integers), which makes every similarity value independe
 the units. The fast restart path (:meth:`C99.prepare` / :meth:`C99.segment_prepared`) therefore
 only re-indexes the similarity matrix computed once per document, with results identical to the
 plain call on the permuted units. Rank counts use ``s*s - 1`` vectorized shifted comparisons, inside
-sums use 2-D prefix sums built in place; memory is ``O(n^2)``: the similarity matrix and the prefix
-sums (two ``n x n`` float64 arrays) plus one count matrix (a byte a cell) at the peak; the counts
-compare a copy of the matrix set in a frame of NaN, so that each neighbour is one fixed offset in
-contiguous memory. The batched
+sums use 2-D prefix sums built in place; memory is ``O(n^2)``, 17 bytes a cell at the peak: the
+similarity matrix (float64), the reordered copy the counts compare, set in a frame of NaN so that
+each neighbour is one fixed offset in contiguous memory (float64, written straight from the
+similarity matrix, no reordered copy before it), and the counts (a byte a cell); then the
+similarity matrix, the counts and the prefix sums (float64). Every other temporary is a band of
+rows of a fixed size (:func:`exact_memory`). The batched
 restart path (:meth:`C99.segment_batch`) stacks the permuted matrices of many restarts and runs
 the rank transform, the prefix sums and the divisive clustering on the stack at once. The
 clustering first finds every region's best local split (the regions form a tree known in advance:
@@ -40,13 +42,14 @@ a region's best split depends on the region alone), a level of the tree at a tim
 steps, each one pass over the open regions of every table of the stack.
 
 **Long documents.** The exact mode refuses documents whose estimated peak memory exceeds 2 GiB
-(about 10,600 units); ``C99(band=W)`` keeps only a diagonal band of the similarity and rank
+(about 10,900 units); ``C99(band=W)`` keeps only a diagonal band of the similarity and rank
 matrices (exact values there) and reads region sums from ``O(n W)`` tables: near-linear time
 and memory, its effect on Pk documented in :class:`C99`.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -75,6 +78,7 @@ TIE_TOLERANCE = 1e-9
 #: Choi's smoothing kernel for the density gains.
 GAIN_KERNEL = np.array([1.0, 2.0, 4.0, 8.0, 4.0, 2.0, 1.0])
 _MAX_DENSE_CELLS = 1 << 23  # elements of one dense count block used for the Gram matrix
+_BAND_CELLS = 1 << 20  # cells of a band of rows of an n x n temporary (cosine, rank counts, ranks)
 _RARE_DOC_FREQ = 48  # terms in at most this many units: pairs added one by one
 _PAIR_BATCH = 1 << 20  # unit pairs generated at once for those terms
 _DENSITY_FLOOR = 1e-12  # "a tiny positive number" a new global density must beat
@@ -149,7 +153,7 @@ def cosine_similarity_matrix(encoded: EncodedUnits) -> np.ndarray:
             np.add.at(gram, (r_unit[p], r_unit[q]), r_cnt[p] * r_cnt[q])
             g0 = g1
     # cosine, in place, a block of rows at a time (no n x n denominator in memory)
-    rows = max(1, _MAX_DENSE_CELLS // max(n, 1))
+    rows = max(1, _BAND_CELLS // max(n, 1))
     for r0 in range(0, n, rows):
         r1 = min(r0 + rows, n)
         denominator = np.sqrt(np.outer(sq_norm[r0:r1], sq_norm))
@@ -160,36 +164,58 @@ def cosine_similarity_matrix(encoded: EncodedUnits) -> np.ndarray:
     return gram
 
 
-def _rank_counts(sim: np.ndarray, mask_size: int) -> np.ndarray:
-    """Number of cells of each cell's clipped mask whose value is strictly lower (uint8, or
-    uint16 for a mask of more than 256 cells).
-
-    ``sim`` is one ``n x n`` matrix or a stack ``(..., n, n)`` of them (the batched path). Each
-    matrix is set in a frame of NaN ``mask_size // 2`` cells wide (NaN is never lower, so the
-    frame counts as the clipped part of a mask), which makes every neighbour a fixed offset in the
-    flattened stack: each comparison is one pass over contiguous memory.
-    """
-    n = sim.shape[-1]
-    r = mask_size // 2
-    lead = sim.shape[:-2]
+def _framed(similarity: np.ndarray, r: int, order: np.ndarray | None = None) -> np.ndarray:
+    """``similarity`` (one ``n x n`` matrix or a stack ``(..., n, n)``) set in a frame of NaN ``r``
+    cells wide; with ``order`` (shape ``(..., n)``), the one matrix ``similarity`` reordered by each
+    row of ``order`` instead, copied straight into the frame a band of rows at a time (no reordered
+    ``n x n`` copy beside it)."""
+    n = similarity.shape[-1]
+    lead = similarity.shape[:-2] if order is None else order.shape[:-1]
     side = n + 2 * r
     framed = np.full(lead + (side, side), np.nan)
-    framed[..., r : r + n, r : r + n] = sim
+    if order is None:
+        framed[..., r : r + n, r : r + n] = similarity
+        return framed
+    rows = max(1, _BAND_CELLS // max(n, 1))
+    for index in np.ndindex(lead):
+        o = order[index]
+        for r0 in range(0, n, rows):
+            r1 = min(r0 + rows, n)
+            framed[index + (slice(r + r0, r + r1), slice(r, r + n))] = similarity[o[r0:r1, None], o[None, :]]
+    return framed
+
+
+def _count_lower(framed: np.ndarray, n: int, mask_size: int) -> np.ndarray:
+    """Number of cells of each cell's clipped mask whose value is strictly lower (uint8, or
+    uint16 for a mask of more than 256 cells), for the matrices of :func:`_framed` (frame
+    ``mask_size // 2`` wide).
+
+    NaN is never lower, so the frame counts as the clipped part of a mask, and every neighbour is
+    a fixed offset in the flattened stack: each comparison is one pass over contiguous memory, a
+    chunk of :data:`_BAND_CELLS` cells at a time (the comparison's booleans take no ``n x n``).
+    """
+    r = mask_size // 2
+    side = n + 2 * r
+    lead = framed.shape[:-2]
     flat = framed.reshape(-1)
     count: np.ndarray = np.zeros(flat.size, dtype=np.uint8 if mask_size * mask_size - 1 <= 255 else np.uint16)
     # cells whose whole mask lies inside the flattened stack: from the first cell of the first
     # matrix to the last of the last (a frame row and column on either side, at least r wide)
     lo, hi = r * side + r, flat.size - r * side - r
-    centre = flat[lo:hi]
-    lower = np.empty(hi - lo, dtype=bool)
-    for dy in range(-r, r + 1):
-        for dx in range(-r, r + 1):
-            if dy == 0 and dx == 0:
-                continue
-            shift = dy * side + dx
-            np.less(flat[lo + shift : hi + shift], centre, out=lower)
-            count[lo:hi] += lower
+    lower = np.empty(min(_BAND_CELLS, max(hi - lo, 0)), dtype=bool)
+    shifts = [dy * side + dx for dy in range(-r, r + 1) for dx in range(-r, r + 1) if dy or dx]
+    for c0 in range(lo, hi, _BAND_CELLS):
+        c1 = min(c0 + _BAND_CELLS, hi)
+        centre, out, counted = flat[c0:c1], lower[: c1 - c0], count[c0:c1]
+        for shift in shifts:
+            np.less(flat[c0 + shift : c1 + shift], centre, out=out)
+            counted += out
     return count.reshape(lead + (side, side))[..., r : r + n, r : r + n]
+
+
+def _rank_counts(sim: np.ndarray, mask_size: int) -> np.ndarray:
+    """:func:`_count_lower` of ``sim``, one ``n x n`` matrix or a stack ``(..., n, n)`` of them."""
+    return _count_lower(_framed(sim, mask_size // 2), sim.shape[-1], mask_size)
 
 
 def _rank_denominator(n: int, mask_size: int) -> np.ndarray:
@@ -229,18 +255,23 @@ def _accumulate_2d(prefix: np.ndarray) -> None:
     np.cumsum(prefix, axis=-1, out=prefix)
 
 
-def _rank_prefix_sums(sim: np.ndarray, mask_size: int) -> np.ndarray:
+def _rank_prefix_sums(sim: np.ndarray, mask_size: int, order: np.ndarray | None = None) -> np.ndarray:
     """Prefix sums of the rank matrix, built in place (no separate rank matrix in memory).
 
-    ``sim`` may be a stack ``(..., n, n)``; so is the result, ``(..., n+1, n+1)``.
+    ``sim`` may be a stack ``(..., n, n)``; so is the result, ``(..., n+1, n+1)``. With ``order``
+    (shape ``(..., n)``), the prefix sums of ``sim`` reordered by each row of ``order`` (see
+    :func:`_framed`). At the peak, beside ``sim``: the framed copy (8 bytes a cell) and the counts
+    (1), then the counts and the prefix sums (8).
     """
     n = sim.shape[-1]
     r = mask_size // 2
     idx = np.arange(n)
     span = (np.minimum(n - 1, idx + r) - np.maximum(0, idx - r) + 1).astype(np.float64)
-    counts = _rank_counts(sim, mask_size)
-    prefix = np.zeros(sim.shape[:-2] + (n + 1, n + 1), dtype=np.float64)
-    rows = max(1, _MAX_DENSE_CELLS // max(n, 1))
+    framed = _framed(sim, r, order)
+    counts = _count_lower(framed, n, mask_size)
+    del framed  # before the prefix sums take its place
+    prefix = np.zeros(counts.shape[:-2] + (n + 1, n + 1), dtype=np.float64)
+    rows = max(1, _BAND_CELLS // max(n, 1))
     for r0 in range(0, n, rows):  # rank = counts / (cells - 1), a band of rows at a time
         r1 = min(r0 + rows, n)
         denominator = np.outer(span[r0:r1], span) - 1.0
@@ -665,13 +696,32 @@ class C99State:
 EXACT_MEMORY_LIMIT = 2 * 1024**3
 
 
+#: Bytes a cell of the ``n x n`` matrices at the exact mode's peak (see :func:`exact_memory`).
+_EXACT_BYTES_PER_CELL = 17
+#: Bytes beside them: the bands of rows of the temporaries, the dense blocks of the Gram matrix.
+_EXACT_OVERHEAD = 2 * 8 * _MAX_DENSE_CELLS
+
+
 def exact_memory(n_units: int) -> int:
-    """Estimated peak memory of one exact C99 call on ``n_units`` units, in bytes: the similarity
-    matrix and the prefix sums (float64), the rank counts and one boolean comparison,
-    ``19 n^2`` (measured: 7.2 GB at 20,000 units; counting in a NaN-framed copy of the similarity
-    with a byte a count, 2026-11-28, measured lower: 29.6 against 31.3 n^2 bytes of peak RSS for
-    the whole process at 5,000 units)."""
-    return 19 * n_units * n_units
+    """Peak memory of one exact C99 call on ``n_units`` units, in bytes, an upper bound:
+    ``17 n^2 + 128 MiB``.
+
+    The ``n^2`` term is the similarity matrix (8 bytes a cell, kept for the restarts), the
+    reordered copy the rank counts compare (8) and the counts (1); the prefix sums (8) replace the
+    copy. The constant bounds what does not grow with ``n^2``: row bands of :data:`_BAND_CELLS`
+    cells of the comparisons, ranks and cosine denominators (16 MiB measured), or, while the
+    similarity matrix alone is in memory, the dense term-count block of the Gram matrix and its
+    product (up to 64 MiB each). Memory proportional to the text (its tokens) comes on top.
+    ``benchmarks/c99_memory.py`` measures it: 17.3 bytes a cell at 8,000 units (tracemalloc and
+    peak resident set size agree within 2%); 26-34 before 2026-11-28, when the counts compared a
+    reordered copy of a reordered copy, and the ranks' bands were ``n^2`` up to 2,900 units.
+    """
+    return _EXACT_BYTES_PER_CELL * n_units * n_units + _EXACT_OVERHEAD
+
+
+def _exact_limit_units() -> int:
+    """The most units :func:`exact_memory` allows under :data:`EXACT_MEMORY_LIMIT`."""
+    return math.isqrt(max(0, EXACT_MEMORY_LIMIT - _EXACT_OVERHEAD) // _EXACT_BYTES_PER_CELL)
 
 
 def _check_odd_positive(value, name: str) -> None:
@@ -703,8 +753,8 @@ class C99(Segmenter):
         cells have exactly their exact-mode ranks; the divisive clustering is unchanged and reads
         region sums from ``O(n band)`` tables. Time and memory are ``O(n band)`` (plus the split
         sequence), instead of ``O(n^2)``. ``None`` (default) is the exact algorithm, which refuses
-        documents whose estimated peak memory (:func:`exact_memory`, ``19 n^2`` bytes) exceeds
-        :data:`EXACT_MEMORY_LIMIT` (2 GiB: about 10,600 units) with an
+        documents whose peak memory (:func:`exact_memory`, ``17 n^2`` bytes + 128 MiB) exceeds
+        :data:`EXACT_MEMORY_LIMIT` (2 GiB: about 10,900 units) with an
         :class:`~stability.exceptions.InvalidParameterError` naming this option. Choose a band
         a few times the longest expected segment. Effect on Choi's 3-11 set (all 400 documents,
         word-level Pk as in ``benchmarks/choi_pk.py``; segments of 3-11 sentences, documents of
@@ -712,7 +762,7 @@ class C99(Segmenter):
         count 0.126 exact, 0.113 / 0.121 / 0.125 (a narrow band acts as a locality prior, which
         helps on this set). On 20,000 synthetic units ``band=20`` takes about 4-9 s on the loaded
         2-core machine, most of it tokenizing and stemming, with a peak under 0.3 GB
-        (``python -m benchmarks``); the exact mode would need 7.6 GB.
+        (``python -m benchmarks``); the exact mode would need 6.9 GB.
 
     Examples
     --------
@@ -775,8 +825,10 @@ class C99(Segmenter):
         if prepared.similarity is None:
             assert prepared.encoded is not None  # prepare() sets one of the two
             return self._segment_band(prepared.encoded.reorder(order))
-        sim = prepared.similarity[np.ix_(order, order)]
-        return self._segment_similarity(sim)
+        if self._trivial(order.size):
+            return []
+        prefix = _rank_prefix_sums(prepared.similarity, self.mask_size, order)
+        return self._segment_inside(_PrefixInside(prefix))[0]
 
     def segment_batch(self, prepared: C99State, orders: np.ndarray) -> list[list[int]]:
         """Boundaries for every row of ``orders`` (the batched restart path).
@@ -793,9 +845,8 @@ class C99(Segmenter):
         step = max(1, _BATCH_CELLS // (n * n))
         out: list[list[int]] = []
         for lo in range(0, orders.shape[0], step):
-            group = orders[lo : lo + step]
-            sims = prepared.similarity[group[:, :, None], group[:, None, :]]
-            out.extend(self._segment_inside(_PrefixInside(_rank_prefix_sums(sims, self.mask_size))))
+            prefix = _rank_prefix_sums(prepared.similarity, self.mask_size, orders[lo : lo + step])
+            out.extend(self._segment_inside(_PrefixInside(prefix)))
         return out
 
     def segment(self, units: Sequence[str]) -> list[int]:
@@ -804,11 +855,6 @@ class C99(Segmenter):
     def _trivial(self, n: int) -> bool:
         """Documents with no boundary to find: one unit, or two in the automatic mode."""
         return n <= 1 or (self.n_segments is None and n <= 2)
-
-    def _segment_similarity(self, sim: np.ndarray) -> list[int]:
-        if self._trivial(sim.shape[0]):
-            return []
-        return self._segment_inside(_PrefixInside(_rank_prefix_sums(sim, self.mask_size)))[0]
 
     def _segment_band(self, encoded: EncodedUnits) -> list[int]:
         n = encoded.n_units
@@ -837,7 +883,7 @@ def _check_exact_size(n_units: int) -> None:
     """Refuse the exact mode where its estimated memory exceeds :data:`EXACT_MEMORY_LIMIT`."""
     need = exact_memory(n_units)
     if need > EXACT_MEMORY_LIMIT:
-        limit_units = int((EXACT_MEMORY_LIMIT / 19) ** 0.5)
+        limit_units = _exact_limit_units()
         raise InvalidParameterError(
             f"C99's exact mode on {n_units} units would need about {need / 2**30:.1f} GiB "
             f"(limit {EXACT_MEMORY_LIMIT / 2**30:.1f} GiB, about {limit_units} units); use the "

@@ -154,7 +154,7 @@ def test_rank_prefix_sums_equal_prefix_sums_of_the_rank_matrix(monkeypatch):
     units, _ = topical_units(9, n_topics=5)
     sim = cosine_similarity_matrix(Preprocessor().encode(units))
     expected = _prefix_sums(rank_matrix(sim, 11))
-    monkeypatch.setattr(c99_module, "_MAX_DENSE_CELLS", 50)  # several row bands
+    monkeypatch.setattr(c99_module, "_BAND_CELLS", 50)  # several row bands
     assert np.array_equal(c99_module._rank_prefix_sums(sim, 11), expected)
 
 
