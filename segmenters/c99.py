@@ -547,7 +547,17 @@ class _OpenRegions:
 
     def pick(self, total_sum: float, total_area: float) -> int:
         """The region to split: best new global density, ties to the last region in the text;
-        the first region when none beats the floor."""
+        the first region when none beats the floor.
+
+        One pass over the ``m`` open regions a step: ``O(n m)`` for a document, the super-linear
+        part of the long-document mode (``m`` about ``n / 5`` on average on topical documents).
+        Skipping blocks of 64 regions by a bound ``(total_sum + max gain_sum) / (total_area +
+        min gain_area)`` was tried (2026-11-28) and skips almost nothing (98.7% of the regions
+        still scanned at 20,000 units): the densities differ by ``O(1 / total_area)``, as much as
+        the bound's slack. Region ``k`` reaches density ``mu`` exactly when ``gain_sum[k] - mu *
+        gain_area[k] >= mu * total_area - total_sum``, so an exact pruning needs each block's upper
+        convex hull of ``(-gain_area, gain_sum)`` (and a margin for rounding before the float
+        comparison decides)."""
         m = len(self.slot)
         if m <= _SMALL:
             gains = zip(self.gain_sum[:m].tolist(), self.gain_area[:m].tolist())
