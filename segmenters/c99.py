@@ -555,9 +555,13 @@ class _OpenRegions:
         min gain_area)`` was tried (2026-11-28) and skips almost nothing (98.7% of the regions
         still scanned at 20,000 units): the densities differ by ``O(1 / total_area)``, as much as
         the bound's slack. Region ``k`` reaches density ``mu`` exactly when ``gain_sum[k] - mu *
-        gain_area[k] >= mu * total_area - total_sum``, so an exact pruning needs each block's upper
-        convex hull of ``(-gain_area, gain_sum)`` (and a margin for rounding before the float
-        comparison decides)."""
+        gain_area[k] >= mu * total_area - total_sum``: a block's maximum of that key at the ``mu0``
+        of its last scan, plus ``(mu - mu0)`` times its extreme ``-gain_area``, bounds it at any
+        ``mu`` and stays tight as the densities move slowly. Measured offline (8,000 units, the
+        tie floor as ``mu``, a relative margin of 1e-9 for rounding): 11% of the regions scanned
+        with blocks of 16, 27% with 64, 52% with 256. Not done yet: the bounds must also cover
+        removed regions and the floats' rounding, and a test must show the same choice, ties
+        included."""
         m = len(self.slot)
         if m <= _SMALL:
             gains = zip(self.gain_sum[:m].tolist(), self.gain_area[:m].tolist())
