@@ -150,13 +150,16 @@ def _tables() -> dict[str, tuple[str, ...]]:
             "[metrics]": METRIC_KEYS, "[output]": OUTPUT_KEYS}
 
 
-def _elsewhere(key: str, where: str) -> str | None:
-    """Where ``key``, unknown in ``where``, belongs: a hint naming the table that takes it."""
+def _elsewhere(key: str, where: str) -> tuple[str, str] | None:
+    """Where ``key``, unknown in ``where``, belongs: a hint naming the table that takes it, and
+    the same said beside a misspelling of this table's key."""
     if where != "the file (top level)" and key in TOP_KEYS and key != "allow_plugins":
-        return f"[{key}] is a table of its own, not a key of {where}"
+        return f"[{key}] is a table of its own, not a key of {where}", f"[{key}] is a table of its own"
     for table, keys in _tables().items():
         if table != where and key in keys:
-            return "it belongs at the top of the file" if table == "" else f"it belongs in {table}"
+            if table == "":
+                return "it belongs at the top of the file", f"{key!r} is a key of the top of the file"
+            return f"it belongs in {table}", f"{key!r} is a key of {table}"
     return None
 
 
@@ -165,7 +168,10 @@ def _check_keys(table: Mapping[str, Any], valid: tuple[str, ...], where: str, so
         if key not in valid:
             elsewhere = _elsewhere(key, where) if where.startswith(("[", "the file")) else None
             close = difflib.get_close_matches(key, valid, n=1, cutoff=0.6)
-            hint = f": {elsewhere}." if elsewhere else f"; did you mean {close[0]!r}?" if close else "."
+            if elsewhere and close:  # [output] format: formats misspelt, or [corpus]'s format? Both said
+                hint = f"; did you mean {close[0]!r}? ({elsewhere[1]}.)"
+            else:
+                hint = f": {elsewhere[0]}." if elsewhere else f"; did you mean {close[0]!r}?" if close else "."
             raise InvalidParameterError(
                 f"{source}: unknown key {key!r} in {where}{hint} Valid keys: {', '.join(valid)}"
             )

@@ -363,6 +363,10 @@ def test_metrics_a_run_names_are_the_ones_its_reports_show(tmp_path):
         ("[run]\nallow_plugins = true\n", "unknown key 'allow_plugins' in [run]: it belongs at the top of the file"),
         ("[run]\nmetrics = false\n", "unknown key 'metrics' in [run]: [metrics] is a table of its own"),
         ("[run]\nn_documents = 3\n", "unknown key 'n_documents' in [run]: it belongs in [corpus.demo]"),
+        # a key of another table that is also one letter from a key of this one: both are said,
+        # the misspelling first (a user writing [output] format meant formats far more often)
+        ("[output]\nformat = 'md'\n", "unknown key 'format' in [output]; did you mean 'formats'? "
+                                       "('format' is a key of [corpus].)"),
     ],
 )
 def test_a_key_in_the_wrong_table_names_its_table(tmp_path, text, fragment):
