@@ -526,17 +526,23 @@ def _close(documents: Iterator[Document]) -> None:
         close()
 
 
-def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experiment:
+def _validate(data: Mapping[str, Any], source: str, base: Path | None, corpus_table: str = "[corpus]",
+              corpus_extra: tuple[str, ...] = ()) -> Experiment:
+    """The experiment of ``data``, read from the file ``source``. ``corpus_table`` is how messages
+    name the table of ``data["corpus"]`` (``[corpus.NAME]``: one corpus of a study's file), which
+    may also hold the caller's own keys ``corpus_extra`` (checked as its keys, then left out)."""
     _check_keys(data, TOP_KEYS, "the file (top level)", source)
     corpus = _table(data, "corpus", source)
     named = [key for key, value in corpus.items() if isinstance(value, Mapping) and key not in _corpus_keys()]
-    if named:
+    if named and corpus_table == "[corpus]":
         raise InvalidParameterError(
             f"{source}: [corpus.{named[0]}] names one of several corpora, which `stability validate` reads "
             "(one study over every corpus); `stability run` reads a file with a single [corpus] table")
-    _check_keys(corpus, _corpus_keys(), "[corpus]", source)
+    _check_keys(corpus, _corpus_keys() + corpus_extra, corpus_table, source)
+    corpus = {key: value for key, value in corpus.items() if key not in corpus_extra}
+    demo_table = f"{corpus_table[:-1]}.demo]"
     if "demo" in corpus and "path" in corpus:
-        raise InvalidParameterError(f"{source}: [corpus] takes either 'path' or 'demo', not both")
+        raise InvalidParameterError(f"{source}: {corpus_table} takes either 'path' or 'demo', not both")
     if "demo" not in corpus and "path" not in corpus:
         corpus["demo"] = {}
     if "demo" in corpus:
@@ -544,28 +550,28 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None) -> Experi
         if demo is True:
             corpus["demo"] = {}
         elif isinstance(demo, Mapping):
-            _check_keys(demo, _demo_keys(), "[corpus.demo]", source)
+            _check_keys(demo, _demo_keys(), demo_table, source)
             from .demo import check_demo_options
 
             try:  # said now, as the file's keys, not once the run reads the corpus
-                check_demo_options(f"{source}: [corpus.demo] ", **demo)
+                check_demo_options(f"{source}: {demo_table} ", **demo)
             except (InvalidParameterError, InvalidTypeError) as exc:
                 raise _in_file(exc) from None
         else:
-            raise InvalidParameterError(f"{source}: [corpus] demo must be true or a table; received {demo!r}")
+            raise InvalidParameterError(f"{source}: {corpus_table} demo must be true or a table; received {demo!r}")
         extra = set(corpus) - {"demo", *DEMO_TAKES}
         if extra:
-            raise InvalidParameterError(f"{source}: [corpus] reader options {sorted(extra)} need 'path', not 'demo'")
+            raise InvalidParameterError(f"{source}: {corpus_table} reader options {sorted(extra)} need 'path', not 'demo'")
     else:
         paths = corpus["path"]
         listed = [paths] if isinstance(paths, str) else paths
         if not isinstance(listed, list) or not listed or not all(isinstance(p, str) and p.strip() for p in listed):
-            raise InvalidParameterError(f"{source}: [corpus] path must be a string or a list of strings; received {paths!r}")
+            raise InvalidParameterError(f"{source}: {corpus_table} path must be a string or a list of strings; received {paths!r}")
         resolved = [str((base / p) if base is not None and not Path(p).is_absolute() else Path(p)) for p in listed]
         corpus["path"] = resolved[0] if isinstance(paths, str) else resolved
     if "limit" in corpus:  # the command line refuses --limit 0: a run of no document is a mistake
         try:
-            check_int(corpus["limit"], f"{source}: [corpus] limit", low=1)
+            check_int(corpus["limit"], f"{source}: {corpus_table} limit", low=1)
         except (InvalidParameterError, InvalidTypeError) as exc:
             raise _in_file(exc) from None
     segmenters_table = _table(data, "segmenters", source)

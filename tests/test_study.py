@@ -149,11 +149,11 @@ def test_named_corpora_and_several_files(tmp_path):
         load_corpora([mixed])
     bare = tmp_path / "bare.toml"
     bare.write_text('[corpus.a]\ndemo = true\n', encoding="utf-8")
-    with pytest.raises(InvalidParameterError, match=r"bare.toml \[corpus.a\] has no \[segmenters\] table"):
+    with pytest.raises(InvalidParameterError, match=r"bare.toml has no \[segmenters\] table"):
         load_corpora([bare])  # refused, not run with the default segmenters of `stability run`
     typo = tmp_path / "typo.toml"
     typo.write_text('[corpus.a]\npaht = "x"\n', encoding="utf-8")
-    with pytest.raises(InvalidParameterError, match=r"typo.toml \[corpus.a\].*did you mean 'path'"):
+    with pytest.raises(InvalidParameterError, match=r"typo.toml: unknown key 'paht' in \[corpus.a\]; did you mean 'path'"):
         load_corpora([typo])
 
 
@@ -453,6 +453,28 @@ def test_held_out_corpora_are_read_from_their_tables(tmp_path):
     result = CliRunner().invoke(app, ["validate", str(_write(tmp_path, bad)), "--no-progress"])
     assert result.exit_code == 1, result.output
     assert f"error: {tmp_path / 'study.toml'} [corpus.beta] held_out must be true or false; received 'yes'" in result.stderr
+
+
+@pytest.mark.parametrize("old, new, said", [
+    # a key of the corpus table is said in that table, with the study's own key among the choices
+    ("held_out = true", "heldout = true", "study.toml: unknown key 'heldout' in [corpus.beta]; did you mean 'held_out'?"),
+    ("held_out = true", "limt = 3", "study.toml: unknown key 'limt' in [corpus.beta]; did you mean 'limit'?"),
+    ("held_out = true", "[corpus.beta.x]", "study.toml: unknown key 'x' in [corpus.beta]"),
+    ("held_out = true", "limit = 0", "study.toml: [corpus.beta] limit must be an integer >= 1; received 0"),
+    ("seed = 1, n_segments = 4", "seed = -1", "study.toml: [corpus.beta.demo] seed must be an integer >= 0"),
+    ("demo = { n_documents = 5, seed = 1, n_segments = 4 }", "path = 3", "study.toml: [corpus.beta] path must be a string or a list of strings"),
+    # the segmenters are the file's, not a corpus's: said once, with the file, as `stability run` says them
+    ("w = 10", "ww = 10", "study.toml: [segmenters.tt]: segmenter 'texttiling' has no parameter 'ww'; did you mean 'w'?"),
+    ("w = 10", 'w = "10"', "study.toml: [segmenters.tt]: w must be an integer; received str '10'"),
+])
+def test_a_mistake_in_a_study_config_names_the_file_and_the_key_path(tmp_path, old, new, said):
+    # it said "unknown key 'heldout' in [corpus]", with no 'held_out' to suggest, and a
+    # segmenter's parameter as "study.toml (corpus 'alpha'): study.toml [corpus.alpha]: [segmenters.tt]"
+    config = _write(tmp_path, TWO_CORPORA.replace(old, new, 1))
+    result = CliRunner().invoke(app, ["validate", str(config), "--out", str(tmp_path / "out"), "--no-progress"])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith(f"error: {tmp_path / said}"), result.stderr
+    assert result.stderr.count("study.toml") == 1, result.stderr
 
 
 def _write(folder: Path, text: str) -> Path:

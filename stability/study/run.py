@@ -186,12 +186,11 @@ def load_corpora(configs: Sequence[str | os.PathLike]) -> list[CorpusSpec]:
             specs.append(CorpusSpec(path.stem, _validate(data, str(path), path.resolve().parent), str(config)))
             continue
         for name, table in named.items():
-            source = f"{path} [corpus.{name}]"
-            reader = {k: v for k, v in table.items() if k != HELD_OUT}
+            # the corpus's keys are said in its table, [corpus.NAME]; the file's other tables as they are
+            experiment = _validate(data | {"corpus": table}, str(path), path.resolve().parent, f"[corpus.{name}]", (HELD_OUT,))
             held = table.get(HELD_OUT, False)
             if not isinstance(held, bool):
-                raise _in_file(InvalidParameterError.make(f"{source} {HELD_OUT}", "true or false", held))
-            experiment = _validate({**data, "corpus": reader}, source, path.resolve().parent)
+                raise _in_file(InvalidParameterError.make(f"{path} [corpus.{name}] {HELD_OUT}", "true or false", held))
             specs.append(CorpusSpec(str(name), experiment, str(config), held))
     for spec in specs:
         if spec.experiment.missing:  # a study compares the configurations it is given: no defaults
@@ -257,9 +256,9 @@ def _prepare(spec: CorpusSpec, options: StudyOptions, status: Status) -> _Prepar
     """Read the documents and build the segmenters of a corpus; an error names the corpus."""
     where = f"{spec.config} (corpus {spec.name!r})"
     status("reading the corpus", spec.name)
+    segmenters = spec.experiment.build_segmenters()  # its errors name the file and [segmenters.NAME]
     try:
         documents = list(spec.experiment.documents())
-        segmenters = spec.experiment.build_segmenters()
     except InvalidParameterError as exc:
         raise InvalidParameterError(f"{where}: {exc}") from exc
     except OSError as exc:  # a missing corpus path: which corpus of which config
