@@ -539,18 +539,15 @@ def _corpus_of(config: Optional[Path], experiment: Any) -> Iterator[None]:
     """A corpus path of ``config``'s ``[corpus]`` that does not exist, said as the config's: the
     error named only the path, resolved from the config file's folder, so that a path written
     relative to the current directory read as a mistake of the command line."""
-    from .exceptions import InvalidParameterError
+    from .config import missing_corpus
 
-    paths = experiment.corpus.get("path") if config is not None else None
-    given = {str(p) for p in ([paths] if isinstance(paths, (str, os.PathLike)) else paths or ())}
     try:
         yield
     except FileNotFoundError as exc:
-        if config is None or exc.filename is None or str(exc.filename) not in given:
+        said = missing_corpus(exc, experiment, config) if config is not None else None
+        if said is None:
             raise
-        raise InvalidParameterError(
-            f"{config}: [corpus] path: {_os_message(exc)} (a relative path is read from the config file's folder, "
-            f"{config.parent.resolve()}); correct it there, or give the corpus with --corpus") from None
+        raise type(said)(f"{said}, or give the corpus with --corpus") from None
 
 
 def _print_run_report(result: Any, report_format: Optional[str], *, metrics: Optional[str | list[str]],

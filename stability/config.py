@@ -635,6 +635,23 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None, corpus_ta
     return Experiment(corpus, segmenters, run, metrics, output, source, allow, missing, grid_origins=origins)
 
 
+def missing_corpus(exc: OSError, experiment: Experiment, config: str | os.PathLike,
+                   table: str = "[corpus]") -> InvalidParameterError | None:
+    """``exc`` said as the key of ``config`` that named the missing path, when it is one of the
+    corpus paths of ``experiment`` (read from ``config``), else ``None``: the reader names only
+    the path, resolved from the config file's folder, so that a path written relative to the
+    current directory read as a mistake elsewhere. ``table``: the corpus's table
+    (``[corpus.NAME]`` in a study's file)."""
+    paths = experiment.corpus.get("path")
+    listed = [paths] if isinstance(paths, (str, os.PathLike)) else paths or ()
+    given = {str(p) for p in listed} | {str(Path(p).resolve()) for p in listed}  # as given, or resolved (a '..')
+    if not isinstance(exc, FileNotFoundError) or exc.filename is None or str(exc.filename) not in given:
+        return None
+    return InvalidParameterError(
+        f"{config}: {table} path: {exc.strerror}: {str(exc.filename)!r} (a relative path is read from the config "
+        f"file's folder, {Path(config).parent.resolve()}); correct it there")
+
+
 def load_config(path: str | os.PathLike) -> Experiment:
     """Read and validate an experiment file (see the module docstring for its tables).
 

@@ -277,8 +277,10 @@ def test_a_missing_corpus_of_a_study_names_its_config_and_corpus(tmp_path):
                       '[segmenters.all]\n', encoding="utf-8")
     result = _runner().invoke(app, ["validate", str(config), "--out", str(tmp_path / "out"), "--no-progress"])
     assert result.exit_code == 1
-    assert result.stderr == (f"error: {config} (corpus 'clinical'): no such corpus file or directory: "
-                             f"{str((tmp_path.parent / 'clinical').resolve())!r}\n")
+    # and then not the key, nor what a relative path is read from, as `stability run` says them
+    assert result.stderr == (f"error: {config}: [corpus.clinical] path: no such corpus file or directory: "
+                             f"{str((tmp_path.parent / 'clinical').resolve())!r} (a relative path is read from "
+                             f"the config file's folder, {config.parent.resolve()}); correct it there\n")
 
 
 def _typo_lines(tmp_path: Path) -> list[tuple[str, str, str, list[str]]]:

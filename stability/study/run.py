@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..checks import check_folder, check_int, first_few
-from ..config import Experiment, _corpus_keys, _in_file, _validate
+from ..config import Experiment, _corpus_keys, _in_file, _validate, missing_corpus
 from ..config import read_toml as _read_toml  # one reading of a TOML file for run and validate
 from ..corpus import Document
 from ..exceptions import InvalidParameterError, warn
@@ -122,6 +122,8 @@ class CorpusSpec:
     experiment: Experiment
     config: str
     held_out: bool = False
+    #: The table of ``config`` the corpus is read from, as messages name it.
+    table: str = "[corpus]"
 
 
 @dataclass
@@ -191,7 +193,7 @@ def load_corpora(configs: Sequence[str | os.PathLike]) -> list[CorpusSpec]:
             held = table.get(HELD_OUT, False)
             if not isinstance(held, bool):
                 raise _in_file(InvalidParameterError.make(f"{path} [corpus.{name}] {HELD_OUT}", "true or false", held))
-            specs.append(CorpusSpec(str(name), experiment, str(config), held))
+            specs.append(CorpusSpec(str(name), experiment, str(config), held, f"[corpus.{name}]"))
     for spec in specs:
         if spec.experiment.missing:  # a study compares the configurations it is given: no defaults
             tables = " and no ".join(f"[{t}]" for t in spec.experiment.missing)
@@ -262,6 +264,9 @@ def _prepare(spec: CorpusSpec, options: StudyOptions, status: Status) -> _Prepar
     except InvalidParameterError as exc:
         raise InvalidParameterError(f"{where}: {exc}") from exc
     except OSError as exc:  # a missing corpus path: which corpus of which config
+        said = missing_corpus(exc, spec.experiment, spec.config, spec.table)
+        if said is not None:
+            raise said from None
         if not exc.strerror:
             raise
         raise type(exc)(exc.errno, f"{where}: {exc.strerror}", exc.filename) from exc
