@@ -172,6 +172,33 @@ def test_unknown_corpus_and_corpus_without_references(tmp_path):
         run_study(StudyOptions((str(plain),), out=str(tmp_path / "o2")))
 
 
+def test_two_corpora_of_the_same_documents_are_refused_and_shared_documents_said(tmp_path, monkeypatch):
+    # the same documents under two [corpus.NAME] tables (the same file twice, or a JSONL copy of
+    # a Choi folder) were studied as two corpora: counted twice in the summary across corpora
+    # and in the rule's pick, with nothing said
+    import stability.study.run as study_run
+
+    twice = TWO_CORPORA.replace("seed = 1, n_segments = 4", "seed = 0")
+    computed = []
+    monkeypatch.setattr(study_run, "_run_corpus", lambda *a: computed.append(a))  # refused before any run
+    with pytest.raises(InvalidParameterError, match=r"study.toml: \[corpus.alpha\] and \[corpus.beta\] hold the same 5 documents"):
+        run_study(StudyOptions((str(_write(tmp_path, twice)),), out=str(tmp_path / "o")))
+    assert not computed
+    # other documents: two corpora, studied as such (a corpus read twice with other references, as
+    # configs/validation-docs-reference.toml reads its HTML with other levels, is two as well)
+    other = twice.replace('demo = { n_documents = 5, seed = 0 }\n[corpus.beta]\ndemo = { n_documents = 5, seed = 0 }',
+                          'demo = { n_documents = 5, seed = 0 }\n[corpus.beta]\ndemo = { n_documents = 5, seed = 0, '
+                          'n_segments = 4 }')
+    monkeypatch.setattr(study_run, "decide", lambda studies: None)
+    run_study(StudyOptions((str(_write(tmp_path, other)),), out=str(tmp_path / "o")))
+    assert len(computed) == 2
+    # some documents in both: said, the study goes on
+    some = twice.replace("[corpus.beta]\ndemo = { n_documents = 5, seed = 0 }",
+                         "[corpus.beta]\ndemo = { n_documents = 8, seed = 0 }")
+    with pytest.warns(UserWarning, match=r"study.toml: \[corpus.alpha\] and \[corpus.beta\] share 5 documents"):
+        run_study(StudyOptions((str(_write(tmp_path, some)),), out=str(tmp_path / "o")))
+
+
 def test_reproduce_command_names_every_option():
     options = StudyOptions(("a.toml", "b c.toml"), quick=True, out="r", docs="d", jobs=2, limit=5, restarts=7,
                            bootstrap=30, corpora=("x", "y"), progress=False, name="other", comparison=True)

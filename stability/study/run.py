@@ -290,6 +290,33 @@ def _prepare(spec: CorpusSpec, options: StudyOptions, status: Status) -> _Prepar
     return _Prepared(spec, documents, available, segmenters, len(unjudged))
 
 
+def _check_distinct(prepared: Sequence[_Prepared]) -> None:
+    """Refuse two corpora holding the same documents (the same units and references, whatever their
+    ids and formats: one file under two tables, a JSONL copy of a Choi folder): the summary across
+    corpora and the rule's pick would count that evidence twice. Documents in both of two
+    corpora that differ otherwise are said, and studied in each."""
+    def key(doc: Document) -> tuple[Any, ...]:
+        return doc.units, tuple(tuple(ref.boundaries) for ref in doc.references)
+
+    contents = [{key(doc) for doc in corpus.documents} for corpus in prepared]
+    for i, first in enumerate(prepared):
+        for j in range(i + 1, len(prepared)):
+            shared = len(contents[i] & contents[j])
+            if not shared:
+                continue
+            a, b = first.spec, prepared[j].spec
+            names = f"{a.config}: {a.table} and {b.table}" if a.config == b.config else \
+                f"{a.config} {a.table} and {b.config} {b.table}"
+            if contents[i] == contents[j]:
+                raise InvalidParameterError(
+                    f"{names} hold the same {shared} documents (the same units and references): the study would "
+                    "count them twice in its summary across corpora and in the rule's pick; remove one of the tables")
+            from ..readers import CorpusWarning
+
+            warn(f"{names} share {shared} documents (the same units and references): each corpus's numbers include "
+                 "them, so the two are not independent evidence", CorpusWarning)
+
+
 def _run_settings(spec: CorpusSpec, options: StudyOptions) -> dict[str, Any]:
     run = {k: v for k, v in spec.experiment.run.items() if k not in ("output", "resume", "overwrite", "progress")}
     if run.get("backend") == "dask":
@@ -408,6 +435,7 @@ def run_study(options: StudyOptions | StudyPlan, on_phase: PhaseCallback | None 
     status = Status(resolved.progress, on_phase)
     try:
         prepared = [_prepare(spec, resolved, status) for spec in plan.corpora]
+        _check_distinct(prepared)
         assert resolved.out is not None  # _resolved always fills it in
         root = Path(resolved.out)
         studies = [_run_corpus(p, root / p.spec.name if folders else root, resolved, status) for p in prepared]
