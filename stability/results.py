@@ -705,8 +705,9 @@ def failure_lines(failures: Sequence[Failure], limit: int = FAILURE_LINES) -> li
     """
     limit = check_int(limit, "limit", low=1)
     groups: dict[tuple[str, str], list[Failure]] = {}
-    for failure in failures:
-        groups.setdefault((failure.segmenter, error_line(failure.error)), []).append(failure)
+    for failure in failures:  # an error naming its document ('d7' has no reference) is one error on every document
+        said_as = error_line(failure.error).replace(repr(failure.document), "\0")
+        groups.setdefault((failure.segmenter, said_as), []).append(failure)
     lines, said = [], dict.fromkeys([key[0] for key in groups], 0)
     untold: dict[str, list[int]] = {}  # segmenter -> [documents, errors] not said
     for (segmenter, error), group in groups.items():
@@ -717,6 +718,7 @@ def failure_lines(failures: Sequence[Failure], limit: int = FAILURE_LINES) -> li
             continue
         said[segmenter] += 1
         first = group[0]
+        error = error_line(first.error)
         if len(group) == 1:
             line = replace(first, error=error).message()
         else:

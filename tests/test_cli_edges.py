@@ -319,6 +319,22 @@ def test_failure_lines_quote_an_error_s_first_line_with_text_and_end_in_no_blank
     assert len(failure_lines(reasons)) == 2
 
 
+def test_an_error_naming_its_document_is_the_same_error_on_every_document():
+    """n_segments = "reference" on a corpus without references (a config copied from a study) fails
+    on every document with an error naming it: "failed on 17 more documents with 17 other errors",
+    when it was one error, the same on each."""
+    from stability.results import Failure, failure_lines
+
+    error = ("InvalidParameterError: document {} has no reference segmentation, and segmenter 'c99' takes "
+             "n_segments='reference' from the document's first reference")
+    lines = failure_lines([Failure("c99", f"d{i}", error.format(repr(f"d{i}")), seed=0) for i in range(20)])
+    assert lines == ["segmenter 'c99' failed on 20 documents with the same error ('d0', 'd1', 'd2' and 17 more; the "
+                     f"first: initial segmentation, seed 0): {error.format(repr('d0'))}"]
+    # a document's id inside another word is not its mention: d1 in 'd10' does not make two errors one
+    other = [Failure("x", "d1", "ValueError: 'd10' bad", seed=0), Failure("x", "d2", "ValueError: 'd20' bad", seed=0)]
+    assert len(failure_lines(other)) == 2
+
+
 def test_the_failures_not_said_are_counted_as_documents_and_errors():
     """The line counting a segmenter's failures past the limit said "with other errors" whatever
     their number: "failed on 1 more document with other errors", and for five documents failing
