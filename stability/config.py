@@ -114,6 +114,9 @@ OWN_KEYS: dict[tuple[str, str], tuple[str, str, str]] = {
                            "Without path or demo the file needs --corpus."),
     ("[corpus]", "demo"): ("true or table", "-", "Instead of path: the built-in demo corpus "
                            "(demo_corpus(**demo), keys in [corpus.demo]); takes limit but no reader option."),
+    ("[corpus.NAME]", "held_out"): ("bool", "false", "`stability validate` only, in a file of several corpora, "
+                                    "each a [corpus.NAME] table of the [corpus] keys: a corpus the headline was "
+                                    "not chosen on; the study's report shows its agreement apart."),
     ("[segmenters.NAME]", "segmenter"): ("str", "NAME", "A registered segmenter (`stability segmenters`) or "
                                          "module:attribute (needs allow_plugins); the table's other keys are its "
                                          "parameters, n_segments = \"reference\" gives it each document's "
@@ -138,6 +141,8 @@ METRIC_KEYS = ("enabled", "k", "tolerance", "gamma", "window_limit", "names")
 #: The [corpus] keys the demo corpus takes besides ``demo``: limit counts documents of any corpus.
 DEMO_TAKES = ("limit",)
 OUTPUT_KEYS = tuple(key for table, key in OWN_KEYS if table == "[output]")
+#: The keys a study's [corpus.NAME] table holds besides the [corpus] keys (``held_out``).
+STUDY_CORPUS_KEYS = tuple(key for table, key in OWN_KEYS if table == "[corpus.NAME]")
 TOP_KEYS = ("corpus", "segmenters", "run", "metrics", "output", "allow_plugins")
 
 #: What ``stability run`` does with no config: the built-in demo corpus and these segmenters.
@@ -147,7 +152,7 @@ DEFAULT_SEGMENTERS = ("c99", "u00", "texttiling", "even", "none")
 def _tables() -> dict[str, tuple[str, ...]]:
     """Every table of an experiment file -> its keys (``""``: the top level)."""
     return {"": TOP_KEYS, "[corpus]": _corpus_keys(), "[corpus.demo]": _demo_keys(), "[run]": _run_keys(),
-            "[metrics]": METRIC_KEYS, "[output]": OUTPUT_KEYS}
+            "[metrics]": METRIC_KEYS, "[output]": OUTPUT_KEYS, "[corpus.NAME]": STUDY_CORPUS_KEYS}
 
 
 def _elsewhere(key: str, where: str) -> tuple[str, str] | None:
@@ -159,7 +164,8 @@ def _elsewhere(key: str, where: str) -> tuple[str, str] | None:
         if table != where and key in keys:
             if table == "":
                 return "it belongs at the top of the file", f"{key!r} is a key of the top of the file"
-            return f"it belongs in {table}", f"{key!r} is a key of {table}"
+            study = " of a `stability validate` config" if table == "[corpus.NAME]" else ""  # run has none
+            return f"it belongs in {table}{study}", f"{key!r} is a key of {table}{study}"
     return None
 
 

@@ -158,6 +158,7 @@ def reference(flags: Mapping[tuple[str, str], str] | None = None,
     rows += _documented("[corpus]", reader, _reader_parameters(read_corpus.__doc__))
     demo_defaults = {p.name: p.default for p in inspect.signature(demo_corpus).parameters.values()}
     rows += _documented("[corpus.demo]", _demo_keys(), parameters(demo_corpus.__doc__), demo_defaults)
+    rows += [row for row in own if row.table == "[corpus.NAME]"]
     rows += [row for row in own if row.table == "[segmenters.NAME]"]
     run_defaults = {f.name: f.default for f in dataclasses.fields(Settings)}
     rows += _documented("[run]", Settings.names(table="run"), parameters(Settings.__doc__), run_defaults)
@@ -263,7 +264,8 @@ def markdown(rows: list[ConfigKey]) -> str:
     from .reporting.commands import config_report
 
     intro = ["# Experiment file keys", "",
-             "Every key a `stability run` config accepts, generated from the declarations by",
+             "Every key a `stability run` config accepts, and the key a `stability validate` config's",
+             "`[corpus.NAME]` tables add, generated from the declarations by",
              "`stability.configkeys`, so it lists exactly what is accepted; the tables below are what",
              "`stability config --report-format md` prints. A flag given on the command line overrides the",
              "file's value. A misspelled key, or a key in the wrong table, is refused with the file, the",

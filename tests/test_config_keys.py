@@ -33,6 +33,13 @@ def test_every_accepted_key_is_documented():
     assert _undocumented(reference()) == []
 
 
+def test_the_key_a_study_s_corpus_table_adds_is_documented():
+    # held_out, read by `stability validate` from a [corpus.NAME] table, was in neither
+    # `stability config` nor docs/config.md, the page a user of a study's config reads
+    rows = {(row.table, row.key): row for row in reference()}
+    assert ("[corpus.NAME]", "held_out") in rows and "stability validate" in rows["[corpus.NAME]", "held_out"].meaning
+
+
 def test_a_setting_left_out_of_the_docstring_is_caught(monkeypatch):
     # whatever the indentation: Python 3.13 strips a docstring's common indentation, earlier ones keep it
     doc = re.sub(r"(?m)^( *)block_size : int, default 64$", r"\1blocksize : int, default 64", Settings.__doc__)
@@ -215,7 +222,7 @@ def test_config_names_a_table_and_lists_only_its_keys():
         assert CliRunner().invoke(app, ["config", "run", "--width", str(width)]).stdout == section, width
     # a table holds the tables nested in it; [corpus.demo] with its brackets is that table only,
     # without them also the `demo` key of [corpus] (table.key)
-    assert {table for table, _ in _shown(["corpus"])} == {"[corpus]", "[corpus.demo]"}
+    assert {table for table, _ in _shown(["corpus"])} == {"[corpus]", "[corpus.demo]", "[corpus.NAME]"}
     demo = [(row.table, row.key) for row in rows if row.table == "[corpus.demo]"]
     assert _shown(["[corpus.demo]"]) == demo
     assert _shown(["corpus.demo"]) == [("[corpus]", "demo"), *demo]
@@ -256,7 +263,7 @@ def test_an_unknown_config_name_is_an_error_naming_it_and_what_is_accepted():
     wrong = CliRunner().invoke(app, ["config", "run", "n_restart"])
     assert (wrong.exit_code, wrong.stdout) == (1, "")
     assert wrong.stderr.startswith("error: unknown config table, key or flag 'n_restart'; did you mean "
-                                   "'n_restarts'? Accepted: a table (corpus, corpus.demo, segmenters, "
+                                   "'n_restarts'? Accepted: a table (corpus, corpus.demo, corpus.NAME, segmenters, "
                                    "segmenters.NAME, run, metrics, output), one of the "), wrong.stderr
     assert wrong.stderr.count("\n") == 1 and wrong.stderr.count("n_restart'") == 1 and len(wrong.stderr) < 400
     assert re.search(r"one of the \d+ keys or \d+ run flags of the listing \(which shows them all without a name\), "
@@ -304,7 +311,8 @@ def test_config_names_from_python():
     assert reference(run_option_keys(), ["run"]) == select(rows, ["run"]) == [r for r in rows if r.table == "[run]"]
     assert select(rows, []) == rows
     names = selectors(rows)
-    assert names["table"] == ["corpus", "corpus.demo", "segmenters", "segmenters.NAME", "run", "metrics", "output"]
+    assert names["table"] == ["corpus", "corpus.demo", "corpus.NAME", "segmenters", "segmenters.NAME", "run", "metrics",
+                              "output"]
     assert "--restarts" in names["flag"] and "run.n_restarts" in names["table.key"]
     assert "allow_plugins" in names["key"] and not any(n.startswith(".") for n in names["table.key"])
     with pytest.raises(InvalidParameterError, match="'--restarts'"):  # the library knows no flag of its own

@@ -365,6 +365,8 @@ def test_metrics_a_run_names_are_the_ones_its_reports_show(tmp_path):
         ("[run]\nn_documents = 3\n", "unknown key 'n_documents' in [run]: it belongs in [corpus.demo]"),
         # a key of another table that is also one letter from a key of this one: both are said,
         # the misspelling first (a user writing [output] format meant formats far more often)
+        ("[corpus]\ndemo = true\nheld_out = true\n",
+         "unknown key 'held_out' in [corpus]: it belongs in [corpus.NAME] of a `stability validate` config."),
         ("[output]\nformat = 'md'\n", "unknown key 'format' in [output]; did you mean 'formats'? "
                                        "('format' is a key of [corpus].)"),
     ],

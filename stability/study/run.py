@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..checks import check_folder, check_int, first_few
-from ..config import Experiment, _corpus_keys, _in_file, _validate, missing_corpus
+from ..config import STUDY_CORPUS_KEYS, Experiment, _corpus_keys, _in_file, _validate, missing_corpus
 from ..config import read_toml as _read_toml  # one reading of a TOML file for run and validate
 from ..corpus import Document
 from ..exceptions import InvalidParameterError, warn
@@ -39,7 +39,7 @@ DEFAULT_OUT = "results/validation"
 #: The report's name when none is given: ``validation.md``, ``validation/``, ``validation-discussion.md``.
 REPORT_NAME = "validation"
 #: The key of a ``[corpus.NAME]`` table marking a held-out corpus (:attr:`CorpusSpec.held_out`).
-HELD_OUT = "held_out"
+HELD_OUT, = STUDY_CORPUS_KEYS
 #: The fewest bootstrap resamples a study accepts: its 95% percentile intervals leave out 2.5% of
 #: the resamples at each end, one resample each from 40 on (fewer give the extremes, and one
 #: resample a single point).
@@ -189,7 +189,7 @@ def load_corpora(configs: Sequence[str | os.PathLike]) -> list[CorpusSpec]:
             continue
         for name, table in named.items():
             # the corpus's keys are said in its table, [corpus.NAME]; the file's other tables as they are
-            experiment = _validate(data | {"corpus": table}, str(path), path.resolve().parent, f"[corpus.{name}]", (HELD_OUT,))
+            experiment = _validate(data | {"corpus": table}, str(path), path.resolve().parent, f"[corpus.{name}]", STUDY_CORPUS_KEYS)
             held = table.get(HELD_OUT, False)
             if not isinstance(held, bool):
                 raise _in_file(InvalidParameterError.make(f"{path} [corpus.{name}] {HELD_OUT}", "true or false", held))
