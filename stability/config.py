@@ -633,9 +633,9 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None, corpus_ta
     formats = [aliases.get(fmt, fmt) if isinstance(fmt, str) else fmt for fmt in formats]  # markdown: md
     for fmt in formats:
         if fmt not in known:
-            raise InvalidParameterError(
-                f"{source}: [output] formats must be among {', '.join(known)}; received {fmt!r}"
-            )
+            close = difflib.get_close_matches(fmt, known, n=1, cutoff=0.6) if isinstance(fmt, str) else []
+            raise InvalidParameterError(f"{source}: [output] formats must be among {', '.join(known)}; received {fmt!r}"
+                                        + (f"; did you mean {close[0]!r}?" if close else ""))
     output["formats"] = list(formats)
     missing = tuple(t for t in ("corpus", "segmenters") if source != DEFAULTS_SOURCE and t not in data)
     return Experiment(corpus, segmenters, run, metrics, output, source, allow, missing, grid_origins=origins)

@@ -83,6 +83,9 @@ def test_run_experiment_refuses_an_unknown_report_metric_before_the_run(tmp_path
         ("[corpus]\npaht = 'x'\n", "unknown key 'paht' in [corpus]; did you mean 'path'?"),
         ("[segmenter.c99]\n", "unknown key 'segmenter' in the file (top level); did you mean 'segmenters'?"),
         ("[output]\nformats = ['pdf']\n", "formats must be among table, md, csv, json, html; received 'pdf'"),
+        ("[output]\nformats = ['mdd']\n", "[output] formats must be among table, md, csv, json, html; received 'mdd'; "
+                                         "did you mean 'md'?"),
+        ("[output]\nformats = ['md', 3]\n", "[output] formats must be among table, md, csv, json, html; received 3"),
         ("[corpus]\npath = 'x'\ndemo = true\n", "either 'path' or 'demo'"),
         ("[corpus]\nfoo = 1\n", "unknown key 'foo' in [corpus]. Valid keys: path, demo,"),
         ("[corpus.wiki]\npath = 'x'\n", "[corpus.wiki] names one of several corpora, which `stability validate` reads"),
