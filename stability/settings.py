@@ -177,6 +177,17 @@ def _setting(default: Any, check: Callable[[Any, str], Any], *, recorded: bool =
 #: about 9.2e9 s (Python counts it in int64 nanoseconds), less on a platform with a 32-bit ``time_t``.
 MAX_TIMEOUT = 10**9
 
+def _check_level(value: Any, name: str) -> float:
+    """A confidence level, in (0, 1); one written as a percentage (``95``) is refused saying the
+    fraction it means."""
+    try:
+        return check_real(value, name, low=0, high=1, low_open=True, high_open=True)
+    except InvalidParameterError as exc:
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 1 < value < 100:
+            raise InvalidParameterError(f"{exc} (a fraction: {value / 100:g} for {value:g}%)", parameter=exc.parameter) from None
+        raise
+
+
 #: Upper bound of ``n_bootstrap * n_restarts`` (the bootstrap's index array per document).
 MAX_BOOTSTRAP_CELLS = 2**26
 
@@ -299,7 +310,7 @@ class Settings:
     layout_control: bool = _setting(False, check_bool, recorded=True, quiet_default=True)
     determinism_check: bool = _setting(True, check_bool, recorded=True)
     content_margin: float = _setting(0.05, partial(check_real, low=0, high=1, high_open=True), recorded=True)
-    confidence: float = _setting(0.95, partial(check_real, low=0, high=1, low_open=True, high_open=True), recorded=True)
+    confidence: float = _setting(0.95, _check_level, recorded=True)
     n_bootstrap: int = _setting(1000, partial(check_int, low=1), recorded=True)
     metrics: Any = _setting(True, _check_metrics, table="metrics")
     n_jobs: int = _setting(1, _check_jobs)

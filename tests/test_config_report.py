@@ -352,6 +352,22 @@ def test_metrics_a_run_names_are_the_ones_its_reports_show(tmp_path):
     assert "F1(±1)" not in render(res, "table", width=200, metrics=["pk"])
 
 
+@pytest.mark.parametrize("level, said", [(95, "received 95 (a fraction: 0.95 for 95%)"),
+                                         (99.5, "received 99.5 (a fraction: 0.995 for 99.5%)"),
+                                         (100, "received 100\n"), (0, "received 0\n")])
+def test_a_confidence_level_written_as_a_percentage_says_the_fraction(tmp_path, level, said):
+    # reports print "95% CI": [run] confidence = 95 said only "must be a number > 0 and < 1"
+    from typer.testing import CliRunner
+    from stability.cli import app
+
+    config = tmp_path / "exp.toml"
+    config.write_text(f"[corpus]\ndemo = {{ n_documents = 2 }}\n[segmenters.even]\n[run]\nconfidence = {level}\n")
+    result = CliRunner().invoke(app, ["run", str(config), "--no-progress"])
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {config}: [run] confidence must be a number > 0 and < 1; {said}" + (
+        "\n" if not said.endswith("\n") else ""), result.stderr
+
+
 @pytest.mark.parametrize(
     "text, fragment",
     [
