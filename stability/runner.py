@@ -478,25 +478,43 @@ def _warn_single_units(single: Sequence[str], n_documents: int) -> None:
              "lines) to test them", CorpusWarning)
 
 
-def _documents(documents: Iterable[Any], fingerprint: bool,
-               split: Callable[[str], list[str]] | None = None) -> tuple[Iterator[Document], dict[str, Any] | None]:
+def _documents(documents: Iterable[Any], fingerprint: bool, split: Callable[[str], list[str]] | None = None,
+               told: Sequence[str] = ()) -> tuple[Iterator[Document], dict[str, Any] | None]:
     """The corpus as a stream of Documents (raw strings cut by ``split``), and its fingerprint when
     it is a sequence and ``fingerprint`` is asked for. A sequence is known in full before the run,
     so all of it is validated before any segmenter runs (an invalid document near its end must not
     throw away the results of the documents before it); an iterator is validated as it is read.
     A corpus of no document is refused, as the command line refuses one, before anything is
     written: a run of nothing is a mistake (an empty list, a generator already consumed), not a
-    result of NaN scores."""
+    result of NaN scores. ``told``: the labels of the segmenters told each document's reference
+    count (:func:`_check_reference_counts`)."""
     if isinstance(documents, Sequence) and not isinstance(documents, (str, bytes)):
         docs = list(as_documents(documents, split))
         if not docs:
             raise _no_document(documents)
+        _check_reference_counts(docs, told)
         return iter(docs), corpus_fingerprint(docs) if fingerprint else None
     stream = iter(as_documents(documents, split))
     first = next(stream, None)
     if first is None:
         raise _no_document(documents)
     return chain((first,), stream), None
+
+
+def _check_reference_counts(docs: Sequence[Document], told: Sequence[str]) -> None:
+    """Refuse, before anything runs, segmenters told each document's reference count
+    (``n_segments="reference"``) over a corpus of which no document has a reference: each of its
+    pairs would fail alike, and the run end with nothing of theirs. A corpus where only some
+    documents have one runs; the others are failures of those documents
+    (:class:`stability.registry.ReferenceCountSegmenter`)."""
+    if told and not any(doc.references for doc in docs):
+        from .registry import REFERENCE_COUNT
+        from .reporting.corpus import label_list
+
+        raise InvalidParameterError(
+            f"{label_list(told)} {'takes' if len(told) == 1 else 'take'} n_segments={REFERENCE_COUNT!r}, the number "
+            f"of segments of each document's first reference, and none of the {len(docs)} document(s) has a "
+            "reference segmentation; give it a number of segments, or a corpus with references", parameter="n_segments")
 
 
 def _no_document(documents: Any) -> InvalidParameterError:
@@ -569,7 +587,9 @@ def evaluate(
         With ``on_error="raise"``, the first failure of the run.
     InvalidParameterError
         When ``documents`` holds no document (before anything is run or written), or a setting
-        or document is invalid.
+        or document is invalid, or a segmenter is told each document's reference count
+        (``n_segments="reference"``) and ``documents``, a sequence, has no reference at all
+        (an iterator fails document by document instead).
 
     Examples
     --------
@@ -677,7 +697,10 @@ def _run_corpus(run: _CorpusRun, documents: Iterable[Any], output: str | os.Path
                 origin: dict[str, Any] | None = None) -> None:
     """Evaluate the corpus block by block into ``run``, keeping the results file when there is one."""
     settings = run.settings
-    docs, fingerprint = _documents(documents, output is not None, split)
+    from .registry import ReferenceCountSegmenter
+
+    told = [label for label, segmenter in run.segmenters.items() if isinstance(segmenter, ReferenceCountSegmenter)]
+    docs, fingerprint = _documents(documents, output is not None, split, told)
     if output is not None:
         defaults = {label: _jsonable(parameter_defaults(s)) for label, s in run.segmenters.items()}
         run.store = ResultsStore(output, header, corpus=fingerprint, resume=settings.resume,

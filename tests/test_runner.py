@@ -330,6 +330,24 @@ def test_reference_count_without_a_reference_is_a_failure_of_that_document(tmp_p
         stability_test(get_segmenter("u00", n_segments="reference"), list(docs[0].units), n_restarts=2)
 
 
+def test_reference_count_over_a_corpus_without_any_reference_is_refused_before_the_run(tmp_path):
+    """n_segments="reference" over documents none of which has a reference (a study's config run on
+    the user's own unannotated corpus) failed on every document, one pair after another, and the
+    run ended with nothing of that segmenter (found by the config audit): a corpus known in full is
+    now refused before anything runs or is written, naming the segmenter; an iterator still fails
+    document by document, as a corpus where only some documents have a reference does (above)."""
+    from stability import get_segmenter
+
+    plain = [Document(f"p{i}", doc.units) for i, doc in enumerate(documents_with_different_counts())]
+    told = {"even": "even", "c99_told": get_segmenter("c99", n_segments="reference")}
+    out = tmp_path / "run.jsonl"
+    with pytest.raises(InvalidParameterError, match=r"c99_told takes n_segments='reference'.* none of the 3 document\(s\)") as error:
+        evaluate(told, plain, n_restarts=2, output=out, progress=False)
+    assert error.value.parameter == "n_segments" and not out.exists()
+    streamed = evaluate(told, iter(plain), n_restarts=2, progress=False)
+    assert {f.document for f in streamed.failures} == {"p0", "p1", "p2"} and len(streamed.documents["even"]) == 3
+
+
 def test_reference_count_needs_an_n_segments_parameter_and_a_document():
     from stability import get_segmenter
 
