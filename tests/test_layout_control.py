@@ -475,3 +475,31 @@ def test_a_run_of_chunk_sizes_with_references_names_the_best_by_chance_corrected
     # without the chance-corrected F1 computed, no ranking (F1 alone rewards many boundaries)
     plain = evaluate(sizes, docs, n_restarts=2, layout_control=True, metrics={"names": ["f1_1"]}, progress=False)
     assert "layout-only configurations rank" not in " ".join(render(plain, "md").split())
+
+
+def test_the_ranking_of_chunk_sizes_prints_no_negative_zero_and_no_nan_interval():
+    """Seen in a terminal report of six Markdown pages: a chunker cutting at every gap has a
+    chance-corrected F1 of 0 up to rounding (its F1 is its chance level), a mean such as -1e-17, and
+    the ranking printed it "-0.00 [-0.00, -0.00]" where the summary table beside it printed 0.00.
+    On a single page there is no interval: the ranking printed "[nan, nan]" and said the two
+    intervals "overlap". It prints the numbers as the tables do now, and says one document gives no
+    interval."""
+    from stability.reporting import render
+    from stability.results import Stat
+
+    docs = demo_corpus()[:3]
+    sizes = {f"fixed_chars,chunk_size={size}": FixedChars(chunk_size=size) for size in (5, 300)}
+    result = evaluate(sizes, docs, n_restarts=2, layout_control=True, metrics={"names": ["cf1_1"]}, progress=False)
+    # the every-gap chunker's mean as the pages gave it (a float sum a hair below 0)
+    result.summary["fixed_chars,chunk_size=5"].reference["f1_1_corrected"] = Stat(-1.1e-17, 1.9e-17, (-3.3e-17, -0.0), 3)
+    for fmt in ("table", "md"):
+        text = " ".join((render(result, fmt, width=100) if fmt == "table" else render(result, fmt)).split())
+        note = re.search(r"configurations rank: (.*?)\. The", text)
+        assert note is not None, text
+        assert "'fixed_chars,chunk_size=5' 0.00 [0.00, 0.00]" in note.group(1), note.group(1)
+        assert "-0.00" not in note.group(1)
+    one = evaluate(sizes, docs[:1], n_restarts=2, layout_control=True, metrics={"names": ["cf1_1"]}, progress=False)
+    text = " ".join(render(one, "md").split())
+    note = text[text.index("configurations rank:"):text.index("not retrieval quality")]
+    assert "nan" not in note and "n/a" not in note and "overlap" not in note, note
+    assert "One document gives no interval, so it does not tell them apart" in note, note

@@ -184,13 +184,17 @@ def _layout_choice_note(result: CorpusResult) -> list[str]:
     ranked = sorted(stats, key=lambda label: -measure.sign * stats[label].mean)
     shown = ranked[:5]
     listed = ", ".join(f"{shown_label(label)}{_sizes_unsaid(label, result.summary[label].params)} "
-                       f"{stats[label].mean:.2f} [{stats[label].ci[0]:.2f}, {stats[label].ci[1]:.2f}]" for label in shown)
+                       f"{number(stats[label].mean, 2)}{' ' + _interval(stats[label], 2) if stats[label].n > 1 else ''}"
+                       for label in shown)
     more = f" and {len(ranked) - len(shown)} more" if len(ranked) > len(shown) else ""
     first, second = stats[ranked[0]], stats[ranked[1]]
     apart = (first.ci[0] > second.ci[1]) if measure.sign > 0 else (first.ci[1] < second.ci[0])
-    sure = (f"the first is ahead of the second beyond both intervals (over {counted(first.n, 'document')})"
-            if apart else f"the first two's intervals (over {counted(first.n, 'document')}) overlap, so these "
-            "documents do not tell them apart: more pages, or choose between them on other grounds")
+    instead = "more pages, or choose between them on other grounds"
+    # one document has no interval (NaN bounds): never apart, and no intervals that could overlap
+    sure = ((f"the first is ahead of the second beyond both intervals (over {counted(first.n, 'document')})"
+             if apart else f"the first two's intervals (over {counted(first.n, 'document')}) overlap, so these "
+             f"documents do not tell them apart: {instead}") if min(first.n, second.n) > 1
+            else f"one document gives no interval, so it does not tell them apart: {instead}")
     return [f"By {measure.short} against the references, the layout-only configurations rank: {listed}{more}. "
             f"{sure[0].upper()}{sure[1:]}. The references (for Markdown and HTML, the headings) stand for where the "
             "topic changes: this ranks how well each one's cuts meet them, not retrieval quality."]
