@@ -504,3 +504,37 @@ def test_column_group_titles_stay_in_view_and_wrap_on_a_phone(tmp_path, scroll):
         "titles": GROUP_TITLES.replace("frame.", frame + ".").replace("SCROLL", str(scroll))})
     assert [text for text, _, _ in seen["titles"]] == [title], seen
     assert all(left <= 0 and right <= 0 for _, left, right in seen["titles"]), seen
+
+
+#: In the page's frame (``frame``): each command-line option (``-s``, ``--layout-control``) of a
+#: paragraph whose characters lie on more than one line, with the paragraph's text around it.
+OPTIONS_CUT = (
+    "[...frame.querySelectorAll('p')].flatMap(p=>{const w=frame.createTreeWalker(p,NodeFilter.SHOW_TEXT),nodes=[];"
+    "let n,off=0;while((n=w.nextNode())){nodes.push([n,off]);off+=n.length}"
+    "const at=i=>nodes.filter(([,o])=>o<=i).pop(),cut=[],re=/(?<![^\\s(\\['\"])--?[A-Za-z][\\w-]*/g;let m;"
+    "while((m=re.exec(p.textContent))){const r=frame.createRange(),[a,ao]=at(m.index),[b,bo]=at(m.index+m[0].length-1);"
+    "r.setStart(a,m.index-ao);r.setEnd(b,m.index+m[0].length-bo);"
+    "const tops=new Set([...r.getClientRects()].filter(x=>x.width>0).map(x=>Math.round(x.bottom)));"
+    "if(tops.size>1)cut.push(p.textContent.slice(Math.max(0,m.index-12),m.index+m[0].length+12))}return cut})")
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [375, 800, 1280])
+def test_options_in_the_notes_are_never_cut_at_a_line_end(blind_result, tmp_path, width):
+    """Seen in Chromium at 800 pixels: the "To reproduce" command broke after the hyphen of an
+    option, ``-`` at the end of a line and ``s langchain_recursive,chunk_size=300`` on the next,
+    ``--`` over ``restarts 5``: a browser breaks after a hyphen before a letter. An option in a
+    note or a lead paragraph now stays on one line, at a phone's width and a desktop's."""
+    import copy
+
+    result = copy.deepcopy(blind_result)
+    command = ("stability run -c /tmp/pages -s 'fixed_chars,grid={chunk_size=[200,400]}' -s "
+               "langchain_recursive,chunk_size=300 -s c99 --layout-control --metrics f1_1,cf1_1,b,pk --restarts 5 "
+               "--width 80 --out /tmp/out --allow-plugins --no-progress -j 2 --seed 4 --report-format html")
+    result.settings["provenance"] = {"command": command, "cwd": "/tmp"}
+    page = render(result, "html")
+    frame = "document.getElementById('f').contentWindow.document"
+    seen = _chromium(_framed(page, width), tmp_path, {"cut": f"(frame=>{OPTIONS_CUT})({frame})",
+                                                      "said": f"{frame}.body.textContent.includes({json.dumps(command)})"})
+    assert seen["said"], seen  # the text, as copied, is the command
+    assert seen["cut"] == [], seen

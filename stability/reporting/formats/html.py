@@ -42,7 +42,7 @@ tbody th{font-weight:normal} tfoot tr:first-child>*{border-top:2px solid #888}
 pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
 td .long{line-height:1.25;max-height:calc(4.5*1.25em);overflow-y:auto;min-width:24em;min-width:min(24em,calc(VALUES_ROOM - 7px));text-align:left} td .prose{min-width:min(8em,calc(VALUES_ROOM - 7px));overflow-wrap:anywhere} td.word{white-space:nowrap}
 .key{max-width:min(30vw,24em);overflow-wrap:break-word}
-mark{white-space:nowrap;padding:0 2px;border-radius:2px;print-color-adjust:exact} mark.yellow{background:#ffe58f} mark.red{background:#ffc9c9;color:#7a0000}
+.opt{white-space:nowrap} mark{white-space:nowrap;padding:0 2px;border-radius:2px;print-color-adjust:exact} mark.yellow{background:#ffe58f} mark.red{background:#ffc9c9;color:#7a0000}
 @media print{body{margin:0} .scroll,td .long{overflow:visible;max-height:none;min-width:0} table{font-size:9px}
 details::details-content{content-visibility:visible;display:block} summary{list-style:none;cursor:auto}
 tr,.figure,.strip{break-inside:avoid} h2,summary{break-after:avoid}
@@ -126,6 +126,19 @@ def _isolated(escaped: str) -> str:
     numbers (``تقسيم 0.53 [0.52, 0.54] > مقسم 0.46``) was laid out as one right-to-left run, the
     ranking reversed and its brackets broken."""
     return _RTL_RUN.sub(lambda match: f"<bdi>{match.group(0)}</bdi>", escaped)
+
+
+#: A command-line option in escaped prose (``-s``, ``--layout-control``): a word of its own, after a
+#: blank, a bracket or a quote (``&#x27;``), not a word's hyphen (``shuf.-corr.``) nor a number's sign.
+_OPTION = re.compile(r"(?<![^\s(\[;])--?[A-Za-z][\w-]*")
+
+
+def _options_whole(escaped: str) -> str:
+    """Escaped prose with each command-line option it names in a ``span`` kept on one line: a
+    browser breaks a line after a hyphen before a letter, and the command of "To reproduce" read
+    ``-`` at the end of a line and ``s langchain_recursive`` on the next, ``--`` over ``restarts``.
+    The text, copied, is unchanged."""
+    return _OPTION.sub(lambda match: f'<span class="opt">{match.group(0)}</span>', escaped)
 
 
 def _marked(value: object, highlight: Mapping[str, str]) -> str:
@@ -238,7 +251,7 @@ def _block(section: Section, details: bool, page: bool = True) -> str:
     parts += [f for f in section.figures if not f.startswith("<svg")]
     if section.text:
         parts.append(f"<pre>{html.escape(section.text)}</pre>")
-    parts += [f"<p>{html.escape(note)}</p>" for note in [section.legend_line(), *section.notes] if note]
+    parts += [f"<p>{_options_whole(html.escape(note))}</p>" for note in [section.legend_line(), *section.notes] if note]
     if section.collapsed:
         return f"<details>{''.join(parts)}</details>"
     return f'<div class="wide">{"".join(parts)}</div>' if wide else "".join(parts)  # heading, table, notes
@@ -255,7 +268,7 @@ def render(report: Report, *, details: bool = True, page: bool = True) -> str:
     # the result line breaks between its entries, or after a label's commas, not inside a number
     lead = (f'<p class="result"><b>{_isolated(html.escape(report.result)).replace(",", ",<wbr>")}</b></p>'
             if report.result else "")
-    lead += "".join(f"<p>{html.escape(p)}</p>" for p in report.lead)
+    lead += "".join(f"<p>{_options_whole(html.escape(p))}</p>" for p in report.lead)
     blocks = "\n".join(b for b in (_block(s, details, page) for s in report.sections) if b)
     if not page:
         return f'<div class="stability-report">\n<h3>{html.escape(report.title)}</h3>\n{lead}\n{blocks}\n</div>'
