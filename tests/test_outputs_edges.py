@@ -207,3 +207,27 @@ def test_document_ids_pair_whatever_their_unicode_form():
     assert scored.documents["c99"][0].reference_metrics and scored.documents["c99"][0].document == nfd
     result = score_segmentations({nfc: doc.references[0]}, {nfd: doc.references[0]})
     assert list(result.documents) == [nfd] and result.documents[nfd]["f1"] == 1.0
+
+
+def test_markdown_notes_show_the_labels_they_name_as_written():
+    """The tables and the result line escaped a label's Markdown (`*`, backticks, `_` at a word's
+    edge), the notes under them only its asterisks: a notebook's function `__main__:chunk` was
+    named in bold as `main:chunk` by the notes on layout-only configurations (the ranking by cF1,
+    a boundary at every gap), and `mine `v2`` set in code."""
+    from markdown_it import MarkdownIt
+
+    from segmenters.chunkers import FixedChars
+    from stability.reporting import render
+
+    docs = demo_corpus(n_documents=3)
+    labels = {"__main__:chunk": FixedChars(chunk_size=5), "mine `v2`": FixedChars(chunk_size=300)}
+    run = evaluate(labels, docs, n_restarts=2, layout_control=True, metrics={"names": ["cf1_1"]}, progress=False)
+    text = render(run, "md")
+    notes = [line for line in text.splitlines() if line.startswith("*") and not line.startswith("**")]
+    named = [note for note in notes if ":chunk" in note or "v2" in note]
+    assert any("configurations rank" in note for note in named) and any("every gap" in note for note in named)
+    for note in named:
+        shown = MarkdownIt("commonmark").render(note)
+        assert shown.count("<em>") == 1 and "<strong>" not in shown and "<code>" not in shown, shown
+    page = MarkdownIt("commonmark").enable("table").render(text)
+    assert "__main__:chunk (chunk_size=5) 0.00" in page and "'mine `v2`' (chunk_size=300)" in page

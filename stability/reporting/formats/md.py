@@ -14,24 +14,15 @@ DETAILS = True
 DESCRIPTION = "Markdown tables"
 
 
-def _inline(text: str) -> str:
-    """Text inside ``*`` or ``**``: raw HTML shown as text (:func:`md_text`), and its own asterisks
-    escaped, so that one (``docs/validation*.md``) does not end the emphasis early.
-
-    >>> print(_inline("see validation*.md <b>"))
-    see validation\\*.md &lt;b>
-    """
-    return md_text(text).replace("*", "\\*")
-
-
 #: What would start emphasis or code in a cell: an asterisk, a backtick, an underscore at the edge
 #: of a word (``texttiling_nltk`` stays as it is: an underscore inside a word starts nothing).
 _MARKUP = re.compile(r"[*`]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
 
 
 def _plain(cell: object) -> str:
-    """A cell of ours (a label, a document id, a number) shown as written: its Markdown markup
-    escaped, so that a document ``a *c* _d_`` is not set in italics.
+    """A cell of ours (a label, a document id, a number), or a note or title naming them, shown as
+    written: its Markdown markup escaped, so that a document ``a *c* _d_`` is not set in italics
+    and a note's asterisk (``docs/validation*.md``) does not end its emphasis early.
 
     >>> _plain("a *c* _d_ texttiling_nltk `x`")
     'a \\\\*c\\\\* \\\\_d\\\\_ texttiling_nltk \\\\`x\\\\`'
@@ -52,7 +43,7 @@ def render(report: Report, *, details: bool = True) -> str:
         # a footer row (a mean over the rows) after them, its label in bold: never read as a row's label
         rows += [[f"**{_plain(cell)}**" if i < section.keys else _plain(cell) for i, cell in enumerate(row)]
                  for row in section.footer]
-        out += [f"### {_inline(section.title)}\n", markdown_table(section.header, rows, section.alignment(), section.markup), ""]
+        out += [f"### {_plain(md_text(section.title))}\n", markdown_table(section.header, rows, section.alignment(), section.markup), ""]
         for note in [section.legend_line(), *section.notes]:
-            out += [f"*{_inline(note)}*", ""] if note else []
+            out += [f"*{_plain(md_text(note))}*", ""] if note else []
     return "\n".join(out)
