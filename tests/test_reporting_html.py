@@ -538,3 +538,40 @@ def test_options_in_the_notes_are_never_cut_at_a_line_end(blind_result, tmp_path
                                                       "said": f"{frame}.body.textContent.includes({json.dumps(command)})"})
     assert seen["said"], seen  # the text, as copied, is the command
     assert seen["cut"] == [], seen
+
+
+def _by_length(size: int):
+    """A chunker of its own (no chunk_size parameter for the ranking to say): a boundary where the
+    characters since the last one pass ``size``."""
+    def chunk(units):
+        cuts, since = [], 0
+        for i, unit in enumerate(units[:-1], 1):
+            since += len(unit)
+            if since >= size:
+                cuts.append(i)
+                since = 0
+        return cuts
+    return chunk
+
+
+@needs_chromium
+def test_right_to_left_labels_keep_the_order_of_the_ranking_of_chunkers(tmp_path):
+    """The result line isolated each right-to-left run; the notes did not, and the ranking of
+    layout-only configurations (``تقسيم 0.12 [0.05, 0.20], مقسم 0.03 [...]``) read in the wrong
+    order: an Arabic label and the numbers after it made one right-to-left run with the next."""
+    labels = ["تقسيم", "مقسم"]
+    res = evaluate({labels[0]: _by_length(400), labels[1]: _by_length(60)}, small_corpus(4), n_restarts=2,
+                   layout_control=True, metrics={"names": ["cf1_1"]}, progress=False)
+    cf1 = [res.summary[label].reference["f1_1_corrected"].mean for label in labels]
+    ranked = labels if cf1[0] >= cf1[1] else labels[::-1]
+    note = "[...document.querySelectorAll('p')].find(p=>p.textContent.includes('configurations rank:'))"
+    boxes = "[" + ",".join(  # each label's box in the note: [left, top]
+        f"(()=>{{const w=document.createTreeWalker({note},NodeFilter.SHOW_TEXT);let n;while((n=w.nextNode())){{"
+        f"const i=n.data.indexOf({json.dumps(label)});if(i>=0){{const r=document.createRange();r.setStart(n,i);"
+        f"r.setEnd(n,i+{len(label)});const b=r.getBoundingClientRect();return [b.left,b.top]}}}}return null}})()"
+        for label in ranked) + "]"
+    seen = _chromium(render(res, "html"), tmp_path, {"boxes": boxes}, window="1280,900")
+    assert None not in seen["boxes"], seen
+    (first, top1), (second, top2) = seen["boxes"]
+    assert top1 == top2, seen  # both on the note's first line
+    assert first < second, seen  # the first ranked reads first, left to right

@@ -133,12 +133,14 @@ def _isolated(escaped: str) -> str:
 _OPTION = re.compile(r"(?<![^\s(\[;])--?[A-Za-z][\w-]*")
 
 
-def _options_whole(escaped: str) -> str:
-    """Escaped prose with each command-line option it names in a ``span`` kept on one line: a
+def _prose(text: str) -> str:
+    """A paragraph of ours (a note, the introduction), escaped, each right-to-left run of the labels
+    it names isolated (:func:`_isolated`: the ranking of chunkers read in the wrong order beside
+    Arabic labels), and each command-line option it names in a ``span`` kept on one line: a
     browser breaks a line after a hyphen before a letter, and the command of "To reproduce" read
     ``-`` at the end of a line and ``s langchain_recursive`` on the next, ``--`` over ``restarts``.
     The text, copied, is unchanged."""
-    return _OPTION.sub(lambda match: f'<span class="opt">{match.group(0)}</span>', escaped)
+    return _OPTION.sub(lambda match: f'<span class="opt">{match.group(0)}</span>', _isolated(html.escape(text)))
 
 
 def _marked(value: object, highlight: Mapping[str, str]) -> str:
@@ -251,7 +253,7 @@ def _block(section: Section, details: bool, page: bool = True) -> str:
     parts += [f for f in section.figures if not f.startswith("<svg")]
     if section.text:
         parts.append(f"<pre>{html.escape(section.text)}</pre>")
-    parts += [f"<p>{_options_whole(html.escape(note))}</p>" for note in [section.legend_line(), *section.notes] if note]
+    parts += [f"<p>{_prose(note)}</p>" for note in [section.legend_line(), *section.notes] if note]
     if section.collapsed:
         return f"<details>{''.join(parts)}</details>"
     return f'<div class="wide">{"".join(parts)}</div>' if wide else "".join(parts)  # heading, table, notes
@@ -268,7 +270,7 @@ def render(report: Report, *, details: bool = True, page: bool = True) -> str:
     # the result line breaks between its entries, or after a label's commas, not inside a number
     lead = (f'<p class="result"><b>{_isolated(html.escape(report.result)).replace(",", ",<wbr>")}</b></p>'
             if report.result else "")
-    lead += "".join(f"<p>{_options_whole(html.escape(p))}</p>" for p in report.lead)
+    lead += "".join(f"<p>{_prose(p)}</p>" for p in report.lead)
     blocks = "\n".join(b for b in (_block(s, details, page) for s in report.sections) if b)
     if not page:
         return f'<div class="stability-report">\n<h3>{html.escape(report.title)}</h3>\n{lead}\n{blocks}\n</div>'
