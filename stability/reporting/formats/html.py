@@ -129,8 +129,9 @@ def _isolated(escaped: str) -> str:
 
 
 #: A command-line option in escaped prose (``-s``, ``--layout-control``): a word of its own, after a
-#: blank, a bracket or a quote (``&#x27;``), not a word's hyphen (``shuf.-corr.``) nor a number's sign.
-_OPTION = re.compile(r"(?<![^\s(\[;])--?[A-Za-z][\w-]*")
+#: blank, a bracket or a quote (``&#x27;``), not a word's hyphen (``shuf.-corr.``) nor a number's sign;
+#: at most 40 characters kept together (a longer hyphenated word may still break to fit a phone).
+_OPTION = re.compile(r"(?<![^\s(\[;])--?[A-Za-z][\w-]{0,39}")
 
 
 def _prose(text: str) -> str:
@@ -139,7 +140,11 @@ def _prose(text: str) -> str:
     Arabic labels), and each command-line option it names in a ``span`` kept on one line: a
     browser breaks a line after a hyphen before a letter, and the command of "To reproduce" read
     ``-`` at the end of a line and ``s langchain_recursive`` on the next, ``--`` over ``restarts``.
-    The text, copied, is unchanged."""
+    The text, copied, is unchanged.
+
+    >>> _prose("run -s c99 --layout-control; shuf.-corr. is F1 - C")
+    'run <span class="opt">-s</span> c99 <span class="opt">--layout-control</span>; shuf.-corr. is F1 - C'
+    """
     return _OPTION.sub(lambda match: f'<span class="opt">{match.group(0)}</span>', _isolated(html.escape(text)))
 
 
