@@ -319,7 +319,7 @@ def check_splitter(splitter: SplitterOption) -> SplitterSpec | Splitter:
     """Resolve ``splitter`` (``None`` means ``"auto"``) to its spec, or return a callable as is."""
     if splitter is None:
         splitter = "auto"
-    if callable(splitter):
+    if callable(splitter) or isinstance(splitter, SplitterSpec):
         return splitter
     if isinstance(splitter, str) and splitter in SPLITTERS:
         return SPLITTERS[splitter]

@@ -360,3 +360,29 @@ def test_json_settings_beside_pages_do_not_decide_the_format(tmp_path):
     assert detect_format(docs) == "jsonl"
     with pytest.warns(CorpusWarning, match=r"2 other file\(s\) not read \('intro\.md', 'tutorial/step\.md'\)"):
         read_corpus(docs)
+
+
+def test_a_folder_of_pages_trains_one_sentence_splitter_on_every_page(tmp_path, monkeypatch):
+    """A folder of Markdown and HTML pages is one corpus, but each format trained its own sentence
+    splitter on its own pages (Punkt learns abbreviations from the text), so the same sentence
+    could be split one way in a ``.md`` page and another in an ``.html`` one. One splitter is now
+    trained once, on the paragraphs of every page (each read in its own format, code left out),
+    and splits them all; documents still name it by its name."""
+    from stability import splitters
+
+    built: list[list[str]] = []
+
+    def build(corpus):
+        built.append(sorted(corpus or []))
+        return lambda text: text.split(". ")
+
+    monkeypatch.setitem(splitters.SPLITTERS, "recording",
+                        splitters.SplitterSpec("recording", build, True, "records what it learns from"))
+    site = _docs_site(tmp_path / "site")
+    write(site / "guide.md", "Intro.\n\n# Install\n\nRun pip.\n\n```\ncode\n```\n\n# Use\n\nCall it. Then wait.\n")
+    with pytest.warns(CorpusWarning, match="pages of 2 formats"):
+        docs = list(read_corpus(site, unit="sentence", splitter="recording", markup="text"))
+    assert built == [sorted(["Hi there.", "There.", "Ask.", "Answer it.", "Intro.", "Run pip.",
+                             "Call it. Then wait.", "x.", "y."])]
+    assert {d.meta["splitter"] for d in docs} == {"recording"}
+    assert docs[2].units == ("Intro.", "Run pip.", "code", "Call it", "Then wait.")

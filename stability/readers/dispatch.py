@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import heapq
 import inspect
@@ -16,11 +17,13 @@ from typing import Any
 from ..checks import and_joined, did_you_mean, first_few
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, warn
+from ..splitters import Splitter, SplitterSpec, check_splitter
 from .common import (CorpusWarning, Listing, PathLike, _natural_key, check_encoding, list_files, list_folder,
-                     looks_binary)
+                     looks_binary, open_source)
 from .formats import COMMON_OPTIONS, FORMAT_TABLE, CorpusFormat
 from .jsonl import sniff_json_text
 from .subtitles import CHAPTER_LIST, is_chapters
+from .text import corpus_text
 
 __all__ = ["STDIN", "STDIN_NAME", "detect_format", "detect_formats", "read_corpus", "register_format",
            "unregister_format"]
@@ -447,10 +450,38 @@ def _read_family(path: PathLike, rows: list[CorpusFormat], folder: Listing, comm
     warn(f"{path}: pages of {len(rows)} formats, {and_joined(counts)}: each file is read in its own format, one "
          f"corpus (a document's meta['format'] names it){same}; pass format= to read one of them only",
          CorpusWarning)
+    shared = _family_splitter(rows, folder, common, given)
+    if shared is not None:
+        given["splitter"] = shared
     streams = [_read(row, hows[row.name], _own_files(folder, row), common,
                      {name: value for name, value in given.items() if name in row.options}) for row in rows]
     merged = heapq.merge(*streams, key=lambda doc: _natural_key(doc.id))
     return merged if common["limit"] is None else itertools.islice(merged, common["limit"])
+
+
+def _family_splitter(rows: list[CorpusFormat], folder: Listing, common: dict[str, Any],
+                     given: dict[str, Any]) -> SplitterSpec | None:
+    """For sentences read with a splitter that trains (Punkt): the same splitter, trained once on
+    the text of the pages of every format of ``rows`` (:attr:`CorpusFormat.paragraphs`), when the
+    first of them is read, so that one corpus is split one way; else None (each reader's own)."""
+    resolved = check_splitter(given.get("splitter")) if given.get("unit") == "sentence" else None
+    if not isinstance(resolved, SplitterSpec) or not resolved.trains or any(r.paragraphs is None for r in rows):
+        return None
+    trained: list[Splitter] = []
+
+    def build(_: object) -> Splitter:
+        if not trained:
+            trained.append(resolved.build(itertools.chain.from_iterable(pages(row) for row in rows)))
+        return trained[0]
+
+    def pages(row: CorpusFormat) -> Iterator[str]:
+        source = open_source(_own_files(folder, row), encoding=common["encoding"],
+                             encoding_errors=common["encoding_errors"], pattern=common["pattern"], limit=None,
+                             default_patterns=tuple("*" + suffix for suffix in row.extensions))
+        learn = row.paragraphs
+        assert learn is not None  # checked above
+        return corpus_text(source, lambda file: learn(source, file, given))
+    return dataclasses.replace(resolved, build=build, trains=False)
 
 
 def _read_stdin(format: str | None, codec: str, common: dict[str, Any], options: dict[str, Any]) -> Iterator[Document]:

@@ -11,18 +11,19 @@ function if its files have no telling extension) plus one row here.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from ..corpus import Document
 from .chen import read_chen, sniff_chen
 from .choi import CHOI_SEPARATOR, read_choi, sniff_choi, write_choi
 from .delimited import read_csv, write_csv
-from .html import read_html
+from .common import Source
+from .html import html_paragraphs, read_html
 from .jsonl import holds_documents, read_jsonl, sniff_json, write_jsonl
-from .markdown import read_markdown
+from .markdown import markdown_paragraphs, read_markdown
 from .subtitles import read_subtitles, sniff_subtitles
 from .text import read_text
 from .wiki import read_wiki, sniff_wiki
@@ -78,6 +79,10 @@ class CorpusFormat:
         read the same kind of document with the same options, so a folder holding files of
         several of them, its format not given, is one corpus read file by file, each in its own
         format (an option only some of them take goes to those). Empty: a format of its own.
+    paragraphs : callable, optional
+        ``paragraphs(source, file, options)``: the text of ``file`` a sentence splitter learns
+        from, read with the reader's ``options``. Formats of a family declare it: a splitter that
+        trains is trained once on the pages of all of them, so that one corpus is split one way.
     """
 
     name: str
@@ -92,6 +97,7 @@ class CorpusFormat:
     paired: bool = False
     holds_documents: FileTest | None = None
     family: str = ""
+    paragraphs: Callable[[Source, Path, dict[str, Any]], Iterable[str]] | None = None
 
     @property
     def options(self) -> tuple[str, ...]:
@@ -135,8 +141,10 @@ FORMAT_TABLE: dict[str, CorpusFormat] = _rows(
         "subtitles", read_subtitles, extensions=(".vtt", ".srt"), sniff=sniff_subtitles,
         marker="a 'WEBVTT' line or SubRip cues", aliases=("vtt", "webvtt", "srt", "subrip", "captions"),
     ),
-    CorpusFormat("markdown", read_markdown, extensions=(".md", ".markdown"), aliases=("md",), family="pages"),
-    CorpusFormat("html", read_html, extensions=(".html", ".htm"), aliases=("htm",), family="pages"),
+    CorpusFormat("markdown", read_markdown, extensions=(".md", ".markdown"), aliases=("md",), family="pages",
+                  paragraphs=markdown_paragraphs),
+    CorpusFormat("html", read_html, extensions=(".html", ".htm"), aliases=("htm",), family="pages",
+                  paragraphs=html_paragraphs),
     CorpusFormat("text", read_text, weak_extensions=(".txt",), fallback=True, aliases=("txt",)),
 )
 

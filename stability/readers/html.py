@@ -14,13 +14,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 from ..corpus import Document
 from ..splitters import SplitterOption
 from .common import BLOCK_SEPARATOR, LINE_SEPARATOR, PathLike, Source, note
-from .markdown import Block, read_sectioned
+from .markdown import Block, paragraphs, read_sectioned
 
-__all__ = ["read_html"]
+__all__ = ["html_paragraphs", "read_html"]
 
 PATTERNS = ("*.html", "*.htm")
 
@@ -124,6 +125,12 @@ def read_html(
     """
     return read_sectioned(path, _page_blocks, PATTERNS, levels=levels, unit=unit, splitter=splitter, code=code,
                           encoding=encoding, encoding_errors=encoding_errors, pattern=pattern, limit=limit)
+
+
+def html_paragraphs(source: Source, file: Path, options: dict[str, Any]) -> Iterator[str]:
+    """What a sentence splitter learns from in a page (see :func:`~stability.readers.markdown.paragraphs`);
+    no option changes it."""
+    return paragraphs(_page_blocks, source, file)
 
 
 def _page_blocks(source: Source, file: Path, notes: list[str] | None) -> tuple[list[Block], dict]:

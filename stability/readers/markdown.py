@@ -25,7 +25,7 @@ from .common import (BLOCK_SEPARATOR, LINE_SEPARATOR, SENTENCE_SEPARATOR, Headed
 from .text import _checked_split, _splitter_name, build_splitter, resolve_splitter
 from .wiki import _check_levels
 
-__all__ = ["Block", "read_markdown", "read_sectioned", "sectioned_document"]
+__all__ = ["Block", "markdown_paragraphs", "paragraphs", "read_markdown", "read_sectioned", "sectioned_document"]
 
 PATTERNS = ("*.md", "*.markdown")
 UNITS = ("paragraph", "sentence")
@@ -198,11 +198,7 @@ def read_markdown(
     """
     check_choice(markup, "markup", MARKUP)
 
-    def file_blocks(source: Source, file: Path, notes: list[str] | None) -> tuple[list[Block], dict]:
-        blocks = list(_blocks(list(source.lines(file)), file, notes, markup))
-        return blocks, {"format": "markdown", "markup": markup}
-
-    return read_sectioned(path, file_blocks, PATTERNS, levels=levels, unit=unit, splitter=splitter, code=code,
+    return read_sectioned(path, _markdown_blocks(markup), PATTERNS, levels=levels, unit=unit, splitter=splitter, code=code,
                           encoding=encoding, encoding_errors=encoding_errors, pattern=pattern, limit=limit)
 
 
@@ -210,6 +206,25 @@ def read_markdown(
 #: ``notes`` collects what the reader noticed (``None`` when the blocks are read again, for a
 #: sentence splitter to learn from).
 FileBlocks = Callable[[Source, Path, "list[str] | None"], tuple[list[Block], dict]]
+
+
+def _markdown_blocks(markup: str) -> FileBlocks:
+    """The blocks of a Markdown file, its units' markup as ``markup`` says."""
+    def file_blocks(source: Source, file: Path, notes: list[str] | None) -> tuple[list[Block], dict]:
+        blocks = list(_blocks(list(source.lines(file)), file, notes, markup))
+        return blocks, {"format": "markdown", "markup": markup}
+    return file_blocks
+
+
+def paragraphs(blocks: FileBlocks, source: Source, file: Path) -> Iterator[str]:
+    """What a sentence splitter learns from in ``file``: the text of its paragraphs, not its
+    headings or code."""
+    return (block.text for block in blocks(source, file, None)[0] if block.kind == "paragraph")
+
+
+def markdown_paragraphs(source: Source, file: Path, options: dict[str, Any]) -> Iterator[str]:
+    """:func:`paragraphs` of a Markdown file read with ``options`` (its ``markup``)."""
+    return paragraphs(_markdown_blocks(options.get("markup") or "keep"), source, file)
 
 
 def read_sectioned(path: PathLike, blocks: FileBlocks, patterns: tuple[str, ...], *, levels: Any, unit: str,
@@ -227,12 +242,9 @@ def read_sectioned(path: PathLike, blocks: FileBlocks, patterns: tuple[str, ...]
     )
     state: dict[str, Splitter] = {}
 
-    def paragraphs(file: Path) -> Iterator[str]:  # what a sentence splitter learns from (not code)
-        return (block.text for block in blocks(source, file, None)[0] if block.kind == "paragraph")
-
     def parse_file(doc_id: str, file: Path) -> list[Document]:
         if resolved is not None and "split" not in state:
-            state["split"] = build_splitter(resolved, source, paragraphs)
+            state["split"] = build_splitter(resolved, source, lambda file: paragraphs(blocks, source, file))
         notes: list[str] = []
         found, meta = blocks(source, file, notes)
         return [sectioned_document(doc_id, file, found, wanted, code, state.get("split"), notes, meta,

@@ -122,14 +122,17 @@ def build_splitter(resolved: SplitterSpec | Splitter, source: Source,
     if not isinstance(resolved, SplitterSpec):
         return resolved
 
-    def texts(file: Path) -> Iterator[str]:
+    return resolved.build(corpus_text(source, paragraphs) if resolved.trains else None)
+
+
+def corpus_text(source: Source, paragraphs: Callable[[Path], Iterable[str]]) -> Iterator[str]:
+    """What a training splitter learns from: ``paragraphs(file)`` of every file of ``source``, a
+    file with nothing to segment giving none (it is left out, and named, when it is read)."""
+    for _, file in source.files:
         try:
             yield from paragraphs(file)
         except NoTextError:  # raised here, it would leave out the file being read, not this one
-            return
-
-    corpus = (p for _, file in source.files for p in texts(file)) if resolved.trains else None
-    return resolved.build(corpus)
+            continue
 
 
 def _blocks(source: Source, file: Path, unit: str) -> Iterator[str]:
