@@ -386,3 +386,44 @@ def test_a_folder_of_pages_trains_one_sentence_splitter_on_every_page(tmp_path, 
                              "Call it. Then wait.", "x.", "y."])]
     assert {d.meta["splitter"] for d in docs} == {"recording"}
     assert docs[2].units == ("Intro.", "Run pip.", "code", "Call it", "Then wait.")
+
+
+def _jekyll_site(folder):
+    """A site's source as its repository holds it: pages (Hugo's ``_index.md`` among them) beside
+    the generator's templates, its build output and the packages it installs."""
+    write(folder / "index.md", "# Home\n\nWelcome.\n")
+    write(folder / "guide" / "_index.md", "# Guide\n\nRead on.\n")
+    write(folder / "_layouts" / "default.html", "<html><body><p>{{ content }}</p></body></html>")
+    write(folder / "_includes" / "footer.html", "<p>Edit this page on GitHub.</p>")
+    write(folder / "_site" / "index.html", "<h1>Home</h1><p>Welcome.</p>")
+    write(folder / "docs" / "_build" / "html" / "api.html", "<h1>API</h1><p>Calls.</p>")
+    write(folder / "node_modules" / "pkg" / "README.md", "# pkg\n\nA dependency.\n")
+    write(folder / "mkdocs.yml", "site_name: Demo\n")
+    write(folder / "site" / "index.html", "<h1>Home</h1><p>Welcome.</p>")
+    return folder
+
+
+def test_a_folder_of_pages_skips_templates_build_output_and_dependencies(tmp_path):
+    """A Jekyll, Hugo, MkDocs or Sphinx site's folder read as its pages: ``_layouts/*.html`` and
+    ``_includes/*.html`` (templates), ``_site/``, ``_build/`` and MkDocs's ``site/`` (the pages
+    built again, each a second document) and ``node_modules/`` were read as pages, named only
+    among the HTML pages of a mixed folder. Those folders are left out, said once; Hugo's
+    ``_index.md`` pages are read. A folder named ``site`` is build output only beside
+    ``mkdocs.yml``; and a folder given itself is read whatever its name."""
+    site = _jekyll_site(tmp_path / "repo")
+    with pytest.warns(CorpusWarning) as caught:
+        docs = list(read_corpus(site))
+    assert [d.id for d in docs] == ["guide/_index.md", "index.md"]
+    assert [str(w.message) for w in caught] == [
+        f"{site}: 6 folder(s) of a site's templates, build output or installed packages not read ('_includes', "
+        "'_layouts', '_site', 'docs/_build', 'node_modules', ...): give such a folder as the corpus to "
+        "read its files"]
+    assert detect_formats(site) == ("markdown",)
+    (site / "mkdocs.yml").unlink()
+    with pytest.warns(CorpusWarning) as caught:
+        assert [d.id for d in read_corpus(site, format="html")] == ["site/index.html"]
+    assert "5 folder(s)" in str(caught[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CorpusWarning)
+        assert [d.id for d in read_corpus(site / "_site")] == ["index.html"]
+        assert [d.id for d in read_corpus(site / "docs" / "_build" / "html")] == ["api.html"]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, TypeVar, Union
 
-from ..checks import check_int, listed
+from ..checks import check_int, first_few, listed
 from ..corpus import Document
 from ..exceptions import (
     CorpusFormatError,
@@ -166,20 +166,49 @@ class Listing:
         return str(self.root)
 
 
-def list_folder(path: PathLike) -> Listing:
+#: Folders of a site's source that hold no page of it: the templates of Jekyll (``_layouts``,
+#: ``_includes``) and Sphinx (``_templates``), the pages built again by Jekyll or Eleventy
+#: (``_site``) and Sphinx (``_build``), installed packages (``node_modules``). Never read below the
+#: folder given (one given itself is read whatever its name).
+SITE_MACHINERY = frozenset({"_layouts", "_includes", "_templates", "_site", "_build", "node_modules", "__pycache__"})
+#: Folders that are a generator's build output or templates only beside its configuration file
+#: (a folder named ``site`` may hold pages elsewhere): MkDocs's ``site``, Hugo's ``public``,
+#: ``layouts`` and ``themes``, Docusaurus's and Sphinx's (source and build apart) ``build``.
+_MKDOCS, _HUGO = ("mkdocs.yml", "mkdocs.yaml"), ("hugo.toml", "hugo.yaml", "hugo.json")
+SITE_MACHINERY_BESIDE = {"site": _MKDOCS, "public": _HUGO, "layouts": _HUGO, "themes": _HUGO,
+                         "build": ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs",
+                                   "source/conf.py")}
+
+
+def _site_machinery(directory: str, name: str) -> bool:
+    """Whether the folder ``name`` in ``directory`` is one of :data:`SITE_MACHINERY` (or of
+    :data:`SITE_MACHINERY_BESIDE`, its generator's configuration beside it)."""
+    if name in SITE_MACHINERY:
+        return True
+    return any(os.path.isfile(os.path.join(directory, config)) for config in SITE_MACHINERY_BESIDE.get(name, ()))
+
+
+def list_folder(path: PathLike, *, quiet: bool = False) -> Listing:
     """Walk the directory ``path`` once (see :class:`Listing`); a path that is no directory is a
-    :class:`FileNotFoundError` naming it (call it on a directory: a single file is no folder)."""
+    :class:`FileNotFoundError` naming it (call it on a directory: a single file is no folder).
+    Folders of a site's templates, build output or installed packages below it are not read
+    (:data:`SITE_MACHINERY`), with a warning naming them (none when ``quiet``)."""
     root = Path(path)
     if not root.is_dir():
         # as given, unless it climbs ("configs/../../x" from a config: said resolved, links followed)
         said = root.resolve() if ".." in root.parts else root
         raise FileNotFoundError(errno.ENOENT, "no such corpus file or directory", str(said))
-    files = []
-    for directory, names in _walk(root):
+    files: list[tuple[str, Path]] = []
+    skipped: list[str] = []
+    for directory, names in _walk(root, skipped):
         for name in names:
             if not name.startswith("."):
                 full = Path(directory) / name
                 files.append((full.relative_to(root).as_posix(), full))
+    if skipped and not quiet:
+        shown = sorted((Path(folder).relative_to(root).as_posix() for folder in skipped), key=_natural_key)
+        warn(f"{root}: {len(shown)} folder(s) of a site's templates, build output or installed packages not read "
+             f"({first_few(shown)}): give such a folder as the corpus to read its files", CorpusWarning)
     return Listing(root, tuple(files))
 
 
@@ -198,7 +227,7 @@ def list_files(path: PathLike | Listing, patterns: tuple[str, ...], *,
     if not isinstance(path, Listing):
         if Path(path).is_file():
             return Path(path), [(Path(path).name, Path(path))]
-        path = list_folder(path)
+        path = list_folder(path, quiet=quiet)
     root = path.root
     found = []
     for relative, full in path.files:
@@ -233,8 +262,9 @@ def _once(root: Path, found: list[tuple[str, Path]], quiet: bool) -> list[tuple[
     return kept
 
 
-def _walk(root: Path) -> Iterator[tuple[str, list[str]]]:
-    """``(directory, file names)`` under ``root``, hidden directories left out.
+def _walk(root: Path, skipped: list[str] | None = None) -> Iterator[tuple[str, list[str]]]:
+    """``(directory, file names)`` under ``root``, hidden directories left out, and those of
+    :func:`_site_machinery` below it, added to ``skipped``.
 
     Symbolic links to directories are followed (a corpus assembled from links is read whole),
     except one that leads back to a directory it sits in, and a directory reached twice is read
@@ -247,8 +277,12 @@ def _walk(root: Path) -> Iterator[tuple[str, list[str]]]:
             subdirs[:] = []
             continue
         visited.add(here)
+        machinery = sorted(d for d in subdirs if not d.startswith(".") and _site_machinery(directory, d))
+        if skipped is not None:
+            skipped.extend(os.path.join(directory, d) for d in machinery)
         subdirs[:] = sorted(
-            d for d in subdirs if not d.startswith(".") and not _encloses(os.path.join(directory, d), here)
+            d for d in subdirs if not d.startswith(".") and d not in machinery
+            and not _encloses(os.path.join(directory, d), here)
         )
         yield directory, names
 

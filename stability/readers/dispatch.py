@@ -186,11 +186,11 @@ def _own_files(folder: Listing, row: CorpusFormat) -> Listing:
                                       if file.suffix.lower() in row.extensions))
 
 
-def _target(path: PathLike) -> PathLike | Listing:
+def _target(path: PathLike, quiet: bool = False) -> PathLike | Listing:
     """What detection and reading look at: the file ``path``, or the directory ``path`` listed once
     (:class:`~stability.readers.common.Listing`), so that its format is detected from the files
     the reader reads."""
-    return path if Path(path).is_file() else list_folder(path)
+    return path if Path(path).is_file() else list_folder(path, quiet=quiet)
 
 
 def _detect(target: PathLike | Listing, codec: str, errors: str) -> Detection:
@@ -231,7 +231,7 @@ def detect_format(path: PathLike, *, encoding: str = "utf-8", encoding_errors: s
     'wiki'
     """
     codec = check_encoding(encoding, encoding_errors)
-    return _detect(_target(path), codec, encoding_errors)[0].name
+    return _detect(_target(path, quiet=True), codec, encoding_errors)[0].name
 
 
 def detect_formats(path: PathLike, *, encoding: str = "utf-8", encoding_errors: str = "strict") -> tuple[str, ...]:
@@ -249,7 +249,7 @@ def detect_formats(path: PathLike, *, encoding: str = "utf-8", encoding_errors: 
     ('markdown', 'html')
     """
     codec = check_encoding(encoding, encoding_errors)
-    target = _target(path)
+    target = _target(path, quiet=True)
     row = _detect(target, codec, encoding_errors)[0]
     return tuple(r.name for r in (_family(target, row, None) if isinstance(target, Listing) else [row]))
 
