@@ -643,3 +643,23 @@ def test_a_long_paragraph_of_unclosed_links_or_comments_reads_in_linear_time(tmp
     body = repeated * (300_000 // len(repeated))
     doc = read_rendered_within_a_minute(write(tmp_path / "long.md", "# Notes\n\n" + body + "end.\n"))
     assert doc.units == (" ".join((body + "end.").split()),)  # nothing closed: kept as written
+
+
+def test_mdx_pages_are_read_as_markdown_without_their_imports(tmp_path):
+    """Docusaurus and Nextra pages are MDX (``.mdx``): Markdown with JSX components and ES module
+    lines. A folder of them was "no known files", and ``.mdx`` pages beside ``.md`` ones were
+    silently not read. They are Markdown pages: ``import``/``export`` blocks at the margin (up to
+    a blank line) and ``{/* comments */}`` alone on their lines are removed, as components alone
+    on their lines are; the same lines in a ``.md`` file or in code are kept."""
+    page = ("---\ntitle: Install\n---\nimport Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n"
+            "export const meta = {\n  level: 1,\n};\n\n{/* a note for authors */}\n\n# Install\n\n<Tabs>\n\n"
+            "Run the installer.\n\n```js\nimport x from 'y';\n```\n\n</Tabs>\n\n## Use\n\nimport it, then call it.\n")
+    folder = tmp_path / "docs"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "sub" / "install.mdx").write_text(page, encoding="utf-8")
+    (folder / "intro.md").write_text("# Intro\n\nimport Tabs from '@theme/Tabs';\n\nWelcome.\n", encoding="utf-8")
+    docs = list(read_corpus(folder))
+    assert [(d.id, d.meta["format"]) for d in docs] == [("intro.md", "markdown"), ("sub/install.mdx", "markdown")]
+    assert docs[0].units == ("import Tabs from '@theme/Tabs';", "Welcome.")
+    assert docs[1].units == ("Run the installer.", "import x from 'y';", "import it, then call it.")
+    assert docs[1].references[0].boundaries == (2,)

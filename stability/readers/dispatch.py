@@ -204,7 +204,7 @@ def detect_format(path: PathLike, *, encoding: str = "utf-8", encoding_errors: s
 
     Every rule reads the format table (:data:`~stability.readers.FORMAT_TABLE`), in its order.
     A file: its extension (``.ref`` choi, ``.jsonl``/``.json``/``.ndjson`` jsonl, ``.csv``/``.tsv``
-    csv, ``.segmenttitles`` chen, ``.vtt``/``.srt`` subtitles, ``.md``/``.markdown`` markdown,
+    csv, ``.segmenttitles`` chen, ``.vtt``/``.srt`` subtitles, ``.md``/``.markdown``/``.mdx`` markdown,
     ``.html``/``.htm`` html); otherwise its content (a ``========,<level>,<title>.`` header among
     its first non-blank lines: wiki; a ``==========`` line: choi; a JSON object on the first line,
     or a first line opening an object or an array of objects: jsonl; an ``X.text`` file with
@@ -323,14 +323,14 @@ def read_corpus(
         The format; detected when omitted (see :func:`detect_format`). Case is ignored, and
         these aliases are accepted: ``"wiki727k"``, ``"wiki-727k"``, ``"wiki50"``, ``"wiki-50"``
         (wiki); ``"json"``, ``"ndjson"`` (jsonl); ``"tsv"`` (csv); ``"vtt"``, ``"webvtt"``,
-        ``"srt"``, ``"subrip"``, ``"captions"`` (subtitles); ``"md"`` (markdown); ``"htm"`` (html);
+        ``"srt"``, ``"subrip"``, ``"captions"`` (subtitles); ``"md"``, ``"mdx"`` (markdown); ``"htm"`` (html);
         ``"txt"`` (text).
     encoding, encoding_errors : str
         Text encoding (default UTF-8) and error handler (default strict).
     pattern : str or sequence of str, optional
         File-name glob(s) selecting files in a directory; defaults per format: ``*.ref`` (choi),
         ``*`` (wiki), ``*.jsonl``/``*.json``/``*.ndjson``, ``*.csv``/``*.tsv``, ``*.segmenttitles`` (chen),
-        ``*.vtt``/``*.srt`` (subtitles), ``*.md``/``*.markdown``, ``*.html``/``*.htm``, ``*.txt`` (text).
+        ``*.vtt``/``*.srt`` (subtitles), ``*.md``/``*.markdown``/``*.mdx``, ``*.html``/``*.htm``, ``*.txt`` (text).
     limit : int, optional
         Stop after this many documents.
     levels :

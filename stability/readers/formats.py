@@ -141,7 +141,7 @@ FORMAT_TABLE: dict[str, CorpusFormat] = _rows(
         "subtitles", read_subtitles, extensions=(".vtt", ".srt"), sniff=sniff_subtitles,
         marker="a 'WEBVTT' line or SubRip cues", aliases=("vtt", "webvtt", "srt", "subrip", "captions"),
     ),
-    CorpusFormat("markdown", read_markdown, extensions=(".md", ".markdown"), aliases=("md",), family="pages",
+    CorpusFormat("markdown", read_markdown, extensions=(".md", ".markdown", ".mdx"), aliases=("md", "mdx"), family="pages",
                   paragraphs=markdown_paragraphs),
     CorpusFormat("html", read_html, extensions=(".html", ".htm"), aliases=("htm",), family="pages",
                   paragraphs=html_paragraphs),

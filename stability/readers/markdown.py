@@ -27,7 +27,7 @@ from .wiki import _check_levels
 
 __all__ = ["Block", "markdown_paragraphs", "paragraphs", "read_markdown", "read_sectioned", "sectioned_document"]
 
-PATTERNS = ("*.md", "*.markdown")
+PATTERNS = ("*.md", "*.markdown", "*.mdx")
 UNITS = ("paragraph", "sentence")
 CODE = ("keep", "drop")
 MARKUP = ("keep", "text")
@@ -41,6 +41,11 @@ _TAG_PATTERN = r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>"  # one HTML tag
 _MARKER = r"(?:[-+*]|\d{1,9}[.)])"  # a list item's marker
 _TAGS_ONLY = re.compile(rf"^\s*(?:{_TAG_PATTERN}\s*)+$")
 _COMMENT_START = re.compile(r"^ {0,3}<!--")
+# MDX (.mdx): ES module blocks at the margin (to the next blank line) and {/* comments */} alone on a line
+_MDX = ".mdx"
+_MDX_MODULE = re.compile(r"^(?:import[ \t]*(?:['\"{*]|.*\bfrom[ \t]*['\"])"
+                         r"|export[ \t]+(?:const|let|var|function|async|class|default|[{*]))")
+_MDX_COMMENT = re.compile(r"^ {0,3}\{/\*.*\*/\}[ \t]*$")
 # CommonMark's HTML blocks: <pre>, <script> and <style> run to their closing tag; a block-level tag
 # (or any tag alone on its line, when no paragraph is open) runs to the next blank line
 _RAW_HTML = re.compile(r"^ {0,3}<(pre|script|style)(?:[ \t>]|$)", re.IGNORECASE)
@@ -135,7 +140,8 @@ def read_markdown(
     ``---`` on the first line, not followed by a blank line, up to a closing ``---`` or ``...``; TOML, ``+++`` up to ``+++``), HTML comments that start a
     line (``<!-- ... -->``, over several lines too; text after the closing ``-->`` on its line
     is shown, a paragraph of its own), lines holding only HTML tags (``<details>``,
-    ``</div>``), link reference definitions (``[label]: https://...``) and thematic breaks
+    ``</div>``; in MDX files, ``.mdx``, also ES module ``import``/``export`` blocks at the margin, up
+    to a blank line, and ``{/* comments */}`` alone on a line), link reference definitions (``[label]: https://...``) and thematic breaks
     (``---``, ``***``). A code fence never closed runs to the end
     of the file, as in CommonMark, with a warning naming its line.
 
@@ -165,7 +171,7 @@ def read_markdown(
         without starting a segment. Code blocks are kept as written either way.
     encoding, encoding_errors, pattern, limit :
         The options of every reader (see :func:`~stability.readers.read_corpus`); ``pattern``
-        defaults to ``("*.md", "*.markdown")`` here.
+        defaults to ``("*.md", "*.markdown", "*.mdx")`` here.
 
     Returns
     -------
@@ -285,6 +291,7 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str =
     i = _front_matter_end(lines)
     as_text = markup == "text"
     inline = _inline_text if as_text else (lambda text: text)
+    mdx = file.suffix.lower() == _MDX
 
     def joined() -> str:
         return inline(" ".join(_line_text(line, table) for line in paragraph) if as_text else " ".join(paragraph))
@@ -314,6 +321,9 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str =
         if not text:
             yield from flush()
             in_html = False
+        elif mdx and not paragraph and not in_html and (_MDX_MODULE.match(line) or _MDX_COMMENT.match(line)):
+            while i < len(lines) and lines[i].strip() and not _MDX_COMMENT.match(line):
+                i += 1  # an import or export runs to the next blank line
         elif in_html:
             if _TAGS_ONLY.match(line):
                 yield from flush()
