@@ -12,7 +12,7 @@ import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..checks import and_joined, did_you_mean, first_few
 from ..corpus import Document
@@ -20,7 +20,7 @@ from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeEr
 from ..splitters import Splitter, SplitterSpec, check_splitter
 from .common import (CorpusWarning, Listing, PathLike, _natural_key, check_encoding, list_files, list_folder,
                      looks_binary, open_source)
-from .formats import COMMON_OPTIONS, FORMAT_TABLE, CorpusFormat
+from .formats import COMMON_OPTIONS, FORMAT_TABLE, UNREAD_SOURCES, CorpusFormat
 from .jsonl import sniff_json_text
 from .subtitles import CHAPTER_LIST, is_chapters
 from .text import corpus_text
@@ -121,6 +121,9 @@ def _detect_directory(folder: Listing, codec: str, errors: str) -> Detection:
         for suffix in row.weak_extensions:
             if suffix in suffixes:
                 return row, f"from the {suffix!r} files in the directory", None
+    sources = _unread_sources(folder)
+    if sources:
+        raise CorpusFormatError(f"cannot detect the corpus format: it holds {sources('')}", path=str(root))
     extensions = [s for row in FORMAT_TABLE.values() for s in row.extensions + row.weak_extensions]
     markers = [row.marker for row in FORMAT_TABLE.values() if row.marker]
     raise CorpusFormatError(
@@ -129,6 +132,21 @@ def _detect_directory(folder: Listing, codec: str, errors: str) -> Detection:
         f"pass format= (one of {', '.join(FORMAT_TABLE)})",
         path=str(root),
     )
+
+
+def _unread_sources(folder: Listing) -> Callable[[str], str] | None:
+    """The page sources of ``folder`` that no reader reads (:data:`UNREAD_SOURCES`), said with
+    what to do, a word (``" not read"``) after their count; None when it has none."""
+    found: dict[str, list[str]] = {}
+    for relative, file in folder.files:
+        if file.suffix.lower() in UNREAD_SOURCES:
+            found.setdefault(file.suffix.lower(), []).append(relative)
+    if not found:
+        return None
+    names = {suffix: sorted(files, key=_natural_key) for suffix, files in found.items()}
+    return lambda said: (and_joined([f"{len(files)} {UNREAD_SOURCES[suffix][0]} file(s){said} ({first_few(files)})"
+                                     for suffix, files in names.items()])
+                         + ", which no reader reads: " + "; ".join(UNREAD_SOURCES[suffix][1] for suffix in names))
 
 
 def _left_out(folder: Listing, rows: Sequence[CorpusFormat], codec: str, errors: str) -> list[str]:
@@ -404,6 +422,9 @@ def read_corpus(
             warn(f"{path}: {len(left_out)} other file(s) not read ({shown}): the corpus is read as "
                  f"{read_as}, one format a corpus; pass format= to read the others instead, or "
                  f"give each format its own folder", CorpusWarning)
+        sources = _unread_sources(target) if pattern is None and isinstance(target, Listing) else None
+        if sources is not None:
+            warn(f"{path}: {sources(' not read')}", CorpusWarning)
         if len(rows) > 1:
             assert isinstance(target, Listing)  # a family of several is found in a folder only
             return _read_family(path, rows, target, dict(encoding=encoding, encoding_errors=encoding_errors,

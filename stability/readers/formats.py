@@ -28,10 +28,17 @@ from .subtitles import read_subtitles, sniff_subtitles
 from .text import read_text
 from .wiki import read_wiki, sniff_wiki
 
-__all__ = ["COMMON_OPTIONS", "CorpusFormat", "FORMAT_TABLE"]
+__all__ = ["COMMON_OPTIONS", "CorpusFormat", "FORMAT_TABLE", "UNREAD_SOURCES"]
 
 #: Options every reader takes; the others are the format's own.
 COMMON_OPTIONS = ("encoding", "encoding_errors", "pattern", "limit")
+
+#: The sources of documentation pages no reader reads, by extension: what they are, and how to
+#: read them (a folder holding them says so, rather than leaving them out without a word).
+UNREAD_SOURCES = {
+    ".rst": ("reStructuredText", "build the site's HTML pages (Sphinx: make html) and give their folder (_build/html)"),
+    ".adoc": ("AsciiDoc", "build the HTML pages (asciidoctor) and give their folder"),
+}
 
 Sniffer = Callable[[Path, str, str], "str | None"]
 FileTest = Callable[[Path, str, str], bool]
