@@ -219,3 +219,26 @@ def test_every_block_round_trips(tmp_path_factory, blocks):
     doc = next(read_html(file))
     assert doc.units == tuple(units)
     assert doc.references[0].boundaries == tuple(boundaries)
+
+
+def test_a_template_is_not_read_as_a_page(tmp_path):
+    """A site's HTML templates (MkDocs's ``custom_dir`` theme beside the pages, as the Django REST
+    framework's ``docs/theme/main.html``; Jinja, Django, Liquid or Go templates) were read as
+    pages: ``{% extends "base.html" %} {% block scripts %} {{ super() }} {% endblock %}`` a
+    document. A file whose first line opens a template tag is left out of a folder with a
+    warning naming it, as a page without text is, and refused when given alone; a page showing
+    template tags in its text is read."""
+    folder = tmp_path / "docs"
+    write(folder / "theme" / "main.html", '\n{% extends "base.html" %}\n\n{% block scripts %}\n  {{ super() }}\n'
+                                          "<script>prettyPrint();</script>\n{% endblock %}\n")
+    write(folder / "partial.html", "{{ define \"main\" }}<p>{{ .Content }}</p>{{ end }}\n")
+    write(folder / "guide.html", "<h1>Templates</h1><p>Write <code>{% block %}</code> in a template.</p>")
+    with pytest.warns(CorpusWarning) as caught:
+        docs = list(read_corpus(folder))
+    assert [(d.id, d.units) for d in docs] == [("guide.html", ("Write {% block %} in a template.",))]
+    assert [str(w.message) for w in caught] == [
+        f"{folder}: 2 file(s) without text to segment left out of the corpus: partial.html (expected a page; this is a "
+        "template, its first line opening a '{{' tag); theme/main.html (expected a page; this is a template, its first "
+        "line opening a '{%' tag)"]
+    with pytest.raises(CorpusFormatError, match=r"main.html: expected a page; this is a template"):
+        list(read_corpus(folder / "theme" / "main.html"))

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..corpus import Document
 from ..splitters import SplitterOption
-from .common import BLOCK_SEPARATOR, LINE_SEPARATOR, PathLike, Source, note
+from .common import BLOCK_SEPARATOR, LINE_SEPARATOR, NoTextError, PathLike, Source, note
 from .markdown import Block, paragraphs, read_sectioned
 
 __all__ = ["html_paragraphs", "read_html"]
@@ -36,6 +36,9 @@ BLOCKS = frozenset({"p", "div", "section", "article", "main", "header", "footer"
 #: Elements with no end tag (an end tag for one is ignored).
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
                   "source", "track", "wbr"})
+#: How a template (Jinja, Django, Liquid, Go) opens a tag: a file whose first line opens with one
+#: is a site's template (a theme's ``main.html``), not a page; no page starts so.
+TEMPLATE_TAGS = ("{%", "{{")
 HEADINGS = {f"h{level}": level for level in range(1, 7)}
 #: Elements whose blocks a browser shows a line apart, not a blank line: the items of a list, the
 #: rows of a table, the terms of a definition list (nested ones are part of the outermost).
@@ -72,7 +75,9 @@ def read_html(
     the page has a ``<main>`` element (or one with ``role="main"``), only the blocks inside it are
     read: the site's header, menus and footer around it are not the document. Never read: the
     content of ``<head>``, ``<script>``, ``<style>``, ``<nav>``, ``<template>``, ``<svg>``,
-    ``<iframe>`` and form controls, images (their ``alt`` text is not shown) and comments.
+    ``<iframe>`` and form controls, images (their ``alt`` text is not shown) and comments. A file
+    whose first line opens a template tag (``{%`` or ``{{``) is a site's template, not a page:
+    left out of a folder with a warning naming it, refused when given alone.
 
     Parameters
     ----------
@@ -136,7 +141,14 @@ def html_paragraphs(source: Source, file: Path, options: dict[str, Any]) -> Iter
 def _page_blocks(source: Source, file: Path, notes: list[str] | None) -> tuple[list[Block], dict]:
     """The blocks of a page, those of its ``<main>`` element only when it has one."""
     parser = _PageParser()
+    opened = False
     for line in source.lines(file):
+        if not opened and line.strip():
+            opened = True
+            tag = line.lstrip()[:2]
+            if tag in TEMPLATE_TAGS:
+                raise NoTextError(f"expected a page; this is a template, its first line opening a {tag!r} tag",
+                                  path=str(file))
         parser.feed(line + "\n")
     parser.close()
     parser.flush()
