@@ -663,3 +663,24 @@ def test_mdx_pages_are_read_as_markdown_without_their_imports(tmp_path):
     assert docs[0].units == ("import Tabs from '@theme/Tabs';", "Welcome.")
     assert docs[1].units == ("Run the installer.", "import x from 'y';", "import it, then call it.")
     assert docs[1].references[0].boundaries == (2,)
+
+
+def test_an_mdbook_table_of_contents_is_not_read_as_a_page(tmp_path):
+    """An mdBook's ``src/SUMMARY.md`` is the book's table of contents, a list of links to its
+    pages, which mdBook turns into the side menu: reading the book's ``src`` folder made it a
+    document of navigation. Beside the book's ``book.toml`` (in its folder or the one above) it
+    is left out with a warning naming it; a ``SUMMARY.md`` of any other folder is a page."""
+    book = tmp_path / "book"
+    (book / "src").mkdir(parents=True)
+    (book / "book.toml").write_text("[book]\ntitle = 'Demo'\n", encoding="utf-8")
+    (book / "src" / "SUMMARY.md").write_text("# Summary\n\n[Intro](intro.md)\n\n- [Use](use.md)\n", encoding="utf-8")
+    (book / "src" / "intro.md").write_text("# Intro\n\nWelcome.\n", encoding="utf-8")
+    with pytest.warns(CorpusWarning) as caught:
+        assert [d.id for d in read_corpus(book / "src")] == ["intro.md"]
+    assert [str(w.message) for w in caught] == [
+        f"{book / 'src'}: 1 file(s) without text to segment left out of the corpus: SUMMARY.md (expected a page; this "
+        "is the table of contents of the mdBook whose book.toml is beside it)"]
+    (book / "book.toml").unlink()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CorpusWarning)
+        assert [d.id for d in read_corpus(book / "src")] == ["intro.md", "SUMMARY.md"]

@@ -41,6 +41,8 @@ _TAG_PATTERN = r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>"  # one HTML tag
 _MARKER = r"(?:[-+*]|\d{1,9}[.)])"  # a list item's marker
 _TAGS_ONLY = re.compile(rf"^\s*(?:{_TAG_PATTERN}\s*)+$")
 _COMMENT_START = re.compile(r"^ {0,3}<!--")
+# an mdBook's table of contents (src/SUMMARY.md, book.toml in src/ or above it): its side menu, not a page
+_MDBOOK_CONTENTS, _MDBOOK = "SUMMARY.md", "book.toml"
 # MDX (.mdx): ES module blocks at the margin (to the next blank line) and {/* comments */} alone on a line
 _MDX = ".mdx"
 _MDX_MODULE = re.compile(r"^(?:import[ \t]*(?:['\"{*]|.*\bfrom[ \t]*['\"])"
@@ -142,7 +144,8 @@ def read_markdown(
     is shown, a paragraph of its own), lines holding only HTML tags (``<details>``,
     ``</div>``; in MDX files, ``.mdx``, also ES module ``import``/``export`` blocks at the margin, up
     to a blank line, and ``{/* comments */}`` alone on a line), link reference definitions (``[label]: https://...``) and thematic breaks
-    (``---``, ``***``). A code fence never closed runs to the end
+    (``---``, ``***``). An mdBook's ``SUMMARY.md`` (its ``book.toml`` in the same folder or the
+    one above) is its table of contents, not a page: left out with a warning. A code fence never closed runs to the end
     of the file, as in CommonMark, with a warning naming its line.
 
     Parameters
@@ -217,6 +220,9 @@ FileBlocks = Callable[[Source, Path, "list[str] | None"], tuple[list[Block], dic
 def _markdown_blocks(markup: str) -> FileBlocks:
     """The blocks of a Markdown file, its units' markup as ``markup`` says."""
     def file_blocks(source: Source, file: Path, notes: list[str] | None) -> tuple[list[Block], dict]:
+        if file.name == _MDBOOK_CONTENTS and any((folder / _MDBOOK).is_file() for folder in file.parents[:2]):
+            raise NoTextError("expected a page; this is the table of contents of the mdBook whose "
+                              f"{_MDBOOK} is beside it", path=str(file))
         blocks = list(_blocks(list(source.lines(file)), file, notes, markup))
         return blocks, {"format": "markdown", "markup": markup}
     return file_blocks
