@@ -449,3 +449,26 @@ def test_restructuredtext_sources_are_named_with_what_to_do(tmp_path):
     assert [str(w.message) for w in caught] == [
         f"{docs}: 2 reStructuredText file(s) not read ('api/calls.rst', 'index.rst'), which no reader reads: build "
         "the site's HTML pages (Sphinx: make html) and give their folder (_build/html)"]
+
+
+def test_pages_of_one_format_without_text_leave_the_others_read(tmp_path):
+    """In a folder of Markdown and HTML pages, each format's pages are read by its own reader: when
+    none of one format's pages had text (an empty ``.html`` page, a theme's template beside 70
+    Markdown pages) that reader's "none of its files has any" stopped the whole corpus. They are
+    left out with the warning a page without text gets; the error stays for a folder none of
+    whose pages, of either format, has text."""
+    site = tmp_path / "docs"
+    write(site / "guide.md", "# Install\n\nRun pip.\n")
+    write(site / "theme" / "main.html", '{% extends "base.html" %}\n')
+    write(site / "empty.html", "<h1>Soon</h1>\n")
+    with pytest.warns(CorpusWarning) as caught:
+        assert [d.id for d in read_corpus(site)] == ["guide.md"]
+    assert str(caught[-1].message) == (
+        f"{site}: 2 file(s) without text to segment left out of the corpus: empty.html (expected some text besides "
+        "headings; the file has none); theme/main.html (expected a page; this is a template, its first line opening "
+        "a '{%' tag)")
+    write(site / "guide.md", "# Install\n")
+    with pytest.warns(CorpusWarning, match="pages of 2 formats"), \
+            pytest.raises(CorpusFormatError, match=r"none of its 3 file\(s\) has any: empty.html .*; guide.md .*; "
+                                                   r"theme/main.html"):
+        list(read_corpus(site))

@@ -699,7 +699,24 @@ def make_document(path: Path, line: int | None, **fields: Any) -> Document:
 class NoTextError(CorpusFormatError):
     """A file with nothing to segment: empty or blank, or, for Markdown and HTML, nothing but
     headings (and code, when it is dropped). An error for a file given alone; in a folder the file
-    is left out of the corpus with a warning (:func:`stream_files`)."""
+    is left out of the corpus with a warning (:func:`stream_files`). Raised for a folder none of
+    whose files has text, ``left_out`` names them, each with why."""
+
+    left_out: tuple[str, ...] = ()
+
+
+def no_text_error(root: Path | str, left_out: Sequence[str]) -> NoTextError:
+    """The error of a folder none of whose files (``left_out``, each with why) has text."""
+    error = NoTextError(f"expected a file with text to segment; none of its {len(left_out)} file(s) has any: "
+                        f"{_shown(list(left_out))}", path=str(root))
+    error.left_out = tuple(left_out)
+    return error
+
+
+def warn_left_out(root: Path | str, left_out: Sequence[str]) -> None:
+    """Say that the files ``left_out`` (each with why) of the folder ``root`` had no text."""
+    warn(f"{root}: {len(left_out)} file(s) without text to segment left out of the corpus: {_shown(list(left_out))}",
+         CorpusWarning)
 
 
 def stream_files(
@@ -732,12 +749,10 @@ def stream_files(
                     yield first
                     yield from documents
             if left_out and not read:
-                raise NoTextError(f"expected a file with text to segment; none of its {len(left_out)} file(s) has any: "
-                                  f"{_shown(left_out)}", path=str(source.root))
+                raise no_text_error(source.root, left_out)
         finally:
             if left_out and read:
-                warn(f"{source.root}: {len(left_out)} file(s) without text to segment left out of the corpus: "
-                     f"{_shown(left_out)}", CorpusWarning)
+                warn_left_out(source.root, left_out)
 
     return _stream(generate(), source.limit)
 

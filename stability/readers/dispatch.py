@@ -18,8 +18,8 @@ from ..checks import and_joined, did_you_mean, first_few
 from ..corpus import Document
 from ..exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, warn
 from ..splitters import Splitter, SplitterSpec, check_splitter
-from .common import (CorpusWarning, Listing, PathLike, _natural_key, check_encoding, list_files, list_folder,
-                     looks_binary, open_source)
+from .common import (CorpusWarning, Listing, NoTextError, PathLike, _natural_key, check_encoding, list_files,
+                     list_folder, looks_binary, no_text_error, open_source, warn_left_out)
 from .formats import COMMON_OPTIONS, FORMAT_TABLE, UNREAD_SOURCES, CorpusFormat
 from .jsonl import sniff_json_text
 from .subtitles import CHAPTER_LIST, is_chapters
@@ -476,8 +476,35 @@ def _read_family(path: PathLike, rows: list[CorpusFormat], folder: Listing, comm
         given["splitter"] = shared
     streams = [_read(row, hows[row.name], _own_files(folder, row), common,
                      {name: value for name, value in given.items() if name in row.options}) for row in rows]
-    merged = heapq.merge(*streams, key=lambda doc: _natural_key(doc.id))
+    empty: list[str] = []  # the pages of formats none of whose pages has text
+    merged = _pages_with_text(folder.root, heapq.merge(*(_ending_empty(stream, empty) for stream in streams),
+                                                       key=lambda doc: _natural_key(doc.id)), empty)
     return merged if common["limit"] is None else itertools.islice(merged, common["limit"])
+
+
+def _ending_empty(documents: Iterator[Document], empty: list[str]) -> Iterator[Document]:
+    """``documents``, read from the pages of one format of a folder; when none of those pages
+    has text, they are added to ``empty`` rather than stop the corpus: those of another format may."""
+    try:
+        yield from documents
+    except NoTextError as exc:
+        if not exc.left_out:
+            raise
+        empty.extend(exc.left_out)
+
+
+def _pages_with_text(root: Path, documents: Iterator[Document], empty: list[str]) -> Iterator[Document]:
+    """The documents of a folder's pages of several formats; the pages of a format none of which
+    has text (:func:`_ending_empty`) are said left out as those of one format are, or, none of the
+    folder's pages having text, are its error."""
+    read = False
+    for doc in documents:
+        read = True
+        yield doc
+    if empty and not read:
+        raise no_text_error(root, sorted(empty, key=_natural_key))
+    if empty:
+        warn_left_out(root, sorted(empty, key=_natural_key))
 
 
 def _family_splitter(rows: list[CorpusFormat], folder: Listing, common: dict[str, Any],
@@ -568,7 +595,10 @@ def _with_format(exc: CorpusFormatError, how: str) -> CorpusFormatError:
     body = message[len(prefix) :] if message.startswith(prefix) else message
     # a format given is one the user chose: "pass format= to override" would tell them to pass it
     hint = "" if how.endswith(" given") else "; pass format= to override"
-    return CorpusFormatError(f"{body} [{how}{hint}]", path=exc.path, line=exc.line)
+    error = type(exc)(f"{body} [{how}{hint}]", path=exc.path, line=exc.line)
+    if isinstance(exc, NoTextError) and isinstance(error, NoTextError):
+        error.left_out = exc.left_out
+    return error
 
 
 def _explain(documents: Iterator[Document], how: str) -> Iterator[Document]:
