@@ -242,3 +242,35 @@ def test_a_template_is_not_read_as_a_page(tmp_path):
         "line opening a '{%' tag)"]
     with pytest.raises(CorpusFormatError, match=r"main.html: expected a page; this is a template"):
         list(read_corpus(folder / "theme" / "main.html"))
+
+
+def test_the_pages_a_site_generator_writes_beside_the_authors_are_not_read(tmp_path):
+    """A built site holds pages its generator writes besides the authors': Sphinx's index of
+    terms, search page and module index, mdBook's whole book on one page, its contents and its
+    page for a missing page. Read as pages they were documents of links, or the whole corpus a
+    second time. Beside the generator's mark (Sphinx's ``objects.inv``, mdBook's ``book.js``)
+    they are left out with a warning naming them; files so named elsewhere are pages."""
+    html = tmp_path / "_build" / "html"
+    write(html / "objects.inv", "# Sphinx inventory\n")
+    write(html / "index.html", "<div role='main'><h1>Demo</h1><p>Welcome.</p></div>")
+    write(html / "genindex.html", "<div role='main'><h1>Index</h1><p><a href='#'>call()</a></p></div>")
+    write(html / "search.html", "<div role='main'><h1>Search</h1><p>Please activate JavaScript.</p></div>")
+    book = tmp_path / "book"
+    write(book / "book.js", "// mdBook\n")
+    write(book / "intro.html", "<main><h1>Intro</h1><p>Welcome.</p></main>")
+    write(book / "print.html", "<main><h1>Intro</h1><p>Welcome.</p></main>")
+    write(book / "toc.html", "<main><ol><li>Intro</li></ol></main>")
+    for folder, kept, left in [(html, "index.html", "genindex.html (expected a page; this is the index of terms Sphinx "
+                                                    "writes); search.html (expected a page; this is the search page "
+                                                    "Sphinx writes)"),
+                               (book, "intro.html", "print.html (expected a page; this is the whole book on one page "
+                                                    "mdBook writes); toc.html (expected a page; this is the table of "
+                                                    "contents mdBook writes)")]:
+        with pytest.warns(CorpusWarning) as caught:
+            assert [d.id for d in read_corpus(folder)] == [kept]
+        assert [str(w.message) for w in caught] == [
+            f"{folder}: 2 file(s) without text to segment left out of the corpus: {left}"]
+    (book / "book.js").unlink()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CorpusWarning)
+        assert [d.id for d in read_corpus(book)] == ["intro.html", "print.html", "toc.html"]

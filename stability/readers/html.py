@@ -39,6 +39,14 @@ VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "l
 #: How a template (Jinja, Django, Liquid, Go) opens a tag: a file whose first line opens with one
 #: is a site's template (a theme's ``main.html``), not a page; no page starts so.
 TEMPLATE_TAGS = ("{%", "{{")
+#: The pages a site generator writes besides the authors', beside the file that marks its output
+#: (Sphinx's inventory, mdBook's script): what each is. Not pages of the site's text.
+GENERATED = {
+    "objects.inv": {"genindex.html": "the index of terms Sphinx writes", "search.html": "the search page Sphinx writes",
+                    "py-modindex.html": "the module index Sphinx writes"},
+    "book.js": {"print.html": "the whole book on one page mdBook writes", "toc.html": "the table of contents mdBook "
+                "writes", "404.html": "the page for a missing page mdBook writes"},
+}
 HEADINGS = {f"h{level}": level for level in range(1, 7)}
 #: Elements whose blocks a browser shows a line apart, not a blank line: the items of a list, the
 #: rows of a table, the terms of a definition list (nested ones are part of the outermost).
@@ -77,7 +85,10 @@ def read_html(
     content of ``<head>``, ``<script>``, ``<style>``, ``<nav>``, ``<template>``, ``<svg>``,
     ``<iframe>`` and form controls, images (their ``alt`` text is not shown) and comments. A file
     whose first line opens a template tag (``{%`` or ``{{``) is a site's template, not a page:
-    left out of a folder with a warning naming it, refused when given alone.
+    left out of a folder with a warning naming it, refused when given alone; so are the pages a
+    site generator writes besides the authors' (:data:`GENERATED`: Sphinx's ``genindex.html``,
+    ``search.html`` and ``py-modindex.html`` beside its ``objects.inv``, mdBook's ``print.html``,
+    ``toc.html`` and ``404.html`` beside its ``book.js``).
 
     Parameters
     ----------
@@ -140,6 +151,10 @@ def html_paragraphs(source: Source, file: Path, options: dict[str, Any]) -> Iter
 
 def _page_blocks(source: Source, file: Path, notes: list[str] | None) -> tuple[list[Block], dict]:
     """The blocks of a page, those of its ``<main>`` element only when it has one."""
+    generated = next((what for mark, pages in GENERATED.items() if (file.parent / mark).is_file()
+                      for name, what in pages.items() if file.name == name), None)
+    if generated is not None:
+        raise NoTextError(f"expected a page; this is {generated}", path=str(file))
     parser = _PageParser()
     opened = False
     for line in source.lines(file):
