@@ -684,3 +684,13 @@ def test_an_mdbook_table_of_contents_is_not_read_as_a_page(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error", CorpusWarning)
         assert [d.id for d in read_corpus(book / "src")] == ["intro.md", "SUMMARY.md"]
+
+
+def test_mdx_admonition_fences_are_not_text(tmp_path):
+    """Docusaurus admonitions (``:::note`` ... ``:::``) glued their fence lines onto the text
+    they hold, ``:::tip Use it Call it once. :::`` one unit. In an MDX page the fence lines are
+    removed and the admonition's text is its own paragraphs."""
+    page = tmp_path / "use.mdx"
+    page.write_text("# Use\n\nIntro.\n:::tip Use it\nCall it once.\n:::\n\n:::warning[Careful]\n\nNot twice.\n\n:::\n",
+                    encoding="utf-8")
+    assert next(read_corpus(page)).units == ("Intro.", "Call it once.", "Not twice.")

@@ -47,6 +47,7 @@ _MDBOOK_CONTENTS, _MDBOOK = "SUMMARY.md", "book.toml"
 _MDX = ".mdx"
 _MDX_MODULE = re.compile(r"^(?:import[ \t]*(?:['\"{*]|.*\bfrom[ \t]*['\"])"
                          r"|export[ \t]+(?:const|let|var|function|async|class|default|[{*]))")
+_MDX_ADMONITION = re.compile(r"^ {0,3}:::(?:[A-Za-z].*)?$")  # Docusaurus's :::note ... ::: fences
 _MDX_COMMENT = re.compile(r"^ {0,3}\{/\*.*\*/\}[ \t]*$")
 # CommonMark's HTML blocks: <pre>, <script> and <style> run to their closing tag; a block-level tag
 # (or any tag alone on its line, when no paragraph is open) runs to the next blank line
@@ -143,7 +144,8 @@ def read_markdown(
     line (``<!-- ... -->``, over several lines too; text after the closing ``-->`` on its line
     is shown, a paragraph of its own), lines holding only HTML tags (``<details>``,
     ``</div>``; in MDX files, ``.mdx``, also ES module ``import``/``export`` blocks at the margin, up
-    to a blank line, and ``{/* comments */}`` alone on a line), link reference definitions (``[label]: https://...``) and thematic breaks
+    to a blank line, ``{/* comments */}`` alone on a line and the ``:::note`` and ``:::`` lines
+    around an admonition), link reference definitions (``[label]: https://...``) and thematic breaks
     (``---``, ``***``). An mdBook's ``SUMMARY.md`` (its ``book.toml`` in the same folder or the
     one above) is its table of contents, not a page: left out with a warning. A code fence never closed runs to the end
     of the file, as in CommonMark, with a warning naming its line.
@@ -330,6 +332,8 @@ def _blocks(lines: list[str], file: Path, notes: list[str] | None, markup: str =
         elif mdx and not paragraph and not in_html and (_MDX_MODULE.match(line) or _MDX_COMMENT.match(line)):
             while i < len(lines) and lines[i].strip() and not _MDX_COMMENT.match(line):
                 i += 1  # an import or export runs to the next blank line
+        elif mdx and _MDX_ADMONITION.match(line):
+            yield from flush()  # an admonition's fence: its text is paragraphs of their own
         elif in_html:
             if _TAGS_ONLY.match(line):
                 yield from flush()
