@@ -863,7 +863,13 @@ class SegmenterSummary:
         }
 
 
-@dataclass(frozen=True)
+#: The settings a :class:`CorpusResult` holds that say how its run was executed rather than what it
+#: computed (results are bit-identical for any of their values): a results file does not keep them,
+#: so a run read back has none, and ``==`` leaves them out.
+EXECUTION_SETTINGS = ("n_jobs", "backend")
+
+
+@dataclass(frozen=True, eq=False)
 class CorpusResult:
     """Results of :func:`stability.evaluate`.
 
@@ -901,6 +907,20 @@ class CorpusResult:
     summary: dict[str, SegmenterSummary]
     failures: list[Failure]
     settings: dict[str, Any]
+
+    def __eq__(self, other: object) -> bool:
+        """The same results, failures and settings, how the run was executed
+        (:data:`EXECUTION_SETTINGS`: ``n_jobs``, ``backend``) aside: the run :func:`stability.evaluate`
+        returns equals the one :func:`stability.load_results` reads back from its results file,
+        which does not keep them."""
+        if not isinstance(other, CorpusResult):
+            return NotImplemented
+
+        def what(settings: Mapping[str, Any]) -> dict[str, Any]:
+            return {k: v for k, v in settings.items() if k not in EXECUTION_SETTINGS}
+
+        return ((self.documents, self.summary, self.failures, what(self.settings))
+                == (other.documents, other.summary, other.failures, what(other.settings)))
 
     def correlations(self) -> dict[str, Any]:
         """:func:`stability.summary.correlations` of the documents, computed once per result and

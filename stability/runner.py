@@ -30,7 +30,7 @@ from .exceptions import (InvalidParameterError, InvalidTypeError, RunInterrupted
 from .outcome import stored_headline_interval
 from .permutations import doc_key
 from .registry import get_segmenter
-from .results import CorpusResult, Failure, StabilityResult, _jsonable
+from .results import EXECUTION_SETTINGS, CorpusResult, Failure, StabilityResult, _jsonable
 from .segmenter import for_document, parameter_defaults, segmenter_name, terms_problem
 from .settings import Settings, SettingsWarning
 from .store import (SEGMENTER_CODE, ResultsStore, ResultsWarning, ResultsWriteError, corpus_fingerprint,
@@ -672,7 +672,7 @@ def _corpus_result(run: _CorpusRun, header: dict[str, Any], origin: dict[str, An
     summary = summarize(run.results, run.failures, seed=s.seed, confidence=s.confidence,
                         n_bootstrap=s.n_bootstrap, content_margin=s.content_margin,
                         params=header.get("segmenter_params"))
-    extra = {"n_jobs": s.n_jobs, "backend": s.backend, "n_documents": n_documents,
+    extra = {**{name: getattr(s, name) for name in EXECUTION_SETTINGS}, "n_documents": n_documents,
              "provenance": run.store.provenance if run.store is not None else origin}
     return CorpusResult(run.results, summary, run.failures, {**header, **extra})
 

@@ -644,7 +644,7 @@ def _load_results(path: Path) -> CorpusResult:
         else:
             failures.append(entry.value)
     # what the run's own report says beside its settings: the documents reached (a cut file: those
-    # completed); how it ran (jobs, backend) is not recorded, as it does not change a result
+    # completed); how it ran (results.EXECUTION_SETTINGS) is not recorded, as it does not change a result
     settings = {**run.settings, "n_documents": len(dict.fromkeys(doc for _, doc in run.entries))}
     if run.provenance:
         settings["provenance"] = run.provenance

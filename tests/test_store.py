@@ -529,3 +529,37 @@ def test_a_results_file_a_run_left_without_any_result_does_not_block_the_next_ru
     assert len(first.documents["lex"]) == 2
     with pytest.raises(InvalidParameterError, match="already exists"):
         evaluate({"lex": cohesion_segmenter}, corpus(2), n_restarts=2, output=out, progress=False)
+
+
+# ----------------------------------------------------------------------------------------------
+# a run read back equals the run (api6)
+# ----------------------------------------------------------------------------------------------
+def fails_on_odd_lengths(units):
+    """A segmenter failing on some documents: cohesion's boundaries, or an error on an odd length."""
+    if len(units) % 2:
+        raise ValueError("an odd number of units")
+    return cohesion_segmenter(units)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_run_read_back_from_its_results_file_equals_the_run(tmp_path, n_jobs):
+    """``load_results(path) == run`` was False for a run ``evaluate(..., output=path)`` wrote: the
+    run's settings hold how it was executed (``n_jobs``, ``backend``), which the file does not keep
+    as they change no number; equality leaves them out, and only them. The run has several
+    segmenters, failures and documents with and without references."""
+    import dataclasses
+
+    from stability.results import EXECUTION_SETTINGS
+
+    docs = [d if i % 2 else Document(d.id, d.units) for i, d in enumerate(corpus(5))]
+    written = run(tmp_path / "run.jsonl", docs, {"lex": cohesion_segmenter, "odd": fails_on_odd_lengths, "even": "even"},
+                  n_jobs=n_jobs)
+    assert written.failures and any(r.reference_metrics for r in written.documents["lex"])
+    assert {k: written.settings[k] for k in EXECUTION_SETTINGS} == {"n_jobs": n_jobs, "backend": None}
+    loaded = load_results(tmp_path / "run.jsonl")
+    assert not set(EXECUTION_SETTINGS) & set(loaded.settings)
+    assert loaded == written and written == loaded
+    # what equality still compares: the settings that change the numbers, the results, the failures
+    assert dataclasses.replace(loaded, settings={**loaded.settings, "seed": 1}) != written
+    assert dataclasses.replace(loaded, failures=loaded.failures[1:]) != written
+    assert loaded != loaded.to_dict()
