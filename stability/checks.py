@@ -97,11 +97,11 @@ def check_bool(value: Any, name: str) -> bool:
     raise InvalidTypeError.make(name, "true or false", value)
 
 
-def check_folder(path: Any, name: str, *, parameter: str | None = None) -> Any:
+def check_folder(path: Any, name: str, *, parameter: str | None = None, what: str = "a folder") -> Any:
     """``path``, a folder to write into, when it is one or can be made: not a file, nor under a
     file (it could never hold what a run writes, and would fail only once the run is done).
     ``parameter``: the keyword the message is about, for a front end to say as its flag (``None``
-    when ``name`` already says the file and key).
+    when ``name`` already says the file and key); ``what``: what the message says ``name`` must be.
 
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -115,14 +115,14 @@ def check_folder(path: Any, name: str, *, parameter: str | None = None) -> Any:
     from pathlib import Path
 
     if "\0" in str(path):  # no file system names a folder so (os.stat raised ValueError)
-        raise InvalidParameterError(f"{name} must be a folder path without a NUL character; received {str(path)!r}",
+        raise InvalidParameterError(f"{name} must be {what} path without a NUL character; received {str(path)!r}",
                                     parameter=parameter)
     for part in (Path(path), *Path(path).parents):
         if part.exists():
             if part.is_dir():
                 return path
             where = "which is a file" if part == Path(path) else f"under {str(part)!r}, which is a file"
-            raise InvalidParameterError(f"{name} must be a folder; received {str(path)!r}, {where}",
+            raise InvalidParameterError(f"{name} must be {what}; received {str(path)!r}, {where}",
                                         parameter=parameter)
     return path
 

@@ -830,7 +830,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
             f"{'them' if len(experiment.missing) > 1 else 'it'} or give "
             f"{' and '.join(f'{t}=' for t in experiment.missing)}"
             + (" (the demo corpus is [corpus] demo = true)" if "corpus" in experiment.missing else ""))
-    from .store import RESULTS_FILE
+    from .store import results_file
 
     run = dict(experiment.run)
     scheduler = run.pop("scheduler", None)
@@ -839,9 +839,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     out_dir = experiment.output.get("dir")
     output = None
     if out_dir is not None:
-        if str(out_dir).strip() == "":
-            raise InvalidParameterError.make("[output] dir", "a folder path", out_dir)
-        output = Path(out_dir) / RESULTS_FILE
+        output = results_file(out_dir, "[output] dir", folder=True)
     where = "" if experiment.source == DEFAULTS_SOURCE else f"{experiment.source}: [run] "
     if out_dir is None and run.get("resume"):  # nothing to continue: said rather than a fresh run in memory
         raise InvalidParameterError(f"{where}resume needs the folder of the run it continues ([output] dir, --out)",

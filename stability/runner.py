@@ -34,7 +34,7 @@ from .results import EXECUTION_SETTINGS, CorpusResult, Failure, StabilityResult,
 from .segmenter import for_document, parameter_defaults, segmenter_name, terms_problem
 from .settings import Settings, SettingsWarning
 from .store import (SEGMENTER_CODE, ResultsStore, ResultsWarning, ResultsWriteError, corpus_fingerprint,
-                    document_hash, provenance as run_provenance, run_header)
+                    document_hash, provenance as run_provenance, results_file, run_header)
 from .summary import summarize
 
 __all__ = ["stability_test", "evaluate", "resolve_segmenters", "Settings"]
@@ -550,7 +550,9 @@ def evaluate(
         The run's settings (default: the defaults of :class:`~stability.settings.Settings`).
     output : path, optional
         Results file (:mod:`stability.store`), one record per (segmenter, document) as soon as
-        it is finished. If it exists: an error unless ``resume`` (compute only what is missing,
+        it is finished, or a folder to hold it as ``results.jsonl``, as ``stability run --out``
+        writes it (a folder that exists, or a path ending in ``/``; :func:`~stability.store.results_file`).
+        If the file exists: an error unless ``resume`` (compute only what is missing,
         if it holds the same settings, segmenter parameters and documents) or ``overwrite``.
     on_result : callable, optional
         Called with each new :class:`StabilityResult`, in corpus order (not with those a
@@ -602,6 +604,7 @@ def evaluate(
     settings = Settings.build(settings, **keywords)
     _check_timeout(settings)
     _check_run_arguments(output, on_result, settings)
+    output = None if output is None else results_file(output)
     resolved = resolve_segmenters(segmenters)
     _warn_without_layout_control(settings, resolved)
     header = run_header(settings, resolved)
@@ -638,7 +641,8 @@ def _check_run_arguments(output: Any, on_result: Any, settings: Settings) -> Non
     replace, and a fresh run in memory would pass for the continued one (the command line and
     configs refuse it too)."""
     if output is not None and not isinstance(output, (str, os.PathLike)):
-        raise InvalidTypeError.make("output", "a path to the results file (a str or os.PathLike) or None", output)
+        raise InvalidTypeError.make("output", "a path to the results file or its folder (a str or os.PathLike) or None",
+                                    output)
     for name in ("resume", "overwrite"):
         if output is None and getattr(settings, name):
             raise InvalidParameterError(f"{name}=True needs output= (the results file of the run it "

@@ -72,7 +72,7 @@ from pathlib import Path
 from typing import Any
 
 from .bulk import collector_paused
-from .checks import counted
+from .checks import check_folder, counted
 from .corpus import Document
 from .exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, StabilityError, StabilityWarning, warn
 from .results import CorpusResult, Failure, StabilityResult, _jsonable, map_floats
@@ -81,6 +81,7 @@ from .shapes import check_fields
 __all__ = [
     "FORMAT_VERSION",
     "RESULTS_FILE",
+    "results_file",
     "ResultsWarning",
     "ResultsStore",
     "ResultsLockedError",
@@ -102,6 +103,41 @@ FORMAT_VERSION = 1
 
 #: Name of the results file in an output folder.
 RESULTS_FILE = "results.jsonl"
+
+
+
+def results_file(output: str | os.PathLike, name: str = "output", *, folder: bool = False) -> Path:
+    """The results file an output path names: the path itself, or :data:`RESULTS_FILE` in it when
+    it is a folder, as a run's ``--out`` (one that exists, or a path ending in a separator, or any
+    path with ``folder=True``). Refused here, before a run, with the error the command line gives
+    for ``--out``: an empty path, a NUL character, and a path under a file (it could never be
+    written, and would fail only once the run had computed its first result).
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> results_file(folder) == folder / "results.jsonl" == results_file(f"{folder}/new/").parent.parent / RESULTS_FILE
+    True
+    >>> results_file(folder / "mine.jsonl").name
+    'mine.jsonl'
+    >>> results_file("")
+    Traceback (most recent call last):
+    ...
+    stability.exceptions.InvalidParameterError: output must be a results file or a folder path; received ''
+    """
+    said = "a folder" if folder else "a results file or a folder"
+    text = os.fspath(output)
+    if isinstance(text, bytes):
+        text = os.fsdecode(text)
+    if not text.strip():
+        raise InvalidParameterError(f"{name} must be {said} path; received {text!r}", parameter=name)
+    path = Path(text)
+    if not folder and path.is_file():  # a results file to resume or replace
+        return path
+    check_folder(text, name, parameter=name, what=said)
+    if folder or path.is_dir() or text.endswith(("/", os.sep)):
+        return path / RESULTS_FILE
+    return path
+
 
 _PAYLOAD = {"result": "result", "failure": "failure"}
 _SYNC_EVERY = 1.0  # seconds between two fsyncs of the results file

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -264,8 +265,6 @@ def test_an_existing_results_file_needs_resume_or_overwrite(tmp_path):
         run(out, corpus(2), resume=True, overwrite=True)
     replaced = run(out, corpus(1), overwrite=True)
     assert len(out.read_text().splitlines()) == 2 and len(replaced.documents["lex"]) == 1
-    with pytest.raises(InvalidParameterError, match="output must be a results file path"):
-        run(tmp_path, corpus(1), overwrite=True)
 
 
 def test_a_lock_file_keeps_a_second_run_out(tmp_path):
@@ -563,3 +562,30 @@ def test_a_run_read_back_from_its_results_file_equals_the_run(tmp_path, n_jobs):
     assert dataclasses.replace(loaded, settings={**loaded.settings, "seed": 1}) != written
     assert dataclasses.replace(loaded, failures=loaded.failures[1:]) != written
     assert loaded != loaded.to_dict()
+
+
+def test_output_takes_a_folder_as_the_command_lines_out_does(tmp_path, monkeypatch):
+    """``evaluate(output=folder)`` was refused ("a results file path (not a folder)") while
+    ``stability run --out`` takes only a folder and ``load_results`` reads one: a folder that
+    exists, or a path ending in ``/``, holds the run as ``results.jsonl``, as ``--out`` writes
+    it, resumed the same way; what cannot be a results file is refused before the run with the
+    words ``--out`` gets for it (one declaration, ``stability.store.results_file``)."""
+    from typer.testing import CliRunner
+
+    from stability.cli import app
+
+    first = run(tmp_path, corpus(2))
+    assert (tmp_path / "results.jsonl").is_file() and load_results(tmp_path) == first
+    assert run(tmp_path, corpus(2), resume=True) == first
+    fresh = tmp_path / "new" / "run"
+    assert run(f"{fresh}/", corpus(1)) == load_results(fresh / "results.jsonl")
+    monkeypatch.chdir(tmp_path)
+    assert run(".", corpus(1), overwrite=True) == load_results(tmp_path)
+    (tmp_path / "notes.txt").write_text("")
+    for out, said in [("", "must be a results file or a folder path; received ''"),
+                      ("notes.txt/run", "must be a results file or a folder; received 'notes.txt/run', under "
+                                        "'notes.txt', which is a file")]:
+        with pytest.raises(InvalidParameterError, match=re.escape(f"output {said}")):
+            run(out, corpus(1))
+        cli = CliRunner().invoke(app, ["run", "-s", "even", "--restarts", "2", "--out", out])
+        assert cli.exit_code != 0 and f"--out {said.replace('a results file or ', '')}" in cli.output, cli.output
