@@ -9,6 +9,7 @@ written in the results file and must match to resume), and which config table it
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -192,6 +193,20 @@ def _check_level(value: Any, name: str) -> float:
 MAX_BOOTSTRAP_CELLS = 2**26
 
 
+def min_bootstrap(confidence: float) -> int:
+    """The fewest bootstrap resamples (``n_bootstrap``) for a percentile interval at ``confidence``:
+    it leaves out ``(1 - confidence) / 2`` of the resamples at each end, one resample each from
+    ``2 / (1 - confidence)`` on (40 at 0.95, 200 at 0.99). With fewer its ends lie among the smallest
+    and largest resamples whatever the level, so it is no interval at that level.
+    A run (:class:`Settings`) warns under it; ``stability validate`` refuses fewer
+    (:data:`stability.study.run.MIN_BOOTSTRAP`).
+
+    >>> min_bootstrap(0.95), min_bootstrap(0.99), min_bootstrap(0.9), min_bootstrap(0.5)
+    (40, 200, 20, 4)
+    """
+    return math.ceil(round(2 / (1 - confidence), 6))  # 2 / (1 - 0.95) is 40.000000000000036 in floats
+
+
 @dataclass(frozen=True, kw_only=True)
 class Settings:
     """Settings of the stability test and of corpus runs, built by keyword and checked once.
@@ -234,7 +249,8 @@ class Settings:
     confidence : float, default 0.95
         Level of the bootstrap confidence intervals.
     n_bootstrap : int, default 1000
-        Bootstrap resamples.
+        Bootstrap resamples. Fewer than ``2 / (1 - confidence)`` (40 at 0.95, 200 at 0.99)
+        warn: the percentile intervals' ends are then the extreme resamples.
     metrics : bool, list of str or mapping, default True
         For documents with references, compute the reference metrics of every initial
         segmentation (:func:`stability.metrics.compute_all` against the first reference, plus
@@ -341,6 +357,12 @@ class Settings:
             raise InvalidParameterError.make(
                 "n_bootstrap x n_restarts", f"at most {MAX_BOOTSTRAP_CELLS:,} (about 0.5 GiB of bootstrap indices)",
                 f"{self.n_bootstrap} x {self.n_restarts}")
+        if self.n_bootstrap < min_bootstrap(self.confidence):
+            fewest = min_bootstrap(self.confidence)
+            warn(f"n_bootstrap={self.n_bootstrap}: a {self.confidence:g} percentile interval leaves out "
+                 f"{(1 - self.confidence) / 2:.3g} of the resamples at each end, one resample each from {fewest} on; "
+                 f"from {self.n_bootstrap} its ends lie among the extreme resamples, so the intervals reported cannot "
+                 f"be read as {self.confidence:g} ones; use n_bootstrap={fewest} or more", SettingsWarning)
         if self.ci_width is not None:
             self._warn_first_check()
         if self.timeout is not None and self.backend in ("threading", "dask"):

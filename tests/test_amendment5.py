@@ -58,7 +58,7 @@ def test_the_declared_length_is_units_over_reference_segments():
 def test_its_headline_is_the_librarys():
     units, truth = topical_document(3)
     document = Document(id="d", units=tuple(units), references=(Segmentation(truth, len(units)),))
-    result = stability_test(get_segmenter("c99"), document, n_restarts=8, n_bootstrap=20)
+    result = stability_test(get_segmenter("c99"), document, n_restarts=8, n_bootstrap=40)
     assert result.n_boundaries > 0
     assert headline(result) == pytest.approx(result.count_corrected, abs=1e-12)
     none = replace(result, segmentation=Segmentation((), len(units)))

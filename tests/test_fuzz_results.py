@@ -33,7 +33,7 @@ def base_lines() -> tuple[str, ...]:
     docs = [{"id": f"d{i}", "units": [f"u{j}" for j in range(9 + i)], "references": [[3, 6]]} for i in range(3)]
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "results.jsonl"
-        evaluate({"even": "even", "none": "none", "bad": fails}, docs, n_restarts=3, n_bootstrap=20,
+        evaluate({"even": "even", "none": "none", "bad": fails}, docs, n_restarts=3, n_bootstrap=40,
                  output=out, progress=False)
         return tuple(out.read_text(encoding="utf-8").splitlines(keepends=True))
 

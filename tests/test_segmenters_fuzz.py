@@ -71,7 +71,7 @@ def test_html_report_of_scores_equal_but_for_rounding_draws_its_plots():
     # (rounded to 10 decimals) and the HTML report stopped on a ZeroDivisionError
     docs = [["the loan ", "the loan loan"], ["", "bank bank", "river the", "bank the "],
             ["drum", "money", "", "  money"]]
-    result = evaluate({"u00": get_segmenter("u00", n_segments=3)}, docs, n_restarts=3, n_bootstrap=20, progress=False)
+    result = evaluate({"u00": get_segmenter("u00", n_segments=3)}, docs, n_restarts=3, n_bootstrap=40, progress=False)
     summary = result.summary["u00"].macro
     assert summary["f1"].mean != summary["shuffle_f1"].mean and abs(summary["f1"].mean - summary["shuffle_f1"].mean) < 1e-15
     assert "<svg" in render(result, "html")
@@ -261,7 +261,7 @@ def _fuzz_harness(examples: int) -> None:
         name, params = configuration
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            result = evaluate({name: get_segmenter(name, **params)}, docs, n_restarts=n_restarts, n_bootstrap=20,
+            result = evaluate({name: get_segmenter(name, **params)}, docs, n_restarts=n_restarts, n_bootstrap=40,
                               shuffle_control=shuffle, layout_control=layout, progress=False)
             rendered = render(result, format, documents=True)
         assert not _foreign(caught), _foreign(caught)

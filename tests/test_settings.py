@@ -162,3 +162,35 @@ def test_adaptive_stopping_warns_when_its_first_check_comes_too_early_for_its_co
         warnings.simplefilter("error")
         Settings(ci_width=0.1, min_restarts=6)  # 96.9% >= 95%
         Settings(min_restarts=1)  # no adaptive stopping: nothing stops on an interval
+
+
+def test_too_few_bootstrap_resamples_warn_naming_the_key_and_value(tmp_path):
+    """``n_bootstrap = 5`` was taken by ``run`` without a word (``validate`` refuses fewer than
+    40): a percentile interval at level c leaves out (1 - c) / 2 of the resamples at each end,
+    which needs 2 / (1 - c) of them to leave one out (hand computation: 2 / 0.05 = 40, 2 / 0.01 =
+    200); with fewer, the interval's ends are drawn from the extreme resamples themselves. A run warns (as R's boot.ci does of "extreme order statistics used as endpoints") rather than
+    refuses, so results files recorded so stay readable; the bound is declared once,
+    ``settings.min_bootstrap``, and validate's ``MIN_BOOTSTRAP`` reads it."""
+    import warnings
+
+    from typer.testing import CliRunner
+
+    from stability import SettingsWarning
+    from stability.cli import app
+    from stability.settings import min_bootstrap
+    from stability.study.run import MIN_BOOTSTRAP
+
+    assert (min_bootstrap(0.95), min_bootstrap(0.99)) == (40, 200) and MIN_BOOTSTRAP == 40
+    with pytest.warns(SettingsWarning, match=r"^n_bootstrap=39: a 0.95 percentile interval .* use n_bootstrap=40 or more$"):
+        Settings(n_bootstrap=39)
+    with pytest.warns(SettingsWarning, match=r"^n_bootstrap=100: a 0.99 .* use n_bootstrap=200 or more$"):
+        Settings(n_bootstrap=100, confidence=0.99)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Settings(n_bootstrap=40), Settings(n_bootstrap=200, confidence=0.99)
+    config = tmp_path / "few.toml"
+    config.write_text("[corpus]\ndemo = true\n[segmenters.even]\n[run]\nn_restarts = 2\nn_bootstrap = 5\n")
+    ran = CliRunner().invoke(app, ["run", str(config)])
+    assert ran.exit_code == 0, ran.output
+    assert "warning: [run] n_bootstrap = 5: a 0.95 percentile interval" in ran.stderr
+    assert ran.stderr.count("n_bootstrap = 5") == 1 and "use [run] n_bootstrap = 40 or more" in ran.stderr

@@ -24,6 +24,7 @@ from ..config import STUDY_CORPUS_KEYS, Experiment, _corpus_keys, _in_file, _val
 from ..config import read_toml as _read_toml  # one reading of a TOML file for run and validate
 from ..corpus import Document
 from ..exceptions import InvalidParameterError, warn
+from ..settings import min_bootstrap
 from ..status import PhaseCallback, Status
 from .analysis import MIN_CONFIGURATIONS, Study, analyze
 from .decision import Decision, decide
@@ -40,10 +41,10 @@ DEFAULT_OUT = "results/validation"
 REPORT_NAME = "validation"
 #: The key of a ``[corpus.NAME]`` table marking a held-out corpus (:attr:`CorpusSpec.held_out`).
 HELD_OUT, = STUDY_CORPUS_KEYS
-#: The fewest bootstrap resamples a study accepts: its 95% percentile intervals leave out 2.5% of
-#: the resamples at each end, one resample each from 40 on (fewer give the extremes, and one
-#: resample a single point).
-MIN_BOOTSTRAP = 40
+#: The fewest bootstrap resamples a study accepts, as a run's ``n_bootstrap`` is bounded
+#: (:func:`stability.settings.min_bootstrap`) at the level of a study's intervals (0.95,
+#: :func:`~stability.study.analysis.analyze`'s): 40. A run warns under it; a study refuses fewer.
+MIN_BOOTSTRAP = min_bootstrap(0.95)
 
 
 @dataclass(frozen=True)
