@@ -821,7 +821,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     from .catalogue import reference_measures
     from .reporting import with_computed_metrics, write_reports
     from .reporting.model import spelling
-    from .runner import evaluate
+    from .runner import check_reference_counts, evaluate, told_reference_count
     from .settings import Settings
 
     if experiment.missing:
@@ -848,6 +848,13 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
         raise InvalidParameterError(f"{where}retry_failed needs resume: it runs again the failures recorded by "
                                     "the run it resumes", parameter="retry_failed")
     segmenters = experiment.build_segmenters()
+    told = told_reference_count(segmenters)
+    paths = experiment.corpus.get("path")
+    if told and not any(str(p) == "-" for p in ([paths] if isinstance(paths, (str, os.PathLike)) else paths or ())):
+        # a stream is checked as a list is in evaluate, before anything runs: read again up to its first
+        # document with a reference (its first, in a corpus with references), never held in memory;
+        # standard input cannot be read twice: its documents fail one by one, as an iterator's do
+        check_reference_counts(experiment.documents(), told)
     documents = experiment.documents()
     # checked here, once: a setting the run refuses is said before a Dask cluster is started or joined
     settings = Settings.build(None, metrics=experiment.metric_options(), **run)

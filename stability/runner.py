@@ -487,12 +487,12 @@ def _documents(documents: Iterable[Any], fingerprint: bool, split: Callable[[str
     A corpus of no document is refused, as the command line refuses one, before anything is
     written: a run of nothing is a mistake (an empty list, a generator already consumed), not a
     result of NaN scores. ``told``: the labels of the segmenters told each document's reference
-    count (:func:`_check_reference_counts`)."""
+    count (:func:`check_reference_counts`)."""
     if isinstance(documents, Sequence) and not isinstance(documents, (str, bytes)):
         docs = list(as_documents(documents, split))
         if not docs:
             raise _no_document(documents)
-        _check_reference_counts(docs, told)
+        check_reference_counts(docs, told)
         return iter(docs), corpus_fingerprint(docs) if fingerprint else None
     stream = iter(as_documents(documents, split))
     first = next(stream, None)
@@ -501,20 +501,36 @@ def _documents(documents: Iterable[Any], fingerprint: bool, split: Callable[[str
     return chain((first,), stream), None
 
 
-def _check_reference_counts(docs: Sequence[Document], told: Sequence[str]) -> None:
-    """Refuse, before anything runs, segmenters told each document's reference count
-    (``n_segments="reference"``) over a corpus of which no document has a reference: each of its
-    pairs would fail alike, and the run end with nothing of theirs. A corpus where only some
-    documents have one runs; the others are failures of those documents
-    (:class:`stability.registry.ReferenceCountSegmenter`)."""
-    if told and not any(doc.references for doc in docs):
-        from .registry import REFERENCE_COUNT
-        from .reporting.corpus import label_list
+def told_reference_count(segmenters: Mapping[str, Any]) -> list[str]:
+    """The labels of the segmenters (resolved, :func:`resolve_segmenters`) told each document's
+    reference count (``n_segments="reference"``, :class:`stability.registry.ReferenceCountSegmenter`)."""
+    from .registry import ReferenceCountSegmenter
 
-        raise InvalidParameterError(
-            f"{label_list(told)} {'takes' if len(told) == 1 else 'take'} n_segments={REFERENCE_COUNT!r}, the number "
-            f"of segments of each document's first reference, and none of the {len(docs)} document(s) has a "
-            "reference segmentation; give it a number of segments, or a corpus with references", parameter="n_segments")
+    return [label for label, segmenter in segmenters.items() if isinstance(segmenter, ReferenceCountSegmenter)]
+
+
+def check_reference_counts(docs: Iterable[Document], told: Sequence[str]) -> None:
+    """Refuse, before anything runs, segmenters told each document's reference count
+    (``n_segments="reference"``; ``told``, their labels) over a corpus of which no document has a
+    reference: each of its pairs would fail alike, and the run end with nothing of theirs. A
+    corpus where only some documents have one runs; the others are failures of those documents
+    (:class:`stability.registry.ReferenceCountSegmenter`). ``docs`` is read up to its first
+    document with a reference, one document at a time (a stream of a corpus read again, as the
+    command line gives it, is never held in memory)."""
+    if not told:
+        return
+    n_documents = 0
+    for doc in docs:
+        if doc.references:
+            return
+        n_documents += 1
+    from .registry import REFERENCE_COUNT
+    from .reporting.corpus import label_list
+
+    raise InvalidParameterError(
+        f"{label_list(told)} {'takes' if len(told) == 1 else 'take'} n_segments={REFERENCE_COUNT!r}, the number "
+        f"of segments of each document's first reference, and none of the {n_documents} document(s) has a "
+        "reference segmentation; give it a number of segments, or a corpus with references", parameter="n_segments")
 
 
 def _no_document(documents: Any) -> InvalidParameterError:
@@ -591,7 +607,8 @@ def evaluate(
         When ``documents`` holds no document (before anything is run or written), or a setting
         or document is invalid, or a segmenter is told each document's reference count
         (``n_segments="reference"``) and ``documents``, a sequence, has no reference at all
-        (an iterator fails document by document instead).
+        (an iterator fails document by document instead; :func:`check_reference_counts` checks
+        one read ahead, as ``stability run`` does its corpus).
 
     Examples
     --------
@@ -701,10 +718,7 @@ def _run_corpus(run: _CorpusRun, documents: Iterable[Any], output: str | os.Path
                 origin: dict[str, Any] | None = None) -> None:
     """Evaluate the corpus block by block into ``run``, keeping the results file when there is one."""
     settings = run.settings
-    from .registry import ReferenceCountSegmenter
-
-    told = [label for label, segmenter in run.segmenters.items() if isinstance(segmenter, ReferenceCountSegmenter)]
-    docs, fingerprint = _documents(documents, output is not None, split, told)
+    docs, fingerprint = _documents(documents, output is not None, split, told_reference_count(run.segmenters))
     if output is not None:
         defaults = {label: _jsonable(parameter_defaults(s)) for label, s in run.segmenters.items()}
         run.store = ResultsStore(output, header, corpus=fingerprint, resume=settings.resume,

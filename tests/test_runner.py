@@ -348,6 +348,44 @@ def test_reference_count_over_a_corpus_without_any_reference_is_refused_before_t
     assert {f.document for f in streamed.failures} == {"p0", "p1", "p2"} and len(streamed.documents["even"]) == 3
 
 
+def test_the_command_line_refuses_a_reference_count_over_a_corpus_without_references_before_the_run(tmp_path):
+    """From the command line the corpus is a stream, so ``n_segments = "reference"`` over a
+    corpus without any reference failed on every document (one summarised warning, exit 3) where
+    ``evaluate`` on a list refuses it before anything runs. The corpus is now read again up to its
+    first document with a reference, one document at a time: none at all is refused before any
+    segmenter runs or the folder is made; one with a reference past its first document runs."""
+    from typer.testing import CliRunner
+
+    from stability.cli import app
+    from stability.readers import write_jsonl
+
+    plain = [Document(f"p{i}", doc.units) for i, doc in enumerate(documents_with_different_counts())]
+    write_jsonl(plain, tmp_path / "plain.jsonl")
+    out = tmp_path / "out"
+    args = ["run", "-c", str(tmp_path / "plain.jsonl"), "-s", "u00,n_segments=reference", "-s", "even", "--restarts", "2"]
+    refused = CliRunner().invoke(app, [*args, "--out", str(out)])
+    assert refused.exit_code not in (0, 3), refused.output
+    assert ("'u00,n_segments=reference' takes n_segments='reference', the number of segments of each document's first "
+            "reference, and none of the 3 document(s) has a reference segmentation" in refused.stderr), refused.output
+    assert not out.exists()
+    some = [plain[0], *documents_with_different_counts()[1:]]  # the first without a reference, the others with one
+    write_jsonl(some, tmp_path / "some.jsonl")
+    ran = CliRunner().invoke(app, [*args[:2], str(tmp_path / "some.jsonl"), *args[3:]])
+    assert ran.exit_code == 3 and "document 'p0' has no reference segmentation" in ran.stderr, ran.output
+
+    from stability.runner import check_reference_counts
+
+    read = []
+
+    def stream():
+        for doc in some:
+            read.append(doc.id)
+            yield doc
+
+    check_reference_counts(stream(), ["told"])
+    assert read == ["p0", some[1].id]  # read up to the first document with a reference, not further
+
+
 def test_reference_count_needs_an_n_segments_parameter_and_a_document():
     from stability import get_segmenter
 
