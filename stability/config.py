@@ -868,7 +868,16 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
         kept[SHOWN_METRICS] = [m.name for m in reference_measures(metrics)]
 
     def call() -> Any:
-        return evaluate(segmenters, documents, settings, output=output, provenance=kept)
+        before = _file_state(output)
+        try:
+            return evaluate(segmenters, documents, settings, output=output, provenance=kept)
+        except BaseException:
+            # stopped (interrupted, an error) after changing the results file: the reports beside it
+            # describe what it held before (a replaced run's, or a resume's superseded pairs), so they
+            # go; `stability report` renders them from the file
+            if output is not None and _file_state(output) != before:
+                _remove_reports(output.parent, keep=())
+            raise
 
     if run.get("backend") == "dask":
         result = _with_dask(call, scheduler, settings.effective_jobs())
@@ -889,6 +898,16 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
             f"the reports in {out_dir} were written with the reference metrics the run computed, not those named; "
             f"`{spelling().say('report_again', out=str(out_dir))}` renders them again")
     return result
+
+
+def _file_state(path: Path | None) -> tuple[int, int] | None:
+    """Size and modification time of ``path`` (``None`` when it is not there): what tells that a
+    run changed its results file."""
+    try:
+        status = os.stat(path) if path is not None else None
+    except OSError:
+        return None
+    return None if status is None else (status.st_size, status.st_mtime_ns)
 
 
 def _remove_reports(folder: Path, keep: Sequence[str]) -> None:

@@ -589,3 +589,31 @@ def test_output_takes_a_folder_as_the_command_lines_out_does(tmp_path, monkeypat
             run(out, corpus(1))
         cli = CliRunner().invoke(app, ["run", "-s", "even", "--restarts", "2", "--out", out])
         assert cli.exit_code != 0 and f"--out {said.replace('a results file or ', '')}" in cli.output, cli.output
+
+
+def test_a_run_stopped_after_changing_its_results_file_leaves_no_report_of_what_it_held_before(tmp_path, monkeypatch):
+    """``--overwrite`` stopped (interrupted, or by a failure with ``on_error = "raise"``; a resume
+    computing again a segmenter whose code changed alike) left the folder's ``report.md`` and
+    ``report.json`` of the run it replaced beside a ``results.jsonl`` that no longer holds it:
+    opening the report showed superseded results as the folder's. A run that stops after changing
+    the results file removes the reports beside it (``stability report`` renders them again from
+    the file); one that stops before changing it leaves them."""
+    from typer.testing import CliRunner
+
+    from stability.cli import app
+
+    (tmp_path / "failing.py").write_text("def seg(units):\n    raise ValueError('no model')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    config = tmp_path / "raise.toml"
+    config.write_text('allow_plugins = true\n[corpus]\ndemo = true\n[segmenters.failing]\nsegmenter = "failing:seg"\n'
+                      '[run]\nn_restarts = 2\non_error = "raise"\n')
+    out = tmp_path / "out"
+    base = ["--restarts", "2", "--out", str(out), "--report-format", "md"]
+    done = CliRunner().invoke(app, ["run", "-s", "even", *base])
+    assert done.exit_code == 0 and {p.name for p in out.iterdir()} == {"results.jsonl", "report.md", "report.json"}
+    refused = CliRunner().invoke(app, ["run", str(config), *base])  # not replaced (no --overwrite): reports kept
+    assert "already exists" in refused.stderr and (out / "report.md").is_file(), refused.output
+    stopped = CliRunner().invoke(app, ["run", str(config), *base, "--overwrite"])
+    assert stopped.exit_code != 0 and "no model" in stopped.stderr, stopped.output
+    assert {p.name for p in out.iterdir()} == {"results.jsonl"}
+    assert list(load_results(out).documents) == ["failing"]
