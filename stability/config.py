@@ -900,14 +900,20 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     return result
 
 
-def _file_state(path: Path | None) -> tuple[int, int] | None:
-    """Size and modification time of ``path`` (``None`` when it is not there): what tells that a
-    run changed its results file."""
+def _file_state(path: Path | None) -> tuple[int, bytes, bytes] | None:
+    """What tells that a run changed its results file ``path`` (``None`` when it is not there):
+    its size and its first and last 64 KiB. Not its modification time, which a resume's truncation
+    of the file to the length it had already changes."""
+    if path is None:
+        return None
     try:
-        status = os.stat(path) if path is not None else None
+        with open(path, "rb") as file:
+            size = os.fstat(file.fileno()).st_size
+            head = file.read(1 << 16)
+            file.seek(max(0, size - (1 << 16)))
+            return size, head, file.read(1 << 16)
     except OSError:
         return None
-    return None if status is None else (status.st_size, status.st_mtime_ns)
 
 
 def _remove_reports(folder: Path, keep: Sequence[str]) -> None:

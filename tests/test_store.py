@@ -617,3 +617,11 @@ def test_a_run_stopped_after_changing_its_results_file_leaves_no_report_of_what_
     assert stopped.exit_code != 0 and "no model" in stopped.stderr, stopped.output
     assert {p.name for p in out.iterdir()} == {"results.jsonl"}
     assert list(load_results(out).documents) == ["failing"]
+    # a resume that stops having written nothing (every pair reused, the failures not retried; the
+    # file cut to the length it had, which changes its modification time) leaves the reports
+    recorded = tmp_path / "record.toml"
+    recorded.write_text(config.read_text().replace('on_error = "raise"', 'on_error = "record"'))
+    assert CliRunner().invoke(app, ["run", str(recorded), *base, "--overwrite"]).exit_code == 3
+    assert (out / "report.md").is_file()
+    again = CliRunner().invoke(app, ["run", str(config), *base, "--resume"])
+    assert again.exit_code != 0 and "no model" in again.stderr and (out / "report.md").is_file(), again.output
