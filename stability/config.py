@@ -1002,7 +1002,10 @@ def _reach(scheduler: str) -> None:
     """Refuse, before a run starts, a ``scheduler`` address that is malformed or where no Dask
     scheduler answers, with an error naming it and what to check.
 
-    Of a tcp address (the scheduler's default); others are left to Dask.
+    Of a tcp or tls address (tcp is the scheduler's default); others (inproc, ucx) are left to Dask.
+    A tls address is reached with the client's certificates of Dask's configuration, and one
+    without them is refused before connecting (Dask's client failed with a TypeError on a
+    missing ``ssl_context``).
     Dask's own connection waited for ever on an address that accepts connections but is not a
     scheduler's (its dashboard's, 8787, the port next to it): it reads the scheduler's handshake
     without a time limit. A port where nothing listens, or a host not found, took Dask's connect
@@ -1015,20 +1018,28 @@ def _reach(scheduler: str) -> None:
     from dask.utils import parse_timedelta
     from distributed.comm import connect, parse_address
     from distributed.comm.addressing import parse_host_port
+    from distributed.security import Security
 
     try:
         scheme, where = parse_address(scheduler)  # a bare host:port is tcp's
-        if scheme != "tcp":  # tls needs the security settings the client reads, inproc is in this process
+        if scheme not in ("tcp", "tls"):  # inproc is in this process, ucx needs its own setup
             return
         parse_host_port(where)
     except ValueError as exc:
         raise InvalidParameterError(f"scheduler {scheduler!r}: {exc}; give the address the scheduler prints when it "
                                     "starts ('Scheduler at: tcp://HOST:PORT', port 8786 by default)",
                                     parameter="scheduler") from None
+    security = Security().get_connection_args("client")  # what the client reads from Dask's configuration
+    if scheme == "tls" and security.get("ssl_context") is None:
+        raise ClusterError(f"{scheduler} is a TLS address, and Dask's configuration gives this client no certificate: "
+                           "set distributed.comm.tls.ca-file, distributed.comm.tls.client.cert and "
+                           "distributed.comm.tls.client.key to the files your cluster's clients use (in a Dask "
+                           "configuration file, or DASK_DISTRIBUTED__COMM__TLS__CA_FILE and the like), or give the "
+                           "scheduler's tcp:// address if it has one; nothing was run")
     wait = parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), default="seconds")
 
     async def probe() -> None:
-        comm = await asyncio.wait_for(connect(scheduler, timeout=wait), wait + _HANDSHAKE_WAIT)
+        comm = await asyncio.wait_for(connect(scheduler, timeout=wait, **security), wait + _HANDSHAKE_WAIT)
         await comm.close()
 
     with ThreadPoolExecutor(1) as thread:  # its own event loop, whatever runs in this thread (a notebook's)

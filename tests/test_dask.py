@@ -669,3 +669,40 @@ def test_a_run_that_lost_its_scheduler_ends_with_its_error_alone(caplog):
         with pytest.raises(ClusterError):
             config._with_dask(run, address, 1)
     assert not [r for r in caplog.records if r.name == "distributed.client" and r.levelno >= 40]
+
+
+def test_a_tls_address_without_certificates_is_refused_naming_the_settings(monkeypatch):
+    # `--scheduler tls://host:8786` without Dask's TLS settings ended in Dask's TypeError ("TLS
+    # expects a `ssl_context` argument of type ssl.SSLContext") and a traceback
+    from stability import ClusterError
+
+    monkeypatch.setattr(distributed, "Client", None)  # nothing may connect
+    with pytest.raises(ClusterError, match=r"tls://127.0.0.1:8786 is a TLS address, and Dask's configuration gives this "
+                                           r"client no certificate: set distributed.comm.tls.ca-file.*nothing was run"):
+        _scheduler_run("tls://127.0.0.1:8786")()
+
+
+def test_a_tls_address_where_nothing_listens_is_an_error_naming_what_to_check(tmp_path):
+    # with the certificates set, Dask's bare OSError after its connect timeout, and a traceback
+    import shutil
+    import socket
+    import subprocess
+
+    import dask.config
+
+    from stability import ClusterError
+
+    if shutil.which("openssl") is None:
+        pytest.skip("needs the openssl command to make a certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=localhost"], check=True, capture_output=True)
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        address = "tls://127.0.0.1:%d" % free.getsockname()[1]
+    tls = {"distributed.comm.tls.ca-file": str(cert), "distributed.comm.tls.client.cert": str(cert),
+           "distributed.comm.tls.client.key": str(key), "distributed.comm.timeouts.connect": "1s"}
+    with dask.config.set(tls):
+        with pytest.raises(ClusterError, match=rf"cannot reach the Dask scheduler at {address} \(.*\): check that it "
+                                               r"is running and that this is the address it printed"):
+            _scheduler_run(address)()
