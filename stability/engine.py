@@ -228,7 +228,27 @@ def _drain_dask(function: Callable, tasks: list[tuple], n_jobs: int) -> Generato
                                lambda task, crash: ON_CRASH[function](task, crash, n_jobs, alone=_dask_alone))
     finally:
         if futures:
+            _say_left_running(client, futures)
             client.cancel(list(futures))
+
+
+def _say_left_running(client: Any, futures: Iterable[Any]) -> None:
+    """As a Dask run stops early (Ctrl-C, an error), say on stderr which workers hold some of its
+    ``futures`` (their tasks), on a cluster the run did not start (reached by address: one it
+    started is closed with it). They are cancelled, but Dask cannot stop a task already running,
+    which keeps its worker's thread until its segmenter returns: after Ctrl-C on a segmenter that
+    hangs, for ever, and the next run on that cluster waited on that thread without a word."""
+    if client.cluster is not None or client.status != "running":
+        return
+    keys = {future.key for future in futures}
+    workers = sorted(worker for worker, held in client.processing().items() if keys.intersection(held))
+    if workers:
+        print(f"stability: the run stopped with tasks on the Dask {'worker' if len(workers) == 1 else 'workers'} "
+              f"{', '.join(workers)}; they are cancelled, but Dask cannot stop a task already running: it goes on "
+              "until its segmenter returns, and keeps its worker's thread busy until then (a segmenter that hangs: for "
+              "ever, and later runs wait on that thread); if it does not end, restart the worker "
+              f"(Client({client.scheduler.address!r}).restart_workers([...]), or its dask worker command)",
+              file=sys.stderr, flush=True)
 
 
 def _load_problem(data: bytes) -> str | None:

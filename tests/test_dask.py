@@ -706,3 +706,32 @@ def test_a_tls_address_where_nothing_listens_is_an_error_naming_what_to_check(tm
         with pytest.raises(ClusterError, match=rf"cannot reach the Dask scheduler at {address} \(.*\): check that it "
                                                r"is running and that this is the address it printed"):
             _scheduler_run(address)()
+
+
+def test_an_interrupt_on_a_cluster_the_run_did_not_start_names_the_workers_left_running_its_tasks(tmp_path, capfd):
+    # Dask cannot stop a task already running: after Ctrl-C on a segmenter that hangs, the
+    # worker's thread stayed busy for ever, and the next run on that cluster (a resume) waited
+    # on it without a word
+    import signal
+
+    from stability import RunInterrupted
+
+    calls = tmp_path / "calls"
+
+    def interrupt_once_it_runs():
+        while not calls.exists():
+            threading.Event().wait(0.05)
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster.scheduler.address):
+        [worker] = cluster.scheduler.workers
+        interrupter = threading.Thread(target=interrupt_once_it_runs, daemon=True)
+        interrupter.start()
+        with pytest.raises(RunInterrupted):
+            evaluate({"hangs": Fault("hang", log=str(calls))}, corpus("bad"), n_restarts=2, n_jobs=1, backend="dask",
+                     progress=False)
+        interrupter.join()
+    err = capfd.readouterr().err
+    assert f"the run stopped with tasks on the Dask worker {worker}" in err, err
+    assert "Dask cannot stop a task already running" in err and "restart_workers" in err, err
