@@ -1012,7 +1012,7 @@ def _reach(scheduler: str) -> None:
     timeout (30 s by default) and ended with its bare message.
     """
     import asyncio
-    from concurrent.futures import ThreadPoolExecutor
+    import threading
 
     import dask.config
     from dask.utils import parse_timedelta
@@ -1042,14 +1042,27 @@ def _reach(scheduler: str) -> None:
         comm = await asyncio.wait_for(connect(scheduler, timeout=wait, **security), wait + _HANDSHAKE_WAIT)
         await comm.close()
 
-    with ThreadPoolExecutor(1) as thread:  # its own event loop, whatever runs in this thread (a notebook's)
+    failed: list[BaseException] = []
+
+    def reach() -> None:
         try:
-            thread.submit(asyncio.run, probe()).result()
-        except asyncio.TimeoutError:
-            raise ClusterError(f"{scheduler} accepted the connection but did not answer as a Dask scheduler within "
-                               f"{wait + _HANDSHAKE_WAIT:.0f} s: is it the scheduler's port (8786 by default), not its "
-                               "dashboard's (8787) or another service's?") from None
-        except OSError as exc:
-            raise ClusterError(f"cannot reach the Dask scheduler at {scheduler} ({exc}): check that it is running and "
-                               "that this is the address it printed when it started ('Scheduler at: tcp://HOST:PORT'), "
-                               "and that no firewall stands between") from None
+            asyncio.run(probe())
+        except BaseException as exc:  # noqa: BLE001 - raised again below, in the caller's thread
+            failed.append(exc)
+
+    # its own event loop, whatever runs in this thread (a notebook's); a daemon thread, and joined
+    # alone, so that Ctrl-C ends the wait at once (an executor's exit waited for the connect timeout)
+    thread = threading.Thread(target=reach, name="stability-reach-scheduler", daemon=True)
+    thread.start()
+    thread.join()
+    if not failed:
+        return
+    if isinstance(failed[0], asyncio.TimeoutError):
+        raise ClusterError(f"{scheduler} accepted the connection but did not answer as a Dask scheduler within "
+                           f"{wait + _HANDSHAKE_WAIT:.0f} s: is it the scheduler's port (8786 by default), not its "
+                           "dashboard's (8787) or another service's?") from None
+    if isinstance(failed[0], OSError):
+        raise ClusterError(f"cannot reach the Dask scheduler at {scheduler} ({failed[0]}): check that it is running "
+                           "and that this is the address it printed when it started ('Scheduler at: tcp://HOST:PORT'), "
+                           "and that no firewall stands between") from None
+    raise failed[0]

@@ -735,3 +735,45 @@ def test_an_interrupt_on_a_cluster_the_run_did_not_start_names_the_workers_left_
     err = capfd.readouterr().err
     assert f"the run stopped with tasks on the Dask worker {worker}" in err, err
     assert "Dask cannot stop a task already running" in err and "restart_workers" in err, err
+
+
+def test_an_interrupt_while_the_scheduler_is_reached_ends_the_wait(monkeypatch):
+    # Ctrl-C while a run waited on a --scheduler address took effect only once Dask's connect
+    # timeout (30 s) or the handshake's ran out: the check waited for its thread to end
+    import signal
+    import socket
+
+    import dask.config
+
+    import stability.config as config
+
+    class Stop(Exception):
+        pass
+
+    def stop(signum, frame):
+        raise Stop
+
+    returned, cut = threading.Event(), threading.Event()
+    with socket.socket() as listening, dask.config.set({"distributed.comm.timeouts.connect": "600s"}):
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        address = "tcp://127.0.0.1:%d" % listening.getsockname()[1]
+
+        def interrupt_once_connected():
+            connection, _ = listening.accept()  # the check connected, and waits for a handshake that never comes
+            with connection:
+                signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+                if not returned.wait(60):  # still waiting: ended here, not to hang the test for 10 minutes
+                    cut.set()
+
+        helper = threading.Thread(target=interrupt_once_connected, daemon=True)
+        previous = signal.signal(signal.SIGINT, stop)
+        try:
+            helper.start()
+            with pytest.raises(Stop):
+                config._reach(address)
+        finally:
+            returned.set()
+            signal.signal(signal.SIGINT, previous)
+        helper.join()
+    assert not cut.is_set(), "the interrupt took effect only once the connection was cut"
