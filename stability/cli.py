@@ -13,6 +13,7 @@ spellings (``--format``/``-f``, ``--report``, ``--k``) still work, hidden from `
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import errno
 import os
 import shlex
@@ -28,6 +29,7 @@ from . import __version__, completion
 from ._entry import NOTHING_YET
 from .checks import counted
 from .readers import FORMATS
+from .reporting.formats.table import message_lines, unbroken
 from .settings import BACKENDS, CI_SCORES
 
 completion.use_bash_script()
@@ -217,7 +219,7 @@ def _print_report(result: object, report_format: Optional[str], *, width: Option
         typer.echo(text, nl=not text.endswith("\n"), color=True if styled else None)
     else:
         write_whole(output, text)
-        _err(f"report written to {output}")
+        _err(f"report written to {unbroken(output)}")
 
 
 #: ``--backend``: the backends a run accepts (:data:`stability.settings.BACKENDS`, ``None`` left out),
@@ -225,8 +227,49 @@ def _print_report(result: object, report_format: Optional[str], *, width: Option
 BACKEND_CHOICES = tuple(name for name in BACKENDS if name)
 
 
+#: The running command's ``--width`` (set by :func:`_errors`), which its messages wrap to too.
+_WIDTH: contextvars.ContextVar[int | None] = contextvars.ContextVar("width", default=None)
+
+
 def _err(message: str) -> None:
-    typer.echo(message, err=True)
+    """A message on stderr, wrapped to :func:`_message_width` at its blanks (never inside a path
+    :func:`~stability.reporting.formats.table.unbroken` marks, an option or a command in backticks)."""
+    width = _message_width()
+    typer.echo(message_lines(message if width is None else _paths_kept(message), width), err=True)
+
+
+def _paths_kept(message: str) -> str:
+    """``message`` with each path it names that holds blanks and exists (a corpus folder named in a
+    reader's warning: ``my pages: pages of 2 formats``) kept whole by :func:`_err`'s wrapping."""
+    words = message.split(" ")
+    i = 0
+    while i < len(words):
+        if "/" in words[i] or os.sep in words[i]:  # the longest run of words from here that is a path
+            end = next((j for j in range(min(len(words), i + 8), i + 1, -1)
+                        if os.path.exists(" ".join(words[i:j]).rstrip(":;,.)'\""))), i + 1)
+            words[i:end] = [unbroken(" ".join(words[i:end]))]
+        i += 1
+    return " ".join(words)
+
+
+def _message_width() -> int | None:
+    """The width of the messages on stderr on a terminal (:func:`_on_terminal`): the running
+    command's ``--width``, else the terminal's as the report's table detects it (``COLUMNS``, else
+    the terminal's size), so that a warning at 80 columns no longer runs past the edge. ``None``
+    (not wrapped) where stderr is a pipe or a file: a message stays one line there, for a log's
+    grep and a script reading the error (:data:`EXIT_CODES`)."""
+    if not _on_terminal():
+        return None
+    if _WIDTH.get() is not None:
+        return _WIDTH.get()
+    from rich.console import Console
+
+    return Console(stderr=True).width
+
+
+def _on_terminal() -> bool:
+    """Whether stderr is a terminal."""
+    return sys.stderr.isatty()
 
 
 def _finished(out_dir: str) -> int:
@@ -251,7 +294,7 @@ def _saved(out_dir: str | None, complete: bool = False, wrote: bool = True) -> s
 
     if out_dir is None:
         return "nothing was saved (no output directory; give --out to keep results and resume)"
-    path = Path(out_dir) / RESULTS_FILE
+    path = unbroken(Path(out_dir) / RESULTS_FILE)
     write = f"write the reports with `stability report {shlex.quote(out_dir)}`"
     try:
         with interruptible():
@@ -279,8 +322,8 @@ def _study_saved(out: str | None) -> str:
     files = [Path(out) / RESULTS_FILE, *sorted(Path(out).glob(f"*/{RESULTS_FILE}"))]
     finished = sum(_finished(str(file.parent)) for file in files if file.is_file())
     if finished == 0:
-        return f"no (configuration, document) pair was finished; nothing is cached in {out}"
-    return (f"{finished} finished (configuration, document) pair(s) are cached in {out}; rerun the same command to "
+        return f"no (configuration, document) pair was finished; nothing is cached in {unbroken(out)}"
+    return (f"{finished} finished (configuration, document) pair(s) are cached in {unbroken(out)}; rerun the same command to "
             "continue (the study resumes from them)")
 
 
@@ -389,7 +432,7 @@ def _kept(exc: BaseException, out_dir: str | None, complete: bool, wrote: bool =
 def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] = lambda: None,
             complete: Callable[[], bool] = lambda: False,
             saved: Callable[[], str] | None = None, wrote: Callable[[], bool] = lambda: True) -> Iterator[None]:
-    """Our errors become one line on stderr and exit code 1 (a traceback with --debug); an
+    """Our errors become one message on stderr (one line, wrapped on a terminal: :func:`_err`) and exit code 1 (a traceback with --debug); an
     interrupt (SIGINT: 130, SIGTERM: 143, SIGHUP: 129), or an error of a file or the corpus during a run
     (``wrote()``: the run had written to its results file), says what ``out_dir()`` holds
     (complete results when ``complete()``: every pair had finished), or what ``saved()`` says (a
@@ -401,6 +444,7 @@ def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] =
     from .isolation import interrupted, interruptible
     from .reporting.model import COMMAND_LINE, spelled
 
+    width = _WIDTH.set(given if isinstance(given := ctx.params.get("width"), int) else None)
     try:
         with interruptible(), warnings.catch_warnings(), spelled(COMMAND_LINE):
             warnings.showwarning = _warning_printer(ctx)
@@ -421,6 +465,8 @@ def _errors(debug: bool, ctx: typer.Context, out_dir: Callable[[], str | None] =
         _err(f"interrupted: {saved() if saved is not None else _saved(out_dir(), complete(), wrote())}")
         _INTERRUPT_SAID = True
         raise typer.Exit(code=code) from None
+    finally:
+        _WIDTH.reset(width)
 
 
 def _version(value: bool) -> None:
@@ -517,7 +563,7 @@ def run(
         if experiment.run.get("resume") and saved["dir"] is not None and saved["stamp"] is None:
             from .store import RESULTS_FILE  # a folder mistyped would be computed again from scratch, silently
 
-            _err(f"warning: nothing to resume: {Path(saved['dir']) / RESULTS_FILE} does not exist, so this run starts "
+            _err(f"warning: nothing to resume: {unbroken(Path(saved['dir']) / RESULTS_FILE)} does not exist, so this run starts "
                  "from the beginning; to continue an earlier run, give its folder to --out")
         with printing_to_stderr(), _corpus_of(config if corpus is None else None, experiment):
             result = run_experiment(experiment, progress=progress, on_results=lambda _: saved.update(complete=True),
@@ -529,7 +575,7 @@ def run(
         for line in failure_lines(result.failures):
             _err(f"warning: {line}")
         if "dir" in experiment.output:
-            _err(f"results written to {experiment.output['dir']}")
+            _err(f"results written to {unbroken(experiment.output['dir'])}")
     if result.failures:
         raise typer.Exit(code=3)
 
@@ -852,8 +898,8 @@ def validate(
                 _err(f"warning: {study.name}: {counted(len(study.documents), 'document')}, "
                      f"fewer than {study.settle_at}: its rank agreement and the rule's pick are a first "
                      "look, not a conclusion (see the report)")
-        _err(f"results cached in {run.options.out}; report written to {path} "
-             f"(plots in {path.parent / run.options.name}); {time.perf_counter() - started:.0f} s")
+        _err(f"results cached in {unbroken(run.options.out)}; report written to {unbroken(path)} "
+             f"(plots in {unbroken(path.parent / run.options.name)}); {time.perf_counter() - started:.0f} s")
         from .catalogue import HEADLINE
 
         typer.echo(f"headline score in use: {HEADLINE.name}; this study's rule picks: {run.decision.headline}")

@@ -607,3 +607,51 @@ def test_a_narrow_table_s_title_takes_the_terminal_s_width_not_the_table_s(tmp_p
     from stability.reporting import Report, render
     assert render(Report("r", [section]), "table", width=30).splitlines()[:2] == [
         "a title much longer than the", "table under it"]  # wrapped at the terminal's width
+
+
+def _two_formats(folder: Path) -> Path:
+    """A folder of pages, each written as Markdown and as HTML: the reader warns, on one long line
+    of stderr (about 400 characters), that each is read twice."""
+    pages = folder / "my pages"
+    pages.mkdir()
+    for name in ("page-a", "page-b"):
+        (pages / f"{name}.md").write_text("# Cats\n\nCats purr and sleep.\n\n# Dogs\n\nDogs bark and run.\n")
+        (pages / f"{name}.html").write_text("<h1>Cats</h1><p>Cats purr.</p><h1>Dogs</h1><p>Dogs bark.</p>")
+    return pages
+
+
+@pytest.mark.parametrize("given", ["COLUMNS", "--width"])
+@pytest.mark.parametrize("width", WIDTHS)
+def test_messages_on_stderr_wrap_to_the_width_of_the_report(tmp_path, monkeypatch, width, given):
+    """A warning, and where the results went, were one line each of any length: at 80 columns the
+    warning on a folder of pages in two formats ran five times past the edge of a terminal. They
+    wrap to the report's width (the terminal's, or --width), never inside a path (this one has
+    blanks), an option or a command, and say the same words as unwrapped."""
+    monkeypatch.setattr("stability.cli._on_terminal", lambda: True)  # CliRunner's stderr is no terminal
+    pages, out = _two_formats(tmp_path), tmp_path / "the results of a run with a long name" / "out"
+    args = ["run", "-c", str(pages), "-s", "even", "-r", "2", "--no-progress", "--out", str(out)]
+    env = {"_TYPER_FORCE_DISABLE_TERMINAL": "1"}
+    result = CliRunner(env={**env, "COLUMNS": str(width)} if given == "COLUMNS" else {**env, "COLUMNS": "1000"}).invoke(
+        app, args if given == "COLUMNS" else [*args, "--width", str(width)])
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.splitlines()
+    assert all(len(line) <= width or line.strip() == str(out) for line in lines), result.stderr  # a path wider: alone
+    warning = next(i for i, line in enumerate(lines) if line.startswith("warning:"))
+    assert len(lines) > 3 and lines[warning + 1].startswith("  ")  # a message's lines after its first are indented
+    assert any(line.endswith(f"results written to {out}") or line.strip() == str(out) for line in lines), result.stderr
+    assert any("--corpus-format" in line.split() for line in lines), result.stderr
+    assert any(f"{pages}:" in line for line in lines), result.stderr  # the folder of the reader's warning, whole
+    monkeypatch.setattr("stability.cli._on_terminal", lambda: False)
+    wide = CliRunner(env={**env, "COLUMNS": str(width)}).invoke(app, [*args, "--overwrite", "--width", str(width)])
+    messages = [line for line in wide.stderr.splitlines()]
+    assert [re.sub(r"\n  ", " ", message) for message in re.split(r"\n(?! )", result.stderr.strip())] == messages
+
+
+def test_messages_on_stderr_stay_whole_lines_in_a_log(tmp_path):
+    """stderr a pipe or a file (CliRunner's): one line a message, whatever the width, as a log is
+    searched and a script reads an error."""
+    pages = _two_formats(tmp_path)
+    result = CliRunner(env={"COLUMNS": "80"}).invoke(app, ["run", "-c", str(pages), "-s", "even", "-r", "2", "--no-progress",
+                                                          "--width", "80"])
+    assert result.exit_code == 0, result.output
+    assert len(result.stderr.splitlines()) == 1 and len(result.stderr) > 300, result.stderr

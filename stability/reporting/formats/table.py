@@ -383,7 +383,38 @@ def result_lines(text: str, width: int) -> str:
     return _fill(kept, width).replace(_KEEP, " ")
 
 
-def _fill(text: str, width: int) -> str:
+#: What a message keeps on one line when it fits (:func:`message_lines`): a command in backticks
+#: (`stability report out`), a quoted name or path ('page-a.md', "my corpus"), not a word's apostrophe.
+_WHOLE = re.compile(r"`[^`\n]+`|(?<!\w)'[^'\n]+'(?!\w)|(?<!\w)\"[^\"\n]+\"(?!\w)")
+
+
+def message_lines(text: str, width: int | None, indent: str = "  ") -> str:
+    """A message (a warning, an error, where results went) wrapped to ``width`` cells (``None``: not
+    wrapped), its lines
+    after the first indented by ``indent`` (one message reads as one among several), each line of
+    ``text`` on its own. It breaks at blanks only: never inside a path, an option (``--corpus-format``
+    keeps its hyphens) or a word; a command in backticks or a quoted name stays whole when it fits
+    in a line.
+
+    >>> print(message_lines("warning: pages of 2 formats: pass --corpus-format or run `stability run -c my corpus`", 40))
+    warning: pages of 2 formats: pass
+      --corpus-format or run
+      `stability run -c my corpus`
+    """
+    if width is None:  # not wrapped: only the spaces :func:`unbroken` kept are spaces again
+        return text.replace(_KEEP, " ")
+    room = width - cell_len(indent)
+    kept = _WHOLE.sub(lambda m: m.group(0).replace(" ", _KEEP) if cell_len(m.group(0)) <= room else m.group(0), text)
+    return "\n".join(_fill(line, width, indent).replace(_KEEP, " ") for line in kept.split("\n"))
+
+
+def unbroken(text: object) -> str:
+    """``text`` (a path a message names, which may hold blanks) never broken by
+    :func:`message_lines`; its spaces are spaces again in the lines it returns."""
+    return str(text).replace(" ", _KEEP)
+
+
+def _fill(text: str, width: int, indent: str = "") -> str:
     """``text`` wrapped at its spaces to lines of at most ``width`` cells, as a terminal counts them
     (a CJK character takes two: ``textwrap`` counts characters, so a line of wide labels
     overflowed and the terminal wrapped it again, inside a label); a word wider than ``width``
@@ -407,7 +438,7 @@ def _fill(text: str, width: int) -> str:
         joined = f"{line} {word}" if line else word
         if line and cell_len(joined) > width:
             lines.append(line)
-            line = word
+            line = indent + word  # ``indent``: the lines after the first
         else:
             line = joined
     return "\n".join(lines + [line] if line else lines)
