@@ -575,3 +575,29 @@ def test_right_to_left_labels_keep_the_order_of_the_ranking_of_chunkers(tmp_path
     (first, top1), (second, top2) = seen["boxes"]
     assert top1 == top2, seen  # both on the note's first line
     assert first < second, seen  # the first ranked reads first, left to right
+
+
+#: In the page's frame (``frame``): each character that starts a line of a key cell (a row's
+#: label), after its label, as "label @c".
+LINE_STARTS = ("[...frame.document.querySelectorAll('tbody th')].flatMap(th=>{const d=frame.document,"
+               "w=d.createTreeWalker(th,NodeFilter.SHOW_TEXT),s=[];let top=null,n;while(n=w.nextNode()){"
+               "for(let i=0;i<n.length;i++){const r=d.createRange();r.setStart(n,i);r.setEnd(n,i+1);"
+               "const b=r.getBoundingClientRect();if(!b.height)continue;"
+               "if(top!==null&&b.top>top+2)s.push(th.textContent+' @'+n.data[i]);top=b.top}}return s})")
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [400, 375])
+def test_a_folded_label_never_starts_a_line_with_punctuation(tmp_path, width):
+    """A configuration's label breaks after its commas, and anywhere in a part wider than its
+    column: at 400 pixels Chromium set the comma after ``langchain_recursive`` (or after
+    ``chunk_size=30``) alone at the start of the next line."""
+    labels = {f"langchain_recursive,chunk_size={'3' * k}0,chunk_overlap={'5' * (k % 4)}": "even" for k in range(1, 9)}
+    labels.update({f"fixed_chars,size_{'x' * k},w={k}": "none" for k in range(8, 20)})
+    res = evaluate(labels, small_corpus(2), n_restarts=2, progress=False)
+    frame = "document.getElementById('f').contentWindow"
+    seen = _chromium(_framed(render(res, "html", documents=True), width), tmp_path,
+                     {"starts": LINE_STARTS.replace("frame.", f"{frame}.")},
+                     setup=f"{frame}.document.querySelectorAll('details').forEach(d=>d.open=true)")
+    assert len(seen["starts"]) > 50, seen  # the labels are folded
+    assert [start for start in seen["starts"] if start[-1] in ",;:=.)]}!?"] == [], seen

@@ -42,7 +42,7 @@ tbody th{font-weight:normal} tfoot tr:first-child>*{border-top:2px solid #888}
 pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
 td .long{line-height:1.25;max-height:calc(4.5*1.25em);overflow-y:auto;min-width:24em;min-width:min(24em,calc(VALUES_ROOM - 7px));text-align:left} td .prose{min-width:min(8em,calc(VALUES_ROOM - 7px));overflow-wrap:anywhere} td.word{white-space:nowrap}
 .key{max-width:min(30vw,24em);overflow-wrap:break-word}
-.opt{white-space:nowrap} mark{white-space:nowrap;padding:0 2px;border-radius:2px;print-color-adjust:exact} mark.yellow{background:#ffe58f} mark.red{background:#ffc9c9;color:#7a0000}
+.opt,.glue{white-space:nowrap} mark{white-space:nowrap;padding:0 2px;border-radius:2px;print-color-adjust:exact} mark.yellow{background:#ffe58f} mark.red{background:#ffc9c9;color:#7a0000}
 @media print{body{margin:0} .scroll,td .long{overflow:visible;max-height:none;min-width:0} table{font-size:9px}
 details::details-content{content-visibility:visible;display:block} summary{list-style:none;cursor:auto}
 tr,.figure,.strip{break-inside:avoid} h2,summary{break-after:avoid}
@@ -148,6 +148,23 @@ def _prose(text: str) -> str:
     return _OPTION.sub(lambda match: f'<span class="opt">{match.group(0)}</span>', _isolated(html.escape(text)))
 
 
+#: A punctuation mark of a key cell and the character before it (an escaped one, ``&amp;``), which
+#: stay on one line: a key breaks after its commas (``<wbr>``), and anywhere in a part wider than
+#: its column, where Chromium put the comma after ``chunk_size=300`` at the start of the next line
+#: at 400 pixels. A right-to-left letter is left alone (a ``span`` would cut the run that
+#: :func:`_isolated` isolates whole).
+_GLUED = re.compile(rf"(&#?\w+;|[^\s&,{_RTL_CHARS}])([,;:=.)\]}}!?])?|,")
+
+
+def _glued(match: re.Match[str]) -> str:
+    before, mark = match.group(1), match.group(2)
+    if before is None:  # a comma after a blank or a right-to-left letter
+        return ",<wbr>"
+    if mark is None:  # a character (or an escaped one, never cut) without a mark after it
+        return before
+    return f'<span class="glue">{before}{mark}</span>' + ("<wbr>" if mark == "," else "")
+
+
 def _marked(value: object, highlight: Mapping[str, str]) -> str:
     """``value`` escaped, each of its comma-separated parts holding a word of ``highlight`` (a flag,
     ``2 failed``) in a ``mark`` of that word's colour, as a terminal colours it."""
@@ -172,7 +189,7 @@ def _cell(value: object, css: str, key: bool, highlight: Mapping[str, str], pros
     value = str(value)
     if key:  # after each comma (a grid's label, texttiling,w=10,k=5), else anywhere past its width: a
         # column that stays in view must leave room for the numbers scrolling under it
-        text = _isolated(html.escape(value)).replace(",", ",<wbr>")
+        text = _isolated(_GLUED.sub(_glued, html.escape(value)))
         return f'<{tag}{scope}{css}><div class="key">{text}</div></{tag}>' if len(value) > 24 else \
             f"<{tag}{scope}{css}>{text}</{tag}>"
     text = _marked(value, highlight)
