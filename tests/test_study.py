@@ -762,3 +762,12 @@ def test_a_full_disk_while_the_study_report_is_written_leaves_the_previous_repor
     assert f"error: No space left on device: '{root / 'docs' / 'validation.md'}'" in result.stderr
     assert (root / "docs" / "validation.md").read_text(encoding="utf-8") == before
     assert not (root / "docs" / "validation.md.tmp").exists()
+
+
+def test_the_placement_table_titles_a_reference_the_configs_leave_out_as_the_catalogue_and_says_so(two_corpora):
+    """TWO_CORPORA's [metrics] names leave out f1_1: the table's column read `vs f1_1` (the key, not
+    the title F1(±1) the other tables use), and its n/a and a mean over B alone went unexplained."""
+    *_, report = two_corpora
+    section = report.split("### The headline against B and boundary F1 within one unit", 1)[1].split("\n### ", 1)[0]
+    assert "| vs B | vs F1(±1) |" in section and "f1_1 |" not in section, section
+    assert "F1(±1) is not computed on `alpha`, `beta` (add `f1_1` to the config's `[metrics] names`)" in section, section

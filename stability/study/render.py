@@ -239,8 +239,21 @@ def _placement_means(rows: Sequence[Placement], which: str, confidence: float) -
 
 
 def _placement_titles(run: StudyRun) -> dict[str, str]:
-    """The :data:`PLACEMENT` references' short titles (their names when the first corpus lacks them)."""
-    return {m: run.studies[0].metrics[m].short if m in run.studies[0].metrics else m for m in PLACEMENT}
+    """The :data:`PLACEMENT` references' short titles, from the catalogue: a study whose configs do
+    not compute one (``[metrics] names`` without ``f1_1``) titled its column with the key, ``vs f1_1``."""
+    return {m: reference_measure(m).short for m in PLACEMENT}
+
+
+def _placement_missing(run: StudyRun, titles: Mapping[str, str]) -> str:
+    """A sentence naming each :data:`PLACEMENT` reference a corpus did not compute (its column says
+    n/a there, and its mean and ceiling are the other reference's alone); "" when all did."""
+    said = []
+    for metric in PLACEMENT:
+        corpora = [f"`{st.name}`" for st in run.studies if metric not in st.metrics]
+        if corpora:
+            said.append(f"{titles[metric]} is not computed on {', '.join(corpora)} (add `{metric}` to the config's "
+                        "`[metrics] names`): n/a there, and the mean and ceiling are the other reference's alone.")
+    return " ".join(said)
 
 
 def _placement(run: StudyRun) -> list[str]:
@@ -258,7 +271,8 @@ def _placement(run: StudyRun) -> list[str]:
             "ceilings (the best a score giving content-blind configurations nothing can reach). In brackets, "
             f"{int(round(confidence * 100))}% bootstrap intervals over documents (each corpus resampled on its own)."
             + (" `held out`: a corpus the headline was not chosen on (`held_out = true` in its config table), "
-               "a check of the choice." if held else ""), ""]
+               "a check of the choice." if held else "") + (f" {missing}" if (missing := _placement_missing(run, titles)) else ""),
+            ""]
            + _md_table(["corpus"] + (["role"] if held else []) + [f"vs {t}" for t in titles.values()]
                        + ["mean", "ceiling", "mean - ceiling"], table))
     if len(rows) > 1:
