@@ -234,7 +234,7 @@ _WIDTH: contextvars.ContextVar[int | None] = contextvars.ContextVar("width", def
 def _err(message: str) -> None:
     """A message on stderr, wrapped to :func:`_message_width` at its blanks (never inside a path
     :func:`~stability.reporting.formats.table.unbroken` marks, an option or a command in backticks)."""
-    width = _message_width()
+    width = _message_width(sys.stderr)
     typer.echo(message_lines(message if width is None else _paths_kept(message), width), err=True)
 
 
@@ -252,24 +252,24 @@ def _paths_kept(message: str) -> str:
     return " ".join(words)
 
 
-def _message_width() -> int | None:
-    """The width of the messages on stderr on a terminal (:func:`_on_terminal`): the running
+def _message_width(stream: Any) -> int | None:
+    """The width of a message on ``stream`` (stderr; stdout for validate's result line) on a terminal (:func:`_on_terminal`): the running
     command's ``--width``, else the terminal's as the report's table detects it (``COLUMNS``, else
     the terminal's size), so that a warning at 80 columns no longer runs past the edge. ``None``
     (not wrapped) where stderr is a pipe or a file: a message stays one line there, for a log's
     grep and a script reading the error (:data:`EXIT_CODES`)."""
-    if not _on_terminal():
+    if not _on_terminal(stream):
         return None
     if _WIDTH.get() is not None:
         return _WIDTH.get()
     from rich.console import Console
 
-    return Console(stderr=True).width
+    return Console(file=stream).width
 
 
-def _on_terminal() -> bool:
-    """Whether stderr is a terminal."""
-    return sys.stderr.isatty()
+def _on_terminal(stream: Any) -> bool:
+    """Whether ``stream`` is a terminal."""
+    return bool(stream.isatty())
 
 
 def _finished(out_dir: str) -> int:
@@ -902,7 +902,8 @@ def validate(
              f"(plots in {unbroken(path.parent / run.options.name)}); {time.perf_counter() - started:.0f} s")
         from .catalogue import HEADLINE
 
-        typer.echo(f"headline score in use: {HEADLINE.name}; this study's rule picks: {run.decision.headline}")
+        picks = f"headline score in use: {HEADLINE.name}; this study's rule picks: {run.decision.headline}"
+        typer.echo(message_lines(picks, _message_width(sys.stdout)))  # one line in a pipe, as a script reads it
     if any(study.result.failures for study in run.studies):
         raise typer.Exit(code=3)  # as `run`: the study completed, but some segmenter failed on some document
 

@@ -627,7 +627,7 @@ def test_messages_on_stderr_wrap_to_the_width_of_the_report(tmp_path, monkeypatc
     warning on a folder of pages in two formats ran five times past the edge of a terminal. They
     wrap to the report's width (the terminal's, or --width), never inside a path (this one has
     blanks), an option or a command, and say the same words as unwrapped."""
-    monkeypatch.setattr("stability.cli._on_terminal", lambda: True)  # CliRunner's stderr is no terminal
+    monkeypatch.setattr("stability.cli._on_terminal", lambda stream: True)  # CliRunner's stderr is no terminal
     pages, out = _two_formats(tmp_path), tmp_path / "the results of a run with a long name" / "out"
     args = ["run", "-c", str(pages), "-s", "even", "-r", "2", "--no-progress", "--out", str(out)]
     env = {"_TYPER_FORCE_DISABLE_TERMINAL": "1"}
@@ -641,7 +641,7 @@ def test_messages_on_stderr_wrap_to_the_width_of_the_report(tmp_path, monkeypatc
     assert any(line.endswith(f"results written to {out}") or line.strip() == str(out) for line in lines), result.stderr
     assert any("--corpus-format" in line.split() for line in lines), result.stderr
     assert any(f"{pages}:" in line for line in lines), result.stderr  # the folder of the reader's warning, whole
-    monkeypatch.setattr("stability.cli._on_terminal", lambda: False)
+    monkeypatch.setattr("stability.cli._on_terminal", lambda stream: False)
     wide = CliRunner(env={**env, "COLUMNS": str(width)}).invoke(app, [*args, "--overwrite", "--width", str(width)])
     messages = [line for line in wide.stderr.splitlines()]
     assert [re.sub(r"\n  ", " ", message) for message in re.split(r"\n(?! )", result.stderr.strip())] == messages

@@ -771,3 +771,20 @@ def test_the_placement_table_titles_a_reference_the_configs_leave_out_as_the_cat
     section = report.split("### The headline against B and boundary F1 within one unit", 1)[1].split("\n### ", 1)[0]
     assert "| vs B | vs F1(±1) |" in section and "f1_1 |" not in section, section
     assert "F1(±1) is not computed on `alpha`, `beta` (add `f1_1` to the config's `[metrics] names`)" in section, section
+
+
+@pytest.mark.parametrize("width", [60, 72])
+def test_the_result_line_of_validate_wraps_on_a_terminal_and_stays_one_line_in_a_pipe(two_corpora, monkeypatch, width):
+    """``headline score in use: ...; this study's rule picks: ...`` is 80 characters here, 82 when
+    the rule picks shuffle_corrected: an 80-column terminal cut a score's name in two at its edge.
+    On a terminal it wraps at a blank, to the terminal's width; in a pipe it stays the one line a
+    script reads."""
+    root, args, _ = two_corpora
+    runner = CliRunner(env={"COLUMNS": str(width)})
+    piped = runner.invoke(app, args)
+    monkeypatch.setattr("stability.cli._on_terminal", lambda stream: True)
+    shown = runner.invoke(app, args)
+    assert piped.exit_code == shown.exit_code == 0, shown.output
+    assert len(piped.stdout.splitlines()) == 1 and len(piped.stdout.rstrip("\n")) > width, piped.stdout
+    assert len(shown.stdout.splitlines()) == 2 and max(map(len, shown.stdout.splitlines())) <= width, shown.stdout
+    assert " ".join(shown.stdout.split()) == piped.stdout.strip()
