@@ -788,3 +788,12 @@ def test_the_result_line_of_validate_wraps_on_a_terminal_and_stays_one_line_in_a
     assert len(piped.stdout.splitlines()) == 1 and len(piped.stdout.rstrip("\n")) > width, piped.stdout
     assert len(shown.stdout.splitlines()) == 2 and max(map(len, shown.stdout.splitlines())) <= width, shown.stdout
     assert " ".join(shown.stdout.split()) == piped.stdout.strip()
+
+
+def test_markdown_columns_of_words_are_left_aligned_and_numbers_right(two_corpora):
+    """Every column but the first was right-aligned: a configuration's segmenter, parameters and
+    flags, a corpus named in a cell, stood against the right edge of their column."""
+    *_, report = two_corpora
+    assert "| configuration | segmenter | parameters | flags |\n|---|---|---|---|\n" in report
+    summary = report.split("### Each candidate score against each reference metric", 1)[1]
+    assert "| corpus | stability score | F1(ref) | WD | B | mean |\n|---|---|---:|---:|---:|---:|\n" in summary, summary[:1500]

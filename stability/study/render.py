@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Mapping, Sequence
 from functools import partial
 from pathlib import Path
@@ -69,9 +70,26 @@ def _corr(c: Correlation, digits: int = 2) -> str:
     return _estimate(c.estimate, c.ci, digits)
 
 
+#: A cell that reads as a number: ``+0.89 [+0.66, +0.92]``, ``8 → 8``, ``n/a``, ``3.8``.
+_NUMBER_CELL = re.compile(r"[+\-−]?\d|n/a")
+
+
 def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    """The report's Markdown table (:func:`stability.reporting.markdown_table`) as lines, then a blank line."""
-    return markdown_table(header, rows).split("\n") + [""]
+    """The report's Markdown table (:func:`stability.reporting.markdown_table`) as lines, then a
+    blank line: the first column, and each column of words, left-aligned (a configuration's
+    segmenter and parameters, a corpus, flags were set against the right edge of their column
+    beside the row's label), the columns of numbers right-aligned.
+
+    >>> print("\\n".join(_md_table(["corpus", "flags", "tau"], [["a", "content-blind", "+0.5"], ["b", "", "n/a"]])))
+    | corpus | flags | tau |
+    |---|---|---:|
+    | a | content-blind | +0.5 |
+    | b |  | n/a |
+    <BLANKLINE>
+    """
+    numbers = ["l"] + ["r" if all(not str(row[i]) or _NUMBER_CELL.match(str(row[i])) for row in rows) else "l"
+                       for i in range(1, len(header))]
+    return markdown_table(header, rows, align="".join(numbers)).split("\n") + [""]
 
 
 def _flags(study: Study, label: str) -> str:
