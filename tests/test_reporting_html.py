@@ -578,7 +578,7 @@ def test_right_to_left_labels_keep_the_order_of_the_ranking_of_chunkers(tmp_path
 
 
 #: In the page's frame (``frame``): each character that starts a line of a key cell (a row's
-#: label), after its label, as "label @c".
+#: label; the result line with ``p.result`` for ``tbody th``), after its text, as "text @c".
 LINE_STARTS = ("[...frame.document.querySelectorAll('tbody th')].flatMap(th=>{const d=frame.document,"
                "w=d.createTreeWalker(th,NodeFilter.SHOW_TEXT),s=[];let top=null,n;while(n=w.nextNode()){"
                "for(let i=0;i<n.length;i++){const r=d.createRange();r.setStart(n,i);r.setEnd(n,i+1);"
@@ -600,4 +600,17 @@ def test_a_folded_label_never_starts_a_line_with_punctuation(tmp_path, width):
                      {"starts": LINE_STARTS.replace("frame.", f"{frame}.")},
                      setup=f"{frame}.document.querySelectorAll('details').forEach(d=>d.open=true)")
     assert len(seen["starts"]) > 50, seen  # the labels are folded
+    assert [start for start in seen["starts"] if start[-1] in ",;:=.)]}!?"] == [], seen
+
+
+@needs_chromium
+def test_the_result_line_never_starts_a_line_with_punctuation(tmp_path):
+    """The result line breaks after a label's commas too: at 375 pixels Chromium set the comma after
+    a plugin's long name (``plugins.segmenters:TextTilingxxx...``) alone at the start of a line."""
+    labels = {f"plugins.segmenters:{'TextTiling' + 'x' * k},w={k}": "even" for k in range(8, 30)}
+    res = evaluate(labels, small_corpus(2), n_restarts=2, progress=False)
+    frame = "document.getElementById('f').contentWindow"
+    seen = _chromium(_framed(render(res, "html"), 375), tmp_path,
+                     {"starts": LINE_STARTS.replace("tbody th", "p.result").replace("frame.", f"{frame}.")})
+    assert len(seen["starts"]) > 20, seen  # the line is folded
     assert [start for start in seen["starts"] if start[-1] in ",;:=.)]}!?"] == [], seen

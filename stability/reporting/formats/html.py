@@ -148,21 +148,31 @@ def _prose(text: str) -> str:
     return _OPTION.sub(lambda match: f'<span class="opt">{match.group(0)}</span>', _isolated(html.escape(text)))
 
 
-#: A punctuation mark of a key cell and the character before it (an escaped one, ``&amp;``), which
-#: stay on one line: a key breaks after its commas (``<wbr>``), and anywhere in a part wider than
-#: its column, where Chromium put the comma after ``chunk_size=300`` at the start of the next line
-#: at 400 pixels. A right-to-left letter is left alone (a ``span`` would cut the run that
-#: :func:`_isolated` isolates whole).
-_GLUED = re.compile(rf"(&#?\w+;|[^\s&,{_RTL_CHARS}])([,;:=.)\]}}!?])?|,")
+#: A run of punctuation marks in a key cell and the character before it (an escaped one,
+#: ``&amp;``), which stay on one line: a label breaks after its commas (``<wbr>``), and anywhere in
+#: a part wider than its line, where Chromium put the comma after ``chunk_size=300`` at the start
+#: of the next line of a key cell at 400 pixels. A right-to-left letter is left alone (a ``span``
+#: would cut the run that :func:`_isolated` isolates whole).
+_GLUED = re.compile(rf"(&#?\w+;|[^\s&,{_RTL_CHARS}])([,;:=.)\]}}!?]+)?|,")
+#: The same in the result line (at 375 pixels a comma after a plugin's long name started a line),
+#: only for a label's commas (followed by a word): the line's own punctuation is followed by blanks.
+_GLUED_COMMAS = re.compile(rf"(&#?\w+;|[^\s&,{_RTL_CHARS}])(,(?=\S))?|,")
+
+
+def _folded(text: str, glued: re.Pattern[str] = _GLUED) -> str:
+    """``text`` (a key cell; the result line with :data:`_GLUED_COMMAS`) escaped, breaking after
+    its commas, never before the punctuation ``glued`` keeps with the character before it, its
+    right-to-left runs isolated."""
+    return _isolated(glued.sub(_glued, html.escape(text)))
 
 
 def _glued(match: re.Match[str]) -> str:
-    before, mark = match.group(1), match.group(2)
-    if before is None:  # a comma after a blank or a right-to-left letter
+    before, marks = match.group(1), match.group(2)
+    if before is None:  # a comma after a blank or a right-to-left letter (or one glued() leaves)
         return ",<wbr>"
-    if mark is None:  # a character (or an escaped one, never cut) without a mark after it
+    if marks is None:  # a character (or an escaped one, never cut) without a mark kept with it
         return before
-    return f'<span class="glue">{before}{mark}</span>' + ("<wbr>" if mark == "," else "")
+    return f'<span class="glue">{before}{marks}</span>' + ("<wbr>" if marks.endswith(",") else "")
 
 
 def _marked(value: object, highlight: Mapping[str, str]) -> str:
@@ -189,7 +199,7 @@ def _cell(value: object, css: str, key: bool, highlight: Mapping[str, str], pros
     value = str(value)
     if key:  # after each comma (a grid's label, texttiling,w=10,k=5), else anywhere past its width: a
         # column that stays in view must leave room for the numbers scrolling under it
-        text = _isolated(_GLUED.sub(_glued, html.escape(value)))
+        text = _folded(value)
         return f'<{tag}{scope}{css}><div class="key">{text}</div></{tag}>' if len(value) > 24 else \
             f"<{tag}{scope}{css}>{text}</{tag}>"
     text = _marked(value, highlight)
@@ -290,7 +300,7 @@ def render(report: Report, *, details: bool = True, page: bool = True) -> str:
     (the settings) are folded.
     """
     # the result line breaks between its entries, or after a label's commas, not inside a number
-    lead = (f'<p class="result"><b>{_isolated(html.escape(report.result)).replace(",", ",<wbr>")}</b></p>'
+    lead = (f'<p class="result"><b>{_folded(report.result, _GLUED_COMMAS)}</b></p>'
             if report.result else "")
     lead += "".join(f"<p>{_prose(p)}</p>" for p in report.lead)
     blocks = "\n".join(b for b in (_block(s, details, page) for s in report.sections) if b)
