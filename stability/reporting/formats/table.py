@@ -351,7 +351,8 @@ def flowed(section: Section, width: int | None = None, columns: Sequence[int] | 
     given = _prose_widths(section, range(len(section.header)) if columns is None else columns, width)
 
     def fill(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
-        return [[_fill(str(cell), given[i]) if i in given else cell for i, cell in enumerate(row)] for row in rows]
+        return [[_fill(_spans_kept(str(cell), given[i]), given[i]).replace(_KEEP, " ") if i in given else cell
+                 for i, cell in enumerate(row)] for row in rows]
 
     return dataclasses.replace(section, rows=fill(section.rows), footer=fill(section.footer))
 
@@ -403,9 +404,15 @@ def message_lines(text: str, width: int | None, indent: str = "  ") -> str:
     """
     if width is None:  # not wrapped: only the spaces :func:`unbroken` kept are spaces again
         return text.replace(_KEEP, " ")
-    room = width - cell_len(indent)
-    kept = _WHOLE.sub(lambda m: m.group(0).replace(" ", _KEEP) if cell_len(m.group(0)) <= room else m.group(0), text)
+    kept = _spans_kept(text, width - cell_len(indent))
     return "\n".join(_fill(line, width, indent).replace(_KEEP, " ") for line in kept.split("\n"))
+
+
+def _spans_kept(text: str, room: int) -> str:
+    """``text`` with the blanks of each span :data:`_WHOLE` finds (a code span, a quoted name) that
+    fits in ``room`` cells made no-break spaces: :func:`_fill` keeps it on one line (a parameter's
+    meaning in `stability segmenters` cut ```mean + c * std``` after its ``*``)."""
+    return _WHOLE.sub(lambda m: m.group(0).replace(" ", _KEEP) if cell_len(m.group(0)) <= room else m.group(0), text)
 
 
 def unbroken(text: object) -> str:
