@@ -177,7 +177,7 @@ def _min_width() -> int:
 
 
 WidthOption = Annotated[Optional[int], typer.Option(
-    "--width", min=_min_width(), rich_help_panel=REPORT_PANEL, help="Terminal width for the table format (default: detected; set it for files and CI).")]
+    "--width", min=_min_width(), rich_help_panel=REPORT_PANEL, help="Terminal width for the table format, and for messages on stderr on a terminal (default: detected; set it for files and CI).")]
 ColumnsOption = Annotated[Optional[str], choice_option(
     "--columns", [member.value for member in Columns], rich_help_panel=REPORT_PANEL, help="compact: what fits the terminal (the table's default); all: every column.")]
 MetricsOption = Annotated[Optional[str], typer.Option(
