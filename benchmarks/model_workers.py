@@ -12,7 +12,7 @@ past the model's size, which sends the segmenter with every batch of work (what 
 before). Each two-job run first warms the worker pool up on one document.
 
 ``--backend dask``: one job in this process, then on a local cluster of two single-thread
-workers (``stability.config.local_cluster``, warmed up on one document with ``even``, so that the
+workers (``stability.config.started_local_cluster``, warmed up on one document with ``even``, so that the
 model's shipping is timed) the run with every task carrying the segmenter (the threshold set past
 the model's size: what a dask run did before), then as the harness runs it.
 
@@ -97,10 +97,10 @@ def loky_rows(args: argparse.Namespace, docs: list) -> list[tuple]:
 def dask_rows(args: argparse.Namespace, docs: list) -> list[tuple]:
     from distributed import Client
 
-    from stability.config import local_cluster
+    from stability.config import started_local_cluster
 
     rows = [_row("1 job", isolation.SHIP_ONCE_BYTES, lambda model: timed(model, docs, args.restarts, 1), args.mb)]
-    with local_cluster(2) as cluster, Client(cluster):
+    with started_local_cluster(2) as cluster, Client(cluster):
         for label, threshold in [("2 workers, sent with every task (before)", 1 << 62),
                                  ("2 workers, sent once a worker", isolation.SHIP_ONCE_BYTES)]:
             rows.append(_row(label, threshold, lambda model: timed(model, docs, args.restarts, 2, "dask", "even"),

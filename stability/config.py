@@ -55,6 +55,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -962,6 +963,25 @@ def local_cluster(n_workers: int) -> Any:
                         dashboard_address=None, scheduler_kwargs={"allowed_failures": 0})
 
 
+#: Dask settings in force while the run's own cluster (:func:`local_cluster`) runs. Dask closes
+#: the nanny of a worker that has not come back ``lost-worker-timeout`` after it left (15 s by
+#: default, meant for a remote job that is gone): on a loaded machine a worker its nanny restarts
+#: after a segmenter killed it can take that long, and the cluster then lost that worker for good
+#: (seen in this project's tests, a cluster left with none). A worker that never comes back is the
+#: run's own error after :data:`stability.engine.DASK_NO_WORKER_WAIT` seconds without any.
+LOCAL_CLUSTER_DASK_CONFIG = {"distributed.deploy.lost-worker-timeout": "10 minutes"}
+
+
+@contextmanager
+def started_local_cluster(n_workers: int) -> Iterator[Any]:
+    """:func:`local_cluster` of ``n_workers``, started and closed, with
+    :data:`LOCAL_CLUSTER_DASK_CONFIG` in force while it runs."""
+    import dask
+
+    with dask.config.set(LOCAL_CLUSTER_DASK_CONFIG), local_cluster(n_workers) as cluster:
+        yield cluster
+
+
 def _with_dask(call: Any, scheduler: str | None, n_workers: int) -> Any:
     """Run ``call`` with the dask backend on a cluster (``scheduler``) or a local one of
     ``n_workers`` workers (:func:`local_cluster`)."""
@@ -975,7 +995,7 @@ def _with_dask(call: Any, scheduler: str | None, n_workers: int) -> Any:
             return call()
         finally:
             _close_quietly(client)
-    with local_cluster(n_workers) as cluster, Client(cluster):
+    with started_local_cluster(n_workers) as cluster, Client(cluster):
         return call()
 
 

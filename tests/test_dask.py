@@ -11,7 +11,7 @@ from faults import Fault, corpus
 
 from conftest import cohesion_segmenter, topical_document
 from stability import Document, evaluate
-from stability.config import default_experiment, local_cluster, run_experiment, with_overrides
+from stability.config import default_experiment, local_cluster, run_experiment, started_local_cluster, with_overrides
 
 distributed = pytest.importorskip("distributed")
 
@@ -30,7 +30,7 @@ def test_dask_backend_without_a_client_names_what_is_missing():
 @pytest.fixture(scope="module")
 def client():
     # the cluster a run starts on this machine without --scheduler, of two workers
-    with local_cluster(2) as cluster, distributed.Client(cluster) as c:
+    with started_local_cluster(2) as cluster, distributed.Client(cluster) as c:
         yield c
 
 
@@ -73,6 +73,31 @@ def test_a_one_worker_cluster_runs_the_tasks_too(client):
         alone = evaluate({"lex": cohesion_segmenter}, docs, n_restarts=6, n_jobs=2, backend="dask", progress=False)
     assert not alone.failures
     assert alone.to_dict()["documents"] == sequential.to_dict()["documents"]
+
+
+def test_a_worker_restarted_slowly_is_not_given_up_by_the_runs_own_cluster():
+    """Dask closes the nanny of a worker not back after distributed.deploy.lost-worker-timeout (15 s
+    by default); a worker killed by a segmenter and restarted by its nanny on a loaded machine took
+    that long, and the run's cluster lost it for good (in CI: a two-worker cluster left with none, a
+    ClusterError after 120 s, the next tests waiting for workers too). A timeout of 0 s stands for
+    the slow restart here: the run's cluster sets its own, and the worker comes back."""
+    import os
+    import time
+
+    import dask
+
+    with dask.config.set({"distributed.deploy.lost-worker-timeout": "0s"}), started_local_cluster(2) as cluster, \
+            distributed.Client(cluster, set_as_default=False) as own:
+        own.wait_for_workers(2)
+        first = sorted(own.scheduler_info()["workers"])[0]
+        own.submit(os._exit, 13, workers=[first], pure=False)  # given up at once: allowed_failures=0
+        deadline = time.monotonic() + 90  # a hang detector, not a measure of speed
+        while first in own.scheduler_info()["workers"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        while len(own.scheduler_info()["workers"]) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert first not in own.scheduler_info()["workers"]  # it died
+        assert len(own.scheduler_info()["workers"]) == 2 and len(cluster.workers) == 2
 
 
 def test_a_run_without_a_scheduler_starts_one_worker_a_job_and_gives_up_a_lost_task_at_once(monkeypatch):
