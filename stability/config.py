@@ -60,7 +60,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .checks import check_bool, check_folder, check_int
+from .checks import and_joined, check_bool, check_folder, check_int
 from .corpus import Document
 from .exceptions import (ClusterError, InvalidParameterError, InvalidTypeError, MissingDependencyError, StabilityError,
                          UnknownSegmenterError, warn)
@@ -862,7 +862,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     if metrics is not None:  # the reports' metrics: a name the catalogue does not know, before the run
         _check_report_metrics([m.name for m in reference_measures(metrics)], experiment)
 
-    from .store import READER, SHOWN_METRICS
+    from .store import READER, SHOWN_METRICS, ResultsWarning
 
     kept = {**(provenance or {}), READER: experiment.reading()}
     if metrics is not None:  # shown again by a report rendered from the saved run
@@ -877,7 +877,11 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
             # describe what it held before (a replaced run's, or a resume's superseded pairs), so they
             # go; `stability report` renders them from the file
             if output is not None and _file_state(output) != before:
-                _remove_reports(output.parent, keep=())
+                removed = _remove_reports(output.parent, keep=())
+                if removed:
+                    warn(f"{output.parent}: {and_joined(removed)} removed: they described what {output.name} held "
+                         f"before this run changed it; `{spelling().say('report_again', out=str(output.parent))}` "
+                         "renders them from it", ResultsWarning)
             raise
 
     if run.get("backend") == "dask":
@@ -917,17 +921,23 @@ def _file_state(path: Path | None) -> tuple[int, bytes, bytes] | None:
         return None
 
 
-def _remove_reports(folder: Path, keep: Sequence[str]) -> None:
+def _remove_reports(folder: Path, keep: Sequence[str]) -> list[str]:
     """Remove the ``report.<extension>`` and ``documents.<extension>`` files of ``folder`` in
-    the formats not in ``keep`` (those are written again): what an overwritten run wrote."""
+    the formats not in ``keep`` (those are written again): what an overwritten run wrote. Returns
+    the names of the files removed."""
     from .reporting import format_module, formats_available
 
     kept = {format_module(name).EXTENSION for name in keep}
+    removed = []
     for name in formats_available():
         extension = format_module(name).EXTENSION
         if extension not in kept:
             for stem in ("report", "documents"):
-                (folder / f"{stem}.{extension}").unlink(missing_ok=True)
+                file = folder / f"{stem}.{extension}"
+                if file.exists():
+                    file.unlink()
+                    removed.append(file.name)
+    return removed
 
 
 def _check_report_metrics(shown: list[str], experiment: Experiment) -> None:

@@ -616,6 +616,10 @@ def test_a_run_stopped_after_changing_its_results_file_leaves_no_report_of_what_
     stopped = CliRunner().invoke(app, ["run", str(config), *base, "--overwrite"])
     assert stopped.exit_code != 0 and "no model" in stopped.stderr, stopped.output
     assert {p.name for p in out.iterdir()} == {"results.jsonl"}
+    # said, with the command that renders them again (it was silent)
+    said = " ".join(stopped.stderr.split())
+    assert f"report.md and report.json removed: they described what results.jsonl held before this run changed it; " \
+           f"`stability report {out}` renders them from it" in said, stopped.stderr
     assert list(load_results(out).documents) == ["failing"]
     # a resume that stops having written nothing (every pair reused, the failures not retried; the
     # file cut to the length it had, which changes its modification time) leaves the reports
