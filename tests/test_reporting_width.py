@@ -156,6 +156,18 @@ def test_score_with_every_column_is_printed_in_parts(run_dir, width):
     assert "Part 2 of" not in compact                              # the default: what fits, in one table
 
 
+@pytest.mark.parametrize("width", WIDTHS)
+def test_score_says_what_its_columns_are_and_which_way_is_better(run_dir, width):
+    """`stability score`'s table named B, Pk, WD... without a word on them, where `run`'s says
+    each one's title and direction from the catalogue (the same legend now)."""
+    text = CliRunner().invoke(app, _commands(run_dir)["score"] + ["--width", str(width)]).stdout
+    flat = " ".join(text.split())
+    assert "Columns: " in flat
+    for said in ("WD = WindowDiff (lower is better)", "B = boundary similarity (higher is better)"):
+        assert said in flat, said
+    assert all(len(line.rstrip()) <= width for line in text.splitlines())
+
+
 def test_parts_repeat_the_key_columns_and_each_fits():
     # widths 9 + 4 + 4 + 4: the whole table takes 34 characters, (segmenter, a, b) 27, (segmenter, a) 20
     section = Section("t", ["segmenter", "a", "b", "c"], [["x" * 9, "1.00", "2.00", "3.00"]])

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..catalogue import reference_measure
 from ..checks import and_joined, counted
-from .corpus import first_reference_note, tolerance_note
+from .corpus import first_reference_note, legend, tolerance_note
 from .model import Report, Section, number, raw, spelling
 
 __all__ = ["score_report", "segmenters_report"]
@@ -80,7 +80,7 @@ def score_report(result: Any, digits: int = 4, compact: bool = False, metrics: S
                                    *tolerance_note(getattr(result, "tolerance", 0), measures),
                                    *first_reference_note(result.mean), *([summary] if n else []),
                                    *_fewer_note(result, measures)],
-                      data=data, footer=footer if n else (),
+                      data=data, footer=footer if n else (), legend=legend(measures),
                       drop_order=tuple(range(len(keys), 0, -1))[:-1] if compact else ())  # all columns: in parts
     return Report("Reference metrics", [section], payload=result.to_dict())
 
