@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -180,7 +181,10 @@ def test_html_lets_a_grid_label_break_after_its_commas(tmp_path):
 
     experiment = with_overrides(load_config(_write(tmp_path, "")), segmenters=["texttiling,k=10,grid={w=[6,12]}"])
     page = render(run_experiment(experiment, progress=False), "html")
-    assert '<th scope="row" class="l">texttiling,<wbr>k=10,<wbr>w=6</th>' in page
+    # the cell's text, its break opportunities kept (a punctuation mark is glued to the character
+    # before it in a span since f2615c7, so that no line starts with it)
+    cells = [re.sub(r"<(?!wbr>)[^>]*>", "", cell) for cell in re.findall(r'<th scope="row" class="l">(.*?)</th>', page)]
+    assert "texttiling,<wbr>k=10,<wbr>w=6" in cells
 
 
 def test_the_chunkers_config_runs_the_readme_choice_of_a_chunker_and_its_size(tmp_path):
