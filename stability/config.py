@@ -449,11 +449,11 @@ class Experiment:
         is a value JSON cannot hold (a callable splitter of an experiment built in Python).
         ``None`` for the demo corpus, which reads no file."""
         from .readers import detect_formats
+        from .readers.dispatch import STDIN
 
         if "demo" in self.corpus or "path" not in self.corpus:
             return None
-        paths = self.corpus["path"]
-        paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+        paths = self.corpus_paths()
         keys = set(_corpus_keys()) - {"path", "demo", "limit"}
         options = {key: value for key, value in self.corpus.items() if key in keys and _json_value(value)}
         text = {key: options[key] for key in ("encoding", "encoding_errors") if key in options}
@@ -461,7 +461,7 @@ class Experiment:
         def format_of(path: Any) -> str | list[str] | None:
             if "format" in options:
                 return _lookup_format(options["format"])
-            if str(path) == "-":
+            if str(path) == STDIN:
                 return None
             try:
                 found = detect_formats(path, **text)
@@ -469,8 +469,14 @@ class Experiment:
                 return None
             return found[0] if len(found) == 1 else list(found)
 
-        return {"paths": [str(Path(p).absolute()) if str(p) != "-" else "-" for p in paths],
+        return {"paths": [str(Path(p).absolute()) if str(p) != STDIN else STDIN for p in paths],
                 "formats": [format_of(p) for p in paths], "options": options}
+
+    def corpus_paths(self) -> list[Any]:
+        """The ``[corpus] path`` as a list: the one path given, or the several (none for the demo
+        corpus)."""
+        paths = self.corpus.get("path")
+        return [paths] if isinstance(paths, (str, os.PathLike)) else list(paths or ())
 
     def build_segmenters(self) -> dict[str, Any]:
         """``label -> segmenter`` for :func:`stability.evaluate`."""
@@ -649,8 +655,7 @@ def missing_corpus(exc: OSError, experiment: Experiment, config: str | os.PathLi
     the path, resolved from the config file's folder, so that a path written relative to the
     current directory read as a mistake elsewhere. ``table``: the corpus's table
     (``[corpus.NAME]`` in a study's file)."""
-    paths = experiment.corpus.get("path")
-    listed = [paths] if isinstance(paths, (str, os.PathLike)) else paths or ()
+    listed = experiment.corpus_paths()
     given = {str(p) for p in listed} | {str(Path(p).resolve()) for p in listed}  # as given, or resolved (a '..')
     if not isinstance(exc, FileNotFoundError) or exc.filename is None or str(exc.filename) not in given:
         return None
@@ -822,6 +827,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     from .catalogue import reference_measures
     from .reporting import with_computed_metrics, write_reports
     from .reporting.model import spelling
+    from .readers.dispatch import STDIN
     from .runner import check_reference_counts, evaluate, told_reference_count
     from .settings import Settings
 
@@ -850,8 +856,7 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
                                     "the run it resumes", parameter="retry_failed")
     segmenters = experiment.build_segmenters()
     told = told_reference_count(segmenters)
-    paths = experiment.corpus.get("path")
-    if told and not any(str(p) == "-" for p in ([paths] if isinstance(paths, (str, os.PathLike)) else paths or ())):
+    if told and not any(str(p) == STDIN for p in experiment.corpus_paths()):
         # a stream is checked as a list is in evaluate, before anything runs: read again up to its first
         # document with a reference (its first, in a corpus with references), never held in memory;
         # standard input cannot be read twice: its documents fail one by one, as an iterator's do

@@ -357,8 +357,8 @@ class Settings:
             raise InvalidParameterError.make(
                 "n_bootstrap x n_restarts", f"at most {MAX_BOOTSTRAP_CELLS:,} (about 0.5 GiB of bootstrap indices)",
                 f"{self.n_bootstrap} x {self.n_restarts}")
-        if self.n_bootstrap < min_bootstrap(self.confidence):
-            fewest = min_bootstrap(self.confidence)
+        fewest = min_bootstrap(self.confidence)
+        if self.n_bootstrap < fewest:
             warn(f"n_bootstrap={self.n_bootstrap}: a {self.confidence:g} percentile interval leaves out "
                  f"{(1 - self.confidence) / 2:.3g} of the resamples at each end, one resample each from {fewest} on; "
                  f"from {self.n_bootstrap} its ends lie among the extreme resamples, so the intervals reported cannot "

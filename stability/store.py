@@ -105,7 +105,6 @@ FORMAT_VERSION = 1
 RESULTS_FILE = "results.jsonl"
 
 
-
 def results_file(output: str | os.PathLike, name: str = "output", *, folder: bool = False) -> Path:
     """The results file an output path names: the path itself, or :data:`RESULTS_FILE` in it when
     it is a folder, as a run's ``--out`` (one that exists, or a path ending in a separator, or any
