@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-import dataclasses
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -82,30 +81,6 @@ def _from_json_pair(pair: Any) -> tuple[float, float]:
     return _from_json_float(low), _from_json_float(high)
 
 
-def same_values(first: Any, second: Any) -> bool:
-    """``first == second``, NaN equal to NaN, through dicts, sequences and dataclasses: a score
-    without a value (a Stat's spread over one document) is NaN, and a result read back from its
-    file must equal the one written.
-
-    Examples
-    --------
-    >>> nan = float("nan")
-    >>> same_values({"f1": (0.5, nan)}, {"f1": (0.5, nan)}), same_values([nan], [0.5])
-    (True, False)
-    """
-    if isinstance(first, float) and isinstance(second, float):
-        return first == second or (math.isnan(first) and math.isnan(second))
-    if isinstance(first, Mapping) and isinstance(second, Mapping):
-        return first.keys() == second.keys() and all(same_values(first[k], second[k]) for k in first)
-    if isinstance(first, (list, tuple)) and isinstance(second, (list, tuple)):
-        return (type(first) is type(second) and len(first) == len(second)
-                and all(same_values(a, b) for a, b in zip(first, second)))
-    if dataclasses.is_dataclass(first) and not isinstance(first, type) and type(first) is type(second):
-        return all(same_values(getattr(first, f.name), getattr(second, f.name))
-                   for f in dataclasses.fields(first) if f.compare)
-    return bool(first == second)
-
-
 def map_floats(value: Any, leaf: Callable[[float], Any]) -> Any:
     """``value`` with ``leaf`` applied to each float in it, through dicts, lists and tuples (a
     tuple becomes a list, as JSON writes it): the one walk behind the strict-JSON forms of a result,
@@ -118,8 +93,24 @@ def map_floats(value: Any, leaf: Callable[[float], Any]) -> Any:
     return dict(zip(value, mapped)) if isinstance(value, dict) else mapped
 
 
-@dataclass(frozen=True)
-class RestartScores:
+class EqualAsWritten:
+    """The equality of result objects, declared once: two are equal when they write the same JSON
+    (``to_dict``), what their results file holds. A result read back from its file equals the one
+    written, and a score without a value, NaN (a :class:`Stat`'s spread over one document,
+    ``layout_only_share`` without the layout control), equals NaN where ``to_dict`` writes it
+    ``null``. Objects of another type, a subclass's too, are not equal (``NotImplemented``); the
+    objects are unhashable unless a class says how (:class:`Stat`)."""
+
+    to_dict: Callable[[], dict[str, Any]]
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return bool(self.to_dict() == other.to_dict())  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True, eq=False)
+class RestartScores(EqualAsWritten):
     """Scores of one permutation scope (within segments, the shuffle or the layout control).
 
     Attributes
@@ -243,13 +234,6 @@ class RestartScores:
     def from_dict(cls, data: Mapping[str, Any]) -> "RestartScores":
         """Inverse of :meth:`to_dict`."""
         return cls(**cls._common_from_dict(data))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RestartScores) or type(self) is not type(other):
-            return NotImplemented
-        return self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True, eq=False)
@@ -506,8 +490,8 @@ def _jsonable(value: Any) -> Any:
     return re.sub(r" at 0x[0-9a-fA-F]+", "", text)
 
 
-@dataclass(frozen=True)
-class Stat:
+@dataclass(frozen=True, eq=False)
+class Stat(EqualAsWritten):
     """Mean, standard deviation (ddof=1) and confidence interval of a score over documents (no
     interval, ``(nan, nan)``, from fewer than two values).
 
@@ -554,14 +538,10 @@ class Stat:
         with np.errstate(invalid="ignore"):  # an infinite value (NWin) has no spread: NaN, without a warning
             return cls(float(x.mean()), float(x.std(ddof=1)), bootstrap_mean(x, rng, confidence, n_resamples), n)
 
-    def __eq__(self, other: object) -> bool:
-        """Equal values, NaN equal to NaN (no spread, no interval: a Stat of one document)."""
-        if not isinstance(other, Stat):
-            return NotImplemented
-        return same_values(self, other)
-
     def __hash__(self) -> int:
-        return hash(tuple(None if math.isnan(x) else x for x in (self.mean, self.std, *self.ci)) + (self.n,))
+        """The hash of what ``==`` compares (:class:`EqualAsWritten`): the JSON form, NaN as ``None``."""
+        data = self.to_dict()
+        return hash((data["mean"], data["std"], *data["ci"], data["n"]))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -733,8 +713,8 @@ def failure_lines(failures: Sequence[Failure], limit: int = FAILURE_LINES) -> li
     return lines
 
 
-@dataclass(frozen=True)
-class SegmenterSummary:
+@dataclass(frozen=True, eq=False)
+class SegmenterSummary(EqualAsWritten):
     """Corpus-level scores of one segmenter (the paper's Table 3 layout: mean and std).
 
     Attributes
@@ -831,14 +811,6 @@ class SegmenterSummary:
             place = "the flags are attributes: content_blind, deterministic, layout_only, term_blind"
         said = f"{type(self).__name__!r} object has no attribute {name!r}"
         raise AttributeError(f"{said}; {place}" if place else said, name=name, obj=self)
-
-    def __eq__(self, other: object) -> bool:
-        """Equal fields, NaN equal to NaN (``layout_only_share`` without the layout control)."""
-        if not isinstance(other, SegmenterSummary):
-            return NotImplemented
-        return same_values(self, other)
-
-    __hash__ = None  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -343,6 +343,25 @@ def test_a_run_read_back_equals_the_run_that_wrote_it(tmp_path):
     assert dataclasses.replace(run, summary={**run.summary, "even": other}) != run
 
 
+
+def test_results_compare_as_written_without_recursing_on_a_subclass():
+    """Equality of the result objects is declared once (``EqualAsWritten``: the same ``to_dict``).
+    A Stat compared with an instance of a subclass of Stat recursed until RecursionError (the NaN-aware
+    comparison fell back on ``==``, which called it again); equal Stats, NaN in them, hash alike."""
+    import dataclasses
+
+    from stability.results import Stat
+
+    @dataclasses.dataclass(frozen=True)
+    class Narrower(Stat):
+        pass
+
+    nan = float("nan")
+    assert Narrower(0.5, 0.1, (0.4, 0.6), 2) != Stat(0.5, 0.1, (0.4, 0.6), 2)
+    assert Stat(0.5, 0.1, (0.4, 0.6), 2) != Narrower(0.5, 0.1, (0.4, 0.6), 2)
+    assert hash(Stat(0.5, nan, (nan, nan), 1)) == hash(Stat(0.5, float("nan"), (float("nan"),) * 2, 1))
+    assert len({Stat(0.5, nan, (nan, nan), 1), Stat(0.5, float("nan"), (float("nan"),) * 2, 1)}) == 1
+
 def test_a_runs_repr_says_a_segmenter_failed_on_every_document_rather_than_nan():
     """``CorpusResult(...; count_corrected: even 0.000 (content-blind), boom nan)`` read as a score
     that came out NaN; the segmenter never ran through. The repr says it as the reports do."""
