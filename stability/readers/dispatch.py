@@ -10,7 +10,7 @@ import itertools
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Callable
 
@@ -90,17 +90,31 @@ def _beside_pages(folder: Listing, codec: str, errors: str) -> set[Path]:
     :attr:`~stability.readers.formats.CorpusFormat.holds_documents` none of whose first
     :data:`_SNIFF_FILES` holds any (Docusaurus's ``_category_.json`` in every folder of its
     pages). They neither decide the folder's format nor are named as left out."""
-    files = [file for _, file in folder.files if not _about_the_folder(file)]
-    suffixes = {file.suffix.lower() for file in files}
-    if not any(suffixes & set(row.extensions) for row in FORMAT_TABLE.values() if row.family):
+    named = _named_files(entry for entry in folder.files if not _about_the_folder(entry[1]))
+    if not any(named[row.name] for row in FORMAT_TABLE.values() if row.family):
         return set()
     found: set[Path] = set()
     for row in FORMAT_TABLE.values():
-        test = row.holds_documents
-        own = [file for file in files if file.suffix.lower() in row.extensions]
+        test, own = row.holds_documents, [file for _, file in named[row.name]]
         if test is not None and own and not any(test(file, codec, errors) for file in own[:_SNIFF_FILES]):
             found.update(own)
     return found
+
+
+def _named_files(entries: Iterable[tuple[str, Path]]) -> dict[str, list[tuple[str, Path]]]:
+    """The ``(relative, file)`` entries each format of the table reads in a folder, by its name, in
+    one walk: those whose suffix (case ignored) one of its extensions names. The one place that
+    says which files of a folder belong to which format: detection's family, its files left out,
+    and the files each format of a family reads, all read it."""
+    formats_of: dict[str, list[str]] = {}
+    for row in FORMAT_TABLE.values():
+        for suffix in row.extensions:
+            formats_of.setdefault(suffix, []).append(row.name)
+    named: dict[str, list[tuple[str, Path]]] = {name: [] for name in FORMAT_TABLE}
+    for entry in entries:
+        for name in formats_of.get(entry[1].suffix.lower(), ()):
+            named[name].append(entry)
+    return named
 
 
 def _detect_directory(folder: Listing, codec: str, errors: str) -> Detection:
@@ -160,15 +174,16 @@ def _left_out(folder: Listing, rows: Sequence[CorpusFormat], codec: str, errors:
     _, listed = list_files(folder, ("*",), quiet=True)
     settings = _beside_pages(folder, codec, errors)
     listed = [(relative, file) for relative, file in listed if file not in settings]
-    own = {suffix for row in rows for suffix in row.extensions}
-    other = {suffix for r in FORMAT_TABLE.values() if r not in rows for suffix in r.extensions} - own
-    weak = {"", *(suffix for r in FORMAT_TABLE.values() for suffix in r.weak_extensions)} - own
-    untold = itertools.islice((file for _, file in listed if file.suffix.lower() in weak
+    named, mine = _named_files(listed), {row.name for row in rows}
+    own = {file for name in mine for _, file in named[name]}
+    other = {file for name, entries in named.items() if name not in mine for _, file in entries} - own
+    weak = {"", *(suffix for r in FORMAT_TABLE.values() for suffix in r.weak_extensions)}
+    untold = itertools.islice((file for _, file in listed if file.suffix.lower() in weak and file not in own
                                and not _about_the_folder(file)), _SNIFF_UNREAD)
     recognised = {file for file in untold if _sniff(file, codec, errors) is not None}
     files = [(relative, file) for relative, file in listed if not _about_the_folder(file)
-             and (file.suffix.lower() in other or file in recognised)]
-    read = {file.with_suffix("") for _, file in listed if file.suffix.lower() in own}
+             and (file in other or file in recognised)]
+    read = {file.with_suffix("") for file in own}
     unread = {file.with_suffix("") for _, file in files}
 
     def companion(file: Path) -> bool:  # talk.chapters.vtt beside talk.srt goes with it
@@ -186,8 +201,8 @@ def _family(folder: Listing, row: CorpusFormat, pattern: str | Sequence[str] | N
     files (Markdown pages beside HTML ones); else ``row`` alone."""
     if not row.family:
         return [row]
-    suffixes = {file.suffix.lower() for _, file in _selected(folder, pattern) if not _about_the_folder(file)}
-    present = [r for r in FORMAT_TABLE.values() if r.family == row.family and suffixes & set(r.extensions)]
+    named = _named_files(entry for entry in _selected(folder, pattern) if not _about_the_folder(entry[1]))
+    present = [r for r in FORMAT_TABLE.values() if r.family == row.family and named[r.name]]
     return present or [row]
 
 
@@ -199,9 +214,8 @@ def _selected(folder: Listing, pattern: str | Sequence[str] | None) -> list[tupl
 
 
 def _own_files(folder: Listing, row: CorpusFormat) -> Listing:
-    """``folder``'s listing narrowed to the files ``row``'s extensions name."""
-    return Listing(folder.root, tuple((relative, file) for relative, file in folder.files
-                                      if file.suffix.lower() in row.extensions))
+    """``folder``'s listing narrowed to the files ``row``'s extensions name (:func:`_named_files`)."""
+    return Listing(folder.root, tuple(_named_files(folder.files)[row.name]))
 
 
 def _target(path: PathLike, quiet: bool = False) -> PathLike | Listing:
