@@ -131,14 +131,6 @@ def summarize(
                           _stat_rng(seed, label, name), confidence, n_bootstrap)
             for name in metric_names
         }
-        matched = predicted = initial = 0
-        for r in docs:
-            counts = restart_precision_recall(r.segmentation.boundaries, r.restart_boundaries, r.tolerance)
-            matched += int(counts.matched.sum())
-            predicted += int(counts.predicted.sum())
-            initial += counts.initial * len(r.restart_boundaries)
-        micro_p = boundary_ratio(matched, predicted, initial) if docs else float("nan")
-        micro_r = boundary_ratio(matched, initial, predicted) if docs else float("nan")
         blind = [r.content_blind for r in docs if r.content_blind is not None]
         layout = [r.layout_only for r in docs if r.layout_only is not None]
         determ = [r.deterministic for r in docs if r.deterministic is not None]
@@ -149,8 +141,7 @@ def summarize(
             n_documents=len(docs),
             n_failed=sum(1 for f in failures if f.segmenter == label),
             macro=macro,
-            micro={"precision": micro_p, "recall": micro_r,
-                   "f1": f1_score(micro_p, micro_r) if docs else float("nan")},
+            micro=_micro(docs),
             content_blind_share=float(np.mean(blind)) if blind else float("nan"),
             nondeterministic_share=float(1 - np.mean(determ)) if determ else float("nan"),
             content_blind=None if not blind else is_content_blind(macro["shuffle_f1"].mean, macro["f1"].mean,
@@ -164,6 +155,22 @@ def summarize(
             term_blind=is_term_blind(term_blind),
         )
     return out
+
+
+def _micro(docs: Sequence[StabilityResult]) -> dict[str, float]:
+    """Precision, recall and F1 of the matched, found and initial boundaries pooled over every
+    restart of every document of ``docs``; NaN without a document (not the 1.0 of "nothing
+    predicted, nothing to find")."""
+    if not docs:
+        return {"precision": float("nan"), "recall": float("nan"), "f1": float("nan")}
+    matched = predicted = initial = 0
+    for r in docs:
+        counts = restart_precision_recall(r.segmentation.boundaries, r.restart_boundaries, r.tolerance)
+        matched += int(counts.matched.sum())
+        predicted += int(counts.predicted.sum())
+        initial += counts.initial * len(r.restart_boundaries)
+    precision, recall = boundary_ratio(matched, predicted, initial), boundary_ratio(matched, initial, predicted)
+    return {"precision": precision, "recall": recall, "f1": f1_score(precision, recall)}
 
 
 def count_marks(summary: Mapping[str, SegmenterSummary]) -> dict[str, dict[str, tuple[float, float]]]:
