@@ -785,14 +785,20 @@ class SegmenterSummary(EqualAsWritten):
         set beside them; not every :class:`Stat` of ``macro``, ``micro`` and ``reference``, which
         filled a notebook's screen for one segmenter (they are attributes, and in :meth:`to_dict`)."""
         from .catalogue import HEADLINE
-        from .reporting.corpus import flags
 
         nan = Stat(float("nan"), float("nan"), (float("nan"), float("nan")), 0)  # no document scored
         head, f1 = self.macro.get(HEADLINE.name, nan), self.macro.get("f1", nan)
-        said = flags(self.content_blind, self.deterministic, layout_only=self.layout_only, term_blind=self.term_blind)
+        said = self._flags()
         return (f"SegmenterSummary(segmenter={self.segmenter!r}, n_documents={self.n_documents}, "
                 f"n_failed={self.n_failed}, {HEADLINE.name}={head.mean:.3f} [{head.ci[0]:.3f}, {head.ci[1]:.3f}], "
                 f"f1={f1.mean:.3f}{f', flags={said!r}' if said else ''})")
+
+    def _flags(self) -> str:
+        """The flags the reprs (its own and :class:`CorpusResult`'s) set beside its headline, said
+        as the reports say them (:func:`stability.reporting.corpus.flags`; its failures aside)."""
+        from .reporting.corpus import flags
+
+        return flags(self.content_blind, self.deterministic, layout_only=self.layout_only, term_blind=self.term_blind)
 
     def __getattr__(self, name: str) -> Any:
         """Only for a name no attribute has: say where a score the repr shows is (``summary.f1`` is
@@ -925,12 +931,11 @@ class CorpusResult:
         ``term-blind``, ``non-deterministic``), as the reports set them beside it: a chunker's 0.50
         printed beside C99's 0.75 without its ``layout-only`` read as a score."""
         from .catalogue import HEADLINE
-        from .reporting.corpus import flags
 
         def head(label: str, s: SegmenterSummary) -> str:
             if not s.n_documents and s.n_failed:
                 return f"{label} failed on every document"  # no score to show, as the reports say it
-            said = flags(s.content_blind, s.deterministic, layout_only=s.layout_only, term_blind=s.term_blind)
+            said = s._flags()
             return f"{label} {s.macro[HEADLINE.name].mean:.3f}" + (f" ({said})" if said else "")
 
         n_docs = max((len(d) for d in self.documents.values()), default=0)
