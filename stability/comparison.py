@@ -41,7 +41,7 @@ import numpy as np
 from .catalogue import HEADLINE, Measure
 from .matching import count_matches
 from .registry import REFERENCE_COUNT
-from .results import StabilityResult, is_layout_only, is_term_blind, term_blind_share
+from .results import StabilityResult, is_term_blind, layout_only_over, term_blind_share
 
 __all__ = ["STABILITY_X_AGREEMENT", "COMPARISON_NOTE", "COMPARISON_BRIEF", "MIN_OTHER_VOTERS", "AGREEMENT_TOLERANCE",
            "boundary_agreement", "is_voter", "layout_only", "term_blind", "document_ids", "pairwise_agreement", "comparison_scores",
@@ -130,14 +130,10 @@ def _headline(docs: Sequence[StabilityResult]) -> float:
 
 def layout_only(docs: Sequence[StabilityResult]) -> bool | None:
     """Whether a segmenter is layout-only over a corpus: its mean layout-control F1 over the
-    documents that ran the control is at least ``1 - content_margin`` (the rule of
+    documents that ran the control is at least ``1 - content_margin``, the documents' margin
+    (:func:`stability.results.layout_only_over`, the rule of
     :attr:`stability.results.SegmenterSummary.layout_only`); ``None`` when no document ran it."""
-    layouts = [getattr(r, "layout", None) for r in docs]
-    values = [layout.f1 for layout in layouts if layout is not None]
-    values = [v for v in values if not np.isnan(v)]
-    if not values:
-        return None
-    return is_layout_only(float(np.mean(values)), docs[0].content_margin)
+    return layout_only_over(docs)
 
 
 def term_blind(docs: Sequence[StabilityResult]) -> bool:

@@ -31,6 +31,21 @@ def is_layout_only(layout_f1: float, content_margin: float) -> bool:
     return bool(layout_f1 >= 1.0 - content_margin)
 
 
+def layout_only_over(docs: Any, content_margin: float | None = None) -> bool | None:
+    """The layout control's verdict over a corpus (``docs``, a segmenter's :class:`StabilityResult` s):
+    :func:`is_layout_only` of the mean layout-control F1 over the documents that ran it (NaN values
+    left out, as a :class:`Stat` leaves them), with ``content_margin`` (default: the documents'
+    own); ``None`` when none ran it. The rule of :attr:`SegmenterSummary.layout_only` and of the
+    comparison's voters (:func:`stability.comparison.layout_only`)."""
+    ran = [r.layout.f1 for r in docs if getattr(r, "layout", None) is not None]
+    if not ran:
+        return None
+    values = np.asarray(ran, dtype=float)
+    values = values[~np.isnan(values)]
+    margin = docs[0].content_margin if content_margin is None else content_margin
+    return is_layout_only(float(values.mean()) if values.size else float("nan"), margin)
+
+
 #: The share of a segmenter's documents that must be exceeded by those it was term-blind on (it saw
 #: next to no term shared between their units: :func:`stability.segmenter.unit_terms_problem`) for
 #: the segmenter to be flagged term-blind over the corpus (:func:`is_term_blind`): most of them. On

@@ -23,7 +23,7 @@ from numpy.typing import ArrayLike
 from .catalogue import MULTI_REFERENCE, REFERENCE, STABILITY, oriented, stability_measure
 from .permutations import Stream
 from .stats import derived_rng, kendall_tau
-from .results import (Failure, SegmenterSummary, StabilityResult, Stat, is_content_blind, is_layout_only, is_term_blind,
+from .results import (Failure, SegmenterSummary, StabilityResult, Stat, is_content_blind, is_term_blind, layout_only_over,
                       resolved_values, term_blind_share)
 from .matching import boundary_ratio
 from .scores import restart_precision_recall
@@ -149,7 +149,7 @@ def summarize(
             deterministic=None if not determ else bool(all(determ)),
             reference=reference,
             layout_only_share=float(np.mean(layout)) if layout else float("nan"),
-            layout_only=None if not layout else is_layout_only(macro["layout_f1"].mean, content_margin),
+            layout_only=layout_only_over(docs, content_margin),
             term_blind_share=term_blind,
             resolved_params=resolved_values(docs),
             term_blind=is_term_blind(term_blind),
