@@ -674,6 +674,7 @@ def score(
     k: Annotated[Optional[str], typer.Option("--window", "-k", metavar="<k>", help="Window k of Pk/WindowDiff: an integer or lamprier / nltk / segeval.")] = None,
     old_k: Annotated[Optional[str], typer.Option("--k", hidden=True)] = None,
     tolerance: Annotated[int, typer.Option("--tolerance", min=0, help="Boundary-matching tolerance for P/R/F1.")] = 0,
+    coder: Annotated[Optional[str], typer.Option("--coder", metavar="<name>", help="The coder whose segmentations are the hypotheses, in a segeval dataset of several coders; left out of the references too.")] = None,
     width: WidthOption = None,
     report_format: ReportFormatOption = None,
     old_report: OldReportOption = None,
@@ -687,14 +688,17 @@ def score(
     {"id": "doc1", "boundaries": [3, 7], "n_units": 10} (new segments start at units 3 and 7 of 10),
     {"id": "doc1", "masses": [3, 4, 3]} (segment sizes) or {"id": "doc1", "labels": [0, 0, 0, 1, 1]} (a
     segment label per unit); several annotators of a reference:
-    "references": [[3, 7], [4]] with "n_units". Or any corpus run reads, whose references are used
-    (Choi files, JSON with "units", CSV label columns...).
+    "references": [[3, 7], [4]] with "n_units". Or segeval's dataset JSON, {"segmentation_type":
+    "linear", "items": {"doc1": {"coder1": [3, 4, 3], ...}}} (--coder picks a hypothesis coder).
+    Or any corpus run reads, whose references are used (Choi files, JSON with "units", CSV label
+    columns...).
     """
     from .scoring import score_files, window_from_text
 
     with _errors(debug, ctx):
         k = k if k is not None else old_k
-        result = score_files(reference, hypothesis, k=None if k is None else window_from_text(k), tolerance=tolerance)
+        result = score_files(reference, hypothesis, k=None if k is None else window_from_text(k), tolerance=tolerance,
+                             coder=coder)
         _print_report(result, report_format or old_report, width=width, columns=columns, metrics=metrics)
 
 

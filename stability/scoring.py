@@ -11,6 +11,9 @@ A segmentation file is either
   ``{"id": ..., "labels": [...]}`` (one segment label per unit), under the keys the corpus reader
   takes references from (:data:`stability.readers.jsonl.REFERENCE_KEYS`; several annotators:
   ``"references": [[...], ...]`` with ``n_units``, or a list of lists), or
+* a segeval dataset (``{"segmentation_type": "linear", "items": {item: {coder: [masses]}}}``, the
+  JSON file ``segeval.data.jsonutils`` writes and reads): an item is a document, its coders'
+  masses its segmentations (several: the annotators of a reference), or
 * any corpus :func:`stability.readers.read_corpus` reads (Choi files, JSON lines with units, CSV
   label columns...), whose reference segmentations are used.
 """
@@ -24,7 +27,7 @@ import unicodedata
 import re
 import sys
 from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +94,7 @@ class _Entry:
     times: Any = None
     source: str = ""
     read: bool = False
+    coders: tuple[str, ...] = ()
 
 
 def _place(doc: Any, fallback: str) -> str:
@@ -159,8 +163,81 @@ def _keys_received(record: Mapping[str, Any]) -> str:
     return f"received the keys {', '.join(repr(key) for key in record) or 'none'}{next(filter(None, hints), '')}"
 
 
+#: The keys of segeval's dataset file (``segeval.data.jsonutils``, what ``input_linear_mass_json``
+#: reads): ``{"segmentation_type": "linear", "items": {item: {coder: [masses]}}}``, an item a
+#: document and each coder's masses one segmentation of it.
+SEGEVAL_KEYS = ("items", "segmentation_type")
+
+
+def is_segeval_dataset(record: Any) -> bool:
+    """Whether a JSON object is a segeval dataset (:data:`SEGEVAL_KEYS`) rather than one document's
+    segmentation."""
+    return isinstance(record, dict) and "items" in record and "segmentation_type" in record
+
+
+def _segeval_entries(path: Path, number: int, dataset: Mapping[str, Any]) -> Iterator[_Entry]:
+    """The documents of a segeval dataset: an item each, its coders' masses its segmentations in
+    the file's order (several: several annotators of a reference, as ``"masses": [[...], ...]``)."""
+    def fail(message: str) -> CorpusFormatError:
+        return CorpusFormatError(message, path=str(path), line=number)
+
+    if dataset["segmentation_type"] != "linear":
+        raise fail(f"a segeval dataset's 'segmentation_type' must be 'linear' (segmentations of a text into segments); "
+                   f"received {_short_repr(dataset['segmentation_type'])}")
+    items = dataset["items"]
+    if not isinstance(items, dict) or not items:
+        raise fail(f"a segeval dataset's 'items' must be an object item -> {{coder: [masses]}} of at least one item; "
+                   f"received {_short_repr(items)}")
+    for item, coders in items.items():
+        if not isinstance(coders, dict) or not coders:
+            raise fail(f"item {item!r} of the segeval dataset: expected an object coder -> [masses] of at least one "
+                       f"coder; received {_short_repr(coders)}")
+        try:
+            segs = tuple(Segmentation.from_masses(masses) for masses in coders.values())
+        except StabilityError as exc:
+            raise fail(f"item {item!r} of the segeval dataset: {exc}") from None
+        sizes = {coder: seg.n_units for coder, seg in zip(coders, segs)}
+        if len(set(sizes.values())) > 1:
+            raise fail(f"item {item!r} of the segeval dataset: its coders' masses add up to different numbers of "
+                       f"units ({', '.join(f'{coder!r}: {n}' for coder, n in sizes.items())}); expected segmentations "
+                       "of the same text")
+        yield _Entry(str(item), segs, source=f"{path}:{number}", coders=tuple(map(str, coders)))
+
+
+def _coder_chosen(hypotheses: Mapping[str, _Entry], references: Mapping[str, _Entry],
+                  coder: str) -> tuple[dict[str, _Entry], dict[str, _Entry]]:
+    """The hypotheses reduced to ``coder``'s segmentation of each item (segeval datasets), and the
+    references without it, where they have it too (the same dataset given as both: a coder is
+    not scored against itself)."""
+    def chosen(entry: _Entry, keep: bool) -> _Entry:
+        picked = [(name, seg) for name, seg in zip(entry.coders, entry.segmentations) if (name == coder) == keep]
+        return replace(entry, segmentations=tuple(seg for _, seg in picked),
+                       coders=tuple(name for name, _ in picked))
+
+    hyps = {}
+    for key, entry in hypotheses.items():
+        if not entry.coders:
+            raise InvalidParameterError(f"document {entry.id!r} ({entry.source}): a coder ({coder!r}) is chosen in a "
+                                        "segeval dataset, and this hypothesis is not read from one; leave the coder "
+                                        "out, or give the hypotheses as a segeval dataset")
+        if coder not in entry.coders:
+            raise InvalidParameterError(f"item {entry.id!r} ({entry.source}) has no coder {coder!r}; its coders: "
+                                        f"{', '.join(map(repr, entry.coders))}")
+        hyps[key] = chosen(entry, True)
+    refs = {}
+    for key, entry in references.items():
+        refs[key] = chosen(entry, False) if coder in entry.coders else entry
+        if not refs[key].segmentations:
+            raise InvalidParameterError(f"item {entry.id!r} ({entry.source}): its only reference is coder {coder!r}, "
+                                        "the hypothesis; a coder is not scored against itself")
+    return hyps, refs
+
+
 def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator[_Entry]:
     for number, place, record in records:
+        if is_segeval_dataset(record):
+            yield from _segeval_entries(path, number, record)
+            continue
         doc_id = document_id(record.get("id", place), functools.partial(CorpusFormatError, path=str(path), line=number))
         # the keys the corpus reader reads references from (REFERENCE_KEYS): boundary lists, or segment sizes
         keys = [key for key in REFERENCE_KEYS if key in record]
@@ -360,6 +437,7 @@ def score_files(
     tolerance: int = 0,
     gamma: float = 0.85,
     window_limit: int = 3,
+    coder: str | None = None,
     **reader_options: Any,
 ) -> ScoreResult:
     """Score every hypothesis segmentation against the reference(s) of the same document id.
@@ -367,13 +445,18 @@ def score_files(
     Every hypothesis must have a reference (an error names the missing ids); references without
     a hypothesis are an error too, so a partial file is never scored silently. Either path (not
     both) may be ``"-"``: segmentations piped on standard input. Segmentations held in Python
-    are scored by :func:`score_segmentations`.
+    are scored by :func:`score_segmentations`. ``coder``: the coder whose segmentations are the
+    hypotheses, in a hypothesis file that is a segeval dataset of several coders; it is left out
+    of the references too when they have it (the same dataset given as both scores that coder
+    against the others).
     """
     if str(reference) == str(hypothesis) == STDIN:
         raise InvalidParameterError("reference and hypothesis cannot both be read from standard input ('-'): "
                                     "give one of them as a file")
     references = _by_id(read_segmentations(reference, **reader_options), reference)
     hypotheses = _by_id(read_segmentations(hypothesis, **reader_options), hypothesis)
+    if coder is not None:
+        hypotheses, references = _coder_chosen(hypotheses, references, str(coder))
     return _score(references, hypotheses, k=k, tolerance=tolerance, gamma=gamma, window_limit=window_limit)
 
 
@@ -490,7 +573,9 @@ def _score(references: Mapping[str, _Entry], hypotheses: Mapping[str, _Entry], *
         if len(hyp.segmentations) > 1:
             raise InvalidParameterError(
                 f"document {doc_id!r}: the hypothesis file gives {len(hyp.segmentations)} segmentations; score "
-                "compares one hypothesis per document with its reference(s) (put each hypothesis in a file of its own)")
+                "compares one hypothesis per document with its reference(s) " + (
+                    f"(choose one of its coders, {', '.join(map(repr, hyp.coders))}: --coder in the command line)"
+                    if hyp.coders else "(put each hypothesis in a file of its own)"))
         h = hyp.segmentations[0]
         if h.n_units != ref.segmentations[0].n_units:
             raise InvalidParameterError(

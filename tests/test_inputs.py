@@ -601,3 +601,69 @@ def test_units_check_takes_string_subclasses_and_names_the_first_unit_that_is_no
     units: list = ["a"] * 500 + [b"bytes", 3]
     with pytest.raises(InvalidTypeError, match=r"units\[500\] must be a string; received bytes"):
         check_units(units)
+
+
+def _segeval_dataset(tmp_path, name, items):
+    """A segeval dataset file written by segeval itself (``output_linear_mass_json``)."""
+    from segeval.data import Dataset
+    from segeval.data.jsonutils import output_linear_mass_json
+
+    path = tmp_path / name
+    output_linear_mass_json(str(path), Dataset({item: {coder: tuple(m) for coder, m in coders.items()}
+                                                for item, coders in items.items()}))
+    return path
+
+
+def test_score_reads_segeval_datasets_and_gives_segevals_numbers(tmp_path):
+    """A segeval user's files (its dataset JSON, items -> coders -> masses) were refused ("expected
+    'references' or 'boundaries'... received the keys 'items', 'segmentation_type'")."""
+    import segeval
+
+    ref = _segeval_dataset(tmp_path, "ref.json", {"a": {"ann1": [3, 4, 3], "ann2": [3, 7]}, "b": {"ann1": [2, 2, 4]}})
+    hyp = _segeval_dataset(tmp_path, "hyp.json", {"a": {"sys": [3, 7]}, "b": {"sys": [4, 4]}})
+    scored = score_files(ref, hyp)
+    for item, (first, mine) in {"a": ((3, 4, 3), (3, 7)), "b": ((2, 2, 4), (4, 4))}.items():
+        # B and S as segeval 2.0.11 computes them (the first coder is the reference of single-reference metrics)
+        assert scored.documents[item]["boundary_similarity"] == pytest.approx(float(segeval.boundary_similarity(mine, first)))
+        assert scored.documents[item]["segmentation_similarity"] == pytest.approx(float(segeval.segmentation_similarity(mine, first)))
+    assert scored.documents["a"]["n_references"] == 2 and "n_references" not in scored.documents["b"]  # two coders of a
+
+
+def test_score_scores_one_coder_of_a_segeval_dataset_against_the_others(tmp_path):
+    import segeval
+
+    items = {"a": {"1": [2, 3, 3], "2": [2, 6], "3": [5, 3]}}
+    data = _segeval_dataset(tmp_path, "data.json", items)
+    result = CliRunner().invoke(app, ["score", "-R", str(data), "-H", str(data), "--report-format", "json"])
+    assert result.exit_code == 1 and "choose one of its coders, '1', '2', '3': --coder" in result.stderr
+    result = CliRunner().invoke(app, ["score", "-R", str(data), "-H", str(data), "--coder", "3",
+                                      "--report-format", "json"])
+    assert result.exit_code == 0, result.output
+    scored = json.loads(result.stdout)["documents"]["a"]
+    # coder 3 against coder 1, the first of the others (not against itself: B would be 1)
+    assert scored["boundary_similarity"] == pytest.approx(float(segeval.boundary_similarity((5, 3), (2, 3, 3))))
+    assert scored["boundary_similarity"] < 1
+    with pytest.raises(InvalidParameterError, match=r"item 'a' \(.*data.json:1\) has no coder '9'; its coders: '1', '2', '3'"):
+        score_files(data, data, coder="9")
+    only = _segeval_dataset(tmp_path, "only.json", {"a": {"3": [5, 3]}})
+    with pytest.raises(InvalidParameterError, match="its only reference is coder '3', the hypothesis"):
+        score_files(only, data, coder="3")
+    bare = tmp_path / "hyp.jsonl"
+    bare.write_text('{"id": "a", "masses": [5, 3]}\n', encoding="utf-8")
+    with pytest.raises(InvalidParameterError, match="a coder .'3'. is chosen in a segeval dataset, and this hypothesis is not"):
+        score_files(data, bare, coder="3")
+
+
+@pytest.mark.parametrize("dataset, message", [
+    ({"segmentation_type": "nested", "items": {"a": {"1": [3]}}}, "'segmentation_type' must be 'linear'"),
+    ({"segmentation_type": "linear", "items": {}}, "'items' must be an object item -> {coder: \\[masses\\]} of at least one"),
+    ({"segmentation_type": "linear", "items": {"a": [3, 4]}}, "item 'a' of the segeval dataset: expected an object coder"),
+    ({"segmentation_type": "linear", "items": {"a": {"1": [3, 4], "2": [3]}}},
+     r"item 'a' of the segeval dataset: its coders' masses add up to different numbers of units \('1': 7, '2': 3\)"),
+    ({"segmentation_type": "linear", "items": {"a": {"1": [3, 0]}}}, "item 'a' of the segeval dataset: "),
+])
+def test_score_refuses_a_broken_segeval_dataset_naming_the_item(tmp_path, dataset, message):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(dataset), encoding="utf-8")
+    with pytest.raises(CorpusFormatError, match=message):
+        score_files(path, path)
