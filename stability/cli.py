@@ -691,7 +691,8 @@ def score(
     "references": [[3, 7], [4]] with "n_units". Or segeval's dataset JSON, {"segmentation_type":
     "linear", "items": {"doc1": {"coder1": [3, 4, 3], ...}}} (--coder picks a hypothesis coder).
     Or any corpus run reads, whose references are used (Choi files, JSON with "units", CSV label
-    columns...).
+    columns...). A hypothesis may give a pipeline's chunk texts, {"id": "doc1", "chunks": ["...",
+    ...]}, against such a corpus: each chunk start is placed on its units.
     """
     from .scoring import score_files, window_from_text
 

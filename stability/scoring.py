@@ -16,6 +16,10 @@ A segmentation file is either
   masses its segmentations (several: the annotators of a reference), or
 * any corpus :func:`stability.readers.read_corpus` reads (Choi files, JSON lines with units, CSV
   label columns...), whose reference segmentations are used.
+
+A hypothesis may also give the chunk texts of a pipeline, ``{"id": ..., "chunks": [...]}``
+(:data:`CHUNKS_KEY`), when its reference is such a corpus: each chunk start is placed on the
+document's units as :class:`segmenters.chunkers.ChunkerSegmenter` places a chunker's.
 """
 
 from __future__ import annotations
@@ -74,9 +78,13 @@ def window_from_text(text: str, name: str = "k") -> int | str:
     return check_window(text, name)  # a convention's name, or refused as the metrics refuse it
 
 
+#: The key of a hypothesis given as chunk texts (a RAG pipeline's chunks of a document, in order;
+#: whitespace may differ from the source and chunks may overlap): they are placed on the units of
+#: the reference's document, as :class:`segmenters.chunkers.ChunkerSegmenter` places a chunker's.
+CHUNKS_KEY = "chunks"
 #: What a bare segmentation holds, as errors say it: the corpus reader's reference keys
-#: (REFERENCE_KEYS), boundary lists with the number of units.
-_SEGMENTATION_KEYS = reference_keys_said("'n_units'")
+#: (REFERENCE_KEYS), boundary lists with the number of units, or a hypothesis's chunk texts.
+_SEGMENTATION_KEYS = reference_keys_said("'n_units'") + f" or {CHUNKS_KEY!r} (chunk texts, against a corpus)"
 #: The kinds of REFERENCE_KEYS that carry the number of units, the segmentation of one annotator's
 #: list, and the verb that says how many units it gives.
 _COUNTED: dict[str, tuple[Any, str]] = {"sizes": (Segmentation.from_masses, "add up to"),
@@ -95,6 +103,10 @@ class _Entry:
     source: str = ""
     read: bool = False
     coders: tuple[str, ...] = ()
+    #: The units of a document a corpus reader read (the references' units, on which the chunk
+    #: texts of a hypothesis are placed), and a hypothesis's chunk texts, before they are placed.
+    units: tuple[str, ...] | None = None
+    chunks: tuple[str, ...] | None = None
 
 
 def _place(doc: Any, fallback: str) -> str:
@@ -159,7 +171,7 @@ def _keys_received(record: Mapping[str, Any]) -> str:
     >>> _keys_received({"id": "a", "boundary": [3], "n_units": 10})
     "received the keys 'id', 'boundary', 'n_units'; did you mean 'boundaries'?"
     """
-    hints = (did_you_mean(key, REFERENCE_KEYS) for key in record if key not in ("id", "n_units"))
+    hints = (did_you_mean(key, [*REFERENCE_KEYS, CHUNKS_KEY]) for key in record if key not in ("id", "n_units"))
     return f"received the keys {', '.join(repr(key) for key in record) or 'none'}{next(filter(None, hints), '')}"
 
 
@@ -233,10 +245,52 @@ def _coder_chosen(hypotheses: Mapping[str, _Entry], references: Mapping[str, _En
     return hyps, refs
 
 
+def _chunks_entry(path: Path, number: int, place: str, record: Mapping[str, Any]) -> _Entry:
+    """A hypothesis of chunk texts (:data:`CHUNKS_KEY`), placed later on its reference's units."""
+    doc_id = document_id(record.get("id", place), functools.partial(CorpusFormatError, path=str(path), line=number))
+    if others := [key for key in REFERENCE_KEYS if key in record]:
+        raise CorpusFormatError(f"document {doc_id!r}: expected its segmentation in one key; received "
+                                f"{CHUNKS_KEY!r} and {others[0]!r}", path=str(path), line=number)
+    chunks = record[CHUNKS_KEY]
+    if not isinstance(chunks, list) or not all(isinstance(chunk, str) for chunk in chunks):
+        raise CorpusFormatError(f"document {doc_id!r}: expected {CHUNKS_KEY!r} to be a list of the chunk texts "
+                                f"(strings); received {_short_repr(chunks)}", path=str(path), line=number)
+    return _Entry(doc_id, (), source=f"{path}:{number}", chunks=tuple(chunks))
+
+
+def _placed_chunks(hypotheses: Mapping[str, _Entry], references: Mapping[str, _Entry]) -> dict[str, _Entry]:
+    """The hypotheses with chunk texts turned into boundaries between the units of their
+    reference's document: each chunk's start snapped to the nearer end of the unit it falls in
+    (:class:`segmenters.chunkers.ChunkerSegmenter`'s rule, one rule for a chunker run by the
+    harness and for chunks exported from a pipeline)."""
+    from segmenters.chunkers import ChunkerSegmenter
+
+    placed = dict(hypotheses)
+    for key, entry in hypotheses.items():
+        if entry.chunks is None or key not in references:  # unpaired ids: _score names them all
+            continue
+        ref = references[key]
+        if ref.units is None:
+            raise InvalidParameterError(
+                f"document {entry.id!r}: the hypothesis gives chunk texts ({entry.source}), which are placed on the "
+                f"units of the reference's document, and the reference ({ref.source}) has no units: give as reference "
+                "the corpus whose documents were chunked (with its units and references)")
+        chunks = entry.chunks
+        try:
+            boundaries = ChunkerSegmenter(lambda text: chunks).segment(ref.units)
+        except StabilityError as exc:
+            raise InvalidParameterError(f"document {entry.id!r} ({entry.source}): {exc}") from None
+        placed[key] = replace(entry, segmentations=(Segmentation(boundaries, len(ref.units)),), chunks=None)
+    return placed
+
+
 def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator[_Entry]:
     for number, place, record in records:
         if is_segeval_dataset(record):
             yield from _segeval_entries(path, number, record)
+            continue
+        if CHUNKS_KEY in record:
+            yield _chunks_entry(path, number, place, record)
             continue
         doc_id = document_id(record.get("id", place), functools.partial(CorpusFormatError, path=str(path), line=number))
         # the keys the corpus reader reads references from (REFERENCE_KEYS): boundary lists, or segment sizes
@@ -349,7 +403,7 @@ def read_segmentations(path: str | os.PathLike, **reader_options: Any) -> Iterat
     for doc in read_corpus(path, **reader_options):
         if not doc.references:
             raise CorpusFormatError(f"document {doc.id!r} has no segmentation to score", path=str(path))
-        yield _Entry(doc.id, doc.references, doc.times, _place(doc, str(path)), read=True)
+        yield _Entry(doc.id, doc.references, doc.times, _place(doc, str(path)), read=True, units=tuple(doc.units))
 
 
 def _id_key(doc_id: str) -> str:
@@ -457,6 +511,7 @@ def score_files(
     hypotheses = _by_id(read_segmentations(hypothesis, **reader_options), hypothesis)
     if coder is not None:
         hypotheses, references = _coder_chosen(hypotheses, references, str(coder))
+    hypotheses = _placed_chunks(hypotheses, references)
     return _score(references, hypotheses, k=k, tolerance=tolerance, gamma=gamma, window_limit=window_limit)
 
 

@@ -275,8 +275,9 @@ def test_score_refuses_bare_segmentations_that_contradict_themselves(tmp_path, r
     ({"id": "a", "boundary": [3], "n_units": 10},
      r"ref\.jsonl:1: expected 'references' or 'boundaries' with 'n_units' .*; received the keys 'id', 'boundary', "
      r"'n_units'; did you mean 'boundaries'\?$"),
-    ({"id": "a", "n_units": 10}, r"ref\.jsonl:1: expected 'references' .* 'labels' \(a segment label per unit\); "
-     r"received the keys 'id', 'n_units'$"),
+    ({"id": "a", "n_units": 10}, r"ref\.jsonl:1: expected 'references' .* 'labels' \(a segment label per unit\) or 'chunks' "
+     r"\(chunk texts, against a corpus\); received the keys 'id', 'n_units'$"),
+    ({"id": "a", "chunk": ["x"]}, r"received the keys 'id', 'chunk'; did you mean 'chunks'\?$"),
 ])
 def test_score_names_the_keys_of_a_segmentation_it_cannot_read(tmp_path, record, message):
     """A key misspelled (``boundary``) was refused with the keys expected only: neither the keys
@@ -667,3 +668,44 @@ def test_score_refuses_a_broken_segeval_dataset_naming_the_item(tmp_path, datase
     path.write_text(json.dumps(dataset), encoding="utf-8")
     with pytest.raises(CorpusFormatError, match=message):
         score_files(path, path)
+
+
+def test_score_places_a_pipelines_chunk_texts_on_the_reference_corpus_units(tmp_path):
+    """Chunks exported from a RAG pipeline ({"id", "chunks": [texts]}) were refused ("expected
+    'references' or 'boundaries'..."); they are placed on the reference document's units by the
+    rule a chunker run by the harness follows (ChunkerSegmenter: a chunk start snaps to the nearer
+    end of its unit), whitespace changed and overlaps allowed."""
+    from segmenters.chunkers import ChunkerSegmenter
+
+    corpus = tmp_path / "corpus.jsonl"
+    units = ["Rain is coming.", "Bring a coat.", "The match ended.", "Our team won.", "Fans cheered."]
+    corpus.write_text(json.dumps({"id": "d", "units": units, "references": [[2]]}) + "\n", encoding="utf-8")
+    chunks = ["Rain is coming.  Bring a coat. The match", "match ended.\nOur team won.", "Fans cheered."]
+    hyp = tmp_path / "chunks.jsonl"
+    hyp.write_text(json.dumps({"id": "d", "chunks": chunks}) + "\n", encoding="utf-8")
+    scored = score_files(corpus, hyp)
+    # by hand: the second chunk starts at 'match', 3 characters into unit 2 of 13: boundary 2; the third at unit 4
+    assert ChunkerSegmenter(lambda text: chunks).segment(units) == [2, 4]
+    assert (scored.documents["d"]["precision"], scored.documents["d"]["recall"]) == (0.5, 1.0)
+    result = CliRunner().invoke(app, ["score", "-R", str(corpus), "-H", str(hyp), "--report-format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["documents"]["d"]["precision"] == 0.5
+
+
+@pytest.mark.parametrize("reference, record, message", [
+    ('{"id": "d", "masses": [2, 3]}', {"id": "d", "chunks": ["a b"]},
+     r"document 'd': the hypothesis gives chunk texts \(.*chunks.jsonl:1\), .* the reference \(.*ref.jsonl:1\) has no "
+     "units: give as reference the corpus"),
+    (None, {"id": "d", "chunks": ["Rain", "zzz"]}, r"document 'd' \(.*chunks.jsonl:1\): chunker output: chunk 1 'zzz' not found"),
+    (None, {"id": "d", "chunks": "Rain is coming."}, "document 'd': expected 'chunks' to be a list of the chunk texts"),
+    (None, {"id": "d", "chunks": ["Rain"], "boundaries": [2], "n_units": 5},
+     "document 'd': expected its segmentation in one key; received 'chunks' and 'boundaries'"),
+])
+def test_score_says_what_is_wrong_with_chunk_texts(tmp_path, reference, record, message):
+    ref = tmp_path / "ref.jsonl"
+    units = ["Rain is coming.", "Bring a coat.", "The match ended.", "Our team won.", "Fans cheered."]
+    ref.write_text((reference or json.dumps({"id": "d", "units": units, "references": [[2]]})) + "\n", encoding="utf-8")
+    hyp = tmp_path / "chunks.jsonl"
+    hyp.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    with pytest.raises(StabilityError, match=message):
+        score_files(ref, hyp)
