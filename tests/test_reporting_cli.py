@@ -597,3 +597,31 @@ def test_a_resume_adding_a_segmenter_keeps_the_recorded_reading(tmp_path):
     assert later.exit_code == 0, later.output
     assert {label: rows[0]["references"] for label, rows in json.loads(later.stdout)["documents"].items()} == {
         "even": [[2]], "none": [[2]]}
+
+
+def test_a_run_whose_segmenters_ran_on_different_documents_says_so_in_every_format(tmp_path):
+    """A run read back in which a segmenter has fewer documents than the run (stopped before it
+    finished) ranked segmenters over different documents, said only by the docs column."""
+    from stability import load_results
+    from stability.demo import demo_corpus
+    from stability.store import RESULTS_FILE
+
+    out = tmp_path / "run"
+    out.mkdir()
+    evaluate({"even": "even", "c99": "c99"}, demo_corpus(n_documents=4), n_restarts=2, output=out, progress=False)
+    finished = load_results(out)
+    assert "run on" not in render(finished, "md") and json.loads(render(finished, "json"))["unfinished"] == {}
+    lines = (out / RESULTS_FILE).read_text(encoding="utf-8").splitlines()
+    c99 = [line for line in lines if json.loads(line).get("type") == "result"
+           and json.loads(line)["result"]["segmenter"] == "c99"]
+    kept = [line for line in lines if line not in c99[1:]]  # c99's result of one document kept
+    assert len(kept) == len(lines) - 3
+    (out / RESULTS_FILE).write_text("\n".join(kept) + "\n", encoding="utf-8")
+    stopped = load_results(out)
+    assert stopped.summary["c99"].n_documents == 1 and stopped.summary["c99"].n_failed == 0
+    said = "Not every segmenter was run on every document (c99 on 1 of 4): the run stopped before it finished"
+    for fmt in ("table", "md", "html"):
+        text = " ".join(render(stopped, fmt, **({"width": 200} if fmt == "table" else {})).split())
+        assert "c99: run on 1 of 4 documents" in text, fmt  # the result line
+        assert said in text and "To finish it: evaluate(..., output=..., resume=True)" in text, fmt
+    assert json.loads(render(stopped, "json"))["unfinished"] == {"c99": {"run_on": 1, "documents": 4}}

@@ -443,6 +443,36 @@ def few_documents_note(result: CorpusResult) -> list[str]:
             f"document's value), not {_confidence(result)}: compare segmenters over more documents."]
 
 
+def unfinished(result: CorpusResult) -> dict[str, tuple[int, int]]:
+    """The segmenters run on fewer documents than the run holds (a run stopped before it finished,
+    or a resume that recomputed a segmenter whose code changed and stopped): ``label -> (documents it
+    was run on, documents of the run)``, a document it failed on counted as run (the failures are
+    said apart). Empty when every segmenter was run on every document, as a finished run's were."""
+    run_on = {label: {str(r.document) for r in rows} for label, rows in result.documents.items()}
+    for failure in result.failures:
+        run_on.setdefault(failure.segmenter, set()).add(str(failure.document))
+    every = set().union(*run_on.values()) if run_on else set()
+    return {label: (len(run_on.get(label, ())), len(every)) for label in result.summary
+            if len(run_on.get(label, ())) < len(every)}
+
+
+def unfinished_note(result: CorpusResult) -> list[str]:
+    """What a ranking of segmenters run on different documents is worth, and how to finish the run
+    (:func:`unfinished`); nothing when every segmenter was run on every document."""
+    short = unfinished(result)
+    if not short:
+        return []
+    which = ", ".join(f"{shown_label(label)} on {n} of {total}" for label, (n, total) in short.items())
+    origin = result.settings.get("provenance")
+    command = origin.get("command") if isinstance(origin, dict) else None
+    if isinstance(command, str):
+        finish = command + ("" if " --resume" in command else " --resume")
+    else:
+        finish = "evaluate(..., output=..., resume=True), or stability run ... --out DIR --resume"
+    return [f"Not every segmenter was run on every document ({which}): the run stopped before it finished, "
+            f"so the ranking compares segmenters over different documents. To finish it: {finish}."]
+
+
 def _interval(stat: Stat | None, digits: int) -> str:
     """``[low, high]``, or n/a without an interval (fewer than two documents)."""
     return f"[{number(stat.ci[0], digits)}, {number(stat.ci[1], digits)}]" if stat and stat.n > 1 else "n/a"
@@ -472,7 +502,7 @@ def summary_section(result: CorpusResult, compact: bool = False, digits: int = 2
     align = "LL" + "r" * len(tests) + "R" + "r" * bool(compared) + "r" * len(controls) + "L" + "r" * len(refs)
     groups = (("", 2), ("stability test", len(tests) + 1), *((("comparison", 1),) if compared else ()),
               ("controls", len(controls) + 1), ("reference", len(refs)))
-    notes = (*few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
+    notes = (*unfinished_note(result), *few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
              *_run_tolerance_note(result, refs), *_reference_notes(result), *flag_notes(result), *_layout_note(result), *term_blind_note(result), *no_shuffle_note(result),
              _headline_note(HEADLINE_NOTE, result),
              *_comparison_note(compared), *reproduce_note(result))
@@ -521,7 +551,7 @@ def _compact_summary(result: CorpusResult, refs: list[Measure], digits: int, met
     else:
         drop = (1, 2, *range(len(header) - 1, flags_at, -1), *scores)
     return Section(_title(result, compact=True), header, rows,
-                   notes=("Means over documents.", *few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
+                   notes=("Means over documents.", *unfinished_note(result), *few_documents_note(result), *count_marks_notes(result), *_window_note(result, refs),
                           *_run_tolerance_note(result, refs), *_reference_notes(result), *flag_notes(result), *_layout_note(result), *term_blind_note(result),
                           *no_shuffle_note(result), _headline_note(HEADLINE_BRIEF, result),
                           *_comparison_note(compared, brief=True), *reproduce_note(result)),
@@ -971,6 +1001,8 @@ def ranked_line(result: CorpusResult, digits: int = 2) -> str:
     parts = [chain]
     parts += [f"{shown_label(label)}: failed on {s.n_failed} of {counted(s.n_failed + s.n_documents, 'document')}"
               for label, s in result.summary.items() if s.n_failed and s.n_documents]
+    parts += [f"{shown_label(label)}: run on {n} of {counted(total, 'document')}"
+              for label, (n, total) in unfinished(result).items()]
     failed = [label for label in empty if result.summary[label].n_failed]
     if failed:
         parts.append(f"{label_list(failed)}: failed on every document")
@@ -1008,6 +1040,7 @@ def _payload(result: CorpusResult) -> dict[str, Any]:
                           "note": COMPARISON_NOTE, "summary": clean(result.comparison())}
     data["correlations"] = clean(result.correlations())
     data["correlations_n"] = correlation_counts(result)
+    data["unfinished"] = {label: {"run_on": n, "documents": total} for label, (n, total) in unfinished(result).items()}
     data["report_version"] = 1
     return data
 
