@@ -625,3 +625,8 @@ def test_a_run_whose_segmenters_ran_on_different_documents_says_so_in_every_form
         assert "c99: run on 1 of 4 documents" in text, fmt  # the result line
         assert said in text and "To finish it: evaluate(..., output=..., resume=True)" in text, fmt
     assert json.loads(render(stopped, "json"))["unfinished"] == {"c99": {"run_on": 1, "documents": 4}}
+    # a run of the command line: its own command finishes it, continuing rather than starting again
+    from dataclasses import replace
+
+    typed = replace(stopped, settings={**stopped.settings, "provenance": {"command": "stability run -s c99 --out x --overwrite"}})
+    assert "To finish it: stability run -s c99 --out x --resume." in " ".join(render(typed, "md").split())

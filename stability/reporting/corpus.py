@@ -466,7 +466,8 @@ def unfinished_note(result: CorpusResult) -> list[str]:
     origin = result.settings.get("provenance")
     command = origin.get("command") if isinstance(origin, dict) else None
     if isinstance(command, str):
-        finish = command + ("" if " --resume" in command else " --resume")
+        # the run's own command, continuing (an --overwrite would start it again)
+        finish = command.replace(" --overwrite", "") + ("" if " --resume" in command else " --resume")
     else:
         finish = "evaluate(..., output=..., resume=True), or stability run ... --out DIR --resume"
     return [f"Not every segmenter was run on every document ({which}): the run stopped before it finished, "
