@@ -13,7 +13,8 @@ The core entry points:
   :class:`SegmenterFunction` is that contract for type checkers (the package is typed, PEP 561);
 * :class:`Segmentation`: the one segmentation type, with every conversion;
 * :func:`read_corpus`: documents from Choi, Wiki-727K / Wiki-50, Chen, JSON lines (Whisper's
-  JSON too), CSV/TSV, captions (WebVTT, SubRip), Markdown, HTML or plain text files
+  JSON too), CSV/TSV, captions (WebVTT, SubRip), Markdown, reStructuredText, HTML or plain
+  text files
   (:data:`stability.readers.FORMAT_TABLE`).
 
 Reference metrics live in :mod:`stability.metrics`, reports in :mod:`stability.reporting`, the

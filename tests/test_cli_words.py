@@ -82,7 +82,7 @@ def test_run_errors_name_the_flag(runner, args, expected):
 
 #: Corpus flags (they need a corpus path).
 CORPUS_FLAGS = [
-    (["--corpus-format", "nope"], "error: --corpus-format must be one of choi, wiki, jsonl, csv, chen, subtitles, markdown, html, text; received 'nope'"),
+    (["--corpus-format", "nope"], "error: --corpus-format must be one of choi, wiki, jsonl, csv, chen, subtitles, markdown, rst, html, text; received 'nope'"),
     (["--format", "nope"], "error: --corpus-format must be one of"),  # the hidden older spelling
     (["--corpus-format", "text", "--unit", "word"], "error: --unit must be one of 'sentence', 'paragraph', 'line'"),
     (["--corpus-format", "text", "--unit", "line", "--splitter", "rules"],

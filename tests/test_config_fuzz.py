@@ -250,7 +250,7 @@ def test_stopwords_given_as_an_iterator_are_read_once(name):
     # a table as a [corpus] key's value was taken for a [corpus.NAME] of a study: the key was said as
     # a flag nobody typed (--where, --corpus-format), and the where table's key as "[corpus.where] id = "
     ('where = {id = "zz"}', "[corpus] where 'id=zz' kept none of the 3 document(s) read from "),
-    ("format = {}", "[corpus] format must be one of choi, wiki, jsonl, csv, chen, subtitles, markdown, html, text; "
+    ("format = {}", "[corpus] format must be one of choi, wiki, jsonl, csv, chen, subtitles, markdown, rst, html, text; "
                     "received {}"),
     ("encoding = {}", "[corpus] encoding must be a codec name such as "),
 ])

@@ -936,9 +936,11 @@ def test_detect_format(tmp_path):
         "notes.txt": "Just text. Nothing else.\n",
         "talk.vtt": "WEBVTT\n\n00:00.000 --> 00:01.000\nx\n",
         "film.srt": "1\n00:00:00,000 --> 00:00:01,000\nx\n",
+        "guide.rst": "x\n",
+        "guide.rest": "T\n=\n\nx\n",
     }
     expected = ["choi", "jsonl", "jsonl", "csv", "csv", "wiki", "choi", "markdown", "html", "html", "chen", "text",
-                "text", "subtitles", "subtitles"]
+                "text", "subtitles", "subtitles", "rst", "rst"]
     write(tmp_path / "pair.text", "x\n")  # the other half of the Chen pair
     for (name, text), fmt in zip(cases.items(), expected):
         file = write(tmp_path / name, text)

@@ -429,26 +429,25 @@ def test_a_folder_of_pages_skips_templates_build_output_and_dependencies(tmp_pat
         assert [d.id for d in read_corpus(site / "docs" / "_build" / "html")] == ["api.html"]
 
 
-def test_restructuredtext_sources_are_named_with_what_to_do(tmp_path):
-    """A Sphinx project's ``.rst`` pages (or AsciiDoc's ``.adoc``) are read by no reader: beside
-    Markdown pages they were left out without a word, and a folder of them only was refused with
-    a list of every format's markers and ``pass format=``, which reads them wrongly. Both now
-    say which files are sources no reader reads, and how to read them: build the HTML and give
-    its folder."""
+def test_asciidoc_sources_are_named_with_what_to_do(tmp_path):
+    """An AsciiDoc project's ``.adoc`` pages are read by no reader: beside Markdown pages they were
+    left out without a word, and a folder of them only was refused with a list of every format's
+    markers and ``pass format=``, which reads them wrongly. Both now say which files are sources
+    no reader reads, and how to read them: build the HTML and give its folder. (reStructuredText
+    sources were named so too, until the rst reader read them: tests/test_readers_rst.py.)"""
     docs = tmp_path / "docs"
-    write(docs / "index.rst", "Title\n=====\n\nHello there.\n")
-    write(docs / "api" / "calls.rst", "Calls\n=====\n\nCall it.\n")
-    write(docs / "conf.py", "project = 'demo'\n")
-    with pytest.raises(CorpusFormatError, match=r"2 reStructuredText file\(s\) \('api/calls.rst', 'index.rst'\), "
-                                                r"which no reader reads: build the site's HTML pages \(Sphinx: "
-                                                r"make html\) and give their folder \(_build/html\)"):
+    write(docs / "index.adoc", "= Title\n\nHello there.\n")
+    write(docs / "api" / "calls.adoc", "= Calls\n\nCall it.\n")
+    with pytest.raises(CorpusFormatError, match=r"2 AsciiDoc file\(s\) \('api/calls.adoc', 'index.adoc'\), "
+                                                r"which no reader reads: build the HTML pages \(asciidoctor\) and give "
+                                                r"their folder"):
         read_corpus(docs)
     write(docs / "notes.md", "# Notes\n\nRead me.\n")
     with pytest.warns(CorpusWarning) as caught:
         assert [d.id for d in read_corpus(docs)] == ["notes.md"]
     assert [str(w.message) for w in caught] == [
-        f"{docs}: 2 reStructuredText file(s) not read ('api/calls.rst', 'index.rst'), which no reader reads: build "
-        "the site's HTML pages (Sphinx: make html) and give their folder (_build/html)"]
+        f"{docs}: 2 AsciiDoc file(s) not read ('api/calls.adoc', 'index.adoc'), which no reader reads: build "
+        "the HTML pages (asciidoctor) and give their folder"]
 
 
 def test_pages_of_one_format_without_text_leave_the_others_read(tmp_path):

@@ -175,7 +175,7 @@ def test_encoding_errors_that_leave_lone_surrogates_are_refused(tmp_path, handle
 # ---------------------------------------------------------------------------------------------
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 #: Formats whose units are stripped text, never blank (Choi, Chen and CSV keep blank units, with notes or as given).
-STRIPPED = ("wiki", "subtitles", "markdown", "html", "text")
+STRIPPED = ("wiki", "subtitles", "markdown", "rst", "html", "text")
 
 
 def outcome(path: Path, format: str | None = None, **options) -> list[Document] | None:
@@ -255,6 +255,8 @@ SEEDS = {  # (file name, format given or None, text): one well-formed file of ea
                            "Bye {\\an8} now\n"),
     "markdown": ("m.md", None, "# Title\n\nIntro *para*.\n\n## Sec\n\n- item `one`\n- item two\n\n```\ncode\n```\n\n"
                                "Setext\n------\n\n> quote \\*\n\n    indented\n"),
+    "rst": ("r.rst", None, ":orphan:\n\n=====\nTitle\n=====\n\nIntro :func:`~a.b` *x*.\n\nSec\n---\n\n- item ``one``\n\n"
+                           "Run::\n\n    code\n\n.. note:: Mind.\n\n.. toctree::\n\n   a\n\n+---+\n| t |\n+---+\n\n>>> 1\n"),
     "html": ("p.html", None, "<html><head><title>G</title></head><body><main><p>Intro &amp; x.<h1>Install</h1>"
                              "<p>Run <code>pip</code>.</p><pre>pip x</pre><h2>S</h2><ul><li>A.<li>B.</ul></main>"),
     "text": ("t.txt", "text", "Dr. Smith left. The sky\nis grey.\n\nTomorrow, sun.\n"),

@@ -127,7 +127,8 @@ def test_read_corpus_signature_is_the_union_of_the_readers_options():
 
 
 def test_formats_constant_and_writers_follow_the_table(tmp_path):
-    assert FORMATS == tuple(FORMAT_TABLE) == ("choi", "wiki", "jsonl", "csv", "chen", "subtitles", "markdown", "html", "text")
+    assert FORMATS == tuple(FORMAT_TABLE) == ("choi", "wiki", "jsonl", "csv", "chen", "subtitles", "markdown", "rst", "html",
+                                                 "text")
     assert [row.name for row in FORMAT_TABLE.values() if row.fallback] == ["text"]
     doc = Document("d.ref", ("a", "b", "c"), references=([1],))
     for row in FORMAT_TABLE.values():

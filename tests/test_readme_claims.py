@@ -538,7 +538,7 @@ def test_the_package_docstring_names_every_corpus_format():
     from stability.readers import FORMAT_TABLE
 
     said = {"choi": "Choi", "wiki": "Wiki-727K / Wiki-50", "jsonl": "JSON lines", "csv": "CSV/TSV", "chen": "Chen",
-            "subtitles": "captions (WebVTT, SubRip)", "markdown": "Markdown", "html": "HTML", "text": "plain text"}
+            "subtitles": "captions (WebVTT, SubRip)", "markdown": "Markdown", "rst": "reStructuredText", "html": "HTML", "text": "plain text"}
     assert set(said) == set(FORMAT_TABLE)
     doc = _flat(stability.__doc__).split(":func:`read_corpus`:", 1)[1].split("(:data:", 1)[0]
     assert [name for name, words in said.items() if words not in doc] == []

@@ -29,6 +29,10 @@ subtitles  :func:`read_subtitles`  captions and subtitles, WebVTT (``.vtt``) and
 markdown   :func:`read_markdown`   Markdown, one document per file: headings are the reference
                                    boundaries and are removed; paragraphs (or their sentences)
                                    and code blocks are the units
+rst        :func:`read_rst`        reStructuredText (Sphinx sources), one document per file: section
+                                   titles are the reference boundaries and are removed; paragraphs
+                                   (or their sentences), admonitions and code are the units;
+                                   other directives, tables and comments are left out
 html       :func:`read_html`       HTML pages, one document per file: ``<h1>``..``<h6>`` are the
                                    reference boundaries and are removed; blocks (paragraphs, list
                                    items, table rows, ``<pre>``) are the units, as text; only
@@ -95,6 +99,7 @@ from .formats import FORMAT_TABLE, CorpusFormat
 from .html import read_html
 from .jsonl import read_jsonl, write_jsonl
 from .markdown import read_markdown
+from .rst import read_rst
 from .subtitles import read_subtitles
 from .text import read_text
 from .wiki import read_wiki
@@ -114,6 +119,7 @@ __all__ = [
     "read_jsonl",
     "read_csv",
     "read_markdown",
+    "read_rst",
     "read_html",
     "read_subtitles",
     "read_text",

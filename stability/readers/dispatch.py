@@ -237,7 +237,7 @@ def detect_format(path: PathLike, *, encoding: str = "utf-8", encoding_errors: s
     Every rule reads the format table (:data:`~stability.readers.FORMAT_TABLE`), in its order.
     A file: its extension (``.ref`` choi, ``.jsonl``/``.json``/``.ndjson`` jsonl, ``.csv``/``.tsv``
     csv, ``.segmenttitles`` chen, ``.vtt``/``.srt`` subtitles, ``.md``/``.markdown``/``.mdx`` markdown,
-    ``.html``/``.htm`` html); otherwise its content (a ``========,<level>,<title>.`` header among
+    ``.rst``/``.rest`` rst, ``.html``/``.htm`` html); otherwise its content (a ``========,<level>,<title>.`` header among
     its first non-blank lines: wiki; a ``==========`` line: choi; a JSON object on the first line,
     or a first line opening an object or an array of objects: jsonl; an ``X.text`` file with
     ``X.segmenttitles`` beside it: chen; a ``WEBVTT`` first line, or a SubRip cue number followed
@@ -351,34 +351,36 @@ def read_corpus(
         when this function is called; its format detected from the content, JSON for JSON lines
         or an array, else as for a file without extension: pass ``format`` for CSV, Markdown or
         HTML).
-    format : {"choi", "wiki", "jsonl", "csv", "chen", "subtitles", "markdown", "html", "text"}, optional
+    format : {"choi", "wiki", "jsonl", "csv", "chen", "subtitles", "markdown", "rst", "html", "text"}, optional
         The format; detected when omitted (see :func:`detect_format`). Case is ignored, and
         these aliases are accepted: ``"wiki727k"``, ``"wiki-727k"``, ``"wiki50"``, ``"wiki-50"``
         (wiki); ``"json"``, ``"ndjson"`` (jsonl); ``"tsv"`` (csv); ``"vtt"``, ``"webvtt"``,
-        ``"srt"``, ``"subrip"``, ``"captions"`` (subtitles); ``"md"``, ``"mdx"`` (markdown); ``"htm"`` (html);
+        ``"srt"``, ``"subrip"``, ``"captions"`` (subtitles); ``"md"``, ``"mdx"`` (markdown); ``"restructuredtext"``, ``"rest"`` (rst);
+        ``"htm"`` (html);
         ``"txt"`` (text).
     encoding, encoding_errors : str
         Text encoding (default UTF-8) and error handler (default strict).
     pattern : str or sequence of str, optional
         File-name glob(s) selecting files in a directory; defaults per format: ``*.ref`` (choi),
         ``*`` (wiki), ``*.jsonl``/``*.json``/``*.ndjson``, ``*.csv``/``*.tsv``, ``*.segmenttitles`` (chen),
-        ``*.vtt``/``*.srt`` (subtitles), ``*.md``/``*.markdown``/``*.mdx``, ``*.html``/``*.htm``, ``*.txt`` (text).
+        ``*.vtt``/``*.srt`` (subtitles), ``*.md``/``*.markdown``/``*.mdx``, ``*.rst``/``*.rest``, ``*.html``/``*.htm``, ``*.txt`` (text).
     limit : int, optional
         Stop after this many documents.
     levels :
-        Wiki, Markdown and HTML: header or heading levels that are boundaries (default every
+        Wiki, Markdown, reStructuredText and HTML: header, heading or section title levels that are boundaries (default every
         level; the usual Wiki-50 setting is ``levels="1-2"``, see :func:`read_wiki`).
     unit : {"sentence", "paragraph", "line", "cue", "segment", "row"}
-        Text (default ``"sentence"``), Markdown and HTML (``"paragraph"`` or ``"sentence"``;
+        Text (default ``"sentence"``), Markdown, reStructuredText and HTML (``"paragraph"`` or ``"sentence"``;
         default ``"paragraph"``), subtitles (``"cue"`` or ``"sentence"``, the sentences of each
         speaker turn; default ``"cue"``; see :func:`read_subtitles`), Whisper transcripts in JSON
         (``"segment"`` or ``"sentence"``, likewise; default ``"segment"``; see :func:`read_jsonl`),
         CSV/TSV (``"row"`` or ``"sentence"``, likewise; default ``"row"``; see :func:`read_csv`).
     splitter : str or callable
-        Text, Markdown, HTML, subtitles, Whisper and CSV/TSV transcripts: the sentence splitter (default
+        Text, Markdown, reStructuredText, HTML, subtitles, Whisper and CSV/TSV transcripts: the sentence splitter (default
         ``"auto"``, see :mod:`stability.splitters`).
     code : {"keep", "drop"}
-        Markdown and HTML: code blocks (fenced or indented; ``<pre>``) as units, or removed
+        Markdown, reStructuredText and HTML: code blocks (fenced or indented; literal blocks and code
+        directives; ``<pre>``) as units, or removed
         (default ``"keep"``).
     markup : {"keep", "text"}
         Markdown only: units as their Markdown source, or as the text a reader sees (default

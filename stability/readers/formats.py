@@ -24,6 +24,7 @@ from .common import Source
 from .html import html_paragraphs, read_html
 from .jsonl import holds_documents, read_jsonl, sniff_json, write_jsonl
 from .markdown import markdown_paragraphs, read_markdown
+from .rst import read_rst, rst_paragraphs
 from .subtitles import read_subtitles, sniff_subtitles
 from .text import read_text
 from .wiki import read_wiki, sniff_wiki
@@ -36,7 +37,6 @@ COMMON_OPTIONS = ("encoding", "encoding_errors", "pattern", "limit")
 #: The sources of documentation pages no reader reads, by extension: what they are, and how to
 #: read them (a folder holding them says so, rather than leaving them out without a word).
 UNREAD_SOURCES = {
-    ".rst": ("reStructuredText", "build the site's HTML pages (Sphinx: make html) and give their folder (_build/html)"),
     ".adoc": ("AsciiDoc", "build the HTML pages (asciidoctor) and give their folder"),
 }
 
@@ -150,6 +150,8 @@ FORMAT_TABLE: dict[str, CorpusFormat] = _rows(
     ),
     CorpusFormat("markdown", read_markdown, extensions=(".md", ".markdown", ".mdx"), aliases=("md", "mdx"), family="pages",
                   paragraphs=markdown_paragraphs),
+    CorpusFormat("rst", read_rst, extensions=(".rst", ".rest"), aliases=("restructuredtext", "rest"), family="pages",
+                  paragraphs=rst_paragraphs),
     CorpusFormat("html", read_html, extensions=(".html", ".htm"), aliases=("htm",), family="pages",
                   paragraphs=html_paragraphs),
     CorpusFormat("text", read_text, weak_extensions=(".txt",), fallback=True, aliases=("txt",)),
