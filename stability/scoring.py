@@ -539,7 +539,7 @@ def _reference_entries(references: Any) -> dict[str, _Entry]:
             raise InvalidTypeError.make(f"references[{i}]", "a Document (or give a mapping document id -> Segmentation)", doc)
         if not doc.references:
             raise InvalidParameterError(f"document {doc.id!r} has no reference segmentation to score against")
-        entries.append(_Entry(doc.id, doc.references, doc.times, _place(doc, f"references[{i}]")))
+        entries.append(_Entry(doc.id, doc.references, doc.times, _place(doc, f"references[{i}]"), units=doc.units))
     return _by_id(entries, "references")
 
 
@@ -562,7 +562,10 @@ def score_segmentations(
         the multi-reference metrics are added); or :class:`~stability.Document` objects, whose
         references and unit times are used.
     hypotheses : mapping
-        Document id -> :class:`~stability.Segmentation` (one per document).
+        Document id -> :class:`~stability.Segmentation` (one per document), or the document's
+        chunk texts from a pipeline (a list of strings, when ``references`` are Documents: each
+        chunk start is placed on the document's units, as ``stability score`` places a file's
+        ``"chunks"``).
     k, tolerance, gamma, window_limit
         As for :func:`stability.metrics.compute_all` (``k``: the window of Pk and WindowDiff,
         ``None`` for the default of Lamprier et al., ``"nltk"``, ``"segeval"`` or an int) and
@@ -586,18 +589,26 @@ def score_segmentations(
     >>> result.documents["d1"]["f1"], result.documents["d1"]["f1_1"]
     (0.5, 1.0)
     """
-    from .segmentation import as_segmentation
 
     if not isinstance(hypotheses, Mapping):
         raise InvalidTypeError.make("hypotheses", "a mapping document id -> Segmentation", hypotheses)
     if not hypotheses:  # a score of nothing is a mistake (an empty dict, a filter that kept none), not a result
         raise InvalidParameterError.make("hypotheses", "a mapping document id -> Segmentation of at least one "
                                          "document", hypotheses)
-    hyps = {_id_key(str(doc_id)): _Entry(str(doc_id), (as_segmentation(value, f"hypotheses[{doc_id!r}]"),),
-                                         source=f"hypotheses[{doc_id!r}]")
-            for doc_id, value in hypotheses.items()}
-    return _score(_reference_entries(references), hyps, k=k, tolerance=tolerance, gamma=gamma,
-                  window_limit=window_limit)
+    hyps = {_id_key(str(doc_id)): _hypothesis_entry(str(doc_id), value) for doc_id, value in hypotheses.items()}
+    refs = _reference_entries(references)
+    return _score(refs, _placed_chunks(hyps, refs), k=k, tolerance=tolerance, gamma=gamma, window_limit=window_limit)
+
+
+def _hypothesis_entry(doc_id: str, value: Any) -> _Entry:
+    """A hypothesis of :func:`score_segmentations`: a segmentation, or the chunk texts of a
+    pipeline (a list of strings), placed on the units of its reference's document."""
+    from .segmentation import as_segmentation
+
+    name = f"hypotheses[{doc_id!r}]"
+    if isinstance(value, (list, tuple)) and value and all(isinstance(chunk, str) for chunk in value):
+        return _Entry(doc_id, (), source=name, chunks=tuple(value))
+    return _Entry(doc_id, (as_segmentation(value, name),), source=name)
 
 
 def _score(references: Mapping[str, _Entry], hypotheses: Mapping[str, _Entry], *, k: Any, tolerance: int,

@@ -709,3 +709,18 @@ def test_score_says_what_is_wrong_with_chunk_texts(tmp_path, reference, record, 
     hyp.write_text(json.dumps(record) + "\n", encoding="utf-8")
     with pytest.raises(StabilityError, match=message):
         score_files(ref, hyp)
+
+
+def test_score_segmentations_places_chunk_texts_on_the_documents_units():
+    """score_segmentations took Segmentations only: a notebook holding a pipeline's chunks and the
+    annotated Documents scores them as `stability score` scores a file's "chunks"."""
+    from stability import Document, Segmentation
+    from stability.scoring import score_segmentations
+
+    units = ("Rain is coming.", "Bring a coat.", "The match ended.", "Our team won.", "Fans cheered.")
+    doc = Document("d", units, references=([2],))
+    chunks = ["Rain is coming.  Bring a coat. The match", "match ended.\nOur team won.", "Fans cheered."]
+    scored = score_segmentations([doc], {"d": chunks})
+    assert scored.documents == score_segmentations([doc], {"d": Segmentation([2, 4], 5)}).documents  # by hand: [2, 4]
+    with pytest.raises(InvalidParameterError, match="the reference .* has no units"):
+        score_segmentations({"d": Segmentation([2], 5)}, {"d": chunks})
