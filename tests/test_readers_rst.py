@@ -149,3 +149,10 @@ def test_any_arrangement_of_constructs_is_read_without_crashing(tmp_path_factory
         return
     assert doc.units and all(isinstance(unit, str) and unit for unit in doc.units)
     assert len(doc.meta["titles"]) == len(doc.references[0].boundaries) + 1
+
+
+def test_only_a_list_loses_its_markers(tmp_path):
+    """Enumerators look like words ending a sentence ('did.', 'C.'): a line of prose starting with
+    one keeps it; the lines of a paragraph that opens with a list item lose theirs."""
+    doc = one(tmp_path, "We tried and then we\ndid. Then it\nworked.\n\na) first\nb) second\n")
+    assert doc.units == ("We tried and then we did. Then it worked.", "first second")

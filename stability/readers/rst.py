@@ -292,9 +292,10 @@ def _table_end(lines: list[str], i: int) -> int:
 
 def _paragraph(lines: list[str]) -> tuple[str, bool]:
     """A paragraph's text, and whether it ends with ``::`` (a literal block follows)."""
-    # a line block's bars and a list's markers are layout, not text
-    marker = _LINE_BLOCK if _LINE_BLOCK.match(lines[0]) else _LIST_MARKER
-    text = " ".join(marker.sub("", line.strip()) for line in lines).strip()
+    # a line block's bars and a list's markers are layout, not text; a paragraph is a list when its
+    # first line starts an item ("did. Then" inside prose is no item)
+    marker = next((pattern for pattern in (_LINE_BLOCK, _LIST_MARKER) if pattern.match(lines[0].strip())), None)
+    text = " ".join(marker.sub("", line.strip()) if marker else line.strip() for line in lines).strip()
     literal = text.endswith("::")
     if literal:
         text = text[:-2].rstrip() if text == "::" or text[-3:-2].isspace() else text[:-1]
