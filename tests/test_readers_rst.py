@@ -156,3 +156,14 @@ def test_only_a_list_loses_its_markers(tmp_path):
     one keeps it; the lines of a paragraph that opens with a list item lose theirs."""
     doc = one(tmp_path, "We tried and then we\ndid. Then it\nworked.\n\na) first\nb) second\n")
     assert doc.units == ("We tried and then we did. Then it worked.", "first second")
+
+
+def test_object_descriptions_are_read_without_their_signatures(tmp_path):
+    """An API page written by hand is mostly object descriptions (Python's own documentation:
+    '.. function:: len(s)' and an indented description); the description is what the page says,
+    the signature is not prose. Domain-named directives ('py:method') are descriptions too;
+    '.. module::' and '.. py:module::' have no text."""
+    page = (".. module:: shapes\n   :synopsis: Shapes.\n\n.. function:: area(shape)\n\n   Return the area.\n\n"
+            "   .. versionadded:: 1.2\n      Added for circles.\n\n.. py:method:: Shape.grow(factor)\n   :noindex:\n\n"
+            "   Grow it.\n\n.. py:module:: other\n\n.. envvar:: SHAPES_HOME\n\n   Where shapes live.\n")
+    assert one(tmp_path, page).units == ("Return the area.", "Added for circles.", "Grow it.", "Where shapes live.")

@@ -45,6 +45,14 @@ PROSE_DIRECTIVES = frozenset({
     "admonition", "seealso", "versionadded", "versionchanged", "deprecated", "topic", "sidebar",
     "epigraph", "highlights", "pull-quote", "container",
 })
+#: Sphinx's object descriptions (``.. function:: len(s)`` and its indented description): the
+#: description is prose, the signature is not read. A directive named with a domain
+#: (``py:method``, ``c:function``, ``js:class``) is one too.
+DESCRIPTION_DIRECTIVES = frozenset({
+    "function", "class", "method", "classmethod", "staticmethod", "attribute", "property", "data",
+    "exception", "decorator", "decoratormethod", "coroutinefunction", "coroutinemethod", "describe", "object",
+    "option", "cmdoption", "envvar", "program", "confval", "glossary", "hlist", "only", "centered",
+})
 #: Directives whose body is code: one code block, kept or dropped as ``code`` says.
 CODE_DIRECTIVES = frozenset({"code", "code-block", "sourcecode", "doctest", "testcode", "testoutput",
                              "ipython", "parsed-literal", "highlight-block"})
@@ -86,8 +94,9 @@ def read_rst(
 
     The blocks that become units: paragraphs (lines up to a blank line; the items of a list
     separated by blank lines are paragraphs each, an indented block quote's paragraphs too), the
-    body of an admonition (``.. note::``, ``.. warning::``, ... :data:`PROSE_DIRECTIVES`) read as
-    paragraphs, and code, one unit a block, kept or dropped with ``code``: a literal block (the
+    body of an admonition (``.. note::``, ``.. warning::``, ... :data:`PROSE_DIRECTIVES`) and the
+    description of a documented object (``.. function:: len(s)``, ``.. py:method::``, ...
+    :data:`DESCRIPTION_DIRECTIVES`; not its signature) read as paragraphs, and code, one unit a block, kept or dropped with ``code``: a literal block (the
     indented block after a paragraph ending with ``::``, which becomes ``:``, or disappears when it
     is alone on its line), a doctest block (``>>>``), and the body of a code directive
     (``.. code-block::``, :data:`CODE_DIRECTIVES`). Removed: every other directive with its body
@@ -255,7 +264,8 @@ def _explicit(line: str, body: list[str], styles: _Styles, first: int) -> Iterat
     if directive is None:
         return
     name = directive.group(1).lower()
-    if name not in PROSE_DIRECTIVES | CODE_DIRECTIVES:
+    described = name in DESCRIPTION_DIRECTIVES or (":" in name and name.rsplit(":", 1)[1] != "module")
+    if name not in PROSE_DIRECTIVES | CODE_DIRECTIVES and not described:
         return
     lines = _dedented(body)
     k = 0
@@ -268,7 +278,8 @@ def _explicit(line: str, body: list[str], styles: _Styles, first: int) -> Iterat
             yield Block("code", text, first + k + 1)
         return
     argument = directive.group(2)
-    if argument and name not in ("admonition", "topic", "sidebar", "versionadded", "versionchanged", "deprecated"):
+    if argument and name in PROSE_DIRECTIVES and name not in ("admonition", "topic", "sidebar", "versionadded",
+                                                               "versionchanged", "deprecated"):
         content = [argument, *content]  # '.. note:: Text' starts its paragraph on the directive's line
         k -= 1
     yield from _blocks(content, styles, first + k, top=False)
