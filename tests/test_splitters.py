@@ -170,7 +170,7 @@ def test_read_corpus_takes_a_splitter_by_name_or_callable(tmp_path):
         read_corpus(csv_file, splitter="rules")  # CSV rows are cut into sentences with unit='sentence' only
     assert next(read_corpus(csv_file, unit="sentence", splitter="rules")).meta["splitter"] == "rules"
     with pytest.raises(InvalidParameterError, match="splitter applies only to format 'jsonl', 'csv', 'subtitles', "
-                                                    "'markdown', 'html' or 'text'"):
+                                                    "'markdown', 'rst', 'html' or 'text'"):
         read_corpus(tmp_path / "c.csv", "choi", splitter="rules")
     with pytest.raises(TypeError, match="must return a list of strings"):
         list(read_corpus(file, splitter=lambda text: text))

@@ -63,7 +63,7 @@ Conventions shared by every reader
   byte-order mark at the start of a file is ignored.
   ``encoding_errors`` (``"strict"``, ``"replace"``, ``"ignore"``...) is passed to :func:`open`;
   ``"surrogateescape"`` and ``"surrogatepass"`` are refused: their lone surrogates are no text.
-* **Ids.** Formats with one document per file (choi, wiki, subtitles, markdown, html, text) use the file's path relative to
+* **Ids.** Formats with one document per file (choi, wiki, subtitles, markdown, rst, html, text) use the file's path relative to
   the directory given, with ``/`` separators (``1/3-11/0.ref``); a single file given directly is
   named by its file name. Directories are walked recursively, following symbolic links to
   directories (a link back to a parent is not followed); hidden entries (``.name``) are skipped,
