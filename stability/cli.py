@@ -666,11 +666,20 @@ def _existing_or_dash(value: str) -> str:
     return value
 
 
+def _one_path(ctx: typer.Context, param: typer.CallbackParam, values: list[str]) -> list[str]:
+    """The one path of a score option: given twice, click would keep the last without a word, and
+    ``-H a.jsonl -H b.jsonl`` (comparing two systems) would score only ``b.jsonl``."""
+    if len(values) > 1:
+        raise typer.BadParameter(f"given {len(values)} times ({', '.join(map(repr, values))}); score takes one file "
+                                 "or folder here: to compare systems, run score once per hypothesis file")
+    return [_existing_or_dash(value) for value in values]
+
+
 @app.command()
 def score(
     ctx: typer.Context,
-    reference: Annotated[str, typer.Option("--reference", "-R", metavar="<path>", callback=_existing_or_dash, help="Reference segmentations (file or directory; - reads them from stdin).")],
-    hypothesis: Annotated[str, typer.Option("--hypothesis", "-H", metavar="<path>", callback=_existing_or_dash, help="Hypothesis segmentations (file or directory; - reads them from stdin).")],
+    reference: Annotated[list[str], typer.Option("--reference", "-R", metavar="<path>", callback=_one_path, help="Reference segmentations (file or directory; - reads them from stdin).")],
+    hypothesis: Annotated[list[str], typer.Option("--hypothesis", "-H", metavar="<path>", callback=_one_path, help="Hypothesis segmentations (file or directory; - reads them from stdin); one system a command.")],
     k: Annotated[Optional[str], typer.Option("--window", "-k", metavar="<k>", help="Window k of Pk/WindowDiff: an integer or lamprier / nltk / segeval.")] = None,
     old_k: Annotated[Optional[str], typer.Option("--k", hidden=True)] = None,
     tolerance: Annotated[int, typer.Option("--tolerance", min=0, help="Boundary-matching tolerance for P/R/F1.")] = 0,
@@ -698,7 +707,7 @@ def score(
 
     with _errors(debug, ctx):
         k = k if k is not None else old_k
-        result = score_files(reference, hypothesis, k=None if k is None else window_from_text(k), tolerance=tolerance,
+        result = score_files(reference[0], hypothesis[0], k=None if k is None else window_from_text(k), tolerance=tolerance,
                              coder=coder)
         _print_report(result, report_format or old_report, width=width, columns=columns, metrics=metrics)
 

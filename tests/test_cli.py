@@ -397,6 +397,21 @@ def test_score_reference_metrics_without_segmenter(runner, tmp_path):
     assert bad.exit_code == 1 and "references without a hypothesis: ['b']" in bad.stderr
 
 
+def test_score_refuses_a_hypothesis_file_given_twice(runner, tmp_path):
+    """Comparing two systems as ``-H a.jsonl -H b.jsonl`` scored b.jsonl alone, without a word
+    (click keeps an option's last value): the report looked like a's."""
+    ref, a, b = tmp_path / "ref.jsonl", tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    ref.write_text('{"id": "d", "boundaries": [3, 7], "n_units": 10}\n')
+    a.write_text('{"id": "d", "boundaries": [3, 7], "n_units": 10}\n')
+    b.write_text('{"id": "d", "boundaries": [], "n_units": 10}\n')
+    twice = runner.invoke(app, ["score", "-R", str(ref), "-H", str(a), "-H", str(b), "--report-format", "json"])
+    assert twice.exit_code == 2, twice.output
+    assert "given 2 times" in twice.stderr and "run score once per hypothesis file" in twice.stderr
+    assert runner.invoke(app, ["score", "-R", str(ref), "-R", str(a), "-H", str(b)]).exit_code == 2
+    once = runner.invoke(app, ["score", "-R", str(ref), "-H", str(a), "--report-format", "json"])
+    assert once.exit_code == 0 and json.loads(once.stdout)["documents"]["d"]["f1"] == 1.0
+
+
 def test_score_json_report_of_an_infinite_nwin_is_strict_json(runner, tmp_path):
     """NWin is documented to be ``inf`` when its expectation E is 0 but the corrected WindowDiff is
     not: here n = 4, k = n-1 = 3, reference [1] and hypothesis [3] (one boundary each). Every full
