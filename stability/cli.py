@@ -694,7 +694,8 @@ def score(
     """Reference metrics of existing segmentations (no segmenter involved), paired by document id.
 
     Each file holds one JSON object per line (.jsonl) or a JSON array of them (.json):
-    {"id": "doc1", "boundaries": [3, 7], "n_units": 10} (new segments start at units 3 and 7 of 10),
+    {"id": "doc1", "boundaries": [3, 7], "n_units": 10} (new segments start at units 3 and 7 of 10;
+    nltk's boundary string "001000100", a character per gap, gives the same),
     {"id": "doc1", "masses": [3, 4, 3]} (segment sizes) or {"id": "doc1", "labels": [0, 0, 0, 1, 1]} (a
     segment label per unit); several annotators of a reference:
     "references": [[3, 7], [4]] with "n_units". Or segeval's dataset JSON, {"segmentation_type":

@@ -10,7 +10,9 @@ A segmentation file is either
   ``{"id": ..., "boundaries": [...], "n_units": N}``, ``{"id": ..., "masses": [...]}`` or
   ``{"id": ..., "labels": [...]}`` (one segment label per unit), under the keys the corpus reader
   takes references from (:data:`stability.readers.jsonl.REFERENCE_KEYS`; several annotators:
-  ``"references": [[...], ...]`` with ``n_units``, or a list of lists), or
+  ``"references": [[...], ...]`` with ``n_units``, or a list of lists); boundaries may also be
+  nltk / segeval boundary strings, ``{"id": ..., "boundaries": "00100010"}`` (a character per gap
+  between units, so ``n_units`` is their length + 1), or
 * a segeval dataset (``{"segmentation_type": "linear", "items": {item: {coder: [masses]}}}``, the
   JSON file ``segeval.data.jsonutils`` writes and reads): an item is a document, its coders'
   masses its segmentations (several: the annotators of a reference), or
@@ -319,16 +321,19 @@ def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator
                         path=str(path), line=number,
                     )
             elif keys:
-                if "n_units" not in record:
-                    raise CorpusFormatError(f"{keys[0]!r} needs 'n_units' (the number of units)", path=str(path),
-                                            line=number)
                 lists = [record["boundaries"]] if "boundaries" in record else record["references"]
                 if "references" in record and (not isinstance(lists, list) or not lists):
                     raise CorpusFormatError(
                         f"document {doc_id!r}: expected 'references' to be a non-empty list of boundary lists; "
                         f"received {_short_repr(lists)}", path=str(path), line=number,
                     )
-                segs = tuple(Segmentation(b, record["n_units"]) for b in lists)
+                if any(isinstance(b, str) for b in lists):  # nltk / segeval gap strings: they give n_units
+                    segs = _gap_strings(doc_id, keys[0], lists, record.get("n_units"), str(path), number)
+                elif "n_units" not in record:
+                    raise CorpusFormatError(f"{keys[0]!r} needs 'n_units' (the number of units)", path=str(path),
+                                            line=number)
+                else:
+                    segs = tuple(Segmentation(b, record["n_units"]) for b in lists)
             else:
                 raise CorpusFormatError(f"expected {_SEGMENTATION_KEYS}; {_keys_received(record)}", path=str(path),
                                         line=number)
@@ -337,6 +342,34 @@ def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator
         except StabilityError as exc:
             raise CorpusFormatError(naming_document(doc_id, exc), path=str(path), line=number) from None
         yield _Entry(doc_id, segs, record.get("times"), f"{path}:{number}")
+
+
+def _gap_strings(doc_id: str, key: str, lists: Sequence[Any], n_units: Any, path: str,
+                 number: int) -> tuple[Segmentation, ...]:
+    """Boundaries given as nltk / segeval boundary strings (``"00100010"``: a character per gap
+    between units, ``1`` where a segment starts, so ``n - 1`` characters for ``n`` units), read by
+    :meth:`Segmentation.from_gaps`; ``n_units``, when given, must agree with their length (a string
+    of a character per unit, one too many, is refused rather than read a unit off)."""
+    def fail(message: str) -> CorpusFormatError:
+        return CorpusFormatError(f"document {doc_id!r}: {message}", path=path, line=number)
+
+    nested = key != "boundaries"
+    names = [f"{key}[{j}]" if nested else key for j in range(len(lists))]
+    if not all(isinstance(b, str) for b in lists):
+        raise fail(f"expected the segmentations of {key!r} all as boundary lists or all as gap strings; received "
+                   f"{_short_repr(lists)}")
+    segs = tuple(Segmentation.from_gaps(b, name=name) for b, name in zip(lists, names))
+    lengths = {len(b) for b in lists}
+    if len(lengths) > 1:
+        raise fail(f"the gap strings of {key!r} have different lengths ({', '.join(str(len(b)) for b in lists)}); "
+                   "expected one per annotator of the same document")
+    if n_units is not None and n_units != segs[0].n_units:
+        raise fail(f"{names[0]!r} is a gap string of {counted(segs[0].n_units - 1, 'character')}, a character per gap "
+                   f"between units, so {counted(segs[0].n_units, 'unit')}, but 'n_units' is {_short_repr(n_units)}; "
+                   "expected them to agree (or no 'n_units')" + (
+                       " (a string of a character per unit, as nltk is sometimes given, is one too long: drop its "
+                       "last character)" if n_units == segs[0].n_units - 1 else ""))
+    return segs
 
 
 def _stdin_records(encoding: str, errors: str) -> Iterator[tuple[int, str, Any]]:

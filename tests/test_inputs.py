@@ -724,3 +724,35 @@ def test_score_segmentations_places_chunk_texts_on_the_documents_units():
     assert scored.documents == score_segmentations([doc], {"d": Segmentation([2, 4], 5)}).documents  # by hand: [2, 4]
     with pytest.raises(InvalidParameterError, match="the reference .* has no units"):
         score_segmentations({"d": Segmentation([2], 5)}, {"d": chunks})
+
+
+def test_score_reads_nltk_gap_strings_and_gives_nltks_numbers(tmp_path):
+    """An nltk user's segmentations, boundary strings of a character per gap ("001000100": units 3
+    and 7 of 10 start segments), were refused ("boundaries must be a sequence of integers; received
+    str"); they are read as Segmentation.from_gaps reads them, n_units from their length."""
+    import segeval
+    from nltk.metrics.segmentation import pk, windowdiff
+
+    ref_gaps = {"a": "001000100", "b": "0001000010010"}
+    hyp_gaps = {"a": "010000100", "b": "0000000010000"}
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl"
+    ref.write_text("".join(json.dumps({"id": d, "boundaries": g}) + "\n" for d, g in ref_gaps.items()))
+    hyp.write_text("".join(json.dumps({"id": d, "boundaries": g, "n_units": len(g) + 1}) + "\n"
+                           for d, g in hyp_gaps.items()))
+    scored = score_files(ref, hyp, k=3)
+    for doc, r in ref_gaps.items():
+        h = hyp_gaps[doc]
+        # nltk 3.x on gap strings with an explicit k (metrics-peers.md section 2: the gap encoding agrees)
+        assert scored.documents[doc]["pk"] == pytest.approx(pk(r, h, k=3))
+        assert scored.documents[doc]["windowdiff"] == pytest.approx(windowdiff(r, h, 3))
+        # segeval 2.0.11 reads the same strings as one character per gap (convert_nltk_to_masses)
+        masses = [segeval.convert_nltk_to_masses(s) for s in (h, r)]
+        assert scored.documents[doc]["boundary_similarity"] == pytest.approx(float(segeval.boundary_similarity(*masses)))
+    # several annotators, and the per-unit string nltk is sometimes given (one character too many)
+    ref.write_text('{"id": "a", "references": ["001000100", "000100100"]}\n')
+    hyp.write_text('{"id": "a", "boundaries": [3, 7], "n_units": 10}\n')
+    assert score_files(ref, hyp).documents["a"]["n_references"] == 2
+    hyp.write_text('{"id": "a", "boundaries": "0010001000", "n_units": 10}\n')
+    with pytest.raises(CorpusFormatError, match=r"hyp.jsonl:1: document 'a': 'boundaries' is a gap string of 10 "
+                       r"characters.*so 11 units, but 'n_units' is 10.*one too long: drop its last character"):
+        score_files(ref, hyp)
