@@ -13,6 +13,8 @@ A segmentation file is either
   ``"references": [[...], ...]`` with ``n_units``, or a list of lists); boundaries may also be
   nltk / segeval boundary strings, ``{"id": ..., "boundaries": "00100010"}`` (a character per gap
   between units, so ``n_units`` is their length + 1), or
+* a table of them (``.csv``, ``.tsv``), a document a row, its columns named as those keys
+  (``id,boundaries,n_units`` and ``a,"3 7",10``: :func:`_table_records`), or
 * a segeval dataset (``{"segmentation_type": "linear", "items": {item: {coder: [masses]}}}``, the
   JSON file ``segeval.data.jsonutils`` writes and reads): an item is a document, its coders'
   masses its segmentations (several: the annotators of a reference), or
@@ -43,6 +45,7 @@ from .checks import counted, did_you_mean, first_few
 from .exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, StabilityError, _short_repr
 from .readers.common import NoTextError, naming_document
 from .readers.jsonl import REFERENCE_KEYS, document_id, is_document, read_labels, reference_keys_said
+from .readers.delimited import _DOCUMENT_COLUMNS
 from .readers.dispatch import STDIN, STDIN_NAME
 from .segmentation import Segmentation
 
@@ -156,6 +159,80 @@ def _bare_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -
         records.close()
         return None
     return itertools.chain([first], records)
+
+
+#: The extensions of a table of segmentations, and the delimiter of each.
+_TABLE_DELIMITERS = {".csv": ",", ".tsv": "\t"}
+#: The columns of a table of segmentations that name its document (``id`` as in JSON, then the
+#: corpus reader's document columns).
+_TABLE_IDS = ("id",) + _DOCUMENT_COLUMNS
+
+
+def _table_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -> Iterator[tuple[int, str, Any]] | None:
+    """The records of a CSV / TSV of segmentations, a document a row: a column named as a key of
+    :data:`REFERENCE_KEYS` (``boundaries``, ``masses``...), with ``id`` (or a document column) and
+    ``n_units`` beside it, each row read as the JSON object of its cells (``{"id": "d1",
+    "boundaries": [3, 7], "n_units": 10}``); None when the table has a text column or no such column
+    (a corpus, which the corpus reader reads). A cell holds a JSON list (``[3, 7]``), numbers apart
+    (``3 7``, ``3;7``, ``3,7`` quoted), an nltk gap string (``001000100``) or nothing (no boundary)."""
+    import csv
+    import json
+
+    from .readers.common import check_encoding, iter_lines
+    from .readers.delimited import _TEXT_COLUMNS
+    from .readers.jsonl import _REFERENCE_LOOKALIKES
+
+    delimiter = _TABLE_DELIMITERS.get(path.suffix.lower())
+    if delimiter is None or not path.is_file():
+        return None
+    try:
+        rows = csv.reader(iter_lines(path, check_encoding(encoding, errors), errors, raw=True), delimiter=delimiter)
+        header = [cell.strip() for cell in next(rows, [])]
+    except (CorpusFormatError, csv.Error):
+        return None  # the corpus reader says what is wrong with the file
+    names = {cell.lower(): cell for cell in header}
+    if any(name in names for name in _TEXT_COLUMNS):
+        return None
+    if not any(key in names for key in REFERENCE_KEYS):
+        if alike := [cell for cell in header if cell.lower() in _REFERENCE_LOOKALIKES]:
+            raise CorpusFormatError(
+                f"a table without a text column is read as segmentations, a document a row, under a column named "
+                f"{reference_keys_said()} (with 'id' and 'n_units'); received the columns {_short_repr(header)}, "
+                f"whose {alike[0]!r} is none of these (a boundary a row: put each document's on one row, "
+                '"3 7" or [3, 7])', path=str(path), line=1)
+        return None
+
+    def cell(column: str, text: str, number: int) -> Any:
+        text = text.strip()
+        if column == "id":
+            return text
+        if not text:
+            return []
+        if re.fullmatch(r"[01]+", text) and column in ("boundaries", "references") and len(text) > 1:
+            return text  # a gap string: read by _gap_strings
+        try:
+            value = json.loads(text)
+        except ValueError:
+            parts = re.split(r"[\s;,|]+", text)
+            if not all(re.fullmatch(r"[+-]?\d+", part) for part in parts):
+                raise CorpusFormatError(f"column {column!r}: expected a list of integers ([3, 7], or 3 7); received "
+                                        f"{_short_repr(text)}", path=str(path), line=number) from None
+            value = [int(part) for part in parts]
+        return [value] if column != "n_units" and isinstance(value, int) else value  # one boundary
+
+    ids = next((names[name] for name in _TABLE_IDS if name in names), None)
+    keys = {names[key]: key for key in (*REFERENCE_KEYS, "n_units") if key in names}
+    if ids is not None:
+        keys[ids] = "id"
+
+    def records() -> Iterator[tuple[int, str, Any]]:
+        for number, row in enumerate(rows, 2):
+            if not any(value.strip() for value in row):
+                continue
+            values = dict(zip(header, row))
+            yield number, str(number), {key: cell(key, values.get(column, ""), number) for column, key in keys.items()}
+
+    return records()
 
 
 def _nothing_to_score(exc: CorpusFormatError) -> NoTextError:
@@ -425,6 +502,9 @@ def read_segmentations(path: str | os.PathLike, **reader_options: Any) -> Iterat
     records = _bare_records(
         path, reader_options.get("encoding", "utf-8"), reader_options.get("encoding_errors", "strict")
     )
+    if records is None and reader_options.get("text_column") is None:  # a text column named: a corpus
+        records = _table_records(
+            path, reader_options.get("encoding", "utf-8"), reader_options.get("encoding_errors", "strict"))
     if records is not None:
         yield from _parse_bare(path, records)
         return

@@ -756,3 +756,28 @@ def test_score_reads_nltk_gap_strings_and_gives_nltks_numbers(tmp_path):
     with pytest.raises(CorpusFormatError, match=r"hyp.jsonl:1: document 'a': 'boundaries' is a gap string of 10 "
                        r"characters.*so 11 units, but 'n_units' is 10.*one too long: drop its last character"):
         score_files(ref, hyp)
+
+
+def test_score_reads_a_table_of_segmentations_a_document_a_row(tmp_path):
+    """A CSV of boundaries per document (id, boundaries, n_units), as another tool or a
+    spreadsheet exports them, was read as a corpus and refused ("expected a text column"); a TSV
+    of masses too. A table of a boundary a row is refused saying how to write it."""
+    ref, hyp = tmp_path / "ref.csv", tmp_path / "hyp.tsv"
+    ref.write_text('id,boundaries,n_units\na,"[3, 7]",10\nb,"2,5",10\nc,4,8\nd,,6\n')
+    hyp.write_text("doc_id\tmasses\na\t3 5 2\nb\t[5, 5]\nc\t4 4\nd\t6\n")
+    jsonl = tmp_path / "ref.jsonl"
+    jsonl.write_text('{"id": "a", "boundaries": [3, 7], "n_units": 10}\n{"id": "b", "boundaries": [2, 5], "n_units": 10}\n'
+                     '{"id": "c", "boundaries": [4], "n_units": 8}\n{"id": "d", "boundaries": [], "n_units": 6}\n')
+    assert score_files(ref, hyp).to_dict() == score_files(jsonl, hyp).to_dict()  # NaN is not NaN: compared as None
+    gaps = tmp_path / "gaps.csv"
+    gaps.write_text("id,boundaries\na,001000100\nb,010010000\nc,0001000\nd,00000\n")
+    assert score_files(gaps, hyp).to_dict() == score_files(jsonl, hyp).to_dict()
+    long = tmp_path / "long.csv"
+    long.write_text("doc_id,boundary\na,3\na,7\n")
+    with pytest.raises(CorpusFormatError, match=r"long.csv:1: a table without a text column is read as segmentations.*"
+                       r"whose 'boundary' is none of these \(a boundary a row: put each document's on one row"):
+        score_files(long, hyp)
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,boundaries,n_units\na,3 x,10\n")
+    with pytest.raises(CorpusFormatError, match=r"bad.csv:2: column 'boundaries': expected a list of integers"):
+        score_files(bad, hyp)
