@@ -44,7 +44,7 @@ import numpy as np
 from .checks import counted, did_you_mean, first_few
 from .exceptions import CorpusFormatError, InvalidParameterError, InvalidTypeError, StabilityError, _short_repr
 from .readers.common import NoTextError, naming_document
-from .readers.jsonl import REFERENCE_KEYS, document_id, is_document, read_labels, reference_keys_said
+from .readers.jsonl import KEY_ALIASES, REFERENCE_KEYS, document_id, is_document, read_labels, reference_keys_said
 from .readers.delimited import _DOCUMENT_COLUMNS
 from .readers.dispatch import STDIN, STDIN_NAME
 from .segmentation import Segmentation
@@ -112,6 +112,8 @@ class _Entry:
     #: texts of a hypothesis are placed), and a hypothesis's chunk texts, before they are placed.
     units: tuple[str, ...] | None = None
     chunks: tuple[str, ...] | None = None
+    #: False: a record without an id (:data:`_ID_KEYS`), named by its line.
+    named: bool = True
 
 
 def _place(doc: Any, fallback: str) -> str:
@@ -163,9 +165,6 @@ def _bare_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -
 
 #: The extensions of a table of segmentations, and the delimiter of each.
 _TABLE_DELIMITERS = {".csv": ",", ".tsv": "\t"}
-#: The columns of a table of segmentations that name its document (``id`` as in JSON, then the
-#: corpus reader's document columns).
-_TABLE_IDS = ("id",) + _DOCUMENT_COLUMNS
 
 
 def _table_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -> Iterator[tuple[int, str, Any]] | None:
@@ -220,7 +219,7 @@ def _table_records(path: Path, encoding: str = "utf-8", errors: str = "strict") 
             value = [int(part) for part in parts]
         return [value] if column != "n_units" and isinstance(value, int) else value  # one boundary
 
-    ids = next((names[name] for name in _TABLE_IDS if name in names), None)
+    ids = next((names[name] for name in _ID_KEYS if name in names), None)
     keys = {names[key]: key for key in (*REFERENCE_KEYS, "n_units") if key in names}
     if ids is not None:
         keys[ids] = "id"
@@ -324,9 +323,30 @@ def _coder_chosen(hypotheses: Mapping[str, _Entry], references: Mapping[str, _En
     return hyps, refs
 
 
+#: The keys naming a segmentation's document: ``id``, else one of the corpus reader's names for it
+#: (``dial_id``, a CSV's document columns: ``doc_id``...), as tools export them.
+_ID_KEYS = ("id", *(alias for alias, name in KEY_ALIASES.items() if name == "id"), *_DOCUMENT_COLUMNS)
+
+
+def _has_id(record: Mapping[str, Any]) -> bool:
+    return any(key in record for key in _ID_KEYS)
+
+
+def _record_id(record: Mapping[str, Any], place: str, path: Path, number: int) -> str:
+    """The document id of a record of segmentations: under the first of :data:`_ID_KEYS` it
+    holds, else ``place`` (its line). ``{"doc_id": "d1", ...}`` was paired as document ``'1'``."""
+    key = next((key for key in _ID_KEYS if key in record), None)
+    fail = functools.partial(CorpusFormatError, path=str(path), line=number)
+    if key is None:
+        return place
+    if key == "id":
+        return document_id(record[key], fail)
+    return document_id(record[key], lambda message: fail(message.replace("'id'", repr(key), 1)))
+
+
 def _chunks_entry(path: Path, number: int, place: str, record: Mapping[str, Any]) -> _Entry:
     """A hypothesis of chunk texts (:data:`CHUNKS_KEY`), placed later on its reference's units."""
-    doc_id = document_id(record.get("id", place), functools.partial(CorpusFormatError, path=str(path), line=number))
+    doc_id = _record_id(record, place, path, number)
     if others := [key for key in REFERENCE_KEYS if key in record]:
         raise CorpusFormatError(f"document {doc_id!r}: expected its segmentation in one key; received "
                                 f"{CHUNKS_KEY!r} and {others[0]!r}", path=str(path), line=number)
@@ -334,7 +354,7 @@ def _chunks_entry(path: Path, number: int, place: str, record: Mapping[str, Any]
     if not isinstance(chunks, list) or not all(isinstance(chunk, str) for chunk in chunks):
         raise CorpusFormatError(f"document {doc_id!r}: expected {CHUNKS_KEY!r} to be a list of the chunk texts "
                                 f"(strings); received {_short_repr(chunks)}", path=str(path), line=number)
-    return _Entry(doc_id, (), source=f"{path}:{number}", chunks=tuple(chunks))
+    return _Entry(doc_id, (), source=f"{path}:{number}", chunks=tuple(chunks), named=_has_id(record))
 
 
 def _placed_chunks(hypotheses: Mapping[str, _Entry], references: Mapping[str, _Entry]) -> dict[str, _Entry]:
@@ -371,7 +391,7 @@ def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator
         if CHUNKS_KEY in record:
             yield _chunks_entry(path, number, place, record)
             continue
-        doc_id = document_id(record.get("id", place), functools.partial(CorpusFormatError, path=str(path), line=number))
+        doc_id = _record_id(record, place, path, number)
         # the keys the corpus reader reads references from (REFERENCE_KEYS): boundary lists, or segment sizes
         keys = [key for key in REFERENCE_KEYS if key in record]
         if len(keys) > 1:
@@ -418,7 +438,7 @@ def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator
             raise
         except StabilityError as exc:
             raise CorpusFormatError(naming_document(doc_id, exc), path=str(path), line=number) from None
-        yield _Entry(doc_id, segs, record.get("times"), f"{path}:{number}")
+        yield _Entry(doc_id, segs, record.get("times"), f"{path}:{number}", named=_has_id(record))
 
 
 def _gap_strings(doc_id: str, key: str, lists: Sequence[Any], n_units: Any, path: str,
@@ -745,6 +765,11 @@ def _score(references: Mapping[str, _Entry], hypotheses: Mapping[str, _Entry], *
             parts.append(f"hypotheses without a reference: {missing[:5]}")
         if unmatched:
             parts.append(f"references without a hypothesis: {unmatched[:5]}")
+        unnamed = [entry for side in (hypotheses, references) for key, entry in side.items()
+                   if not entry.named and (key not in references or key not in hypotheses)]
+        if unnamed:  # paired by their line: a file without ids, or ids under a key not read as one
+            parts.append(f"the records of {unnamed[0].source.rpartition(':')[0]} have no id "
+                         f"({' or '.join(map(repr, _ID_KEYS))}), so each is named by its line: give each its document's id")
         raise InvalidParameterError(f"documents must pair up by id; {'; '.join(parts)}")
     documents: dict[str, dict[str, float]] = {}
     for key, hyp in hypotheses.items():

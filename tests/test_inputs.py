@@ -781,3 +781,19 @@ def test_score_reads_a_table_of_segmentations_a_document_a_row(tmp_path):
     bad.write_text("id,boundaries,n_units\na,3 x,10\n")
     with pytest.raises(CorpusFormatError, match=r"bad.csv:2: column 'boundaries': expected a list of integers"):
         score_files(bad, hyp)
+
+
+def test_score_reads_a_documents_id_under_the_names_tools_give_it(tmp_path):
+    """``{"doc_id": "d1", "boundaries": ...}`` (the id as another tool names it) was paired as
+    document '1', its line, and the error listed '1' and '2' without saying why."""
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl"
+    ref.write_text('{"id": "d1", "boundaries": [3, 7], "n_units": 10}\n{"id": "d2", "masses": [2, 3, 5]}\n')
+    hyp.write_text('{"doc_id": "d1", "boundaries": [3, 8], "n_units": 10}\n{"document": "d2", "masses": [5, 5]}\n')
+    assert set(score_files(ref, hyp).documents) == {"d1", "d2"}
+    hyp.write_text('{"boundaries": [3, 8], "n_units": 10}\n{"masses": [5, 5]}\n')
+    with pytest.raises(InvalidParameterError, match=r"hypotheses without a reference: \['1', '2'\].*the records of "
+                       r".*hyp.jsonl have no id \('id' or 'dial_id' or 'document' or 'doc_id'.*named by its line"):
+        score_files(ref, hyp)
+    hyp.write_text('{"doc_id": [1], "boundaries": [3, 8], "n_units": 10}\n')
+    with pytest.raises(CorpusFormatError, match=r"hyp.jsonl:1: 'doc_id' must be a string or an integer"):
+        score_files(ref, hyp)
