@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import os
 import unicodedata
 import re
@@ -87,6 +88,9 @@ def window_from_text(text: str, name: str = "k") -> int | str:
 #: whitespace may differ from the source and chunks may overlap): they are placed on the units of
 #: the reference's document, as :class:`segmenters.chunkers.ChunkerSegmenter` places a chunker's.
 CHUNKS_KEY = "chunks"
+#: The keys under which a pipeline's export gives one chunk's text a record (LangChain's
+#: ``page_content``): such a file is a chunk a line, which is gathered a document a line.
+_CHUNK_TEXT_KEYS = ("text", "page_content", "content", "chunk", "chunk_text")
 #: What a bare segmentation holds, as errors say it: the corpus reader's reference keys
 #: (REFERENCE_KEYS), boundary lists with the number of units, or a hypothesis's chunk texts.
 _SEGMENTATION_KEYS = reference_keys_said("'n_units'") + f" or {CHUNKS_KEY!r} (chunk texts, against a corpus)"
@@ -175,7 +179,6 @@ def _table_records(path: Path, encoding: str = "utf-8", errors: str = "strict") 
     (a corpus, which the corpus reader reads). A cell holds a JSON list (``[3, 7]``), numbers apart
     (``3 7``, ``3;7``, ``3,7`` quoted), an nltk gap string (``001000100``) or nothing (no boundary)."""
     import csv
-    import json
 
     from .readers.common import check_encoding, iter_lines
     from .readers.delimited import _TEXT_COLUMNS
@@ -432,6 +435,12 @@ def _parse_bare(path: Path, records: Iterable[tuple[int, str, Any]]) -> Iterator
                 else:
                     segs = tuple(Segmentation(b, record["n_units"]) for b in lists)
             else:
+                if text := next((key for key in _CHUNK_TEXT_KEYS if isinstance(record.get(key), str)), None):
+                    raise CorpusFormatError(
+                        f"document {doc_id!r}: this record holds one text ({text!r}), as a pipeline exports a chunk "
+                        f"a line; chunks are read a document a line, {{\"id\": {json.dumps(doc_id)}, "
+                        f"\"{CHUNKS_KEY}\": [\"first chunk\", \"second chunk\", ...]}} in the document's order: "
+                        "gather each document's chunks into one record", path=str(path), line=number)
                 raise CorpusFormatError(f"expected {_SEGMENTATION_KEYS}; {_keys_received(record)}", path=str(path),
                                         line=number)
         except CorpusFormatError:

@@ -797,3 +797,15 @@ def test_score_reads_a_documents_id_under_the_names_tools_give_it(tmp_path):
     hyp.write_text('{"doc_id": [1], "boundaries": [3, 8], "n_units": 10}\n')
     with pytest.raises(CorpusFormatError, match=r"hyp.jsonl:1: 'doc_id' must be a string or an integer"):
         score_files(ref, hyp)
+
+
+def test_score_says_how_to_give_chunks_exported_a_chunk_a_line(tmp_path):
+    """A pipeline's export of a chunk a line (``{"doc_id": "d1", "chunk_id": 0, "text": ...}``)
+    was refused with "did you mean 'chunks'?", which renaming 'text' to 'chunks' did not fix."""
+    hyp = tmp_path / "chunks.jsonl"
+    hyp.write_text('{"doc_id": "d1", "chunk_id": 0, "page_content": "Rain falls."}\n'
+                   '{"doc_id": "d1", "chunk_id": 1, "page_content": "Sun shines."}\n')
+    with pytest.raises(CorpusFormatError, match=r"chunks.jsonl:1: document 'd1': this record holds one text "
+                       r"\('page_content'\), as a pipeline exports a chunk a line; chunks are read a document a line, "
+                       r"\{\"id\": \"d1\", \"chunks\": \[\"first chunk\""):
+        score_files(hyp, hyp)
