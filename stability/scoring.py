@@ -581,6 +581,10 @@ class ScoreResult:
     std: dict[str, float] = field(default_factory=dict)
     window: Any = None
     tolerance: int = 0
+    #: The files the segmentations were read from, ``{"reference": path, "hypothesis": path}``
+    #: (:func:`score_files`; empty for segmentations held in Python): reports name them, so that
+    #: the reports of two systems scored against the same references tell which is which.
+    sources: dict[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         """The number of documents, the window and the means of the compact metrics (those of
@@ -622,7 +626,7 @@ class ScoreResult:
 
         return {"mean": clean(self.mean), "std": clean(self.std),
                 "documents": {k: clean(v) for k, v in self.documents.items()},
-                "window": self._window_name(), "tolerance": self.tolerance}
+                "window": self._window_name(), "tolerance": self.tolerance, **self.sources}
 
 
 def score_files(
@@ -654,7 +658,9 @@ def score_files(
     if coder is not None:
         hypotheses, references = _coder_chosen(hypotheses, references, str(coder))
     hypotheses = _placed_chunks(hypotheses, references)
-    return _score(references, hypotheses, k=k, tolerance=tolerance, gamma=gamma, window_limit=window_limit)
+    result = _score(references, hypotheses, k=k, tolerance=tolerance, gamma=gamma, window_limit=window_limit)
+    named = {"reference": reference, "hypothesis": hypothesis}
+    return replace(result, sources={key: STDIN_NAME if str(path) == STDIN else str(path) for key, path in named.items()})
 
 
 def _reference_entries(references: Any) -> dict[str, _Entry]:

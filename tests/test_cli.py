@@ -412,6 +412,21 @@ def test_score_refuses_a_hypothesis_file_given_twice(runner, tmp_path):
     assert once.exit_code == 0 and json.loads(once.stdout)["documents"]["d"]["f1"] == 1.0
 
 
+def test_score_reports_name_the_files_scored(runner, tmp_path):
+    """Two systems scored against the same references gave reports alike but for their numbers,
+    naming neither file: saved side by side, which was which could not be told."""
+    ref, a = tmp_path / "ref.jsonl", tmp_path / "system_a.jsonl"
+    ref.write_text('{"id": "d", "boundaries": [3, 7], "n_units": 10}\n')
+    a.write_text('{"id": "d", "boundaries": [3], "n_units": 10}\n')
+    table = runner.invoke(app, ["score", "-R", str(ref), "-H", str(a)])
+    assert table.exit_code == 0, table.output
+    assert f"Hypotheses from {a}, scored against the references of {ref}." in " ".join(table.stdout.split())
+    data = json.loads(runner.invoke(app, ["score", "-R", str(ref), "-H", str(a), "--report-format", "json"]).stdout)
+    assert (data["hypothesis"], data["reference"]) == (str(a), str(ref))
+    piped = runner.invoke(app, ["score", "-R", str(ref), "-H", "-", "--report-format", "md"], input=a.read_text())
+    assert "Hypotheses from standard input" in piped.stdout
+
+
 def test_score_json_report_of_an_infinite_nwin_is_strict_json(runner, tmp_path):
     """NWin is documented to be ``inf`` when its expectation E is 0 but the corrected WindowDiff is
     not: here n = 4, k = n-1 = 3, reference [1] and hypothesis [3] (one boundary each). Every full

@@ -768,10 +768,13 @@ def test_score_reads_a_table_of_segmentations_a_document_a_row(tmp_path):
     jsonl = tmp_path / "ref.jsonl"
     jsonl.write_text('{"id": "a", "boundaries": [3, 7], "n_units": 10}\n{"id": "b", "boundaries": [2, 5], "n_units": 10}\n'
                      '{"id": "c", "boundaries": [4], "n_units": 8}\n{"id": "d", "boundaries": [], "n_units": 6}\n')
-    assert score_files(ref, hyp).to_dict() == score_files(jsonl, hyp).to_dict()  # NaN is not NaN: compared as None
+    def scored(path):  # NaN is not NaN: compared as None, the files named aside
+        return {k: v for k, v in score_files(path, hyp).to_dict().items() if k != "reference"}
+
+    assert scored(ref) == scored(jsonl)
     gaps = tmp_path / "gaps.csv"
     gaps.write_text("id,boundaries\na,001000100\nb,010010000\nc,0001000\nd,00000\n")
-    assert score_files(gaps, hyp).to_dict() == score_files(jsonl, hyp).to_dict()
+    assert scored(gaps) == scored(jsonl)
     long = tmp_path / "long.csv"
     long.write_text("doc_id,boundary\na,3\na,7\n")
     with pytest.raises(CorpusFormatError, match=r"long.csv:1: a table without a text column is read as segmentations.*"

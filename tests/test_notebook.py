@@ -170,7 +170,9 @@ def test_segmentations_held_in_python_are_scored_as_stability_score_scores_files
     (tmp_path / "hyp.jsonl").write_text("".join(json.dumps({"id": i, "boundaries": list(s.boundaries), "n_units": 10})
                                                 + "\n" for i, s in hypotheses.items()))
     in_memory = score_segmentations(references, hypotheses, k="nltk")
-    assert in_memory.to_dict() == score_files(tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl", k="nltk").to_dict()
+    from_files = score_files(tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl", k="nltk").to_dict()
+    assert (from_files.pop("reference"), from_files.pop("hypothesis")) == (str(tmp_path / "ref.jsonl"), str(tmp_path / "hyp.jsonl"))
+    assert in_memory.to_dict() == from_files  # the files named, as the segmentations held in Python cannot be
     assert in_memory.documents["a"]["f1"] == 0.5  # one of two boundaries exact: P = R = 1/2
     assert "wisebe" in " ".join(in_memory.documents["b"])  # two references: the multi-reference metrics too
     # a corpus's documents (their references and unit times) are references too

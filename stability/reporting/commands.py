@@ -76,13 +76,24 @@ def score_report(result: Any, digits: int = 4, compact: bool = False, metrics: S
     summary = (f"The rows mean and std at the foot of the table: the mean and the standard deviation (n - 1) over "
                f"the {counted(n, 'document')}.")
     section = Section(f"Reference metrics: {counted(n, 'document')}", ["document"] + [m.short for m in measures],
-                      rows, notes=[*_window_note(result, measures),
+                      rows, notes=[*_sources_note(result), *_window_note(result, measures),
                                    *tolerance_note(getattr(result, "tolerance", 0), measures),
                                    *first_reference_note(result.mean), *([summary] if n else []),
                                    *_fewer_note(result, measures)],
                       data=data, footer=footer if n else (), legend=legend(measures),
                       drop_order=tuple(range(len(keys), 0, -1))[:-1] if compact else ())  # all columns: in parts
     return Report("Reference metrics", [section], payload=result.to_dict())
+
+
+def _sources_note(result: Any) -> list[str]:
+    """The files a score's segmentations came from (none: segmentations held in Python)."""
+    from ..readers.dispatch import STDIN_NAME
+
+    sources = getattr(result, "sources", None) or {}
+    if not sources:
+        return []
+    said = {key: "standard input" if path == STDIN_NAME else path for key, path in sources.items()}
+    return [f"Hypotheses from {said['hypothesis']}, scored against the references of {said['reference']}."]
 
 
 def _short(value: object, limit: int = 32) -> str:
