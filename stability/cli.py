@@ -699,7 +699,7 @@ def score(
     {"id": "doc1", "masses": [3, 4, 3]} (segment sizes) or {"id": "doc1", "labels": [0, 0, 0, 1, 1]} (a
     segment label per unit); several annotators of a reference:
     "references": [[3, 7], [4]] with "n_units". Or a CSV / TSV of them, a document a row, its
-    columns named as those keys (id,boundaries,n_units then a,"3 7",10). Or segeval's dataset JSON, {"segmentation_type":
+    columns named as those keys but labels (id,boundaries,n_units then a,"3 7",10). Or segeval's dataset JSON, {"segmentation_type":
     "linear", "items": {"doc1": {"coder1": [3, 4, 3], ...}}} (--coder picks a hypothesis coder).
     Or any corpus run reads, whose references are used (Choi files, JSON with "units", CSV label
     columns...). A hypothesis may give a pipeline's chunk texts, {"id": "doc1", "chunks": ["...",

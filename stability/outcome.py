@@ -158,13 +158,14 @@ def _reference_metrics(doc: Document, boundaries: tuple[int, ...], options: Mapp
 
 
 def reference_values(references: Sequence[Segmentation], times: Any, hypothesis: Segmentation,
-                     options: Mapping[str, Any]) -> dict[str, float]:
+                     options: Mapping[str, Any], long_window: str = "nan") -> dict[str, float]:
     """The reference metrics a run records for ``hypothesis`` (a segmenter's ``B0``) against a
     document's ``references`` (and unit ``times``), with the run's metric ``options``
     (:attr:`stability.Settings.metrics`): the single-reference metrics against the first, the
     multi-reference ones with two or more, only those ``names`` lists when it is given (the
     others are not computed). A window ``k`` that a short document cannot hold gives NaN window
-    metrics there (:func:`stability.runner.evaluate` warns, naming the documents)."""
+    metrics there (:func:`stability.runner.evaluate` warns, naming the documents), or an error
+    with ``long_window="raise"`` (``stability score``, whose window is asked for its documents)."""
     from .metrics import compute_all, multi_reference_metrics
 
     from .catalogue import REFERENCE
@@ -172,7 +173,7 @@ def reference_values(references: Sequence[Segmentation], times: Any, hypothesis:
     names = options.get("names")
     single = {k: v for k, v in options.items() if k in ("k", "tolerance", "gamma")}
     # only the metrics asked for; a window k longer than a short document: its window metrics are NaN
-    values = compute_all(references[0], hypothesis, times=times, long_window="nan",
+    values = compute_all(references[0], hypothesis, times=times, long_window=long_window,
                          names=None if names is None else [name for name in names if name in REFERENCE], **single)
     if len(references) >= 2:
         multi = {k: v for k, v in options.items() if k in ("window_limit", "tolerance")}

@@ -173,7 +173,7 @@ _TABLE_DELIMITERS = {".csv": ",", ".tsv": "\t"}
 
 def _table_records(path: Path, encoding: str = "utf-8", errors: str = "strict") -> Iterator[tuple[int, str, Any]] | None:
     """The records of a CSV / TSV of segmentations, a document a row: a column named as a key of
-    :data:`REFERENCE_KEYS` (``boundaries``, ``masses``...), with ``id`` (or a document column) and
+    :data:`REFERENCE_KEYS` but ``labels`` (``boundaries``, ``masses``...), with ``id`` (or a document column) and
     ``n_units`` beside it, each row read as the JSON object of its cells (``{"id": "d1",
     "boundaries": [3, 7], "n_units": 10}``); None when the table has a text column or no such column
     (a corpus, which the corpus reader reads). A cell holds a JSON list (``[3, 7]``), numbers apart
@@ -181,7 +181,7 @@ def _table_records(path: Path, encoding: str = "utf-8", errors: str = "strict") 
     import csv
 
     from .readers.common import check_encoding, iter_lines
-    from .readers.delimited import _TEXT_COLUMNS
+    from .readers.delimited import _TEXT_COLUMNS, _is_label_column
     from .readers.jsonl import _REFERENCE_LOOKALIKES
 
     delimiter = _TABLE_DELIMITERS.get(path.suffix.lower())
@@ -193,13 +193,16 @@ def _table_records(path: Path, encoding: str = "utf-8", errors: str = "strict") 
     except (CorpusFormatError, csv.Error):
         return None  # the corpus reader says what is wrong with the file
     names = {cell.lower(): cell for cell in header}
+    # the keys of boundary lists and segment sizes: 'labels' names a corpus's label column too
+    columns = [key for key in REFERENCE_KEYS if not _is_label_column(key)]
     if any(name in names for name in _TEXT_COLUMNS):
         return None
-    if not any(key in names for key in REFERENCE_KEYS):
-        if alike := [cell for cell in header if cell.lower() in _REFERENCE_LOOKALIKES]:
+    if not any(key in names for key in columns):
+        # a column named as a boundary list would be, not a corpus's label column (a text column misnamed)
+        if alike := [cell for cell in header if cell.lower() in _REFERENCE_LOOKALIKES and not _is_label_column(cell)]:
             raise CorpusFormatError(
                 f"a table without a text column is read as segmentations, a document a row, under a column named "
-                f"{reference_keys_said()} (with 'id' and 'n_units'); received the columns {_short_repr(header)}, "
+                f"{' or '.join(map(repr, columns))} (with 'id' and 'n_units'); received the columns {_short_repr(header)}, "
                 f"whose {alike[0]!r} is none of these (a boundary a row: put each document's on one row, "
                 '"3 7" or [3, 7])', path=str(path), line=1)
         return None
@@ -223,7 +226,7 @@ def _table_records(path: Path, encoding: str = "utf-8", errors: str = "strict") 
         return [value] if column != "n_units" and isinstance(value, int) else value  # one boundary
 
     ids = next((names[name] for name in _ID_KEYS if name in names), None)
-    keys = {names[key]: key for key in (*REFERENCE_KEYS, "n_units") if key in names}
+    keys = {names[key]: key for key in (*columns, "n_units") if key in names}
     if ids is not None:
         keys[ids] = "id"
 
@@ -763,8 +766,8 @@ def _score(references: Mapping[str, _Entry], hypotheses: Mapping[str, _Entry], *
            gamma: float, window_limit: int) -> ScoreResult:
     """The metrics of every hypothesis against its references, paired by id."""
     from .checks import check_int, check_real
-    from .metrics import compute_all, multi_reference_metrics
     from .metrics._common import check_window
+    from .outcome import reference_values
 
     # the options every document takes alike, refused as themselves (not while scoring the first
     # document, whose id the error would then name); a window too wide for a document names it below
@@ -787,6 +790,7 @@ def _score(references: Mapping[str, _Entry], hypotheses: Mapping[str, _Entry], *
                          f"({' or '.join(map(repr, _ID_KEYS))}), so each is named by its line: give each its document's id")
         raise InvalidParameterError(f"documents must pair up by id; {'; '.join(parts)}")
     documents: dict[str, dict[str, float]] = {}
+    options = {"k": k, "tolerance": tolerance, "gamma": gamma, "window_limit": window_limit}
     for key, hyp in hypotheses.items():
         ref, doc_id = references[key], hyp.id  # paired by their key, shown as the hypotheses name them
         if len(hyp.segmentations) > 1:
@@ -803,10 +807,8 @@ def _score(references: Mapping[str, _Entry], hypotheses: Mapping[str, _Entry], *
                 "of the units its reference segments"
             )
         try:
-            values = compute_all(ref.segmentations[0], h, k=k, tolerance=tolerance, gamma=gamma, times=ref.times)
-            if len(ref.segmentations) >= 2:
-                values.update(multi_reference_metrics(ref.segmentations, h, window_limit=window_limit,
-                                                      tolerance=tolerance))
+            # the metrics a run records of a segmenter's boundaries (one composition of them)
+            values = reference_values(ref.segmentations, ref.times, h, options, long_window="raise")
         except (InvalidParameterError, InvalidTypeError) as exc:  # a window too wide for this document
             raise type(exc)(f"{exc} (document {doc_id!r})", parameter=exc.parameter) from None
         documents[doc_id] = {key: float(v) for key, v in values.items()}

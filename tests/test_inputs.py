@@ -777,7 +777,7 @@ def test_score_reads_a_table_of_segmentations_a_document_a_row(tmp_path):
     assert scored(gaps) == scored(jsonl)
     long = tmp_path / "long.csv"
     long.write_text("doc_id,boundary\na,3\na,7\n")
-    with pytest.raises(CorpusFormatError, match=r"long.csv:1: a table without a text column is read as segmentations.*"
+    with pytest.raises(CorpusFormatError, match=r"long.csv:1: a table without a text column is read as segmentations, a document a row, under a column named .references. or .boundaries. or .segments. or .masses. .*"
                        r"whose 'boundary' is none of these \(a boundary a row: put each document's on one row"):
         score_files(long, hyp)
     bad = tmp_path / "bad.csv"
