@@ -159,9 +159,13 @@ def _check_sorted_in_range(values: list[int], n_units: int, name: str, given: li
     lo, hi = values[0], values[-1]
     if lo < 1 or hi > n_units - 1:
         bad = lo if lo < 1 else hi
+        # the two conventions that write a segmentation's ends too: segment starts from 0, segment ends up to n
+        end = {0: "0 starts the first segment, not a boundary: leave it out",
+               n_units: f"{n_units} ends the last segment (exclusive segment ends, as ruptures writes its "
+                        "breakpoints, are the boundaries and then the number of units): leave it out"}
         raise InvalidSegmentationError(
             f"{name} must lie in 1..{n_units - 1} for a document of {n_units} units (a boundary b starts a segment "
-            f"at unit b); received {bad} in {_short_repr(quoted)}"
+            f"at unit b); received {bad} in {_short_repr(quoted)}" + (f"; {end[bad]}" if bad in end else "")
         )
 
 

@@ -812,3 +812,18 @@ def test_score_says_how_to_give_chunks_exported_a_chunk_a_line(tmp_path):
                        r"\('page_content'\), as a pipeline exports a chunk a line; chunks are read a document a line, "
                        r"\{\"id\": \"d1\", \"chunks\": \[\"first chunk\""):
         score_files(hyp, hyp)
+
+
+@pytest.mark.parametrize("boundaries, hint", [
+    ([0, 3, 7], "received 0 in [0, 3, 7]; 0 starts the first segment, not a boundary: leave it out"),
+    ([3, 7, 10], "received 10 in [3, 7, 10]; 10 ends the last segment (exclusive segment ends, as ruptures writes"),
+])
+def test_score_says_to_leave_out_a_segmentations_start_and_end(tmp_path, boundaries, hint):
+    """Segment starts written from 0, or segment ends up to n (ruptures' breakpoints), were refused
+    as out of 1..n-1 without saying that the 0 or the n is the one to leave out."""
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl"
+    ref.write_text('{"id": "d", "boundaries": [3, 7], "n_units": 10}\n')
+    hyp.write_text(json.dumps({"id": "d", "boundaries": boundaries, "n_units": 10}) + "\n")
+    with pytest.raises(CorpusFormatError) as caught:
+        score_files(ref, hyp)
+    assert hint in str(caught.value)

@@ -163,7 +163,7 @@ def test_an_error_after_a_silent_sort_quotes_the_values_as_given():
 
     with pytest.raises(InvalidSegmentationError, match=r"4 is repeated in \[8, 4, 4\]$"):
         check_boundaries([8, 4, 4], 9, sort=True)
-    with pytest.raises(InvalidSegmentationError, match=r"received 9 in \[9, 3\]$"):
+    with pytest.raises(InvalidSegmentationError, match=r"received 9 in \[9, 3\]; 9 ends the last segment"):
         check_boundaries([9, 3], 9, sort=True)
     with pytest.raises(InvalidSegmentationError, match=r"4 is not sorted in \[8, 4\]$"):
         check_boundaries([8, 4], 9)  # without the sort, as before
