@@ -231,11 +231,16 @@ def _table_records(path: Path, encoding: str = "utf-8", errors: str = "strict") 
         keys[ids] = "id"
 
     def records() -> Iterator[tuple[int, str, Any]]:
+        found = False
         for number, row in enumerate(rows, 2):
             if not any(value.strip() for value in row):
                 continue
+            found = True
             values = dict(zip(header, row))
             yield number, str(number), {key: cell(key, values.get(column, ""), number) for column, key in keys.items()}
+        if not found:  # said as an empty JSON file is, not as documents that do not pair up
+            raise NoTextError(f"the file holds no segmentation: its header ({', '.join(header)}) has no row under it",
+                              path=str(path))
 
     return records()
 

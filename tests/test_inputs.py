@@ -780,6 +780,11 @@ def test_score_reads_a_table_of_segmentations_a_document_a_row(tmp_path):
     with pytest.raises(CorpusFormatError, match=r"long.csv:1: a table without a text column is read as segmentations, a document a row, under a column named .references. or .boundaries. or .segments. or .masses. .*"
                        r"whose 'boundary' is none of these \(a boundary a row: put each document's on one row"):
         score_files(long, hyp)
+    empty = tmp_path / "empty.csv"
+    empty.write_text("id,boundaries,n_units\n")
+    with pytest.raises(CorpusFormatError, match=r"empty.csv: the file holds no segmentation: its header \(id, "
+                       r"boundaries, n_units\) has no row under it"):
+        score_files(empty, hyp)
     bad = tmp_path / "bad.csv"
     bad.write_text("id,boundaries,n_units\na,3 x,10\n")
     with pytest.raises(CorpusFormatError, match=r"bad.csv:2: column 'boundaries': expected a list of integers"):
