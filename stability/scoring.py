@@ -783,11 +783,17 @@ def _score(references: Mapping[str, _Entry], hypotheses: Mapping[str, _Entry], *
     missing = sorted(hypotheses[key].id for key in set(hypotheses) - set(references))
     unmatched = sorted(references[key].id for key in set(references) - set(hypotheses))
     if missing or unmatched:
+        def listed(ids: list[str], side: Mapping[str, _Entry]) -> str:  # the first five, and how many of how many
+            return str(ids[:5]) + (f" and {len(ids) - 5} more, of {len(side)}" if len(ids) > 5 else "")
+
         parts = []
         if missing:
-            parts.append(f"hypotheses without a reference: {missing[:5]}")
+            parts.append(f"hypotheses without a reference: {listed(missing, hypotheses)}")
         if unmatched:
-            parts.append(f"references without a hypothesis: {unmatched[:5]}")
+            parts.append(f"references without a hypothesis: {listed(unmatched, references)}")
+        if not set(hypotheses) & set(references):  # every id differs: a naming, not a few documents missing
+            parts.append("no document id is in both (ids pair when they are equal, as written: compare "
+                         f"{hypotheses[next(iter(hypotheses))].id!r} and {references[next(iter(references))].id!r})")
         unnamed = [entry for side in (hypotheses, references) for key, entry in side.items()
                    if not entry.named and (key not in references or key not in hypotheses)]
         if unnamed:  # paired by their line: a file without ids, or ids under a key not read as one

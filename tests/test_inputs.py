@@ -832,3 +832,19 @@ def test_score_says_to_leave_out_a_segmentations_start_and_end(tmp_path, boundar
     with pytest.raises(CorpusFormatError) as caught:
         score_files(ref, hyp)
     assert hint in str(caught.value)
+
+
+def test_score_pairing_errors_count_the_ids_and_say_when_none_pair(tmp_path):
+    """Ids that all differ (a file extension kept on one side) were listed five a side, as if five
+    documents were missing of each: how many, and that none paired, went unsaid."""
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl"
+    ref.write_text("".join(json.dumps({"id": f"doc{i}.txt", "boundaries": [3], "n_units": 10}) + "\n" for i in range(8)))
+    hyp.write_text("".join(json.dumps({"id": f"doc{i}", "boundaries": [3], "n_units": 10}) + "\n" for i in range(8)))
+    with pytest.raises(InvalidParameterError, match=r"hypotheses without a reference: \['doc0', 'doc1', 'doc2', 'doc3', "
+                       r"'doc4'\] and 3 more, of 8; .* no document id is in both \(.*compare 'doc0' and 'doc0.txt'\)"):
+        score_files(ref, hyp)
+    hyp.write_text("".join(json.dumps({"id": f"doc{i}.txt", "boundaries": [3], "n_units": 10}) + "\n" for i in range(1)))
+    with pytest.raises(InvalidParameterError) as caught:
+        score_files(ref, hyp)
+    assert str(caught.value).endswith("references without a hypothesis: ['doc1.txt', 'doc2.txt', 'doc3.txt', "
+                                      "'doc4.txt', 'doc5.txt'] and 2 more, of 8")
