@@ -207,14 +207,16 @@ def _table_records(path: Path, encoding: str = "utf-8", errors: str = "strict") 
                 '"3 7" or [3, 7])', path=str(path), line=1)
         return None
 
-    def cell(column: str, text: str, number: int) -> Any:
+    def cell(column: str, text: str, number: int, n_units: str) -> Any:
         text = text.strip()
         if column == "id":
             return text
         if not text:
             return []
-        if re.fullmatch(r"[01]+", text) and column in ("boundaries", "references") and len(text) > 1:
-            return text  # a gap string: read by _gap_strings
+        # a gap string (read by _gap_strings), unless the row's n_units says it is a number (11 of 20 units)
+        if (re.fullmatch(r"[01]+", text) and column in ("boundaries", "references") and len(text) > 1
+                and not (n_units.strip().isdigit() and int(n_units) != len(text) + 1)):
+            return text
         try:
             value = json.loads(text)
         except ValueError:
@@ -237,7 +239,9 @@ def _table_records(path: Path, encoding: str = "utf-8", errors: str = "strict") 
                 continue
             found = True
             values = dict(zip(header, row))
-            yield number, str(number), {key: cell(key, values.get(column, ""), number) for column, key in keys.items()}
+            n_units = next((values.get(column, "") for column, key in keys.items() if key == "n_units"), "")
+            yield number, str(number), {key: cell(key, values.get(column, ""), number, n_units)
+                                        for column, key in keys.items()}
         if not found:  # said as an empty JSON file is, not as documents that do not pair up
             raise NoTextError(f"the file holds no segmentation: its header ({', '.join(header)}) has no row under it",
                               path=str(path))

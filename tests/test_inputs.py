@@ -775,6 +775,10 @@ def test_score_reads_a_table_of_segmentations_a_document_a_row(tmp_path):
     gaps = tmp_path / "gaps.csv"
     gaps.write_text("id,boundaries\na,001000100\nb,010010000\nc,0001000\nd,00000\n")
     assert scored(gaps) == scored(jsonl)
+    ones, one = tmp_path / "ones.csv", tmp_path / "one.jsonl"  # 11 of 20 units, not a gap string of 2 characters
+    ones.write_text("id,boundaries,n_units\ne,11,20\n")
+    one.write_text('{"id": "e", "boundaries": [11], "n_units": 20}\n')
+    assert score_files(ones, one).documents["e"]["f1"] == 1.0
     long = tmp_path / "long.csv"
     long.write_text("doc_id,boundary\na,3\na,7\n")
     with pytest.raises(CorpusFormatError, match=r"long.csv:1: a table without a text column is read as segmentations, a document a row, under a column named .references. or .boundaries. or .segments. or .masses. .*"
