@@ -599,24 +599,32 @@ def test_a_resume_adding_a_segmenter_keeps_the_recorded_reading(tmp_path):
         "even": [[2]], "none": [[2]]}
 
 
+def _run_cut_short(out, keep):
+    """A run of even and c99 over 4 documents in ``out``, its results file then holding c99's
+    results of its first ``keep`` documents only, as a run stopped before it finished leaves it."""
+    from stability.demo import demo_corpus
+    from stability.store import RESULTS_FILE
+
+    out.mkdir()
+    evaluate({"even": "even", "c99": "c99"}, demo_corpus(n_documents=4), n_restarts=2, output=out, progress=False)
+    lines = (out / RESULTS_FILE).read_text(encoding="utf-8").splitlines()
+    c99 = [line for line in lines if json.loads(line).get("type") == "result"
+           and json.loads(line)["result"]["segmenter"] == "c99"]
+    kept = [line for line in lines if line not in c99[keep:]]
+    assert len(kept) == len(lines) - 4 + keep
+    (out / RESULTS_FILE).write_text("\n".join(kept) + "\n", encoding="utf-8")
+
+
 def test_a_run_whose_segmenters_ran_on_different_documents_says_so_in_every_format(tmp_path):
     """A run read back in which a segmenter has fewer documents than the run (stopped before it
     finished) ranked segmenters over different documents, said only by the docs column."""
     from stability import load_results
     from stability.demo import demo_corpus
-    from stability.store import RESULTS_FILE
 
-    out = tmp_path / "run"
-    out.mkdir()
-    evaluate({"even": "even", "c99": "c99"}, demo_corpus(n_documents=4), n_restarts=2, output=out, progress=False)
-    finished = load_results(out)
+    finished = evaluate({"even": "even", "c99": "c99"}, demo_corpus(n_documents=4), n_restarts=2, progress=False)
     assert "run on" not in render(finished, "md") and json.loads(render(finished, "json"))["unfinished"] == {}
-    lines = (out / RESULTS_FILE).read_text(encoding="utf-8").splitlines()
-    c99 = [line for line in lines if json.loads(line).get("type") == "result"
-           and json.loads(line)["result"]["segmenter"] == "c99"]
-    kept = [line for line in lines if line not in c99[1:]]  # c99's result of one document kept
-    assert len(kept) == len(lines) - 3
-    (out / RESULTS_FILE).write_text("\n".join(kept) + "\n", encoding="utf-8")
+    out = tmp_path / "run"
+    _run_cut_short(out, keep=1)  # c99's result of one document kept
     stopped = load_results(out)
     assert stopped.summary["c99"].n_documents == 1 and stopped.summary["c99"].n_failed == 0
     said = "Not every segmenter was run on every document (c99 on 1 of 4): the run stopped before it finished"
@@ -630,3 +638,15 @@ def test_a_run_whose_segmenters_ran_on_different_documents_says_so_in_every_form
 
     typed = replace(stopped, settings={**stopped.settings, "provenance": {"command": "stability run -s c99 --out x --overwrite"}})
     assert "To finish it: stability run -s c99 --out x --resume." in " ".join(render(typed, "md").split())
+
+
+def test_a_segmenter_not_run_yet_is_said_once_in_the_result_line(tmp_path):
+    """A segmenter without any result because the run stopped before it began (not because it
+    failed) is said once, as run on 0 of the run's documents: the line also called it 'no
+    result', two parts for one fact."""
+    from stability import load_results
+
+    out = tmp_path / "run"
+    _run_cut_short(out, keep=0)
+    line = render(load_results(out), "md").splitlines()[0]  # the result line
+    assert "c99: run on 0 of 4 documents" in line and "no result" not in line, line

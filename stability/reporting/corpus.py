@@ -978,7 +978,8 @@ def failed_at(failure: Failure) -> str:
 
 def ranked_line(result: CorpusResult, digits: int = 2) -> str:
     """The result in one line: segmenters by decreasing headline (mean [95% CI]), then those that
-    failed on some documents, those without any result (failed on every document), the
+    failed on some documents, those run on fewer documents than the run holds (:func:`unfinished`,
+    one run on none said so alone), those without any result (failed on every document), the
     content-blind, layout-only and term-blind ones, whose stability says nothing about the content,
     and those placing few or many boundaries, whose headline may be too high
     (:func:`count_marks_notes`).
@@ -1002,13 +1003,14 @@ def ranked_line(result: CorpusResult, digits: int = 2) -> str:
     parts = [chain]
     parts += [f"{shown_label(label)}: failed on {s.n_failed} of {counted(s.n_failed + s.n_documents, 'document')}"
               for label, s in result.summary.items() if s.n_failed and s.n_documents]
-    parts += [f"{shown_label(label)}: run on {n} of {counted(total, 'document')}"
-              for label, (n, total) in unfinished(result).items()]
+    short = unfinished(result)
+    parts += [f"{shown_label(label)}: run on {n} of {counted(total, 'document')}" for label, (n, total) in short.items()]
     failed = [label for label in empty if result.summary[label].n_failed]
     if failed:
         parts.append(f"{label_list(failed)}: failed on every document")
-    if len(failed) < len(empty):
-        parts.append(f"{label_list(label for label in empty if label not in failed)}: no result")
+    unrun = [label for label in empty if label not in failed and label not in short]  # short: run on 0 of N, said
+    if unrun:
+        parts.append(f"{label_list(unrun)}: no result")
     if blind:
         parts.append(f"{label_list(blind)}: content-blind")
     if layout:
