@@ -944,13 +944,22 @@ class CorpusResult:
         """Counts and the headline per segmenter (never the per-document arrays), each with the
         flags that say its headline cannot be read as one (``content-blind``, ``layout-only``,
         ``term-blind``, ``non-deterministic``), as the reports set them beside it: a chunker's 0.50
-        printed beside C99's 0.75 without its ``layout-only`` read as a score."""
+        printed beside C99's 0.75 without its ``layout-only`` read as a score; and, as the reports'
+        result line says it, a segmenter run on fewer documents than the run holds (a run stopped
+        before it finished: :func:`stability.reporting.corpus.unfinished`)."""
         from .catalogue import HEADLINE
+        from .reporting.corpus import unfinished
+
+        short = unfinished(self)
 
         def head(label: str, s: SegmenterSummary) -> str:
             if not s.n_documents and s.n_failed:
                 return f"{label} failed on every document"  # no score to show, as the reports say it
-            said = s._flags()
+            n, total = short.get(label, (0, 0))
+            run_on = f"run on {n} of {counted(total, 'document')}" if label in short else ""
+            if label in short and not n:
+                return f"{label} {run_on}"  # not reached yet: no score to show
+            said = ", ".join(part for part in (s._flags(), run_on) if part)
             return f"{label} {s.macro[HEADLINE.name].mean:.3f}" + (f" ({said})" if said else "")
 
         n_docs = max((len(d) for d in self.documents.values()), default=0)

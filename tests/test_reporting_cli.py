@@ -650,3 +650,15 @@ def test_a_segmenter_not_run_yet_is_said_once_in_the_result_line(tmp_path):
     _run_cut_short(out, keep=0)
     line = render(load_results(out), "md").splitlines()[0]  # the result line
     assert "c99: run on 0 of 4 documents" in line and "no result" not in line, line
+
+
+def test_a_runs_repr_says_a_segmenter_ran_on_fewer_documents(tmp_path):
+    """``load_results(out)`` of a stopped run showed ``c99 0.958`` beside ``even 0.000`` (and
+    ``c99 nan`` for one not reached yet), with no word that c99 was scored on fewer documents."""
+    from stability import load_results
+
+    _run_cut_short(tmp_path / "one", keep=1)
+    assert repr(load_results(tmp_path / "one")).endswith(
+        "even 0.000 (content-blind), c99 0.958 (run on 1 of 4 documents))")
+    _run_cut_short(tmp_path / "none", keep=0)
+    assert repr(load_results(tmp_path / "none")).endswith("even 0.000 (content-blind), c99 run on 0 of 4 documents)")
