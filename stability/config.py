@@ -803,6 +803,9 @@ def with_overrides(
         check_folder(out, "out", parameter="out")
         updated = replace(updated, output={**updated.output, "dir": out})
     given = {k: v for k, v in run.items() if v is not None}
+    for flag, other in (("resume", "overwrite"), ("overwrite", "resume")):  # they exclude each other: the
+        if given.get(flag) and other not in given and updated.run.get(other):  # flag wins over the file's
+            given[other] = False  # (overwrite = true there, --resume as an interrupted run advises)
     _check_keys(given, _run_keys(), "run overrides", updated.source)
     _check_replaced(updated, given)
     if given:

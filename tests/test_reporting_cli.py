@@ -603,10 +603,17 @@ def _run_cut_short(out, keep):
     """A run of even and c99 over 4 documents in ``out``, its results file then holding c99's
     results of its first ``keep`` documents only, as a run stopped before it finished leaves it."""
     from stability.demo import demo_corpus
-    from stability.store import RESULTS_FILE
 
     out.mkdir()
     evaluate({"even": "even", "c99": "c99"}, demo_corpus(n_documents=4), n_restarts=2, output=out, progress=False)
+    _cut_short(out, keep)
+
+
+def _cut_short(out, keep):
+    """The results file in ``out`` of a run of c99 over 4 documents, cut to c99's results of its
+    first ``keep`` documents."""
+    from stability.store import RESULTS_FILE
+
     lines = (out / RESULTS_FILE).read_text(encoding="utf-8").splitlines()
     c99 = [line for line in lines if json.loads(line).get("type") == "result"
            and json.loads(line)["result"]["segmenter"] == "c99"]
@@ -662,3 +669,33 @@ def test_a_runs_repr_says_a_segmenter_ran_on_fewer_documents(tmp_path):
         "even 0.000 (content-blind), c99 0.958 (run on 1 of 4 documents))")
     _run_cut_short(tmp_path / "none", keep=0)
     assert repr(load_results(tmp_path / "none")).endswith("even 0.000 (content-blind), c99 run on 0 of 4 documents)")
+
+
+def test_the_command_that_finishes_a_run_of_a_file_saying_overwrite_finishes_it(tmp_path, monkeypatch):
+    """The note (and an interrupted run) say to rerun the run's command with --resume; for an
+    experiment file saying ``overwrite = true`` that was refused ('[run] resume and [run] overwrite
+    exclude each other'), though the command line asked for one of them: its flag wins, as any
+    flag over the file's value."""
+    from dataclasses import replace
+
+    from stability import load_results
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "exp.toml").write_text(
+        '[corpus]\ndemo = { n_documents = 4, seed = 0 }\n[segmenters.even]\n[segmenters.c99]\n'
+        '[run]\nn_restarts = 2\noverwrite = true\n[output]\ndir = "res"\n', encoding="utf-8")
+    assert CliRunner().invoke(app, ["run", "exp.toml"]).exit_code == 0
+    _cut_short(tmp_path / "res", keep=1)
+    stopped = load_results("res")
+    typed = replace(stopped, settings={**stopped.settings, "provenance": {"command": "stability run exp.toml"}})
+    assert "To finish it: stability run exp.toml --resume." in " ".join(render(typed, "md").split())
+    finished = CliRunner().invoke(app, ["run", "exp.toml", "--resume"])
+    assert finished.exit_code == 0, finished.output
+    assert load_results("res").summary["c99"].n_documents == 4
+    # and the other way round: --overwrite replaces a run whose file says resume = true
+    text = (tmp_path / "exp.toml").read_text(encoding="utf-8")
+    (tmp_path / "exp.toml").write_text(text.replace("overwrite = true", "resume = true"), encoding="utf-8")
+    _cut_short(tmp_path / "res", keep=1)
+    again = CliRunner().invoke(app, ["run", "exp.toml", "--overwrite"])
+    assert again.exit_code == 0, again.output
+    assert load_results("res").summary["c99"].n_documents == 4
