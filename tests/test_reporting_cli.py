@@ -645,6 +645,10 @@ def test_a_run_whose_segmenters_ran_on_different_documents_says_so_in_every_form
 
     typed = replace(stopped, settings={**stopped.settings, "provenance": {"command": "stability run -s c99 --out x --overwrite"}})
     assert "To finish it: stability run -s c99 --out x --resume." in " ".join(render(typed, "md").split())
+    # in the folder it ran in, which its relative paths are relative to (stability report may be run elsewhere)
+    there = replace(stopped, settings={**stopped.settings, "provenance": {"command": "stability run -s c99 --out x",
+                                                                          "cwd": "/home/me/work"}})
+    assert "To finish it (in /home/me/work): stability run -s c99 --out x --resume." in " ".join(render(there, "md").split())
 
 
 def test_a_segmenter_not_run_yet_is_said_once_in_the_result_line(tmp_path):

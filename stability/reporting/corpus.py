@@ -465,13 +465,16 @@ def unfinished_note(result: CorpusResult) -> list[str]:
     which = ", ".join(f"{shown_label(label)} on {n} of {total}" for label, (n, total) in short.items())
     origin = result.settings.get("provenance")
     command = origin.get("command") if isinstance(origin, dict) else None
+    where = ""
     if isinstance(command, str):
-        # the run's own command, continuing (an --overwrite would start it again)
+        # the run's own command, continuing (an --overwrite would start it again), in its folder:
+        # its paths are relative to it (elsewhere, --resume found nothing to resume and started afresh)
         finish = command.replace(" --overwrite", "") + ("" if " --resume" in command else " --resume")
+        where = f" (in {origin['cwd']})" if isinstance(origin, dict) and isinstance(origin.get("cwd"), str) else ""
     else:
         finish = "evaluate(..., output=..., resume=True), or stability run ... --out DIR --resume"
     return [f"Not every segmenter was run on every document ({which}): the run stopped before it finished, "
-            f"so the ranking compares segmenters over different documents. To finish it: {finish}."]
+            f"so the ranking compares segmenters over different documents. To finish it{where}: {finish}."]
 
 
 def _interval(stat: Stat | None, digits: int) -> str:
