@@ -634,7 +634,8 @@ def test_a_run_whose_segmenters_ran_on_different_documents_says_so_in_every_form
     _run_cut_short(out, keep=1)  # c99's result of one document kept
     stopped = load_results(out)
     assert stopped.summary["c99"].n_documents == 1 and stopped.summary["c99"].n_failed == 0
-    said = "Not every segmenter was run on every document (c99 on 1 of 4): the run stopped before it finished"
+    said = ("Not every segmenter was run on every document (c99 on 1 of 4): the run stopped before it finished "
+            "(or is still running), so the ranking compares segmenters over different documents")
     for fmt in ("table", "md", "html"):
         text = " ".join(render(stopped, fmt, **({"width": 200} if fmt == "table" else {})).split())
         assert "c99: run on 1 of 4 documents" in text, fmt  # the result line
@@ -703,3 +704,20 @@ def test_the_command_that_finishes_a_run_of_a_file_saying_overwrite_finishes_it(
     again = CliRunner().invoke(app, ["run", "exp.toml", "--overwrite"])
     assert again.exit_code == 0, again.output
     assert load_results("res").summary["c99"].n_documents == 4
+
+
+def test_a_run_read_while_it_runs_is_not_said_to_have_stopped(tmp_path):
+    """``stability report DIR`` while the run is still writing it (its lock held: load_results
+    warns) shows segmenters a document apart; the note said only that the run stopped."""
+    import os
+    import socket
+
+    from stability import ResultsWarning, load_results
+    from stability.store import RESULTS_FILE
+
+    out = tmp_path / "run"
+    _run_cut_short(out, keep=3)
+    (out / (RESULTS_FILE + ".lock")).write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))
+    with pytest.warns(ResultsWarning, match="holds its lock and may still be writing it"):
+        running = load_results(out)
+    assert "the run stopped before it finished (or is still running)" in " ".join(render(running, "md").split())

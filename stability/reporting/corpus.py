@@ -473,8 +473,10 @@ def unfinished_note(result: CorpusResult) -> list[str]:
         where = f" (in {origin['cwd']})" if isinstance(origin, dict) and isinstance(origin.get("cwd"), str) else ""
     else:
         finish = "evaluate(..., output=..., resume=True), or stability run ... --out DIR --resume"
-    return [f"Not every segmenter was run on every document ({which}): the run stopped before it finished, "
-            f"so the ranking compares segmenters over different documents. To finish it{where}: {finish}."]
+    # a run still writing its file (stability report while it runs: load_results warns) reads alike
+    return [f"Not every segmenter was run on every document ({which}): the run stopped before it finished "
+            f"(or is still running), so the ranking compares segmenters over different documents. To finish "
+            f"it{where}: {finish}."]
 
 
 def _interval(stat: Stat | None, digits: int) -> str:
