@@ -997,8 +997,6 @@ def _command() -> dict[str, str] | None:
     """The command line that ran, and the folder it ran in, for the run record."""
     if _ARGV is None:
         return None
-    import os
-
     return {"command": shlex.join(["stability", *_ARGV]), "cwd": os.getcwd()}
 
 

@@ -104,6 +104,9 @@ def _demo_keys() -> tuple[str, ...]:
     return _keywords(demo_corpus)
 
 
+#: The reports a run with ``[output] dir`` writes when the file names no ``formats``.
+DEFAULT_FORMATS = ("md", "json")
+
 #: The keys this module reads itself, (table, key) -> (type, default, meaning); the other keys are
 #: keyword arguments of the library, documented where they are declared (``stability.configkeys``
 #: lists them all: ``stability config``).
@@ -133,7 +136,7 @@ OWN_KEYS: dict[tuple[str, str], tuple[str, str, str]] = {
                              "[\"f1_1\", \"b\", \"pk\"]; --metrics picks what one report prints)."),
     ("[output]", "dir"): ("str", "-", "Folder of results.jsonl and the reports, relative to the current "
                           "directory; holding results already, it needs resume or overwrite in [run]."),
-    ("[output]", "formats"): ("str or list of str", "[\"md\", \"json\"]",
+    ("[output]", "formats"): ("str or list of str", json.dumps(list(DEFAULT_FORMATS)),
                               "Reports written into dir, report.<format>: table, md, csv, json, html."),
     ("[output]", "documents"): ("bool", "the format's", "Per-document tables in the reports written "
                                 "(Markdown and HTML have them unless false; CSV writes documents.csv)."),
@@ -384,7 +387,7 @@ class Experiment:
     run: dict[str, Any] = field(default_factory=dict)
     metrics: dict[str, Any] = field(default_factory=dict)
     output: dict[str, Any] = field(default_factory=dict)
-    source: str = "<defaults>"
+    source: str = DEFAULTS_SOURCE
     allow_plugins: bool = False
     #: Tables the experiment still lacks (a file without ``[corpus]`` or ``[segmenters]``): the
     #: command line may supply them (``--corpus``, ``--segmenter``); :func:`run_experiment` refuses
@@ -631,7 +634,7 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None, corpus_ta
     documents = output.get("documents")
     if documents is not None and not isinstance(documents, bool):
         raise _in_file(InvalidTypeError.make(f"{source}: [output] documents", "true or false", documents))
-    formats = output.get("formats", ["md", "json"])
+    formats = output.get("formats", list(DEFAULT_FORMATS))
     if isinstance(formats, str):
         formats = [formats]
     if not isinstance(formats, list):
@@ -721,7 +724,6 @@ def _check_replaced(experiment: Experiment, given: Mapping[str, Any]) -> None:
     import warnings
 
     from .settings import Settings
-    from .userwords import without_none
 
     replaced = [key for key in given if key in experiment.run and key in Settings.names()]
     try:  # a mistake of the flags' own comes first, said as a flag when the run is built

@@ -48,6 +48,16 @@ def test_a_setting_left_out_of_the_docstring_is_caught(monkeypatch):
     assert _undocumented(reference()) == [("[run]", "block_size")]
 
 
+def test_the_documented_output_formats_are_those_a_file_without_them_writes(tmp_path):
+    # the default of [output] formats was written twice, in the key's row and where the file is read
+    from stability.config import load_config
+
+    config = tmp_path / "e.toml"
+    config.write_text('[corpus]\ndemo = true\n[segmenters.even]\n[output]\ndir = "out"\n', encoding="utf-8")
+    rows = {(row.table, row.key): row for row in reference()}
+    assert json.loads(rows["[output]", "formats"].default) == load_config(config).output["formats"] == ["md", "json"]
+
+
 def test_every_run_flag_sets_a_documented_key():
     keys = {(row.table, row.key) for row in reference()}
     flags = run_option_keys()
