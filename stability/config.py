@@ -546,8 +546,34 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None, corpus_ta
               corpus_extra: tuple[str, ...] = ()) -> Experiment:
     """The experiment of ``data``, read from the file ``source``. ``corpus_table`` is how messages
     name the table of ``data["corpus"]`` (``[corpus.NAME]``: one corpus of a study's file), which
-    may also hold the caller's own keys ``corpus_extra`` (checked as its keys, then left out)."""
+    may also hold the caller's own keys ``corpus_extra`` (checked as its keys, then left out).
+    The tables are checked in the file's order: a file's first mistake is the one said."""
     _check_keys(data, TOP_KEYS, "the file (top level)", source)
+    corpus = _corpus_table(data, source, base, corpus_table, corpus_extra)
+    segmenters, origins = _segmenter_tables(data, source)
+    allow = data.get("allow_plugins", False)
+    if not isinstance(allow, bool):
+        raise _in_file(InvalidParameterError.make(f"{source}: top-level allow_plugins", "true or false", allow))
+    run = _run_table(data, source)
+    metrics = _metrics_table(data, source)
+    output = _output_table(data, source)
+    missing = tuple(t for t in ("corpus", "segmenters") if source != DEFAULTS_SOURCE and t not in data)
+    return Experiment(corpus, segmenters, run, metrics, output, source, allow, missing, grid_origins=origins)
+
+
+@contextmanager
+def _said_in_file() -> Iterator[None]:
+    """A library check's refusal inside, said in the file's words (:func:`_in_file`)."""
+    try:
+        yield
+    except (InvalidParameterError, InvalidTypeError) as exc:
+        raise _in_file(exc) from None
+
+
+def _corpus_table(data: Mapping[str, Any], source: str, base: Path | None, corpus_table: str,
+                  corpus_extra: tuple[str, ...]) -> dict[str, Any]:
+    """The ``[corpus]`` table of ``data``, checked: the demo corpus (also when the file names no
+    path), or its path(s) resolved against ``base``; ``corpus_extra`` left out (:func:`_validate`)."""
     corpus = _table(data, "corpus", source)
     named = [key for key, value in corpus.items() if isinstance(value, Mapping) and key not in _corpus_keys()]
     if named and corpus_table == "[corpus]":
@@ -556,43 +582,53 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None, corpus_ta
             "(one study over every corpus); `stability run` reads a file with a single [corpus] table")
     _check_keys(corpus, _corpus_keys() + corpus_extra, corpus_table, source)
     corpus = {key: value for key, value in corpus.items() if key not in corpus_extra}
-    demo_table = f"{corpus_table[:-1]}.demo]"
     if "demo" in corpus and "path" in corpus:
         raise InvalidParameterError(f"{source}: {corpus_table} takes either 'path' or 'demo', not both")
-    if "demo" not in corpus and "path" not in corpus:
-        corpus["demo"] = {}
-    if "demo" in corpus:
-        demo = corpus["demo"]
-        if demo is True:
-            corpus["demo"] = {}
-        elif isinstance(demo, Mapping):
-            _check_keys(demo, _demo_keys(), demo_table, source)
-            from .demo import check_demo_options
-
-            try:  # said now, as the file's keys, not once the run reads the corpus
-                check_demo_options(f"{source}: {demo_table} ", **demo)
-            except (InvalidParameterError, InvalidTypeError) as exc:
-                raise _in_file(exc) from None
-        else:
-            raise InvalidParameterError(f"{source}: {corpus_table} demo must be true or a table; received {demo!r}")
-        extra = set(corpus) - {"demo", *DEMO_TAKES}
-        if extra:
-            raise InvalidParameterError(f"{source}: {corpus_table} reader options {sorted(extra)} need 'path', not 'demo'")
+    if "path" in corpus:
+        corpus["path"] = _corpus_path(corpus["path"], source, base, corpus_table)
     else:
-        paths = corpus["path"]
-        listed = [paths] if isinstance(paths, str) else paths
-        if not isinstance(listed, list) or not listed or not all(isinstance(p, str) and p.strip() for p in listed):
-            raise InvalidParameterError(f"{source}: {corpus_table} path must be a string or a list of strings; received {paths!r}")
-        resolved = [str((base / p) if base is not None and not Path(p).is_absolute() else Path(p)) for p in listed]
-        corpus["path"] = resolved[0] if isinstance(paths, str) else resolved
+        corpus["demo"] = _demo_table(corpus, source, corpus_table)
     if "limit" in corpus:  # the command line refuses --limit 0: a run of no document is a mistake
-        try:
+        with _said_in_file():
             check_int(corpus["limit"], f"{source}: {corpus_table} limit", low=1)
-        except (InvalidParameterError, InvalidTypeError) as exc:
-            raise _in_file(exc) from None
-    segmenters_table = _table(data, "segmenters", source)
+    return corpus
+
+
+def _demo_table(corpus: Mapping[str, Any], source: str, corpus_table: str) -> dict[str, Any]:
+    """The options of the demo corpus of ``corpus``, a table without a path (``demo = true`` or
+    no ``demo``: none), checked."""
+    demo_table = f"{corpus_table[:-1]}.demo]"
+    demo = corpus.get("demo", True)
+    if isinstance(demo, Mapping):
+        _check_keys(demo, _demo_keys(), demo_table, source)
+        from .demo import check_demo_options
+
+        with _said_in_file():  # said now, as the file's keys, not once the run reads the corpus
+            check_demo_options(f"{source}: {demo_table} ", **demo)
+    elif demo is not True:
+        raise InvalidParameterError(f"{source}: {corpus_table} demo must be true or a table; received {demo!r}")
+    extra = set(corpus) - {"demo", *DEMO_TAKES}
+    if extra:
+        raise InvalidParameterError(f"{source}: {corpus_table} reader options {sorted(extra)} need 'path', not 'demo'")
+    return {} if demo is True else demo
+
+
+def _corpus_path(paths: Any, source: str, base: Path | None, corpus_table: str) -> str | list[str]:
+    """The ``path`` of a corpus table, one path or a list of them, each resolved against ``base``
+    (the config file's folder) unless absolute."""
+    listed = [paths] if isinstance(paths, str) else paths
+    if not isinstance(listed, list) or not listed or not all(isinstance(p, str) and p.strip() for p in listed):
+        raise InvalidParameterError(f"{source}: {corpus_table} path must be a string or a list of strings; received {paths!r}")
+    resolved = [str((base / p) if base is not None and not Path(p).is_absolute() else Path(p)) for p in listed]
+    return resolved[0] if isinstance(paths, str) else resolved
+
+
+def _segmenter_tables(data: Mapping[str, Any], source: str) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """The ``[segmenters.NAME]`` tables of ``data`` with their grids expanded, and the grid
+    points' origins (:func:`_expand_grids`); :data:`DEFAULT_SEGMENTERS` when the file has no
+    ``[segmenters]`` at all."""
     segmenters: dict[str, dict[str, Any]] = {}
-    for label, spec in segmenters_table.items():
+    for label, spec in _table(data, "segmenters", source).items():
         if not isinstance(spec, Mapping):
             raise InvalidParameterError(
                 f"{source}: [segmenters.{label}] must be a table of parameters; received {spec!r}"
@@ -605,25 +641,37 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None, corpus_ta
             "(nothing falls back to the default segmenters)")
     if not segmenters:
         segmenters = {name: {} for name in DEFAULT_SEGMENTERS}
-    allow = data.get("allow_plugins", False)
-    if not isinstance(allow, bool):
-        raise _in_file(InvalidParameterError.make(f"{source}: top-level allow_plugins", "true or false", allow))
+    return segmenters, origins
+
+
+def _run_table(data: Mapping[str, Any], source: str) -> dict[str, Any]:
+    """The ``[run]`` table of ``data``: its keys checked, and its ``scheduler`` (the settings
+    themselves are checked as the run builds them)."""
     run = _table(data, "run", source)
     _check_keys(run, _run_keys(), "[run]", source)
     scheduler = run.get("scheduler")
     if scheduler is not None and not isinstance(scheduler, str):
         raise _in_file(InvalidTypeError.make(f"{source}: [run] scheduler", "a string (a Dask scheduler address)", scheduler))
+    return run
+
+
+def _metrics_table(data: Mapping[str, Any], source: str) -> dict[str, Any]:
+    """The ``[metrics]`` table of ``data``, checked; its ``names`` as the catalogue's."""
     metrics = _table(data, "metrics", source)
     _check_keys(metrics, METRIC_KEYS, "[metrics]", source)
     from .settings import _check_metric_names
 
-    try:
+    with _said_in_file():
         if "enabled" in metrics:
             check_bool(metrics["enabled"], f"{source}: [metrics] enabled")
         if "names" in metrics:
             metrics["names"] = _check_metric_names(metrics["names"], f"{source}: [metrics] names")
-    except (InvalidParameterError, InvalidTypeError) as exc:
-        raise _in_file(exc) from None
+    return metrics
+
+
+def _output_table(data: Mapping[str, Any], source: str) -> dict[str, Any]:
+    """The ``[output]`` table of ``data``, checked, with its ``formats`` as a list of format
+    names (aliases read, :data:`DEFAULT_FORMATS` when it names none)."""
     output = _table(data, "output", source)
     _check_keys(output, OUTPUT_KEYS, "[output]", source)
     out_dir = output.get("dir")
@@ -647,8 +695,7 @@ def _validate(data: Mapping[str, Any], source: str, base: Path | None, corpus_ta
             raise InvalidParameterError(f"{source}: [output] formats must be among {', '.join(known)}; received {fmt!r}"
                                         + (f"; did you mean {close[0]!r}?" if close else ""))
     output["formats"] = list(formats)
-    missing = tuple(t for t in ("corpus", "segmenters") if source != DEFAULTS_SOURCE and t not in data)
-    return Experiment(corpus, segmenters, run, metrics, output, source, allow, missing, grid_origins=origins)
+    return output
 
 
 def missing_corpus(exc: OSError, experiment: Experiment, config: str | os.PathLike,
