@@ -877,69 +877,31 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     catalogue does not know is refused before the run.
     """
     from .catalogue import reference_measures
-    from .reporting import with_computed_metrics, write_reports
-    from .reporting.model import spelling
-    from .readers.dispatch import STDIN
-    from .runner import check_reference_counts, evaluate, told_reference_count
     from .settings import Settings
+    from .store import READER, SHOWN_METRICS, results_file
 
-    if experiment.missing:
-        raise InvalidParameterError(  # with_overrides' keywords, which the command line says as its flags
-            f"{experiment.source} has no {' and no '.join(f'[{t}]' for t in experiment.missing)} table; add "
-            f"{'them' if len(experiment.missing) > 1 else 'it'} or give "
-            f"{' and '.join(f'{t}=' for t in experiment.missing)}"
-            + (" (the demo corpus is [corpus] demo = true)" if "corpus" in experiment.missing else ""))
-    from .store import results_file
-
+    _refuse_missing_tables(experiment)
     run = dict(experiment.run)
     scheduler = run.pop("scheduler", None)
     if progress is not None:
         run["progress"] = progress
     out_dir = experiment.output.get("dir")
-    output = None
-    if out_dir is not None:
-        output = results_file(out_dir, "[output] dir", folder=True)
-    where = "" if experiment.source == DEFAULTS_SOURCE else f"{experiment.source}: [run] "
-    if out_dir is None and run.get("resume"):  # nothing to continue: said rather than a fresh run in memory
-        raise InvalidParameterError(f"{where}resume needs the folder of the run it continues ([output] dir, --out)",
-                                    parameter="resume")
-    if run.get("retry_failed") and not run.get("resume"):
-        raise InvalidParameterError(f"{where}retry_failed needs resume: it runs again the failures recorded by "
-                                    "the run it resumes", parameter="retry_failed")
+    output = None if out_dir is None else results_file(out_dir, "[output] dir", folder=True)
+    _check_resume(run, out_dir, experiment.source)
     segmenters = experiment.build_segmenters()
-    told = told_reference_count(segmenters)
-    if told and not any(str(p) == STDIN for p in experiment.corpus_paths()):
-        # a stream is checked as a list is in evaluate, before anything runs: read again up to its first
-        # document with a reference (its first, in a corpus with references), never held in memory;
-        # standard input cannot be read twice: its documents fail one by one, as an iterator's do
-        check_reference_counts(experiment.documents(), told)
+    _check_told_counts(segmenters, experiment)
     documents = experiment.documents()
     # checked here, once: a setting the run refuses is said before a Dask cluster is started or joined
     settings = Settings.build(None, metrics=experiment.metric_options(), **run)
-    if metrics is not None:  # the reports' metrics: a name the catalogue does not know, before the run
-        _check_report_metrics([m.name for m in reference_measures(metrics)], experiment)
-
-    from .store import READER, SHOWN_METRICS, ResultsWarning
-
+    shown = None if metrics is None else [m.name for m in reference_measures(metrics)]
+    if shown is not None:  # the reports' metrics: a name the catalogue does not know, before the run
+        _check_report_metrics(shown, experiment)
     kept = {**(provenance or {}), READER: experiment.reading()}
-    if metrics is not None:  # shown again by a report rendered from the saved run
-        kept[SHOWN_METRICS] = [m.name for m in reference_measures(metrics)]
+    if shown is not None:  # shown again by a report rendered from the saved run
+        kept[SHOWN_METRICS] = shown
 
     def call() -> Any:
-        before = _file_state(output)
-        try:
-            return evaluate(segmenters, documents, settings, output=output, provenance=kept)
-        except BaseException:
-            # stopped (interrupted, an error) after changing the results file: the reports beside it
-            # describe what it held before (a replaced run's, or a resume's superseded pairs), so they
-            # go; `stability report` renders them from the file
-            if output is not None and _file_state(output) != before:
-                removed = _remove_reports(output.parent, keep=())
-                if removed:
-                    warn(f"{output.parent}: {and_joined(removed)} removed: they described what {output.name} held "
-                         f"before this run changed it; `{spelling().say('report_again', out=str(output.parent))}` "
-                         "renders them from it", ResultsWarning)
-            raise
+        return _evaluate_to(output, segmenters, documents, settings, kept)
 
     if run.get("backend") == "dask":
         result = _with_dask(call, scheduler, settings.effective_jobs())
@@ -950,16 +912,87 @@ def run_experiment(experiment: Experiment, *, progress: bool | None = None,
     if on_results is not None:
         on_results(result)
     if out_dir is not None:
-        formats, documents_table = experiment.output.get("formats", []), experiment.output.get("documents")
-        if run.get("overwrite"):  # the replaced run's reports in formats this run does not write would stay
-            _remove_reports(Path(out_dir), keep=formats)
-        # a metric named but not computed (no references): the error stands, the reports are
-        # written all the same with the metrics that were, so nothing computed is lost
-        with_computed_metrics(
-            lambda shown: write_reports(result, out_dir, formats, documents_table, metrics=shown), metrics,
-            f"the reports in {out_dir} were written with the reference metrics the run computed, not those named; "
-            f"`{spelling().say('report_again', out=str(out_dir))}` renders them again")
+        _write_run_reports(result, out_dir, experiment.output, metrics, replaced=bool(run.get("overwrite")))
     return result
+
+
+def _refuse_missing_tables(experiment: Experiment) -> None:
+    """Refuse an experiment whose file lacks ``[corpus]`` or ``[segmenters]`` and whose command
+    line gave neither (:attr:`Experiment.missing`), in :func:`with_overrides`' keywords, which
+    the command line says as its flags."""
+    if experiment.missing:
+        raise InvalidParameterError(
+            f"{experiment.source} has no {' and no '.join(f'[{t}]' for t in experiment.missing)} table; add "
+            f"{'them' if len(experiment.missing) > 1 else 'it'} or give "
+            f"{' and '.join(f'{t}=' for t in experiment.missing)}"
+            + (" (the demo corpus is [corpus] demo = true)" if "corpus" in experiment.missing else ""))
+
+
+def _check_resume(run: Mapping[str, Any], out_dir: str | None, source: str) -> None:
+    """Refuse ``resume`` without a results folder (nothing to continue: said rather than a fresh
+    run in memory), and ``retry_failed`` without ``resume``."""
+    where = "" if source == DEFAULTS_SOURCE else f"{source}: [run] "
+    if out_dir is None and run.get("resume"):
+        raise InvalidParameterError(f"{where}resume needs the folder of the run it continues ([output] dir, --out)",
+                                    parameter="resume")
+    if run.get("retry_failed") and not run.get("resume"):
+        raise InvalidParameterError(f"{where}retry_failed needs resume: it runs again the failures recorded by "
+                                    "the run it resumes", parameter="retry_failed")
+
+
+def _check_told_counts(segmenters: Mapping[str, Any], experiment: Experiment) -> None:
+    """:func:`stability.runner.check_reference_counts` on the experiment's corpus, before anything
+    runs, for the segmenters told each document's reference count. A stream is checked as a list
+    is in evaluate: read again up to its first document with a reference (its first, in a corpus
+    with references), never held in memory; standard input cannot be read twice: its documents
+    fail one by one, as an iterator's do."""
+    from .readers.dispatch import STDIN
+    from .runner import check_reference_counts, told_reference_count
+
+    told = told_reference_count(segmenters)
+    if told and not any(str(p) == STDIN for p in experiment.corpus_paths()):
+        check_reference_counts(experiment.documents(), told)
+
+
+def _evaluate_to(output: Path | None, segmenters: Mapping[str, Any], documents: Iterator[Document], settings: Any,
+                 provenance: Mapping[str, Any]) -> Any:
+    """:func:`stability.evaluate` into the results file ``output``. A run stopped (interrupted, an
+    error) after changing that file removes the reports beside it: they describe what it held
+    before (a replaced run's, or a resume's superseded pairs); `stability report` renders them
+    from the file."""
+    from .reporting.model import spelling
+    from .runner import evaluate
+    from .store import ResultsWarning
+
+    before = _file_state(output)
+    try:
+        return evaluate(segmenters, documents, settings, output=output, provenance=provenance)
+    except BaseException:
+        if output is not None and _file_state(output) != before:
+            removed = _remove_reports(output.parent, keep=())
+            if removed:
+                warn(f"{output.parent}: {and_joined(removed)} removed: they described what {output.name} held "
+                     f"before this run changed it; `{spelling().say('report_again', out=str(output.parent))}` "
+                     "renders them from it", ResultsWarning)
+        raise
+
+
+def _write_run_reports(result: Any, out_dir: str, output: Mapping[str, Any], metrics: Sequence[str] | None,
+                       replaced: bool) -> None:
+    """Write the reports of ``[output]`` (``output``) into ``out_dir``; ``replaced``: the run
+    overwrote an earlier one, whose reports in formats this run does not write would stay. A
+    metric named but not computed (no references): the error stands, the reports are written all
+    the same with the metrics that were, so nothing computed is lost."""
+    from .reporting import with_computed_metrics, write_reports
+    from .reporting.model import spelling
+
+    formats, documents_table = output.get("formats", []), output.get("documents")
+    if replaced:
+        _remove_reports(Path(out_dir), keep=formats)
+    with_computed_metrics(
+        lambda shown: write_reports(result, out_dir, formats, documents_table, metrics=shown), metrics,
+        f"the reports in {out_dir} were written with the reference metrics the run computed, not those named; "
+        f"`{spelling().say('report_again', out=str(out_dir))}` renders them again")
 
 
 def _file_state(path: Path | None) -> tuple[int, bytes, bytes] | None:
