@@ -725,9 +725,10 @@ def segmenters(
     debug: Debug = False,
 ) -> None:
     """List the available segmenters (or those named) with their parameters and origin."""
-    from .exceptions import InvalidParameterError, UnknownSegmenterError
+    from .exceptions import InvalidParameterError
     from .isolation import printing_to_stderr
-    from .registry import PLUGIN_CODE, available_segmenters, describe_segmenters, is_plugin
+    from .registry import PLUGIN_CODE, describe_segmenters, is_plugin
+    from .reporting.commands import segmenter_load_problems, unknown_segmenter_errors
 
     with _errors(debug, ctx):
         outside = [name for name in names or () if is_plugin(name)]
@@ -736,24 +737,14 @@ def segmenters(
                                         "which runs its code: only with --allow-plugins")
         with printing_to_stderr():  # what a plugin prints when imported stays out of the report
             statuses = describe_segmenters(names or None)
-        unknown = [status for status in statuses.values() if status.info.origin == "unknown" and not status.ok]
-        if unknown:  # a name neither registered nor importable: said once, with no table of failures
-            known = set(available_segmenters())
-            for status in unknown:
-                why = str(status.error)
-                plain = why.removeprefix(f"{UnknownSegmenterError.__name__}: ")  # it names the segmenter
-                head = status.name.partition(",")[0].strip()
-                if head != status.name and head in known:  # a -s spec: the error spoke of Python's keywords
-                    plain = (f"segmenter {status.name!r}: this command takes names, without parameters; "
-                             f"stability segmenters {head} lists those of {head!r}, and run -s {status.name} sets them")
-                _err(f"error: {plain}" if plain != why else f"error: segmenter {status.name!r}: {why}")
+        unknown = unknown_segmenter_errors(statuses)
+        for message in unknown:
+            _err(f"error: {message}")
+        if unknown:
             raise typer.Exit(code=1)
         _print_report(statuses, report_format or old_report, width=width)
-        for name, status in statuses.items():
-            if status.missing and names:  # listing them all, the table's note says how to install it
-                _err(f"error: {status.missing}")
-            elif not status.ok and not status.missing:
-                _err(f"{'error' if names else 'warning'}: segmenter {name!r} failed to load: {status.error}")
+        for line in segmenter_load_problems(statuses, named=bool(names)):
+            _err(line)
         if names and not all(status.ok for status in statuses.values()):  # one asked for by name
             raise typer.Exit(code=1)
 

@@ -452,6 +452,27 @@ def test_segmenters_given_a_spec_with_parameters_says_where_parameters_go(runner
     assert "unknown segmenter 'nosuch,k=1'. Known segmenters: " in _error(runner.invoke(app, ["segmenters", "nosuch,k=1"]))
 
 
+def test_what_stability_segmenters_says_of_names_it_cannot_describe_is_the_library_s():
+    """The command's errors about unknown names and its lines after the table are built by
+    stability.reporting.commands from describe_segmenters' statuses (the command only prints them),
+    in the words test_segmenters_given_a_spec_with_parameters_says_where_parameters_go checks."""
+    from stability.registry import SegmenterInfo, SegmenterStatus, describe_segmenters
+    from stability.reporting.commands import segmenter_load_problems, unknown_segmenter_errors
+
+    errors = unknown_segmenter_errors(describe_segmenters(["c99", "c99,mask_size=5", "nosuch"]))
+    assert errors[0] == ("segmenter 'c99,mask_size=5': this command takes names, without parameters; "
+                         "stability segmenters c99 lists those of 'c99', and run -s c99,mask_size=5 sets them")
+    assert errors[1].startswith("unknown segmenter 'nosuch'") and len(errors) == 2
+    assert unknown_segmenter_errors(describe_segmenters(["c99"])) == []
+    broken = SegmenterStatus(SegmenterInfo("broken", "pkg:Broken", "plugin"), error="ImportError: no pkg")
+    absent = SegmenterStatus(SegmenterInfo("extra", "pkg:Extra", "plugin"), params={}, missing="pip install pkg")
+    statuses = {"broken": broken, "extra": absent, **describe_segmenters(["even"])}
+    assert segmenter_load_problems(statuses, named=True) == [
+        "error: segmenter 'broken' failed to load: ImportError: no pkg", "error: pip install pkg"]
+    assert segmenter_load_problems(statuses, named=False) == [
+        "warning: segmenter 'broken' failed to load: ImportError: no pkg"]
+
+
 def test_report_given_a_file_no_run_wrote_says_what_it_reads(runner, tmp_path):
     """`stability report doc.txt` said "not a JSON record (Expecting value)", and a corpus in JSONL
     "not a results file": neither said what report reads."""

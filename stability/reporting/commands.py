@@ -16,7 +16,7 @@ from ..checks import and_joined, counted
 from .corpus import first_reference_note, legend, tolerance_note
 from .model import Report, Section, number, raw, spelling
 
-__all__ = ["score_report", "segmenters_report"]
+__all__ = ["score_report", "segmenters_report", "unknown_segmenter_errors", "segmenter_load_problems"]
 
 
 def _score_keys(result: Any, compact: bool, metrics: Sequence[str] | None) -> list[str]:
@@ -164,6 +164,42 @@ def segmenters_report(statuses: Mapping[str, Any]) -> Report:
                                 data=(["segmenter", *parameter_header], parameter_data)))
     flat_header = [*header, *parameter_header, "error"]
     return Report("Segmenters", sections, payload={"segmenters": payload}, data=(flat_header, flat))
+
+
+def unknown_segmenter_errors(statuses: Mapping[str, Any]) -> list[str]:
+    """The errors of ``stability segmenters`` for the names of ``statuses`` (from
+    :func:`~stability.registry.describe_segmenters`) neither registered nor importable, one a
+    name (``[]`` when there is none): the command says them with no table of failures. A name
+    with parameters whose segmenter is known (``c99,mask_size=5``, a ``--segmenter`` spec) is told
+    where parameters go, rather than the registry's advice for Python."""
+    from ..exceptions import UnknownSegmenterError
+    from ..registry import available_segmenters
+
+    unknown = [status for status in statuses.values() if status.info.origin == "unknown" and not status.ok]
+    known = set(available_segmenters()) if unknown else set()
+    errors = []
+    for status in unknown:
+        why = str(status.error)
+        plain = why.removeprefix(f"{UnknownSegmenterError.__name__}: ")  # it names the segmenter
+        head = status.name.partition(",")[0].strip()
+        if head != status.name and head in known:  # a -s spec: the error spoke of Python's keywords
+            plain = (f"segmenter {status.name!r}: this command takes names, without parameters; "
+                     f"stability segmenters {head} lists those of {head!r}, and run -s {status.name} sets them")
+        errors.append(plain if plain != why else f"segmenter {status.name!r}: {why}")
+    return errors
+
+
+def segmenter_load_problems(statuses: Mapping[str, Any], named: bool) -> list[str]:
+    """What ``stability segmenters`` says after its table of ``statuses``: ``error:`` for each
+    segmenter that did not load when the command ``named`` them, else ``warning:`` (an optional
+    package not installed is then left to the table's note, which says how to install it)."""
+    said = []
+    for name, status in statuses.items():
+        if status.missing and named:
+            said.append(f"error: {status.missing}")
+        elif not status.ok and not status.missing:
+            said.append(f"{'error' if named else 'warning'}: segmenter {name!r} failed to load: {status.error}")
+    return said
 
 
 #: The default cell of a parameter without a default (it must be given: ``Spelling.parameters``).
