@@ -241,25 +241,31 @@ def segmenter_option(text: str) -> tuple[str, dict[str, Any]]:
                 f"--segmenter '{text}': {key!r} is given twice; expected each parameter once"
                 if key != "segmenter" else
                 f"--segmenter '{text}': the segmenter is named first ({name!r}); 'segmenter' is not a parameter")
-        try:
-            spec[key] = tomllib.loads(f"value = {raw}")["value"]
-        except tomllib.TOMLDecodeError as exc:
-            if raw[:1] in "[{" and raw:  # an array or a table (a grid) mistyped: never meant as a string
-                reason = re.sub(r"\s*\((at line \d+, column \d+|at end of document)\)", "", str(exc))
-                raise InvalidParameterError(
-                    f"--segmenter '{text}': the value of {key!r}, {raw}, is not a valid TOML "
-                    f"{'array' if raw[0] == '[' else 'table'} ({reason}): write arrays as [10, 20] or [\"a\", \"b\"] "
-                    "and tables as {w=[10, 20]}, strings quoted, brackets and braces closed") from None
-            if "\\" in raw:  # separator=\n would be a backslash and an n, never a newline
-                raise InvalidParameterError(
-                    f"--segmenter '{text}': the value of {key!r}, {raw}, holds a backslash and is not quoted, so the "
-                    "backslash would be kept as a character, not read as an escape; quote it as a TOML string: "
-                    f"{key}=\"{raw}\" for escapes such as \\n (a newline), or {key}='{raw}' for the characters "
-                    "as typed") from None
-            spec[key] = raw
+        spec[key] = _option_value(text, key, raw)
     if GRID_KEY in spec:  # its configurations are labelled by the rest and each grid value
         return ",".join([name, *(pair for pair in pairs if pair.partition("=")[0].strip() != GRID_KEY)]), spec
     return text, spec
+
+
+def _option_value(text: str, key: str, raw: str) -> Any:
+    """The value ``raw`` of the parameter ``key`` of the ``--segmenter`` value ``text``: read as a
+    TOML value, else kept as a string (:func:`segmenter_option` says which are refused)."""
+    try:
+        return tomllib.loads(f"value = {raw}")["value"]
+    except tomllib.TOMLDecodeError as exc:
+        if raw[:1] in "[{" and raw:  # an array or a table (a grid) mistyped: never meant as a string
+            reason = re.sub(r"\s*\((at line \d+, column \d+|at end of document)\)", "", str(exc))
+            raise InvalidParameterError(
+                f"--segmenter '{text}': the value of {key!r}, {raw}, is not a valid TOML "
+                f"{'array' if raw[0] == '[' else 'table'} ({reason}): write arrays as [10, 20] or [\"a\", \"b\"] "
+                "and tables as {w=[10, 20]}, strings quoted, brackets and braces closed") from None
+        if "\\" in raw:  # separator=\n would be a backslash and an n, never a newline
+            raise InvalidParameterError(
+                f"--segmenter '{text}': the value of {key!r}, {raw}, holds a backslash and is not quoted, so the "
+                "backslash would be kept as a character, not read as an escape; quote it as a TOML string: "
+                f"{key}=\"{raw}\" for escapes such as \\n (a newline), or {key}='{raw}' for the characters "
+                "as typed") from None
+        return raw
 
 
 #: The key of a segmenter's table that lists values to try (a grid); it is never a parameter.
