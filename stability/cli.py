@@ -27,7 +27,6 @@ import typer
 
 from . import __version__, completion
 from ._entry import NOTHING_YET
-from .checks import counted
 from .readers import FORMATS
 from .reporting.formats.table import message_lines, unbroken
 from .settings import BACKENDS, CI_SCORES
@@ -896,15 +895,8 @@ def validate(
             path = write_report(run, target, discussion=discussion if discussion.is_file() else None)
         finally:
             status.stop()
-        from .results import failure_lines
-
-        for study in run.studies:
-            for line in failure_lines(study.result.failures):
-                _err(f"warning: {study.name}: {line}")
-            if study.few_documents:
-                _err(f"warning: {study.name}: {counted(len(study.documents), 'document')}, "
-                     f"fewer than {study.settle_at}: its rank agreement and the rule's pick are a first "
-                     "look, not a conclusion (see the report)")
+        for line in run.warnings():
+            _err(f"warning: {line}")
         _err(f"results cached in {unbroken(run.options.out)}; report written to {unbroken(path)} "
              f"(plots in {unbroken(path.parent / run.options.name)}); {time.perf_counter() - started:.0f} s")
         from .catalogue import HEADLINE

@@ -634,6 +634,20 @@ def test_one_document_has_no_interval_over_documents_and_few_documents_are_no_co
            "not a conclusion (see the report)" in result.stderr
 
 
+def test_the_study_s_warnings_are_its_own_lines_the_command_prints():
+    """validate printed warnings it built itself from each corpus's study; StudyRun.warnings holds
+    them (the command prints each after 'warning: ', as the test above reads on stderr)."""
+    from stability.study.run import StudyRun
+
+    few = SimpleNamespace(name="alpha", result=SimpleNamespace(failures=[]), few_documents=True,
+                          documents=[1, 2], settle_at=30)
+    enough = SimpleNamespace(name="beta", result=SimpleNamespace(failures=[]), few_documents=False,
+                             documents=list(range(30)), settle_at=30)
+    run = StudyRun(studies=[few, enough], decision=None, options=None)  # type: ignore[arg-type]
+    assert run.warnings() == ["alpha: 2 documents, fewer than 30: its rank agreement and the rule's pick are a first "
+                              "look, not a conclusion (see the report)"]
+
+
 def test_enough_documents_give_no_few_documents_warning(two_corpora):
     _, _, report = two_corpora
     assert "`alpha` (4 documents), `beta` (4 documents)." in report  # 4 documents each: warned

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..checks import check_folder, check_int, first_few
+from ..checks import check_folder, check_int, counted, first_few
 from ..config import STUDY_CORPUS_KEYS, Experiment, _corpus_keys, _in_file, _validate, missing_corpus
 from ..config import read_toml as _read_toml  # one reading of a TOML file for run and validate
 from ..corpus import Document
@@ -144,6 +144,21 @@ class StudyRun:
     def per_corpus(self) -> bool:
         """Whether each corpus's cache and plots are in a folder named after it."""
         return len(self.studies) > 1 if self.folders is None else self.folders
+
+    def warnings(self) -> list[str]:
+        """What the study warns about once its report is written, a line each, named by corpus:
+        its failures (:func:`stability.results.failure_lines`), and a corpus of fewer documents
+        than its rank agreement needs to settle (:attr:`Study.few_documents`)."""
+        from ..results import failure_lines
+
+        said = []
+        for study in self.studies:
+            said += [f"{study.name}: {line}" for line in failure_lines(study.result.failures)]
+            if study.few_documents:
+                said.append(f"{study.name}: {counted(len(study.documents), 'document')}, fewer than "
+                            f"{study.settle_at}: its rank agreement and the rule's pick are a first look, not a "
+                            "conclusion (see the report)")
+        return said
 
 
 # ----------------------------------------------------------------------------------------------
