@@ -66,6 +66,7 @@ from .exceptions import (ClusterError, InvalidParameterError, InvalidTypeError, 
                          UnknownSegmenterError, warn)
 from .userwords import without_none
 from .reporting import format_aliases, formats_available
+from .settings import METRIC_OPTIONS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -141,7 +142,8 @@ OWN_KEYS: dict[tuple[str, str], tuple[str, str, str]] = {
     ("[output]", "documents"): ("bool", "the format's", "Per-document tables in the reports written "
                                 "(Markdown and HTML have them unless false; CSV writes documents.csv)."),
 }
-METRIC_KEYS = ("enabled", "k", "tolerance", "gamma", "window_limit", "names")
+#: The [metrics] keys: ``enabled``, then the run's metric options (:data:`stability.settings.METRIC_OPTIONS`).
+METRIC_KEYS = ("enabled", *METRIC_OPTIONS)
 #: The [corpus] keys the demo corpus takes besides ``demo``: limit counts documents of any corpus.
 DEMO_TAKES = ("limit",)
 OUTPUT_KEYS = tuple(key for table, key in OWN_KEYS if table == "[output]")

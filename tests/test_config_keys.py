@@ -58,6 +58,13 @@ def test_the_documented_output_formats_are_those_a_file_without_them_writes(tmp_
     assert json.loads(rows["[output]", "formats"].default) == load_config(config).output["formats"] == ["md", "json"]
 
 
+def test_the_metrics_table_takes_the_metric_options_of_the_settings():
+    # the [metrics] keys were a second list of the options Settings(metrics=...) takes
+    from stability.settings import METRIC_OPTIONS
+
+    assert _tables()["[metrics]"] == ("enabled", *METRIC_OPTIONS)
+
+
 def test_every_run_flag_sets_a_documented_key():
     keys = {(row.table, row.key) for row in reference()}
     flags = run_option_keys()
