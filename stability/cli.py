@@ -183,6 +183,10 @@ MetricsOption = Annotated[Optional[str], typer.Option(
     "--metrics", callback=_metric_list, autocompletion=completion.metric_values, rich_help_panel=REPORT_PANEL, help="Reference metrics to show, comma-separated names or aliases (e.g. pk,wd,b).")]
 DocumentsOption = Annotated[bool, typer.Option(
     "--documents", rich_help_panel=REPORT_PANEL, help="The per-document table: after the segmenters' in the terminal table; instead of them in CSV (one table a file; a run's --out has both, report.csv and documents.csv). Markdown and HTML always have it.")]
+#: The help of ``--progress/--no-progress`` (``run`` and ``validate``); the plain line's interval is
+#: :data:`stability.engine.LINE_EVERY` (not imported here: the engine would load joblib for ``--help``).
+PROGRESS_HELP = ("Progress on stderr: a bar on a terminal (the default there); --progress elsewhere (a CI log) prints "
+                 "a plain line every 10 s.")
 #: The corpus reader's options `run` reads its corpus with, and `report -R` its references (a
 #: transcript read with --unit sentence has its references read so too).
 CorpusFormatOption = Annotated[Optional[str], typer.Option("--corpus-format", metavar="<format>", autocompletion=completion.corpus_format_values, help=f"Corpus format: {', '.join(FORMATS)} (default: detected).", rich_help_panel=CORPUS_PANEL)]
@@ -521,7 +525,7 @@ def run(
     resume: Annotated[Optional[bool], typer.Option("--resume/--no-resume", help="Continue an interrupted run in --out.", show_default=False, rich_help_panel=RESULTS_PANEL)] = None,
     retry_failed: Annotated[Optional[bool], typer.Option("--retry-failed/--no-retry-failed", help="With --resume: run again the (segmenter, document) pairs recorded as failures (by default they are kept).", show_default=False, rich_help_panel=RESULTS_PANEL)] = None,
     overwrite: Annotated[Optional[bool], typer.Option("--overwrite/--no-overwrite", help="Replace the results already in --out (without it or --resume, existing results are an error).", show_default=False, rich_help_panel=RESULTS_PANEL)] = None,
-    progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress on stderr: a bar on a terminal (the default there); --progress elsewhere (a CI log) prints a plain line every 10 s.", rich_help_panel=EXECUTION_PANEL)] = None,
+    progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help=PROGRESS_HELP, rich_help_panel=EXECUTION_PANEL)] = None,
     report_format: ReportFormatOption = None,
     old_report: OldReportOption = None,
     columns: ColumnsOption = None,
@@ -865,7 +869,7 @@ def validate(
     n_restarts: Annotated[Optional[int], typer.Option("--restarts", "-r", min=1, help="Override the configs' restarts.")] = None,
     bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap resamples of documents per interval (at least 40).")] = 1000,
     corpus: Annotated[Optional[list[str]], typer.Option("--corpus", "-c", metavar="<name>", help="Only this corpus of the config files (repeatable; default: all).")] = None,
-    progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress on stderr: a bar on a terminal (the default there); --progress elsewhere (a CI log) prints a plain line every 10 s.")] = None,
+    progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help=PROGRESS_HELP)] = None,
     comparison: Annotated[bool, typer.Option("--comparison", help="Also rank the configurations by the second number of a comparison, stability x agreement with the other segmenters, against B and boundary F1 within one unit (a section of the report).")] = False,
     debug: Debug = False,
 ) -> None:

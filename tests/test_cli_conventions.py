@@ -386,3 +386,14 @@ def test_a_name_typed_with_other_case_is_told_its_spelling(tmp_path, argv, sugge
     result = CliRunner(env={"COLUMNS": "300"}).invoke(app, [a.format(pair=pair) for a in argv])
     assert result.exit_code == 2, result.output
     assert suggested in " ".join(result.output.split())
+
+
+def test_the_progress_help_is_said_once_and_names_the_engine_s_interval():
+    # run and validate wrote the same help twice; its "every 10 s" is the engine's LINE_EVERY
+    from stability.cli import PROGRESS_HELP
+    from stability.engine import LINE_EVERY
+
+    assert f"a plain line every {LINE_EVERY:.0f} s." in PROGRESS_HELP
+    for command in ("run", "validate"):
+        params = typer.main.get_command(app).commands[command].params  # type: ignore[attr-defined]
+        assert [p.help for p in params if p.name == "progress"] == [PROGRESS_HELP]
