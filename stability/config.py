@@ -491,19 +491,9 @@ class Experiment:
 
     def build_segmenters(self) -> dict[str, Any]:
         """``label -> segmenter`` for :func:`stability.evaluate`."""
-        from .registry import PLUGIN_CODE, get_segmenter, is_plugin
+        from .registry import get_segmenter
 
-        for label, spec in self.segmenters.items():  # all checked before anything is imported
-            target = spec.get("segmenter", label)
-            if not isinstance(target, str):
-                raise _in_file(InvalidParameterError.make(f"{self.source}: [segmenters.{label}] segmenter", "a string", target))
-            if is_plugin(target) and not self.allow_plugins:
-                # a segmenter of the command line (--segmenter) or of the built-in experiment comes from no file
-                where = "" if self.segmenters_flag or self.source == DEFAULTS_SOURCE else f"{self.source}: "
-                what = "is" if target == label else f"is {target!r},"
-                raise InvalidParameterError(
-                    f"{where}segmenter {label!r} {what} {PLUGIN_CODE}; "
-                    "it runs only with --allow-plugins or allow_plugins = true at the top of a config file")
+        self._check_targets()
         built = {}
         for label, spec in self.segmenters.items():
             params = {k: v for k, v in spec.items() if k != "segmenter"}
@@ -520,6 +510,23 @@ class Experiment:
                 own = exc.__cause__ if isinstance(exc.__cause__, InvalidTypeError) else exc
                 raise type(exc)(f"{where}: {without_none(str(own))}") from exc
         return built
+
+    def _check_targets(self) -> None:
+        """Refuse, before any segmenter is imported, a ``segmenter`` that is not a name, and a
+        module:attribute one the experiment does not allow (``allow_plugins``)."""
+        from .registry import PLUGIN_CODE, is_plugin
+
+        for label, spec in self.segmenters.items():
+            target = spec.get("segmenter", label)
+            if not isinstance(target, str):
+                raise _in_file(InvalidParameterError.make(f"{self.source}: [segmenters.{label}] segmenter", "a string", target))
+            if is_plugin(target) and not self.allow_plugins:
+                # a segmenter of the command line (--segmenter) or of the built-in experiment comes from no file
+                where = "" if self.segmenters_flag or self.source == DEFAULTS_SOURCE else f"{self.source}: "
+                what = "is" if target == label else f"is {target!r},"
+                raise InvalidParameterError(
+                    f"{where}segmenter {label!r} {what} {PLUGIN_CODE}; "
+                    "it runs only with --allow-plugins or allow_plugins = true at the top of a config file")
 
     def metric_options(self) -> dict[str, Any] | bool:
         if self.metrics.get("enabled", True) is False:
