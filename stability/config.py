@@ -428,24 +428,7 @@ class Experiment:
         # every path opened now (it exists, its format, the options it takes), as one path is: a
         # mistake in the last path was said only once the documents of the others were segmented
         readers = [(root, read_corpus(root, **options, limit=limit)) for root in roots]
-
-        def chained() -> Iterator[Document]:
-            left = limit
-            try:
-                for root, documents in readers:
-                    if left == 0:
-                        return
-                    prefix = os.path.relpath(root.resolve(), parent).replace(os.sep, "/")
-                    for doc in documents if left is None else itertools.islice(documents, left):
-                        doc_id = doc.id if prefix in ("", ".") or root.is_file() else f"{prefix}/{doc.id}"
-                        yield replace(doc, id=doc_id)
-                        left = None if left is None else left - 1
-                    _close(documents)  # the file being read, when the limit stopped it early
-            finally:
-                for _, documents in readers:
-                    _close(documents)
-
-        return chained()
+        return _chained(readers, parent, limit)
 
     def reading(self) -> dict[str, Any] | None:
         """How the corpus is read, as the run record keeps it (the ``reader`` of its provenance,
@@ -532,6 +515,26 @@ class Experiment:
         if self.metrics.get("enabled", True) is False:
             return False
         return {k: v for k, v in self.metrics.items() if k != "enabled"}
+
+
+def _chained(readers: list[tuple[Path, Iterator[Document]]], parent: Path, limit: int | None) -> Iterator[Document]:
+    """The documents of several corpus paths (``readers``: each path and its reader, opened), in
+    order, each id prefixed by its folder's path below ``parent`` (a file's ids are its own), the
+    first ``limit`` of them all; every reader is closed when the stream ends or is closed."""
+    left = limit
+    try:
+        for root, documents in readers:
+            if left == 0:
+                return
+            prefix = os.path.relpath(root.resolve(), parent).replace(os.sep, "/")
+            for doc in documents if left is None else itertools.islice(documents, left):
+                doc_id = doc.id if prefix in ("", ".") or root.is_file() else f"{prefix}/{doc.id}"
+                yield replace(doc, id=doc_id)
+                left = None if left is None else left - 1
+            _close(documents)  # the file being read, when the limit stopped it early
+    finally:
+        for _, documents in readers:
+            _close(documents)
 
 
 def _lookup_format(name: str) -> str:
