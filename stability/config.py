@@ -847,23 +847,7 @@ def with_overrides(
                                         lambda label: f"--segmenter {label!r}")
         updated = replace(updated, segmenters=tables, grid_origins=origins,
                           missing=tuple(t for t in updated.missing if t != "segmenters"), segmenters_flag="--segmenter")
-    if corpus is not None:
-        if not corpus.strip():
-            raise InvalidParameterError.make("corpus", "a file or folder path", corpus)  # the CLI says --corpus
-        options = {} if "demo" in updated.corpus else {k: v for k, v in updated.corpus.items() if k != "path"}
-        options["path"] = corpus
-        if format is None and "format" in options:
-            _warn_kept_format(corpus, options, updated.source)
-        updated = replace(updated, corpus=options, missing=tuple(t for t in updated.missing if t != "corpus"))
-    corpus_options = {k: v for k, v in {"format": format, **(reader or {})}.items() if v is not None}
-    if corpus_options:
-        named = sorted(set(corpus_options) - set(DEMO_TAKES)) if "demo" in updated.corpus else []
-        if named:
-            raise InvalidParameterError(
-                f"the corpus option{'s' if len(named) > 1 else ''} {' and '.join(f'{k}=' for k in named)} "
-                f"need{'' if len(named) > 1 else 's'} a corpus path (the demo corpus reads no file); give --corpus too")
-        _check_keys(corpus_options, _corpus_keys(), "corpus overrides", updated.source)
-        updated = replace(updated, corpus={**updated.corpus, **corpus_options})
+    updated = _with_corpus(updated, corpus, format, reader or {})
     if out is not None:
         if not out.strip():
             raise InvalidParameterError.make("out", "a folder path", out)  # the CLI says --out
@@ -878,6 +862,32 @@ def with_overrides(
     if given:
         updated = replace(updated, run={**updated.run, **given})
     return updated
+
+
+def _with_corpus(experiment: Experiment, corpus: str | None, format: str | None,
+                 reader: Mapping[str, Any]) -> Experiment:
+    """``experiment`` reading the corpus path ``corpus`` (``None``: its own) in ``format`` with the
+    ``reader`` options, those not ``None`` (:func:`with_overrides`): a path replaces the demo corpus,
+    or the file's path keeping its other options (a format kept that the path does not look like
+    is warned about); options need a path."""
+    if corpus is not None:
+        if not corpus.strip():
+            raise InvalidParameterError.make("corpus", "a file or folder path", corpus)  # the CLI says --corpus
+        kept = {} if "demo" in experiment.corpus else {k: v for k, v in experiment.corpus.items() if k != "path"}
+        kept["path"] = corpus
+        if format is None and "format" in kept:
+            _warn_kept_format(corpus, kept, experiment.source)
+        experiment = replace(experiment, corpus=kept, missing=tuple(t for t in experiment.missing if t != "corpus"))
+    given = {k: v for k, v in {"format": format, **reader}.items() if v is not None}
+    if not given:
+        return experiment
+    named = sorted(set(given) - set(DEMO_TAKES)) if "demo" in experiment.corpus else []
+    if named:
+        raise InvalidParameterError(
+            f"the corpus option{'s' if len(named) > 1 else ''} {' and '.join(f'{k}=' for k in named)} "
+            f"need{'' if len(named) > 1 else 's'} a corpus path (the demo corpus reads no file); give --corpus too")
+    _check_keys(given, _corpus_keys(), "corpus overrides", experiment.source)
+    return replace(experiment, corpus={**experiment.corpus, **given})
 
 
 def run_experiment(experiment: Experiment, *, progress: bool | None = None,
