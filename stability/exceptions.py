@@ -66,7 +66,7 @@ class InvalidSegmentationError(StabilityError, ValueError):
     >>> Segmentation.from_boundaries([0, 3], n_units=5)
     Traceback (most recent call last):
     ...
-    stability.exceptions.InvalidSegmentationError: boundaries must lie in 1..4 for a document of 5 units (a boundary b starts a segment at unit b); received 0 in [0, 3]
+    stability.exceptions.InvalidSegmentationError: boundaries must lie in 1..4 for a document of 5 units (a boundary b starts a segment at unit b); received 0 in [0, 3]; 0 starts the first segment, not a boundary: leave it out
     """
 
 
